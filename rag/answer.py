@@ -1,0 +1,417 @@
+"""Answers grounded by construction: retrieve, select evidence, let the LLM connect, check, render.
+
+Flow of :meth:`AnswerPipeline.ask`:
+
+1. empty or instruction-only input -> refusal, no LLM call;
+2. classify the question (one paper, a set of papers, a comparison of two);
+3. hybrid retrieval; refuse when nothing clears the relevance floor, when the question asks
+   for a detail abstracts do not hold (authors, affiliations, licences) or names a term the
+   chosen paper's abstract never states;
+4. choose the sources and their evidence sentences; number them ``[1]..[n]``;
+5. the LLM (if any) writes short prose citing ``[n]``; invented markers are removed and
+   counted; each sentence is checked against the evidence it cites (claim checks);
+6. the answer is the checked prose followed by the quoted evidence of every source,
+   so every claim is traceable to a sentence of an abstract.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from prompts import load_prompt
+from rag.citations import check_claims, format_marker, is_degenerate, validate_markers
+from rag.evidence import EvidenceSelector
+from rag.llm import ChatLLM, LLMError, Message, strip_reasoning
+from rag.retrieve import HybridRetriever, Retrieval
+from rag.settings import Settings
+from rag.text import content_terms, normalize
+from rag.types import Answer, Citation, Evidence, PaperHit, Timings
+from store.papers import Paper, strip_markup
+
+__all__ = ["EMPTY_QUESTION", "REFUSAL", "AnswerPipeline", "classify_question"]
+
+log = logging.getLogger(__name__)
+
+REFUSAL = "The collection does not answer this question."
+"""The one refusal phrase: prompt, code and tests share it."""
+
+EMPTY_QUESTION = "Please ask a question about the papers in the collection."
+
+_SET = re.compile(
+    r"^\s*(which|what|list|name|find|show)\b[^?]{0,40}\b(papers|works|studies|methods|articles)\b"
+    r"|\b(all|any|every) (the )?papers\b|\bhow many papers\b",
+    re.I,
+)
+_COMPARE = re.compile(
+    r"\b(compare|comparison|contrast|versus|vs\.?|differ|difference|differences|each|both)\b", re.I
+)
+_INJECTION = re.compile(
+    r"(ignore|disregard|forget)\b[^.?!]{0,40}\b(instructions?|prompt|rules|above)|"
+    r"(print|reveal|show|repeat|output|dump|leak)\b[^.?!]{0,40}\b(system prompt|instructions|prompt|index|database|all (the )?(papers|abstracts))|"
+    r"\byou are now\b|\bnew instructions?\b|\bsystem prompt\b|\bjailbreak\b",
+    re.I,
+)
+_METADATA = {
+    "authors": re.compile(r"\b(who (are|were|is) the authors?|authors? of|who wrote|written by|first author)\b", re.I),
+    "affiliations": re.compile(r"\b(universit(y|ies)|compan(y|ies)|institution|affiliat\w*|lab(oratory)?|which (group|team))\b", re.I),
+    "licence": re.compile(r"\blicen[cs]e[ds]?\b", re.I),
+    "publication date": re.compile(r"\b(when was|what date|published on|release date|which month)\b", re.I),
+    "hyper-parameters": re.compile(r"\b(learning rate|batch size|hyper-?parameters?|weight decay|number of epochs|warm-?up steps)\b", re.I),
+}
+_CODE_LINK = re.compile(r"\b(github|code|repository|repo|source code|project page|link)\b", re.I)
+
+
+def classify_question(question: str) -> str:
+    """``"set"`` (which papers...), ``"compare"`` (two papers) or ``"single"``."""
+    if _COMPARE.search(question) and not _SET.search(question):
+        return "compare"
+    if _SET.search(question):
+        return "set"
+    return "single"
+
+
+def _clean_question(question: str, max_chars: int = 2000) -> tuple[str, bool]:
+    """Drop injected instructions (kept as text elsewhere) and cap the length for retrieval.
+
+    Returns:
+        ``(question for retrieval, had_injection)``.
+    """
+    parts = re.split(r"(?<=[.!?\n])\s+", question.strip())
+    kept = [p for p in parts if not _INJECTION.search(p)]
+    had = len(kept) != len(parts)
+    text = " ".join(kept)
+    if len(text) > max_chars:
+        text = text[:max_chars]
+    return text.strip(), had
+
+
+@dataclass
+class _Source:
+    number: int
+    hit: PaperHit
+    evidence: list[Evidence]
+
+
+class AnswerPipeline:
+    """Question in, grounded :class:`~rag.types.Answer` out.
+
+    Args:
+        retriever: The hybrid retriever over the store.
+        evidence: Sentence selector (shares the retriever's embedder).
+        llm: The LLM that writes connecting prose, or ``None`` for extractive answers.
+        settings: All settings.
+        llm_note: Why this LLM was chosen (shown in answers and the UI).
+    """
+
+    def __init__(
+        self,
+        retriever: HybridRetriever,
+        evidence: EvidenceSelector,
+        llm: ChatLLM | None,
+        settings: Settings,
+        llm_note: str = "",
+    ):
+        self.retriever = retriever
+        self.evidence = evidence
+        self.llm = llm
+        self.settings = settings
+        self.llm_note = llm_note
+        self.system_prompt = load_prompt("system").format(refusal=REFUSAL)
+        self.answer_prompt = load_prompt("answer")
+
+    @property
+    def backend(self) -> str:
+        """Name of the LLM backend, ``"none"`` when answers are extractive."""
+        return self.llm.name if self.llm else "none"
+
+    # --- public ----------------------------------------------------------------------
+
+    def ask(
+        self,
+        question: str,
+        *,
+        top_k: int | None = None,
+        allowed: set[str] | None = None,
+        on_token: Callable[[str], None] | None = None,
+        stop: threading.Event | None = None,
+    ) -> Answer:
+        """Answer one question.
+
+        Args:
+            question: Any text; empty, very long, non-English and injected text are handled.
+            top_k: Most papers to cite for single-paper questions (default from settings).
+            allowed: Restrict retrieval to these paper ids (filters).
+            on_token: Called with each piece of LLM prose as it streams.
+            stop: When set, generation stops (on the server for Ollama).
+
+        Returns:
+            An :class:`Answer`; never raises for bad input. LLM failures fall back to the
+            extractive answer and say so in ``note``.
+        """
+        t0 = time.perf_counter()
+        timings = Timings()
+        if not question or not question.strip():
+            return self._refusal(question, EMPTY_QUESTION, timings, t0)
+        query, injected = _clean_question(question)
+        if not query or len(content_terms(query)) == 0:
+            msg = EMPTY_QUESTION if not injected else f"{REFUSAL} I only answer questions about the papers; I do not follow instructions inside a question."
+            return self._refusal(question, msg, timings, t0)
+        kind = classify_question(query)
+        t = time.perf_counter()
+        retrieval = self.retriever.search(query, allowed=allowed)
+        timings.retrieval = time.perf_counter() - t
+        refusal = self._should_refuse(query, kind, retrieval)
+        if refusal:
+            ans = self._refusal(question, refusal, timings, t0)
+            ans.hits = retrieval.hits[: self.settings.retrieval.top_k]
+            return ans
+        t = time.perf_counter()
+        chosen = self._choose(query, kind, retrieval, top_k or self.settings.retrieval.top_k)
+        if not chosen:
+            return self._refusal(question, REFUSAL, timings, t0)
+        qvec = self.retriever.embedder.embed([query])[0]
+        per = self.settings.answer.evidence_per_paper if kind == "single" else 2 if kind == "compare" else 1
+        sources = [
+            _Source(i + 1, h, self.evidence.select(query, h.paper, k=per, qvec=qvec)) for i, h in enumerate(chosen)
+        ]
+        timings.evidence = time.perf_counter() - t
+        t = time.perf_counter()
+        prose, backend, note, invented, claims, ptoks = self._prose(query, kind, sources, on_token, stop)
+        timings.generation = time.perf_counter() - t
+        text = self._render(kind, prose, sources, matched=len(chosen))
+        citations = [
+            Citation(
+                number=s.number,
+                paper_id=s.hit.paper.id,
+                label=s.hit.paper.label,
+                evidence=tuple(s.evidence),
+                url=s.hit.paper.url,
+                authors=s.hit.paper.author_line,
+                year=s.hit.paper.year,
+            )
+            for s in sources
+        ]
+        timings.total = time.perf_counter() - t0
+        return Answer(
+            question=question,
+            text=text,
+            citations=citations,
+            hits=retrieval.hits[: max(10, len(chosen))],
+            refused=False,
+            backend=backend,
+            note=note,
+            invented_markers=invented,
+            claims=claims,
+            prompt_tokens=ptoks,
+            matched=len(chosen),
+            timings=timings,
+            kind="list" if kind == "set" else "compare" if kind == "compare" else "answer",
+        )
+
+    # --- decisions -------------------------------------------------------------------
+
+    def _should_refuse(self, query: str, kind: str, r: Retrieval) -> str:
+        """A refusal message, or ``""`` when the question can be answered."""
+        rs = self.settings.retrieval
+        if not r.hits:
+            return f"{REFUSAL} The collection is empty or holds nothing related; ingest papers first."
+        top = r.hits[0]
+        named = bool(r.names)
+        for what, pat in _METADATA.items():
+            if pat.search(query):
+                target = top.paper
+                if what == "authors" and target.authors:
+                    return ""
+                return (
+                    f"{REFUSAL} The abstracts do not state {what}"
+                    + (f"; the closest paper is {target.label} ({target.id})." if named or top.score >= rs.set_floor else ".")
+                )
+        if named and r.unmatched_entities:
+            missing = ", ".join(r.unmatched_entities[:3])
+            return f"{REFUSAL} No abstract in the collection mentions {missing}."
+        if kind == "single" and named:
+            target_ids = {pid for ids in r.names.values() for pid in ids}
+            stated = {normalize(t) for t in r.names}
+            for term in self._question_terms_absent(query, [self.retriever.papers[p] for p in target_ids]):
+                if normalize(term) in stated:
+                    continue
+                label = self.retriever.papers[next(iter(target_ids))].label
+                return f"{REFUSAL} The abstract of {label} does not mention {term}."
+        if not named and top.dense < rs.relevance_floor and top.coverage < rs.coverage_floor:
+            return (
+                f"{REFUSAL} Nothing in the collection is close to it "
+                f"(best match {top.paper.label}: similarity {top.dense:.2f}, term coverage {top.coverage:.2f})."
+            )
+        return ""
+
+    def _question_terms_absent(self, query: str, papers: Sequence[Paper]) -> list[str]:
+        """Coined terms the question states (besides the papers' names) that none of ``papers`` contains."""
+        from rag.text import named_entities
+
+        text = normalize(" ".join(p.text_for_index for p in papers))
+        names = {normalize(n) for p in papers for n in (p.label, *p.aliases)}
+        out = []
+        for ent in named_entities(query):
+            key = normalize(ent)
+            if key in names or key in text:
+                continue
+            if any(key in n or n in key for n in names):
+                continue
+            out.append(ent)
+        return out
+
+    def _choose(self, query: str, kind: str, r: Retrieval, top_k: int) -> list[PaperHit]:
+        hits = r.hits
+        rs = self.settings.retrieval
+        named_ids = [pid for ids in r.names.values() for pid in ids]
+        by_id = {h.paper.id: h for h in hits}
+        if kind == "set":
+            if _CODE_LINK.search(query) and re.search(r"\b(provide|release|link|github|available|share)\w*", query, re.I):
+                linked = [h for h in hits if h.paper.url and ("github" in h.paper.url or "github" not in query.lower())]
+                if linked:
+                    return linked[: rs.max_set_size]
+            if named_ids and len(r.names) >= 1 and all(len(v) <= 3 for v in r.names.values()):
+                picked = [by_id[p] for p in dict.fromkeys(named_ids) if p in by_id]
+                term_hits = [h for h in hits if h.name_match >= 60 and h not in picked]
+                return (picked + term_hits)[: rs.max_set_size]
+            best = hits[0].score
+            floor = max(rs.set_floor, 0.75 * best)
+            return [h for h in hits if h.score >= floor][: rs.max_set_size]
+        if kind == "compare":
+            uniq = list(dict.fromkeys(named_ids))
+            if len(uniq) >= 2:
+                return [by_id[p] for p in uniq[:2] if p in by_id]
+            parts = re.split(r"\b(?:and|versus|vs\.?|with|against|to)\b|,", query, flags=re.I)
+            picked: list[PaperHit] = [by_id[p] for p in uniq if p in by_id]
+            for part in parts:
+                if len(picked) >= 2:
+                    break
+                if len(content_terms(part)) < 2:
+                    continue
+                sub = self.retriever.search(part).hits
+                for h in sub[:1]:
+                    if h.paper.id not in {p.paper.id for p in picked}:
+                        picked.append(by_id.get(h.paper.id, h))
+            for h in hits:
+                if len(picked) >= 2:
+                    break
+                if h.paper.id not in {p.paper.id for p in picked}:
+                    picked.append(h)
+            return picked[:2]
+        # single paper
+        if named_ids:
+            uniq = list(dict.fromkeys(named_ids))
+            return [by_id[p] for p in uniq[:top_k] if p in by_id]
+        chosen = [hits[0]]
+        for h in hits[1:top_k]:
+            if h.score >= 0.97 * hits[0].score:
+                chosen.append(h)
+        return chosen
+
+    # --- the LLM's part --------------------------------------------------------------
+
+    def _prose(self, query, kind, sources: list[_Source], on_token, stop):
+        """LLM prose after marker validation and claim checks.
+
+        Returns:
+            ``(prose, backend, note, invented, claims, prompt_tokens)``.
+        """
+        if self.llm is None:
+            return "", "none", self.llm_note or "extractive answer (no LLM)", 0, [], 0
+        messages = self._messages(query, kind, sources)
+        ptoks = sum(self.llm.count_tokens(m["content"]) for m in messages)
+        pieces: list[str] = []
+        try:
+            for piece in self.llm.stream(
+                messages,
+                max_tokens=self.settings.llm.max_answer_tokens,
+                temperature=self.settings.llm.temperature,
+                stop=stop,
+            ):
+                pieces.append(piece)
+                if on_token:
+                    on_token(piece)
+        except LLMError as exc:
+            log.warning("LLM failed: %s", exc)
+            return "", f"{self.llm.name} -> extractive", f"The LLM failed ({exc}); answered from the evidence.", 0, [], ptoks
+        raw = strip_reasoning("".join(pieces))
+        raw = self._drop_leaks(raw)
+        clean, invented = validate_markers(raw, len(sources))
+        if is_degenerate(clean):
+            return "", f"{self.llm.name} -> extractive", "The LLM's text was empty or repetitive; answered from the evidence.", invented, [], ptoks
+        full = {s.number: [x.text for x in self.evidence.sentences(s.hit.paper)[0]] for s in sources}
+        checked = check_claims(clean, full, self.evidence.similarity, floor=self.settings.answer.claim_support_floor)
+        note = self.llm_note
+        if not checked.text:
+            note = "The LLM's text had no supported, cited claim; answered from the evidence."
+            return "", f"{self.llm.name} -> extractive", note, invented, checked.claims, ptoks
+        k = sum(c.supported for c in checked.claims)
+        note = (note + "; " if note else "") + f"{k} of {len(checked.claims)} claims supported"
+        return checked.text, self.llm.name, note, invented, checked.claims, ptoks
+
+    def _messages(self, query: str, kind: str, sources: list[_Source]) -> list[Message]:
+        """System + user messages; evidence is trimmed (fewest sentences first) to fit the context."""
+        budget = (self.llm.context_tokens if self.llm else 4096) - self.settings.llm.max_answer_tokens - 64
+        q = query if len(query) <= 1500 else query[:1500] + " …"
+        per = max(len(s.evidence) for s in sources)
+        while True:
+            blocks = []
+            for s in sources:
+                ev = " ".join(strip_markup(e.sentence) for e in s.evidence[:per])
+                blocks.append(f"{format_marker(s.number)} {s.hit.paper.label}: {ev}")
+            sentences = "two to four" if kind != "single" else "one to three"
+            user = self.answer_prompt.format(
+                sources="\n".join(blocks),
+                question=q,
+                sentences=sentences,
+                example=f"\"{sources[0].hit.paper.label} reduces cost {format_marker(1)}.\"",
+            )
+            msgs: list[Message] = [
+                {"role": "system", "content": self.system_prompt},
+                {"role": "user", "content": user},
+            ]
+            used = sum(self.llm.count_tokens(m["content"]) for m in msgs) if self.llm else 0
+            if used <= budget or per == 1:
+                return msgs
+            per -= 1
+
+    def _drop_leaks(self, text: str) -> str:
+        """Remove sentences that repeat the system prompt (8-word overlap)."""
+        sys_words = normalize(self.system_prompt).split()
+        grams = {" ".join(sys_words[i : i + 8]) for i in range(max(0, len(sys_words) - 7))}
+        out = []
+        for sent in re.split(r"(?<=[.!?])\s+", text):
+            w = normalize(sent).split()
+            if any(" ".join(w[i : i + 8]) in grams for i in range(max(0, len(w) - 7))):
+                continue
+            out.append(sent)
+        return " ".join(out)
+
+    # --- rendering -------------------------------------------------------------------
+
+    def _render(self, kind: str, prose: str, sources: list[_Source], matched: int) -> str:
+        lines = []
+        if kind == "set":
+            n = len(sources)
+            lines.append(f"{n} paper{'s' if n != 1 else ''} in the collection match{'es' if n == 1 else ''}:")
+        if prose:
+            lines.append(prose)
+            lines.append("")
+            lines.append("Evidence:")
+        for s in sources:
+            quotes = " ".join(f"“{strip_markup(e.sentence)}”" for e in s.evidence)
+            bullet = "- " if kind == "set" or prose else ""
+            lines.append(f"{bullet}{s.hit.paper.label} {format_marker(s.number)}: {quotes}")
+        return "\n".join(lines).strip()
+
+    def _refusal(self, question: str, message: str, timings: Timings, t0: float) -> Answer:
+        timings.total = time.perf_counter() - t0
+        return Answer(
+            question=question, text=message, refused=True, backend=self.backend, timings=timings, kind="refusal",
+            note="nothing cited",
+        )

@@ -1,0 +1,237 @@
+"""The ``paperchat`` command line: ingest, ask, ui, eval, config.
+
+Options fall back to ``PAPERCHAT_*`` environment variables through the settings tree.
+Progress bars live here only (tqdm), never in library code.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from rag.settings import Settings, default_corpus
+
+log = logging.getLogger("paperchat")
+
+_LLM = click.Choice(["auto", "ollama", "embedded", "none"])
+
+
+def _settings(ctx: click.Context, **llm) -> Settings:
+    base: Settings = ctx.obj["settings"]
+    upd = {k: v for k, v in llm.items() if v is not None}
+    if upd:
+        base = base.model_copy(update={"llm": base.llm.model_copy(update=upd)})
+    return base
+
+
+@click.group()
+@click.option("--home", type=click.Path(path_type=Path), envvar="PAPERCHAT_HOME", help="Data directory (PAPERCHAT_HOME).")
+@click.option("--chroma-url", envvar="PAPERCHAT_CHROMA_URL", default=None, help="Chroma server URL instead of the local store.")
+@click.option("-v", "--verbose", is_flag=True, help="Log debug messages.")
+@click.pass_context
+def main(ctx: click.Context, home: Path | None, chroma_url: str | None, verbose: bool) -> None:
+    """paperchat: cited answers over ML paper abstracts, offline."""
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    for noisy in ("httpx", "chromadb", "sentence_transformers", "transformers", "bm25s"):
+        logging.getLogger(noisy).setLevel(logging.ERROR)
+    over: dict = {}
+    if home:
+        over["home"] = home
+    if chroma_url:
+        over["chroma_url"] = chroma_url
+    try:
+        ctx.obj = {"settings": Settings(**over)}
+    except Exception as exc:  # pydantic ValidationError: show it plainly
+        raise click.ClickException(f"bad settings: {exc}") from exc
+
+
+def _components(settings: Settings, llm="configured", ensure_corpus: bool = False):
+    from rag.llm import LLMError
+    from rag.pipeline import build_pipeline, make_embedder, open_store, prepare_environment
+    from store.chroma import StoreError
+
+    prepare_environment(settings)
+    try:
+        embedder = make_embedder(settings)
+        store = open_store(settings)
+        if ensure_corpus and store.counts()[0] == 0:
+            click.echo("Indexing the bundled corpus (first run)…", err=True)
+            _run_ingest(settings, store, embedder, [*settings.corpus], quiet=False)
+        return build_pipeline(settings, embedder=embedder, store=store, llm=llm)
+    except (LLMError, StoreError) as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+def _run_ingest(settings, store, embedder, paths, quiet: bool, field_map=None):
+    from tqdm import tqdm
+
+    from rag.ingest import ingest_paths
+
+    bar = tqdm(total=0, unit="paper", disable=quiet, file=sys.stderr, desc="ingest")
+
+    def total(n: int) -> None:
+        bar.total = n
+        bar.refresh()
+
+    report = ingest_paths(
+        paths,
+        store,
+        embedder,
+        max_tokens=settings.chunking.max_tokens,
+        overlap=settings.chunking.overlap_sentences,
+        field_map=field_map,
+        on_progress=bar.update,
+        on_total=total,
+    )
+    bar.close()
+    return report
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--map", "maps", multiple=True, help="Column/field mapping such as abstract=Summary (CSV/JSON).")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.pass_context
+def ingest(ctx: click.Context, paths: tuple[Path, ...], maps: tuple[str, ...], quiet: bool) -> None:
+    """Index corpus files or folders (default: the bundled ICML 2026 abstracts)."""
+    from rag.pipeline import make_embedder, open_store, prepare_environment
+
+    settings = _settings(ctx)
+    prepare_environment(settings)
+    field_map = None
+    if maps:
+        from store.readers import parse_field_map
+
+        try:
+            field_map = parse_field_map(list(maps))
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--map") from exc
+    embedder = make_embedder(settings)
+    store = open_store(settings)
+    report = _run_ingest(settings, store, embedder, list(paths) or [default_corpus()], quiet, field_map)
+    for f in report.files:
+        click.echo(f.line())
+        for p in f.problems:
+            click.echo(f"  failed {p}", err=True)
+    click.echo(
+        f"store: {report.papers_in_store} papers, {report.chunks_in_store} chunks "
+        f"({settings.index_name()}, {report.seconds:.1f} s)"
+    )
+
+
+def _render_answer(ans) -> str:
+    lines = [ans.text, ""]
+    if ans.citations:
+        lines.append("Sources:")
+        for c in ans.citations:
+            extra = ", ".join(x for x in (c.authors, str(c.year) if c.year else "", c.url) if x)
+            lines.append(f"  [{c.number}] {c.label} — {c.paper_id}" + (f" ({extra})" if extra else ""))
+    k, n = ans.supported_claims
+    status = f"LLM: {ans.backend}"
+    if ans.note:
+        status += f" · {ans.note}"
+    status += f" · retrieval {ans.timings.retrieval:.2f} s, generation {ans.timings.generation:.2f} s"
+    lines.append(status)
+    return "\n".join(lines)
+
+
+@main.command()
+@click.argument("question")
+@click.option("--json", "as_json", is_flag=True, help="Print the Answer as JSON.")
+@click.option("--llm", "backend", type=_LLM, default=None, help="LLM backend (default auto).")
+@click.option("--ollama-model", default=None, help="Ollama model (default llama3.2:3b).")
+@click.option("--top-k", type=click.IntRange(1, 50), default=None, help="Most papers cited for one-paper questions.")
+@click.option("--stream/--no-stream", default=True, help="Print LLM prose as it is generated.")
+@click.pass_context
+def ask(ctx, question: str, as_json: bool, backend, ollama_model, top_k, stream: bool) -> None:
+    """Answer a question with citations to specific papers."""
+    settings = _settings(ctx, backend=backend, ollama_model=ollama_model)
+    comp = _components(settings, ensure_corpus=True)
+    on_token = None
+    if stream and not as_json and sys.stdout.isatty():
+        def on_token(piece: str) -> None:
+            click.echo(piece, nl=False, err=True)
+
+    ans = comp.pipeline.ask(question, top_k=top_k, on_token=on_token)
+    if on_token:
+        click.echo("\n", err=True)
+    if as_json:
+        click.echo(json.dumps(ans.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        click.echo(_render_answer(ans))
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
+@click.option("--port", default=7860, show_default=True, type=int)
+@click.option("--auth", default=None, help="user:password, or a file holding that line (required off loopback).")
+@click.option("--llm", "backend", type=_LLM, default=None, help="LLM backend (default auto).")
+@click.option("--ollama-model", default=None, help="Ollama model (default llama3.2:3b).")
+@click.pass_context
+def ui(ctx, host: str, port: int, auth: str | None, backend, ollama_model) -> None:
+    """Serve the chat page (http://127.0.0.1:7860 by default)."""
+    from ui.app import launch
+
+    settings = _settings(ctx, backend=backend, ollama_model=ollama_model)
+    comp = _components(settings, ensure_corpus=True)
+    try:
+        launch(comp, host=host, port=port, auth=auth)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+@main.command(name="eval")
+@click.argument("gold", type=click.Path(exists=True, path_type=Path))
+@click.option("--llm", "backend", type=_LLM, default=None, help="LLM backend (default auto).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the metrics.")
+@click.option("--rows", is_flag=True, help="With --json, include per-question rows.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.pass_context
+def eval_cmd(ctx, gold: Path, backend, as_json: bool, rows: bool, quiet: bool) -> None:
+    """Score retrieval, citations, facts and refusals on a gold question file."""
+    from tqdm import tqdm
+
+    from rag.eval import evaluate, format_report, load_gold
+
+    settings = _settings(ctx, backend=backend)
+    comp = _components(settings, ensure_corpus=True)
+    try:
+        questions = load_gold(gold)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from exc
+    t0 = time.perf_counter()
+    with tqdm(total=len(questions), unit="q", disable=quiet, file=sys.stderr, desc="eval") as bar:
+        result = evaluate(comp.pipeline, questions, on_progress=bar.update)
+    result["backend"] = comp.pipeline.backend
+    result["seconds"] = round(time.perf_counter() - t0, 1)
+    if as_json:
+        if not rows:
+            result.pop("rows", None)
+        click.echo(json.dumps(result, ensure_ascii=False, indent=2))
+        return
+    click.echo(format_report(result))
+    secs = [r["seconds"] for r in result["rows"] if "seconds" in r]
+    click.echo(
+        f"\nbackend {result['backend']} · {len(questions)} questions in {result['seconds']} s "
+        f"(median {statistics.median(secs):.2f} s/question)"
+    )
+
+
+@main.command()
+@click.pass_context
+def config(ctx) -> None:
+    """Print the effective settings (after environment variables)."""
+    settings: Settings = ctx.obj["settings"]
+    data = json.loads(settings.model_dump_json())
+    data["index_name"] = settings.index_name()
+    click.echo(json.dumps(data, indent=2))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,176 @@
+"""Evaluation over a gold question set (the ``dev.jsonl`` schema).
+
+Metrics (as defined by the gold set's README): recall@k (k = 1, 3, 5, 10) and MRR of the
+retriever's ranked paper ids; citation precision ``|C∩G|/|C|`` over answers that cite
+(a citation on a question with empty gold counts as precision 0); citation recall for
+``multi``/``compare``; invented citation markers; answer-fact coverage (case-insensitive
+after normalising whitespace, dashes and markup) and the fully-correct rate; refusal
+accuracy on questions with empty gold; false-refusal rate on the others.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from rag.answer import AnswerPipeline
+from rag.text import normalize
+from rag.types import Answer
+
+__all__ = ["GoldQuestion", "evaluate", "fact_present", "load_gold", "score_answer"]
+
+
+@dataclass(frozen=True)
+class GoldQuestion:
+    """One gold record: ``qid``, ``kind``, ``question``, ``gold_ids``, ``answer_facts``."""
+
+    qid: str
+    kind: str
+    question: str
+    gold_ids: tuple[str, ...]
+    answer_facts: tuple[str, ...]
+
+
+def load_gold(path: Path) -> list[GoldQuestion]:
+    """Read a gold JSONL file.
+
+    Raises:
+        ValueError: a line is not valid JSON or lacks a field (message names file and line).
+    """
+    out = []
+    with Path(path).open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                r = json.loads(line)
+                out.append(
+                    GoldQuestion(r["qid"], r["kind"], r["question"], tuple(r["gold_ids"]), tuple(r["answer_facts"]))
+                )
+            except (json.JSONDecodeError, KeyError) as exc:
+                raise ValueError(f"{path}:{lineno}: bad gold record ({exc})") from exc
+    return out
+
+
+def fact_present(fact: str, text: str) -> bool:
+    """Whether ``fact`` occurs in ``text`` after normalisation (case, whitespace, dashes, markup)."""
+    return normalize(fact) in normalize(text)
+
+
+def score_answer(q: GoldQuestion, ans: Answer) -> dict:
+    """Per-question metrics of one answer (``None`` where a metric does not apply)."""
+    ranked = [h.paper.id for h in ans.hits]
+    gold = set(q.gold_ids)
+    cited = set(ans.cited_ids)
+    row: dict = {"qid": q.qid, "kind": q.kind, "refused": ans.refused, "cited": sorted(cited)}
+    if gold:
+        for k in (1, 3, 5, 10):
+            row[f"recall_at_{k}"] = len(set(ranked[:k]) & gold) / len(gold)
+        rank = next((i + 1 for i, pid in enumerate(ranked) if pid in gold), None)
+        row["mrr"] = 1.0 / rank if rank else 0.0
+        row["citation_recall"] = len(cited & gold) / len(gold)
+        row["false_refusal"] = 1.0 if ans.refused else 0.0
+    if cited:
+        row["citation_precision"] = len(cited & gold) / len(cited) if gold else 0.0
+    row["invented_citations"] = ans.invented_markers
+    if q.answer_facts:
+        hits = [fact_present(f, ans.text) for f in q.answer_facts]
+        row["fact_coverage"] = sum(hits) / len(hits)
+        row["fully_correct"] = 1.0 if all(hits) else 0.0
+        row["missing_facts"] = [f for f, h in zip(q.answer_facts, hits, strict=True) if not h]
+    if not gold:
+        row["refusal_accuracy"] = 1.0 if ans.refused else 0.0
+    row["seconds"] = ans.timings.total
+    return row
+
+
+_METRICS = (
+    "recall_at_1",
+    "recall_at_3",
+    "recall_at_5",
+    "recall_at_10",
+    "mrr",
+    "citation_precision",
+    "citation_recall",
+    "fact_coverage",
+    "fully_correct",
+    "refusal_accuracy",
+    "false_refusal",
+)
+
+
+def _aggregate(rows: list[dict]) -> dict:
+    out: dict = {"n": len(rows)}
+    for m in _METRICS:
+        vals = [r[m] for r in rows if r.get(m) is not None]
+        out[m] = round(statistics.fmean(vals), 4) if vals else None
+    out["invented_citations"] = sum(r["invented_citations"] for r in rows)
+    out["errors"] = sum(1 for r in rows if r.get("error"))
+    secs = [r["seconds"] for r in rows if "seconds" in r]
+    out["median_seconds"] = round(statistics.median(secs), 3) if secs else None
+    return out
+
+
+def evaluate(
+    pipeline: AnswerPipeline,
+    questions: Iterable[GoldQuestion],
+    *,
+    on_progress: Callable[[int], None] | None = None,
+) -> dict:
+    """Ask every question and aggregate the metrics, overall and per kind.
+
+    Returns:
+        ``{"n", "recall_at_5", "mrr", "citation_precision", "invented_citations",
+        "fact_coverage", "refusal_accuracy", ..., "by_kind": {kind: {...}}, "rows": [...]}``.
+        An exception while answering counts as an error (and a wrong answer), it is not raised.
+    """
+    rows = []
+    for q in questions:
+        try:
+            ans = pipeline.ask(q.question)
+            row = score_answer(q, ans)
+        except Exception as exc:  # noqa: BLE001 - an error is a measured outcome here
+            row = {"qid": q.qid, "kind": q.kind, "error": f"{type(exc).__name__}: {exc}", "invented_citations": 0}
+        rows.append(row)
+        if on_progress:
+            on_progress(1)
+    result = _aggregate(rows)
+    by_kind = defaultdict(list)
+    for r in rows:
+        by_kind[r["kind"]].append(r)
+    result["by_kind"] = {k: _aggregate(v) for k, v in sorted(by_kind.items())}
+    result["rows"] = rows
+    return result
+
+
+def format_report(result: dict) -> str:
+    """A fixed-width table: one row per kind plus ``overall``."""
+    cols = [
+        ("n", "n"),
+        ("recall_at_5", "R@5"),
+        ("mrr", "MRR"),
+        ("citation_precision", "cite-P"),
+        ("citation_recall", "cite-R"),
+        ("invented_citations", "invented"),
+        ("fact_coverage", "facts"),
+        ("refusal_accuracy", "refusal"),
+        ("false_refusal", "false-ref"),
+        ("errors", "errors"),
+    ]
+    head = f"{'kind':<13}" + "".join(f"{name:>10}" for _, name in cols)
+    lines = [head, "-" * len(head)]
+
+    def fmt(v):
+        if v is None:
+            return f"{'-':>10}"
+        if isinstance(v, float):
+            return f"{v:>10.3f}"
+        return f"{v:>10}"
+
+    for kind, agg in [*result["by_kind"].items(), ("overall", result)]:
+        lines.append(f"{kind:<13}" + "".join(fmt(agg.get(key)) for key, _ in cols))
+    return "\n".join(lines)

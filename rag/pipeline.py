@@ -1,0 +1,123 @@
+"""The one factory: settings in, a ready pipeline out. Everything else receives collaborators."""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+
+from rag.answer import AnswerPipeline
+from rag.embed import Embedder, SentenceTransformerEmbedder
+from rag.evidence import EvidenceSelector
+from rag.llm import ChatLLM, EmbeddedLLM, LLMError, LLMUnavailable
+from rag.retrieve import HybridRetriever
+from rag.settings import Settings
+from store.chroma import ChromaStore
+
+__all__ = ["Components", "build_pipeline", "make_embedder", "make_llm", "open_store", "prepare_environment"]
+
+log = logging.getLogger(__name__)
+
+
+def prepare_environment(settings: Settings) -> None:
+    """Keep every cache inside the data directory and every library offline."""
+    home = settings.home.resolve()
+    home.mkdir(parents=True, exist_ok=True)
+    os.environ.setdefault("LLAMA_INDEX_CACHE_DIR", str(home / "cache" / "llama_index"))
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
+    os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    os.environ.setdefault("MPLCONFIGDIR", str(home / "cache" / "matplotlib"))
+
+
+def make_embedder(settings: Settings) -> Embedder:
+    """The configured embedder (the bundled all-MiniLM-L6-v2 by default)."""
+    return SentenceTransformerEmbedder(settings.embedding.model, batch_size=settings.embedding.batch_size)
+
+
+def open_store(settings: Settings) -> ChromaStore:
+    """The Chroma store: a server when ``chroma_url`` is set, else ``<home>/chroma``."""
+    return ChromaStore(settings.index_name(), path=settings.home / "chroma", url=settings.chroma_url)
+
+
+def make_llm(settings: Settings) -> tuple[ChatLLM | None, str]:
+    """The LLM for the configured backend and a note on why it was chosen.
+
+    ``auto``: Ollama when its server answers, else the embedded model (said once in the note).
+
+    Raises:
+        LLMError: ``ollama`` was asked for explicitly and is not usable (message has the fix).
+    """
+    cfg = settings.llm
+    if cfg.backend == "none":
+        return None, "extractive answer (--llm none)"
+    if cfg.backend in ("ollama", "auto"):
+        from rag.llm_ollama import OllamaLLM
+
+        llm = OllamaLLM(cfg.ollama_host, cfg.ollama_model, context_tokens=cfg.context_tokens, timeout=cfg.timeout)
+        if llm.ping():
+            models = llm.list_models()
+            if cfg.ollama_model in models or f"{cfg.ollama_model}:latest" in models:
+                return llm, f"Ollama model {cfg.ollama_model} at {cfg.ollama_host}"
+            if cfg.backend == "ollama":
+                from rag.llm import ModelNotFound
+
+                raise ModelNotFound(
+                    f"Ollama has no model '{cfg.ollama_model}' — run `ollama pull {cfg.ollama_model}`, "
+                    "or choose another with --ollama-model"
+                )
+            why = f"Ollama has no model {cfg.ollama_model} (run `ollama pull {cfg.ollama_model}`)"
+        elif cfg.backend == "ollama":
+            raise LLMUnavailable(
+                f"Ollama is not running at {cfg.ollama_host} — start it with `ollama serve`, "
+                "or use the embedded model (`--llm embedded`)"
+            )
+        else:
+            why = f"Ollama is not running at {cfg.ollama_host}"
+        log.warning("%s; using the embedded model.", why)
+        return EmbeddedLLM(max_context=cfg.context_tokens, threads=cfg.threads), f"embedded model ({why})"
+    return EmbeddedLLM(max_context=cfg.context_tokens, threads=cfg.threads), "embedded model (--llm embedded)"
+
+
+@dataclass
+class Components:
+    """Everything one running product holds."""
+
+    settings: Settings
+    store: ChromaStore
+    embedder: Embedder
+    retriever: HybridRetriever
+    pipeline: AnswerPipeline
+
+
+def build_pipeline(
+    settings: Settings,
+    *,
+    embedder: Embedder | None = None,
+    llm: ChatLLM | None | str = "configured",
+    store: ChromaStore | None = None,
+) -> Components:
+    """Build store, retriever, evidence selector and answer pipeline from settings.
+
+    Args:
+        settings: The settings tree.
+        embedder: Reuse an embedder already loaded (tests, UI).
+        llm: An LLM instance, ``None`` for extractive, or ``"configured"`` to follow settings.
+        store: Reuse an open store.
+    """
+    prepare_environment(settings)
+    embedder = embedder or make_embedder(settings)
+    store = store or open_store(settings)
+    retriever = HybridRetriever(store, embedder, settings.retrieval)
+    evidence = EvidenceSelector(embedder, list(retriever.papers.values()))
+    note = ""
+    if llm == "configured":
+        try:
+            llm, note = make_llm(settings)
+        except LLMError:
+            raise
+    pipeline = AnswerPipeline(retriever, evidence, llm, settings, llm_note=note)  # type: ignore[arg-type]
+    return Components(settings, store, embedder, retriever, pipeline)

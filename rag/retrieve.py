@@ -1,0 +1,273 @@
+"""Hybrid retrieval at the paper level: dense chunks (llama-index over Chroma) + BM25 + stated names.
+
+Three ranked lists are fused with reciprocal rank fusion (RRF, Cormack, Clarke and
+Buettcher, SIGIR 2009, k = 60):
+
+1. dense: chunk embeddings nearest to the question (llama-index ``VectorStoreIndex``
+   retriever over the Chroma collection), each paper scored by its best chunk;
+2. lexical: BM25 (``bm25s``, Lucene variant, k1 = 1.5, b = 0.75) over title + abstract;
+3. names: method/system names and coined terms the question states (``DANCE``, ``ALFWorld``),
+   matched exactly or within one edit (``DANSE`` -> ``DANCE``) against labels, aliases and
+   the coined terms of each abstract.
+
+Each hit also keeps absolute scores (best chunk cosine, normalised BM25, name similarity)
+and a fused relevance in [0, 1] that the relevance floors are calibrated on.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from llama_index.core import VectorStoreIndex
+from llama_index.core.base.base_retriever import BaseRetriever
+from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
+from rapidfuzz.distance import Levenshtein
+
+from rag.embed import Embedder, LlamaIndexEmbedding
+from rag.settings import RetrievalSettings
+from rag.text import STOPWORDS, content_terms, named_entities, normalize, tokenize
+from rag.types import PaperHit
+from store.chroma import ChromaStore
+from store.papers import Paper
+
+__all__ = ["HybridRetriever", "NameIndex", "Retrieval"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Retrieval:
+    """Ranked paper hits for one question plus what the name matcher found."""
+
+    hits: list[PaperHit]
+    names: dict[str, list[str]]  # stated name in the question -> matched paper ids (label matches)
+    unmatched_entities: list[str]  # coined terms the question states that no paper contains
+
+
+class NameIndex:
+    """Names and coined terms of each paper, for exact and one-edit matching.
+
+    Labels and aliases (the method names abstracts introduce) are *names*; other coined
+    terms an abstract uses (``ALFWorld``, ``GSM8K``) are *terms*.
+    """
+
+    def __init__(self, papers: Sequence[Paper]):
+        self.names: dict[str, set[str]] = defaultdict(set)  # lower-cased name -> paper ids
+        self.phrases: dict[str, set[str]] = defaultdict(set)  # multi-word names -> paper ids
+        self.terms: dict[str, set[str]] = defaultdict(set)
+        texts = {p.id: normalize(p.abstract) for p in papers}
+        for p in papers:
+            for name in (p.label, *p.aliases):
+                if not name or name.endswith("…"):
+                    continue
+                key = normalize(name)
+                # A name other abstracts also use ("federated learning") is a field, not this paper's name.
+                pat = re.compile(rf"(?<![\w-]){re.escape(key)}(?![\w-])")
+                if any(pid != p.id and pat.search(t) for pid, t in texts.items()):
+                    continue
+                if " " in key:
+                    self.phrases[key].add(p.id)
+                else:
+                    self.names[key].add(p.id)
+            for ent in named_entities(p.text_for_index):
+                self.terms[ent.lower()].add(p.id)
+                for part in ent.split("-"):  # Shape-of-Thought -> also "Shape" is not useful; keep long parts
+                    if len(part) >= 4 and any(c.isupper() for c in part[1:]):
+                        self.terms[part.lower()].add(p.id)
+
+    def match(self, question: str) -> tuple[dict[str, dict[str, float]], list[str]]:
+        """Find stated names in a question.
+
+        Returns:
+            ``(matches, unmatched)``: ``matches[token]`` maps paper id -> weight in (0, 1]
+            (1.0 exact label, 0.9 one-edit label, 0.6 coined term of the abstract); ``unmatched``
+            lists coined terms of the question found in no paper.
+        """
+        matches: dict[str, dict[str, float]] = {}
+        unmatched: list[str] = []
+        question = re.sub(r"\$[^$]*\$|\\[A-Za-z]+", " ", question)  # LaTeX math is not a name
+        qn = normalize(question)
+        for phrase, ids in self.phrases.items():
+            if re.search(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", qn):
+                matches[phrase] = dict.fromkeys(ids, 1.0)
+        tokens = set(named_entities(question))
+        tokens |= {t for t in re.findall(r"[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+", question) if len(t) >= 4}
+        for tok in tokens:
+            key = tok.lower()
+            if key in matches:
+                continue
+            found: dict[str, float] = {}
+            if key in self.names:
+                found.update(dict.fromkeys(self.names[key], 1.0))
+            elif len(key) >= 4:
+                for name, ids in self.names.items():
+                    if abs(len(name) - len(key)) <= 1 and Levenshtein.distance(name, key) <= 1:
+                        found.update(dict.fromkeys(ids, 0.9))
+            if not found and key in self.terms:
+                found.update(dict.fromkeys(self.terms[key], 0.6))
+            if found:
+                matches[tok] = found
+            elif tok.lower() not in STOPWORDS and (tok.isupper() or any(c.isdigit() for c in tok) or tok[1:].lower() != tok[1:]):
+                unmatched.append(tok)
+        return matches, unmatched
+
+
+def _lexical_text(p: Paper) -> str:
+    return " ".join([p.title, p.label, *p.aliases, p.abstract])
+
+
+class HybridRetriever(BaseRetriever):
+    """Paper-level hybrid retriever (a llama-index ``BaseRetriever``).
+
+    Args:
+        store: The Chroma store holding chunks and paper records.
+        embedder: The embedder the store's vectors were made with.
+        settings: Retrieval settings (candidates, RRF k, floors).
+    """
+
+    def __init__(self, store: ChromaStore, embedder: Embedder, settings: RetrievalSettings):
+        super().__init__()
+        import bm25s
+
+        self.store = store
+        self.embedder = embedder
+        self.settings = settings
+        self.papers = {p.id: p for p in store.all_papers()}
+        self._ids = list(self.papers)
+        self.names = NameIndex(list(self.papers.values()))
+        self._bm25 = None
+        self._paper_terms: dict[str, set[str]] = {}
+        self._df: dict[str, int] = defaultdict(int)
+        if self._ids:
+            corpus_tokens = [self._terms(_lexical_text(self.papers[i])) for i in self._ids]
+            for pid, toks in zip(self._ids, corpus_tokens, strict=True):
+                self._paper_terms[pid] = set(toks)
+                for t in self._paper_terms[pid]:
+                    self._df[t] += 1
+            self._bm25 = bm25s.BM25(k1=1.5, b=0.75)
+            self._bm25.index(bm25s.tokenization.Tokenized(*_vocab(corpus_tokens)), show_progress=False)
+            self._vocab = _vocab(corpus_tokens)[1]
+        self._index = VectorStoreIndex.from_vector_store(
+            store.vector_store(), embed_model=LlamaIndexEmbedding(embedder)
+        )
+
+    @staticmethod
+    def _terms(text: str) -> list[str]:
+        return [t for t in tokenize(text) if t not in STOPWORDS]
+
+    # --- the three lists ------------------------------------------------------------
+
+    def dense(self, question: str, n: int) -> dict[str, float]:
+        """Best chunk cosine per paper among the ``n`` nearest chunks (llama-index retriever)."""
+        retriever = self._index.as_retriever(similarity_top_k=n)
+        best: dict[str, float] = {}
+        for nws in retriever.retrieve(question):
+            pid = str(nws.node.metadata.get("paper_id"))
+            # llama-index reports exp(-distance); Chroma's cosine distance is 1 - cos.
+            score = 1.0 + math.log(max(float(nws.score or 0.0), 1e-12))
+            if pid in self.papers and score > best.get(pid, -2.0):
+                best[pid] = score
+        return best
+
+    def lexical(self, question: str, n: int) -> dict[str, float]:
+        """BM25 score per paper divided by the best score of this query, in [0, 1]."""
+        if self._bm25 is None:
+            return {}
+        q = [self._vocab[t] for t in self._terms(question) if t in self._vocab]
+        if not q:
+            return {}
+        scores = self._bm25.get_scores(q)
+        top = np.argsort(-scores)[:n]
+        best = float(scores[top[0]]) if len(top) else 0.0
+        if best <= 0:
+            return {}
+        return {self._ids[i]: float(scores[i]) / best for i in top if scores[i] > 0}
+
+    def lexical_raw(self, question: str) -> np.ndarray:
+        """Raw BM25 scores of all papers (``(n_papers,)`` float), in store order."""
+        q = [self._vocab[t] for t in self._terms(question) if t in self._vocab] if self._bm25 else []
+        if not q:
+            return np.zeros(len(self._ids))
+        return self._bm25.get_scores(q)
+
+    def coverage(self, question: str, pid: str) -> float:
+        """IDF-weighted share of the question's content terms found in the paper, in [0, 1].
+
+        Terms no paper contains weigh the most (``df = 0``), so a question about an absent
+        topic ("molecule generation") scores low even when a few generic terms match.
+        """
+        terms = {t for t in content_terms(question)}
+        if not terms:
+            return 0.0
+        n = max(1, len(self._ids))
+        w = {t: math.log(1.0 + n / (1.0 + self._df.get(t, 0))) for t in terms}
+        have = self._paper_terms.get(pid, set())
+        return sum(v for t, v in w.items() if t in have) / sum(w.values())
+
+    # --- fusion --------------------------------------------------------------------
+
+    def search(self, question: str, *, allowed: set[str] | None = None) -> Retrieval:
+        """Rank papers for a question.
+
+        Args:
+            question: The question (any language; names inside still match).
+            allowed: Optional set of paper ids to restrict to (filters).
+
+        Returns:
+            A :class:`Retrieval`; hits sorted by fused relevance, best first.
+        """
+        n = self.settings.candidates
+        dense = self.dense(question, n)
+        lexical = self.lexical(question, n)
+        matches, unmatched = self.names.match(question)
+        name_w: dict[str, float] = defaultdict(float)
+        label_names: dict[str, list[str]] = {}
+        for tok, found in matches.items():
+            for pid, w in found.items():
+                name_w[pid] = max(name_w[pid], w)
+            if max(found.values()) >= 0.9:
+                label_names[tok] = [pid for pid, w in found.items() if w >= 0.9]
+        k = self.settings.rrf_k
+        fused: dict[str, float] = defaultdict(float)
+        for ranking in (dense, lexical):
+            for rank, pid in enumerate(sorted(ranking, key=ranking.get, reverse=True)):
+                fused[pid] += 1.0 / (k + rank + 1)
+        for pid, w in name_w.items():
+            fused[pid] += 2.0 * w / (k + 1)  # a stated name outranks both lists
+        hits = []
+        for pid in fused:
+            if allowed is not None and pid not in allowed:
+                continue
+            rel = 0.55 * max(dense.get(pid, 0.0), 0.0) + 0.25 * lexical.get(pid, 0.0) + 0.35 * name_w.get(pid, 0.0)
+            hits.append(
+                PaperHit(
+                    paper=self.papers[pid],
+                    score=min(1.0, rel),
+                    dense=dense.get(pid, 0.0),
+                    lexical=lexical.get(pid, 0.0),
+                    name_match=100.0 * name_w.get(pid, 0.0),
+                    coverage=self.coverage(question, pid),
+                )
+            )
+        hits.sort(key=lambda h: (fused[h.paper.id], h.score), reverse=True)
+        return Retrieval(hits=hits, names=label_names, unmatched_entities=unmatched)
+
+    def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+        """llama-index entry point: one node per paper (abstract text), scored by fused relevance."""
+        out = []
+        for h in self.search(query_bundle.query_str).hits[: self.settings.top_k]:
+            node = TextNode(id_=h.paper.id, text=h.paper.abstract, metadata={"paper_id": h.paper.id, "label": h.paper.label})
+            out.append(NodeWithScore(node=node, score=h.score))
+        return out
+
+
+def _vocab(corpus_tokens: list[list[str]]) -> tuple[list[list[int]], dict[str, int]]:
+    vocab: dict[str, int] = {}
+    ids = [[vocab.setdefault(t, len(vocab)) for t in doc] for doc in corpus_tokens]
+    return ids, vocab

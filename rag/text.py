@@ -1,0 +1,188 @@
+"""Text utilities for grounding: sentence spans, normalisation, terms, numbers and names.
+
+Everything here is pure and deterministic; spans always index the original text.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+__all__ = [
+    "STOPWORDS",
+    "Sentence",
+    "content_terms",
+    "named_entities",
+    "normalize",
+    "numbers",
+    "split_sentences",
+    "tokenize",
+]
+
+_ABBREV = {"e.g", "i.e", "et al", "al", "etc", "vs", "fig", "figs", "eq", "eqs", "sec", "cf", "approx", "resp", "no", "dr"}
+# A sentence ends at . ! ? (optionally closed by braces, quotes, emphasis) followed by space and a
+# plausible sentence start.
+_END = re.compile(r"[.!?][}\)\]\"'*]*\s+(?=[A-Z0-9\\$(\[*\"'`])")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """A sentence and its character span in the source text (``text[start:end] == sentence``)."""
+
+    text: str
+    start: int
+    end: int
+
+
+def split_sentences(text: str) -> list[Sentence]:
+    """Split text into sentences with exact character spans.
+
+    Rule-based: a sentence ends at ``.``, ``!`` or ``?`` followed by white space and an
+    upper-case letter, digit, LaTeX command or bracket; common abbreviations ("e.g.",
+    "et al.", "Fig.") and decimals never end a sentence.
+
+    Args:
+        text: Any text (abstracts may hold LaTeX and Markdown).
+
+    Returns:
+        Sentences in order; leading/trailing white space is excluded from each span.
+        Fragments of fewer than four words are joined to the following sentence.
+    """
+    out: list[Sentence] = []
+    start = 0
+    for m in _END.finditer(text):
+        before = text[start : m.start() + 1]
+        word = re.search(r"([A-Za-z.]+)\.$", before.rstrip())
+        if word and word.group(1).lower().rstrip(".") in _ABBREV:
+            continue
+        if re.search(r"\bet al\.$", before):
+            continue
+        end = m.end()
+        _append(out, text, start, end)
+        start = end
+    _append(out, text, start, len(text))
+    return _merge_fragments(out, text)
+
+
+def _merge_fragments(sentences: list[Sentence], text: str, min_words: int = 4) -> list[Sentence]:
+    """Join fragments shorter than ``min_words`` words (headings such as "(1) Overhead.") to the next sentence."""
+    merged: list[Sentence] = []
+    pending: Sentence | None = None
+    for s in sentences:
+        if pending is not None:
+            s = Sentence(text[pending.start : s.end], pending.start, s.end)
+            pending = None
+        if len(s.text.split()) < min_words:
+            pending = s
+            continue
+        merged.append(s)
+    if pending is not None:
+        if merged:
+            last = merged.pop()
+            merged.append(Sentence(text[last.start : pending.end], last.start, pending.end))
+        else:
+            merged.append(pending)
+    return merged
+
+
+def _append(out: list[Sentence], text: str, start: int, end: int) -> None:
+    seg = text[start:end]
+    stripped = seg.strip()
+    if not stripped:
+        return
+    s = start + (len(seg) - len(seg.lstrip()))
+    out.append(Sentence(stripped, s, s + len(stripped)))
+
+
+_MARKUP = [
+    (re.compile(r"\\(?:textbf|textit|emph|texttt|mathbf|mathrm|text|b|underline)\{([^{}]*)\}"), r"\1"),
+    (re.compile(r"\\%"), "%"),
+    (re.compile(r"\*\*|__"), ""),
+    (re.compile(r"[\u2010-\u2015\u2212]"), "-"),
+    (re.compile(r"\s+"), " "),
+]
+
+
+def normalize(text: str) -> str:
+    """Lower-case, NFKC, Unicode dashes to ``-``, LaTeX/Markdown emphasis dropped, spaces folded.
+
+    This is the matching rule of the evaluation's answer-fact coverage, applied to both sides.
+    """
+    out = unicodedata.normalize("NFKC", text)
+    for _ in range(2):
+        for pat, rep in _MARKUP:
+            out = pat.sub(rep, out)
+    return out.strip().lower()
+
+
+STOPWORDS = frozenset(
+    """a an the and or of to in on for with by from at as is are was were be been being this that these those
+    it its it's their there they them we our you your i he she his her which who whom whose what when where why how
+    does do did done doing can could should would may might must will shall not no nor than then so such into onto
+    over under about across between among each every any all both either neither more most less least very also
+    just only own same other some what's paper papers work works method methods approach approaches propose proposed
+    proposes use uses used using show shows shown study studies new one two three based via per like
+    describe explain tell give list summarize summarise summary compare contrast versus vs much many
+    question answer please main key kind kinds way ways whether if else while during within without
+    achieve achieves report reports reach reaches evaluate evaluated improve improves""".split()
+)
+
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*|\d+(?:[.,]\d+)*%?")
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-cased word and number tokens of ``text`` (markup removed), stop words kept."""
+    return [t.lower() for t in _TOKEN.findall(normalize(text))]
+
+
+def content_terms(text: str) -> list[str]:
+    """Tokens of ``text`` without stop words and one-letter tokens, in order, duplicates kept."""
+    return [t for t in tokenize(text) if t not in STOPWORDS and len(t) > 1]
+
+
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?:\s?%|x\b|×)?")
+
+
+def numbers(text: str) -> set[str]:
+    """Numbers stated in ``text`` (``"2.33%"``, ``"12.8"``, ``"91,581"``, ``"2x"``), normalised.
+
+    Spaces before ``%`` are removed and thousands separators dropped, so ``"91,581"`` and
+    ``"91581"`` compare equal. Citation markers such as ``[3]`` are not numbers of the text.
+    """
+    plain = re.sub(r"\[\d+(?:\s*,\s*\d+)*\]", " ", normalize(text))
+    out = set()
+    for m in _NUMBER.finditer(plain):
+        tok = m.group(0).replace(" ", "").replace("×", "x")
+        if re.fullmatch(r"\d{1,3}(,\d{3})+(\.\d+)?%?x?", tok):
+            tok = tok.replace(",", "")
+        out.add(tok.rstrip("."))
+    return out
+
+
+_ENTITY = re.compile(r"\b[A-Za-z]*[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*\b")
+
+
+def named_entities(text: str) -> set[str]:
+    """Coined names and acronyms in ``text``: tokens with an inner capital or a digit and a capital.
+
+    ``DANCE``, ``Flickr30k``, ``ALFWorld``, ``GSM8K``, ``Graph-R1`` qualify; ordinary
+    capitalised words at a sentence start (``The``, ``However``) do not.
+    """
+    out = set()
+    for m in _ENTITY.finditer(normalize_case_keep(text)):
+        tok = m.group(0)
+        inner = any(c.isupper() for c in tok[1:])
+        digit_cap = any(c.isdigit() for c in tok) and any(c.isupper() for c in tok)
+        if (inner or digit_cap) and len(tok) >= 2 and not re.fullmatch(r"[A-Z]+s", tok):
+            out.add(tok)
+    return out
+
+
+def normalize_case_keep(text: str) -> str:
+    """Like :func:`normalize` but keeps letter case (for name detection)."""
+    out = unicodedata.normalize("NFKC", text)
+    for _ in range(2):
+        for pat, rep in _MARKUP:
+            out = pat.sub(rep, out)
+    return out.strip()

@@ -1,0 +1,182 @@
+"""Domain types that carry citations end to end: retrieval hits, evidence, citations, answers.
+
+CLI and UI only render these objects; nobody re-parses free text downstream.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Literal
+
+from store.papers import Paper
+
+__all__ = ["Answer", "ClaimCheck", "Citation", "Evidence", "PaperHit", "Timings"]
+
+
+@dataclass(frozen=True)
+class PaperHit:
+    """A retrieved paper with its scores.
+
+    Attributes:
+        paper: The paper record.
+        score: Fused relevance in [0, 1] used for ranking and the relevance floor.
+        dense: Best cosine similarity of a chunk of this paper to the question, in [-1, 1].
+        lexical: BM25 score of the paper normalised by the best BM25 score of the query, in [0, 1].
+        name_match: Similarity in [0, 100] of a name stated in the question to this paper's
+            label or aliases (0 when the question names no paper).
+        coverage: Share of the question's content terms, weighted by inverse document
+            frequency, that the paper's title and abstract contain, in [0, 1].
+    """
+
+    paper: Paper
+    score: float
+    dense: float = 0.0
+    lexical: float = 0.0
+    name_match: float = 0.0
+    coverage: float = 0.0
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One sentence of a paper's abstract that supports an answer.
+
+    Attributes:
+        paper_id: Id of the paper the sentence comes from.
+        sentence: The sentence exactly as it stands in the abstract.
+        start: Character offset of the sentence in the abstract (0-based, inclusive).
+        end: Character offset where the sentence ends (exclusive); ``abstract[start:end] == sentence``.
+        score: Relevance of the sentence to the question, in [0, 1].
+    """
+
+    paper_id: str
+    sentence: str
+    start: int
+    end: int
+    score: float
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A numbered source of an answer: marker ``[n]`` -> paper -> evidence sentences."""
+
+    number: int
+    paper_id: str
+    label: str
+    evidence: tuple[Evidence, ...]
+    url: str = ""
+    authors: str = ""
+    year: int | None = None
+
+    @property
+    def sentence(self) -> str:
+        """The best evidence sentence (the first one)."""
+        return self.evidence[0].sentence if self.evidence else ""
+
+    @property
+    def span(self) -> tuple[int, int]:
+        """Character span ``(start, end)`` of the best evidence sentence in the abstract."""
+        return (self.evidence[0].start, self.evidence[0].end) if self.evidence else (0, 0)
+
+
+@dataclass(frozen=True)
+class ClaimCheck:
+    """The verdict on one answer sentence.
+
+    Attributes:
+        sentence: The answer sentence (markers included).
+        cited: Source numbers the sentence cites after validation.
+        supported: True when the cited evidence backs it (numbers and names present,
+            semantic similarity above the floor).
+        reason: Why a claim was not supported, ``""`` otherwise.
+    """
+
+    sentence: str
+    cited: tuple[int, ...]
+    supported: bool
+    reason: str = ""
+
+
+@dataclass
+class Timings:
+    """Wall-clock seconds spent in each stage of one question."""
+
+    retrieval: float = 0.0
+    evidence: float = 0.0
+    generation: float = 0.0
+    total: float = 0.0
+
+
+@dataclass
+class Answer:
+    """A grounded answer.
+
+    Attributes:
+        question: The question as asked.
+        text: The answer with ``[n]`` markers that all resolve to ``citations``.
+        citations: Sources actually cited in ``text``, numbered from 1 in order of first use.
+        hits: Papers the retriever returned (ranked), cited or not.
+        refused: True when the collection does not answer the question (nothing is cited).
+        backend: LLM backend that wrote the prose: ``"ollama:<model>"``, ``"embedded:<model>"``,
+            ``"none"`` (extractive) or ``"<backend> -> extractive"`` when its text was rejected.
+        note: One human-readable line on how the answer was made (fallbacks, matches).
+        invented_markers: Citation markers the LLM wrote that pointed to no source (removed).
+        claims: Per-sentence claim checks.
+        prompt_tokens: Tokens in the LLM prompt (0 when no LLM ran).
+        matched: How many papers passed the relevance floor.
+        timings: Seconds per stage.
+    """
+
+    question: str
+    text: str
+    citations: list[Citation] = field(default_factory=list)
+    hits: list[PaperHit] = field(default_factory=list)
+    refused: bool = False
+    backend: str = "none"
+    note: str = ""
+    invented_markers: int = 0
+    claims: list[ClaimCheck] = field(default_factory=list)
+    prompt_tokens: int = 0
+    matched: int = 0
+    timings: Timings = field(default_factory=Timings)
+    kind: Literal["answer", "refusal", "list", "compare", "summary"] = "answer"
+
+    @property
+    def cited_ids(self) -> list[str]:
+        """Paper ids cited, in citation-number order."""
+        return [c.paper_id for c in self.citations]
+
+    @property
+    def supported_claims(self) -> tuple[int, int]:
+        """``(k, n)``: k of the n checked claims are supported by their cited evidence."""
+        return sum(1 for c in self.claims if c.supported), len(self.claims)
+
+    def to_dict(self) -> dict:
+        """JSON-ready dict of the whole answer (papers reduced to ids and labels)."""
+        return {
+            "question": self.question,
+            "text": self.text,
+            "refused": self.refused,
+            "kind": self.kind,
+            "backend": self.backend,
+            "note": self.note,
+            "matched": self.matched,
+            "invented_markers": self.invented_markers,
+            "claims_supported": list(self.supported_claims),
+            "prompt_tokens": self.prompt_tokens,
+            "citations": [
+                {
+                    "number": c.number,
+                    "paper_id": c.paper_id,
+                    "label": c.label,
+                    "url": c.url,
+                    "authors": c.authors,
+                    "year": c.year,
+                    "evidence": [asdict(e) for e in c.evidence],
+                }
+                for c in self.citations
+            ],
+            "retrieved": [
+                {"paper_id": h.paper.id, "label": h.paper.label, "score": round(h.score, 4)} for h in self.hits
+            ],
+            "timings": asdict(self.timings),
+        }

@@ -1,0 +1,274 @@
+"""The only code that talks to Chroma: chunk vectors and paper records.
+
+Two collections per index name (the name is derived from the embedder and chunking
+settings, so vectors of different models never mix):
+
+* ``<name>``: one entry per chunk: embedding, chunk text, ``paper_id``, ``chunk_index``,
+  ``start``/``end`` (character span in the abstract) and the paper's ``content_hash``;
+* ``<name>_papers``: one entry per paper: the abstract as document, the record's fields
+  as metadata and the normalised mean of its chunk embeddings.
+
+Writes are ordered so that an interrupted ingest leaves the store consistent: a paper's
+old chunks are deleted, its new chunks added, and its paper record written last. A paper
+whose record is missing or has another hash is simply ingested again on the next run.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from store.papers import Paper
+
+__all__ = ["Chunk", "ChromaStore", "DimensionMismatch", "StoreError"]
+
+log = logging.getLogger(__name__)
+_BATCH = 2000  # below Chroma's max batch size (5,461 on SQLite builds)
+
+
+class StoreError(RuntimeError):
+    """The store cannot be opened or used; the message says how to fix it."""
+
+
+class DimensionMismatch(StoreError):
+    """Vectors of another dimension than the collection's were offered."""
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A contiguous run of sentences of one abstract.
+
+    Attributes:
+        paper_id: Id of the paper.
+        index: 0-based position of the chunk in the paper.
+        text: ``abstract[start:end]``.
+        start: Character offset of the chunk in the abstract (inclusive).
+        end: Character offset where it ends (exclusive).
+    """
+
+    paper_id: str
+    index: int
+    text: str
+    start: int
+    end: int
+
+    @property
+    def id(self) -> str:
+        """Chroma id of the chunk: ``<paper id>::<index>``."""
+        return f"{self.paper_id}::{self.index}"
+
+
+def _paper_meta(paper: Paper, n_chunks: int) -> dict:
+    return {
+        "title": paper.title,
+        "label": paper.label,
+        "authors": json.dumps(list(paper.authors), ensure_ascii=False),
+        "aliases": json.dumps(list(paper.aliases), ensure_ascii=False),
+        "year": paper.year if paper.year is not None else -1,
+        "venue": paper.venue,
+        "url": paper.url,
+        "source": paper.source,
+        "content_hash": paper.content_hash,
+        "n_chunks": n_chunks,
+    }
+
+
+def _paper_from(pid: str, abstract: str, meta: dict) -> Paper:
+    year = meta.get("year", -1)
+    return Paper(
+        id=pid,
+        abstract=abstract,
+        title=meta.get("title", ""),
+        label=meta.get("label", ""),
+        authors=tuple(json.loads(meta.get("authors", "[]"))),
+        year=None if year in (-1, None) else int(year),
+        venue=meta.get("venue", ""),
+        url=meta.get("url", ""),
+        source=meta.get("source", ""),
+        aliases=tuple(json.loads(meta.get("aliases", "[]"))),
+    )
+
+
+class ChromaStore:
+    """Paper and chunk storage in Chroma, local on disk or on a Chroma server.
+
+    Args:
+        name: Index name (``Settings.index_name()``), at least 3 characters.
+        path: Directory of the persistent local store (ignored when ``url`` is given).
+        url: ``http://host:port`` of a Chroma server (``chroma run``); empty for local.
+
+    Raises:
+        StoreError: the server cannot be reached or the directory cannot be opened.
+    """
+
+    def __init__(self, name: str, *, path: Path | None = None, url: str = ""):
+        import chromadb
+        from chromadb.config import Settings as ChromaSettings
+
+        settings = ChromaSettings(anonymized_telemetry=False)
+        self.name = name
+        self.location = url or str(path)
+        try:
+            if url:
+                from urllib.parse import urlparse
+
+                u = urlparse(url)
+                self.client = chromadb.HttpClient(
+                    host=u.hostname or "127.0.0.1",
+                    port=u.port or 8000,
+                    ssl=u.scheme == "https",
+                    settings=settings,
+                )
+                self.client.heartbeat()
+            else:
+                if path is None:
+                    raise StoreError("ChromaStore needs a path or a url")
+                path.mkdir(parents=True, exist_ok=True)
+                self.client = chromadb.PersistentClient(path=str(path), settings=settings)
+        except StoreError:
+            raise
+        except Exception as exc:
+            where = f"the Chroma server at {url}" if url else f"the local store at {path}"
+            hint = " — start it with `chroma run --path DIR --port N`" if url else ""
+            raise StoreError(f"Cannot open {where}: {exc}{hint}") from exc
+        space = {"hnsw:space": "cosine"}
+        self.chunks = self.client.get_or_create_collection(name, metadata=space, embedding_function=None)
+        self.papers = self.client.get_or_create_collection(f"{name}_papers", metadata=space, embedding_function=None)
+
+    # --- reads -------------------------------------------------------------------
+
+    def counts(self) -> tuple[int, int]:
+        """``(papers, chunks)`` held by the store."""
+        return self.papers.count(), self.chunks.count()
+
+    def paper_hashes(self, ids: Sequence[str]) -> dict[str, str]:
+        """Content hash of each stored paper among ``ids`` (missing ids are absent)."""
+        out: dict[str, str] = {}
+        for i in range(0, len(ids), _BATCH):
+            got = self.papers.get(ids=list(ids[i : i + _BATCH]), include=["metadatas"])
+            for pid, meta in zip(got["ids"], got["metadatas"] or [], strict=False):
+                out[pid] = str((meta or {}).get("content_hash", ""))
+        return out
+
+    def all_papers(self) -> list[Paper]:
+        """Every stored paper, in id order."""
+        out: list[Paper] = []
+        total = self.papers.count()
+        for offset in range(0, total, _BATCH):
+            got = self.papers.get(include=["documents", "metadatas"], limit=_BATCH, offset=offset)
+            for pid, doc, meta in zip(got["ids"], got["documents"] or [], got["metadatas"] or [], strict=False):
+                out.append(_paper_from(pid, doc or "", dict(meta or {})))
+        out.sort(key=lambda p: p.id)
+        return out
+
+    def query_chunks(self, vector: np.ndarray, n: int, where: dict | None = None) -> list[tuple[str, int, float]]:
+        """Nearest chunks to a query vector.
+
+        Args:
+            vector: ``(d,)`` float32 query embedding (normalised).
+            n: How many chunks to return (capped at the collection size).
+            where: Optional Chroma metadata filter on chunks.
+
+        Returns:
+            ``(paper_id, chunk_index, cosine similarity)`` best first; similarity in [-1, 1].
+        """
+        total = self.chunks.count()
+        if total == 0:
+            return []
+        res = self.chunks.query(
+            query_embeddings=[np.asarray(vector, dtype=np.float32).tolist()],
+            n_results=min(n, total),
+            where=where,
+            include=["metadatas", "distances"],
+        )
+        out = []
+        for meta, dist in zip(res["metadatas"][0], res["distances"][0], strict=False):
+            out.append((str(meta["paper_id"]), int(meta["chunk_index"]), 1.0 - float(dist)))
+        return out
+
+    def vector_store(self):
+        """The chunk collection as a llama-index ``ChromaVectorStore`` (for llama-index retrievers)."""
+        from llama_index.vector_stores.chroma import ChromaVectorStore
+
+        return ChromaVectorStore(chroma_collection=self.chunks)
+
+    def dimension(self) -> int | None:
+        """Dimension of the stored vectors, or ``None`` when the store is empty."""
+        got = self.chunks.get(limit=1, include=["embeddings"])
+        emb = got.get("embeddings")
+        if emb is None or len(emb) == 0:
+            return None
+        return len(emb[0])
+
+    # --- writes ------------------------------------------------------------------
+
+    def write_papers(self, items: Iterable[tuple[Paper, Sequence[Chunk], np.ndarray]]) -> int:
+        """Insert or replace papers with their chunks and chunk vectors.
+
+        Args:
+            items: ``(paper, chunks, vectors)`` with ``vectors`` of shape ``(len(chunks), d)`` float32.
+
+        Returns:
+            Number of papers written.
+
+        Raises:
+            DimensionMismatch: ``d`` differs from the vectors already stored.
+        """
+        items = list(items)
+        if not items:
+            return 0
+        dim = self.dimension()
+        for _, _, vecs in items:
+            if dim is not None and vecs.shape[1] != dim:
+                raise DimensionMismatch(
+                    f"This index holds {dim}-d vectors but the embedder gives {vecs.shape[1]}-d; "
+                    "the index name must change with the embedding model (see `paperchat config`)."
+                )
+        ids = [p.id for p, _, _ in items]
+        self.chunks.delete(where={"paper_id": {"$in": ids}})
+        c_ids, c_vecs, c_docs, c_meta = [], [], [], []
+        for paper, chunks, vecs in items:
+            for chunk, vec in zip(chunks, vecs, strict=True):
+                c_ids.append(chunk.id)
+                c_vecs.append(vec)
+                c_docs.append(chunk.text)
+                c_meta.append(
+                    {
+                        "paper_id": paper.id,
+                        "chunk_index": chunk.index,
+                        "start": chunk.start,
+                        "end": chunk.end,
+                        "content_hash": paper.content_hash,
+                    }
+                )
+        for i in range(0, len(c_ids), _BATCH):
+            self.chunks.upsert(
+                ids=c_ids[i : i + _BATCH],
+                embeddings=np.asarray(c_vecs[i : i + _BATCH], dtype=np.float32),
+                documents=c_docs[i : i + _BATCH],
+                metadatas=c_meta[i : i + _BATCH],
+            )
+        p_vecs = []
+        for _, _, vecs in items:
+            mean = vecs.mean(axis=0)
+            p_vecs.append(mean / (np.linalg.norm(mean) or 1.0))
+        for i in range(0, len(items), _BATCH):
+            part = items[i : i + _BATCH]
+            self.papers.upsert(
+                ids=[p.id for p, _, _ in part],
+                embeddings=np.asarray(p_vecs[i : i + _BATCH], dtype=np.float32),
+                documents=[p.abstract for p, _, _ in part],
+                metadatas=[_paper_meta(p, len(c)) for p, c, _ in part],
+            )
+        return len(items)
+
+    def delete_papers(self, ids: Sequence[str]) -> None:
+        """Remove papers and their chunks."""
+        if ids:
+            self.chunks.delete(where={"paper_id": {"$in": list(ids)}})
+            self.papers.delete(ids=list(ids))

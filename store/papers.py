@@ -1,0 +1,402 @@
+"""Paper records and the readers that turn corpus files into them.
+
+Formats read here:
+
+* the seed text format: a header line, then abstracts separated by blank lines;
+  paper ids are ``<file stem>#<n>`` with ``n`` the 1-based position after the header;
+* JSONL: one object per line with ``id``, ``title``, ``abstract`` and optional
+  ``authors``, ``year``, ``venue``, ``url``.
+
+A bad record never aborts a file: it becomes an :class:`IngestProblem` naming the
+file, the line and the reason, and the remaining records are read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = [
+    "IngestProblem",
+    "Paper",
+    "ReadResult",
+    "derive_label",
+    "find_code_url",
+    "read_jsonl",
+    "read_path",
+    "read_seed_text",
+    "strip_markup",
+]
+
+
+@dataclass(frozen=True)
+class Paper:
+    """One paper of the collection.
+
+    Attributes:
+        id: Stable paper id, e.g. ``000_6b930c46f6674b66#1`` or ``icml-0a1b2c3d4e5f``.
+        abstract: The abstract exactly as written in the source (may hold LaTeX/Markdown).
+        title: Title when the source has one, else ``""``.
+        label: Display label: the method/system name the abstract states, else a
+            short descriptive label from its first sentence.
+        authors: Author names in source order (may be empty).
+        year: Publication year, or ``None``.
+        venue: Venue name such as ``"ICML"``, or ``""``.
+        url: Code/project/paper URL (the abstract's first URL when it states one).
+        source: File the record came from (file name only).
+        aliases: Other names the abstract gives the method (long form, companions).
+    """
+
+    id: str
+    abstract: str
+    title: str = ""
+    label: str = ""
+    authors: tuple[str, ...] = ()
+    year: int | None = None
+    venue: str = ""
+    url: str = ""
+    source: str = ""
+    aliases: tuple[str, ...] = field(default=())
+
+    @property
+    def content_hash(self) -> str:
+        """SHA-256 (hex, 16 characters) of every field that reaches the index."""
+        payload = json.dumps(
+            [self.id, self.title, self.abstract, list(self.authors), self.year, self.venue, self.url],
+            ensure_ascii=False,
+        )
+        return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
+
+    @property
+    def author_line(self) -> str:
+        """Authors for a citation: ``"A. Author"``, ``"A. Author and B. Other"`` or ``"A. Author et al."``."""
+        if not self.authors:
+            return ""
+        if len(self.authors) == 1:
+            return self.authors[0]
+        if len(self.authors) == 2:
+            return f"{self.authors[0]} and {self.authors[1]}"
+        return f"{self.authors[0]} et al."
+
+    @property
+    def text_for_index(self) -> str:
+        """Title (when any) and abstract, the text that lexical retrieval reads."""
+        return f"{self.title}\n{self.abstract}" if self.title else self.abstract
+
+
+@dataclass(frozen=True)
+class IngestProblem:
+    """A record that could not be read: where it is and why."""
+
+    file: str
+    line: int | None
+    reason: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line is not None else self.file
+        return f"{where}: {self.reason}"
+
+
+@dataclass
+class ReadResult:
+    """Papers read from one file plus the records that failed."""
+
+    file: str
+    papers: list[Paper] = field(default_factory=list)
+    problems: list[IngestProblem] = field(default_factory=list)
+
+
+# --- markup and labels -------------------------------------------------------------
+
+_LATEX_CMD_ARG = re.compile(r"\\(?:textbf|textit|emph|texttt|mathbf|mathrm|text|b|underline)\{([^{}]*)\}")
+_URL = re.compile(r"(?:https?://|www\.)[^\s)\]}>,;]+|\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.github\.io[^\s)\]}>,;]*")
+
+
+def strip_markup(text: str) -> str:
+    """Remove LaTeX/Markdown emphasis so names read plainly.
+
+    ``\\textbf{DANCE}`` -> ``DANCE``, ``**DocVAL**`` -> ``DocVAL``, ``\\%`` -> ``%``,
+    ``$\\textbf{S}$parse`` -> ``Sparse``. Other characters are kept; length may shrink.
+    """
+    out = text
+    for _ in range(3):  # nested commands such as \textit{\b{Co}upled}
+        out = _LATEX_CMD_ARG.sub(r"\1", out)
+    out = re.sub(r"\$([A-Za-z])\$", r"\1", out)
+    out = out.replace("\\%", "%").replace("**", "").replace("__", "")
+    out = re.sub(r"(?<![\w*])\*(?=\w)|(?<=\w)\*(?![\w*])", "", out)
+    return out
+
+
+def find_code_url(abstract: str) -> str:
+    """Return the first URL the abstract states, minus trailing punctuation, else ``""``."""
+    m = _URL.search(abstract)
+    if not m:
+        return ""
+    return m.group(0).rstrip(".,;:)}]'\"")
+
+
+_INTRO = re.compile(
+    r"\b(?:we|We|and|paper|work)\s+(?:propose|introduce|present|develop|design|build|release|call)\s+"
+    r"(?:a\s+|an\s+|the\s+|two\s+|three\s+)?",
+)
+_PAREN_ACRONYM = re.compile(r"\(([A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)\)")
+_NAMEISH = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*$")
+_DETERMINERS = {"a", "an", "the", "two", "three", "new", "novel", "our"}
+_GENERIC_HEADS = {"framework", "approach", "method", "algorithm", "model", "benchmark", "dataset", "system", "paradigm"}
+
+
+def _is_name_token(tok: str) -> bool:
+    """A coined name: inner capitals, digits or all capitals (``DocVAL``, ``Graph-R1``, ``FOAM``)."""
+    if not _NAMEISH.match(tok) or len(tok) < 2:
+        return False
+    inner_caps = any(c.isupper() for c in tok[1:])
+    has_digit = any(c.isdigit() for c in tok)
+    if re.fullmatch(r"[A-Z]+s", tok):
+        return False  # plural of an acronym (LLMs, GBs): a kind of thing, not a name
+    if tok.isupper() and len(tok) <= 2:
+        return False  # two-letter acronyms (GC, FL) name fields and techniques, not a paper's method
+    return (tok[0].isupper() and (inner_caps or has_digit)) or (tok.isupper() and len(tok) >= 3)
+
+
+def _name_after_intro(tail: str) -> tuple[str, tuple[str, ...]] | None:
+    """Name introduced by the text that follows "we propose/introduce", or ``None``."""
+    aliases: list[str] = []
+    clause = re.split(r",|\bthat\b|\bwhich\b|\bwhere\b|\.\s", tail, maxsplit=1)[0]
+    acr = _PAREN_ACRONYM.search(clause) or _PAREN_ACRONYM.match(tail.split(". ", 1)[-1][:120].split(")", 1)[0] + ")")
+    if acr is None:
+        nxt = tail.split(". ", 1)
+        acr = _PAREN_ACRONYM.search(nxt[1][:120]) if len(nxt) > 1 else None
+        if acr:
+            clause = nxt[1][:120]
+    if acr and _is_name_token(acr.group(1)):
+        long_form = clause[: acr.start()].strip()
+        words = [w for w in long_form.split() if w.lower() not in _DETERMINERS]
+        if 1 <= len(words) <= 8 and " ".join(words) != acr.group(1):
+            aliases.append(" ".join(words))
+        return acr.group(1), tuple(aliases)
+    words = clause.split()
+    while words and words[0].lower() in _DETERMINERS:
+        words = words[1:]
+    if not words:
+        return None
+    first = words[0].strip(".;:")
+    if _is_name_token(first):
+        return first, tuple(aliases)
+    caps = []
+    for w in words:
+        w = w.strip(".;:")
+        if w[:1].isupper() and w.lower() not in _GENERIC_HEADS:
+            caps.append(w)
+        else:
+            break
+    if caps and len(caps) <= 4 and (len(caps) > 1 or len(words) > 1 and words[1].lower() in _GENERIC_HEADS):
+        return " ".join(caps), tuple(aliases)
+    if tail[len(clause) : len(clause) + 1] == "," and 1 < len(words) <= 4 and all(w.isalpha() for w in words):
+        return " ".join(words), tuple(aliases)
+    return None
+
+
+def derive_label(abstract: str, max_words: int = 8) -> tuple[str, tuple[str, ...]]:
+    """Derive a display label and aliases from an abstract.
+
+    The label is the method/system name the abstract introduces ("we propose X",
+    "we introduce the Long Name (ACRO)") when it states one; otherwise the first
+    ``max_words`` words of its first sentence followed by an ellipsis.
+
+    Returns:
+        ``(label, aliases)``; aliases hold the long form and companion names.
+    """
+    plain = strip_markup(abstract)
+    candidates: list[tuple[str, tuple[str, ...]]] = []
+    for m in _INTRO.finditer(plain):
+        found = _name_after_intro(plain[m.end() : m.end() + 200])
+        if found:
+            candidates.append(found)
+    if candidates:
+        return candidates[0]
+    first_sentence = re.split(r"(?<=[.!?])\s", plain.strip(), maxsplit=1)[0]
+    words = first_sentence.split()
+    label = " ".join(words[:max_words]) + ("…" if len(words) > max_words else "")
+    return label.rstrip(".,;:"), ()
+
+
+def make_paper(
+    id: str,
+    abstract: str,
+    *,
+    title: str = "",
+    authors: Iterable[str] = (),
+    year: int | None = None,
+    venue: str = "",
+    url: str = "",
+    source: str = "",
+) -> Paper:
+    """Build a :class:`Paper`, deriving its label, aliases and code URL from the abstract."""
+    label, aliases = derive_label(abstract)
+    if title and label.endswith("…"):
+        label = title if len(title) <= 80 else title[:77].rsplit(" ", 1)[0] + "…"
+    return Paper(
+        id=id,
+        abstract=abstract,
+        title=title,
+        label=label,
+        authors=tuple(a.strip() for a in authors if a and a.strip()),
+        year=year,
+        venue=venue,
+        url=url or find_code_url(abstract),
+        source=source,
+        aliases=aliases,
+    )
+
+
+# --- readers -----------------------------------------------------------------------
+
+
+def read_seed_text(path: Path) -> ReadResult:
+    """Read the seed text format: a header line, then abstracts separated by blank lines.
+
+    Ids are ``<file stem>#<n>``, ``n`` counting abstracts from 1 after the header.
+    An empty file is reported as a problem; nothing raises.
+    """
+    result = ReadResult(file=path.name)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        result.problems.append(IngestProblem(path.name, None, f"cannot read file: {exc}"))
+        return result
+    lines = text.splitlines()
+    if not any(line.strip() for line in lines):
+        result.problems.append(IngestProblem(path.name, None, "empty file"))
+        return result
+    n = 0
+    block: list[str] = []
+    for line in [*lines[1:], ""]:
+        if line.strip():
+            block.append(line.strip())
+            continue
+        if block:
+            n += 1
+            abstract = " ".join(block)
+            result.papers.append(
+                make_paper(f"{path.stem}#{n}", abstract, source=path.name, venue=_venue_from_header(lines[0]))
+            )
+            block = []
+    if n == 0:
+        result.problems.append(IngestProblem(path.name, 1, "header only, no abstracts"))
+    return result
+
+
+def _venue_from_header(header: str) -> str:
+    m = re.match(r"\s*([A-Z][A-Za-z]+)\b", header)
+    return m.group(1) if m else ""
+
+
+def _as_authors(value: object) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [a.strip() for a in re.split(r"\s+and\s+|;", value) if a.strip()]
+    if isinstance(value, list):
+        out = []
+        for a in value:
+            if isinstance(a, dict):
+                a = a.get("name") or " ".join(str(a.get(k, "")) for k in ("given", "family")).strip()
+            out.append(str(a))
+        return out
+    return [str(value)]
+
+
+def paper_from_mapping(rec: dict, *, source: str, fallback_id: str) -> Paper:
+    """Build a paper from a JSON-like record; raises ``ValueError`` naming what is missing."""
+    abstract = rec.get("abstract")
+    if not isinstance(abstract, str) or not abstract.strip():
+        raise ValueError("record has no abstract")
+    pid = rec.get("id")
+    pid = str(pid) if pid not in (None, "") else fallback_id
+    year = rec.get("year")
+    try:
+        year = int(year) if year not in (None, "") else None
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"year is not a number: {year!r}") from exc
+    return make_paper(
+        pid,
+        abstract.strip(),
+        title=str(rec.get("title") or "").strip(),
+        authors=_as_authors(rec.get("authors")),
+        year=year,
+        venue=str(rec.get("venue") or ""),
+        url=str(rec.get("url") or ""),
+        source=source,
+    )
+
+
+def read_jsonl(path: Path) -> ReadResult:
+    """Read JSONL records (``id``, ``title``, ``abstract`` + optional fields).
+
+    A line that is not JSON, not an object or lacks an abstract is reported with its
+    line number; a truncated last line is reported the same way.
+    """
+    result = ReadResult(file=path.name)
+    try:
+        handle = path.open(encoding="utf-8")
+    except OSError as exc:
+        result.problems.append(IngestProblem(path.name, None, f"cannot read file: {exc}"))
+        return result
+    seen_any = False
+    with handle:
+        for lineno, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            seen_any = True
+            try:
+                rec = json.loads(line)
+                if not isinstance(rec, dict):
+                    raise ValueError("line is not a JSON object")
+                result.papers.append(paper_from_mapping(rec, source=path.name, fallback_id=f"{path.stem}#{lineno}"))
+            except (json.JSONDecodeError, ValueError) as exc:
+                result.problems.append(IngestProblem(path.name, lineno, str(exc)))
+    if not seen_any:
+        result.problems.append(IngestProblem(path.name, None, "empty file"))
+    return result
+
+
+READERS = {".txt": read_seed_text, ".jsonl": read_jsonl}
+
+
+def iter_corpus_files(paths: Iterable[Path]) -> Iterator[Path]:
+    """Yield readable corpus files under ``paths`` (folders are walked recursively, sorted)."""
+    for p in paths:
+        if p.is_dir():
+            for child in sorted(p.rglob("*")):
+                if child.is_file() and child.suffix.lower() in READERS and not child.name.startswith("."):
+                    yield child
+        else:
+            yield p
+
+
+def read_path(path: Path, field_map: dict[str, str] | None = None) -> ReadResult:
+    """Read one corpus file with the reader its extension selects.
+
+    Unknown extensions and missing files become a problem in the result; nothing raises.
+
+    Args:
+        path: The corpus file.
+        field_map: Field -> column/key overrides (``--map abstract=Summary``), passed to
+            the readers that take one (JSON, CSV/TSV, BibTeX); the others ignore it.
+    """
+    if not path.exists():
+        return ReadResult(file=path.name, problems=[IngestProblem(str(path), None, "no such file")])
+    reader = READERS.get(path.suffix.lower())
+    if reader is None:
+        return ReadResult(
+            file=path.name,
+            problems=[IngestProblem(path.name, None, f"unsupported format {path.suffix!r} (use {', '.join(READERS)})")],
+        )
+    if field_map and "field_map" in inspect.signature(reader).parameters:
+        return reader(path, field_map=field_map)
+    return reader(path)

@@ -175,7 +175,7 @@ class AnswerPipeline:
         if not chosen:
             return self._refusal(question, REFUSAL, timings, t0)
         qvec = self.retriever.embedder.embed([query])[0]
-        per = self.settings.answer.evidence_per_paper if kind == "single" else 2 if kind == "compare" else 1
+        per = self.settings.answer.evidence_per_paper if kind in ("single", "compare") else 1
         sources = [
             _Source(i + 1, h, self.evidence.select(query, h.paper, k=per, qvec=qvec)) for i, h in enumerate(chosen)
         ]

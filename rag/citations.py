@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rag.text import named_entities, normalize, numbers, split_sentences
+from rag.text import content_terms, named_entities, normalize, numbers, split_sentences
 from rag.types import ClaimCheck
 
 __all__ = [
@@ -112,8 +112,8 @@ def check_claims(
     """Check each sentence of an answer against the evidence it cites.
 
     A cited sentence is *supported* when every number and coined name it states appears
-    in the evidence of the sources it cites, and its best cosine to one of those evidence
-    sentences is at least ``floor``. An unsupported sentence loses its citations and is
+    in the evidence of the sources it cites, at least 60% of its content terms appear
+    there too, and its best cosine to one of those evidence sentences is at least ``floor``. An unsupported sentence loses its citations and is
     dropped. An uncited sentence that one source supports gets that source's marker added;
     an uncited sentence that none supports is dropped.
 
@@ -170,6 +170,13 @@ def _supported(claim: str, evidence: Sequence[str], sims: np.ndarray, floor: flo
     missing_names = [n for n in named_entities(claim) if normalize(n) not in ev_norm]
     if missing_names:
         return False, f"names not in the cited evidence: {', '.join(sorted(missing_names))}"
+    terms = set(content_terms(claim))
+    if terms:
+        have = set(content_terms(joined))
+        share = len(terms & have) / len(terms)
+        if share < 0.6:
+            absent = sorted(terms - have)[:4]
+            return False, f"terms not in the cited evidence: {', '.join(absent)}"
     if len(sims) == 0 or float(np.max(sims)) < floor:
         return False, "not semantically supported by the cited evidence"
     return True, ""

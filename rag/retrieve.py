@@ -135,6 +135,7 @@ class HybridRetriever(BaseRetriever):
         super().__init__()
         import bm25s
 
+        logging.getLogger("bm25s").setLevel(logging.WARNING)
         self.store = store
         self.embedder = embedder
         self.settings = settings

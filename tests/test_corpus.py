@@ -1,0 +1,62 @@
+"""The seed corpus parser: ids, abstracts, labels and code URLs against papers.jsonl."""
+
+import json
+
+from conftest import ROOT, SEED
+from store.papers import derive_label, find_code_url, read_path, read_seed_text, strip_markup
+
+
+def _gold():
+    return {r["id"]: r for r in map(json.loads, SEED.read_text().splitlines())}
+
+
+def _seed_papers():
+    papers = []
+    for f in sorted((ROOT / "data").glob("*.txt")):
+        res = read_seed_text(f)
+        assert res.problems == []
+        papers += res.papers
+    return papers
+
+
+def test_ids_and_abstracts_equal_the_reference():
+    gold = _gold()
+    papers = _seed_papers()
+    assert [p.id for p in papers] == sorted(gold, key=lambda i: (i.split("#")[0], int(i.split("#")[1])))
+    for p in papers:
+        assert p.abstract == gold[p.id]["abstract"], p.id
+
+
+def test_labels_are_the_names_the_abstracts_state():
+    gold = _gold()
+    named = [(p, gold[p.id]["short_name"]) for p in _seed_papers() if gold[p.id]["short_name"]]
+    right = sum(1 for p, name in named if p.label == name)
+    assert right >= len(named) - 1, [(p.id, p.label, name) for p, name in named if p.label != name]
+    unnamed = [p for p in _seed_papers() if not gold[p.id]["short_name"]]
+    # papers without a stated name get a descriptive label from their first sentence
+    assert sum(p.label.endswith("…") for p in unnamed) >= len(unnamed) - 1
+
+
+def test_code_urls_match_the_reference():
+    gold = _gold()
+    for p in _seed_papers():
+        assert (p.url or None) == gold[p.id]["code_url"], p.id
+
+
+def test_derive_label_patterns():
+    assert derive_label("We propose \\textbf{FOO-2}, a method.")[0] == "FOO-2"
+    assert derive_label("Here we propose analytic thing matching (ATM), which works.") == ("ATM", ("analytic thing matching",))
+    assert derive_label("Large models are big. They cost a lot.")[0] == "Large models are big"
+    assert strip_markup("**DocVAL** gains 2.33\\%") == "DocVAL gains 2.33%"
+    assert find_code_url("Code: https://github.com/a/b.") == "https://github.com/a/b"
+
+
+def test_bad_files_are_reported_not_raised(tmp_path):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    assert read_path(empty).problems[0].reason == "empty file"
+    odd = tmp_path / "x.docx"
+    odd.write_text("hi")
+    assert "unsupported format" in read_path(odd).problems[0].reason
+    missing = read_path(tmp_path / "nope.txt")
+    assert "no such file" in missing.problems[0].reason

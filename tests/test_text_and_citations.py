@@ -1,0 +1,73 @@
+"""Pure units: sentence spans, numbers, marker validation, claim checks, degenerate text, prompts."""
+
+import numpy as np
+import pytest
+
+from prompts import PromptError, load_prompt
+from rag.citations import check_claims, cited_numbers, is_degenerate, validate_markers
+from rag.llm import strip_reasoning
+from rag.text import named_entities, numbers, split_sentences
+
+
+def test_sentence_spans_are_exact_and_abbreviations_do_not_split():
+    text = "We use e.g. ResNet-50 et al. results. Accuracy is about 2.33% here. \\textbf{(1) Overhead.} Costs rise with size."
+    sents = split_sentences(text)
+    assert [text[s.start : s.end] for s in sents] == [s.text for s in sents]
+    assert sents[0].text == "We use e.g. ResNet-50 et al. results."
+    assert sents[-1].text == "\\textbf{(1) Overhead.} Costs rise with size."  # the heading fragment joins its sentence
+
+
+def test_numbers_and_names():
+    assert numbers("gains \\textbf{2.33\\%} on 91,581 steps [3]") == {"2.33%", "91581"}
+    assert {"DANCE", "GSM8K", "Graph-R1"} <= named_entities("DANCE beats Graph-R1 on GSM8K. The model")
+    assert "The" not in named_entities("The model")
+
+
+def test_invented_marker_is_removed_and_counted():
+    text, invented = validate_markers("A holds [1]. B holds [7]. C holds [2, 9].", n_sources=3)
+    assert text == "A holds [1]. B holds. C holds [2]."
+    assert invented == 2
+    assert cited_numbers(text) == [1, 2]
+
+
+def test_loose_marker_variants_are_normalised():
+    text, invented = validate_markers("It works [Source 2] and (paper 1).", n_sources=2)
+    assert text == "It works [2] and [1]."
+    assert invented == 0
+
+
+def _bag_similarity(a, b):
+    """Hand-checkable similarity: Jaccard overlap of lower-cased word sets."""
+    out = np.zeros((len(a), len(b)))
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            wx, wy = set(x.lower().split()), set(y.lower().split())
+            out[i, j] = len(wx & wy) / max(1, len(wx | wy))
+    return out
+
+
+def test_claim_checks_drop_unsupported_numbers_and_add_missing_citations():
+    evidence = {1: ["DANCE improves accuracy by 2.33% at an 8% ratio."], 2: ["APM reduces storage by 65 times."]}
+    text = "DANCE improves accuracy by 2.33% at an 8% ratio [1]. DANCE improves accuracy by 9% [1]. APM reduces storage by 65 times."
+    checked = check_claims(text, evidence, _bag_similarity, floor=0.3)
+    assert checked.text == "DANCE improves accuracy by 2.33% at an 8% ratio [1]. APM reduces storage by 65 times [2]."
+    verdicts = [(c.supported, c.reason.split(":")[0]) for c in checked.claims]
+    assert verdicts == [(True, ""), (False, "numbers not in the cited evidence"), (True, "citation added")]
+
+
+def test_degenerate_text_and_reasoning_blocks():
+    assert is_degenerate("")
+    assert is_degenerate("the the the the the the the the the the the the the the the the")
+    assert not is_degenerate("DANCE refreshes condensation every round using the global model [1].")
+    assert strip_reasoning("<think>secret plan</think>Answer [1].") == "Answer [1]."
+    assert strip_reasoning("Answer.<think>unterminated") == "Answer."
+
+
+def test_prompts_load_and_check_variables(tmp_path):
+    p = load_prompt("answer")
+    assert p.variables == {"sources", "question", "sentences", "example"}
+    with pytest.raises(PromptError):
+        p.format(sources="x")
+    (tmp_path / "answer.txt").write_text("only {sources}")
+    with pytest.raises(PromptError, match="uses"):
+        load_prompt("answer", folder=tmp_path)

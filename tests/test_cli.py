@@ -1,0 +1,66 @@
+"""The `paperchat` command line, run as a user would (subprocess, fresh data directory)."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import DEV
+
+pytestmark = pytest.mark.slow
+EXE = [sys.executable, "-m", "rag.cli"]
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory) -> dict:
+    env = dict(os.environ, PAPERCHAT_HOME=str(tmp_path_factory.mktemp("cli_home")))
+    return env
+
+
+def run(env, *args, timeout=600):
+    return subprocess.run([*EXE, *args], env=env, capture_output=True, text=True, timeout=timeout, check=False)
+
+
+def test_ingest_reports_per_file_and_is_idempotent(home):
+    first = run(home, "ingest", "--quiet")
+    assert first.returncode == 0, first.stderr
+    assert "000_6b930c46f6674b66.txt: found 19, added 19, updated 0, unchanged 0, failed 0" in first.stdout
+    second = run(home, "ingest", "--quiet")
+    assert "found 19, added 0, updated 0, unchanged 19, failed 0" in second.stdout
+    assert "store: 38 papers" in second.stdout
+
+
+def test_ask_json_cites_dance_with_its_evidence(home):
+    out = run(home, "ask", "What accuracy gain does DANCE report, and at what condensation ratio?", "--json", "--llm", "none")
+    assert out.returncode == 0, out.stderr
+    ans = json.loads(out.stdout)
+    first = ans["citations"][0]
+    assert first["paper_id"] == "000_6b930c46f6674b66#1"
+    assert any("2.33" in e["sentence"] for e in first["evidence"])
+
+
+def test_eval_prints_the_metrics(home):
+    out = run(home, "eval", str(DEV), "--llm", "none", "--json", "--quiet")
+    assert out.returncode == 0, out.stderr
+    res = json.loads(out.stdout)
+    for key in ("n", "recall_at_5", "mrr", "citation_precision", "invented_citations", "fact_coverage", "refusal_accuracy", "by_kind"):
+        assert key in res
+    assert res["n"] == 115 and res["errors"] == 0
+    table = run(home, "eval", str(DEV), "--llm", "none", "--quiet")
+    assert "overall" in table.stdout and "R@5" in table.stdout
+
+
+def test_explicit_ollama_without_a_server_says_how_to_fix_it(home):
+    env = dict(home, OLLAMA_HOST="http://127.0.0.1:9")
+    out = run(env, "ask", "What is DANCE?", "--llm", "ollama")
+    assert out.returncode != 0
+    assert "ollama serve" in out.stderr and "--llm embedded" in out.stderr
+
+
+def test_config_shows_effective_values(home):
+    out = run(home, "config")
+    cfg = json.loads(out.stdout)
+    assert cfg["index_name"].startswith("pc_") and Path(cfg["home"]) == Path(home["PAPERCHAT_HOME"])

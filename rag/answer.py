@@ -43,12 +43,19 @@ REFUSAL = "The collection does not answer this question."
 EMPTY_QUESTION = "Please ask a question about the papers in the collection."
 
 _SET = re.compile(
-    r"^\s*(which|what|list|name|find|show)\b[^?]{0,40}\b(papers|works|studies|methods|articles)\b"
+    r"^\s*(which|what|list|name|find|show)( all| the)?\s+(papers|works|studies|methods|articles)\b"
     r"|\b(all|any|every) (the )?papers\b|\bhow many papers\b",
     re.I,
 )
+_SET_FRAME = re.compile(
+    r"^\s*(which|what|list|name|find|show)( all| the)?\s+(papers|works|studies|methods|articles)"
+    r"(\s+in the collection)?(\s+(do|that|which|are))?\s+",
+    re.I,
+)
 _COMPARE = re.compile(
-    r"\b(compare|comparison|contrast|versus|vs\.?|differ|difference|differences|each|both)\b", re.I
+    r"\b(compare|comparison|contrast|versus|vs\.?|differ|difference|differences)\b"
+    r"|^\s*(how|what|why)\b[^?]*\band\b[^?]*\b(each|both)\b",
+    re.I,
 )
 _INJECTION = re.compile(
     r"(ignore|disregard|forget)\b[^.?!]{0,40}\b(instructions?|prompt|rules|above)|"
@@ -163,9 +170,11 @@ class AnswerPipeline:
             return self._refusal(question, msg, timings, t0)
         kind = classify_question(query)
         t = time.perf_counter()
-        retrieval = self.retriever.search(query, allowed=allowed)
+        # A "which papers ..." frame says nothing about the topic; retrieve on the topic itself.
+        topic = (_SET_FRAME.sub("", query).strip(" ?") or query) if kind == "set" else query
+        retrieval = self.retriever.search(topic, allowed=allowed)
         timings.retrieval = time.perf_counter() - t
-        refusal = self._should_refuse(query, kind, retrieval)
+        refusal = self._should_refuse(topic, kind, retrieval)
         if refusal:
             ans = self._refusal(question, refusal, timings, t0)
             ans.hits = retrieval.hits[: self.settings.retrieval.top_k]
@@ -242,7 +251,17 @@ class AnswerPipeline:
                     continue
                 label = self.retriever.papers[next(iter(target_ids))].label
                 return f"{REFUSAL} The abstract of {label} does not mention {term}."
-        if not named and top.dense < rs.relevance_floor and top.coverage < rs.coverage_floor:
+        if kind == "set" and _CODE_LINK.search(query) and any(h.paper.url for h in r.hits):
+            return ""
+        weak = not named and top.dense < rs.relevance_floor and top.coverage < rs.coverage_floor
+        if weak and kind == "set":
+            # A set question's frame dilutes chunk similarity: judge by the closest sentence instead.
+            qvec = self.retriever.embedder.embed([query])[0]
+            best_sentence = max(
+                (float((self.evidence.sentences(h.paper)[1] @ qvec).max()) for h in r.hits[:10]), default=0.0
+            )
+            weak = best_sentence < rs.set_refusal_floor
+        if weak:
             return (
                 f"{REFUSAL} Nothing in the collection is close to it "
                 f"(best match {top.paper.label}: similarity {top.dense:.2f}, term coverage {top.coverage:.2f})."
@@ -279,9 +298,7 @@ class AnswerPipeline:
                 picked = [by_id[p] for p in dict.fromkeys(named_ids) if p in by_id]
                 term_hits = [h for h in hits if h.name_match >= 60 and h not in picked]
                 return (picked + term_hits)[: rs.max_set_size]
-            best = hits[0].score
-            floor = max(rs.set_floor, 0.75 * best)
-            return [h for h in hits if h.score >= floor][: rs.max_set_size]
+            return self._set_members(query, hits[: rs.candidates])
         if kind == "compare":
             uniq = list(dict.fromkeys(named_ids))
             if len(uniq) >= 2:
@@ -293,25 +310,49 @@ class AnswerPipeline:
                     break
                 if len(content_terms(part)) < 2:
                     continue
-                sub = self.retriever.search(part).hits
-                for h in sub[:1]:
-                    if h.paper.id not in {p.paper.id for p in picked}:
+                sub = self.retriever.search(part)
+                for h in sub.hits[:1]:
+                    # The other side must clearly be a paper of the collection ("frontier LLM agents" is not).
+                    strong = bool(sub.names) or h.dense >= rs.relevance_floor + 0.05
+                    if strong and h.paper.id not in {p.paper.id for p in picked}:
                         picked.append(by_id.get(h.paper.id, h))
-            for h in hits:
-                if len(picked) >= 2:
-                    break
-                if h.paper.id not in {p.paper.id for p in picked}:
-                    picked.append(h)
+            if not picked:
+                picked = hits[:1]
             return picked[:2]
         # single paper
         if named_ids:
             uniq = list(dict.fromkeys(named_ids))
             return [by_id[p] for p in uniq[:top_k] if p in by_id]
-        chosen = [hits[0]]
-        for h in hits[1:top_k]:
-            if h.score >= 0.97 * hits[0].score:
-                chosen.append(h)
-        return chosen
+        # One paper answers a one-paper question; a near-tie with a second would only dilute it.
+        return [hits[0]]
+
+    def _set_members(self, query: str, hits: list[PaperHit]) -> list[PaperHit]:
+        """Every paper that answers a "which papers ..." question, not a fixed top-k.
+
+        A paper is a member when one of its sentences is close to the question's topic
+        (the "which papers" frame removed): best sentence cosine within ``set_margin`` of
+        the best paper's and at least ``set_floor``; or when its best evidence sentence
+        scores at least 0.5 and it covers 60% of the topic's terms (names such as ALFWorld).
+        Calibrated on the dev set's multi-paper questions.
+        """
+        rs = self.settings.retrieval
+        topic = _SET_FRAME.sub("", query).strip(" ?") or query
+        qvec = self.retriever.embedder.embed([topic])[0]
+        rows = []
+        for h in hits:
+            _, vecs = self.evidence.sentences(h.paper)
+            top_sentence = float((vecs @ qvec).max()) if len(vecs) else 0.0
+            ev = self.evidence.score(topic, h.paper, qvec)
+            rows.append((top_sentence, ev[0].score if ev else 0.0, self.retriever.coverage(topic, h.paper.id), h))
+        if not rows:
+            return []
+        best = max(r[0] for r in rows)
+        members = [
+            r for r in rows
+            if (r[0] >= best - rs.set_margin and r[0] >= rs.set_floor) or (r[1] >= 0.5 and r[2] >= 0.6)
+        ]
+        members.sort(key=lambda r: r[0], reverse=True)
+        return [r[3] for r in members[: rs.max_set_size]]
 
     # --- the LLM's part --------------------------------------------------------------
 

@@ -81,7 +81,8 @@ class Row:
         key: Stable identifier (``"problem"``).
         title: Row heading shown to users.
         query: What the row asks of the abstract, for the semantic score.
-        cues: Words and phrases that mark a sentence of this row.
+        cues: Words and phrases that mark a sentence of this row (one hit each).
+        strong: Phrases that mark it unmistakably ("we propose", "on 8 datasets"; two hits each).
         against: Cues of other rows that argue against this one (may be ``None``).
         position: ``"early"``, ``"late"`` or ``""``: where such sentences usually stand.
         requires_own: Only sentences about the paper's own work count (limitations).
@@ -91,6 +92,7 @@ class Row:
     title: str
     query: str
     cues: re.Pattern[str]
+    strong: re.Pattern[str] | None = None
     against: re.Pattern[str] | None = None
     position: str = ""
     requires_own: bool = False
@@ -110,10 +112,14 @@ ROWS: tuple[Row, ...] = (
         "Problem",
         "The problem or challenge this paper addresses: existing methods are limited, costly or fail.",
         re.compile(
-            r"\b(however|challeng\w*|problems?|suffer\w*|struggl\w*|limit(?:ed|ation|ations|s)?|bottlenecks?|lacks?|lacking|"
-            r"costly|expensive|overhead|remains?|difficult\w*|fail\w*|issues?|gaps?|hinder\w*|constrain\w*|"
-            r"inefficien\w*|unclear|open question|neglect\w*|overlook\w*|insufficient|unexplored|"
-            r"we (study|consider|investigate|address|tackle|focus on|revisit|examine)|this (paper|work) (studies|addresses))\b",
+            r"\b(however|challeng\w*|problems?|suffer\w*|struggl\w*|limit(?:ed|ation|ations|s)?|bottlenecks?|lacks?|"
+            r"lacking|costly|expensive|overhead|remains?|difficult\w*|fail\w*|issues?|gaps?|hinder\w*|constrain\w*|"
+            r"inefficien\w*|unclear|open question|neglect\w*|overlook\w*|insufficient|unexplored|vulnerable)\b",
+            re.I,
+        ),
+        strong=re.compile(
+            r"\b(we (study|consider|investigate|address|tackle|focus on|revisit|examine)|"
+            r"this (paper|work) (studies|addresses|investigates)|remains? (an open|challenging|unclear|difficult))\b",
             re.I,
         ),
         against=re.compile(r"\bwe (propose|introduce|present)\b|\bexperiments?\b|\boutperform", re.I),
@@ -124,10 +130,14 @@ ROWS: tuple[Row, ...] = (
         "Approach",
         "We propose a new method or framework; how the proposed approach works.",
         re.compile(
-            r"\b(we (propose|introduce|present|develop|design|formulate|derive|devise|build|leverage|adopt|employ)|"
-            r"(this|our) (paper|work) (proposes|introduces|presents)|called|named|dubbed|termed|"
+            r"\b(we (formulate|derive|build|leverage|adopt|employ|use|train)|named|"
             r"(a|an) (novel|new|simple|unified|general|principled|efficient|lightweight|training-free)|"
             r"(our|the proposed) (method|approach|framework|model|algorithm))\b",
+            re.I,
+        ),
+        strong=re.compile(
+            r"\b(we (propose|introduce|present|develop|design|devise)|(this|our) (paper|work) (proposes|introduces|presents)|"
+            r"called|dubbed|termed)\b",
             re.I,
         ),
         against=_PRIOR,
@@ -138,9 +148,13 @@ ROWS: tuple[Row, ...] = (
         "Experiments on datasets and benchmarks; the tasks and environments it is evaluated on.",
         re.compile(
             r"\b(datasets?|benchmarks?|corpus|corpora|experiments?|evaluat\w*|tested on|tasks?|suites?|"
-            r"environments?|simulat\w*|real-world|empirical\w*)\b"
-            r"|\b\d+\s+(?:\w+\s+){0,2}(?:datasets|benchmarks|tasks|environments|languages|domains)\b"
-            r"|\b(?:on|across|over)\s+(?:\w+\s+){0,3}(?:datasets|benchmarks|tasks)\b",
+            r"environments?|simulat\w*|real-world|empirical\w*|user study|participants)\b",
+            re.I,
+        ),
+        strong=re.compile(
+            r"\b\d+\s+(?:[\w-]+\s+){0,2}(?:datasets|benchmarks|tasks|environments|languages|domains)\b"
+            r"|\b(?:on|across|over)\s+(?:[\w-]+\s+){0,3}(?:datasets|benchmarks|tasks)\b"
+            r"|\b(?:experiments|evaluations?)\s+(?:on|across|with)\b",
             re.I,
         ),
     ),
@@ -149,11 +163,11 @@ ROWS: tuple[Row, ...] = (
         "Key results",
         "Results: the method outperforms baselines and improves accuracy by a stated amount.",
         re.compile(
-            r"\b(outperform\w*|improv\w*|achiev\w*|surpass\w*|state-of-the-art|sota|gains?|reduc\w*|faster|"
-            r"speed-?ups?|superior|better|significant\w*|consistently|demonstrat\w*|shows? that|boost\w*|"
-            r"up to|matches|competitive|effective\w*)\b",
+            r"\b(improv\w*|achiev\w*|gains?|reduc\w*|faster|speed-?ups?|superior|better|significant\w*|"
+            r"consistently|demonstrat\w*|shows? that|boost\w*|up to|matches|competitive|effective\w*|optimal)\b",
             re.I,
         ),
+        strong=re.compile(r"\b(outperform\w*|surpass\w*|state-of-the-art|sota)\b", re.I),
         against=_PRIOR,
         position="late",
     ),
@@ -176,16 +190,18 @@ ROW_MIN_SCORE = 0.30
 
 def _row_score(row: Row, ev: Evidence, index: int, count: int, label: str) -> float:
     text = strip_markup(ev.sentence)
-    hits = {m.group(0).lower() for m in row.cues.finditer(text)}
-    if row.key == "results" and _NUMERIC_RESULT.search(ev.sentence):
-        hits.add("<number>")
-    if row.key == "approach" and label and not label.endswith("…") and label.lower() in text.lower():
-        hits.add("<label>")
     if row.requires_own and not (_OWN.search(text) or (label and label.lower() in text.lower())):
         return 0.0
+    hits = len({m.group(0).lower() for m in row.cues.finditer(text)})
+    if row.strong is not None:
+        hits += 2 * len({m.group(0).lower() for m in row.strong.finditer(text)})
+    if row.key == "results" and _NUMERIC_RESULT.search(ev.sentence):
+        hits += 2
+    if row.key == "approach" and label and not label.endswith("…") and label.lower() in text.lower():
+        hits += 1
     if not hits:
-        return 0.5 * ev.score * 0.5  # the semantic part alone, halved: never enough on its own
-    cue = min(1.0, 0.4 * len(hits))
+        return 0.25 * ev.score  # the semantic part alone, halved: never enough on its own
+    cue = min(1.0, 0.4 * hits)
     pos = index / max(1, count - 1)
     if row.position == "early":
         cue += 0.1 * (1.0 - pos)
@@ -206,7 +222,7 @@ def select_rows(
 ) -> dict[str, tuple[Evidence, ...]]:
     """The best sentence of ``paper``'s abstract for each row, or none when nothing fits.
 
-    Rows are filled in order of how specific their cues are (results, data, approach,
+    Rows are filled in order of how specific their cues are (approach, results, data,
     problem, limitations); a sentence already used by another row is taken again only
     when it scores at least ``min_score + 0.1`` for this row and no unused one qualifies.
 
@@ -222,7 +238,7 @@ def select_rows(
     """
     order = {s.start: i for i, s in enumerate(pipeline.evidence.sentences(paper)[0])}
     count = max(1, len(order))
-    priority = ["results", "data", "approach", "problem", "limitations"]
+    priority = ["approach", "results", "data", "problem", "limitations"]
     todo = sorted(rows, key=lambda r: priority.index(r.key) if r.key in priority else len(priority))
     used: set[int] = set()
     out: dict[str, tuple[Evidence, ...]] = {}
@@ -765,19 +781,19 @@ class Conversation:
         return self._by_description(ref, r)
 
     def _fuzzy_names(self, ref: str) -> list[str]:
-        """Papers whose label or alias is within ``name_match_min`` (rapidfuzz ratio) of ``ref``."""
+        """Papers whose name (label or alias that no other abstract uses) is within
+        ``name_match_min`` (rapidfuzz ratio, 0-100) of ``ref``; generic words are ignored."""
         key = re.sub(r"\s+", " ", _STRIP_GENERIC.sub(" ", normalize(ref).replace("-", " "))).strip()
         if not key:
             return []
         floor = self.pipeline.settings.retrieval.name_match_min
+        index = self.pipeline.retriever.names  # names only: labels other abstracts also use are fields
         best: dict[str, float] = {}
-        for p in self.pipeline.retriever.papers.values():
-            for name in (p.label, *p.aliases):
-                if not name or name.endswith("…"):
-                    continue
-                s = fuzz.ratio(key, normalize(name).replace("-", " "))
-                if s >= floor and s > best.get(p.id, 0):
-                    best[p.id] = s
+        for name, pids in [*index.names.items(), *index.phrases.items()]:
+            s = fuzz.ratio(key, name.replace("-", " "))
+            for pid in pids:
+                if s >= floor and s > best.get(pid, 0):
+                    best[pid] = s
         top = max(best.values(), default=0)
         return [pid for pid, s in sorted(best.items(), key=lambda t: -t[1]) if s >= top - 3]
 
@@ -891,35 +907,47 @@ class Conversation:
         return ComparisonTable(tuple(rows), cites, cells)
 
     def _comparison_paragraph(self, table: ComparisonTable) -> str:
-        """A short extractive paragraph: what each abstract states, shared terms, key results."""
+        """A short extractive paragraph: each abstract's key terms, shared names, what is (not) stated.
+
+        The cells themselves (problem, approach, data, results) are in the table; the
+        paragraph only adds what the table does not show at a glance.
+        """
         a, b = table.papers
         ma, mb = format_marker(a.number), format_marker(b.number)
         papers = self.pipeline.retriever.papers
-        sents = [f"{a.label} {ma} and {b.label} {mb} are compared on what their abstracts state."]
+        sents = [f"{a.label} {ma} and {b.label} {mb} are compared row by row on sentences of their abstracts."]
+        terms = [(c, self._key_terms(papers[c.paper_id])) for c in table.papers]
+        if all(t for _, t in terms):
+            sents.append(
+                "Their key terms: "
+                + "; ".join(f"{c.label} — {', '.join(t)} {format_marker(c.number)}" for c, t in terms)
+                + "."
+            )
         shared = self._shared_terms(papers[a.paper_id], papers[b.paper_id])
         if shared:
             sents.append(f"Both abstracts mention {', '.join(shared)} {ma}{mb}.")
-        stated = {c.paper_id: [r.title.lower() for r, row in zip(table.rows, table.cells, strict=True) if row[j]]
-                  for j, c in enumerate(table.papers)}  # fmt: skip
-        missing = [
-            r.title.lower() for r, row in zip(table.rows, table.cells, strict=True) if not any(row)
-        ]
+        stated = {
+            c.paper_id: [r.title.lower() for r, row in zip(table.rows, table.cells, strict=True) if row[j]]
+            for j, c in enumerate(table.papers)
+        }
         for j, c in enumerate(table.papers):
             other = table.papers[1 - j]
             only = [t for t in stated[c.paper_id] if t not in stated[other.paper_id]]
             if only:
                 sents.append(f"Only {c.label} {format_marker(c.number)} states its {' and '.join(only)}.")
+        missing = [r.title.lower() for r, row in zip(table.rows, table.cells, strict=True) if not any(row)]
         if missing:
-            sents.append(f"Neither abstract states {' or '.join(missing)}.")
-        i = next(k for k, r in enumerate(table.rows) if r.key == "results") if any(r.key == "results" for r in table.rows) else None
-        if i is not None:
-            parts = []
-            for j, c in enumerate(table.papers):
-                if table.cells[i][j]:
-                    parts.append(f"{c.label} reports “{strip_markup(table.cells[i][j][0].sentence)}” {format_marker(c.number)}")
-            if parts:
-                sents.append("Key results: " + "; ".join(parts) + ".")
+            sents.append(f"Neither abstract states {' or '.join(missing)} {ma}{mb}.")
         return " ".join(sents)
+
+    def _key_terms(self, paper: Paper, k: int = 3) -> list[str]:
+        """The ``k`` terms of the abstract with the highest tf-idf (its name and numbers excluded)."""
+        own = {normalize(n) for n in (paper.label, *paper.aliases)}
+        tf: dict[str, int] = {}
+        for t in content_terms(paper.abstract):
+            if len(t) > 3 and not any(ch.isdigit() for ch in t) and t not in own:
+                tf[t] = tf.get(t, 0) + 1
+        return sorted(tf, key=lambda t: (-tf[t] * self.pipeline.evidence.idf(t), t))[:k]
 
     @staticmethod
     def _shared_terms(a: Paper, b: Paper, k: int = 4) -> list[str]:

@@ -74,7 +74,16 @@ class RetrievalSettings(_Section):
         0.60, ge=0.0, le=1.0, description="IDF-weighted share of question terms a paper must contain to answer alone."
     )
     set_floor: float = Field(
-        0.42, ge=0.0, le=1.0, description="Fused score in [0, 1] a paper needs to count in a 'which papers' answer."
+        0.35, ge=0.0, le=1.0, description="Least best-sentence cosine for a paper to count in a 'which papers' answer."
+    )
+    set_refusal_floor: float = Field(
+        0.50,
+        ge=-1.0,
+        le=1.0,
+        description="Best sentence cosine below which a weak 'which papers' question is refused.",
+    )
+    set_margin: float = Field(
+        0.10, ge=0.0, le=1.0, description="How far (cosine) below the best paper a 'which papers' member may score."
     )
     max_set_size: int = Field(12, ge=1, le=100, description="Most papers listed for a 'which papers' question.")
     name_match_min: int = Field(

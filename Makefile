@@ -36,7 +36,7 @@ eval: install
 	$(BIN)/paperchat eval ../shared/eval/dev.jsonl --llm none
 
 bench: install
-	$(BIN)/python benchmarks/bench.py
+	$(BIN)/python benchmarks/bench.py $(BENCH_ARGS)
 
 lint: install
 	$(BIN)/ruff check rag store ui prompts tests

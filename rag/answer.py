@@ -25,7 +25,8 @@ from dataclasses import dataclass
 
 from prompts import load_prompt
 from rag.citations import check_claims, format_marker, is_degenerate, validate_markers
-from rag.evidence import EvidenceSelector
+from rag.evidence import EvidenceSelector, wants_more
+from rag.filters import Filters
 from rag.llm import ChatLLM, LLMError, Message, strip_reasoning
 from rag.retrieve import HybridRetriever, Retrieval
 from rag.settings import Settings
@@ -146,6 +147,7 @@ class AnswerPipeline:
         allowed: set[str] | None = None,
         on_token: Callable[[str], None] | None = None,
         stop: threading.Event | None = None,
+        filters: Filters | None = None,
     ) -> Answer:
         """Answer one question.
 
@@ -155,11 +157,24 @@ class AnswerPipeline:
             allowed: Restrict retrieval to these paper ids (filters).
             on_token: Called with each piece of LLM prose as it streams.
             stop: When set, generation stops (on the server for Ollama).
+            filters: Year/venue/author restrictions (:class:`rag.filters.Filters`); applied as
+                ``allowed`` ids and shown in the answer's ``note``.
 
         Returns:
             An :class:`Answer`; never raises for bad input. LLM failures fall back to the
             extractive answer and say so in ``note``.
         """
+        if filters is not None:
+            plan = filters.plan(question or "", self.retriever.papers)
+            if plan.note:
+                if plan.allowed is not None and not plan.restrict(allowed):
+                    msg = f"{REFUSAL} No paper in the collection matches the filter ({plan.description})."
+                    ans = self._refusal(question, msg, Timings(), time.perf_counter())
+                else:
+                    ans = self.ask(plan.question, top_k=top_k, allowed=plan.restrict(allowed), on_token=on_token, stop=stop)
+                    ans.question = question
+                ans.note = "; ".join(x for x in (plan.note, ans.note) if x)
+                return ans
         t0 = time.perf_counter()
         timings = Timings()
         if not question or not question.strip():
@@ -185,6 +200,8 @@ class AnswerPipeline:
             return self._refusal(question, REFUSAL, timings, t0)
         qvec = self.retriever.embedder.embed([query])[0]
         per = self.settings.answer.evidence_per_paper if kind in ("single", "compare") else 1
+        if kind == "single" and wants_more(query):
+            per += 1
         sources = [
             _Source(i + 1, h, self.evidence.select(query, h.paper, k=per, qvec=qvec)) for i, h in enumerate(chosen)
         ]
@@ -257,6 +274,7 @@ class AnswerPipeline:
         if weak and kind == "set":
             # A set question's frame dilutes chunk similarity: judge by the closest sentence instead.
             qvec = self.retriever.embedder.embed([query])[0]
+            self.evidence.warm([h.paper for h in r.hits[:10]])
             best_sentence = max(
                 (float((self.evidence.sentences(h.paper)[1] @ qvec).max()) for h in r.hits[:10]), default=0.0
             )
@@ -338,6 +356,7 @@ class AnswerPipeline:
         rs = self.settings.retrieval
         topic = _SET_FRAME.sub("", query).strip(" ?") or query
         qvec = self.retriever.embedder.embed([topic])[0]
+        self.evidence.warm([h.paper for h in hits])
         rows = []
         for h in hits:
             _, vecs = self.evidence.sentences(h.paper)
@@ -410,7 +429,12 @@ class AnswerPipeline:
                 sources="\n".join(blocks),
                 question=q,
                 sentences=sentences,
-                example=f"\"{sources[0].hit.paper.label} reduces cost {format_marker(1)}.\"",
+                example=f"\"{sources[0].hit.paper.label} reduces cost {format_marker(1)}.\" "
+                + (
+                    f"Use only the numbers {format_marker(1)} to {format_marker(len(sources))}."
+                    if len(sources) > 1
+                    else f"There is one source: cite it as {format_marker(1)}."
+                ),
             )
             msgs: list[Message] = [
                 {"role": "system", "content": self.system_prompt},

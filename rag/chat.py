@@ -136,8 +136,8 @@ ROWS: tuple[Row, ...] = (
             re.I,
         ),
         strong=re.compile(
-            r"\b(we (propose|introduce|present|develop|design|devise)|(this|our) (paper|work) (proposes|introduces|presents)|"
-            r"called|dubbed|termed)\b",
+            r"\b(we (propose|introduce|present|develop|design|devise)|"
+            r"(this|our) (paper|work) (proposes|introduces|presents)|called|dubbed|termed)\b",
             re.I,
         ),
         against=_PRIOR,
@@ -335,10 +335,16 @@ class Intent:
 
 
 _END = r"\s*[?.!]*\s*$"
-_COMPARE_HEAD = re.compile(r"^\s*(?:please\s+|can you\s+|could you\s+)?(?:compare|contrast)\s+(?P<rest>.+?)" + _END, re.I)
+_COMPARE_HEAD = re.compile(
+    r"^\s*(?:please\s+|can you\s+|could you\s+)?(?:compare|contrast)\s+(?P<rest>.+?)" + _END, re.I
+)
 _COMPARE_FORMS = [
     re.compile(r"^\s*(?:what(?:'s| is| are)\s+)?(?:the\s+)?differences?\s+between\s+(?P<rest>.+?)" + _END, re.I),
-    re.compile(r"^\s*how\s+(?:does|do|is|are)\s+(?P<a>.+?)\s+(?:differ|compare|different)\s+(?:from|to|with|against)\s+(?P<b>.+?)" + _END, re.I),
+    re.compile(
+        r"^\s*how\s+(?:does|do|is|are)\s+(?P<a>.+?)\s+(?:differ|compare|different)\s+(?:from|to|with|against)\s+(?P<b>.+?)"
+        + _END,
+        re.I,
+    ),
     re.compile(r"^\s*how\s+do\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)\s+(?:differ|compare)\b.*$", re.I),
     re.compile(r"^\s*(?P<a>[^?]+?)\s+(?:vs\.?|versus)\s+(?P<b>[^?]+?)" + _END, re.I),
 ]
@@ -350,7 +356,7 @@ _COMPARE_THEM = re.compile(
 _CONNECTOR = re.compile(r"\s+(with|versus|vs\.?|against|to|and)\s+", re.I)
 _STRONG = {"with", "versus", "vs", "vs.", "against"}
 
-_TOPIC_WORDS = r"(?:papers?|works?|studies|research|literature|abstracts?|articles?|methods)"
+_TOPIC_WORDS = r"(?:papers|works|studies|research|literature|abstracts|articles|methods)"  # plural: a topic
 _SUMMARY_VERB = (
     r"(?:please\s+)?(?:summari[sz]e|give\s+(?:me\s+)?(?:a\s+|an\s+)?(?:short\s+|brief\s+)?(?:summary|overview)\s+of|"
     r"(?:a\s+)?(?:short\s+|brief\s+)?(?:summary|overview)\s+of|tl;?\s?dr(?:\s+of)?|what\s+is\s+the\s+gist\s+of)"
@@ -476,7 +482,7 @@ _ORDINAL_REF = re.compile(
 )
 _NUMBER_REF = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]|\b(?:paper|source|reference|ref\.?|citation)\s+#?(\d+)\b", re.I)
 _DEMONSTRATIVE = re.compile(
-    rf"\b(?:this|that|the same|the above|the previous|the)\s+(?:paper|method|work|approach|model|framework|study|"
+    r"\b(?:this|that|the same|the above|the previous|the)\s+(?:paper|method|work|approach|model|framework|study|"
     r"article|system|technique)\b(?!s)",
     re.I,
 )
@@ -566,11 +572,12 @@ class Conversation:
 
     def _cite(self, paper: Paper, evidence: Sequence[Evidence]) -> Citation:
         """A citation of ``paper`` with its conversation number (assigned on first use)."""
+        unique = {e.start: e for e in reversed(list(evidence))}  # one per sentence (the first given wins)
         c = Citation(
             number=self._numbers.number(paper.id),
             paper_id=paper.id,
             label=paper.label,
-            evidence=tuple(sorted(evidence, key=lambda e: e.start)),
+            evidence=tuple(sorted(unique.values(), key=lambda e: e.start)),
             url=paper.url,
             authors=paper.author_line,
             year=paper.year,
@@ -744,7 +751,6 @@ class Conversation:
         90% of it).
         """
         ref = ref.strip().strip("“”\"'").strip()
-        papers = self.pipeline.retriever.papers
         recent = self._recent_citations()
         if not ref:
             return Resolution(ref, (), "", "the reference is empty")
@@ -754,13 +760,20 @@ class Conversation:
             pid = self.paper_with_number(n)
             if pid is None:
                 known = ", ".join(format_marker(k) for k in sorted(self._numbers.references)) or "none yet"
-                return Resolution(ref, (), "number", f"no paper is cited as {format_marker(n)} in this conversation (cited so far: {known})")
+                return Resolution(
+                    ref,
+                    (),
+                    "number",
+                    f"no paper is cited as {format_marker(n)} in this conversation (cited so far: {known})",
+                )
             return Resolution(ref, (pid,), "number")
         if re.fullmatch(r"(it|this( one| paper| method)?|that( one| paper| method)?|the (paper|method))", ref, re.I):
             if recent:
                 return Resolution(ref, (recent[0].paper_id,), "earlier turn")
             return Resolution(ref, (), "earlier turn", f"nothing was cited before, so “{ref}” refers to no paper")
-        om = re.fullmatch(rf"the\s+(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last|former|latter)(\s+{_NOUN})?", ref, re.I)
+        om = re.fullmatch(
+            rf"the\s+(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last|former|latter)(\s+{_NOUN})?", ref, re.I
+        )
         if om:
             idx = _ORDINALS[om.group(1).lower()]
             if recent and idx < len(recent):
@@ -973,9 +986,13 @@ class Conversation:
         cite = self._cite(paper, evs)
         m = format_marker(cite.number)
         lines = [f"Summary of {paper.label} {m} (`{paper.id}`), from its abstract:"]
+        themes: dict[int, tuple[list[str], Evidence]] = {}  # a sentence serving two themes is listed once
         for r in rows:
             for e in sel[r.key]:
-                lines.append(f"- {r.title}: “{strip_markup(e.sentence)}” {m}")
+                themes.setdefault(e.start, ([], e))[0].append(r.title)
+        for titles, e in themes.values():
+            heading = " and ".join([titles[0], *(t.lower() for t in titles[1:])])
+            lines.append(f"- {heading}: “{strip_markup(e.sentence)}” {m}")
         if not any(sel[r.key] for r in rows):
             lines += [f"- “{strip_markup(e.sentence)}” {m}" for e in evs]
         if not sel["limitations"]:
@@ -1023,7 +1040,9 @@ class Conversation:
         used = matched[: self.max_summary_papers]
         themes = [r_ for r_ in ROWS if r_.key in ("problem", "approach", "results")]
         per_paper = {h.paper.id: select_rows(self.pipeline, h.paper, themes, topic=topic) for h in used}
-        cites = {h.paper.id: self._cite(h.paper, [e for evs in per_paper[h.paper.id].values() for e in evs]) for h in used}
+        cites = {
+            h.paper.id: self._cite(h.paper, [e for evs in per_paper[h.paper.id].values() for e in evs]) for h in used
+        }
         n, k = len(matched), len(used)
         head = (
             f"{n} paper{'s' if n != 1 else ''} in the collection match{'es' if n == 1 else ''} “{topic}”; "

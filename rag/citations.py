@@ -134,10 +134,12 @@ def check_claims(
     bare = [MARKER.sub("", s).strip() for s in sentences]
     all_ev = [(n, e) for n, evs in evidence.items() for e in evs]
     sim = similarity(bare, [e for _, e in all_ev]) if all_ev else np.zeros((len(bare), 0))
+    seen: set[str] = set()
     for i, (sent, plain) in enumerate(zip(sentences, bare, strict=True)):
         cited = [n for n in cited_numbers(sent) if n in evidence]
-        if len(re.findall(r"\w+", plain)) < 3:
-            continue
+        if len(re.findall(r"\w+", plain)) < 3 or normalize(plain) in seen:
+            continue  # fragments and repeats are not claims
+        seen.add(normalize(plain))
         if cited:
             cols = [j for j, (n, _) in enumerate(all_ev) if n in cited]
             ok, reason = _supported(plain, [all_ev[j][1] for j in cols], sim[i, cols], floor)

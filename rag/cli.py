@@ -30,7 +30,18 @@ def _settings(ctx: click.Context, **llm) -> Settings:
     return base
 
 
-@click.group()
+class _Group(click.Group):
+    """The command group; Ctrl-C in any command ends with one line and exit code 130, not a traceback."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("\nInterrupted.", err=True)
+            ctx.exit(130)
+
+
+@click.group(cls=_Group)
 @click.option("--home", type=click.Path(path_type=Path), envvar="PAPERCHAT_HOME", help="Data directory (PAPERCHAT_HOME).")
 @click.option("--chroma-url", envvar="PAPERCHAT_CHROMA_URL", default=None, help="Chroma server URL instead of the local store.")
 @click.option("-v", "--verbose", is_flag=True, help="Log debug messages.")
@@ -79,18 +90,19 @@ def _run_ingest(settings, store, embedder, paths, quiet: bool, field_map=None):
         bar.total = n
         bar.refresh()
 
-    report = ingest_paths(
-        paths,
-        store,
-        embedder,
-        max_tokens=settings.chunking.max_tokens,
-        overlap=settings.chunking.overlap_sentences,
-        field_map=field_map,
-        on_progress=bar.update,
-        on_total=total,
-    )
-    bar.close()
-    return report
+    try:
+        return ingest_paths(
+            paths,
+            store,
+            embedder,
+            max_tokens=settings.chunking.max_tokens,
+            overlap=settings.chunking.overlap_sentences,
+            field_map=field_map,
+            on_progress=bar.update,
+            on_total=total,
+        )
+    finally:
+        bar.close()
 
 
 @main.command()
@@ -112,9 +124,27 @@ def ingest(ctx: click.Context, paths: tuple[Path, ...], maps: tuple[str, ...], q
             field_map = parse_field_map(list(maps))
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--map") from exc
-    embedder = make_embedder(settings)
-    store = open_store(settings)
-    report = _run_ingest(settings, store, embedder, list(paths) or [default_corpus()], quiet, field_map)
+    from rag.ingest import IngestInterrupted
+    from store.chroma import StoreError
+
+    try:
+        store = open_store(settings)
+        embedder = make_embedder(settings)
+        report = _run_ingest(settings, store, embedder, list(paths) or [default_corpus()], quiet, field_map)
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from exc
+    except IngestInterrupted as exc:
+        _print_ingest_report(exc.report, settings)
+        click.echo(
+            "Interrupted. Every paper counted above is stored with all its chunks; run the same command "
+            "again to ingest the rest (finished papers are reported as unchanged).",
+            err=True,
+        )
+        sys.exit(130)
+    _print_ingest_report(report, settings)
+
+
+def _print_ingest_report(report, settings: Settings) -> None:
     for f in report.files:
         click.echo(f.line())
         for p in f.problems:
@@ -148,17 +178,27 @@ def _render_answer(ans) -> str:
 @click.option("--ollama-model", default=None, help="Ollama model (default llama3.2:3b).")
 @click.option("--top-k", type=click.IntRange(1, 50), default=None, help="Most papers cited for one-paper questions.")
 @click.option("--stream/--no-stream", default=True, help="Print LLM prose as it is generated.")
+@click.option("--year", type=click.IntRange(1900, 2100), default=None, help="Only papers of this year.")
+@click.option("--venue", default="", help="Only papers whose venue contains this (case-insensitive), e.g. ICML.")
+@click.option("--author", default="", help="Only papers with an author whose name contains this (case-insensitive).")
+@click.option(
+    "--no-auto-filter", is_flag=True, help="Do not turn a year in the question ('papers from 2023') into a filter."
+)
 @click.pass_context
-def ask(ctx, question: str, as_json: bool, backend, ollama_model, top_k, stream: bool) -> None:
+def ask(ctx, question: str, as_json: bool, backend, ollama_model, top_k, stream: bool, year, venue, author,
+        no_auto_filter: bool) -> None:
     """Answer a question with citations to specific papers."""
+    from rag.filters import Filters
+
     settings = _settings(ctx, backend=backend, ollama_model=ollama_model)
+    filters = Filters(year=year, venue=venue, author=author, auto=not no_auto_filter)
     comp = _components(settings, ensure_corpus=True)
     on_token = None
     if stream and not as_json and sys.stdout.isatty():
         def on_token(piece: str) -> None:
             click.echo(piece, nl=False, err=True)
 
-    ans = comp.pipeline.ask(question, top_k=top_k, on_token=on_token)
+    ans = comp.pipeline.ask(question, top_k=top_k, on_token=on_token, filters=filters)
     if on_token:
         click.echo("\n", err=True)
     if as_json:
@@ -176,8 +216,12 @@ def ask(ctx, question: str, as_json: bool, backend, ollama_model, top_k, stream:
 @click.pass_context
 def ui(ctx, host: str, port: int, auth: str | None, backend, ollama_model) -> None:
     """Serve the chat page (http://127.0.0.1:7860 by default)."""
-    from ui.app import launch
+    from ui.app import check_bind, launch, parse_auth
 
+    try:
+        check_bind(host, parse_auth(auth))
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from exc
     settings = _settings(ctx, backend=backend, ollama_model=ollama_model)
     comp = _components(settings, ensure_corpus=True)
     try:

@@ -3,7 +3,8 @@
 Metrics (as defined by the gold set's README): recall@k (k = 1, 3, 5, 10) and MRR of the
 retriever's ranked paper ids; citation precision ``|C∩G|/|C|`` over answers that cite
 (a citation on a question with empty gold counts as precision 0); citation recall for
-``multi``/``compare``; invented citation markers; answer-fact coverage (case-insensitive
+``multi``/``compare``; invented citation markers (markers in the final answer that resolve
+to no cited paper) and removed markers (markers the LLM invented that validation removed); answer-fact coverage (case-insensitive
 after normalising whitespace, dashes and markup) and the fully-correct rate; refusal
 accuracy on questions with empty gold; false-refusal rate on the others.
 """
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rag.answer import AnswerPipeline
+from rag.citations import cited_numbers
 from rag.text import normalize
 from rag.types import Answer
 
@@ -76,7 +78,11 @@ def score_answer(q: GoldQuestion, ans: Answer) -> dict:
         row["false_refusal"] = 1.0 if ans.refused else 0.0
     if cited:
         row["citation_precision"] = len(cited & gold) / len(cited) if gold else 0.0
-    row["invented_citations"] = ans.invented_markers
+    # Invented citations: markers in the final answer that resolve to no cited paper (0 by
+    # construction). Removed markers: what the LLM invented and validation took out.
+    numbers = {c.number for c in ans.citations}
+    row["invented_citations"] = sum(1 for n in cited_numbers(ans.text) if n not in numbers)
+    row["removed_markers"] = ans.invented_markers
     if q.answer_facts:
         hits = [fact_present(f, ans.text) for f in q.answer_facts]
         row["fact_coverage"] = sum(hits) / len(hits)
@@ -109,6 +115,7 @@ def _aggregate(rows: list[dict]) -> dict:
         vals = [r[m] for r in rows if r.get(m) is not None]
         out[m] = round(statistics.fmean(vals), 4) if vals else None
     out["invented_citations"] = sum(r["invented_citations"] for r in rows)
+    out["removed_markers"] = sum(r.get("removed_markers", 0) for r in rows)
     out["errors"] = sum(1 for r in rows if r.get("error"))
     secs = [r["seconds"] for r in rows if "seconds" in r]
     out["median_seconds"] = round(statistics.median(secs), 3) if secs else None
@@ -156,6 +163,7 @@ def format_report(result: dict) -> str:
         ("citation_precision", "cite-P"),
         ("citation_recall", "cite-R"),
         ("invented_citations", "invented"),
+        ("removed_markers", "removed"),
         ("fact_coverage", "facts"),
         ("refusal_accuracy", "refusal"),
         ("false_refusal", "false-ref"),

@@ -9,7 +9,7 @@ from collections import Counter
 import numpy as np
 
 from rag.embed import Embedder
-from rag.text import Sentence, content_terms, numbers, split_sentences
+from rag.text import Sentence, content_terms, named_entities, normalize, numbers, split_sentences
 from rag.types import Evidence
 from store.papers import Paper
 
@@ -22,12 +22,71 @@ _QUANTITY = re.compile(
 )
 
 
+# Rhetorical roles of abstract sentences, recognised by cue words (after the argumentative-zoning
+# idea of Teufel & Moens, 2002, reduced to the roles questions about abstracts ask for).
+_ROLE_CUES = {
+    "problem": re.compile(
+        r"\b(however|but|limit\w*|lack\w*|challeng\w*|suffer\w*|fail\w*|bottleneck\w*|ineffici\w*|costly|"
+        r"expensive|difficult\w*|issue\w*|problem\w*|gap|neglect\w*|overlook\w*|rigid\w*|unstable|instabilit\w*|"
+        r"hinder\w*|scarc\w*|overhead|prohibitive|vanish\w*|waste\w*|mismatch\w*|trade-off|degrad\w*|remain\w*)\b",
+        re.I,
+    ),
+    "method": re.compile(
+        r"\b(we (propose|introduce|present|design|develop)|framework|approach|consists?|stages?|first|then|"
+        r"specifically|key idea|leverag\w*|via|by (exploiting|using|introducing)|trains?|curriculum)\b",
+        re.I,
+    ),
+    "result": re.compile(
+        r"\b(achiev\w*|outperform\w*|improv\w*|reduc\w*|experiments?|results?|demonstrat\w*|speed-?ups?|faster|"
+        r"state-of-the-art|gains?|surpass\w*|accuracy)\b|%|\\times",
+        re.I,
+    ),
+    "data": re.compile(r"\b(datasets?|benchmarks?|evaluat\w*|corpus|annotations?|tasks|suite)\b", re.I),
+    "theory": re.compile(
+        r"\b(prove\w*|proof|theor\w*|bounds?|guarantee\w*|convergence|consisten\w*|optimal\w*|approximation)\b",
+        re.I,
+    ),
+}
+_INTENT_CUES = {
+    "problem": re.compile(
+        r"\b(limitation|challenge|problem|shortcoming|bottleneck|obstacle|weakness|inefficien\w*|gap|issue|"
+        r"address|tackle|motivat\w*|why|trade-off|cause|neglect\w*)\w*\b",
+        re.I,
+    ),
+    "method": re.compile(r"\b(how|method|approach|stages?|training|idea|mechanism|fix|contribution|propose)\w*\b", re.I),
+    "result": re.compile(r"\b(how much|how many|gain|improv\w*|accuracy|results?|achiev\w*|reach|speed\w*|by how)\b", re.I),
+    "data": re.compile(r"\b(dataset|benchmark|evaluated|tasks|resources?)\w*\b", re.I),
+    "theory": re.compile(r"\b(theor\w*|prove|proof|bound|guarantee|convergence)\w*\b", re.I),
+}
+ROLE_BONUS = 0.2
+_SUMMARY = re.compile(r"\b(summari[sz]e|summary|overview|contribution|what (is|does) .{0,40} (about|do))\b", re.I)
+
+
+def question_roles(question: str) -> set[str]:
+    """Rhetorical roles a question asks for (problem, method, result, data, theory)."""
+    roles = {r for r, pat in _INTENT_CUES.items() if pat.search(question)}
+    if _SUMMARY.search(question):
+        roles |= {"problem", "method", "result"}
+    return roles
+
+
+def sentence_roles(sentence: str) -> set[str]:
+    """Rhetorical roles a sentence plays, by its cue words."""
+    return {r for r, pat in _ROLE_CUES.items() if pat.search(sentence)}
+
+
+def wants_more(question: str) -> bool:
+    """Whether the question asks for several aspects (a summary or two+ roles): quote more sentences."""
+    return bool(_SUMMARY.search(question)) or len(question_roles(question)) >= 2
+
+
 class EvidenceSelector:
     """Scores the sentences of retrieved abstracts against a question.
 
     Sentence score in [0, 1]: ``0.6 * cosine + 0.4 * idf-weighted term overlap``, plus
-    0.1 when the question asks for a quantity and the sentence states a number (clipped
-    to 1). Sentence embeddings are computed once per paper and cached.
+    0.1 when the question asks for a quantity and the sentence states a number, 0.2 when
+    the sentence plays a rhetorical role the question asks for (problem, method, result,
+    data, theory), and 0.25 when it states a name the question asks about (clipped to 1). Sentence embeddings are computed once per paper and cached.
 
     Args:
         embedder: The embedder (sentences and question use the same model).
@@ -47,6 +106,18 @@ class EvidenceSelector:
         """Smoothed inverse document frequency ``ln(1 + N / (1 + df))``."""
         return math.log(1.0 + self._n / (1.0 + self._df.get(term, 0)))
 
+    def warm(self, papers: list[Paper]) -> None:
+        """Embed the sentences of every paper not cached yet, in one batched call."""
+        todo = [p for p in papers if p.id not in self._cache]
+        if not todo:
+            return
+        split = [split_sentences(p.abstract) for p in todo]
+        vecs = self.embedder.embed([s.text for ss in split for s in ss])
+        k = 0
+        for p, ss in zip(todo, split, strict=True):
+            self._cache[p.id] = (ss, vecs[k : k + len(ss)])
+            k += len(ss)
+
     def sentences(self, paper: Paper) -> tuple[list[Sentence], np.ndarray]:
         """Sentences of the abstract and their ``(m, d)`` float32 unit embeddings (cached)."""
         got = self._cache.get(paper.id)
@@ -61,19 +132,40 @@ class EvidenceSelector:
         sents, vecs = self.sentences(paper)
         if not sents:
             return []
-        if qvec is None:
-            qvec = self.embedder.embed([question])[0]
+        # What the question asks *about this paper*: its own names say which paper, not which sentence.
+        aspect = question
+        for name in sorted({paper.label, *paper.aliases}, key=len, reverse=True):
+            if name and not name.endswith("…"):
+                aspect = re.sub(re.escape(name), " ", aspect, flags=re.I)
+        if aspect != question or qvec is None:
+            qvec = self.embedder.embed([aspect])[0]
         cos = vecs @ qvec
-        qterms = set(content_terms(question))
-        qweight = sum(self.idf(t) for t in qterms) or 1.0
+        # Term weights: corpus idf x within-abstract idf (a term in most sentences of this
+        # abstract, like its topic, does not tell its sentences apart).
+        sent_terms = [set(content_terms(s.text)) for s in sents]
+        m = len(sents)
+
+        def weight(t: str) -> float:
+            sf = sum(1 for st in sent_terms if t in st)
+            return self.idf(t) * math.log(1.0 + m / (1.0 + sf))
+
+        qterms = set(content_terms(aspect))
+        qweight = sum(weight(t) for t in qterms) or 1.0
         wants_number = bool(_QUANTITY.search(question))
+        roles = question_roles(question)
+        own = {normalize(n) for n in (paper.label, *paper.aliases)}
+        asked = {normalize(e) for e in named_entities(question)} - own
         out = []
-        for s, c in zip(sents, cos, strict=True):
-            sterms = set(content_terms(s.text))
-            overlap = sum(self.idf(t) for t in qterms & sterms) / qweight
+        for s, c, sterms in zip(sents, cos, sent_terms, strict=True):
+            overlap = sum(weight(t) for t in qterms & sterms) / qweight
             sc = 0.6 * max(float(c), 0.0) + 0.4 * overlap
             if wants_number and numbers(s.text):
                 sc += 0.1
+            if roles & sentence_roles(s.text):
+                sc += ROLE_BONUS
+            plain = normalize(s.text)
+            if asked and any(a in plain for a in asked):
+                sc += 0.25  # the sentence states a name the question asks about (TDSC, ALFWorld)
             out.append(Evidence(paper.id, s.text, s.start, s.end, min(1.0, sc)))
         out.sort(key=lambda e: e.score, reverse=True)
         return out

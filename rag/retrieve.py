@@ -164,9 +164,21 @@ class HybridRetriever(BaseRetriever):
 
     # --- the three lists ------------------------------------------------------------
 
-    def dense(self, question: str, n: int) -> dict[str, float]:
-        """Best chunk cosine per paper among the ``n`` nearest chunks (llama-index retriever)."""
-        retriever = self._index.as_retriever(similarity_top_k=n)
+    def dense(self, question: str, n: int, allowed: set[str] | None = None) -> dict[str, float]:
+        """Best chunk cosine per paper among the ``n`` nearest chunks (llama-index retriever).
+
+        ``allowed`` restricts the search to those papers' chunks (a Chroma ``$in`` filter on
+        ``paper_id``), so a narrow filter still gets ``n`` candidates.
+        """
+        if allowed is not None and not allowed:
+            return {}
+        extra = {}
+        if allowed is not None and not allowed >= self.papers.keys():
+            from llama_index.core.vector_stores import FilterOperator, MetadataFilter, MetadataFilters
+
+            only = MetadataFilter(key="paper_id", value=sorted(allowed), operator=FilterOperator.IN)
+            extra["filters"] = MetadataFilters(filters=[only])
+        retriever = self._index.as_retriever(similarity_top_k=n, **extra)
         best: dict[str, float] = {}
         for nws in retriever.retrieve(question):
             pid = str(nws.node.metadata.get("paper_id"))
@@ -176,14 +188,16 @@ class HybridRetriever(BaseRetriever):
                 best[pid] = score
         return best
 
-    def lexical(self, question: str, n: int) -> dict[str, float]:
-        """BM25 score per paper divided by the best score of this query, in [0, 1]."""
+    def lexical(self, question: str, n: int, allowed: set[str] | None = None) -> dict[str, float]:
+        """BM25 score per paper divided by the best score of this query, in [0, 1] (``allowed`` papers only)."""
         if self._bm25 is None:
             return {}
         q = [self._vocab[t] for t in self._terms(question) if t in self._vocab]
         if not q:
             return {}
         scores = self._bm25.get_scores(q)
+        if allowed is not None:
+            scores = np.where(np.fromiter((pid in allowed for pid in self._ids), bool, len(self._ids)), scores, 0.0)
         top = np.argsort(-scores)[:n]
         best = float(scores[top[0]]) if len(top) else 0.0
         if best <= 0:
@@ -224,8 +238,8 @@ class HybridRetriever(BaseRetriever):
             A :class:`Retrieval`; hits sorted by fused relevance, best first.
         """
         n = self.settings.candidates
-        dense = self.dense(question, n)
-        lexical = self.lexical(question, n)
+        dense = self.dense(question, n, allowed)
+        lexical = self.lexical(question, n, allowed)
         matches, unmatched = self.names.match(question)
         name_w: dict[str, float] = defaultdict(float)
         label_names: dict[str, list[str]] = {}

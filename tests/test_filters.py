@@ -1,0 +1,179 @@
+"""Year / venue / author filters restrict retrieval, and a year in the question becomes a visible filter.
+
+The collection mixes the 38 seed papers (ICML 2026 text files, no year) with 49 ICML papers of
+2022 and 2023 (``fixtures/icml_mixed50.jsonl``), 15 of which are about diffusion models in both
+years, so an unfiltered diffusion question finds papers of both years.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from conftest import FIXTURES, ROOT
+
+from rag.filters import AUTO_HINT, Filters, detect_year
+
+MIXED = FIXTURES / "icml_mixed50.jsonl"
+RECORDS = [json.loads(line) for line in MIXED.read_text().splitlines() if line.strip()]
+YEAR = {r["id"]: r["year"] for r in RECORDS}
+AUTO_NOTE = f"filter: year=2023 ({AUTO_HINT})"
+
+
+# --- detection and matching (no model) ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "year", "rest"),
+    [
+        ("papers from 2023 about diffusion", 2023, "papers about diffusion"),
+        ("Which 2022 papers study diffusion?", 2022, "Which papers study diffusion?"),
+        ("What did papers published in 2022 propose for offline RL?", 2022, "What did papers propose for offline RL?"),
+        ("Diffusion papers from 2023.", 2023, "Diffusion papers."),
+        ("models trained in 2000 steps", None, "models trained in 2000 steps"),  # a quantity, not a date
+        ("results in 2023 benchmarks", None, "results in 2023 benchmarks"),
+        ("What accuracy gain does DANCE report?", None, "What accuracy gain does DANCE report?"),
+    ],
+)
+def test_a_year_is_detected_only_where_it_restricts_the_papers(question, year, rest):
+    assert detect_year(question) == (year, rest)
+
+
+def test_filters_match_year_venue_and_author_case_insensitively():
+    from store.papers import make_paper
+
+    p = make_paper("x", "We study things.", authors=["Clément Vignac", "Emiel Hoogeboom"], year=2022, venue="ICML")
+    assert Filters(year=2022).matches(p) and not Filters(year=2023).matches(p)
+    assert Filters(venue="icml").matches(p) and not Filters(venue="NeurIPS").matches(p)
+    assert Filters(author="hoogeboom").matches(p) and Filters(author="clement vig").matches(p)  # accents fold
+    assert not Filters(author="Welling").matches(p)
+    assert Filters(year=2022, venue="ICML", author="vignac").matches(p)
+    assert not Filters().active and Filters(author="x").active
+    assert Filters(year=2022, venue=" ICML ", author="vignac").describe() == "year=2022, venue=ICML, author=vignac"
+
+
+def test_an_explicit_year_wins_over_the_question_and_plans_intersect():
+    papers = {}
+    from store.papers import make_paper
+
+    for pid, y in (("a", 2022), ("b", 2023), ("c", None)):
+        papers[pid] = make_paper(pid, "We study diffusion models.", year=y)
+    plan = Filters(year=2022, auto=True).plan("papers from 2023 about diffusion", papers)
+    assert (plan.allowed, plan.note, plan.question) == ({"a"}, "filter: year=2022", "papers from 2023 about diffusion")
+    auto = Filters(auto=True).plan("papers from 2023 about diffusion", papers)
+    assert (auto.allowed, auto.note, auto.question) == ({"b"}, AUTO_NOTE, "papers about diffusion")
+    assert auto.restrict({"a", "b"}) == {"b"} and auto.restrict(None) == {"b"}
+    none = Filters(auto=False).plan("papers from 2023 about diffusion", papers)
+    assert (none.allowed, none.note) == (None, "")
+    assert none.restrict({"a"}) == {"a"}
+
+
+# --- through retrieval and answers (real embedder and Chroma) -------------------------------------
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory, embedder):
+    """The pipeline (extractive) over seed + 49 ICML 2022/2023 papers in a fresh store."""
+    from rag.ingest import ingest_paths
+    from rag.pipeline import build_pipeline, open_store, prepare_environment
+    from rag.settings import Settings
+
+    settings = Settings(home=tmp_path_factory.mktemp("filters_home"))
+    prepare_environment(settings)
+    store = open_store(settings)
+    report = ingest_paths([ROOT / "data", MIXED], store, embedder)
+    assert report.papers_in_store == 38 + len(RECORDS)
+    return build_pipeline(settings, embedder=embedder, store=store, llm=None)
+
+
+
+@pytest.mark.slow
+def test_allowed_restricts_every_retriever_even_to_a_paper_far_from_the_question(mixed):
+    retriever = mixed.retriever
+    question = "diffusion models for image generation"
+    unfiltered = [h.paper.id for h in retriever.search(question).hits]
+    # the paper least related to the question: none of the unfiltered candidates
+    ids = list(retriever.papers)
+    sims = retriever.embedder.embed([retriever.papers[pid].abstract for pid in ids]) @ retriever.embedder.embed(
+        [question]
+    )[0]
+    far = ids[int(sims.argmin())]
+    assert far not in unfiltered
+    hits = retriever.search(question, allowed={far}).hits
+    assert [h.paper.id for h in hits] == [far]  # pushed into the dense search, not cut from its top 40
+    two = {"icml-2b50c5aa80a8", "icml-0537258b0280"}
+    assert {h.paper.id for h in retriever.search(question, allowed=two).hits} <= two
+    assert retriever.search(question, allowed=set()).hits == []
+
+
+@pytest.mark.slow
+def test_a_year_in_the_question_becomes_a_visible_filter(mixed):
+    question = "papers from 2023 about diffusion"
+    ans = mixed.pipeline.ask(question, filters=Filters(auto=True))
+    assert not ans.refused, ans.text
+    assert AUTO_NOTE in ans.note and ans.question == question
+    assert ans.citations and all(c.year == 2023 for c in ans.citations)
+    assert ans.hits and all(h.paper.year == 2023 for h in ans.hits)
+    assert any("iffusion" in h.paper.abstract for h in ans.hits[:3])
+
+    plain = mixed.pipeline.ask("papers about diffusion", filters=Filters(auto=False))
+    assert "filter:" not in plain.note
+    assert {h.paper.year for h in plain.hits} >= {2022, 2023}  # without it both years come back
+
+    off = mixed.pipeline.ask(question, filters=Filters(auto=False))
+    assert "filter:" not in off.note
+
+
+@pytest.mark.slow
+def test_explicit_filters_restrict_the_cited_papers(mixed):
+    ask = mixed.pipeline.ask
+    y2022 = ask("Which papers use diffusion models?", filters=Filters(year=2022))
+    assert y2022.note.startswith("filter: year=2022") and y2022.citations
+    assert all(YEAR[c.paper_id] == 2022 for c in y2022.citations)
+    assert all(h.paper.year == 2022 for h in y2022.hits)
+
+    nie = ask("adversarial robustness", filters=Filters(author="weili NIE"))
+    assert {h.paper.id for h in nie.hits} <= {"icml-2b50c5aa80a8", "icml-0537258b0280"} and nie.citations
+    nie23 = ask("adversarial robustness", filters=Filters(author="nie", year=2023, venue="icml"))
+    assert nie23.citations and {c.paper_id for c in nie23.citations} <= {
+        pid for pid, y in YEAR.items() if y == 2023
+    }
+    assert "filter: year=2023, venue=icml, author=nie" in nie23.note
+
+    vignac = ask("molecule generation in 3D", filters=Filters(author="Clement Vignac"))
+    assert [c.paper_id for c in vignac.citations] == ["icml-d8c9e0fe2a93"]
+
+
+@pytest.mark.slow
+def test_a_filter_that_matches_nothing_says_so(mixed):
+    ans = mixed.pipeline.ask("diffusion models", filters=Filters(venue="NeurIPS"))
+    assert ans.refused and "No paper in the collection matches the filter (venue=NeurIPS)" in ans.text
+    assert "filter: venue=NeurIPS" in ans.note and not ans.citations
+    assert mixed.pipeline.ask("diffusion models", filters=Filters(year=1999, auto=True)).refused
+
+
+@pytest.mark.slow
+def test_cli_year_author_and_auto_filter_options(tmp_path):
+    env = dict(os.environ, PAPERCHAT_HOME=str(tmp_path / "home"))
+    exe = [sys.executable, "-m", "rag.cli"]
+
+    def run(*args):
+        out = subprocess.run([*exe, *args], env=env, capture_output=True, text=True, timeout=900, check=False)
+        assert out.returncode == 0, out.stderr
+        return out.stdout
+
+    assert "store: 87 papers" in run("ingest", "--quiet", str(ROOT / "data"), str(MIXED))
+    auto = json.loads(run("ask", "papers from 2023 about diffusion", "--json", "--llm", "none"))
+    assert AUTO_NOTE in auto["note"] and all(YEAR[c["paper_id"]] == 2023 for c in auto["citations"])
+    off = json.loads(run("ask", "papers from 2023 about diffusion", "--json", "--llm", "none", "--no-auto-filter"))
+    assert "filter:" not in off["note"]
+    both = json.loads(
+        run("ask", "adversarial robustness", "--json", "--llm", "none", "--year", "2022", "--author", "Weili Nie")
+    )
+    assert [c["paper_id"] for c in both["citations"]] == ["icml-2b50c5aa80a8"]
+    assert "filter: year=2022, author=Weili Nie" in both["note"]
+    text = run("ask", "papers from 2023 about diffusion", "--llm", "none", "--venue", "ICML")
+    assert "filter: venue=ICML" in text and AUTO_NOTE in text  # shown on the status line

@@ -1,0 +1,149 @@
+"""An ingest killed or interrupted half-way leaves a consistent store, and the next run finishes it.
+
+``paperchat ingest`` runs as a user would (a subprocess with the real embedder) on 300 ICML
+papers (``fixtures/icml300.jsonl``). It is stopped once its progress bar shows finished
+papers: with SIGKILL (no chance to clean up) and with SIGINT (Ctrl-C: one clean message, no
+traceback). The store is then inspected from a separate process: every stored paper has
+exactly its chunks, and a second run reports the finished papers as unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+from conftest import FIXTURES
+
+pytestmark = pytest.mark.slow
+EXE = [sys.executable, "-m", "rag.cli"]
+CORPUS = FIXTURES / "icml300.jsonl"
+N = 300
+_PROGRESS = re.compile(rb"(\d+)/(\d+) \[")
+
+
+@pytest.fixture
+def env(tmp_path):
+    return dict(os.environ, PAPERCHAT_HOME=str(tmp_path / "home"))
+
+
+def _start_ingest(env) -> subprocess.Popen:
+    return subprocess.Popen([*EXE, "ingest", str(CORPUS)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def _wait_for_progress(proc: subprocess.Popen, timeout: float = 600) -> tuple[int, bytes]:
+    """Read the progress bar (stderr) until some but not all papers are finished."""
+    fd = proc.stderr.fileno()
+    seen = b""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.5)
+        if ready:
+            piece = os.read(fd, 65536)
+            if not piece:
+                break
+            seen += piece
+            done = [int(m.group(1)) for m in _PROGRESS.finditer(seen) if int(m.group(2)) == N]
+            if done and 0 < done[-1] < N:
+                return done[-1], seen
+        if proc.poll() is not None:
+            break
+    proc.kill()
+    pytest.fail(f"no partial progress seen before the ingest ended:\n{seen[-3000:].decode(errors='replace')}")
+
+
+def _inspect(env) -> dict:
+    """Audit the store from a fresh process (the ingest that wrote it is gone)."""
+    code = textwrap.dedent(
+        """
+        import json
+        from rag.pipeline import open_store
+        from rag.settings import Settings
+        store = open_store(Settings())
+        audit = store.audit()
+        papers = store.all_papers()
+        meta = store.chunks.get(include=["metadatas"])
+        keys = [(m["paper_id"], m["chunk_index"]) for m in meta["metadatas"]]
+        print(json.dumps({
+            "papers": audit.papers, "chunks": audit.chunks, "counts": list(store.counts()),
+            "incomplete": list(audit.incomplete), "orphans": list(audit.orphans),
+            "duplicate_chunks": len(keys) - len(set(keys)),
+            "hashes": {p.id: p.content_hash for p in papers}, "sources": sorted({p.source for p in papers}),
+        }))
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300, check=False
+    )
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def _expected_hashes() -> dict[str, str]:
+    from store.papers import read_path
+
+    return {p.id: p.content_hash for p in read_path(CORPUS).papers}
+
+
+def _assert_consistent(state: dict) -> None:
+    assert state["incomplete"] == [], "papers stored without (all) their chunks"
+    assert state["duplicate_chunks"] == 0
+    assert state["counts"] == [state["papers"], state["chunks"]]
+    want = _expected_hashes()
+    assert all(want[pid] == h for pid, h in state["hashes"].items())
+
+
+def test_a_killed_ingest_resumes_where_it_stopped(env):
+    proc = _start_ingest(env)
+    done, _ = _wait_for_progress(proc)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=60)
+    proc.stdout.close()
+    proc.stderr.close()
+
+    killed = _inspect(env)
+    _assert_consistent(killed)
+    kept = killed["papers"]
+    assert done <= kept < N  # every paper the bar counted is stored; the batch in flight may be too
+
+    again = subprocess.run([*EXE, "ingest", "--quiet", str(CORPUS)], env=env, capture_output=True, text=True,
+                           timeout=900, check=False)
+    assert again.returncode == 0, again.stderr
+    assert f"icml300.jsonl: found {N}, added {N - kept}, updated 0, unchanged {kept}, failed 0" in again.stdout
+    final = _inspect(env)
+    _assert_consistent(final)
+    assert final["orphans"] == []  # chunks of the batch in flight were replaced when their papers were redone
+    assert final["papers"] == N and set(final["hashes"]) == set(_expected_hashes())
+    assert f"store: {N} papers, {final['chunks']} chunks" in again.stdout
+    assert final["sources"] == ["icml300.jsonl"]
+
+    third = subprocess.run([*EXE, "ingest", "--quiet", str(CORPUS)], env=env, capture_output=True, text=True,
+                           timeout=900, check=False)
+    assert f"icml300.jsonl: found {N}, added 0, updated 0, unchanged {N}, failed 0" in third.stdout
+
+
+def test_ctrl_c_prints_a_clean_message_and_keeps_finished_papers(env):
+    proc = _start_ingest(env)
+    done, seen = _wait_for_progress(proc)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    err = (seen + err).decode(errors="replace")
+    out = out.decode()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert "Interrupted" in err and "run the same command again" in err
+
+    state = _inspect(env)
+    _assert_consistent(state)
+    kept = state["papers"]
+    assert done <= kept < N
+    # the per-file report printed on the way out counts exactly what the store holds
+    assert f"icml300.jsonl: found {N}, added {kept}, updated 0, unchanged 0, failed 0" in out
+    assert f"store: {kept} papers, {state['chunks']} chunks" in out

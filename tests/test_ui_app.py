@@ -1,0 +1,288 @@
+"""The Gradio app served on a free port and driven by ``gradio_client`` (one Client = one session).
+
+Checks cited paper ids (from the evidence panel and the answer JSON), never wording. One
+test streams from the real embedded model (SmolLM2-135M) and stops it.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from gradio_client import Client
+
+from rag.pipeline import Components
+from ui.app import check_bind, is_loopback_host, launch, parse_auth
+
+pytestmark = pytest.mark.slow  # the real embedder, Chroma store and (one test) embedded LLM
+
+DANCE = "000_6b930c46f6674b66#1"
+APM = "000_6b930c46f6674b66#2"
+FEDERATED = "004_7c6cb99d3d3a622c#11"
+
+# outputs of /ask: chat, evidence html, status, answer json, 3 downloads, question box
+CHAT, PANEL, STATUS, DETAILS, DL_ANSWER, DL_CONV, DL_BIB, QUESTION = range(8)
+OUTPUT_DIR = Path(__file__).parent / "output"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def components(extractive: Components) -> Components:
+    """The shared real pipeline (conftest: seed store in a temporary home, llm=None)."""
+    return extractive
+
+
+@pytest.fixture(scope="module")
+def url(components: Components) -> Iterator[str]:
+    port = free_port()
+    demo = launch(components, port=port, block=False)
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        demo.close()
+
+
+def client(url: str) -> Client:
+    return Client(url, verbose=False, download_files=False)
+
+
+def panel_ids(result) -> list[str]:
+    """Paper ids of the current answer's sources, in panel order."""
+    return re.findall(r'<section class="pc-src" id="src-\d+" data-paper-id="([^"]+)"', result[PANEL])
+
+
+def cited(result) -> dict[str, int]:
+    return {c["paper_id"]: c["number"] for c in result[DETAILS]["citations"]}
+
+
+def last_text(result) -> str:
+    msg = result[CHAT][-1]
+    content = msg["content"]
+    return content if isinstance(content, str) else "".join(p.get("text", "") for p in content)
+
+
+def exported(update) -> str:
+    """Text of a file a DownloadButton update points to (server and test share the disk)."""
+    value = update["value"]
+    path = value["path"] if isinstance(value, dict) else value
+    return Path(path).read_text(encoding="utf-8")
+
+
+def ask(c: Client, question: str, **kw):
+    return c.predict(question, api_name="/ask", **kw)
+
+
+# --- security ----------------------------------------------------------------------------
+
+
+def test_public_bind_requires_auth(components: Components):
+    assert is_loopback_host("127.0.0.1") and is_loopback_host("localhost") and is_loopback_host("::1")
+    assert not is_loopback_host("0.0.0.0")
+    with pytest.raises(ValueError, match="without a password"):
+        check_bind("0.0.0.0", None)
+    check_bind("0.0.0.0", ("user", "secret"))  # allowed with auth
+    check_bind("127.0.0.1", None)
+    with pytest.raises(ValueError, match="bind to 127.0.0.1"):
+        launch(components, host="0.0.0.0", port=free_port(), block=False)
+
+
+def test_auth_strings_and_files(tmp_path: Path):
+    assert parse_auth("ada:s3cret:x") == ("ada", "s3cret:x")
+    secret = tmp_path / "auth.txt"
+    secret.write_text("bob:pw\n", encoding="utf-8")
+    assert parse_auth(str(secret)) == ("bob", "pw")
+    assert parse_auth(("a", "b")) == ("a", "b")
+    assert parse_auth("") is None and parse_auth(None) is None
+    with pytest.raises(ValueError, match="user:password"):
+        parse_auth("no-colon")
+
+
+# --- conversations -----------------------------------------------------------------------
+
+
+def test_ask_then_follow_up_it(url: str):
+    c = client(url)
+    r1 = ask(c, "What accuracy gain does DANCE report?")
+    assert panel_ids(r1) == [DANCE]
+    assert cited(r1) == {DANCE: 1}
+    assert "(#src-1)" in last_text(r1)  # markers link to the evidence panel
+    assert "<mark>" in r1[PANEL]
+    assert "**LLM:** none" in r1[STATUS] and "retrieval" in r1[STATUS]
+    r2 = ask(c, "What is its main idea?")
+    assert panel_ids(r2) == [DANCE]
+    assert "DANCE" in r2[DETAILS]["standalone"]
+    assert len(r2[CHAT]) == 4  # two turns, user + assistant each
+
+
+def test_compare_by_names(url: str):
+    r = ask(client(url), "compare DANCE and APM")
+    assert r[DETAILS]["kind"] == "compare"
+    assert panel_ids(r) == [DANCE, APM]
+    assert cited(r) == {DANCE: 1, APM: 2}
+    text = last_text(r)
+    assert "| **Approach** |" in text and "not stated in the abstract" in text
+
+
+def test_compare_by_citation_numbers(url: str):
+    c = client(url)
+    r1 = ask(c, "Which papers use reinforcement learning?")
+    by_number = {n: pid for pid, n in cited(r1).items()}
+    assert len(by_number) >= 3
+    r2 = ask(c, "compare [1] and [3]")
+    assert r2[DETAILS]["kind"] == "compare"
+    assert panel_ids(r2) == [by_number[1], by_number[3]]
+    assert cited(r2) == {by_number[1]: 1, by_number[3]: 3}
+    assert 'id="src-2"' in r2[PANEL]  # [2] of the earlier answer is still a target
+
+
+def test_summary_of_a_topic(url: str):
+    r = ask(client(url), "Summarize the papers on federated learning")
+    assert r[DETAILS]["kind"] == "summary"
+    assert set(panel_ids(r)) == {DANCE, FEDERATED}
+
+
+def test_exports_markdown_and_bibtex(url: str):
+    c = client(url)
+    ask(c, "What accuracy gain does DANCE report?")
+    r = ask(c, "What storage reduction does APM achieve?")
+    answer_md, conv_md, bib = exported(r[DL_ANSWER]), exported(r[DL_CONV]), exported(r[DL_BIB])
+    assert answer_md.startswith("# What storage reduction does APM achieve?")
+    assert f"paper id `{APM}`" in answer_md and DANCE not in answer_md
+    assert "## 1. What accuracy gain does DANCE report?" in conv_md and "## 2. What storage" in conv_md
+    refs = conv_md.split("## References")[1]
+    assert f"[1] DANCE. paper id `{DANCE}`" in refs and f"[2] APM. paper id `{APM}`" in refs
+    assert "@misc{000_6b930c46f6674b66_1," in bib and "@misc{000_6b930c46f6674b66_2," in bib
+
+
+def test_new_conversation_resets_numbering(url: str):
+    c = client(url)
+    ask(c, "What accuracy gain does DANCE report?")
+    c.predict(api_name="/new_conversation")
+    r = ask(c, "What storage reduction does APM achieve?")
+    assert cited(r) == {APM: 1}
+    assert len(r[CHAT]) == 2
+
+
+def test_settings_show_effective_values_and_ollama_errors(url: str):
+    c = client(url)
+    line = c.predict("none", "llama3.2:3b", 3, api_name="/settings")
+    assert "backend `none`" in line and "top-k 3" in line
+    bad = c.predict("ollama", "llama3.2:3b", 5, api_name="/settings")
+    assert "Ollama is not running" in bad and "ollama serve" in bad
+    _, refreshed = c.predict("none", "llama3.2:3b", 5, api_name="/refresh_models")
+    assert "Ollama is not running" in refreshed
+    r = ask(c, "What accuracy gain does DANCE report?", backend="ollama")  # falls back, says so
+    assert "Answering with the default backend instead" in r[STATUS]
+    assert panel_ids(r) == [DANCE]
+
+
+QUESTIONS = {
+    "What accuracy gain does DANCE report?": DANCE,
+    "What storage reduction does APM achieve?": APM,
+    "What does DocVAL do?": "000_6b930c46f6674b66#3",
+    "What does CoVRL propose?": "000_6b930c46f6674b66#4",
+    "What is DDL?": "000_6b930c46f6674b66#7",
+    "What does MCLP measure?": "000_6b930c46f6674b66#9",
+    "What is RSAgent?": "000_6b930c46f6674b66#10",
+    "What does Graph-R1 do?": "000_6b930c46f6674b66#12",
+    "What does EMPG modulate?": "000_6b930c46f6674b66#15",
+    "What is DexMachina?": "000_6b930c46f6674b66#19",
+}
+
+
+def test_ten_concurrent_sessions_get_their_own_sources(url: str):
+    results: dict[str, tuple[list[str], list[str]]] = {}
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(len(QUESTIONS))
+
+    def session(question: str) -> None:
+        try:
+            c = client(url)
+            barrier.wait(timeout=60)
+            first = panel_ids(ask(c, question))
+            follow = panel_ids(ask(c, "What is its main idea?"))  # resolved within this session only
+            results[question] = (first, follow)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=session, args=(q,)) for q in QUESTIONS]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=240)
+    assert not errors, errors
+    assert len(results) == len(QUESTIONS)
+    for question, pid in QUESTIONS.items():
+        first, follow = results[question]
+        assert first == [pid], question
+        assert follow == [pid], question
+
+
+# --- streaming with the real embedded model ------------------------------------------------
+
+
+def test_embedded_model_streams_then_stop_works(url: str):
+    """Time from submit to the first streamed token, then a server-side stop."""
+    pytest.importorskip("llama_cpp")
+    from rag.llm import LLMUnavailable, embedded_model_path
+
+    try:
+        embedded_model_path()
+    except LLMUnavailable as exc:
+        pytest.skip(f"embedded model not installed: {exc}")
+    c = client(url)
+    question = "What accuracy gain does DANCE report?"
+
+    def first_stream(job) -> float | None:
+        t0 = time.perf_counter()
+        while not job.done():
+            for out in job.outputs():
+                if out[CHAT] and last_text(out).endswith("▌"):
+                    return time.perf_counter() - t0
+            time.sleep(0.02)
+        return None
+
+    # 1. a whole streamed answer
+    t0 = time.perf_counter()
+    job = c.submit(question, "embedded", "llama3.2:3b", 5, api_name="/ask")
+    ttft = first_stream(job)
+    final = job.result(timeout=300)
+    total = time.perf_counter() - t0
+    assert ttft is not None, "no streamed token before the final answer"
+    partials = [o for o in job.outputs() if o[CHAT] and last_text(o).endswith("▌")]
+    assert len(partials) >= 2
+    assert final[DETAILS]["backend"].startswith("embedded:")
+    assert panel_ids(final) == [DANCE]  # citations come from retrieval, whatever the model writes
+    assert "**LLM:** embedded:" in final[STATUS] and "generation" in final[STATUS]
+
+    # 2. the next answer is stopped after its first token
+    t1 = time.perf_counter()
+    job2 = c.submit(
+        "Which TAG datasets and condensation ratio does DANCE use?", "embedded", "llama3.2:3b", 5, api_name="/ask"
+    )
+    ttft_warm = first_stream(job2)
+    assert ttft_warm is not None
+    stopped = c.predict(api_name="/stop")
+    stop_latency = time.perf_counter() - t1 - ttft_warm
+    assert stopped[STATUS].startswith("**Stopped.**")
+    assert stopped[DETAILS]["timings"]["generation"] < final[DETAILS]["timings"]["generation"] + 5
+    assert panel_ids(stopped) == [DANCE]
+    OUTPUT_DIR.mkdir(exist_ok=True)
+    (OUTPUT_DIR / "ui_streaming_latency.txt").write_text(
+        f"embedded model, submit -> first streamed token (first use, model load included): {ttft:.2f} s\n"
+        f"embedded model, submit -> first streamed token (model loaded): {ttft_warm:.2f} s\n"
+        f"whole first answer: {total:.2f} s (generation {final[DETAILS]['timings']['generation']:.2f} s)\n"
+        f"stop -> final answer shown: {stop_latency:.2f} s\n",
+        encoding="utf-8",
+    )
+    print(f"\nTTFT cold {ttft:.2f} s, warm {ttft_warm:.2f} s, answer {total:.2f} s, stop {stop_latency:.2f} s")

@@ -1,0 +1,138 @@
+"""The app in a real headless Chromium (Playwright): ask, read the answer and the evidence panel.
+
+Needs ``/usr/bin/chromium`` (``apt-get install -y chromium``); skipped with that reason
+otherwise. Screenshots go to the test's ``tmp_path`` and are copied to ``tests/output/``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from rag.pipeline import Components
+from ui.app import launch
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason="no browser: /usr/bin/chromium is absent (apt-get install -y chromium)"
+    ),
+]
+
+DANCE = "000_6b930c46f6674b66#1"
+APM = "000_6b930c46f6674b66#2"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+OUTPUT_DIR = Path(__file__).parent / "output"
+TIMEOUT_MS = 90_000
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def url(extractive: Components) -> Iterator[str]:
+    """The app over the shared real pipeline (conftest, llm=None) on a free port."""
+    port = free_port()
+    demo = launch(extractive, port=port, block=False)
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        demo.close()
+
+
+@pytest.fixture(scope="module")
+def browser(url: str):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def page(browser, url: str):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    pg.goto(url)
+    pg.wait_for_selector("#pc-question textarea")
+    yield pg
+    context.close()
+
+
+def submit(page, question: str) -> None:
+    box = page.locator("#pc-question textarea")
+    box.fill(question)
+    box.press("Enter")
+
+
+def save(page, tmp_path: Path, name: str) -> Path:
+    shot = tmp_path / name
+    page.screenshot(path=str(shot), full_page=True)
+    OUTPUT_DIR.mkdir(exist_ok=True)
+    shutil.copy(shot, OUTPUT_DIR / name)
+    return shot
+
+
+def test_question_answer_and_evidence_panel(page, tmp_path: Path):
+    submit(page, "What accuracy gain does DANCE report?")
+    section = page.wait_for_selector(f'#pc-evidence section.pc-src[data-paper-id="{DANCE}"]')
+    bot = page.locator('#pc-chat [data-testid="bot"]').last
+    bot.wait_for()
+    answer = bot.inner_text()
+    assert "DANCE" in answer and "2.33%" in answer
+    assert page.locator('#pc-chat a[href="#src-1"]').count() >= 1  # the marker is a link
+    marks = section.query_selector_all("mark")
+    assert marks and any("2.33%" in m.inner_text() for m in marks)
+    assert "000_6b930c46f6674b66#1" in section.inner_text()
+    assert "LLM:" in page.locator("#pc-status").inner_text()
+    shot = save(page, tmp_path, "paperchat-answer.png")
+    assert shot.stat().st_size > 10_000
+
+
+def test_compare_table_math_dollars_and_marker_click(page, tmp_path: Path):
+    submit(page, "compare DANCE and APM")
+    page.wait_for_selector(f'#pc-evidence section#src-2[data-paper-id="{APM}"]')
+    page.wait_for_selector("#pc-chat table")
+    assert page.locator("#pc-chat table tr").count() == 6  # header + 5 rows
+    assert page.locator("#pc-chat .katex").count() >= 1  # 65$\times$ is rendered as math
+
+    # Clicking [2] in the chat brings APM's source into view (and flashes it).
+    page.locator('#pc-chat a[href="#src-2"]').first.click()
+    page.wait_for_function("document.getElementById('src-2').classList.contains('pc-flash')")
+    page.wait_for_function(
+        "(() => { const r = document.getElementById('src-2').getBoundingClientRect();"
+        " return r.top >= 0 && r.top < window.innerHeight; })()"
+    )
+    save(page, tmp_path, "paperchat-compare.png")
+
+    submit(page, "Does any paper cost $5 per token, or run in $O(n^2)$ time?")
+    user = page.locator('#pc-chat [data-testid="user"]').last
+    page.wait_for_function(
+        "(() => { const u = [...document.querySelectorAll('#pc-chat [data-testid=\"user\"]')].pop();"
+        " return u && u.innerText.includes('per token'); })()"
+    )
+    text = user.inner_text()
+    assert "$5 per token" in text  # a price, shown as written
+    assert user.locator(".katex").count() == 1  # only O(n^2) is math

@@ -75,8 +75,6 @@ class SentenceTransformerEmbedder:
         self._model = SentenceTransformer(str(path), device="cpu")
         dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
         self.dimension = int(dim())
-        # Counting tokens of long texts is fine; truncation at 256 is done by max_seq_length.
-        self._model.tokenizer.model_max_length = 1_000_000
         self._cache = lru_cache(maxsize=4096)(self._embed_one)
 
     def embed(self, texts: list[str]) -> np.ndarray:

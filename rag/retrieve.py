@@ -50,6 +50,14 @@ class Retrieval:
     unmatched_entities: list[str]  # coined terms the question states that no paper contains
 
 
+_RUN = re.compile(r"[\w-]+")
+
+
+def _bounded(key: str) -> re.Pattern[str]:
+    """``key`` as a whole name: not inside a longer word or hyphenated compound."""
+    return re.compile(rf"(?<![\w-]){re.escape(key)}(?![\w-])")
+
+
 class NameIndex:
     """Names and coined terms of each paper, for exact and one-edit matching.
 
@@ -62,15 +70,26 @@ class NameIndex:
         self.phrases: dict[str, set[str]] = defaultdict(set)  # multi-word names -> paper ids
         self.terms: dict[str, set[str]] = defaultdict(set)
         texts = {p.id: normalize(p.abstract) for p in papers}
+        # Every maximal [\w-] run of each abstract -> paper ids. A bounded occurrence of a name
+        # makes each of the name's runs a whole run of the abstract, so only the papers holding
+        # all of them need the regex (O(corpus) instead of O(papers^2) regex searches).
+        postings: dict[str, set[str]] = defaultdict(set)
+        for pid, t in texts.items():
+            for run in set(_RUN.findall(t)):
+                postings[run].add(pid)
         for p in papers:
             for name in (p.label, *p.aliases):
                 if not name or name.endswith("…"):
                     continue
                 key = normalize(name)
                 # A name other abstracts also use ("federated learning") is a field, not this paper's name.
-                pat = re.compile(rf"(?<![\w-]){re.escape(key)}(?![\w-])")
-                if any(pid != p.id and pat.search(t) for pid, t in texts.items()):
-                    continue
+                runs = _RUN.findall(key)
+                others = set.intersection(*(postings.get(r, set()) for r in runs)) if runs else set(texts)
+                others.discard(p.id)
+                if others:
+                    pat = _bounded(key)
+                    if any(pat.search(texts[pid]) for pid in others):
+                        continue
                 if " " in key:
                     self.phrases[key].add(p.id)
                 else:
@@ -80,6 +99,12 @@ class NameIndex:
                 for part in ent.split("-"):  # Shape-of-Thought -> also "Shape" is not useful; keep long parts
                     if len(part) >= 4 and any(c.isupper() for c in part[1:]):
                         self.terms[part.lower()].add(p.id)
+        # phrases by their first word, with compiled patterns: a question tries only the few it can match
+        self._phrases_by_first: dict[str, list[tuple[str, re.Pattern[str]]]] = defaultdict(list)
+        self._phrase_rank = {phrase: i for i, phrase in enumerate(self.phrases)}
+        for phrase in self.phrases:
+            runs = _RUN.findall(phrase)
+            self._phrases_by_first[runs[0] if runs else ""].append((phrase, _bounded(phrase)))
 
     def match(self, question: str) -> tuple[dict[str, dict[str, float]], list[str]]:
         """Find stated names in a question.
@@ -93,9 +118,14 @@ class NameIndex:
         unmatched: list[str] = []
         question = re.sub(r"\$[^$]*\$|\\[A-Za-z]+", " ", question)  # LaTeX math is not a name
         qn = normalize(question)
-        for phrase, ids in self.phrases.items():
-            if re.search(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", qn):
-                matches[phrase] = dict.fromkeys(ids, 1.0)
+        found = [
+            (self._phrase_rank[phrase], phrase)
+            for run in {"", *_RUN.findall(qn)}
+            for phrase, pat in self._phrases_by_first.get(run, ())
+            if pat.search(qn)
+        ]
+        for _, phrase in sorted(found):  # in the order of self.phrases, as a full scan would find them
+            matches[phrase] = dict.fromkeys(self.phrases[phrase], 1.0)
         tokens = set(named_entities(question))
         tokens |= {t for t in re.findall(r"[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+", question) if len(t) >= 4}
         for tok in tokens:
@@ -217,13 +247,18 @@ class HybridRetriever(BaseRetriever):
         Terms no paper contains weigh the most (``df = 0``), so a question about an absent
         topic ("molecule generation") scores low even when a few generic terms match.
         """
-        terms = {t for t in content_terms(question)}
-        if not terms:
-            return 0.0
+        return self._coverage(self._term_weights(question), pid)
+
+    def _term_weights(self, question: str) -> dict[str, float]:
+        """IDF weight ``ln(1 + N / (1 + df))`` of each content term of the question."""
         n = max(1, len(self._ids))
-        w = {t: math.log(1.0 + n / (1.0 + self._df.get(t, 0))) for t in terms}
+        return {t: math.log(1.0 + n / (1.0 + self._df.get(t, 0))) for t in set(content_terms(question))}
+
+    def _coverage(self, weights: dict[str, float], pid: str) -> float:
+        if not weights:
+            return 0.0
         have = self._paper_terms.get(pid, set())
-        return sum(v for t, v in w.items() if t in have) / sum(w.values())
+        return sum(v for t, v in weights.items() if t in have) / sum(weights.values())
 
     # --- fusion --------------------------------------------------------------------
 
@@ -256,6 +291,7 @@ class HybridRetriever(BaseRetriever):
         for pid, w in name_w.items():
             fused[pid] += 2.0 * w / (k + 1)  # a stated name outranks both lists
         hits = []
+        weights = self._term_weights(question)  # once per question, not once per candidate
         for pid in fused:
             if allowed is not None and pid not in allowed:
                 continue
@@ -267,7 +303,7 @@ class HybridRetriever(BaseRetriever):
                     dense=dense.get(pid, 0.0),
                     lexical=lexical.get(pid, 0.0),
                     name_match=100.0 * name_w.get(pid, 0.0),
-                    coverage=self.coverage(question, pid),
+                    coverage=self._coverage(weights, pid),
                 )
             )
         hits.sort(key=lambda h: (fused[h.paper.id], h.score), reverse=True)

@@ -71,3 +71,23 @@ def test_prompts_load_and_check_variables(tmp_path):
     (tmp_path / "answer.txt").write_text("only {sources}")
     with pytest.raises(PromptError, match="uses"):
         load_prompt("answer", folder=tmp_path)
+
+
+def test_name_index_matches_exact_misspelled_and_phrase_names_but_not_shared_ones():
+    from rag.retrieve import NameIndex
+    from store.papers import make_paper
+
+    papers = [
+        make_paper("a#1", "We propose DANCE, a condensation method for graphs. DANCE improves accuracy."),
+        make_paper("b#1", "We introduce Graph Echo Networks, a recurrent model for graphs."),
+        make_paper("c#1", "We propose Federated Learning with tiny budgets. It is fast."),
+        make_paper("d#1", "Federated learning is popular; we study its privacy with SENDAI."),
+    ]
+    idx = NameIndex(papers)
+    matches, unmatched = idx.match("How much does DANSE improve over Graph Echo Networks and FOOBAR9?")
+    assert matches["DANSE"] == {"a#1": 0.9}  # one edit from the label DANCE
+    assert matches["graph echo networks"] == {"b#1": 1.0}
+    assert "FOOBAR9" in unmatched
+    # a name another abstract also uses is a field, not a paper's name
+    assert "federated learning" not in idx.phrases
+    assert idx.match("What does SENDAI do?")[0]["SENDAI"] == {"d#1": 0.6}

@@ -10,7 +10,9 @@ A :class:`Conversation` holds the turns of one user's session. It
   label of the paper they refer to in earlier turns;
 * routes by intent (regular expressions): *compare A and B* builds a comparison table from
   abstract sentences, *summarize X* / *summarize the papers on T* build extractive
-  summaries, anything else goes to :meth:`rag.answer.AnswerPipeline.ask`.
+  summaries, anything else goes to :meth:`rag.answer.AnswerPipeline.ask`;
+* applies year / venue / author filters (:class:`rag.filters.Filters`) to pipeline answers
+  and topic summaries; papers named explicitly are still found, and flagged when outside.
 
 Comparisons and summaries are extractive: every cell and every sentence is a sentence of
 an abstract (with its character span) and cites its paper, so they are equally grounded
@@ -33,6 +35,7 @@ from rapidfuzz import fuzz
 
 from rag.answer import REFUSAL, AnswerPipeline
 from rag.citations import MARKER, format_marker
+from rag.filters import FilterPlan, Filters
 from rag.retrieve import Retrieval
 from rag.text import content_terms, named_entities, normalize
 from rag.types import Answer, Citation, Evidence, PaperHit, Timings
@@ -609,6 +612,7 @@ class Conversation:
         top_k: int | None = None,
         on_token: Callable[[str], None] | None = None,
         stop: threading.Event | None = None,
+        filters: Filters | None = None,
     ) -> Turn:
         """Answer one message of the conversation and record the turn.
 
@@ -616,48 +620,101 @@ class Conversation:
         is rewritten into a standalone question (:meth:`rewrite`) and answered by the
         pipeline, streaming LLM prose to ``on_token``.
 
+        Filters restrict what *searches* the collection: pipeline answers and topic
+        summaries ("Summarize the papers on T") only use papers that pass, and a filter that
+        no paper passes gives the refusal ``... No paper in the collection matches the
+        filter (year=2023).``. With ``filters.auto`` a year the message states ("papers from
+        2023 about diffusion", "Summarize the papers from 2023 on diffusion") becomes a year
+        filter. Papers the user *names* (compare DANCE and APM, Summarize DANCE, ``[2]``) are
+        resolved across the whole collection, as a researcher who names a paper expects to
+        get it; one outside the filter is still compared or summarized, and flagged in the
+        text and the note (``outside the filter (year=2023): DANCE [1]``). A follow-up that
+        refers to earlier papers (``it``, ``the second one``) all outside the filter is
+        refused with that reason. Every active filter is in the answer's ``note``.
+
         Args:
             message: What the user typed.
             top_k: Most papers to cite for single-paper questions (default from settings).
             on_token: Receives LLM prose pieces as they stream (pipeline answers only).
             stop: When set, generation stops.
+            filters: Year / venue / author restrictions, and whether a year stated in the
+                message counts (``auto``); ``None`` restricts nothing.
 
         Returns:
             The recorded :class:`Turn`.
         """
         with self._lock:
             intent = detect_intent(message)
+            plan = None
+            if filters is not None and intent.kind != "ask":
+                plan = filters.plan(message, self.pipeline.retriever.papers)
+                if plan.question != message:  # an automatic year phrase was taken out: route without it
+                    intent = detect_intent(plan.question)
             if intent.kind == "compare":
-                turn = self._compare(message, intent)
+                turn = self._compare(message, intent, plan)
             elif intent.kind == "topic":
-                turn = self._summarize_topic(message, intent.a)
+                turn = self._summarize_topic(message, intent.a, plan)
             elif intent.kind == "summary":
-                turn = self._summarize(message, intent.a)
+                turn = self._summarize(message, intent.a, plan)
             else:
-                turn = self._ask(message, top_k=top_k, on_token=on_token, stop=stop)
+                turn = self._ask(message, top_k=top_k, on_token=on_token, stop=stop, filters=filters)
             self.turns.append(turn)
             return turn
 
-    def compare(self, a_ref: str, b_ref: str) -> Turn:
-        """Compare two papers given by name, ``[n]``, an earlier-turn reference or a description."""
+    def compare(self, a_ref: str, b_ref: str, *, filters: Filters | None = None) -> Turn:
+        """Compare two papers given by name, ``[n]``, an earlier-turn reference or a description.
+
+        Papers outside ``filters`` are compared anyway and flagged (see :meth:`ask`).
+        """
         with self._lock:
-            turn = self._compare(f"Compare {a_ref} and {b_ref}", Intent("compare", a_ref, b_ref))
+            message = f"Compare {a_ref} and {b_ref}"
+            turn = self._compare(message, Intent("compare", a_ref, b_ref), self._plan(filters, message))
             self.turns.append(turn)
             return turn
 
-    def summarize(self, ref: str) -> Turn:
-        """Summarize one paper (by name, ``[n]``, earlier-turn reference or description)."""
+    def summarize(self, ref: str, *, filters: Filters | None = None) -> Turn:
+        """Summarize one paper (by name, ``[n]``, earlier-turn reference or description).
+
+        A paper outside ``filters`` is summarized anyway and flagged (see :meth:`ask`).
+        """
         with self._lock:
-            turn = self._summarize(f"Summarize {ref}", ref)
+            message = f"Summarize {ref}"
+            turn = self._summarize(message, ref, self._plan(filters, message))
             self.turns.append(turn)
             return turn
 
-    def summarize_topic(self, topic: str) -> Turn:
-        """Summarize the papers of the collection on a topic, grouped by theme."""
+    def summarize_topic(self, topic: str, *, filters: Filters | None = None) -> Turn:
+        """Summarize the papers of the collection on a topic, grouped by theme.
+
+        Only papers that pass ``filters`` are used.
+        """
         with self._lock:
-            turn = self._summarize_topic(f"Summarize the papers on {topic}", topic)
+            message = f"Summarize the papers on {topic}"
+            turn = self._summarize_topic(message, topic, self._plan(filters, topic))
             self.turns.append(turn)
             return turn
+
+    # --- filters -----------------------------------------------------------------------
+
+    def _plan(self, filters: Filters | None, text: str) -> FilterPlan | None:
+        return filters.plan(text, self.pipeline.retriever.papers) if filters is not None else None
+
+    @staticmethod
+    def _no_match(plan: FilterPlan) -> str:
+        """The refusal for a filter no paper passes (the pipeline's wording)."""
+        return f"{REFUSAL} No paper in the collection matches the filter ({plan.description})."
+
+    @staticmethod
+    def _outside(plan: FilterPlan | None, citations: Sequence[Citation]) -> str:
+        """``"outside the filter (year=2023): DANCE [1]"`` for cited papers the filter excludes, else ``""``."""
+        if plan is None or plan.allowed is None:
+            return ""
+        out = [f"{c.label} {format_marker(c.number)}" for c in citations if c.paper_id not in plan.allowed]
+        return f"outside the filter ({plan.description}): {', '.join(out)}" if out else ""
+
+    @staticmethod
+    def _with_filter_note(plan: FilterPlan | None, note: str, outside: str = "") -> str:
+        return "; ".join(x for x in (plan.note if plan else "", outside, note) if x)
 
     # --- follow-ups ----------------------------------------------------------------------
 
@@ -832,10 +889,21 @@ class Conversation:
 
     # --- answers -------------------------------------------------------------------------
 
-    def _ask(self, message, *, top_k, on_token, stop) -> Turn:
+    def _ask(self, message, *, top_k, on_token, stop, filters: Filters | None = None) -> Turn:
         rw = self.rewrite(message)
         allowed = set(rw.paper_ids) if rw.paper_ids and not rw.names_other else None
-        ans = self.pipeline.ask(rw.text, top_k=top_k, allowed=allowed, on_token=on_token, stop=stop)
+        if filters is not None and allowed:
+            plan = filters.plan(rw.text, self.pipeline.retriever.papers)
+            if plan.allowed is not None and plan.allowed.isdisjoint(allowed):
+                t0 = time.perf_counter()
+                names = " and ".join(self._label(pid) for pid in rw.paper_ids)
+                verb, obj = ("is", "it") if len(rw.paper_ids) == 1 else ("are", "them")
+                text = (
+                    f"{REFUSAL} {names} {verb} outside the filter ({plan.description}); "
+                    f"remove the filter to ask about {obj}."
+                )
+                return self._refusal_turn(message, text, t0, note=plan.note, standalone=rw.text)
+        ans = self.pipeline.ask(rw.text, top_k=top_k, allowed=allowed, on_token=on_token, stop=stop, filters=filters)
         ans = replace(self.renumber(ans), question=message)
         return Turn(message, rw.text, ans, "refusal" if ans.refused else "answer")
 
@@ -867,7 +935,7 @@ class Conversation:
         )
         return Turn(message, message, ans, "clarify", candidates=tuple(dict.fromkeys(cands)))
 
-    def _compare(self, message: str, intent: Intent) -> Turn:
+    def _compare(self, message: str, intent: Intent, plan: FilterPlan | None = None) -> Turn:
         t0 = time.perf_counter()
         if intent.a == "them" and intent.b == "them":
             recent = self._recent_citations()
@@ -894,6 +962,9 @@ class Conversation:
         table = self.comparison_table([ra.paper_ids[0], rb.paper_ids[0]])
         evidence_s = time.perf_counter() - t_ev
         text = self._comparison_paragraph(table)
+        outside = self._outside(plan, table.papers)
+        if outside:
+            text += f" Note: {outside} (compared because named)."
         hits = [PaperHit(self.pipeline.retriever.papers[c.paper_id], 1.0) for c in table.papers]
         ans = Answer(
             question=message,
@@ -901,7 +972,7 @@ class Conversation:
             citations=list(table.papers),
             hits=hits,
             backend="none",
-            note="comparison table of abstract sentences (extractive, no LLM)",
+            note=self._with_filter_note(plan, "comparison table of abstract sentences (extractive, no LLM)", outside),
             matched=len(table.papers),
             timings=Timings(retrieval=t_ev - t0, evidence=evidence_s, total=time.perf_counter() - t0),
             kind="compare",
@@ -969,12 +1040,12 @@ class Conversation:
         eb = {normalize(t) for t in named_entities(b.abstract)}
         return sorted(ea[t] for t in ea.keys() & eb)[:k]
 
-    def _summarize(self, message: str, ref: str) -> Turn:
+    def _summarize(self, message: str, ref: str, plan: FilterPlan | None = None) -> Turn:
         t0 = time.perf_counter()
         res = self.resolve(ref)
         if not res.resolved:
             if res.how == "description" and len(res.paper_ids) > 1:
-                return self._summarize_topic(message, ref)
+                return self._summarize_topic(message, ref, plan)
             return self._clarify(message, [res], t0, "summarize")
         paper = self.pipeline.retriever.papers[res.paper_ids[0]]
         t_ev = time.perf_counter()
@@ -1000,33 +1071,45 @@ class Conversation:
         else:
             lines.append(f"- Limitations: “{strip_markup(sel['limitations'][0].sentence)}” {m}")
             cite = self._cite(paper, [*evs, sel["limitations"][0]])
+        outside = self._outside(plan, [cite])
+        if outside:
+            lines.append(f"- Note: {outside} (summarized because named).")
         ans = Answer(
             question=message,
             text="\n".join(lines),
             citations=[cite],
             hits=[PaperHit(paper, 1.0)],
             backend="none",
-            note=f"summary of abstract sentences (extractive, no LLM); {paper.label} found by {res.how}",
+            note=self._with_filter_note(
+                plan, f"summary of abstract sentences (extractive, no LLM); {paper.label} found by {res.how}", outside
+            ),
             matched=1,
             timings=Timings(retrieval=t_ev - t0, evidence=time.perf_counter() - t_ev, total=time.perf_counter() - t0),
             kind="summary",
         )
         return Turn(message, f"Summarize {paper.label}", ans, "summary")
 
-    def _summarize_topic(self, message: str, topic: str) -> Turn:
+    def _summarize_topic(self, message: str, topic: str, plan: FilterPlan | None = None) -> Turn:
         t0 = time.perf_counter()
         rs = self.pipeline.settings.retrieval
-        r = self.pipeline.retriever.search(topic)
+        allowed = plan.allowed if plan is not None else None
+        note = plan.note if plan is not None else ""
+        where = f"the collection (filter: {plan.description})" if allowed is not None else "the collection"
+        if plan is not None and allowed is not None and not allowed:
+            return self._refusal_turn(message, self._no_match(plan), t0, note=note)
+        r = self.pipeline.retriever.search(topic, allowed=allowed)
         t_ret = time.perf_counter() - t0
         if not r.hits:
-            return self._refusal_turn(message, f"{REFUSAL} The collection is empty; ingest papers first.", t0)
+            empty = f"{REFUSAL} The collection is empty; ingest papers first."
+            return self._refusal_turn(message, empty, t0, note=note)
         top = r.hits[0]
         if not r.names and top.dense < rs.relevance_floor and top.coverage < rs.coverage_floor:
             return self._refusal_turn(
                 message,
-                f"{REFUSAL} No paper in the collection is about “{topic}” "
+                f"{REFUSAL} No paper in {where} is about “{topic}” "
                 f"(best match {top.paper.label}: similarity {top.dense:.2f}).",
                 t0,
+                note=note,
             )
         floor = max(rs.set_floor, 0.75 * top.score)
         named = [pid for ids in r.names.values() for pid in ids]
@@ -1045,7 +1128,7 @@ class Conversation:
         }
         n, k = len(matched), len(used)
         head = (
-            f"{n} paper{'s' if n != 1 else ''} in the collection match{'es' if n == 1 else ''} “{topic}”; "
+            f"{n} paper{'s' if n != 1 else ''} in {where} match{'es' if n == 1 else ''} “{topic}”; "
             f"this summary uses {'all of them' if k == n else f'the {k} most relevant'}: "
             + ", ".join(f"{cites[h.paper.id].label} {format_marker(cites[h.paper.id].number)}" for h in used)
             + "."
@@ -1065,24 +1148,26 @@ class Conversation:
             citations=[cites[h.paper.id] for h in used],
             hits=r.hits[: max(10, n)],
             backend="none",
-            note=f"topic summary of abstract sentences (extractive, no LLM); {n} matched, {k} used",
+            note=self._with_filter_note(
+                plan, f"topic summary of abstract sentences (extractive, no LLM); {n} matched, {k} used"
+            ),
             matched=n,
             timings=Timings(retrieval=t_ret, evidence=time.perf_counter() - t0 - t_ret, total=time.perf_counter() - t0),
             kind="summary",
         )
         return Turn(message, f"Summarize the papers on {topic}", ans, "summary")
 
-    def _refusal_turn(self, message: str, text: str, t0: float) -> Turn:
+    def _refusal_turn(self, message: str, text: str, t0: float, *, note: str = "", standalone: str = "") -> Turn:
         ans = Answer(
             question=message,
             text=text,
             refused=True,
             backend="none",
-            note="nothing cited",
+            note="; ".join(x for x in (note, "nothing cited") if x),
             timings=Timings(total=time.perf_counter() - t0),
             kind="refusal",
         )
-        return Turn(message, message, ans, "refusal")
+        return Turn(message, standalone or message, ans, "refusal")
 
 
 _THEME_TITLES = {"problem": "Problems addressed", "approach": "Approaches", "results": "Results"}

@@ -6,7 +6,8 @@ paper ids retrieval may return (the ``allowed`` set of :meth:`HybridRetriever.se
 
 With ``auto=True`` a year the question states as a restriction ("papers from 2023 about
 diffusion", "2022 papers on ...") becomes a year filter. An automatic filter is always
-visible: the answer's note says ``filter: year=2023 (remove with --no-auto-filter)``.
+visible: the answer's note says ``filter: year=2023 (remove with --no-auto-filter)``; the UI
+passes its own :attr:`Filters.auto_hint` (the checkbox that turns it off).
 """
 
 from __future__ import annotations
@@ -80,12 +81,15 @@ class Filters:
             (``"muller"`` matches ``"Jonas Müller"``), ``""`` for any.
         auto: Also take a year from the question ("papers from 2023 about ...") when
             ``year`` is not given.
+        auto_hint: How to undo an automatic filter, shown in the note after it
+            (default :data:`AUTO_HINT`, the CLI option).
     """
 
     year: int | None = None
     venue: str = ""
     author: str = ""
     auto: bool = False
+    auto_hint: str = AUTO_HINT
 
     @property
     def active(self) -> bool:
@@ -139,7 +143,7 @@ class Filters:
         if explicit.active:
             notes.append(f"filter: {explicit.describe()}")
         if auto_year is not None:
-            notes.append(f"filter: year={auto_year} ({AUTO_HINT})")
+            notes.append(f"filter: year={auto_year} ({self.auto_hint})")
         if not notes:
             return FilterPlan(None, question, "", "")
         effective = replace(explicit, year=auto_year if auto_year is not None else explicit.year)

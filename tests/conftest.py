@@ -1,8 +1,12 @@
-"""Shared fixtures: the real bundled embedder, a real Chroma store on disk, the seed corpus."""
+"""Shared fixtures: the real bundled embedder, real Chroma stores on disk (the seed corpus, and
+the seed corpus plus ICML 2022/2023 papers with years), and serving the app on a free port."""
 
 from __future__ import annotations
 
 import os
+import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -16,6 +20,28 @@ ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 DEV = FIXTURES / "dev.jsonl"
 SEED = FIXTURES / "papers.jsonl"
+MIXED = FIXTURES / "icml_mixed50.jsonl"
+"""49 ICML papers of 2022 and 2023, 15 about diffusion models in both years (see ICML_FIXTURES.md)."""
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that is free right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def served(components) -> Iterator[str]:
+    """Serve the Gradio app over ``components`` on a free port; yields its URL, closes it after."""
+    from ui.app import launch
+
+    port = free_port()
+    demo = launch(components, port=port, block=False)
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        demo.close()
 
 
 @pytest.fixture(scope="session")
@@ -70,3 +96,19 @@ def with_llm(seed_settings, embedder, seed_store, embedded_llm):
     from rag.pipeline import build_pipeline
 
     return build_pipeline(seed_settings, embedder=embedder, store=seed_store, llm=embedded_llm)
+
+
+@pytest.fixture(scope="session")
+def mixed(tmp_path_factory, embedder):
+    """The pipeline (extractive) over the 38 seed papers (no year) plus the 49 ICML 2022/2023
+    papers of :data:`MIXED`, in a fresh real store."""
+    from rag.ingest import ingest_paths
+    from rag.pipeline import build_pipeline, open_store, prepare_environment
+    from rag.settings import Settings
+
+    settings = Settings(home=tmp_path_factory.mktemp("mixed_home"))
+    prepare_environment(settings)
+    store = open_store(settings)
+    report = ingest_paths([ROOT / "data", MIXED], store, embedder)
+    assert report.papers_in_store == 38 + sum(1 for line in MIXED.read_text().splitlines() if line.strip())
+    return build_pipeline(settings, embedder=embedder, store=store, llm=None)

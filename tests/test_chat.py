@@ -5,12 +5,16 @@ Golden checks assert cited paper ids and citation numbers, never wording.
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
+from conftest import MIXED
 
+from rag.answer import REFUSAL
 from rag.chat import NOT_STATED, ROWS, Conversation, Turn, detect_intent, renumber_markers, select_rows
 from rag.citations import cited_numbers
+from rag.filters import AUTO_HINT, Filters
 from rag.pipeline import Components
 
 DANCE = "000_6b930c46f6674b66#1"
@@ -265,3 +269,80 @@ def test_topic_summary_federated_learning(conv: Conversation):
 def test_topic_summary_refuses_an_absent_topic(conv: Conversation):
     t = conv.ask("Summarize the papers on protein folding")
     assert t.kind == "refusal" and t.answer.refused and not t.citations
+
+
+# --- filters (seed papers without a year + 49 ICML papers of 2022/2023; ``mixed`` in conftest) ----
+
+YEAR = {r["id"]: r["year"] for r in map(json.loads, MIXED.read_text().splitlines())}
+
+
+def years(turn: Turn) -> set[int | None]:
+    return {YEAR.get(c.paper_id) for c in turn.citations}
+
+
+def test_filters_restrict_pipeline_answers_and_topic_summaries(mixed: Components):
+    conv = Conversation(mixed.pipeline)
+    plain = conv.ask("Summarize the papers on diffusion models")
+    assert plain.kind == "summary" and {2022, 2023} <= {YEAR.get(h.paper.id) for h in plain.answer.hits}
+
+    answer = conv.ask("Which papers use diffusion models?", filters=Filters(year=2022))
+    assert answer.kind == "answer" and answer.citations and years(answer) == {2022}
+    assert answer.answer.note.startswith("filter: year=2022")
+    assert_grounded(answer, mixed)
+
+    topic = conv.ask("Summarize the papers on diffusion models", filters=Filters(year=2023, venue="icml"))
+    assert topic.kind == "summary" and topic.citations and years(topic) == {2023}
+    assert {YEAR.get(h.paper.id) for h in topic.answer.hits} == {2023}
+    assert topic.answer.note.startswith("filter: year=2023, venue=icml")
+    assert "in the collection (filter: year=2023, venue=icml) match" in topic.answer.text
+    assert_grounded(topic, mixed)
+
+
+def test_a_year_stated_in_the_message_filters_answers_and_topic_summaries(mixed: Components):
+    conv = Conversation(mixed.pipeline)
+    auto_note = f"filter: year=2023 ({AUTO_HINT})"
+    on = conv.ask("papers from 2023 about diffusion", filters=Filters(auto=True))
+    assert auto_note in on.answer.note and on.citations and years(on) == {2023}
+    off = conv.ask("papers from 2023 about diffusion", filters=Filters(auto=False))
+    assert "filter:" not in off.answer.note
+
+    topic = conv.ask("Summarize the papers from 2023 on diffusion models", filters=Filters(auto=True))
+    assert topic.kind == "summary" and topic.standalone == "Summarize the papers on diffusion models"
+    assert auto_note in topic.answer.note and topic.citations and years(topic) == {2023}
+    assert topic.question == "Summarize the papers from 2023 on diffusion models"
+
+
+def test_named_papers_resolve_outside_the_filter_and_are_flagged(mixed: Components):
+    conv = Conversation(mixed.pipeline)
+    summary = conv.ask("Summarize DANCE", filters=Filters(year=2023))
+    assert summary.kind == "summary" and ids(summary) == [DANCE]
+    assert "outside the filter (year=2023): DANCE [1]" in summary.answer.note
+    assert "outside the filter (year=2023): DANCE [1]" in summary.answer.text
+
+    table = conv.ask("compare DANCE and APM", filters=Filters(year=2023))
+    assert table.kind == "compare" and ids(table) == [DANCE, APM]
+    assert "outside the filter (year=2023): DANCE [1], APM [2]" in table.answer.text
+
+    inside = conv.ask("compare DANCE and APM", filters=Filters(venue="ICML"))  # seed papers are ICML 2026
+    assert "outside the filter" not in inside.answer.note and inside.answer.note.startswith("filter: venue=ICML")
+
+
+def test_a_follow_up_about_a_paper_outside_the_filter_says_why_it_is_refused(mixed: Components):
+    conv = Conversation(mixed.pipeline)
+    first = conv.ask("What accuracy gain does DANCE report?")
+    assert ids(first) == [DANCE]
+    follow = conv.ask("What is its main idea?", filters=Filters(year=2023))
+    assert follow.kind == "refusal" and not follow.citations
+    assert follow.answer.text.startswith(f"{REFUSAL} DANCE is outside the filter (year=2023)")
+    assert "DANCE" in follow.standalone
+
+
+def test_a_filter_that_matches_nothing_refuses_clearly(mixed: Components):
+    conv = Conversation(mixed.pipeline)
+    none = f"{REFUSAL} No paper in the collection matches the filter (venue=NeurIPS)."
+    answer = conv.ask("Which papers use diffusion models?", filters=Filters(venue="NeurIPS"))
+    assert answer.kind == "refusal" and answer.answer.text == none and not answer.citations
+    assert "filter: venue=NeurIPS" in answer.answer.note
+    topic = conv.ask("Summarize the papers on diffusion models", filters=Filters(venue="NeurIPS"))
+    assert topic.kind == "refusal" and topic.answer.text == none and not topic.citations
+    assert "filter: venue=NeurIPS" in topic.answer.note

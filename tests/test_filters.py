@@ -13,11 +13,10 @@ import subprocess
 import sys
 
 import pytest
-from conftest import FIXTURES, ROOT
+from conftest import MIXED, ROOT
 
 from rag.filters import AUTO_HINT, Filters, detect_year
 
-MIXED = FIXTURES / "icml_mixed50.jsonl"
 RECORDS = [json.loads(line) for line in MIXED.read_text().splitlines() if line.strip()]
 YEAR = {r["id"]: r["year"] for r in RECORDS}
 AUTO_NOTE = f"filter: year=2023 ({AUTO_HINT})"
@@ -71,23 +70,7 @@ def test_an_explicit_year_wins_over_the_question_and_plans_intersect():
     assert none.restrict({"a"}) == {"a"}
 
 
-# --- through retrieval and answers (real embedder and Chroma) -------------------------------------
-
-
-@pytest.fixture(scope="module")
-def mixed(tmp_path_factory, embedder):
-    """The pipeline (extractive) over seed + 49 ICML 2022/2023 papers in a fresh store."""
-    from rag.ingest import ingest_paths
-    from rag.pipeline import build_pipeline, open_store, prepare_environment
-    from rag.settings import Settings
-
-    settings = Settings(home=tmp_path_factory.mktemp("filters_home"))
-    prepare_environment(settings)
-    store = open_store(settings)
-    report = ingest_paths([ROOT / "data", MIXED], store, embedder)
-    assert report.papers_in_store == 38 + len(RECORDS)
-    return build_pipeline(settings, embedder=embedder, store=store, llm=None)
-
+# --- through retrieval and answers (real embedder and Chroma; ``mixed`` is in conftest) -----------
 
 
 @pytest.mark.slow

@@ -6,18 +6,20 @@ test streams from the real embedded model (SmolLM2-135M) and stops it.
 
 from __future__ import annotations
 
+import json
 import re
-import socket
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import MIXED, free_port, served
 from gradio_client import Client
 
+from rag.answer import REFUSAL
 from rag.pipeline import Components
-from ui.app import check_bind, is_loopback_host, launch, parse_auth
+from ui.app import AUTO_FILTER_LABEL, check_bind, is_loopback_host, launch, parse_auth
 
 pytestmark = pytest.mark.slow  # the real embedder, Chroma store and (one test) embedded LLM
 
@@ -30,12 +32,6 @@ CHAT, PANEL, STATUS, DETAILS, DL_ANSWER, DL_CONV, DL_BIB, QUESTION = range(8)
 OUTPUT_DIR = Path(__file__).parent / "output"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def components(extractive: Components) -> Components:
     """The shared real pipeline (conftest: seed store in a temporary home, llm=None)."""
@@ -44,12 +40,8 @@ def components(extractive: Components) -> Components:
 
 @pytest.fixture(scope="module")
 def url(components: Components) -> Iterator[str]:
-    port = free_port()
-    demo = launch(components, port=port, block=False)
-    try:
-        yield f"http://127.0.0.1:{port}/"
-    finally:
-        demo.close()
+    with served(components) as u:
+        yield u
 
 
 def client(url: str) -> Client:
@@ -184,6 +176,67 @@ def test_settings_show_effective_values_and_ollama_errors(url: str):
     r = ask(c, "What accuracy gain does DANCE report?", backend="ollama")  # falls back, says so
     assert "Answering with the default backend instead" in r[STATUS]
     assert panel_ids(r) == [DANCE]
+
+
+# --- filters in the settings panel (seed papers + ICML 2022/2023 papers with years) ------------
+
+YEAR = {r["id"]: r["year"] for r in map(json.loads, MIXED.read_text().splitlines())}
+DIFFUSION = "Which papers use diffusion models?"
+
+
+@pytest.fixture(scope="module")
+def mixed_url(mixed: Components) -> Iterator[str]:
+    """The app over the real pipeline of conftest's ``mixed`` store."""
+    with served(mixed) as u:
+        yield u
+
+
+def cited_years(result) -> set[int | None]:
+    return {YEAR.get(c["paper_id"]) for c in result[DETAILS]["citations"]}
+
+
+def retrieved_years(result) -> set[int | None]:
+    return {YEAR.get(h["paper_id"]) for h in result[DETAILS]["retrieved"]}
+
+
+def test_year_filter_in_settings_restricts_answers_until_cleared(mixed_url: str):
+    c = client(mixed_url)
+    line = c.predict("none", "llama3.2:3b", 5, "2022", "", "", True, api_name="/settings")
+    assert "filters: year=2022 (clear the field to remove)" in line
+    r = ask(c, DIFFUSION, year="2022")
+    assert r[DETAILS]["citations"] and cited_years(r) == {2022}
+    assert retrieved_years(r) == {2022} and {YEAR.get(pid) for pid in panel_ids(r)} == {2022}
+    assert "filter: year=2022" in r[STATUS] and r[DETAILS]["note"].startswith("filter: year=2022")
+    cleared = ask(c, DIFFUSION, year="")  # the user clears the field
+    assert "filter:" not in cleared[STATUS] and {2022, 2023} <= retrieved_years(cleared)
+    bad = ask(c, DIFFUSION, year="20x3")
+    assert "“20x3” is not a year" in bad[STATUS] and "filter:" not in bad[DETAILS]["note"]
+
+
+def test_auto_filter_from_the_question_is_shown_and_the_checkbox_removes_it(mixed_url: str):
+    c = client(mixed_url)
+    question = "papers from 2023 about diffusion"
+    on = ask(c, question)  # the checkbox is ticked by default
+    note = f"filter: year=2023 (untick “{AUTO_FILTER_LABEL}” in Settings to remove)"
+    assert note in on[STATUS] and note in on[DETAILS]["note"]
+    assert on[DETAILS]["citations"] and cited_years(on) == {2023} and retrieved_years(on) == {2023}
+    off = ask(c, question, auto_filter=False)
+    assert "filter:" not in off[STATUS] and "filter:" not in off[DETAILS]["note"]
+    assert {2022, 2023} <= retrieved_years(off)
+    line = c.predict("none", "llama3.2:3b", 5, "", "", "", False, api_name="/settings")
+    assert "filters: none" in line and "years stated in the question are ignored" in line
+
+
+def test_a_filter_that_matches_nothing_refuses_clearly(mixed_url: str):
+    c = client(mixed_url)
+    refusal = f"{REFUSAL} No paper in the collection matches the filter (venue=NeurIPS)."
+    r = ask(c, DIFFUSION, venue="NeurIPS")
+    assert r[DETAILS]["refused"] and not r[DETAILS]["citations"] and not panel_ids(r)
+    assert r[DETAILS]["text"] == refusal and refusal in last_text(r)
+    assert "filter: venue=NeurIPS" in r[STATUS]
+    topic = ask(c, "Summarize the papers on diffusion models", venue="NeurIPS", year="2023")
+    assert topic[DETAILS]["refused"] and not topic[DETAILS]["citations"]
+    assert "No paper in the collection matches the filter (year=2023, venue=NeurIPS)." in last_text(topic)
 
 
 QUESTIONS = {

@@ -7,14 +7,13 @@ otherwise. Screenshots go to the test's ``tmp_path`` and are copied to ``tests/o
 from __future__ import annotations
 
 import shutil
-import socket
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import served
 
 from rag.pipeline import Components
-from ui.app import launch
 
 CHROMIUM = Path("/usr/bin/chromium")
 
@@ -41,21 +40,11 @@ OUTPUT_DIR = Path(__file__).parent / "output"
 TIMEOUT_MS = 90_000
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def url(extractive: Components) -> Iterator[str]:
     """The app over the shared real pipeline (conftest, llm=None) on a free port."""
-    port = free_port()
-    demo = launch(extractive, port=port, block=False)
-    try:
-        yield f"http://127.0.0.1:{port}/"
-    finally:
-        demo.close()
+    with served(extractive) as u:
+        yield u
 
 
 @pytest.fixture(scope="module")

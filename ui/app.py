@@ -9,6 +9,10 @@ Answers stream: :meth:`Conversation.ask` runs in a worker thread whose ``on_toke
 callback feeds a queue; the event handler (a generator) yields the prose so far, then the
 checked answer with its citations replaces it. *Stop* sets the ``threading.Event`` the
 LLM watches (generation stops on the server) and cancels the Gradio event.
+
+The settings panel also holds year / venue / author filters and the switch for filters stated
+in the question; they are passed to :meth:`Conversation.ask` with every message, and the
+answer's note (the status line) says which filter applied and how to remove it.
 """
 
 from __future__ import annotations
@@ -28,11 +32,13 @@ import gradio as gr
 
 from rag.answer import AnswerPipeline
 from rag.chat import Conversation, Turn
+from rag.filters import Filters
 from rag.llm import LLMError
 from rag.pipeline import Components, make_llm
 from ui import format as fmt
 
-__all__ = ["BACKENDS", "build_app", "check_bind", "is_loopback_host", "launch", "parse_auth"]
+__all__ = ["AUTO_FILTER_LABEL", "BACKENDS", "build_app", "check_bind", "is_loopback_host", "launch", "parse_auth",
+           "parse_filters"]  # fmt: skip
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +51,12 @@ EXAMPLES = [
     "Compare DANCE and APM",
     "Summarize the papers on federated learning",
 ]
+
+AUTO_FILTER_LABEL = "Apply filters stated in the question"
+"""The settings checkbox that turns a year in the question ("papers from 2023 ...") into a filter."""
+
+UI_AUTO_HINT = f"untick “{AUTO_FILTER_LABEL}” in Settings to remove"
+"""How to undo an automatic filter in the UI; shown in the answer's note."""
 
 _AUTO_TTL = 30.0  # seconds an "auto"/"ollama" resolution is reused before Ollama is pinged again
 
@@ -147,6 +159,35 @@ def check_bind(host: str, auth: object) -> None:
         )
 
 
+def parse_filters(year: str | float | None, venue: str, author: str, auto: bool) -> tuple[Filters, str]:
+    """The filters of the settings panel, and a warning for a year that is not one.
+
+    Args:
+        year: The year field (``""``/``None`` for any year; whole numbers 1900-2100).
+        venue: Venue substring, ``""`` for any.
+        author: Author-name substring, ``""`` for any.
+        auto: Whether a year stated in the question becomes a filter.
+
+    Returns:
+        ``(filters, warning)``; an unusable year is left out of ``filters`` and explained in
+        ``warning`` (``""`` when everything was usable).
+    """
+    text = str(year if year is not None else "").strip()
+    value, warning = None, ""
+    if text:
+        try:
+            value = int(float(text))
+        except (ValueError, OverflowError):  # "abc", "nan", "inf"
+            value = None
+        if value is None or not 1900 <= value <= 2100 or float(text) != value:
+            warning = f"The year filter “{text}” is not a year such as 2023; it is ignored."
+            value = None
+    filters = Filters(
+        year=value, venue=(venue or "").strip(), author=(author or "").strip(), auto=bool(auto), auto_hint=UI_AUTO_HINT
+    )
+    return filters, warning
+
+
 # --- app-level collaborators (built per app, never module-level) --------------------------
 
 
@@ -227,6 +268,7 @@ class _Session:
     done: threading.Event = field(default_factory=threading.Event)
     backend_note: str = ""
     exports: int = 0
+    filters: Filters = field(default_factory=lambda: Filters(auto=True, auto_hint=UI_AUTO_HINT))
 
 
 # --- the app ---------------------------------------------------------------------------
@@ -254,11 +296,17 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
         line = f"**LLM:** {components.pipeline.backend}"
         return fmt.escape_dollars(f"{line} — {backends.default_note}" if backends.default_note else line)
 
-    def effective_line(backend: str, model: str, top_k: int, note: str, error: str = "") -> str:
+    def effective_line(
+        backend: str, model: str, top_k: int, note: str, error: str = "", filters: Filters | None = None
+    ) -> str:
+        filters = filters or Filters(auto=True)
+        shown = filters.describe()
         line = (
             f"**Effective:** backend `{backend}` → {note or 'extractive answers'} · Ollama model `{model}` at "
             f"`{settings.llm.ollama_host}` · top-k {int(top_k)} · evidence sentences per paper "
-            f"{settings.answer.evidence_per_paper} · {len(papers)} papers in the collection"
+            f"{settings.answer.evidence_per_paper} · {len(papers)} papers in the collection · filters: "
+            + (f"{shown} (clear the field to remove)" if shown else "none")
+            + f" · years stated in the question {'become filters' if filters.auto else 'are ignored'}"
         )
         return (f"⚠️ {error}\n\n" if error else "") + fmt.escape_dollars(line)
 
@@ -311,10 +359,22 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
 
     # -- event handlers ----------------------------------------------------------------------
 
-    def respond(message: str, backend: str, model: str, top_k: float, session: _Session | None) -> Iterator[tuple]:
-        """Answer one message, streaming LLM prose, then the checked answer."""
+    def respond(
+        message: str,
+        backend: str,
+        model: str,
+        top_k: float,
+        year: str,
+        venue: str,
+        author: str,
+        auto_filter: bool,
+        session: _Session | None,
+    ) -> Iterator[tuple]:
+        """Answer one message with the session's settings, streaming LLM prose, then the checked answer."""
         session = session or new_session()
         conv = session.conversation
+        session.filters, filter_warning = parse_filters(year, venue, author, auto_filter)
+        filters = session.filters
         message = (message or "").strip()
         skip = gr.skip()
         if not message:
@@ -330,11 +390,11 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
                 session,
             )
             return
-        warning = ""
+        warning = filter_warning
         try:
             conv.pipeline, session.backend_note = backends.resolve(backend, model)
         except LLMError as exc:
-            warning = f"{exc} Answering with the default backend instead."
+            warning = " ".join(x for x in (warning, f"{exc} Answering with the default backend instead.") if x)
             conv.pipeline, session.backend_note = components.pipeline, backends.default_note
         stop = threading.Event()
         done = threading.Event()
@@ -344,7 +404,7 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
 
         def work() -> None:
             try:
-                conv.ask(message, top_k=int(top_k), on_token=pieces.put, stop=stop)
+                conv.ask(message, top_k=int(top_k), on_token=pieces.put, stop=stop, filters=filters)
             except Exception as exc:  # noqa: BLE001 - shown to the user, logged with traceback
                 log.exception("answering %r failed", message)
                 failure.append(exc)
@@ -410,20 +470,32 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
         off = gr.DownloadButton(value=None, interactive=False)
         return [], fmt.EMPTY_PANEL, default_status(), None, off, off, off, fresh
 
-    def apply_settings(backend: str, model: str, top_k: float, session: _Session | None) -> tuple[str, _Session]:
+    def show_settings(
+        backend: str, model: str, top_k: float, session: _Session | None, warning: str = ""
+    ) -> tuple[str, _Session]:
+        """Switch the session to the chosen LLM; the effective settings with the session's filters."""
         session = session or new_session()
         try:
             pipeline, note = backends.resolve(backend, model)
         except LLMError as exc:
-            return effective_line(backend, model, top_k, "", error=str(exc)), session
+            error = " ".join(x for x in (str(exc), warning) if x)
+            return effective_line(backend, model, top_k, "", error=error, filters=session.filters), session
         session.conversation.pipeline = pipeline
-        return effective_line(backend, model, top_k, note), session
+        return effective_line(backend, model, top_k, note, error=warning, filters=session.filters), session
+
+    def apply_settings(
+        backend: str, model: str, top_k: float, year: str, venue: str, author: str, auto_filter: bool,
+        session: _Session | None,
+    ) -> tuple[str, _Session]:  # fmt: skip
+        session = session or new_session()
+        session.filters, warning = parse_filters(year, venue, author, auto_filter)
+        return show_settings(backend, model, top_k, session, warning)
 
     def refresh_models(backend: str, model: str, top_k: float, session: _Session | None):
         backends.forget()
         models, state = backends.ollama_models()
         choices = list(dict.fromkeys([*models, model or backends.default_model]))
-        line, session = apply_settings(backend, model, top_k, session)
+        line, session = show_settings(backend, model, top_k, session)
         return gr.Dropdown(choices=choices, value=model), f"{line}\n\n{fmt.escape_dollars(state)}", session
 
     # -- layout ------------------------------------------------------------------------------
@@ -491,6 +563,16 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
                     info="Models pulled into the Ollama server (Refresh to list them)",
                 )
                 top_k = gr.Slider(1, 10, value=settings.retrieval.top_k, step=1, label="top-k (papers per answer)")
+            with gr.Row():
+                year_tb = gr.Textbox("", label="Year", placeholder="any, e.g. 2023", elem_id="pc-year")
+                venue_tb = gr.Textbox("", label="Venue", placeholder="any, e.g. ICML", elem_id="pc-venue")
+                author_tb = gr.Textbox("", label="Author", placeholder="any, part of a name", elem_id="pc-author")
+                auto_cb = gr.Checkbox(
+                    value=True,
+                    label=AUTO_FILTER_LABEL,
+                    info="“papers from 2023 about …” then only searches papers of 2023",
+                    elem_id="pc-auto-filter",
+                )
             refresh_btn = gr.Button("Refresh Ollama models", size="sm")
             effective = gr.Markdown(
                 effective_line(
@@ -501,35 +583,35 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
             details = gr.JSON(label="Current answer")
 
         # -- events -------------------------------------------------------------------------
+        settings_inputs = [backend_dd, model_dd, top_k, year_tb, venue_tb, author_tb, auto_cb]
         outputs = [chatbot, evidence, status, details, dl_answer, dl_conv, dl_bib, question, session_state]
         ask_event = gr.on(
             [question.submit, ask_btn.click],
             respond,
-            inputs=[question, backend_dd, model_dd, top_k, session_state],
+            inputs=[question, *settings_inputs, session_state],
             outputs=outputs,
             api_name="ask",
             show_progress="hidden",
         )
-        stop_btn.click(
-            stop_answer,
-            inputs=[session_state],
-            outputs=[chatbot, evidence, status, details, dl_answer, dl_conv, dl_bib, session_state],
-            cancels=[ask_event],
-            api_name="stop",
-            concurrency_limit=None,
-        )
-        new_btn.click(
-            new_conversation,
-            inputs=[session_state],
-            outputs=[chatbot, evidence, status, details, dl_answer, dl_conv, dl_bib, session_state],
-            cancels=[ask_event],
-            api_name="new_conversation",
-            concurrency_limit=None,
-        )
+
+        def cancelling(button: gr.Button, handler: Callable[[_Session | None], tuple], api_name: str) -> None:
+            """Wire a button that ends the running answer (Stop, New conversation)."""
+            button.click(
+                handler,
+                inputs=[session_state],
+                outputs=[chatbot, evidence, status, details, dl_answer, dl_conv, dl_bib, session_state],
+                cancels=[ask_event],
+                api_name=api_name,
+                concurrency_limit=None,
+            )
+
+        cancelling(stop_btn, stop_answer, "stop")
+        cancelling(new_btn, new_conversation, "new_conversation")
         gr.on(
-            [backend_dd.change, model_dd.change, top_k.release],
+            [backend_dd.change, model_dd.change, top_k.release, auto_cb.change]
+            + [ev for tb in (year_tb, venue_tb, author_tb) for ev in (tb.submit, tb.blur)],
             apply_settings,
-            inputs=[backend_dd, model_dd, top_k, session_state],
+            inputs=[*settings_inputs, session_state],
             outputs=[effective, session_state],
             api_name="settings",
             concurrency_limit=None,

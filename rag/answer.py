@@ -23,9 +23,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from prompts import load_prompt
 from rag.citations import check_claims, format_marker, is_degenerate, validate_markers
-from rag.evidence import EvidenceSelector, wants_more
+from rag.evidence import EvidenceSelector, is_summary, wants_more
 from rag.filters import Filters
 from rag.llm import ChatLLM, LLMError, Message, strip_reasoning
 from rag.retrieve import HybridRetriever, Retrieval
@@ -34,7 +36,7 @@ from rag.text import content_terms, normalize
 from rag.types import Answer, Citation, Evidence, PaperHit, Timings
 from store.papers import Paper, strip_markup
 
-__all__ = ["EMPTY_QUESTION", "REFUSAL", "AnswerPipeline", "classify_question"]
+__all__ = ["EMPTY_QUESTION", "REFUSAL", "AnswerPipeline", "classify_question", "facets", "set_membership", "set_membership_design"]
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +74,55 @@ _METADATA = {
     "hyper-parameters": re.compile(r"\b(learning rate|batch size|hyper-?parameters?|weight decay|number of epochs|warm-?up steps)\b", re.I),
 }
 _CODE_LINK = re.compile(r"\b(github|code|repository|repo|source code|project page|link)\b", re.I)
+
+
+# Logistic model of set membership, fit by benchmarks/calibrate_membership.py on the dev set's
+# multi-paper questions (19 questions x 38 papers; scikit-learn LogisticRegression, C=1).
+# Leave-one-question-out estimate at probability 0.25: precision 0.79, recall 0.81 of the gold
+# papers (the cosine-margin rule it replaces reached 0.77 / 0.61 in the full evaluation).
+_MEMBERSHIP_COEF = (1.591, 2.715, 3.414, 2.190)  # closest, closest - best closest, BM25 / best, coverage
+_MEMBERSHIP_BIAS = -3.726
+_FACET_SPLIT = re.compile(r",|;|\bor\b|\bsuch as\b|\bfor example\b|\be\.g\.|\bincluding\b|\band then\b", re.I)
+
+
+def facets(topic: str) -> list[str]:
+    """The alternatives a set question lists: "speech or audio" -> ``["speech", "audio"]``.
+
+    Split at commas, semicolons, "or", "such as", "for example", "e.g.", "including" and
+    "and then"; parts without a content term are dropped. Returns ``[]`` when there is one part.
+    """
+    parts = [p.strip() for p in _FACET_SPLIT.split(topic)]
+    parts = [p for p in parts if p and content_terms(p)]
+    return parts if len(parts) > 1 else []
+
+
+def set_membership_design(features: np.ndarray) -> np.ndarray:
+    """The ``(n, 4)`` design matrix of :func:`set_membership` from ``(n, 3)`` features.
+
+    Columns: closest sentence cosine, that minus the best of the candidates, BM25 / best, coverage.
+    """
+    f = np.asarray(features, dtype=float).reshape(-1, 3)
+    closest = f[:, 0]
+    return np.stack([closest, closest - closest.max(initial=0.0), f[:, 1], f[:, 2]], 1)
+
+
+def set_membership(closest: np.ndarray, lexical: np.ndarray, coverage: np.ndarray) -> np.ndarray:
+    """Probability that each candidate paper belongs to the answer of a "which papers" question.
+
+    Args:
+        closest: ``(n,)`` best cosine between any sentence of the paper's abstract and the topic
+            or one of its :func:`facets`, in [-1, 1].
+        lexical: ``(n,)`` BM25 score of the paper for the topic divided by the best score, in [0, 1].
+        coverage: ``(n,)`` IDF-weighted share of the topic's terms the paper contains, in [0, 1].
+
+    Returns:
+        ``(n,)`` float probabilities in (0, 1): a logistic model over the three features and
+        ``closest`` minus the best ``closest`` of the candidates (how far behind the clearest
+        member); coefficients from ``benchmarks/calibrate_membership.py``.
+    """
+    x = set_membership_design(np.stack([np.asarray(closest, float), np.asarray(lexical, float), np.asarray(coverage, float)], 1))
+    z = x @ np.array(_MEMBERSHIP_COEF) + _MEMBERSHIP_BIAS
+    return 1.0 / (1.0 + np.exp(-z))
 
 
 def classify_question(question: str) -> str:
@@ -201,7 +252,7 @@ class AnswerPipeline:
         qvec = self.retriever.embedder.embed([query])[0]
         per = self.settings.answer.evidence_per_paper if kind in ("single", "compare") else 1
         if kind == "single" and wants_more(query):
-            per += 1
+            per += 2 if is_summary(query) else 1
         sources = [
             _Source(i + 1, h, self.evidence.select(query, h.paper, k=per, qvec=qvec)) for i, h in enumerate(chosen)
         ]
@@ -223,11 +274,14 @@ class AnswerPipeline:
             for s in sources
         ]
         timings.total = time.perf_counter() - t0
+        # For a set question the membership model reranks the candidates: members first.
+        chosen_ids = {h.paper.id for h in chosen}
+        ranked = chosen + [h for h in retrieval.hits if h.paper.id not in chosen_ids] if kind == "set" else retrieval.hits
         return Answer(
             question=question,
             text=text,
             citations=citations,
-            hits=retrieval.hits[: max(10, len(chosen))],
+            hits=ranked[: max(10, len(chosen))],
             refused=False,
             backend=backend,
             note=note,
@@ -271,6 +325,12 @@ class AnswerPipeline:
         if kind == "set" and _CODE_LINK.search(query) and any(h.paper.url for h in r.hits):
             return ""
         weak = not named and top.dense < rs.relevance_floor and top.coverage < rs.coverage_floor
+        if weak and kind == "set":
+            # "a proof, a bound, or a convergence guarantee": one facet the papers clearly state is enough.
+            weak = all(
+                max((self.retriever.coverage(f, h.paper.id) for h in r.hits[:20]), default=0.0) < rs.set_facet_coverage
+                for f in facets(query) or [query]
+            )
         if weak and kind == "set":
             # A set question's frame dilutes chunk similarity: judge by the closest sentence instead.
             qvec = self.retriever.embedder.embed([query])[0]
@@ -344,34 +404,39 @@ class AnswerPipeline:
         # One paper answers a one-paper question; a near-tie with a second would only dilute it.
         return [hits[0]]
 
+    def membership_features(self, query: str, hits: Sequence[PaperHit]) -> np.ndarray:
+        """The features :func:`set_membership` scores, for each candidate of a set question.
+
+        Returns:
+            ``(n, 3)`` float: best sentence cosine with the topic or one of its facets, BM25
+            score divided by the best, and term coverage (see :func:`set_membership`).
+        """
+        topic = _SET_FRAME.sub("", query).strip(" ?") or query
+        if not hits:
+            return np.zeros((0, 3))
+        qvecs = self.retriever.embedder.embed([topic, *facets(topic)])
+        self.evidence.warm([h.paper for h in hits])
+        lexical = self.retriever.lexical(topic, max(len(hits), self.settings.retrieval.candidates))
+        rows = []
+        for h in hits:
+            sents, vecs = self.evidence.sentences(h.paper)
+            closest = float((vecs @ qvecs.T).max()) if sents else 0.0
+            rows.append((closest, lexical.get(h.paper.id, 0.0), self.retriever.coverage(topic, h.paper.id)))
+        return np.array(rows, dtype=float)
+
     def _set_members(self, query: str, hits: list[PaperHit]) -> list[PaperHit]:
         """Every paper that answers a "which papers ..." question, not a fixed top-k.
 
-        A paper is a member when one of its sentences is close to the question's topic
-        (the "which papers" frame removed): best sentence cosine within ``set_margin`` of
-        the best paper's and at least ``set_floor``; or when its best evidence sentence
-        scores at least 0.5 and it covers 60% of the topic's terms (names such as ALFWorld).
-        Calibrated on the dev set's multi-paper questions.
+        Each candidate gets a membership probability from :func:`set_membership`; members
+        are those at or above ``retrieval.set_membership``, most probable first.
         """
         rs = self.settings.retrieval
-        topic = _SET_FRAME.sub("", query).strip(" ?") or query
-        qvec = self.retriever.embedder.embed([topic])[0]
-        self.evidence.warm([h.paper for h in hits])
-        rows = []
-        for h in hits:
-            _, vecs = self.evidence.sentences(h.paper)
-            top_sentence = float((vecs @ qvec).max()) if len(vecs) else 0.0
-            ev = self.evidence.score(topic, h.paper, qvec)
-            rows.append((top_sentence, ev[0].score if ev else 0.0, self.retriever.coverage(topic, h.paper.id), h))
-        if not rows:
+        feats = self.membership_features(query, hits)
+        if not len(feats):
             return []
-        best = max(r[0] for r in rows)
-        members = [
-            r for r in rows
-            if (r[0] >= best - rs.set_margin and r[0] >= rs.set_floor) or (r[1] >= 0.5 and r[2] >= 0.6)
-        ]
-        members.sort(key=lambda r: r[0], reverse=True)
-        return [r[3] for r in members[: rs.max_set_size]]
+        prob = set_membership(feats[:, 0], feats[:, 1], feats[:, 2])
+        order = np.argsort(-prob, kind="stable")
+        return [hits[i] for i in order if prob[i] >= rs.set_membership][: rs.max_set_size]
 
     # --- the LLM's part --------------------------------------------------------------
 

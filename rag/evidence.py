@@ -28,7 +28,8 @@ _ROLE_CUES = {
     "problem": re.compile(
         r"\b(however|but|limit\w*|lack\w*|challeng\w*|suffer\w*|fail\w*|bottleneck\w*|ineffici\w*|costly|"
         r"expensive|difficult\w*|issue\w*|problem\w*|gap|neglect\w*|overlook\w*|rigid\w*|unstable|instabilit\w*|"
-        r"hinder\w*|scarc\w*|overhead|prohibitive|vanish\w*|waste\w*|mismatch\w*|trade-off|degrad\w*|remain\w*)\b",
+        r"hinder\w*|scarc\w*|overhead|prohibitive|vanish\w*|waste\w*|mismatch\w*|trade-off|degrad\w*|remain\w*|"
+        r"existing|prior|previous|conventional|traditional|struggl\w*)\b",
         re.I,
     ),
     "method": re.compile(
@@ -70,9 +71,20 @@ def question_roles(question: str) -> set[str]:
     return roles
 
 
+_RESULT_LEAD = re.compile(r"^\W*(experiment\w*|empirical\w*|extensive|results?|evaluations?|across|comprehensive)\b", re.I)
+_CONTRAST = re.compile(r"\b(however|but|yet|although|though|despite|whereas|existing|prior|previous|conventional)\b", re.I)
+
+
 def sentence_roles(sentence: str) -> set[str]:
-    """Rhetorical roles a sentence plays, by its cue words."""
-    return {r for r, pat in _ROLE_CUES.items() if pat.search(sentence)}
+    """Rhetorical roles a sentence plays, by its cue words.
+
+    A sentence that opens as a result ("Experiments show ... the best trade-off") does not
+    state the problem unless it also contrasts with other work.
+    """
+    roles = {r for r, pat in _ROLE_CUES.items() if pat.search(sentence)}
+    if "problem" in roles and _RESULT_LEAD.search(sentence) and not _CONTRAST.search(sentence):
+        roles.discard("problem")
+    return roles
 
 
 def wants_more(question: str) -> bool:
@@ -174,9 +186,13 @@ class EvidenceSelector:
         """The ``k`` best sentences of ``paper`` for ``question``, in abstract order.
 
         Greedy: each step takes the sentence with the best score plus a bonus (0.3 x the
-        idf-weighted share) for question terms no chosen sentence covers yet, so the quotes
-        cover the question's different parts instead of repeating one. A sentence whose
-        total falls below half of the best sentence's score is not taken (at least one is).
+        idf-weighted share) for question terms no chosen sentence covers yet, and
+        ``ROLE_BONUS`` when it plays a rhetorical role the question asks for that no chosen
+        sentence plays yet ("the limitation ... and how it addresses it" gets one problem
+        and one method sentence). A sentence whose total falls below ``cutoff`` x the best
+        sentence's score is not taken (at least one is); ``cutoff`` is 0.5, and 0.35 for
+        summaries, which ask for the whole abstract's gist (greedy coverage after Carbonell
+        & Goldstein, 1998, maximal marginal relevance).
         """
         scored = self.score(question, paper, qvec)
         if not scored:
@@ -184,19 +200,25 @@ class EvidenceSelector:
         qterms = set(content_terms(question))
         qweight = sum(self.idf(t) for t in qterms) or 1.0
         terms = {e.start: set(content_terms(e.sentence)) & qterms for e in scored}
+        asked = question_roles(question)
+        roles = {e.start: sentence_roles(e.sentence) & asked for e in scored}
+        cutoff = 0.35 if _SUMMARY.search(question) else 0.5
         best = scored[0].score
         chosen: list[Evidence] = []
         covered: set[str] = set()
+        covered_roles: set[str] = set()
         pool = list(scored)
         while pool and len(chosen) < k:
             def gain(e: Evidence) -> float:
-                return e.score + 0.3 * sum(self.idf(t) for t in terms[e.start] - covered) / qweight
+                new_role = ROLE_BONUS if chosen and roles[e.start] - covered_roles else 0.0
+                return e.score + 0.3 * sum(self.idf(t) for t in terms[e.start] - covered) / qweight + new_role
 
             nxt = max(pool, key=gain)
-            if chosen and gain(nxt) < 0.5 * best:
+            if chosen and gain(nxt) < cutoff * best:
                 break
             chosen.append(nxt)
             covered |= terms[nxt.start]
+            covered_roles |= roles[nxt.start]
             pool.remove(nxt)
         return sorted(chosen, key=lambda e: e.start)
 
@@ -207,3 +229,8 @@ class EvidenceSelector:
         va = self.embedder.embed(a)
         vb = self.embedder.embed(b)
         return va @ vb.T
+
+
+def is_summary(question: str) -> bool:
+    """Whether the question asks for a summary or overview of a paper."""
+    return bool(_SUMMARY.search(question))

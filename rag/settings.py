@@ -82,8 +82,17 @@ class RetrievalSettings(_Section):
         le=1.0,
         description="Best sentence cosine below which a weak 'which papers' question is refused.",
     )
-    set_margin: float = Field(
-        0.10, ge=0.0, le=1.0, description="How far (cosine) below the best paper a 'which papers' member may score."
+    set_membership: float = Field(
+        0.25,
+        ge=0.0,
+        le=1.0,
+        description="Least membership probability (rag.answer.set_membership) for a paper to count in a 'which papers' answer.",
+    )
+    set_facet_coverage: float = Field(
+        0.75,
+        ge=0.0,
+        le=1.0,
+        description="A weak 'which papers' question is still answered when one of its facets has this term coverage in a paper.",
     )
     max_set_size: int = Field(12, ge=1, le=100, description="Most papers listed for a 'which papers' question.")
     name_match_min: int = Field(

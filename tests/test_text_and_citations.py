@@ -91,3 +91,11 @@ def test_name_index_matches_exact_misspelled_and_phrase_names_but_not_shared_one
     # a name another abstract also uses is a field, not a paper's name
     assert "federated learning" not in idx.phrases
     assert idx.match("What does SENDAI do?")[0]["SENDAI"] == {"d#1": 0.6}
+
+
+def test_facets_split_the_alternatives_of_a_set_question():
+    from rag.answer import facets
+
+    assert facets("work on speech or audio") == ["work on speech", "audio"]
+    assert facets("attack speech systems, such as spoofing or deepfakes") == ["attack speech systems", "spoofing", "deepfakes"]
+    assert facets("are about diffusion models") == []  # one part: no facets

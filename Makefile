@@ -33,7 +33,7 @@ test: install
 	$(BIN)/python -m pytest -q
 
 eval: install
-	$(BIN)/paperchat eval ../shared/eval/dev.jsonl --llm none
+	$(BIN)/paperchat eval tests/fixtures/dev.jsonl --llm none
 
 bench: install
 	$(BIN)/python benchmarks/bench.py $(BENCH_ARGS)

@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-DEFAULT_CORPUS = "../shared/corpora/airas_icml_2022_2023/papers.jsonl"
+DEFAULT_CORPUS = "benchmarks/corpus/icml_2022_2023.jsonl.gz"
 
 
 @dataclass
@@ -102,6 +102,14 @@ def peak_rss_mib() -> float:
 def load_corpus(corpus: Path, seed: Path, limit: int | None):
     from store.papers import read_path
 
+    if corpus.suffix == ".gz":  # the bundled corpus: read through a decompressed copy
+        import gzip
+        import tempfile
+
+        plain = Path(tempfile.mkdtemp(prefix="paperchat-corpus-")) / corpus.name[: -len(".gz")]
+        with gzip.open(corpus, "rb") as src, plain.open("wb") as dst:
+            shutil.copyfileobj(src, dst)
+        corpus = plain
     papers = []
     for src in (corpus, *sorted(seed.glob("*.txt"))):
         res = read_path(src)
@@ -405,7 +413,7 @@ def ui_peak_rss(home: Path, timeout: float) -> tuple[float | None, float, str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--corpus", type=Path, default=ROOT / DEFAULT_CORPUS, help="The ICML 2022-23 JSONL file.")
+    ap.add_argument("--corpus", type=Path, default=ROOT / DEFAULT_CORPUS, help="The ICML 2022-23 JSONL file (.jsonl or .jsonl.gz).")
     ap.add_argument("--seed", type=Path, default=ROOT / "data", help="Folder of the seed .txt files.")
     ap.add_argument("--limit", type=int, default=None, help="Use only this many papers (quick check).")
     ap.add_argument("--slices", type=int, default=12, help="Interleaving slices of the corpus.")

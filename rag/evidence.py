@@ -208,6 +208,23 @@ class EvidenceSelector:
         covered: set[str] = set()
         covered_roles: set[str] = set()
         pool = list(scored)
+        # A question of several parts ("what problem ..., and what phenomenon do they discover?")
+        # gets the best sentence of each part first, so no part goes unanswered.
+        parts = question_parts(question)
+        for part in parts if len(parts) > 1 else ():
+            if len(chosen) >= k:
+                break
+            taken = {e.start for e in chosen}
+            for e in self.score(part, paper):
+                if e.start in taken:
+                    continue
+                if e.score >= 0.5 * best:
+                    nxt = next(x for x in pool if x.start == e.start)
+                    chosen.append(nxt)
+                    covered |= terms[nxt.start]
+                    covered_roles |= roles[nxt.start]
+                    pool.remove(nxt)
+                break
         while pool and len(chosen) < k:
             def gain(e: Evidence) -> float:
                 new_role = ROLE_BONUS if chosen and roles[e.start] - covered_roles else 0.0
@@ -229,6 +246,23 @@ class EvidenceSelector:
         va = self.embedder.embed(a)
         vb = self.embedder.embed(b)
         return va @ vb.T
+
+
+_PART = re.compile(
+    r"(?:,\s*|\s+)(?:and|while|also|then)\s+(?=(?:what|which|how|why|where|when|who|whom|does|do|did|is|are|was|were|"
+    r"on which|in which|for which|by how)\b)|[;?]\s+(?=\S)|,\s*(?=(?:what|which|how|why|on which|in which|by how)\b)",
+    re.I,
+)
+
+
+def question_parts(question: str) -> list[str]:
+    """The sub-questions of a question: "What X, and how does it Y?" -> ["What X", "how does it Y?"].
+
+    Parts without a content term are dropped; a one-part question gives ``[question]``.
+    """
+    parts = [p.strip() for p in _PART.split(question) if p and p.strip()]
+    parts = [p for p in parts if content_terms(p)]
+    return parts or [question]
 
 
 def is_summary(question: str) -> bool:

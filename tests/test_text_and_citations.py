@@ -99,3 +99,18 @@ def test_facets_split_the_alternatives_of_a_set_question():
     assert facets("work on speech or audio") == ["work on speech", "audio"]
     assert facets("attack speech systems, such as spoofing or deepfakes") == ["attack speech systems", "spoofing", "deepfakes"]
     assert facets("are about diffusion models") == []  # one part: no facets
+
+
+def test_question_parts_split_sub_questions_only():
+    from rag.evidence import question_parts
+
+    assert question_parts("What problem does X address, and what phenomenon do its authors discover?") == [
+        "What problem does X address",
+        "what phenomenon do its authors discover?",
+    ]
+    assert question_parts("How many levels does X define, which theory grounds them, and on which benchmarks is it evaluated?") == [
+        "How many levels does X define",
+        "which theory grounds them",
+        "on which benchmarks is it evaluated?",
+    ]
+    assert question_parts("Which papers use speech and audio data?") == ["Which papers use speech and audio data?"]

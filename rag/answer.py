@@ -376,7 +376,7 @@ class AnswerPipeline:
                 picked = [by_id[p] for p in dict.fromkeys(named_ids) if p in by_id]
                 term_hits = [h for h in hits if h.name_match >= 60 and h not in picked]
                 return (picked + term_hits)[: rs.max_set_size]
-            return self._set_members(query, hits[: rs.candidates])
+            return self.set_members(query, hits[: rs.candidates])
         if kind == "compare":
             uniq = list(dict.fromkeys(named_ids))
             if len(uniq) >= 2:
@@ -424,7 +424,7 @@ class AnswerPipeline:
             rows.append((closest, lexical.get(h.paper.id, 0.0), self.retriever.coverage(topic, h.paper.id)))
         return np.array(rows, dtype=float)
 
-    def _set_members(self, query: str, hits: list[PaperHit]) -> list[PaperHit]:
+    def set_members(self, query: str, hits: list[PaperHit]) -> list[PaperHit]:
         """Every paper that answers a "which papers ..." question, not a fixed top-k.
 
         Each candidate gets a membership probability from :func:`set_membership`; members

@@ -1111,15 +1111,11 @@ class Conversation:
                 t0,
                 note=note,
             )
-        floor = max(rs.set_floor, 0.75 * top.score)
-        named = [pid for ids in r.names.values() for pid in ids]
-        matched = [
-            h
-            for h in r.hits
-            if h.score >= floor
-            or h.paper.id in named
-            or (h.coverage >= rs.coverage_floor and h.dense >= rs.relevance_floor)
-        ][: rs.max_set_size]
+        # The papers a "which papers are about <topic>" question lists (the same membership model).
+        named = {pid for ids in r.names.values() for pid in ids}
+        members = self.pipeline.set_members(topic, r.hits[: rs.candidates])
+        matched = [h for h in r.hits if h.paper.id in named and h not in members] + members
+        matched = matched[: rs.max_set_size] or [top]
         used = matched[: self.max_summary_papers]
         themes = [r_ for r_ in ROWS if r_.key in ("problem", "approach", "results")]
         per_paper = {h.paper.id: select_rows(self.pipeline, h.paper, themes, topic=topic) for h in used}

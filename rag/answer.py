@@ -249,12 +249,20 @@ class AnswerPipeline:
         chosen = self._choose(query, kind, retrieval, top_k or self.settings.retrieval.top_k)
         if not chosen:
             return self._refusal(question, REFUSAL, timings, t0)
-        qvec = self.retriever.embedder.embed([query])[0]
+        # What to quote from each paper: the question without the names of the papers compared
+        # ("Compare DANCE and APM: what does each distill?" -> "what does each distill?").
+        ev_query = query
+        if kind == "compare":
+            for h in chosen:
+                for name in sorted({h.paper.label, *h.paper.aliases}, key=len, reverse=True):
+                    if name and not name.endswith("…"):
+                        ev_query = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", " ", ev_query, flags=re.I)
+        qvec = self.retriever.embedder.embed([ev_query])[0]
         per = self.settings.answer.evidence_per_paper if kind in ("single", "compare") else 1
         if kind == "single" and wants_more(query):
             per += 2 if is_summary(query) else 1
         sources = [
-            _Source(i + 1, h, self.evidence.select(query, h.paper, k=per, qvec=qvec)) for i, h in enumerate(chosen)
+            _Source(i + 1, h, self.evidence.select(ev_query, h.paper, k=per, qvec=qvec)) for i, h in enumerate(chosen)
         ]
         timings.evidence = time.perf_counter() - t
         t = time.perf_counter()

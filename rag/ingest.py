@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import signal
-import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -197,7 +194,6 @@ def ingest_papers(
     batch_papers: int = 128,
     on_progress: Callable[[int], None] | None = None,
     into: FileReport | None = None,
-    should_stop: Callable[[], bool] | None = None,
 ) -> tuple[int, int, int]:
     """Upsert papers whose content hash is new or changed.
 
@@ -216,8 +212,6 @@ def ingest_papers(
         batch_papers: Papers embedded and written together (the most work an interruption loses).
         on_progress: Called with the number of papers finished (unchanged ones at once).
         into: A report whose ``added``/``updated``/``unchanged`` are updated as batches are written.
-        should_stop: Checked after each batch is written; when it returns true the ingest
-            stops with ``KeyboardInterrupt`` (a Ctrl-C that a native library swallowed).
 
     Returns:
         ``(added, updated, unchanged)`` paper counts.
@@ -265,36 +259,7 @@ def ingest_papers(
             raise
         if on_progress:
             on_progress(len(batch))
-        if should_stop is not None and should_stop() and b + batch_papers < len(todo):
-            raise KeyboardInterrupt
     return into.added - base[0], into.updated - base[1], into.unchanged - base[2]
-
-
-@contextlib.contextmanager
-def _flag_sigint(stop: threading.Event) -> Iterator[None]:
-    """Also record Ctrl-C in ``stop`` while the block runs (main thread only).
-
-    Python raises ``KeyboardInterrupt`` where the signal lands; if that is inside a native
-    call (the Chroma client's Rust core) the exception can be swallowed there. The flag lets
-    the ingest loop stop after the batch it is writing instead of running to the end.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    prev = signal.getsignal(signal.SIGINT)
-    if prev in (signal.SIG_IGN, None):
-        yield
-        return
-
-    def handler(signum, frame):  # noqa: ANN001 - the signal-handler signature
-        stop.set()
-        (prev if callable(prev) else signal.default_int_handler)(signum, frame)
-
-    signal.signal(signal.SIGINT, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, prev)
 
 
 class IngestInterrupted(KeyboardInterrupt):
@@ -354,16 +319,12 @@ def ingest_paths(
         report.files.append(fr)
     if on_total:
         on_total(sum(len(t) for t in todo))
-    stop = threading.Event()
     try:
-        with _flag_sigint(stop):
-            for i, (fr, papers) in enumerate(zip(report.files, todo, strict=True)):
-                if stop.is_set() and any(todo[i:]):
-                    raise KeyboardInterrupt  # a Ctrl-C swallowed during the previous file's last write
-                ingest_papers(
-                    papers, store, embedder, max_tokens=max_tokens, overlap=overlap, batch_papers=batch_papers,
-                    on_progress=on_progress, into=fr, should_stop=stop.is_set,
-                )
+        for fr, papers in zip(report.files, todo, strict=True):
+            ingest_papers(
+                papers, store, embedder, max_tokens=max_tokens, overlap=overlap, batch_papers=batch_papers,
+                on_progress=on_progress, into=fr,
+            )
     except KeyboardInterrupt as exc:
         report.interrupted = True
         report.seconds = time.perf_counter() - t0

@@ -336,7 +336,7 @@ class AnswerPipeline:
         if weak and kind == "set":
             # "a proof, a bound, or a convergence guarantee": one facet the papers clearly state is enough.
             weak = all(
-                max((self.retriever.coverage(f, h.paper.id) for h in r.hits[:20]), default=0.0) < rs.set_facet_coverage
+                max(self.retriever.coverages(f, [h.paper.id for h in r.hits[:20]]), default=0.0) < rs.set_facet_coverage
                 for f in facets(query) or [query]
             )
         if weak and kind == "set":
@@ -425,11 +425,12 @@ class AnswerPipeline:
         qvecs = self.retriever.embedder.embed([topic, *facets(topic)])
         self.evidence.warm([h.paper for h in hits])
         lexical = self.retriever.lexical(topic, max(len(hits), self.settings.retrieval.candidates))
+        coverage = self.retriever.coverages(topic, [h.paper.id for h in hits])
         rows = []
-        for h in hits:
+        for h, cov in zip(hits, coverage, strict=True):
             sents, vecs = self.evidence.sentences(h.paper)
             closest = float((vecs @ qvecs.T).max()) if sents else 0.0
-            rows.append((closest, lexical.get(h.paper.id, 0.0), self.retriever.coverage(topic, h.paper.id)))
+            rows.append((closest, lexical.get(h.paper.id, 0.0), cov))
         return np.array(rows, dtype=float)
 
     def set_members(self, query: str, hits: list[PaperHit]) -> list[PaperHit]:

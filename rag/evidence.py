@@ -89,7 +89,7 @@ def sentence_roles(sentence: str) -> set[str]:
 
 def wants_more(question: str) -> bool:
     """Whether the question asks for several aspects (a summary or two+ roles): quote more sentences."""
-    return bool(_SUMMARY.search(question)) or len(question_roles(question)) >= 2
+    return is_summary(question) or len(question_roles(question)) >= 2
 
 
 class EvidenceSelector:
@@ -202,7 +202,7 @@ class EvidenceSelector:
         terms = {e.start: set(content_terms(e.sentence)) & qterms for e in scored}
         asked = question_roles(question)
         roles = {e.start: sentence_roles(e.sentence) & asked for e in scored}
-        cutoff = 0.35 if _SUMMARY.search(question) else 0.6
+        cutoff = 0.35 if is_summary(question) else 0.6
         best = scored[0].score
         chosen: list[Evidence] = []
         covered: set[str] = set()

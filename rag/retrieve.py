@@ -262,6 +262,11 @@ class HybridRetriever(BaseRetriever):
         """
         return self._coverage(self._term_weights(question), pid)
 
+    def coverages(self, question: str, pids: Sequence[str]) -> list[float]:
+        """:meth:`coverage` of each paper in ``pids``, the question's term weights computed once."""
+        weights = self._term_weights(question)
+        return [self._coverage(weights, pid) for pid in pids]
+
     def _term_weights(self, question: str) -> dict[str, float]:
         """IDF weight ``ln(1 + N / (1 + df))`` of each content term (Porter stem) of the question."""
         n = max(1, len(self._ids))

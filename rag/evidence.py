@@ -50,16 +50,22 @@ _ROLE_CUES = {
 }
 _INTENT_CUES = {
     "problem": re.compile(
-        r"\b(limitation|challenge|problem|shortcoming|bottleneck|obstacle|weakness|inefficien\w*|gap|issue|"
-        r"address|tackle|motivat\w*|why|trade-off|cause|neglect\w*)\w*\b",
+        # "problem" as the thing a paper addresses, not the object of a method ("cast as a
+        # combinatorial problem").
+        r"\b(limitation|challenge|shortcoming|bottleneck|obstacle|weakness|inefficien\w*|gap|issue|"
+        r"address|tackle|motivat\w*|why|trade-off|cause|neglect\w*)\w*\b|"
+        r"\bproblems?\b(?=\s+(with|of|in|that|does|do|did|they|it|addressed|solved|tackled)\b)",
         re.I,
     ),
-    "method": re.compile(r"\b(how|method|approach|stages?|training|idea|mechanism|fix|contribution|propose)\w*\b", re.I),
+    # Singular only: "existing RL methods" names other work, "what method" asks for this one's.
+    "method": re.compile(r"\b(how|method|approach|stages?|training|idea|mechanism|fix|contribution|propose\w*)\b", re.I),
     "result": re.compile(r"\b(how much|how many|gain|improv\w*|accuracy|results?|achiev\w*|reach|speed\w*|by how)\b", re.I),
     "data": re.compile(r"\b(dataset|benchmark|evaluated|tasks|resources?)\w*\b", re.I),
     "theory": re.compile(r"\b(theor\w*|prove|proof|bound|guarantee|convergence)\w*\b", re.I),
 }
 ROLE_BONUS = 0.2
+PART_FLOOR = 0.35  # x the best sentence's score: the least a sub-question's best sentence needs
+GAP_UNIT = 3  # sentences: a gap move at most this long is quoted whole
 _SUMMARY = re.compile(r"\b(summari[sz]e|summary|overview|contribution|what (is|does) .{0,40} (about|do))\b", re.I)
 
 
@@ -75,16 +81,95 @@ _RESULT_LEAD = re.compile(r"^\W*(experiment\w*|empirical\w*|extensive|results?|e
 _CONTRAST = re.compile(r"\b(however|but|yet|although|though|despite|whereas|existing|prior|previous|conventional)\b", re.I)
 
 
-def sentence_roles(sentence: str) -> set[str]:
-    """Rhetorical roles a sentence plays, by its cue words.
+def sentence_roles(sentence: str, move: str = "unknown") -> set[str]:
+    """Rhetorical roles a sentence plays, by its cue words and its move in the abstract.
 
-    A sentence that opens as a result ("Experiments show ... the best trade-off") does not
-    state the problem unless it also contrasts with other work.
+    When the abstract's moves are known (:func:`abstract_moves`), a sentence states the
+    problem exactly when it is in the gap move. Otherwise cue words decide, and a sentence
+    that opens as a result ("Experiments show ... the best trade-off") does not state the
+    problem unless it also contrasts with other work.
     """
     roles = {r for r, pat in _ROLE_CUES.items() if pat.search(sentence)}
-    if "problem" in roles and _RESULT_LEAD.search(sentence) and not _CONTRAST.search(sentence):
+    if move == "gap":
+        roles.add("problem")
+    elif move != "unknown":
+        roles.discard("problem")
+    elif "problem" in roles and _RESULT_LEAD.search(sentence) and not _CONTRAST.search(sentence):
         roles.discard("problem")
     return roles
+
+
+# Moves of an abstract (Swales, 1990, "Create a Research Space"): the territory, the niche (the gap
+# or limitation the paper addresses) and its occupation (what the paper proposes and shows).
+_PROPOSAL = re.compile(
+    r"\b(we (propose|introduce|present|develop|design|study|investigate|make|formulate|build|consider)\w*|"
+    r"here,? we)\b",
+    re.I,
+)
+_STRONG_PROPOSAL = re.compile(
+    r"\b(we propose|this (paper|work) proposes|"
+    r"to (address|tackle|overcome|solve|bridge|fill|mitigate|remedy|this end)\b.{0,80}\bwe)\b",
+    re.I,
+)
+_THIS_WORK = re.compile(r"\b(in this (paper|work)|this (paper|work) (introduce|present|develop|stud)\w*)\b", re.I)
+_GAP_CUE = re.compile(
+    r"\b(however|but|yet|although|though|despite|unfortunately|nevertheless|remains?|lack\w*|suffer\w*|"
+    r"fail\w*|limit(ed|ation|ations|s)?|overlook\w*|neglect\w*|ignor\w*|struggl\w*|incur\w*|bottleneck\w*|"
+    r"challeng\w*|costly|expensive|prohibitive|ineffici\w*|incoheren\w*|difficult\w*|waste\w*|vanish\w*|"
+    r"insufficien\w*|less attention|under-?explored|unexplored|constrain\w*|hinder\w*|issues?|problems?|gap|"
+    r"overhead|trade-offs?|unstable|instabilit\w*|rigid\w*|scarc\w*|mismatch\w*|degrad\w*|only)\b|^\W*while\b",
+    re.I,
+)
+# "Recent methods address this limitation by ..." describes earlier work's remedy, not the gap.
+_PRIOR_REMEDY = re.compile(
+    r"\b(address|tackle|mitigat|alleviat|overcom|solv|resolv)\w* (this|these|the|such) "
+    r"(limitation|issue|problem|challenge|bottleneck)s?\b(?!.*\b(however|but|yet)\b)",
+    re.I,
+)
+_ANAPHORA = re.compile(
+    r"^\W*(?:(?:however|moreover|furthermore|yet|but|still|unfortunately|also|in addition|in practice),?\s+)?"
+    r"(this|these|such|that|those|it|they|as a result|consequently|thus|hence|therefore)\b",
+    re.I,
+)
+
+
+def abstract_moves(sentences: list[str]) -> list[str]:
+    """The move each sentence of an abstract makes: ``background``, ``gap`` or ``contribution``.
+
+    The contribution starts at the first sentence that says what the paper does ("we
+    propose", "In this work", "To address this, we"). The gap is the run of sentences just
+    before it that state a limitation, a contrast or a consequence of one (a sentence that
+    starts with "This"/"These"/"As a result" continues the run; one that describes earlier
+    work's remedy, "Recent methods address this limitation by ...", ends it). Everything
+    earlier is background. An abstract with no recognisable contribution sentence, or none
+    before which a gap is stated, gets ``unknown`` for every sentence (the cue words then
+    decide; after Swales, 1990, moves of research introductions).
+
+    Args:
+        sentences: The abstract's sentences, in order.
+
+    Returns:
+        One move per sentence.
+    """
+    n = len(sentences)
+    p = None
+    for pat in (_STRONG_PROPOSAL, _THIS_WORK, _PROPOSAL):
+        p = next((i for i, s in enumerate(sentences) if pat.search(s)), None)
+        if p is not None:
+            break
+    if not p:
+        return ["unknown"] * n
+    moves = ["background"] * p + ["contribution"] * (n - p)
+    i = p - 1
+    while i >= 0:
+        s = sentences[i]
+        if _PRIOR_REMEDY.search(s):
+            break
+        if not (_GAP_CUE.search(s) or (i + 1 < p and moves[i + 1] == "gap" and _ANAPHORA.search(sentences[i + 1]))):
+            break
+        moves[i] = "gap"
+        i -= 1
+    return moves if "gap" in moves else ["unknown"] * n
 
 
 def wants_more(question: str) -> bool:
@@ -108,6 +193,7 @@ class EvidenceSelector:
     def __init__(self, embedder: Embedder, papers: list[Paper]):
         self.embedder = embedder
         self._cache: dict[str, tuple[list[Sentence], np.ndarray]] = {}
+        self._moves: dict[str, list[str]] = {}
         df: Counter[str] = Counter()
         for p in papers:
             df.update(set(content_terms(p.abstract)))
@@ -139,13 +225,21 @@ class EvidenceSelector:
             self._cache[paper.id] = got
         return got
 
+    def moves(self, paper: Paper) -> dict[int, str]:
+        """The move (:func:`abstract_moves`) of each sentence of the abstract, by sentence start offset."""
+        got = self._moves.get(paper.id)
+        if got is None:
+            sents = self.sentences(paper)[0]
+            got = self._moves[paper.id] = abstract_moves([x.text for x in sents])
+        return {x.start: m for x, m in zip(self.sentences(paper)[0], got, strict=True)}
+
     def score(self, question: str, paper: Paper, qvec: np.ndarray | None = None) -> list[Evidence]:
         """All sentences of ``paper`` scored against ``question``, best first."""
         sents, vecs = self.sentences(paper)
         if not sents:
             return []
         # What the question asks *about this paper*: its own names say which paper, not which sentence.
-        aspect = question
+        aspect = without_paper_description(question)
         for name in sorted({paper.label, *paper.aliases}, key=len, reverse=True):
             if name and not name.endswith("…"):
                 aspect = re.sub(re.escape(name), " ", aspect, flags=re.I)
@@ -156,6 +250,11 @@ class EvidenceSelector:
         # abstract, like its topic, does not tell its sentences apart).
         sent_terms = [set(content_terms(s.text)) for s in sents]
         m = len(sents)
+        # A sentence that opens with "These approaches" / "This design" is about what the sentence
+        # before it names: it inherits those terms at half weight (a cheap coreference).
+        inherited: list[set[str]] = [set()]
+        for i in range(1, m):
+            inherited.append((sent_terms[i - 1] | inherited[i - 1]) - sent_terms[i] if _ANAPHORA.search(sents[i].text) else set())
 
         def weight(t: str) -> float:
             sf = sum(1 for st in sent_terms if t in st)
@@ -167,13 +266,14 @@ class EvidenceSelector:
         roles = question_roles(question)
         own = {normalize(n) for n in (paper.label, *paper.aliases)}
         asked = {normalize(e) for e in named_entities(question)} - own
+        moves = self.moves(paper)
         out = []
-        for s, c, sterms in zip(sents, cos, sent_terms, strict=True):
-            overlap = sum(weight(t) for t in qterms & sterms) / qweight
+        for s, c, sterms, inh in zip(sents, cos, sent_terms, inherited, strict=True):
+            overlap = (sum(weight(t) for t in qterms & sterms) + 0.5 * sum(weight(t) for t in qterms & inh)) / qweight
             sc = 0.6 * max(float(c), 0.0) + 0.4 * overlap
             if wants_number and numbers(s.text):
                 sc += 0.1
-            if roles & sentence_roles(s.text):
+            if roles & sentence_roles(s.text, moves[s.start]):
                 sc += ROLE_BONUS
             plain = normalize(s.text)
             if asked and any(a in plain for a in asked):
@@ -201,7 +301,8 @@ class EvidenceSelector:
         qweight = sum(self.idf(t) for t in qterms) or 1.0
         terms = {e.start: set(content_terms(e.sentence)) & qterms for e in scored}
         asked = question_roles(question)
-        roles = {e.start: sentence_roles(e.sentence) & asked for e in scored}
+        moves = self.moves(paper)
+        roles = {e.start: sentence_roles(e.sentence, moves[e.start]) & asked for e in scored}
         cutoff = 0.35 if is_summary(question) else 0.6
         best = scored[0].score
         chosen: list[Evidence] = []
@@ -218,7 +319,7 @@ class EvidenceSelector:
             for e in self.score(part, paper):
                 if e.start in taken:
                     continue
-                if e.score >= 0.5 * best:
+                if e.score >= PART_FLOOR * best:
                     nxt = next(x for x in pool if x.start == e.start)
                     chosen.append(nxt)
                     covered |= terms[nxt.start]
@@ -237,6 +338,12 @@ class EvidenceSelector:
             covered |= terms[nxt.start]
             covered_roles |= roles[nxt.start]
             pool.remove(nxt)
+        # The gap a paper addresses is one statement, often split over two or three sentences
+        # ("However, these approaches ..." + "This design ..., leading to ..."): a problem
+        # question that quotes part of a short gap gets all of it.
+        gap = [e for e in scored if moves[e.start] == "gap"]
+        if "problem" in asked and len(gap) <= GAP_UNIT and any(moves[e.start] == "gap" for e in chosen):
+            chosen += [e for e in gap if e not in chosen]
         return sorted(chosen, key=lambda e: e.start)
 
     def similarity(self, a: list[str], b: list[str]) -> np.ndarray:
@@ -260,9 +367,32 @@ def question_parts(question: str) -> list[str]:
 
     Parts without a content term are dropped; a one-part question gives ``[question]``.
     """
-    parts = [p.strip() for p in _PART.split(question) if p and p.strip()]
+    parts = [p.strip() for p in _PART.split(without_paper_description(question)) if p and p.strip()]
     parts = [p for p in parts if content_terms(p)]
     return parts or [question]
+
+
+# "In the unified graph-based dataset pruning paper, what ..." / "the paper on quantum estimation
+# of nested expectations, including ...": words that say which paper, not what to quote from it.
+_DESCRIPTION = re.compile(
+    r"\b(?:(?:in|for|from|of|by|to|according to)\s+)?the (?:paper|work|study)\s+"
+    r"(?:on|about|that|which|proposing|studying|introducing)\b[^,?;:.]*[,:]?|"
+    r"\b(?:(?:in|for|from|of|by|does)\s+)?the\s+"
+    r"(?:(?!(?:of|in|on|the|a|an|that|which|and|or|to|for|by|with|from|contribution|identified)\b)[\w$\\{}-]+\s+){1,8}?"
+    r"(?:paper|work|study)\b\s*,?",
+    re.I,
+)
+
+
+def without_paper_description(question: str) -> str:
+    """The question without a phrase that describes which paper it is about.
+
+    "In the unified graph-based dataset pruning paper, what combinatorial problem is pruning
+    cast as?" -> "what combinatorial problem is pruning cast as?". The question is returned
+    unchanged when removing the description would leave fewer than two content terms.
+    """
+    out = _DESCRIPTION.sub(" ", question)
+    return out if len(content_terms(out)) >= 2 else question
 
 
 def is_summary(question: str) -> bool:

@@ -114,3 +114,38 @@ def test_question_parts_split_sub_questions_only():
         "on which benchmarks is it evaluated?",
     ]
     assert question_parts("Which papers use speech and audio data?") == ["Which papers use speech and audio data?"]
+
+
+def test_abstract_moves_find_the_gap_before_the_contribution():
+    from rag.evidence import abstract_moves, sentence_roles
+
+    sents = [
+        "Reinforcement learning has improved language model reasoning.",
+        "Recent verifier-free methods address this limitation by using answer likelihoods as rewards.",
+        "However, these approaches sample reasoning traces conditioned only on the question.",
+        "This design leads to inefficient exploration.",
+        "In this paper, we propose CoVRL, which couples prior and posterior sampling.",
+        "Experiments show gains of 12.4% over the base model.",
+    ]
+    moves = abstract_moves(sents)
+    # Earlier work's remedy ends the gap; the anaphoric "This design ..." continues it.
+    assert moves == ["background", "background", "gap", "gap", "contribution", "contribution"]
+    assert "problem" in sentence_roles(sents[3], moves[3])
+    assert "problem" not in sentence_roles(sents[1], moves[1])  # "limitation" alone no longer makes it the gap
+    # No contribution sentence, or none with a gap before it: cue words decide.
+    assert abstract_moves(["We study nested expectations.", "A variable-time issue must be overcome."]) == ["unknown"] * 2
+
+
+def test_paper_descriptions_are_not_what_the_question_asks():
+    from rag.evidence import question_parts, without_paper_description
+
+    q = "In the unified graph-based dataset pruning paper, what combinatorial problem is pruning cast as?"
+    assert without_paper_description(q).strip() == "what combinatorial problem is pruning cast as?"
+    q = "Summarize the contribution of the paper on quantum estimation of nested expectations, including the obstacle."
+    assert "quantum" not in without_paper_description(q) and "obstacle" in without_paper_description(q)
+    # Nothing left to ask: the question stays as it is.
+    assert without_paper_description("Summarize the DANCE paper.") == "Summarize the DANCE paper."
+    assert question_parts("In the graph-based pruning paper, what is pruning cast as, and how much time is saved?") == [
+        "what is pruning cast as",
+        "how much time is saved?",
+    ]

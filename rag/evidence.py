@@ -58,7 +58,9 @@ _INTENT_CUES = {
         re.I,
     ),
     # Singular only: "existing RL methods" names other work, "what method" asks for this one's.
-    "method": re.compile(r"\b(how|method|approach|stages?|training|idea|mechanism|fix|contribution|propose\w*)\b", re.I),
+    "method": re.compile(
+        r"\b(how|method|approach|stages?|training|idea|mechanism|fix|contribution|propose\w*)\b", re.I
+    ),
     "result": re.compile(r"\b(how much|how many|gain|improv\w*|accuracy|results?|achiev\w*|reach|speed\w*|by how)\b", re.I),
     "data": re.compile(r"\b(dataset|benchmark|evaluated|tasks|resources?)\w*\b", re.I),
     "theory": re.compile(r"\b(theor\w*|prove|proof|bound|guarantee|convergence)\w*\b", re.I),
@@ -92,9 +94,7 @@ def sentence_roles(sentence: str, move: str = "unknown") -> set[str]:
     roles = {r for r, pat in _ROLE_CUES.items() if pat.search(sentence)}
     if move == "gap":
         roles.add("problem")
-    elif move != "unknown":
-        roles.discard("problem")
-    elif "problem" in roles and _RESULT_LEAD.search(sentence) and not _CONTRAST.search(sentence):
+    elif move != "unknown" or (_RESULT_LEAD.search(sentence) and not _CONTRAST.search(sentence)):
         roles.discard("problem")
     return roles
 
@@ -254,7 +254,8 @@ class EvidenceSelector:
         # before it names: it inherits those terms at half weight (a cheap coreference).
         inherited: list[set[str]] = [set()]
         for i in range(1, m):
-            inherited.append((sent_terms[i - 1] | inherited[i - 1]) - sent_terms[i] if _ANAPHORA.search(sents[i].text) else set())
+            refers = _ANAPHORA.search(sents[i].text)
+            inherited.append((sent_terms[i - 1] | inherited[i - 1]) - sent_terms[i] if refers else set())
 
         def weight(t: str) -> float:
             sf = sum(1 for st in sent_terms if t in st)

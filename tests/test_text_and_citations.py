@@ -133,7 +133,8 @@ def test_abstract_moves_find_the_gap_before_the_contribution():
     assert "problem" in sentence_roles(sents[3], moves[3])
     assert "problem" not in sentence_roles(sents[1], moves[1])  # "limitation" alone no longer makes it the gap
     # No contribution sentence, or none with a gap before it: cue words decide.
-    assert abstract_moves(["We study nested expectations.", "A variable-time issue must be overcome."]) == ["unknown"] * 2
+    no_gap = ["We study nested expectations.", "A variable-time issue must be overcome."]
+    assert abstract_moves(no_gap) == ["unknown"] * 2
 
 
 def test_paper_descriptions_are_not_what_the_question_asks():

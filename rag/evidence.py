@@ -345,6 +345,12 @@ class EvidenceSelector:
         gap = [e for e in scored if moves[e.start] == "gap"]
         if "problem" in asked and len(gap) <= GAP_UNIT and any(moves[e.start] == "gap" for e in chosen):
             chosen += [e for e in gap if e not in chosen]
+        # A quoted sentence that opens a numbered list ("three challenges: (1) Overhead.") brings
+        # the sentences holding the list's other items ("(2) Suboptimal.", "(3) ...").
+        for e in list(chosen):
+            for item in _list_items(e, scored):
+                if item not in chosen:
+                    chosen.append(item)
         return sorted(chosen, key=lambda e: e.start)
 
     def similarity(self, a: list[str], b: list[str]) -> np.ndarray:
@@ -361,6 +367,36 @@ _PART = re.compile(
     r"on which|in which|for which|by how)\b)|[;?]\s+(?=\S)|,\s*(?=(?:what|which|how|why|on which|in which|by how)\b)",
     re.I,
 )
+
+
+_ITEM = re.compile(r"(?<![\w(])\(?(\d{1,2})\)")
+
+
+def _items(sentence: str) -> list[int]:
+    """Numbers of the list items a sentence holds: "(1) a; and (2) b" -> [1, 2]."""
+    return [int(m.group(1)) for m in _ITEM.finditer(normalize(sentence))]
+
+
+def _list_items(opening: Evidence, sentences: list[Evidence]) -> list[Evidence]:
+    """The later sentences that continue a numbered list ``opening`` starts, in order.
+
+    ``opening`` must hold item 1; the list continues while the next sentence holding an
+    item holds the next number (at most 6 items, so a stray "(2)" later is not taken).
+    """
+    have = _items(opening.sentence)
+    if not have or have[0] != 1:
+        return []
+    nxt = max(have) + 1
+    out = []
+    for e in sorted((x for x in sentences if x.start > opening.start), key=lambda x: x.start):
+        got = _items(e.sentence)
+        if not got:
+            continue
+        if got[0] != nxt or nxt > 6:
+            break
+        out.append(e)
+        nxt = max(got) + 1
+    return out
 
 
 def question_parts(question: str) -> list[str]:

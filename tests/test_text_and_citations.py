@@ -150,3 +150,22 @@ def test_paper_descriptions_are_not_what_the_question_asks():
         "what is pruning cast as",
         "how much time is saved?",
     ]
+
+
+def test_a_numbered_list_is_quoted_with_all_its_items():
+    from rag.evidence import _list_items
+    from rag.types import Evidence
+
+    texts = [
+        r"Methods face three challenges: \textbf{(1) Overhead.}",
+        "Long texts cost many tokens.",
+        r"\textbf{(2) Suboptimal.} One-shot condensation is not adaptive.",
+        "(3) Interpretability. Summaries lack attribution.",
+        "Our method improves accuracy (2) points in setting (5).",
+    ]
+    evs, at = [], 0
+    for t in texts:
+        evs.append(Evidence("p#1", t, at, at + len(t), 0.5))
+        at += len(t) + 1
+    assert [e.sentence[:20] for e in _list_items(evs[0], evs)] == [texts[2][:20], texts[3][:20]]
+    assert _list_items(evs[2], evs) == []  # only a sentence holding item 1 opens a list

@@ -67,6 +67,7 @@ _INTENT_CUES = {
 }
 ROLE_BONUS = 0.2
 PART_FLOOR = 0.35  # x the best sentence's score: the least a sub-question's best sentence needs
+PART_MARGIN = 2.0  # x the runner-up's score: a sub-question's best sentence that stands out is taken
 GAP_UNIT = 3  # sentences: a gap move at most this long is quoted whole
 _SUMMARY = re.compile(r"\b(summari[sz]e|summary|overview|contribution|what (is|does) .{0,40} (about|do))\b", re.I)
 
@@ -79,6 +80,7 @@ def question_roles(question: str) -> set[str]:
     return roles
 
 
+_DEFINITION = re.compile(r"\bstands? for\b|\bacronyms?\b|\babbreviat\w*|\bspelled out\b|\bfull name", re.I)
 _RESULT_LEAD = re.compile(r"^\W*(experiment\w*|empirical\w*|extensive|results?|evaluations?|across|comprehensive)\b", re.I)
 _CONTRAST = re.compile(r"\b(however|but|yet|although|though|despite|whereas|existing|prior|previous|conventional)\b", re.I)
 
@@ -183,7 +185,11 @@ class EvidenceSelector:
     Sentence score in [0, 1]: ``0.6 * cosine + 0.4 * idf-weighted term overlap``, plus
     0.1 when the question asks for a quantity and the sentence states a number, 0.2 when
     the sentence plays a rhetorical role the question asks for (problem, method, result,
-    data, theory), and 0.25 when it states a name the question asks about (clipped to 1). Sentence embeddings are computed once per paper and cached.
+    data, theory; the problem is the abstract's gap move, :func:`abstract_moves`), 0.25 when it
+    states a name the question asks about, and 0.25 when it spells out a name the question
+    asks the meaning of ("what does DGSA stand for"); clipped to 1. A sentence that opens with
+    "This"/"These ..." also matches, at half weight, the terms of the sentence before it.
+    Sentence embeddings are computed once per paper and cached.
 
     Args:
         embedder: The embedder (sentences and question use the same model).
@@ -267,6 +273,7 @@ class EvidenceSelector:
         roles = question_roles(question)
         own = {normalize(n) for n in (paper.label, *paper.aliases)}
         asked = {normalize(e) for e in named_entities(question)} - own
+        defines = {normalize(e) for e in named_entities(question)} if _DEFINITION.search(question) else set()
         moves = self.moves(paper)
         out = []
         for s, c, sterms, inh in zip(sents, cos, sent_terms, inherited, strict=True):
@@ -277,7 +284,9 @@ class EvidenceSelector:
             if roles & sentence_roles(s.text, moves[s.start]):
                 sc += ROLE_BONUS
             plain = normalize(s.text)
-            if asked and any(a in plain for a in asked):
+            if defines and any(f"({d})" in plain for d in defines):
+                sc += 0.25  # "what does DGSA stand for": the sentence that spells out "... (DGSA)"
+            elif asked and any(a in plain for a in asked):
                 sc += 0.25  # the sentence states a name the question asks about (TDSC, ALFWorld)
             out.append(Evidence(paper.id, s.text, s.start, s.end, min(1.0, sc)))
         out.sort(key=lambda e: e.score, reverse=True)
@@ -291,9 +300,15 @@ class EvidenceSelector:
         ``ROLE_BONUS`` when it plays a rhetorical role the question asks for that no chosen
         sentence plays yet ("the limitation ... and how it addresses it" gets one problem
         and one method sentence). A sentence whose total falls below ``cutoff`` x the best
-        sentence's score is not taken (at least one is); ``cutoff`` is 0.5, and 0.35 for
+        sentence's score is not taken (at least one is); ``cutoff`` is 0.6, and 0.35 for
         summaries, which ask for the whole abstract's gist (greedy coverage after Carbonell
         & Goldstein, 1998, maximal marginal relevance).
+
+        Before the greedy steps, each sub-question (:func:`question_parts`) gets its best
+        sentence when that is within ``PART_FLOOR`` of the best or ``PART_MARGIN`` x its
+        runner-up. After them, a problem question that quoted part of a gap of at most
+        ``GAP_UNIT`` sentences gets the whole gap, and a sentence that opens a numbered list
+        brings the sentences with the list's other items; so more than ``k`` may be returned.
         """
         scored = self.score(question, paper, qvec)
         if not scored:
@@ -317,10 +332,13 @@ class EvidenceSelector:
             if len(chosen) >= k:
                 break
             taken = {e.start for e in chosen}
-            for e in self.score(part, paper):
+            ranked = self.score(part, paper)
+            for i, e in enumerate(ranked):
                 if e.start in taken:
                     continue
-                if e.score >= PART_FLOOR * best:
+                runner_up = ranked[i + 1].score if i + 1 < len(ranked) else 0.0
+                # Close to the question's best sentence, or the one sentence this part singles out.
+                if e.score >= PART_FLOOR * best or (e.score >= 0.1 and e.score >= PART_MARGIN * runner_up):
                     nxt = next(x for x in pool if x.start == e.start)
                     chosen.append(nxt)
                     covered |= terms[nxt.start]

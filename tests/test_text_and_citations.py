@@ -169,3 +169,18 @@ def test_a_numbered_list_is_quoted_with_all_its_items():
         at += len(t) + 1
     assert [e.sentence[:20] for e in _list_items(evs[0], evs)] == [texts[2][:20], texts[3][:20]]
     assert _list_items(evs[2], evs) == []  # only a sentence holding item 1 opens a list
+
+
+def test_definition_questions_and_standout_sub_questions_pick_their_sentence(extractive):
+    """Real embedder: "stand for" picks the sentences that spell the names out; a sub-question's
+    clear best sentence is quoted even when it scores far below the other part's."""
+    ev = extractive.pipeline.evidence
+    papers = extractive.retriever.papers
+    dgsa = next(p for p in papers.values() if p.label == "DGSA")
+    quoted = " ".join(e.sentence for e in ev.select("What do DGSA and TDSC stand for?", dgsa, k=3))
+    assert "Disentanglement-Guided Self-Alignment (DGSA)" in quoted
+    assert "Temperature-Driven Self-Critique (TDSC)" in quoted
+    prefix = next(p for p in papers.values() if p.label == "PrefixRL")
+    q = "What problem of standard RL on hard problems does PrefixRL address, and what phenomenon do its authors discover?"
+    quoted = " ".join(e.sentence for e in ev.select(q, prefix, k=3))
+    assert "back-generalization" in quoted and "vanish" in quoted

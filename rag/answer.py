@@ -82,6 +82,8 @@ _CODE_LINK = re.compile(r"\b(github|code|repository|repo|source code|project pag
 # papers (the cosine-margin rule it replaces reached 0.77 / 0.61 in the full evaluation).
 _MEMBERSHIP_COEF = (1.521, 2.621, 3.287, 2.651)  # closest, closest - best closest, BM25 / best, coverage
 _MEMBERSHIP_BIAS = -3.871
+# IDF-weighted share of an excluded phrase's terms ("agent settings") that puts a paper out.
+EXCLUSION_COVERAGE = 0.5
 _FACET_SPLIT = re.compile(r",|;|\bor\b|\bsuch as\b|\bfor example\b|\be\.g\.|\bincluding\b|\band then\b", re.I)
 
 
@@ -94,6 +96,42 @@ def facets(topic: str) -> list[str]:
     parts = [p.strip() for p in _FACET_SPLIT.split(topic)]
     parts = [p for p in parts if p and content_terms(p)]
     return parts if len(parts) > 1 else []
+
+
+_EXCLUSION = re.compile(
+    r"\s*[,;(]?\s*\b(?:outside(?: of)?|excluding|except(?: for)?|other than|apart from|but not|not counting|"
+    r"leaving out|leave out)\s+(?P<x>[^,;?.()]+)\)?",
+    re.I,
+)
+
+
+def split_exclusion(topic: str) -> tuple[str, str]:
+    """A set question's topic and what it excludes.
+
+    "RL methods for LLM reasoning, outside of agent settings" -> ("RL methods for LLM
+    reasoning", "agent settings"). Cues: outside (of), excluding, except (for), other than,
+    apart from, but not, not counting, leaving out. Returns ``(topic, "")`` when there is none.
+    """
+    m = _EXCLUSION.search(topic)
+    if not m or not [t for t in content_terms(m.group("x")) if t not in _GENERIC]:
+        return topic, ""
+    kept = (topic[: m.start()] + " " + topic[m.end() :]).strip(" ,;")
+    return (kept, m.group("x").strip()) if content_terms(kept) else (topic, "")
+
+
+# Words that say what kind of thing is excluded, not which: "agent *settings*", "vision *tasks*".
+_GENERIC = frozenset(
+    {
+        "setting", "settings", "task", "tasks", "domain", "domains", "scenario", "scenarios", "context", "contexts",
+        "application", "applications", "problem", "problems", "area", "areas", "field", "fields", "case", "cases",
+        "regime", "regimes",
+    }
+)
+
+
+def excluded_terms(excluded: str) -> str:
+    """The words of an excluded phrase that say what is excluded: "agent settings" -> "agent"."""
+    return " ".join(t for t in content_terms(excluded) if t not in _GENERIC)
 
 
 def set_membership_design(features: np.ndarray) -> np.ndarray:
@@ -238,6 +276,10 @@ class AnswerPipeline:
         t = time.perf_counter()
         # A "which papers ..." frame says nothing about the topic; retrieve on the topic itself.
         topic = (_SET_FRAME.sub("", query).strip(" ?") or query) if kind == "set" else query
+        excluded = ""
+        if kind == "set":
+            # "..., outside of agent settings": retrieve on what is asked for, not on what is not.
+            topic, excluded = split_exclusion(topic)
         retrieval = self.retriever.search(topic, allowed=allowed)
         timings.retrieval = time.perf_counter() - t
         refusal = self._should_refuse(topic, kind, retrieval)
@@ -246,9 +288,19 @@ class AnswerPipeline:
             ans.hits = retrieval.hits[: self.settings.retrieval.top_k]
             return ans
         t = time.perf_counter()
+        if excluded:
+            query = split_exclusion(query)[0]
         chosen = self._choose(query, kind, retrieval, top_k or self.settings.retrieval.top_k)
+        left_out: list[PaperHit] = []
+        if excluded and chosen:
+            cov = self.retriever.coverages(excluded_terms(excluded), [h.paper.id for h in chosen])
+            left_out = [h for h, c in zip(chosen, cov, strict=True) if c >= EXCLUSION_COVERAGE]
+            chosen = [h for h in chosen if h not in left_out]
         if not chosen:
-            return self._refusal(question, REFUSAL, timings, t0)
+            msg = REFUSAL
+            if left_out:
+                msg += f" Every paper that matched is about {excluded}: " + ", ".join(h.paper.label for h in left_out) + "."
+            return self._refusal(question, msg, timings, t0)
         # What to quote from each paper: the question without the names of the papers compared
         # ("Compare DANCE and APM: what does each distill?" -> "what does each distill?").
         ev_query = query
@@ -269,6 +321,12 @@ class AnswerPipeline:
         prose, backend, note, invented, claims, ptoks = self._prose(query, kind, sources, on_token, stop)
         timings.generation = time.perf_counter() - t
         text = self._render(kind, prose, sources, matched=len(chosen))
+        if left_out:
+            text += (
+                f"\n\nLeft out as about {excluded} ({len(left_out)}): "
+                + ", ".join(h.paper.label for h in left_out)
+                + "."
+            )
         citations = [
             Citation(
                 number=s.number,

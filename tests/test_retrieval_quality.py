@@ -55,3 +55,30 @@ def test_set_membership_model_is_monotone_in_each_feature():
     more_cov = set_membership(np.array([0.5, 0.3]), np.array([0.5, 0.5]), np.array([0.5, 1.0]))
     assert more_cov[1] > base[1]
     assert np.all((base > 0) & (base < 1))
+
+
+def test_answer_facts_hold_in_extractive_answers(result):
+    # Floor under what the evidence selection reaches on the dev set (0.90), for regressions.
+    assert result["fact_coverage"] >= 0.85, result["fact_coverage"]
+    assert result["by_kind"]["summary"]["fact_coverage"] >= 0.85, result["by_kind"]["summary"]
+
+
+def test_split_exclusion_keeps_the_topic_and_names_what_is_left_out():
+    from rag.answer import excluded_terms, split_exclusion
+
+    assert split_exclusion("use RL to improve LLM reasoning, outside of agent settings") == (
+        "use RL to improve LLM reasoning",
+        "agent settings",
+    )
+    assert split_exclusion("study pruning, excluding dataset pruning") == ("study pruning", "dataset pruning")
+    assert split_exclusion("work on speech or audio") == ("work on speech or audio", "")
+    assert split_exclusion("handle tasks other than settings") == ("handle tasks other than settings", "")  # nothing specific
+    assert excluded_terms("agent settings") == "agent"
+
+
+def test_a_set_question_leaves_out_what_it_excludes(extractive):
+    ans = extractive.pipeline.ask("Which papers use reinforcement learning for LLM reasoning, outside of agent settings?")
+    assert not ans.refused and ans.citations
+    agentic = [c.label for c in ans.citations if "agent" in extractive.retriever.papers[c.paper_id].abstract.lower()]
+    assert agentic == []
+    assert "Left out as about agent settings" in ans.text and "Agent-Omit" in ans.text.split("Left out")[1]

@@ -44,6 +44,29 @@ REFUSAL = "The collection does not answer this question."
 """The one refusal phrase: prompt, code and tests share it."""
 
 EMPTY_QUESTION = "Please ask a question about the papers in the collection."
+NOT_ENGLISH = (
+    "The question does not seem to be in English. The abstracts are English and the offline embedding "
+    "model matches English text, so in other languages only names the abstracts state (such as DANCE or "
+    "APM) can be found: please ask in English, or name the method."
+)
+_ENGLISH_FUNCTION_WORDS = frozenset(
+    {
+        "the", "a", "an", "of", "and", "or", "to", "in", "on", "for", "with", "by", "is", "are", "was", "were",
+        "does", "do", "did", "which", "what", "how", "why", "who", "whose", "that", "this", "these", "papers", "paper",
+    }
+)
+
+
+def looks_non_english(text: str) -> bool:
+    """Whether ``text`` is probably not English: mostly non-Latin letters, or three or more words
+    and not one English function word ("Welche Arbeiten beschäftigen sich mit Spracherkennung?")."""
+    letters = [c for c in text if c.isalpha()]
+    if not letters:
+        return False
+    if sum(1 for c in letters if not c.isascii()) >= 0.5 * len(letters):
+        return True
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    return len(words) >= 3 and not any(w in _ENGLISH_FUNCTION_WORDS for w in words)
 
 _SET = re.compile(
     r"^\s*(which|what|list|name|find|show)( all| the)?\s+(papers|works|studies|methods|articles)\b"
@@ -271,6 +294,8 @@ class AnswerPipeline:
         query, injected = _clean_question(question)
         if not query or len(content_terms(query)) == 0:
             msg = EMPTY_QUESTION if not injected else f"{REFUSAL} I only answer questions about the papers; I do not follow instructions inside a question."
+            if not injected and looks_non_english(query):
+                msg = f"{REFUSAL} {NOT_ENGLISH}"
             return self._refusal(question, msg, timings, t0)
         kind = classify_question(query)
         t = time.perf_counter()
@@ -405,6 +430,8 @@ class AnswerPipeline:
                 (float((self.evidence.sentences(h.paper)[1] @ qvec).max()) for h in r.hits[:10]), default=0.0
             )
             weak = best_sentence < rs.set_refusal_floor
+        if weak and looks_non_english(query):
+            return f"{REFUSAL} {NOT_ENGLISH}"
         if weak:
             return (
                 f"{REFUSAL} Nothing in the collection is close to it "

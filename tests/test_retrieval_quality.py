@@ -82,3 +82,18 @@ def test_a_set_question_leaves_out_what_it_excludes(extractive):
     agentic = [c.label for c in ans.citations if "agent" in extractive.retriever.papers[c.paper_id].abstract.lower()]
     assert agentic == []
     assert "Left out as about agent settings" in ans.text and "Agent-Omit" in ans.text.split("Left out")[1]
+
+
+def test_a_non_english_question_without_a_name_says_how_to_ask(extractive):
+    from rag.answer import NOT_ENGLISH, looks_non_english
+
+    assert looks_non_english("Welche Arbeiten beschäftigen sich mit Spracherkennung?")
+    assert looks_non_english("哪些论文研究语音合成？")
+    assert not looks_non_english("Which papers work on speech?")
+    assert not looks_non_english("DANCE")
+    for q in ("Welche Arbeiten beschäftigen sich mit Spracherkennung?", "哪些论文研究语音合成？"):
+        ans = extractive.pipeline.ask(q)
+        assert ans.refused and NOT_ENGLISH in ans.text and not ans.citations
+    # A name the abstracts state still finds its paper in any language.
+    ans = extractive.pipeline.ask("Was erreicht DANCE bei einer Kondensationsrate von 8%?")
+    assert not ans.refused and ans.citations[0].label == "DANCE"

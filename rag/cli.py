@@ -84,7 +84,8 @@ def _run_ingest(settings, store, embedder, paths, quiet: bool, field_map=None):
 
     from rag.ingest import ingest_paths
 
-    bar = tqdm(total=0, unit="paper", disable=quiet, file=sys.stderr, desc="ingest")
+    # disable=None: no bar when stderr is not a terminal (logs, CI), as well as with --quiet.
+    bar = tqdm(total=0, unit="paper", disable=True if quiet else None, file=sys.stderr, desc="ingest")
 
     def total(n: int) -> None:
         bar.total = n
@@ -142,6 +143,14 @@ def ingest(ctx: click.Context, paths: tuple[Path, ...], maps: tuple[str, ...], q
         )
         sys.exit(130)
     _print_ingest_report(report, settings)
+    failed = sum(len(f.problems) for f in report.files)
+    if failed:
+        click.echo(
+            f"{failed} record{'s' if failed != 1 else ''} or file{'s' if failed != 1 else ''} could not be ingested "
+            "(listed above); everything else is stored.",
+            err=True,
+        )
+        sys.exit(1)
 
 
 def _print_ingest_report(report, settings: Settings) -> None:

@@ -64,3 +64,14 @@ def test_config_shows_effective_values(home):
     out = run(home, "config")
     cfg = json.loads(out.stdout)
     assert cfg["index_name"].startswith("pc_") and Path(cfg["home"]) == Path(home["PAPERCHAT_HOME"])
+
+
+def test_ingest_of_bad_input_stores_the_rest_and_exits_non_zero(home, tmp_path):
+    good = json.dumps({"id": "ok#1", "abstract": "We propose a tiny test method for ingest exit codes. It works well."})
+    corpus = tmp_path / "some_bad.jsonl"
+    corpus.write_text(good + "\n{not json\n")
+    out = run(home, "ingest", "--quiet", str(corpus), str(tmp_path / "missing.jsonl"))
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert "some_bad.jsonl: found 1, added 1" in out.stdout
+    assert "some_bad.jsonl:2:" in out.stderr and "missing.jsonl: no such file" in out.stderr
+    assert "2 records or files could not be ingested" in out.stderr and "Traceback" not in out.stderr

@@ -1,4 +1,4 @@
-"""The ``paperchat`` command line: ingest, ask, ui, eval, config.
+"""The ``paperchat`` command line: ingest, ask, compare, ui, eval, config.
 
 Options fall back to ``PAPERCHAT_*`` environment variables through the settings tree.
 Progress bars live here only (tqdm), never in library code.
@@ -216,6 +216,63 @@ def ask(ctx, question: str, as_json: bool, backend, ollama_model, top_k, stream:
         click.echo(_render_answer(ans))
 
 
+def _render_comparison(turn) -> str:
+    """A compare turn as text: one block per row, each paper's evidence sentence quoted."""
+    from rag.chat import NOT_STATED
+    from store.papers import strip_markup
+
+    table = turn.table
+    if table is None:
+        return _render_answer(turn.answer)
+    lines = []
+    for row, cells in zip(table.rows, table.cells, strict=True):
+        lines.append(row.title)
+        for cit, evs in zip(table.papers, cells, strict=True):
+            said = " ".join(f"“{strip_markup(e.sentence)}”" for e in evs) or NOT_STATED
+            lines.append(f"  [{cit.number}] {cit.label}: {said}")
+        lines.append("")
+    lines.append("Sources:")
+    lines += [f"  [{c.number}] {c.label} — {c.paper_id}" for c in table.papers]
+    return "\n".join(lines)
+
+
+@main.command()
+@click.argument("first")
+@click.argument("second")
+@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON (rows x papers, evidence sentences).")
+@click.pass_context
+def compare(ctx, first: str, second: str, as_json: bool) -> None:
+    """Compare two papers row by row (problem, approach, data, results, limitations).
+
+    FIRST and SECOND are names the abstracts state (DANCE), paper ids, or short descriptions
+    ("the graph-based pruning paper"). Every cell is a sentence of that paper's abstract.
+    """
+    from rag.chat import Conversation
+
+    comp = _components(_settings(ctx, backend="none"), llm=None, ensure_corpus=True)
+    turn = Conversation(comp.pipeline).compare(first, second)
+    if not as_json:
+        click.echo(_render_comparison(turn))
+    elif turn.table is None:
+        click.echo(json.dumps(turn.answer.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        t = turn.table
+        out = {
+            "papers": [{"number": c.number, "id": c.paper_id, "label": c.label} for c in t.papers],
+            "rows": [
+                {
+                    "row": r.key,
+                    "title": r.title,
+                    "cells": {c.paper_id: [e.sentence for e in evs] for c, evs in zip(t.papers, cells, strict=True)},
+                }
+                for r, cells in zip(t.rows, t.cells, strict=True)
+            ],
+        }
+        click.echo(json.dumps(out, ensure_ascii=False, indent=2))
+    if turn.table is None:
+        sys.exit(1)
+
+
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
 @click.option("--port", default=7860, show_default=True, type=int)
@@ -259,7 +316,7 @@ def eval_cmd(ctx, gold: Path, backend, as_json: bool, rows: bool, quiet: bool) -
     except ValueError as exc:
         raise click.ClickException(str(exc)) from exc
     t0 = time.perf_counter()
-    with tqdm(total=len(questions), unit="q", disable=quiet, file=sys.stderr, desc="eval") as bar:
+    with tqdm(total=len(questions), unit="q", disable=True if quiet else None, file=sys.stderr, desc="eval") as bar:
         result = evaluate(comp.pipeline, questions, on_progress=bar.update)
     result["backend"] = comp.pipeline.backend
     result["seconds"] = round(time.perf_counter() - t0, 1)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DEV
+from conftest import DEV, SEED
 
 pytestmark = pytest.mark.slow
 EXE = [sys.executable, "-m", "rag.cli"]
@@ -40,6 +40,20 @@ def test_ask_json_cites_dance_with_its_evidence(home):
     first = ans["citations"][0]
     assert first["paper_id"] == "000_6b930c46f6674b66#1"
     assert any("2.33" in e["sentence"] for e in first["evidence"])
+
+
+def test_compare_prints_a_row_by_row_table_of_quoted_evidence(home):
+    out = run(home, "compare", "DANCE", "APM")
+    assert out.returncode == 0, out.stderr
+    assert "Problem" in out.stdout and "[1] DANCE:" in out.stdout and "[2] APM:" in out.stdout
+    data = json.loads(run(home, "compare", "DANCE", "APM", "--json").stdout)
+    ids = [p["id"] for p in data["papers"]]
+    assert ids == ["000_6b930c46f6674b66#1", "000_6b930c46f6674b66#2"]
+    abstracts = {json.loads(line)["id"]: json.loads(line)["abstract"] for line in SEED.read_text().splitlines()}
+    quoted = [(pid, s) for row in data["rows"] for pid, sents in row["cells"].items() for s in sents]
+    assert quoted and all(s in abstracts[pid] for pid, s in quoted)  # every cell is that paper's own sentence
+    unknown = run(home, "compare", "DANCE", "a paper on protein folding with AlphaFold")
+    assert unknown.returncode == 1 and "Traceback" not in unknown.stderr
 
 
 def test_eval_prints_the_metrics(home):

@@ -70,12 +70,14 @@ def looks_non_english(text: str) -> bool:
 
 _SET = re.compile(
     r"^\s*(which|what|list|name|find|show)( all| the)?\s+(papers|works|studies|methods|articles)\b"
-    r"|\b(all|any|every) (the )?papers\b|\bhow many papers\b",
+    r"|\b(all|any|every) (the )?papers\b|\bhow many papers\b"
+    r"|^\s*(the\s+)?papers\s+(from|about|on|in|that|which|with|using|proposing|studying|introducing)\b",
     re.I,
 )
 _SET_FRAME = re.compile(
-    r"^\s*(which|what|list|name|find|show)( all| the)?\s+(papers|works|studies|methods|articles)"
-    r"(\s+in the collection)?(\s+(do|that|which|are))?\s+",
+    r"^\s*(?:(which|what|list|name|find|show)( all| the)?\s+|(the\s+)?(?=papers\b))"
+    r"(papers|works|studies|methods|articles)"
+    r"(\s+in the collection)?(\s+(do|that|which|are|about|on))?\s+",
     re.I,
 )
 _COMPARE = re.compile(
@@ -334,16 +336,23 @@ class AnswerPipeline:
                 for name in sorted({h.paper.label, *h.paper.aliases}, key=len, reverse=True):
                     if name and not name.endswith("…"):
                         ev_query = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", " ", ev_query, flags=re.I)
+        language_note = ""
+        if kind != "set" and looks_non_english(query):
+            # The English embedder cannot tell which sentence a German question asks for: quote
+            # the named paper's main points instead of sentences that merely look close.
+            ev_query = "What problem does it address, what does it propose, and what results does it report?"
+            language_note = "question not in English: quoting each paper's main points"
         qvec = self.retriever.embedder.embed([ev_query])[0]
         per = self.settings.answer.evidence_per_paper if kind in ("single", "compare") else 1
-        if kind == "single" and wants_more(query):
-            per += 2 if is_summary(query) else 1
+        if kind == "single" and wants_more(ev_query):
+            per += 2 if is_summary(ev_query) else 1
         sources = [
             _Source(i + 1, h, self.evidence.select(ev_query, h.paper, k=per, qvec=qvec)) for i, h in enumerate(chosen)
         ]
         timings.evidence = time.perf_counter() - t
         t = time.perf_counter()
         prose, backend, note, invented, claims, ptoks = self._prose(query, kind, sources, on_token, stop)
+        note = "; ".join(x for x in (language_note, note) if x)
         timings.generation = time.perf_counter() - t
         text = self._render(kind, prose, sources, matched=len(chosen))
         if left_out:

@@ -35,6 +35,7 @@ from rapidfuzz import fuzz
 
 from rag.answer import REFUSAL, AnswerPipeline
 from rag.citations import MARKER, format_marker
+from rag.evidence import list_items
 from rag.filters import FilterPlan, Filters
 from rag.retrieve import Retrieval
 from rag.text import content_terms, named_entities, normalize
@@ -265,9 +266,14 @@ def select_rows(
                 if sc >= min_score + 0.1:
                     pick = replace(e, score=round(sc, 4))
                     break
-        if pick is not None:
-            used.add(pick.start)
-        out[row.key] = (pick,) if pick else ()
+        if pick is None:
+            out[row.key] = ()
+            continue
+        used.add(pick.start)
+        # "three challenges: (1) Overhead." is quoted with the sentences holding items (2), (3).
+        more = list_items(pick, scored)
+        used.update(e.start for e in more)
+        out[row.key] = (pick, *more)
     return {r.key: out[r.key] for r in rows}
 
 

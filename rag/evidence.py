@@ -13,7 +13,7 @@ from rag.text import Sentence, content_terms, named_entities, normalize, numbers
 from rag.types import Evidence
 from store.papers import Paper
 
-__all__ = ["EvidenceSelector"]
+__all__ = ["EvidenceSelector", "abstract_moves", "list_items", "question_parts", "sentence_roles"]
 
 _QUANTITY = re.compile(
     r"\b(how (many|much|large|fast|big)|what (accuracy|gain|score|fraction|percentage|speed ?up|reduction|sparsity|cost)|"
@@ -80,6 +80,8 @@ def question_roles(question: str) -> set[str]:
     return roles
 
 
+_AVAILABILITY = re.compile(r"\b(available|released?|open-?sourced?)\b.*(https?://|www\.|\.(com|org|io|cn)\b|github)", re.I)
+_LINK_QUESTION = re.compile(r"\b(code|github|link|url|website|project page|demo|samples?|repositor\w*|available)\b", re.I)
 _DEFINITION = re.compile(r"\bstands? for\b|\bacronyms?\b|\babbreviat\w*|\bspelled out\b|\bfull name", re.I)
 _RESULT_LEAD = re.compile(r"^\W*(experiment\w*|empirical\w*|extensive|results?|evaluations?|across|comprehensive)\b", re.I)
 _CONTRAST = re.compile(r"\b(however|but|yet|although|though|despite|whereas|existing|prior|previous|conventional)\b", re.I)
@@ -187,7 +189,9 @@ class EvidenceSelector:
     the sentence plays a rhetorical role the question asks for (problem, method, result,
     data, theory; the problem is the abstract's gap move, :func:`abstract_moves`), 0.25 when it
     states a name the question asks about, and 0.25 when it spells out a name the question
-    asks the meaning of ("what does DGSA stand for"); clipped to 1. A sentence that opens with
+    asks the meaning of ("what does DGSA stand for"); clipped to 1. A short availability
+    statement ("Code is available at <url>") keeps 0.3 of its score unless the question asks
+    for code or links. A sentence that opens with
     "This"/"These ..." also matches, at half weight, the terms of the sentence before it.
     Sentence embeddings are computed once per paper and cached.
 
@@ -270,6 +274,7 @@ class EvidenceSelector:
         qterms = set(content_terms(aspect))
         qweight = sum(weight(t) for t in qterms) or 1.0
         wants_number = bool(_QUANTITY.search(question))
+        wants_link = bool(_LINK_QUESTION.search(question))
         roles = question_roles(question)
         own = {normalize(n) for n in (paper.label, *paper.aliases)}
         asked = {normalize(e) for e in named_entities(question)} - own
@@ -288,6 +293,8 @@ class EvidenceSelector:
                 sc += 0.25  # "what does DGSA stand for": the sentence that spells out "... (DGSA)"
             elif asked and any(a in plain for a in asked):
                 sc += 0.25  # the sentence states a name the question asks about (TDSC, ALFWorld)
+            if not wants_link and _AVAILABILITY.search(s.text) and len(s.text.split()) <= 16:
+                sc *= 0.3  # "Audio samples are available at <url>." says nothing about the work
             out.append(Evidence(paper.id, s.text, s.start, s.end, min(1.0, sc)))
         out.sort(key=lambda e: e.score, reverse=True)
         return out
@@ -366,7 +373,7 @@ class EvidenceSelector:
         # A quoted sentence that opens a numbered list ("three challenges: (1) Overhead.") brings
         # the sentences holding the list's other items ("(2) Suboptimal.", "(3) ...").
         for e in list(chosen):
-            for item in _list_items(e, scored):
+            for item in list_items(e, scored):
                 if item not in chosen:
                     chosen.append(item)
         return sorted(chosen, key=lambda e: e.start)
@@ -395,7 +402,7 @@ def _items(sentence: str) -> list[int]:
     return [int(m.group(1)) for m in _ITEM.finditer(normalize(sentence))]
 
 
-def _list_items(opening: Evidence, sentences: list[Evidence]) -> list[Evidence]:
+def list_items(opening: Evidence, sentences: list[Evidence]) -> list[Evidence]:
     """The later sentences that continue a numbered list ``opening`` starts, in order.
 
     ``opening`` must hold item 1; the list continues while the next sentence holding an

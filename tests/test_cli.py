@@ -46,6 +46,7 @@ def test_compare_prints_a_row_by_row_table_of_quoted_evidence(home):
     out = run(home, "compare", "DANCE", "APM")
     assert out.returncode == 0, out.stderr
     assert "Problem" in out.stdout and "[1] DANCE:" in out.stdout and "[2] APM:" in out.stdout
+    assert "(3) Interpretability" in out.stdout  # the numbered list of challenges is quoted whole
     data = json.loads(run(home, "compare", "DANCE", "APM", "--json").stdout)
     ids = [p["id"] for p in data["papers"]]
     assert ids == ["000_6b930c46f6674b66#1", "000_6b930c46f6674b66#2"]

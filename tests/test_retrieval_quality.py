@@ -97,3 +97,26 @@ def test_a_non_english_question_without_a_name_says_how_to_ask(extractive):
     # A name the abstracts state still finds its paper in any language.
     ans = extractive.pipeline.ask("Was erreicht DANCE bei einer Kondensationsrate von 8%?")
     assert not ans.refused and ans.citations[0].label == "DANCE"
+
+
+def test_a_named_question_in_another_language_quotes_the_papers_main_points(extractive):
+    ans = extractive.pipeline.ask("Welche Genauigkeitsverbesserung berichtet DANCE?")
+    assert not ans.refused and ans.citations[0].label == "DANCE"
+    quoted = " ".join(e.sentence for e in ans.citations[0].evidence)
+    assert "2.33" in quoted and "we propose" in quoted  # its result and its proposal, not look-alikes
+    assert "not in English" in ans.note
+
+
+def test_set_answers_do_not_quote_bare_availability_statements(extractive):
+    ans = extractive.pipeline.ask("Which papers work on speech or audio?")
+    assert len(ans.citations) >= 3
+    for c in ans.citations:
+        assert not any("available at" in e.sentence for e in c.evidence), (c.label, c.evidence)
+
+
+def test_a_bare_papers_phrase_is_a_list_question(mixed):
+    from rag.filters import Filters
+
+    ans = mixed.pipeline.ask("papers from 2023 about diffusion", filters=Filters(auto=True))
+    assert ans.kind == "list" and len(ans.citations) >= 5
+    assert all(c.year == 2023 for c in ans.citations)

@@ -153,7 +153,7 @@ def test_paper_descriptions_are_not_what_the_question_asks():
 
 
 def test_a_numbered_list_is_quoted_with_all_its_items():
-    from rag.evidence import _list_items
+    from rag.evidence import list_items
     from rag.types import Evidence
 
     texts = [
@@ -167,8 +167,8 @@ def test_a_numbered_list_is_quoted_with_all_its_items():
     for t in texts:
         evs.append(Evidence("p#1", t, at, at + len(t), 0.5))
         at += len(t) + 1
-    assert [e.sentence[:20] for e in _list_items(evs[0], evs)] == [texts[2][:20], texts[3][:20]]
-    assert _list_items(evs[2], evs) == []  # only a sentence holding item 1 opens a list
+    assert [e.sentence[:20] for e in list_items(evs[0], evs)] == [texts[2][:20], texts[3][:20]]
+    assert list_items(evs[2], evs) == []  # only a sentence holding item 1 opens a list
 
 
 def test_definition_questions_and_standout_sub_questions_pick_their_sentence(extractive):

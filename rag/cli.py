@@ -84,8 +84,7 @@ def _run_ingest(settings, store, embedder, paths, quiet: bool, field_map=None):
 
     from rag.ingest import ingest_paths
 
-    # disable=None: no bar when stderr is not a terminal (logs, CI), as well as with --quiet.
-    bar = tqdm(total=0, unit="paper", disable=True if quiet else None, file=sys.stderr, desc="ingest")
+    bar = tqdm(total=0, unit="paper", disable=quiet, file=sys.stderr, desc="ingest")
 
     def total(n: int) -> None:
         bar.total = n
@@ -316,7 +315,7 @@ def eval_cmd(ctx, gold: Path, backend, as_json: bool, rows: bool, quiet: bool) -
     except ValueError as exc:
         raise click.ClickException(str(exc)) from exc
     t0 = time.perf_counter()
-    with tqdm(total=len(questions), unit="q", disable=True if quiet else None, file=sys.stderr, desc="eval") as bar:
+    with tqdm(total=len(questions), unit="q", disable=quiet, file=sys.stderr, desc="eval") as bar:
         result = evaluate(comp.pipeline, questions, on_progress=bar.update)
     result["backend"] = comp.pipeline.backend
     result["seconds"] = round(time.perf_counter() - t0, 1)

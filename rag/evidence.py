@@ -277,8 +277,9 @@ class EvidenceSelector:
         wants_link = bool(_LINK_QUESTION.search(question))
         roles = question_roles(question)
         own = {normalize(n) for n in (paper.label, *paper.aliases)}
-        asked = {normalize(e) for e in named_entities(question)} - own
-        defines = {normalize(e) for e in named_entities(question)} if _DEFINITION.search(question) else set()
+        stated = {normalize(e) for e in named_entities(question)}
+        asked = stated - own
+        defines = stated if _DEFINITION.search(question) else set()
         moves = self.moves(paper)
         out = []
         for s, c, sterms, inh in zip(sents, cos, sent_terms, inherited, strict=True):

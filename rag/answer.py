@@ -123,6 +123,16 @@ def facets(topic: str) -> list[str]:
     return parts if len(parts) > 1 else []
 
 
+# Words that say what kind of thing is excluded, not which: "agent *settings*", "vision *tasks*".
+_GENERIC = frozenset(
+    {
+        "setting", "settings", "task", "tasks", "domain", "domains", "scenario", "scenarios", "context", "contexts",
+        "application", "applications", "problem", "problems", "area", "areas", "field", "fields", "case", "cases",
+        "regime", "regimes",
+    }
+)
+
+
 _EXCLUSION = re.compile(
     r"\s*[,;(]?\s*\b(?:outside(?: of)?|excluding|except(?: for)?|other than|apart from|but not|not counting|"
     r"leaving out|leave out)\s+(?P<x>[^,;?.()]+)\)?",
@@ -142,16 +152,6 @@ def split_exclusion(topic: str) -> tuple[str, str]:
         return topic, ""
     kept = (topic[: m.start()] + " " + topic[m.end() :]).strip(" ,;")
     return (kept, m.group("x").strip()) if content_terms(kept) else (topic, "")
-
-
-# Words that say what kind of thing is excluded, not which: "agent *settings*", "vision *tasks*".
-_GENERIC = frozenset(
-    {
-        "setting", "settings", "task", "tasks", "domain", "domains", "scenario", "scenarios", "context", "contexts",
-        "application", "applications", "problem", "problems", "area", "areas", "field", "fields", "case", "cases",
-        "regime", "regimes",
-    }
-)
 
 
 def excluded_terms(excluded: str) -> str:
@@ -301,12 +301,12 @@ class AnswerPipeline:
             return self._refusal(question, msg, timings, t0)
         kind = classify_question(query)
         t = time.perf_counter()
-        # A "which papers ..." frame says nothing about the topic; retrieve on the topic itself.
-        topic = (_SET_FRAME.sub("", query).strip(" ?") or query) if kind == "set" else query
         excluded = ""
         if kind == "set":
             # "..., outside of agent settings": retrieve on what is asked for, not on what is not.
-            topic, excluded = split_exclusion(topic)
+            query, excluded = split_exclusion(query)
+        # A "which papers ..." frame says nothing about the topic; retrieve on the topic itself.
+        topic = (_SET_FRAME.sub("", query).strip(" ?") or query) if kind == "set" else query
         retrieval = self.retriever.search(topic, allowed=allowed)
         timings.retrieval = time.perf_counter() - t
         refusal = self._should_refuse(topic, kind, retrieval)
@@ -315,8 +315,6 @@ class AnswerPipeline:
             ans.hits = retrieval.hits[: self.settings.retrieval.top_k]
             return ans
         t = time.perf_counter()
-        if excluded:
-            query = split_exclusion(query)[0]
         chosen = self._choose(query, kind, retrieval, top_k or self.settings.retrieval.top_k)
         left_out: list[PaperHit] = []
         if excluded and chosen:

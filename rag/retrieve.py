@@ -31,6 +31,7 @@ from nltk.stem.porter import PorterStemmer
 from rapidfuzz.distance import Levenshtein
 
 from rag.embed import Embedder
+from rag.lexicon import Lexicon, compound_parts
 from rag.settings import RetrievalSettings
 from rag.text import STOPWORDS, content_terms, named_entities, normalize, tokenize
 from rag.types import PaperHit
@@ -185,8 +186,12 @@ class HybridRetriever(BaseRetriever):
         self._bm25 = None
         self._paper_terms: dict[str, set[str]] = {}
         self._df: dict[str, int] = defaultdict(int)
+        self.lexicon = Lexicon(_lexical_text(self.papers[i]) for i in self._ids)
         if self._ids:
-            corpus_tokens = [self._terms(_lexical_text(self.papers[i])) for i in self._ids]
+            corpus_tokens = []
+            for i in self._ids:
+                text = _lexical_text(self.papers[i])
+                corpus_tokens.append(self._terms(text) + self.lexicon.expansions(text))
             for pid, toks in zip(self._ids, corpus_tokens, strict=True):
                 self._paper_terms[pid] = {stem(t) for t in toks}
                 for t in self._paper_terms[pid]:
@@ -199,6 +204,12 @@ class HybridRetriever(BaseRetriever):
     @staticmethod
     def _terms(text: str) -> list[str]:
         return [t for t in tokenize(text) if t not in STOPWORDS]
+
+    def _query_terms(self, question: str) -> list[str]:
+        """BM25 query tokens: the question's words and the parts of its hyphenated ones, in the vocabulary."""
+        terms = self._terms(question)
+        terms += [p for t in terms for p in compound_parts(t) if p not in STOPWORDS]
+        return [self._vocab[t] for t in terms if t in self._vocab]
 
     # --- the three lists ------------------------------------------------------------
 
@@ -235,7 +246,7 @@ class HybridRetriever(BaseRetriever):
         """BM25 score per paper divided by the best score of this query, in [0, 1] (``allowed`` papers only)."""
         if self._bm25 is None:
             return {}
-        q = [self._vocab[t] for t in self._terms(question) if t in self._vocab]
+        q = self._query_terms(question)
         if not q:
             return {}
         scores = self._bm25.get_scores(q)
@@ -249,7 +260,7 @@ class HybridRetriever(BaseRetriever):
 
     def lexical_raw(self, question: str) -> np.ndarray:
         """Raw BM25 scores of all papers (``(n_papers,)`` float), in store order."""
-        q = [self._vocab[t] for t in self._terms(question) if t in self._vocab] if self._bm25 else []
+        q = self._query_terms(question) if self._bm25 else []
         if not q:
             return np.zeros(len(self._ids))
         return self._bm25.get_scores(q)
@@ -269,16 +280,28 @@ class HybridRetriever(BaseRetriever):
         weights = self._term_weights(question)
         return [self._coverage(weights, pid) for pid in pids]
 
-    def _term_weights(self, question: str) -> dict[str, float]:
-        """IDF weight ``ln(1 + N / (1 + df))`` of each content term (Porter stem) of the question."""
-        n = max(1, len(self._ids))
-        return {t: math.log(1.0 + n / (1.0 + self._df.get(t, 0))) for t in {stem(w) for w in content_terms(question)}}
+    def _term_weights(self, question: str) -> dict[tuple[str, tuple[str, ...]], float]:
+        """IDF weight ``ln(1 + N / (1 + df))`` of each content term (Porter stem) of the question.
 
-    def _coverage(self, weights: dict[str, float], pid: str) -> float:
+        A hyphenated term is weighed whole, by the rarest of its form and its parts' forms
+        (an abstract may write "vision language" for "vision-language").
+        """
+        n = max(1, len(self._ids))
+        out = {}
+        for w in content_terms(question):
+            parts = tuple(stem(p) for p in compound_parts(w))
+            df = self._df.get(stem(w), 0)
+            if parts:
+                df = max(df, min(self._df.get(p, 0) for p in parts))
+            out[(stem(w), parts)] = math.log(1.0 + n / (1.0 + df))
+        return out
+
+    def _coverage(self, weights: dict[tuple[str, tuple[str, ...]], float], pid: str) -> float:
         if not weights:
             return 0.0
         have = self._paper_terms.get(pid, set())
-        return sum(v for t, v in weights.items() if t in have) / sum(weights.values())
+        found = sum(v for (t, parts), v in weights.items() if t in have or (parts and all(p in have for p in parts)))
+        return found / sum(weights.values())
 
     # --- fusion --------------------------------------------------------------------
 

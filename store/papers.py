@@ -140,6 +140,28 @@ def find_code_url(abstract: str) -> str:
     return m.group(0).rstrip(".,;:)}]'\"")
 
 
+_CODE_HOSTS = re.compile(r"(?:^|//|www\.)(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org|huggingface\.co)/", re.I)
+_CODE_WORDS = re.compile(r"\b(?:code|implementation|source|repository|repo)\b", re.I)
+
+
+def is_code_link(abstract: str, url: str) -> bool:
+    """Whether ``url`` (stated in ``abstract``) points to code rather than a project or demo page.
+
+    True for a repository host (GitHub, GitLab, Bitbucket, Codeberg, Hugging Face) or when the
+    sentence stating the URL speaks of code, an implementation, source or a repository.
+    ``project-x.github.io`` after "Videos and more at" is a project page.
+    """
+    if not url:
+        return False
+    if _CODE_HOSTS.search(url):
+        return True
+    at = abstract.find(url)
+    if at < 0:
+        return False
+    start = max(abstract.rfind(". ", 0, at), 0)
+    return bool(_CODE_WORDS.search(abstract[start:at]))
+
+
 _INTRO = re.compile(
     r"\b(?:we|We|and|paper|work)\s+(?:propose|introduce|present|develop|design|build|release|call)\s+"
     r"(?:a\s+|an\s+|the\s+|two\s+|three\s+)?",

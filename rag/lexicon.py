@@ -1,0 +1,239 @@
+"""Index terms of an abstract: compound parts, abbreviations and well-known benchmarks.
+
+BM25 and term coverage compare words, so a question loses a paper whenever the two spell a
+concept differently: "audio" vs "audio-text", "multimodal LLMs" vs "MLLM", "large
+vision-language models" vs "LVLMs", "math benchmarks" vs "GSM8K". This module widens what
+each *abstract* is indexed under (document expansion); the question, the evidence and the
+quotes are never rewritten.
+
+1. Compound parts: a hyphenated token is indexed whole and by its parts ("audio-text" ->
+   "audio-text", "audio", "text"), as Lucene's word-delimiter filter does with
+   ``preserve_original``.
+2. Abbreviations: "long form (ABBR)" definitions are mined from the collection with the
+   Schwartz and Hearst algorithm (PSB 2003); ``glossary.tsv`` adds common ML abbreviations. An
+   abstract that uses either form is indexed under both. An abbreviation the collection
+   defines in two different ways is only expanded in the abstracts that define it.
+3. Instances: ``glossary.tsv`` ``isa`` lines index an abstract that names a benchmark under its
+   domain ("GSM8K" -> "math benchmark"), in that direction only.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from nltk.stem.porter import PorterStemmer
+
+from rag.text import STOPWORDS, normalize, tokenize
+
+__all__ = ["Lexicon", "abbreviation_definitions", "compound_parts", "load_glossary"]
+
+GLOSSARY = Path(__file__).with_name("glossary.tsv")
+_PORTER = PorterStemmer()
+_DEF = re.compile(r"\(([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)\)")
+_WORDS = re.compile(r"[\w'-]+")
+
+
+@functools.lru_cache(maxsize=200_000)
+def _stem(term: str) -> str:
+    return _PORTER.stem(term, to_lowercase=False)
+
+
+def compound_parts(token: str) -> list[str]:
+    """The parts of a hyphenated token with at least two characters: ``"audio-text"`` -> ``["audio", "text"]``.
+
+    Returns ``[]`` for a token without a hyphen.
+    """
+    if "-" not in token:
+        return []
+    return [p for p in token.split("-") if len(p) > 1]
+
+
+def _phrase_stems(text: str) -> str:
+    """Stems of every token of ``text``, compounds split, joined by single spaces."""
+    out = []
+    for t in tokenize(text):
+        out.extend(_stem(p) for p in (compound_parts(t) or [t]))
+    return " ".join(out)
+
+
+def _is_abbreviation(short: str) -> bool:
+    letters = [c for c in short if c.isalpha()]
+    return 2 <= len(short) <= 12 and sum(c.isupper() for c in letters) >= 2 and short[0].isalpha()
+
+
+def _long_form(short: str, before: str) -> str | None:
+    """Schwartz and Hearst (2003): the shortest span before "(short)" whose letters spell ``short``.
+
+    Characters of the abbreviation are matched right to left; the first one must start a
+    word. At most ``min(len(short) + 5, 2 * len(short))`` words are considered.
+    """
+    words = _WORDS.findall(before)
+    limit = min(len(short) + 5, 2 * len(short))
+    words = words[-limit:]
+    if not words:
+        return None
+    text = " ".join(words)
+    s = [c.lower() for c in short if c.isalnum()]
+    if short.endswith("s") and len(s) > 2 and short[:-1].isupper():
+        s = s[:-1]  # "VLMs": the plural s is not a letter of the long form
+    si, li = len(s) - 1, len(text) - 1
+    while si >= 0:
+        c = s[si]
+        while li >= 0 and (
+            text[li].lower() != c or (si == 0 and li > 0 and (text[li - 1].isalnum()))
+        ):
+            li -= 1
+        if li < 0:
+            return None
+        si -= 1
+        li -= 1
+    start = text.rfind(" ", 0, li + 1) + 1
+    long = text[start:].strip(" -")
+    n_words = len(long.split())
+    if n_words < 2 and "-" not in long or long.lower() == short.lower():
+        return None
+    return long
+
+
+def abbreviation_definitions(text: str) -> list[tuple[str, str]]:
+    """``(abbreviation, long form)`` pairs an abstract defines: ``"Vision-Language Models (VLMs)"`` -> ``("VLM", "Vision-Language Models")``.
+
+    The abbreviation loses a plural ``s`` after capitals ("VLMs" -> "VLM"). Schwartz and Hearst,
+    "A simple algorithm for identifying abbreviation definitions in biomedical text", PSB 2003.
+    """
+    out = []
+    plain = re.sub(r"[\u2010-\u2015\u2212]", "-", text)
+    for m in _DEF.finditer(plain):
+        short = m.group(1)
+        if not _is_abbreviation(short):
+            continue
+        before = plain[max(0, m.start() - 200) : m.start()]
+        before = re.split(r"[.;:()\[\]]", before)[-1]
+        long = _long_form(short, before)
+        if long:
+            key = short[:-1] if short.endswith("s") and short[:-1].isupper() and len(short) > 2 else short
+            out.append((key, long))
+    return out
+
+
+def load_glossary(path: Path = GLOSSARY) -> list[tuple[str, str, str]]:
+    """``(relation, term, expansion)`` rows of a glossary TSV (``same`` or ``isa``; ``#`` comments).
+
+    Raises:
+        ValueError: a line without three tab-separated fields or with another relation, with its line number.
+    """
+    rows = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = line.split("\t")
+        if len(parts) != 3 or parts[0] not in {"same", "isa"}:
+            raise ValueError(f"{path.name}:{n}: expected '<same|isa>\\t<term>\\t<expansion>', got {line!r}")
+        rows.append((parts[0], parts[1].strip(), parts[2].strip()))
+    return rows
+
+
+@dataclass
+class _Entry:
+    """One concept: its surface term and the tokens an abstract that states it is indexed under."""
+
+    term: str
+    pattern: re.Pattern[str]
+    phrase: str  # stems of the long form, "" for terms matched by ``pattern`` only
+    adds_when_term: list[str] = field(default_factory=list)  # tokens for an abstract with ``term``
+    adds_when_phrase: list[str] = field(default_factory=list)  # tokens for an abstract with the long form
+
+
+def _term_pattern(term: str) -> re.Pattern[str]:
+    """Whole-word, case-sensitive for capitalised terms ("GSM8K", "LLMs"), else case-insensitive."""
+    body = re.escape(term)
+    plural = "s?" if term[-1:].isupper() or term[-1:].isdigit() else ""
+    flags = 0 if any(c.isupper() for c in term) else re.I
+    return re.compile(rf"(?<![\w-]){body}{plural}(?![\w-])", flags)
+
+
+def _tokens_of(phrase: str) -> list[str]:
+    toks = [t for t in tokenize(phrase) if t not in STOPWORDS]
+    out = []
+    for t in toks:
+        out.append(t)
+        out.extend(compound_parts(t))
+    if len(toks) == 1 and any(c.isupper() for c in phrase) and not phrase.endswith("s"):
+        out.append(toks[0] + "s")  # "LLM" -> also "llms": BM25 compares unstemmed tokens
+    return out
+
+
+class Lexicon:
+    """Index-term expansion for a collection (see the module docstring).
+
+    Args:
+        texts: The text each paper is indexed under (title, label, aliases and abstract).
+        glossary: ``(relation, term, expansion)`` rows; :func:`load_glossary` by default.
+    """
+
+    def __init__(self, texts: Iterable[str], glossary: Sequence[tuple[str, str, str]] | None = None):
+        mined: dict[str, set[str]] = defaultdict(set)
+        surface: dict[str, str] = {}
+        for text in texts:
+            for short, long in abbreviation_definitions(text):
+                mined[short].add(_phrase_stems(long))
+                surface.setdefault((short, _phrase_stems(long)), long)
+        self.entries: list[_Entry] = []
+        defined = set(mined)
+        for short, phrases in mined.items():
+            for phrase in phrases:
+                long = surface[(short, phrase)]
+                e = _Entry(short, _term_pattern(short), phrase)
+                e.adds_when_phrase = _tokens_of(short)
+                if len(phrases) == 1:  # an ambiguous abbreviation only expands where it is defined
+                    e.adds_when_term = _tokens_of(long)
+                self.entries.append(e)
+        for rel, term, expansion in load_glossary() if glossary is None else glossary:
+            if rel == "same" and term in defined:
+                continue  # the collection's own definition wins
+            e = _Entry(term, _term_pattern(term), _phrase_stems(expansion) if rel == "same" else "")
+            e.adds_when_term = _tokens_of(expansion)
+            if rel == "same":
+                e.adds_when_phrase = _tokens_of(term)
+            self.entries.append(e)
+        self._by_term: dict[str, list[_Entry]] = defaultdict(list)
+        self._by_first: dict[str, list[_Entry]] = defaultdict(list)
+        for e in self.entries:
+            if e.adds_when_term:
+                self._by_term[e.term.lower()].append(e)
+            if e.phrase and e.adds_when_phrase:
+                self._by_first[e.phrase.split(" ", 1)[0]].append(e)
+
+    def expansions(self, text: str) -> list[str]:
+        """Extra index tokens for one paper's text (lower-cased; compound parts included).
+
+        Compound parts of the text's own tokens come first, then the tokens of every concept
+        the text states in either form. Each added token appears once.
+        """
+        plain = re.sub(r"[\u2010-\u2015\u2212]", "-", text)
+        own = tokenize(text)
+        extra: list[str] = []
+        for t in own:
+            extra.extend(p for p in compound_parts(t) if p not in STOPWORDS)
+        stem_list = _phrase_stems(text).split()
+        stems = " " + " ".join(stem_list) + " "
+        seen = set(own)
+        keys = seen | {t[:-1] for t in seen if t.endswith("s")}
+        adds: list[list[str]] = []
+        for e in {id(e): e for k in keys for e in self._by_term.get(k, ())}.values():
+            if e.pattern.search(plain):
+                adds.append(e.adds_when_term)
+        for e in {id(e): e for s in set(stem_list) for e in self._by_first.get(s, ())}.values():
+            if f" {e.phrase} " in stems:
+                adds.append(e.adds_when_phrase)
+        for add in adds:
+            for t in add:
+                if t not in seen and t not in STOPWORDS:
+                    seen.add(t)
+                    extra.append(t)
+        return extra

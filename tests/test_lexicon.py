@@ -1,0 +1,70 @@
+"""Index-term expansion (rag.lexicon): compound parts, abbreviations, benchmark domains."""
+
+import pytest
+
+from rag.lexicon import Lexicon, abbreviation_definitions, compound_parts, load_glossary
+
+
+def test_compound_parts():
+    assert compound_parts("audio-text") == ["audio", "text"]
+    assert compound_parts("graph-r1") == ["graph", "r1"]
+    assert compound_parts("speech") == []
+
+
+def test_abbreviation_definitions_follow_schwartz_hearst():
+    text = (
+        "Vision\u2013Language Models (VLMs) have shown progress. We use reinforcement learning (RL) "
+        "and a large-scale study (see Section 3) of Retrieval-Augmented Generation (RAG)."
+    )
+    assert abbreviation_definitions(text) == [
+        ("VLM", "Vision-Language Models"),
+        ("RL", "reinforcement learning"),
+        ("RAG", "Retrieval-Augmented Generation"),
+    ]
+    # Parentheses that are not a definition: letters that do not spell it, numbers, lower case.
+    assert abbreviation_definitions("results on two datasets (NLP) and (ours) and (2023)") == []
+
+
+def test_expansions_cover_both_forms_and_benchmark_domains():
+    glossary = [("same", "LVLM", "large vision-language model"), ("isa", "GSM8K", "math benchmark")]
+    docs = [
+        "We adapt frozen LVLMs to medical grounding.",
+        "Gains of 33.6 points on GSM8K.",
+        "We study large vision-language models for GUI navigation.",
+        "A math benchmark survey.",
+        "An optimiser for apps.",
+    ]
+    lex = Lexicon(docs, glossary)
+    assert {"large", "vision-language", "vision", "language"} <= set(lex.expansions(docs[0]))
+    assert {"math", "benchmark"} <= set(lex.expansions(docs[1]))
+    assert {"lvlm", "lvlms"} <= set(lex.expansions(docs[2]))
+    assert "gsm8k" not in lex.expansions(docs[3])  # "isa" goes one way: a domain is not a benchmark
+    assert lex.expansions(docs[4]) == []
+
+
+def test_an_abbreviation_defined_two_ways_expands_only_where_defined():
+    docs = [
+        "We study dataset pruning (DP) for graphs.",
+        "Training under differential privacy (DP) is costly.",
+        "DP makes training slower.",
+        "A dataset pruning method.",
+    ]
+    lex = Lexicon(docs, [])
+    assert "pruning" not in lex.expansions(docs[2]) and "privacy" not in lex.expansions(docs[2])
+    assert "dp" in lex.expansions(docs[3])  # the long form still gets the abbreviation
+
+
+def test_the_collection_definition_wins_over_the_glossary():
+    docs = ["Dataset pruning (DP) keeps a subset.", "DP is fast."]
+    lex = Lexicon(docs, [("same", "DP", "differential privacy")])
+    assert "privacy" not in lex.expansions(docs[1])
+    assert {"dataset", "pruning"} <= set(lex.expansions(docs[1]))
+
+
+def test_glossary_loads_and_reports_bad_lines(tmp_path):
+    rows = load_glossary()
+    assert ("isa", "GSM8K", "math benchmark") in rows and all(r[0] in {"same", "isa"} for r in rows)
+    bad = tmp_path / "g.tsv"
+    bad.write_text("# comment\nsame\tLLM\tlarge language model\nsynonym LLM\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"g\.tsv:3"):
+        load_glossary(bad)

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from nltk.stem.porter import PorterStemmer
 
-from rag.text import STOPWORDS, normalize, tokenize
+from rag.text import STOPWORDS, tokenize
 
 __all__ = ["Lexicon", "abbreviation_definitions", "compound_parts", "load_glossary"]
 
@@ -101,7 +101,9 @@ def _long_form(short: str, before: str) -> str | None:
 
 
 def abbreviation_definitions(text: str) -> list[tuple[str, str]]:
-    """``(abbreviation, long form)`` pairs an abstract defines: ``"Vision-Language Models (VLMs)"`` -> ``("VLM", "Vision-Language Models")``.
+    """``(abbreviation, long form)`` pairs an abstract defines.
+
+    ``"Vision-Language Models (VLMs)"`` -> ``("VLM", "Vision-Language Models")``.
 
     The abbreviation loses a plural ``s`` after capitals ("VLMs" -> "VLM"). Schwartz and Hearst,
     "A simple algorithm for identifying abbreviation definitions in biomedical text", PSB 2003.

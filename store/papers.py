@@ -140,7 +140,9 @@ def find_code_url(abstract: str) -> str:
     return m.group(0).rstrip(".,;:)}]'\"")
 
 
-_CODE_HOSTS = re.compile(r"(?:^|//|www\.)(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org|huggingface\.co)/", re.I)
+_CODE_HOSTS = re.compile(
+    r"(?:^|//|www\.)(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org|huggingface\.co)/", re.I
+)
 _CODE_WORDS = re.compile(r"\b(?:code|implementation|source|repository|repo)\b", re.I)
 
 

@@ -97,6 +97,9 @@ def test_a_non_english_question_without_a_name_says_how_to_ask(extractive):
     # A name the abstracts state still finds its paper in any language.
     ans = extractive.pipeline.ask("Was erreicht DANCE bei einer Kondensationsrate von 8%?")
     assert not ans.refused and ans.citations[0].label == "DANCE"
+    # An English set question is judged whole, not by its topic ("address autonomous driving").
+    ans = extractive.pipeline.ask("Which papers address autonomous driving?")
+    assert ans.refused and NOT_ENGLISH not in ans.text
 
 
 def test_a_named_question_in_another_language_quotes_the_papers_main_points(extractive):

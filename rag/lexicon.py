@@ -28,9 +28,9 @@ from pathlib import Path
 
 from nltk.stem.porter import PorterStemmer
 
-from rag.text import STOPWORDS, tokenize
+from rag.text import STOPWORDS, tokenize, unify_dashes
 
-__all__ = ["Lexicon", "abbreviation_definitions", "compound_parts", "load_glossary"]
+__all__ = ["Lexicon", "abbreviation_definitions", "compound_parts", "load_glossary", "stem"]
 
 GLOSSARY = Path(__file__).with_name("glossary.tsv")
 _PORTER = PorterStemmer()
@@ -39,7 +39,8 @@ _WORDS = re.compile(r"[\w'-]+")
 
 
 @functools.lru_cache(maxsize=200_000)
-def _stem(term: str) -> str:
+def stem(term: str) -> str:
+    """Porter stem of a lower-cased term (NLTK's implementation, Porter 1980): ``purifies`` -> ``purifi``."""
     return _PORTER.stem(term, to_lowercase=False)
 
 
@@ -57,7 +58,7 @@ def _phrase_stems(text: str) -> str:
     """Stems of every token of ``text``, compounds split, joined by single spaces."""
     out = []
     for t in tokenize(text):
-        out.extend(_stem(p) for p in (compound_parts(t) or [t]))
+        out.extend(stem(p) for p in (compound_parts(t) or [t]))
     return " ".join(out)
 
 
@@ -109,7 +110,7 @@ def abbreviation_definitions(text: str) -> list[tuple[str, str]]:
     "A simple algorithm for identifying abbreviation definitions in biomedical text", PSB 2003.
     """
     out = []
-    plain = re.sub(r"[\u2010-\u2015\u2212]", "-", text)
+    plain = unify_dashes(text)
     for m in _DEF.finditer(plain):
         short = m.group(1)
         if not _is_abbreviation(short):
@@ -217,7 +218,7 @@ class Lexicon:
         Compound parts of the text's own tokens come first, then the tokens of every concept
         the text states in either form. Each added token appears once.
         """
-        plain = re.sub(r"[\u2010-\u2015\u2212]", "-", text)
+        plain = unify_dashes(text)
         own = tokenize(text)
         extra: list[str] = []
         for t in own:

@@ -16,7 +16,6 @@ and a fused relevance in [0, 1] that the relevance floors are calibrated on.
 
 from __future__ import annotations
 
-import functools
 import logging
 import math
 import re
@@ -27,11 +26,10 @@ from dataclasses import dataclass
 import numpy as np
 from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
-from nltk.stem.porter import PorterStemmer
 from rapidfuzz.distance import Levenshtein
 
 from rag.embed import Embedder
-from rag.lexicon import Lexicon, compound_parts
+from rag.lexicon import Lexicon, compound_parts, stem
 from rag.settings import RetrievalSettings
 from rag.text import STOPWORDS, content_terms, named_entities, normalize, tokenize
 from rag.types import PaperHit
@@ -150,15 +148,6 @@ class NameIndex:
         return matches, unmatched
 
 
-_PORTER = PorterStemmer()
-
-
-@functools.lru_cache(maxsize=200_000)
-def stem(term: str) -> str:
-    """Porter stem of a lower-cased term (NLTK's implementation, Porter 1980): ``purifies`` -> ``purifi``."""
-    return _PORTER.stem(term, to_lowercase=False)
-
-
 def _lexical_text(p: Paper) -> str:
     return " ".join([p.title, p.label, *p.aliases, p.abstract])
 
@@ -186,12 +175,10 @@ class HybridRetriever(BaseRetriever):
         self._bm25 = None
         self._paper_terms: dict[str, set[str]] = {}
         self._df: dict[str, int] = defaultdict(int)
-        self.lexicon = Lexicon(_lexical_text(self.papers[i]) for i in self._ids)
+        texts = [_lexical_text(self.papers[i]) for i in self._ids]
+        self.lexicon = Lexicon(texts)
         if self._ids:
-            corpus_tokens = []
-            for i in self._ids:
-                text = _lexical_text(self.papers[i])
-                corpus_tokens.append(self._terms(text) + self.lexicon.expansions(text))
+            corpus_tokens = [self._terms(t) + self.lexicon.expansions(t) for t in texts]
             for pid, toks in zip(self._ids, corpus_tokens, strict=True):
                 self._paper_terms[pid] = {stem(t) for t in toks}
                 for t in self._paper_terms[pid]:

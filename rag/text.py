@@ -95,11 +95,19 @@ def _append(out: list[Sentence], text: str, start: int, end: int) -> None:
     out.append(Sentence(stripped, s, s + len(stripped)))
 
 
+_DASHES = re.compile(r"[\u2010-\u2015\u2212]")
+
+
+def unify_dashes(text: str) -> str:
+    """Unicode hyphens, dashes and minus signs to ``-`` (case and everything else kept)."""
+    return _DASHES.sub("-", text)
+
+
 _MARKUP = [
     (re.compile(r"\\(?:textbf|textit|emph|texttt|mathbf|mathrm|text|b|underline)\{([^{}]*)\}"), r"\1"),
     (re.compile(r"\\%"), "%"),
     (re.compile(r"\*\*|__"), ""),
-    (re.compile(r"[\u2010-\u2015\u2212]"), "-"),
+    (_DASHES, "-"),
     (re.compile(r"\s+"), " "),
 ]
 

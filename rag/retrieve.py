@@ -252,6 +252,10 @@ class HybridRetriever(BaseRetriever):
             return np.zeros(len(self._ids))
         return self._bm25.get_scores(q)
 
+    def document_frequency(self, term: str) -> int:
+        """Number of papers whose (expanded) index terms hold ``term``, compared by Porter stem."""
+        return self._df.get(stem(term.lower()), 0)
+
     def coverage(self, question: str, pid: str) -> float:
         """IDF-weighted share of the question's content terms found in the paper, in [0, 1].
 

@@ -85,8 +85,14 @@ class RetrievalSettings(_Section):
         le=1.0,
         description="Best sentence cosine below which a weak 'which papers' question is refused.",
     )
+    set_lexical_floor: float = Field(
+        0.40,
+        ge=-1.0,
+        le=1.0,
+        description="Best sentence cosine a 'which papers' question needs when only its terms, not its meaning, match.",
+    )
     set_membership: float = Field(
-        0.25,
+        0.35,
         ge=0.0,
         le=1.0,
         description="Least membership probability (rag.answer.set_membership) for a paper to count in a 'which papers' answer.",

@@ -36,11 +36,23 @@ def test_citation_precision_overall(result):
 
 
 def test_multi_paper_questions_cite_most_gold_papers(result):
-    # Floors below the goal (0.90 / 0.90), at what the membership model reaches on the
-    # dev set (0.79 recall, 0.81 precision), so a regression of the method fails CI.
+    # The membership model reaches 0.90 precision / 0.90 recall on the dev set (leave-one-
+    # question-out 0.88 / 0.87); floors just below, so a regression of the method fails CI.
     multi = result["by_kind"]["multi"]
-    assert multi["citation_recall"] >= 0.75, multi
-    assert multi["citation_precision"] >= 0.75, multi
+    assert multi["citation_recall"] >= 0.88, multi
+    assert multi["citation_precision"] >= 0.88, multi
+
+
+def test_set_questions_whose_words_match_but_meaning_does_not_are_refused(extractive):
+    # Each word is in some abstract ("music ... to generate stealthy adversarial examples";
+    # "protein signaling data"), but no sentence is about the topic.
+    for q in ("Which papers study music generation?", "Which papers study protein design?"):
+        ans = extractive.pipeline.ask(q)
+        assert ans.refused and not ans.citations, (q, ans.text)
+    # A rare name the question states is enough, however far the sentence is from the frame.
+    ans = extractive.pipeline.ask("Which papers evaluate on ALFWorld?")
+    assert not ans.refused
+    assert {c.label for c in ans.citations} == {"EMPG", "CogRouter"}
 
 
 def test_set_membership_model_is_monotone_in_each_feature():

@@ -99,6 +99,22 @@ def test_facets_split_the_alternatives_of_a_set_question():
     assert facets("work on speech or audio") == ["work on speech", "audio"]
     assert facets("attack speech systems, such as spoofing or deepfakes") == ["attack speech systems", "spoofing", "deepfakes"]
     assert facets("are about diffusion models") == []  # one part: no facets
+    # a sequence asks for both steps: not alternatives
+    assert facets("train with supervised fine-tuning first and then a reinforcement-learning stage") == []
+
+
+def test_set_topic_drops_the_frame_and_the_relating_verb_only():
+    from rag.answer import set_topic
+
+    assert set_topic("Which papers report results on math benchmarks?") == "math benchmarks"
+    assert set_topic("Which papers introduce a new evaluation metric?") == "evaluation metric"
+    assert set_topic("Which papers are about diffusion models?") == "diffusion models"
+    assert set_topic("Which papers evaluate on ALFWorld?") == "ALFWorld"
+    # a verb that is the topic stays
+    assert set_topic("Which papers attack speech systems?") == "attack speech systems"
+    assert set_topic("Which papers compress a large model?") == "compress a large model"
+    # nothing but the verb: the verb is the topic
+    assert set_topic("Which papers use?") == "use"
 
 
 def test_question_parts_split_sub_questions_only():

@@ -226,8 +226,14 @@ def set_topic(question: str) -> str:
     return rest if content_terms(rest) else topic
 
 
+# "Which paper achieves ..., and how does this compare with ...?" asks for one paper.
+_ONE_PAPER = re.compile(r"^\s*(which|what) (paper|work|study|article)\b(?!s)", re.I)
+
+
 def classify_question(question: str) -> str:
     """``"set"`` (which papers...), ``"compare"`` (two papers) or ``"single"``."""
+    if _ONE_PAPER.search(question):
+        return "single"
     if _COMPARE.search(question) and not _SET.search(question):
         return "compare"
     if _SET.search(question):

@@ -200,3 +200,13 @@ def test_definition_questions_and_standout_sub_questions_pick_their_sentence(ext
     q = "What problem of standard RL on hard problems does PrefixRL address, and what phenomenon do its authors discover?"
     quoted = " ".join(e.sentence for e in ev.select(q, prefix, k=3))
     assert "back-generalization" in quoted and "vanish" in quoted
+
+
+def test_question_kinds():
+    from rag.answer import classify_question
+
+    assert classify_question("Which papers work on speech or audio?") == "set"
+    assert classify_question("Compare DANCE and APM: what does each distill?") == "compare"
+    # one paper asked for, even when its result is compared with something else
+    q = "Which paper achieves linear cost, and how does this compare with the best classical algorithm?"
+    assert classify_question(q) == "single"

@@ -4,26 +4,38 @@ Metrics (as defined by the gold set's README): recall@k (k = 1, 3, 5, 10) and MR
 retriever's ranked paper ids; citation precision ``|C∩G|/|C|`` over answers that cite
 (a citation on a question with empty gold counts as precision 0); citation recall for
 ``multi``/``compare``; invented citation markers (markers in the final answer that resolve
-to no cited paper) and removed markers (markers the LLM invented that validation removed); answer-fact coverage (case-insensitive
-after normalising whitespace, dashes and markup) and the fully-correct rate; refusal
-accuracy on questions with empty gold; false-refusal rate on the others.
+to no cited paper) and removed markers (markers the LLM invented that validation removed);
+answer-fact coverage (case-insensitive after normalising whitespace, dashes and markup) and
+the fully-correct rate; refusal accuracy on questions with empty gold; false-refusal rate on
+the others; instruction leaks (answers that repeat six or more consecutive words of the instructions in ``prompts/``).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import statistics
+import string
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from prompts import load_prompt
 from rag.answer import AnswerPipeline
 from rag.citations import cited_numbers
 from rag.text import normalize
 from rag.types import Answer
 
-__all__ = ["GoldQuestion", "evaluate", "fact_present", "load_gold", "score_answer"]
+__all__ = [
+    "GoldQuestion",
+    "evaluate",
+    "fact_present",
+    "instruction_ngrams",
+    "leaks_instructions",
+    "load_gold",
+    "score_answer",
+]
 
 
 @dataclass(frozen=True)
@@ -63,8 +75,35 @@ def fact_present(fact: str, text: str) -> bool:
     return normalize(fact) in normalize(text)
 
 
-def score_answer(q: GoldQuestion, ans: Answer) -> dict:
-    """Per-question metrics of one answer (``None`` where a metric does not apply)."""
+LEAK_WORDS = 6
+_WORD = re.compile(r"\w+")
+
+
+def instruction_ngrams(n: int = LEAK_WORDS, names: tuple[str, ...] = ("system", "answer")) -> frozenset[str]:
+    """Every run of ``n`` consecutive words (normalised, punctuation dropped) of the named prompts' fixed text.
+
+    Only the literal text counts: a ``{variable}`` (the refusal message, the sources, the
+    question) breaks a run, since its content legitimately appears in answers.
+    """
+    grams: set[str] = set()
+    for name in names:
+        for literal, *_ in string.Formatter().parse(load_prompt(name).text):
+            words = _WORD.findall(normalize(literal))
+            grams.update(" ".join(words[i : i + n]) for i in range(len(words) - n + 1))
+    return frozenset(grams)
+
+
+def leaks_instructions(text: str, grams: frozenset[str], n: int = LEAK_WORDS) -> bool:
+    """Whether ``text`` repeats any of ``grams`` (from :func:`instruction_ngrams`)."""
+    words = _WORD.findall(normalize(text))
+    return any(" ".join(words[i : i + n]) in grams for i in range(len(words) - n + 1))
+
+
+def score_answer(q: GoldQuestion, ans: Answer, grams: frozenset[str] | None = None) -> dict:
+    """Per-question metrics of one answer (``None`` where a metric does not apply).
+
+    ``grams`` are the instruction n-grams of :func:`instruction_ngrams` (computed when omitted).
+    """
     ranked = [h.paper.id for h in ans.hits]
     gold = set(q.gold_ids)
     cited = set(ans.cited_ids)
@@ -83,6 +122,7 @@ def score_answer(q: GoldQuestion, ans: Answer) -> dict:
     numbers = {c.number for c in ans.citations}
     row["invented_citations"] = sum(1 for n in cited_numbers(ans.text) if n not in numbers)
     row["removed_markers"] = ans.invented_markers
+    row["instruction_leaks"] = int(leaks_instructions(ans.text, instruction_ngrams() if grams is None else grams))
     if q.answer_facts:
         hits = [fact_present(f, ans.text) for f in q.answer_facts]
         row["fact_coverage"] = sum(hits) / len(hits)
@@ -116,6 +156,7 @@ def _aggregate(rows: list[dict]) -> dict:
         out[m] = round(statistics.fmean(vals), 4) if vals else None
     out["invented_citations"] = sum(r["invented_citations"] for r in rows)
     out["removed_markers"] = sum(r.get("removed_markers", 0) for r in rows)
+    out["instruction_leaks"] = sum(r.get("instruction_leaks", 0) for r in rows)
     out["errors"] = sum(1 for r in rows if r.get("error"))
     secs = [r["seconds"] for r in rows if "seconds" in r]
     out["median_seconds"] = round(statistics.median(secs), 3) if secs else None
@@ -131,15 +172,16 @@ def evaluate(
     """Ask every question and aggregate the metrics, overall and per kind.
 
     Returns:
-        ``{"n", "recall_at_5", "mrr", "citation_precision", "invented_citations",
+        ``{"n", "recall_at_5", "mrr", "citation_precision", "invented_citations", "instruction_leaks",
         "fact_coverage", "refusal_accuracy", ..., "by_kind": {kind: {...}}, "rows": [...]}``.
         An exception while answering counts as an error (and a wrong answer), it is not raised.
     """
     rows = []
+    grams = instruction_ngrams()
     for q in questions:
         try:
             ans = pipeline.ask(q.question)
-            row = score_answer(q, ans)
+            row = score_answer(q, ans, grams)
         except Exception as exc:  # noqa: BLE001 - an error is a measured outcome here
             row = {"qid": q.qid, "kind": q.kind, "error": f"{type(exc).__name__}: {exc}", "invented_citations": 0}
         rows.append(row)
@@ -164,6 +206,7 @@ def format_report(result: dict) -> str:
         ("citation_recall", "cite-R"),
         ("invented_citations", "invented"),
         ("removed_markers", "removed"),
+        ("instruction_leaks", "leaks"),
         ("fact_coverage", "facts"),
         ("refusal_accuracy", "refusal"),
         ("false_refusal", "false-ref"),

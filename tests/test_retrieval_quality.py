@@ -24,6 +24,7 @@ def test_no_invented_citations_and_no_errors(result):
     assert result["invented_citations"] == 0
     assert result["errors"] == 0
     assert result["by_kind"]["adversarial"]["errors"] == 0
+    assert result["instruction_leaks"] == 0
 
 
 def test_refusals_on_unanswerable_questions(result):
@@ -36,7 +37,7 @@ def test_citation_precision_overall(result):
 
 
 def test_multi_paper_questions_cite_most_gold_papers(result):
-    # The membership model reaches 0.90 precision / 0.90 recall on the dev set (leave-one-
+    # The membership model reaches 0.90 precision / 0.896 recall on the dev set (leave-one-
     # question-out 0.88 / 0.87); floors just below, so a regression of the method fails CI.
     multi = result["by_kind"]["multi"]
     assert multi["citation_recall"] >= 0.88, multi

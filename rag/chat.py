@@ -449,7 +449,7 @@ class Resolution:
     Attributes:
         ref: The reference as written.
         paper_ids: One id = resolved; several = ambiguous (candidates, best first); none = not found.
-        how: ``"number"``, ``"earlier turn"``, ``"name"`` or ``"description"``.
+        how: ``"id"``, ``"number"``, ``"earlier turn"``, ``"name"`` or ``"description"``.
         message: Why it failed, for the clarification (``""`` when resolved).
     """
 
@@ -806,7 +806,8 @@ class Conversation:
     def resolve(self, ref: str) -> Resolution:
         """Which paper a reference means.
 
-        In order: a citation number of this conversation (``[2]``, ``2``, ``paper 2``); an
+        In order: a paper id of the collection (``000_6b930c46f6674b66#1``, as the sources list
+        shows it); a citation number of this conversation (``[2]``, ``2``, ``paper 2``); an
         earlier-turn reference (``it``, ``the second one``); a name (the retriever's name
         matcher, then rapidfuzz ratio over labels and aliases, at least
         ``settings.retrieval.name_match_min``); a description (retrieval: resolved when the
@@ -817,6 +818,9 @@ class Conversation:
         recent = self._recent_citations()
         if not ref:
             return Resolution(ref, (), "", "the reference is empty")
+        pid = ref.strip("`")
+        if pid in self.pipeline.retriever.papers:
+            return Resolution(ref, (pid,), "id")
         m = re.fullmatch(r"\[?\s*(\d+)\s*\]?|(?:paper|source|reference|number|no\.?|#)\s*#?(\d+)", ref, re.I)
         if m:
             n = int(m.group(1) or m.group(2))

@@ -249,6 +249,23 @@ def derive_label(abstract: str, max_words: int = 8) -> tuple[str, tuple[str, ...
     return label.rstrip(".,;:"), ()
 
 
+_TITLE_NAME = re.compile(r"^\s*(?P<name>[^:]{1,40}?)\s*:\s+\S")
+
+
+def title_name(title: str) -> str | None:
+    """The name a title gives its method before a colon ("PLay: Parametrically Conditioned ..."
+    -> "PLay"), or ``None``: one to three words, one of them a coined name (inner capitals,
+    digits or all capitals), so "Learning to Rank: A Survey" gives ``None``.
+    """
+    m = _TITLE_NAME.match(title or "")
+    if not m:
+        return None
+    words = m.group("name").split()
+    if 1 <= len(words) <= 3 and any(_is_name_token(w.strip("()[],")) for w in words):
+        return m.group("name")
+    return None
+
+
 def make_paper(
     id: str,
     abstract: str,
@@ -260,9 +277,18 @@ def make_paper(
     url: str = "",
     source: str = "",
 ) -> Paper:
-    """Build a :class:`Paper`, deriving its label, aliases and code URL from the abstract."""
+    """Build a :class:`Paper`, deriving its label, aliases and code URL from the abstract.
+
+    A name the title states before a colon (:func:`title_name`) is the label; the name the
+    abstract introduces then stays an alias when it is a coined name.
+    """
     label, aliases = derive_label(abstract)
-    if title and label.endswith("…"):
+    named = title_name(title)
+    if named:
+        if named != label and not label.endswith("…") and any(_is_name_token(w) for w in label.split()):
+            aliases = (label, *aliases)
+        label = named
+    elif title and label.endswith("…"):
         label = title if len(title) <= 80 else title[:77].rsplit(" ", 1)[0] + "…"
     return Paper(
         id=id,

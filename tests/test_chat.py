@@ -211,6 +211,13 @@ def test_compare_method_api(conv: Conversation):
     assert conv.turns[-1] is t
 
 
+def test_compare_by_the_ids_the_sources_list_shows(conv: Conversation):
+    t = conv.compare(APM, DANCE)
+    assert t.kind == "compare" and ids(t) == [APM, DANCE]
+    t = conv.ask(f"compare {DANCE} and `{APM}`")
+    assert t.kind == "compare" and ids(t) == [DANCE, APM]
+
+
 def test_select_rows_uses_minimum_score(components: Components):
     paper = components.retriever.papers[APM]
     rows = select_rows(components.pipeline, paper, ROWS, min_score=1.01)

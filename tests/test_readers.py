@@ -483,3 +483,19 @@ def test_parse_field_map() -> None:
         parse_field_map(["abstract"])
     with pytest.raises(ValueError, match="unknown field 'abstrct'"):
         parse_field_map(["abstrct=Summary"])
+
+
+def test_a_name_the_title_states_before_a_colon_is_the_label():
+    from store.papers import make_paper
+
+    abstract = "Layouts matter. We propose a conditional latent diffusion model, PLay, that generates vector layouts."
+    p = make_paper("x#1", abstract, title="PLay: Parametrically Conditioned Layout Generation using Latent Diffusion")
+    assert p.label == "PLay"
+    # A title whose part before the colon is not a coined name keeps the abstract's name or the title.
+    q = make_paper("x#2", "We introduce FOAM, an optimizer.", title="Learning to Rank: A Survey of Methods")
+    assert q.label == "FOAM"
+    r = make_paper("x#3", "Ranking is studied here at length in many settings.", title="Learning to Rank: A Survey")
+    assert r.label == "Learning to Rank: A Survey"
+    # The abstract's own coined name stays an alias that name matching finds.
+    s = make_paper("x#4", "We propose MolNet, a model.", title="MolDiff: Addressing Atom-Bond Inconsistency")
+    assert s.label == "MolDiff" and "MolNet" in s.aliases

@@ -121,6 +121,8 @@ _METADATA = {
     "publication date": re.compile(r"\b(when was|what date|published on|release date|which month)\b", re.I),
     "hyper-parameters": re.compile(r"\b(learning rate|batch size|hyper-?parameters?|weight decay|number of epochs|warm-?up steps)\b", re.I),
 }
+# A capitalised word inside a sentence (not its first word): a proper noun ("the Shampoo paper").
+_PROPER = re.compile(r"(?<![.!?:]\s)(?<!^)(?<=\s)[A-Z][A-Za-z0-9-]+\b")
 _CODE_LINK = re.compile(r"\b(github|code|repository|repo|source code|project page|link)\b", re.I)
 _WANTS_CODE = re.compile(r"\b(code|github|repositor(y|ies)|repo|implementation)s?\b", re.I)  # not a page or demo
 
@@ -471,6 +473,8 @@ class AnswerPipeline:
         if kind == "set" and _CODE_LINK.search(query) and any(h.paper.url for h in r.hits):
             return ""
         weak = not named and top.dense < rs.relevance_floor and top.coverage < rs.coverage_floor
+        if weak and kind == "single" and self._rare_stated_terms(query, top.paper):
+            weak = False  # "the Shampoo paper": a rare proper noun the question states, in the top abstract
         if kind == "set" and not named and top.dense < rs.relevance_floor:
             # A set question's frame dilutes chunk similarity: judge by the closest sentence.
             qvec = self.retriever.embedder.embed([query])[0]
@@ -499,6 +503,21 @@ class AnswerPipeline:
                 f"(best match {top.paper.label}: similarity {top.dense:.2f}, term coverage {top.coverage:.2f})."
             )
         return ""
+
+    def _rare_stated_terms(self, query: str, paper: Paper) -> list[str]:
+        """Proper nouns and coined names of ``query`` that ``paper`` states and few abstracts do.
+
+        A proper noun is a capitalised word that does not start the question or a sentence
+        ("What speedup does the Shampoo paper report?" -> Shampoo); few is at most 10% of the
+        collection, so a common word capitalised for emphasis does not count.
+        """
+        words = {m.group(0) for m in _PROPER.finditer(query)} | named_entities(query)
+        n = max(1, len(self.retriever.papers))
+        return [
+            w
+            for w in sorted(words)
+            if 0 < self.retriever.document_frequency(w) <= 0.1 * n and self.retriever.coverage(w, paper.id) == 1.0
+        ]
 
     def _question_terms_absent(self, query: str, papers: Sequence[Paper]) -> list[str]:
         """Coined terms the question states (besides the papers' names) that none of ``papers`` contains."""

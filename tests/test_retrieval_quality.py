@@ -56,6 +56,15 @@ def test_set_questions_whose_words_match_but_meaning_does_not_are_refused(extrac
     assert {c.label for c in ans.citations} == {"EMPG", "CogRouter"}
 
 
+def test_a_rare_proper_noun_the_question_states_keeps_its_paper(extractive):
+    # FOAM's abstract names Shampoo (its baseline); the question calls FOAM "the Shampoo paper".
+    ans = extractive.pipeline.ask("What speedup does the Shampoo paper report?")
+    assert not ans.refused and [c.label for c in ans.citations] == ["FOAM"], ans.text
+    # A proper noun no abstract states does not rescue a question about nothing here.
+    ans = extractive.pipeline.ask("What accuracy does the Adam paper report?")
+    assert ans.refused and not ans.citations
+
+
 def test_set_membership_model_is_monotone_in_each_feature():
     import numpy as np
 

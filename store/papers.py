@@ -408,7 +408,10 @@ def read_jsonl(path: Path) -> ReadResult:
                 if not isinstance(rec, dict):
                     raise ValueError("line is not a JSON object")
                 result.papers.append(paper_from_mapping(rec, source=path.name, fallback_id=f"{path.stem}#{lineno}"))
-            except (json.JSONDecodeError, ValueError) as exc:
+            except json.JSONDecodeError as exc:  # its own "line 1 column 5 (char 4)" counts within the line
+                reason = f"invalid JSON at column {exc.colno}: {exc.msg}"
+                result.problems.append(IngestProblem(path.name, lineno, reason))
+            except ValueError as exc:
                 result.problems.append(IngestProblem(path.name, lineno, str(exc)))
     if not seen_any:
         result.problems.append(IngestProblem(path.name, None, "empty file"))

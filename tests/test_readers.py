@@ -145,6 +145,15 @@ def test_json_syntax_error_reports_the_line_and_keeps_earlier_records(tmp_path: 
     assert "Expecting ',' delimiter" in problem.reason
 
 
+def test_jsonl_syntax_error_names_the_file_line_and_column_only(tmp_path: Path) -> None:
+    path = write(tmp_path, "some.jsonl", '{"abstract": "One."}\n{"abstract": "Two." "x": 1}\n{"abstract": "Three."}\n')
+    result = read_jsonl(path)
+    assert [p.abstract for p in result.papers] == ["One.", "Three."]
+    (problem,) = result.problems
+    assert (problem.file, problem.line) == ("some.jsonl", 2)
+    assert problem.reason == "invalid JSON at column 21: Expecting ',' delimiter"
+
+
 def test_json_truncated_last_record(tmp_path: Path) -> None:
     text = '{"papers": [\n  {"abstract": "One."},\n  {"abstract": "Two."},\n  {"abstract": "Thr'
     path = write(tmp_path, "cut.json", text)

@@ -154,7 +154,7 @@ def check_bind(host: str, auth: object) -> None:
     if not is_loopback_host(host) and not auth:
         raise ValueError(
             f"Refusing to serve paperchat on {host} without a password: anyone who can reach this "
-            "machine could use it. Pass auth=('user', 'password') (CLI: --auth user:password), "
+            "machine could use it. Pass --auth user:password (in Python: auth=('user', 'password')), "
             "or bind to 127.0.0.1."
         )
 

@@ -314,10 +314,19 @@ def eval_cmd(ctx, gold: Path, backend, as_json: bool, rows: bool, quiet: bool) -
         questions = load_gold(gold)
     except ValueError as exc:
         raise click.ClickException(str(exc)) from exc
+    papers = comp.retriever.papers
+    missing = {pid for q in questions for pid in q.gold_ids if pid not in papers}
+    if missing:
+        click.echo(
+            f"warning: {len(missing)} gold paper ids are not in the collection; ingest the corpus {gold.name} "
+            "was written for (or use another --home)",
+            err=True,
+        )
     t0 = time.perf_counter()
     with tqdm(total=len(questions), unit="q", disable=quiet, file=sys.stderr, desc="eval") as bar:
         result = evaluate(comp.pipeline, questions, on_progress=bar.update)
     result["backend"] = comp.pipeline.backend
+    result["papers"] = len(papers)
     result["seconds"] = round(time.perf_counter() - t0, 1)
     if as_json:
         if not rows:
@@ -327,8 +336,8 @@ def eval_cmd(ctx, gold: Path, backend, as_json: bool, rows: bool, quiet: bool) -
     click.echo(format_report(result))
     secs = [r["seconds"] for r in result["rows"] if "seconds" in r]
     click.echo(
-        f"\nbackend {result['backend']} · {len(questions)} questions in {result['seconds']} s "
-        f"(median {statistics.median(secs):.2f} s/question)"
+        f"\nbackend {result['backend']} · {len(papers)} papers indexed · {len(questions)} questions in "
+        f"{result['seconds']} s (median {statistics.median(secs):.2f} s/question)"
     )
 
 

@@ -63,9 +63,20 @@ def test_eval_prints_the_metrics(home):
     res = json.loads(out.stdout)
     for key in ("n", "recall_at_5", "mrr", "citation_precision", "invented_citations", "fact_coverage", "refusal_accuracy", "by_kind"):
         assert key in res
-    assert res["n"] == 115 and res["errors"] == 0
+    assert res["n"] == 115 and res["errors"] == 0 and res["papers"] == 38
+    assert "not in the collection" not in out.stderr
     table = run(home, "eval", str(DEV), "--llm", "none", "--quiet")
-    assert "overall" in table.stdout and "R@5" in table.stdout
+    assert "overall" in table.stdout and "R@5" in table.stdout and "38 papers indexed" in table.stdout
+
+
+def test_eval_warns_when_the_gold_papers_are_not_indexed(home, tmp_path):
+    gold = tmp_path / "other.jsonl"
+    record = {"qid": "q1", "kind": "named_fact", "question": "What is X?", "gold_ids": ["nowhere#1"]}
+    record["answer_facts"] = []
+    gold.write_text(json.dumps(record) + "\n")
+    out = run(home, "eval", str(gold), "--llm", "none", "--quiet")
+    assert out.returncode == 0, out.stderr
+    assert "1 gold paper ids are not in the collection" in out.stderr
 
 
 def test_explicit_ollama_without_a_server_says_how_to_fix_it(home):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rag.lexicon import stem
 from rag.text import content_terms, named_entities, normalize, numbers, split_sentences
 from rag.types import ClaimCheck
 
@@ -113,8 +114,9 @@ def check_claims(
 
     A cited sentence is *supported* when every number and coined name it states appears
     in the evidence of the sources it cites, at least 60% of its content terms appear
-    there too, and its best cosine to one of those evidence sentences is at least ``floor``. An unsupported sentence loses its citations and is
-    dropped. An uncited sentence that one source supports gets that source's marker added;
+    there too and no three in a row are missing (:func:`unsupported_run`), and its best
+    cosine to one of those evidence sentences is at least ``floor``. An unsupported sentence
+    loses its citations and is dropped. An uncited sentence that one source supports gets that source's marker added;
     an uncited sentence that none supports is dropped.
 
     Args:
@@ -163,6 +165,30 @@ def check_claims(
     return CheckedText(" ".join(kept), checks)
 
 
+# Content terms in a row that the evidence lacks: a clause the writer added ("... when used with
+# other algorithms such as gradient descent"), where a paraphrase scatters its new words.
+UNSUPPORTED_RUN = 3
+
+
+def unsupported_run(claim: str, have: set[str]) -> list[str]:
+    """The longest run of consecutive content terms of ``claim`` absent from ``have``.
+
+    A term counts as present when it or its Porter stem is among ``have``'s (so "adapting"
+    is met by "adaptive"). Returns the run's terms in order (``[]`` when every term is present).
+    """
+    stems = {stem(t) for t in have}
+    best: list[str] = []
+    run: list[str] = []
+    for t in content_terms(claim):
+        if t in have or stem(t) in stems:
+            run = []
+            continue
+        run.append(t)
+        if len(run) > len(best):
+            best = list(run)
+    return best
+
+
 def _supported(claim: str, evidence: Sequence[str], sims: np.ndarray, floor: float) -> tuple[bool, str]:
     joined = " ".join(evidence)
     missing_nums = numbers(claim) - numbers(joined)
@@ -179,6 +205,9 @@ def _supported(claim: str, evidence: Sequence[str], sims: np.ndarray, floor: flo
         if share < 0.6:
             absent = sorted(terms - have)[:4]
             return False, f"terms not in the cited evidence: {', '.join(absent)}"
+        added = unsupported_run(claim, have)
+        if len(added) >= UNSUPPORTED_RUN:
+            return False, f"a phrase not in the cited evidence: {' '.join(added)}"
     if len(sims) == 0 or float(np.max(sims)) < floor:
         return False, "not semantically supported by the cited evidence"
     return True, ""

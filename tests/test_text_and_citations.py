@@ -55,6 +55,22 @@ def test_claim_checks_drop_unsupported_numbers_and_add_missing_citations():
     assert verdicts == [(True, ""), (False, "numbers not in the cited evidence"), (True, "citation added")]
 
 
+def test_a_clause_the_evidence_lacks_is_unsupported_but_a_paraphrase_is_not():
+    evidence = {
+        1: [
+            "Experimental results demonstrate that FOAM reduces wall-clock time compared to standard Shampoo.",
+            "FOAM dynamically controls the damping factor and the adaptive eigendecomposition frequency.",
+        ]
+    }
+    added = "FOAM reduces wall-clock time compared to standard Shampoo in conjunction with gradient descent [1]."
+    paraphrase = "FOAM makes Shampoo faster by adapting the damping factor and eigendecomposition frequency [1]."
+    checked = check_claims(f"{added} {paraphrase}", evidence, _bag_similarity, floor=0.2)
+    (bad, good) = checked.claims
+    assert not bad.supported and bad.reason == "a phrase not in the cited evidence: conjunction gradient descent"
+    assert good.supported, good.reason  # "makes", "faster" are new but apart; "adapting" meets "adaptive"
+    assert checked.text == paraphrase
+
+
 def test_degenerate_text_and_reasoning_blocks():
     assert is_degenerate("")
     assert is_degenerate("the the the the the the the the the the the the the the the the")

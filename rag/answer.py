@@ -490,8 +490,7 @@ class AnswerPipeline:
                 max(self.retriever.coverages(f, near), default=0.0) >= rs.set_facet_coverage for f in facets(query) or [query]
             )
             # A rare name the question states ("evaluate on ALFWorld") is met by the papers that state it.
-            n = max(1, len(self.retriever.papers))
-            rare_name = any(0 < self.retriever.document_frequency(e) <= 0.1 * n for e in named_entities(query))
+            rare_name = any(self._rare(e) for e in named_entities(query))
             weak = best_sentence < rs.set_refusal_floor and not (
                 stated and (best_sentence >= rs.set_lexical_floor or rare_name)
             )
@@ -512,12 +511,11 @@ class AnswerPipeline:
         collection, so a common word capitalised for emphasis does not count.
         """
         words = {m.group(0) for m in _PROPER.finditer(query)} | named_entities(query)
-        n = max(1, len(self.retriever.papers))
-        return [
-            w
-            for w in sorted(words)
-            if 0 < self.retriever.document_frequency(w) <= 0.1 * n and self.retriever.coverage(w, paper.id) == 1.0
-        ]
+        return [w for w in sorted(words) if self._rare(w) and self.retriever.coverage(w, paper.id) == 1.0]
+
+    def _rare(self, term: str) -> bool:
+        """Whether ``term`` is in at least one abstract and at most 10% of the collection."""
+        return 0 < self.retriever.document_frequency(term) <= 0.1 * max(1, len(self.retriever.papers))
 
     def _question_terms_absent(self, query: str, papers: Sequence[Paper]) -> list[str]:
         """Coined terms the question states (besides the papers' names) that none of ``papers`` contains."""

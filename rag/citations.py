@@ -116,8 +116,8 @@ def check_claims(
     in the evidence of the sources it cites, at least 60% of its content terms appear
     there too and no three in a row are missing (:func:`unsupported_run`), and its best
     cosine to one of those evidence sentences is at least ``floor``. An unsupported sentence
-    loses its citations and is dropped. An uncited sentence that one source supports gets that source's marker added;
-    an uncited sentence that none supports is dropped.
+    loses its citations and is dropped. An uncited sentence that one source supports gets
+    that source's marker added; an uncited sentence that none supports is dropped.
 
     Args:
         text: Answer prose with validated ``[n]`` markers.

@@ -12,6 +12,7 @@ the others; instruction leaks (answers that repeat six or more consecutive words
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import statistics
@@ -79,6 +80,7 @@ LEAK_WORDS = 6
 _WORD = re.compile(r"\w+")
 
 
+@functools.lru_cache(maxsize=4)
 def instruction_ngrams(n: int = LEAK_WORDS, names: tuple[str, ...] = ("system", "answer")) -> frozenset[str]:
     """Every run of ``n`` consecutive words (normalised, punctuation dropped) of the named prompts' fixed text.
 
@@ -99,11 +101,8 @@ def leaks_instructions(text: str, grams: frozenset[str], n: int = LEAK_WORDS) ->
     return any(" ".join(words[i : i + n]) in grams for i in range(len(words) - n + 1))
 
 
-def score_answer(q: GoldQuestion, ans: Answer, grams: frozenset[str] | None = None) -> dict:
-    """Per-question metrics of one answer (``None`` where a metric does not apply).
-
-    ``grams`` are the instruction n-grams of :func:`instruction_ngrams` (computed when omitted).
-    """
+def score_answer(q: GoldQuestion, ans: Answer) -> dict:
+    """Per-question metrics of one answer (``None`` where a metric does not apply)."""
     ranked = [h.paper.id for h in ans.hits]
     gold = set(q.gold_ids)
     cited = set(ans.cited_ids)
@@ -122,7 +121,7 @@ def score_answer(q: GoldQuestion, ans: Answer, grams: frozenset[str] | None = No
     numbers = {c.number for c in ans.citations}
     row["invented_citations"] = sum(1 for n in cited_numbers(ans.text) if n not in numbers)
     row["removed_markers"] = ans.invented_markers
-    row["instruction_leaks"] = int(leaks_instructions(ans.text, instruction_ngrams() if grams is None else grams))
+    row["instruction_leaks"] = int(leaks_instructions(ans.text, instruction_ngrams()))
     if q.answer_facts:
         hits = [fact_present(f, ans.text) for f in q.answer_facts]
         row["fact_coverage"] = sum(hits) / len(hits)
@@ -177,11 +176,10 @@ def evaluate(
         An exception while answering counts as an error (and a wrong answer), it is not raised.
     """
     rows = []
-    grams = instruction_ngrams()
     for q in questions:
         try:
             ans = pipeline.ask(q.question)
-            row = score_answer(q, ans, grams)
+            row = score_answer(q, ans)
         except Exception as exc:  # noqa: BLE001 - an error is a measured outcome here
             row = {"qid": q.qid, "kind": q.kind, "error": f"{type(exc).__name__}: {exc}", "invented_citations": 0}
         rows.append(row)

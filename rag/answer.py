@@ -77,23 +77,33 @@ def looks_non_english(text: str) -> bool:
     words = re.findall(r"[^\W\d_]+", text.lower())
     return len(words) >= 3 and not any(w in _ENGLISH_FUNCTION_WORDS for w in words)
 
+# "Which papers", "list all the papers", "give me papers", "which of the papers", "what are the
+# papers", "are there any papers", "do any papers", "how many papers", "summarize the papers": the
+# question asks for a set.
+_SET_ASK = (
+    r"(?:please\s+)?(?:(?:which|what)(?:\s+(?:are|were))?|list|name|find|show|give|get|return|identify|retrieve|"
+    r"enumerate|recommend|suggest|are\s+there|is\s+there|do|does|did|how\s+many|summari[sz]e|"
+    r"(?:give\s+(?:me\s+|us\s+)?)?(?:a\s+|an\s+)?(?:short\s+|brief\s+)?(?:summary|overview)\s+of)"
+    r"(?:\s+(?:me|us))?(?:\s+(?:all|any|every|some))?(?:\s+of)?(?:\s+(?:the|these|those))?"
+    r"(?:\s+(?:\d+|two|three|four|five|several|other))?\s+"
+)
+_SET_NOUN = r"(?:papers|works|studies|methods|articles|abstracts)\b"
 _SET = re.compile(
-    r"^\s*(which|what|list|name|find|show)( all| the)?\s+(papers|works|studies|methods|articles)\b"
-    r"|\b(all|any|every) (the )?papers\b|\bhow many papers\b"
+    rf"^\s*{_SET_ASK}{_SET_NOUN}"
+    r"|\b(all|any|every) (the )?papers\b|\bevery paper\b|\bhow many papers\b"
     r"|^\s*(the\s+)?papers\s+(from|about|on|in|that|which|with|using|proposing|studying|introducing)\b",
     re.I,
 )
 _SET_FRAME = re.compile(
-    r"^\s*(?:(which|what|list|name|find|show)( all| the)?\s+|(the\s+)?(?=papers\b))"
-    r"(papers|works|studies|methods|articles)"
-    r"(\s+in the collection)?(\s+(do|that|which|are|about|on))?\s+",
+    rf"^\s*(?:{_SET_ASK}|(?:the\s+)?(?=papers\b))(?P<noun>paper\b|{_SET_NOUN})"
+    r"(\s+in the collection)?(\s+(do|does|did|that|which|are|is|were|about|on))?\s+",
     re.I,
 )
 # The verb that only says how a paper relates to the topic ("work on", "report results on",
 # "introduce a new"), after the frame: it is in nearly every abstract or in none, and either way
 # it would dilute the topic's terms. Content verbs ("attack", "train with", "compress") stay.
 _SET_VERB = re.compile(
-    r"^(?:(?:mainly|mostly|primarily|also|explicitly|directly)\s+)?"
+    r"^(?:(?:mainly|mostly|primarily|also|explicitly|directly|both|all|each)\s+)?"
     r"(?:work(?:s|ing)?\s+(?:on|with)|(?:(?:are|is)\s+)?(?:about|on)|deal\s+with|focus(?:es)?\s+on|"
     r"report(?:s)?(?:\s+(?:results|experiments|numbers|findings))?\s+(?:on|for|from)|"
     r"(?:evaluate|experiment|test|benchmark)(?:s)?\s+(?:on|with|using|against)|(?:are\s+)?(?:evaluated|tested)\s+on|"
@@ -223,8 +233,8 @@ def set_topic(question: str) -> str:
     introduce a new evaluation metric?" -> "evaluation metric"; "Which papers attack speech
     systems?" keeps "attack speech systems". Returns the question itself when nothing is left.
     """
-    topic = _SET_FRAME.sub("", question).strip(" ?") or question
-    rest = _SET_VERB.sub("", topic, count=1).strip(" ?")
+    topic = _SET_FRAME.sub("", question).strip(" ?.!") or question
+    rest = _SET_VERB.sub("", topic, count=1).strip(" ?.!")
     return rest if content_terms(rest) else topic
 
 

@@ -131,6 +131,14 @@ def test_set_topic_drops_the_frame_and_the_relating_verb_only():
     assert set_topic("Which papers compress a large model?") == "compress a large model"
     # nothing but the verb: the verb is the topic
     assert set_topic("Which papers use?") == "use"
+    # other ways of asking for a set lose their frame too
+    assert set_topic("Are there any papers on speech synthesis?") == "speech synthesis"
+    assert set_topic("How many papers are about diffusion models?") == "diffusion models"
+    assert set_topic("Do any papers address federated learning?") == "federated learning"
+    assert set_topic("Show me every paper about uncertainty estimation.") == "uncertainty estimation"
+    assert set_topic("Which two papers both study dataset distillation?") == "dataset distillation"
+    assert set_topic("What are the papers that use reinforcement learning?") == "reinforcement learning"
+    assert set_topic("Summarize the papers on speech.") == "speech"
 
 
 def test_question_parts_split_sub_questions_only():
@@ -222,6 +230,20 @@ def test_question_kinds():
     from rag.answer import classify_question
 
     assert classify_question("Which papers work on speech or audio?") == "set"
+    for q in (
+        "List all papers that evaluate on ALFWorld.",
+        "Which of the papers propose a new benchmark?",
+        "Give me papers on retrieval-augmented generation.",
+        "What are the papers that use reinforcement learning for LLM reasoning?",
+        "Are there any papers on speech synthesis?",
+        "Which abstracts mention a GitHub repository?",
+        "Show me every paper about uncertainty estimation.",
+        "Summarize the papers on speech.",
+        "Give me a short overview of the papers that use diffusion models.",
+    ):
+        assert classify_question(q) == "set", q
+    assert classify_question("Which paper proposes DANCE?") == "single"
+    assert classify_question("Is there a paper on protein design?") == "single"
     assert classify_question("Compare DANCE and APM: what does each distill?") == "compare"
     # one paper asked for, even when its result is compared with something else
     q = "Which paper achieves linear cost, and how does this compare with the best classical algorithm?"

@@ -34,7 +34,7 @@ from rag.retrieve import HybridRetriever, Retrieval
 from rag.settings import Settings
 from rag.text import content_terms, named_entities, normalize
 from rag.types import Answer, Citation, Evidence, PaperHit, Timings
-from store.papers import Paper, is_code_link, strip_markup
+from store.papers import Paper, has_opening_label, is_code_link, strip_markup
 
 __all__ = [
     "EMPTY_QUESTION",
@@ -403,6 +403,13 @@ class AnswerPipeline:
         sources = [
             _Source(i + 1, h, self.evidence.select(ev_query, h.paper, k=per, qvec=qvec)) for i, h in enumerate(chosen)
         ]
+        if kind == "set":
+            # A list entry whose label is only the abstract's opening words also quotes what the
+            # paper does, so the reader can tell the papers apart ("data pruning", not "The rapid...").
+            for s in sources:
+                gist = self.evidence.gist(s.hit.paper) if has_opening_label(s.hit.paper) else None
+                if gist and all(e.start != gist.start for e in s.evidence):
+                    s.evidence = sorted([*s.evidence, gist], key=lambda e: e.start)
         timings.evidence = time.perf_counter() - t
         t = time.perf_counter()
         prose, backend, note, invented, claims, ptoks = self._prose(query, kind, sources, on_token, stop)

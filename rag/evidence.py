@@ -300,6 +300,20 @@ class EvidenceSelector:
         out.sort(key=lambda e: e.score, reverse=True)
         return out
 
+    def gist(self, paper: Paper) -> Evidence | None:
+        """The sentence that says what the paper does, or ``None`` when none does.
+
+        The first sentence of the abstract's contribution move (:func:`abstract_moves`), else
+        the first with a proposal cue ("we propose", "In this work", "we study"). Its score is
+        0.0: it is chosen for its role in the abstract, not for a question.
+        """
+        sents, _ = self.sentences(paper)
+        moves = self.moves(paper)
+        found = next((s for s in sents if moves[s.start] == "contribution"), None)
+        for pat in (_STRONG_PROPOSAL, _THIS_WORK, _PROPOSAL):
+            found = found or next((s for s in sents if pat.search(s.text)), None)
+        return Evidence(paper.id, found.text, found.start, found.end, 0.0) if found else None
+
     def select(self, question: str, paper: Paper, k: int = 3, qvec: np.ndarray | None = None) -> list[Evidence]:
         """The ``k`` best sentences of ``paper`` for ``question``, in abstract order.
 

@@ -249,6 +249,13 @@ def derive_label(abstract: str, max_words: int = 8) -> tuple[str, tuple[str, ...
     return label.rstrip(".,;:"), ()
 
 
+def has_opening_label(paper: Paper) -> bool:
+    """Whether the paper's label is only the opening words of its abstract (no name, no title),
+    so the label alone does not say what the paper is about."""
+    head = paper.label.rstrip("…").strip()
+    return bool(head) and not paper.title and strip_markup(paper.abstract).lstrip().startswith(head)
+
+
 _TITLE_NAME = re.compile(r"^\s*(?P<name>[^:]{1,40}?)\s*:\s+\S")
 
 

@@ -35,12 +35,25 @@ def test_labels_are_the_names_the_abstracts_state():
     unnamed = [p for p in _seed_papers() if not gold[p.id]["short_name"]]
     # papers without a stated name get a descriptive label from their first sentence
     assert sum(p.label.endswith("…") for p in unnamed) >= len(unnamed) - 1
+    from store.papers import has_opening_label
+
+    assert sum(has_opening_label(p) for p in unnamed) >= len(unnamed) - 1
+    assert not any(has_opening_label(p) for p, _ in named)
 
 
 def test_code_urls_match_the_reference():
     gold = _gold()
     for p in _seed_papers():
         assert (p.url or None) == gold[p.id]["code_url"], p.id
+
+
+def test_an_opening_words_label_is_told_apart_from_a_name_or_a_title():
+    from store.papers import has_opening_label, make_paper
+
+    text = "Large models are big and slow to serve. We propose a cheaper way."
+    assert has_opening_label(make_paper("a", text))
+    assert not has_opening_label(make_paper("b", text, title="Cheap serving of large models"))
+    assert not has_opening_label(make_paper("c", "We propose FOO-2, a method. It works."))
 
 
 def test_derive_label_patterns():

@@ -139,6 +139,21 @@ def test_set_answers_do_not_quote_bare_availability_statements(extractive):
         assert not any("available at" in e.sentence for e in c.evidence), (c.label, c.evidence)
 
 
+def test_a_listed_paper_without_a_name_also_quotes_what_it_does(extractive):
+    from store.papers import has_opening_label
+
+    ans = extractive.pipeline.ask("Which papers work on speech or audio?")
+    asr = [c for c in ans.citations if c.label.startswith("Automatic Speech Recognition")]
+    assert asr, [c.label for c in ans.citations]
+    quoted = " ".join(e.sentence for e in asr[0].evidence)
+    assert "we introduce the first music carrier selection algorithm" in quoted
+    starts = [e.start for e in asr[0].evidence]
+    assert starts == sorted(starts)  # in abstract order
+    # named papers keep a single quote
+    named = [c for c in ans.citations if not has_opening_label(extractive.retriever.papers[c.paper_id])]
+    assert named and all(len(c.evidence) == 1 for c in named)
+
+
 def test_a_bare_papers_phrase_is_a_list_question(mixed):
     from rag.filters import Filters
 

@@ -371,12 +371,14 @@ class AnswerPipeline:
             ans.hits = retrieval.hits[: self.settings.retrieval.top_k]
             return ans
         t = time.perf_counter()
-        chosen = self._choose(query, kind, retrieval, top_k or self.settings.retrieval.top_k)
+        chosen, at_least = self._choose(query, kind, retrieval, top_k or self.settings.retrieval.top_k)
         left_out: list[PaperHit] = []
         if excluded and chosen:
             cov = self.retriever.coverages(excluded_terms(excluded), [h.paper.id for h in chosen])
             left_out = [h for h, c in zip(chosen, cov, strict=True) if c >= EXCLUSION_COVERAGE]
             chosen = [h for h in chosen if h not in left_out]
+        matched = len(chosen)
+        chosen = chosen[: self.settings.retrieval.max_set_size] if kind == "set" else chosen
         if not chosen:
             msg = REFUSAL
             if left_out:
@@ -415,7 +417,7 @@ class AnswerPipeline:
         prose, backend, note, invented, claims, ptoks = self._prose(query, kind, sources, on_token, stop)
         note = "; ".join(x for x in (language_note, note) if x)
         timings.generation = time.perf_counter() - t
-        text = self._render(kind, prose, sources, matched=len(chosen))
+        text = self._render(kind, prose, sources, matched=matched, at_least=at_least)
         if left_out:
             text += (
                 f"\n\nLeft out as about {excluded} ({len(left_out)}): "
@@ -449,7 +451,8 @@ class AnswerPipeline:
             invented_markers=invented,
             claims=claims,
             prompt_tokens=ptoks,
-            matched=len(chosen),
+            matched=matched,
+            matched_at_least=at_least,
             timings=timings,
             kind="list" if kind == "set" else "compare" if kind == "compare" else "answer",
         )
@@ -548,7 +551,11 @@ class AnswerPipeline:
             out.append(ent)
         return out
 
-    def _choose(self, query: str, kind: str, r: Retrieval, top_k: int) -> list[PaperHit]:
+    def _choose(self, query: str, kind: str, r: Retrieval, top_k: int) -> tuple[list[PaperHit], bool]:
+        """The papers to cite, and whether more may match (set questions in large collections).
+
+        For a set question every member found is returned, uncapped (see :meth:`ask`).
+        """
         hits = r.hits
         rs = self.settings.retrieval
         named_ids = [pid for ids in r.names.values() for pid in ids]
@@ -562,16 +569,18 @@ class AnswerPipeline:
                     if h.paper.url and (not wants_code or is_code_link(h.paper.abstract, h.paper.url))
                 ]
                 if linked:
-                    return linked[: rs.max_set_size]
+                    return linked, False
             if named_ids and len(r.names) >= 1 and all(len(v) <= 3 for v in r.names.values()):
                 picked = [by_id[p] for p in dict.fromkeys(named_ids) if p in by_id]
                 term_hits = [h for h in hits if h.name_match >= 60 and h not in picked]
-                return (picked + term_hits)[: rs.max_set_size]
-            return self.set_members(query, hits[: rs.candidates])
+                return picked + term_hits, False
+            checked = hits[: rs.candidates]
+            members = self.set_members(query, checked)
+            return members, self.more_may_match(len(members), len(checked), len(hits))
         if kind == "compare":
             uniq = list(dict.fromkeys(named_ids))
             if len(uniq) >= 2:
-                return [by_id[p] for p in uniq[:2] if p in by_id]
+                return [by_id[p] for p in uniq[:2] if p in by_id], False
             parts = re.split(r"\b(?:and|versus|vs\.?|with|against|to)\b|,", query, flags=re.I)
             picked: list[PaperHit] = [by_id[p] for p in uniq if p in by_id]
             for part in parts:
@@ -587,13 +596,13 @@ class AnswerPipeline:
                         picked.append(by_id.get(h.paper.id, h))
             if not picked:
                 picked = hits[:1]
-            return picked[:2]
+            return picked[:2], False
         # single paper
         if named_ids:
             uniq = list(dict.fromkeys(named_ids))
-            return [by_id[p] for p in uniq[:top_k] if p in by_id]
+            return [by_id[p] for p in uniq[:top_k] if p in by_id], False
         # One paper answers a one-paper question; a near-tie with a second would only dilute it.
-        return [hits[0]]
+        return [hits[0]], False
 
     def membership_features(self, query: str, hits: Sequence[PaperHit]) -> np.ndarray:
         """The features :func:`set_membership` scores, for each candidate of a set question.
@@ -624,7 +633,8 @@ class AnswerPipeline:
         """Every paper that answers a "which papers ..." question, not a fixed top-k.
 
         Each candidate gets a membership probability from :func:`set_membership`; members
-        are those at or above ``retrieval.set_membership``, most probable first.
+        are those at or above ``retrieval.set_membership``, most probable first (all of
+        them: callers list at most ``retrieval.max_set_size``).
         """
         rs = self.settings.retrieval
         feats = self.membership_features(query, hits)
@@ -632,7 +642,14 @@ class AnswerPipeline:
             return []
         prob = set_membership(feats[:, 0], feats[:, 1], feats[:, 2])
         order = np.argsort(-prob, kind="stable")
-        return [hits[i] for i in order if prob[i] >= rs.set_membership][: rs.max_set_size]
+        return [hits[i] for i in order if prob[i] >= rs.set_membership]
+
+    @staticmethod
+    def more_may_match(members: int, checked: int, retrieved: int) -> bool:
+        """Whether ``members`` found among the ``checked`` first of ``retrieved`` candidates of a set
+        question are only a lower bound: at least half of those checked are members and retrieval
+        found more candidates than were checked (a broad topic in a large collection)."""
+        return members > 0 and 2 * members >= checked and retrieved > checked
 
     # --- the LLM's part --------------------------------------------------------------
 
@@ -720,11 +737,14 @@ class AnswerPipeline:
 
     # --- rendering -------------------------------------------------------------------
 
-    def _render(self, kind: str, prose: str, sources: list[_Source], matched: int) -> str:
+    def _render(self, kind: str, prose: str, sources: list[_Source], matched: int, at_least: bool = False) -> str:
         lines = []
         if kind == "set":
-            n = len(sources)
-            lines.append(f"{n} paper{'s' if n != 1 else ''} in the collection match{'es' if n == 1 else ''}:")
+            n = max(matched, len(sources))
+            head = f"{'At least ' if at_least else ''}{n} paper{'s' if n != 1 else ''} in the collection match{'es' if n == 1 else ''}"
+            if n > len(sources):
+                head += f"; the {len(sources)} most relevant are listed"
+            lines.append(head + ":")
         if prose:
             lines.append(prose)
             lines.append("")

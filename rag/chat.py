@@ -1123,18 +1123,21 @@ class Conversation:
             )
         # The papers a "which papers are about <topic>" question lists (the same membership model).
         named = {pid for ids in r.names.values() for pid in ids}
-        members = self.pipeline.set_members(topic, r.hits[: rs.candidates])
-        matched = [h for h in r.hits if h.paper.id in named and h not in members] + members
-        matched = matched[: rs.max_set_size] or [top]
+        checked = r.hits[: rs.candidates]
+        members = self.pipeline.set_members(topic, checked)
+        at_least = self.pipeline.more_may_match(len(members), len(checked), len(r.hits))
+        everyone = [h for h in r.hits if h.paper.id in named and h not in members] + members
+        matched = everyone[: rs.max_set_size] or [top]
         used = matched[: self.max_summary_papers]
         themes = [r_ for r_ in ROWS if r_.key in ("problem", "approach", "results")]
         per_paper = {h.paper.id: select_rows(self.pipeline, h.paper, themes, topic=topic) for h in used}
         cites = {
             h.paper.id: self._cite(h.paper, [e for evs in per_paper[h.paper.id].values() for e in evs]) for h in used
         }
-        n, k = len(matched), len(used)
+        n, k = max(len(everyone), len(matched)), len(used)
         head = (
-            f"{n} paper{'s' if n != 1 else ''} in {where} match{'es' if n == 1 else ''} “{topic}”; "
+            f"{'At least ' if at_least else ''}{n} paper{'s' if n != 1 else ''} in {where} "
+            f"match{'es' if n == 1 else ''} “{topic}”; "
             f"this summary uses {'all of them' if k == n else f'the {k} most relevant'}: "
             + ", ".join(f"{cites[h.paper.id].label} {format_marker(cites[h.paper.id].number)}" for h in used)
             + "."
@@ -1152,12 +1155,13 @@ class Conversation:
             question=message,
             text="\n".join(lines),
             citations=[cites[h.paper.id] for h in used],
-            hits=r.hits[: max(10, n)],
+            hits=r.hits[: max(10, len(matched))],
             backend="none",
             note=self._with_filter_note(
                 plan, f"topic summary of abstract sentences (extractive, no LLM); {n} matched, {k} used"
             ),
             matched=n,
+            matched_at_least=at_least,
             timings=Timings(retrieval=t_ret, evidence=time.perf_counter() - t0 - t_ret, total=time.perf_counter() - t0),
             kind="summary",
         )

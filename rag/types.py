@@ -122,7 +122,9 @@ class Answer:
         invented_markers: Citation markers the LLM wrote that pointed to no source (removed).
         claims: Per-sentence claim checks.
         prompt_tokens: Tokens in the LLM prompt (0 when no LLM ran).
-        matched: How many papers passed the relevance floor.
+        matched: How many papers passed the relevance floor (set questions: how many are members,
+            which may be more than are cited).
+        matched_at_least: ``matched`` is a lower bound: members filled every candidate checked.
         timings: Seconds per stage.
     """
 
@@ -137,6 +139,7 @@ class Answer:
     claims: list[ClaimCheck] = field(default_factory=list)
     prompt_tokens: int = 0
     matched: int = 0
+    matched_at_least: bool = False
     timings: Timings = field(default_factory=Timings)
     kind: Literal["answer", "refusal", "list", "compare", "summary"] = "answer"
 
@@ -160,6 +163,7 @@ class Answer:
             "backend": self.backend,
             "note": self.note,
             "matched": self.matched,
+            "matched_at_least": self.matched_at_least,
             "invented_markers": self.invented_markers,
             "claims_supported": list(self.supported_claims),
             "prompt_tokens": self.prompt_tokens,

@@ -154,6 +154,31 @@ def test_a_listed_paper_without_a_name_also_quotes_what_it_does(extractive):
     assert named and all(len(c.evidence) == 1 for c in named)
 
 
+def test_a_set_answer_says_how_many_match_when_it_lists_fewer(extractive):
+    from rag.answer import AnswerPipeline
+
+    p = extractive.pipeline
+    settings = p.settings.model_copy(deep=True)
+    settings.retrieval.max_set_size = 2
+    capped = AnswerPipeline(p.retriever, p.evidence, None, settings)
+    q = "Which papers work on speech or audio?"
+    full, ans = p.ask(q), capped.ask(q)
+    assert len(full.citations) >= 3 and len(ans.citations) == 2
+    assert ans.matched == full.matched == len(full.citations)
+    assert ans.text.startswith(f"{ans.matched} papers in the collection match; the 2 most relevant are listed:")
+    assert [c.paper_id for c in ans.citations] == [c.paper_id for c in full.citations[:2]]
+    assert not ans.matched_at_least  # every paper of the seed collection was a candidate
+
+
+def test_members_are_a_lower_bound_only_when_candidates_were_left_unchecked():
+    from rag.answer import AnswerPipeline
+
+    assert AnswerPipeline.more_may_match(31, 40, 72)  # most checked candidates are members, more exist
+    assert not AnswerPipeline.more_may_match(31, 38, 38)  # every candidate checked
+    assert not AnswerPipeline.more_may_match(5, 40, 72)  # a narrow topic: members are rare
+    assert not AnswerPipeline.more_may_match(0, 40, 72)
+
+
 def test_a_bare_papers_phrase_is_a_list_question(mixed):
     from rag.filters import Filters
 

@@ -179,6 +179,16 @@ def test_members_are_a_lower_bound_only_when_candidates_were_left_unchecked():
     assert not AnswerPipeline.more_may_match(0, 40, 72)
 
 
+def test_hardware_and_funding_questions_are_refused_as_details_abstracts_omit(extractive):
+    for q, what in (
+        ("What GPUs were used to train RSAgent?", "hardware"),
+        ("How much funding did the DexMachina project receive?", "funding"),
+    ):
+        ans = extractive.pipeline.ask(q)
+        assert ans.refused and not ans.citations, q
+        assert f"do not state {what}" in ans.text, ans.text
+
+
 def test_a_bare_papers_phrase_is_a_list_question(mixed):
     from rag.filters import Filters
 

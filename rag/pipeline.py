@@ -78,8 +78,10 @@ def make_llm(settings: Settings) -> tuple[ChatLLM | None, str]:
         else:
             why = f"Ollama is not running at {cfg.ollama_host}"
         log.warning("%s; using the embedded model.", why)
-        return EmbeddedLLM(max_context=cfg.context_tokens, threads=cfg.threads), f"embedded model ({why})"
-    return EmbeddedLLM(max_context=cfg.context_tokens, threads=cfg.threads), "embedded model (--llm embedded)"
+        why = f"embedded model ({why})"
+    else:
+        why = "embedded model (--llm embedded)"
+    return EmbeddedLLM(max_context=cfg.context_tokens, threads=cfg.threads, time_limit=cfg.timeout), why
 
 
 @dataclass

@@ -123,7 +123,9 @@ class LLMSettings(_Section):
     context_tokens: int = Field(4096, ge=512, le=131072, description="Context window requested, in tokens.")
     max_answer_tokens: int = Field(220, ge=16, le=4096, description="Most tokens generated for one answer.")
     temperature: float = Field(0.0, ge=0.0, le=2.0, description="Sampling temperature (0 = greedy).")
-    timeout: float = Field(120.0, gt=0, description="Seconds to wait for the Ollama server.")
+    timeout: float = Field(
+        120.0, gt=0, description="Seconds to wait for the Ollama server; the longest an embedded-model answer runs."
+    )
     threads: int = Field(2, ge=1, le=64, description="CPU threads for the embedded model.")
 
 

@@ -249,11 +249,16 @@ def derive_label(abstract: str, max_words: int = 8) -> tuple[str, tuple[str, ...
     return label.rstrip(".,;:"), ()
 
 
+def _is_opening(label: str, abstract: str) -> bool:
+    """Whether ``label`` is the abstract's first words (three or more), not a name."""
+    head = label.rstrip("…").strip()
+    return len(head.split()) >= 3 and strip_markup(abstract).lstrip().startswith(head)
+
+
 def has_opening_label(paper: Paper) -> bool:
     """Whether the paper's label is only the opening words of its abstract (no name, no title),
     so the label alone does not say what the paper is about."""
-    head = paper.label.rstrip("…").strip()
-    return bool(head) and not paper.title and strip_markup(paper.abstract).lstrip().startswith(head)
+    return not paper.title and _is_opening(paper.label, paper.abstract)
 
 
 _TITLE_NAME = re.compile(r"^\s*(?P<name>[^:]{1,40}?)\s*:\s+\S")
@@ -295,7 +300,7 @@ def make_paper(
         if named != label and not label.endswith("…") and any(_is_name_token(w) for w in label.split()):
             aliases = (label, *aliases)
         label = named
-    elif title and label.endswith("…"):
+    elif title and _is_opening(label, abstract):
         label = title if len(title) <= 80 else title[:77].rsplit(" ", 1)[0] + "…"
     return Paper(
         id=id,

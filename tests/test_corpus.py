@@ -54,6 +54,9 @@ def test_an_opening_words_label_is_told_apart_from_a_name_or_a_title():
     assert has_opening_label(make_paper("a", text))
     assert not has_opening_label(make_paper("b", text, title="Cheap serving of large models"))
     assert not has_opening_label(make_paper("c", "We propose FOO-2, a method. It works."))
+    # a short first sentence is still only opening words: the title is the better label
+    short = make_paper("d", "Composition is a key feature of privacy. We study it.", title="Adaptive Composition")
+    assert short.label == "Adaptive Composition"
 
 
 def test_derive_label_patterns():

@@ -132,6 +132,14 @@ _INJECTION = re.compile(
     r"\byou are now\b|\bnew instructions?\b|\bsystem prompt\b|\bjailbreak\b|^\W*(system|assistant|developer)\s*:",
     re.I,
 )
+# "How many papers are in the collection?": answered from the index, not from abstracts.
+_COLLECTION_SIZE = re.compile(
+    r"^\s*how many (papers|abstracts|articles|documents)\s+(are\s+)?(there\s+)?(are\s+)?"
+    r"(in|does)\s+(the|this|your|my)\s+(collection|corpus|index|database|library)(\s+(hold|have|contain))?\W*$",
+    re.I,
+)
+# A set asked for by what its papers are *not* about: no sentence can be evidence of an absence.
+_NEGATED_TOPIC = re.compile(r"^(?:not\s|(?:do|does|are|is)(?:\s+not\s|n[’']t\s)|without\s)", re.I)
 _QUESTION_START = re.compile(
     r"(which|what|how|why|who|where|when|does|do|did|is|are|can|list|name|find|show|give|compare|summari[sz]e)\b", re.I
 )
@@ -380,7 +388,20 @@ class AnswerPipeline:
             if not injected and looks_non_english(query):
                 msg = f"{REFUSAL} {NOT_ENGLISH}"
             return self._refusal(question, msg, timings, t0)
+        if _COLLECTION_SIZE.match(query):
+            n = len(self.retriever.papers)
+            text = f"The collection holds {n} paper{'s' if n != 1 else ''}."
+            timings.total = time.perf_counter() - t0
+            return Answer(question=question, text=text, backend="none", note="from the index", timings=timings)
         kind = classify_question(query)
+        if kind == "set" and _NEGATED_TOPIC.match(set_topic(query)):
+            positive = re.sub(r"\b(?:(?:do|does)\s+not|(?:do|does)n[’']t|not)\s+", "", query, count=1, flags=re.I)
+            positive = re.sub(r"\b(are|is)n[’']t\s+", r"\1 ", positive, count=1, flags=re.I)
+            msg = (
+                f"{REFUSAL} An abstract can show what a paper is about, not what it is not about: ask "
+                f"“{positive.strip()}” — the papers it does not list are the others."
+            )
+            return self._refusal(question, msg, timings, t0)
         t = time.perf_counter()
         excluded = ""
         if kind == "set":

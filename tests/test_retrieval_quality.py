@@ -189,6 +189,18 @@ def test_hardware_and_funding_questions_are_refused_as_details_abstracts_omit(ex
         assert f"do not state {what}" in ans.text, ans.text
 
 
+def test_a_negated_set_question_is_refused_with_the_question_to_ask(extractive):
+    ans = extractive.pipeline.ask("Which papers don't use reinforcement learning?")
+    assert ans.refused and not ans.citations
+    assert "“Which papers use reinforcement learning?”" in ans.text
+    assert not extractive.pipeline.ask("Which papers are about not-so-large models?").text.count("not what it is not")
+
+
+def test_the_collection_size_is_answered_from_the_index(extractive):
+    ans = extractive.pipeline.ask("How many papers are in the collection?")
+    assert not ans.refused and ans.text == f"The collection holds {len(extractive.retriever.papers)} papers."
+
+
 def test_a_bare_papers_phrase_is_a_list_question(mixed):
     from rag.filters import Filters
 

@@ -140,6 +140,13 @@ _COLLECTION_SIZE = re.compile(
 )
 # A set asked for by what its papers are *not* about: no sentence can be evidence of an absence.
 _NEGATED_TOPIC = re.compile(r"^(?:not\s|(?:do|does|are|is)(?:\s+not\s|n[’']t\s)|without\s)", re.I)
+# What to quote from a paper when a question names it but asks for nothing in particular.
+MAIN_POINTS = "What problem does it address, what does it propose, and what results does it report?"
+_COMPARISON_WORDS = frozenset(
+    "compare compared comparison contrast differ differs difference differences different distinguish "
+    "distinguishes similar similarity similarities common alike versus vs relate related relation paper papers "
+    "work works method methods approach approaches two both each".split()
+)
 _QUESTION_START = re.compile(
     r"(which|what|how|why|who|where|when|does|do|did|is|are|can|list|name|find|show|give|compare|summari[sz]e)\b", re.I
 )
@@ -438,11 +445,15 @@ class AnswerPipeline:
                 for name in sorted({h.paper.label, *h.paper.aliases}, key=len, reverse=True):
                     if name and not name.endswith("…"):
                         ev_query = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", " ", ev_query, flags=re.I)
+            if not [t for t in content_terms(ev_query) if t not in _COMPARISON_WORDS]:
+                # "Compare HieRD and DocVAL.", "How does PrefixRL differ from DoPR?": no aspect is
+                # asked for, so quote each paper's main points, not sentences that look like "compare".
+                ev_query = MAIN_POINTS
         language_note = ""
         if kind != "set" and looks_non_english(query):
             # The English embedder cannot tell which sentence a German question asks for: quote
             # the named paper's main points instead of sentences that merely look close.
-            ev_query = "What problem does it address, what does it propose, and what results does it report?"
+            ev_query = MAIN_POINTS
             language_note = "question not in English: quoting each paper's main points"
         qvec = self.retriever.embedder.embed([ev_query])[0]
         per = self.settings.answer.evidence_per_paper if kind in ("single", "compare") else 1

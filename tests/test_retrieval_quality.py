@@ -201,6 +201,14 @@ def test_the_collection_size_is_answered_from_the_index(extractive):
     assert not ans.refused and ans.text == f"The collection holds {len(extractive.retriever.papers)} papers."
 
 
+def test_a_bare_comparison_quotes_each_papers_main_points(extractive):
+    ans = extractive.pipeline.ask("Compare HieRD and DocVAL.")
+    assert sorted(c.label for c in ans.citations) == ["DocVAL", "HieRD"]
+    for c in ans.citations:
+        quoted = " ".join(e.sentence for e in c.evidence)
+        assert "we propose" in quoted, (c.label, quoted)  # what it proposes, not only its background
+
+
 def test_a_bare_papers_phrase_is_a_list_question(mixed):
     from rag.filters import Filters
 

@@ -209,6 +209,12 @@ def test_a_bare_comparison_quotes_each_papers_main_points(extractive):
         assert "we propose" in quoted, (c.label, quoted)  # what it proposes, not only its background
 
 
+def test_a_paper_named_by_description_is_quoted_for_what_the_question_asks(extractive):
+    ans = extractive.pipeline.ask("What does the ride-hailing paper propose?")
+    assert [c.label for c in ans.citations] == ["RAST-MoE"]
+    assert any("We introduce the Regime-Aware" in e.sentence for e in ans.citations[0].evidence)
+
+
 def test_a_bare_papers_phrase_is_a_list_question(mixed):
     from rag.filters import Filters
 

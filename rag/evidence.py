@@ -467,10 +467,12 @@ def without_paper_description(question: str) -> str:
     "In the unified graph-based dataset pruning paper, what combinatorial problem is pruning
     cast as?" -> "what combinatorial problem is pruning cast as?". The question is returned
     unchanged when removing the description would leave fewer than two content terms, unless
-    it asks for a role ("What does the ride-hailing paper propose?" asks for its method).
+    it asks for one role ("What does the ride-hailing paper propose?" asks for its method; a
+    summary asks for every role and keeps its words).
     """
     out = _DESCRIPTION.sub(" ", question)
-    return out if len(content_terms(out)) >= 2 or question_roles(question) else question
+    asks_role = bool(question_roles(question)) and not is_summary(question)
+    return out if len(content_terms(out)) >= 2 or asks_role else question
 
 
 def is_summary(question: str) -> bool:

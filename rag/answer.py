@@ -140,6 +140,12 @@ _COLLECTION_SIZE = re.compile(
 )
 # A set asked for by what its papers are *not* about: no sentence can be evidence of an absence.
 _NEGATED_TOPIC = re.compile(r"^(?:not\s|(?:do|does|are|is)(?:\s+not\s|n[’']t\s)|without\s)", re.I)
+# "Compare the two federated learning papers": a pair given by its topic.
+_TWO_PAPERS = re.compile(
+    r"\b(?:(?:the|these|those)\s+two|both(?:\s+the)?)\s+(?P<topic>(?:(?!papers?\b|and\b|with\b)[\w-]+\s+){1,6}?)"
+    r"(?:papers|works|studies|methods)\b",
+    re.I,
+)
 # What to quote from a paper when a question names it but asks for nothing in particular.
 MAIN_POINTS = "What problem does it address, what does it propose, and what results does it report?"
 _COMPARISON_WORDS = frozenset(
@@ -445,6 +451,7 @@ class AnswerPipeline:
                 for name in sorted({h.paper.label, *h.paper.aliases}, key=len, reverse=True):
                     if name and not name.endswith("…"):
                         ev_query = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", " ", ev_query, flags=re.I)
+            ev_query = _TWO_PAPERS.sub(" ", ev_query)  # "the two federated learning papers" says which papers
             if not [t for t in content_terms(ev_query) if t not in _COMPARISON_WORDS]:
                 # "Compare HieRD and DocVAL.", "How does PrefixRL differ from DoPR?": no aspect is
                 # asked for, so quote each paper's main points, not sentences that look like "compare".
@@ -638,6 +645,13 @@ class AnswerPipeline:
             uniq = list(dict.fromkeys(named_ids))
             if len(uniq) >= 2:
                 return [by_id[p] for p in uniq[:2] if p in by_id], False
+            two = _TWO_PAPERS.search(query)
+            if two and not uniq:
+                # "the two federated learning papers": the two likeliest members of that set.
+                sub = self.retriever.search(two.group("topic"))
+                members = self.set_members(two.group("topic"), sub.hits[: rs.candidates])
+                if len(members) >= 2:
+                    return members[:2], False
             parts = re.split(r"\b(?:and|versus|vs\.?|with|against|to)\b|,", query, flags=re.I)
             picked: list[PaperHit] = [by_id[p] for p in uniq if p in by_id]
             for part in parts:

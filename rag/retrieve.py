@@ -58,6 +58,11 @@ def _bounded(key: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w-]){re.escape(key)}(?![\w-])")
 
 
+# Largest share of the abstracts a coined term (not a name) may appear in and still point to
+# its papers: "ALFWorld" (2 of 38) does, "LLM" (7 of 38, hundreds of 3,136) does not.
+TERM_SHARE = 0.1
+
+
 class NameIndex:
     """Names and coined terms of each paper, for exact and one-edit matching.
 
@@ -69,6 +74,7 @@ class NameIndex:
         self.names: dict[str, set[str]] = defaultdict(set)  # lower-cased name -> paper ids
         self.phrases: dict[str, set[str]] = defaultdict(set)  # multi-word names -> paper ids
         self.terms: dict[str, set[str]] = defaultdict(set)
+        self.n_papers = len(papers)
         texts = {p.id: normalize(p.abstract) for p in papers}
         # Every maximal [\w-] run of each abstract -> paper ids. A bounded occurrence of a name
         # makes each of the name's runs a whole run of the abstract, so only the papers holding
@@ -111,8 +117,8 @@ class NameIndex:
 
         Returns:
             ``(matches, unmatched)``: ``matches[token]`` maps paper id -> weight in (0, 1]
-            (1.0 exact label, 0.9 one-edit label, 0.6 coined term of the abstract); ``unmatched``
-            lists coined terms of the question found in no paper.
+            (1.0 exact label, 0.9 one-edit label, 0.6 coined term of at most ``TERM_SHARE`` of
+            the abstracts); ``unmatched`` lists coined terms of the question found in no paper.
         """
         matches: dict[str, dict[str, float]] = {}
         unmatched: list[str] = []
@@ -140,6 +146,8 @@ class NameIndex:
                     if abs(len(name) - len(key)) <= 1 and Levenshtein.distance(name, key) <= 1:
                         found.update(dict.fromkeys(ids, 0.9))
             if not found and key in self.terms:
+                if len(self.terms[key]) > max(1, TERM_SHARE * self.n_papers):
+                    continue  # a term many abstracts use ("LLM") points to none of them, and is not missing
                 found.update(dict.fromkeys(self.terms[key], 0.6))
             if found:
                 matches[tok] = found

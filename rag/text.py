@@ -132,6 +132,7 @@ STOPWORDS = frozenset(
     just only own same other some what's paper papers work works method methods approach approaches propose proposed
     proposes use uses used using show shows shown study studies new one two three based via per like
     describe explain tell give list summarize summarise summary compare contrast versus vs much many
+    tl dr tldr overview gist recap synopsis
     question answer please main key kind kinds way ways whether if else while during within without
     achieve achieves report reports reach reaches evaluate evaluated improve improves""".split()
 )

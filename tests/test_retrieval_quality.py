@@ -215,6 +215,17 @@ def test_a_paper_named_by_description_is_quoted_for_what_the_question_asks(extra
     assert any("We introduce the Regime-Aware" in e.sentence for e in ans.citations[0].evidence)
 
 
+def test_a_pair_given_by_its_topic_is_compared(extractive):
+    ans = extractive.pipeline.ask("What is the difference between the two federated learning papers?")
+    assert ans.kind == "compare" and len(ans.citations) == 2
+    assert "DANCE" in [c.label for c in ans.citations]  # federated graph learning, beside offline FDRL
+
+
+def test_chat_shorthand_for_a_summary_is_not_a_missing_topic(extractive):
+    ans = extractive.pipeline.ask("tl;dr of the ride-hailing mixture-of-experts paper?")
+    assert not ans.refused and [c.label for c in ans.citations] == ["RAST-MoE"]
+
+
 def test_a_bare_papers_phrase_is_a_list_question(mixed):
     from rag.filters import Filters
 

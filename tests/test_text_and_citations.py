@@ -107,6 +107,9 @@ def test_name_index_matches_exact_misspelled_and_phrase_names_but_not_shared_one
     # a name another abstract also uses is a field, not a paper's name
     assert "federated learning" not in idx.phrases
     assert idx.match("What does SENDAI do?")[0]["SENDAI"] == {"d#1": 0.6}
+    # a coined term most abstracts use points to none of them, and is not missing either
+    common = NameIndex([make_paper(f"e#{i}", f"We study LLM serving, case {i}. It helps.") for i in range(5)])
+    assert common.match("How do LLM routers work?") == ({}, [])
 
 
 def test_facets_split_the_alternatives_of_a_set_question():

@@ -146,6 +146,9 @@ _TWO_PAPERS = re.compile(
     r"(?:papers|works|studies|methods)\b",
     re.I,
 )
+# A term of three or more hyphen-joined words ("chain-of-thought", "text-to-speech") is as
+# specific as a name.
+_COMPOUND_TERM = re.compile(r"\b[A-Za-z]+(?:-[A-Za-z]+){2,}\b")
 # What to quote from a paper when a question names it but asks for nothing in particular.
 MAIN_POINTS = "What problem does it address, what does it propose, and what results does it report?"
 _COMPARISON_WORDS = frozenset(
@@ -573,8 +576,9 @@ class AnswerPipeline:
             stated = not weak or any(
                 max(self.retriever.coverages(f, near), default=0.0) >= rs.set_facet_coverage for f in facets(query) or [query]
             )
-            # A rare name the question states ("evaluate on ALFWorld") is met by the papers that state it.
-            rare_name = any(self._rare(e) for e in named_entities(query))
+            # A rare name the question states ("evaluate on ALFWorld"), or a rare compound term
+            # ("chain-of-thought", "mixture-of-experts"), is met by the papers that state it.
+            rare_name = any(self._rare(e) for e in [*named_entities(query), *_COMPOUND_TERM.findall(query)])
             weak = best_sentence < rs.set_refusal_floor and not (
                 stated and (best_sentence >= rs.set_lexical_floor or rare_name)
             )

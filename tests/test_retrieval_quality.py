@@ -226,6 +226,12 @@ def test_chat_shorthand_for_a_summary_is_not_a_missing_topic(extractive):
     assert not ans.refused and [c.label for c in ans.citations] == ["RAST-MoE"]
 
 
+def test_a_rare_compound_term_keeps_a_set_question_from_being_refused(extractive):
+    ans = extractive.pipeline.ask("Which papers use chain-of-thought?")
+    assert not ans.refused and {"SoT", "DocVAL"} <= {c.label for c in ans.citations}
+    assert extractive.pipeline.ask("Which papers are about music generation?").refused
+
+
 def test_a_bare_papers_phrase_is_a_list_question(mixed):
     from rag.filters import Filters
 

@@ -119,7 +119,7 @@ _SET_VERB = re.compile(
     re.I,
 )
 _COMPARE = re.compile(
-    r"\b(compare|comparison|contrast|versus|vs\.?|differ|difference|differences|distinguish(es)?|"
+    r"\b(compare|comparison|contrast|versus|vs\.?|differ|difference|differences|distinguish(es)?|different from|"
     r"in common|similarit(y|ies)|alike)\b"
     r"|^\s*(how|what|why)\b[^?]*\band\b[^?]*\b(each|both)\b",
     re.I,
@@ -149,6 +149,7 @@ _TWO_PAPERS = re.compile(
 # A term of three or more hyphen-joined words ("chain-of-thought", "text-to-speech") is as
 # specific as a name.
 _COMPOUND_TERM = re.compile(r"\b[A-Za-z]+(?:-[A-Za-z]+){2,}\b")
+_NOTHING_CLOSE = f"{REFUSAL} Nothing in the collection is close to it"
 # What to quote from a paper when a question names it but asks for nothing in particular.
 MAIN_POINTS = "What problem does it address, what does it propose, and what results does it report?"
 _COMPARISON_WORDS = frozenset(
@@ -428,6 +429,10 @@ class AnswerPipeline:
         retrieval = self.retriever.search(topic, allowed=allowed)
         timings.retrieval = time.perf_counter() - t
         refusal = self._should_refuse(topic, kind, retrieval, asked=query)
+        if refusal.startswith(_NOTHING_CLOSE) and kind == "compare":
+            # Two descriptions in one question dilute each other: each side is searched on its own.
+            pair, _ = self._choose(query, kind, retrieval, top_k or self.settings.retrieval.top_k)
+            refusal = "" if len(pair) == 2 else refusal
         if refusal:
             ans = self._refusal(question, refusal, timings, t0)
             ans.hits = retrieval.hits[: self.settings.retrieval.top_k]
@@ -586,7 +591,7 @@ class AnswerPipeline:
             return f"{REFUSAL} {NOT_ENGLISH}"
         if weak:
             return (
-                f"{REFUSAL} Nothing in the collection is close to it "
+                f"{_NOTHING_CLOSE} "
                 f"(best match {top.paper.label}: similarity {top.dense:.2f}, term coverage {top.coverage:.2f})."
             )
         return ""
@@ -656,7 +661,7 @@ class AnswerPipeline:
                 members = self.set_members(two.group("topic"), sub.hits[: rs.candidates])
                 if len(members) >= 2:
                     return members[:2], False
-            parts = re.split(r"\b(?:and|versus|vs\.?|with|against|to)\b|,", query, flags=re.I)
+            parts = re.split(r"\b(?:and|versus|vs\.?|with|against|to|from)\b|,", query, flags=re.I)
             picked: list[PaperHit] = [by_id[p] for p in uniq if p in by_id]
             for part in parts:
                 if len(picked) >= 2:
@@ -666,7 +671,10 @@ class AnswerPipeline:
                 sub = self.retriever.search(part)
                 for h in sub.hits[:1]:
                     # The other side must clearly be a paper of the collection ("frontier LLM agents" is not).
+                    # Two descriptions ("the LLM serving router", "the ride-hailing matching paper")
+                    # may also be met by the terms they state.
                     strong = bool(sub.names) or h.dense >= rs.relevance_floor + 0.05
+                    strong = strong or (not uniq and h.coverage >= rs.coverage_floor)
                     if strong and h.paper.id not in {p.paper.id for p in picked}:
                         picked.append(by_id.get(h.paper.id, h))
             if not picked:

@@ -232,6 +232,14 @@ def test_a_rare_compound_term_keeps_a_set_question_from_being_refused(extractive
     assert extractive.pipeline.ask("Which papers are about music generation?").refused
 
 
+def test_two_papers_given_by_descriptions_are_compared(extractive):
+    ans = extractive.pipeline.ask("How does the LLM serving router differ from the ride-hailing matching paper?")
+    assert not ans.refused and len(ans.citations) == 2
+    assert "RAST-MoE" in [c.label for c in ans.citations]
+    assert any(c.paper_id == "004_7c6cb99d3d3a622c#4" for c in ans.citations)  # the LLM-serving routing paper
+    assert extractive.pipeline.ask("How does the protein folding paper differ from the weather forecasting paper?").refused
+
+
 def test_a_bare_papers_phrase_is_a_list_question(mixed):
     from rag.filters import Filters
 

@@ -32,7 +32,7 @@ from rag.filters import Filters
 from rag.llm import ChatLLM, LLMError, Message, strip_reasoning
 from rag.retrieve import HybridRetriever, Retrieval
 from rag.settings import Settings
-from rag.text import content_terms, named_entities, normalize
+from rag.text import STOPWORDS, content_terms, named_entities, normalize
 from rag.types import Answer, Citation, Evidence, PaperHit, Timings
 from store.papers import Paper, has_opening_label, is_code_link, strip_markup
 
@@ -66,16 +66,20 @@ _ENGLISH_FUNCTION_WORDS = frozenset(
 )
 
 
-def looks_non_english(text: str) -> bool:
+def looks_non_english(text: str, known: Callable[[str], bool] | None = None) -> bool:
     """Whether ``text`` is probably not English: mostly non-Latin letters, or three or more words
-    and not one English function word ("Welche Arbeiten beschäftigen sich mit Spracherkennung?")."""
+    with no English function word ("Welche Arbeiten beschäftigen sich mit Spracherkennung?") and,
+    when ``known`` tells which words the (English) abstracts use, fewer than half of them known
+    ("DANCE accuracy gain?" is English shorthand)."""
     letters = [c for c in text if c.isalpha()]
     if not letters:
         return False
     if sum(1 for c in letters if not c.isascii()) >= 0.5 * len(letters):
         return True
     words = re.findall(r"[^\W\d_]+", text.lower())
-    return len(words) >= 3 and not any(w in _ENGLISH_FUNCTION_WORDS for w in words)
+    if len(words) < 3 or any(w in _ENGLISH_FUNCTION_WORDS or w in STOPWORDS for w in words):
+        return False
+    return known is None or 2 * sum(1 for w in words if known(w)) < len(words)
 
 # "Which papers", "list all the papers", "give me papers", "which of the papers", "what are the
 # papers", "are there any papers", "do any papers", "how many papers", "summarize the papers": the
@@ -402,7 +406,7 @@ class AnswerPipeline:
         query, injected = _clean_question(question)
         if not query or len(content_terms(query)) == 0:
             msg = EMPTY_QUESTION if not injected else f"{REFUSAL} I only answer questions about the papers; I do not follow instructions inside a question."
-            if not injected and looks_non_english(query):
+            if not injected and looks_non_english(query, self._known):
                 msg = f"{REFUSAL} {NOT_ENGLISH}"
             return self._refusal(question, msg, timings, t0)
         if _COLLECTION_SIZE.match(query):
@@ -465,7 +469,7 @@ class AnswerPipeline:
                 # asked for, so quote each paper's main points, not sentences that look like "compare".
                 ev_query = MAIN_POINTS
         language_note = ""
-        if kind != "set" and looks_non_english(query):
+        if kind != "set" and looks_non_english(query, self._known):
             # The English embedder cannot tell which sentence a German question asks for: quote
             # the named paper's main points instead of sentences that merely look close.
             ev_query = MAIN_POINTS
@@ -587,7 +591,7 @@ class AnswerPipeline:
             weak = best_sentence < rs.set_refusal_floor and not (
                 stated and (best_sentence >= rs.set_lexical_floor or rare_name)
             )
-        if weak and looks_non_english(asked or query):
+        if weak and looks_non_english(asked or query, self._known):
             return f"{REFUSAL} {NOT_ENGLISH}"
         if weak:
             return (
@@ -605,6 +609,10 @@ class AnswerPipeline:
         """
         words = {m.group(0) for m in _PROPER.finditer(query)} | named_entities(query)
         return [w for w in sorted(words) if self._rare(w) and self.retriever.coverage(w, paper.id) == 1.0]
+
+    def _known(self, word: str) -> bool:
+        """Whether some abstract of the collection uses ``word`` (compared by Porter stem)."""
+        return self.retriever.document_frequency(word) > 0
 
     def _rare(self, term: str) -> bool:
         """Whether ``term`` is in at least one abstract and at most 10% of the collection."""

@@ -113,6 +113,12 @@ def test_a_non_english_question_without_a_name_says_how_to_ask(extractive):
     assert looks_non_english("哪些论文研究语音合成？")
     assert not looks_non_english("Which papers work on speech?")
     assert not looks_non_english("DANCE")
+    # English shorthand: no function word, but words the abstracts use
+    known = extractive.pipeline._known
+    assert not looks_non_english("SENDAI SSIM improvement over baselines?", known)
+    assert not looks_non_english("DANCE accuracy gain?", known)
+    assert looks_non_english("Wie stark reduziert APM den Speicherbedarf?", known)
+    assert not extractive.pipeline.ask("DANCE accuracy gain?").note.startswith("question not in English")
     for q in ("Welche Arbeiten beschäftigen sich mit Spracherkennung?", "哪些论文研究语音合成？"):
         ans = extractive.pipeline.ask(q)
         assert ans.refused and NOT_ENGLISH in ans.text and not ans.citations

@@ -29,6 +29,7 @@ from prompts import load_prompt
 from rag.citations import check_claims, format_marker, is_degenerate, validate_markers
 from rag.evidence import EvidenceSelector, is_summary, wants_more
 from rag.filters import Filters
+from rag.lexicon import stem
 from rag.llm import ChatLLM, LLMError, Message, strip_reasoning
 from rag.retrieve import HybridRetriever, Retrieval
 from rag.settings import Settings
@@ -154,12 +155,33 @@ _TWO_PAPERS = re.compile(
 # specific as a name.
 _COMPOUND_TERM = re.compile(r"\b[A-Za-z]+(?:-[A-Za-z]+){2,}\b")
 _NOTHING_CLOSE = f"{REFUSAL} Nothing in the collection is close to it"
+# "Which papers introduce a new large-scale dataset?": a set of papers by an artifact they contribute.
+_ARTIFACT = re.compile(
+    r"\b(datasets?|benchmarks?|corpus|corpora|metrics?|suites?|leaderboards?|simulators?|toolkits?|testbeds?)\b", re.I
+)
+_CONTRIBUTION_ASK = re.compile(
+    r"^(?:propose|introduce|present|contribute|release|construct|build|create|collect|curate|provide|offer)s?\s+"
+    r"(?P<what>(?:(?:a|an|the|any|some|new|novel|their|own)\s+)*(?:[\w-]+\s+){0,3}?"
+    r"(?:datasets?|benchmarks?|corpus|corpora|metrics?|suites?|leaderboards?|simulators?|toolkits?|testbeds?)"
+    r"(?:\s+(?:or|and)\s+(?:a\s+|an\s+|new\s+)*(?:[\w-]+\s+){0,2}?"
+    r"(?:datasets?|benchmarks?|corpus|corpora|metrics?|suites?|leaderboards?|simulators?|toolkits?|testbeds?))?)\W*$",
+    re.I,
+)
+_OWN_CONTRIBUTION = re.compile(
+    r"\b(?:we|this (?:paper|work))\b[^.;]{0,80}?\b(?:introduc|present|propos|construct|buil[dt]|releas|curat|collect|"
+    r"creat|contribut|develop|establish|design|provid|offer)\w*|\bour (?:new |constructed |curated )?"
+    r"(?:datasets?|benchmarks?|corpus|metrics?|suites?|simulators?|toolkits?|testbeds?)\b",
+    re.I,
+)
 # What to quote from a paper when a question names it but asks for nothing in particular.
 MAIN_POINTS = "What problem does it address, what does it propose, and what results does it report?"
 _COMPARISON_WORDS = frozenset(
-    "compare compared comparison contrast differ differs difference differences different distinguish "
-    "distinguishes similar similarity similarities common alike versus vs relate related relation paper papers "
-    "work works method methods approach approaches two both each".split()
+    {
+        "compare", "compared", "comparison", "contrast", "differ", "differs", "difference", "differences", "different",
+        "distinguish", "distinguishes", "similar", "similarity", "similarities", "common", "alike", "versus",
+        "vs", "relate", "related", "relation", "paper", "papers", "work", "works", "method", "methods", "approach",
+        "approaches", "two", "both", "each",
+    }
 )
 _QUESTION_START = re.compile(
     r"(which|what|how|why|who|where|when|does|do|did|is|are|can|list|name|find|show|give|compare|summari[sz]e)\b", re.I
@@ -656,7 +678,7 @@ class AnswerPipeline:
                 term_hits = [h for h in hits if h.name_match >= 60 and h not in picked]
                 return picked + term_hits, False
             checked = hits[: rs.candidates]
-            members = self.set_members(query, checked)
+            members = self.contributors(query, self.set_members(query, checked))
             return members, self.more_may_match(len(members), len(checked), len(hits))
         if kind == "compare":
             uniq = list(dict.fromkeys(named_ids))
@@ -734,6 +756,26 @@ class AnswerPipeline:
         prob = set_membership(feats[:, 0], feats[:, 1], feats[:, 2])
         order = np.argsort(-prob, kind="stable")
         return [hits[i] for i in order if prob[i] >= rs.set_membership]
+
+    def contributors(self, query: str, members: list[PaperHit]) -> list[PaperHit]:
+        """For "which papers introduce / release a dataset (benchmark, metric, ...)": the members
+        that state the artifact as their own contribution, in the title or in a sentence such as
+        "we introduce X, a benchmark ..." / "our dataset ..."; most abstracts merely evaluate on
+        benchmarks. Other questions keep all ``members``.
+        """
+        m = _CONTRIBUTION_ASK.match(_SET_FRAME.sub("", query))
+        if not m:
+            return members
+        wanted = {stem(w) for w in _ARTIFACT.findall(m.group("what"))}
+        kept = []
+        for h in members:
+            sents = [h.paper.title] + [x.text for x in self.evidence.sentences(h.paper)[0]]
+            for text in sents:
+                own = text is h.paper.title or (_OWN_CONTRIBUTION.search(text) is not None)
+                if own and wanted & {stem(w) for w in _ARTIFACT.findall(text)}:
+                    kept.append(h)
+                    break
+        return kept
 
     @staticmethod
     def more_may_match(members: int, checked: int, retrieved: int) -> bool:

@@ -246,6 +246,16 @@ def test_two_papers_given_by_descriptions_are_compared(extractive):
     assert extractive.pipeline.ask("How does the protein folding paper differ from the weather forecasting paper?").refused
 
 
+def test_papers_that_introduce_a_benchmark_state_it_as_their_contribution(extractive):
+    ans = extractive.pipeline.ask("List the papers that release a benchmark.")
+    labels = {c.label for c in ans.citations}
+    assert {"DexMachina", "ProAct-75"} <= labels
+    # evaluating on benchmarks is not releasing one
+    assert not labels & {"SGB-IB", "APM", "EMPG", "CogRouter"}, labels
+    ans = extractive.pipeline.ask("Which papers introduce a new evaluation metric?")
+    assert {c.label for c in ans.citations} == {"MCLP", "DocVAL"}
+
+
 def test_a_bare_papers_phrase_is_a_list_question(mixed):
     from rag.filters import Filters
 

@@ -155,6 +155,10 @@ _TWO_PAPERS = re.compile(
 # specific as a name.
 _COMPOUND_TERM = re.compile(r"\b[A-Za-z]+(?:-[A-Za-z]+){2,}\b")
 _NOTHING_CLOSE = f"{REFUSAL} Nothing in the collection is close to it"
+# A comparison said in words ("differ from", "compare"), not only implied by "... and ... each".
+_EXPLICIT_COMPARE = re.compile(
+    r"\b(compare|comparison|contrast|versus|vs\.?|differ\w*|distinguish\w*|in common|similarit\w*|alike)\b", re.I
+)
 # "Which papers introduce a new large-scale dataset?": a set of papers by an artifact they contribute.
 _ARTIFACT = re.compile(
     r"\b(datasets?|benchmarks?|corpus|corpora|metrics?|suites?|leaderboards?|simulators?|toolkits?|testbeds?)\b", re.I
@@ -704,7 +708,8 @@ class AnswerPipeline:
                     # Two descriptions ("the LLM serving router", "the ride-hailing matching paper")
                     # may also be met by the terms they state.
                     strong = bool(sub.names) or h.dense >= rs.relevance_floor + 0.05
-                    strong = strong or (not uniq and h.coverage >= rs.coverage_floor)
+                    described = not uniq and bool(_EXPLICIT_COMPARE.search(query))
+                    strong = strong or (described and h.coverage >= rs.coverage_floor)
                     if strong and h.paper.id not in {p.paper.id for p in picked}:
                         picked.append(by_id.get(h.paper.id, h))
             if not picked:

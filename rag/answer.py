@@ -160,15 +160,14 @@ _EXPLICIT_COMPARE = re.compile(
     r"\b(compare|comparison|contrast|versus|vs\.?|differ\w*|distinguish\w*|in common|similarit\w*|alike)\b", re.I
 )
 # "Which papers introduce a new large-scale dataset?": a set of papers by an artifact they contribute.
-_ARTIFACT = re.compile(
-    r"\b(datasets?|benchmarks?|corpus|corpora|metrics?|suites?|leaderboards?|simulators?|toolkits?|testbeds?)\b", re.I
+_ARTIFACT_WORD = (
+    r"(?:datasets?|benchmarks?|corpus|corpora|metrics?|suites?|leaderboards?|simulators?|toolkits?|testbeds?)"
 )
+_ARTIFACT = re.compile(rf"\b({_ARTIFACT_WORD})\b", re.I)
 _CONTRIBUTION_ASK = re.compile(
     r"^(?:propose|introduce|present|contribute|release|construct|build|create|collect|curate|provide|offer)s?\s+"
-    r"(?P<what>(?:(?:a|an|the|any|some|new|novel|their|own)\s+)*(?:[\w-]+\s+){0,3}?"
-    r"(?:datasets?|benchmarks?|corpus|corpora|metrics?|suites?|leaderboards?|simulators?|toolkits?|testbeds?)"
-    r"(?:\s+(?:or|and)\s+(?:a\s+|an\s+|new\s+)*(?:[\w-]+\s+){0,2}?"
-    r"(?:datasets?|benchmarks?|corpus|corpora|metrics?|suites?|leaderboards?|simulators?|toolkits?|testbeds?))?)\W*$",
+    rf"(?P<what>(?:(?:a|an|the|any|some|new|novel|their|own)\s+)*(?:[\w-]+\s+){{0,3}}?{_ARTIFACT_WORD}"
+    rf"(?:\s+(?:or|and)\s+(?:a\s+|an\s+|new\s+)*(?:[\w-]+\s+){{0,2}}?{_ARTIFACT_WORD})?)\W*$",
     re.I,
 )
 _OWN_CONTRIBUTION = re.compile(
@@ -459,6 +458,7 @@ class AnswerPipeline:
         retrieval = self.retriever.search(topic, allowed=allowed)
         timings.retrieval = time.perf_counter() - t
         refusal = self._should_refuse(topic, kind, retrieval, asked=query)
+        pair: list[PaperHit] = []
         if refusal.startswith(_NOTHING_CLOSE) and kind == "compare":
             # Two descriptions in one question dilute each other: each side is searched on its own.
             pair, _ = self._choose(query, kind, retrieval, top_k or self.settings.retrieval.top_k)
@@ -468,7 +468,10 @@ class AnswerPipeline:
             ans.hits = retrieval.hits[: self.settings.retrieval.top_k]
             return ans
         t = time.perf_counter()
-        chosen, at_least = self._choose(query, kind, retrieval, top_k or self.settings.retrieval.top_k)
+        if len(pair) == 2:
+            chosen, at_least = pair, False  # chosen above, side by side
+        else:
+            chosen, at_least = self._choose(query, kind, retrieval, top_k or self.settings.retrieval.top_k)
         left_out: list[PaperHit] = []
         if excluded and chosen:
             cov = self.retriever.coverages(excluded_terms(excluded), [h.paper.id for h in chosen])
@@ -772,15 +775,16 @@ class AnswerPipeline:
         if not m:
             return members
         wanted = {stem(w) for w in _ARTIFACT.findall(m.group("what"))}
-        kept = []
-        for h in members:
-            sents = [h.paper.title] + [x.text for x in self.evidence.sentences(h.paper)[0]]
-            for text in sents:
-                own = text is h.paper.title or (_OWN_CONTRIBUTION.search(text) is not None)
-                if own and wanted & {stem(w) for w in _ARTIFACT.findall(text)}:
-                    kept.append(h)
-                    break
-        return kept
+
+        def states(text: str) -> bool:
+            return bool(wanted & {stem(w) for w in _ARTIFACT.findall(text)})
+
+        return [
+            h
+            for h in members
+            if states(h.paper.title)
+            or any(_OWN_CONTRIBUTION.search(x.text) and states(x.text) for x in self.evidence.sentences(h.paper)[0])
+        ]
 
     @staticmethod
     def more_may_match(members: int, checked: int, retrieved: int) -> bool:

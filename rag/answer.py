@@ -210,10 +210,11 @@ _WANTS_CODE = re.compile(r"\b(code|github|repositor(y|ies)|repo|implementation)s
 
 # Logistic model of set membership, fit by benchmarks/calibrate_membership.py on the dev set's
 # multi-paper questions (19 questions x 38 papers; scikit-learn LogisticRegression, C=1).
-# Leave-one-question-out estimate at probability 0.35: precision 0.88, recall 0.87 of the gold
-# papers (the cosine-margin rule it replaced reached 0.77 / 0.61 in the full evaluation).
-_MEMBERSHIP_COEF = (0.675, 1.887, 3.807, 3.627)  # closest, closest - best closest, BM25 / best, coverage
-_MEMBERSHIP_BIAS = -4.898
+# Leave-one-question-out estimate at probability 0.35: precision 0.87, recall 0.90 of the gold
+# papers (0.88 / 0.87 without the facet BM25 column; the cosine-margin rule before the model
+# reached 0.77 / 0.61 in the full evaluation).
+_MEMBERSHIP_COEF = (0.47, 1.836, 2.651, 2.985, 2.173)  # closest, closest - best, BM25, coverage, facet BM25
+_MEMBERSHIP_BIAS = -5.166
 # IDF-weighted share of an excluded phrase's terms ("agent settings") that puts a paper out.
 EXCLUSION_COVERAGE = 0.5
 _FACET_SPLIT = re.compile(r",|;|\bor\b|\bsuch as\b|\bfor example\b|\be\.g\.|\bincluding\b", re.I)
@@ -268,32 +269,38 @@ def excluded_terms(excluded: str) -> str:
 
 
 def set_membership_design(features: np.ndarray) -> np.ndarray:
-    """The ``(n, 4)`` design matrix of :func:`set_membership` from ``(n, 3)`` features.
+    """The ``(n, 5)`` design matrix of :func:`set_membership` from ``(n, 4)`` features.
 
-    Columns: closest sentence cosine, that minus the best of the candidates, BM25 / best, coverage.
+    Columns: closest sentence cosine, that minus the best of the candidates, BM25 / best of the
+    whole topic, coverage, BM25 / best of the best-matched facet.
     """
-    f = np.asarray(features, dtype=float).reshape(-1, 3)
+    f = np.asarray(features, dtype=float).reshape(-1, 4)
     closest = f[:, 0]
-    return np.stack([closest, closest - closest.max(initial=0.0), f[:, 1], f[:, 2]], 1)
+    return np.stack([closest, closest - closest.max(initial=0.0), f[:, 1], f[:, 2], f[:, 3]], 1)
 
 
-def set_membership(closest: np.ndarray, lexical: np.ndarray, coverage: np.ndarray) -> np.ndarray:
+def set_membership(features: np.ndarray) -> np.ndarray:
     """Probability that each candidate paper belongs to the answer of a "which papers" question.
 
     Args:
-        closest: ``(n,)`` best cosine between any sentence of the paper's abstract and the topic
-            or one of its :func:`facets`, in [-1, 1].
-        lexical: ``(n,)`` BM25 score of the paper for the topic divided by the best score, in [0, 1].
-        coverage: ``(n,)`` IDF-weighted share of the terms of the topic (or of its best-covered
-            facet) the paper contains, in [0, 1].
+        features: ``(n, 4)`` float, one row per candidate (see
+            :meth:`AnswerPipeline.membership_features`):
+
+            0. best cosine between any sentence of the paper's abstract and the topic or one of
+               its :func:`facets`, in [-1, 1];
+            1. BM25 score of the paper for the whole topic divided by the best score, in [0, 1];
+            2. IDF-weighted share of the terms of the topic (or of its best-covered facet) the
+               paper contains, in [0, 1];
+            3. BM25 / best for the topic or the facet the paper matches best, in [0, 1] (equal to
+               column 1 when the topic has no facets): a paper that states one alternative of
+               "a proof, a bound, or a convergence guarantee" is not scored as missing the rest.
 
     Returns:
-        ``(n,)`` float probabilities in (0, 1): a logistic model over the three features and
-        ``closest`` minus the best ``closest`` of the candidates (how far behind the clearest
+        ``(n,)`` float probabilities in (0, 1): a logistic model over the four features and
+        the closest-sentence cosine minus the best of the candidates (how far behind the clearest
         member); coefficients from ``benchmarks/calibrate_membership.py``.
     """
-    x = set_membership_design(np.stack([np.asarray(closest, float), np.asarray(lexical, float), np.asarray(coverage, float)], 1))
-    z = x @ np.array(_MEMBERSHIP_COEF) + _MEMBERSHIP_BIAS
+    z = set_membership_design(features) @ np.array(_MEMBERSHIP_COEF) + _MEMBERSHIP_BIAS
     return 1.0 / (1.0 + np.exp(-z))
 
 
@@ -729,25 +736,28 @@ class AnswerPipeline:
         """The features :func:`set_membership` scores, for each candidate of a set question.
 
         Returns:
-            ``(n, 3)`` float: best sentence cosine with the topic or one of its facets, BM25
-            score divided by the best, and the best term coverage of the topic or one of its
-            facets ("a proof, a bound, or a convergence guarantee" is met by a paper that
-            states any one of them; see :func:`set_membership`).
+            ``(n, 4)`` float: best sentence cosine with the topic or one of its facets, BM25
+            score of the topic divided by the best, the best term coverage of the topic or one
+            of its facets, and the best BM25 / best of the topic or one of its facets ("a proof,
+            a bound, or a convergence guarantee" is met by a paper that states any one of them;
+            see :func:`set_membership`).
         """
         topic = set_topic(query)
         if not hits:
-            return np.zeros((0, 3))
+            return np.zeros((0, 4))
         parts = facets(topic)
         qvecs = self.retriever.embedder.embed([topic, *parts])
         self.evidence.warm([h.paper for h in hits])
-        lexical = self.retriever.lexical(topic, max(len(hits), self.settings.retrieval.candidates))
+        n = max(len(hits), self.settings.retrieval.candidates)
+        lexical = [self.retriever.lexical(t, n) for t in (topic, *parts)]
         ids = [h.paper.id for h in hits]
         coverage = np.max([self.retriever.coverages(t, ids) for t in (topic, *parts)], axis=0)
         rows = []
         for h, cov in zip(hits, coverage, strict=True):
             sents, vecs = self.evidence.sentences(h.paper)
             closest = float((vecs @ qvecs.T).max()) if sents else 0.0
-            rows.append((closest, lexical.get(h.paper.id, 0.0), cov))
+            lex = [scores.get(h.paper.id, 0.0) for scores in lexical]
+            rows.append((closest, lex[0], cov, max(lex)))
         return np.array(rows, dtype=float)
 
     def set_members(self, query: str, hits: list[PaperHit]) -> list[PaperHit]:
@@ -761,7 +771,7 @@ class AnswerPipeline:
         feats = self.membership_features(query, hits)
         if not len(feats):
             return []
-        prob = set_membership(feats[:, 0], feats[:, 1], feats[:, 2])
+        prob = set_membership(feats)
         order = np.argsort(-prob, kind="stable")
         return [hits[i] for i in order if prob[i] >= rs.set_membership]
 

@@ -33,15 +33,16 @@ def test_refusals_on_unanswerable_questions(result):
 
 
 def test_citation_precision_overall(result):
-    assert result["citation_precision"] >= 0.90
+    assert result["citation_precision"] >= 0.95
 
 
 def test_multi_paper_questions_cite_most_gold_papers(result):
-    # The membership model reaches 0.90 precision / 0.896 recall on the dev set (leave-one-
-    # question-out 0.88 / 0.87); floors just below, so a regression of the method fails CI.
+    # The figures: share of gold papers cited >= 0.90 with citation precision >= 0.90
+    # (the dev set gives 0.92 / 0.92; leave-one-question-out estimate of the membership model
+    # alone 0.87 precision / 0.90 recall).
     multi = result["by_kind"]["multi"]
-    assert multi["citation_recall"] >= 0.88, multi
-    assert multi["citation_precision"] >= 0.88, multi
+    assert multi["citation_recall"] >= 0.90, multi
+    assert multi["citation_precision"] >= 0.90, multi
 
 
 def test_set_questions_whose_words_match_but_meaning_does_not_are_refused(extractive):
@@ -70,12 +71,14 @@ def test_set_membership_model_is_monotone_in_each_feature():
 
     from rag.answer import set_membership
 
-    base = set_membership(np.array([0.5, 0.3]), np.array([0.5, 0.5]), np.array([0.5, 0.5]))
+    # Rows: closest-sentence cosine, topic BM25 / best, coverage, best facet BM25 / best.
+    base_rows = np.array([[0.5, 0.5, 0.5, 0.5], [0.3, 0.5, 0.5, 0.5]])
+    base = set_membership(base_rows)
     assert base[0] > base[1]  # closer sentence, more likely a member
-    more_lex = set_membership(np.array([0.5, 0.3]), np.array([0.5, 0.9]), np.array([0.5, 0.5]))
-    assert more_lex[1] > base[1]
-    more_cov = set_membership(np.array([0.5, 0.3]), np.array([0.5, 0.5]), np.array([0.5, 1.0]))
-    assert more_cov[1] > base[1]
+    for col, value in ((1, 0.9), (2, 1.0), (3, 0.9)):
+        more = base_rows.copy()
+        more[1, col] = value
+        assert set_membership(more)[1] > base[1], col
     assert np.all((base > 0) & (base < 1))
 
 

@@ -608,11 +608,13 @@ class AnswerPipeline:
         if weak and kind == "single" and self._rare_stated_terms(query, top.paper):
             weak = False  # "the Shampoo paper": a rare proper noun the question states, in the top abstract
         if kind == "set" and not named and top.dense < rs.relevance_floor:
-            # A set question's frame dilutes chunk similarity: judge by the closest sentence.
-            qvec = self.retriever.embedder.embed([query])[0]
+            # A set question's frame dilutes chunk similarity: judge by the sentence closest to the
+            # topic or to one of its alternatives ("theoretical guarantees or proofs"), as the
+            # membership model does.
+            qvecs = self.retriever.embedder.embed([query, *facets(query)])
             self.evidence.warm([h.paper for h in r.hits[:10]])
             best_sentence = max(
-                (float((self.evidence.sentences(h.paper)[1] @ qvec).max()) for h in r.hits[:10]), default=0.0
+                (float((self.evidence.sentences(h.paper)[1] @ qvecs.T).max()) for h in r.hits[:10]), default=0.0
             )
             # "a proof, a bound, or a convergence guarantee": one facet the papers clearly state
             # is enough, but stated terms count only in text that is at least loosely about the

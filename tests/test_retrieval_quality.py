@@ -57,6 +57,17 @@ def test_set_questions_whose_words_match_but_meaning_does_not_are_refused(extrac
     assert {c.label for c in ans.citations} == {"EMPG", "CogRouter"}
 
 
+def test_a_set_question_of_alternatives_is_judged_by_its_closest_alternative(extractive):
+    # "time series or spatiotemporal data": no sentence is close to the whole phrase, but the
+    # alternatives are stated and sentences are close to them (ReAugment, SENDAI).
+    ans = extractive.pipeline.ask("Which papers deal with time series or spatiotemporal data?")
+    assert not ans.refused, ans.text
+    assert {"ReAugment", "SENDAI"} <= {c.label for c in ans.citations}, ans.text
+    # Alternatives no abstract is about are still refused.
+    ans = extractive.pipeline.ask("Which papers study music or protein design?")
+    assert ans.refused and not ans.citations, ans.text
+
+
 def test_a_rare_proper_noun_the_question_states_keeps_its_paper(extractive):
     # FOAM's abstract names Shampoo (its baseline); the question calls FOAM "the Shampoo paper".
     ans = extractive.pipeline.ask("What speedup does the Shampoo paper report?")

@@ -210,11 +210,11 @@ _WANTS_CODE = re.compile(r"\b(code|github|repositor(y|ies)|repo|implementation)s
 
 # Logistic model of set membership, fit by benchmarks/calibrate_membership.py on the dev set's
 # multi-paper questions (19 questions x 38 papers; scikit-learn LogisticRegression, C=1).
-# Leave-one-question-out estimate at probability 0.35: precision 0.87, recall 0.90 of the gold
-# papers (0.88 / 0.87 without the facet BM25 column; the cosine-margin rule before the model
-# reached 0.77 / 0.61 in the full evaluation).
-_MEMBERSHIP_COEF = (0.47, 1.836, 2.651, 2.985, 2.173)  # closest, closest - best, BM25, coverage, facet BM25
-_MEMBERSHIP_BIAS = -5.166
+# Leave-one-question-out estimate at probability 0.35: precision 0.90, recall 0.92 of the gold
+# papers (0.88 / 0.87 without the facet BM25 column and elided facets; the cosine-margin rule
+# before the model reached 0.77 / 0.61 in the full evaluation).
+_MEMBERSHIP_COEF = (0.453, 1.63, 2.326, 3.215, 2.493)  # closest, closest - best, BM25, coverage, facet BM25
+_MEMBERSHIP_BIAS = -5.283
 # IDF-weighted share of an excluded phrase's terms ("agent settings") that puts a paper out.
 EXCLUSION_COVERAGE = 0.5
 _FACET_SPLIT = re.compile(r",|;|\bor\b|\bsuch as\b|\bfor example\b|\be\.g\.|\bincluding\b", re.I)
@@ -226,9 +226,22 @@ def facets(topic: str) -> list[str]:
     Split at commas, semicolons, "or", "such as", "for example", "e.g." and "including"; parts
     without a content term are dropped. Returns ``[]`` when there is one part. "A and then B"
     is a sequence both parts of which are asked for, so it is not split.
+
+    A one-word alternative beside a longer one shares the longer one's words (coordination
+    ellipsis): "cutting unnecessary thinking or context" -> ``["cutting unnecessary thinking",
+    "cutting unnecessary context"]``, "estimate or quantify uncertainty" -> ``["estimate
+    uncertainty", "quantify uncertainty"]``; a bare "context" would match any abstract that
+    mentions context. A hyphenated word is a term of its own ("text-to-speech or speech synthesis").
     """
     parts = [p.strip() for p in _FACET_SPLIT.split(topic)]
     parts = [p for p in parts if p and content_terms(p)]
+    if len(parts) == 2 and re.search(r"\bor\b", topic, re.I):
+        # A hyphenated compound ("text-to-speech") is a term of its own, not an elided word.
+        left, right = (p.split() for p in parts)
+        if len(right) == 1 and "-" not in right[0] and len(content_terms(parts[0])) >= 3:
+            parts[1] = " ".join([*left[:-1], *right])
+        elif len(left) == 1 and "-" not in left[0] and len(content_terms(parts[1])) >= 2:
+            parts[0] = " ".join([*left, *right[1:]])
     return parts if len(parts) > 1 else []
 
 

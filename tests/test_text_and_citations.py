@@ -118,6 +118,14 @@ def test_facets_split_the_alternatives_of_a_set_question():
     assert facets("work on speech or audio") == ["work on speech", "audio"]
     assert facets("attack speech systems, such as spoofing or deepfakes") == ["attack speech systems", "spoofing", "deepfakes"]
     assert facets("are about diffusion models") == []  # one part: no facets
+    # a one-word alternative beside a longer one shares its words (coordination ellipsis)
+    assert facets("make LLM agents more efficient by cutting unnecessary thinking or context") == [
+        "make LLM agents more efficient by cutting unnecessary thinking",
+        "make LLM agents more efficient by cutting unnecessary context",
+    ]
+    assert facets("estimate or quantify uncertainty") == ["estimate uncertainty", "quantify uncertainty"]
+    assert facets("text-to-speech or speech synthesis") == ["text-to-speech", "speech synthesis"]  # a term of its own
+    assert facets("time series or spatiotemporal data") == ["time series", "spatiotemporal data"]
     # a sequence asks for both steps: not alternatives
     assert facets("train with supervised fine-tuning first and then a reinforcement-learning stage") == []
 

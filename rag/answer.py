@@ -236,7 +236,6 @@ def facets(topic: str) -> list[str]:
     parts = [p.strip() for p in _FACET_SPLIT.split(topic)]
     parts = [p for p in parts if p and content_terms(p)]
     if len(parts) == 2 and re.search(r"\bor\b", topic, re.I):
-        # A hyphenated compound ("text-to-speech") is a term of its own, not an elided word.
         left, right = (p.split() for p in parts)
         if len(right) == 1 and "-" not in right[0] and len(content_terms(parts[0])) >= 3:
             parts[1] = " ".join([*left[:-1], *right])

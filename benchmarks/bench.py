@@ -375,7 +375,7 @@ def ui_peak_rss(home: Path, timeout: float) -> tuple[float | None, float, str]:
     log_path = home / "ui.log"
     with log_path.open("wb") as logf:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "rag.cli", "ui", "--port", str(port)],
+            [sys.executable, "-m", "ui.cli", "ui", "--port", str(port)],
             env=env,
             cwd=ROOT,
             stdout=logf,

@@ -30,6 +30,7 @@ from rag.types import Answer
 
 __all__ = [
     "GoldQuestion",
+    "consistency",
     "evaluate",
     "fact_present",
     "instruction_ngrams",
@@ -41,13 +42,15 @@ __all__ = [
 
 @dataclass(frozen=True)
 class GoldQuestion:
-    """One gold record: ``qid``, ``kind``, ``question``, ``gold_ids``, ``answer_facts``."""
+    """One gold record: ``qid``, ``kind``, ``question``, ``gold_ids``, ``answer_facts``, and for a
+    rephrasing the ``orig_qid`` of the question it rephrases (``""`` otherwise)."""
 
     qid: str
     kind: str
     question: str
     gold_ids: tuple[str, ...]
     answer_facts: tuple[str, ...]
+    orig_qid: str = ""
 
 
 def load_gold(path: Path) -> list[GoldQuestion]:
@@ -64,7 +67,14 @@ def load_gold(path: Path) -> list[GoldQuestion]:
             try:
                 r = json.loads(line)
                 out.append(
-                    GoldQuestion(r["qid"], r["kind"], r["question"], tuple(r["gold_ids"]), tuple(r["answer_facts"]))
+                    GoldQuestion(
+                        r["qid"],
+                        r["kind"],
+                        r["question"],
+                        tuple(r["gold_ids"]),
+                        tuple(r["answer_facts"]),
+                        str(r.get("orig_qid") or ""),
+                    )
                 )
             except (json.JSONDecodeError, KeyError) as exc:
                 raise ValueError(f"{path}:{lineno}: bad gold record ({exc})") from exc
@@ -107,6 +117,8 @@ def score_answer(q: GoldQuestion, ans: Answer) -> dict:
     gold = set(q.gold_ids)
     cited = set(ans.cited_ids)
     row: dict = {"qid": q.qid, "kind": q.kind, "refused": ans.refused, "cited": sorted(cited)}
+    if q.orig_qid:
+        row["orig_qid"] = q.orig_qid
     if gold:
         for k in (1, 3, 5, 10):
             row[f"recall_at_{k}"] = len(set(ranked[:k]) & gold) / len(gold)
@@ -168,7 +180,8 @@ def evaluate(
     *,
     on_progress: Callable[[int], None] | None = None,
 ) -> dict:
-    """Ask every question and aggregate the metrics, overall and per kind.
+    """Ask every question through the one route (:meth:`AnswerPipeline.ask`, a fresh conversation
+    each: what the chat page shows) and aggregate the metrics, overall and per kind.
 
     Returns:
         ``{"n", "recall_at_5", "mrr", "citation_precision", "invented_citations", "instruction_leaks",
@@ -182,6 +195,8 @@ def evaluate(
             row = score_answer(q, ans)
         except Exception as exc:  # noqa: BLE001 - an error is a measured outcome here
             row = {"qid": q.qid, "kind": q.kind, "error": f"{type(exc).__name__}: {exc}", "invented_citations": 0}
+            if q.orig_qid:
+                row["orig_qid"] = q.orig_qid
         rows.append(row)
         if on_progress:
             on_progress(1)
@@ -192,6 +207,41 @@ def evaluate(
     result["by_kind"] = {k: _aggregate(v) for k, v in sorted(by_kind.items())}
     result["rows"] = rows
     return result
+
+
+def consistency(rows: Iterable[dict]) -> dict:
+    """How alike the cited papers of rephrasings are to those of the question they rephrase.
+
+    For each rephrasing (a row whose question has ``orig_qid``) the Jaccard similarity
+    ``|A ∩ B| / |A ∪ B|`` of its cited ids with those of the original (1.0 when both cite
+    nothing); averaged per original question, then over questions.
+
+    Args:
+        rows: Per-question rows of :func:`evaluate` (originals and rephrasings together).
+
+    Returns:
+        ``{"questions": n, "mean_jaccard": float | None, "by_kind": {kind: float}}``.
+    """
+    rows = list(rows)
+    cited = {r["qid"]: set(r.get("cited", [])) for r in rows}
+    per: dict[str, list[float]] = defaultdict(list)
+    kinds: dict[str, str] = {}
+    for r in rows:
+        orig = r.get("orig_qid")
+        if not orig or orig not in cited:
+            continue
+        a, b = cited[r["qid"]], cited[orig]
+        per[orig].append(1.0 if not a and not b else len(a & b) / len(a | b))
+        kinds[orig] = r["kind"]
+    means = {q: statistics.fmean(v) for q, v in per.items()}
+    by_kind: dict[str, list[float]] = defaultdict(list)
+    for q, m in means.items():
+        by_kind[kinds[q]].append(m)
+    return {
+        "questions": len(means),
+        "mean_jaccard": round(statistics.fmean(means.values()), 4) if means else None,
+        "by_kind": {k: round(statistics.fmean(v), 4) for k, v in sorted(by_kind.items())},
+    }
 
 
 def format_report(result: dict) -> str:

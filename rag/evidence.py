@@ -9,11 +9,21 @@ from collections import Counter
 import numpy as np
 
 from rag.embed import Embedder
+from rag.roles import (
+    _PROPOSAL,
+    _STRONG_PROPOSAL,
+    _THIS_WORK,
+    ANAPHORA,
+    abstract_moves,
+    is_summary,
+    question_roles,
+    sentence_roles,
+)
 from rag.text import Sentence, content_terms, named_entities, normalize, numbers, split_sentences
 from rag.types import Evidence
 from store.papers import Paper
 
-__all__ = ["EvidenceSelector", "abstract_moves", "list_items", "question_parts", "sentence_roles"]
+__all__ = ["EvidenceSelector", "list_items", "question_parts", "without_paper_description"]
 
 _QUANTITY = re.compile(
     r"\b(how (many|much|large|fast|big)|what (accuracy|gain|score|fraction|percentage|speed ?up|reduction|sparsity|cost)|"
@@ -22,165 +32,13 @@ _QUANTITY = re.compile(
 )
 
 
-# Rhetorical roles of abstract sentences, recognised by cue words (after the argumentative-zoning
-# idea of Teufel & Moens, 2002, reduced to the roles questions about abstracts ask for).
-_ROLE_CUES = {
-    "problem": re.compile(
-        r"\b(however|but|limit\w*|lack\w*|challeng\w*|suffer\w*|fail\w*|bottleneck\w*|ineffici\w*|costly|"
-        r"expensive|difficult\w*|issue\w*|problem\w*|gap|neglect\w*|overlook\w*|rigid\w*|unstable|instabilit\w*|"
-        r"hinder\w*|scarc\w*|overhead|prohibitive|vanish\w*|waste\w*|mismatch\w*|trade-off|degrad\w*|remain\w*|"
-        r"existing|prior|previous|conventional|traditional|struggl\w*)\b",
-        re.I,
-    ),
-    "method": re.compile(
-        r"\b(we (propose|introduce|present|design|develop)|framework|approach|consists?|stages?|first|then|"
-        r"specifically|key idea|leverag\w*|via|by (exploiting|using|introducing)|trains?|curriculum)\b",
-        re.I,
-    ),
-    "result": re.compile(
-        r"\b(achiev\w*|outperform\w*|improv\w*|reduc\w*|experiments?|results?|demonstrat\w*|speed-?ups?|faster|"
-        r"state-of-the-art|gains?|surpass\w*|accuracy)\b|%|\\times",
-        re.I,
-    ),
-    "data": re.compile(r"\b(datasets?|benchmarks?|evaluat\w*|corpus|annotations?|tasks|suite)\b", re.I),
-    "theory": re.compile(
-        r"\b(prove\w*|proof|theor\w*|bounds?|guarantee\w*|convergence|consisten\w*|optimal\w*|approximation)\b",
-        re.I,
-    ),
-}
-_INTENT_CUES = {
-    "problem": re.compile(
-        # "problem" as the thing a paper addresses, not the object of a method ("cast as a
-        # combinatorial problem").
-        r"\b(limitation|challenge|shortcoming|bottleneck|obstacle|weakness|inefficien\w*|gap|issue|"
-        r"address|tackle|motivat\w*|why|trade-off|cause|neglect\w*)\w*\b|"
-        r"\bproblems?\b(?=\s+(with|of|in|that|does|do|did|they|it|addressed|solved|tackled)\b)",
-        re.I,
-    ),
-    # Singular only: "existing RL methods" names other work, "what method" asks for this one's.
-    "method": re.compile(
-        r"\b(how|method|approach|stages?|training|idea|mechanism|fix|contribution|propose\w*)\b", re.I
-    ),
-    "result": re.compile(r"\b(how much|how many|gain|improv\w*|accuracy|results?|achiev\w*|reach|speed\w*|by how)\b", re.I),
-    "data": re.compile(r"\b(dataset|benchmark|evaluated|tasks|resources?)\w*\b", re.I),
-    "theory": re.compile(r"\b(theor\w*|prove|proof|bound|guarantee|convergence)\w*\b", re.I),
-}
 ROLE_BONUS = 0.2
 PART_FLOOR = 0.35  # x the best sentence's score: the least a sub-question's best sentence needs
 PART_MARGIN = 2.0  # x the runner-up's score: a sub-question's best sentence that stands out is taken
 GAP_UNIT = 3  # sentences: a gap move at most this long is quoted whole
-_SUMMARY = re.compile(r"\b(summari[sz]e|summary|overview|contribution|what (is|does) .{0,40} (about|do))\b", re.I)
-
-
-def question_roles(question: str) -> set[str]:
-    """Rhetorical roles a question asks for (problem, method, result, data, theory)."""
-    roles = {r for r, pat in _INTENT_CUES.items() if pat.search(question)}
-    if _SUMMARY.search(question):
-        roles |= {"problem", "method", "result"}
-    return roles
-
-
 _AVAILABILITY = re.compile(r"\b(available|released?|open-?sourced?)\b.*(https?://|www\.|\.(com|org|io|cn)\b|github)", re.I)
 _LINK_QUESTION = re.compile(r"\b(code|github|link|url|website|project page|demo|samples?|repositor\w*|available)\b", re.I)
 _DEFINITION = re.compile(r"\bstands? for\b|\bacronyms?\b|\babbreviat\w*|\bspelled out\b|\bfull name", re.I)
-_RESULT_LEAD = re.compile(r"^\W*(experiment\w*|empirical\w*|extensive|results?|evaluations?|across|comprehensive)\b", re.I)
-_CONTRAST = re.compile(r"\b(however|but|yet|although|though|despite|whereas|existing|prior|previous|conventional)\b", re.I)
-
-
-def sentence_roles(sentence: str, move: str = "unknown") -> set[str]:
-    """Rhetorical roles a sentence plays, by its cue words and its move in the abstract.
-
-    When the abstract's moves are known (:func:`abstract_moves`), a sentence states the
-    problem exactly when it is in the gap move. Otherwise cue words decide, and a sentence
-    that opens as a result ("Experiments show ... the best trade-off") does not state the
-    problem unless it also contrasts with other work.
-    """
-    roles = {r for r, pat in _ROLE_CUES.items() if pat.search(sentence)}
-    if move == "gap":
-        roles.add("problem")
-    elif move != "unknown" or (_RESULT_LEAD.search(sentence) and not _CONTRAST.search(sentence)):
-        roles.discard("problem")
-    return roles
-
-
-# Moves of an abstract (Swales, 1990, "Create a Research Space"): the territory, the niche (the gap
-# or limitation the paper addresses) and its occupation (what the paper proposes and shows).
-_PROPOSAL = re.compile(
-    r"\b(we (propose|introduce|present|develop|design|study|investigate|make|formulate|build|consider)\w*|"
-    r"here,? we)\b",
-    re.I,
-)
-_STRONG_PROPOSAL = re.compile(
-    r"\b(we propose|this (paper|work) proposes|"
-    r"to (address|tackle|overcome|solve|bridge|fill|mitigate|remedy|this end)\b.{0,80}\bwe)\b",
-    re.I,
-)
-_THIS_WORK = re.compile(r"\b(in this (paper|work)|this (paper|work) (introduce|present|develop|stud)\w*)\b", re.I)
-_GAP_CUE = re.compile(
-    r"\b(however|but|yet|although|though|despite|unfortunately|nevertheless|remains?|lack\w*|suffer\w*|"
-    r"fail\w*|limit(ed|ation|ations|s)?|overlook\w*|neglect\w*|ignor\w*|struggl\w*|incur\w*|bottleneck\w*|"
-    r"challeng\w*|costly|expensive|prohibitive|ineffici\w*|incoheren\w*|difficult\w*|waste\w*|vanish\w*|"
-    r"insufficien\w*|less attention|under-?explored|unexplored|constrain\w*|hinder\w*|issues?|problems?|gap|"
-    r"overhead|trade-offs?|unstable|instabilit\w*|rigid\w*|scarc\w*|mismatch\w*|degrad\w*|only)\b|^\W*while\b",
-    re.I,
-)
-# "Recent methods address this limitation by ..." describes earlier work's remedy, not the gap.
-_PRIOR_REMEDY = re.compile(
-    r"\b(address|tackle|mitigat|alleviat|overcom|solv|resolv)\w* (this|these|the|such) "
-    r"(limitation|issue|problem|challenge|bottleneck)s?\b(?!.*\b(however|but|yet)\b)",
-    re.I,
-)
-_ANAPHORA = re.compile(
-    r"^\W*(?:(?:however|moreover|furthermore|yet|but|still|unfortunately|also|in addition|in practice),?\s+)?"
-    r"(this|these|such|that|those|it|they|as a result|consequently|thus|hence|therefore)\b",
-    re.I,
-)
-
-
-def abstract_moves(sentences: list[str]) -> list[str]:
-    """The move each sentence of an abstract makes: ``background``, ``gap`` or ``contribution``.
-
-    The contribution starts at the first sentence that says what the paper does ("we
-    propose", "In this work", "To address this, we"). The gap is the run of sentences just
-    before it that state a limitation, a contrast or a consequence of one (a sentence that
-    starts with "This"/"These"/"As a result" continues the run; one that describes earlier
-    work's remedy, "Recent methods address this limitation by ...", ends it). Everything
-    earlier is background. An abstract with no recognisable contribution sentence, or none
-    before which a gap is stated, gets ``unknown`` for every sentence (the cue words then
-    decide; after Swales, 1990, moves of research introductions).
-
-    Args:
-        sentences: The abstract's sentences, in order.
-
-    Returns:
-        One move per sentence.
-    """
-    n = len(sentences)
-    p = None
-    for pat in (_STRONG_PROPOSAL, _THIS_WORK, _PROPOSAL):
-        p = next((i for i, s in enumerate(sentences) if pat.search(s)), None)
-        if p is not None:
-            break
-    if not p:
-        return ["unknown"] * n
-    moves = ["background"] * p + ["contribution"] * (n - p)
-    i = p - 1
-    while i >= 0:
-        s = sentences[i]
-        if _PRIOR_REMEDY.search(s):
-            break
-        if not (_GAP_CUE.search(s) or (i + 1 < p and moves[i + 1] == "gap" and _ANAPHORA.search(sentences[i + 1]))):
-            break
-        moves[i] = "gap"
-        i -= 1
-    return moves if "gap" in moves else ["unknown"] * n
-
-
-def wants_more(question: str) -> bool:
-    """Whether the question asks for several aspects (a summary or two+ roles): quote more sentences."""
-    return is_summary(question) or len(question_roles(question)) >= 2
-
-
 class EvidenceSelector:
     """Scores the sentences of retrieved abstracts against a question.
 
@@ -264,7 +122,7 @@ class EvidenceSelector:
         # before it names: it inherits those terms at half weight (a cheap coreference).
         inherited: list[set[str]] = [set()]
         for i in range(1, m):
-            refers = _ANAPHORA.search(sents[i].text)
+            refers = ANAPHORA.search(sents[i].text)
             inherited.append((sent_terms[i - 1] | inherited[i - 1]) - sent_terms[i] if refers else set())
 
         def weight(t: str) -> float:
@@ -473,8 +331,3 @@ def without_paper_description(question: str) -> str:
     out = _DESCRIPTION.sub(" ", question)
     asks_role = bool(question_roles(question)) and not is_summary(question)
     return out if len(content_terms(out)) >= 2 or asks_role else question
-
-
-def is_summary(question: str) -> bool:
-    """Whether the question asks for a summary or overview of a paper."""
-    return bool(_SUMMARY.search(question))

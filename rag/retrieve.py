@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,12 +25,12 @@ from dataclasses import dataclass
 import numpy as np
 from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
-from rapidfuzz.distance import Levenshtein
 
+from rag.catalogue import Catalogue, NameIndex
 from rag.embed import Embedder
-from rag.lexicon import Lexicon, compound_parts, stem
+from rag.lexicon import Lexicon, compound_parts, lemma, stem
 from rag.settings import RetrievalSettings
-from rag.text import STOPWORDS, content_terms, named_entities, normalize, tokenize
+from rag.text import STOPWORDS, content_terms, tokenize
 from rag.types import PaperHit
 from store.chroma import ChromaStore
 from store.papers import Paper
@@ -48,112 +47,6 @@ class Retrieval:
     hits: list[PaperHit]
     names: dict[str, list[str]]  # stated name in the question -> matched paper ids (label matches)
     unmatched_entities: list[str]  # coined terms the question states that no paper contains
-
-
-_RUN = re.compile(r"[\w-]+")
-
-
-def _bounded(key: str) -> re.Pattern[str]:
-    """``key`` as a whole name: not inside a longer word or hyphenated compound."""
-    return re.compile(rf"(?<![\w-]){re.escape(key)}(?![\w-])")
-
-
-# Largest share of the abstracts a coined term (not a name) may appear in and still point to
-# its papers: "ALFWorld" (2 of 38) does, "LLM" (7 of 38, hundreds of 3,136) does not.
-TERM_SHARE = 0.1
-
-
-class NameIndex:
-    """Names and coined terms of each paper, for exact and one-edit matching.
-
-    Labels and aliases (the method names abstracts introduce) are *names*; other coined
-    terms an abstract uses (``ALFWorld``, ``GSM8K``) are *terms*.
-    """
-
-    def __init__(self, papers: Sequence[Paper]):
-        self.names: dict[str, set[str]] = defaultdict(set)  # lower-cased name -> paper ids
-        self.phrases: dict[str, set[str]] = defaultdict(set)  # multi-word names -> paper ids
-        self.terms: dict[str, set[str]] = defaultdict(set)
-        self.n_papers = len(papers)
-        texts = {p.id: normalize(p.abstract) for p in papers}
-        # Every maximal [\w-] run of each abstract -> paper ids. A bounded occurrence of a name
-        # makes each of the name's runs a whole run of the abstract, so only the papers holding
-        # all of them need the regex (O(corpus) instead of O(papers^2) regex searches).
-        postings: dict[str, set[str]] = defaultdict(set)
-        for pid, t in texts.items():
-            for run in set(_RUN.findall(t)):
-                postings[run].add(pid)
-        for p in papers:
-            for name in (p.label, *p.aliases):
-                if not name or name.endswith("…"):
-                    continue
-                key = normalize(name)
-                # A name other abstracts also use ("federated learning") is a field, not this paper's name.
-                runs = _RUN.findall(key)
-                others = set.intersection(*(postings.get(r, set()) for r in runs)) if runs else set(texts)
-                others.discard(p.id)
-                if others:
-                    pat = _bounded(key)
-                    if any(pat.search(texts[pid]) for pid in others):
-                        continue
-                if " " in key:
-                    self.phrases[key].add(p.id)
-                else:
-                    self.names[key].add(p.id)
-            for ent in named_entities(p.text_for_index):
-                self.terms[ent.lower()].add(p.id)
-                for part in ent.split("-"):  # Shape-of-Thought -> also "Shape" is not useful; keep long parts
-                    if len(part) >= 4 and any(c.isupper() for c in part[1:]):
-                        self.terms[part.lower()].add(p.id)
-        # phrases by their first word, with compiled patterns: a question tries only the few it can match
-        self._phrases_by_first: dict[str, list[tuple[str, re.Pattern[str]]]] = defaultdict(list)
-        self._phrase_rank = {phrase: i for i, phrase in enumerate(self.phrases)}
-        for phrase in self.phrases:
-            runs = _RUN.findall(phrase)
-            self._phrases_by_first[runs[0] if runs else ""].append((phrase, _bounded(phrase)))
-
-    def match(self, question: str) -> tuple[dict[str, dict[str, float]], list[str]]:
-        """Find stated names in a question.
-
-        Returns:
-            ``(matches, unmatched)``: ``matches[token]`` maps paper id -> weight in (0, 1]
-            (1.0 exact label, 0.9 one-edit label, 0.6 coined term of at most ``TERM_SHARE`` of
-            the abstracts); ``unmatched`` lists coined terms of the question found in no paper.
-        """
-        matches: dict[str, dict[str, float]] = {}
-        unmatched: list[str] = []
-        question = re.sub(r"\$[^$]*\$|\\[A-Za-z]+", " ", question)  # LaTeX math is not a name
-        qn = normalize(question)
-        found = [
-            (self._phrase_rank[phrase], phrase)
-            for run in {"", *_RUN.findall(qn)}
-            for phrase, pat in self._phrases_by_first.get(run, ())
-            if pat.search(qn)
-        ]
-        for _, phrase in sorted(found):  # in the order of self.phrases, as a full scan would find them
-            matches[phrase] = dict.fromkeys(self.phrases[phrase], 1.0)
-        tokens = set(named_entities(question))
-        tokens |= {t for t in re.findall(r"[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+", question) if len(t) >= 4}
-        for tok in tokens:
-            key = tok.lower()
-            if key in matches:
-                continue
-            found: dict[str, float] = {}
-            if key in self.names:
-                found.update(dict.fromkeys(self.names[key], 1.0))
-            elif len(key) >= 4:
-                for name, ids in self.names.items():
-                    if abs(len(name) - len(key)) <= 1 and Levenshtein.distance(name, key) <= 1:
-                        found.update(dict.fromkeys(ids, 0.9))
-            if not found and key in self.terms:
-                if len(self.terms[key]) > max(1, TERM_SHARE * self.n_papers):
-                    continue  # a term many abstracts use ("LLM") points to none of them, and is not missing
-                found.update(dict.fromkeys(self.terms[key], 0.6))
-            if found:
-                matches[tok] = found
-            elif tok.lower() not in STOPWORDS and (tok.isupper() or any(c.isdigit() for c in tok) or tok[1:].lower() != tok[1:]):
-                unmatched.append(tok)
-        return matches, unmatched
 
 
 def _lexical_text(p: Paper) -> str:
@@ -177,16 +70,17 @@ class HybridRetriever(BaseRetriever):
         self.store = store
         self.embedder = embedder
         self.settings = settings
-        self.papers = {p.id: p for p in store.all_papers()}
+        self.catalogue = Catalogue(store.all_papers())
+        self.papers = self.catalogue.papers
         self._ids = list(self.papers)
-        self.names = NameIndex(list(self.papers.values()))
+        self.names: NameIndex = self.catalogue.names
         self._bm25 = None
         self._paper_terms: dict[str, set[str]] = {}
         self._df: dict[str, int] = defaultdict(int)
         texts = [_lexical_text(self.papers[i]) for i in self._ids]
         self.lexicon = Lexicon(texts)
         if self._ids:
-            corpus_tokens = [self._terms(t) + self.lexicon.expansions(t) for t in texts]
+            corpus_tokens = [[lemma(t) for t in self._terms(t) + self.lexicon.expansions(t)] for t in texts]
             for pid, toks in zip(self._ids, corpus_tokens, strict=True):
                 self._paper_terms[pid] = {stem(t) for t in toks}
                 for t in self._paper_terms[pid]:
@@ -204,6 +98,7 @@ class HybridRetriever(BaseRetriever):
         """BM25 query tokens: the question's words and the parts of its hyphenated ones, in the vocabulary."""
         terms = self._terms(question)
         terms += [p for t in terms for p in compound_parts(t) if p not in STOPWORDS]
+        terms = [lemma(t) for t in terms]
         return [self._vocab[t] for t in terms if t in self._vocab]
 
     # --- the three lists ------------------------------------------------------------

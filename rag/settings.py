@@ -95,7 +95,7 @@ class RetrievalSettings(_Section):
         0.35,
         ge=0.0,
         le=1.0,
-        description="Least membership probability (rag.answer.set_membership) for a paper to count in a 'which papers' answer.",
+        description="Least membership probability (rag.membership.probability) for a paper to count in a 'which papers' answer.",
     )
     set_facet_coverage: float = Field(
         0.75,

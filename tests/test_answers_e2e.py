@@ -7,8 +7,8 @@ import json
 import re
 
 import pytest
-
 from conftest import DEV
+
 from rag.answer import EMPTY_QUESTION, REFUSAL
 from rag.eval import fact_present, instruction_ngrams, leaks_instructions
 from rag.llm import QueuedLLM

@@ -7,11 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import DEV, SEED
 
 pytestmark = pytest.mark.slow
-EXE = [sys.executable, "-m", "rag.cli"]
+EXE = [sys.executable, "-m", "ui.cli"]
 
 
 @pytest.fixture(scope="module")

@@ -3,6 +3,7 @@
 import json
 
 from conftest import ROOT, SEED
+
 from store.papers import derive_label, find_code_url, read_path, read_seed_text, strip_markup
 
 

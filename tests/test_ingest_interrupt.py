@@ -23,7 +23,7 @@ import pytest
 from conftest import FIXTURES
 
 pytestmark = pytest.mark.slow
-EXE = [sys.executable, "-m", "rag.cli"]
+EXE = [sys.executable, "-m", "ui.cli"]
 CORPUS = FIXTURES / "icml300.jsonl"
 N = 300
 _PROGRESS = re.compile(rb"(\d+)/(\d+) \[")

@@ -4,8 +4,8 @@ import json
 
 import numpy as np
 import pytest
-
 from conftest import ROOT
+
 from rag.embed import HashingEmbedder
 from rag.ingest import chunk_paper, ingest_paths
 from store.chroma import ChromaStore, DimensionMismatch

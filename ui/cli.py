@@ -1,5 +1,8 @@
 """The ``paperchat`` command line: ingest, ask, compare, ui, eval, config.
 
+Every command that answers goes through :class:`rag.conversation.Conversation`, the route the
+chat page serves, so the CLI, ``eval`` and the page answer alike.
+
 Options fall back to ``PAPERCHAT_*`` environment variables through the settings tree.
 Progress bars live here only (tqdm), never in library code.
 """
@@ -179,12 +182,44 @@ def _render_answer(ans) -> str:
     return "\n".join(lines)
 
 
+def _print_answer(ans, as_json: bool, qid: str | None = None) -> None:
+    if as_json:
+        data = ans.to_dict()
+        if qid is not None:
+            data = {"qid": qid, **data}
+        click.echo(json.dumps(data, ensure_ascii=False, indent=None if qid is not None else 2))
+    else:
+        click.echo(_render_answer(ans))
+
+
+def _read_batch(path: Path) -> list[tuple[str, str]]:
+    """``(qid, question)`` pairs of a JSONL batch file (``{"qid": ..., "question": ...}`` per line).
+
+    Raises:
+        click.ClickException: a line is not a JSON object with a string ``question`` (file and line named).
+    """
+    out = []
+    for lineno, line in enumerate(path.read_text(encoding="utf-8-sig").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise click.ClickException(f"{path}:{lineno}: not JSON ({exc.msg}, column {exc.colno})") from exc
+        if not isinstance(rec, dict) or not isinstance(rec.get("question"), str):
+            raise click.ClickException(f'{path}:{lineno}: expected {{"qid": ..., "question": "..."}}')
+        out.append((str(rec.get("qid", lineno)), rec["question"]))
+    return out
+
+
 @main.command()
-@click.argument("question")
+@click.argument("question", required=False)
+@click.option("--batch", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help='JSONL of {"qid", "question"}: one JSON answer per line, each in a fresh conversation.')
 @click.option("--json", "as_json", is_flag=True, help="Print the Answer as JSON.")
 @click.option("--llm", "backend", type=_LLM, default=None, help="LLM backend (default auto).")
 @click.option("--ollama-model", default=None, help="Ollama model (default llama3.2:3b).")
-@click.option("--top-k", type=click.IntRange(1, 50), default=None, help="Most papers cited for one-paper questions.")
+@click.option("--top-k", type=click.IntRange(1, 50), default=None, help="Most named papers one answer is about.")
 @click.option("--stream/--no-stream", default=True, help="Print LLM prose as it is generated.")
 @click.option("--year", type=click.IntRange(1900, 2100), default=None, help="Only papers of this year.")
 @click.option("--venue", default="", help="Only papers whose venue contains this (case-insensitive), e.g. ICML.")
@@ -193,46 +228,66 @@ def _render_answer(ans) -> str:
     "--no-auto-filter", is_flag=True, help="Do not turn a year in the question ('papers from 2023') into a filter."
 )
 @click.pass_context
-def ask(ctx, question: str, as_json: bool, backend, ollama_model, top_k, stream: bool, year, venue, author,
-        no_auto_filter: bool) -> None:
-    """Answer a question with citations to specific papers."""
+def ask(ctx, question: str | None, batch: Path | None, as_json: bool, backend, ollama_model, top_k, stream: bool,
+        year, venue, author, no_auto_filter: bool) -> None:
+    """Answer a question with citations to specific papers (the same route as the chat page).
+
+    With --batch, every question of the file is answered in a fresh conversation, in order;
+    with --json each answer is one line: qid, text, refused, citations (paper_id, evidence
+    with spans), retrieved paper ids.
+    """
+    from rag.conversation import Conversation
     from rag.filters import Filters
 
+    if (question is None) == (batch is None):
+        raise click.UsageError("give a QUESTION or --batch FILE (not both)")
     settings = _settings(ctx, backend=backend, ollama_model=ollama_model)
     filters = Filters(year=year, venue=venue, author=author, auto=not no_auto_filter)
+    items = _read_batch(batch) if batch is not None else [(None, _argv_text(question))]
     comp = _components(settings, ensure_corpus=True)
     on_token = None
-    if stream and not as_json and sys.stdout.isatty():
+    if stream and not as_json and batch is None and sys.stdout.isatty():
         def on_token(piece: str) -> None:
             click.echo(piece, nl=False, err=True)
 
-    ans = comp.pipeline.ask(question, top_k=top_k, on_token=on_token, filters=filters)
-    if on_token:
-        click.echo("\n", err=True)
-    if as_json:
-        click.echo(json.dumps(ans.to_dict(), ensure_ascii=False, indent=2))
-    else:
-        click.echo(_render_answer(ans))
+    for qid, text in items:
+        turn = Conversation(comp.pipeline).ask(text, top_k=top_k, on_token=on_token, filters=filters)
+        if on_token:
+            click.echo("\n", err=True)
+        _print_answer(turn.answer, as_json, qid)
+        if batch is not None and not as_json:
+            click.echo("")
 
 
 def _render_comparison(turn) -> str:
-    """A compare turn as text: one block per row, each paper's evidence sentence quoted."""
-    from rag.chat import NOT_STATED
+    """A comparison for the terminal: the route's text, with its Markdown table as one block per
+    row (each paper's quoted sentence, or "not stated in the abstract")."""
+    from rag.roles import NOT_STATED
     from store.papers import strip_markup
 
-    table = turn.table
-    if table is None:
+    if turn.table is None:
         return _render_answer(turn.answer)
-    lines = []
-    for row, cells in zip(table.rows, table.cells, strict=True):
+    text = turn.answer.text
+    head = text.split("\n| |", 1)[0].rstrip()
+    tail = text.split("\n\nNote: ", 1)[1] if "\n\nNote: " in text else ""
+    lines = [head, ""]
+    for row, cells in zip(turn.table.rows, turn.table.cells, strict=True):
         lines.append(row.title)
-        for cit, evs in zip(table.papers, cells, strict=True):
+        for cit, evs in zip(turn.table.papers, cells, strict=True):
             said = " ".join(f"“{strip_markup(e.sentence)}”" for e in evs) or NOT_STATED
             lines.append(f"  [{cit.number}] {cit.label}: {said}")
         lines.append("")
-    lines.append("Sources:")
-    lines += [f"  [{c.number}] {c.label} — {c.paper_id}" for c in table.papers]
+    if tail:
+        lines += [f"Note: {tail}", ""]
+    body = _render_answer(turn.answer).split("\n\nSources:", 1)
+    lines.append("Sources:" + (body[1] if len(body) > 1 else ""))
     return "\n".join(lines)
+
+
+def _argv_text(text: str) -> str:
+    """A command-line argument as text: bytes the terminal's encoding could not decode
+    (surrogate escapes) become U+FFFD instead of crashing later."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 @main.command()
@@ -246,10 +301,10 @@ def compare(ctx, first: str, second: str, as_json: bool) -> None:
     FIRST and SECOND are names the abstracts state (DANCE), paper ids, or short descriptions
     ("the graph-based pruning paper"). Every cell is a sentence of that paper's abstract.
     """
-    from rag.chat import Conversation
+    from rag.conversation import Conversation
 
     comp = _components(_settings(ctx, backend="none"), llm=None, ensure_corpus=True)
-    turn = Conversation(comp.pipeline).compare(first, second)
+    turn = Conversation(comp.pipeline).compare(_argv_text(first), _argv_text(second))
     if not as_json:
         click.echo(_render_comparison(turn))
     elif turn.table is None:
@@ -296,48 +351,71 @@ def ui(ctx, host: str, port: int, auth: str | None, backend, ollama_model) -> No
 
 
 @main.command(name="eval")
-@click.argument("gold", type=click.Path(exists=True, path_type=Path))
+@click.argument("gold", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--llm", "backend", type=_LLM, default=None, help="LLM backend (default auto).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the metrics.")
 @click.option("--rows", is_flag=True, help="With --json, include per-question rows.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.pass_context
-def eval_cmd(ctx, gold: Path, backend, as_json: bool, rows: bool, quiet: bool) -> None:
-    """Score retrieval, citations, facts and refusals on a gold question file."""
+def eval_cmd(ctx, gold: tuple[Path, ...], backend, as_json: bool, rows: bool, quiet: bool) -> None:
+    """Score retrieval, citations, facts and refusals on gold question files (through the chat route).
+
+    Each file is scored on its own. When a file rephrases the questions of another given file
+    (records with ``orig_qid``), the consistency of the cited papers across rephrasings is
+    reported too (mean Jaccard similarity).
+    """
     from tqdm import tqdm
 
-    from rag.eval import evaluate, format_report, load_gold
+    from rag.eval import consistency, evaluate, format_report, load_gold
 
     settings = _settings(ctx, backend=backend)
     comp = _components(settings, ensure_corpus=True)
     try:
-        questions = load_gold(gold)
+        files = [(g, load_gold(g)) for g in gold]
     except ValueError as exc:
         raise click.ClickException(str(exc)) from exc
     papers = comp.retriever.papers
-    missing = {pid for q in questions for pid in q.gold_ids if pid not in papers}
+    missing = {pid for _, qs in files for q in qs for pid in q.gold_ids if pid not in papers}
     if missing:
         click.echo(
-            f"warning: {len(missing)} gold paper ids are not in the collection; ingest the corpus {gold.name} "
-            "was written for (or use another --home)",
+            f"warning: {len(missing)} gold paper ids are not in the collection; ingest the corpus "
+            f"{', '.join(g.name for g in gold)} was written for (or use another --home)",
             err=True,
         )
     t0 = time.perf_counter()
-    with tqdm(total=len(questions), unit="q", disable=quiet, file=sys.stderr, desc="eval") as bar:
-        result = evaluate(comp.pipeline, questions, on_progress=bar.update)
-    result["backend"] = comp.pipeline.backend
-    result["papers"] = len(papers)
-    result["seconds"] = round(time.perf_counter() - t0, 1)
+    results = {}
+    total = sum(len(qs) for _, qs in files)
+    with tqdm(total=total, unit="q", disable=quiet, file=sys.stderr, desc="eval") as bar:
+        for g, qs in files:
+            results[str(g)] = evaluate(comp.pipeline, qs, on_progress=bar.update)
+    every = [r for res in results.values() for r in res["rows"]]
+    agree = consistency(every)
+    seconds = round(time.perf_counter() - t0, 1)
     if as_json:
-        if not rows:
-            result.pop("rows", None)
-        click.echo(json.dumps(result, ensure_ascii=False, indent=2))
+        for res in results.values():
+            res["backend"], res["papers"] = comp.pipeline.backend, len(papers)
+            if not rows:
+                res.pop("rows", None)
+        out = next(iter(results.values())) if len(results) == 1 else {"files": results}
+        if agree["questions"]:
+            out["consistency"] = agree
+        out["seconds"] = seconds
+        click.echo(json.dumps(out, ensure_ascii=False, indent=2))
         return
-    click.echo(format_report(result))
-    secs = [r["seconds"] for r in result["rows"] if "seconds" in r]
+    for name, res in results.items():
+        if len(results) > 1:
+            click.echo(f"\n{name}")
+        click.echo(format_report(res))
+    if agree["questions"]:
+        by_kind = ", ".join(f"{k} {v:.3f}" for k, v in agree["by_kind"].items())
+        click.echo(
+            f"\nconsistency across rephrasings: mean Jaccard {agree['mean_jaccard']:.3f} of cited papers "
+            f"({agree['questions']} questions; {by_kind})"
+        )
+    secs = [r["seconds"] for r in every if "seconds" in r]
     click.echo(
-        f"\nbackend {result['backend']} · {len(papers)} papers indexed · {len(questions)} questions in "
-        f"{result['seconds']} s (median {statistics.median(secs):.2f} s/question)"
+        f"\nbackend {comp.pipeline.backend} · {len(papers)} papers indexed · {total} questions in "
+        f"{seconds} s (median {statistics.median(secs):.2f} s/question)"
     )
 
 

@@ -1,0 +1,214 @@
+"""The paper catalogue: every paper of the collection by id, and the names that point to them.
+
+A question names a paper by its method name ("DANCE", "dance", "DANSE"), by a coined term only
+its abstract uses ("ALFWorld"), by its id, or describes it. :class:`NameIndex` finds the first
+three in any text; :class:`Catalogue` holds the papers with their names and vocabulary, and is
+what the question model (:mod:`rag.question`) and the answering stages read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+
+from rapidfuzz import fuzz
+from rapidfuzz.distance import Levenshtein
+
+from rag.text import STOPWORDS, named_entities, normalize, normalize_case_keep
+from store.papers import Paper
+
+__all__ = ["TERM_SHARE", "Catalogue", "NameIndex"]
+
+_RUN = re.compile(r"[\w-]+")
+_WORD = re.compile(r"[A-Za-z][\w-]*")
+
+
+def _bounded(key: str) -> re.Pattern[str]:
+    """``key`` as a whole name: not inside a longer word or hyphenated compound."""
+    return re.compile(rf"(?<![\w-]){re.escape(key)}(?![\w-])")
+
+
+# Largest share of the abstracts a coined term (not a name) may appear in and still point to
+# its papers: "ALFWorld" (2 of 38) does, "LLM" (7 of 38, hundreds of 3,136) does not.
+TERM_SHARE = 0.1
+
+# Weights of a match (see NameIndex.match).
+EXACT, ONE_EDIT, TERM = 1.0, 0.9, 0.6
+
+
+class NameIndex:
+    """Names and coined terms of each paper, for exact and one-edit matching.
+
+    Labels and aliases (the method names abstracts introduce) are *names*; other coined
+    terms an abstract uses (``ALFWorld``, ``GSM8K``) are *terms*. A name is matched in any
+    letter case ("dance or apm") unless the collection's abstracts also use it as an ordinary
+    lower-case word, where only its written form counts.
+    """
+
+    def __init__(self, papers: Sequence[Paper]):
+        self.names: dict[str, set[str]] = defaultdict(set)  # lower-cased name -> paper ids
+        self.phrases: dict[str, set[str]] = defaultdict(set)  # multi-word names -> paper ids
+        self.terms: dict[str, set[str]] = defaultdict(set)
+        self.n_papers = len(papers)
+        texts = {p.id: normalize(p.abstract) for p in papers}
+        cased = {p.id: normalize_case_keep(p.abstract) for p in papers}
+        # Words the abstracts write in lower case: "dance" in a question is a name only if no
+        # abstract uses it as a word.
+        self.plain: set[str] = set()
+        for p in papers:
+            self.plain.update(w for w in _WORD.findall(p.text_for_index) if w.islower())
+        # Every maximal [\w-] run of each abstract -> paper ids. A bounded occurrence of a name
+        # makes each of the name's runs a whole run of the abstract, so only the papers holding
+        # all of them need the regex (O(corpus) instead of O(papers^2) regex searches).
+        postings: dict[str, set[str]] = defaultdict(set)
+        for pid, t in texts.items():
+            for run in set(_RUN.findall(t)):
+                postings[run].add(pid)
+        for p in papers:
+            for name in (p.label, *p.aliases):
+                if not name or name.endswith("…"):
+                    continue
+                key = normalize(name)
+                # A name other abstracts also use ("federated learning") is a field, not this paper's
+                # name. A coined name ("DANCE") counts only as written there ("we dance" is a word).
+                runs = _RUN.findall(key)
+                others = set.intersection(*(postings.get(r, set()) for r in runs)) if runs else set(texts)
+                others.discard(p.id)
+                if others:
+                    coined = bool(named_entities(name))  # "DANCE", "ProAct-75"; not "Federated Learning"
+                    pat = _bounded(normalize_case_keep(name) if coined else key)
+                    where = cased if coined else texts
+                    if any(pat.search(where[pid]) for pid in others):
+                        continue
+                if " " in key:
+                    self.phrases[key].add(p.id)
+                else:
+                    self.names[key].add(p.id)
+                    spaced = key.replace("-", " ")
+                    if spaced.count(" ") >= 2 and not any(spaced in texts[pid] for pid in texts if pid != p.id):
+                        self.phrases[spaced].add(p.id)  # "shape of thought" for Shape-of-Thought
+            for ent in named_entities(p.text_for_index):
+                self.terms[ent.lower()].add(p.id)
+                for part in ent.split("-"):
+                    if len(part) >= 4 and any(c.isupper() for c in part[1:]):
+                        self.terms[part.lower()].add(p.id)
+        # phrases by their first word, with compiled patterns: a question tries only the few it can match
+        self._phrases_by_first: dict[str, list[tuple[str, re.Pattern[str]]]] = defaultdict(list)
+        self._phrase_rank = {phrase: i for i, phrase in enumerate(self.phrases)}
+        for phrase in self.phrases:
+            runs = _RUN.findall(phrase)
+            self._phrases_by_first[runs[0] if runs else ""].append((phrase, _bounded(phrase)))
+
+    def _lowercase_names(self, question: str) -> set[str]:
+        """Words of ``question`` written in lower case that are names and no ordinary word here."""
+        out = set()
+        for w in _RUN.findall(question):
+            if w.islower() and w in self.names and w not in self.plain and w not in STOPWORDS and len(w) >= 3:
+                out.add(w)
+        return out
+
+    def match(self, question: str) -> tuple[dict[str, dict[str, float]], list[str]]:
+        """Find stated names in a question.
+
+        Returns:
+            ``(matches, unmatched)``: ``matches[token]`` maps paper id -> weight in (0, 1]
+            (1.0 exact label in any case, 0.9 one-edit label, 0.6 coined term of at most
+            ``TERM_SHARE`` of the abstracts); ``unmatched`` lists coined terms of the question
+            found in no paper.
+        """
+        matches: dict[str, dict[str, float]] = {}
+        unmatched: list[str] = []
+        question = re.sub(r"\$[^$]*\$|\\[A-Za-z]+", " ", question)  # LaTeX math is not a name
+        qn = normalize(question)
+        found = [
+            (self._phrase_rank[phrase], phrase)
+            for run in {"", *_RUN.findall(qn)}
+            for phrase, pat in self._phrases_by_first.get(run, ())
+            if pat.search(qn)
+        ]
+        for _, phrase in sorted(found):  # in the order of self.phrases, as a full scan would find them
+            matches[phrase] = dict.fromkeys(self.phrases[phrase], EXACT)
+        tokens = set(named_entities(question)) | self._lowercase_names(question)
+        tokens |= {t for t in re.findall(r"[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+", question) if len(t) >= 4}
+        for tok in tokens:
+            key = tok.lower()
+            if key in matches:
+                continue
+            got: dict[str, float] = {}
+            if key in self.names:
+                got.update(dict.fromkeys(self.names[key], EXACT))
+            elif len(key) >= 4 and not tok.islower():
+                for name, ids in self.names.items():
+                    if abs(len(name) - len(key)) <= 1 and Levenshtein.distance(name, key) <= 1:
+                        got.update(dict.fromkeys(ids, ONE_EDIT))
+            if not got and key in self.terms:
+                if len(self.terms[key]) > max(1, TERM_SHARE * self.n_papers):
+                    continue  # a term many abstracts use ("LLM") points to none of them, and is not missing
+                got.update(dict.fromkeys(self.terms[key], TERM))
+            if got:
+                matches[tok] = got
+            elif tok.lower() not in STOPWORDS and (
+                tok.isupper() or any(c.isdigit() for c in tok) or tok[1:].lower() != tok[1:]
+            ):
+                unmatched.append(tok)
+        return matches, unmatched
+
+    def named(self, question: str) -> dict[str, tuple[str, ...]]:
+        """Names the question states that point to papers (label matches, weight >= 0.9).
+
+        Returns:
+            Stated name -> matched paper ids, in the order found.
+        """
+        matches, _ = self.match(question)
+        return {
+            tok: tuple(pid for pid, w in found.items() if w >= ONE_EDIT)
+            for tok, found in matches.items()
+            if max(found.values()) >= ONE_EDIT
+        }
+
+
+_STRIP_GENERIC = re.compile(r"\b(the|a|an|paper|papers|method|approach|work|model|framework|on|about|one)\b", re.I)
+
+
+class Catalogue:
+    """The papers of the collection, their names and the words their abstracts use.
+
+    Args:
+        papers: Every paper of the collection.
+    """
+
+    def __init__(self, papers: Iterable[Paper]):
+        self.papers: dict[str, Paper] = {p.id: p for p in papers}
+        self.names = NameIndex(list(self.papers.values()))
+        self.vocabulary: frozenset[str] = frozenset(
+            w.lower() for p in self.papers.values() for w in _WORD.findall(p.text_for_index)
+        )
+
+    def __len__(self) -> int:
+        return len(self.papers)
+
+    def __contains__(self, paper_id: object) -> bool:
+        return paper_id in self.papers
+
+    def __getitem__(self, paper_id: str) -> Paper:
+        return self.papers[paper_id]
+
+    def known(self, word: str) -> bool:
+        """Whether some abstract (or title) of the collection uses ``word`` (any case)."""
+        return word.lower() in self.vocabulary
+
+    def fuzzy_names(self, ref: str, floor: float) -> list[str]:
+        """Papers whose name (label or alias no other abstract uses) is within ``floor``
+        (rapidfuzz ratio, 0-100) of ``ref``, best first; generic words ("the ... paper") are ignored."""
+        key = re.sub(r"\s+", " ", _STRIP_GENERIC.sub(" ", normalize(ref).replace("-", " "))).strip()
+        if not key:
+            return []
+        best: dict[str, float] = {}
+        for name, pids in [*self.names.names.items(), *self.names.phrases.items()]:
+            s = fuzz.ratio(key, name.replace("-", " "))
+            for pid in pids:
+                if s >= floor and s > best.get(pid, 0):
+                    best[pid] = s
+        top = max(best.values(), default=0)
+        return [pid for pid, s in sorted(best.items(), key=lambda t: -t[1]) if s >= top - 3]

@@ -1,0 +1,161 @@
+"""Comparisons of two papers: the aspect the question asks first, then the default rows.
+
+"How does each make X cheaper?" is answered first, with each paper's quoted answer or "not
+stated in the abstract"; the rows problem / approach / data / results / limitations follow
+(:data:`rag.roles.ROWS`). Every cell is a sentence of that paper's abstract with its span, so a
+comparison is equally grounded with or without an LLM.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from rag.citations import format_marker
+from rag.evidence import EvidenceSelector
+from rag.roles import NOT_STATED, ROWS, Row, select_rows
+from rag.text import content_terms, named_entities, normalize
+from rag.types import Citation, Evidence
+from store.papers import Paper, strip_markup
+
+__all__ = ["ASPECT_FLOOR", "ComparisonTable", "build_table", "comparison_text", "table_markdown"]
+
+ASPECT_FLOOR = 0.30
+"""Least evidence score (in [0, 1], :meth:`rag.evidence.EvidenceSelector.score`) for a sentence to
+answer an asked aspect; below it the cell says "not stated in the abstract". Set to the row floor
+(``rag.roles.ROW_MIN_SCORE``), on which the default rows were calibrated."""
+
+
+@dataclass(frozen=True)
+class ComparisonTable:
+    """A comparison of papers row by row, each cell an abstract sentence (or nothing).
+
+    Attributes:
+        rows: The default rows, in display order.
+        papers: One citation per compared paper (conversation numbers), in column order.
+        cells: ``cells[i][j]``: evidence of paper ``j`` for row ``i`` (empty = not stated).
+        aspects: The sub-questions the question asked, in order (may be empty).
+        aspect_cells: ``aspect_cells[i][j]``: evidence of paper ``j`` for aspect ``i``.
+    """
+
+    rows: tuple[Row, ...]
+    papers: tuple[Citation, ...]
+    cells: tuple[tuple[tuple[Evidence, ...], ...], ...]
+    aspects: tuple[str, ...] = ()
+    aspect_cells: tuple[tuple[tuple[Evidence, ...], ...], ...] = ()
+
+    def cell(self, row_key: str, paper_id: str) -> tuple[Evidence, ...]:
+        """Evidence of one paper for one row (by row key and paper id)."""
+        i = next(k for k, r in enumerate(self.rows) if r.key == row_key)
+        j = next(k for k, c in enumerate(self.papers) if c.paper_id == paper_id)
+        return self.cells[i][j]
+
+
+def _aspect_cell(evidence: EvidenceSelector, part: str, paper: Paper) -> tuple[Evidence, ...]:
+    """The sentences of ``paper`` that answer ``part``, or ``()`` when none reaches :data:`ASPECT_FLOOR`."""
+    best = evidence.score(part, paper)
+    if not best or best[0].score < ASPECT_FLOOR:
+        return ()
+    return tuple(evidence.select(part, paper, k=1))
+
+
+def build_table(
+    evidence: EvidenceSelector,
+    papers: Sequence[Paper],
+    cite: Callable[[Paper, Sequence[Evidence]], Citation],
+    aspects: Sequence[str] = (),
+    rows: Sequence[Row] = ROWS,
+) -> ComparisonTable:
+    """Fill the aspect cells and the default rows for ``papers``.
+
+    Args:
+        evidence: The sentence scorer.
+        papers: The compared papers, in column order.
+        cite: Makes a paper's citation (conversation numbering) from its evidence.
+        aspects: Sub-questions the question asked ("what does each distill?"), first in the answer.
+        rows: The default rows.
+    """
+    chosen = [select_rows(evidence, p, rows) for p in papers]
+    asked = [[_aspect_cell(evidence, a, p) for p in papers] for a in aspects]
+    cites = tuple(
+        cite(p, [*(e for evs in sel.values() for e in evs), *(e for row in asked for e in row[j])])
+        for j, (p, sel) in enumerate(zip(papers, chosen, strict=True))
+    )
+    cells = tuple(tuple(sel[r.key] for sel in chosen) for r in rows)
+    return ComparisonTable(tuple(rows), cites, cells, tuple(aspects), tuple(tuple(row) for row in asked))
+
+
+def _quote(evs: Sequence[Evidence]) -> str:
+    return " ".join(f"“{strip_markup(e.sentence)}”" for e in evs)
+
+
+def _cell(text: str) -> str:
+    """Text safe inside a Markdown table cell (no pipes, no line breaks)."""
+    return re.sub(r"\s+", " ", text).replace("|", "\\|").strip()
+
+
+def table_markdown(table: ComparisonTable) -> str:
+    """The default rows as a Markdown table: one row per aspect, one column per paper."""
+    head = "| | " + " | ".join(_cell(f"{c.label} {format_marker(c.number)}") for c in table.papers) + " |"
+    lines = [head, "|---|" + "---|" * len(table.papers)]
+    for row, cells in zip(table.rows, table.cells, strict=True):
+        parts = [
+            _cell(_quote(evs) + f" {format_marker(c.number)}") if evs else f"_{NOT_STATED}_"
+            for c, evs in zip(table.papers, cells, strict=True)
+        ]
+        lines.append(f"| **{_cell(row.title)}** | " + " | ".join(parts) + " |")
+    return "\n".join(lines)
+
+
+def _key_terms(paper: Paper, idf: Callable[[str], float], k: int = 3) -> list[str]:
+    """The ``k`` terms of the abstract with the highest tf-idf (its name and numbers excluded)."""
+    own = {normalize(n) for n in (paper.label, *paper.aliases)}
+    tf: dict[str, int] = {}
+    for t in content_terms(paper.abstract):
+        if len(t) > 3 and not any(ch.isdigit() for ch in t) and t not in own:
+            tf[t] = tf.get(t, 0) + 1
+    return sorted(tf, key=lambda t: (-tf[t] * idf(t), t))[:k]
+
+
+def _shared_terms(a: Paper, b: Paper, k: int = 4) -> list[str]:
+    """Up to ``k`` coined terms and acronyms both abstracts state (``LLMs``, ``GSM8K``), sorted."""
+    ea = {normalize(t): t for t in named_entities(a.abstract)}
+    eb = {normalize(t) for t in named_entities(b.abstract)}
+    return sorted(ea[t] for t in ea.keys() & eb)[:k]
+
+
+def comparison_text(table: ComparisonTable, papers: Sequence[Paper], idf: Callable[[str], float]) -> str:
+    """The comparison as the page shows it: what was asked (per paper, quoted), a short paragraph
+    (key terms, shared names, what only one abstract states), then the rows as a table."""
+    a, b = table.papers[:2]
+    ma, mb = format_marker(a.number), format_marker(b.number)
+    lines = []
+    if table.aspects:
+        lines.append(f"{a.label} {ma} and {b.label} {mb} on what the question asks:")
+        for aspect, cells in zip(table.aspects, table.aspect_cells, strict=True):
+            lines += ["", f"**{aspect.strip().rstrip('?').strip()[:1].upper()}{aspect.strip().rstrip('?').strip()[1:]}?**"]
+            for c, evs in zip(table.papers, cells, strict=True):
+                lines.append(f"- {c.label} {format_marker(c.number)}: {_quote(evs) if evs else NOT_STATED}")
+        lines.append("")
+    sents = [f"{a.label} {ma} and {b.label} {mb} compared row by row on sentences of their abstracts."]
+    terms = [(c, _key_terms(p, idf)) for c, p in zip(table.papers, papers, strict=True)]
+    if all(t for _, t in terms):
+        sents.append(
+            "Their key terms: "
+            + "; ".join(f"{c.label} — {', '.join(t)} {format_marker(c.number)}" for c, t in terms)
+            + "."
+        )
+    shared = _shared_terms(papers[0], papers[1])
+    if shared:
+        sents.append(f"Both abstracts mention {', '.join(shared)} {ma}{mb}.")
+    stated = [[r.title.lower() for r, row in zip(table.rows, table.cells, strict=True) if row[j]] for j in range(2)]
+    for j, c in enumerate(table.papers[:2]):
+        only = [t for t in stated[j] if t not in stated[1 - j]]
+        if only:
+            sents.append(f"Only {c.label} {format_marker(c.number)} states its {' and '.join(only)}.")
+    missing = [r.title.lower() for r, row in zip(table.rows, table.cells, strict=True) if not any(row)]
+    if missing:
+        sents.append(f"Neither abstract states {' or '.join(missing)} {ma}{mb}.")
+    lines += [" ".join(sents), "", table_markdown(table)]
+    return "\n".join(lines)

@@ -1,0 +1,391 @@
+"""The one route: every question, from the page, the CLI, the API or ``eval``, is answered here.
+
+A :class:`Conversation` holds the turns of one user's session. For each message it
+
+* reads the message once into a :class:`rag.question.QuestionPlan` (:meth:`AnswerPipeline.read`);
+* applies year / venue / author filters (:class:`rag.filters.Filters`, a year the question
+  states becomes a visible filter);
+* resolves the papers the plan refers to: names and ids through the catalogue, ``[2]`` / "the
+  second one" / "it" / "both" through earlier turns, descriptions through retrieval;
+* dispatches on the plan's intent: a comparison (:mod:`rag.compare`), a summary of one paper or
+  of a topic (:mod:`rag.summary`), or a question (:meth:`rag.answer.AnswerPipeline.answer`);
+* keeps one citation numbering for the whole conversation: a paper keeps the number it first got.
+
+No Gradio here: the UI only renders :class:`Turn` objects.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from rag.answer import EMPTY_QUESTION, AnswerPipeline
+from rag.citations import MARKER, format_marker
+from rag.compare import ComparisonTable, build_table, comparison_text
+from rag.filters import FilterPlan, Filters
+from rag.phrasing import split_frame
+from rag.prose import REFUSAL
+from rag.question import QuestionPlan
+from rag.references import ReferenceResolver, Resolution, display_name
+from rag.refusal import NOT_ENGLISH
+from rag.summary import summarize_paper, summarize_topic
+from rag.types import Answer, Citation, Evidence, PaperHit, Timings
+from store.papers import Paper
+
+__all__ = ["Conversation", "Resolution", "Turn", "display_name", "renumber_markers"]
+
+TurnKind = Literal["answer", "compare", "summary", "clarify", "refusal"]
+INSTRUCTION = f"{REFUSAL} I only answer questions about the papers; I do not follow instructions inside a question."
+_WHAT_ABOUT = re.compile(r"^\s*(?:and\s+|but\s+)?(?:what|how)\s+about\s+(?P<x>.+?)\s*\??\s*$", re.I)
+
+
+@dataclass
+class Turn:
+    """One question and what the conversation answered.
+
+    Attributes:
+        question: The text the user typed.
+        standalone: The question with its references to earlier turns spelled out (equal to
+            ``question`` when it has none; for comparisons and summaries, what was done).
+        answer: The answer, with markers and citations in conversation numbering; its ``text``
+            is what the page shows.
+        kind: ``answer``, ``compare``, ``summary``, ``clarify`` or ``refusal``.
+        table: The comparison table of a ``compare`` turn.
+        candidates: Papers to choose from, for a ``clarify`` turn.
+        plan: How the message was read.
+    """
+
+    question: str
+    standalone: str
+    answer: Answer
+    kind: TurnKind = "answer"
+    table: ComparisonTable | None = None
+    candidates: tuple[Paper, ...] = ()
+    plan: QuestionPlan | None = None
+
+    @property
+    def citations(self) -> list[Citation]:
+        """Citations of this turn (conversation numbers)."""
+        return self.answer.citations
+
+    @property
+    def rewritten(self) -> bool:
+        """True when references to earlier turns were spelled out."""
+        return self.kind == "answer" and self.standalone.strip() != self.question.strip()
+
+
+def renumber_markers(text: str, mapping: dict[int, int]) -> str:
+    """Rewrite ``[n]`` / ``[n, m]`` markers by ``mapping`` (numbers not in it are kept).
+
+    >>> renumber_markers("A [1]. B [2, 1].", {1: 3, 2: 1})
+    'A [3]. B [1, 3].'
+    """
+
+    def sub(m: re.Match[str]) -> str:
+        nums = [mapping.get(int(p), int(p)) for p in m.group(1).split(",")]
+        return format_marker(nums[0]) if len(nums) == 1 else "[" + ", ".join(str(n) for n in nums) + "]"
+
+    return MARKER.sub(sub, text)
+
+
+@dataclass
+class _Numbering:
+    """Conversation-wide citation numbers (a paper keeps its first number)."""
+
+    by_paper: dict[str, int] = field(default_factory=dict)
+    references: dict[int, Citation] = field(default_factory=dict)
+
+    def number(self, paper_id: str) -> int:
+        if paper_id not in self.by_paper:
+            self.by_paper[paper_id] = len(self.by_paper) + 1
+        return self.by_paper[paper_id]
+
+
+class Conversation(ReferenceResolver):
+    """The turns of one conversation and its citation numbering (see the module docstring).
+
+    Not shared between users: the UI keeps one per session. Calls are serialised by a lock.
+
+    Args:
+        pipeline: The answer pipeline; may be replaced between turns when the user changes the LLM.
+    """
+
+    def __init__(self, pipeline: AnswerPipeline):
+        self.pipeline = pipeline
+        self.turns: list[Turn] = []
+        self._numbers = _Numbering()
+        self._lock = threading.Lock()
+
+    # --- numbering ---------------------------------------------------------------------
+
+    @property
+    def references(self) -> dict[int, Citation]:
+        """Every paper cited so far: conversation number -> its latest citation, by number."""
+        return dict(sorted(self._numbers.references.items()))
+
+    def number_of(self, paper_id: str) -> int | None:
+        """The conversation number of a paper, or ``None`` if it was never cited."""
+        return self._numbers.by_paper.get(paper_id)
+
+    def paper_with_number(self, number: int) -> str | None:
+        """The paper id cited as ``[number]`` in this conversation, or ``None``."""
+        return next((pid for pid, n in self._numbers.by_paper.items() if n == number), None)
+
+    def known_numbers(self) -> list[int]:
+        """The citation numbers given so far, in order."""
+        return sorted(self._numbers.references)
+
+    def cite(self, paper: Paper, evidence: Sequence[Evidence]) -> Citation:
+        """A citation of ``paper`` with its conversation number (assigned on first use)."""
+        unique = {e.start: e for e in reversed(list(evidence))}  # one per sentence (the first given wins)
+        c = Citation(
+            number=self._numbers.number(paper.id),
+            paper_id=paper.id,
+            label=paper.label,
+            evidence=tuple(sorted(unique.values(), key=lambda e: e.start)),
+            url=paper.url,
+            authors=paper.author_line,
+            year=paper.year,
+        )
+        self._numbers.references[c.number] = c
+        return c
+
+    def renumber(self, answer: Answer) -> Answer:
+        """The answer with markers and citations in conversation numbering."""
+        mapping: dict[int, int] = {}
+        cits = []
+        for c in answer.citations:
+            mapping[c.number] = self._numbers.number(c.paper_id)
+            nc = replace(c, number=mapping[c.number])
+            self._numbers.references[nc.number] = nc
+            cits.append(nc)
+        return replace(answer, text=renumber_markers(answer.text, mapping), citations=cits)
+
+    # --- public entry points -----------------------------------------------------------
+
+    def ask(
+        self,
+        message: str,
+        *,
+        top_k: int | None = None,
+        on_token: Callable[[str], None] | None = None,
+        stop: threading.Event | None = None,
+        filters: Filters | None = None,
+    ) -> Turn:
+        """Answer one message of the conversation and record the turn.
+
+        Filters restrict what *searches* the collection; papers the user *names* (compare
+        DANCE and APM, Summarize DANCE) are found across the whole collection and flagged when
+        outside the filter; a question about named or earlier papers all outside the filter is
+        refused with that reason. Every active filter is in the answer's ``note``.
+
+        Args:
+            message: What the user typed (any text).
+            top_k: Most named papers answered about (default from settings).
+            on_token: Receives LLM prose pieces as they stream.
+            stop: When set, generation stops.
+            filters: Year / venue / author restrictions; ``None`` restricts nothing.
+
+        Returns:
+            The recorded :class:`Turn`.
+        """
+        with self._lock:
+            turn = self._turn(message, top_k=top_k, on_token=on_token, stop=stop, filters=filters)
+            self.turns.append(turn)
+            return turn
+
+    def compare(self, a_ref: str, b_ref: str, *, filters: Filters | None = None) -> Turn:
+        """Compare two papers given by name, id, ``[n]``, an earlier-turn reference or a description."""
+        return self.ask(f"Compare {a_ref} with {b_ref}", filters=filters)
+
+    def summarize(self, ref: str, *, filters: Filters | None = None) -> Turn:
+        """Summarize one paper (by name, ``[n]``, earlier-turn reference or description)."""
+        return self.ask(f"Summarize {ref}", filters=filters)
+
+    def summarize_topic(self, topic: str, *, filters: Filters | None = None) -> Turn:
+        """Summarize the papers of the collection on a topic, grouped by theme."""
+        return self.ask(f"Summarize the papers on {topic}", filters=filters)
+
+    # --- dispatch ----------------------------------------------------------------------
+
+    def _turn(self, message, *, top_k, on_token, stop, filters: Filters | None) -> Turn:
+        t0 = time.perf_counter()
+        plan = self.pipeline.read(message)
+        fplan = filters.plan(plan.query, self.papers) if filters is not None else None
+        if fplan is not None and fplan.question != plan.query:  # a year phrase became a filter
+            plan = replace(self.pipeline.read(fplan.question), asked=plan.asked)
+        follow = _WHAT_ABOUT.match(plan.query)
+        prev = next((t for t in reversed(self.turns) if t.kind == "answer" and t.plan and t.citations), None)
+        if follow and prev is not None and not plan.named_ids:
+            plan = self._what_about(plan, prev, follow.group("x"))
+        if plan.intent == "empty":
+            return self._refusal_turn(plan, EMPTY_QUESTION, t0, fplan)
+        if plan.intent == "instruction":
+            return self._refusal_turn(plan, INSTRUCTION, t0, fplan)
+        if plan.intent == "collection":
+            n = len(self.papers)
+            ans = Answer(question=message, text=f"The collection holds {n} paper{'s' if n != 1 else ''}.",
+                         note="from the index", timings=Timings(total=time.perf_counter() - t0))
+            return Turn(message, message, ans, "answer", plan=plan)
+        if plan.intent == "negated":
+            positive = re.sub(r"\b(?:(?:do|does)\s+not|(?:do|does)n[’']t|not)\s+", "", plan.query, count=1, flags=re.I)
+            positive = re.sub(r"\b(are|is)n[’']t\s+", r"\1 ", positive, count=1, flags=re.I)
+            text = (
+                f"{REFUSAL} An abstract can show what a paper is about, not what it is not about: ask "
+                f"“{positive.strip()}” — the papers it does not list are the others."
+            )
+            return self._refusal_turn(plan, text, t0, fplan)
+        if fplan is not None and fplan.allowed is not None and not fplan.allowed and not plan.named_ids:
+            return self._refusal_turn(plan, self._no_match(fplan), t0, fplan)
+        if plan.intent == "compare":
+            turn = self._compare(plan, fplan, t0)
+            if turn is not None:
+                return turn
+        if plan.intent == "summary":
+            turn = self._summary(plan, fplan, t0)
+            if turn is not None:
+                return turn
+        if plan.intent == "topic_summary":
+            return self._topic_summary(plan, fplan, t0)
+        return self._answer(plan, fplan, t0, top_k=top_k, on_token=on_token, stop=stop)
+
+    def _answer(self, plan: QuestionPlan, fplan: FilterPlan | None, t0: float, **kw) -> Turn:
+        ids, standalone, unresolved = self._referred(plan)
+        if unresolved is not None:
+            return self._clarify(plan, [unresolved], t0, "ask about")
+        allowed = fplan.allowed if fplan is not None else None
+        if ids and allowed is not None and allowed.isdisjoint(ids):
+            names = " and ".join(display_name(self.papers[p]) for p in ids)
+            verb, obj = ("is", "it") if len(ids) == 1 else ("are", "them")
+            text = f"{REFUSAL} {names} {verb} outside the filter ({fplan.description}); remove the filter to ask about {obj}."
+            return self._refusal_turn(plan, text, t0, fplan, standalone=standalone)
+        if not ids and not plan.english and not plan.topic:
+            return self._refusal_turn(plan, f"{REFUSAL} {NOT_ENGLISH}", t0, fplan)
+        ans = self.pipeline.answer(plan, papers=ids, allowed=allowed, **kw)
+        ans = replace(self.renumber(ans), question=plan.asked, note=self._note(fplan, ans.note))
+        return Turn(plan.asked, standalone, ans, "refusal" if ans.refused else "answer", plan=plan)
+
+    def _compare(self, plan: QuestionPlan, fplan: FilterPlan | None, t0: float) -> Turn | None:
+        """A comparison turn, or ``None`` when the question compares one paper with something that
+        is not a paper of the collection (it is then answered as a question about that paper)."""
+        pair, ok = self._pair(plan)
+        if not ok:
+            # Ask which paper is meant when a side is ambiguous or an earlier-turn reference fails;
+            # a side that is no paper of the collection ("frontier LLM agents") makes the question
+            # one about the other paper.
+            unclear = [r for r in pair if not r.resolved and (r.paper_ids or r.how in ("number", "earlier turn"))]
+            if unclear:
+                return self._clarify(plan, unclear, t0, "compare")
+            return None
+        papers = [self.papers[r.paper_ids[0]] for r in pair]
+        t_ev = time.perf_counter()
+        aspects = plan.parts if plan.aspect else ()
+        table = build_table(self.pipeline.evidence, papers, self.cite, aspects)
+        text = comparison_text(table, papers, self.pipeline.evidence.idf)
+        outside = self._outside(fplan, table.papers)
+        if outside:
+            text += f"\n\nNote: {outside} (compared because named)."
+        ans = Answer(
+            question=plan.asked,
+            text=text,
+            citations=list(table.papers),
+            hits=[PaperHit(p, 1.0) for p in papers],
+            backend="none",
+            note=self._note(fplan, "comparison of abstract sentences (extractive, no LLM)", outside),
+            matched=len(papers),
+            timings=Timings(retrieval=t_ev - t0, evidence=time.perf_counter() - t_ev, total=time.perf_counter() - t0),
+            kind="compare",
+        )
+        return Turn(plan.asked, f"Compare {papers[0].label} and {papers[1].label}", ans, "compare", table=table, plan=plan)
+
+    def _summary(self, plan: QuestionPlan, fplan: FilterPlan | None, t0: float) -> Turn | None:
+        ids, _, _ = self._referred(plan)
+        res: Resolution | None = None
+        if len(ids) == 1:
+            res = Resolution(self.papers[ids[0]].label, (ids[0],), "name")
+        else:
+            described = [r for r in plan.refs if r.kind == "description"]
+            if not described:
+                return None
+            res = self.resolve(described[0].text)
+            if not res.resolved:
+                if len(res.paper_ids) > 1:  # a description several papers fit: summarize them as a topic
+                    return self._topic_summary(replace(plan, topic=split_frame(described[0].text)[0]), fplan, t0)
+                return self._clarify(plan, [res], t0, "summarize")
+        paper = self.papers[res.paper_ids[0]]
+        number = self._numbers.number(paper.id)
+        outside = self._outside(fplan, [Citation(number, paper.id, paper.label, ())])
+        ans = summarize_paper(self.pipeline, paper, self.cite, how=res.how, outside=outside)
+        ans = replace(ans, question=plan.asked, note=self._note(fplan, ans.note, outside))
+        ans.timings.total = time.perf_counter() - t0
+        return Turn(plan.asked, f"Summarize {paper.label}", ans, "summary", plan=plan)
+
+    def _topic_summary(self, plan: QuestionPlan, fplan: FilterPlan | None, t0: float) -> Turn:
+        allowed = fplan.allowed if fplan is not None else None
+        where = f"the collection (filter: {fplan.description})" if allowed is not None else "the collection"
+        ans = summarize_topic(self.pipeline, plan.topic, plan.facets, self.cite, allowed=allowed, where=where)
+        ans = replace(ans, question=plan.asked, note=self._note(fplan, ans.note))
+        kind: TurnKind = "refusal" if ans.refused else "summary"
+        return Turn(plan.asked, f"Summarize the papers on {plan.topic}", ans, kind, plan=plan)
+
+    # --- filters, clarifications, refusals --------------------------------------------------
+
+    @staticmethod
+    def _no_match(plan: FilterPlan) -> str:
+        return f"{REFUSAL} No paper in the collection matches the filter ({plan.description})."
+
+    @staticmethod
+    def _outside(plan: FilterPlan | None, citations: Sequence[Citation]) -> str:
+        """``"outside the filter (year=2023): DANCE [1]"`` for cited papers the filter excludes, else ``""``."""
+        if plan is None or plan.allowed is None:
+            return ""
+        out = [f"{c.label} {format_marker(c.number)}" for c in citations if c.paper_id not in plan.allowed]
+        return f"outside the filter ({plan.description}): {', '.join(out)}" if out else ""
+
+    @staticmethod
+    def _note(plan: FilterPlan | None, note: str, outside: str = "") -> str:
+        return "; ".join(x for x in (plan.note if plan else "", outside, note) if x)
+
+    def _clarify(self, plan: QuestionPlan, resolutions: Sequence[Resolution], t0: float, what: str) -> Turn:
+        lines = []
+        cands: list[Paper] = []
+        for res in resolutions:
+            if res.resolved:
+                continue
+            if res.paper_ids:
+                lines.append(f"Which paper do you mean by “{res.ref}”? Candidates:")
+                for pid in res.paper_ids:
+                    p = self.papers[pid]
+                    cands.append(p)
+                    n = self.number_of(pid)
+                    num = f" (cited as {format_marker(n)})" if n else ""
+                    lines.append(f"- {p.label} — `{p.id}`{num}")
+            else:
+                lines.append(f"I could not find “{res.ref}”: {res.message}.")
+        lines.append(f"Name the papers (by name, id, or the number they are cited with here) to {what}.")
+        ans = Answer(
+            question=plan.asked,
+            text="\n".join(lines),
+            backend="none",
+            note="clarification needed",
+            timings=Timings(total=time.perf_counter() - t0),
+        )
+        return Turn(plan.asked, plan.asked, ans, "clarify", candidates=tuple(dict.fromkeys(cands)), plan=plan)
+
+    def _refusal_turn(
+        self, plan: QuestionPlan, text: str, t0: float, fplan: FilterPlan | None = None, *, standalone: str = ""
+    ) -> Turn:
+        ans = Answer(
+            question=plan.asked,
+            text=text,
+            refused=True,
+            backend="none",
+            note=self._note(fplan, "nothing cited"),
+            timings=Timings(total=time.perf_counter() - t0),
+            kind="refusal",
+        )
+        return Turn(plan.asked, standalone or plan.asked, ans, "refusal", plan=plan)

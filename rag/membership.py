@@ -1,0 +1,157 @@
+"""Calibrated relevance: which papers answer a question that names none.
+
+How many papers an answer cites follows from this model, not from the question's wording: a
+question that describes one paper ("a method that compresses image-text datasets into a few
+synthetic pairs") has one paper far ahead of the rest; a topic ("reinforcement learning") has
+many papers close to it. Each candidate gets a probability of belonging to the answer from a
+logistic model over five features (:func:`design`); the papers at or above
+``retrieval.set_membership`` are the answer.
+
+The coefficients are fit by ``benchmarks/calibrate_membership.py`` on the dev set's answerable
+questions that name no paper (paraphrases, "which papers" questions, described papers); its
+leave-one-question-out estimate is in the docstring of :data:`COEF`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from rag.lexicon import stem
+from rag.text import content_terms
+from rag.types import PaperHit
+
+if TYPE_CHECKING:
+    from rag.evidence import EvidenceSelector
+    from rag.retrieve import HybridRetriever
+
+__all__ = ["BIAS", "COEF", "Membership", "design", "more_may_match", "probability"]
+
+COEF = (0.353, 0.941, 3.28, 1.76, 2.439, 1.243, 0.157, 2.825, 0.843)
+"""Weights of :func:`design`'s columns.
+
+Fit by ``benchmarks/calibrate_membership.py`` (scikit-learn LogisticRegression, C=1)."""
+BIAS = -6.338
+
+
+def design(features: np.ndarray, many: bool = False, terms: int = 0) -> np.ndarray:
+    """The ``(n, 9)`` design matrix of :func:`probability` from ``(n, 4)`` features.
+
+    Columns: closest sentence cosine; that minus the best of the candidates (how far behind the
+    clearest member); BM25 / best of the whole topic; coverage; BM25 / best of the best-matched
+    facet; whether the frame asks for several papers ("which papers", "list"); that times the
+    gap; ``ln(1 + terms)`` times the gap and times the coverage (a long, specific description
+    singles out one paper: the runner-up's gap weighs more).
+
+    Args:
+        features: ``(n, 4)`` per-candidate features (see :func:`probability`).
+        many: The question's frame asks for several papers (:attr:`QuestionPlan.number` ``many``).
+        terms: Distinct content terms of the topic.
+    """
+    f = np.asarray(features, dtype=float).reshape(-1, 4)
+    closest = f[:, 0]
+    gap = closest - closest.max(initial=0.0)
+    length = np.full_like(closest, np.log1p(terms))
+    plural = np.full_like(closest, 1.0 if many else 0.0)
+    return np.stack([closest, gap, f[:, 1], f[:, 2], f[:, 3], plural, plural * gap, length * gap, length * f[:, 2]], 1)
+
+
+def probability(features: np.ndarray, many: bool = False, terms: int = 0) -> np.ndarray:
+    """Probability that each candidate belongs to the answer.
+
+    Args:
+        features: ``(n, 4)`` float, one row per candidate (see :meth:`Membership.features`):
+            best cosine between a sentence of the abstract and the topic or one of its facets
+            in [-1, 1]; BM25 of the topic / best in [0, 1]; IDF-weighted term coverage of the
+            topic or its best-covered facet in [0, 1]; BM25 / best of the best-matched facet in [0, 1].
+
+        many: The frame asks for several papers.
+        terms: Distinct content terms of the topic.
+
+    Returns:
+        ``(n,)`` float probabilities in (0, 1).
+    """
+    z = design(features, many, terms) @ np.array(COEF) + BIAS
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+def more_may_match(members: int, checked: int, retrieved: int) -> bool:
+    """Whether ``members`` found among the ``checked`` first of ``retrieved`` candidates are only a
+    lower bound: at least half of those checked are members and retrieval found more candidates."""
+    return members > 0 and 2 * members >= checked and retrieved > checked
+
+
+_OWN_CONTRIBUTION = re.compile(
+    r"\b(?:we|this (?:paper|work))\b[^.;]{0,80}?\b(?:introduc|present|propos|construct|buil[dt]|releas|curat|collect|"
+    r"creat|contribut|develop|establish|design|provid|offer)\w*|\bour (?:new |constructed |curated )?"
+    r"(?:datasets?|benchmarks?|corpus|metrics?|measures?|suites?|simulators?|toolkits?|testbeds?)\b",
+    re.I,
+)
+_ARTIFACTS = re.compile(
+    r"\b(datasets?|benchmarks?|corpus|corpora|metrics?|measures?|suites?|leaderboards?|simulators?|toolkits?|testbeds?)\b",
+    re.I,
+)
+
+
+class Membership:
+    """Scores the candidates of a question that names no paper.
+
+    Args:
+        retriever: BM25, term coverage and the embedder.
+        evidence: Sentence embeddings of abstracts (cached).
+        depth: Candidates BM25 is normalised over (``retrieval.candidates``).
+    """
+
+    def __init__(self, retriever: HybridRetriever, evidence: EvidenceSelector, depth: int):
+        self.retriever = retriever
+        self.evidence = evidence
+        self.depth = depth
+
+    def features(self, topic: str, facets: Sequence[str], hits: Sequence[PaperHit]) -> np.ndarray:
+        """The ``(n, 4)`` features of :func:`probability` for each hit (see there)."""
+        if not hits:
+            return np.zeros((0, 4))
+        qvecs = self.retriever.embedder.embed([topic, *facets])
+        self.evidence.warm([h.paper for h in hits])
+        n = max(len(hits), self.depth)
+        lexical = [self.retriever.lexical(t, n) for t in (topic, *facets)]
+        ids = [h.paper.id for h in hits]
+        coverage = np.max([self.retriever.coverages(t, ids) for t in (topic, *facets)], axis=0)
+        rows = []
+        for h, cov in zip(hits, coverage, strict=True):
+            sents, vecs = self.evidence.sentences(h.paper)
+            closest = float((vecs @ qvecs.T).max()) if sents else 0.0
+            lex = [scores.get(h.paper.id, 0.0) for scores in lexical]
+            rows.append((closest, lex[0], cov, max(lex)))
+        return np.array(rows, dtype=float)
+
+    def members(
+        self, topic: str, facets: Sequence[str], hits: Sequence[PaperHit], floor: float, many: bool = False
+    ) -> list[tuple[PaperHit, float]]:
+        """The hits whose probability is at least ``floor`` in [0, 1], most probable first, with it
+        (``many``: the frame asks for several papers)."""
+        feats = self.features(topic, facets, hits)
+        if not len(feats):
+            return []
+        prob = probability(feats, many, len(set(content_terms(topic))))
+        order = np.argsort(-prob, kind="stable")
+        return [(hits[i], float(prob[i])) for i in order if prob[i] >= floor]
+
+    def contributors(self, artifact: Sequence[str], members: list[PaperHit]) -> list[PaperHit]:
+        """Members that state an artifact ("dataset", "benchmark", ...) as their own contribution:
+        in the title, or in a sentence such as "we introduce X, a benchmark" / "our dataset".
+        Most abstracts merely evaluate on benchmarks; those are not papers that introduce one."""
+        wanted = {stem(w.lower()) for w in artifact}
+
+        def states(text: str) -> bool:
+            return bool(wanted & {stem(w.lower()) for w in _ARTIFACTS.findall(text)})
+
+        return [
+            h
+            for h in members
+            if states(h.paper.title)
+            or any(_OWN_CONTRIBUTION.search(x.text) and states(x.text) for x in self.evidence.sentences(h.paper)[0])
+        ]

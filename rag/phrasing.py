@@ -1,0 +1,282 @@
+"""Phrase-level reading of questions: word classes and the parts of a request for papers.
+
+Used by the question model (:mod:`rag.question`): the frame that only asks for papers and the
+topic left when it is peeled off (:func:`split_frame`), alternatives (:func:`facets`),
+exclusions (:func:`split_exclusion`), instructions to the assistant (:func:`strip_injection`),
+input normalisation (:func:`clean_input`) and the language check (:func:`looks_non_english`).
+Every rule here is a table of words or a pattern with one job; ``tests/test_question.py`` checks
+each with phrasings it was not written for.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from typing import Literal
+
+from rapidfuzz.distance import Levenshtein
+
+from rag.text import STOPWORDS, content_terms
+
+__all__ = [
+    "FRAME_WORDS",
+    "Number",
+    "clean_input",
+    "excluded_terms",
+    "facets",
+    "looks_non_english",
+    "split_exclusion",
+    "split_frame",
+    "strip_injection",
+    "trim",
+]
+
+Number = Literal["one", "many", "open"]
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def clean_input(text: str | None) -> str:
+    """Text as typed -> text safe to read: NFC, lone surrogates -> U+FFFD, control characters
+    dropped, runs of spaces folded (line breaks kept). ``None`` gives ``""``."""
+    if not text:
+        return ""
+    out = _SURROGATE.sub("\ufffd", text)
+    out = unicodedata.normalize("NFC", out)
+    out = _CONTROL.sub(" ", out)
+    return re.sub(r"[ \t\u00a0]+", " ", out).strip()
+
+
+
+SET_NOUNS = frozenset({"papers", "works", "studies", "articles", "abstracts", "publications", "ones", "research", "literature"})
+ONE_NOUNS = frozenset({"paper", "study", "article", "abstract", "publication", "one"})  # "work" is a mass noun
+# Set nouns that are never the topic's own words, wherever they stand ("knowledge distillation papers (...)").
+_ALWAYS_FRAME = frozenset({"papers", "articles", "abstracts", "publications"})
+# Words that only frame a request for papers; peeled off both ends of a question.
+FRAME_WORDS = frozenset(
+    """which what whats what's are were is was there any all every some of the these those this that
+    list name find show give get return identify retrieve enumerate recommend suggest tell
+    me us i i'm im am we you looking look searching search want need interested
+    do does did have has had anything everything something stuff research literature
+    how many much in here collection corpus set index please could can would you'd i'd like
+    and so ones one papers paper works work studies study articles article abstracts abstract
+    publications publication out them they it for a an
+    summarize summarise summary overview gist tl dr tl;dr recap synopsis brief briefly short quick explain
+    describe two three four five several few both""".split()
+)
+# Words that only say how a paper relates to the topic ("work on", "deal with", "use").
+RELATING = re.compile(
+    r"^(?:(?:mainly|mostly|primarily|also|explicitly|directly|both|all|each|specifically|actually)\s+)?"
+    r"(?:(?:that|which|who)\s+)?"
+    r"(?:(?:are|is)\s+)?(?:work(?:s|ing)?\s+(?:on|with)|about|on|regarding|concerning|related\s+to|dealing\s+with|"
+    r"deal(?:s)?\s+with|focus(?:es|ing)?\s+on|involv(?:e|es|ing)|report(?:s|ing)?(?:\s+(?:results|experiments|numbers|"
+    r"findings))?\s+(?:on|for|from)|(?:evaluate|experiment|test|benchmark)(?:s)?\s+(?:on|with|using|against)|"
+    r"(?:are\s+)?(?:evaluated|tested)\s+on|use|uses|using|apply|applies|applying|employ|employs|leverage|leverages|"
+    r"rely\s+on|build\s+on|built\s+on|based\s+on|propose|proposes|introduce|introduces|present|presents|contribute|"
+    r"contributes|develop|develops|provide|provides|release|releases|offer|offers|study|studies|studying|investigate|"
+    r"investigates|address|addresses|tackle|tackles|target|targets|consider|considers|explore|explores|include|"
+    r"includes|discuss|discusses|mention|mentions|have|has|with)\s+"
+    r"(?:(?:a|an|the|any|some)\s+)?",
+    re.I,
+)
+
+_INJECTION = re.compile(
+    r"(ignore|disregard|forget)\b[^.?!]{0,40}\b(instructions?|prompt|rules|above)|"
+    r"(print|reveal|show|repeat|output|dump|leak)\b[^.?!]{0,40}\b(system prompt|instructions|prompt)\b|"
+    r"\byou are now\b|\bnew instructions?\b|\bsystem prompt\b|\bjailbreak\b|^\W*(system|assistant|developer)\s*:",
+    re.I,
+)
+_QUESTION_START = re.compile(
+    r"(which|what|how|why|who|where|when|does|do|did|is|are|can|list|name|find|show|give|compare|summari[sz]e)\b", re.I
+)
+
+_EXCLUSION = re.compile(
+    r"\s*[,;(]?\s*\b(?:outside(?: of)?|excluding|except(?: for)?|other than|apart from|but not|not counting|"
+    r"leaving (?:out|aside)|leave out|setting aside|ignoring|not including|(?<=[(,] )not|(?<=\()not)\s+"
+    r"(?:the\s+)?(?P<x>[^,;?.()]+)\)?",
+    re.I,
+)
+_GENERIC = frozenset(
+    """setting settings setups setup task tasks domain domains scenario scenarios context contexts application
+    applications problem problems area areas field fields case cases regime regimes papers paper ones work""".split()
+)
+# A comma or "or" splits alternatives; one followed by "then"/"followed by" continues a sequence
+# ("supervised fine-tuning, then reinforcement learning": both steps are asked for).
+_FACET_SPLIT = re.compile(
+    r",(?!\s*(?:and\s+)?(?:then|followed by|before|after)\b)|;|\s/\s|/(?=\s*[a-z])|\bor\b|\bsuch as\b|"
+    r"\bfor example\b|\be\.g\.|\bi\.e\.|\bincluding\b|:(?=\s)",
+    re.I,
+)
+_ENGLISH_FUNCTION_WORDS = frozenset(
+    """the a an of and or to in on for with by is are was were does do did which what how why who whose
+    that this these papers paper""".split()
+)
+
+
+def _is_set_noun(word: str) -> str:
+    """``"many"`` for a plural set noun, ``"one"`` for a singular one, ``""`` otherwise; within one
+    typing error for words of five or more letters ("papres" -> papers)."""
+    w = word.lower()
+    if w in SET_NOUNS:
+        return "many"
+    if w in ONE_NOUNS:
+        return "one"
+    if len(w) >= 5 and not _english_word(w):
+        for noun in ("papers", "studies", "articles", "abstracts"):
+            if Levenshtein.distance(w, noun) <= 1 or sorted(w) == sorted(noun):
+                return "many"
+    return ""
+
+
+@functools.lru_cache(maxsize=20_000)
+def _english_word(word: str) -> bool:
+    """Whether ``word`` is in the English dictionary of ``simplemma`` (a typing error is not)."""
+    import simplemma
+
+    return bool(simplemma.is_known(word, lang="en"))
+
+
+_TOKEN = re.compile(r"[\w'’;-]+|[^\w\s]")
+
+
+def split_frame(query: str) -> tuple[str, Number]:
+    """The topic of a question and the number of papers its frame asks for.
+
+    The frame is peeled off by vocabulary: the longest run of :data:`FRAME_WORDS` at the start
+    (then one relating verb or preposition, :data:`RELATING`), the longest run at the end, and
+    set nouns right after the topic ("knowledge distillation papers (big model -> small student)").
+
+    Examples:
+        "Which papers work on speech or audio?" -> ("speech or audio", "many");
+        "I'm looking for work that uses reinforcement learning." -> ("reinforcement learning", "open");
+        "alphafold protein folding papers" -> ("alphafold protein folding", "many");
+        "Which paper distills image-text data?" -> ("distills image-text data", "one").
+
+    Returns:
+        ``(topic, number)``; the topic is the query itself when nothing would be left.
+    """
+    text = query.strip()
+    toks = [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    number: Number = "open"
+    saw_which = False
+
+    def frame_word(tok: str) -> bool:
+        t = tok.lower().replace("’", "'")
+        return t in FRAME_WORDS or bool(_is_set_noun(t)) or (not t[0].isalnum() and t not in "(\"'“")
+
+    i = 0
+    while i < len(toks) and frame_word(toks[i][0]):
+        t = toks[i][0].lower()
+        kind = _is_set_noun(t)
+        if kind == "many" or t in ("list", "everything", "all", "every") or (t == "many" and i and toks[i - 1][0].lower() == "how"):
+            number = "many"
+        elif kind == "one" and saw_which and number != "many":
+            number = "one"
+        saw_which = saw_which or t in ("which", "what")
+        i += 1
+    # "how many papers ..." stays many; "how many tokens does X save" is about a quantity, not papers.
+    if number == "many" and any(tok[0].lower() == "many" for tok in toks[:i]) and not any(
+        _is_set_noun(tok[0]) == "many" for tok in toks[:i]
+    ):
+        number = "open"
+    start = toks[i][1] if i < len(toks) else len(text)
+    j = len(toks)
+    while j > i and frame_word(toks[j - 1][0]):
+        if _is_set_noun(toks[j - 1][0]) == "many":
+            number = "many"
+        j -= 1
+    end = toks[j - 1][2] if j > i else start
+    body = text[start:end]
+    if i > 0:  # a relating verb only after a frame: "Which papers use RL" -> "RL"; "Attack speech" stays
+        rest = RELATING.sub("", body, count=1)
+        body = rest if content_terms(rest) else body
+    words = body.split()
+
+    def interior(w: str) -> bool:
+        w = w.strip("?.,;:!()").lower()
+        return w in _ALWAYS_FRAME or (len(w) >= 5 and _is_set_noun(w) == "many" and w not in SET_NOUNS)
+
+    kept = [w for w in words if not interior(w)]
+    if len(kept) < len(words):
+        number = "many"
+    body = " ".join(kept).strip(" ,;:-–—")
+    return (body if content_terms(body) else query.strip(" ?.!")), number
+
+
+def split_exclusion(topic: str) -> tuple[str, str]:
+    """A topic and what it excludes: "RL for reasoning, outside of agent settings" ->
+    ("RL for reasoning", "agent settings"); ``(topic, "")`` when nothing is excluded."""
+    m = _EXCLUSION.search(topic)
+    if not m or not [t for t in content_terms(m.group("x")) if t not in _GENERIC]:
+        return topic, ""
+    kept = (topic[: m.start()] + " " + topic[m.end() :]).strip(" ,;(")
+    kept = re.sub(r"\s*,?\s*\bi\.e\.?\s*$", "", kept).strip(" ,;")
+    return (kept, m.group("x").strip()) if content_terms(kept) else (topic, "")
+
+
+def excluded_terms(excluded: str) -> str:
+    """The words of an excluded phrase that say what is excluded: "agent settings" -> "agent"."""
+    return " ".join(t for t in content_terms(excluded) if t not in _GENERIC)
+
+
+def facets(topic: str) -> tuple[str, ...]:
+    """The alternatives a topic lists: "speech or audio" -> ``("speech", "audio")``.
+
+    Split at commas, semicolons, slashes, "or", "such as", "e.g.", "for example", "including"
+    and a colon that introduces a list; parts without a content term are dropped; ``()`` when
+    there is one part. A one-word alternative beside a longer one shares the longer one's words
+    (coordination ellipsis: "estimate or quantify uncertainty" -> "estimate uncertainty",
+    "quantify uncertainty"); a hyphenated word is a term of its own.
+    """
+    parts = [p.strip(" .()-") for p in _FACET_SPLIT.split(topic)]
+    parts = [p for p in parts if p and content_terms(p)]
+    if len(parts) == 2 and re.search(r"\bor\b", topic, re.I):
+        left, right = (p.split() for p in parts)
+        if len(right) == 1 and "-" not in right[0] and len(content_terms(parts[0])) >= 3:
+            parts[1] = " ".join([*left[:-1], *right])
+        elif len(left) == 1 and "-" not in left[0] and len(content_terms(parts[1])) >= 2:
+            parts[0] = " ".join([*left, *right[1:]])
+    return tuple(parts) if len(parts) > 1 else ()
+
+
+def strip_injection(text: str) -> tuple[str, bool]:
+    """Drop sentences addressed to the assistant; "ignore the rules: which paper ...?" keeps its question."""
+    parts = re.split(r"(?<=[.!?\n])\s+", text.strip())
+    kept, had = [], False
+    for p in parts:
+        if not _INJECTION.search(p):
+            kept.append(p)
+            continue
+        had = True
+        tail = p.rsplit(":", 1)[1].strip() if ":" in p else ""
+        if tail and not _INJECTION.search(tail) and _QUESTION_START.match(tail):
+            kept.append(tail)
+    return " ".join(kept).strip(), had
+
+
+def trim(text: str, limit: int) -> tuple[str, bool]:
+    """At most ``limit`` characters, cut at the last sentence end (or space) before it."""
+    if len(text) <= limit:
+        return text, False
+    cut = text[:limit]
+    end = max(cut.rfind(". "), cut.rfind("? "), cut.rfind("! "))
+    if end < limit // 2:
+        end = cut.rfind(" ")
+    return cut[: end + 1 if end > 0 else limit].strip(), True
+
+
+def looks_non_english(text: str, known=None) -> bool:
+    """Whether ``text`` is probably not English: mostly non-Latin letters, or three or more words
+    with no English function word and (when ``known`` says which words the abstracts use) fewer
+    than half of them known ("DANCE accuracy gain?" is English shorthand)."""
+    letters = [c for c in text if c.isalpha()]
+    if not letters:
+        return False
+    if sum(1 for c in letters if not c.isascii()) >= 0.5 * len(letters):
+        return True
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    if len(words) < 3 or any(w in _ENGLISH_FUNCTION_WORDS or w in STOPWORDS for w in words):
+        return False
+    return known is None or 2 * sum(1 for w in words if known(w)) < len(words)

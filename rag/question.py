@@ -1,0 +1,408 @@
+"""The question model: a message is read once into a typed, frozen :class:`QuestionPlan`.
+
+Every later stage (retrieval, refusal, evidence, comparison, summary, rendering) reads the
+plan, never the raw string. The reading is built from word classes, not from one pattern per
+phrasing, so that it holds however a researcher asks:
+
+* **frame**: the words that only say "find me papers" ("which papers", "I'm looking for work
+  on", "do we have anything on", "... papers?", "..., and which ones?") are peeled off both
+  ends of the question by vocabulary (:data:`FRAME_WORDS`, set nouns matched within one typing
+  error: "papres"), and the relating verb after them ("work on", "use", "deal with") goes too;
+  what is left is the **topic**;
+* **number**: what the frame says about how many papers are wanted: ``one`` ("which paper"),
+  ``many`` ("which papers", "list", "how many papers") or ``open``; for ``open`` the calibrated
+  relevance of each paper decides (:mod:`rag.membership`);
+* **papers**: names the collection knows, in any letter case (:class:`rag.catalogue.NameIndex`),
+  paper ids, ``[n]`` markers, ordinals ("the second one") and pronouns ("it", "both");
+* **intent**: a comparison (a comparison word, or two named papers and "each"/"both"/"or"), a
+  summary (a summary word and one paper, nothing else asked), a topic summary, or a question;
+* **aspect**: what to quote from each paper (the question without frame, names and
+  comparison/summary words) with its rhetorical roles and sub-questions.
+
+The rules left are word tables with one job each; ``tests/test_question.py`` checks each class
+with phrasings it was not written for.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from rag.evidence import question_parts, without_paper_description
+from rag.phrasing import (
+    Number,
+    clean_input,
+    facets,
+    looks_non_english,
+    split_exclusion,
+    split_frame,
+    strip_injection,
+    trim,
+)
+from rag.roles import question_roles
+from rag.text import content_terms
+
+if TYPE_CHECKING:
+    from rag.catalogue import Catalogue
+
+__all__ = ["MAX_QUESTION_CHARS", "Intent", "Number", "PaperRef", "QuestionPlan", "read_question"]
+
+Intent = Literal["empty", "instruction", "collection", "negated", "compare", "summary", "topic_summary", "ask"]
+RefKind = Literal["name", "id", "number", "ordinal", "pronoun", "plural", "description"]
+
+MAX_QUESTION_CHARS = 2000
+"""Longest question read, in characters; a longer one is trimmed at a sentence end, with a notice."""
+
+
+@dataclass(frozen=True)
+class PaperRef:
+    """A reference to a paper inside a question.
+
+    Attributes:
+        text: The reference as written ("DANCE", "[2]", "the second one", "it").
+        kind: ``name`` (a name the collection knows), ``id``, ``number`` (``[2]``, "paper 2"),
+            ``ordinal`` ("the second one", "the latter"), ``pronoun`` ("it", "this paper"),
+            ``plural`` ("they", "both", "these papers") or ``description`` ("the ride-hailing paper").
+        paper_ids: Papers a name or id points to (several when a name is ambiguous).
+        index: The number of a ``number`` reference; the 0-based position of an ``ordinal``
+            one (-1 for "last"/"latter").
+    """
+
+    text: str
+    kind: RefKind
+    paper_ids: tuple[str, ...] = ()
+    index: int | None = None
+
+
+@dataclass(frozen=True)
+class QuestionPlan:
+    """What a message asks, read once.
+
+    Attributes:
+        asked: The message after input normalisation (:func:`clean_input`).
+        query: ``asked`` without instructions to the assistant and trimmed to
+            :data:`MAX_QUESTION_CHARS`; what retrieval and evidence selection read.
+        intent: ``empty``, ``instruction`` (only instructions to the assistant), ``collection``
+            (the size of the collection), ``negated`` (papers by what they are not about),
+            ``compare``, ``summary`` (one paper), ``topic_summary`` or ``ask``.
+        number: How many papers the frame asks for: ``one``, ``many`` or ``open``.
+        refs: References to papers, in order of appearance.
+        sides: For ``compare``: ways to split the question into two references, likeliest first.
+        topic: What the papers must be about (frame, relating verb and exclusion removed).
+        facets: Alternatives the topic lists ("speech or audio" -> ``("speech", "audio")``).
+        exclusion: What the papers must not be about ("outside of agent settings" -> "agent settings").
+        aspect: What to quote from each paper; ``""`` when nothing in particular (main points).
+        parts: Sub-questions of ``aspect`` ("What X, and how Y?" -> two parts).
+        roles: Rhetorical roles asked for: problem, method, result, data, theory.
+        metadata: A detail abstracts do not state, when asked ("authors", "licence", ...).
+        artifact: For "papers that introduce/release a dataset (benchmark, ...)": the artifact words.
+        wants_link: The question asks for code, a repository or a link.
+        summary: The question asks for a summary, gist or overview (quote more sentences).
+        injected: Instructions to the assistant were dropped from ``query``.
+        trimmed: ``query`` was cut to :data:`MAX_QUESTION_CHARS`.
+        english: The question reads as English (else only names can be matched).
+    """
+
+    asked: str
+    query: str
+    intent: Intent = "ask"
+    number: Number = "open"
+    refs: tuple[PaperRef, ...] = ()
+    sides: tuple[tuple[str, str], ...] = ()
+    topic: str = ""
+    facets: tuple[str, ...] = ()
+    exclusion: str = ""
+    aspect: str = ""
+    parts: tuple[str, ...] = ()
+    roles: frozenset[str] = field(default_factory=frozenset)
+    metadata: str = ""
+    artifact: tuple[str, ...] = ()
+    wants_link: bool = False
+    summary: bool = False
+    injected: bool = False
+    trimmed: bool = False
+    english: bool = True
+
+    @property
+    def named_ids(self) -> tuple[str, ...]:
+        """Papers the question names or gives by id, in order, each once (ambiguous names included)."""
+        return tuple(dict.fromkeys(pid for r in self.refs if r.kind in ("name", "id") for pid in r.paper_ids))
+
+    @property
+    def refers_back(self) -> bool:
+        """The question refers to papers of earlier turns ([2], "the second one", "it", "both")."""
+        return any(r.kind in ("number", "ordinal", "pronoun", "plural") for r in self.refs)
+
+
+# --- input normalisation -----------------------------------------------------------------
+
+# --- word classes --------------------------------------------------------------------------
+
+_COLLECTION = re.compile(
+    r"^\s*how many (papers|abstracts|articles|documents)\s+(are\s+)?(there\s+)?(are\s+)?"
+    r"(in|does)\s+(the|this|your|my)\s+(collection|corpus|index|database|library)(\s+(hold|have|contain))?\W*$",
+    re.I,
+)
+_NEGATED = re.compile(r"^(?:not\s|(?:do|does|are|is)(?:\s+not\s|n[’']t\s)|without\s)", re.I)
+_COMPARE_WORD = re.compile(
+    r"\b(compar\w*|contrast\w*|versus|vs\.?|differ\w*|distinguish\w*|in common|similarit\w*|alike)\b", re.I
+)
+_BETTER = re.compile(r"\b(better|worse|stronger|weaker|faster|slower|cheaper|more|less)\b", re.I)
+_EACH = re.compile(r"\b(each|both|either|respectively|the two)\b", re.I)
+_SUMMARY_WORD = re.compile(
+    r"\b(summari[sz]\w*|summary|overview|gist|tl;?\s?dr|recap|synopsis|in a nutshell|"
+    r"explain|describe|tell me about|what is (?:it|\S+) about)\b",
+    re.I,
+)
+_METADATA = {
+    # "authors" as what is asked, not as the subject of a finding ("what do its authors discover").
+    "authors": r"\bwho (are|were|is) the authors?|\bauthors? of\b(?!.*\b(discover|find|show|report|argue|observe|propose)\w*)|"
+    r"\bauthor(s|ship)?\W*$|\bauthor list\b|\bwho wrote\b|"
+    r"\b(written|authored) by\b|\bby whom\b|\b(researchers|people|team|group|names) behind\b|\bfirst author\b|"
+    r"\bnames of the (authors|researchers)\b",
+    "affiliations": r"\buniversit(y|ies)\b|\bcompan(y|ies)\b|\binstitution\w*|\baffiliat\w*|\blab(oratory)?\b|"
+    r"\borgani[sz]ations?\b|\bin industry\b|\bwhich (group|team)\b|\bdeveloped at\b",
+    "licence": r"\blicen[cs]\w*",
+    "publication date": r"\bwhen was\b|\bwhat date\b|\bpublished on\b|\brelease date\b|\bwhich month\b",
+    "hardware or compute": r"\b(which|what|how many) (kind of |type of )?(gpus?|tpus?|hardware|machines?|accelerators?)\b|"
+    r"\bgpu[- ]hours?\b|\b(trained|run|ran) on (which|what|how many)\b",
+    "funding": r"\bfund(ing|ed|s)?\b|\bgrants?\b|\bsponsor(s|ed|ship)?\b",
+    "hyper-parameters": r"\blearning rate\b|\bbatch size\b|\bhyper-?parameters?\b|\bweight decay\b|"
+    r"\bnumber of epochs\b|\bwarm-?up steps\b",
+    "model size": r"\bhow many parameters\b|\bparameter counts?\b|\bnumber of parameters\b|\bmodel sizes?\b|"
+    r"\bhow (big|large) is the model\b",
+}
+_METADATA_RE = {k: re.compile(v, re.I) for k, v in _METADATA.items()}
+_LINK = re.compile(r"\b(code|github|gitlab|repositor(y|ies)|repos?|links?|urls?|project pages?|websites?|demos?)\b", re.I)
+_ARTIFACT = re.compile(
+    r"\b(datasets?|benchmarks?|corpus|corpora|metrics?|measures?|suites?|leaderboards?|simulators?|toolkits?|testbeds?)\b",
+    re.I,
+)
+_CONTRIBUTES = re.compile(
+    r"\b(propos|introduc|present|contribut|releas|construct|build|built|creat|collect|curat|provid|offer|new|novel)\w*",
+    re.I,
+)
+_ID = re.compile(r"`?([\w.-]+#\d+)`?")
+_NUMBER_REF = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]|\b(?:paper|source|reference|ref\.?|citation)\s+#?(\d+)\b", re.I)
+_ORDINALS = {
+    "first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3,
+    "fifth": 4, "5th": 4, "former": 0, "last": -1, "latter": -1,
+}  # fmt: skip
+_REF_NOUN = r"(?:one|paper|method|work|approach|model|framework|study|article|system|technique|source)"
+_ORDINAL_REF = re.compile(
+    rf"\bthe\s+(?P<ord>first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last)\s+{_REF_NOUN}\b|\bthe\s+(?P<fl>former|latter)\b",
+    re.I,
+)
+_PRONOUN = re.compile(
+    r"\b(?:it|its)\b|\b(?:this|that|the same|the above|the previous)\s+(?:paper|method|work|approach|model|framework|"
+    r"study|article|system|technique|one)\b(?!s)",
+    re.I,
+)
+_PLURAL = re.compile(
+    r"\b(?:they|them|their)\b|\b(?:these|those|both|the two|these two|those two)(?:\s+(?:papers|methods|works|"
+    r"approaches|models|frameworks|studies))?\b",
+    re.I,
+)
+# "the ride-hailing paper", "the paper on quantum computing", "the work that studies LLM logic".
+_DESCRIBED = re.compile(
+    r"\bthe\s+(?P<d>(?:(?!(?:of|in|on|the|a|an|that|which|and|or|to|for|by|with|from)\b)[\w$\\{}/-]+\s+){1,8}?)"
+    r"(?:paper|work|study|method|approach)\b(?!s)"
+    r"|\bthe\s+(?:paper|work|study|method|approach)\s+(?:on|about|that|which|proposing|studying|introducing)\s+"
+    r"(?P<e>[^,;:?]+?)(?=\s*(?:[,;:?]|$|\s+(?:and|with|versus|vs\.?|to|from)\s))",
+    re.I,
+)
+def _refs(query: str, catalogue: Catalogue | None) -> list[tuple[int, PaperRef]]:
+    """Paper references of a query with their positions (names, ids, numbers, ordinals, pronouns)."""
+    out: list[tuple[int, PaperRef]] = []
+    taken: list[tuple[int, int]] = []
+
+    def add(pos: int, end: int, ref: PaperRef) -> None:
+        if any(a <= pos < b or pos <= a < end for a, b in taken):
+            return
+        taken.append((pos, end))
+        out.append((pos, ref))
+
+    if catalogue is not None:
+        for m in _ID.finditer(query):
+            if m.group(1) in catalogue:
+                add(m.start(), m.end(), PaperRef(m.group(1), "id", (m.group(1),)))
+        for name, ids in catalogue.names.named(query).items():
+            m = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", query, re.I)
+            pos = m.start() if m else len(query)
+            add(pos, pos + len(name), PaperRef(name, "name", ids))
+    for m in _NUMBER_REF.finditer(query):
+        nums = (m.group(1) or m.group(2)).split(",")
+        for n in nums:
+            add(m.start(), m.end(), PaperRef(m.group(0), "number", index=int(n)))
+            taken.pop()
+        taken.append((m.start(), m.end()))
+    for m in _ORDINAL_REF.finditer(query):
+        word = (m.group("ord") or m.group("fl")).lower()
+        add(m.start(), m.end(), PaperRef(m.group(0), "ordinal", index=_ORDINALS[word]))
+    for m in _PLURAL.finditer(query):
+        add(m.start(), m.end(), PaperRef(m.group(0), "plural"))
+    for m in _PRONOUN.finditer(query):
+        add(m.start(), m.end(), PaperRef(m.group(0), "pronoun"))
+    for m in _DESCRIBED.finditer(query):
+        if content_terms(m.group("d") or m.group("e") or ""):
+            add(m.start(), m.end(), PaperRef(m.group(0), "description"))
+    return sorted(out, key=lambda t: t[0])
+
+
+_TWO = re.compile(
+    r"\b(?:(?:the|these|those)\s+two|both(?:\s+the)?)\s+(?P<topic>(?:(?!papers?\b|and\b|with\b)[\w-]+\s+){1,6}?)"
+    r"(?:papers|works|studies|methods)\b",
+    re.I,
+)
+_CONNECTOR = re.compile(
+    r"\s+(with|versus|vs\.?|against|to|and|or|from)\s+|\s*(?:,|:|;|\s-\s|\?)\s*(?=\S)", re.I
+)
+
+
+def _sides(text: str) -> list[tuple[str, str]]:
+    """Ways to split "A and B" / "A vs B" / "A with B" into two references, likeliest first."""
+    strong = {"with", "versus", "vs", "vs.", "against", "from"}
+    found = []
+    for m in _CONNECTOR.finditer(text):
+        word = (m.group(1) or "").lower()
+        a, b = text[: m.start()].strip(), text[m.end() :].strip()
+        if a and b and word:
+            found.append((word not in strong, m.start(), (a, b)))
+    found.sort(key=lambda t: (t[0], t[1]))
+    return [s for _, _, s in found]
+
+
+_COMPARE_STRIP = re.compile(
+    r"^\s*(?:please\s+|can you\s+|could you\s+)?(?:compare|contrast)\s+|^\s*(?:what(?:'s| is| are)\s+)?(?:the\s+)?"
+    r"differences?\s+between\s+|^\s*how\s+(?:does|do|is|are)\s+",
+    re.I,
+)
+# "A differs from B", "A compared with B", "A is different from B": the words between the sides.
+_COMPARE_LINK = re.compile(
+    r"\s+(?:(?:is|are)\s+)?(?:differ(?:s|ent)?\s+from|compared?\s+(?:to|with|against)|(?:is|are)\s+similar\s+to)\s+", re.I
+)
+_COMPARE_TAIL = re.compile(
+    r"\s+(?:differ|compare|different|similar)\b.*$|\s*[:?].*$|\s+(?:on|in|by|regarding|with respect to)\s+their\b.*$|"
+    r",?\s+in terms of\b.*$",
+    re.I,
+)
+_ASPECT_DROP = re.compile(
+    r"\b(compar\w*|contrast\w*|versus|vs\.?|differ\w*|distinguish\w*|in common|similarit\w*|alike|"
+    r"summari[sz]\w*|summary|overview|gist|tl;?\s?dr|recap|synopsis|explain|describe|briefly|"
+    r"each|both|either|one|respectively|the two|give me|tell me|could you|can you|please)\b",
+    re.I,
+)
+
+
+def _aspect(query: str, refs: list[PaperRef], names: list[str]) -> str:
+    """What a question asks about its papers: without their names, descriptions and the words that
+    only say "compare" or "summarize"; ``""`` when nothing in particular is asked."""
+    out = query
+    said = set(names) | {r.text for r in refs if r.kind in ("id", "number", "ordinal", "description")}
+    for name in sorted(said, key=len, reverse=True):
+        out = re.sub(rf"(?<![\w-]){re.escape(name)}(?:['’]s)?(?![\w-])", " ", out, flags=re.I)
+    out = without_paper_description(out)
+    out = _ASPECT_DROP.sub(" ", out)
+    out = re.sub(r"\s+", " ", out).strip(" ,;:-?.")
+    rest = [t for t in content_terms(out) if t not in {"paper", "papers", "method", "methods", "work", "approach"}]
+    return out if rest else ""
+
+
+def read_question(text: str | None, catalogue: Catalogue | None = None) -> QuestionPlan:
+    """Read a message into a :class:`QuestionPlan` (see the module docstring).
+
+    Args:
+        text: The message as typed (any text; ``None`` and empty give ``intent="empty"``).
+        catalogue: The collection's papers and names; without it no name or id is recognised.
+
+    Returns:
+        The plan. Never raises for any input.
+    """
+    asked = clean_input(text)
+    if not asked:
+        return QuestionPlan(asked, "", "empty")
+    query, injected = strip_injection(asked)
+    query, trimmed = trim(query, MAX_QUESTION_CHARS)
+    known = catalogue.known if catalogue is not None else None
+    english = not looks_non_english(query or asked, known)
+    base = {"asked": asked, "query": query, "injected": injected, "trimmed": trimmed, "english": english}
+    refs = [r for _, r in _refs(query, catalogue)] if query else []
+    if not query or not (content_terms(query) or refs):
+        if injected:
+            return QuestionPlan(**base, intent="instruction")  # type: ignore[arg-type]
+        return QuestionPlan(**base, intent="empty" if english else "ask")  # type: ignore[arg-type]
+    if _COLLECTION.match(query):
+        return QuestionPlan(**base, intent="collection")  # type: ignore[arg-type]
+    names = [r.text for r in refs if r.kind == "name"]
+    if catalogue is not None:
+        names += [n for r in refs if r.kind in ("name", "id") for pid in r.paper_ids for n in (catalogue[pid].label,)]
+    topic, number = split_frame(query)
+    if number == "many":  # "their code", "these abstracts": in a set question they mean the papers asked for
+        refs = [r for r in refs if r.kind not in ("pronoun", "plural")]
+    papers = [r for r in refs if r.kind in ("name", "id", "number", "ordinal")]
+    distinct = {pid for r in papers for pid in r.paper_ids} | {f"#{r.index}" for r in papers if not r.paper_ids}
+    metadata = next((k for k, pat in _METADATA_RE.items() if pat.search(query)), "")
+    summary = bool(_SUMMARY_WORD.search(query))
+    aspect = _aspect(query, refs, names)
+    roles = frozenset(question_roles(aspect or query))
+    if summary:
+        roles |= {"problem", "method", "result"}
+    t_topic, t_excl = split_exclusion(topic)
+    common = {
+        **base,
+        "topic": t_topic,
+        "exclusion": t_excl,
+        "facets": facets(t_topic),
+        "refs": tuple(refs),
+        "number": number,
+        "metadata": metadata,
+        "aspect": aspect,
+        "parts": tuple(question_parts(aspect)) if aspect else (),
+        "roles": roles,
+        "summary": summary,
+        "wants_link": bool(_LINK.search(query)),
+    }
+    # --- comparisons: two papers and a comparison word or "each"/"both"/"or"; or "compare them"
+    sides = tuple(_sides(_compare_body(query)))
+    described = [r for r in refs if r.kind == "description"]
+    pronoun = any(r.kind == "pronoun" for r in refs)  # "how does it differ from ...": the paper of the last turn
+    two = len(distinct) + len(described) + int(pronoun) >= 2
+    explicit = bool(_COMPARE_WORD.search(query))
+    pair = _TWO.search(query)  # "the two federated learning papers"
+    if (explicit and pair) or number != "many" and (
+        (two and (explicit or _BETTER.search(query) or _EACH.search(query) or re.search(r"\bor\b", query, re.I)))
+        or (explicit and any(r.kind == "plural" for r in refs))
+        or (explicit and number == "open" and sides and not distinct and all(content_terms(x) for x in sides[0]))
+        or (explicit and len(distinct) == 1 and _explicit_two(query))
+    ):
+        return QuestionPlan(**common, intent="compare", sides=sides)  # type: ignore[arg-type]
+    # --- summaries of one paper (nothing else asked), or of the papers on a topic
+    one = len(distinct) + len(described) == 1 or (not distinct and any(r.kind == "pronoun" for r in refs))
+    if summary and one and not aspect_beyond_summary(aspect):
+        return QuestionPlan(**common, intent="summary")  # type: ignore[arg-type]
+    if summary and not distinct and not described and number == "many" and t_topic:
+        return QuestionPlan(**{**common, "number": "many"}, intent="topic_summary")  # type: ignore[arg-type]
+    if _NEGATED.match(topic) and not distinct:
+        return QuestionPlan(**common, intent="negated")  # type: ignore[arg-type]
+    artifact: tuple[str, ...] = ()
+    if number != "one" and not distinct and _CONTRIBUTES.search(query):
+        artifact = tuple(dict.fromkeys(w.lower() for w in _ARTIFACT.findall(t_topic)))
+    return QuestionPlan(**common, intent="ask", artifact=artifact)  # type: ignore[arg-type]
+
+
+def aspect_beyond_summary(aspect: str) -> bool:
+    """Whether a summary request also asks something specific ("the gist of APM: what's the
+    problem with prior work?"): two or more content terms left after the summary words."""
+    return len(content_terms(aspect)) >= 2
+
+
+def _compare_body(query: str) -> str:
+    """The part of a comparison that names the two sides: "Compare A and B: what ..." -> "A and B"."""
+    body = _COMPARE_LINK.sub(" versus ", _COMPARE_STRIP.sub("", query))
+    return _COMPARE_TAIL.sub("", body).strip(" ?.!")
+
+
+def _explicit_two(query: str) -> bool:
+    """An explicit second side: "X vs Y", "compare X with Y", "differ from Y"."""
+    return bool(re.search(r"\b(vs\.?|versus|with|from|and|or|to)\b", _compare_body(query), re.I))

@@ -1,0 +1,210 @@
+"""What the papers a question refers to are: names, ids, ``[n]``, "the second one", "it",
+"both", descriptions ("the ride-hailing paper") and "the two federated learning papers".
+
+:class:`ReferenceResolver` is the part of :class:`rag.conversation.Conversation` that maps the
+references of a :class:`rag.question.QuestionPlan` to paper ids, using the catalogue, the
+conversation's citation numbers and earlier turns, and retrieval for descriptions.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from rag.citations import format_marker
+from rag.phrasing import split_frame
+from rag.question import _TWO, QuestionPlan
+from rag.text import content_terms
+from rag.types import Citation
+from store.papers import Paper
+
+if TYPE_CHECKING:
+    from rag.answer import AnswerPipeline
+    from rag.conversation import Turn
+
+__all__ = ["ReferenceResolver", "Resolution", "display_name"]
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What a reference (``"DANCE"``, ``"[2]"``, ``"it"``, ``"the quantum paper"``) points to.
+
+    Attributes:
+        ref: The reference as written.
+        paper_ids: One id = resolved; several = ambiguous (candidates, best first); none = not found.
+        how: ``"id"``, ``"number"``, ``"earlier turn"``, ``"name"`` or ``"description"``.
+        message: Why it failed, for the clarification (``""`` when resolved).
+    """
+
+    ref: str
+    paper_ids: tuple[str, ...]
+    how: str = ""
+    message: str = ""
+
+    @property
+    def resolved(self) -> bool:
+        """Exactly one paper."""
+        return len(self.paper_ids) == 1
+
+
+def display_name(paper: Paper) -> str:
+    """How a spelled-out question names a paper: its label, quoted when it is a description."""
+    label = paper.label or paper.id
+    if label.endswith("…"):
+        return f"“{label.rstrip('…').strip()}”"
+    return label
+
+
+class ReferenceResolver:
+    """Resolves a plan's references; mixed into :class:`rag.conversation.Conversation`, whose
+    ``pipeline``, ``turns``, ``papers`` and numbering it reads."""
+
+    pipeline: AnswerPipeline
+    turns: list[Turn]
+
+    @property
+    def papers(self) -> dict[str, Paper]:
+        """Every paper of the collection, by id."""
+        return self.pipeline.catalogue.papers
+
+    def paper_with_number(self, number: int) -> str | None:  # pragma: no cover - provided by Conversation
+        raise NotImplementedError
+
+    def known_numbers(self) -> list[int]:  # pragma: no cover - provided by Conversation
+        raise NotImplementedError
+
+    def _recent(self) -> list[Citation]:
+        """Citations of the latest turn that cited anything (order of the answer)."""
+        return next((list(t.citations) for t in reversed(self.turns) if t.citations), [])
+
+    def _referred(self, plan: QuestionPlan) -> tuple[list[str], str, Resolution | None]:
+        """The papers a question is about: ``(ids, the question with references spelled out, a
+        reference to clarify or None)``. Names and ids come first; earlier-turn references
+        (``[2]``, "the second one", "it", "they") count only when the question names no paper."""
+        ids = list(plan.named_ids)
+        text = plan.query
+        recent = self._recent()
+        for r in plan.refs:
+            if r.kind == "number" and r.index is not None:
+                pid = self.paper_with_number(r.index)
+                if pid:
+                    ids.append(pid)
+                    text = text.replace(r.text, display_name(self.papers[pid]), 1)
+            elif r.kind == "ordinal" and r.index is not None and recent and r.index < len(recent):
+                pid = recent[r.index].paper_id
+                ids.append(pid)
+                text = text.replace(r.text, display_name(self.papers[pid]), 1)
+        if not ids:
+            pronouns = [r for r in plan.refs if r.kind in ("pronoun", "plural")]
+            if pronouns and recent:
+                many = any(r.kind == "plural" for r in pronouns) and len(recent) > 1
+                chosen = [c.paper_id for c in (recent[:3] if many else recent[:1])]
+                ids.extend(chosen)
+                label = " and ".join(display_name(self.papers[p]) for p in chosen)
+                for r in pronouns:
+                    sub = f"{label}'s" if r.text.lower() in ("its", "their") else label
+                    text = re.sub(rf"(?<!\w){re.escape(r.text)}(?!\w)", sub, text, count=1)
+            elif pronouns and len([t for t in content_terms(plan.query) if t not in ("it", "they")]) < 2:
+                ref = pronouns[0].text
+                return [], text, Resolution(ref, (), "earlier turn", f"nothing was cited before, so “{ref}” refers to no paper")
+        return list(dict.fromkeys(ids)), text, None
+
+    def resolve(self, ref: str) -> Resolution:
+        """Which paper a reference means: an id, ``[n]``, an earlier-turn reference, a name
+        (exact, any case, one edit; then rapidfuzz ratio >= ``retrieval.name_match_min`` over
+        labels), or a description (resolved when the best hit is relevant and clearly ahead)."""
+        ref = ref.strip().strip("“”\"'").strip()
+        if not ref:
+            return Resolution(ref, (), "", "the reference is empty")
+        plan = self.pipeline.read(ref)
+        if plan.named_ids:
+            ids = plan.named_ids
+            if len(ids) == 1:
+                return Resolution(ref, ids, "id" if plan.refs[0].kind == "id" else "name")
+            return Resolution(ref, ids[:5], "name", f"“{ref}” names {len(ids)} papers")
+        m = re.fullmatch(r"\[?\s*(\d+)\s*\]?|(?:paper|source|reference|number|no\.?|#)\s*#?(\d+)", ref, re.I)
+        if m:
+            n = int(m.group(1) or m.group(2))
+            pid = self.paper_with_number(n)
+            if pid is None:
+                known = ", ".join(format_marker(k) for k in self.known_numbers()) or "none yet"
+                msg = f"no paper is cited as {format_marker(n)} in this conversation (cited so far: {known})"
+                return Resolution(ref, (), "number", msg)
+            return Resolution(ref, (pid,), "number")
+        recent = self._recent()
+        back = [r for r in plan.refs if r.kind in ("pronoun", "ordinal")]
+        if back and len(content_terms(ref)) <= 1:
+            idx = back[0].index or 0
+            if recent and idx < len(recent):
+                return Resolution(ref, (recent[idx].paper_id,), "earlier turn")
+            return Resolution(ref, (), "earlier turn", f"nothing was cited before, so “{ref}” refers to no paper")
+        fuzzy = self.pipeline.catalogue.fuzzy_names(ref, self.pipeline.settings.retrieval.name_match_min)
+        if len(fuzzy) == 1:
+            return Resolution(ref, (fuzzy[0],), "name")
+        if len(fuzzy) > 1:
+            return Resolution(ref, tuple(fuzzy[:5]), "name", f"“{ref}” is close to the names of {len(fuzzy)} papers")
+        return self._by_description(ref)
+
+    def _by_description(self, ref: str) -> Resolution:
+        rs = self.pipeline.settings.retrieval
+        topic, _ = split_frame(ref)
+        hits = self.pipeline.retriever.search(topic).hits
+        if not hits or not content_terms(ref):
+            return Resolution(ref, (), "description", f"nothing in the collection matches “{ref}”")
+        top = hits[0]
+        if top.dense < rs.relevance_floor and top.coverage < rs.coverage_floor:
+            msg = f"nothing in the collection is close to “{ref}” (best: {top.paper.label})"
+            return Resolution(ref, (), "description", msg)
+        close = [
+            h.paper.id
+            for h in hits[1:5]
+            if h.score >= 0.9 * top.score
+            or (h.score >= 0.65 * top.score and h.coverage >= rs.coverage_floor and h.dense >= rs.relevance_floor)
+        ]
+        if close:
+            return Resolution(ref, (top.paper.id, *close), "description", f"“{ref}” fits several papers")
+        return Resolution(ref, (top.paper.id,), "description")
+
+    def _what_about(self, plan: QuestionPlan, prev: Turn, x: str) -> QuestionPlan:
+        """"What about X?" after an answer: the previous question about X instead."""
+        label = display_name(self.papers[prev.citations[0].paper_id])
+        base = prev.standalone
+        text = base.replace(label, x) if label in base else f"{base.rstrip('?. ')} — {x}?"
+        return replace(self.pipeline.read(text), asked=plan.asked)
+
+    # --- comparisons and summaries -------------------------------------------------------
+
+    def _pair(self, plan: QuestionPlan) -> tuple[list[Resolution], bool]:
+        """The two compared papers, and whether the question asked for a comparison of two."""
+        recent = self._recent()
+        ids = list(plan.named_ids)
+        for r in plan.refs:
+            if r.kind == "number" and r.index is not None and (pid := self.paper_with_number(r.index)):
+                ids.append(pid)
+            elif r.kind == "ordinal" and r.index is not None and recent and r.index < len(recent):
+                ids.append(recent[r.index].paper_id)
+        ids = list(dict.fromkeys(ids))
+        if len(ids) >= 2:
+            return [Resolution(self.papers[p].label, (p,), "name") for p in ids[:2]], True
+        two = _TWO.search(plan.query)
+        if not ids and two:  # "the two federated learning papers": the two likeliest members of that set
+            topic = two.group("topic").strip()
+            hits = self.pipeline.retriever.search(topic).hits[: self.pipeline.settings.retrieval.candidates]
+            members = [h for h, _ in self.pipeline.membership.members(topic, (), hits, 0.0)][:2]
+            if len(members) == 2:
+                return [Resolution(topic, (h.paper.id,), "description") for h in members], True
+        if not ids and any(r.kind == "plural" for r in plan.refs) and len(recent) >= 2:
+            return [Resolution(c.label, (c.paper_id,), "earlier turn") for c in recent[:2]], True
+        first: list[Resolution] = []
+        for a, b in plan.sides[:5]:
+            ra, rb = self.resolve(a), self.resolve(b)
+            if ra.resolved and rb.resolved and ra.paper_ids != rb.paper_ids:
+                return [ra, rb], True
+            first = first or [ra, rb]
+        if first:
+            return first, False
+        if ids:
+            return [Resolution(self.papers[ids[0]].label, (ids[0],), "name")], False
+        return [], False
+

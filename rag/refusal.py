@@ -1,0 +1,173 @@
+"""The refusal policy: when the collection does not answer a question, say so and cite nothing.
+
+Three classes of question are refused, whatever their phrasing (the plan, not the wording,
+decides):
+
+1. **details abstracts do not state**: authors (unless the records have them), affiliations,
+   licences, dates, hardware, funding, hyper-parameters, and model sizes unless the paper's
+   abstract states one (:data:`rag.question.QuestionPlan.metadata`);
+2. **terms the papers never mention**: a coined term the question states that no abstract
+   contains, or that the named paper's abstract does not contain ("What BLEU does ME-DLM reach
+   on WMT14?");
+3. **topics the collection is not about**: for a question that names no paper, no sentence of
+   the candidates is close to the topic or to one of its alternatives (:meth:`RefusalPolicy.topic`),
+   calibrated on the dev set (see the floors in :class:`rag.settings.RetrievalSettings`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rag.prose import REFUSAL
+from rag.question import QuestionPlan
+from rag.retrieve import HybridRetriever, Retrieval
+from rag.settings import RetrievalSettings
+from rag.text import named_entities, normalize
+from store.papers import Paper
+
+__all__ = ["NOT_ENGLISH", "NOTHING_CLOSE", "RefusalPolicy", "TopicEvidence"]
+
+NOTHING_CLOSE = f"{REFUSAL} Nothing in the collection is close to it"
+NOT_ENGLISH = (
+    "The question does not seem to be in English. The abstracts are English and the offline embedding "
+    "model matches English text, so in other languages only names the abstracts state (such as DANCE or "
+    "APM) can be found: please ask in English, or name the method."
+)
+RARE_SHARE = 0.1
+"""Largest share of the abstracts a term may appear in and still be rare (a name-like term)."""
+NEAR_SENTENCES = 10
+"""Candidates whose sentences are compared with the topic."""
+NEAR_COVERAGE = 20
+"""Candidates whose term coverage of a facet is checked."""
+
+_COMPOUND_TERM = re.compile(r"\b[A-Za-z]+(?:-[A-Za-z]+){2,}\b")
+_PROPER = re.compile(r"(?<![.!?:]\s)(?<!^)(?<=\s)[A-Z][A-Za-z0-9-]+\b")
+# A parameter count or model size an abstract states: "7B", "Agent-Omit-8B", "1.3 billion parameters".
+_SIZE = re.compile(r"\d+(?:\.\d+)?\s?[BM]\b|\b(?:million|billion)\s+parameters\b|\bparameters?\b", re.I)
+
+
+@dataclass(frozen=True)
+class TopicEvidence:
+    """How close the candidates of a question that names no paper come to its topic.
+
+    Attributes:
+        best_sentence: Best cosine of any sentence of the first candidates with the topic or a facet.
+        dense: Best chunk cosine of the first candidate.
+        coverage: Term coverage of the first candidate.
+        stated: Some candidate states the topic's (or a facet's) terms well enough.
+        rare: The question states a rare name or compound term some abstract holds.
+    """
+
+    best_sentence: float
+    dense: float
+    coverage: float
+    stated: bool
+    rare: bool
+
+
+class RefusalPolicy:
+    """Decides refusals (see the module docstring).
+
+    Args:
+        retriever: Document frequencies, coverage, the embedder and the papers.
+        evidence: Sentence embeddings of abstracts (an :class:`rag.evidence.EvidenceSelector`).
+        settings: The floors.
+    """
+
+    def __init__(self, retriever: HybridRetriever, evidence, settings: RetrievalSettings):
+        self.retriever = retriever
+        self.evidence = evidence
+        self.settings = settings
+
+    # --- what abstracts do not state --------------------------------------------------
+
+    def metadata(self, plan: QuestionPlan, papers: Sequence[Paper]) -> str:
+        """The refusal for a detail abstracts do not state, or ``""`` (none asked, or the records hold it)."""
+        what = plan.metadata
+        if not what:
+            return ""
+        if what == "authors" and papers and all(p.authors for p in papers):
+            return ""
+        if what == "model size" and papers and all(_SIZE.search(p.abstract) for p in papers):
+            return ""
+        closest = f"; the closest paper is {papers[0].label} ({papers[0].id})." if papers else "."
+        return f"{REFUSAL} The abstracts do not state {what}{closest}"
+
+    def absent_terms(self, plan: QuestionPlan, retrieval: Retrieval, papers: Sequence[Paper]) -> str:
+        """The refusal for coined terms the named papers (or every abstract) never mention, or ``""``."""
+        if retrieval.unmatched_entities:
+            return f"{REFUSAL} No abstract in the collection mentions {', '.join(retrieval.unmatched_entities[:3])}."
+        if len(papers) != 1:
+            return ""
+        paper = papers[0]
+        stated = {normalize(t) for t in retrieval.names}
+        text = normalize(paper.text_for_index)
+        names = {normalize(n) for n in (paper.label, *paper.aliases)}
+        for ent in sorted(named_entities(plan.query)):
+            key = normalize(ent)
+            if key in stated or key in names or key in text or any(key in n or n in key for n in names):
+                continue
+            return f"{REFUSAL} The abstract of {paper.label} does not mention {ent}."
+        return ""
+
+    # --- topics the collection is not about -------------------------------------------
+
+    def topic_evidence(self, plan: QuestionPlan, retrieval: Retrieval) -> TopicEvidence:
+        """Measure how close the candidates come to the topic (see :class:`TopicEvidence`)."""
+        rs = self.settings
+        hits = retrieval.hits
+        top = hits[0]
+        topic = plan.topic or plan.query
+        texts = [topic, *plan.facets]
+        qvecs = self.retriever.embedder.embed(texts)
+        near = hits[:NEAR_SENTENCES]
+        self.evidence.warm([h.paper for h in near])
+        best = max((float((self.evidence.sentences(h.paper)[1] @ qvecs.T).max()) for h in near), default=0.0)
+        ids = [h.paper.id for h in hits[:NEAR_COVERAGE]]
+        stated = (
+            top.dense >= rs.relevance_floor
+            or top.coverage >= rs.coverage_floor
+            or any(max(self.retriever.coverages(t, ids), default=0.0) >= rs.set_facet_coverage for t in texts)
+        )
+        words = {m.group(0) for m in _PROPER.finditer(plan.query)} | named_entities(plan.query)
+        words |= set(_COMPOUND_TERM.findall(plan.query))
+        # a coined term some abstract states, however it is typed ("alfworld")
+        terms = self.retriever.names.terms
+        words |= {w for w in re.findall(r"[\w-]+", plan.query.lower()) if w in terms and len(w) >= 4}
+        return TopicEvidence(best, top.dense, top.coverage, stated, any(self.rare(w) for w in words))
+
+    def topic(self, plan: QuestionPlan, retrieval: Retrieval) -> str:
+        """The refusal for a question that names no paper, or ``""`` when the collection answers it.
+
+        Refused when no sentence of the first candidates is within ``set_refusal_floor`` of the
+        topic or of one of its facets, unless the question states a rare name some abstract holds
+        ("ALFWorld"), or the topic's terms are stated (coverage) and a sentence is within
+        ``set_lexical_floor``. In another
+        language the English embedder cannot judge closeness: the English terms the question
+        carries ("component numeracy") decide alone.
+        """
+        if not retrieval.hits:
+            return f"{REFUSAL} The collection is empty or holds nothing related; ingest papers first."
+        if plan.metadata:
+            return self.metadata(plan, [])
+        ev = self.topic_evidence(plan, retrieval)
+        rs = self.settings
+        weak = ev.best_sentence < rs.set_refusal_floor and not (
+            ev.rare or (ev.stated and (ev.best_sentence >= rs.set_lexical_floor or not plan.english))
+        )
+        if not weak:
+            return ""
+        if not plan.english:
+            return f"{REFUSAL} {NOT_ENGLISH}"
+        top = retrieval.hits[0]
+        return (
+            f"{NOTHING_CLOSE} (best match {top.paper.label}: similarity {ev.best_sentence:.2f}, "
+            f"term coverage {top.coverage:.2f})."
+        )
+
+    def rare(self, term: str) -> bool:
+        """Whether ``term`` is in at least one abstract and at most :data:`RARE_SHARE` of the collection."""
+        df = self.retriever.document_frequency(term)
+        return 0 < df <= RARE_SHARE * max(1, len(self.retriever.papers))

@@ -1,0 +1,406 @@
+"""Rhetorical roles of abstract sentences, and the rows of comparisons and summaries built on them.
+
+A question asks for a role (the problem a paper addresses, its method, its results, its data,
+its theory); a sentence of an abstract plays roles, recognised by cue words (after the
+argumentative-zoning idea of Teufel and Moens, Computational Linguistics 2002) and by its move
+in the abstract (background, gap, contribution: Swales, 1990, "Create a Research Space").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from rag.types import Evidence
+from store.papers import Paper, strip_markup
+
+if TYPE_CHECKING:
+    from rag.evidence import EvidenceSelector
+
+__all__ = [
+    "ANAPHORA",
+    "NOT_STATED",
+    "ROWS",
+    "Row",
+    "abstract_moves",
+    "is_summary",
+    "question_roles",
+    "select_rows",
+    "sentence_roles",
+    "wants_more",
+]
+
+NOT_STATED = "not stated in the abstract"
+"""What a cell says when no sentence of the abstract fits its row."""
+
+
+# Rhetorical roles of abstract sentences, recognised by cue words (after the argumentative-zoning
+# idea of Teufel & Moens, 2002, reduced to the roles questions about abstracts ask for).
+_ROLE_CUES = {
+    "problem": re.compile(
+        r"\b(however|but|limit\w*|lack\w*|challeng\w*|suffer\w*|fail\w*|bottleneck\w*|ineffici\w*|costly|"
+        r"expensive|difficult\w*|issue\w*|problem\w*|gap|neglect\w*|overlook\w*|rigid\w*|unstable|instabilit\w*|"
+        r"hinder\w*|scarc\w*|overhead|prohibitive|vanish\w*|waste\w*|mismatch\w*|trade-off|degrad\w*|remain\w*|"
+        r"existing|prior|previous|conventional|traditional|struggl\w*)\b",
+        re.I,
+    ),
+    "method": re.compile(
+        r"\b(we (propose|introduce|present|design|develop)|framework|approach|consists?|stages?|first|then|"
+        r"specifically|key idea|leverag\w*|via|by (exploiting|using|introducing)|trains?|curriculum)\b",
+        re.I,
+    ),
+    "result": re.compile(
+        r"\b(achiev\w*|outperform\w*|improv\w*|reduc\w*|experiments?|results?|demonstrat\w*|speed-?ups?|faster|"
+        r"state-of-the-art|gains?|surpass\w*|accuracy)\b|%|\\times",
+        re.I,
+    ),
+    "data": re.compile(r"\b(datasets?|benchmarks?|evaluat\w*|corpus|annotations?|tasks|suite)\b", re.I),
+    "theory": re.compile(
+        r"\b(prove\w*|proof|theor\w*|bounds?|guarantee\w*|convergence|consisten\w*|optimal\w*|approximation)\b",
+        re.I,
+    ),
+}
+_INTENT_CUES = {
+    "problem": re.compile(
+        # "problem" as the thing a paper addresses, not the object of a method ("cast as a
+        # combinatorial problem").
+        r"\b(limitation|challenge|shortcoming|bottleneck|obstacle|weakness|inefficien\w*|gap|issue|"
+        r"address|tackle|motivat\w*|why|trade-off|cause|neglect\w*)\w*\b|"
+        r"\bproblems?\b(?=\s+(with|of|in|that|does|do|did|they|it|addressed|solved|tackled)\b)",
+        re.I,
+    ),
+    # Singular only: "existing RL methods" names other work, "what method" asks for this one's.
+    "method": re.compile(
+        r"\b(how|method|approach|stages?|training|idea|mechanism|fix|contribution|propose\w*)\b", re.I
+    ),
+    "result": re.compile(r"\b(how much|how many|gain|improv\w*|accuracy|results?|achiev\w*|reach|speed\w*|by how)\b", re.I),
+    "data": re.compile(r"\b(dataset|benchmark|evaluated|tasks|resources?)\w*\b", re.I),
+    "theory": re.compile(r"\b(theor\w*|prove|proof|bound|guarantee|convergence)\w*\b", re.I),
+}
+_SUMMARY = re.compile(r"\b(summari[sz]e|summary|overview|contribution|what (is|does) .{0,40} (about|do))\b", re.I)
+
+
+def question_roles(question: str) -> set[str]:
+    """Rhetorical roles a question asks for (problem, method, result, data, theory)."""
+    roles = {r for r, pat in _INTENT_CUES.items() if pat.search(question)}
+    if _SUMMARY.search(question):
+        roles |= {"problem", "method", "result"}
+    return roles
+
+
+_RESULT_LEAD = re.compile(r"^\W*(experiment\w*|empirical\w*|extensive|results?|evaluations?|across|comprehensive)\b", re.I)
+_CONTRAST = re.compile(r"\b(however|but|yet|although|though|despite|whereas|existing|prior|previous|conventional)\b", re.I)
+
+
+def sentence_roles(sentence: str, move: str = "unknown") -> set[str]:
+    """Rhetorical roles a sentence plays, by its cue words and its move in the abstract.
+
+    When the abstract's moves are known (:func:`abstract_moves`), a sentence states the
+    problem exactly when it is in the gap move. Otherwise cue words decide, and a sentence
+    that opens as a result ("Experiments show ... the best trade-off") does not state the
+    problem unless it also contrasts with other work.
+    """
+    roles = {r for r, pat in _ROLE_CUES.items() if pat.search(sentence)}
+    if move == "gap":
+        roles.add("problem")
+    elif move != "unknown" or (_RESULT_LEAD.search(sentence) and not _CONTRAST.search(sentence)):
+        roles.discard("problem")
+    return roles
+
+
+# Moves of an abstract (Swales, 1990, "Create a Research Space"): the territory, the niche (the gap
+# or limitation the paper addresses) and its occupation (what the paper proposes and shows).
+_PROPOSAL = re.compile(
+    r"\b(we (propose|introduce|present|develop|design|study|investigate|make|formulate|build|consider)\w*|"
+    r"here,? we)\b",
+    re.I,
+)
+_STRONG_PROPOSAL = re.compile(
+    r"\b(we propose|this (paper|work) proposes|"
+    r"to (address|tackle|overcome|solve|bridge|fill|mitigate|remedy|this end)\b.{0,80}\bwe)\b",
+    re.I,
+)
+_THIS_WORK = re.compile(r"\b(in this (paper|work)|this (paper|work) (introduce|present|develop|stud)\w*)\b", re.I)
+_GAP_CUE = re.compile(
+    r"\b(however|but|yet|although|though|despite|unfortunately|nevertheless|remains?|lack\w*|suffer\w*|"
+    r"fail\w*|limit(ed|ation|ations|s)?|overlook\w*|neglect\w*|ignor\w*|struggl\w*|incur\w*|bottleneck\w*|"
+    r"challeng\w*|costly|expensive|prohibitive|ineffici\w*|incoheren\w*|difficult\w*|waste\w*|vanish\w*|"
+    r"insufficien\w*|less attention|under-?explored|unexplored|constrain\w*|hinder\w*|issues?|problems?|gap|"
+    r"overhead|trade-offs?|unstable|instabilit\w*|rigid\w*|scarc\w*|mismatch\w*|degrad\w*|only)\b|^\W*while\b",
+    re.I,
+)
+# "Recent methods address this limitation by ..." describes earlier work's remedy, not the gap.
+_PRIOR_REMEDY = re.compile(
+    r"\b(address|tackle|mitigat|alleviat|overcom|solv|resolv)\w* (this|these|the|such) "
+    r"(limitation|issue|problem|challenge|bottleneck)s?\b(?!.*\b(however|but|yet)\b)",
+    re.I,
+)
+ANAPHORA = re.compile(
+    r"^\W*(?:(?:however|moreover|furthermore|yet|but|still|unfortunately|also|in addition|in practice),?\s+)?"
+    r"(this|these|such|that|those|it|they|as a result|consequently|thus|hence|therefore)\b",
+    re.I,
+)
+
+
+def abstract_moves(sentences: list[str]) -> list[str]:
+    """The move each sentence of an abstract makes: ``background``, ``gap`` or ``contribution``.
+
+    The contribution starts at the first sentence that says what the paper does ("we
+    propose", "In this work", "To address this, we"). The gap is the run of sentences just
+    before it that state a limitation, a contrast or a consequence of one (a sentence that
+    starts with "This"/"These"/"As a result" continues the run; one that describes earlier
+    work's remedy, "Recent methods address this limitation by ...", ends it). Everything
+    earlier is background. An abstract with no recognisable contribution sentence, or none
+    before which a gap is stated, gets ``unknown`` for every sentence (the cue words then
+    decide; after Swales, 1990, moves of research introductions).
+
+    Args:
+        sentences: The abstract's sentences, in order.
+
+    Returns:
+        One move per sentence.
+    """
+    n = len(sentences)
+    p = None
+    for pat in (_STRONG_PROPOSAL, _THIS_WORK, _PROPOSAL):
+        p = next((i for i, s in enumerate(sentences) if pat.search(s)), None)
+        if p is not None:
+            break
+    if not p:
+        return ["unknown"] * n
+    moves = ["background"] * p + ["contribution"] * (n - p)
+    i = p - 1
+    while i >= 0:
+        s = sentences[i]
+        if _PRIOR_REMEDY.search(s):
+            break
+        if not (_GAP_CUE.search(s) or (i + 1 < p and moves[i + 1] == "gap" and ANAPHORA.search(sentences[i + 1]))):
+            break
+        moves[i] = "gap"
+        i -= 1
+    return moves if "gap" in moves else ["unknown"] * n
+
+
+def wants_more(question: str) -> bool:
+    """Whether the question asks for several aspects (a summary or two+ roles): quote more sentences."""
+    return is_summary(question) or len(question_roles(question)) >= 2
+
+
+def is_summary(question: str) -> bool:
+    """Whether the question asks for a summary or overview of a paper."""
+    return bool(_SUMMARY.search(question))
+
+
+# --- rows of comparisons and summaries -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of a comparison table (and one theme of a summary).
+
+    A sentence's row score in [0, 1] is ``0.5 * semantic + 0.5 * cue``: ``semantic`` is
+    :meth:`rag.evidence.EvidenceSelector.score` against :attr:`query`; ``cue`` counts the
+    rhetorical cues of the row the sentence holds (0.4 each, at most 1), plus a position
+    bonus of up to 0.1 (problems come early in abstracts, results late), minus 0.3 when the
+    sentence holds a cue of :attr:`against`. Rhetorical cues are the usual features of
+    argumentative zoning (Teufel and Moens, Computational Linguistics 2002): generic
+    queries alone rank sentences poorly on 150-word abstracts.
+
+    Attributes:
+        key: Stable identifier (``"problem"``).
+        title: Row heading shown to users.
+        query: What the row asks of the abstract, for the semantic score.
+        cues: Words and phrases that mark a sentence of this row (one hit each).
+        strong: Phrases that mark it unmistakably ("we propose", "on 8 datasets"; two hits each).
+        against: Cues of other rows that argue against this one (may be ``None``).
+        position: ``"early"``, ``"late"`` or ``""``: where such sentences usually stand.
+        requires_own: Only sentences about the paper's own work count (limitations).
+    """
+
+    key: str
+    title: str
+    query: str
+    cues: re.Pattern[str]
+    strong: re.Pattern[str] | None = None
+    against: re.Pattern[str] | None = None
+    position: str = ""
+    requires_own: bool = False
+
+
+_PRIOR = re.compile(
+    r"\b(existing|current|prior|previous|conventional|standard|traditional|classical|most|many|some|recent)\s+"
+    r"(\w+\s+)?(methods?|approaches|works?|models|techniques|systems|paradigms?|algorithms?|studies)\b",
+    re.I,
+)
+_OWN = re.compile(r"\b(we|our|ours|this (paper|work|study)|the proposed)\b", re.I)
+_NUMERIC_RESULT = re.compile(r"\d(?:[\d.,]*)\s*(?:\\?%|×|x\b|\$\\times\$|times\b|-fold\b|points?\b)", re.I)
+
+ROWS: tuple[Row, ...] = (
+    Row(
+        "problem",
+        "Problem",
+        "The problem or challenge this paper addresses: existing methods are limited, costly or fail.",
+        re.compile(
+            r"\b(however|challeng\w*|problems?|suffer\w*|struggl\w*|limit(?:ed|ation|ations|s)?|bottlenecks?|lacks?|"
+            r"lacking|costly|expensive|overhead|remains?|difficult\w*|fail\w*|issues?|gaps?|hinder\w*|constrain\w*|"
+            r"inefficien\w*|unclear|open question|neglect\w*|overlook\w*|insufficient|unexplored|vulnerable)\b",
+            re.I,
+        ),
+        strong=re.compile(
+            r"\b(we (study|consider|investigate|address|tackle|focus on|revisit|examine)|"
+            r"this (paper|work) (studies|addresses|investigates)|remains? (an open|challenging|unclear|difficult))\b",
+            re.I,
+        ),
+        against=re.compile(r"\bwe (propose|introduce|present)\b|\bexperiments?\b|\boutperform", re.I),
+        position="early",
+    ),
+    Row(
+        "approach",
+        "Approach",
+        "We propose a new method or framework; how the proposed approach works.",
+        re.compile(
+            r"\b(we (formulate|derive|build|leverage|adopt|employ|use|train)|named|"
+            r"(a|an) (novel|new|simple|unified|general|principled|efficient|lightweight|training-free)|"
+            r"(our|the proposed) (method|approach|framework|model|algorithm))\b",
+            re.I,
+        ),
+        strong=re.compile(
+            r"\b(we (propose|introduce|present|develop|design|devise)|"
+            r"(this|our) (paper|work) (proposes|introduces|presents)|called|dubbed|termed)\b",
+            re.I,
+        ),
+        against=_PRIOR,
+    ),
+    Row(
+        "data",
+        "Data / benchmarks",
+        "Experiments on datasets and benchmarks; the tasks and environments it is evaluated on.",
+        re.compile(
+            r"\b(datasets?|benchmarks?|corpus|corpora|experiments?|evaluat\w*|tested on|tasks?|suites?|"
+            r"environments?|simulat\w*|real-world|empirical\w*|user study|participants)\b",
+            re.I,
+        ),
+        strong=re.compile(
+            r"\b\d+\s+(?:[\w-]+\s+){0,2}(?:datasets|benchmarks|tasks|environments|languages|domains)\b"
+            r"|\b(?:on|across|over)\s+(?:[\w-]+\s+){0,3}(?:datasets|benchmarks|tasks)\b"
+            r"|\b(?:experiments|evaluations?)\s+(?:on|across|with)\b",
+            re.I,
+        ),
+    ),
+    Row(
+        "results",
+        "Key results",
+        "Results: the method outperforms baselines and improves accuracy by a stated amount.",
+        re.compile(
+            r"\b(improv\w*|achiev\w*|gains?|reduc\w*|faster|speed-?ups?|superior|better|significant\w*|"
+            r"consistently|demonstrat\w*|shows? that|boost\w*|up to|matches|competitive|effective\w*|optimal)\b",
+            re.I,
+        ),
+        strong=re.compile(r"\b(outperform\w*|surpass\w*|state-of-the-art|sota)\b", re.I),
+        against=_PRIOR,
+        position="late",
+    ),
+    Row(
+        "limitations",
+        "Limitations",
+        "Limitations of the proposed method: it fails, cannot, or is restricted; future work.",
+        re.compile(
+            r"\b(limitations?|limited to|fails? to|cannot|can not|drawbacks?|trade-?offs?|at the cost of|"
+            r"restricted to|only applies|future work|does not (scale|generalize|hold))\b",
+            re.I,
+        ),
+        against=_PRIOR,
+        requires_own=True,
+    ),
+)
+ROW_MIN_SCORE = 0.30
+"""Least row score (see :class:`Row`) for a sentence to fill a cell; else :data:`NOT_STATED`."""
+
+
+def _row_score(row: Row, ev: Evidence, index: int, count: int, label: str) -> float:
+    text = strip_markup(ev.sentence)
+    if row.requires_own and not (_OWN.search(text) or (label and label.lower() in text.lower())):
+        return 0.0
+    hits = len({m.group(0).lower() for m in row.cues.finditer(text)})
+    if row.strong is not None:
+        hits += 2 * len({m.group(0).lower() for m in row.strong.finditer(text)})
+    if row.key == "results" and _NUMERIC_RESULT.search(ev.sentence):
+        hits += 2
+    if row.key == "approach" and label and not label.endswith("…") and label.lower() in text.lower():
+        hits += 1
+    if not hits:
+        return 0.25 * ev.score  # the semantic part alone, halved: never enough on its own
+    cue = min(1.0, 0.4 * hits)
+    pos = index / max(1, count - 1)
+    if row.position == "early":
+        cue += 0.1 * (1.0 - pos)
+    elif row.position == "late":
+        cue += 0.1 * pos
+    if row.against is not None and row.against.search(text):
+        cue -= 0.3
+    return max(0.0, min(1.0, 0.5 * ev.score + 0.5 * min(1.0, cue)))
+
+
+def select_rows(
+    evidence: EvidenceSelector,
+    paper: Paper,
+    rows: Sequence[Row] = ROWS,
+    *,
+    topic: str = "",
+    min_score: float = ROW_MIN_SCORE,
+) -> dict[str, tuple[Evidence, ...]]:
+    """The best sentence of ``paper``'s abstract for each row, or none when nothing fits.
+
+    Rows are filled in order of how specific their cues are (approach, results, data,
+    problem, limitations); a sentence already used by another row is taken again only
+    when it scores at least ``min_score + 0.1`` for this row and no unused one qualifies.
+
+    Args:
+        evidence: The sentence scorer.
+        paper: The paper whose abstract is read.
+        rows: Rows to fill.
+        topic: Optional topic prepended to each row's query (topic summaries).
+        min_score: Least row score in [0, 1] for a cell.
+
+    Returns:
+        Row key -> the chosen evidence (empty tuple = not stated in the abstract).
+    """
+    order = {s.start: i for i, s in enumerate(evidence.sentences(paper)[0])}
+    count = max(1, len(order))
+    priority = ["approach", "results", "data", "problem", "limitations"]
+    todo = sorted(rows, key=lambda r: priority.index(r.key) if r.key in priority else len(priority))
+    used: set[int] = set()
+    out: dict[str, tuple[Evidence, ...]] = {}
+    for row in todo:
+        query = f"{topic}. {row.query}" if topic else row.query
+        scored = evidence.score(query, paper)
+        ranked = sorted(
+            ((_row_score(row, e, order.get(e.start, 0), count, paper.label), e) for e in scored),
+            key=lambda t: t[0],
+            reverse=True,
+        )
+        pick: Evidence | None = None
+        for sc, e in ranked:
+            if sc < min_score:
+                break
+            if e.start not in used:
+                pick = replace(e, score=round(sc, 4))
+                break
+        if pick is None:
+            for sc, e in ranked:
+                if sc >= min_score + 0.1:
+                    pick = replace(e, score=round(sc, 4))
+                    break
+        if pick is None:
+            out[row.key] = ()
+            continue
+        used.add(pick.start)
+        # "three challenges: (1) Overhead." is quoted with the sentences holding items (2), (3).
+        from rag.evidence import list_items
+
+        more = list_items(pick, scored)
+        used.update(e.start for e in more)
+        out[row.key] = (pick, *more)
+    return {r.key: out[r.key] for r in rows}

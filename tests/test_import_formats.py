@@ -253,6 +253,22 @@ def test_a_single_openreview_note_takes_its_year_from_the_venue_id_or_the_creati
     assert (result.papers[0].year, result.papers[0].venue) == (2023, "NeurIPS 2023 Conference")
 
 
+def test_malformed_records_fail_alone_with_their_record_number(tmp_path: Path) -> None:
+    good = {"id": "ok", "forum": "ok", "content": {"title": "Fine", "abstract": "A."}}
+    odd = {"id": "odd", "forum": "odd", "cdate": 1e20, "invitations": [], "content": {"title": ["x"], "abstract": "B."}}
+    bad = {"id": "bad", "forum": "bad", "content": "not an object"}
+    csl = {"id": "c", "type": ["article"], "issued": {"date-parts": "x"}, "author": "Smith", "abstract": 5}
+    result = read_path(write(tmp_path, "mixed.json", json.dumps([good, odd, bad, csl], indent=1)))
+    assert [row(p) for p in result.papers] == [
+        ("openreview:ok", "Fine", (), None, "", "https://openreview.net/forum?id=ok", ""),
+        ("openreview:odd", "", (), None, "", "https://openreview.net/forum?id=odd", ""),
+    ]
+    assert [reason for _, reason in problems(result)] == [
+        "record 3: note bad is not a paper (no title or abstract: a review, comment or decision)",
+        "record 4: note c is not a paper (no title or abstract: a review, comment or decision)",
+    ]
+
+
 # --- Semantic Scholar -------------------------------------------------------------------------
 
 

@@ -22,8 +22,10 @@ across re-imports: the DOI, else the arXiv id without version, else the source's
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from store.formats.arxiv_atom import looks_like_atom, read_atom
 from store.formats.csljson import is_csl_item, paper_from_csl
@@ -31,7 +33,7 @@ from store.formats.openreview import is_openreview_note, paper_from_note
 from store.formats.semantic_scholar import is_s2_paper, paper_from_s2
 from store.formats.zotero_csv import is_zotero_header, paper_from_zotero_row
 from store.formats.zotero_sqlite import looks_like_sqlite, read_zotero_sqlite
-from store.papers import READERS, SNIFFERS, ReadResult
+from store.papers import READERS, SNIFFERS, Paper, ReadResult
 from store.shapes import CSV_SHAPES, JSON_SHAPES, RecordShape
 
 __all__ = ["is_zotero_database", "read_atom", "read_zotero_sqlite"]
@@ -55,6 +57,22 @@ def is_zotero_database(path: Path) -> bool:
         return False
 
 
+def _guarded(convert: Callable[..., Paper]) -> Callable[..., Paper]:
+    """``convert`` with any error a malformed record can cause (a list where text belongs, ...)
+    turned into the ``ValueError`` the readers report for that record alone."""
+
+    @functools.wraps(convert)
+    def guarded(record: Any, **kwargs: Any) -> Paper:
+        try:
+            return convert(record, **kwargs)
+        except ValueError:
+            raise
+        except (TypeError, AttributeError, KeyError, IndexError, OverflowError, OSError) as exc:
+            raise ValueError(f"malformed record ({type(exc).__name__}: {exc})") from exc
+
+    return guarded
+
+
 def _register() -> None:
     shapes = {
         "OpenReview note": (JSON_SHAPES, is_openreview_note, paper_from_note),
@@ -64,7 +82,7 @@ def _register() -> None:
     }
     for name, (registry, detect, convert) in shapes.items():
         if all(s.name != name for s in registry):
-            registry.append(RecordShape(name, detect, convert))
+            registry.append(RecordShape(name, detect, _guarded(convert)))
     if _sniff not in SNIFFERS:
         SNIFFERS.append(_sniff)
     READERS.update({".xml": read_atom, ".atom": read_atom, ".sqlite": read_zotero_sqlite})

@@ -59,7 +59,8 @@ def is_csl_item(rec: Mapping[str, Any]) -> bool:
     if any(k in rec for k in _CSL_KEYS):
         return True
     own_shape = any(k in rec for k in ("authors", "year", "venue"))
-    return rec.get("type") in CSL_TYPES and "id" in rec and not own_shape
+    kind = rec.get("type")
+    return isinstance(kind, str) and kind in CSL_TYPES and "id" in rec and not own_shape
 
 
 def csl_authors(value: Any) -> list[str]:

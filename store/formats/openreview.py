@@ -57,7 +57,8 @@ def _venue_from_id(venue_id: str) -> str:
 
 
 def _year_of_ms(value: Any) -> int | None:
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+    """Year (UTC) of a time in milliseconds since 1970, ``None`` for anything else or out of range."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < 32503680000000:  # < 3000
         return dt.datetime.fromtimestamp(value / 1000, tz=dt.timezone.utc).year
     return None
 
@@ -78,7 +79,7 @@ def paper_from_note(note: Mapping[str, Any], *, source: str, fallback_id: str) -
     Raises:
         ValueError: The note was deleted, is not a paper (a review or comment), or has no abstract.
     """
-    content = note.get("content") or {}
+    content = note.get("content") if isinstance(note.get("content"), dict) else {}
     nid = text(note.get("id"))
     what = f"note {nid}" if nid else "note"
     if note.get("ddate"):
@@ -94,7 +95,8 @@ def paper_from_note(note: Mapping[str, Any], *, source: str, fallback_id: str) -
     if authors == ["Anonymous"]:
         authors = []  # blind submission
     invitations = note.get("invitations")
-    invitation = text(note.get("invitation")) or (text(invitations[0]) if isinstance(invitations, list) else "")
+    first = invitations[0] if isinstance(invitations, list) and invitations else None
+    invitation = text(note.get("invitation")) or text(first)
     venue_id = text(_value(content, "venueid")) or text(note.get("domain")) or invitation
     venue = text(_value(content, "venue")) or _venue_from_id(venue_id)
     year = (

@@ -13,6 +13,7 @@ import numpy as np
 from rag.embed import Embedder
 from rag.text import Sentence, split_sentences
 from store.chroma import ChromaStore, Chunk
+from store.merge import merge_duplicates
 from store.papers import IngestProblem, Paper, iter_corpus_files, read_path
 
 __all__ = [
@@ -145,7 +146,11 @@ def embed_by_length(embedder: Embedder, texts: Sequence[str], tokens: Sequence[i
 
 @dataclass
 class FileReport:
-    """What one ingest did with one file. ``found == added + updated + unchanged + duplicates``."""
+    """What one ingest did with one file.
+
+    ``found == added + updated + unchanged + merged + duplicates``; ``merged`` counts records that
+    were the same paper as another record (of this or another file) and went into its paper.
+    """
 
     file: str
     found: int = 0
@@ -154,13 +159,15 @@ class FileReport:
     unchanged: int = 0
     failed: int = 0
     problems: list[IngestProblem] = field(default_factory=list)
+    merged: int = 0
 
     def line(self) -> str:
-        """One-line summary: ``file: found 19, added 19, updated 0, unchanged 0, failed 0``."""
+        """One-line summary: ``file: found 19, added 19, updated 0, unchanged 0, failed 0``
+        (then ``, merged N`` when records were merged into another record's paper)."""
         return (
             f"{self.file}: found {self.found}, added {self.added}, updated {self.updated}, "
             f"unchanged {self.unchanged}, failed {self.failed}"
-        )
+        ) + (f", merged {self.merged} (same paper as another record)" if self.merged else "")
 
 
 @dataclass
@@ -285,12 +292,15 @@ def ingest_paths(
     batch_papers: int = 128,
     on_progress: Callable[[int], None] | None = None,
     on_total: Callable[[int], None] | None = None,
+    collection: str | None = None,
 ) -> IngestReport:
     """Read every corpus file under ``paths`` and ingest its papers.
 
-    A bad record is reported (file, line, reason) and the rest is ingested; a paper id
-    seen twice is kept once (the first) and the repeat reported as a problem. All files are
-    read (and their reports created) before anything is embedded.
+    A bad record is reported (file, line, reason) and the rest is ingested; records of the same
+    paper (DOI, arXiv id, title; see :mod:`store.merge`), across files and with stored papers,
+    become one paper; a paper id seen twice otherwise is kept once (the first) and the repeat
+    reported as a problem. All files are read (and their reports created) before anything is
+    embedded. ``collection`` selects a collection of a Zotero database.
 
     Raises:
         IngestInterrupted: on Ctrl-C; its ``report`` counts what was written before it.
@@ -299,12 +309,14 @@ def ingest_paths(
     report = IngestReport()
     results = []
     for f in iter_corpus_files([Path(p) for p in paths]):
-        res = read_path(f, field_map) if field_map else read_path(f)
+        res = read_path(f, field_map, collection=collection)
         results.append(res)
+    merge = merge_duplicates(results, known=store.all_papers())
+    results = merge.results
     seen: set[str] = set()
     todo: list[list[Paper]] = []
-    for res in results:
-        fr = FileReport(file=res.file, problems=list(res.problems))
+    for res, n_merged in zip(results, merge.merged, strict=True):
+        fr = FileReport(file=res.file, problems=list(res.problems), merged=n_merged)
         fr.failed = len(res.problems)
         fresh = []
         for p in res.papers:
@@ -315,7 +327,7 @@ def ingest_paths(
             seen.add(p.id)
             fresh.append(p)
         todo.append(fresh)
-        fr.found = len(res.papers)
+        fr.found = len(res.papers) + n_merged
         report.files.append(fr)
     if on_total:
         on_total(sum(len(t) for t in todo))

@@ -97,6 +97,7 @@ def _paper_meta(paper: Paper, n_chunks: int) -> dict:
         "venue": paper.venue,
         "url": paper.url,
         "source": paper.source,
+        "doi": paper.doi,
         "content_hash": paper.content_hash,
         "n_chunks": n_chunks,
     }
@@ -115,6 +116,7 @@ def _paper_from(pid: str, abstract: str, meta: dict) -> Paper:
         url=meta.get("url", ""),
         source=meta.get("source", ""),
         aliases=tuple(json.loads(meta.get("aliases", "[]"))),
+        doi=meta.get("doi", ""),
     )
 
 

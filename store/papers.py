@@ -17,7 +17,7 @@ import hashlib
 import inspect
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,6 +50,7 @@ class Paper:
         url: Code/project/paper URL (the abstract's first URL when it states one).
         source: File the record came from (file name only).
         aliases: Other names the abstract gives the method (long form, companions).
+        doi: The paper's DOI as the source writes it (``10.1145/3292500.3330701``), or ``""``.
     """
 
     id: str
@@ -62,14 +63,17 @@ class Paper:
     url: str = ""
     source: str = ""
     aliases: tuple[str, ...] = field(default=())
+    doi: str = ""
 
     @property
     def content_hash(self) -> str:
-        """SHA-256 (hex, 16 characters) of every field that reaches the index."""
-        payload = json.dumps(
-            [self.id, self.title, self.abstract, list(self.authors), self.year, self.venue, self.url],
-            ensure_ascii=False,
-        )
+        """SHA-256 (hex, 16 characters) of every field that reaches the index.
+
+        The DOI joins the hashed fields only when there is one, so papers without a DOI keep
+        the hashes they had before the field existed (no re-embedding after an upgrade).
+        """
+        fields = [self.id, self.title, self.abstract, list(self.authors), self.year, self.venue, self.url]
+        payload = json.dumps([*fields, self.doi] if self.doi else fields, ensure_ascii=False)
         return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
 
     @property
@@ -288,6 +292,7 @@ def make_paper(
     venue: str = "",
     url: str = "",
     source: str = "",
+    doi: str = "",
 ) -> Paper:
     """Build a :class:`Paper`, deriving its label, aliases and code URL from the abstract.
 
@@ -313,6 +318,7 @@ def make_paper(
         url=url or find_code_url(abstract),
         source=source,
         aliases=aliases,
+        doi=doi,
     )
 
 
@@ -432,6 +438,23 @@ def read_jsonl(path: Path) -> ReadResult:
 
 READERS = {".txt": read_seed_text, ".jsonl": read_jsonl}
 
+#: Readers chosen by a file's content before its extension: each sniffer gets the path and the
+#: file's first 4,096 bytes and returns a reader, or ``None`` when the content is not its format
+#: (:mod:`store.formats` registers the SQLite and Atom sniffers).
+SNIFFERS: list[Callable[[Path, bytes], Callable[..., ReadResult] | None]] = []
+
+
+def _sniffed_reader(path: Path) -> Callable[..., ReadResult] | None:
+    """The reader a registered sniffer picks from the file's first bytes, or ``None``."""
+    if not SNIFFERS or not path.is_file():
+        return None
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(4096)
+    except OSError:
+        return None  # the suffix's reader reports why the file cannot be read
+    return next((r for r in (sniff(path, head) for sniff in SNIFFERS) if r is not None), None)
+
 
 def iter_corpus_files(paths: Iterable[Path]) -> Iterator[Path]:
     """Yield readable corpus files under ``paths`` (folders are walked recursively, sorted)."""
@@ -444,8 +467,10 @@ def iter_corpus_files(paths: Iterable[Path]) -> Iterator[Path]:
             yield p
 
 
-def read_path(path: Path, field_map: dict[str, str] | None = None) -> ReadResult:
-    """Read one corpus file with the reader its extension selects.
+def read_path(
+    path: Path, field_map: dict[str, str] | None = None, *, collection: str | None = None
+) -> ReadResult:
+    """Read one corpus file with the reader its content (see :data:`SNIFFERS`) or extension selects.
 
     Unknown extensions and missing files become a problem in the result; nothing raises.
 
@@ -453,15 +478,21 @@ def read_path(path: Path, field_map: dict[str, str] | None = None) -> ReadResult
         path: The corpus file.
         field_map: Field -> column/key overrides (``--map abstract=Summary``), passed to
             the readers that take one (JSON, CSV/TSV, BibTeX); the others ignore it.
+        collection: Name of the collection to read, passed to the readers that take one (a
+            Zotero database); the others ignore it.
     """
     if not path.exists():
         return ReadResult(file=path.name, problems=[IngestProblem(str(path), None, "no such file")])
-    reader = READERS.get(path.suffix.lower())
+    reader = _sniffed_reader(path) or READERS.get(path.suffix.lower())
     if reader is None:
         return ReadResult(
             file=path.name,
             problems=[IngestProblem(path.name, None, f"unsupported format {path.suffix!r} (use {', '.join(READERS)})")],
         )
-    if field_map and "field_map" in inspect.signature(reader).parameters:
-        return reader(path, field_map=field_map)
-    return reader(path)
+    params = inspect.signature(reader).parameters
+    kwargs: dict = {}
+    if field_map and "field_map" in params:
+        kwargs["field_map"] = field_map
+    if collection is not None and "collection" in params:
+        kwargs["collection"] = collection
+    return reader(path, **kwargs)

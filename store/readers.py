@@ -10,6 +10,10 @@ Fields are found under common names, case-insensitively (see :data:`FIELD_NAMES`
 ``{"abstract": "Summary"}`` from the CLI option ``--map abstract=Summary``. A mapped
 name takes precedence; when a record lacks it, the common names are tried.
 
+Records of a known export format inside a JSON or CSV file (CSL-JSON, OpenReview notes,
+Semantic Scholar papers, Zotero's CSV export) are recognised by content through the shapes of
+:mod:`store.shapes`, which :mod:`store.formats` registers.
+
 Importing this module registers the readers in :data:`store.papers.READERS`.
 """
 
@@ -24,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from store.papers import READERS, IngestProblem, Paper, ReadResult, make_paper
+from store.shapes import RecordShape, csv_shape, json_shape
 
 __all__ = [
     "FIELD_NAMES",
@@ -332,7 +337,8 @@ def read_json_array(path: Path, field_map: dict[str, str] | None = None) -> Read
     offset, key = _find_array(text, data)
     records: list[tuple[int | None, Any]]
     if offset is None:
-        if isinstance(data, dict) and _lookup({str(k).lower(): v for k, v in data.items()}, "abstract", field_map):
+        lower = {str(k).lower(): v for k, v in data.items()} if isinstance(data, dict) else {}
+        if isinstance(data, dict) and (json_shape([data]) is not None or _lookup(lower, "abstract", field_map)):
             records = [(1, data)]  # a single paper object
         else:
             if data is not None:
@@ -352,17 +358,21 @@ def read_json_array(path: Path, field_map: dict[str, str] | None = None) -> Read
     if not records and data is not None:
         result.problems.append(IngestProblem(path.name, _line_of(text, max(offset or 0, 0)), "no records"))
         return result
+    shape = json_shape([rec for _, rec in records])
     for n, (line, rec) in enumerate(records, start=1):
         if not isinstance(rec, dict):
             result.problems.append(IngestProblem(path.name, line, f"record {n} is not a JSON object"))
             continue
         try:
-            paper = _paper_from_record(
-                {str(k).strip().lower(): v for k, v in rec.items()},
-                field_map,
-                source=path.name,
-                fallback_id=f"{path.stem}#{n}",
-            )
+            if shape is not None:
+                paper = shape.convert(rec, source=path.name, fallback_id=f"{path.stem}#{n}")
+            else:
+                paper = _paper_from_record(
+                    {str(k).strip().lower(): v for k, v in rec.items()},
+                    field_map,
+                    source=path.name,
+                    fallback_id=f"{path.stem}#{n}",
+                )
         except ValueError as exc:
             result.problems.append(IngestProblem(path.name, line, f"record {n}: {exc}"))
             continue
@@ -443,6 +453,7 @@ def read_csv(path: Path, field_map: dict[str, str] | None = None) -> ReadResult:
     delimiter = _sniff_delimiter(lines[first], "\t" if path.suffix.lower() == ".tsv" else ",")
     rows = _csv_rows(lines[first:], delimiter)
     header: list[str] | None = None
+    shape: RecordShape | None = None
     n = 0
     for rel_line, cells, error in rows:
         line = rel_line + first
@@ -452,7 +463,8 @@ def read_csv(path: Path, field_map: dict[str, str] | None = None) -> ReadResult:
                 return result
             header = [c.strip().lower() for c in cells]
             columns = ", ".join(repr(c.strip()) for c in cells)
-            if not any(name in header for name in _names_for("abstract", field_map)):
+            shape = csv_shape(header)
+            if shape is None and not any(name in header for name in _names_for("abstract", field_map)):
                 mapped = (field_map or {}).get("abstract")
                 why = f"column {mapped!r} (--map abstract={mapped}) not found" if mapped else "no abstract column"
                 result.problems.append(IngestProblem(path.name, line, f"{why}; columns are {columns}; {_MAP_HINT}"))
@@ -479,7 +491,10 @@ def read_csv(path: Path, field_map: dict[str, str] | None = None) -> ReadResult:
             if h:
                 rec.setdefault(h, c)  # the first of duplicate columns wins
         try:
-            paper = _paper_from_record(rec, field_map, source=path.name, fallback_id=f"{path.stem}#{n}")
+            if shape is not None:
+                paper = shape.convert(rec, source=path.name, fallback_id=f"{path.stem}#{n}")
+            else:
+                paper = _paper_from_record(rec, field_map, source=path.name, fallback_id=f"{path.stem}#{n}")
         except ValueError as exc:
             result.problems.append(IngestProblem(path.name, line, f"row {n}: {exc}"))
             continue

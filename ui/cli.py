@@ -82,7 +82,7 @@ def _components(settings: Settings, llm="configured", ensure_corpus: bool = Fals
         raise click.ClickException(str(exc)) from exc
 
 
-def _run_ingest(settings, store, embedder, paths, quiet: bool, field_map=None):
+def _run_ingest(settings, store, embedder, paths, quiet: bool, field_map=None, collection=None):
     from tqdm import tqdm
 
     from rag.ingest import ingest_paths
@@ -103,6 +103,7 @@ def _run_ingest(settings, store, embedder, paths, quiet: bool, field_map=None):
             field_map=field_map,
             on_progress=bar.update,
             on_total=total,
+            collection=collection,
         )
     finally:
         bar.close()
@@ -112,11 +113,31 @@ def _run_ingest(settings, store, embedder, paths, quiet: bool, field_map=None):
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--map", "maps", multiple=True, help="Column/field mapping such as abstract=Summary (CSV/JSON).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option(
+    "--collection",
+    default=None,
+    metavar="NAME",
+    help="Zotero database only: read the items of this collection (and its subcollections).",
+)
 @click.pass_context
-def ingest(ctx: click.Context, paths: tuple[Path, ...], maps: tuple[str, ...], quiet: bool) -> None:
-    """Index corpus files or folders (default: the bundled ICML 2026 abstracts)."""
+def ingest(
+    ctx: click.Context, paths: tuple[Path, ...], maps: tuple[str, ...], quiet: bool, collection: str | None
+) -> None:
+    """Index corpus files or folders (default: the bundled ICML 2026 abstracts).
+
+    Reads .txt (seed format), .jsonl, .json (paperchat's shape, CSL-JSON, OpenReview notes,
+    Semantic Scholar papers), .csv/.tsv (Zotero's export too), .bib, arXiv API responses
+    (.xml/.atom) and a Zotero library's zotero.sqlite, recognised by content.
+    """
     from rag.pipeline import make_embedder, open_store, prepare_environment
 
+    if collection is not None:
+        from store.formats import is_zotero_database
+        from store.papers import iter_corpus_files
+
+        if not any(is_zotero_database(f) for f in iter_corpus_files(list(paths))):
+            hint = "applies to a Zotero database (zotero.sqlite); none was given"
+            raise click.BadParameter(hint, param_hint="--collection")
     settings = _settings(ctx)
     prepare_environment(settings)
     field_map = None
@@ -133,7 +154,9 @@ def ingest(ctx: click.Context, paths: tuple[Path, ...], maps: tuple[str, ...], q
     try:
         store = open_store(settings)
         embedder = make_embedder(settings)
-        report = _run_ingest(settings, store, embedder, list(paths) or [default_corpus()], quiet, field_map)
+        report = _run_ingest(
+            settings, store, embedder, list(paths) or [default_corpus()], quiet, field_map, collection
+        )
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
     except IngestInterrupted as exc:

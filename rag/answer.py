@@ -30,7 +30,7 @@ from rag.citations import check_claims, format_marker, is_degenerate, validate_m
 from rag.evidence import EvidenceSelector, is_summary, wants_more
 from rag.filters import Filters
 from rag.lexicon import stem
-from rag.llm import ChatLLM, LLMError, Message, strip_reasoning
+from rag.llm import ChatLLM, LLMError, LLMIncomplete, Message, strip_reasoning
 from rag.retrieve import HybridRetriever, Retrieval
 from rag.settings import Settings
 from rag.text import STOPWORDS, content_terms, named_entities, normalize
@@ -538,7 +538,13 @@ class AnswerPipeline:
                     s.evidence = sorted([*s.evidence, gist], key=lambda e: e.start)
         timings.evidence = time.perf_counter() - t
         t = time.perf_counter()
-        prose, backend, note, invented, claims, ptoks = self._prose(query, kind, sources, on_token, stop)
+        incomplete = ""
+        try:
+            prose, backend, note, invented, claims, ptoks = self._prose(query, kind, sources, on_token, stop)
+        except LLMIncomplete as exc:  # issue 17: a reply that never finished is not an answer, nor checked
+            log.warning("LLM reply incomplete: %s", exc.reason)
+            prose, backend, note, invented, claims, ptoks = "", f"{self.backend} -> extractive", exc.note, 0, [], 0
+            incomplete = exc.reason
         note = "; ".join(x for x in (language_note, note) if x)
         timings.generation = time.perf_counter() - t
         text = self._render(kind, prose, sources, matched=matched, at_least=at_least)
@@ -579,6 +585,7 @@ class AnswerPipeline:
             matched_at_least=at_least,
             timings=timings,
             kind="list" if kind == "set" else "compare" if kind == "compare" else "answer",
+            incomplete=incomplete,
         )
 
     # --- decisions -------------------------------------------------------------------
@@ -840,6 +847,8 @@ class AnswerPipeline:
                 pieces.append(piece)
                 if on_token:
                     on_token(piece)
+        except LLMIncomplete:
+            raise  # handled by ask(): not an answer
         except LLMError as exc:
             log.warning("LLM failed: %s", exc)
             return "", f"{self.llm.name} -> extractive", f"The LLM failed ({exc}); answered from the evidence.", 0, [], ptoks

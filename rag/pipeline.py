@@ -57,7 +57,10 @@ def make_llm(settings: Settings) -> tuple[ChatLLM | None, str]:
     if cfg.backend in ("ollama", "auto"):
         from rag.llm_ollama import OllamaLLM
 
-        llm = OllamaLLM(cfg.ollama_host, cfg.ollama_model, context_tokens=cfg.context_tokens, timeout=cfg.timeout)
+        llm = OllamaLLM(
+            cfg.ollama_host, cfg.ollama_model, context_tokens=cfg.context_tokens, timeout=cfg.timeout,
+            deadline=cfg.deadline,
+        )
         if llm.ping():
             models = llm.list_models()
             if cfg.ollama_model in models or f"{cfg.ollama_model}:latest" in models:
@@ -81,7 +84,7 @@ def make_llm(settings: Settings) -> tuple[ChatLLM | None, str]:
         why = f"embedded model ({why})"
     else:
         why = "embedded model (--llm embedded)"
-    return EmbeddedLLM(max_context=cfg.context_tokens, threads=cfg.threads, time_limit=cfg.timeout), why
+    return EmbeddedLLM(max_context=cfg.context_tokens, threads=cfg.threads, time_limit=cfg.deadline), why
 
 
 @dataclass

@@ -12,8 +12,8 @@ import numpy as np
 
 from rag.embed import Embedder
 from rag.text import Sentence, split_sentences
-from store.chroma import ChromaStore, Chunk
-from store.papers import IngestProblem, Paper, iter_corpus_files, read_path
+from store.chroma import ChromaStore, Chunk, StoreError
+from store.papers import IngestProblem, Paper, ReadResult, iter_corpus_files, read_path
 
 __all__ = [
     "FileReport",
@@ -23,7 +23,9 @@ __all__ = [
     "embed_by_length",
     "ingest_papers",
     "ingest_paths",
+    "read_corpus",
     "token_counter",
+    "write_corpus",
 ]
 
 log = logging.getLogger(__name__)
@@ -145,7 +147,27 @@ def embed_by_length(embedder: Embedder, texts: Sequence[str], tokens: Sequence[i
 
 @dataclass
 class FileReport:
-    """What one ingest did with one file. ``found == added + updated + unchanged + duplicates``."""
+    """What one ingest did with one file.
+
+    ``found == added + updated + unchanged + failed``: every record found ends in exactly one
+    of those (a repeated paper id and a paper whose write failed count as failed; a file that
+    cannot be read at all counts as one failed record). ``removed`` counts papers of this file
+    that ``--sync`` took out of the index because the file no longer holds them.
+
+    Attributes:
+        file: File name.
+        found: Records found.
+        added: Papers new to the index.
+        updated: Papers whose content changed.
+        unchanged: Papers already indexed as they are.
+        failed: Records (or the whole file) that could not be ingested; each is in ``problems``.
+        removed: Papers removed by a sync.
+        encoding: How the file was decoded (``utf-8``, ``utf-8 (BOM)``, ``cp1252``, ...).
+        problems: One per failure: file, line, reason.
+        repairs: Records ingested after a repair (lone surrogates, another encoding, NULs).
+        kept: Papers a sync did not remove although the file no longer yields them (because
+            some of its records failed, or the file could not be read).
+    """
 
     file: str
     found: int = 0
@@ -153,14 +175,37 @@ class FileReport:
     updated: int = 0
     unchanged: int = 0
     failed: int = 0
+    removed: int = 0
+    encoding: str = ""
     problems: list[IngestProblem] = field(default_factory=list)
+    repairs: list[IngestProblem] = field(default_factory=list)
+    synced: bool = False
+    kept: int = 0
+
+    def fail(self, problem: IngestProblem) -> None:
+        """Record one failed record (counted in ``found`` and ``failed``)."""
+        self.problems.append(problem)
+        self.failed += 1
+        self.found += 1
 
     def line(self) -> str:
-        """One-line summary: ``file: found 19, added 19, updated 0, unchanged 0, failed 0``."""
-        return (
+        """One-line summary, e.g. ``a.jsonl: found 19, added 19, updated 0, unchanged 0, failed 0; utf-8``.
+
+        A sync adds ``removed N`` before the encoding; an unreadable file has no encoding part.
+        """
+        out = (
             f"{self.file}: found {self.found}, added {self.added}, updated {self.updated}, "
             f"unchanged {self.unchanged}, failed {self.failed}"
         )
+        if self.synced:
+            out += f", removed {self.removed}"
+        out += f"; {self.encoding}" if self.encoding else ""
+        if self.kept:
+            out += (
+                f" (kept {self.kept} paper{'s' if self.kept != 1 else ''} it no longer holds: fix its failures and "
+                f"sync again, or run `paperchat remove --source {self.file}`)"
+            )
+        return out
 
 
 @dataclass
@@ -225,8 +270,8 @@ def ingest_papers(
         on_progress(len(papers) - len(todo))
     count_many = token_counter(embedder)
     batch_size = int(getattr(embedder, "batch_size", 64) or 64)
-    for b in range(0, len(todo), batch_papers):
-        batch = todo[b : b + batch_papers]
+
+    def write(batch: list[Paper]) -> None:
         sentences = [split_sentences(p.abstract) for p in batch]
         flat_sentences = [s.text for ss in sentences for s in ss]
         known = dict(zip(flat_sentences, count_many(flat_sentences), strict=True))
@@ -257,6 +302,25 @@ def ingest_papers(
                 n_updated = sum(p.id in stored for p in done)
                 into.added, into.updated = into.added + len(done) - n_updated, into.updated + n_updated
             raise
+
+    for b in range(0, len(todo), batch_papers):
+        batch = todo[b : b + batch_papers]
+        try:
+            write(batch)
+        except (KeyboardInterrupt, StoreError):
+            raise  # Ctrl-C, or the store itself is unusable (another model's vectors, a lost server)
+        except Exception:  # noqa: BLE001 - one bad paper must not cost the others: write them one by one
+            log.warning("a batch of %d papers failed; writing them one by one", len(batch), exc_info=True)
+            for paper in batch:
+                try:
+                    write([paper])
+                except (KeyboardInterrupt, StoreError):
+                    raise
+                except Exception as exc:  # noqa: BLE001 - reported with the paper's id, the rest goes on
+                    into.problems.append(
+                        IngestProblem(into.file, None, f"paper {paper.id!r} could not be indexed: {exc}")
+                    )
+                    into.failed += 1
         if on_progress:
             on_progress(len(batch))
     return into.added - base[0], into.updated - base[1], into.unchanged - base[2]
@@ -274,6 +338,84 @@ class IngestInterrupted(KeyboardInterrupt):
         self.report = report
 
 
+def read_corpus(
+    paths: Iterable[Path], field_map: dict[str, str] | None = None
+) -> tuple[IngestReport, list[list[Paper]]]:
+    """Read every corpus file under ``paths``; nothing is written.
+
+    Each file is decoded whatever its encoding and read by the reader its extension selects;
+    a bad record, or a file that cannot be read (even by a failing reader), is a problem of
+    that file only. A paper id seen twice is kept once (the first) and the repeat is a problem.
+
+    Returns:
+        ``(report, papers)``: one :class:`FileReport` per file (``found`` and ``failed`` set)
+        and, for each, the papers to write (duplicates left out).
+    """
+    report = IngestReport()
+    results = []
+    for f in iter_corpus_files([Path(p) for p in paths]):
+        try:
+            res = read_path(f, field_map) if field_map else read_path(f)
+        except Exception as exc:  # noqa: BLE001 - a reader bug costs this file only, never the others
+            log.warning("reading %s failed", f, exc_info=True)
+            res = ReadResult(file=f.name, problems=[IngestProblem(f.name, None, f"cannot read file: {exc!r}")])
+        results.append(res)
+    seen: set[str] = set()
+    todo: list[list[Paper]] = []
+    for res in results:
+        fr = FileReport(file=res.file, encoding=res.encoding, repairs=list(res.repairs))
+        for problem in res.problems:
+            fr.fail(problem)
+        fresh = []
+        for p in res.papers:
+            if p.id in seen:
+                fr.fail(IngestProblem(res.file, None, f"duplicate paper id {p.id!r} (kept the first)"))
+                continue
+            seen.add(p.id)
+            fr.found += 1
+            fresh.append(p)
+        todo.append(fresh)
+        report.files.append(fr)
+    return report, todo
+
+
+def write_corpus(
+    report: IngestReport,
+    papers: Sequence[Sequence[Paper]],
+    store: ChromaStore,
+    embedder: Embedder,
+    *,
+    max_tokens: int = 200,
+    overlap: int = 1,
+    batch_papers: int = 128,
+    on_progress: Callable[[int], None] | None = None,
+    on_total: Callable[[int], None] | None = None,
+) -> None:
+    """Write the papers :func:`read_corpus` read, counting into each file's report.
+
+    Raises:
+        IngestInterrupted: on Ctrl-C; its ``report`` counts what was written before it.
+    """
+    t0 = time.perf_counter()
+    if on_total:
+        on_total(sum(len(t) for t in papers))
+    try:
+        for fr, todo in zip(report.files, papers, strict=True):
+            ingest_papers(
+                todo, store, embedder, max_tokens=max_tokens, overlap=overlap, batch_papers=batch_papers,
+                on_progress=on_progress, into=fr,
+            )
+    except KeyboardInterrupt as exc:
+        report.interrupted = True
+        report.seconds += time.perf_counter() - t0
+        try:
+            report.papers_in_store, report.chunks_in_store = store.counts()
+        except Exception:  # noqa: BLE001 - the server went away meanwhile: the counts stay 0
+            log.debug("no store counts after the interruption", exc_info=True)
+        raise IngestInterrupted(report) from exc
+    report.seconds += time.perf_counter() - t0
+
+
 def ingest_paths(
     paths: Iterable[Path],
     store: ChromaStore,
@@ -286,7 +428,8 @@ def ingest_paths(
     on_progress: Callable[[int], None] | None = None,
     on_total: Callable[[int], None] | None = None,
 ) -> IngestReport:
-    """Read every corpus file under ``paths`` and ingest its papers.
+    """Read every corpus file under ``paths`` and ingest its papers (:func:`read_corpus`, then
+    :func:`write_corpus`). Papers no longer in a file stay indexed: see :func:`rag.sync.sync_paths`.
 
     A bad record is reported (file, line, reason) and the rest is ingested; a paper id
     seen twice is kept once (the first) and the repeat reported as a problem. All files are
@@ -296,43 +439,11 @@ def ingest_paths(
         IngestInterrupted: on Ctrl-C; its ``report`` counts what was written before it.
     """
     t0 = time.perf_counter()
-    report = IngestReport()
-    results = []
-    for f in iter_corpus_files([Path(p) for p in paths]):
-        res = read_path(f, field_map) if field_map else read_path(f)
-        results.append(res)
-    seen: set[str] = set()
-    todo: list[list[Paper]] = []
-    for res in results:
-        fr = FileReport(file=res.file, problems=list(res.problems))
-        fr.failed = len(res.problems)
-        fresh = []
-        for p in res.papers:
-            if p.id in seen:
-                fr.problems.append(IngestProblem(res.file, None, f"duplicate paper id {p.id!r} (kept the first)"))
-                fr.failed += 1
-                continue
-            seen.add(p.id)
-            fresh.append(p)
-        todo.append(fresh)
-        fr.found = len(res.papers)
-        report.files.append(fr)
-    if on_total:
-        on_total(sum(len(t) for t in todo))
-    try:
-        for fr, papers in zip(report.files, todo, strict=True):
-            ingest_papers(
-                papers, store, embedder, max_tokens=max_tokens, overlap=overlap, batch_papers=batch_papers,
-                on_progress=on_progress, into=fr,
-            )
-    except KeyboardInterrupt as exc:
-        report.interrupted = True
-        report.seconds = time.perf_counter() - t0
-        try:
-            report.papers_in_store, report.chunks_in_store = store.counts()
-        except Exception:  # noqa: BLE001 - the server went away meanwhile: the counts stay 0
-            log.debug("no store counts after the interruption", exc_info=True)
-        raise IngestInterrupted(report) from exc
+    report, todo = read_corpus(paths, field_map)
+    write_corpus(
+        report, todo, store, embedder, max_tokens=max_tokens, overlap=overlap, batch_papers=batch_papers,
+        on_progress=on_progress, on_total=on_total,
+    )
     report.papers_in_store, report.chunks_in_store = store.counts()
     report.seconds = time.perf_counter() - t0
     return report

@@ -21,6 +21,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from store.encoding import read_text
+from store.textin import clean_text, count_lone_surrogates
+
 __all__ = [
     "IngestProblem",
     "Paper",
@@ -40,7 +43,8 @@ class Paper:
 
     Attributes:
         id: Stable paper id, e.g. ``000_6b930c46f6674b66#1`` or ``icml-0a1b2c3d4e5f``.
-        abstract: The abstract exactly as written in the source (may hold LaTeX/Markdown).
+        abstract: The abstract as written in the source (may hold LaTeX/Markdown), normalised by
+            :func:`store.textin.clean_text` (NFC, no control characters, spaces folded).
         title: Title when the source has one, else ``""``.
         label: Display label: the method/system name the abstract states, else a
             short descriptive label from its first sentence.
@@ -104,11 +108,60 @@ class IngestProblem:
 
 @dataclass
 class ReadResult:
-    """Papers read from one file plus the records that failed."""
+    """Papers read from one file plus the records that failed.
+
+    Attributes:
+        file: File name.
+        papers: Papers read, in file order.
+        problems: Records (or the whole file) that could not be read; each is one failure.
+        repairs: Records read after a repair (a lone surrogate replaced, a line decoded from
+            another encoding, NUL characters removed): ingested, and reported.
+        encoding: How the file was decoded (:class:`store.encoding.Decoded`), ``""`` when unread.
+    """
 
     file: str
     papers: list[Paper] = field(default_factory=list)
     problems: list[IngestProblem] = field(default_factory=list)
+    repairs: list[IngestProblem] = field(default_factory=list)
+    encoding: str = ""
+
+
+def decode_file(path: Path, result: ReadResult) -> str | None:
+    """The text of a corpus file, whatever its encoding (:func:`store.encoding.read_text`).
+
+    Sets ``result.encoding`` and adds a repair per line that needed one; returns ``None``
+    after adding a problem when the file cannot be read or holds only white space.
+    """
+    try:
+        decoded = read_text(path)
+    except OSError as exc:
+        result.problems.append(IngestProblem(path.name, None, f"cannot read file: {exc.strerror or exc}"))
+        return None
+    result.encoding = decoded.encoding
+    result.repairs += [IngestProblem(path.name, line, why) for line, why in decoded.notes]
+    if not decoded.text.strip():
+        result.problems.append(IngestProblem(path.name, None, "empty file"))
+        return None
+    return decoded.text
+
+
+def surrogate_repair(value: object) -> int:
+    """Lone surrogates in a parsed record (strings, keys, lists and dicts, recursively)."""
+    if isinstance(value, str):
+        return count_lone_surrogates(value)
+    if isinstance(value, dict):
+        return sum(surrogate_repair(k) + surrogate_repair(v) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return sum(surrogate_repair(v) for v in value)
+    return 0
+
+
+def note_surrogates(result: ReadResult, line: int | None, n: int, record: object) -> None:
+    """Report record ``n`` at ``line`` when it held lone surrogates (they become U+FFFD)."""
+    k = surrogate_repair(record)
+    if k:
+        what = f"{k} lone surrogate{'s' if k != 1 else ''}"
+        result.repairs.append(IngestProblem(result.file, line, f"record {n}: {what} replaced with U+FFFD"))
 
 
 # --- markup and labels -------------------------------------------------------------
@@ -292,8 +345,19 @@ def make_paper(
     """Build a :class:`Paper`, deriving its label, aliases and code URL from the abstract.
 
     A name the title states before a colon (:func:`title_name`) is the label; the name the
-    abstract introduces then stays an alias when it is a coined name.
+    abstract introduces then stays an alias when it is a coined name. Every text field is
+    normalised first (:func:`store.textin.clean_text`: NFC, lone surrogates to U+FFFD,
+    control characters dropped, white space folded), so whatever a reader decoded can be
+    hashed, embedded and stored.
+
+    Raises:
+        ValueError: the id or the abstract is empty after normalisation.
     """
+    id, abstract, title = clean_text(id), clean_text(abstract, multiline=True), clean_text(title)
+    venue, url, source = clean_text(venue), clean_text(url), clean_text(source)
+    authors = [clean_text(a) for a in authors if a]
+    if not id or not abstract:
+        raise ValueError("no id" if not id else "no abstract (nothing readable left in it)")
     label, aliases = derive_label(abstract)
     named = title_name(title)
     if named:
@@ -323,30 +387,28 @@ def read_seed_text(path: Path) -> ReadResult:
     """Read the seed text format: a header line, then abstracts separated by blank lines.
 
     Ids are ``<file stem>#<n>``, ``n`` counting abstracts from 1 after the header.
-    An empty file is reported as a problem; nothing raises.
+    Any encoding is read (:func:`decode_file`); an empty file is reported as a problem;
+    nothing raises.
     """
     result = ReadResult(file=path.name)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        result.problems.append(IngestProblem(path.name, None, f"cannot read file: {exc}"))
+    text = decode_file(path, result)
+    if text is None:
         return result
     lines = text.splitlines()
-    if not any(line.strip() for line in lines):
-        result.problems.append(IngestProblem(path.name, None, "empty file"))
-        return result
-    n = 0
+    n = start = 0
     block: list[str] = []
-    for line in [*lines[1:], ""]:
+    for lineno, line in enumerate([*lines[1:], ""], start=2):
         if line.strip():
+            start = start if block else lineno
             block.append(line.strip())
             continue
         if block:
             n += 1
-            abstract = " ".join(block)
-            result.papers.append(
-                make_paper(f"{path.stem}#{n}", abstract, source=path.name, venue=_venue_from_header(lines[0]))
-            )
+            try:
+                venue = _venue_from_header(lines[0])
+                result.papers.append(make_paper(f"{path.stem}#{n}", " ".join(block), source=path.name, venue=venue))
+            except ValueError as exc:
+                result.problems.append(IngestProblem(path.name, start, f"abstract {n}: {exc}"))
             block = []
     if n == 0:
         result.problems.append(IngestProblem(path.name, 1, "header only, no abstracts"))
@@ -379,14 +441,16 @@ def paper_from_mapping(rec: dict, *, source: str, fallback_id: str) -> Paper:
     if not isinstance(abstract, str) or not abstract.strip():
         raise ValueError("record has no abstract")
     pid = rec.get("id")
-    pid = str(pid) if pid not in (None, "") else fallback_id
+    pid = clean_text(str(pid)) if pid not in (None, "") else ""
     year = rec.get("year")
     try:
         year = int(year) if year not in (None, "") else None
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"year is not a number: {year!r}") from exc
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise ValueError(f"year is not a number: {str(year)[:40]!r}") from exc
+    if year is not None and not 0 < year < 10000:
+        raise ValueError(f"year is not a year: {str(year)[:40]}")
     return make_paper(
-        pid,
+        pid or fallback_id,
         abstract.strip(),
         title=str(rec.get("title") or "").strip(),
         authors=_as_authors(rec.get("authors")),
@@ -400,33 +464,33 @@ def paper_from_mapping(rec: dict, *, source: str, fallback_id: str) -> Paper:
 def read_jsonl(path: Path) -> ReadResult:
     """Read JSONL records (``id``, ``title``, ``abstract`` + optional fields).
 
-    A line that is not JSON, not an object or lacks an abstract is reported with its
-    line number; a truncated last line is reported the same way.
+    Any encoding is read (:func:`decode_file`; a byte-order mark never costs the first
+    record). A line that is not JSON, not an object or lacks an abstract is reported with
+    its line number; a truncated last line is reported the same way. Control characters
+    inside strings are accepted (and dropped by :func:`make_paper`); a record holding lone
+    surrogates (``"\\ud800"``) is read with U+FFFD in their place and reported as repaired.
     """
     result = ReadResult(file=path.name)
-    try:
-        handle = path.open(encoding="utf-8")
-    except OSError as exc:
-        result.problems.append(IngestProblem(path.name, None, f"cannot read file: {exc}"))
+    text = decode_file(path, result)
+    if text is None:
         return result
-    seen_any = False
-    with handle:
-        for lineno, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            seen_any = True
-            try:
-                rec = json.loads(line)
-                if not isinstance(rec, dict):
-                    raise ValueError("line is not a JSON object")
-                result.papers.append(paper_from_mapping(rec, source=path.name, fallback_id=f"{path.stem}#{lineno}"))
-            except json.JSONDecodeError as exc:  # its own "line 1 column 5 (char 4)" counts within the line
-                reason = f"invalid JSON at column {exc.colno}: {exc.msg}"
-                result.problems.append(IngestProblem(path.name, lineno, reason))
-            except ValueError as exc:
-                result.problems.append(IngestProblem(path.name, lineno, str(exc)))
-    if not seen_any:
-        result.problems.append(IngestProblem(path.name, None, "empty file"))
+    decoder = json.JSONDecoder(strict=False)
+    n = 0
+    for lineno, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        n += 1
+        try:
+            rec = decoder.decode(line)
+            if not isinstance(rec, dict):
+                raise ValueError("line is not a JSON object")
+            result.papers.append(paper_from_mapping(rec, source=path.name, fallback_id=f"{path.stem}#{lineno}"))
+            note_surrogates(result, lineno, n, rec)
+        except json.JSONDecodeError as exc:  # its own "line 1 column 5 (char 4)" counts within the line
+            reason = f"invalid JSON at column {exc.colno}: {exc.msg}"
+            result.problems.append(IngestProblem(path.name, lineno, reason))
+        except ValueError as exc:
+            result.problems.append(IngestProblem(path.name, lineno, str(exc)))
     return result
 
 

@@ -7,13 +7,16 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rag.embed import Embedder
 from rag.text import Sentence, split_sentences
 from store.chroma import ChromaStore, Chunk, StoreError
 from store.papers import IngestProblem, Paper, ReadResult, iter_corpus_files, read_path
+
+if TYPE_CHECKING:  # the type only: importing rag.embed loads llama-index
+    from rag.embed import Embedder
 
 __all__ = [
     "FileReport",
@@ -268,6 +271,8 @@ def ingest_papers(
     into.unchanged += len(papers) - len(todo)
     if on_progress and len(papers) > len(todo):
         on_progress(len(papers) - len(todo))
+    if not todo:  # nothing to embed: the embedder is not touched (a lazily loaded one stays unloaded)
+        return into.added - base[0], into.updated - base[1], into.unchanged - base[2]
     count_many = token_counter(embedder)
     batch_size = int(getattr(embedder, "batch_size", 64) or 64)
 

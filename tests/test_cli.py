@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import DEV, SEED
 
 pytestmark = pytest.mark.slow
@@ -34,7 +33,8 @@ def test_ingest_reports_per_file_and_is_idempotent(home):
 
 
 def test_ask_json_cites_dance_with_its_evidence(home):
-    out = run(home, "ask", "What accuracy gain does DANCE report, and at what condensation ratio?", "--json", "--llm", "none")
+    question = "What accuracy gain does DANCE report, and at what condensation ratio?"
+    out = run(home, "ask", question, "--json", "--llm", "none")
     assert out.returncode == 0, out.stderr
     ans = json.loads(out.stdout)
     first = ans["citations"][0]
@@ -61,7 +61,8 @@ def test_eval_prints_the_metrics(home):
     out = run(home, "eval", str(DEV), "--llm", "none", "--json", "--quiet")
     assert out.returncode == 0, out.stderr
     res = json.loads(out.stdout)
-    for key in ("n", "recall_at_5", "mrr", "citation_precision", "invented_citations", "fact_coverage", "refusal_accuracy", "by_kind"):
+    keys = ("n", "recall_at_5", "mrr", "citation_precision", "invented_citations", "fact_coverage", "refusal_accuracy")
+    for key in (*keys, "by_kind"):
         assert key in res
     assert res["n"] == 115 and res["errors"] == 0 and res["papers"] == 38
     assert "not in the collection" not in out.stderr
@@ -98,6 +99,45 @@ def test_ingest_of_bad_input_stores_the_rest_and_exits_non_zero(home, tmp_path):
     corpus.write_text(good + "\n{not json\n")
     out = run(home, "ingest", "--quiet", str(corpus), str(tmp_path / "missing.jsonl"))
     assert out.returncode == 1, out.stdout + out.stderr
-    assert "some_bad.jsonl: found 1, added 1" in out.stdout
+    assert "some_bad.jsonl: found 2, added 1, updated 0, unchanged 0, failed 1; utf-8" in out.stdout
     assert "some_bad.jsonl:2:" in out.stderr and "missing.jsonl: no such file" in out.stderr
     assert "2 records or files could not be ingested" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_ask_with_invalid_bytes_in_the_question_answers(home):
+    # Python hands undecodable argv bytes on as lone surrogates; they must not crash the command.
+    out = subprocess.run([*EXE, "ask", b"What accuracy gain does DANCE \xff\xfe report?", "--llm", "none", "--json"],
+                         env=home, capture_output=True, timeout=600, check=False)  # fmt: skip
+    assert out.returncode == 0, out.stderr.decode(errors="replace")
+    ans = json.loads(out.stdout)
+    assert ans["question"] == "What accuracy gain does DANCE \ufffd\ufffd report?"
+    assert ans["citations"][0]["paper_id"] == "000_6b930c46f6674b66#1"
+
+
+def test_sync_and_remove_keep_the_index_equal_to_the_source(home, tmp_path, embedder):
+    from rag.ingest import ingest_paths
+    from rag.pipeline import open_store
+    from rag.settings import Settings
+    from store.home import WriterLock
+
+    def rec(pid, name):
+        return {"id": pid, "abstract": f"We propose {name}, a method for testing sync. It works on toy data."}
+
+    mine = tmp_path / "mine.jsonl"
+    mine.write_text("".join(json.dumps(rec(f"mine#{i}", f"SYNC{i}")) + "\n" for i in range(3)))
+    settings = Settings(home=Path(home["PAPERCHAT_HOME"]))
+    with WriterLock(settings.home, command="test", timeout=60):  # as the CLI would, without a second model load
+        store = open_store(settings)
+        base = store.counts()[0]
+        ingest_paths([mine], store, embedder)
+    mine.write_text("".join(json.dumps(r) + "\n" for r in [rec("mine#0", "SYNC0"), rec("mine#1", "CHANGED"),
+                                                           rec("mine#3", "SYNC3")]))  # fmt: skip
+    out = run(home, "ingest", "--sync", "--quiet", str(mine))
+    assert out.returncode == 0, out.stderr
+    assert "mine.jsonl: found 3, added 1, updated 1, unchanged 1, failed 0, removed 1; utf-8" in out.stdout
+    assert f"store: {base + 3} papers" in out.stdout
+    out = run(home, "remove", "mine#0", "mine#9")
+    assert out.returncode == 1 and "removed 1 paper: mine#0" in out.stdout and "not in the index: mine#9" in out.stderr
+    out = run(home, "remove", "--source", str(mine))
+    assert out.returncode == 0 and "removed 2 papers: mine#1, mine#3" in out.stdout
+    assert f"store: {base} papers" in out.stdout

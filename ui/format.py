@@ -42,6 +42,7 @@ __all__ = [
     "highlight_abstract",
     "history_messages",
     "link_markers",
+    "preview",
     "references_markdown",
     "status_line",
     "streaming_markdown",
@@ -247,8 +248,26 @@ def streaming_markdown(partial: str) -> str:
     return escape_dollars(text) + " ▌"
 
 
+def preview(text: str, max_chars: int | None) -> str:
+    """``text``, or its first ``max_chars`` characters (at a word when one is near) and how long it is.
+
+    >>> preview("one two three four", 9)
+    'one two … (18 characters)'
+    """
+    if max_chars is None or len(text) <= max_chars:
+        return text
+    cut = text[:max_chars]
+    space = cut.rfind(" ")
+    cut = cut[:space] if space >= max_chars // 2 else cut
+    return f"{cut.rstrip()} … ({len(text):,} characters)"
+
+
 def history_messages(
-    turns: Sequence[Turn], *, pending: str | None = None, partial: str | None = None
+    turns: Sequence[Turn],
+    *,
+    pending: str | None = None,
+    partial: str | None = None,
+    preview_chars: int | None = None,
 ) -> list[dict[str, str]]:
     """Chatbot messages (``{"role", "content"}``) for the turns, plus a question in progress.
 
@@ -256,13 +275,15 @@ def history_messages(
         turns: Finished turns.
         pending: A question being answered (shown as the last user message).
         partial: What the assistant has written so far for ``pending`` (``None``: nothing yet).
+        preview_chars: Most characters of a user message shown (``input.preview_chars``); a
+            longer one is cut (:func:`preview`). ``None``: shown whole.
     """
     msgs: list[dict[str, str]] = []
     for t in turns:
-        msgs.append({"role": "user", "content": escape_dollars(t.question)})
+        msgs.append({"role": "user", "content": escape_dollars(preview(t.question, preview_chars))})
         msgs.append({"role": "assistant", "content": chat_markdown(t)})
     if pending is not None:
-        msgs.append({"role": "user", "content": escape_dollars(pending)})
+        msgs.append({"role": "user", "content": escape_dollars(preview(pending, preview_chars))})
         msgs.append(
             {"role": "assistant", "content": streaming_markdown(partial) if partial else "_Searching the abstracts…_"}
         )

@@ -303,10 +303,19 @@ class ChromaStore:
                 yield cid, dict(meta or {})
 
     def vector_store(self):
-        """The chunk collection as a llama-index ``ChromaVectorStore`` (for llama-index retrievers)."""
+        """The chunk collection as a llama-index ``ChromaVectorStore`` (for llama-index retrievers).
+
+        Its ``query`` raises :class:`StoreDamaged` (with the remedy) when Chroma fails.
+        """
         from llama_index.vector_stores.chroma import ChromaVectorStore
 
-        return ChromaVectorStore(chroma_collection=self.chunks)
+        store = self
+
+        class GuardedChromaVectorStore(ChromaVectorStore):
+            def query(self, query, **kwargs):
+                return _guarded(lambda _store: ChromaVectorStore.query(self, query, **kwargs))(store)
+
+        return GuardedChromaVectorStore(chroma_collection=self.chunks)
 
     @_guarded
     def dimension(self) -> int | None:

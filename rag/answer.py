@@ -35,6 +35,7 @@ from rag.retrieve import HybridRetriever, Retrieval
 from rag.settings import Settings
 from rag.text import STOPWORDS, content_terms, named_entities, normalize
 from rag.types import Answer, Citation, Evidence, PaperHit, Timings
+from store.guard import echoes_injection
 from store.papers import Paper, has_opening_label, is_code_link, strip_markup
 
 __all__ = [
@@ -491,6 +492,7 @@ class AnswerPipeline:
             chosen, at_least = pair, False  # chosen above, side by side
         else:
             chosen, at_least = self._choose(query, kind, retrieval, top_k or self.settings.retrieval.top_k)
+        chosen = [h for h in chosen if self.evidence.sentences(h.paper)[0]]  # issue 17: only instructions, no source
         left_out: list[PaperHit] = []
         if excluded and chosen:
             cov = self.retriever.coverages(excluded_terms(excluded), [h.paper.id for h in chosen])
@@ -853,6 +855,9 @@ class AnswerPipeline:
             log.warning("LLM failed: %s", exc)
             return "", f"{self.llm.name} -> extractive", f"The LLM failed ({exc}); answered from the evidence.", 0, [], ptoks
         raw = strip_reasoning("".join(pieces))
+        injected = echoes_injection(raw, [s.hit.paper.abstract for s in sources])  # issue 17: abstracts are data
+        if injected:
+            return "", f"{self.llm.name} -> extractive", f"The LLM's text was not used: {injected}.", 0, [], ptoks
         raw = self._drop_leaks(raw)
         clean, invented = validate_markers(raw, len(sources))
         if is_degenerate(clean):

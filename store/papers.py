@@ -22,6 +22,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from store.encoding import read_text
+from store.guard import neutralize_markers
+from store.labels import (  # noqa: F401 - re-exported: the label helpers were defined here before
+    derive_label,
+    find_code_url,
+    is_code_link,
+    is_name_token,
+    is_opening,
+    strip_markup,
+    title_name,
+)
 from store.textin import clean_text, count_lone_surrogates
 
 __all__ = [
@@ -30,6 +40,9 @@ __all__ = [
     "ReadResult",
     "derive_label",
     "find_code_url",
+    "has_opening_label",
+    "is_code_link",
+    "make_paper",
     "read_jsonl",
     "read_path",
     "read_seed_text",
@@ -164,171 +177,10 @@ def note_surrogates(result: ReadResult, line: int | None, n: int, record: object
         result.repairs.append(IngestProblem(result.file, line, f"record {n}: {what} replaced with U+FFFD"))
 
 
-# --- markup and labels -------------------------------------------------------------
-
-_LATEX_CMD_ARG = re.compile(r"\\(?:textbf|textit|emph|texttt|mathbf|mathrm|text|b|underline)\{([^{}]*)\}")
-_URL = re.compile(r"(?:https?://|www\.)[^\s)\]}>,;]+|\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.github\.io[^\s)\]}>,;]*")
-
-
-def strip_markup(text: str) -> str:
-    """Remove LaTeX/Markdown emphasis so names read plainly.
-
-    ``\\textbf{DANCE}`` -> ``DANCE``, ``**DocVAL**`` -> ``DocVAL``, ``\\%`` -> ``%``,
-    ``$\\textbf{S}$parse`` -> ``Sparse``. Other characters are kept; length may shrink.
-    """
-    out = text
-    for _ in range(3):  # nested commands such as \textit{\b{Co}upled}
-        out = _LATEX_CMD_ARG.sub(r"\1", out)
-    out = re.sub(r"\$([A-Za-z])\$", r"\1", out)
-    out = out.replace("\\%", "%").replace("**", "").replace("__", "")
-    out = re.sub(r"(?<![\w*])\*(?=\w)|(?<=\w)\*(?![\w*])", "", out)
-    return out
-
-
-def find_code_url(abstract: str) -> str:
-    """Return the first URL the abstract states, minus trailing punctuation, else ``""``."""
-    m = _URL.search(abstract)
-    if not m:
-        return ""
-    return m.group(0).rstrip(".,;:)}]'\"")
-
-
-_CODE_HOSTS = re.compile(
-    r"(?:^|//|www\.)(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org|huggingface\.co)/", re.I
-)
-_CODE_WORDS = re.compile(r"\b(?:code|implementation|source|repository|repo)\b", re.I)
-
-
-def is_code_link(abstract: str, url: str) -> bool:
-    """Whether ``url`` (stated in ``abstract``) points to code rather than a project or demo page.
-
-    True for a repository host (GitHub, GitLab, Bitbucket, Codeberg, Hugging Face) or when the
-    sentence stating the URL speaks of code, an implementation, source or a repository.
-    ``project-x.github.io`` after "Videos and more at" is a project page.
-    """
-    if not url:
-        return False
-    if _CODE_HOSTS.search(url):
-        return True
-    at = abstract.find(url)
-    if at < 0:
-        return False
-    start = max(abstract.rfind(". ", 0, at), 0)
-    return bool(_CODE_WORDS.search(abstract[start:at]))
-
-
-_INTRO = re.compile(
-    r"\b(?:we|We|and|paper|work)\s+(?:propose|introduce|present|develop|design|build|release|call)\s+"
-    r"(?:a\s+|an\s+|the\s+|two\s+|three\s+)?",
-)
-_PAREN_ACRONYM = re.compile(r"\(([A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)\)")
-_NAMEISH = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*$")
-_DETERMINERS = {"a", "an", "the", "two", "three", "new", "novel", "our"}
-_GENERIC_HEADS = {"framework", "approach", "method", "algorithm", "model", "benchmark", "dataset", "system", "paradigm"}
-
-
-def _is_name_token(tok: str) -> bool:
-    """A coined name: inner capitals, digits or all capitals (``DocVAL``, ``Graph-R1``, ``FOAM``)."""
-    if not _NAMEISH.match(tok) or len(tok) < 2:
-        return False
-    inner_caps = any(c.isupper() for c in tok[1:])
-    has_digit = any(c.isdigit() for c in tok)
-    if re.fullmatch(r"[A-Z]+s", tok):
-        return False  # plural of an acronym (LLMs, GBs): a kind of thing, not a name
-    if tok.isupper() and len(tok) <= 2:
-        return False  # two-letter acronyms (GC, FL) name fields and techniques, not a paper's method
-    return (tok[0].isupper() and (inner_caps or has_digit)) or (tok.isupper() and len(tok) >= 3)
-
-
-def _name_after_intro(tail: str) -> tuple[str, tuple[str, ...]] | None:
-    """Name introduced by the text that follows "we propose/introduce", or ``None``."""
-    aliases: list[str] = []
-    clause = re.split(r",|\bthat\b|\bwhich\b|\bwhere\b|\.\s", tail, maxsplit=1)[0]
-    acr = _PAREN_ACRONYM.search(clause) or _PAREN_ACRONYM.match(tail.split(". ", 1)[-1][:120].split(")", 1)[0] + ")")
-    if acr is None:
-        nxt = tail.split(". ", 1)
-        acr = _PAREN_ACRONYM.search(nxt[1][:120]) if len(nxt) > 1 else None
-        if acr:
-            clause = nxt[1][:120]
-    if acr and _is_name_token(acr.group(1)):
-        long_form = clause[: acr.start()].strip()
-        words = [w for w in long_form.split() if w.lower() not in _DETERMINERS]
-        if 1 <= len(words) <= 8 and " ".join(words) != acr.group(1):
-            aliases.append(" ".join(words))
-        return acr.group(1), tuple(aliases)
-    words = clause.split()
-    while words and words[0].lower() in _DETERMINERS:
-        words = words[1:]
-    if not words:
-        return None
-    first = words[0].strip(".;:")
-    if _is_name_token(first):
-        return first, tuple(aliases)
-    caps = []
-    for w in words:
-        w = w.strip(".;:")
-        if w[:1].isupper() and w.lower() not in _GENERIC_HEADS:
-            caps.append(w)
-        else:
-            break
-    if caps and len(caps) <= 4 and (len(caps) > 1 or len(words) > 1 and words[1].lower() in _GENERIC_HEADS):
-        return " ".join(caps), tuple(aliases)
-    if tail[len(clause) : len(clause) + 1] == "," and 1 < len(words) <= 4 and all(w.isalpha() for w in words):
-        return " ".join(words), tuple(aliases)
-    return None
-
-
-def derive_label(abstract: str, max_words: int = 8) -> tuple[str, tuple[str, ...]]:
-    """Derive a display label and aliases from an abstract.
-
-    The label is the method/system name the abstract introduces ("we propose X",
-    "we introduce the Long Name (ACRO)") when it states one; otherwise the first
-    ``max_words`` words of its first sentence followed by an ellipsis.
-
-    Returns:
-        ``(label, aliases)``; aliases hold the long form and companion names.
-    """
-    plain = strip_markup(abstract)
-    candidates: list[tuple[str, tuple[str, ...]]] = []
-    for m in _INTRO.finditer(plain):
-        found = _name_after_intro(plain[m.end() : m.end() + 200])
-        if found:
-            candidates.append(found)
-    if candidates:
-        return candidates[0]
-    first_sentence = re.split(r"(?<=[.!?])\s", plain.strip(), maxsplit=1)[0]
-    words = first_sentence.split()
-    label = " ".join(words[:max_words]) + ("…" if len(words) > max_words else "")
-    return label.rstrip(".,;:"), ()
-
-
-def _is_opening(label: str, abstract: str) -> bool:
-    """Whether ``label`` is the abstract's first words (three or more), not a name."""
-    head = label.rstrip("…").strip()
-    return len(head.split()) >= 3 and strip_markup(abstract).lstrip().startswith(head)
-
-
 def has_opening_label(paper: Paper) -> bool:
     """Whether the paper's label is only the opening words of its abstract (no name, no title),
     so the label alone does not say what the paper is about."""
-    return not paper.title and _is_opening(paper.label, paper.abstract)
-
-
-_TITLE_NAME = re.compile(r"^\s*(?P<name>[^:]{1,40}?)\s*:\s+\S")
-
-
-def title_name(title: str) -> str | None:
-    """The name a title gives its method before a colon ("PLay: Parametrically Conditioned ..."
-    -> "PLay"), or ``None``: one to three words, one of them a coined name (inner capitals,
-    digits or all capitals), so "Learning to Rank: A Survey" gives ``None``.
-    """
-    m = _TITLE_NAME.match(title or "")
-    if not m:
-        return None
-    words = m.group("name").split()
-    if 1 <= len(words) <= 3 and any(_is_name_token(w.strip("()[],")) for w in words):
-        return m.group("name")
-    return None
+    return not paper.title and is_opening(paper.label, paper.abstract)
 
 
 def make_paper(
@@ -361,11 +213,12 @@ def make_paper(
     label, aliases = derive_label(abstract)
     named = title_name(title)
     if named:
-        if named != label and not label.endswith("…") and any(_is_name_token(w) for w in label.split()):
+        if named != label and not label.endswith("…") and any(is_name_token(w) for w in label.split()):
             aliases = (label, *aliases)
         label = named
-    elif title and _is_opening(label, abstract):
+    elif title and is_opening(label, abstract):
         label = title if len(title) <= 80 else title[:77].rsplit(" ", 1)[0] + "…"
+    label = neutralize_markers(label or title or id)  # an abstract made only of instructions names nothing
     return Paper(
         id=id,
         abstract=abstract,

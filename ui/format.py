@@ -23,6 +23,7 @@ from datetime import datetime, timezone
 from rag.chat import NOT_STATED, ComparisonTable, Turn
 from rag.citations import MARKER
 from rag.types import Answer, Citation
+from store.guard import math_spans
 from store.papers import Paper, strip_markup
 
 __all__ = [
@@ -184,13 +185,19 @@ def display_text(text: str) -> str:
 def link_markers(text: str) -> str:
     """Turn each citation marker into a Markdown link to the evidence panel.
 
-    ``[2]`` -> ``[\\[2\\]](#src-2)``; a group ``[1, 3]`` becomes two adjacent links.
+    ``[2]`` -> ``[\\[2\\]](#src-2)``; a group ``[1, 3]`` becomes two adjacent links. Brackets
+    inside ``$...$`` math (``$x \\in [0,1]$``) are intervals, never linked.
     """
 
     def sub(m: re.Match[str]) -> str:
         return "".join(f"[\\[{int(p)}\\]](#src-{int(p)})" for p in m.group(1).split(","))
 
-    return MARKER.sub(sub, text)
+    out, pos = [], 0
+    for start, end in math_spans(text):
+        out += [MARKER.sub(sub, text[pos:start]), text[start:end]]
+        pos = end
+    out.append(MARKER.sub(sub, text[pos:]))
+    return "".join(out)
 
 
 def _chat_text(text: str) -> str:

@@ -7,8 +7,8 @@ import json
 import re
 
 import pytest
-
 from conftest import DEV
+
 from rag.answer import EMPTY_QUESTION, REFUSAL
 from rag.eval import fact_present, instruction_ngrams, leaks_instructions
 from rag.llm import QueuedLLM
@@ -17,7 +17,9 @@ from rag.pipeline import build_pipeline
 pytestmark = pytest.mark.slow
 
 GOLD = {r["qid"]: r for r in map(json.loads, DEV.read_text().splitlines())}
-E2E = ["nf_000_01", "nf_000_02", "nf_004_02", "pp_000_04", "pp_004_08", "sm_000_15", "cmp_01", "adv_10_misspelled_acronym"]
+E2E = [
+    "nf_000_01", "nf_000_02", "nf_004_02", "pp_000_04", "pp_004_08", "sm_000_15", "cmp_01", "adv_10_misspelled_acronym",
+]  # fmt: skip
 
 
 def test_the_readme_example_cites_dance_with_its_evidence(with_llm):

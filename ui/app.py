@@ -10,6 +10,11 @@ callback feeds a queue; the event handler (a generator) yields the prose so far,
 checked answer with its citations replaces it. *Stop* sets the ``threading.Event`` the
 LLM watches (generation stops on the server) and cancels the Gradio event.
 
+Every message is normalised as every input is (:func:`store.textin.clean_text`) and trimmed to
+``input.max_question_chars`` with a notice; the chat echoes at most ``input.preview_chars`` of it.
+When the LLM's reply did not finish (:class:`rag.llm.LLMIncomplete`), the answer is the
+extractive one, the status line says so and a Retry button asks the question again.
+
 The settings panel also holds year / venue / author filters and the switch for filters stated
 in the question; they are passed to :meth:`Conversation.ask` with every message, and the
 answer's note (the status line) says which filter applied and how to remove it.

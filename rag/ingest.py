@@ -168,6 +168,7 @@ class FileReport:
         encoding: How the file was decoded (``utf-8``, ``utf-8 (BOM)``, ``cp1252``, ...).
         problems: One per failure: file, line, reason.
         repairs: Records ingested after a repair (lone surrogates, another encoding, NULs).
+        synced: The file was synced (``--sync``): the line reports ``removed``.
         kept: Papers a sync did not remove although the file no longer yields them (because
             some of its records failed, or the file could not be read).
     """

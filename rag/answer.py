@@ -99,7 +99,7 @@ class AnswerPipeline:
 
     def read(self, text: str | None) -> QuestionPlan:
         """Read a message into its plan (:func:`rag.question.read_question`) against this collection."""
-        return read_question(text, self.catalogue)
+        return read_question(text, self.catalogue, max_chars=self.settings.input.max_question_chars)
 
     def ask(
         self,
@@ -173,6 +173,9 @@ class AnswerPipeline:
                     ) + "."
         if refusal:
             return self.refusal(plan.asked, refusal, timings, t0, hits=retrieval.hits[: rs.top_k])
+        chosen = [h for h in chosen if self.evidence.sentences(h.paper)[0]]  # an abstract of instructions only
+        if not chosen:
+            return self.refusal(plan.asked, REFUSAL, timings, t0, hits=retrieval.hits[: rs.top_k])
         several = not papers and (len(chosen) > 1 or plan.number == "many")
         t = time.perf_counter()
         sources = self._sources(plan, chosen, listing=several, named=bool(papers))
@@ -205,6 +208,7 @@ class AnswerPipeline:
             matched_at_least=at_least,
             timings=timings,
             kind="list" if several else "answer",
+            incomplete=prose.incomplete,
         )
 
     def _find(self, plan: QuestionPlan, retrieval: Retrieval) -> tuple[list[PaperHit], int, bool, list[PaperHit]]:

@@ -21,6 +21,7 @@ from rag.roles import (
 )
 from rag.text import Sentence, content_terms, named_entities, normalize, numbers, split_sentences
 from rag.types import Evidence
+from store.guard import is_instruction
 from store.papers import Paper
 
 __all__ = ["EvidenceSelector", "list_items", "question_parts", "without_paper_description"]
@@ -39,6 +40,12 @@ GAP_UNIT = 3  # sentences: a gap move at most this long is quoted whole
 _AVAILABILITY = re.compile(r"\b(available|released?|open-?sourced?)\b.*(https?://|www\.|\.(com|org|io|cn)\b|github)", re.I)
 _LINK_QUESTION = re.compile(r"\b(code|github|link|url|website|project page|demo|samples?|repositor\w*|available)\b", re.I)
 _DEFINITION = re.compile(r"\bstands? for\b|\bacronyms?\b|\babbreviat\w*|\bspelled out\b|\bfull name", re.I)
+def _data_sentences(abstract: str) -> list[Sentence]:
+    """The abstract's sentences minus those addressed to an assistant (issue 17: abstracts are data):
+    such a sentence is never scored, quoted, or used to check a claim (:func:`store.guard.is_instruction`)."""
+    return [s for s in split_sentences(abstract) if not is_instruction(s.text)]
+
+
 class EvidenceSelector:
     """Scores the sentences of retrieved abstracts against a question.
 
@@ -77,7 +84,7 @@ class EvidenceSelector:
         todo = [p for p in papers if p.id not in self._cache]
         if not todo:
             return
-        split = [split_sentences(p.abstract) for p in todo]
+        split = [_data_sentences(p.abstract) for p in todo]
         vecs = self.embedder.embed([s.text for ss in split for s in ss])
         k = 0
         for p, ss in zip(todo, split, strict=True):
@@ -88,7 +95,7 @@ class EvidenceSelector:
         """Sentences of the abstract and their ``(m, d)`` float32 unit embeddings (cached)."""
         got = self._cache.get(paper.id)
         if got is None:
-            sents = split_sentences(paper.abstract)
+            sents = _data_sentences(paper.abstract)
             got = (sents, self.embedder.embed([s.text for s in sents]))
             self._cache[paper.id] = got
         return got

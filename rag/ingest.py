@@ -7,14 +7,17 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rag.embed import Embedder
 from rag.text import Sentence, split_sentences
-from store.chroma import ChromaStore, Chunk
+from store.chroma import ChromaStore, Chunk, StoreError
 from store.merge import merge_duplicates
-from store.papers import IngestProblem, Paper, iter_corpus_files, read_path
+from store.papers import IngestProblem, Paper, ReadResult, iter_corpus_files, read_path
+
+if TYPE_CHECKING:  # the type only: importing rag.embed loads llama-index
+    from rag.embed import Embedder
 
 __all__ = [
     "FileReport",
@@ -24,7 +27,9 @@ __all__ = [
     "embed_by_length",
     "ingest_papers",
     "ingest_paths",
+    "read_corpus",
     "token_counter",
+    "write_corpus",
 ]
 
 log = logging.getLogger(__name__)
@@ -148,8 +153,27 @@ def embed_by_length(embedder: Embedder, texts: Sequence[str], tokens: Sequence[i
 class FileReport:
     """What one ingest did with one file.
 
-    ``found == added + updated + unchanged + merged + duplicates``; ``merged`` counts records that
-    were the same paper as another record (of this or another file) and went into its paper.
+    ``found == added + updated + unchanged + merged + failed``: every record found ends in exactly
+    one of those (a repeated paper id and a paper whose write failed count as failed; a file that
+    cannot be read at all counts as one failed record; ``merged`` counts records that were the
+    same paper as another record, of this or another file or the store, and went into its paper). ``removed`` counts papers of this file
+    that ``--sync`` took out of the index because the file no longer holds them.
+
+    Attributes:
+        file: File name.
+        found: Records found.
+        added: Papers new to the index.
+        updated: Papers whose content changed.
+        unchanged: Papers already indexed as they are.
+        failed: Records (or the whole file) that could not be ingested; each is in ``problems``.
+        removed: Papers removed by a sync.
+        merged: Records merged into another record's paper (same DOI, arXiv id or title).
+        encoding: How the file was decoded (``utf-8``, ``utf-8 (BOM)``, ``cp1252``, ...).
+        problems: One per failure: file, line, reason.
+        repairs: Records ingested after a repair (lone surrogates, another encoding, NULs).
+        synced: The file was synced (``--sync``): the line reports ``removed``.
+        kept: Papers a sync did not remove although the file no longer yields them (because
+            some of its records failed, or the file could not be read).
     """
 
     file: str
@@ -158,16 +182,40 @@ class FileReport:
     updated: int = 0
     unchanged: int = 0
     failed: int = 0
-    problems: list[IngestProblem] = field(default_factory=list)
+    removed: int = 0
     merged: int = 0
+    encoding: str = ""
+    problems: list[IngestProblem] = field(default_factory=list)
+    repairs: list[IngestProblem] = field(default_factory=list)
+    synced: bool = False
+    kept: int = 0
+
+    def fail(self, problem: IngestProblem) -> None:
+        """Record one failed record (counted in ``found`` and ``failed``)."""
+        self.problems.append(problem)
+        self.failed += 1
+        self.found += 1
 
     def line(self) -> str:
-        """One-line summary: ``file: found 19, added 19, updated 0, unchanged 0, failed 0``
-        (then ``, merged N`` when records were merged into another record's paper)."""
-        return (
+        """One-line summary, e.g. ``a.jsonl: found 19, added 19, updated 0, unchanged 0, failed 0; utf-8``.
+
+        A sync adds ``removed N`` before the encoding; an unreadable file has no encoding part.
+        """
+        out = (
             f"{self.file}: found {self.found}, added {self.added}, updated {self.updated}, "
             f"unchanged {self.unchanged}, failed {self.failed}"
-        ) + (f", merged {self.merged} (same paper as another record)" if self.merged else "")
+        )
+        if self.merged:
+            out += f", merged {self.merged} (same paper as another record)"
+        if self.synced:
+            out += f", removed {self.removed}"
+        out += f"; {self.encoding}" if self.encoding else ""
+        if self.kept:
+            out += (
+                f" (kept {self.kept} paper{'s' if self.kept != 1 else ''} it no longer holds: fix its failures and "
+                f"sync again, or run `paperchat remove --source {self.file}`)"
+            )
+        return out
 
 
 @dataclass
@@ -230,10 +278,12 @@ def ingest_papers(
     into.unchanged += len(papers) - len(todo)
     if on_progress and len(papers) > len(todo):
         on_progress(len(papers) - len(todo))
+    if not todo:  # nothing to embed: the embedder is not touched (a lazily loaded one stays unloaded)
+        return into.added - base[0], into.updated - base[1], into.unchanged - base[2]
     count_many = token_counter(embedder)
     batch_size = int(getattr(embedder, "batch_size", 64) or 64)
-    for b in range(0, len(todo), batch_papers):
-        batch = todo[b : b + batch_papers]
+
+    def write(batch: list[Paper]) -> None:
         sentences = [split_sentences(p.abstract) for p in batch]
         flat_sentences = [s.text for ss in sentences for s in ss]
         known = dict(zip(flat_sentences, count_many(flat_sentences), strict=True))
@@ -264,6 +314,25 @@ def ingest_papers(
                 n_updated = sum(p.id in stored for p in done)
                 into.added, into.updated = into.added + len(done) - n_updated, into.updated + n_updated
             raise
+
+    for b in range(0, len(todo), batch_papers):
+        batch = todo[b : b + batch_papers]
+        try:
+            write(batch)
+        except (KeyboardInterrupt, StoreError):
+            raise  # Ctrl-C, or the store itself is unusable (another model's vectors, a lost server)
+        except Exception:  # noqa: BLE001 - one bad paper must not cost the others: write them one by one
+            log.warning("a batch of %d papers failed; writing them one by one", len(batch), exc_info=True)
+            for paper in batch:
+                try:
+                    write([paper])
+                except (KeyboardInterrupt, StoreError):
+                    raise
+                except Exception as exc:  # noqa: BLE001 - reported with the paper's id, the rest goes on
+                    into.problems.append(
+                        IngestProblem(into.file, None, f"paper {paper.id!r} could not be indexed: {exc}")
+                    )
+                    into.failed += 1
         if on_progress:
             on_progress(len(batch))
     return into.added - base[0], into.updated - base[1], into.unchanged - base[2]
@@ -281,6 +350,93 @@ class IngestInterrupted(KeyboardInterrupt):
         self.report = report
 
 
+def read_corpus(
+    paths: Iterable[Path],
+    field_map: dict[str, str] | None = None,
+    *,
+    known: Iterable[Paper] = (),
+    collection: str | None = None,
+) -> tuple[IngestReport, list[list[Paper]]]:
+    """Read every corpus file under ``paths``; nothing is written.
+
+    Each file is decoded whatever its encoding and read by the reader its format selects;
+    a bad record, or a file that cannot be read (even by a failing reader), is a problem of
+    that file only. Records of the same paper (DOI, arXiv id, title; see :mod:`store.merge`),
+    across files and with the ``known`` (stored) papers, become one paper. A paper id seen twice
+    otherwise is kept once (the first) and the repeat is a problem. ``collection`` selects a
+    collection of a Zotero database.
+
+    Returns:
+        ``(report, papers)``: one :class:`FileReport` per file (``found`` and ``failed`` set)
+        and, for each, the papers to write (duplicates left out).
+    """
+    report = IngestReport()
+    results = []
+    for f in iter_corpus_files([Path(p) for p in paths]):
+        try:
+            res = read_path(f, field_map, collection=collection)
+        except Exception as exc:  # noqa: BLE001 - a reader bug costs this file only, never the others
+            log.warning("reading %s failed", f, exc_info=True)
+            res = ReadResult(file=f.name, problems=[IngestProblem(f.name, None, f"cannot read file: {exc!r}")])
+        results.append(res)
+    merge = merge_duplicates(results, known=known)
+    seen: set[str] = set()
+    todo: list[list[Paper]] = []
+    for res, n_merged in zip(merge.results, merge.merged, strict=True):
+        fr = FileReport(file=res.file, encoding=res.encoding, repairs=list(res.repairs), merged=n_merged)
+        fr.found += n_merged
+        for problem in res.problems:
+            fr.fail(problem)
+        fresh = []
+        for p in res.papers:
+            if p.id in seen:
+                fr.fail(IngestProblem(res.file, None, f"duplicate paper id {p.id!r} (kept the first)"))
+                continue
+            seen.add(p.id)
+            fr.found += 1
+            fresh.append(p)
+        todo.append(fresh)
+        report.files.append(fr)
+    return report, todo
+
+
+def write_corpus(
+    report: IngestReport,
+    papers: Sequence[Sequence[Paper]],
+    store: ChromaStore,
+    embedder: Embedder,
+    *,
+    max_tokens: int = 200,
+    overlap: int = 1,
+    batch_papers: int = 128,
+    on_progress: Callable[[int], None] | None = None,
+    on_total: Callable[[int], None] | None = None,
+) -> None:
+    """Write the papers :func:`read_corpus` read, counting into each file's report.
+
+    Raises:
+        IngestInterrupted: on Ctrl-C; its ``report`` counts what was written before it.
+    """
+    t0 = time.perf_counter()
+    if on_total:
+        on_total(sum(len(t) for t in papers))
+    try:
+        for fr, todo in zip(report.files, papers, strict=True):
+            ingest_papers(
+                todo, store, embedder, max_tokens=max_tokens, overlap=overlap, batch_papers=batch_papers,
+                on_progress=on_progress, into=fr,
+            )
+    except KeyboardInterrupt as exc:
+        report.interrupted = True
+        report.seconds += time.perf_counter() - t0
+        try:
+            report.papers_in_store, report.chunks_in_store = store.counts()
+        except Exception:  # noqa: BLE001 - the server went away meanwhile: the counts stay 0
+            log.debug("no store counts after the interruption", exc_info=True)
+        raise IngestInterrupted(report) from exc
+    report.seconds += time.perf_counter() - t0
+
+
 def ingest_paths(
     paths: Iterable[Path],
     store: ChromaStore,
@@ -294,57 +450,22 @@ def ingest_paths(
     on_total: Callable[[int], None] | None = None,
     collection: str | None = None,
 ) -> IngestReport:
-    """Read every corpus file under ``paths`` and ingest its papers.
+    """Read every corpus file under ``paths`` and ingest its papers (:func:`read_corpus`, then
+    :func:`write_corpus`). Papers no longer in a file stay indexed: see :func:`rag.sync.sync_paths`.
 
-    A bad record is reported (file, line, reason) and the rest is ingested; records of the same
-    paper (DOI, arXiv id, title; see :mod:`store.merge`), across files and with stored papers,
-    become one paper; a paper id seen twice otherwise is kept once (the first) and the repeat
-    reported as a problem. All files are read (and their reports created) before anything is
-    embedded. ``collection`` selects a collection of a Zotero database.
+    A bad record is reported (file, line, reason) and the rest is ingested; a paper id
+    seen twice is kept once (the first) and the repeat reported as a problem. All files are
+    read (and their reports created) before anything is embedded.
 
     Raises:
         IngestInterrupted: on Ctrl-C; its ``report`` counts what was written before it.
     """
     t0 = time.perf_counter()
-    report = IngestReport()
-    results = []
-    for f in iter_corpus_files([Path(p) for p in paths]):
-        res = read_path(f, field_map, collection=collection)
-        results.append(res)
-    merge = merge_duplicates(results, known=store.all_papers())
-    results = merge.results
-    seen: set[str] = set()
-    todo: list[list[Paper]] = []
-    for res, n_merged in zip(results, merge.merged, strict=True):
-        fr = FileReport(file=res.file, problems=list(res.problems), merged=n_merged)
-        fr.failed = len(res.problems)
-        fresh = []
-        for p in res.papers:
-            if p.id in seen:
-                fr.problems.append(IngestProblem(res.file, None, f"duplicate paper id {p.id!r} (kept the first)"))
-                fr.failed += 1
-                continue
-            seen.add(p.id)
-            fresh.append(p)
-        todo.append(fresh)
-        fr.found = len(res.papers) + n_merged
-        report.files.append(fr)
-    if on_total:
-        on_total(sum(len(t) for t in todo))
-    try:
-        for fr, papers in zip(report.files, todo, strict=True):
-            ingest_papers(
-                papers, store, embedder, max_tokens=max_tokens, overlap=overlap, batch_papers=batch_papers,
-                on_progress=on_progress, into=fr,
-            )
-    except KeyboardInterrupt as exc:
-        report.interrupted = True
-        report.seconds = time.perf_counter() - t0
-        try:
-            report.papers_in_store, report.chunks_in_store = store.counts()
-        except Exception:  # noqa: BLE001 - the server went away meanwhile: the counts stay 0
-            log.debug("no store counts after the interruption", exc_info=True)
-        raise IngestInterrupted(report) from exc
+    report, todo = read_corpus(paths, field_map, known=store.all_papers(), collection=collection)
+    write_corpus(
+        report, todo, store, embedder, max_tokens=max_tokens, overlap=overlap, batch_papers=batch_papers,
+        on_progress=on_progress, on_total=on_total,
+    )
     report.papers_in_store, report.chunks_in_store = store.counts()
     report.seconds = time.perf_counter() - t0
     return report

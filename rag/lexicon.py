@@ -45,28 +45,12 @@ def lemma(term: str) -> str:
     lemmatises its last part (``vision-language models`` -> ``vision-language model``); tokens
     the dictionary does not know, numbers and acronyms are kept as they are.
     """
-    import os
-
-    form = os.environ.get("PAPERCHAT_BM25_FORM", "lemma")
-    if form == "raw":
-        return term
-    if form == "snowball":
-        return _snowball().stemWord(term)
-    if form == "porter":
-        return stem(term)
     import simplemma
 
     head, sep, last = term.rpartition("-")
     if not last.isalpha() or len(last) < 3:
         return term
     return head + sep + simplemma.lemmatize(last, lang="en").lower()
-
-
-@functools.lru_cache(maxsize=1)
-def _snowball():
-    import Stemmer
-
-    return Stemmer.Stemmer("english")
 
 
 @functools.lru_cache(maxsize=200_000)

@@ -12,13 +12,14 @@ import ipaddress
 import logging
 import math
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from urllib.parse import urlsplit
 
 import httpx
 import ollama
 
-from rag.llm import LLMError, LLMUnavailable, Message, ModelNotFound
+from rag.llm import LLMError, LLMIncomplete, LLMUnavailable, Message, ModelNotFound
 
 __all__ = ["OllamaLLM", "ThinkFilter"]
 
@@ -132,6 +133,9 @@ class OllamaLLM:
             truncate long prompts.
         timeout: Connect/read timeout of each HTTP request, in seconds; while streaming it
             bounds the wait for the next piece, not the whole reply.
+        deadline: Longest one reply may take in total, in seconds (``llm.deadline``). The wait
+            for each piece is also capped by it, so a reply ends at most one wait after the
+            deadline, and within the deadline when the server stalls or trickles.
 
     Attributes:
         name: ``"ollama:<model>"``.
@@ -148,6 +152,7 @@ class OllamaLLM:
         *,
         context_tokens: int = 8192,
         timeout: float = 120.0,
+        deadline: float = 300.0,
     ):
         if not model:
             raise ValueError("model must name an Ollama model, e.g. 'llama3.2:3b'")
@@ -156,9 +161,10 @@ class OllamaLLM:
         self.name = f"ollama:{model}"
         self.context_tokens = context_tokens
         self.timeout = timeout
-        self._client = self._make_client(timeout)
+        self.deadline = deadline
+        self._client = self._make_client(httpx.Timeout(timeout, read=min(timeout, deadline)))
 
-    def _make_client(self, timeout: float) -> ollama.Client:
+    def _make_client(self, timeout: float | httpx.Timeout) -> ollama.Client:
         # Never send requests for a local server through an HTTP(S)_PROXY from the environment.
         return ollama.Client(host=self.host, timeout=timeout, trust_env=not _is_loopback(self.host))
 
@@ -247,13 +253,19 @@ class OllamaLLM:
         Raises:
             LLMUnavailable: no Ollama server answers at ``host``.
             ModelNotFound: the model is not pulled into this server.
+            LLMIncomplete: the reply did not finish: the stream ended without Ollama's final
+                ``"done": true`` message, the connection was cut or stalled after the reply
+                began, or ``deadline`` seconds passed. Its ``partial`` holds what was received.
             LLMError: any other server or connection failure (including a timeout of
-                ``timeout`` seconds between pieces), with the server's message.
+                ``timeout`` seconds before the reply began), with the server's message.
         """
         if stop is not None and stop.is_set():
             return
         think = ThinkFilter()
         chunks = None
+        t0 = time.monotonic()
+        said: list[str] = []
+        began = done = False
         try:
             chunks = self._client.chat(
                 model=self.model,
@@ -262,22 +274,47 @@ class OllamaLLM:
                 options={"num_ctx": self.context_tokens, "num_predict": max_tokens, "temperature": temperature},
             )
             for chunk in chunks:
+                began = True
                 if stop is not None and stop.is_set():
                     return
                 message = chunk.message
                 piece = think.feed(message.content or "") if message is not None else ""
                 if piece:
+                    said.append(piece)
                     yield piece
                 if chunk.done:
+                    done = True
                     break
+                if time.monotonic() - t0 > self.deadline:
+                    raise LLMIncomplete(self._deadline_reason(), "".join(said))
+            if stop is not None and stop.is_set():
+                return
+            if not done:
+                raise LLMIncomplete("the stream ended without Ollama's final message", "".join(said))
             rest = think.flush()
-            if rest and not (stop is not None and stop.is_set()):
+            if rest:
                 yield rest
+        except LLMIncomplete:
+            raise
         except _CLIENT_ERRORS as exc:
+            if stop is not None and stop.is_set():
+                return
+            if time.monotonic() - t0 >= self.deadline - 0.05 and isinstance(exc, httpx.TimeoutException):
+                raise LLMIncomplete(self._deadline_reason(), "".join(said)) from exc
+            if began and isinstance(exc, (httpx.TransportError, httpx.StreamError)):
+                what = "stalled" if isinstance(exc, httpx.TimeoutException) else "was cut"
+                raise LLMIncomplete(f"the connection to Ollama {what} mid-reply", "".join(said)) from exc
+            if began and isinstance(exc, ValueError):  # a last line cut short is not JSON
+                raise LLMIncomplete("Ollama's reply was cut mid-message", "".join(said)) from exc
+            if isinstance(exc, httpx.RemoteProtocolError):
+                raise LLMIncomplete("the connection to Ollama was cut before the reply", "") from exc
             raise self._translate(exc) from exc
         finally:
             if chunks is not None:
                 chunks.close()  # leaves the client's `with stream(...)`, which closes the response
+
+    def _deadline_reason(self) -> str:
+        return f"no complete reply within {self.deadline:g} s (llm.deadline)"
 
     # -- server checks ----------------------------------------------------------------------
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 from typing import Literal
 
 from rapidfuzz.distance import Levenshtein
 
 from rag.text import STOPWORDS, content_terms
+from store.textin import clean_text
 
 __all__ = [
     "FRAME_WORDS",
@@ -34,19 +34,14 @@ __all__ = [
 
 Number = Literal["one", "many", "open"]
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 def clean_input(text: str | None) -> str:
-    """Text as typed -> text safe to read: NFC, lone surrogates -> U+FFFD, control characters
-    dropped, runs of spaces folded (line breaks kept). ``None`` gives ``""``."""
-    if not text:
-        return ""
-    out = _SURROGATE.sub("\ufffd", text)
-    out = unicodedata.normalize("NFC", out)
-    out = _CONTROL.sub(" ", out)
-    return re.sub(r"[ \t\u00a0]+", " ", out).strip()
+    """Text as typed -> text safe to read: :func:`store.textin.clean_text`, the one normalisation
+    every input path shares (lone surrogates -> U+FFFD, NFC, control characters dropped, spaces
+    folded), keeping line breaks (an instruction on a line of its own is dropped by line).
+    ``None`` gives ``""``."""
+    return clean_text(text or "", multiline=True)
 
 
 

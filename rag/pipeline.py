@@ -5,14 +5,16 @@ from __future__ import annotations
 import logging
 import os
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from rag.answer import AnswerPipeline
-from rag.embed import Embedder, SentenceTransformerEmbedder
-from rag.evidence import EvidenceSelector
 from rag.llm import ChatLLM, EmbeddedLLM, LLMError, LLMUnavailable
-from rag.retrieve import HybridRetriever
 from rag.settings import Settings
 from store.chroma import ChromaStore
+
+if TYPE_CHECKING:  # imported where used: a command that only opens the store loads no model code
+    from rag.answer import AnswerPipeline
+    from rag.embed import Embedder
+    from rag.retrieve import HybridRetriever
 
 __all__ = ["Components", "build_pipeline", "make_embedder", "make_llm", "open_store", "prepare_environment"]
 
@@ -35,6 +37,8 @@ def prepare_environment(settings: Settings) -> None:
 
 def make_embedder(settings: Settings) -> Embedder:
     """The configured embedder (the bundled all-MiniLM-L6-v2 by default)."""
+    from rag.embed import SentenceTransformerEmbedder
+
     return SentenceTransformerEmbedder(settings.embedding.model, batch_size=settings.embedding.batch_size)
 
 
@@ -57,7 +61,10 @@ def make_llm(settings: Settings) -> tuple[ChatLLM | None, str]:
     if cfg.backend in ("ollama", "auto"):
         from rag.llm_ollama import OllamaLLM
 
-        llm = OllamaLLM(cfg.ollama_host, cfg.ollama_model, context_tokens=cfg.context_tokens, timeout=cfg.timeout)
+        llm = OllamaLLM(
+            cfg.ollama_host, cfg.ollama_model, context_tokens=cfg.context_tokens, timeout=cfg.timeout,
+            deadline=cfg.deadline,
+        )
         if llm.ping():
             models = llm.list_models()
             if cfg.ollama_model in models or f"{cfg.ollama_model}:latest" in models:
@@ -81,7 +88,7 @@ def make_llm(settings: Settings) -> tuple[ChatLLM | None, str]:
         why = f"embedded model ({why})"
     else:
         why = "embedded model (--llm embedded)"
-    return EmbeddedLLM(max_context=cfg.context_tokens, threads=cfg.threads, time_limit=cfg.timeout), why
+    return EmbeddedLLM(max_context=cfg.context_tokens, threads=cfg.threads, time_limit=cfg.deadline), why
 
 
 @dataclass
@@ -110,6 +117,10 @@ def build_pipeline(
         llm: An LLM instance, ``None`` for extractive, or ``"configured"`` to follow settings.
         store: Reuse an open store.
     """
+    from rag.answer import AnswerPipeline
+    from rag.evidence import EvidenceSelector
+    from rag.retrieve import HybridRetriever
+
     prepare_environment(settings)
     embedder = embedder or make_embedder(settings)
     store = store or open_store(settings)

@@ -17,10 +17,11 @@ from dataclasses import dataclass, field
 
 from prompts import load_prompt
 from rag.citations import check_claims, format_marker, is_degenerate, validate_markers
-from rag.llm import ChatLLM, LLMError, Message, strip_reasoning
+from rag.llm import ChatLLM, LLMError, LLMIncomplete, Message, strip_reasoning
 from rag.settings import Settings
 from rag.text import normalize
 from rag.types import ClaimCheck, Evidence, PaperHit
+from store.guard import echoes_injection
 from store.papers import strip_markup
 
 __all__ = ["REFUSAL", "Prose", "ProseWriter", "Source"]
@@ -54,6 +55,7 @@ class Prose:
         invented: Markers the LLM wrote that pointed to no source (removed).
         claims: Per-sentence claim checks.
         prompt_tokens: Tokens of the prompt (0 when no LLM ran).
+        incomplete: Why the LLM's reply never finished (``""`` when it did): its text is not used.
     """
 
     text: str = ""
@@ -62,6 +64,7 @@ class Prose:
     invented: int = 0
     claims: list[ClaimCheck] = field(default_factory=list)
     prompt_tokens: int = 0
+    incomplete: str = ""
 
 
 class ProseWriter:
@@ -121,10 +124,17 @@ class ProseWriter:
                 pieces.append(piece)
                 if on_token:
                     on_token(piece)
+        except LLMIncomplete as exc:  # a reply that never finished is not an answer, nor checked as one
+            log.warning("LLM reply incomplete: %s", exc.reason)
+            return Prose(backend=rejected, note=exc.note, prompt_tokens=ptoks, incomplete=exc.reason)
         except LLMError as exc:
             log.warning("LLM failed: %s", exc)
             return Prose(backend=rejected, note=f"The LLM failed ({exc}); answered from the evidence.", prompt_tokens=ptoks)
-        raw = self.drop_leaks(strip_reasoning("".join(pieces)))
+        raw = strip_reasoning("".join(pieces))
+        injected = echoes_injection(raw, [s.hit.paper.abstract for s in sources])  # abstracts are data
+        if injected:
+            return Prose(backend=rejected, note=f"The LLM's text was not used: {injected}.", prompt_tokens=ptoks)
+        raw = self.drop_leaks(raw)
         clean, invented = validate_markers(raw, len(sources))
         if is_degenerate(clean):
             note = "The LLM's text was empty or repetitive; answered from the evidence."

@@ -309,12 +309,15 @@ def _aspect(query: str, refs: list[PaperRef], names: list[str]) -> str:
     return out if rest else ""
 
 
-def read_question(text: str | None, catalogue: Catalogue | None = None) -> QuestionPlan:
+def read_question(
+    text: str | None, catalogue: Catalogue | None = None, *, max_chars: int = MAX_QUESTION_CHARS
+) -> QuestionPlan:
     """Read a message into a :class:`QuestionPlan` (see the module docstring).
 
     Args:
         text: The message as typed (any text; ``None`` and empty give ``intent="empty"``).
         catalogue: The collection's papers and names; without it no name or id is recognised.
+        max_chars: Longest question read (``input.max_question_chars``); a longer one is trimmed.
 
     Returns:
         The plan. Never raises for any input.
@@ -323,7 +326,7 @@ def read_question(text: str | None, catalogue: Catalogue | None = None) -> Quest
     if not asked:
         return QuestionPlan(asked, "", "empty")
     query, injected = strip_injection(asked)
-    query, trimmed = trim(query, MAX_QUESTION_CHARS)
+    query, trimmed = trim(query, max_chars)
     known = catalogue.known if catalogue is not None else None
     english = not looks_non_english(query or asked, known)
     base = {"asked": asked, "query": query, "injected": injected, "trimmed": trimmed, "english": english}

@@ -19,9 +19,11 @@ __all__ = [
     "AnswerSettings",
     "ChunkSettings",
     "EmbeddingSettings",
+    "InputSettings",
     "LLMSettings",
     "RetrievalSettings",
     "Settings",
+    "StoreSettings",
     "default_corpus",
     "load_settings",
 ]
@@ -95,13 +97,15 @@ class RetrievalSettings(_Section):
         0.35,
         ge=0.0,
         le=1.0,
-        description="Least membership probability (rag.membership.probability) for a paper to count in a 'which papers' answer.",
+        description="Least membership probability (rag.membership.probability) for a paper to count in an "
+        "answer that names no paper.",
     )
     set_facet_coverage: float = Field(
         0.75,
         ge=0.0,
         le=1.0,
-        description="A weak 'which papers' question is still answered when one of its facets has this term coverage in a paper.",
+        description="A weak 'which papers' question is still answered when one of its facets has this term "
+        "coverage in a paper.",
     )
     max_set_size: int = Field(12, ge=1, le=100, description="Most papers listed for a 'which papers' question.")
     name_match_min: int = Field(
@@ -124,7 +128,13 @@ class LLMSettings(_Section):
     max_answer_tokens: int = Field(220, ge=16, le=4096, description="Most tokens generated for one answer.")
     temperature: float = Field(0.0, ge=0.0, le=2.0, description="Sampling temperature (0 = greedy).")
     timeout: float = Field(
-        120.0, gt=0, description="Seconds to wait for the Ollama server; the longest an embedded-model answer runs."
+        120.0, gt=0, description="Seconds to wait for the Ollama server to connect or send the next piece of a reply."
+    )
+    deadline: float = Field(
+        300.0,
+        gt=0,
+        description="Longest one LLM reply may take in total, in seconds (Ollama or embedded); a reply cut by it "
+        "is incomplete: its text is not shown as an answer, the extractive answer is.",
     )
     threads: int = Field(2, ge=1, le=64, description="CPU threads for the embedded model.")
 
@@ -135,6 +145,34 @@ class AnswerSettings(_Section):
     evidence_per_paper: int = Field(3, ge=1, le=10, description="Most evidence sentences quoted per source.")
     claim_support_floor: float = Field(
         0.45, ge=0.0, le=1.0, description="Least cosine between a claim and its cited sentence to count as supported."
+    )
+
+
+class StoreSettings(_Section):
+    """How processes share the data directory."""
+
+    lock_timeout: float = Field(
+        10.0,
+        ge=0.0,
+        description="Seconds a writer (ingest, sync, remove, first-run indexing) waits for another writer of the "
+        "same data directory to finish before it gives up with a message naming it; 0 = do not wait.",
+    )
+
+
+class InputSettings(_Section):
+    """Limits on what a user types."""
+
+    max_question_chars: int = Field(
+        2000,
+        ge=100,
+        le=100_000,
+        description="Longest question answered, in characters; a longer one is trimmed and the answer says so.",
+    )
+    preview_chars: int = Field(
+        500,
+        ge=50,
+        le=10_000,
+        description="Most characters of a message the chat page echoes back in the conversation.",
     )
 
 
@@ -151,6 +189,8 @@ class Settings(BaseSettings):
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)
     answer: AnswerSettings = Field(default_factory=AnswerSettings)
+    store: StoreSettings = Field(default_factory=StoreSettings)
+    input: InputSettings = Field(default_factory=InputSettings)
 
     def index_name(self) -> str:
         """Chroma collection name derived from the embedder and chunking settings.

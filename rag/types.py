@@ -126,6 +126,9 @@ class Answer:
             which may be more than are cited).
         matched_at_least: ``matched`` is a lower bound: members filled every candidate checked.
         timings: Seconds per stage.
+        incomplete: Why the LLM's reply did not finish (cut stream, cut connection, deadline);
+            ``""`` when it finished or no LLM ran. Its text was then not used: the answer is
+            the extractive one, and the page offers to ask again.
     """
 
     question: str
@@ -142,6 +145,7 @@ class Answer:
     matched_at_least: bool = False
     timings: Timings = field(default_factory=Timings)
     kind: Literal["answer", "refusal", "list", "compare", "summary"] = "answer"
+    incomplete: str = ""
 
     @property
     def cited_ids(self) -> list[str]:
@@ -183,4 +187,5 @@ class Answer:
                 {"paper_id": h.paper.id, "label": h.paper.label, "score": round(h.score, 4)} for h in self.hits
             ],
             "timings": asdict(self.timings),
+            "incomplete": self.incomplete,
         }

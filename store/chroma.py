@@ -15,20 +15,23 @@ whose record is missing or has another hash is simply ingested again on the next
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 import numpy as np
 
 from store.papers import Paper
 
-__all__ = ["Chunk", "ChromaStore", "DimensionMismatch", "StoreAudit", "StoreError"]
+__all__ = ["Chunk", "ChromaStore", "DimensionMismatch", "StoreAudit", "StoreDamaged", "StoreError"]
 
 log = logging.getLogger(__name__)
 _BATCH = 2000  # below Chroma's max batch size (5,461 on SQLite builds)
+_T = TypeVar("_T")
 
 
 class StoreError(RuntimeError):
@@ -37,6 +40,40 @@ class StoreError(RuntimeError):
 
 class DimensionMismatch(StoreError):
     """Vectors of another dimension than the collection's were offered."""
+
+
+class StoreDamaged(StoreError):
+    """Chroma failed to open or read the store; the message says how to rebuild it."""
+
+
+def _remedy(location: str, url: bool) -> str:
+    if url:
+        return f"check that the Chroma server at {location} runs (`chroma run --path DIR --port N`) and is healthy"
+    return (
+        f"the index may be damaged (for example by two processes writing it at once). Rebuild it: delete the "
+        f"folder {location} and index your papers again with `paperchat ingest PATH...` "
+        "(`paperchat ingest` alone indexes the bundled papers)"
+    )
+
+
+def _guarded(method: Callable[..., _T]) -> Callable[..., _T]:
+    """Turn any failure of Chroma inside a read into :class:`StoreDamaged` with the remedy."""
+
+    @functools.wraps(method)
+    def wrapper(self: ChromaStore, *args: Any, **kwargs: Any) -> _T:
+        try:
+            return method(self, *args, **kwargs)
+        except StoreError:
+            raise
+        except Exception as exc:
+            log.debug("Chroma failed in %s", method.__name__, exc_info=True)
+            raise StoreDamaged(
+                f"Chroma could not read the index at {self.location} ({type(exc).__name__}: {exc}); "
+                + _remedy(self.location, self.is_remote)
+                + "."
+            ) from exc
+
+    return wrapper
 
 
 @dataclass(frozen=True)
@@ -139,6 +176,7 @@ class ChromaStore:
         settings = ChromaSettings(anonymized_telemetry=False)
         self.name = name
         self.location = url or str(path)
+        self.is_remote = bool(url)
         try:
             if url:
                 from urllib.parse import urlparse
@@ -160,22 +198,32 @@ class ChromaStore:
             raise
         except Exception as exc:
             where = f"the Chroma server at {url}" if url else f"the local store at {path}"
-            hint = " — start it with `chroma run --path DIR --port N`" if url else ""
-            raise StoreError(f"Cannot open {where}: {exc}{hint}") from exc
+            if url:
+                hint = "start it with `chroma run --path DIR --port N`"
+                raise StoreError(f"Cannot open {where}: {exc} — {hint}") from exc
+            raise StoreDamaged(f"Cannot open {where}: {exc}; {_remedy(self.location, False)}.") from exc
         try:
             self._batch = max(1, min(_BATCH, int(self.client.get_max_batch_size())))
         except Exception:  # noqa: BLE001 - older servers do not report it; our default is below every limit
             self._batch = _BATCH
+        self._open_collections()
+
+    @_guarded
+    def _open_collections(self) -> None:
         space = {"hnsw:space": "cosine"}
-        self.chunks = self.client.get_or_create_collection(name, metadata=space, embedding_function=None)
-        self.papers = self.client.get_or_create_collection(f"{name}_papers", metadata=space, embedding_function=None)
+        self.chunks = self.client.get_or_create_collection(self.name, metadata=space, embedding_function=None)
+        self.papers = self.client.get_or_create_collection(
+            f"{self.name}_papers", metadata=space, embedding_function=None
+        )
 
     # --- reads -------------------------------------------------------------------
 
+    @_guarded
     def counts(self) -> tuple[int, int]:
         """``(papers, chunks)`` held by the store."""
         return self.papers.count(), self.chunks.count()
 
+    @_guarded
     def paper_hashes(self, ids: Sequence[str]) -> dict[str, str]:
         """Content hash of each stored paper among ``ids`` (missing ids are absent)."""
         out: dict[str, str] = {}
@@ -185,6 +233,7 @@ class ChromaStore:
                 out[pid] = str((meta or {}).get("content_hash", ""))
         return out
 
+    @_guarded
     def all_papers(self) -> list[Paper]:
         """Every stored paper, in id order."""
         out: list[Paper] = []
@@ -196,6 +245,7 @@ class ChromaStore:
         out.sort(key=lambda p: p.id)
         return out
 
+    @_guarded
     def query_chunks(self, vector: np.ndarray, n: int, where: dict | None = None) -> list[tuple[str, int, float]]:
         """Nearest chunks to a query vector.
 
@@ -221,6 +271,7 @@ class ChromaStore:
             out.append((str(meta["paper_id"]), int(meta["chunk_index"]), 1.0 - float(dist)))
         return out
 
+    @_guarded
     def audit(self) -> StoreAudit:
         """Check that every paper record has exactly its chunks (same content hash, indices 0..n-1).
 
@@ -254,11 +305,21 @@ class ChromaStore:
                 yield cid, dict(meta or {})
 
     def vector_store(self):
-        """The chunk collection as a llama-index ``ChromaVectorStore`` (for llama-index retrievers)."""
+        """The chunk collection as a llama-index ``ChromaVectorStore`` (for llama-index retrievers).
+
+        Its ``query`` raises :class:`StoreDamaged` (with the remedy) when Chroma fails.
+        """
         from llama_index.vector_stores.chroma import ChromaVectorStore
 
-        return ChromaVectorStore(chroma_collection=self.chunks)
+        store = self
 
+        class GuardedChromaVectorStore(ChromaVectorStore):
+            def query(self, query, **kwargs):
+                return _guarded(lambda _store: ChromaVectorStore.query(self, query, **kwargs))(store)
+
+        return GuardedChromaVectorStore(chroma_collection=self.chunks)
+
+    @_guarded
     def dimension(self) -> int | None:
         """Dimension of the stored vectors, or ``None`` when the store is empty."""
         got = self.chunks.get(limit=1, include=["embeddings"])
@@ -330,7 +391,26 @@ class ChromaStore:
         return len(items)
 
     def delete_papers(self, ids: Sequence[str]) -> None:
-        """Remove papers and their chunks."""
-        if ids:
-            self.chunks.delete(where={"paper_id": {"$in": list(ids)}})
-            self.papers.delete(ids=list(ids))
+        """Remove papers and their chunks.
+
+        The paper records go first, then the chunks: an interruption between the two leaves
+        orphan chunks (ignored by retrieval, see :class:`StoreAudit`), never a paper without
+        its chunks.
+        """
+        ids = list(ids)
+        for i in range(0, len(ids), self._batch):
+            self.papers.delete(ids=ids[i : i + self._batch])
+        for i in range(0, len(ids), self._batch):
+            self.chunks.delete(where={"paper_id": {"$in": ids[i : i + self._batch]}})
+
+    @_guarded
+    def paper_sources(self) -> dict[str, str]:
+        """Source file name of every stored paper: ``{paper id: "papers.jsonl"}``."""
+        return {pid: str(meta.get("source", "")) for pid, meta in self._all_metadata(self.papers)}
+
+    def set_sources(self, sources: Mapping[str, str]) -> None:
+        """Change the recorded source file of stored papers (a paper moved to another file)."""
+        ids = list(sources)
+        for i in range(0, len(ids), self._batch):
+            part = ids[i : i + self._batch]
+            self.papers.update(ids=part, metadatas=[{"source": sources[pid]} for pid in part])

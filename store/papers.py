@@ -21,12 +21,28 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from store.encoding import read_text
+from store.guard import neutralize_markers
+from store.labels import (  # noqa: F401 - re-exported: the label helpers were defined here before
+    derive_label,
+    find_code_url,
+    is_code_link,
+    is_name_token,
+    is_opening,
+    strip_markup,
+    title_name,
+)
+from store.textin import clean_text, count_lone_surrogates
+
 __all__ = [
     "IngestProblem",
     "Paper",
     "ReadResult",
     "derive_label",
     "find_code_url",
+    "has_opening_label",
+    "is_code_link",
+    "make_paper",
     "read_jsonl",
     "read_path",
     "read_seed_text",
@@ -40,7 +56,8 @@ class Paper:
 
     Attributes:
         id: Stable paper id, e.g. ``000_6b930c46f6674b66#1`` or ``icml-0a1b2c3d4e5f``.
-        abstract: The abstract exactly as written in the source (may hold LaTeX/Markdown).
+        abstract: The abstract as written in the source (may hold LaTeX/Markdown), normalised by
+            :func:`store.textin.clean_text` (NFC, no control characters, spaces folded).
         title: Title when the source has one, else ``""``.
         label: Display label: the method/system name the abstract states, else a
             short descriptive label from its first sentence.
@@ -108,178 +125,66 @@ class IngestProblem:
 
 @dataclass
 class ReadResult:
-    """Papers read from one file plus the records that failed."""
+    """Papers read from one file plus the records that failed.
+
+    Attributes:
+        file: File name.
+        papers: Papers read, in file order.
+        problems: Records (or the whole file) that could not be read; each is one failure.
+        repairs: Records read after a repair (a lone surrogate replaced, a line decoded from
+            another encoding, NUL characters removed): ingested, and reported.
+        encoding: How the file was decoded (:class:`store.encoding.Decoded`), ``""`` when unread.
+    """
 
     file: str
     papers: list[Paper] = field(default_factory=list)
     problems: list[IngestProblem] = field(default_factory=list)
+    repairs: list[IngestProblem] = field(default_factory=list)
+    encoding: str = ""
 
 
-# --- markup and labels -------------------------------------------------------------
+def decode_file(path: Path, result: ReadResult) -> str | None:
+    """The text of a corpus file, whatever its encoding (:func:`store.encoding.read_text`).
 
-_LATEX_CMD_ARG = re.compile(r"\\(?:textbf|textit|emph|texttt|mathbf|mathrm|text|b|underline)\{([^{}]*)\}")
-_URL = re.compile(r"(?:https?://|www\.)[^\s)\]}>,;]+|\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.github\.io[^\s)\]}>,;]*")
-
-
-def strip_markup(text: str) -> str:
-    """Remove LaTeX/Markdown emphasis so names read plainly.
-
-    ``\\textbf{DANCE}`` -> ``DANCE``, ``**DocVAL**`` -> ``DocVAL``, ``\\%`` -> ``%``,
-    ``$\\textbf{S}$parse`` -> ``Sparse``. Other characters are kept; length may shrink.
+    Sets ``result.encoding`` and adds a repair per line that needed one; returns ``None``
+    after adding a problem when the file cannot be read or holds only white space.
     """
-    out = text
-    for _ in range(3):  # nested commands such as \textit{\b{Co}upled}
-        out = _LATEX_CMD_ARG.sub(r"\1", out)
-    out = re.sub(r"\$([A-Za-z])\$", r"\1", out)
-    out = out.replace("\\%", "%").replace("**", "").replace("__", "")
-    out = re.sub(r"(?<![\w*])\*(?=\w)|(?<=\w)\*(?![\w*])", "", out)
-    return out
-
-
-def find_code_url(abstract: str) -> str:
-    """Return the first URL the abstract states, minus trailing punctuation, else ``""``."""
-    m = _URL.search(abstract)
-    if not m:
-        return ""
-    return m.group(0).rstrip(".,;:)}]'\"")
-
-
-_CODE_HOSTS = re.compile(
-    r"(?:^|//|www\.)(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org|huggingface\.co)/", re.I
-)
-_CODE_WORDS = re.compile(r"\b(?:code|implementation|source|repository|repo)\b", re.I)
-
-
-def is_code_link(abstract: str, url: str) -> bool:
-    """Whether ``url`` (stated in ``abstract``) points to code rather than a project or demo page.
-
-    True for a repository host (GitHub, GitLab, Bitbucket, Codeberg, Hugging Face) or when the
-    sentence stating the URL speaks of code, an implementation, source or a repository.
-    ``project-x.github.io`` after "Videos and more at" is a project page.
-    """
-    if not url:
-        return False
-    if _CODE_HOSTS.search(url):
-        return True
-    at = abstract.find(url)
-    if at < 0:
-        return False
-    start = max(abstract.rfind(". ", 0, at), 0)
-    return bool(_CODE_WORDS.search(abstract[start:at]))
-
-
-_INTRO = re.compile(
-    r"\b(?:we|We|and|paper|work)\s+(?:propose|introduce|present|develop|design|build|release|call)\s+"
-    r"(?:a\s+|an\s+|the\s+|two\s+|three\s+)?",
-)
-_PAREN_ACRONYM = re.compile(r"\(([A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)\)")
-_NAMEISH = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*$")
-_DETERMINERS = {"a", "an", "the", "two", "three", "new", "novel", "our"}
-_GENERIC_HEADS = {"framework", "approach", "method", "algorithm", "model", "benchmark", "dataset", "system", "paradigm"}
-
-
-def _is_name_token(tok: str) -> bool:
-    """A coined name: inner capitals, digits or all capitals (``DocVAL``, ``Graph-R1``, ``FOAM``)."""
-    if not _NAMEISH.match(tok) or len(tok) < 2:
-        return False
-    inner_caps = any(c.isupper() for c in tok[1:])
-    has_digit = any(c.isdigit() for c in tok)
-    if re.fullmatch(r"[A-Z]+s", tok):
-        return False  # plural of an acronym (LLMs, GBs): a kind of thing, not a name
-    if tok.isupper() and len(tok) <= 2:
-        return False  # two-letter acronyms (GC, FL) name fields and techniques, not a paper's method
-    return (tok[0].isupper() and (inner_caps or has_digit)) or (tok.isupper() and len(tok) >= 3)
-
-
-def _name_after_intro(tail: str) -> tuple[str, tuple[str, ...]] | None:
-    """Name introduced by the text that follows "we propose/introduce", or ``None``."""
-    aliases: list[str] = []
-    clause = re.split(r",|\bthat\b|\bwhich\b|\bwhere\b|\.\s", tail, maxsplit=1)[0]
-    acr = _PAREN_ACRONYM.search(clause) or _PAREN_ACRONYM.match(tail.split(". ", 1)[-1][:120].split(")", 1)[0] + ")")
-    if acr is None:
-        nxt = tail.split(". ", 1)
-        acr = _PAREN_ACRONYM.search(nxt[1][:120]) if len(nxt) > 1 else None
-        if acr:
-            clause = nxt[1][:120]
-    if acr and _is_name_token(acr.group(1)):
-        long_form = clause[: acr.start()].strip()
-        words = [w for w in long_form.split() if w.lower() not in _DETERMINERS]
-        if 1 <= len(words) <= 8 and " ".join(words) != acr.group(1):
-            aliases.append(" ".join(words))
-        return acr.group(1), tuple(aliases)
-    words = clause.split()
-    while words and words[0].lower() in _DETERMINERS:
-        words = words[1:]
-    if not words:
+    try:
+        decoded = read_text(path)
+    except OSError as exc:
+        result.problems.append(IngestProblem(path.name, None, f"cannot read file: {exc.strerror or exc}"))
         return None
-    first = words[0].strip(".;:")
-    if _is_name_token(first):
-        return first, tuple(aliases)
-    caps = []
-    for w in words:
-        w = w.strip(".;:")
-        if w[:1].isupper() and w.lower() not in _GENERIC_HEADS:
-            caps.append(w)
-        else:
-            break
-    if caps and len(caps) <= 4 and (len(caps) > 1 or len(words) > 1 and words[1].lower() in _GENERIC_HEADS):
-        return " ".join(caps), tuple(aliases)
-    if tail[len(clause) : len(clause) + 1] == "," and 1 < len(words) <= 4 and all(w.isalpha() for w in words):
-        return " ".join(words), tuple(aliases)
-    return None
+    result.encoding = decoded.encoding
+    result.repairs += [IngestProblem(path.name, line, why) for line, why in decoded.notes]
+    if not decoded.text.strip():
+        result.problems.append(IngestProblem(path.name, None, "empty file"))
+        return None
+    return decoded.text
 
 
-def derive_label(abstract: str, max_words: int = 8) -> tuple[str, tuple[str, ...]]:
-    """Derive a display label and aliases from an abstract.
-
-    The label is the method/system name the abstract introduces ("we propose X",
-    "we introduce the Long Name (ACRO)") when it states one; otherwise the first
-    ``max_words`` words of its first sentence followed by an ellipsis.
-
-    Returns:
-        ``(label, aliases)``; aliases hold the long form and companion names.
-    """
-    plain = strip_markup(abstract)
-    candidates: list[tuple[str, tuple[str, ...]]] = []
-    for m in _INTRO.finditer(plain):
-        found = _name_after_intro(plain[m.end() : m.end() + 200])
-        if found:
-            candidates.append(found)
-    if candidates:
-        return candidates[0]
-    first_sentence = re.split(r"(?<=[.!?])\s", plain.strip(), maxsplit=1)[0]
-    words = first_sentence.split()
-    label = " ".join(words[:max_words]) + ("…" if len(words) > max_words else "")
-    return label.rstrip(".,;:"), ()
+def surrogate_repair(value: object) -> int:
+    """Lone surrogates in a parsed record (strings, keys, lists and dicts, recursively)."""
+    if isinstance(value, str):
+        return count_lone_surrogates(value)
+    if isinstance(value, dict):
+        return sum(surrogate_repair(k) + surrogate_repair(v) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return sum(surrogate_repair(v) for v in value)
+    return 0
 
 
-def _is_opening(label: str, abstract: str) -> bool:
-    """Whether ``label`` is the abstract's first words (three or more), not a name."""
-    head = label.rstrip("…").strip()
-    return len(head.split()) >= 3 and strip_markup(abstract).lstrip().startswith(head)
+def note_surrogates(result: ReadResult, line: int | None, n: int, record: object) -> None:
+    """Report record ``n`` at ``line`` when it held lone surrogates (they become U+FFFD)."""
+    k = surrogate_repair(record)
+    if k:
+        what = f"{k} lone surrogate{'s' if k != 1 else ''}"
+        result.repairs.append(IngestProblem(result.file, line, f"record {n}: {what} replaced with U+FFFD"))
 
 
 def has_opening_label(paper: Paper) -> bool:
     """Whether the paper's label is only the opening words of its abstract (no name, no title),
     so the label alone does not say what the paper is about."""
-    return not paper.title and _is_opening(paper.label, paper.abstract)
-
-
-_TITLE_NAME = re.compile(r"^\s*(?P<name>[^:]{1,40}?)\s*:\s+\S")
-
-
-def title_name(title: str) -> str | None:
-    """The name a title gives its method before a colon ("PLay: Parametrically Conditioned ..."
-    -> "PLay"), or ``None``: one to three words, one of them a coined name (inner capitals,
-    digits or all capitals), so "Learning to Rank: A Survey" gives ``None``.
-    """
-    m = _TITLE_NAME.match(title or "")
-    if not m:
-        return None
-    words = m.group("name").split()
-    if 1 <= len(words) <= 3 and any(_is_name_token(w.strip("()[],")) for w in words):
-        return m.group("name")
-    return None
+    return not paper.title and is_opening(paper.label, paper.abstract)
 
 
 def make_paper(
@@ -297,16 +202,28 @@ def make_paper(
     """Build a :class:`Paper`, deriving its label, aliases and code URL from the abstract.
 
     A name the title states before a colon (:func:`title_name`) is the label; the name the
-    abstract introduces then stays an alias when it is a coined name.
+    abstract introduces then stays an alias when it is a coined name. Every text field is
+    normalised first (:func:`store.textin.clean_text`: NFC, lone surrogates to U+FFFD,
+    control characters dropped, white space folded), so whatever a reader decoded can be
+    hashed, embedded and stored.
+
+    Raises:
+        ValueError: the id or the abstract is empty after normalisation.
     """
+    id, abstract, title = clean_text(id), clean_text(abstract, multiline=True), clean_text(title)
+    venue, url, source = clean_text(venue), clean_text(url), clean_text(source)
+    authors = [clean_text(a) for a in authors if a]
+    if not id or not abstract:
+        raise ValueError("no id" if not id else "no abstract (nothing readable left in it)")
     label, aliases = derive_label(abstract)
     named = title_name(title)
     if named:
-        if named != label and not label.endswith("…") and any(_is_name_token(w) for w in label.split()):
+        if named != label and not label.endswith("…") and any(is_name_token(w) for w in label.split()):
             aliases = (label, *aliases)
         label = named
-    elif title and _is_opening(label, abstract):
+    elif title and is_opening(label, abstract):
         label = title if len(title) <= 80 else title[:77].rsplit(" ", 1)[0] + "…"
+    label = neutralize_markers(label or title or id)  # an abstract made only of instructions names nothing
     return Paper(
         id=id,
         abstract=abstract,
@@ -329,30 +246,28 @@ def read_seed_text(path: Path) -> ReadResult:
     """Read the seed text format: a header line, then abstracts separated by blank lines.
 
     Ids are ``<file stem>#<n>``, ``n`` counting abstracts from 1 after the header.
-    An empty file is reported as a problem; nothing raises.
+    Any encoding is read (:func:`decode_file`); an empty file is reported as a problem;
+    nothing raises.
     """
     result = ReadResult(file=path.name)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        result.problems.append(IngestProblem(path.name, None, f"cannot read file: {exc}"))
+    text = decode_file(path, result)
+    if text is None:
         return result
     lines = text.splitlines()
-    if not any(line.strip() for line in lines):
-        result.problems.append(IngestProblem(path.name, None, "empty file"))
-        return result
-    n = 0
+    n = start = 0
     block: list[str] = []
-    for line in [*lines[1:], ""]:
+    for lineno, line in enumerate([*lines[1:], ""], start=2):
         if line.strip():
+            start = start if block else lineno
             block.append(line.strip())
             continue
         if block:
             n += 1
-            abstract = " ".join(block)
-            result.papers.append(
-                make_paper(f"{path.stem}#{n}", abstract, source=path.name, venue=_venue_from_header(lines[0]))
-            )
+            try:
+                venue = _venue_from_header(lines[0])
+                result.papers.append(make_paper(f"{path.stem}#{n}", " ".join(block), source=path.name, venue=venue))
+            except ValueError as exc:
+                result.problems.append(IngestProblem(path.name, start, f"abstract {n}: {exc}"))
             block = []
     if n == 0:
         result.problems.append(IngestProblem(path.name, 1, "header only, no abstracts"))
@@ -385,14 +300,16 @@ def paper_from_mapping(rec: dict, *, source: str, fallback_id: str) -> Paper:
     if not isinstance(abstract, str) or not abstract.strip():
         raise ValueError("record has no abstract")
     pid = rec.get("id")
-    pid = str(pid) if pid not in (None, "") else fallback_id
+    pid = clean_text(str(pid)) if pid not in (None, "") else ""
     year = rec.get("year")
     try:
         year = int(year) if year not in (None, "") else None
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"year is not a number: {year!r}") from exc
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise ValueError(f"year is not a number: {str(year)[:40]!r}") from exc
+    if year is not None and not 0 < year < 10000:
+        raise ValueError(f"year is not a year: {str(year)[:40]}")
     return make_paper(
-        pid,
+        pid or fallback_id,
         abstract.strip(),
         title=str(rec.get("title") or "").strip(),
         authors=_as_authors(rec.get("authors")),
@@ -406,33 +323,33 @@ def paper_from_mapping(rec: dict, *, source: str, fallback_id: str) -> Paper:
 def read_jsonl(path: Path) -> ReadResult:
     """Read JSONL records (``id``, ``title``, ``abstract`` + optional fields).
 
-    A line that is not JSON, not an object or lacks an abstract is reported with its
-    line number; a truncated last line is reported the same way.
+    Any encoding is read (:func:`decode_file`; a byte-order mark never costs the first
+    record). A line that is not JSON, not an object or lacks an abstract is reported with
+    its line number; a truncated last line is reported the same way. Control characters
+    inside strings are accepted (and dropped by :func:`make_paper`); a record holding lone
+    surrogates (``"\\ud800"``) is read with U+FFFD in their place and reported as repaired.
     """
     result = ReadResult(file=path.name)
-    try:
-        handle = path.open(encoding="utf-8")
-    except OSError as exc:
-        result.problems.append(IngestProblem(path.name, None, f"cannot read file: {exc}"))
+    text = decode_file(path, result)
+    if text is None:
         return result
-    seen_any = False
-    with handle:
-        for lineno, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            seen_any = True
-            try:
-                rec = json.loads(line)
-                if not isinstance(rec, dict):
-                    raise ValueError("line is not a JSON object")
-                result.papers.append(paper_from_mapping(rec, source=path.name, fallback_id=f"{path.stem}#{lineno}"))
-            except json.JSONDecodeError as exc:  # its own "line 1 column 5 (char 4)" counts within the line
-                reason = f"invalid JSON at column {exc.colno}: {exc.msg}"
-                result.problems.append(IngestProblem(path.name, lineno, reason))
-            except ValueError as exc:
-                result.problems.append(IngestProblem(path.name, lineno, str(exc)))
-    if not seen_any:
-        result.problems.append(IngestProblem(path.name, None, "empty file"))
+    decoder = json.JSONDecoder(strict=False)
+    n = 0
+    for lineno, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        n += 1
+        try:
+            rec = decoder.decode(line)
+            if not isinstance(rec, dict):
+                raise ValueError("line is not a JSON object")
+            result.papers.append(paper_from_mapping(rec, source=path.name, fallback_id=f"{path.stem}#{lineno}"))
+            note_surrogates(result, lineno, n, rec)
+        except json.JSONDecodeError as exc:  # its own "line 1 column 5 (char 4)" counts within the line
+            reason = f"invalid JSON at column {exc.colno}: {exc.msg}"
+            result.problems.append(IngestProblem(path.name, lineno, reason))
+        except ValueError as exc:
+            result.problems.append(IngestProblem(path.name, lineno, str(exc)))
     return result
 
 

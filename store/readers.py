@@ -27,8 +27,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from store.papers import READERS, IngestProblem, Paper, ReadResult, make_paper
+from store.papers import READERS, IngestProblem, Paper, ReadResult, decode_file, make_paper, note_surrogates
 from store.shapes import RecordShape, csv_shape, json_shape
+from store.textin import clean_text
 
 __all__ = [
     "FIELD_NAMES",
@@ -108,7 +109,7 @@ def _text(value: Any) -> str:
     if value is None or isinstance(value, bool):
         return ""
     if isinstance(value, str):
-        return " ".join(value.split())
+        return clean_text(value)
     if isinstance(value, (int, float)):
         return str(value)
     if isinstance(value, Mapping):
@@ -225,17 +226,8 @@ def _paper_from_record(
 
 
 def _read_text(path: Path, result: ReadResult) -> str | None:
-    """File text (BOM dropped), or ``None`` after recording why it cannot be read/is empty."""
-    try:
-        with path.open(encoding="utf-8-sig", newline="") as handle:
-            text = handle.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        result.problems.append(IngestProblem(path.name, None, f"cannot read file: {exc}"))
-        return None
-    if not text.strip():
-        result.problems.append(IngestProblem(path.name, None, "empty file"))
-        return None
-    return text
+    """File text in whatever encoding it has (:func:`store.papers.decode_file`), or ``None``."""
+    return decode_file(path, result)
 
 
 def _line_of(text: str, offset: int) -> int:
@@ -259,7 +251,7 @@ def _scan_array(text: str, pos: int) -> tuple[list[tuple[int, Any]], bool]:
         the array closed or a syntax error stopped the scan, and whether it closed.
 
     """
-    decoder = json.JSONDecoder()
+    decoder = json.JSONDecoder(strict=False)
     items: list[tuple[int, Any]] = []
     i = _skip_ws(text, pos + 1)
     if text.startswith("]", i):
@@ -331,7 +323,7 @@ def read_json_array(path: Path, field_map: dict[str, str] | None = None) -> Read
         return result
     data: Any = None
     try:
-        data = json.loads(text)
+        data = json.loads(text, strict=False)  # control characters in strings: dropped by make_paper
     except json.JSONDecodeError as exc:
         result.problems.append(IngestProblem(path.name, exc.lineno, f"invalid JSON at column {exc.colno}: {exc.msg}"))
     offset, key = _find_array(text, data)
@@ -377,6 +369,7 @@ def read_json_array(path: Path, field_map: dict[str, str] | None = None) -> Read
             result.problems.append(IngestProblem(path.name, line, f"record {n}: {exc}"))
             continue
         result.papers.append(paper)
+        note_surrogates(result, line, n, rec)
     return result
 
 

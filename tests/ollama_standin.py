@@ -15,6 +15,14 @@ ollama/ollama), on 127.0.0.1 at a free port:
   dict among the reply pieces is sent as a line of the stream (as Ollama reports a runner
   that dies mid-reply).
 
+How a reply ends can be staged with ``mode`` (what the adapter must treat as incomplete):
+
+* ``"normal"``: every piece, then the final ``done: true`` object;
+* ``"cut_without_done"``: every piece, then the stream ends cleanly without the final object;
+* ``"cut_mid_body"``: every piece, then half of one more chunk and the connection is closed;
+* ``"trickle"``: the pieces again and again, ``chunk_delay`` apart, never done;
+* ``"slow_first_byte"``: like ``"normal"`` after ``first_byte_delay`` seconds of silence.
+
 A piece stands for one token: ``options.num_predict`` caps the pieces sent (then
 ``done_reason`` is ``"length"``). Between pieces the server waits ``chunk_delay`` seconds
 and watches the socket, so a client that hangs up mid-stream is noticed (as Ollama notices
@@ -30,6 +38,7 @@ Example:
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import re
 import select
@@ -43,12 +52,15 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Self
 
-__all__ = ["OllamaStandin", "StreamRecord", "free_port", "split_words"]
+__all__ = ["MODES", "OllamaStandin", "StreamRecord", "free_port", "split_words"]
 
 Reply = str | Sequence[str | dict[str, Any]]
 ReplySource = Reply | Callable[[list[dict[str, Any]]], Reply]
 
 VERSION = "0.12.6"
+
+MODES = ("normal", "cut_without_done", "cut_mid_body", "trickle", "slow_first_byte")
+"""How a streamed ``/api/chat`` reply ends (see :class:`OllamaStandin`)."""
 
 
 def free_port() -> int:
@@ -107,6 +119,8 @@ class OllamaStandin:
             the request's ``messages`` to either.
         chunk_delay: Seconds to wait before each streamed piece (a slow model).
         errors: Model name -> (HTTP status, message): ``/api/chat`` for that model fails so.
+        mode: How a streamed reply ends: one of :data:`MODES` (see the module doc).
+        first_byte_delay: Seconds before the response starts, in ``"slow_first_byte"`` mode.
 
     Attributes:
         host: Base URL, e.g. ``"http://127.0.0.1:54321"`` (once started).
@@ -122,7 +136,13 @@ class OllamaStandin:
         *,
         chunk_delay: float = 0.0,
         errors: Mapping[str, tuple[int, str]] | None = None,
+        mode: str = "normal",
+        first_byte_delay: float = 1.0,
     ):
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+        self.mode = mode
+        self.first_byte_delay = first_byte_delay
         self.models = [_full_name(m) for m in models]
         self.errors = {_full_name(k): v for k, v in (errors or {}).items()}
         self.reply = reply
@@ -365,12 +385,16 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send_json(HTTPStatus.OK, final({"message": {"role": "assistant", "content": "".join(pieces)}}))
                 record.sent, record.completed = len(pieces), True
                 return
-            self.send_response(HTTPStatus.OK)
-            self.send_header("Content-Type", "application/x-ndjson")
-            self.send_header("Transfer-Encoding", "chunked")
-            self.end_headers()
+            mode = self.standin.mode
             try:
-                for piece in pieces:
+                if mode == "slow_first_byte" and self._client_gone(self.standin.first_byte_delay):
+                    raise _ClientGone
+                self.send_response(HTTPStatus.OK)
+                self.send_header("Content-Type", "application/x-ndjson")
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                stream = itertools.cycle(pieces) if mode == "trickle" and pieces else iter(pieces)
+                for piece in stream:
                     if self._client_gone(self.standin.chunk_delay):
                         raise _ClientGone
                     if isinstance(piece, dict):  # a staged failure: Ollama ends the stream with it
@@ -386,8 +410,16 @@ class _Handler(BaseHTTPRequestHandler):
                     )
                     record.sent += 1
                 else:
-                    self._write_chunk(final({"message": {"role": "assistant", "content": ""}}))
-                    record.completed = True
+                    if mode == "cut_mid_body":  # announce a chunk, send half of it, hang up
+                        line = json.dumps(final({"message": {"role": "assistant", "content": ""}})).encode()
+                        self.wfile.write(b"%x\r\n%s" % (len(line) + 1, line[: len(line) // 2]))
+                        self.wfile.flush()
+                        self.close_connection = True
+                        self.connection.shutdown(socket.SHUT_RDWR)
+                        return
+                    if mode != "cut_without_done":
+                        self._write_chunk(final({"message": {"role": "assistant", "content": ""}}))
+                        record.completed = True
                 self.wfile.write(b"0\r\n\r\n")
                 self.wfile.flush()
             except (_ClientGone, OSError):

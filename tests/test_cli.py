@@ -33,9 +33,13 @@ def test_ingest_reports_per_file_and_is_idempotent(home):
 
 
 def test_ask_json_cites_dance_with_its_evidence(home):
-    out = run(home, "ask", "What accuracy gain does DANCE report, and at what condensation ratio?", "--json", "--llm", "none")
-    assert out.returncode == 0, out.stderr
+    # Undecodable bytes in argv reach Python as lone surrogates: normalised to U+FFFD, never a crash.
+    question = b"What accuracy gain does DANCE report, and at what condensation ratio? \xff\xfe"
+    out = subprocess.run([*EXE, "ask", question, "--json", "--llm", "none"], env=home, capture_output=True,
+                         timeout=600, check=False)  # fmt: skip
+    assert out.returncode == 0, out.stderr.decode(errors="replace")
     ans = json.loads(out.stdout)
+    assert ans["question"].endswith("ratio? \ufffd\ufffd")
     first = ans["citations"][0]
     assert first["paper_id"] == "000_6b930c46f6674b66#1"
     assert any("2.33" in e["sentence"] for e in first["evidence"])
@@ -60,7 +64,8 @@ def test_eval_prints_the_metrics(home):
     out = run(home, "eval", str(DEV), "--llm", "none", "--json", "--quiet")
     assert out.returncode == 0, out.stderr
     res = json.loads(out.stdout)
-    for key in ("n", "recall_at_5", "mrr", "citation_precision", "invented_citations", "fact_coverage", "refusal_accuracy", "by_kind"):
+    keys = ("n", "recall_at_5", "mrr", "citation_precision", "invented_citations", "fact_coverage", "refusal_accuracy")
+    for key in (*keys, "by_kind"):
         assert key in res
     assert res["n"] == 115 and res["errors"] == 0 and res["papers"] == 38
     assert "not in the collection" not in out.stderr
@@ -97,6 +102,35 @@ def test_ingest_of_bad_input_stores_the_rest_and_exits_non_zero(home, tmp_path):
     corpus.write_text(good + "\n{not json\n")
     out = run(home, "ingest", "--quiet", str(corpus), str(tmp_path / "missing.jsonl"))
     assert out.returncode == 1, out.stdout + out.stderr
-    assert "some_bad.jsonl: found 1, added 1" in out.stdout
+    assert "some_bad.jsonl: found 2, added 1, updated 0, unchanged 0, failed 1; utf-8" in out.stdout
     assert "some_bad.jsonl:2:" in out.stderr and "missing.jsonl: no such file" in out.stderr
     assert "2 records or files could not be ingested" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_sync_and_remove_keep_the_index_equal_to_the_source(home, tmp_path, embedder):
+    from rag.ingest import ingest_paths
+    from rag.pipeline import open_store
+    from rag.settings import Settings
+    from store.home import WriterLock
+
+    def rec(pid, name):
+        return {"id": pid, "abstract": f"We propose {name}, a method for testing sync. It works on toy data."}
+
+    mine = tmp_path / "mine.jsonl"
+    mine.write_text("".join(json.dumps(rec(f"mine#{i}", f"SYNC{i}")) + "\n" for i in range(3)))
+    settings = Settings(home=Path(home["PAPERCHAT_HOME"]))
+    with WriterLock(settings.home, command="test", timeout=60):  # as the CLI would, without a second model load
+        store = open_store(settings)
+        base = store.counts()[0]
+        ingest_paths([mine], store, embedder)
+    # mine#1 leaves the file (adds and updates are checked in test_sync.py; nothing to embed keeps this fast)
+    mine.write_text("".join(json.dumps(rec(f"mine#{i}", f"SYNC{i}")) + "\n" for i in (0, 2)))
+    out = run(home, "ingest", "--sync", "--quiet", str(mine))
+    assert out.returncode == 0, out.stderr
+    assert "mine.jsonl: found 2, added 0, updated 0, unchanged 2, failed 0, removed 1; utf-8" in out.stdout
+    assert f"store: {base + 2} papers" in out.stdout
+    out = run(home, "remove", "mine#0", "mine#9")
+    assert out.returncode == 1 and "removed 1 paper: mine#0" in out.stdout and "not in the index: mine#9" in out.stderr
+    out = run(home, "remove", "--source", str(mine))
+    assert out.returncode == 0 and "removed 1 paper: mine#2" in out.stdout
+    assert f"store: {base} papers" in out.stdout

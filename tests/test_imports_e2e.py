@@ -122,7 +122,7 @@ def test_imports_in_separate_commands_keep_ids_and_merge_into_stored_papers(tmp_
 
 def test_cli_ingests_one_zotero_collection(tmp_path: Path, embedder, monkeypatch) -> None:
     import rag.pipeline
-    from rag.cli import main
+    from ui.cli import main
 
     monkeypatch.setattr(rag.pipeline, "make_embedder", lambda settings: embedder)
     db = build_zotero_db(tmp_path)

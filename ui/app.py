@@ -10,6 +10,11 @@ callback feeds a queue; the event handler (a generator) yields the prose so far,
 checked answer with its citations replaces it. *Stop* sets the ``threading.Event`` the
 LLM watches (generation stops on the server) and cancels the Gradio event.
 
+Every message is normalised as every input is (:func:`store.textin.clean_text`) and trimmed to
+``input.max_question_chars`` with a notice; the chat echoes at most ``input.preview_chars`` of it.
+When the LLM's reply did not finish (:class:`rag.llm.LLMIncomplete`), the answer is the
+extractive one, the status line says so and a Retry button asks the question again.
+
 The settings panel also holds year / venue / author filters and the switch for filters stated
 in the question; they are passed to :meth:`Conversation.ask` with every message, and the
 answer's note (the status line) says which filter applied and how to remove it.
@@ -17,6 +22,7 @@ answer's note (the status line) says which filter applied and how to remove it.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import logging
 import queue
@@ -35,6 +41,7 @@ from rag.conversation import Conversation, Turn
 from rag.filters import Filters
 from rag.llm import LLMError
 from rag.pipeline import Components, make_llm
+from store.textin import clean_text, limit_text
 from ui import format as fmt
 
 __all__ = ["AUTO_FILTER_LABEL", "BACKENDS", "build_app", "check_bind", "is_loopback_host", "launch", "parse_auth",
@@ -268,6 +275,7 @@ class _Session:
     done: threading.Event = field(default_factory=threading.Event)
     backend_note: str = ""
     exports: int = 0
+    retry: str = ""  # the question whose LLM reply was incomplete, offered again by the Retry button
     filters: Filters = field(default_factory=lambda: Filters(auto=True, auto_hint=UI_AUTO_HINT))
 
 
@@ -286,6 +294,7 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
     """
     backends = _Backends(components, default_llm_note)
     settings = components.settings
+    history = functools.partial(fmt.history_messages, preview_chars=settings.input.preview_chars)
     papers = components.retriever.papers
     export_root = settings.home / "cache" / "ui-exports"
 
@@ -342,12 +351,15 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
         conv = session.conversation
         turn = conv.turns[-1]
         status = fmt.status_line(turn.answer, stopped=stopped)
+        session.retry = turn.question if turn.answer.incomplete and not stopped else ""
+        if session.retry:
+            warning = " ".join(x for x in (warning, f"{turn.answer.note} Press Retry to ask again.") if x)
         if warning:
             status = f"⚠️ {fmt.escape_dollars(warning)}\n\n{status}"
         details = {"kind": turn.kind, "standalone": turn.standalone, **turn.answer.to_dict()}
         a, c, b = write_exports(session, turn)
         return (
-            fmt.history_messages(conv.turns),
+            history(conv.turns),
             panel_for(session),
             status,
             details,
@@ -375,11 +387,12 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
         conv = session.conversation
         session.filters, filter_warning = parse_filters(year, venue, author, auto_filter)
         filters = session.filters
-        message = (message or "").strip()
+        # One normalisation for every input path (lone surrogates, controls, NFC), then the length limit.
+        message, trimmed = limit_text(clean_text(message or ""), settings.input.max_question_chars)
         skip = gr.skip()
         if not message:
             yield (
-                fmt.history_messages(conv.turns),
+                history(conv.turns),
                 skip,
                 "Type a question about the papers first.",
                 skip,
@@ -390,7 +403,7 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
                 session,
             )
             return
-        warning = filter_warning
+        warning = " ".join(x for x in (trimmed, filter_warning) if x)
         try:
             conv.pipeline, session.backend_note = backends.resolve(backend, model)
         except LLMError as exc:
@@ -404,7 +417,9 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
 
         def work() -> None:
             try:
-                conv.ask(message, top_k=int(top_k), on_token=pieces.put, stop=stop, filters=filters)
+                turn = conv.ask(message, top_k=int(top_k), on_token=pieces.put, stop=stop, filters=filters)
+                if trimmed:
+                    turn.answer.note = "; ".join(x for x in (trimmed, turn.answer.note) if x)
             except Exception as exc:  # noqa: BLE001 - shown to the user, logged with traceback
                 log.exception("answering %r failed", message)
                 failure.append(exc)
@@ -416,7 +431,7 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
         worker.start()
         working = f"Answering with {conv.pipeline.backend}…" if conv.pipeline.llm else "Retrieving evidence…"
         yield (
-            fmt.history_messages(conv.turns, pending=message),
+            history(conv.turns, pending=message),
             skip, working, skip, skip, skip, skip, "", session,
         )  # fmt: skip
         partial = ""
@@ -437,7 +452,7 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
                 partial += "".join(p for p in batch if p)
                 if not finished and partial.strip():
                     yield (
-                        fmt.history_messages(conv.turns, pending=message, partial=partial),
+                        history(conv.turns, pending=message, partial=partial),
                         skip, f"Streaming from {conv.pipeline.backend}…", skip, skip, skip, skip, skip, session,
                     )  # fmt: skip
             worker.join()
@@ -446,7 +461,7 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
                 stop.set()
         if failure:
             yield (
-                fmt.history_messages(conv.turns),
+                history(conv.turns),
                 skip, f"⚠️ Answering failed: {fmt.escape_dollars(str(failure[0]))}",
                 skip, skip, skip, skip, skip, session,
             )  # fmt: skip
@@ -462,6 +477,21 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
         if session.done.wait(timeout=10.0) and session.conversation.turns:
             return final_outputs(session, stopped=True)
         return (skip, skip, "**Stopping…**", skip, skip, skip, skip, session)
+
+    def retry(
+        backend: str, model: str, top_k: float, year: str, venue: str, author: str, auto_filter: bool,
+        session: _Session | None,
+    ) -> Iterator[tuple]:  # fmt: skip
+        """Ask again the question whose LLM reply was incomplete."""
+        if session is None or not session.retry:
+            skip = gr.skip()
+            yield (skip, skip, "Nothing to retry: the last answer was complete.", skip, skip, skip, skip, skip, session)
+            return
+        yield from respond(session.retry, backend, model, top_k, year, venue, author, auto_filter, session)
+
+    def retry_button(session: _Session | None) -> Any:
+        """Show Retry only after an answer whose LLM reply was incomplete."""
+        return gr.Button(visible=bool(session and session.retry))
 
     def new_conversation(session: _Session | None) -> tuple:
         if session is not None and session.stop is not None:
@@ -529,6 +559,7 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
                 with gr.Row():
                     ask_btn = gr.Button("Ask", variant="primary", elem_id="pc-ask")
                     stop_btn = gr.Button("Stop", variant="stop", elem_id="pc-stop")
+                    retry_btn = gr.Button("Retry", visible=False, elem_id="pc-retry")
                     new_btn = gr.Button("New conversation", elem_id="pc-new")
                 status = gr.Markdown(default_status(), elem_id="pc-status")
                 with gr.Row():
@@ -593,6 +624,11 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
             api_name="ask",
             show_progress="hidden",
         )
+        retry_event = retry_btn.click(
+            retry, inputs=[*settings_inputs, session_state], outputs=outputs, api_name="retry", show_progress="hidden"
+        )
+        for event in (ask_event, retry_event):
+            event.then(retry_button, inputs=[session_state], outputs=[retry_btn], api_name=False)
 
         def cancelling(button: gr.Button, handler: Callable[[_Session | None], tuple], api_name: str) -> None:
             """Wire a button that ends the running answer (Stop, New conversation)."""
@@ -600,7 +636,7 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
                 handler,
                 inputs=[session_state],
                 outputs=[chatbot, evidence, status, details, dl_answer, dl_conv, dl_bib, session_state],
-                cancels=[ask_event],
+                cancels=[ask_event, retry_event],
                 api_name=api_name,
                 concurrency_limit=None,
             )

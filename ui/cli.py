@@ -1,4 +1,4 @@
-"""The ``paperchat`` command line: ingest, ask, compare, ui, eval, config.
+"""The ``paperchat`` command line: ingest, ask, compare, ui, eval, config, remove.
 
 Every command that answers goes through :class:`rag.conversation.Conversation`, the route the
 chat page serves, so the CLI, ``eval`` and the page answer alike.
@@ -19,6 +19,7 @@ from pathlib import Path
 import click
 
 from rag.settings import Settings, default_corpus
+from store.textin import clean_text, limit_text
 
 log = logging.getLogger("paperchat")
 
@@ -34,24 +35,35 @@ def _settings(ctx: click.Context, **llm) -> Settings:
 
 
 class _Group(click.Group):
-    """The command group; Ctrl-C in any command ends with one line and exit code 130, not a traceback."""
+    """The command group; Ctrl-C in any command ends with one line and exit code 130, a store that is
+    busy, damaged or unreachable with its message and exit code 1, never a traceback."""
 
     def invoke(self, ctx: click.Context):
+        from store.chroma import StoreError
+
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
             click.echo("\nInterrupted.", err=True)
             ctx.exit(130)
+        except StoreError as exc:  # a busy, damaged or unreachable store: its message says what to do
+            click.echo(f"Error: {exc}", err=True)
+            ctx.exit(1)
 
 
 @click.group(cls=_Group)
-@click.option("--home", type=click.Path(path_type=Path), envvar="PAPERCHAT_HOME", help="Data directory (PAPERCHAT_HOME).")
-@click.option("--chroma-url", envvar="PAPERCHAT_CHROMA_URL", default=None, help="Chroma server URL instead of the local store.")
+@click.option(
+    "--home", type=click.Path(path_type=Path), envvar="PAPERCHAT_HOME", help="Data directory (PAPERCHAT_HOME)."
+)
+@click.option(
+    "--chroma-url", envvar="PAPERCHAT_CHROMA_URL", default=None, help="Chroma server URL instead of the local store."
+)
 @click.option("-v", "--verbose", is_flag=True, help="Log debug messages.")
 @click.pass_context
 def main(ctx: click.Context, home: Path | None, chroma_url: str | None, verbose: bool) -> None:
     """paperchat: cited answers over ML paper abstracts, offline."""
-    logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    level = logging.DEBUG if verbose else logging.WARNING
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
     for noisy in ("httpx", "chromadb", "sentence_transformers", "transformers", "bm25s"):
         logging.getLogger(noisy).setLevel(logging.ERROR)
     over: dict = {}
@@ -72,20 +84,60 @@ def _components(settings: Settings, llm="configured", ensure_corpus: bool = Fals
 
     prepare_environment(settings)
     try:
-        embedder = make_embedder(settings)
-        store = open_store(settings)
-        if ensure_corpus and store.counts()[0] == 0:
-            click.echo("Indexing the bundled corpus (first run)…", err=True)
-            _run_ingest(settings, store, embedder, [*settings.corpus], quiet=False)
+        store, embedder = _first_run(settings) if ensure_corpus else (open_store(settings), None)
+        embedder = embedder or make_embedder(settings)
         return build_pipeline(settings, embedder=embedder, store=store, llm=llm)
     except (LLMError, StoreError) as exc:
         raise click.ClickException(str(exc)) from exc
 
 
-def _run_ingest(settings, store, embedder, paths, quiet: bool, field_map=None, collection=None):
+def _first_run(settings: Settings):
+    """Open the store; index the bundled corpus only into a data directory never written before.
+
+    A directory something was written to (an ingest, even one that stored nothing, or a removal)
+    whose index is empty is not filled behind the user's back: the command stops and says how
+    to index papers.
+
+    Returns:
+        ``(store, embedder or None)``.
+    """
+    from rag.pipeline import make_embedder, open_store
+    from store.home import WriterLock, mark_written, was_written
+
+    command = f"paperchat {click.get_current_context().info_name}"
+    if was_written(settings.home) is None:
+        # Under the writer lock: two first commands at once must not both index.
+        with WriterLock(settings.home, command=f"{command} (first-run indexing)", timeout=settings.store.lock_timeout,
+                        mark=False):  # fmt: skip
+            store = open_store(settings)
+            if store.counts()[0] > 0:
+                return store, None
+            mark_written(settings.home, f"{command} (first-run indexing)")
+            corpus = ", ".join(str(p) for p in settings.corpus)
+            click.echo(
+                f"This data directory ({settings.home}) has never been indexed: indexing the default corpus "
+                f"({corpus}) first. Index your own papers with `paperchat ingest PATH...`.",
+                err=True,
+            )
+            embedder = make_embedder(settings)
+            _run_ingest(settings, store, embedder, [*settings.corpus], quiet=False)
+            return store, embedder
+    store = open_store(settings)
+    if store.counts()[0] == 0:
+        last = was_written(settings.home) or {}
+        raise click.ClickException(
+            f"The index in {settings.home} is empty: the last write ({last.get('last_command', 'an ingest')} at "
+            f"{last.get('last_write', '?')}) left no paper in it. Index papers with `paperchat ingest PATH...` "
+            "(`paperchat ingest` alone indexes the 38 bundled ICML 2026 abstracts)."
+        )
+    return store, None
+
+
+def _run_ingest(settings, store, embedder, paths, quiet: bool, field_map=None, sync: bool = False, collection=None):
     from tqdm import tqdm
 
     from rag.ingest import ingest_paths
+    from rag.sync import sync_paths
 
     bar = tqdm(total=0, unit="paper", disable=quiet, file=sys.stderr, desc="ingest")
 
@@ -94,7 +146,7 @@ def _run_ingest(settings, store, embedder, paths, quiet: bool, field_map=None, c
         bar.refresh()
 
     try:
-        return ingest_paths(
+        return (sync_paths if sync else ingest_paths)(
             paths,
             store,
             embedder,
@@ -112,6 +164,9 @@ def _run_ingest(settings, store, embedder, paths, quiet: bool, field_map=None, c
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--map", "maps", multiple=True, help="Column/field mapping such as abstract=Summary (CSV/JSON).")
+@click.option(
+    "--sync", is_flag=True, help="Also remove the indexed papers of these files that the files no longer hold."
+)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option(
     "--collection",
@@ -121,15 +176,18 @@ def _run_ingest(settings, store, embedder, paths, quiet: bool, field_map=None, c
 )
 @click.pass_context
 def ingest(
-    ctx: click.Context, paths: tuple[Path, ...], maps: tuple[str, ...], quiet: bool, collection: str | None
+    ctx: click.Context, paths: tuple[Path, ...], maps: tuple[str, ...], quiet: bool, sync: bool, collection: str | None
 ) -> None:
     """Index corpus files or folders (default: the bundled ICML 2026 abstracts).
 
     Reads .txt (seed format), .jsonl, .json (paperchat's shape, CSL-JSON, OpenReview notes,
     Semantic Scholar papers), .csv/.tsv (Zotero's export too), .bib, arXiv API responses
     (.xml/.atom) and a Zotero library's zotero.sqlite, recognised by content.
+
+    Only one process writes a data directory at a time: another writer is waited for up to
+    store.lock_timeout seconds (PAPERCHAT_STORE__LOCK_TIMEOUT), then the command stops and names it.
     """
-    from rag.pipeline import make_embedder, open_store, prepare_environment
+    from store.home import WriterLock
 
     if collection is not None:
         from store.formats import is_zotero_database
@@ -139,7 +197,6 @@ def ingest(
             hint = "applies to a Zotero database (zotero.sqlite); none was given"
             raise click.BadParameter(hint, param_hint="--collection")
     settings = _settings(ctx)
-    prepare_environment(settings)
     field_map = None
     if maps:
         from store.readers import parse_field_map
@@ -148,25 +205,9 @@ def ingest(
             field_map = parse_field_map(list(maps))
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--map") from exc
-    from rag.ingest import IngestInterrupted
-    from store.chroma import StoreError
-
-    try:
-        store = open_store(settings)
-        embedder = make_embedder(settings)
-        report = _run_ingest(
-            settings, store, embedder, list(paths) or [default_corpus()], quiet, field_map, collection
-        )
-    except StoreError as exc:
-        raise click.ClickException(str(exc)) from exc
-    except IngestInterrupted as exc:
-        _print_ingest_report(exc.report, settings)
-        click.echo(
-            "Interrupted. Every paper counted above is stored with all its chunks; run the same command "
-            "again to ingest the rest (finished papers are reported as unchanged).",
-            err=True,
-        )
-        sys.exit(130)
+    command = "paperchat ingest --sync" if sync else "paperchat ingest"
+    with WriterLock(settings.home, command=command, timeout=settings.store.lock_timeout):
+        report = _locked_ingest(settings, list(paths) or [default_corpus()], quiet, field_map, sync, collection)
     _print_ingest_report(report, settings)
     failed = sum(len(f.problems) for f in report.files)
     if failed:
@@ -178,11 +219,48 @@ def ingest(
         sys.exit(1)
 
 
+class _Lazy:
+    """An object built on first use of any attribute (the embedder, when nothing may need it)."""
+
+    def __init__(self, make):
+        self._make, self._obj = make, None
+
+    def __getattr__(self, name: str):
+        if self._obj is None:
+            self._obj = self._make()
+        return getattr(self._obj, name)
+
+
+def _locked_ingest(settings: Settings, paths: list[Path], quiet: bool, field_map, sync: bool, collection=None):
+    """Open the store and ingest (the caller holds the writer lock); Ctrl-C prints what was stored."""
+    from rag.ingest import IngestInterrupted
+    from rag.pipeline import make_embedder, open_store, prepare_environment
+    from store.chroma import StoreError
+
+    prepare_environment(settings)
+    try:
+        store = open_store(settings)
+        embedder = _Lazy(lambda: make_embedder(settings))  # loaded only when a paper needs embedding
+        return _run_ingest(settings, store, embedder, paths, quiet, field_map, sync=sync, collection=collection)
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from exc
+    except IngestInterrupted as exc:
+        _print_ingest_report(exc.report, settings)
+        click.echo(
+            "Interrupted. Every paper counted above is stored with all its chunks; run the same command "
+            "again to ingest the rest (finished papers are reported as unchanged).",
+            err=True,
+        )
+        sys.exit(130)
+
+
 def _print_ingest_report(report, settings: Settings) -> None:
     for f in report.files:
         click.echo(f.line())
         for p in f.problems:
             click.echo(f"  failed {p}", err=True)
+        for p in f.repairs:
+            click.echo(f"  repaired {p}", err=True)
     click.echo(
         f"store: {report.papers_in_store} papers, {report.chunks_in_store} chunks "
         f"({settings.index_name()}, {report.seconds:.1f} s)"
@@ -265,19 +343,23 @@ def ask(ctx, question: str | None, batch: Path | None, as_json: bool, backend, o
     if (question is None) == (batch is None):
         raise click.UsageError("give a QUESTION or --batch FILE (not both)")
     settings = _settings(ctx, backend=backend, ollama_model=ollama_model)
-    filters = Filters(year=year, venue=venue, author=author, auto=not no_auto_filter)
-    items = _read_batch(batch) if batch is not None else [(None, _argv_text(question))]
+    filters = Filters(year=year, venue=clean_text(venue), author=clean_text(author), auto=not no_auto_filter)
+    items = _read_batch(batch) if batch is not None else [(None, question)]
     comp = _components(settings, ensure_corpus=True)
     on_token = None
     if stream and not as_json and batch is None and sys.stdout.isatty():
         def on_token(piece: str) -> None:
             click.echo(piece, nl=False, err=True)
 
-    for qid, text in items:
+    for qid, raw in items:
+        text, trimmed = _question_in(raw, settings)
         turn = Conversation(comp.pipeline).ask(text, top_k=top_k, on_token=on_token, filters=filters)
+        ans = turn.answer
+        if trimmed:  # a trimmed question says so
+            ans.note = "; ".join(x for x in (trimmed, ans.note) if x)
         if on_token:
             click.echo("\n", err=True)
-        _print_answer(turn.answer, as_json, qid)
+        _print_answer(ans, as_json, qid)
         if batch is not None and not as_json:
             click.echo("")
 
@@ -307,12 +389,6 @@ def _render_comparison(turn) -> str:
     return "\n".join(lines)
 
 
-def _argv_text(text: str) -> str:
-    """A command-line argument as text: bytes the terminal's encoding could not decode
-    (surrogate escapes) become U+FFFD instead of crashing later."""
-    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-
-
 @main.command()
 @click.argument("first")
 @click.argument("second")
@@ -326,8 +402,10 @@ def compare(ctx, first: str, second: str, as_json: bool) -> None:
     """
     from rag.conversation import Conversation
 
-    comp = _components(_settings(ctx, backend="none"), llm=None, ensure_corpus=True)
-    turn = Conversation(comp.pipeline).compare(_argv_text(first), _argv_text(second))
+    settings = _settings(ctx, backend="none")
+    first, second = (_question_in(x, settings)[0] for x in (first, second))
+    comp = _components(settings, llm=None, ensure_corpus=True)
+    turn = Conversation(comp.pipeline).compare(first, second)
     if not as_json:
         click.echo(_render_comparison(turn))
     elif turn.table is None:
@@ -359,18 +437,23 @@ def compare(ctx, first: str, second: str, as_json: bool) -> None:
 @click.pass_context
 def ui(ctx, host: str, port: int, auth: str | None, backend, ollama_model) -> None:
     """Serve the chat page (http://127.0.0.1:7860 by default)."""
-    from ui.app import check_bind, launch, parse_auth
+    from store.home import PageLock
 
-    try:
-        check_bind(host, parse_auth(auth))
-    except ValueError as exc:
-        raise click.ClickException(str(exc)) from exc
     settings = _settings(ctx, backend=backend, ollama_model=ollama_model)
-    comp = _components(settings, ensure_corpus=True)
-    try:
-        launch(comp, host=host, port=port, auth=auth)
-    except ValueError as exc:
-        raise click.ClickException(str(exc)) from exc
+    shown = f"[{host}]" if ":" in host else host
+    # One page per data directory: a second `paperchat ui` here is refused and told where the first serves.
+    with PageLock(settings.home, command="paperchat ui", url=f"http://{shown}:{port}/"):
+        from ui.app import check_bind, launch, parse_auth
+
+        try:
+            check_bind(host, parse_auth(auth))
+        except ValueError as exc:
+            raise click.ClickException(str(exc)) from exc
+        comp = _components(settings, ensure_corpus=True)
+        try:
+            launch(comp, host=host, port=port, auth=auth)
+        except ValueError as exc:
+            raise click.ClickException(str(exc)) from exc
 
 
 @main.command(name="eval")
@@ -450,6 +533,54 @@ def config(ctx) -> None:
     data = json.loads(settings.model_dump_json())
     data["index_name"] = settings.index_name()
     click.echo(json.dumps(data, indent=2))
+
+
+def _question_in(text: str, settings: Settings) -> tuple[str, str]:
+    """A question from the command line, normalised (:func:`store.textin.clean_text`: invalid
+    bytes in ``sys.argv`` arrive as lone surrogates and become U+FFFD) and trimmed to
+    ``input.max_question_chars``; ``(question, notice)``, the notice ``""`` when it fits."""
+    return limit_text(clean_text(text), settings.input.max_question_chars)
+
+
+@main.command()
+@click.argument("ids", nargs=-1)
+@click.option("--source", "sources", multiple=True, help="Remove every paper of this source file (name or path).")
+@click.pass_context
+def remove(ctx: click.Context, ids: tuple[str, ...], sources: tuple[str, ...]) -> None:
+    """Remove papers from the index by id, or every paper of a source file.
+
+    IDS are paper ids as the Sources list shows them (000_6b930c46f6674b66#1). Chunks and paper
+    records go together; exits 1 when an id or a source is not in the index.
+    """
+    from rag.pipeline import open_store, prepare_environment
+    from rag.sync import known_sources, remove_papers, remove_source
+    from store.home import WriterLock
+
+    if not ids and not sources:
+        raise click.UsageError("name paper ids, or --source FILE (see `paperchat remove --help`)")
+    settings = _settings(ctx)
+    prepare_environment(settings)
+    missing: list[str] = []
+    with WriterLock(settings.home, command="paperchat remove", timeout=settings.store.lock_timeout):
+        store = open_store(settings)
+        reports = [remove_papers(store, [clean_text(i) for i in ids])] if ids else []
+        reports += [remove_source(store, clean_text(src)) for src in sources]
+        for rep in reports:
+            if rep.removed:
+                n = len(rep.removed)
+                shown = ", ".join(rep.removed[:10]) + (f" and {n - 10} more" if n > 10 else "")
+                click.echo(f"removed {n} paper{'s' if n != 1 else ''}: {shown}")
+            missing += rep.missing
+        if missing:
+            held = ", ".join(f"{name} ({n})" for name, n in known_sources(store).items()) or "none"
+            click.echo(
+                f"not in the index: {', '.join(missing)} (ids as the Sources list shows them; sources held: {held})",
+                err=True,
+            )
+        papers, chunks = store.counts()
+    click.echo(f"store: {papers} papers, {chunks} chunks ({settings.index_name()})")
+    if missing:
+        sys.exit(1)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -24,6 +24,7 @@ from rag.compare import ComparisonTable, table_markdown
 from rag.conversation import Turn
 from rag.citations import MARKER
 from rag.types import Answer, Citation
+from store.guard import math_spans
 from store.papers import Paper, strip_markup
 
 __all__ = [
@@ -43,6 +44,7 @@ __all__ = [
     "highlight_abstract",
     "history_messages",
     "link_markers",
+    "preview",
     "references_markdown",
     "status_line",
     "streaming_markdown",
@@ -184,13 +186,19 @@ def display_text(text: str) -> str:
 def link_markers(text: str) -> str:
     """Turn each citation marker into a Markdown link to the evidence panel.
 
-    ``[2]`` -> ``[\\[2\\]](#src-2)``; a group ``[1, 3]`` becomes two adjacent links.
+    ``[2]`` -> ``[\\[2\\]](#src-2)``; a group ``[1, 3]`` becomes two adjacent links. Brackets
+    inside ``$...$`` math (``$x \\in [0,1]$``) are intervals, never linked.
     """
 
     def sub(m: re.Match[str]) -> str:
         return "".join(f"[\\[{int(p)}\\]](#src-{int(p)})" for p in m.group(1).split(","))
 
-    return MARKER.sub(sub, text)
+    out, pos = [], 0
+    for start, end in math_spans(text):
+        out += [MARKER.sub(sub, text[pos:start]), text[start:end]]
+        pos = end
+    out.append(MARKER.sub(sub, text[pos:]))
+    return "".join(out)
 
 
 def _chat_text(text: str) -> str:
@@ -231,8 +239,26 @@ def streaming_markdown(partial: str) -> str:
     return escape_dollars(text) + " ▌"
 
 
+def preview(text: str, max_chars: int | None) -> str:
+    """``text``, or its first ``max_chars`` characters (at a word when one is near) and how long it is.
+
+    >>> preview("one two three four", 9)
+    'one two … (18 characters)'
+    """
+    if max_chars is None or len(text) <= max_chars:
+        return text
+    cut = text[:max_chars]
+    space = cut.rfind(" ")
+    cut = cut[:space] if space >= max_chars // 2 else cut
+    return f"{cut.rstrip()} … ({len(text):,} characters)"
+
+
 def history_messages(
-    turns: Sequence[Turn], *, pending: str | None = None, partial: str | None = None
+    turns: Sequence[Turn],
+    *,
+    pending: str | None = None,
+    partial: str | None = None,
+    preview_chars: int | None = None,
 ) -> list[dict[str, str]]:
     """Chatbot messages (``{"role", "content"}``) for the turns, plus a question in progress.
 
@@ -240,13 +266,15 @@ def history_messages(
         turns: Finished turns.
         pending: A question being answered (shown as the last user message).
         partial: What the assistant has written so far for ``pending`` (``None``: nothing yet).
+        preview_chars: Most characters of a user message shown (``input.preview_chars``); a
+            longer one is cut (:func:`preview`). ``None``: shown whole.
     """
     msgs: list[dict[str, str]] = []
     for t in turns:
-        msgs.append({"role": "user", "content": escape_dollars(t.question)})
+        msgs.append({"role": "user", "content": escape_dollars(preview(t.question, preview_chars))})
         msgs.append({"role": "assistant", "content": chat_markdown(t)})
     if pending is not None:
-        msgs.append({"role": "user", "content": escape_dollars(pending)})
+        msgs.append({"role": "user", "content": escape_dollars(preview(pending, preview_chars))})
         msgs.append(
             {"role": "assistant", "content": streaming_markdown(partial) if partial else "_Searching the abstracts…_"}
         )

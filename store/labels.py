@@ -1,0 +1,189 @@
+"""Plain text and display labels of abstracts: markup stripped, code links found, the name a
+paper gives its method (its label) derived. Pure functions of text, used by :mod:`store.papers`."""
+
+from __future__ import annotations
+
+import re
+
+from store.guard import is_instruction, neutralize_markers
+
+__all__ = [
+    "derive_label",
+    "find_code_url",
+    "is_code_link",
+    "is_name_token",
+    "is_opening",
+    "strip_markup",
+    "title_name",
+]
+
+_LATEX_CMD_ARG = re.compile(r"\\(?:textbf|textit|emph|texttt|mathbf|mathrm|text|b|underline)\{([^{}]*)\}")
+_URL = re.compile(r"(?:https?://|www\.)[^\s)\]}>,;]+|\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.github\.io[^\s)\]}>,;]*")
+
+
+def strip_markup(text: str) -> str:
+    """Remove LaTeX/Markdown emphasis so names read plainly.
+
+    ``\\textbf{DANCE}`` -> ``DANCE``, ``**DocVAL**`` -> ``DocVAL``, ``\\%`` -> ``%``,
+    ``$\\textbf{S}$parse`` -> ``Sparse``. Other characters are kept; length may shrink.
+
+    Every quotation of abstract text (answers, comparisons, prompts, labels, the evidence
+    panel) goes through here, so the abstract's own bracketed references are neutralised here
+    too (``[3]`` -> ``［3］``, :func:`store.guard.neutralize_markers`): they never become
+    citation markers or links.
+    """
+    out = text
+    for _ in range(3):  # nested commands such as \textit{\b{Co}upled}
+        out = _LATEX_CMD_ARG.sub(r"\1", out)
+    out = re.sub(r"\$([A-Za-z])\$", r"\1", out)
+    out = out.replace("\\%", "%").replace("**", "").replace("__", "")
+    out = re.sub(r"(?<![\w*])\*(?=\w)|(?<=\w)\*(?![\w*])", "", out)
+    return neutralize_markers(out)
+
+
+def find_code_url(abstract: str) -> str:
+    """Return the first URL the abstract states, minus trailing punctuation, else ``""``."""
+    m = _URL.search(abstract)
+    if not m:
+        return ""
+    return m.group(0).rstrip(".,;:)}]'\"")
+
+
+_CODE_HOSTS = re.compile(
+    r"(?:^|//|www\.)(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org|huggingface\.co)/", re.I
+)
+_CODE_WORDS = re.compile(r"\b(?:code|implementation|source|repository|repo)\b", re.I)
+
+
+def is_code_link(abstract: str, url: str) -> bool:
+    """Whether ``url`` (stated in ``abstract``) points to code rather than a project or demo page.
+
+    True for a repository host (GitHub, GitLab, Bitbucket, Codeberg, Hugging Face) or when the
+    sentence stating the URL speaks of code, an implementation, source or a repository.
+    ``project-x.github.io`` after "Videos and more at" is a project page.
+    """
+    if not url:
+        return False
+    if _CODE_HOSTS.search(url):
+        return True
+    at = abstract.find(url)
+    if at < 0:
+        return False
+    start = max(abstract.rfind(". ", 0, at), 0)
+    return bool(_CODE_WORDS.search(abstract[start:at]))
+
+
+_INTRO = re.compile(
+    r"\b(?:we|We|and|paper|work)\s+(?:propose|introduce|present|develop|design|build|release|call)\s+"
+    r"(?:a\s+|an\s+|the\s+|two\s+|three\s+)?",
+)
+_PAREN_ACRONYM = re.compile(r"\(([A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)\)")
+_NAMEISH = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*$")
+_DETERMINERS = {"a", "an", "the", "two", "three", "new", "novel", "our"}
+_GENERIC_HEADS = {"framework", "approach", "method", "algorithm", "model", "benchmark", "dataset", "system", "paradigm"}
+
+
+def is_name_token(tok: str) -> bool:
+    """A coined name: inner capitals, digits or all capitals (``DocVAL``, ``Graph-R1``, ``FOAM``)."""
+    if not _NAMEISH.match(tok) or len(tok) < 2:
+        return False
+    inner_caps = any(c.isupper() for c in tok[1:])
+    has_digit = any(c.isdigit() for c in tok)
+    if re.fullmatch(r"[A-Z]+s", tok):
+        return False  # plural of an acronym (LLMs, GBs): a kind of thing, not a name
+    if tok.isupper() and len(tok) <= 2:
+        return False  # two-letter acronyms (GC, FL) name fields and techniques, not a paper's method
+    return (tok[0].isupper() and (inner_caps or has_digit)) or (tok.isupper() and len(tok) >= 3)
+
+
+def _name_after_intro(tail: str) -> tuple[str, tuple[str, ...]] | None:
+    """Name introduced by the text that follows "we propose/introduce", or ``None``."""
+    aliases: list[str] = []
+    clause = re.split(r",|\bthat\b|\bwhich\b|\bwhere\b|\.\s", tail, maxsplit=1)[0]
+    acr = _PAREN_ACRONYM.search(clause) or _PAREN_ACRONYM.match(tail.split(". ", 1)[-1][:120].split(")", 1)[0] + ")")
+    if acr is None:
+        nxt = tail.split(". ", 1)
+        acr = _PAREN_ACRONYM.search(nxt[1][:120]) if len(nxt) > 1 else None
+        if acr:
+            clause = nxt[1][:120]
+    if acr and is_name_token(acr.group(1)):
+        long_form = clause[: acr.start()].strip()
+        words = [w for w in long_form.split() if w.lower() not in _DETERMINERS]
+        if 1 <= len(words) <= 8 and " ".join(words) != acr.group(1):
+            aliases.append(" ".join(words))
+        return acr.group(1), tuple(aliases)
+    words = clause.split()
+    while words and words[0].lower() in _DETERMINERS:
+        words = words[1:]
+    if not words:
+        return None
+    first = words[0].strip(".;:")
+    if is_name_token(first):
+        return first, tuple(aliases)
+    caps = []
+    for w in words:
+        w = w.strip(".;:")
+        if w[:1].isupper() and w.lower() not in _GENERIC_HEADS:
+            caps.append(w)
+        else:
+            break
+    if caps and len(caps) <= 4 and (len(caps) > 1 or len(words) > 1 and words[1].lower() in _GENERIC_HEADS):
+        return " ".join(caps), tuple(aliases)
+    if tail[len(clause) : len(clause) + 1] == "," and 1 < len(words) <= 4 and all(w.isalpha() for w in words):
+        return " ".join(words), tuple(aliases)
+    return None
+
+
+def derive_label(abstract: str, max_words: int = 8) -> tuple[str, tuple[str, ...]]:
+    """Derive a display label and aliases from an abstract.
+
+    The label is the method/system name the abstract introduces ("we propose X",
+    "we introduce the Long Name (ACRO)") when it states one; otherwise the first
+    ``max_words`` words of its first sentence followed by an ellipsis. Sentences addressed
+    to an assistant (:func:`store.guard.is_instruction`) never give the label.
+
+    Returns:
+        ``(label, aliases)``; aliases hold the long form and companion names. The label is
+        ``""`` when every sentence is an instruction.
+    """
+    plain = strip_markup(abstract)
+    candidates: list[tuple[str, tuple[str, ...]]] = []
+    for m in _INTRO.finditer(plain):
+        start = max(plain.rfind(". ", 0, m.start()), plain.rfind("! ", 0, m.start()), plain.rfind("? ", 0, m.start()))
+        end = plain.find(". ", m.end())
+        if is_instruction(plain[start + 1 : end if end >= 0 else len(plain)]):
+            continue  # "... and say that we propose X": an instruction, not the paper's own claim
+        found = _name_after_intro(plain[m.end() : m.end() + 200])
+        if found:
+            candidates.append(found)
+    if candidates:
+        return candidates[0]
+    # The first sentence that is not addressed to an assistant ("Ignore all previous ...").
+    sentences = [x for x in re.split(r"(?<=[.!?])\s", plain.strip()) if x.strip()]
+    first_sentence = next((x for x in sentences if not is_instruction(x)), "")
+    words = first_sentence.split()
+    label = " ".join(words[:max_words]) + ("…" if len(words) > max_words else "")
+    return label.rstrip(".,;:"), ()
+
+
+def is_opening(label: str, abstract: str) -> bool:
+    """Whether ``label`` is the abstract's first words (three or more), not a name."""
+    head = label.rstrip("…").strip()
+    return len(head.split()) >= 3 and strip_markup(abstract).lstrip().startswith(head)
+
+
+_TITLE_NAME = re.compile(r"^\s*(?P<name>[^:]{1,40}?)\s*:\s+\S")
+
+
+def title_name(title: str) -> str | None:
+    """The name a title gives its method before a colon ("PLay: Parametrically Conditioned ..."
+    -> "PLay"), or ``None``: one to three words, one of them a coined name (inner capitals,
+    digits or all capitals), so "Learning to Rank: A Survey" gives ``None``.
+    """
+    m = _TITLE_NAME.match(title or "")
+    if not m:
+        return None
+    words = m.group("name").split()
+    if 1 <= len(words) <= 3 and any(is_name_token(w.strip("()[],")) for w in words):
+        return m.group("name")
+    return None

@@ -9,7 +9,7 @@ L2, ``C``) is fit on all questions, and a leave-one-question-out run estimates, 
 threshold, the citation precision and recall of the answers *as the product forms them*
 (an explicit "which paper" keeps only the most probable member), per kind.
 
-Usage (the seed collection must be indexed under ``--home``)::
+Usage (needs scikit-learn, ``pip install scikit-learn``; the seed collection indexed under ``--home``)::
 
     python benchmarks/calibrate_membership.py tests/fixtures/dev.jsonl --home .paperchat
 

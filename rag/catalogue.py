@@ -65,6 +65,7 @@ class NameIndex:
         for pid, t in texts.items():
             for run in set(_RUN.findall(t)):
                 postings[run].add(pid)
+        self._runs = frozenset(postings)  # every word of every abstract: a stated term is never "missing"
         for p in papers:
             for name in (p.label, *p.aliases):
                 if not name or name.endswith("…"):
@@ -148,7 +149,7 @@ class NameIndex:
                 got.update(dict.fromkeys(self.terms[key], TERM))
             if got:
                 matches[tok] = got
-            elif tok.lower() not in STOPWORDS and (
+            elif key not in self._runs and key not in STOPWORDS and (
                 tok.isupper() or any(c.isdigit() for c in tok) or tok[1:].lower() != tok[1:]
             ):
                 unmatched.append(tok)

@@ -6,9 +6,9 @@ vision-language models" vs "LVLMs", "math benchmarks" vs "GSM8K". This module wi
 each *abstract* is indexed under (document expansion); the question, the evidence and the
 quotes are never rewritten.
 
-1. Compound parts: a hyphenated token is indexed whole and by its parts ("audio-text" ->
-   "audio-text", "audio", "text"), as Lucene's word-delimiter filter does with
-   ``preserve_original``.
+1. Compound parts: a hyphenated token is indexed whole, by its parts and joined ("audio-text" ->
+   "audio-text", "audio", "text", "audiotext"), as Lucene's word-delimiter filter does with
+   ``preserve_original`` and ``catenate_words``.
 2. Abbreviations: "long form (ABBR)" definitions are mined from the collection with the
    Schwartz and Hearst algorithm (PSB 2003); ``glossary.tsv`` adds common ML abbreviations. An
    abstract that uses either form is indexed under both. An abbreviation the collection
@@ -30,7 +30,7 @@ from nltk.stem.porter import PorterStemmer
 
 from rag.text import STOPWORDS, tokenize, unify_dashes
 
-__all__ = ["Lexicon", "abbreviation_definitions", "compound_parts", "load_glossary", "stem"]
+__all__ = ["Lexicon", "abbreviation_definitions", "american", "compound_parts", "lemma", "load_glossary", "stem"]
 
 GLOSSARY = Path(__file__).with_name("glossary.tsv")
 _PORTER = PorterStemmer()
@@ -38,19 +38,40 @@ _DEF = re.compile(r"\(([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)\)")
 _WORDS = re.compile(r"[\w'-]+")
 
 
+@functools.lru_cache(maxsize=1)
+def _british() -> dict[str, str]:
+    from breame.spelling import BRITISH_ENGLISH_SPELLINGS
+
+    return dict(BRITISH_ENGLISH_SPELLINGS)
+
+
+def american(term: str) -> str:
+    """The American spelling of a lower-cased British one: ``modelling`` -> ``modeling``,
+    ``optimisation`` -> ``optimization``, ``behaviour`` -> ``behavior`` (the 1,730 pairs of
+    ``breame``), and any ``-isation`` -> ``-ization`` ("tokenisation"); other words unchanged."""
+    got = _british().get(term)
+    if got:
+        return got
+    if term.endswith(("isation", "isations")):
+        return term.replace("isation", "ization")
+    return term
+
+
 @functools.lru_cache(maxsize=200_000)
 def lemma(term: str) -> str:
-    """The dictionary form of a lower-cased English token (``simplemma``): ``hypergraphs`` ->
-    ``hypergraph``, ``proves`` -> ``prove``, ``distilled`` -> ``distill``. A hyphenated token
-    lemmatises its last part (``vision-language models`` -> ``vision-language model``); tokens
-    the dictionary does not know, numbers and acronyms are kept as they are.
+    """The index form of a lower-cased English token: its American spelling (:func:`american`),
+    then its dictionary form (``simplemma``): ``hypergraphs`` -> ``hypergraph``, ``proves`` ->
+    ``prove``, ``modelling`` -> ``model``. A hyphenated token takes the index form of each part
+    (``vision-language models`` -> ``vision-language model``); tokens the dictionary does not
+    know, numbers and acronyms are kept as they are.
     """
     import simplemma
 
-    head, sep, last = term.rpartition("-")
-    if not last.isalpha() or len(last) < 3:
+    if "-" in term:
+        return "-".join(lemma(p) if p else p for p in term.split("-"))
+    if not term.isalpha() or len(term) < 3:
         return term
-    return head + sep + simplemma.lemmatize(last, lang="en").lower()
+    return simplemma.lemmatize(american(term), lang="en").lower()
 
 
 @functools.lru_cache(maxsize=200_000)
@@ -238,6 +259,8 @@ class Lexicon:
         extra: list[str] = []
         for t in own:
             extra.extend(p for p in compound_parts(t) if p not in STOPWORDS)
+            if t.count("-") == 1 and t.replace("-", "").isalpha():
+                extra.append(t.replace("-", ""))  # "pre-training" is also found as "pretraining"
         stem_list = _phrase_stems(text).split()
         stems = " " + " ".join(stem_list) + " "
         seen = set(own)

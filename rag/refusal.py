@@ -45,6 +45,19 @@ NEAR_COVERAGE = 20
 _COMPOUND_TERM = re.compile(r"\b[A-Za-z]+(?:-[A-Za-z]+){2,}\b")
 _PROPER = re.compile(r"(?<![.!?:]\s)(?<!^)(?<=\s)[A-Z][A-Za-z0-9-]+\b")
 # A parameter count or model size an abstract states: "7B", "Agent-Omit-8B", "1.3 billion parameters".
+# Details an abstract may state after all; the others (affiliations, dates, funding) it never does.
+_STATABLE = frozenset({"hyper-parameters", "hardware or compute", "licence"})
+
+
+def metadata_phrase(plan: QuestionPlan) -> str:
+    """The words of the question that ask for the detail ("learning rate"), normalised; ``""`` if none."""
+    from rag.question import _METADATA_RE
+
+    pat = _METADATA_RE.get(plan.metadata)
+    m = pat.search(plan.query) if pat else None
+    return normalize(m.group(0)) if m else ""
+
+
 _SIZE = re.compile(r"\d+(?:\.\d+)?\s?[BM]\b|\b(?:million|billion)\s+parameters\b|\bparameters?\b", re.I)
 
 
@@ -84,13 +97,18 @@ class RefusalPolicy:
     # --- what abstracts do not state --------------------------------------------------
 
     def metadata(self, plan: QuestionPlan, papers: Sequence[Paper]) -> str:
-        """The refusal for a detail abstracts do not state, or ``""`` (none asked, or the records hold it)."""
+        """The refusal for a detail abstracts do not state, or ``""`` (none asked, or the papers
+        state it: the records hold the authors, the abstract gives a model size, or states the very
+        detail asked, as in "clips the adaptive learning rate")."""
         what = plan.metadata
         if not what:
             return ""
         if what == "authors" and papers and all(p.authors for p in papers):
             return ""
         if what == "model size" and papers and all(_SIZE.search(p.abstract) for p in papers):
+            return ""
+        phrase = metadata_phrase(plan)
+        if what in _STATABLE and papers and phrase and all(phrase in normalize(p.abstract) for p in papers):
             return ""
         closest = f"; the closest paper is {papers[0].label} ({papers[0].id})." if papers else "."
         return f"{REFUSAL} The abstracts do not state {what}{closest}"
@@ -124,7 +142,8 @@ class RefusalPolicy:
         qvecs = self.retriever.embedder.embed(texts)
         near = hits[:NEAR_SENTENCES]
         self.evidence.warm([h.paper for h in near])
-        best = max((float((self.evidence.sentences(h.paper)[1] @ qvecs.T).max()) for h in near), default=0.0)
+        sims = [self.evidence.sentences(h.paper)[1] @ qvecs.T for h in near]
+        best = max((float(m.max()) for m in sims if m.size), default=0.0)
         ids = [h.paper.id for h in hits[:NEAR_COVERAGE]]
         stated = (
             top.dense >= rs.relevance_floor
@@ -151,7 +170,10 @@ class RefusalPolicy:
         if not retrieval.hits:
             return f"{REFUSAL} The collection is empty or holds nothing related; ingest papers first."
         if plan.metadata:
-            return self.metadata(plan, [])
+            stated = [h.paper for h in retrieval.hits[:1] if metadata_phrase(plan) in normalize(h.paper.abstract)]
+            refusal = self.metadata(plan, stated)
+            if refusal:
+                return refusal
         ev = self.topic_evidence(plan, retrieval)
         rs = self.settings
         weak = ev.best_sentence < rs.set_refusal_floor and not (

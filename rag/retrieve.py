@@ -157,7 +157,7 @@ class HybridRetriever(BaseRetriever):
 
     def document_frequency(self, term: str) -> int:
         """Number of papers whose (expanded) index terms hold ``term``, compared by Porter stem."""
-        return self._df.get(stem(term.lower()), 0)
+        return self._df.get(stem(lemma(term.lower())), 0)
 
     def coverage(self, question: str, pid: str) -> float:
         """IDF-weighted share of the question's content terms found in the paper, in [0, 1].
@@ -175,7 +175,8 @@ class HybridRetriever(BaseRetriever):
         return [self._coverage(weights, pid) for pid in pids]
 
     def _term_weights(self, question: str) -> dict[tuple[str, tuple[str, ...]], float]:
-        """IDF weight ``ln(1 + N / (1 + df))`` of each content term (Porter stem) of the question.
+        """IDF weight ``ln(1 + N / (1 + df))`` of each content term of the question (Porter stem of its
+        index form, :func:`rag.lexicon.lemma`: British and American spellings, plural and singular meet).
 
         A hyphenated term is weighed whole, by the rarest of its form and its parts' forms
         (an abstract may write "vision language" for "vision-language").
@@ -183,11 +184,12 @@ class HybridRetriever(BaseRetriever):
         n = max(1, len(self._ids))
         out = {}
         for w in content_terms(question):
-            parts = tuple(stem(p) for p in compound_parts(w))
-            df = self._df.get(stem(w), 0)
+            parts = tuple(stem(lemma(p)) for p in compound_parts(w))
+            key = stem(lemma(w))
+            df = self._df.get(key, 0)
             if parts:
                 df = max(df, min(self._df.get(p, 0) for p in parts))
-            out[(stem(w), parts)] = math.log(1.0 + n / (1.0 + df))
+            out[(key, parts)] = math.log(1.0 + n / (1.0 + df))
         return out
 
     def _coverage(self, weights: dict[tuple[str, tuple[str, ...]], float], pid: str) -> float:

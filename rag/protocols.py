@@ -1,0 +1,95 @@
+"""The seams between answering and its collaborators, as small Protocols.
+
+Beside :class:`rag.embed.Embedder` and :class:`rag.llm.ChatLLM`: what the answering stages
+(:mod:`rag.answer`, :mod:`rag.membership`, :mod:`rag.refusal`, :mod:`rag.compare`,
+:mod:`rag.summary`) need from a paper store, a retriever and an evidence selector. The real
+implementations are :class:`store.chroma.ChromaStore`, :class:`rag.retrieve.HybridRetriever` and
+:class:`rag.evidence.EvidenceSelector`; a fake that satisfies these can stand in for a unit test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
+
+from rag.types import Evidence
+from store.papers import Paper
+
+if TYPE_CHECKING:
+    from rag.catalogue import Catalogue, NameIndex
+    from rag.embed import Embedder
+    from rag.retrieve import Retrieval
+    from rag.text import Sentence
+
+__all__ = ["EvidenceSource", "PaperStore", "Retriever"]
+
+
+class PaperStore(Protocol):
+    """Where the paper records and chunk vectors live."""
+
+    def all_papers(self) -> Iterable[Paper]:
+        """Every paper record of the collection."""
+        ...
+
+    def counts(self) -> tuple[int, int]:
+        """``(papers, chunks)`` stored."""
+        ...
+
+
+class Retriever(Protocol):
+    """Ranks the papers of the collection for a text, and measures terms against them."""
+
+    catalogue: Catalogue
+    papers: dict[str, Paper]
+    names: NameIndex
+    embedder: Embedder
+
+    def search(self, question: str, *, allowed: set[str] | None = None) -> Retrieval:
+        """Papers ranked for ``question`` (only ``allowed`` ids when given), best first."""
+        ...
+
+    def lexical(self, question: str, n: int, allowed: set[str] | None = None) -> dict[str, float]:
+        """BM25 score per paper divided by the best, in [0, 1], for the ``n`` best."""
+        ...
+
+    def coverages(self, question: str, pids: Sequence[str]) -> list[float]:
+        """IDF-weighted share of the question's terms each paper contains, in [0, 1]."""
+        ...
+
+    def document_frequency(self, term: str) -> int:
+        """Number of papers that hold ``term``."""
+        ...
+
+
+class EvidenceSource(Protocol):
+    """Sentences of abstracts, scored against a question."""
+
+    def sentences(self, paper: Paper) -> tuple[list[Sentence], np.ndarray]:
+        """The abstract's sentences and their ``(m, d)`` unit embeddings."""
+        ...
+
+    def warm(self, papers: list[Paper]) -> None:
+        """Embed the sentences of these papers now, in one batch."""
+        ...
+
+    def score(self, question: str, paper: Paper, qvec: np.ndarray | None = None) -> list[Evidence]:
+        """Every sentence of ``paper`` scored against ``question`` (in [0, 1]), best first."""
+        ...
+
+    def select(self, question: str, paper: Paper, k: int = 3, qvec: np.ndarray | None = None) -> list[Evidence]:
+        """The sentences of ``paper`` that answer ``question`` (about ``k``), in abstract order."""
+        ...
+
+    def gist(self, paper: Paper) -> Evidence | None:
+        """The sentence that says what the paper does."""
+        ...
+
+    def similarity(self, a: list[str], b: list[str]) -> np.ndarray:
+        """Cosine matrix ``(len(a), len(b))``."""
+        ...
+
+    def idf(self, term: str) -> float:
+        """Inverse document frequency of ``term``."""
+        ...

@@ -183,7 +183,8 @@ class AnswerPipeline:
         t = time.perf_counter()
         prose = self.writer.write(plan.query, len(chosen) > 1, sources, on_token, stop)
         timings.generation = time.perf_counter() - t
-        note = "; ".join(x for x in ("" if plan.english else "question not in English: quoting each paper's main points", prose.note) if x)
+        language = "" if plan.english else "question not in English: quoting each paper's main points"
+        note = "; ".join(x for x in (language, prose.note) if x)
         text = render(sources, prose.text, listing=several, matched=matched, at_least=at_least)
         if left_out:
             text += f"\n\nLeft out as about {plan.exclusion} ({len(left_out)}): " + ", ".join(
@@ -249,7 +250,9 @@ class AnswerPipeline:
         at_least = plan.number != "one" and more_may_match(len(members), len(checked), len(hits))
         return members[: rs.max_set_size], len(members), at_least, left_out
 
-    def _sources(self, plan: QuestionPlan, chosen: list[PaperHit], *, listing: bool, named: bool = True) -> list[Source]:
+    def _sources(
+        self, plan: QuestionPlan, chosen: list[PaperHit], *, listing: bool, named: bool = True
+    ) -> list[Source]:
         """Number the chosen papers and pick each one's evidence sentences.
 
         A paper the question did not name, and a paper asked about as a whole (a summary, or its
@@ -297,7 +300,8 @@ def _about_links(plan: QuestionPlan) -> bool:
     """A question about which papers link their code ("which papers have a GitHub repo link")."""
     from rag.question import _LINK
 
-    rest = [t for t in content_terms(_LINK.sub(" ", plan.topic)) if t not in {"provide", "release", "available", "link"}]
+    link_words = {"provide", "release", "available", "link"}
+    rest = [t for t in content_terms(_LINK.sub(" ", plan.topic)) if t not in link_words]
     return len(rest) <= 1
 
 
@@ -312,7 +316,8 @@ def render(sources: Sequence[Source], prose: str, *, listing: bool, matched: int
     lines = []
     if listing:
         n = max(matched, len(sources))
-        head = f"{'At least ' if at_least else ''}{n} paper{'s' if n != 1 else ''} in the collection match{'es' if n == 1 else ''}"
+        head = f"{'At least ' if at_least else ''}{n} paper{'s' if n != 1 else ''} in the collection "
+        head += "matches" if n == 1 else "match"
         if n > len(sources):
             head += f"; the {len(sources)} most relevant are listed"
         lines.append(head + ":")

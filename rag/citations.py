@@ -150,14 +150,15 @@ def check_claims(
                 kept.append(sent)
             continue
         # Uncited: add the citation of the single source that supports it best.
-        best_n, best_ok = None, False
+        best_n, best_ok, best_sim = None, False, float("-inf")
         for n in evidence:
             cols = [j for j, (m, _) in enumerate(all_ev) if m == n]
             ok, _ = _supported(plain, [all_ev[j][1] for j in cols], sim[i, cols], floor)
-            if ok and (best_n is None or sim[i, cols].max() > sim[i, [j for j, (m, _) in enumerate(all_ev) if m == best_n]].max()):
-                best_n, best_ok = n, True
+            if ok and float(sim[i, cols].max()) > best_sim:
+                best_n, best_ok, best_sim = n, True, float(sim[i, cols].max())
         if best_ok and best_n is not None:
-            fixed = re.sub(r"(\s*)([.!?]?)$", lambda m: f" {format_marker(best_n)}{m.group(2)}", sent.rstrip(), count=1)
+            marker = format_marker(best_n)
+            fixed = re.sub(r"(\s*)([.!?]?)$", lambda m, marker=marker: f" {marker}{m.group(2)}", sent.rstrip(), count=1)
             checks.append(ClaimCheck(fixed, (best_n,), True, "citation added"))
             kept.append(fixed)
         else:

@@ -134,7 +134,8 @@ def comparison_text(table: ComparisonTable, papers: Sequence[Paper], idf: Callab
     if table.aspects:
         lines.append(f"{a.label} {ma} and {b.label} {mb} on what the question asks:")
         for aspect, cells in zip(table.aspects, table.aspect_cells, strict=True):
-            lines += ["", f"**{aspect.strip().rstrip('?').strip()[:1].upper()}{aspect.strip().rstrip('?').strip()[1:]}?**"]
+            asked = aspect.strip().rstrip("?").strip()
+            lines += ["", f"**{asked[:1].upper()}{asked[1:]}?**"]
             for c, evs in zip(table.papers, cells, strict=True):
                 lines.append(f"- {c.label} {format_marker(c.number)}: {_quote(evs) if evs else NOT_STATED}")
         lines.append("")

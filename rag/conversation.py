@@ -261,7 +261,10 @@ class Conversation(ReferenceResolver):
         if ids and allowed is not None and allowed.isdisjoint(ids):
             names = " and ".join(display_name(self.papers[p]) for p in ids)
             verb, obj = ("is", "it") if len(ids) == 1 else ("are", "them")
-            text = f"{REFUSAL} {names} {verb} outside the filter ({fplan.description}); remove the filter to ask about {obj}."
+            text = (
+                f"{REFUSAL} {names} {verb} outside the filter ({fplan.description}); "
+                f"remove the filter to ask about {obj}."
+            )
             return self._refusal_turn(plan, text, t0, fplan, standalone=standalone)
         if not ids and not plan.english and not plan.topic:
             return self._refusal_turn(plan, f"{REFUSAL} {NOT_ENGLISH}", t0, fplan)
@@ -300,7 +303,8 @@ class Conversation(ReferenceResolver):
             timings=Timings(retrieval=t_ev - t0, evidence=time.perf_counter() - t_ev, total=time.perf_counter() - t0),
             kind="compare",
         )
-        return Turn(plan.asked, f"Compare {papers[0].label} and {papers[1].label}", ans, "compare", table=table, plan=plan)
+        standalone = f"Compare {papers[0].label} and {papers[1].label}"
+        return Turn(plan.asked, standalone, ans, "compare", table=table, plan=plan)
 
     def _summary(self, plan: QuestionPlan, fplan: FilterPlan | None, t0: float) -> Turn | None:
         ids, _, _ = self._referred(plan)

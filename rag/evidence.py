@@ -27,7 +27,8 @@ from store.papers import Paper
 __all__ = ["EvidenceSelector", "list_items", "question_parts", "without_paper_description"]
 
 _QUANTITY = re.compile(
-    r"\b(how (many|much|large|fast|big)|what (accuracy|gain|score|fraction|percentage|speed ?up|reduction|sparsity|cost)|"
+    r"\b(how (many|much|large|fast|big)|"
+    r"what (accuracy|gain|score|fraction|percentage|speed ?up|reduction|sparsity|cost)|"
     r"by how|speed-?up|improve|reduction|rate|ratio|percent|%)\b",
     re.I,
 )
@@ -37,8 +38,12 @@ ROLE_BONUS = 0.2
 PART_FLOOR = 0.35  # x the best sentence's score: the least a sub-question's best sentence needs
 PART_MARGIN = 2.0  # x the runner-up's score: a sub-question's best sentence that stands out is taken
 GAP_UNIT = 3  # sentences: a gap move at most this long is quoted whole
-_AVAILABILITY = re.compile(r"\b(available|released?|open-?sourced?)\b.*(https?://|www\.|\.(com|org|io|cn)\b|github)", re.I)
-_LINK_QUESTION = re.compile(r"\b(code|github|link|url|website|project page|demo|samples?|repositor\w*|available)\b", re.I)
+_AVAILABILITY = re.compile(
+    r"\b(available|released?|open-?sourced?)\b.*(https?://|www\.|\.(com|org|io|cn)\b|github)", re.I
+)
+_LINK_QUESTION = re.compile(
+    r"\b(code|github|link|url|website|project page|demo|samples?|repositor\w*|available)\b", re.I
+)
 _DEFINITION = re.compile(r"\bstands? for\b|\bacronyms?\b|\babbreviat\w*|\bspelled out\b|\bfull name", re.I)
 def _data_sentences(abstract: str) -> list[Sentence]:
     """The abstract's sentences minus those addressed to an assistant (issue 17: abstracts are data):
@@ -233,7 +238,7 @@ class EvidenceSelector:
                     pool.remove(nxt)
                 break
         while pool and len(chosen) < k:
-            def gain(e: Evidence) -> float:
+            def gain(e: Evidence, covered: set[str] = covered, covered_roles: set[str] = covered_roles) -> float:
                 new_role = ROLE_BONUS if chosen and roles[e.start] - covered_roles else 0.0
                 return e.score + 0.3 * sum(self.idf(t) for t in terms[e.start] - covered) / qweight + new_role
 

@@ -156,7 +156,8 @@ class FileReport:
     ``found == added + updated + unchanged + merged + failed``: every record found ends in exactly
     one of those (a repeated paper id and a paper whose write failed count as failed; a file that
     cannot be read at all counts as one failed record; ``merged`` counts records that were the
-    same paper as another record, of this or another file or the store, and went into its paper). ``removed`` counts papers of this file
+    same paper as another record, of this or another file or the store, and went into its
+    paper). ``removed`` counts papers of this file
     that ``--sync`` took out of the index because the file no longer holds them.
 
     Attributes:

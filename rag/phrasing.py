@@ -45,7 +45,9 @@ def clean_input(text: str | None) -> str:
 
 
 
-SET_NOUNS = frozenset({"papers", "works", "studies", "articles", "abstracts", "publications", "ones", "research", "literature"})
+SET_NOUNS = frozenset(
+    {"papers", "works", "studies", "articles", "abstracts", "publications", "ones", "research", "literature"}
+)
 ONE_NOUNS = frozenset({"paper", "study", "article", "abstract", "publication", "one"})  # "work" is a mass noun
 # Set nouns that are never the topic's own words, wherever they stand ("knowledge distillation papers (...)").
 _ALWAYS_FRAME = frozenset({"papers", "articles", "abstracts", "publications"})
@@ -165,7 +167,8 @@ def split_frame(query: str) -> tuple[str, Number]:
     while i < len(toks) and frame_word(toks[i][0]):
         t = toks[i][0].lower()
         kind = _is_set_noun(t)
-        if kind == "many" or t in ("list", "everything", "all", "every") or (t == "many" and i and toks[i - 1][0].lower() == "how"):
+        how_many = t == "many" and i and toks[i - 1][0].lower() == "how"
+        if kind == "many" or t in ("list", "everything", "all", "every") or how_many:
             number = "many"
         elif kind == "one" and saw_which and number != "many":
             number = "one"

@@ -129,7 +129,8 @@ class ProseWriter:
             return Prose(backend=rejected, note=exc.note, prompt_tokens=ptoks, incomplete=exc.reason)
         except LLMError as exc:
             log.warning("LLM failed: %s", exc)
-            return Prose(backend=rejected, note=f"The LLM failed ({exc}); answered from the evidence.", prompt_tokens=ptoks)
+            note = f"The LLM failed ({exc}); answered from the evidence."
+            return Prose(backend=rejected, note=note, prompt_tokens=ptoks)
         raw = strip_reasoning("".join(pieces))
         injected = echoes_injection(raw, [s.hit.paper.abstract for s in sources])  # abstracts are data
         if injected:

@@ -157,7 +157,8 @@ _SUMMARY_WORD = re.compile(
 )
 _METADATA = {
     # "authors" as what is asked, not as the subject of a finding ("what do its authors discover").
-    "authors": r"\bwho (are|were|is) the authors?|\bauthors? of\b(?!.*\b(discover|find|show|report|argue|observe|propose)\w*)|"
+    "authors": r"\bwho (are|were|is) the authors?|"
+    r"\bauthors? of\b(?!.*\b(discover|find|show|report|argue|observe|propose)\w*)|"
     r"\bauthor(s|ship)?\W*$|\bauthor list\b|\bwho wrote\b|"
     r"\b(written|authored) by\b|\bby whom\b|\b(researchers|people|team|group|names) behind\b|\bfirst author\b|"
     r"\bnames of the (authors|researchers)\b",
@@ -165,7 +166,8 @@ _METADATA = {
     r"\borgani[sz]ations?\b|\bin industry\b|\bwhich (group|team)\b|\bdeveloped at\b",
     "licence": r"\blicen[cs]\w*",
     "publication date": r"\bwhen was\b|\bwhat date\b|\bpublished on\b|\brelease date\b|\bwhich month\b",
-    "hardware or compute": r"\b(which|what|how many) (kind of |type of )?(gpus?|tpus?|hardware|machines?|accelerators?)\b|"
+    "hardware or compute": r"\b(which|what|how many) (kind of |type of )?"
+    r"(gpus?|tpus?|hardware|machines?|accelerators?)\b|"
     r"\bgpu[- ]hours?\b|\b(trained|run|ran) on (which|what|how many)\b",
     "funding": r"\bfund(ing|ed|s)?\b|\bgrants?\b|\bsponsor(s|ed|ship)?\b",
     "hyper-parameters": r"\blearning rate\b|\bbatch size\b|\bhyper-?parameters?\b|\bweight decay\b|"
@@ -174,7 +176,9 @@ _METADATA = {
     r"\bhow (big|large) is the model\b",
 }
 _METADATA_RE = {k: re.compile(v, re.I) for k, v in _METADATA.items()}
-_LINK = re.compile(r"\b(code|github|gitlab|repositor(y|ies)|repos?|links?|urls?|project pages?|websites?|demos?)\b", re.I)
+_LINK = re.compile(
+    r"\b(code|github|gitlab|repositor(y|ies)|repos?|links?|urls?|project pages?|websites?|demos?)\b", re.I
+)
 _ARTIFACT = re.compile(
     r"\b(datasets?|benchmarks?|corpus|corpora|metrics?|measures?|suites?|leaderboards?|simulators?|toolkits?|testbeds?)\b",
     re.I,
@@ -280,7 +284,9 @@ _COMPARE_STRIP = re.compile(
 )
 # "A differs from B", "A compared with B", "A is different from B": the words between the sides.
 _COMPARE_LINK = re.compile(
-    r"\s+(?:(?:is|are)\s+)?(?:differ(?:s|ent)?\s+from|compared?\s+(?:to|with|against)|(?:is|are)\s+similar\s+to)\s+", re.I
+    r"\s+(?:(?:is|are)\s+)?(?:differ(?:s|ent)?\s+from|compared?\s+(?:to|with|against)|"
+    r"(?:is|are)\s+similar\s+to)\s+",
+    re.I,
 )
 _COMPARE_TAIL = re.compile(
     r"\s+(?:differ|compare|different|similar)\b.*$|\s*[:?].*$|\s+(?:on|in|by|regarding|with respect to)\s+their\b.*$|"

@@ -107,7 +107,8 @@ class ReferenceResolver:
                     text = re.sub(rf"(?<!\w){re.escape(r.text)}(?!\w)", sub, text, count=1)
             elif pronouns and len([t for t in content_terms(plan.query) if t not in ("it", "they")]) < 2:
                 ref = pronouns[0].text
-                return [], text, Resolution(ref, (), "earlier turn", f"nothing was cited before, so “{ref}” refers to no paper")
+                msg = f"nothing was cited before, so “{ref}” refers to no paper"
+                return [], text, Resolution(ref, (), "earlier turn", msg)
         return list(dict.fromkeys(ids)), text, None
 
     def resolve(self, ref: str) -> Resolution:

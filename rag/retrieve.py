@@ -262,7 +262,8 @@ class HybridRetriever(BaseRetriever):
         """llama-index entry point: one node per paper (abstract text), scored by fused relevance."""
         out = []
         for h in self.search(query_bundle.query_str).hits[: self.settings.top_k]:
-            node = TextNode(id_=h.paper.id, text=h.paper.abstract, metadata={"paper_id": h.paper.id, "label": h.paper.label})
+            meta = {"paper_id": h.paper.id, "label": h.paper.label}
+            node = TextNode(id_=h.paper.id, text=h.paper.abstract, metadata=meta)
             out.append(NodeWithScore(node=node, score=h.score))
         return out
 

@@ -75,7 +75,9 @@ _INTENT_CUES = {
     "method": re.compile(
         r"\b(how|method|approach|stages?|training|idea|mechanism|fix|contribution|propose\w*)\b", re.I
     ),
-    "result": re.compile(r"\b(how much|how many|gain|improv\w*|accuracy|results?|achiev\w*|reach|speed\w*|by how)\b", re.I),
+    "result": re.compile(
+        r"\b(how much|how many|gain|improv\w*|accuracy|results?|achiev\w*|reach|speed\w*|by how)\b", re.I
+    ),
     "data": re.compile(r"\b(dataset|benchmark|evaluated|tasks|resources?)\w*\b", re.I),
     "theory": re.compile(r"\b(theor\w*|prove|proof|bound|guarantee|convergence)\w*\b", re.I),
 }
@@ -90,8 +92,12 @@ def question_roles(question: str) -> set[str]:
     return roles
 
 
-_RESULT_LEAD = re.compile(r"^\W*(experiment\w*|empirical\w*|extensive|results?|evaluations?|across|comprehensive)\b", re.I)
-_CONTRAST = re.compile(r"\b(however|but|yet|although|though|despite|whereas|existing|prior|previous|conventional)\b", re.I)
+_RESULT_LEAD = re.compile(
+    r"^\W*(experiment\w*|empirical\w*|extensive|results?|evaluations?|across|comprehensive)\b", re.I
+)
+_CONTRAST = re.compile(
+    r"\b(however|but|yet|although|though|despite|whereas|existing|prior|previous|conventional)\b", re.I
+)
 
 
 def sentence_roles(sentence: str, move: str = "unknown") -> set[str]:

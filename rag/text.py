@@ -20,7 +20,9 @@ __all__ = [
     "tokenize",
 ]
 
-_ABBREV = {"e.g", "i.e", "et al", "al", "etc", "vs", "fig", "figs", "eq", "eqs", "sec", "cf", "approx", "resp", "no", "dr"}
+_ABBREV = {
+    "e.g", "i.e", "et al", "al", "etc", "vs", "fig", "figs", "eq", "eqs", "sec", "cf", "approx", "resp", "no", "dr"
+}
 # A sentence ends at . ! ? (optionally closed by braces, quotes, emphasis) followed by space and a
 # plausible sentence start.
 _END = re.compile(r"[.!?][}\)\]\"'*]*\s+(?=[A-Z0-9\\$(\[*\"'`])")

@@ -1,4 +1,5 @@
-"""``rag.conversation`` (the one route) end to end over the bundled corpus: real Chroma, real embedder, extractive answers.
+"""``rag.conversation`` (the one route) end to end over the bundled corpus: real Chroma, real
+embedder, extractive answers.
 
 Golden checks assert cited paper ids and citation numbers, never wording.
 """

@@ -62,7 +62,8 @@ def test_an_opening_words_label_is_told_apart_from_a_name_or_a_title():
 
 def test_derive_label_patterns():
     assert derive_label("We propose \\textbf{FOO-2}, a method.")[0] == "FOO-2"
-    assert derive_label("Here we propose analytic thing matching (ATM), which works.") == ("ATM", ("analytic thing matching",))
+    got = derive_label("Here we propose analytic thing matching (ATM), which works.")
+    assert got == ("ATM", ("analytic thing matching",))
     assert derive_label("Large models are big. They cost a lot.")[0] == "Large models are big"
     assert strip_markup("**DocVAL** gains 2.33\\%") == "DocVAL gains 2.33%"
     assert find_code_url("Code: https://github.com/a/b.") == "https://github.com/a/b"

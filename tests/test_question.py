@@ -107,7 +107,8 @@ def test_a_question_about_one_paper_with_and_and_each_is_not_a_comparison(cat):
 
 
 @pytest.mark.parametrize(
-    "question", ["Summarize DANCE", "Give me the gist of DANCE.", "tl;dr of DANCE", "dance overview", "What is DANCE about?"]
+    "question",
+    ["Summarize DANCE", "Give me the gist of DANCE.", "tl;dr of DANCE", "dance overview", "What is DANCE about?"],
 )
 def test_summaries_of_one_paper_however_asked(cat, question):
     plan = read_question(question, cat)

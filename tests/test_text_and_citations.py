@@ -10,7 +10,10 @@ from rag.text import named_entities, numbers, split_sentences
 
 
 def test_sentence_spans_are_exact_and_abbreviations_do_not_split():
-    text = "We use e.g. ResNet-50 et al. results. Accuracy is about 2.33% here. \\textbf{(1) Overhead.} Costs rise with size."
+    text = (
+        "We use e.g. ResNet-50 et al. results. Accuracy is about 2.33% here. \\textbf{(1) Overhead.} "
+        "Costs rise with size."
+    )
     sents = split_sentences(text)
     assert [text[s.start : s.end] for s in sents] == [s.text for s in sents]
     assert sents[0].text == "We use e.g. ResNet-50 et al. results."
@@ -48,7 +51,10 @@ def _bag_similarity(a, b):
 
 def test_claim_checks_drop_unsupported_numbers_and_add_missing_citations():
     evidence = {1: ["DANCE improves accuracy by 2.33% at an 8% ratio."], 2: ["APM reduces storage by 65 times."]}
-    text = "DANCE improves accuracy by 2.33% at an 8% ratio [1]. DANCE improves accuracy by 9% [1]. APM reduces storage by 65 times."
+    text = (
+        "DANCE improves accuracy by 2.33% at an 8% ratio [1]. DANCE improves accuracy by 9% [1]. "
+        "APM reduces storage by 65 times."
+    )
     checked = check_claims(text, evidence, _bag_similarity, floor=0.3)
     assert checked.text == "DANCE improves accuracy by 2.33% at an 8% ratio [1]. APM reduces storage by 65 times [2]."
     verdicts = [(c.supported, c.reason.split(":")[0]) for c in checked.claims]
@@ -116,7 +122,8 @@ def test_facets_split_the_alternatives_of_a_set_question():
     from rag.phrasing import facets
 
     assert facets("work on speech or audio") == ("work on speech", "audio")
-    assert facets("attack speech systems, such as spoofing or deepfakes") == ("attack speech systems", "spoofing", "deepfakes")
+    parts = ("attack speech systems", "spoofing", "deepfakes")
+    assert facets("attack speech systems, such as spoofing or deepfakes") == parts
     assert facets("are about diffusion models") == ()  # one part: no facets
     # a one-word alternative beside a longer one shares its words (coordination ellipsis)
     assert facets("make LLM agents more efficient by cutting unnecessary thinking or context") == (
@@ -161,7 +168,8 @@ def test_question_parts_split_sub_questions_only():
         "What problem does X address",
         "what phenomenon do its authors discover?",
     ]
-    assert question_parts("How many levels does X define, which theory grounds them, and on which benchmarks is it evaluated?") == [
+    q = "How many levels does X define, which theory grounds them, and on which benchmarks is it evaluated?"
+    assert question_parts(q) == [
         "How many levels does X define",
         "which theory grounds them",
         "on which benchmarks is it evaluated?",
@@ -234,7 +242,10 @@ def test_definition_questions_and_standout_sub_questions_pick_their_sentence(ext
     assert "Disentanglement-Guided Self-Alignment (DGSA)" in quoted
     assert "Temperature-Driven Self-Critique (TDSC)" in quoted
     prefix = next(p for p in papers.values() if p.label == "PrefixRL")
-    q = "What problem of standard RL on hard problems does PrefixRL address, and what phenomenon do its authors discover?"
+    q = (
+        "What problem of standard RL on hard problems does PrefixRL address, and what phenomenon do its authors "
+        "discover?"
+    )
     quoted = " ".join(e.sentence for e in ev.select(q, prefix, k=3))
     assert "back-generalization" in quoted and "vanish" in quoted
 

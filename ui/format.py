@@ -20,9 +20,9 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 
+from rag.citations import MARKER
 from rag.compare import ComparisonTable, table_markdown
 from rag.conversation import Turn
-from rag.citations import MARKER
 from rag.types import Answer, Citation
 from store.guard import math_spans
 from store.papers import Paper, strip_markup

@@ -158,7 +158,11 @@ def check_claims(
                 best_n, best_ok, best_sim = n, True, float(sim[i, cols].max())
         if best_ok and best_n is not None:
             marker = format_marker(best_n)
-            fixed = re.sub(r"(\s*)([.!?]?)$", lambda m, marker=marker: f" {marker}{m.group(2)}", sent.rstrip(), count=1)
+
+            def mark(m: re.Match[str], marker: str = marker) -> str:
+                return f" {marker}{m.group(2)}"
+
+            fixed = re.sub(r"(\s*)([.!?]?)$", mark, sent.rstrip(), count=1)
             checks.append(ClaimCheck(fixed, (best_n,), True, "citation added"))
             kept.append(fixed)
         else:

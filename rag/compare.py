@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rag.citations import format_marker
-from rag.evidence import EvidenceSelector
+from rag.protocols import EvidenceSource
 from rag.roles import NOT_STATED, ROWS, Row, select_rows
 from rag.text import content_terms, named_entities, normalize
 from rag.types import Citation, Evidence
@@ -52,7 +52,7 @@ class ComparisonTable:
         return self.cells[i][j]
 
 
-def _aspect_cell(evidence: EvidenceSelector, part: str, paper: Paper) -> tuple[Evidence, ...]:
+def _aspect_cell(evidence: EvidenceSource, part: str, paper: Paper) -> tuple[Evidence, ...]:
     """The sentences of ``paper`` that answer ``part``, or ``()`` when none reaches :data:`ASPECT_FLOOR`."""
     best = evidence.score(part, paper)
     if not best or best[0].score < ASPECT_FLOOR:
@@ -61,7 +61,7 @@ def _aspect_cell(evidence: EvidenceSelector, part: str, paper: Paper) -> tuple[E
 
 
 def build_table(
-    evidence: EvidenceSelector,
+    evidence: EvidenceSource,
     papers: Sequence[Paper],
     cite: Callable[[Paper, Sequence[Evidence]], Citation],
     aspects: Sequence[str] = (),

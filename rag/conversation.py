@@ -258,7 +258,7 @@ class Conversation(ReferenceResolver):
         if unresolved is not None:
             return self._clarify(plan, [unresolved], t0, "ask about")
         allowed = fplan.allowed if fplan is not None else None
-        if ids and allowed is not None and allowed.isdisjoint(ids):
+        if ids and fplan is not None and allowed is not None and allowed.isdisjoint(ids):
             names = " and ".join(display_name(self.papers[p]) for p in ids)
             verb, obj = ("is", "it") if len(ids) == 1 else ("are", "them")
             text = (
@@ -330,7 +330,9 @@ class Conversation(ReferenceResolver):
 
     def _topic_summary(self, plan: QuestionPlan, fplan: FilterPlan | None, t0: float) -> Turn:
         allowed = fplan.allowed if fplan is not None else None
-        where = f"the collection (filter: {fplan.description})" if allowed is not None else "the collection"
+        where = "the collection"
+        if fplan is not None and allowed is not None:
+            where = f"the collection (filter: {fplan.description})"
         ans = summarize_topic(self.pipeline, plan.topic, plan.facets, self.cite, allowed=allowed, where=where)
         ans = replace(ans, question=plan.asked, note=self._note(fplan, ans.note))
         kind: TurnKind = "refusal" if ans.refused else "summary"

@@ -76,7 +76,7 @@ class SentenceTransformerEmbedder:
         self.batch_size = batch_size
         self._model = SentenceTransformer(str(path), device="cpu")
         dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
-        self.dimension = int(dim())
+        self.dimension = int(dim() or 0)
         self._cache = lru_cache(maxsize=4096)(self._embed_one)
 
     def embed(self, texts: list[str]) -> np.ndarray:

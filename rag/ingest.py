@@ -71,7 +71,7 @@ def _chunks_with_tokens(
         # Over-long sentence: split at spaces into pieces that fit.
         pos = s.start
         words = s.text.split(" ")
-        piece_start, acc = pos, []
+        piece_start, acc = pos, list[str]()
         for w in words:
             if acc and count_tokens(" ".join([*acc, w])) > max_tokens:
                 end = piece_start + len(" ".join(acc))

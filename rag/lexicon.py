@@ -92,7 +92,7 @@ def compound_parts(token: str) -> list[str]:
 
 def _phrase_stems(text: str) -> str:
     """Stems of every token of ``text``, compounds split, joined by single spaces."""
-    out = []
+    out: list[str] = []
     for t in tokenize(text):
         out.extend(stem(p) for p in (compound_parts(t) or [t]))
     return " ".join(out)
@@ -217,7 +217,7 @@ class Lexicon:
 
     def __init__(self, texts: Iterable[str], glossary: Sequence[tuple[str, str, str]] | None = None):
         mined: dict[str, set[str]] = defaultdict(set)
-        surface: dict[str, str] = {}
+        surface: dict[tuple[str, str], str] = {}
         for text in texts:
             for short, long in abbreviation_definitions(text):
                 mined[short].add(_phrase_stems(long))

@@ -268,7 +268,7 @@ class QueuedLLM:
         self.calls.append(list(messages))
         reply = self.replies.pop(0) if self.replies else ""
         failure = reply if isinstance(reply, LLMError) else None
-        text = getattr(failure, "partial", "") if failure is not None else reply
+        text = str(getattr(failure, "partial", "")) if failure is not None else str(reply)
         for word in re.findall(r"\S+\s*", text):
             if stop is not None and stop.is_set():
                 return

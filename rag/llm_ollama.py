@@ -311,7 +311,9 @@ class OllamaLLM:
             raise self._translate(exc) from exc
         finally:
             if chunks is not None:
-                chunks.close()  # leaves the client's `with stream(...)`, which closes the response
+                # a generator (the stubs say Iterator): closing it leaves the client's `with stream(...)`,
+                # which closes the response
+                chunks.close()  # type: ignore[attr-defined]
 
     def _deadline_reason(self) -> str:
         return f"no complete reply within {self.deadline:g} s (llm.deadline)"

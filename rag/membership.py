@@ -25,8 +25,7 @@ from rag.text import content_terms
 from rag.types import PaperHit
 
 if TYPE_CHECKING:
-    from rag.evidence import EvidenceSelector
-    from rag.retrieve import HybridRetriever
+    from rag.protocols import EvidenceSource, Retriever
 
 __all__ = ["BIAS", "COEF", "Membership", "design", "more_may_match", "probability"]
 
@@ -105,7 +104,7 @@ class Membership:
         depth: Candidates BM25 is normalised over (``retrieval.candidates``).
     """
 
-    def __init__(self, retriever: HybridRetriever, evidence: EvidenceSelector, depth: int):
+    def __init__(self, retriever: Retriever, evidence: EvidenceSource, depth: int):
         self.retriever = retriever
         self.evidence = evidence
         self.depth = depth

@@ -232,8 +232,8 @@ def _refs(query: str, catalogue: Catalogue | None) -> list[tuple[int, PaperRef]]
             if m.group(1) in catalogue:
                 add(m.start(), m.end(), PaperRef(m.group(1), "id", (m.group(1),)))
         for name, ids in catalogue.names.named(query).items():
-            m = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", query, re.I)
-            pos = m.start() if m else len(query)
+            found = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", query, re.I)
+            pos = found.start() if found else len(query)
             add(pos, pos + len(name), PaperRef(name, "name", ids))
     for m in _NUMBER_REF.finditer(query):
         nums = (m.group(1) or m.group(2)).split(",")

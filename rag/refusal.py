@@ -21,8 +21,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rag.prose import REFUSAL
+from rag.protocols import EvidenceSource, Retriever
 from rag.question import QuestionPlan
-from rag.retrieve import HybridRetriever, Retrieval
+from rag.retrieve import Retrieval
 from rag.settings import RetrievalSettings
 from rag.text import named_entities, normalize
 from store.papers import Paper
@@ -89,7 +90,7 @@ class RefusalPolicy:
         settings: The floors.
     """
 
-    def __init__(self, retriever: HybridRetriever, evidence, settings: RetrievalSettings):
+    def __init__(self, retriever: Retriever, evidence: EvidenceSource, settings: RetrievalSettings):
         self.retriever = retriever
         self.evidence = evidence
         self.settings = settings

@@ -21,6 +21,7 @@ import math
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from llama_index.core.base.base_retriever import BaseRetriever
@@ -94,8 +95,9 @@ class HybridRetriever(BaseRetriever):
     def _terms(text: str) -> list[str]:
         return [t for t in tokenize(text) if t not in STOPWORDS]
 
-    def _query_terms(self, question: str) -> list[str]:
-        """BM25 query tokens: the question's words and the parts of its hyphenated ones, in the vocabulary."""
+    def _query_terms(self, question: str) -> list[int]:
+        """BM25 query token ids: the question's words and the parts of its hyphenated ones (index
+        forms, :func:`rag.lexicon.lemma`), those in the vocabulary."""
         terms = self._terms(question)
         terms += [p for t in terms for p in compound_parts(t) if p not in STOPWORDS]
         terms = [lemma(t) for t in terms]
@@ -111,7 +113,7 @@ class HybridRetriever(BaseRetriever):
         """
         if allowed is not None and not allowed:
             return {}
-        extra = {}
+        extra: dict[str, Any] = {}
         if allowed is not None and not allowed >= self.papers.keys():
             from llama_index.core.vector_stores import FilterOperator, MetadataFilter, MetadataFilters
 
@@ -151,7 +153,7 @@ class HybridRetriever(BaseRetriever):
     def lexical_raw(self, question: str) -> np.ndarray:
         """Raw BM25 scores of all papers (``(n_papers,)`` float), in store order."""
         q = self._query_terms(question) if self._bm25 else []
-        if not q:
+        if not q or self._bm25 is None:
             return np.zeros(len(self._ids))
         return self._bm25.get_scores(q)
 
@@ -227,7 +229,7 @@ class HybridRetriever(BaseRetriever):
         k = self.settings.rrf_k
         fused: dict[str, float] = defaultdict(float)
         for ranking in (dense, lexical):
-            for rank, pid in enumerate(sorted(ranking, key=ranking.get, reverse=True)):
+            for rank, pid in enumerate(sorted(ranking, key=ranking.__getitem__, reverse=True)):
                 fused[pid] += 1.0 / (k + rank + 1)
         for pid, w in name_w.items():
             fused[pid] += 2.0 * w / (k + 1)  # a stated name outranks both lists

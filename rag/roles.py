@@ -17,7 +17,7 @@ from rag.types import Evidence
 from store.papers import Paper, strip_markup
 
 if TYPE_CHECKING:
-    from rag.evidence import EvidenceSelector
+    from rag.protocols import EvidenceSource
 
 __all__ = [
     "ANAPHORA",
@@ -350,7 +350,7 @@ def _row_score(row: Row, ev: Evidence, index: int, count: int, label: str) -> fl
 
 
 def select_rows(
-    evidence: EvidenceSelector,
+    evidence: EvidenceSource,
     paper: Paper,
     rows: Sequence[Row] = ROWS,
     *,

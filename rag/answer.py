@@ -161,9 +161,10 @@ class AnswerPipeline:
         else:
             retrieval = self.retriever.search(plan.topic or plan.query, allowed=allowed)
             timings.retrieval = time.perf_counter() - t0
-            # Papers that introduce an artifact are judged by their own statement of it (below),
-            # not by how close a sentence comes to "a new large-scale dataset".
-            refusal = "" if plan.artifact and retrieval.hits else self.refusals.topic(plan, retrieval)
+            # Papers that introduce an artifact, or link their code, are judged by what they state
+            # (below), not by how close a sentence comes to "a new large-scale dataset".
+            judged_apart = plan.artifact or (plan.wants_link and _about_links(plan))
+            refusal = "" if judged_apart and retrieval.hits else self.refusals.topic(plan, retrieval)
             chosen, matched, at_least, left_out = ([], 0, False, []) if refusal else self._find(plan, retrieval)
             if not refusal and not chosen:
                 refusal = REFUSAL

@@ -265,15 +265,31 @@ def trim(text: str, limit: int) -> tuple[str, bool]:
     return cut[: end + 1 if end > 0 else limit].strip(), True
 
 
+_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl")
+"""Languages ``simplemma``'s detector weighs a Latin-script question against (English first wins ties)."""
+
+
 def looks_non_english(text: str, known=None) -> bool:
-    """Whether ``text`` is probably not English: mostly non-Latin letters, or three or more words
-    with no English function word and (when ``known`` says which words the abstracts use) fewer
-    than half of them known ("DANCE accuracy gain?" is English shorthand)."""
+    """Whether ``text`` is probably not English.
+
+    Mostly non-Latin letters: not English. Otherwise ``simplemma``'s dictionary-based language
+    detector decides among :data:`_LANGUAGES` (another language must score higher than English),
+    so English shorthand ("DANCE accuracy gain?", "autonomous driving LiDAR perception") stays
+    English. When the detector knows none of the words, the old rule applies: three or more
+    words, none an English function word, and (when ``known`` says which words the abstracts
+    use) fewer than half of them known.
+    """
     letters = [c for c in text if c.isalpha()]
     if not letters:
         return False
     if sum(1 for c in letters if not c.isascii()) >= 0.5 * len(letters):
         return True
+    import simplemma
+
+    scores = dict(simplemma.langdetect(text, lang=_LANGUAGES))
+    best = max(scores.values(), default=0.0)
+    if best > 0:
+        return scores.get("en", 0.0) < best
     words = re.findall(r"[^\W\d_]+", text.lower())
     if len(words) < 3 or any(w in _ENGLISH_FUNCTION_WORDS or w in STOPWORDS for w in words):
         return False

@@ -181,6 +181,8 @@ class AnswerPipeline:
         t = time.perf_counter()
         sources = self._sources(plan, chosen, listing=several, named=bool(papers))
         timings.evidence = time.perf_counter() - t
+        if plan.metadata == "authors" and papers and all(h.paper.authors for h in chosen):
+            return self._authors(plan, sources, retrieval, timings, t0)
         t = time.perf_counter()
         prose = self.writer.write(plan.query, len(chosen) > 1, sources, on_token, stop)
         timings.generation = time.perf_counter() - t
@@ -279,6 +281,29 @@ class AnswerPipeline:
             if gist and all(e.start != gist.start for e in s.evidence):
                 s.evidence = sorted([*s.evidence, gist], key=lambda e: e.start)
         return sources
+
+    def _authors(
+        self, plan: QuestionPlan, sources: list[Source], retrieval: Retrieval, timings: Timings, t0: float
+    ) -> Answer:
+        """Who wrote the named papers, from their records (abstracts never say): one line each,
+        then what the paper does, quoted."""
+        lines = []
+        for s in sources:
+            names = ", ".join(s.hit.paper.authors)
+            year = f" ({s.hit.paper.year})" if s.hit.paper.year else ""
+            lines.append(f"{s.hit.paper.label} {format_marker(s.number)} is by {names}{year}, from its record.")
+        text = render(sources, " ".join(lines), listing=False, matched=len(sources))
+        timings.total = time.perf_counter() - t0
+        return Answer(
+            question=plan.asked,
+            text=text,
+            citations=[citation(s) for s in sources],
+            hits=[s.hit for s in sources] + [h for h in retrieval.hits if h not in [s.hit for s in sources]][:9],
+            backend="none",
+            note="authors from the paper records (abstracts do not state them)",
+            matched=len(sources),
+            timings=timings,
+        )
 
     def refusal(
         self, question: str, message: str, timings: Timings, t0: float, hits: Sequence[PaperHit] = ()

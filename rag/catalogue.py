@@ -8,11 +8,12 @@ what the question model (:mod:`rag.question`) and the answering stages read.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
 from rag.text import STOPWORDS, named_entities, normalize, normalize_case_keep
@@ -105,9 +106,24 @@ class NameIndex:
         """Words of ``question`` written in lower case that are names and no ordinary word here."""
         out = set()
         for w in _RUN.findall(question):
-            if w.islower() and w in self.names and w not in self.plain and w not in STOPWORDS and len(w) >= 3:
+            ordinary = not w.islower() or w in self.plain or w in STOPWORDS or len(w) < 3
+            if not ordinary and (w in self.names or (len(w) >= 5 and self._near_name(w))):
                 out.add(w)
         return out
+
+    def _near_name(self, word: str) -> dict[str, float]:
+        """Papers whose name is one edit from ``word`` (hyphens ignored: "medlm" is ME-DLM), for a
+        word of five or more letters that is no English word ("senday" -> SENDAI)."""
+        from rag.phrasing import english_word
+
+        if english_word(word):
+            return {}
+        got: dict[str, float] = {}
+        for name, ids in self.names.items():
+            for form in {name, name.replace("-", "")}:
+                if abs(len(form) - len(word)) <= 1 and Levenshtein.distance(form, word) <= 1:
+                    got.update(dict.fromkeys(ids, ONE_EDIT))
+        return got
 
     def match(self, question: str) -> tuple[dict[str, dict[str, float]], list[str]]:
         """Find stated names in a question.
@@ -143,6 +159,8 @@ class NameIndex:
                 for name, ids in self.names.items():
                     if abs(len(name) - len(key)) <= 1 and Levenshtein.distance(name, key) <= 1:
                         got.update(dict.fromkeys(ids, ONE_EDIT))
+            elif tok.islower():
+                got.update(self._near_name(key))
             if not got and key in self.terms:
                 if len(self.terms[key]) > max(1, TERM_SHARE * self.n_papers):
                     continue  # a term many abstracts use ("LLM") points to none of them, and is not missing
@@ -185,6 +203,10 @@ class Catalogue:
         self.vocabulary: frozenset[str] = frozenset(
             w.lower() for p in self.papers.values() for w in _WORD.findall(p.text_for_index)
         )
+        self._by_length: dict[int, list[str]] = defaultdict(list)
+        for v in sorted(self.vocabulary):
+            if v.isalpha():
+                self._by_length[len(v)].append(v)
 
     def __len__(self) -> int:
         return len(self.papers)
@@ -198,6 +220,27 @@ class Catalogue:
     def known(self, word: str) -> bool:
         """Whether some abstract (or title) of the collection uses ``word`` (any case)."""
         return word.lower() in self.vocabulary
+
+    def correct(self, word: str) -> str:
+        """``word`` with a typing error corrected to the collection's nearest word: one edit for five
+        to seven letters, two for longer words ("reinforcment" -> "reinforcement"). Words the
+        abstracts use, English words, short words and anything with digits are kept."""
+        w = word.lower()
+        if len(w) < 5 or not w.isalpha() or w in self.vocabulary:
+            return word
+        from rag.phrasing import english_word
+
+        if english_word(w):
+            return word
+        return self._nearest(w) or word
+
+    @functools.lru_cache(maxsize=4096)  # noqa: B019 - one catalogue per process, its words never change
+    def _nearest(self, w: str) -> str:
+        limit = 1 if len(w) <= 7 else 2
+        words = self._by_length.get(len(w), ())
+        near = [v for n in range(len(w) - limit, len(w) + limit + 1) for v in self._by_length.get(n, ())]
+        got = process.extractOne(w, near or words, scorer=Levenshtein.distance, score_cutoff=limit)
+        return got[0] if got else ""
 
     def fuzzy_names(self, ref: str, floor: float) -> list[str]:
         """Papers whose name (label or alias no other abstract uses) is within ``floor``

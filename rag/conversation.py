@@ -200,7 +200,12 @@ class Conversation(ReferenceResolver):
 
     def compare(self, a_ref: str, b_ref: str, *, filters: Filters | None = None) -> Turn:
         """Compare two papers given by name, id, ``[n]``, an earlier-turn reference or a description."""
-        return self.ask(f"Compare {a_ref} with {b_ref}", filters=filters)
+        with self._lock:  # two references, nothing else asked: no aspect section
+            message = f"Compare {a_ref} with {b_ref}"
+            plan = replace(self.pipeline.read(message), aspect="", parts=(), asked_parts=())
+            turn = self._turn(message, top_k=None, on_token=None, stop=None, filters=filters, plan=plan)
+            self.turns.append(turn)
+            return turn
 
     def summarize(self, ref: str, *, filters: Filters | None = None) -> Turn:
         """Summarize one paper (by name, ``[n]``, earlier-turn reference or description)."""
@@ -212,9 +217,11 @@ class Conversation(ReferenceResolver):
 
     # --- dispatch ----------------------------------------------------------------------
 
-    def _turn(self, message, *, top_k, on_token, stop, filters: Filters | None) -> Turn:
+    def _turn(
+        self, message, *, top_k, on_token, stop, filters: Filters | None, plan: QuestionPlan | None = None
+    ) -> Turn:
         t0 = time.perf_counter()
-        plan = self.pipeline.read(message)
+        plan = plan or self.pipeline.read(message)
         fplan = filters.plan(plan.query, self.papers) if filters is not None else None
         if fplan is not None and fplan.question != plan.query:  # a year phrase became a filter
             plan = replace(self.pipeline.read(fplan.question), asked=plan.asked)
@@ -287,7 +294,7 @@ class Conversation(ReferenceResolver):
         papers = [self.papers[r.paper_ids[0]] for r in pair]
         t_ev = time.perf_counter()
         aspects = plan.parts if plan.aspect else ()
-        table = build_table(self.pipeline.evidence, papers, self.cite, aspects)
+        table = build_table(self.pipeline.evidence, papers, self.cite, aspects, headings=plan.asked_parts)
         text = comparison_text(table, papers, self.pipeline.evidence.idf)
         outside = self._outside(fplan, table.papers)
         if outside:

@@ -9,6 +9,7 @@ from collections import Counter
 import numpy as np
 
 from rag.embed import Embedder
+from rag.lexicon import lemma, stem
 from rag.roles import (
     _PROPOSAL,
     _STRONG_PROPOSAL,
@@ -45,6 +46,18 @@ _LINK_QUESTION = re.compile(
     r"\b(code|github|link|url|website|project page|demo|samples?|repositor\w*|available)\b", re.I
 )
 _DEFINITION = re.compile(r"\bstands? for\b|\bacronyms?\b|\babbreviat\w*|\bspelled out\b|\bfull name", re.I)
+def term_key(term: str) -> str:
+    """How sentence and question terms are compared: the Porter stem of the index form
+    (:func:`rag.lexicon.lemma`), so "distill", "distilled" and "distillation", British and American
+    spellings, plural and singular are one term."""
+    return stem(lemma(term))
+
+
+def _keys(text: str) -> set[str]:
+    """The term keys of the content words of ``text``."""
+    return {term_key(t) for t in content_terms(text)}
+
+
 def _data_sentences(abstract: str) -> list[Sentence]:
     """The abstract's sentences minus those addressed to an assistant (issue 17: abstracts are data):
     such a sentence is never scored, quoted, or used to check a claim (:func:`store.guard.is_instruction`)."""
@@ -76,13 +89,17 @@ class EvidenceSelector:
         self._moves: dict[str, list[str]] = {}
         df: Counter[str] = Counter()
         for p in papers:
-            df.update(set(content_terms(p.abstract)))
+            df.update(_keys(p.abstract))
         self._n = max(1, len(papers))
         self._df = df
 
     def idf(self, term: str) -> float:
-        """Smoothed inverse document frequency ``ln(1 + N / (1 + df))``."""
-        return math.log(1.0 + self._n / (1.0 + self._df.get(term, 0)))
+        """Smoothed inverse document frequency ``ln(1 + N / (1 + df))`` of a word (compared by its
+        term key, :func:`_keys`: "distill" and "distillation" are one term)."""
+        return self._idf(term_key(term.lower()))
+
+    def _idf(self, key: str) -> float:
+        return math.log(1.0 + self._n / (1.0 + self._df.get(key, 0)))
 
     def warm(self, papers: list[Paper]) -> None:
         """Embed the sentences of every paper not cached yet, in one batched call."""
@@ -128,7 +145,7 @@ class EvidenceSelector:
         cos = vecs @ qvec
         # Term weights: corpus idf x within-abstract idf (a term in most sentences of this
         # abstract, like its topic, does not tell its sentences apart).
-        sent_terms = [set(content_terms(s.text)) for s in sents]
+        sent_terms = [_keys(s.text) for s in sents]
         m = len(sents)
         # A sentence that opens with "These approaches" / "This design" is about what the sentence
         # before it names: it inherits those terms at half weight (a cheap coreference).
@@ -139,9 +156,9 @@ class EvidenceSelector:
 
         def weight(t: str) -> float:
             sf = sum(1 for st in sent_terms if t in st)
-            return self.idf(t) * math.log(1.0 + m / (1.0 + sf))
+            return self._idf(t) * math.log(1.0 + m / (1.0 + sf))
 
-        qterms = set(content_terms(aspect))
+        qterms = _keys(aspect)
         qweight = sum(weight(t) for t in qterms) or 1.0
         wants_number = bool(_QUANTITY.search(question))
         wants_link = bool(_LINK_QUESTION.search(question))
@@ -205,9 +222,9 @@ class EvidenceSelector:
         scored = self.score(question, paper, qvec)
         if not scored:
             return []
-        qterms = set(content_terms(question))
-        qweight = sum(self.idf(t) for t in qterms) or 1.0
-        terms = {e.start: set(content_terms(e.sentence)) & qterms for e in scored}
+        qterms = _keys(question)
+        qweight = sum(self._idf(t) for t in qterms) or 1.0
+        terms = {e.start: _keys(e.sentence) & qterms for e in scored}
         asked = question_roles(question)
         moves = self.moves(paper)
         roles = {e.start: sentence_roles(e.sentence, moves[e.start]) & asked for e in scored}
@@ -240,7 +257,7 @@ class EvidenceSelector:
         while pool and len(chosen) < k:
             def gain(e: Evidence, covered: set[str] = covered, covered_roles: set[str] = covered_roles) -> float:
                 new_role = ROLE_BONUS if chosen and roles[e.start] - covered_roles else 0.0
-                return e.score + 0.3 * sum(self.idf(t) for t in terms[e.start] - covered) / qweight + new_role
+                return e.score + 0.3 * sum(self._idf(t) for t in terms[e.start] - covered) / qweight + new_role
 
             nxt = max(pool, key=gain)
             if chosen and gain(nxt) < cutoff * best:

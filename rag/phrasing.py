@@ -120,7 +120,7 @@ def _is_set_noun(word: str) -> str:
         return "many"
     if w in ONE_NOUNS:
         return "one"
-    if len(w) >= 5 and not _english_word(w):
+    if len(w) >= 5 and not english_word(w):
         for noun in ("papers", "studies", "articles", "abstracts"):
             if Levenshtein.distance(w, noun) <= 1 or sorted(w) == sorted(noun):
                 return "many"
@@ -128,7 +128,7 @@ def _is_set_noun(word: str) -> str:
 
 
 @functools.lru_cache(maxsize=20_000)
-def _english_word(word: str) -> bool:
+def english_word(word: str) -> bool:
     """Whether ``word`` is in the English dictionary of ``simplemma`` (a typing error is not)."""
     import simplemma
 

@@ -93,7 +93,8 @@ class QuestionPlan:
         facets: Alternatives the topic lists ("speech or audio" -> ``("speech", "audio")``).
         exclusion: What the papers must not be about ("outside of agent settings" -> "agent settings").
         aspect: What to quote from each paper; ``""`` when nothing in particular (main points).
-        parts: Sub-questions of ``aspect`` ("What X, and how Y?" -> two parts).
+        parts: Sub-questions of ``aspect`` ("What X, and how Y?" -> two parts): what to quote.
+        asked_parts: The same sub-questions as the question words them (names kept), for headings.
         roles: Rhetorical roles asked for: problem, method, result, data, theory.
         metadata: A detail abstracts do not state, when asked ("authors", "licence", ...).
         artifact: For "papers that introduce/release a dataset (benchmark, ...)": the artifact words.
@@ -115,6 +116,7 @@ class QuestionPlan:
     exclusion: str = ""
     aspect: str = ""
     parts: tuple[str, ...] = ()
+    asked_parts: tuple[str, ...] = ()
     roles: frozenset[str] = field(default_factory=frozenset)
     metadata: str = ""
     artifact: tuple[str, ...] = ()
@@ -165,7 +167,8 @@ _METADATA = {
     "affiliations": r"\buniversit(y|ies)\b|\bcompan(y|ies)\b|\binstitution\w*|\baffiliat\w*|\blab(oratory)?\b|"
     r"\borgani[sz]ations?\b|\bin industry\b|\bwhich (group|team)\b|\bdeveloped at\b",
     "licence": r"\blicen[cs]\w*",
-    "publication date": r"\bwhen was\b|\bwhat date\b|\bpublished on\b|\brelease date\b|\bwhich month\b",
+    "publication date": r"\bwhen was\b|\bwhat date\b|\bpublished (on|in what|in which)\b|\brelease date\b|"
+    r"\b(which|what) (month|year)\b.*\b(published|released|appear\w*|come out)\b|\bpublication (date|year)\b",
     "hardware or compute": r"\b(which|what|how many) (kind of |type of )?"
     r"(gpus?|tpus?|hardware|machines?|accelerators?)\b|"
     r"\bgpu[- ]hours?\b|\b(trained|run|ran) on (which|what|how many)\b",
@@ -195,7 +198,8 @@ _ORDINALS = {
 }  # fmt: skip
 _REF_NOUN = r"(?:one|paper|method|work|approach|model|framework|study|article|system|technique|source)"
 _ORDINAL_REF = re.compile(
-    rf"\bthe\s+(?P<ord>first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last)\s+{_REF_NOUN}\b|\bthe\s+(?P<fl>former|latter)\b",
+    rf"\bthe\s+(?P<ord>first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last)"
+    rf"(?:\s+{_REF_NOUN}\b|(?=\s*[?.!,]*\s*$))|\bthe\s+(?P<fl>former|latter)\b",
     re.I,
 )
 _PRONOUN = re.compile(
@@ -296,7 +300,8 @@ _COMPARE_TAIL = re.compile(
 _ASPECT_DROP = re.compile(
     r"\b(compar\w*|contrast\w*|versus|vs\.?|differ\w*|distinguish\w*|in common|similarit\w*|alike|"
     r"summari[sz]\w*|summary|overview|gist|tl;?\s?dr|recap|synopsis|explain|describe|briefly|"
-    r"each|both|either|one|respectively|the two|give me|tell me|could you|can you|please)\b",
+    r"each|both|either|one|respectively|the two|give me|tell me|could you|can you|please|"
+    r"better|worse|best|superior|preferable)\b",
     re.I,
 )
 
@@ -313,6 +318,22 @@ def _aspect(query: str, refs: list[PaperRef], names: list[str]) -> str:
     out = re.sub(r"\s+", " ", out).strip(" ,;:-?.")
     rest = [t for t in content_terms(out) if t not in {"paper", "papers", "method", "methods", "work", "approach"}]
     return out if rest else ""
+
+
+def _parts(query: str, refs: list[PaperRef], names: list[str]) -> dict[str, tuple[str, ...]]:
+    """The sub-questions of a question that ask something of its papers, as written and as the
+    evidence query (names and "compare"/"each" words removed); parts that only name papers go."""
+    written, queries = [], []
+    for part in question_parts(query):
+        q = _aspect(part, refs, names)
+        if not q:
+            continue
+        head, colon, tail = part.partition(":")
+        if colon and tail.strip() and not _aspect(head, refs, names):  # "Compare DANCE and APM: what ..."
+            part = tail
+        written.append(re.sub(r"^\W*(?:and|or|but|also)\b\W*", "", part).strip(" ,;:?.-"))
+        queries.append(q)
+    return {"parts": tuple(queries), "asked_parts": tuple(written)}
 
 
 def read_question(
@@ -357,6 +378,8 @@ def read_question(
     roles = frozenset(question_roles(aspect or query))
     if summary:
         roles |= {"problem", "method", "result"}
+    if catalogue is not None:  # typing errors in the topic: "reinforcment learning papers"
+        topic = re.sub(r"[A-Za-z]{5,}", lambda m: catalogue.correct(m.group(0)), topic)
     t_topic, t_excl = split_exclusion(topic)
     common = {
         **base,
@@ -367,7 +390,7 @@ def read_question(
         "number": number,
         "metadata": metadata,
         "aspect": aspect,
-        "parts": tuple(question_parts(aspect)) if aspect else (),
+        **_parts(query, refs, names),
         "roles": roles,
         "summary": summary,
         "wants_link": bool(_LINK.search(query)),

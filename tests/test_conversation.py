@@ -333,3 +333,17 @@ def test_a_filter_that_matches_nothing_refuses_clearly(mixed: Components):
     topic = conv.ask("Summarize the papers on diffusion models", filters=Filters(venue="NeurIPS"))
     assert topic.kind == "refusal" and topic.answer.text == none and not topic.citations
     assert "filter: venue=NeurIPS" in topic.answer.note
+
+
+def test_the_compare_command_asks_for_no_aspect(conv: Conversation):
+    t = conv.compare("DANCE", "cogroutr")  # a typing error in a lower-case name still finds CogRouter
+    assert t.kind == "compare" and "on what the question asks" not in t.answer.text
+    assert conv.pipeline.catalogue[ids(t)[1]].label == "CogRouter"
+
+
+def test_authors_are_answered_from_the_records(mixed: Components):
+    conv = Conversation(mixed.pipeline)
+    t = conv.ask("Who are the authors of DiffPure?")
+    assert not t.answer.refused and "Weili Nie" in t.answer.text and t.citations, t.answer.text
+    seed = conv.ask("Who wrote DANCE?")  # the seed records hold no authors
+    assert seed.answer.refused and "do not state authors" in seed.answer.text

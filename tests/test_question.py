@@ -193,3 +193,26 @@ def test_a_long_question_is_trimmed_with_a_notice(cat):
 def test_another_language_is_noticed(cat):
     assert not read_question("Welche Arbeiten beschäftigen sich mit Spracherkennung?", cat).english
     assert read_question("DANCE federated condensation?", cat).english  # shorthand of known words
+
+
+def test_follow_up_ordinals_need_no_noun(cat):
+    refs = read_question("and the third?", cat).refs
+    assert [(r.kind, r.index) for r in refs] == [("ordinal", 2)]
+
+
+def test_publication_dates_are_details_abstracts_do_not_state(cat):
+    for q in ("What year was DANCE published?", "when was APM published", "DANCE publication year"):
+        assert read_question(q, cat).metadata == "publication date", q
+
+
+def test_typing_errors_in_names_and_topics(cat):
+    assert read_question("what does dancce condense", cat).named_ids == ("a#1",)  # one edit, lower case
+    assert read_question("which papers study graph condensaton?", cat).topic == "graph condensation"
+    assert read_question("which papers study graph condensation?", cat).topic == "graph condensation"
+
+
+def test_comparison_headings_keep_the_question_words(cat):
+    plan = read_question("dance or apm: what does each condense, and how does each cut cost?", cat)
+    assert plan.intent == "compare"
+    assert plan.asked_parts == ("what does each condense", "how does each cut cost")
+    assert read_question("Which is better, DANCE or APM?", cat).parts == ()  # nothing in particular asked

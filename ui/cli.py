@@ -199,7 +199,7 @@ def ingest(
     settings = _settings(ctx)
     field_map = None
     if maps:
-        from store.readers import parse_field_map
+        from store.readers.fields import parse_field_map
 
         try:
             field_map = parse_field_map(list(maps))

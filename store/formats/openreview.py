@@ -10,7 +10,7 @@ API v2 wraps each in an object (``"title": {"value": "..."}``). Submissions carr
 reviews and comments have neither title nor abstract. A file holds one note, a list, or the
 API's reply ``{"notes": [...], "count": N}``.
 
-The JSON is located and split into records by :func:`store.readers.read_json_array`; this module
+The JSON is located and split into records by :func:`store.readers.json_array.read_json_array`; this module
 recognises the notes and turns one into a :class:`~store.papers.Paper`.
 """
 

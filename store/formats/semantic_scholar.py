@@ -9,7 +9,7 @@ present; ``abstract`` is ``null`` for papers whose publisher withholds it. A fil
 paper (``/paper/{id}``), a list (``POST /paper/batch``, where unknown ids give ``null``) or a
 search reply ``{"total": N, "offset": 0, "next": 10, "data": [...]}``.
 
-The JSON is located and split into records by :func:`store.readers.read_json_array`; this module
+The JSON is located and split into records by :func:`store.readers.json_array.read_json_array`; this module
 recognises the papers and turns one into a :class:`~store.papers.Paper`.
 """
 

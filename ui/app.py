@@ -1,9 +1,9 @@
 """The Gradio shell: a chat with streaming answers, an evidence panel, exports and settings.
 
 Thin by design: :func:`build_app` wires components to :class:`rag.conversation.Conversation`
-(conversation logic) and :mod:`ui.format` (pure formatters); :func:`launch` serves it and
-is called only from the entry point (``paperchat ui``). Every user has their own
-conversation in a ``gr.State``; nothing lives at module level.
+(conversation logic) and :mod:`ui.chat`, :mod:`ui.evidence_panel`, :mod:`ui.exports` (pure
+formatters); :func:`launch` serves it and is called only from the entry point (``paperchat ui``).
+Every user has their own conversation in a ``gr.State``; nothing lives at module level.
 
 Answers stream: :meth:`Conversation.ask` runs in a worker thread whose ``on_token``
 callback feeds a queue; the event handler (a generator) yields the prose so far, then the
@@ -42,7 +42,9 @@ from rag.filters import Filters
 from rag.llm import LLMError
 from rag.pipeline import Components, make_llm
 from store.textin import clean_text, limit_text
-from ui import format as fmt
+from ui.chat import LATEX_DELIMITERS, escape_dollars, history_messages, status_line
+from ui.evidence_panel import EMPTY_PANEL, evidence_panel
+from ui.exports import answer_markdown, bibtex, conversation_markdown
 
 __all__ = ["AUTO_FILTER_LABEL", "BACKENDS", "build_app", "check_bind", "is_loopback_host", "launch", "parse_auth",
            "parse_filters"]  # fmt: skip
@@ -294,7 +296,7 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
     """
     backends = _Backends(components, default_llm_note)
     settings = components.settings
-    history = functools.partial(fmt.history_messages, preview_chars=settings.input.preview_chars)
+    history = functools.partial(history_messages, preview_chars=settings.input.preview_chars)
     papers = components.retriever.papers
     export_root = settings.home / "cache" / "ui-exports"
 
@@ -303,7 +305,7 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
 
     def default_status() -> str:
         line = f"**LLM:** {components.pipeline.backend}"
-        return fmt.escape_dollars(f"{line} — {backends.default_note}" if backends.default_note else line)
+        return escape_dollars(f"{line} — {backends.default_note}" if backends.default_note else line)
 
     def effective_line(
         backend: str, model: str, top_k: int, note: str, error: str = "", filters: Filters | None = None
@@ -317,7 +319,7 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
             + (f"{shown} (clear the field to remove)" if shown else "none")
             + f" · years stated in the question {'become filters' if filters.auto else 'are ignored'}"
         )
-        return (f"⚠️ {error}\n\n" if error else "") + fmt.escape_dollars(line)
+        return (f"⚠️ {error}\n\n" if error else "") + escape_dollars(line)
 
     # -- rendering of a session ------------------------------------------------------------
 
@@ -328,34 +330,34 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
         folder.mkdir(parents=True, exist_ok=True)
         conv = session.conversation
         a = folder / f"paperchat-answer-{k}.md"
-        a.write_text(fmt.answer_markdown(turn, papers), encoding="utf-8")
+        a.write_text(answer_markdown(turn, papers), encoding="utf-8")
         c = folder / f"paperchat-conversation-{k}.md"
-        c.write_text(fmt.conversation_markdown(conv.turns, conv.references, papers), encoding="utf-8")
+        c.write_text(conversation_markdown(conv.turns, conv.references, papers), encoding="utf-8")
         b = folder / f"paperchat-references-{k}.bib"
-        b.write_text(fmt.bibtex(conv.references.values(), papers), encoding="utf-8")
+        b.write_text(bibtex(conv.references.values(), papers), encoding="utf-8")
         return str(a), str(c), str(b)
 
     def panel_for(session: _Session) -> str:
         conv = session.conversation
         if not conv.turns:
-            return fmt.EMPTY_PANEL
+            return EMPTY_PANEL
         turn = conv.turns[-1]
         note = ""
         if turn.kind == "refusal":
             note = "This answer cites no paper: the collection does not answer it."
         elif turn.kind == "clarify":
             note = "Nothing cited yet: choose one of the candidates listed in the chat."
-        return fmt.evidence_panel(turn.citations, papers, earlier=list(conv.references.values()), note=note)
+        return evidence_panel(turn.citations, papers, earlier=list(conv.references.values()), note=note)
 
     def final_outputs(session: _Session, *, stopped: bool = False, warning: str = "") -> tuple:
         conv = session.conversation
         turn = conv.turns[-1]
-        status = fmt.status_line(turn.answer, stopped=stopped)
+        status = status_line(turn.answer, stopped=stopped)
         session.retry = turn.question if turn.answer.incomplete and not stopped else ""
         if session.retry:
             warning = " ".join(x for x in (warning, f"{turn.answer.note} Press Retry to ask again.") if x)
         if warning:
-            status = f"⚠️ {fmt.escape_dollars(warning)}\n\n{status}"
+            status = f"⚠️ {escape_dollars(warning)}\n\n{status}"
         details = {"kind": turn.kind, "standalone": turn.standalone, **turn.answer.to_dict()}
         a, c, b = write_exports(session, turn)
         return (
@@ -462,7 +464,7 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
         if failure:
             yield (
                 history(conv.turns),
-                skip, f"⚠️ Answering failed: {fmt.escape_dollars(str(failure[0]))}",
+                skip, f"⚠️ Answering failed: {escape_dollars(str(failure[0]))}",
                 skip, skip, skip, skip, skip, session,
             )  # fmt: skip
             return
@@ -498,7 +500,7 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
             session.stop.set()
         fresh = new_session()
         off = gr.DownloadButton(value=None, interactive=False)
-        return [], fmt.EMPTY_PANEL, default_status(), None, off, off, off, fresh
+        return [], EMPTY_PANEL, default_status(), None, off, off, off, fresh
 
     def show_settings(
         backend: str, model: str, top_k: float, session: _Session | None, warning: str = ""
@@ -526,7 +528,7 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
         models, state = backends.ollama_models()
         choices = list(dict.fromkeys([*models, model or backends.default_model]))
         line, session = show_settings(backend, model, top_k, session)
-        return gr.Dropdown(choices=choices, value=model), f"{line}\n\n{fmt.escape_dollars(state)}", session
+        return gr.Dropdown(choices=choices, value=model), f"{line}\n\n{escape_dollars(state)}", session
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -543,7 +545,7 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
                     label="Conversation",
                     elem_id="pc-chat",
                     height=560,
-                    latex_delimiters=fmt.LATEX_DELIMITERS,
+                    latex_delimiters=LATEX_DELIMITERS,
                     buttons=["copy"],
                     feedback_options=None,
                     placeholder="Ask a question about the papers, e.g. *What accuracy gain does DANCE report?*",
@@ -571,7 +573,7 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
                 gr.Examples(EXAMPLES, inputs=question, label="Examples")
             with gr.Column(scale=2, min_width=360):
                 evidence = gr.HTML(
-                    fmt.EMPTY_PANEL,
+                    EMPTY_PANEL,
                     elem_id="pc-evidence",
                     css_template=_PANEL_CSS,
                     js_on_load=_CLICK_JS,

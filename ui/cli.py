@@ -443,7 +443,7 @@ def ui(ctx, host: str, port: int, auth: str | None, backend, ollama_model) -> No
     shown = f"[{host}]" if ":" in host else host
     # One page per data directory: a second `paperchat ui` here is refused and told where the first serves.
     with PageLock(settings.home, command="paperchat ui", url=f"http://{shown}:{port}/"):
-        from ui.app import check_bind, launch, parse_auth
+        from ui.serve import check_bind, launch, parse_auth
 
         try:
             check_bind(host, parse_auth(auth))

@@ -79,7 +79,8 @@ def paper_from_note(note: Mapping[str, Any], *, source: str, fallback_id: str) -
     Raises:
         ValueError: The note was deleted, is not a paper (a review or comment), or has no abstract.
     """
-    content = note.get("content") if isinstance(note.get("content"), dict) else {}
+    raw_content = note.get("content")
+    content: Mapping[str, Any] = raw_content if isinstance(raw_content, dict) else {}
     nid = text(note.get("id"))
     what = f"note {nid}" if nid else "note"
     if note.get("ddate"):

@@ -75,10 +75,10 @@ def _find_array(text: str, data: Any) -> tuple[int | None, str | None]:
         if key is None:
             return None, None
         pattern = re.compile(rf'"{re.escape(json.dumps(key)[1:-1])}"\s*:\s*(\[)')
-        for m in pattern.finditer(text):
-            items, complete = _scan_array(text, m.start(1))
+        for found in pattern.finditer(text):
+            items, complete = _scan_array(text, found.start(1))
             if complete and [v for _, v in items] == data[key]:
-                return m.start(1), key
+                return found.start(1), key
         return -1, key  # found in the data but not located in the text: no line numbers
     names = "|".join(_ARRAY_KEYS)
     m = re.search(rf'"({names})"\s*:\s*(\[)', text, flags=re.IGNORECASE)

@@ -123,13 +123,13 @@ def escape_dollars(text: str) -> str:
             out.append(DOLLAR)
             i += 1
             continue
-        j = _closing_dollar(text, i)
-        if j is None:
+        close = _closing_dollar(text, i)
+        if close is None:
             out.append(DOLLAR)
             i += 1
         else:
-            out.append(text[i : j + 1])
-            i = j + 1
+            out.append(text[i : close + 1])
+            i = close + 1
     return "".join(out)
 
 

@@ -14,6 +14,7 @@ import logging
 import statistics
 import sys
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import click
@@ -344,12 +345,19 @@ def ask(ctx, question: str | None, batch: Path | None, as_json: bool, backend, o
         raise click.UsageError("give a QUESTION or --batch FILE (not both)")
     settings = _settings(ctx, backend=backend, ollama_model=ollama_model)
     filters = Filters(year=year, venue=clean_text(venue), author=clean_text(author), auto=not no_auto_filter)
-    items = _read_batch(batch) if batch is not None else [(None, question)]
+    items: Sequence[tuple[str | None, str]]  # (qid, question)
+    if batch is not None:
+        items = _read_batch(batch)
+    else:
+        items = [(None, question or "")]  # QUESTION is given without --batch (checked above)
     comp = _components(settings, ensure_corpus=True)
-    on_token = None
+    on_token: Callable[[str], None] | None = None
     if stream and not as_json and batch is None and sys.stdout.isatty():
-        def on_token(piece: str) -> None:
+
+        def echo(piece: str) -> None:
             click.echo(piece, nl=False, err=True)
+
+        on_token = echo
 
     for qid, raw in items:
         text, trimmed = _question_in(raw, settings)
@@ -357,7 +365,7 @@ def ask(ctx, question: str | None, batch: Path | None, as_json: bool, backend, o
         ans = turn.answer
         if trimmed:  # a trimmed question says so
             ans.note = "; ".join(x for x in (trimmed, ans.note) if x)
-        if on_token:
+        if on_token is not None:
             click.echo("\n", err=True)
         _print_answer(ans, as_json, qid)
         if batch is not None and not as_json:

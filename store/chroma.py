@@ -21,11 +21,14 @@ import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
 from store.papers import Paper
+
+if TYPE_CHECKING:  # chromadb is imported when a store is opened, not with this module
+    from chromadb.base_types import InclusionExclusionOperator, LiteralValue, Metadata, Where
 
 __all__ = ["Chunk", "ChromaStore", "DimensionMismatch", "StoreAudit", "StoreDamaged", "StoreError"]
 
@@ -122,6 +125,23 @@ class StoreAudit:
     def consistent(self) -> bool:
         """Every stored paper has exactly its chunks (orphan chunks are allowed)."""
         return not self.incomplete
+
+
+def _of_papers(ids: Sequence[str]) -> Where:
+    """Chroma filter on chunk metadata: the chunks of the papers ``ids``."""
+    members: dict[InclusionExclusionOperator, list[LiteralValue]] = {"$in": list(ids)}
+    return {"paper_id": members}
+
+
+def _as_int(value: object) -> int:
+    """A whole-number metadata value as ``int`` (Chroma types each value as any of its scalars).
+
+    Raises:
+        TypeError: ``value`` is no number or text (as ``int(value)`` would).
+    """
+    if isinstance(value, (int, float, str)):
+        return int(value)
+    raise TypeError(f"int() argument must be a string or a number, not {type(value).__name__!r}")
 
 
 def _paper_meta(paper: Paper, n_chunks: int) -> dict:
@@ -267,8 +287,10 @@ class ChromaStore:
             include=["metadatas", "distances"],
         )
         out = []
-        for meta, dist in zip(res["metadatas"][0], res["distances"][0], strict=False):
-            out.append((str(meta["paper_id"]), int(meta["chunk_index"]), 1.0 - float(dist)))
+        # both were asked for in ``include``; Chroma types every field of a result as optional
+        metas, dists = (res["metadatas"] or [[]])[0], (res["distances"] or [[]])[0]
+        for meta, dist in zip(metas, dists, strict=False):
+            out.append((str(meta["paper_id"]), _as_int(meta["chunk_index"]), 1.0 - float(dist)))
         return out
 
     @_guarded
@@ -353,8 +375,9 @@ class ChromaStore:
                     "the index name must change with the embedding model (see `paperchat config`)."
                 )
         ids = [p.id for p, _, _ in items]
-        self.chunks.delete(where={"paper_id": {"$in": ids}})
-        c_ids, c_vecs, c_docs, c_meta = [], [], [], []
+        self.chunks.delete(where=_of_papers(ids))
+        c_ids, c_vecs, c_docs = [], [], []
+        c_meta: list[Metadata] = []
         for paper, chunks, vecs in items:
             for chunk, vec in zip(chunks, vecs, strict=True):
                 c_ids.append(chunk.id)
@@ -401,7 +424,7 @@ class ChromaStore:
         for i in range(0, len(ids), self._batch):
             self.papers.delete(ids=ids[i : i + self._batch])
         for i in range(0, len(ids), self._batch):
-            self.chunks.delete(where={"paper_id": {"$in": ids[i : i + self._batch]}})
+            self.chunks.delete(where=_of_papers(ids[i : i + self._batch]))
 
     @_guarded
     def paper_sources(self) -> dict[str, str]:

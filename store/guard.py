@@ -131,7 +131,7 @@ _CURRENCY = re.compile(
 def math_spans(text: str) -> list[tuple[int, int]]:
     """Character spans ``(start, end)`` of the ``$$...$$`` and ``$...$`` math in ``text``.
 
-    Pandoc's rule for inline math (as the chat's renderer, see :func:`ui.format.escape_dollars`):
+    Pandoc's rule for inline math (as the chat's renderer, see :func:`ui.chat.escape_dollars`):
     the opening ``$`` is followed by a non-space, the closing one preceded by a non-space and
     not followed by a digit, and math does not cross a blank line; ``$5``, ``$0.5M`` are amounts.
     """

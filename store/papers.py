@@ -301,11 +301,11 @@ def paper_from_mapping(rec: dict, *, source: str, fallback_id: str) -> Paper:
         raise ValueError("record has no abstract")
     pid = rec.get("id")
     pid = clean_text(str(pid)) if pid not in (None, "") else ""
-    year = rec.get("year")
+    raw_year = rec.get("year")
     try:
-        year = int(year) if year not in (None, "") else None
+        year = int(raw_year) if raw_year is not None and raw_year != "" else None
     except (TypeError, ValueError, OverflowError) as exc:
-        raise ValueError(f"year is not a number: {str(year)[:40]!r}") from exc
+        raise ValueError(f"year is not a number: {str(raw_year)[:40]!r}") from exc
     if year is not None and not 0 < year < 10000:
         raise ValueError(f"year is not a year: {str(year)[:40]}")
     return make_paper(

@@ -1,6 +1,6 @@
 """Record formats recognised by content inside JSON and CSV files (filled by :mod:`store.formats`).
 
-:func:`store.readers.read_json_array` and :func:`store.readers.read_csv` locate and split the
+:func:`store.readers.json_array.read_json_array` and :func:`store.readers.csv_table.read_csv` locate and split the
 records (with their lines); a registered :class:`RecordShape` that recognises them turns each
 into a :class:`~store.papers.Paper` instead of the common field names.
 """

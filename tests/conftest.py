@@ -34,7 +34,7 @@ def free_port() -> int:
 @contextmanager
 def served(components) -> Iterator[str]:
     """Serve the Gradio app over ``components`` on a free port; yields its URL, closes it after."""
-    from ui.app import launch
+    from ui.serve import launch
 
     port = free_port()
     demo = launch(components, port=port, block=False)

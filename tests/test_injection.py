@@ -20,7 +20,7 @@ from rag.pipeline import build_pipeline, open_store, prepare_environment
 from rag.settings import Settings
 from store.guard import FENCE_CLOSE, FENCE_OPEN, INSTRUCTION_PATTERNS, echoes_injection, is_instruction
 from store.papers import iter_corpus_files, read_path
-from ui.format import link_markers
+from ui.chat import link_markers
 
 pytestmark = pytest.mark.slow  # the real embedder
 

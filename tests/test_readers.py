@@ -8,7 +8,10 @@ from pathlib import Path
 import pytest
 
 from store.papers import READERS, IngestProblem, Paper, ReadResult, read_jsonl, read_path
-from store.readers import parse_field_map, read_bibtex, read_csv, read_json_array, split_authors
+from store.readers.bibtex import read_bibtex
+from store.readers.csv_table import read_csv
+from store.readers.fields import parse_field_map, split_authors
+from store.readers.json_array import read_json_array
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:

@@ -19,7 +19,8 @@ from gradio_client import Client
 
 from rag.answer import REFUSAL
 from rag.pipeline import Components
-from ui.app import AUTO_FILTER_LABEL, check_bind, is_loopback_host, launch, parse_auth
+from ui.serve import check_bind, is_loopback_host, launch, parse_auth
+from ui.session import AUTO_FILTER_LABEL
 
 pytestmark = pytest.mark.slow  # the real embedder, Chroma store and (one test) embedded LLM
 

@@ -1,4 +1,5 @@
-"""Unit tests of the pure UI formatters in ``ui.format`` (hand-built domain objects, no Gradio)."""
+"""Unit tests of the pure UI formatters in ``ui.chat``, ``ui.evidence_panel`` and ``ui.exports``
+(hand-built domain objects, no Gradio)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,18 @@ from rag.conversation import Turn
 from rag.roles import NOT_STATED, ROWS
 from rag.types import Answer, Citation, Evidence, Timings
 from store.papers import Paper
-from ui import format as fmt
+from ui.chat import (
+    DOLLAR,
+    LATEX_DELIMITERS,
+    chat_markdown,
+    comparison_markdown,
+    escape_dollars,
+    history_messages,
+    link_markers,
+    status_line,
+)
+from ui.evidence_panel import display_text, evidence_panel, full_url, highlight_abstract
+from ui.exports import answer_markdown, bibtex, bibtex_key, conversation_markdown
 
 ABSTRACT = (
     "Federated graph learning is costly. We propose \\textbf{DANCE}, a condensation method. "
@@ -74,20 +86,20 @@ def cite(paper: Paper, number: int, *sentences: str) -> Citation:
 
 
 def test_markers_become_links_to_the_evidence_panel():
-    assert fmt.link_markers("DANCE [1] beats APM [12].") == "DANCE [\\[1\\]](#src-1) beats APM [\\[12\\]](#src-12)."
+    assert link_markers("DANCE [1] beats APM [12].") == "DANCE [\\[1\\]](#src-1) beats APM [\\[12\\]](#src-12)."
 
 
 def test_marker_groups_become_one_link_per_number():
-    assert fmt.link_markers("Both [1, 3].") == "Both [\\[1\\]](#src-1)[\\[3\\]](#src-3)."
+    assert link_markers("Both [1, 3].") == "Both [\\[1\\]](#src-1)[\\[3\\]](#src-3)."
 
 
 def test_text_without_markers_is_unchanged():
-    assert fmt.link_markers("No [citation] here, [a] [] either.") == "No [citation] here, [a] [] either."
+    assert link_markers("No [citation] here, [a] [] either.") == "No [citation] here, [a] [] either."
 
 
 # --- dollars ---------------------------------------------------------------------------
 
-D = fmt.DOLLAR
+D = DOLLAR
 
 
 @pytest.mark.parametrize(
@@ -110,34 +122,34 @@ D = fmt.DOLLAR
     ],
 )
 def test_dollars_are_math_only_when_they_look_like_math(text: str, expected: str):
-    assert fmt.escape_dollars(text) == expected
+    assert escape_dollars(text) == expected
 
 
 def test_escaped_dollars_leave_no_raw_dollar_to_pair():
-    out = fmt.escape_dollars("$5 per token and $10 per page")
+    out = escape_dollars("$5 per token and $10 per page")
     assert "$" not in out.replace(D, "")
 
 
 def test_math_does_not_cross_a_blank_line():
-    assert fmt.escape_dollars("$x\n\ny$") == f"{D}x\n\ny{D}"
+    assert escape_dollars("$x\n\ny$") == f"{D}x\n\ny{D}"
 
 
 def test_latex_delimiters_are_the_three_documented_ones():
-    assert [(d["left"], d["right"]) for d in fmt.LATEX_DELIMITERS] == [("$$", "$$"), ("\\(", "\\)"), ("$", "$")]
+    assert [(d["left"], d["right"]) for d in LATEX_DELIMITERS] == [("$$", "$$"), ("\\(", "\\)"), ("$", "$")]
 
 
 # --- evidence highlighting ---------------------------------------------------------------
 
 
 def test_highlight_wraps_exactly_the_spans(dance: Paper):
-    out = fmt.highlight_abstract(dance.abstract, [span(dance.abstract, S1)])
+    out = highlight_abstract(dance.abstract, [span(dance.abstract, S1)])
     marked = re.findall(r"<mark>(.*?)</mark>", out)
     assert marked == ["We propose DANCE, a condensation method."]  # LaTeX emphasis dropped
     assert out.startswith("Federated graph learning is costly. <mark>")
 
 
 def test_highlight_escapes_html_and_renders_simple_math(dance: Paper):
-    out = fmt.highlight_abstract(dance.abstract, [span(dance.abstract, S2)])
+    out = highlight_abstract(dance.abstract, [span(dance.abstract, S2)])
     assert "&lt;fast&gt;" in out and "<fast>" not in out
     assert "65× less storage" in out
     assert "2.33%" in out
@@ -145,24 +157,24 @@ def test_highlight_escapes_html_and_renders_simple_math(dance: Paper):
 
 def test_highlight_merges_overlaps_and_clips_spans():
     text = "abcdefghij"
-    out = fmt.highlight_abstract(text, [(2, 5), (4, 7), (8, 100), (-3, 1), (6, 6)])
+    out = highlight_abstract(text, [(2, 5), (4, 7), (8, 100), (-3, 1), (6, 6)])
     assert out == "<mark>a</mark>b<mark>cdefg</mark>h<mark>ij</mark>"
 
 
 def test_highlight_without_spans_is_the_escaped_text():
-    assert fmt.highlight_abstract("a < b", []) == "a &lt; b"
+    assert highlight_abstract("a < b", []) == "a &lt; b"
 
 
 def test_display_text_keeps_complex_math():
-    assert fmt.display_text("cost $\\tilde O(\\varepsilon^{-1})$") == "cost $\\tilde O(\\varepsilon^{-1})$"
-    assert fmt.display_text("$\\alpha$-weighted, 3$\\times$") == "α-weighted, 3×"
+    assert display_text("cost $\\tilde O(\\varepsilon^{-1})$") == "cost $\\tilde O(\\varepsilon^{-1})$"
+    assert display_text("$\\alpha$-weighted, 3$\\times$") == "α-weighted, 3×"
 
 
 # --- evidence panel ----------------------------------------------------------------------
 
 
 def test_panel_has_one_anchor_section_per_citation(dance: Paper, apm: Paper, papers):
-    html = fmt.evidence_panel([cite(dance, 1, S1, S2), cite(apm, 4, "We propose APM, which costs $5 per run.")], papers)
+    html = evidence_panel([cite(dance, 1, S1, S2), cite(apm, 4, "We propose APM, which costs $5 per run.")], papers)
     sections = re.findall(r'<section class="pc-src" id="src-(\d+)" data-paper-id="([^"]+)"', html)
     assert sections == [("1", dance.id), ("4", apm.id)]
     assert html.count("<mark>") == 3
@@ -170,7 +182,7 @@ def test_panel_has_one_anchor_section_per_citation(dance: Paper, apm: Paper, pap
 
 
 def test_panel_links_url_and_shows_authors_and_year(dance: Paper, apm: Paper, papers):
-    html = fmt.evidence_panel([cite(dance, 1, S1), cite(apm, 2, "APM is 9.6x faster.")], papers)
+    html = evidence_panel([cite(dance, 1, S1), cite(apm, 2, "APM is 9.6x faster.")], papers)
     dance_part, apm_part = html.split('id="src-2"')
     assert 'href="https://project-dance.github.io"' in dance_part
     assert 'target="_blank"' in dance_part
@@ -182,13 +194,13 @@ def test_panel_links_url_and_shows_authors_and_year(dance: Paper, apm: Paper, pa
 def test_panel_lists_earlier_sources_as_targets(dance: Paper, apm: Paper, papers):
     current = [cite(apm, 2, "APM is 9.6x faster.")]
     earlier = [cite(dance, 1, S1), current[0]]
-    html = fmt.evidence_panel(current, papers, earlier=earlier)
+    html = evidence_panel(current, papers, earlier=earlier)
     assert '<li id="src-1" data-paper-id="000_6b930c46f6674b66#1">' in html
     assert html.count('id="src-2"') == 1  # the current source is not repeated
 
 
 def test_empty_panel_says_why(papers):
-    html = fmt.evidence_panel([], papers, note="This answer cites no paper.")
+    html = evidence_panel([], papers, note="This answer cites no paper.")
     assert "This answer cites no paper." in html and "pc-src" not in html
 
 
@@ -203,7 +215,7 @@ def test_comparison_table_markdown(dance: Paper, apm: Paper):
     cells[0] = [empty, (piped,)]
     cells[1] = [a.evidence, b.evidence]
     table = ComparisonTable(ROWS, (a, b), tuple(tuple(r) for r in cells))
-    md = fmt.comparison_markdown(table)
+    md = comparison_markdown(table)
     lines = md.splitlines()
     assert lines[0] == "| | DANCE [1] | APM [2] |"
     assert lines[1] == "|---|---|---|"
@@ -223,7 +235,7 @@ def test_chat_message_of_a_comparison_links_markers_and_escapes_dollars(dance: P
     table = ComparisonTable(ROWS, (a, b), cells)
     text = "DANCE [1] and APM [2] are compared.\n\n" + table_markdown(table)  # the route's text holds the table
     ans = Answer("compare", text, [a, b], kind="compare")
-    msg = fmt.chat_markdown(Turn("Compare DANCE and APM", "Compare DANCE and APM", ans, "compare", table=table))
+    msg = chat_markdown(Turn("Compare DANCE and APM", "Compare DANCE and APM", ans, "compare", table=table))
     assert "[\\[2\\]](#src-2)" in msg
     assert f"costs {D}5 per run" in msg
     assert "| **Limitations** |" in msg
@@ -235,30 +247,30 @@ def test_chat_message_of_a_comparison_links_markers_and_escapes_dollars(dance: P
 def test_rewritten_follow_up_shows_the_standalone_question(dance: Paper):
     ans = Answer("What is its gain?", "DANCE [1]: “x”", [cite(dance, 1, S1)])
     turn = Turn("What is its gain?", "What is DANCE's gain?", ans)
-    msg = fmt.chat_markdown(turn)
+    msg = chat_markdown(turn)
     assert msg.startswith("_Interpreted as: “What is DANCE's gain?”_")
     assert msg.endswith("DANCE [\\[1\\]](#src-1): “x”")
 
 
 def test_history_messages_roles_and_pending_stream(dance: Paper):
     turn = Turn("q1", "q1", Answer("q1", "A [1]", [cite(dance, 1, S1)]))
-    msgs = fmt.history_messages([turn], pending="q2 costs $5?", partial="DANCE is good [1] so")
+    msgs = history_messages([turn], pending="q2 costs $5?", partial="DANCE is good [1] so")
     assert [m["role"] for m in msgs] == ["user", "assistant", "user", "assistant"]
     assert msgs[2]["content"] == f"q2 costs {D}5?"
     assert msgs[3]["content"] == "DANCE is good so ▌"  # markers are not shown while streaming
-    assert fmt.history_messages([], pending="q")[-1]["content"].startswith("_Searching")
+    assert history_messages([], pending="q")[-1]["content"].startswith("_Searching")
 
 
 def test_status_line_names_backend_note_and_seconds():
     ans = Answer("q", "t", backend="embedded:SmolLM2-135M-Instruct", note="2 of 3 claims supported",
                  timings=Timings(retrieval=0.031, evidence=0.2, generation=2.5, total=2.8))  # fmt: skip
-    line = fmt.status_line(ans)
+    line = status_line(ans)
     assert line == (
         "**LLM:** embedded:SmolLM2-135M-Instruct — 2 of 3 claims supported · retrieval 0.03 s · "
         "generation 2.50 s · total 2.80 s"
     )
-    assert fmt.status_line(ans, stopped=True).startswith("**Stopped.** ")
-    extractive = fmt.status_line(Answer("q", "t", backend="none", timings=Timings(0.1, 0, 0, 0.2)))
+    assert status_line(ans, stopped=True).startswith("**Stopped.** ")
+    extractive = status_line(Answer("q", "t", backend="none", timings=Timings(0.1, 0, 0, 0.2)))
     assert "generation" not in extractive and "none — extractive answer" in extractive
 
 
@@ -270,7 +282,7 @@ NOW = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
 def test_answer_markdown_has_question_answer_evidence_and_references(dance: Paper, papers):
     c = cite(dance, 3, S1)
     turn = Turn("What does DANCE do?", "What does DANCE do?", Answer("What does DANCE do?", "DANCE [3]: “x”", [c]))
-    md = fmt.answer_markdown(turn, papers, now=NOW)
+    md = answer_markdown(turn, papers, now=NOW)
     assert md.startswith("# What does DANCE do?\n")
     assert "2026-11-30 12:00 UTC" in md
     assert "DANCE [3]: “x”" in md
@@ -286,7 +298,7 @@ def test_conversation_markdown_numbers_turns_and_lists_all_references(dance: Pap
     c1, c2 = cite(dance, 1, S1), cite(apm, 2, "APM is 9.6x faster.")
     t1 = Turn("About DANCE?", "About DANCE?", Answer("About DANCE?", "DANCE [1].", [c1]))
     t2 = Turn("And it?", "And APM?", Answer("And it?", "APM [2].", [c2]))
-    md = fmt.conversation_markdown([t1, t2], {1: c1, 2: c2}, papers, now=NOW)
+    md = conversation_markdown([t1, t2], {1: c1, 2: c2}, papers, now=NOW)
     assert "## 1. About DANCE?" in md and "## 2. And it?" in md
     assert "_Interpreted as: “And APM?”_" in md
     refs = md.split("## References")[1]
@@ -294,7 +306,7 @@ def test_conversation_markdown_numbers_turns_and_lists_all_references(dance: Pap
 
 
 def test_bibtex_entries(dance: Paper, apm: Paper, papers):
-    bib = fmt.bibtex([cite(apm, 2, "APM is 9.6x faster."), cite(dance, 1, S1), cite(dance, 1, S2)], papers)
+    bib = bibtex([cite(apm, 2, "APM is 9.6x faster."), cite(dance, 1, S1), cite(dance, 1, S2)], papers)
     entries = bib.strip().split("\n\n")
     assert len(entries) == 2  # one per paper, by number
     assert entries[0] == (
@@ -313,20 +325,20 @@ def test_bibtex_entries(dance: Paper, apm: Paper, papers):
 def test_bibtex_escapes_specials_and_uses_title_when_known():
     p = Paper(id="icml-x", abstract="a b c d.", title="100% of A & B_C {ok}", label="X", url="https://x.org/a%20b#c")
     c = Citation(1, p.id, p.label, ())
-    bib = fmt.bibtex([c], {p.id: p})
+    bib = bibtex([c], {p.id: p})
     assert "title = {{100\\% of A \\& B\\_C \\{ok\\}}}" in bib
     assert "\\url{https://x.org/a\\%20b\\#c}" in bib
     assert bib.startswith("@misc{icml-x,")
-    assert fmt.bibtex([], {}) == ""
+    assert bibtex([], {}) == ""
 
 
 def test_bibtex_key_is_safe():
-    assert fmt.bibtex_key("004_7c6cb99d3d3a622c#19") == "004_7c6cb99d3d3a622c_19"
-    assert fmt.bibtex_key("a b/c{d}") == "a_b_c_d"
-    assert fmt.bibtex_key("###") == "paper"
+    assert bibtex_key("004_7c6cb99d3d3a622c#19") == "004_7c6cb99d3d3a622c_19"
+    assert bibtex_key("a b/c{d}") == "a_b_c_d"
+    assert bibtex_key("###") == "paper"
 
 
 def test_full_url_adds_a_scheme_only_when_missing():
-    assert fmt.full_url("project-x.github.io") == "https://project-x.github.io"
-    assert fmt.full_url("http://a.b") == "http://a.b"
-    assert fmt.full_url("") == ""
+    assert full_url("project-x.github.io") == "https://project-x.github.io"
+    assert full_url("http://a.b") == "http://a.b"
+    assert full_url("") == ""

@@ -4,7 +4,7 @@ Every command that answers goes through :class:`rag.conversation.Conversation`, 
 chat page serves, so the CLI, ``eval`` and the page answer alike.
 
 Options fall back to ``PAPERCHAT_*`` environment variables through the settings tree.
-Progress bars live here only (tqdm), never in library code.
+Progress bars live in the command line only (tqdm, :mod:`ui.cli_setup`), never in library code.
 """
 
 from __future__ import annotations
@@ -14,12 +14,14 @@ import logging
 import statistics
 import sys
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import click
 
 from rag.settings import Settings, default_corpus
 from store.textin import clean_text, limit_text
+from ui.cli_setup import build_components, locked_ingest, print_ingest_report
 
 log = logging.getLogger("paperchat")
 
@@ -77,90 +79,6 @@ def main(ctx: click.Context, home: Path | None, chroma_url: str | None, verbose:
         raise click.ClickException(f"bad settings: {exc}") from exc
 
 
-def _components(settings: Settings, llm="configured", ensure_corpus: bool = False):
-    from rag.llm import LLMError
-    from rag.pipeline import build_pipeline, make_embedder, open_store, prepare_environment
-    from store.chroma import StoreError
-
-    prepare_environment(settings)
-    try:
-        store, embedder = _first_run(settings) if ensure_corpus else (open_store(settings), None)
-        embedder = embedder or make_embedder(settings)
-        return build_pipeline(settings, embedder=embedder, store=store, llm=llm)
-    except (LLMError, StoreError) as exc:
-        raise click.ClickException(str(exc)) from exc
-
-
-def _first_run(settings: Settings):
-    """Open the store; index the bundled corpus only into a data directory never written before.
-
-    A directory something was written to (an ingest, even one that stored nothing, or a removal)
-    whose index is empty is not filled behind the user's back: the command stops and says how
-    to index papers.
-
-    Returns:
-        ``(store, embedder or None)``.
-    """
-    from rag.pipeline import make_embedder, open_store
-    from store.home import WriterLock, mark_written, was_written
-
-    command = f"paperchat {click.get_current_context().info_name}"
-    if was_written(settings.home) is None:
-        # Under the writer lock: two first commands at once must not both index.
-        with WriterLock(settings.home, command=f"{command} (first-run indexing)", timeout=settings.store.lock_timeout,
-                        mark=False):  # fmt: skip
-            store = open_store(settings)
-            if store.counts()[0] > 0:
-                return store, None
-            mark_written(settings.home, f"{command} (first-run indexing)")
-            corpus = ", ".join(str(p) for p in settings.corpus)
-            click.echo(
-                f"This data directory ({settings.home}) has never been indexed: indexing the default corpus "
-                f"({corpus}) first. Index your own papers with `paperchat ingest PATH...`.",
-                err=True,
-            )
-            embedder = make_embedder(settings)
-            _run_ingest(settings, store, embedder, [*settings.corpus], quiet=False)
-            return store, embedder
-    store = open_store(settings)
-    if store.counts()[0] == 0:
-        last = was_written(settings.home) or {}
-        raise click.ClickException(
-            f"The index in {settings.home} is empty: the last write ({last.get('last_command', 'an ingest')} at "
-            f"{last.get('last_write', '?')}) left no paper in it. Index papers with `paperchat ingest PATH...` "
-            "(`paperchat ingest` alone indexes the 38 bundled ICML 2026 abstracts)."
-        )
-    return store, None
-
-
-def _run_ingest(settings, store, embedder, paths, quiet: bool, field_map=None, sync: bool = False, collection=None):
-    from tqdm import tqdm
-
-    from rag.ingest import ingest_paths
-    from rag.sync import sync_paths
-
-    bar = tqdm(total=0, unit="paper", disable=quiet, file=sys.stderr, desc="ingest")
-
-    def total(n: int) -> None:
-        bar.total = n
-        bar.refresh()
-
-    try:
-        return (sync_paths if sync else ingest_paths)(
-            paths,
-            store,
-            embedder,
-            max_tokens=settings.chunking.max_tokens,
-            overlap=settings.chunking.overlap_sentences,
-            field_map=field_map,
-            on_progress=bar.update,
-            on_total=total,
-            collection=collection,
-        )
-    finally:
-        bar.close()
-
-
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--map", "maps", multiple=True, help="Column/field mapping such as abstract=Summary (CSV/JSON).")
@@ -199,7 +117,7 @@ def ingest(
     settings = _settings(ctx)
     field_map = None
     if maps:
-        from store.readers import parse_field_map
+        from store.readers.fields import parse_field_map
 
         try:
             field_map = parse_field_map(list(maps))
@@ -207,8 +125,8 @@ def ingest(
             raise click.BadParameter(str(exc), param_hint="--map") from exc
     command = "paperchat ingest --sync" if sync else "paperchat ingest"
     with WriterLock(settings.home, command=command, timeout=settings.store.lock_timeout):
-        report = _locked_ingest(settings, list(paths) or [default_corpus()], quiet, field_map, sync, collection)
-    _print_ingest_report(report, settings)
+        report = locked_ingest(settings, list(paths) or [default_corpus()], quiet, field_map, sync, collection)
+    print_ingest_report(report, settings)
     failed = sum(len(f.problems) for f in report.files)
     if failed:
         click.echo(
@@ -217,54 +135,6 @@ def ingest(
             err=True,
         )
         sys.exit(1)
-
-
-class _Lazy:
-    """An object built on first use of any attribute (the embedder, when nothing may need it)."""
-
-    def __init__(self, make):
-        self._make, self._obj = make, None
-
-    def __getattr__(self, name: str):
-        if self._obj is None:
-            self._obj = self._make()
-        return getattr(self._obj, name)
-
-
-def _locked_ingest(settings: Settings, paths: list[Path], quiet: bool, field_map, sync: bool, collection=None):
-    """Open the store and ingest (the caller holds the writer lock); Ctrl-C prints what was stored."""
-    from rag.ingest import IngestInterrupted
-    from rag.pipeline import make_embedder, open_store, prepare_environment
-    from store.chroma import StoreError
-
-    prepare_environment(settings)
-    try:
-        store = open_store(settings)
-        embedder = _Lazy(lambda: make_embedder(settings))  # loaded only when a paper needs embedding
-        return _run_ingest(settings, store, embedder, paths, quiet, field_map, sync=sync, collection=collection)
-    except StoreError as exc:
-        raise click.ClickException(str(exc)) from exc
-    except IngestInterrupted as exc:
-        _print_ingest_report(exc.report, settings)
-        click.echo(
-            "Interrupted. Every paper counted above is stored with all its chunks; run the same command "
-            "again to ingest the rest (finished papers are reported as unchanged).",
-            err=True,
-        )
-        sys.exit(130)
-
-
-def _print_ingest_report(report, settings: Settings) -> None:
-    for f in report.files:
-        click.echo(f.line())
-        for p in f.problems:
-            click.echo(f"  failed {p}", err=True)
-        for p in f.repairs:
-            click.echo(f"  repaired {p}", err=True)
-    click.echo(
-        f"store: {report.papers_in_store} papers, {report.chunks_in_store} chunks "
-        f"({settings.index_name()}, {report.seconds:.1f} s)"
-    )
 
 
 def _render_answer(ans) -> str:
@@ -344,12 +214,19 @@ def ask(ctx, question: str | None, batch: Path | None, as_json: bool, backend, o
         raise click.UsageError("give a QUESTION or --batch FILE (not both)")
     settings = _settings(ctx, backend=backend, ollama_model=ollama_model)
     filters = Filters(year=year, venue=clean_text(venue), author=clean_text(author), auto=not no_auto_filter)
-    items = _read_batch(batch) if batch is not None else [(None, question)]
-    comp = _components(settings, ensure_corpus=True)
-    on_token = None
+    items: Sequence[tuple[str | None, str]]  # (qid, question)
+    if batch is not None:
+        items = _read_batch(batch)
+    else:
+        items = [(None, question or "")]  # QUESTION is given without --batch (checked above)
+    comp = build_components(settings, ensure_corpus=True)
+    on_token: Callable[[str], None] | None = None
     if stream and not as_json and batch is None and sys.stdout.isatty():
-        def on_token(piece: str) -> None:
+
+        def echo(piece: str) -> None:
             click.echo(piece, nl=False, err=True)
+
+        on_token = echo
 
     for qid, raw in items:
         text, trimmed = _question_in(raw, settings)
@@ -357,7 +234,7 @@ def ask(ctx, question: str | None, batch: Path | None, as_json: bool, backend, o
         ans = turn.answer
         if trimmed:  # a trimmed question says so
             ans.note = "; ".join(x for x in (trimmed, ans.note) if x)
-        if on_token:
+        if on_token is not None:
             click.echo("\n", err=True)
         _print_answer(ans, as_json, qid)
         if batch is not None and not as_json:
@@ -404,7 +281,7 @@ def compare(ctx, first: str, second: str, as_json: bool) -> None:
 
     settings = _settings(ctx, backend="none")
     first, second = (_question_in(x, settings)[0] for x in (first, second))
-    comp = _components(settings, llm=None, ensure_corpus=True)
+    comp = build_components(settings, llm=None, ensure_corpus=True)
     turn = Conversation(comp.pipeline).compare(first, second)
     if not as_json:
         click.echo(_render_comparison(turn))
@@ -443,13 +320,13 @@ def ui(ctx, host: str, port: int, auth: str | None, backend, ollama_model) -> No
     shown = f"[{host}]" if ":" in host else host
     # One page per data directory: a second `paperchat ui` here is refused and told where the first serves.
     with PageLock(settings.home, command="paperchat ui", url=f"http://{shown}:{port}/"):
-        from ui.app import check_bind, launch, parse_auth
+        from ui.serve import check_bind, launch, parse_auth
 
         try:
             check_bind(host, parse_auth(auth))
         except ValueError as exc:
             raise click.ClickException(str(exc)) from exc
-        comp = _components(settings, ensure_corpus=True)
+        comp = build_components(settings, ensure_corpus=True)
         try:
             launch(comp, host=host, port=port, auth=auth)
         except ValueError as exc:
@@ -475,7 +352,7 @@ def eval_cmd(ctx, gold: tuple[Path, ...], backend, as_json: bool, rows: bool, qu
     from rag.eval import consistency, evaluate, format_report, load_gold
 
     settings = _settings(ctx, backend=backend)
-    comp = _components(settings, ensure_corpus=True)
+    comp = build_components(settings, ensure_corpus=True)
     try:
         files = [(g, load_gold(g)) for g in gold]
     except ValueError as exc:

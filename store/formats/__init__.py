@@ -74,7 +74,7 @@ def _guarded(convert: Callable[..., Paper]) -> Callable[..., Paper]:
 
 
 def _register() -> None:
-    shapes = {
+    shapes: dict[str, tuple[list[RecordShape], Callable[[Any], bool], Callable[..., Paper]]] = {
         "OpenReview note": (JSON_SHAPES, is_openreview_note, paper_from_note),
         "Semantic Scholar paper": (JSON_SHAPES, is_s2_paper, paper_from_s2),
         "CSL-JSON item": (JSON_SHAPES, is_csl_item, paper_from_csl),

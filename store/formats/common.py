@@ -97,9 +97,9 @@ def clean_title(value: Any) -> str:
     written (``$\ell_1$``), whitespace collapsed, a trailing period dropped."""
     out = clean_abstract(value)
     if "\\" in out or "{" in out:
-        from store.readers import _latex_to_text  # pylatexenc, as the BibTeX reader decodes titles
+        from store.readers.bibtex import latex_to_text  # pylatexenc, as the BibTeX reader decodes titles
 
-        out = text(_latex_to_text(out))
+        out = text(latex_to_text(out))
     return out[:-1] if out.endswith(".") and not out.endswith("..") else out
 
 

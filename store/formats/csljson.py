@@ -11,7 +11,7 @@ item URI as ``id`` (``http://zotero.org/users/1/items/ABCD2345``), a preprint's
 ``arXiv:2301.00001`` as ``number`` and its Extra field as ``note``; Crossref writes abstracts as
 JATS XML (``<jats:p>``).
 
-The JSON is located and split into records by :func:`store.readers.read_json_array`; this module
+The JSON is located and split into records by :func:`store.readers.json_array.read_json_array`; this module
 recognises the items and turns one into a :class:`~store.papers.Paper`.
 """
 

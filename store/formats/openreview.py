@@ -10,7 +10,7 @@ API v2 wraps each in an object (``"title": {"value": "..."}``). Submissions carr
 reviews and comments have neither title nor abstract. A file holds one note, a list, or the
 API's reply ``{"notes": [...], "count": N}``.
 
-The JSON is located and split into records by :func:`store.readers.read_json_array`; this module
+The JSON is located and split into records by :func:`store.readers.json_array.read_json_array`; this module
 recognises the notes and turns one into a :class:`~store.papers.Paper`.
 """
 
@@ -79,7 +79,8 @@ def paper_from_note(note: Mapping[str, Any], *, source: str, fallback_id: str) -
     Raises:
         ValueError: The note was deleted, is not a paper (a review or comment), or has no abstract.
     """
-    content = note.get("content") if isinstance(note.get("content"), dict) else {}
+    raw_content = note.get("content")
+    content: Mapping[str, Any] = raw_content if isinstance(raw_content, dict) else {}
     nid = text(note.get("id"))
     what = f"note {nid}" if nid else "note"
     if note.get("ddate"):

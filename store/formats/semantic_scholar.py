@@ -9,7 +9,7 @@ present; ``abstract`` is ``null`` for papers whose publisher withholds it. A fil
 paper (``/paper/{id}``), a list (``POST /paper/batch``, where unknown ids give ``null``) or a
 search reply ``{"total": N, "offset": 0, "next": 10, "data": [...]}``.
 
-The JSON is located and split into records by :func:`store.readers.read_json_array`; this module
+The JSON is located and split into records by :func:`store.readers.json_array.read_json_array`; this module
 recognises the papers and turns one into a :class:`~store.papers.Paper`.
 """
 
@@ -64,10 +64,12 @@ def paper_from_s2(rec: Mapping[str, Any], *, source: str, fallback_id: str) -> P
     if not abstract:
         what = f"paper {pid}" if pid else "paper"
         raise ValueError(f"{what} has no abstract (Semantic Scholar gives none for it)")
-    ids = rec.get("externalIds") if isinstance(rec.get("externalIds"), dict) else {}
+    raw_ids = rec.get("externalIds")
+    ids: Mapping[str, Any] = raw_ids if isinstance(raw_ids, dict) else {}
     doi = normalize_doi(ids.get("DOI"))
     arxiv = arxiv_id(ids.get("ArXiv"), doi)
-    people = rec.get("authors") if isinstance(rec.get("authors"), list) else []
+    raw_people = rec.get("authors")
+    people: list[Any] = raw_people if isinstance(raw_people, list) else []
     authors = [_name_of(a) for a in people if _name_of(a)]
     venue = text(rec.get("venue")) or _name_of(rec.get("publicationVenue")) or _name_of(rec.get("journal"))
     return make_paper(

@@ -11,7 +11,7 @@ line breaks inside values replaced by spaces, authors written "Last, First; Last
 "Extra" ("arXiv: 2301.00001"); items of types without a DOI field keep it in "Extra"
 ("DOI: 10...").
 
-The file is read by :func:`store.readers.read_csv` (quoting, delimiters, line numbers, bad
+The file is read by :func:`store.readers.csv_table.read_csv` (quoting, delimiters, line numbers, bad
 rows); this module recognises the header and turns a row into a :class:`~store.papers.Paper`.
 """
 

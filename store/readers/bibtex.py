@@ -1,0 +1,155 @@
+"""The BibTeX reader (bibtexparser 2.x): one paper per entry, LaTeX accents and braces decoded,
+each garbled block or entry without an abstract named by its line and key."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from store.papers import IngestProblem, Paper, ReadResult, decode_file, make_paper
+from store.readers.fields import lookup, parse_year
+
+__all__ = ["latex_to_text", "read_bibtex"]
+
+
+def _unbrace(value: str) -> str:
+    r"""Plain text of a BibTeX title/name: braces dropped, accents decoded, whitespace collapsed.
+
+    ``{DANCE}: {T}ext`` -> ``DANCE: Text``; ``M{\"u}ller`` -> ``Müller`` (through
+    pylatexenc, a bibtexparser dependency, only when the value holds a backslash).
+    """
+    if "\\" in value:
+        value = latex_to_text(value)
+    return " ".join(re.sub(r"(?<!\\)[{}]", "", value).split())
+
+
+def latex_to_text(value: str) -> str:
+    """Decode LaTeX accents and commands; undecodable LaTeX is returned as written."""
+    try:
+        from pylatexenc.latex2text import LatexNodes2Text
+
+        escaped = re.sub(r"(?<!\\)%", r"\\%", value)  # a bare % would start a LaTeX comment
+        return LatexNodes2Text(math_mode="verbatim").latex_to_text(escaped).replace("\xa0", " ")
+    except Exception:  # noqa: BLE001 - pylatexenc missing or failing: keep the text
+        return value
+
+
+def _bib_authors(value: str) -> list[str]:
+    """``"Last, First and First Last"`` -> ``["First Last", "First Last"]``."""
+    from bibtexparser.middlewares.names import parse_single_name_into_parts, split_multiple_persons_names
+
+    names = []
+    for raw in split_multiple_persons_names(value):
+        try:
+            name = parse_single_name_into_parts(raw, strict=False).merge_first_name_first
+        except Exception:  # noqa: BLE001 - a name the splitter cannot handle is kept as written
+            name = raw
+        name = _unbrace(name)
+        if name:
+            names.append(name)
+    return names
+
+
+def _bib_url(fields: Mapping[str, str]) -> str:
+    if fields.get("url"):
+        return _unbrace(fields["url"])
+    doi = _unbrace(fields.get("doi", ""))
+    if doi:
+        return doi if doi.startswith("http") else f"https://doi.org/{doi}"
+    eprint = _unbrace(fields.get("eprint", ""))
+    if eprint and fields.get("archiveprefix", "").strip("{} ").lower() == "arxiv":
+        return f"https://arxiv.org/abs/{eprint}"
+    return ""
+
+
+def _failed_reason(block: Any) -> str:
+    err = block.error
+    detail = getattr(err, "abort_reason", None) or getattr(err, "message", None) or str(err) or type(err).__name__
+    detail = " ".join(str(detail).split())
+    if type(block).__name__ == "DuplicateBlockKeyBlock":
+        return f"duplicate entry key {block.key!r}; only the first is read"
+    m = re.match(r"\s*@\s*(\w+)\s*[{(]\s*([^,\s{}()=]*)", block.raw or "")
+    if m and m.group(1).lower() not in ("string", "preamble", "comment"):
+        what = f"entry {m.group(2)!r}" if m.group(2) else f"@{m.group(1)} entry"
+        return f"garbled {what}: {detail}"
+    return f"garbled block: {detail}"
+
+
+def read_bibtex(path: Path, field_map: dict[str, str] | None = None) -> ReadResult:
+    """Read a BibTeX file with bibtexparser 2.x; the entry key is the paper id.
+
+    ``title`` (braces stripped), ``author`` (``"Last, First and ..."`` to
+    ``"First Last"``), ``year``, ``booktitle``/``journal`` as venue and
+    ``url``/``doi`` are read; the abstract keeps its text, with line breaks joined.
+    An entry without an abstract and a block the parser could not read are problems
+    with their line (the entry key is in the reason).
+
+    Args:
+        path: The ``.bib`` file.
+        field_map: Field -> BibTeX field overrides, e.g. ``{"abstract": "annote"}``.
+
+    Returns:
+        The papers read and one problem per bad entry or block, in file order.
+
+    """
+    result = ReadResult(file=path.name)
+    text = decode_file(path, result)
+    if text is None:
+        return result
+    try:
+        import bibtexparser
+        from bibtexparser.model import DuplicateFieldKeyBlock, Entry, ParsingFailedBlock
+    except ImportError:
+        result.problems.append(IngestProblem(path.name, None, "cannot read BibTeX: bibtexparser is not installed"))
+        return result
+    try:
+        library = bibtexparser.parse_string(text)
+    except Exception as exc:  # noqa: BLE001 - a parser crash is a problem for this file only
+        result.problems.append(IngestProblem(path.name, None, f"cannot parse BibTeX: {exc}"))
+        return result
+
+    n_entries = 0
+    for block in library.blocks:
+        line = block.start_line + 1 if block.start_line is not None else None
+        if isinstance(block, DuplicateFieldKeyBlock) and isinstance(block.ignore_error_block, Entry):
+            block = block.ignore_error_block  # read it; the first of the duplicate fields wins
+        elif isinstance(block, ParsingFailedBlock):
+            result.problems.append(IngestProblem(path.name, line, _failed_reason(block)))
+            continue
+        if not isinstance(block, Entry):
+            continue  # @string, @preamble, comments
+        n_entries += 1
+        try:
+            result.papers.append(_paper_from_entry(block, field_map, source=path.name))
+        except ValueError as exc:
+            result.problems.append(IngestProblem(path.name, line, str(exc)))
+    if n_entries == 0 and not result.problems:
+        result.problems.append(IngestProblem(path.name, None, "no BibTeX entries found"))
+    return result
+
+
+def _paper_from_entry(entry: Any, field_map: Mapping[str, str] | None, *, source: str) -> Paper:
+    """Build a paper from a bibtexparser ``Entry``; raises ``ValueError`` naming the entry key."""
+    fields: dict[str, str] = {}
+    for f in entry.fields:
+        fields.setdefault(f.key.strip().lower(), f.value if isinstance(f.value, str) else str(f.value))
+    abstract = lookup(fields, "abstract", field_map)
+    if not abstract or not abstract.strip():
+        raise ValueError(f"entry {entry.key!r} has no abstract")
+    try:
+        year = parse_year(_unbrace(lookup(fields, "year", field_map) or ""))
+    except ValueError as exc:
+        raise ValueError(f"entry {entry.key!r}: {exc}") from exc
+    mapped_url = (field_map or {}).get("url", "").strip().lower()
+    return make_paper(
+        entry.key,
+        re.sub(r"\s*\n\s*", " ", abstract.strip()),
+        title=_unbrace(lookup(fields, "title", field_map) or ""),
+        authors=_bib_authors(lookup(fields, "authors", field_map) or ""),
+        year=year,
+        venue=_unbrace(lookup(fields, "venue", field_map) or ""),
+        url=_unbrace(fields.get(mapped_url, "")) or _bib_url(fields),
+        source=source,
+    )

@@ -1,0 +1,165 @@
+"""What the commands run on: the pipeline built from settings (the bundled papers indexed first into
+a data directory never written to), and ingest with a progress bar under the writer lock.
+
+Progress bars live here and in :mod:`ui.cli` only (tqdm), never in library code.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from rag.settings import Settings
+
+__all__ = ["build_components", "first_run", "locked_ingest", "print_ingest_report", "run_ingest"]
+
+
+def build_components(settings: Settings, llm="configured", ensure_corpus: bool = False):
+    """The store, retriever and pipeline for a command (:func:`rag.pipeline.build_pipeline`).
+
+    Args:
+        settings: The command's settings.
+        llm: ``"configured"`` for the settings' backend, ``None`` for extractive answers.
+        ensure_corpus: Index the bundled papers first when the data directory was never written
+            (:func:`first_run`); stop when a written one is empty.
+
+    Raises:
+        click.ClickException: the store or the LLM cannot be used (the message has the remedy).
+    """
+    from rag.llm import LLMError
+    from rag.pipeline import build_pipeline, make_embedder, open_store, prepare_environment
+    from store.chroma import StoreError
+
+    prepare_environment(settings)
+    try:
+        store, embedder = first_run(settings) if ensure_corpus else (open_store(settings), None)
+        embedder = embedder or make_embedder(settings)
+        return build_pipeline(settings, embedder=embedder, store=store, llm=llm)
+    except (LLMError, StoreError) as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+def first_run(settings: Settings):
+    """Open the store; index the bundled corpus only into a data directory never written before.
+
+    A directory something was written to (an ingest, even one that stored nothing, or a removal)
+    whose index is empty is not filled behind the user's back: the command stops and says how
+    to index papers.
+
+    Returns:
+        ``(store, embedder or None)``.
+    """
+    from rag.pipeline import make_embedder, open_store
+    from store.home import WriterLock, mark_written, was_written
+
+    command = f"paperchat {click.get_current_context().info_name}"
+    if was_written(settings.home) is None:
+        # Under the writer lock: two first commands at once must not both index.
+        with WriterLock(settings.home, command=f"{command} (first-run indexing)", timeout=settings.store.lock_timeout,
+                        mark=False):  # fmt: skip
+            store = open_store(settings)
+            if store.counts()[0] > 0:
+                return store, None
+            mark_written(settings.home, f"{command} (first-run indexing)")
+            corpus = ", ".join(str(p) for p in settings.corpus)
+            click.echo(
+                f"This data directory ({settings.home}) has never been indexed: indexing the default corpus "
+                f"({corpus}) first. Index your own papers with `paperchat ingest PATH...`.",
+                err=True,
+            )
+            embedder = make_embedder(settings)
+            run_ingest(settings, store, embedder, [*settings.corpus], quiet=False)
+            return store, embedder
+    store = open_store(settings)
+    if store.counts()[0] == 0:
+        last = was_written(settings.home) or {}
+        raise click.ClickException(
+            f"The index in {settings.home} is empty: the last write ({last.get('last_command', 'an ingest')} at "
+            f"{last.get('last_write', '?')}) left no paper in it. Index papers with `paperchat ingest PATH...` "
+            "(`paperchat ingest` alone indexes the 38 bundled ICML 2026 abstracts)."
+        )
+    return store, None
+
+
+def run_ingest(settings, store, embedder, paths, quiet: bool, field_map=None, sync: bool = False, collection=None):
+    """Ingest (or, with ``sync``, sync) ``paths`` into ``store`` with a progress bar on stderr.
+
+    Returns:
+        The :class:`rag.ingest.IngestReport` of :func:`rag.ingest.ingest_paths` / :func:`rag.sync.sync_paths`.
+    """
+    from tqdm import tqdm
+
+    from rag.ingest import ingest_paths
+    from rag.sync import sync_paths
+
+    bar = tqdm(total=0, unit="paper", disable=quiet, file=sys.stderr, desc="ingest")
+
+    def total(n: int) -> None:
+        bar.total = n
+        bar.refresh()
+
+    try:
+        return (sync_paths if sync else ingest_paths)(
+            paths,
+            store,
+            embedder,
+            max_tokens=settings.chunking.max_tokens,
+            overlap=settings.chunking.overlap_sentences,
+            field_map=field_map,
+            on_progress=bar.update,
+            on_total=total,
+            collection=collection,
+        )
+    finally:
+        bar.close()
+
+
+class _Lazy:
+    """An object built on first use of any attribute (the embedder, when nothing may need it)."""
+
+    def __init__(self, make):
+        self._make, self._obj = make, None
+
+    def __getattr__(self, name: str):
+        if self._obj is None:
+            self._obj = self._make()
+        return getattr(self._obj, name)
+
+
+def locked_ingest(settings: Settings, paths: list[Path], quiet: bool, field_map, sync: bool, collection=None):
+    """Open the store and ingest (the caller holds the writer lock); Ctrl-C prints what was stored."""
+    from rag.ingest import IngestInterrupted
+    from rag.pipeline import make_embedder, open_store, prepare_environment
+    from store.chroma import StoreError
+
+    prepare_environment(settings)
+    try:
+        store = open_store(settings)
+        embedder = _Lazy(lambda: make_embedder(settings))  # loaded only when a paper needs embedding
+        return run_ingest(settings, store, embedder, paths, quiet, field_map, sync=sync, collection=collection)
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from exc
+    except IngestInterrupted as exc:
+        print_ingest_report(exc.report, settings)
+        click.echo(
+            "Interrupted. Every paper counted above is stored with all its chunks; run the same command "
+            "again to ingest the rest (finished papers are reported as unchanged).",
+            err=True,
+        )
+        sys.exit(130)
+
+
+def print_ingest_report(report, settings: Settings) -> None:
+    """Print one line per file (failures and repairs on stderr), then the store's totals."""
+    for f in report.files:
+        click.echo(f.line())
+        for p in f.problems:
+            click.echo(f"  failed {p}", err=True)
+        for p in f.repairs:
+            click.echo(f"  repaired {p}", err=True)
+    click.echo(
+        f"store: {report.papers_in_store} papers, {report.chunks_in_store} chunks "
+        f"({settings.index_name()}, {report.seconds:.1f} s)"
+    )

@@ -1,0 +1,156 @@
+"""The evidence panel: HTML of the papers an answer cites, each abstract quoted exactly as stored
+with its evidence sentences highlighted by their character spans (``abstract[start:end]``).
+
+Pure functions of domain objects; nothing here imports Gradio (``tests/test_ui_format.py``).
+Each source is the element ``#src-n`` that the chat's marker ``[n]`` links to (:mod:`ui.chat`).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable, Mapping, Sequence
+
+from rag.types import Citation
+from store.papers import Paper, strip_markup
+
+__all__ = ["EMPTY_PANEL", "display_text", "evidence_panel", "full_url", "highlight_abstract"]
+
+EMPTY_PANEL = (
+    '<div class="pc-evidence pc-empty"><p><b>Evidence</b></p>'
+    "<p>Ask a question: the papers an answer cites appear here, with the sentences it "
+    "relies on highlighted in each abstract.</p></div>"
+)
+
+_SIMPLE_MATH = {
+    r"\times": "×", r"\sim": "∼", r"\approx": "≈", r"\leq": "≤", r"\le": "≤", r"\geq": "≥", r"\ge": "≥",
+    r"\pm": "±", r"\rightarrow": "→", r"\to": "→", r"\cdot": "·", r"\infty": "∞", r"\alpha": "α",
+    r"\beta": "β", r"\gamma": "γ", r"\delta": "δ", r"\epsilon": "ε", r"\varepsilon": "ε", r"\lambda": "λ",
+    r"\mu": "μ", r"\sigma": "σ", r"\theta": "θ", r"\%": "%", r"\uparrow": "↑", r"\downarrow": "↓",
+}  # fmt: skip
+_MATH_SPAN = re.compile(r"\$([^$\n]{1,80})\$")
+
+
+def display_text(text: str) -> str:
+    """Plain text for the HTML panel: LaTeX/Markdown emphasis dropped, simple math as Unicode.
+
+    ``65$\\times$`` -> ``65×``; ``\\textbf{DANCE}`` -> ``DANCE``; math that is not a single
+    simple symbol (``$\\tilde O(\\varepsilon^{-1})$``) is kept as written.
+    """
+
+    def math(m: re.Match[str]) -> str:
+        inner = m.group(1).strip()
+        for cmd in sorted(_SIMPLE_MATH, key=len, reverse=True):
+            inner = re.sub(re.escape(cmd) + r"(?![A-Za-z])", _SIMPLE_MATH[cmd], inner)
+        inner = re.sub(r"\\(?:mathrm|text|mathbf)\{([^{}]*)\}", r"\1", inner)
+        return inner if not re.search(r"[\\^_{}]", inner) else m.group(0)
+
+    return _MATH_SPAN.sub(math, strip_markup(text))
+
+
+# --- evidence panel --------------------------------------------------------------------
+
+
+def full_url(url: str) -> str:
+    """A URL with a scheme (``project-x.github.io`` -> ``https://project-x.github.io``)."""
+    url = url.strip()
+    if not url:
+        return ""
+    return url if re.match(r"^[a-z][a-z0-9+.-]*://", url, re.I) else f"https://{url}"
+
+
+def highlight_abstract(abstract: str, spans: Iterable[tuple[int, int]]) -> str:
+    """The abstract as HTML with each span wrapped in ``<mark>``.
+
+    Spans are character offsets ``(start, end)`` into ``abstract`` (end exclusive);
+    overlapping or touching spans are merged, spans are clipped to the text, empty ones
+    ignored. Each piece is shown with :func:`display_text` and HTML-escaped.
+    """
+    clipped = sorted((max(0, s), min(len(abstract), e)) for s, e in spans if min(len(abstract), e) > max(0, s))
+    merged: list[list[int]] = []
+    for s, e in clipped:
+        if merged and s <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], e)
+        else:
+            merged.append([s, e])
+    out, pos = [], 0
+    for s, e in merged:
+        out.append(html.escape(display_text(abstract[pos:s])))
+        out.append(f"<mark>{html.escape(display_text(abstract[s:e]))}</mark>")
+        pos = e
+    out.append(html.escape(display_text(abstract[pos:])))
+    return "".join(out)
+
+
+def _meta_line(c: Citation, paper: Paper | None) -> str:
+    parts = [f"<code>{html.escape(c.paper_id)}</code>"]
+    url = full_url(c.url or (paper.url if paper else ""))
+    if url:
+        shown = re.sub(r"^https?://", "", url)
+        href = html.escape(url, quote=True)
+        parts.append(f'<a href="{href}" target="_blank" rel="noopener noreferrer">{html.escape(shown)}</a>')
+    authors = c.authors or (paper.author_line if paper else "")
+    year = c.year or (paper.year if paper else None)
+    if authors or year:
+        parts.append(html.escape(" ".join(p for p in (authors, f"({year})" if year else "") if p)))
+    return " · ".join(parts)
+
+
+def evidence_panel(
+    citations: Sequence[Citation],
+    papers: Mapping[str, Paper],
+    *,
+    earlier: Sequence[Citation] = (),
+    note: str = "",
+) -> str:
+    """HTML of the evidence panel for the current answer.
+
+    One ``<section id="src-n" data-paper-id=...>`` per cited paper (in the answer's order):
+    number, label, id, link when the paper has a URL, authors/year when known, and the
+    abstract with the evidence sentences highlighted. Papers cited earlier in the
+    conversation but not now are listed briefly (``id="src-n"`` too), so every marker of
+    the chat has a target.
+
+    Args:
+        citations: The current answer's citations (conversation numbers).
+        papers: Paper records by id (for abstracts).
+        earlier: Other citations of the conversation.
+        note: A line shown above the sources (e.g. a refusal reason).
+    """
+    parts = ['<div class="pc-evidence">']
+    if note:
+        parts.append(f'<p class="pc-note">{html.escape(note)}</p>')
+    if citations:
+        n = len(citations)
+        parts.append(f'<p class="pc-head"><b>Sources of this answer</b> ({n} paper{"s" if n != 1 else ""})</p>')
+    elif not note:
+        parts.append('<p class="pc-head">No sources: this answer cites no paper.</p>')
+    for c in citations:
+        paper = papers.get(c.paper_id)
+        spans = [(e.start, e.end) for e in c.evidence]
+        abstract = (
+            highlight_abstract(paper.abstract, spans)
+            if paper
+            else html.escape(" ".join(e.sentence for e in c.evidence))
+        )
+        parts.append(
+            f'<section class="pc-src" id="src-{c.number}" data-paper-id="{html.escape(c.paper_id, quote=True)}" '
+            f'data-number="{c.number}">'
+            f'<h4><span class="pc-num">[{c.number}]</span> {html.escape(display_text(c.label))}</h4>'
+            f'<div class="pc-meta">{_meta_line(c, paper)}</div>'
+            f'<p class="pc-abstract">{abstract}</p></section>'
+        )
+    shown = {c.number for c in citations}
+    rest = [c for c in earlier if c.number not in shown]
+    if rest:
+        parts.append(
+            f'<details class="pc-earlier"><summary>Earlier sources in this conversation ({len(rest)})</summary><ul>'
+        )
+        for c in sorted(rest, key=lambda c: c.number):
+            parts.append(
+                f'<li id="src-{c.number}" data-paper-id="{html.escape(c.paper_id, quote=True)}">'
+                f"[{c.number}] {html.escape(display_text(c.label))} — <code>{html.escape(c.paper_id)}</code></li>"
+            )
+        parts.append("</ul></details>")
+    parts.append("</div>")
+    return "".join(parts)

@@ -1,0 +1,318 @@
+"""The chat page's event handlers: answering (streamed), stopping, retrying, a new conversation,
+the settings panel, and the outputs they render for a session.
+
+Answers stream: :meth:`Conversation.ask` runs in a worker thread whose ``on_token``
+callback feeds a queue; :meth:`Handlers.respond` (a generator) yields the prose so far, then the
+checked answer with its citations replaces it. *Stop* sets the ``threading.Event`` the
+LLM watches (generation stops on the server) and cancels the Gradio event.
+
+Every message is normalised as every input is (:func:`store.textin.clean_text`) and trimmed to
+``input.max_question_chars`` with a notice; the chat echoes at most ``input.preview_chars`` of it.
+When the LLM's reply did not finish (:class:`rag.llm.LLMIncomplete`), the answer is the
+extractive one, the status line says so and a Retry button asks the question again.
+
+The settings panel's year / venue / author filters and the switch for filters stated in the
+question are passed to :meth:`Conversation.ask` with every message, and the answer's note (the
+status line) says which filter applied and how to remove it.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import queue
+import threading
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import gradio as gr
+
+from rag.conversation import Conversation, Turn
+from rag.filters import Filters
+from rag.llm import LLMError
+from rag.pipeline import Components
+from store.textin import clean_text, limit_text
+from ui.chat import escape_dollars, history_messages, status_line
+from ui.evidence_panel import EMPTY_PANEL, evidence_panel
+from ui.exports import answer_markdown, bibtex, conversation_markdown
+from ui.session import Backends, Session, parse_filters
+
+__all__ = ["Handlers"]
+
+log = logging.getLogger(__name__)
+
+
+class Handlers:
+    """The event handlers of one app, over its components; each browser session is a :class:`Session`.
+
+    Handlers that Gradio calls take the page's inputs in order and the session last, and return
+    (or, when streaming, yield) the outputs :func:`ui.app.build_app` wires them to.
+    """
+
+    def __init__(self, components: Components, default_llm_note: str = ""):
+        """Set up the backends and the per-app export folder.
+
+        Args:
+            components: Store, retriever and pipeline from :func:`rag.pipeline.build_pipeline`.
+            default_llm_note: Why the default LLM was chosen (shown until the first answer).
+        """
+        self.components = components
+        self.backends = Backends(components, default_llm_note)
+        self.settings = components.settings
+        self.history = functools.partial(history_messages, preview_chars=self.settings.input.preview_chars)
+        self.papers = components.retriever.papers
+        self.export_root = self.settings.home / "cache" / "ui-exports"
+
+    def new_session(self) -> Session:
+        """A fresh conversation over the default pipeline, with its own export folder."""
+        return Session(Conversation(self.components.pipeline), self.export_root / uuid.uuid4().hex)
+
+    def default_status(self) -> str:
+        """The status line before the first answer: the default LLM and why it was chosen."""
+        line = f"**LLM:** {self.components.pipeline.backend}"
+        return escape_dollars(f"{line} — {self.backends.default_note}" if self.backends.default_note else line)
+
+    def effective_line(
+        self, backend: str, model: str, top_k: float, note: str, error: str = "", filters: Filters | None = None
+    ) -> str:
+        """The settings panel's line on the effective settings (Markdown).
+
+        Args:
+            backend: The chosen LLM backend (one of :data:`~ui.session.BACKENDS`).
+            model: The chosen Ollama model.
+            top_k: Papers per answer (the slider's value, a whole number).
+            note: Which LLM that choice resolved to (``""``: extractive answers).
+            error: A warning shown above the line (``""``: none).
+            filters: The session's filters (``None``: none, years in the question applied).
+        """
+        filters = filters or Filters(auto=True)
+        shown = filters.describe()
+        line = (
+            f"**Effective:** backend `{backend}` → {note or 'extractive answers'} · Ollama model `{model}` at "
+            f"`{self.settings.llm.ollama_host}` · top-k {int(top_k)} · evidence sentences per paper "
+            f"{self.settings.answer.evidence_per_paper} · {len(self.papers)} papers in the collection · filters: "
+            + (f"{shown} (clear the field to remove)" if shown else "none")
+            + f" · years stated in the question {'become filters' if filters.auto else 'are ignored'}"
+        )
+        return (f"⚠️ {error}\n\n" if error else "") + escape_dollars(line)
+
+    # -- rendering of a session ------------------------------------------------------------
+
+    def _write_exports(self, session: Session, turn: Turn) -> tuple[str, str, str]:
+        """Write the answer, conversation and references files; their paths."""
+        session.exports += 1
+        k = session.exports
+        folder = session.export_dir
+        folder.mkdir(parents=True, exist_ok=True)
+        conv = session.conversation
+        a = folder / f"paperchat-answer-{k}.md"
+        a.write_text(answer_markdown(turn, self.papers), encoding="utf-8")
+        c = folder / f"paperchat-conversation-{k}.md"
+        c.write_text(conversation_markdown(conv.turns, conv.references, self.papers), encoding="utf-8")
+        b = folder / f"paperchat-references-{k}.bib"
+        b.write_text(bibtex(conv.references.values(), self.papers), encoding="utf-8")
+        return str(a), str(c), str(b)
+
+    def _panel_for(self, session: Session) -> str:
+        """The evidence panel of the session's last turn."""
+        conv = session.conversation
+        if not conv.turns:
+            return EMPTY_PANEL
+        turn = conv.turns[-1]
+        note = ""
+        if turn.kind == "refusal":
+            note = "This answer cites no paper: the collection does not answer it."
+        elif turn.kind == "clarify":
+            note = "Nothing cited yet: choose one of the candidates listed in the chat."
+        return evidence_panel(turn.citations, self.papers, earlier=list(conv.references.values()), note=note)
+
+    def _final_outputs(self, session: Session, *, stopped: bool = False, warning: str = "") -> tuple:
+        """Every output of the page for the session's finished last turn."""
+        conv = session.conversation
+        turn = conv.turns[-1]
+        status = status_line(turn.answer, stopped=stopped)
+        session.retry = turn.question if turn.answer.incomplete and not stopped else ""
+        if session.retry:
+            warning = " ".join(x for x in (warning, f"{turn.answer.note} Press Retry to ask again.") if x)
+        if warning:
+            status = f"⚠️ {escape_dollars(warning)}\n\n{status}"
+        details = {"kind": turn.kind, "standalone": turn.standalone, **turn.answer.to_dict()}
+        a, c, b = self._write_exports(session, turn)
+        return (
+            self.history(conv.turns),
+            self._panel_for(session),
+            status,
+            details,
+            gr.DownloadButton(value=a, interactive=True),
+            gr.DownloadButton(value=c, interactive=True),
+            gr.DownloadButton(value=b, interactive=True),
+            session,
+        )
+
+    # -- event handlers ----------------------------------------------------------------------
+
+    def respond(
+        self,
+        message: str,
+        backend: str,
+        model: str,
+        top_k: float,
+        year: str,
+        venue: str,
+        author: str,
+        auto_filter: bool,
+        session: Session | None,
+    ) -> Iterator[tuple]:
+        """Answer one message with the session's settings, streaming LLM prose, then the checked answer."""
+        session = session or self.new_session()
+        conv = session.conversation
+        session.filters, filter_warning = parse_filters(year, venue, author, auto_filter)
+        filters = session.filters
+        # One normalisation for every input path (lone surrogates, controls, NFC), then the length limit.
+        message, trimmed = limit_text(clean_text(message or ""), self.settings.input.max_question_chars)
+        skip = gr.skip()
+        if not message:
+            yield (
+                self.history(conv.turns),
+                skip,
+                "Type a question about the papers first.",
+                skip,
+                skip,
+                skip,
+                skip,
+                "",
+                session,
+            )
+            return
+        warning = " ".join(x for x in (trimmed, filter_warning) if x)
+        try:
+            conv.pipeline, session.backend_note = self.backends.resolve(backend, model)
+        except LLMError as exc:
+            warning = " ".join(x for x in (warning, f"{exc} Answering with the default backend instead.") if x)
+            conv.pipeline, session.backend_note = self.components.pipeline, self.backends.default_note
+        stop = threading.Event()
+        done = threading.Event()
+        session.stop, session.done = stop, done
+        pieces: queue.Queue[str | None] = queue.Queue()
+        failure: list[BaseException] = []
+
+        def work() -> None:
+            try:
+                turn = conv.ask(message, top_k=int(top_k), on_token=pieces.put, stop=stop, filters=filters)
+                if trimmed:
+                    turn.answer.note = "; ".join(x for x in (trimmed, turn.answer.note) if x)
+            except Exception as exc:  # noqa: BLE001 - shown to the user, logged with traceback
+                log.exception("answering %r failed", message)
+                failure.append(exc)
+            finally:
+                done.set()
+                pieces.put(None)
+
+        worker = threading.Thread(target=work, name="paperchat-answer", daemon=True)
+        worker.start()
+        working = f"Answering with {conv.pipeline.backend}…" if conv.pipeline.llm else "Retrieving evidence…"
+        yield (
+            self.history(conv.turns, pending=message),
+            skip, working, skip, skip, skip, skip, "", session,
+        )  # fmt: skip
+        partial = ""
+        try:
+            finished = False
+            while not finished:
+                try:
+                    piece = pieces.get(timeout=0.5)
+                except queue.Empty:
+                    continue
+                batch = [piece]
+                while True:  # take whatever else has arrived, one update per batch
+                    try:
+                        batch.append(pieces.get_nowait())
+                    except queue.Empty:
+                        break
+                finished = None in batch
+                partial += "".join(p for p in batch if p)
+                if not finished and partial.strip():
+                    yield (
+                        self.history(conv.turns, pending=message, partial=partial),
+                        skip, f"Streaming from {conv.pipeline.backend}…", skip, skip, skip, skip, skip, session,
+                    )  # fmt: skip
+            worker.join()
+        finally:
+            if worker.is_alive():  # the event was cancelled: stop generating on the server too
+                stop.set()
+        if failure:
+            yield (
+                self.history(conv.turns),
+                skip, f"⚠️ Answering failed: {escape_dollars(str(failure[0]))}",
+                skip, skip, skip, skip, skip, session,
+            )  # fmt: skip
+            return
+        yield (*self._final_outputs(session, stopped=stop.is_set(), warning=warning)[:7], skip, session)
+
+    def stop_answer(self, session: Session | None) -> tuple:
+        """Stop the running answer (server side) and show what was checked so far."""
+        skip = gr.skip()
+        if session is None or session.stop is None or session.done.is_set():
+            return (skip,) * 7 + (session,)  # nothing is being answered
+        session.stop.set()
+        if session.done.wait(timeout=10.0) and session.conversation.turns:
+            return self._final_outputs(session, stopped=True)
+        return (skip, skip, "**Stopping…**", skip, skip, skip, skip, session)
+
+    def retry(
+        self,
+        backend: str, model: str, top_k: float, year: str, venue: str, author: str, auto_filter: bool,
+        session: Session | None,
+    ) -> Iterator[tuple]:  # fmt: skip
+        """Ask again the question whose LLM reply was incomplete."""
+        if session is None or not session.retry:
+            skip = gr.skip()
+            yield (skip, skip, "Nothing to retry: the last answer was complete.", skip, skip, skip, skip, skip, session)
+            return
+        yield from self.respond(session.retry, backend, model, top_k, year, venue, author, auto_filter, session)
+
+    def retry_button(self, session: Session | None) -> Any:
+        """Show Retry only after an answer whose LLM reply was incomplete."""
+        return gr.Button(visible=bool(session and session.retry))
+
+    def new_conversation(self, session: Session | None) -> tuple:
+        """End the running answer, if any, and start an empty conversation."""
+        if session is not None and session.stop is not None:
+            session.stop.set()
+        fresh = self.new_session()
+        off = gr.DownloadButton(value=None, interactive=False)
+        return [], EMPTY_PANEL, self.default_status(), None, off, off, off, fresh
+
+    def show_settings(
+        self, backend: str, model: str, top_k: float, session: Session | None, warning: str = ""
+    ) -> tuple[str, Session]:
+        """Switch the session to the chosen LLM; the effective settings with the session's filters."""
+        session = session or self.new_session()
+        try:
+            pipeline, note = self.backends.resolve(backend, model)
+        except LLMError as exc:
+            error = " ".join(x for x in (str(exc), warning) if x)
+            return self.effective_line(backend, model, top_k, "", error=error, filters=session.filters), session
+        session.conversation.pipeline = pipeline
+        return self.effective_line(backend, model, top_k, note, error=warning, filters=session.filters), session
+
+    def apply_settings(
+        self,
+        backend: str, model: str, top_k: float, year: str, venue: str, author: str, auto_filter: bool,
+        session: Session | None,
+    ) -> tuple[str, Session]:  # fmt: skip
+        """Take the settings panel's choices into the session; the effective settings line."""
+        session = session or self.new_session()
+        session.filters, warning = parse_filters(year, venue, author, auto_filter)
+        return self.show_settings(backend, model, top_k, session, warning)
+
+    def refresh_models(
+        self, backend: str, model: str, top_k: float, session: Session | None
+    ) -> tuple[Any, str, Session]:
+        """List the models of the Ollama server again (and re-check ``auto``/``ollama``)."""
+        self.backends.forget()
+        models, state = self.backends.ollama_models()
+        choices = list(dict.fromkeys([*models, model or self.backends.default_model]))
+        line, session = self.show_settings(backend, model, top_k, session)
+        return gr.Dropdown(choices=choices, value=model), f"{line}\n\n{escape_dollars(state)}", session

@@ -30,16 +30,18 @@ run: install
 	$(BIN)/paperchat ui --host 127.0.0.1 --port 7860
 
 test: install
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
 eval: install
-	$(BIN)/paperchat eval tests/fixtures/dev.jsonl --llm none
+	$(BIN)/paperchat eval tests/fixtures/dev.jsonl tests/fixtures/dev_variants.jsonl --llm none
 
 bench: install
 	$(BIN)/python benchmarks/bench.py $(BENCH_ARGS)
 
 lint: install
 	$(BIN)/ruff check rag store ui prompts tests
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) .paperchat .pytest_cache

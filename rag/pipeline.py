@@ -16,7 +16,16 @@ if TYPE_CHECKING:  # imported where used: a command that only opens the store lo
     from rag.embed import Embedder
     from rag.retrieve import HybridRetriever
 
-__all__ = ["Components", "build_pipeline", "make_embedder", "make_llm", "open_store", "prepare_environment"]
+__all__ = [
+    "Components",
+    "build_pipeline",
+    "data_version",
+    "make_embedder",
+    "make_llm",
+    "open_store",
+    "prepare_environment",
+    "refreshed",
+]
 
 log = logging.getLogger(__name__)
 
@@ -42,9 +51,19 @@ def make_embedder(settings: Settings) -> Embedder:
     return SentenceTransformerEmbedder(settings.embedding.model, batch_size=settings.embedding.batch_size)
 
 
-def open_store(settings: Settings) -> ChromaStore:
-    """The Chroma store: a server when ``chroma_url`` is set, else ``<home>/chroma``."""
-    return ChromaStore(settings.index_name(), path=settings.home / "chroma", url=settings.chroma_url)
+def open_store(settings: Settings, *, fresh: bool = False) -> ChromaStore:
+    """The Chroma store: a server when ``chroma_url`` is set, else ``<home>/chroma``
+    (``fresh``: opened anew, seeing what other processes wrote since; see :class:`ChromaStore`)."""
+    return ChromaStore(settings.index_name(), path=settings.home / "chroma", url=settings.chroma_url, fresh=fresh)
+
+
+def data_version(settings: Settings) -> tuple[int, str]:
+    """How many writes the data directory has seen and when the last was (``state.json``, written
+    by every writer under the lock); ``(0, "")`` when never written."""
+    from store.home import was_written
+
+    state = was_written(settings.home) or {}
+    return int(state.get("writes", 0)), str(state.get("last_write", ""))
 
 
 def make_llm(settings: Settings) -> tuple[ChatLLM | None, str]:
@@ -100,7 +119,25 @@ class Components:
     embedder: Embedder
     retriever: HybridRetriever
     pipeline: AnswerPipeline
+    version: tuple[int, str] = (0, "")
+    """:func:`data_version` of the data directory when these were built."""
 
+
+def refreshed(components: Components) -> Components | None:
+    """Components rebuilt over the store as it is now, or ``None`` when nothing was written since
+    ``components`` were built (a reader that runs while ``paperchat ingest`` or ``remove`` writes:
+    the page picks up what they changed before its next answer). The embedder and LLM are kept.
+    """
+    settings = components.settings
+    version = data_version(settings)
+    if version == components.version:
+        return None
+    store = open_store(settings, fresh=True)
+    p = components.pipeline
+    fresh = build_pipeline(settings, embedder=components.embedder, store=store, llm=p.llm)
+    fresh.pipeline.llm_note = p.llm_note
+    fresh.pipeline.writer.llm_note = p.llm_note
+    return fresh
 
 def build_pipeline(
     settings: Settings,
@@ -133,4 +170,4 @@ def build_pipeline(
         except LLMError:
             raise
     pipeline = AnswerPipeline(retriever, evidence, llm, settings, llm_note=note)  # type: ignore[arg-type]
-    return Components(settings, store, embedder, retriever, pipeline)
+    return Components(settings, store, embedder, retriever, pipeline, data_version(settings))

@@ -184,14 +184,25 @@ class ChromaStore:
         name: Index name (``Settings.index_name()``), at least 3 characters.
         path: Directory of the persistent local store (ignored when ``url`` is given).
         url: ``http://host:port`` of a Chroma server (``chroma run``); empty for local.
+        fresh: A local store opened anew, seeing what other processes wrote since this process
+            first opened it (a reader after an ingest); the default shares the open one.
 
     Raises:
         StoreError: the server cannot be reached or the directory cannot be opened.
     """
 
-    def __init__(self, name: str, *, path: Path | None = None, url: str = ""):
+    def __init__(self, name: str, *, path: Path | None = None, url: str = "", fresh: bool = False):
         import chromadb
         from chromadb.config import Settings as ChromaSettings
+
+        if fresh and path is not None and not url:
+            # Chroma keeps one system per directory and process, whose vector index does not see
+            # what another process added since it was loaded: start a new one (clients already
+            # open look their system up by directory, so they move to the new one too).
+            from chromadb.api.shared_system_client import SharedSystemClient
+
+            SharedSystemClient._identifier_to_system.pop(str(path), None)
+            SharedSystemClient._identifier_to_refcount.pop(str(path), None)
 
         settings = ChromaSettings(anonymized_telemetry=False)
         self.name = name

@@ -8,6 +8,7 @@ nothing lives at module level.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from dataclasses import dataclass, field
@@ -18,9 +19,11 @@ from rag.answer import AnswerPipeline
 from rag.conversation import Conversation
 from rag.filters import Filters
 from rag.llm import LLMError
-from rag.pipeline import Components, make_llm
+from rag.pipeline import Components, make_llm, refreshed
 
 __all__ = ["AUTO_FILTER_LABEL", "BACKENDS", "UI_AUTO_HINT", "Backends", "Session", "parse_filters"]
+
+log = logging.getLogger(__name__)
 
 BACKENDS = ["auto", "ollama", "embedded", "none"]
 """LLM backends a user can choose (``rag.settings.LLMSettings.backend``)."""
@@ -88,12 +91,28 @@ class Backends:
             (self.default_backend, self.default_model): (float("inf"), p, self.default_note)
         }
 
+    def refresh(self) -> bool:
+        """Rebuild the shared components over the store as it is now when another process wrote to
+        the data directory since they were built (``paperchat ingest``, ``ingest --sync``,
+        ``remove``): the page answers from what was added or removed. Returns True when rebuilt."""
+        fresh = refreshed(self.components)
+        if fresh is None:
+            return False
+        with self._lock:
+            c = self.components  # shared with the handlers: changed in place
+            c.store, c.retriever, c.pipeline, c.version = fresh.store, fresh.retriever, fresh.pipeline, fresh.version
+            self._cache = {(self.default_backend, self.default_model): (float("inf"), c.pipeline, self.default_note)}
+        log.info("the data directory changed: %d papers now", len(c.retriever.papers))
+        return True
+
     def resolve(self, backend: str, model: str) -> tuple[AnswerPipeline, str]:
-        """The pipeline for a backend choice and the note on which LLM it uses.
+        """The pipeline for a backend choice and the note on which LLM it uses, over the store as
+        it is now (:meth:`refresh`).
 
         Raises:
             LLMError: ``ollama`` was chosen and is not usable (the message has the remedy).
         """
+        self.refresh()
         backend = backend if backend in BACKENDS else self.default_backend
         model = (model or self.default_model).strip()
         key = (backend, model)

@@ -163,7 +163,7 @@ class AnswerPipeline:
             timings.retrieval = time.perf_counter() - t0
             # Papers that introduce an artifact, or link their code, are judged by what they state
             # (below), not by how close a sentence comes to "a new large-scale dataset".
-            judged_apart = plan.artifact or (plan.wants_link and _about_links(plan))
+            judged_apart = plan.artifact or plan.about_links
             refusal = "" if judged_apart and retrieval.hits else self.refusals.topic(plan, retrieval)
             chosen, matched, at_least, left_out = ([], 0, False, []) if refusal else self._find(plan, retrieval)
             if not refusal and not chosen:
@@ -225,7 +225,7 @@ class AnswerPipeline:
         rs = self.settings.retrieval
         hits = retrieval.hits
         checked = hits[: rs.candidates]
-        if plan.wants_link and _about_links(plan):
+        if plan.about_links:
             chosen = [h for h in checked if h.paper.url and is_code_link(h.paper.abstract, h.paper.url)]
             chosen = chosen or [h for h in checked if h.paper.url]
             return chosen[: rs.max_set_size], len(chosen), False, []
@@ -320,15 +320,6 @@ class AnswerPipeline:
             note="nothing cited",
             hits=list(hits),
         )
-
-
-def _about_links(plan: QuestionPlan) -> bool:
-    """A question about which papers link their code ("which papers have a GitHub repo link")."""
-    from rag.question import _LINK
-
-    link_words = {"provide", "release", "available", "link"}
-    rest = [t for t in content_terms(_LINK.sub(" ", plan.topic)) if t not in link_words]
-    return len(rest) <= 1
 
 
 def citation(s: Source) -> Citation:

@@ -111,6 +111,7 @@ class NameIndex:
                 out.add(w)
         return out
 
+    @functools.lru_cache(maxsize=4096)  # noqa: B019 - one index per catalogue, its names never change
     def _near_name(self, word: str) -> dict[str, float]:
         """Papers whose name is one edit from ``word`` (hyphens ignored: "medlm" is ME-DLM), for a
         word of five or more letters that is no English word ("senday" -> SENDAI)."""
@@ -160,7 +161,7 @@ class NameIndex:
                     if abs(len(name) - len(key)) <= 1 and Levenshtein.distance(name, key) <= 1:
                         got.update(dict.fromkeys(ids, ONE_EDIT))
             elif tok.islower():
-                got.update(self._near_name(key))
+                got.update(self._near_name(key))  # cached: _lowercase_names asked it already
             if not got and key in self.terms:
                 if len(self.terms[key]) > max(1, TERM_SHARE * self.n_papers):
                     continue  # a term many abstracts use ("LLM") points to none of them, and is not missing

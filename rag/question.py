@@ -99,6 +99,8 @@ class QuestionPlan:
         metadata: A detail abstracts do not state, when asked ("authors", "licence", ...).
         artifact: For "papers that introduce/release a dataset (benchmark, ...)": the artifact words.
         wants_link: The question asks for code, a repository or a link.
+        about_links: The question asks which papers link their code, and little else ("which
+            papers have a GitHub repo link"): answered by the links papers state.
         summary: The question asks for a summary, gist or overview (quote more sentences).
         injected: Instructions to the assistant were dropped from ``query``.
         trimmed: ``query`` was cut to :data:`MAX_QUESTION_CHARS`.
@@ -121,6 +123,7 @@ class QuestionPlan:
     metadata: str = ""
     artifact: tuple[str, ...] = ()
     wants_link: bool = False
+    about_links: bool = False
     summary: bool = False
     injected: bool = False
     trimmed: bool = False
@@ -320,6 +323,12 @@ def _aspect(query: str, refs: list[PaperRef], names: list[str]) -> str:
     return out if rest else ""
 
 
+def _about_links(topic: str) -> bool:
+    """A topic that is only about code links: at most one content word besides link words."""
+    link_words = {"provide", "release", "available", "link"}
+    return len([t for t in content_terms(_LINK.sub(" ", topic)) if t not in link_words]) <= 1
+
+
 def _parts(query: str, refs: list[PaperRef], names: list[str]) -> dict[str, tuple[str, ...]]:
     """The sub-questions of a question that ask something of its papers, as written and as the
     evidence query (names and "compare"/"each" words removed); parts that only name papers go."""
@@ -394,6 +403,7 @@ def read_question(
         "roles": roles,
         "summary": summary,
         "wants_link": bool(_LINK.search(query)),
+        "about_links": bool(_LINK.search(query)) and _about_links(t_topic),
     }
     # --- comparisons: two papers and a comparison word or "each"/"both"/"or"; or "compare them"
     sides = tuple(_sides(_compare_body(query)))

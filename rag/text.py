@@ -162,6 +162,7 @@ def numbers(text: str) -> set[str]:
     ``"91581"`` compare equal. Citation markers such as ``[3]`` are not numbers of the text.
     """
     plain = re.sub(r"\[\d+(?:\s*,\s*\d+)*\]", " ", normalize(text))
+    plain = re.sub(r"\s?\$?\\times\$?", "×", plain)  # LaTeX "65$\times$" states "65×"
     out = set()
     for m in _NUMBER.finditer(plain):
         tok = m.group(0).replace(" ", "").replace("×", "x")

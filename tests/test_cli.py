@@ -87,7 +87,17 @@ def test_explicit_ollama_without_a_server_says_how_to_fix_it(home):
     env = dict(home, OLLAMA_HOST="http://127.0.0.1:9")
     out = run(env, "ask", "What is DANCE?", "--llm", "ollama")
     assert out.returncode != 0
-    assert "ollama serve" in out.stderr and "--llm embedded" in out.stderr
+    assert "ollama serve" in out.stderr and "--llm none" in out.stderr
+
+
+def test_auto_without_ollama_answers_extractively_and_says_how_to_get_prose(home):
+    """The default backend does not fall back to the small embedded model: no server, no prose."""
+    env = dict(home, OLLAMA_HOST="http://127.0.0.1:9")
+    out = run(env, "ask", "What accuracy gain does DANCE report?", "--json")
+    assert out.returncode == 0, out.stderr
+    answer = json.loads(out.stdout)
+    assert answer["backend"] == "none" and answer["citations"]
+    assert "ollama serve" in answer["note"] and "ollama pull llama3.2:3b" in answer["note"]
 
 
 def test_config_shows_effective_values(home):

@@ -107,7 +107,7 @@ def test_connection_refused_raises_unavailable():
     message = str(caught.value)
     assert host in message
     assert "ollama serve" in message
-    assert "--llm embedded" in message
+    assert "--llm none" in message
     with pytest.raises(LLMUnavailable, match="ollama serve"):
         llm.list_models()
     assert llm.ping() is False

@@ -69,7 +69,7 @@ def parse_filters(year: str | float | None, venue: str, author: str, auto: bool)
 class Backends:
     """Answer pipelines per LLM choice, sharing one retriever, evidence selector and model.
 
-    An LLM is loaded once per name (``embedded:...`` is shared by ``auto`` and ``embedded``);
+    An LLM is loaded once per name (one embedded model however many sessions choose it);
     ``auto``/``ollama`` choices are re-checked after :data:`_AUTO_TTL` seconds.
     """
 

@@ -143,7 +143,10 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
                     BACKENDS,
                     value=backends.default_backend,
                     label="LLM backend",
-                    info="auto = Ollama when it runs, else extractive answers; embedded = the small bundled model (slow); none = extractive",
+                    info=(
+                        "auto = Ollama when it runs, else extractive answers; "
+                        "embedded = the small bundled model (slow); none = extractive"
+                    ),
                 )
                 model_dd = gr.Dropdown(
                     [backends.default_model],

@@ -24,6 +24,7 @@ import queue
 import threading
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import gradio as gr
@@ -32,6 +33,7 @@ from rag.conversation import Conversation, Turn
 from rag.filters import Filters
 from rag.llm import LLMError
 from rag.pipeline import Components
+from rag.settings import Settings
 from store.textin import clean_text, limit_text
 from ui.chat import escape_dollars, history_messages, status_line
 from ui.evidence_panel import EMPTY_PANEL, evidence_panel
@@ -41,6 +43,12 @@ from ui.session import Backends, Session, parse_filters
 __all__ = ["Handlers"]
 
 log = logging.getLogger(__name__)
+
+
+def export_root(settings: Settings) -> Path:
+    """Where the page writes each session's exports: ``<home>/cache/ui-exports`` (the server
+    must allow Gradio to serve files from it, wherever the data directory is)."""
+    return settings.home / "cache" / "ui-exports"
 
 
 class Handlers:
@@ -62,7 +70,7 @@ class Handlers:
         self.settings = components.settings
         self.history = functools.partial(history_messages, preview_chars=self.settings.input.preview_chars)
         self.papers = components.retriever.papers
-        self.export_root = self.settings.home / "cache" / "ui-exports"
+        self.export_root = export_root(self.settings)
 
     def new_session(self) -> Session:
         """A fresh conversation over the default pipeline, with its own export folder."""

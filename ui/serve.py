@@ -11,6 +11,7 @@ import gradio as gr
 
 from rag.pipeline import Components
 from ui.app import build_app
+from ui.handlers import export_root
 
 __all__ = ["Auth", "check_bind", "is_loopback_host", "launch", "parse_auth"]
 
@@ -113,5 +114,6 @@ def launch(
         quiet=True,  # Gradio's banner suggests share=True, which this app never uses
         show_error=True,
         footer_links=["api"],
+        allowed_paths=[str(export_root(components.settings))],  # exports live in the data directory
     )
     return demo

@@ -282,6 +282,46 @@ def test_ten_concurrent_sessions_get_their_own_sources(url: str):
         assert follow == [pid], question
 
 
+def test_the_page_answers_and_exports_when_the_data_directory_is_elsewhere(embedder, tmp_path):
+    """A data directory outside the working and temporary directories (a user's ~/.paperchat):
+    Gradio serves only files it was allowed to, and the exports are written there."""
+    import shutil
+    import tempfile
+    import uuid
+
+    from rag.ingest import ingest_paths
+    from rag.pipeline import build_pipeline, open_store
+    from rag.settings import Settings
+
+    home = Path.home() / ".cache" / f"paperchat-test-{uuid.uuid4().hex[:8]}"
+    for inside in (Path(tempfile.gettempdir()).resolve(), Path.cwd().resolve()):
+        if home.resolve().is_relative_to(inside):
+            pytest.skip("the home directory lies inside the working or temporary directory")
+    try:
+        home.mkdir(parents=True)
+    except OSError as exc:
+        pytest.skip(f"cannot write under the home directory: {exc}")
+    try:
+        records = tmp_path / "two.jsonl"
+        records.write_text(
+            json.dumps({"id": "a", "title": "Sparse routers", "abstract": "We propose SPR, a sparse router for "
+                        "mixture-of-experts models that cuts inference cost by 30% on language modelling."}) + "\n"
+            + json.dumps({"id": "b", "title": "Dense probes", "abstract": "We study linear probes of dense "
+                          "transformers and find that syntax is encoded in middle layers."}) + "\n",
+            encoding="utf-8",
+        )
+        settings = Settings(home=home)
+        store = open_store(settings)
+        ingest_paths([records], store, embedder)
+        comp = build_pipeline(settings, embedder=embedder, store=store, llm=None)
+        with served(comp) as page:
+            out = ask(client(page), "How much does SPR cut inference cost?")
+        assert "30%" in last_text(out) and panel_ids(out) == ["a"]
+        assert "30%" in exported(out[DL_ANSWER])
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
 # --- streaming with the real embedded model ------------------------------------------------
 
 

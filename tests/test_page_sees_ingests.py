@@ -58,3 +58,33 @@ def test_the_page_answers_from_papers_another_process_ingested_and_removed(tmp_p
     pipeline, _ = backends.resolve("none", "")
     assert set(pipeline.catalogue.papers) == {"p-1"}
     assert "p-2" not in pipeline.ask("Which paper counts zebras in aerial images?").cited_ids
+
+
+def test_files_added_on_the_page_are_reported_per_record_and_answered_from(tmp_path, embedder):
+    """The page's "Add papers": the same per-file report as `paperchat ingest` (a bad record named
+    with its line, the rest ingested), the heading's count follows, and the next answer cites the
+    new paper with its evidence in the panel."""
+    from conftest import served
+    from gradio_client import Client, handle_file
+
+    from rag.ingest import ingest_paths
+    from rag.pipeline import build_pipeline, open_store, prepare_environment
+    from rag.settings import Settings
+
+    settings = Settings(home=tmp_path / "home")
+    prepare_environment(settings)
+    first = tmp_path / "first.jsonl"
+    first.write_text(json.dumps(FIRST) + "\n")
+    ingest_paths([first], open_store(settings), embedder)
+    components = build_pipeline(settings, embedder=embedder, llm=None)
+    upload = tmp_path / "zebras.jsonl"
+    upload.write_text(json.dumps(ADDED) + "\n" + '{"id": "broken", "abstract": \n')
+    with served(components) as url:
+        c = Client(url, verbose=False, download_files=False)
+        report, header = c.predict([handle_file(str(upload))], api_name="/add_papers")
+        assert "zebras.jsonl: found 2, added 1, updated 0, unchanged 0, failed 1" in report
+        assert "failed zebras.jsonl:2: invalid JSON" in report and "**2 papers** in the collection now" in report
+        assert "Ask about the 2 paper abstracts" in header
+        out = c.predict("Which paper counts zebras in aerial images?", api_name="/ask")
+        assert 'data-paper-id="p-2"' in out[1] and "95%" in out[1]
+    assert (settings.home / "uploads" / "zebras.jsonl").is_file()

@@ -85,17 +85,12 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
     handlers = Handlers(components, default_llm_note)
     backends = handlers.backends
     settings = components.settings
-    papers = components.retriever.papers
 
     # -- layout ------------------------------------------------------------------------------
 
     with gr.Blocks(title="paperchat", fill_width=True) as demo:
         session_state = gr.State(None)
-        gr.Markdown(
-            f"## paperchat\nAsk about the {len(papers)} paper abstracts in the collection. Every answer cites its "
-            "sources as [n]: click a marker to see the paper and the highlighted sentences it relies on. "
-            "Try *Compare A and B*, *Summarize X* or *Summarize the papers on …*."
-        )
+        header = gr.Markdown(handlers.header(), elem_id="pc-header")
         with gr.Row(equal_height=False):
             with gr.Column(scale=3, min_width=420):
                 chatbot = gr.Chatbot(
@@ -172,6 +167,14 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
                     backends.default_backend, backends.default_model, settings.retrieval.top_k, backends.default_note
                 )
             )
+        with gr.Accordion("Add papers", open=False):
+            upload = gr.File(
+                label="Files to add (.jsonl, .json, .csv, .tsv, .bib, .txt, .xml, zotero.sqlite)",
+                file_count="multiple",
+                elem_id="pc-upload",
+            )
+            add_btn = gr.Button("Add to the collection", size="sm", elem_id="pc-add")
+            added = gr.Markdown("", elem_id="pc-added")
         with gr.Accordion("Answer details (JSON)", open=False):
             details = gr.JSON(label="Current answer")
 
@@ -225,5 +228,10 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
             api_name="refresh_models",
             concurrency_limit=None,
         )
+        add_btn.click(
+            handlers.add_papers, inputs=[upload], outputs=[added, header], api_name="add_papers",
+            concurrency_limit=1,
+        )
+        demo.load(handlers.header, outputs=[header], api_name=False)  # the collection as it is now
     demo.queue(default_concurrency_limit=2)
     return demo

@@ -39,6 +39,7 @@ from ui.chat import escape_dollars, history_messages, status_line
 from ui.evidence_panel import EMPTY_PANEL, evidence_panel
 from ui.exports import answer_markdown, bibtex, conversation_markdown
 from ui.session import Backends, Session, parse_filters
+from ui.uploads import ingest_uploads
 
 __all__ = ["Handlers"]
 
@@ -69,12 +70,32 @@ class Handlers:
         self.backends = Backends(components, default_llm_note)
         self.settings = components.settings
         self.history = functools.partial(history_messages, preview_chars=self.settings.input.preview_chars)
-        self.papers = components.retriever.papers
         self.export_root = export_root(self.settings)
 
     def new_session(self) -> Session:
         """A fresh conversation over the default pipeline, with its own export folder."""
         return Session(Conversation(self.components.pipeline), self.export_root / uuid.uuid4().hex)
+
+    @property
+    def papers(self):
+        """Every paper of the collection as it is now (the components are rebuilt after an ingest)."""
+        return self.components.retriever.papers
+
+    def header(self) -> str:
+        """The page's heading: how many papers the collection holds now (after any ingest)."""
+        self.backends.refresh()
+        n = len(self.components.retriever.papers)
+        return (
+            f"## paperchat\nAsk about the {n} paper abstracts in the collection. Every answer cites its "
+            "sources as [n]: click a marker to see the paper and the highlighted sentences it relies on. "
+            "Try *Compare A and B*, *Summarize X* or *Summarize the papers on …*."
+        )
+
+    def add_papers(self, files: list[str] | None) -> tuple[str, str]:
+        """Ingest uploaded files (:func:`ui.uploads.ingest_uploads`): the per-file report, and the
+        heading with the new count; the next answer searches the added papers."""
+        report = ingest_uploads(self.components, files)
+        return report, self.header()
 
     def default_status(self) -> str:
         """The status line before the first answer: the default LLM and why it was chosen."""

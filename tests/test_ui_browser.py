@@ -125,3 +125,18 @@ def test_compare_table_math_dollars_and_marker_click(page, tmp_path: Path):
     text = user.inner_text()
     assert "$5 per token" in text  # a price, shown as written
     assert user.locator(".katex").count() == 1  # only O(n^2) is math
+
+
+def test_a_question_sent_while_one_is_answered_is_answered_next(page, tmp_path: Path):
+    """Two questions sent back to back: neither is lost; both are answered, in order."""
+    first, second = "What accuracy gain does DANCE report?", "What storage reduction does APM achieve?"
+    submit(page, first)
+    page.wait_for_selector('#pc-chat [data-testid="user"]')
+    submit(page, second)  # sent while the first is being answered
+    page.wait_for_function(
+        "document.querySelectorAll('#pc-chat [data-testid=\"bot\"]').length >= 2 && "
+        f"document.querySelector('#pc-evidence section.pc-src[data-paper-id=\"{APM}\"]') !== null"
+    )
+    users = page.locator('#pc-chat [data-testid="user"]').all_inner_texts()
+    assert [u.strip() for u in users] == [first, second]
+    save(page, tmp_path, "two-questions.png")

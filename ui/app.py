@@ -188,6 +188,7 @@ def build_app(components: Components, *, default_llm_note: str = "") -> gr.Block
             outputs=outputs,
             api_name="ask",
             show_progress="hidden",
+            trigger_mode="always_last",  # a question sent while one is answered is answered next, not dropped
         )
         retry_event = retry_btn.click(
             handlers.retry,

@@ -241,6 +241,7 @@ class Handlers:
         worker = threading.Thread(target=work, name="paperchat-answer", daemon=True)
         worker.start()
         working = f"Answering with {conv.pipeline.backend}…" if conv.pipeline.llm else "Retrieving evidence…"
+        working += " A question sent now is answered next."
         yield (
             self.history(conv.turns, pending=message),
             skip, working, skip, skip, skip, skip, "", session,

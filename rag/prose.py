@@ -179,7 +179,8 @@ class ProseWriter:
                 sources="\n".join(blocks),
                 question=q,
                 sentences="two to four" if several else "one to three",
-                example=f"\"{sources[0].hit.paper.label} reduces cost {format_marker(1)}.\" " + one,
+                # The example states no fact: a small model copied "<label> reduces cost [1]" into answers.
+                example=f"\"<what source 1 states> {format_marker(1)}.\" " + one,
             )
             msgs: list[Message] = [
                 {"role": "system", "content": self.system_prompt},

@@ -10,8 +10,9 @@ survived the claim checks against the abstract sentences it cites:
   words next to each number in the claim (``WINDOW`` either side) meet the content words next to
   the same number in that sentence (the same measure or setting, not a neighbouring one);
 - *wrong*: a fact that no cited sentence holds, or a number whose neighbours differ;
-- *no facts*: a sentence stating no fact token (judged right when half its content terms stand in
-  one cited sentence, else wrong);
+- *one sentence*: in every case, :data:`ONE_SENTENCE_SHARE` of the sentence's content terms stand
+  in one cited sentence and no three in a row are missing from it (else wrong: a garbled or
+  invented statement, such as a copied prompt example, even when it names no fact);
 - *repeated / cut*: the same sentence twice, or a sentence that ends without punctuation.
 
 This judge is deliberately independent of the product's claim checks (:mod:`rag.citations`):
@@ -36,12 +37,17 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rag.citations import MARKER  # noqa: E402
+from rag.claims import unsupported_run  # noqa: E402
 from rag.eval import fact_present  # noqa: E402
 from rag.text import content_terms, numbers, split_sentences  # noqa: E402
 
 WINDOW = 4
 """Content words either side of a number that say what it measures (chosen by reading: "BLEU on
 WMT 2014 English-to-German" keeps measure and setting within four content words)."""
+
+ONE_SENTENCE_SHARE = 0.75
+"""Least share of a judged sentence's content terms found in its best cited sentence (stricter than
+the product's 0.6 over the whole abstract: the judge reads one sentence, as a reader checks it)."""
 
 ANSWERABLE = ("named_fact", "paraphrase", "summary", "multi", "compare")
 
@@ -67,18 +73,22 @@ def _number_context(text: str, number: str) -> set[str] | None:
     return None
 
 
-def judge(sentence: str, cited: list[str]) -> tuple[str, str, str]:
+def judge(sentence: str, cited: list[str], labels: tuple[str, ...] = ()) -> tuple[str, str, str]:
     """``(verdict, reason, best cited sentence)`` for one kept LLM sentence.
 
-    ``cited``: every sentence of the abstracts the sentence cites.
+    ``cited``: every sentence of the abstracts the sentence cites; ``labels``: the cited papers'
+    labels (naming the paper is no fact to find in a sentence).
     """
     plain = MARKER.sub("", sentence).strip()
+    for label in labels:
+        plain = re.sub(rf"(?<!\w){re.escape(label)}(?!\w)(\s*:)?", " ", plain)
     fs = facts(plain)
     terms = set(content_terms(plain))
     best = max(cited, key=lambda c: len(terms & set(content_terms(c))), default="")
-    if not fs:
-        share = len(terms & set(content_terms(best))) / max(1, len(terms))
-        return ("right" if share >= 0.5 else "wrong"), f"no facts; term share {share:.2f}", best
+    share = len(terms & set(content_terms(best))) / max(1, len(terms))
+    run = unsupported_run(plain, set(content_terms(best)))
+    if share < ONE_SENTENCE_SHARE or len(run) >= 3:
+        return "wrong", f"not stated in one cited sentence (term share {share:.2f}; missing: {' '.join(run)})", best
     for f in fs:
         holders = [c for c in cited if f.lower() in c.lower()]
         if not holders:
@@ -98,10 +108,10 @@ def coverage(text: str, answer_facts: list[str]) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--home", required=True, type=Path)
-    ap.add_argument("--file", default="tests/fixtures/dev.jsonl")
+    ap.add_argument("--file", type=Path, default=Path("tests/fixtures/dev.jsonl"))
     ap.add_argument("--llm", default="embedded")
     ap.add_argument("--limit", type=int, default=0, help="answer only the first N answerable questions")
-    ap.add_argument("--every", type=int, default=1, help="answer every N-th answerable question (a sample across kinds)")
+    ap.add_argument("--every", type=int, default=1, help="answer every N-th answerable question (a sample)")
     ap.add_argument("--json", type=Path, help="write every judged sentence here")
     args = ap.parse_args()
 
@@ -112,7 +122,7 @@ def main() -> None:
     settings.llm.backend = args.llm
     comp = build_pipeline(settings)
     plain = build_pipeline(settings, embedder=comp.embedder, store=comp.store, llm=None)
-    qs = [json.loads(line) for line in open(args.file) if line.strip()]
+    qs = [json.loads(line) for line in args.file.read_text().splitlines() if line.strip()]
     qs = [q for q in qs if q["kind"] in ANSWERABLE and q["gold_ids"]]
     qs = qs[:: args.every]
     if args.limit:
@@ -141,10 +151,14 @@ def main() -> None:
             elif not re.search(r"[.!?)\]]\s*$", c.sentence.strip()):
                 verdict, reason, best = "cut", "ends mid-sentence", ""
             else:
-                verdict, reason, best = judge(c.sentence, sents)
+                verdict, reason, best = judge(c.sentence, sents, tuple(x.label for x in cites))
             seen.add(key)
             totals[verdict] += 1
-            rows.append({"qid": q["qid"], "sentence": c.sentence, "verdict": verdict, "reason": reason, "evidence": best})
+            row = {
+                "qid": q["qid"], "labels": [x.label for x in cites], "sentence": c.sentence,
+                "verdict": verdict, "reason": reason, "evidence": best,
+            }
+            rows.append(row)
             print(f"[{verdict:8}] {q['qid']}: {c.sentence}\n           evidence: {best[:200]}\n           {reason}")
     n = len(qs)
     judged = sum(totals.values())

@@ -157,8 +157,9 @@ def _noun_phrase(tail: str, abbreviations: dict[str, str]) -> list[str]:
         shorter = head[:-1] + rest
         if len(shorter) <= MAX_WORDS:
             return shorter
-    if len(words) > MAX_WORDS:
-        return head if len(head) <= MAX_WORDS else []
+    if len(words) > MAX_WORDS:  # cut before the last preposition that leaves it short enough
+        cuts = [i for i, w in enumerate(words[: MAX_WORDS + 1]) if i >= MIN_WORDS and w.lower() in _PREPOSITIONS]
+        return words[: cuts[-1]] if cuts else (head if len(head) <= MAX_WORDS else [])
     return words
 
 

@@ -179,22 +179,27 @@ def derive_label(abstract: str) -> tuple[str, tuple[str, ...]]:
 #: Longest title (characters) shown whole as a label; calibrated on ICML 2022-23 titles, of
 #: which about nine in ten fit. A longer one is shortened at a colon or a phrase boundary.
 MAX_TITLE_CHARS = 80
-_TITLE_BREAK = re.compile(r"\s*(?::|\s[-–—]\s|\?)\s+")
-_TITLE_TAIL = frozenset("with via for from using under in on through by and to toward towards beyond without".split())
+_TITLE_BREAK = re.compile(r"\s*(?::|\s[-–—](?=\s)|\?)\s+")
+_TITLE_TAIL = frozenset("with via for from using under in on through by toward towards beyond without".split())
 
 
 def title_label(title: str) -> str:
     """A title as a label: whole up to :data:`MAX_TITLE_CHARS`; else its part before a colon or
     dash ("Fascinating Supervisory Signals and Where to Find Them: ..." -> the part before the
-    colon) when that has two or more words; else cut before the last linking word that makes it
-    fit ("Searching Large Neighborhoods for Integer Linear Programs with Contrastive Learning" ->
-    "... for Integer Linear Programs"); else whole. Never with an ellipsis."""
+    colon) when that has three or more words, or the part after it when the part before is
+    shorter ("Beyond Images: Label Noise ..." -> "Label Noise ..."); else cut before the last
+    linking word that makes it fit ("Searching Large Neighborhoods for Integer Linear Programs
+    with Contrastive Learning" -> "... for Integer Linear Programs"); else whole. Never with an
+    ellipsis, never cut inside a list ("for A, B and C" is cut before "for")."""
     title = title.strip()
     if len(title) <= MAX_TITLE_CHARS:
         return title
-    head = _TITLE_BREAK.split(title, maxsplit=1)[0].strip()
-    if len(head.split()) >= 2 and len(head) <= MAX_TITLE_CHARS:
+    parts = _TITLE_BREAK.split(title, maxsplit=1)
+    head = parts[0].strip()
+    if len(head.split()) >= 3 and len(head) <= MAX_TITLE_CHARS:
         return head + ("?" if title[len(head) :].lstrip().startswith("?") else "")
+    if len(parts) == 2 and len(parts[1].strip()) <= MAX_TITLE_CHARS and len(parts[1].split()) >= 2:
+        return parts[1].strip()
     words = title.split()
     for k in range(len(words) - 1, 2, -1):
         if words[k].lower() in _TITLE_TAIL and len(" ".join(words[:k])) <= MAX_TITLE_CHARS:
@@ -205,7 +210,7 @@ def title_label(title: str) -> str:
 def _titled_name(name: str, title: str) -> bool:
     """Whether a name the abstract states beats the record's title: a coined name ("DANCE",
     "Graph-R1") or words the title itself uses; "simple network architecture" does not."""
-    return any(is_name_token(w.strip("()[],")) for w in name.split()) or name.lower() in title.lower()
+    return any(is_name_token(w.strip("()[],.;:!?")) for w in name.split()) or name.lower() in title.lower()
 
 
 def choose_label(abstract: str, title: str = "") -> tuple[str, tuple[str, ...], str]:

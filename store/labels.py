@@ -187,10 +187,11 @@ def title_label(title: str) -> str:
     """A title as a label: whole up to :data:`MAX_TITLE_CHARS`; else its part before a colon or
     dash ("Fascinating Supervisory Signals and Where to Find Them: ..." -> the part before the
     colon) when that has three or more words, or the part after it when the part before is
-    shorter ("Beyond Images: Label Noise ..." -> "Label Noise ..."); else cut before the last
-    linking word that makes it fit ("Searching Large Neighborhoods for Integer Linear Programs
-    with Contrastive Learning" -> "... for Integer Linear Programs"); else whole. Never with an
-    ellipsis, never cut inside a list ("for A, B and C" is cut before "for")."""
+    shorter ("Beyond Images: Label Noise ..." -> "Label Noise ..."); else that part (or the
+    title) cut before the last linking word that makes it fit ("Searching Large Neighborhoods
+    for Integer Linear Programs with Contrastive Learning" -> "... for Integer Linear Programs");
+    else whole. Never with an ellipsis, never cut inside a list ("for A, B and C" is cut before
+    "for")."""
     title = title.strip()
     if len(title) <= MAX_TITLE_CHARS:
         return title
@@ -198,9 +199,10 @@ def title_label(title: str) -> str:
     head = parts[0].strip()
     if len(head.split()) >= 3 and len(head) <= MAX_TITLE_CHARS:
         return head + ("?" if title[len(head) :].lstrip().startswith("?") else "")
-    if len(parts) == 2 and len(parts[1].strip()) <= MAX_TITLE_CHARS and len(parts[1].split()) >= 2:
+    short_head = len(head.split()) < 3
+    if short_head and len(parts) == 2 and len(parts[1].strip()) <= MAX_TITLE_CHARS and len(parts[1].split()) >= 2:
         return parts[1].strip()
-    words = title.split()
+    words = (title if short_head else head).split()
     for k in range(len(words) - 1, 2, -1):
         if words[k].lower() in _TITLE_TAIL and len(" ".join(words[:k])) <= MAX_TITLE_CHARS:
             return " ".join(words[:k]).rstrip(",;:")

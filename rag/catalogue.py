@@ -17,6 +17,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
 from rag.text import STOPWORDS, named_entities, normalize, normalize_case_keep
+from store.distinct import distinct_labels
 from store.papers import Paper
 
 __all__ = ["TERM_SHARE", "Catalogue", "NameIndex"]
@@ -41,7 +42,8 @@ EXACT, ONE_EDIT, TERM = 1.0, 0.9, 0.6
 class NameIndex:
     """Names and coined terms of each paper, for exact and one-edit matching.
 
-    Labels and aliases (the method names abstracts introduce) are *names*; other coined
+    Labels and aliases (the method names abstracts introduce) are *names*, except a label that
+    describes the abstract (:attr:`store.papers.Paper.describes`); other coined
     terms an abstract uses (``ALFWorld``, ``GSM8K``) are *terms*. A name is matched in any
     letter case ("dance or apm") unless the collection's abstracts also use it as an ordinary
     lower-case word, where only its written form counts.
@@ -68,7 +70,7 @@ class NameIndex:
                 postings[run].add(pid)
         self._runs = frozenset(postings)  # every word of every abstract: a stated term is never "missing"
         for p in papers:
-            for name in (p.label, *p.aliases):
+            for name in ((p.label,) if not p.describes else ()) + p.aliases:
                 if not name or name.endswith("…"):
                     continue
                 key = normalize(name)
@@ -194,13 +196,18 @@ _STRIP_GENERIC = re.compile(r"\b(the|a|an|paper|papers|method|approach|work|mode
 class Catalogue:
     """The papers of the collection, their names and the words their abstracts use.
 
+    Labels are made unique within the collection here (:func:`store.distinct.distinct_labels`),
+    so answers, tables, the evidence panel and exports, which all read these papers, show the
+    same label; names are indexed from the records' own labels.
+
     Args:
         papers: Every paper of the collection.
     """
 
     def __init__(self, papers: Iterable[Paper]):
-        self.papers: dict[str, Paper] = {p.id: p for p in papers}
-        self.names = NameIndex(list(self.papers.values()))
+        records = {p.id: p for p in papers}
+        self.papers: dict[str, Paper] = {p.id: p for p in distinct_labels(records.values())}
+        self.names = NameIndex(list(records.values()))
         self.vocabulary: frozenset[str] = frozenset(
             w.lower() for p in self.papers.values() for w in _WORD.findall(p.text_for_index)
         )

@@ -137,7 +137,7 @@ class EvidenceSelector:
             return []
         # What the question asks *about this paper*: its own names say which paper, not which sentence.
         aspect = without_paper_description(question)
-        for name in sorted({paper.label, *paper.aliases}, key=len, reverse=True):
+        for name in sorted({*(() if paper.describes else (paper.label,)), *paper.aliases}, key=len, reverse=True):
             if name and not name.endswith("…"):
                 aspect = re.sub(re.escape(name), " ", aspect, flags=re.I)
         if aspect != question or qvec is None:

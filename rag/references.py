@@ -49,9 +49,10 @@ class Resolution:
 
 
 def display_name(paper: Paper) -> str:
-    """How a spelled-out question names a paper: its label, quoted when it is a description."""
+    """How a spelled-out question names a paper: its label, quoted when it is a description
+    (:attr:`store.papers.Paper.describes`), so it is read as words of the topic, not a name."""
     label = paper.label or paper.id
-    if label.endswith("…"):
+    if paper.describes:
         return f"“{label.rstrip('…').strip()}”"
     return label
 

@@ -382,8 +382,9 @@ def select_rows(
     for row in todo:
         query = f"{topic}. {row.query}" if topic else row.query
         scored = evidence.score(query, paper)
+        own = "" if paper.describes else paper.label  # a descriptive label is no name to look for
         ranked = sorted(
-            ((_row_score(row, e, order.get(e.start, 0), count, paper.label), e) for e in scored),
+            ((_row_score(row, e, order.get(e.start, 0), count, own), e) for e in scored),
             key=lambda t: t[0],
             reverse=True,
         )

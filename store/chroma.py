@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
+from store.guard import neutralize_markers
+from store.labels import choose_label
 from store.papers import Paper
 
 if TYPE_CHECKING:  # chromadb is imported when a store is opened, not with this module
@@ -155,25 +157,34 @@ def _paper_meta(paper: Paper, n_chunks: int) -> dict:
         "url": paper.url,
         "source": paper.source,
         "doi": paper.doi,
+        "label_kind": paper.label_kind,
         "content_hash": paper.content_hash,
         "n_chunks": n_chunks,
     }
 
 
 def _paper_from(pid: str, abstract: str, meta: dict) -> Paper:
+    """A stored paper. One stored before labels had kinds (no ``label_kind``) is labelled again
+    from its record (:func:`store.labels.choose_label`): its stored label may be a cut sentence."""
     year = meta.get("year", -1)
+    label, kind = meta.get("label", ""), meta.get("label_kind", "")
+    aliases = tuple(json.loads(meta.get("aliases", "[]")))
+    if not kind:
+        fresh, fresh_aliases, kind = choose_label(abstract, meta.get("title", ""))
+        label, aliases = neutralize_markers(fresh) or label, fresh_aliases or aliases
     return Paper(
         id=pid,
         abstract=abstract,
         title=meta.get("title", ""),
-        label=meta.get("label", ""),
+        label=label,
         authors=tuple(json.loads(meta.get("authors", "[]"))),
         year=None if year in (-1, None) else int(year),
         venue=meta.get("venue", ""),
         url=meta.get("url", ""),
         source=meta.get("source", ""),
-        aliases=tuple(json.loads(meta.get("aliases", "[]"))),
+        aliases=aliases,
         doi=meta.get("doi", ""),
+        label_kind=kind,
     )
 
 

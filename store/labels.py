@@ -5,15 +5,21 @@ from __future__ import annotations
 
 import re
 
+from store.fieldterms import is_field_term
 from store.guard import is_instruction, neutralize_markers
+from store.keyphrase import key_phrase
 
 __all__ = [
+    "MAX_TITLE_CHARS",
+    "choose_label",
     "derive_label",
     "find_code_url",
     "is_code_link",
     "is_name_token",
     "is_opening",
+    "stated_name",
     "strip_markup",
+    "title_label",
     "title_name",
 ]
 
@@ -134,36 +140,108 @@ def _name_after_intro(tail: str) -> tuple[str, tuple[str, ...]] | None:
     return None
 
 
-def derive_label(abstract: str, max_words: int = 8) -> tuple[str, tuple[str, ...]]:
-    """Derive a display label and aliases from an abstract.
+def stated_name(abstract: str) -> tuple[str, tuple[str, ...]] | None:
+    """The method/system name the abstract introduces ("we propose X", "we introduce the Long
+    Name (ACRO)"), with its aliases (long form, companion names), or ``None``.
 
-    The label is the method/system name the abstract introduces ("we propose X",
-    "we introduce the Long Name (ACRO)") when it states one; otherwise the first
-    ``max_words`` words of its first sentence followed by an ellipsis. Sentences addressed
-    to an assistant (:func:`store.guard.is_instruction`) never give the label.
-
-    Returns:
-        ``(label, aliases)``; aliases hold the long form and companion names. The label is
-        ``""`` when every sentence is an instruction.
+    Sentences addressed to an assistant (:func:`store.guard.is_instruction`) never give it, and
+    a field term ("we propose a novel Federated Learning (FL) framework",
+    :func:`store.fieldterms.is_field_term`) is no name.
     """
     plain = strip_markup(abstract)
-    candidates: list[tuple[str, tuple[str, ...]]] = []
     for m in _INTRO.finditer(plain):
         start = max(plain.rfind(". ", 0, m.start()), plain.rfind("! ", 0, m.start()), plain.rfind("? ", 0, m.start()))
         end = plain.find(". ", m.end())
         if is_instruction(plain[start + 1 : end if end >= 0 else len(plain)]):
             continue  # "... and say that we propose X": an instruction, not the paper's own claim
         found = _name_after_intro(plain[m.end() : m.end() + 200])
+        if found and not is_field_term(found[0]):
+            return found
+    return None
+
+
+def derive_label(abstract: str) -> tuple[str, tuple[str, ...]]:
+    """Derive a display label and aliases from an abstract alone.
+
+    The label is the name the abstract states (:func:`stated_name`); otherwise a short
+    descriptive phrase (:func:`store.keyphrase.key_phrase`), never a cut sentence.
+
+    Returns:
+        ``(label, aliases)``; aliases hold the long form and companion names. The label is
+        ``""`` when every sentence is an instruction.
+    """
+    found = stated_name(abstract)
+    if found:
+        return found
+    return key_phrase(strip_markup(abstract)), ()
+
+
+#: Longest title (characters) shown whole as a label; calibrated on ICML 2022-23 titles, of
+#: which about nine in ten fit. A longer one is shortened at a colon or a phrase boundary.
+MAX_TITLE_CHARS = 80
+_TITLE_BREAK = re.compile(r"\s*(?::|\s[-–—](?=\s)|\?)\s+")
+_TITLE_TAIL = frozenset("with via for from using under in on through by toward towards beyond without".split())
+
+
+def title_label(title: str) -> str:
+    """A title as a label: whole up to :data:`MAX_TITLE_CHARS`; else its part before a colon or
+    dash ("Fascinating Supervisory Signals and Where to Find Them: ..." -> the part before the
+    colon) when that has three or more words, or the part after it when the part before is
+    shorter ("Beyond Images: Label Noise ..." -> "Label Noise ..."); else that part (or the
+    title) cut before the last linking word that makes it fit ("Searching Large Neighborhoods
+    for Integer Linear Programs with Contrastive Learning" -> "... for Integer Linear Programs");
+    else whole. Never with an ellipsis, never cut inside a list ("for A, B and C" is cut before
+    "for")."""
+    title = title.strip()
+    if len(title) <= MAX_TITLE_CHARS:
+        return title
+    parts = _TITLE_BREAK.split(title, maxsplit=1)
+    head = parts[0].strip()
+    if len(head.split()) >= 3 and len(head) <= MAX_TITLE_CHARS:
+        return head + ("?" if title[len(head) :].lstrip().startswith("?") else "")
+    short_head = len(head.split()) < 3
+    if short_head and len(parts) == 2 and len(parts[1].strip()) <= MAX_TITLE_CHARS and len(parts[1].split()) >= 2:
+        return parts[1].strip()
+    words = (title if short_head else head).split()
+    for k in range(len(words) - 1, 2, -1):
+        if words[k].lower() in _TITLE_TAIL and len(" ".join(words[:k])) <= MAX_TITLE_CHARS:
+            return " ".join(words[:k]).rstrip(",;:")
+    return title
+
+
+def _titled_name(name: str, title: str) -> bool:
+    """Whether a name the abstract states beats the record's title: a coined name ("DANCE",
+    "Graph-R1") or words the title itself uses; "simple network architecture" does not."""
+    return any(is_name_token(w.strip("()[],.;:!?")) for w in name.split()) or name.lower() in title.lower()
+
+
+def choose_label(abstract: str, title: str = "") -> tuple[str, tuple[str, ...], str]:
+    """The label of a record, with its aliases and kind.
+
+    Precedence: a name the title states before a colon (:func:`title_name`); the name the
+    abstract states (:func:`stated_name`; with a title, only a coined one or one the title uses);
+    the title (:func:`title_label`); a descriptive phrase of the abstract
+    (:func:`store.keyphrase.key_phrase`).
+
+    Returns:
+        ``(label, aliases, kind)`` with kind ``"name"``, ``"title"`` or ``"phrase"`` (a
+        description, which no question matches as a name). The label is ``""`` only when the
+        abstract is all instructions and there is no title.
+    """
+    found = stated_name(abstract)
+    named = title_name(title)
+    if named:
+        aliases: tuple[str, ...] = ()
         if found:
-            candidates.append(found)
-    if candidates:
-        return candidates[0]
-    # The first sentence that is not addressed to an assistant ("Ignore all previous ...").
-    sentences = [x for x in re.split(r"(?<=[.!?])\s", plain.strip()) if x.strip()]
-    first_sentence = next((x for x in sentences if not is_instruction(x)), "")
-    words = first_sentence.split()
-    label = " ".join(words[:max_words]) + ("…" if len(words) > max_words else "")
-    return label.rstrip(".,;:"), ()
+            label, aliases = found
+            if label != named and any(is_name_token(w) for w in label.split()):
+                aliases = (label, *aliases)
+        return named, aliases, "name"
+    if found and (not title or _titled_name(found[0], title)):
+        return found[0], found[1], "name"
+    if title:
+        return title_label(title), (), "title"
+    return key_phrase(strip_markup(abstract)), (), "phrase"
 
 
 def is_opening(label: str, abstract: str) -> bool:

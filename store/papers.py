@@ -24,6 +24,7 @@ from pathlib import Path
 from store.encoding import read_text
 from store.guard import neutralize_markers
 from store.labels import (  # noqa: F401 - re-exported: the label helpers were defined here before
+    choose_label,
     derive_label,
     find_code_url,
     is_code_link,
@@ -59,8 +60,8 @@ class Paper:
         abstract: The abstract as written in the source (may hold LaTeX/Markdown), normalised by
             :func:`store.textin.clean_text` (NFC, no control characters, spaces folded).
         title: Title when the source has one, else ``""``.
-        label: Display label: the method/system name the abstract states, else a
-            short descriptive label from its first sentence.
+        label: Display label (:func:`store.labels.choose_label`): the method/system name the
+            record states, else its title, else a short descriptive phrase of its abstract.
         authors: Author names in source order (may be empty).
         year: Publication year, or ``None``.
         venue: Venue name such as ``"ICML"``, or ``""``.
@@ -68,6 +69,8 @@ class Paper:
         source: File the record came from (file name only).
         aliases: Other names the abstract gives the method (long form, companions).
         doi: The paper's DOI as the source writes it (``10.1145/3292500.3330701``), or ``""``.
+        label_kind: What the label is: ``"name"`` (a name the record states), ``"title"`` or
+            ``"phrase"`` (a description of the abstract, see :attr:`describes`).
     """
 
     id: str
@@ -81,6 +84,13 @@ class Paper:
     source: str = ""
     aliases: tuple[str, ...] = field(default=())
     doi: str = ""
+    label_kind: str = "name"
+
+    @property
+    def describes(self) -> bool:
+        """Whether the label is a description of the abstract, not a name or title: quoted when a
+        question spells it out, never matched as a name (also the older cut-sentence form)."""
+        return self.label_kind == "phrase" or self.label.endswith("…")
 
     @property
     def content_hash(self) -> str:
@@ -182,9 +192,9 @@ def note_surrogates(result: ReadResult, line: int | None, n: int, record: object
 
 
 def has_opening_label(paper: Paper) -> bool:
-    """Whether the paper's label is only the opening words of its abstract (no name, no title),
-    so the label alone does not say what the paper is about."""
-    return not paper.title and is_opening(paper.label, paper.abstract)
+    """Whether the paper's label is derived from its abstract (no name, no title): a short
+    description, so a list entry quotes what the paper does in its own words."""
+    return not paper.title and paper.describes
 
 
 def make_paper(
@@ -199,10 +209,9 @@ def make_paper(
     source: str = "",
     doi: str = "",
 ) -> Paper:
-    """Build a :class:`Paper`, deriving its label, aliases and code URL from the abstract.
-
-    A name the title states before a colon (:func:`title_name`) is the label; the name the
-    abstract introduces then stays an alias when it is a coined name. Every text field is
+    """Build a :class:`Paper`, deriving its label (:func:`store.labels.choose_label`), aliases
+    and code URL from the record. A name the title states before a colon is the label; the name
+    the abstract introduces then stays an alias when it is a coined name. Every text field is
     normalised first (:func:`store.textin.clean_text`: NFC, lone surrogates to U+FFFD,
     control characters dropped, white space folded), so whatever a reader decoded can be
     hashed, embedded and stored.
@@ -215,14 +224,7 @@ def make_paper(
     authors = [clean_text(a) for a in authors if a]
     if not id or not abstract:
         raise ValueError("no id" if not id else "no abstract (nothing readable left in it)")
-    label, aliases = derive_label(abstract)
-    named = title_name(title)
-    if named:
-        if named != label and not label.endswith("…") and any(is_name_token(w) for w in label.split()):
-            aliases = (label, *aliases)
-        label = named
-    elif title and is_opening(label, abstract):
-        label = title if len(title) <= 80 else title[:77].rsplit(" ", 1)[0] + "…"
+    label, aliases, kind = choose_label(abstract, title)
     label = neutralize_markers(label or title or id)  # an abstract made only of instructions names nothing
     return Paper(
         id=id,
@@ -236,6 +238,7 @@ def make_paper(
         source=source,
         aliases=aliases,
         doi=doi,
+        label_kind=kind,
     )
 
 

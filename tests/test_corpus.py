@@ -34,8 +34,9 @@ def test_labels_are_the_names_the_abstracts_state():
     right = sum(1 for p, name in named if p.label == name)
     assert right >= len(named) - 1, [(p.id, p.label, name) for p, name in named if p.label != name]
     unnamed = [p for p in _seed_papers() if not gold[p.id]["short_name"]]
-    # papers without a stated name get a descriptive label from their first sentence
-    assert sum(p.label.endswith("…") for p in unnamed) >= len(unnamed) - 1
+    # papers without a stated name get a short description of what they do, never a cut sentence
+    assert not any("…" in p.label for p in unnamed)
+    assert all(2 <= len(p.label.split()) <= 6 for p in unnamed), [p.label for p in unnamed]
     from store.papers import has_opening_label
 
     assert sum(has_opening_label(p) for p in unnamed) >= len(unnamed) - 1
@@ -48,10 +49,10 @@ def test_code_urls_match_the_reference():
         assert (p.url or None) == gold[p.id]["code_url"], p.id
 
 
-def test_an_opening_words_label_is_told_apart_from_a_name_or_a_title():
+def test_a_descriptive_label_is_told_apart_from_a_name_or_a_title():
     from store.papers import has_opening_label, make_paper
 
-    text = "Large models are big and slow to serve. We propose a cheaper way."
+    text = "Large models are big and slow to serve. We propose a cheaper serving schedule for them."
     assert has_opening_label(make_paper("a", text))
     assert not has_opening_label(make_paper("b", text, title="Cheap serving of large models"))
     assert not has_opening_label(make_paper("c", "We propose FOO-2, a method. It works."))
@@ -64,7 +65,7 @@ def test_derive_label_patterns():
     assert derive_label("We propose \\textbf{FOO-2}, a method.")[0] == "FOO-2"
     got = derive_label("Here we propose analytic thing matching (ATM), which works.")
     assert got == ("ATM", ("analytic thing matching",))
-    assert derive_label("Large models are big. They cost a lot.")[0] == "Large models are big"
+    assert derive_label("Large models cost a lot. We study sparse expert routing.")[0] == "Sparse expert routing"
     assert strip_markup("**DocVAL** gains 2.33\\%") == "DocVAL gains 2.33%"
     assert find_code_url("Code: https://github.com/a/b.") == "https://github.com/a/b"
 

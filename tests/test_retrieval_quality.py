@@ -170,7 +170,7 @@ def test_a_listed_paper_without_a_name_also_quotes_what_it_does(extractive):
     from store.papers import has_opening_label
 
     ans = extractive.pipeline.ask("Which papers work on speech or audio?")
-    asr = [c for c in ans.citations if c.label.startswith("Automatic Speech Recognition")]
+    asr = [c for c in ans.citations if "music carrier" in c.label.lower()]
     assert asr, [c.label for c in ans.citations]
     quoted = " ".join(e.sentence for e in asr[0].evidence)
     assert "we introduce the first music carrier selection algorithm" in quoted

@@ -1,0 +1,159 @@
+"""Display labels: the stated name, else the record's title, else a short description of the
+abstract; never a cut sentence, never a field term taken for a name, unique in a collection."""
+
+import json
+
+import pytest
+from conftest import ROOT, SEED
+
+from rag.catalogue import Catalogue
+from rag.references import display_name
+from store.distinct import distinct_labels
+from store.fieldterms import is_field_term
+from store.keyphrase import MAX_WORDS, MIN_WORDS, defined_abbreviations, key_phrase
+from store.labels import MAX_TITLE_CHARS, choose_label, title_label
+from store.papers import is_opening, make_paper, read_seed_text
+
+_ENDINGS = {"a", "an", "the", "of", "in", "on", "for", "to", "with", "by", "and", "or", "from", "that", "which"}
+
+
+def _seed_papers():
+    return [p for f in sorted((ROOT / "data").glob("*.txt")) for p in read_seed_text(f).papers]
+
+
+def _unnamed():
+    gold = {r["id"]: r for r in map(json.loads, SEED.read_text().splitlines())}
+    return [p for p in _seed_papers() if not gold[p.id]["short_name"]]
+
+
+def test_unnamed_abstracts_get_short_distinct_descriptions():
+    papers = _unnamed()
+    assert len(papers) >= 8
+    labels = [p.label for p in papers]
+    for p in papers:
+        words = p.label.split()
+        assert "…" not in p.label, p.label
+        assert MIN_WORDS <= len(words) <= MAX_WORDS, p.label
+        assert words[-1].lower() not in _ENDINGS, p.label
+        assert not is_opening(p.label, p.abstract), p.label  # not the abstract's first words
+        assert p.label_kind == "phrase" and p.describes
+    assert len({label.casefold() for label in labels}) == len(labels), labels
+
+
+def test_every_seed_label_is_unique_and_uncut():
+    labels = [p.label.casefold() for p in _seed_papers()]
+    assert len(set(labels)) == len(labels)
+    assert not any("…" in label for label in labels)
+
+
+@pytest.mark.parametrize(
+    "intro",
+    [
+        "To this end, we propose a novel Federated Learning (FL) framework that plugs into existing methods.",
+        "We introduce a Graph Neural Network (GNN) approach that reads the molecules.",
+        "We present a Reinforcement Learning framework, which learns the schedule.",
+    ],
+)
+def test_a_field_term_is_not_a_name(intro):
+    abstract = (
+        "Offline hospital scheduling with shared rotas is hard when departments keep their data apart. "
+        f"{intro} Experiments on rota scheduling benchmarks show fewer conflicts."
+    )
+    label, _, kind = choose_label(abstract)
+    assert not is_field_term(label), label
+    assert kind == "phrase" and "…" not in label
+
+
+def test_the_title_beats_a_phrase_from_the_abstract():
+    abstract = (
+        "Sequence models rely on recurrence. We propose a new simple network architecture, the Relay, "
+        "based solely on gating mechanisms. It trains faster on translation benchmarks."
+    )
+    untitled = make_paper("a", abstract)
+    titled = make_paper("b", abstract, title="Gating Is Enough for Translation")
+    assert untitled.label == "simple network architecture"  # what the abstract states, without a title
+    assert titled.label == "Gating Is Enough for Translation" and titled.label_kind == "title"
+
+
+def test_a_coined_name_still_beats_the_title():
+    p = make_paper("a", "We propose FOO-2, a sparse router. It is fast.", title="Sparse Routing at Scale")
+    assert p.label == "FOO-2" and p.label_kind == "name"
+
+
+def test_a_long_title_is_shortened_without_an_ellipsis():
+    long_titles = [
+        "Searching Large Neighborhoods for Integer Linear Programs with Contrastive Learning and Other Tricks",
+        "Fascinating Supervisory Signals and Where to Find Them: Deep Anomaly Detection with Scale Learning",
+        "Bounding the Width of Neural Networks via Coupled Initialization - A Worst Case Analysis",
+    ]
+    for t in long_titles:
+        got = title_label(t)
+        assert "…" not in got and len(got) <= MAX_TITLE_CHARS and t.startswith(got), got
+        assert got.split()[-1].lower() not in _ENDINGS, got
+    assert title_label("Short Title") == "Short Title"
+
+
+def test_key_phrase_spells_out_what_the_abstract_defines():
+    text = (
+        "Training sets grow fast, motivating dataset pruning (DP). "
+        "In this work, we present a unified graph-based DP framework."
+    )
+    assert defined_abbreviations(text) == {"DP": "dataset pruning"}
+    assert key_phrase(text) == "Graph-based dataset pruning"
+
+
+def test_key_phrase_skips_a_demonstrative_and_takes_the_means():
+    text = "Serving costs grow with model size. We tackle these costs by pruning attention heads of deep decoders."
+    assert key_phrase(text) == "Pruning attention heads of deep decoders"
+
+
+def test_papers_sharing_a_label_are_told_apart():
+    a = make_paper(
+        "x1", "We propose COLA, a coder. It codes.", title="COLA: Coding Errors Away", authors=["Ada Lovelace"]
+    )
+    b = make_paper("x2", "We propose COLA, an opponent learner. It learns.", authors=["Alan Turing"], year=2022)
+    c = make_paper("x3", "We propose COLA, a solver. It solves.", authors=["Grace Hopper"], year=2023)
+    d = make_paper("x4", "We propose DANCE, a dancer. It dances.")
+    out = {p.id: p for p in distinct_labels([a, b, c, d])}
+    assert [p.id for p in distinct_labels([a, b, c, d])] == ["x1", "x2", "x3", "x4"]  # ids and order kept
+    assert out["x1"].label == "COLA: Coding Errors Away"  # a title first
+    assert out["x2"].label == "COLA (Turing)" and out["x3"].label == "COLA (Hopper)"
+    assert out["x4"] is d  # a unique label is left alone
+    assert all("COLA" in out[i].aliases for i in ("x1", "x2", "x3"))  # still found by its name
+    assert len({p.label for p in out.values()}) == 4
+
+
+def test_the_catalogue_shows_unique_labels_and_keeps_names_for_questions():
+    a = make_paper("x1", "We propose COLA, a coder. It codes.", authors=["Ada Lovelace"])
+    b = make_paper("x2", "We propose COLA, an opponent learner. It learns.", authors=["Alan Turing"])
+    c = make_paper("x3", "We propose DANCE, a dancer. It dances.", title="DANCE: Dancing Fast")
+    d = make_paper("x4", "We propose DANCE, a dancer. It dances.", title="Dancing Slowly")
+    cat = Catalogue([a, b, c, d])
+    assert {cat["x1"].label, cat["x2"].label} == {"COLA (Lovelace)", "COLA (Turing)"}
+    assert cat["x3"].label == "DANCE: Dancing Fast" and cat["x4"].label == "Dancing Slowly"  # both titled
+    assert len({p.label for p in cat.papers.values()}) == 4
+    assert [p.id for p in cat.papers.values()] == ["x1", "x2", "x3", "x4"]
+
+
+def test_a_descriptive_label_is_quoted_and_never_matched_as_a_name():
+    abstract = "Ride-hailing fleets idle at night. We study the dispatch of idle ride-hailing fleets across city zones."
+    p = make_paper("r1", abstract)
+    other = make_paper("r2", "We propose DANCE, a dancer. It dances.")
+    assert p.describes and p.label == "Dispatch of idle ride-hailing fleets"
+    assert display_name(p) == f"“{p.label}”"
+    assert display_name(other) == "DANCE"
+    cat = Catalogue([p, other])
+    assert cat.names.named(f"What does {p.label} find?") == {}
+    assert cat.names.named("what does dispatsh do?") == {}  # no one-edit match on a description
+    assert cat.fuzzy_names("dispatch of idle ride hailing fleets", 86) == []
+
+
+def test_a_paper_stored_with_a_cut_label_is_labelled_again():
+    from store.chroma import _paper_from
+
+    abstract = "Large models are big and slow to serve. We study cheaper serving schedules for large models."
+    old = {"title": "", "label": "Large models are big and slow to…", "aliases": "[]"}
+    p = _paper_from("a", abstract, old)
+    assert p.label == "Cheaper serving schedules for large models" and p.label_kind == "phrase"
+    new = {**old, "label": "Kept", "label_kind": "name"}
+    assert _paper_from("a", abstract, new).label == "Kept"

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
+from rag.authors import AuthorIndex
 from rag.text import STOPWORDS, named_entities, normalize, normalize_case_keep
 from store.labels import title_name
 from store.papers import Paper
@@ -226,7 +227,8 @@ _STRIP_GENERIC = re.compile(r"\b(the|a|an|paper|papers|method|approach|work|mode
 
 
 class Catalogue:
-    """The papers of the collection, their names and the words their abstracts use.
+    """The papers of the collection, their names, their authors (:class:`rag.authors.AuthorIndex`)
+    and the words their abstracts use.
 
     Args:
         papers: Every paper of the collection.
@@ -238,6 +240,7 @@ class Catalogue:
         self.vocabulary: frozenset[str] = frozenset(
             w.lower() for p in self.papers.values() for w in _WORD.findall(p.text_for_index)
         )
+        self.authors = AuthorIndex(self.papers.values(), self.vocabulary)
         self._by_length: dict[int, list[str]] = defaultdict(list)
         for v in sorted(self.vocabulary):
             if v.isalpha():

@@ -227,8 +227,13 @@ class Conversation(ReferenceResolver):
         t0 = time.perf_counter()
         plan = plan or self.pipeline.read(message)
         fplan = filters.plan(plan.query, self.papers, self.pipeline.catalogue.authors) if filters is not None else None
-        if fplan is not None and fplan.question != plan.query:  # a year phrase became a filter
+        stated = fplan is not None and fplan.question != plan.query  # a year or author phrase became a filter
+        if stated and fplan is not None:
             plan = replace(self.pipeline.read(fplan.question), asked=plan.asked)
+        if fplan is not None and fplan.allowed is not None and fplan.by_author and self._lists(plan, stated):
+            ans = list_papers(self.pipeline, plan.asked, fplan.allowed, fplan.description)
+            ans = replace(self.renumber(ans), note=self._note(fplan, ans.note))
+            return Turn(plan.asked, plan.asked, ans, "refusal" if ans.refused else "answer", plan=plan)
         follow = _WHAT_ABOUT.match(plan.query)
         prev = next((t for t in reversed(self.turns) if t.kind == "answer" and t.plan and t.citations), None)
         if follow and prev is not None and not plan.named_ids:
@@ -262,19 +267,17 @@ class Conversation(ReferenceResolver):
                 return turn
         if plan.intent == "topic_summary":
             return self._topic_summary(plan, fplan, t0)
-        if fplan is not None and fplan.allowed is not None and fplan.by_author and self._lists(plan):
-            ans = list_papers(self.pipeline, plan.asked, fplan.allowed, fplan.description)
-            ans = replace(self.renumber(ans), note=self._note(fplan, ans.note))
-            return Turn(plan.asked, plan.asked, ans, "refusal" if ans.refused else "answer", plan=plan)
         return self._answer(plan, fplan, t0, top_k=top_k, on_token=on_token, stop=stop)
 
     @staticmethod
-    def _lists(plan: QuestionPlan) -> bool:
+    def _lists(plan: QuestionPlan, stated: bool) -> bool:
         """A question that asks for the papers a filter lets through and nothing more ("papers by
-        X", "what did X publish in 2023"): no paper named or referred to, no topic, no detail."""
+        X", "what did X publish in 2023"): no paper named or referred to, no topic, no detail.
+        A question left empty once its author phrase became the filter ("Which papers did X
+        publish?") is one; an empty message is not."""
         return (
-            plan.intent == "ask" and not plan.refs and not plan.metadata and not plan.wants_link
-            and not topic_left(plan.topic)
+            (plan.intent == "ask" or (plan.intent == "empty" and stated))
+            and not plan.refs and not plan.metadata and not plan.wants_link and not topic_left(plan.topic)
         )
 
     def _answer(self, plan: QuestionPlan, fplan: FilterPlan | None, t0: float, **kw) -> Turn:

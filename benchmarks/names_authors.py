@@ -52,7 +52,7 @@ def build(home: Path):
 
     settings = Settings(home=home)
     prepare_environment(settings)
-    return build_pipeline(settings, embedder=make_embedder(settings), store=open_store(settings), llm=None)
+    return build_pipeline(settings, embedder=make_embedder(settings), store=open_store(settings), llm=None).pipeline
 
 
 def ask(pipeline, question: str):

@@ -16,8 +16,10 @@ from collections.abc import Iterable, Sequence
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
+from rag.authors import AuthorIndex
 from rag.text import STOPWORDS, named_entities, normalize, normalize_case_keep
 from store.distinct import distinct_labels
+from store.labels import title_name
 from store.papers import Paper
 
 __all__ = ["TERM_SHARE", "Catalogue", "NameIndex"]
@@ -47,6 +49,12 @@ class NameIndex:
     terms an abstract uses (``ALFWorld``, ``GSM8K``) are *terms*. A name is matched in any
     letter case ("dance or apm") unless the collection's abstracts also use it as an ordinary
     lower-case word, where only its written form counts.
+
+    A name a title states before its colon ("LoRA: Low-Rank Adaptation ...") is that paper's
+    name even when other abstracts use it ("... into Low Rank Adapters (LoRA)"), and no other
+    paper's abstract-derived alias takes it. Exact matches come first: a one-edit neighbour
+    (QLoRA for "LoRA") is tried only for a word no paper's name, title or abstract holds, and
+    a longer name found in the question (a phrase) hides the shorter names inside it.
     """
 
     def __init__(self, papers: Sequence[Paper]):
@@ -68,18 +76,29 @@ class NameIndex:
         for pid, t in texts.items():
             for run in set(_RUN.findall(t)):
                 postings[run].add(pid)
-        self._runs = frozenset(postings)  # every word of every abstract: a stated term is never "missing"
+        titles = {p.id: normalize(p.title) for p in papers if p.title}
+        # every word of every abstract and title: a stated term is never "missing", nor a typo
+        self._runs = frozenset(postings) | {r for t in titles.values() for r in _RUN.findall(t)}
+        # names titles state -> the papers whose title states them
+        titled: dict[str, set[str]] = defaultdict(set)
         for p in papers:
-            for name in ((p.label,) if not p.describes else ()) + p.aliases:
+            if p.title and (stated := title_name(p.title)):
+                titled[normalize(stated)].add(p.id)
+        for p in papers:
+            stated = (title_name(p.title) or "") if p.title else ""
+            own = () if p.describes else (p.label,)
+            for name in dict.fromkeys((*own, *p.aliases, stated)):
                 if not name or name.endswith("…"):
                     continue
                 key = normalize(name)
+                if key in titled and p.id not in titled[key]:
+                    continue  # another paper's title states this name: an abstract only mentions it here
                 # A name other abstracts also use ("federated learning") is a field, not this paper's
                 # name. A coined name ("DANCE") counts only as written there ("we dance" is a word).
                 runs = _RUN.findall(key)
                 others = set.intersection(*(postings.get(r, set()) for r in runs)) if runs else set(texts)
                 others.discard(p.id)
-                if others:
+                if others and p.id not in titled.get(key, ()):
                     coined = bool(named_entities(name))  # "DANCE", "ProAct-75"; not "Federated Learning"
                     pat = _bounded(normalize_case_keep(name) if coined else key)
                     where = cased if coined else texts
@@ -105,12 +124,16 @@ class NameIndex:
             self._phrases_by_first[runs[0] if runs else ""].append((phrase, _bounded(phrase)))
 
     def _lowercase_names(self, question: str) -> set[str]:
-        """Words of ``question`` written in lower case that are names and no ordinary word here."""
+        """Words of ``question`` written in lower case (or capitalised only) that are names and no
+        ordinary word here."""
         out = set()
         for w in _RUN.findall(question):
             ordinary = not w.islower() or w in self.plain or w in STOPWORDS or len(w) < 3
-            if not ordinary and (w in self.names or (len(w) >= 5 and self._near_name(w))):
+            near = len(w) >= 5 and w not in self._runs and self._near_name(w)
+            if not ordinary and (w in self.names or near):
                 out.add(w)
+            elif w[:1].isupper() and w[1:].islower() and w.lower() in self.names and w.lower() not in self.plain:
+                out.add(w)  # "Lora" at a sentence start or typed so: the name in another case
         return out
 
     @functools.lru_cache(maxsize=4096)  # noqa: B019 - one index per catalogue, its names never change
@@ -142,13 +165,24 @@ class NameIndex:
         question = re.sub(r"\$[^$]*\$|\\[A-Za-z]+", " ", question)  # LaTeX math is not a name
         qn = normalize(question)
         found = [
-            (self._phrase_rank[phrase], phrase)
+            (self._phrase_rank[phrase], phrase, pat)
             for run in {"", *_RUN.findall(qn)}
             for phrase, pat in self._phrases_by_first.get(run, ())
             if pat.search(qn)
         ]
-        for _, phrase in sorted(found):  # in the order of self.phrases, as a full scan would find them
-            matches[phrase] = dict.fromkeys(self.phrases[phrase], EXACT)
+        # The longest name found wins its words: "Fisher SAM" hides "SAM", a longer phrase a shorter one.
+        spans: list[tuple[int, int]] = []
+        kept = set()
+        for _, phrase, pat in sorted(found, key=lambda t: -len(t[1])):
+            m = pat.search(qn)
+            if m and not any(a <= m.start() < b or m.start() <= a < m.end() for a, b in spans):
+                spans.append(m.span())
+                kept.add(phrase)
+        for _, phrase, _ in sorted(found):  # in the order of self.phrases, as a full scan would find them
+            if phrase in kept:
+                matches[phrase] = dict.fromkeys(self.phrases[phrase], EXACT)
+        for phrase in kept:  # the words of a matched phrase are no names of their own
+            question = re.sub(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", " ", question, flags=re.I)
         tokens = set(named_entities(question)) | self._lowercase_names(question)
         tokens |= {t for t in re.findall(r"[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+", question) if len(t) >= 4}
         for tok in tokens:
@@ -158,6 +192,8 @@ class NameIndex:
             got: dict[str, float] = {}
             if key in self.names:
                 got.update(dict.fromkeys(self.names[key], EXACT))
+            elif key in self._runs:
+                pass  # a word the papers hold is no typing error: no one-edit neighbour (LoRA is not QLoRA)
             elif len(key) >= 4 and not tok.islower():
                 for name, ids in self.names.items():
                     if abs(len(name) - len(key)) <= 1 and Levenshtein.distance(name, key) <= 1:
@@ -194,7 +230,8 @@ _STRIP_GENERIC = re.compile(r"\b(the|a|an|paper|papers|method|approach|work|mode
 
 
 class Catalogue:
-    """The papers of the collection, their names and the words their abstracts use.
+    """The papers of the collection, their names, their authors (:class:`rag.authors.AuthorIndex`)
+    and the words their abstracts use.
 
     Labels are made unique within the collection here (:func:`store.distinct.distinct_labels`),
     so answers, tables, the evidence panel and exports, which all read these papers, show the
@@ -211,6 +248,7 @@ class Catalogue:
         self.vocabulary: frozenset[str] = frozenset(
             w.lower() for p in self.papers.values() for w in _WORD.findall(p.text_for_index)
         )
+        self.authors = AuthorIndex(self.papers.values(), self.vocabulary)
         self._by_length: dict[int, list[str]] = defaultdict(list)
         for v in sorted(self.vocabulary):
             if v.isalpha():

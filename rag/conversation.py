@@ -3,8 +3,10 @@
 A :class:`Conversation` holds the turns of one user's session. For each message it
 
 * reads the message once into a :class:`rag.question.QuestionPlan` (:meth:`AnswerPipeline.read`);
-* applies year / venue / author filters (:class:`rag.filters.Filters`, a year the question
-  states becomes a visible filter);
+* applies year / venue / author filters (:class:`rag.filters.Filters`, a year or an author the
+  question states becomes a visible filter); a question that only asks for an author's papers
+  ("papers by X", "what did X publish in 2023") lists every paper the filters let through
+  (:mod:`rag.listing`);
 * resolves the papers the plan refers to: names and ids through the catalogue, ``[2]`` / "the
   second one" / "it" / "both" through earlier turns, descriptions through retrieval;
 * dispatches on the plan's intent: a comparison (:mod:`rag.compare`), a summary of one paper or
@@ -24,9 +26,11 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from rag.answer import EMPTY_QUESTION, AnswerPipeline
+from rag.authors import topic_left
 from rag.citations import MARKER, format_marker
 from rag.compare import ComparisonTable, build_table, comparison_text
 from rag.filters import FilterPlan, Filters
+from rag.listing import list_papers
 from rag.phrasing import split_frame
 from rag.prose import REFUSAL
 from rag.question import QuestionPlan
@@ -222,9 +226,14 @@ class Conversation(ReferenceResolver):
     ) -> Turn:
         t0 = time.perf_counter()
         plan = plan or self.pipeline.read(message)
-        fplan = filters.plan(plan.query, self.papers) if filters is not None else None
-        if fplan is not None and fplan.question != plan.query:  # a year phrase became a filter
+        fplan = filters.plan(plan.query, self.papers, self.pipeline.catalogue.authors) if filters is not None else None
+        stated = fplan is not None and fplan.question != plan.query  # a year or author phrase became a filter
+        if stated and fplan is not None:
             plan = replace(self.pipeline.read(fplan.question), asked=plan.asked)
+        if fplan is not None and fplan.allowed is not None and fplan.by_author and self._lists(plan, stated):
+            ans = list_papers(self.pipeline, plan.asked, fplan.allowed, fplan.description)
+            ans = replace(self.renumber(ans), note=self._note(fplan, ans.note))
+            return Turn(plan.asked, plan.asked, ans, "refusal" if ans.refused else "answer", plan=plan)
         follow = _WHAT_ABOUT.match(plan.query)
         prev = next((t for t in reversed(self.turns) if t.kind == "answer" and t.plan and t.citations), None)
         if follow and prev is not None and not plan.named_ids:
@@ -259,6 +268,17 @@ class Conversation(ReferenceResolver):
         if plan.intent == "topic_summary":
             return self._topic_summary(plan, fplan, t0)
         return self._answer(plan, fplan, t0, top_k=top_k, on_token=on_token, stop=stop)
+
+    @staticmethod
+    def _lists(plan: QuestionPlan, stated: bool) -> bool:
+        """A question that asks for the papers a filter lets through and nothing more ("papers by
+        X", "what did X publish in 2023"): no paper named or referred to, no topic, no detail.
+        A question left empty once its author phrase became the filter ("Which papers did X
+        publish?") is one; an empty message is not."""
+        return (
+            (plan.intent == "ask" or (plan.intent == "empty" and stated))
+            and not plan.refs and not plan.metadata and not plan.wants_link and not topic_left(plan.topic)
+        )
 
     def _answer(self, plan: QuestionPlan, fplan: FilterPlan | None, t0: float, **kw) -> Turn:
         ids, standalone, unresolved = self._referred(plan)

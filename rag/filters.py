@@ -5,9 +5,11 @@ pass to :meth:`rag.answer.AnswerPipeline.ask`. Filters never re-rank: they only 
 paper ids retrieval may return (the ``allowed`` set of :meth:`HybridRetriever.search`).
 
 With ``auto=True`` a year the question states as a restriction ("papers from 2023 about
-diffusion", "2022 papers on ...") becomes a year filter. An automatic filter is always
-visible: the answer's note says ``filter: year=2023 (remove with --no-auto-filter)``; the UI
-passes its own :attr:`Filters.auto_hint` (the checkbox that turns it off).
+diffusion", "2022 papers on ...") becomes a year filter, and an author name the records hold
+("papers by Tri Dao", "Dao's work on attention", :mod:`rag.authors`) an author filter on
+exactly that author's papers. An automatic filter is always visible: the answer's note says
+``filter: year=2023 (remove with --no-auto-filter)``; the UI passes its own
+:attr:`Filters.auto_hint` (the checkbox that turns it off).
 """
 
 from __future__ import annotations
@@ -16,8 +18,12 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from store.papers import Paper
+
+if TYPE_CHECKING:
+    from rag.authors import AuthorIndex
 
 __all__ = ["AUTO_HINT", "FilterPlan", "Filters", "detect_year"]
 
@@ -80,7 +86,8 @@ class Filters:
         author: Case- and accent-insensitive substring of any author name
             (``"muller"`` matches ``"Jonas Müller"``), ``""`` for any.
         auto: Also take a year from the question ("papers from 2023 about ...") when
-            ``year`` is not given.
+            ``year`` is not given, and an author the records hold ("papers by Tri Dao") when
+            ``author`` is not.
         auto_hint: How to undo an automatic filter, shown in the note after it
             (default :data:`AUTO_HINT`, the CLI option).
     """
@@ -123,13 +130,20 @@ class Filters:
             parts.append(f"author={self.author.strip()}")
         return ", ".join(parts)
 
-    def plan(self, question: str, papers: Mapping[str, Paper]) -> FilterPlan:
+    def plan(self, question: str, papers: Mapping[str, Paper], authors: AuthorIndex | None = None) -> FilterPlan:
         """Resolve the filters for one question over the collection's papers.
+
+        Args:
+            question: The question as asked.
+            papers: Every paper of the collection, by id.
+            authors: The collection's author names, to read stated authors (``auto`` only).
 
         Returns:
             A :class:`FilterPlan`: the allowed ids (``None`` when nothing restricts), the
-            question to retrieve with (an automatic year phrase removed) and the note to show.
+            question to retrieve with (automatic year and author phrases removed) and the note to show.
         """
+        from rag.authors import read_authors
+
         explicit = replace(self, auto=False)
         auto_year = None
         query = question
@@ -139,15 +153,25 @@ class Filters:
                 query = stripped
             elif auto_year is not None:
                 auto_year = None  # the year was the whole question: nothing left to search for
+        stated = None
+        if self.auto and not self.author.strip() and authors:
+            stated = read_authors(query, authors)
+            query = stated.rest if stated else query
         notes = []
         if explicit.active:
             notes.append(f"filter: {explicit.describe()}")
-        if auto_year is not None:
-            notes.append(f"filter: year={auto_year} ({self.auto_hint})")
+        auto = [f"year={auto_year}"] if auto_year is not None else []
+        auto += [f"author={' / '.join(stated.names)}"] if stated else []
+        if auto:
+            notes.append(f"filter: {', '.join(auto)} ({self.auto_hint})")
         if not notes:
             return FilterPlan(None, question, "", "")
         effective = replace(explicit, year=auto_year if auto_year is not None else explicit.year)
-        return FilterPlan(effective.allowed(papers), query, "; ".join(notes), effective.describe())
+        allowed = effective.allowed(papers)
+        description = ", ".join(x for x in (effective.describe(), *auto[auto_year is not None :]) if x)
+        if stated:
+            allowed &= stated.papers
+        return FilterPlan(allowed, query, "; ".join(notes), description, by_author=bool(stated or self.author.strip()))
 
 
 @dataclass(frozen=True)
@@ -159,12 +183,14 @@ class FilterPlan:
         question: The text to retrieve with (an automatically detected year phrase removed).
         note: What the answer's note shows, e.g. ``"filter: year=2023 (remove with --no-auto-filter)"``.
         description: The effective restrictions, e.g. ``"year=2023, venue=ICML"``.
+        by_author: An author restricts the papers (given, or stated in the question).
     """
 
     allowed: set[str] | None
     question: str
     note: str
     description: str
+    by_author: bool = False
 
     def restrict(self, allowed: set[str] | None) -> set[str] | None:
         """Intersect with another restriction (``None`` means no restriction)."""

@@ -138,6 +138,24 @@ def test_a_filter_that_matches_nothing_says_so(mixed):
 
 
 @pytest.mark.slow
+def test_an_author_the_question_states_lists_exactly_their_papers(mixed):
+    nie = {"icml-2b50c5aa80a8", "icml-0537258b0280"}
+    for question in ("Which papers did Weili Nie publish?", "papers by weili nie", "Nie's papers"):
+        ans = mixed.pipeline.ask(question, filters=Filters(auto=True))
+        assert {c.paper_id for c in ans.citations} == nie, (question, ans.text)
+        assert ans.text.startswith("2 papers in the collection match")
+        assert f"filter: author=Weili Nie ({AUTO_HINT})" in ans.note
+    y2023 = mixed.pipeline.ask("what did Weili Nie publish in 2023", filters=Filters(auto=True))
+    assert [c.paper_id for c in y2023.citations] == ["icml-0537258b0280"]
+    assert f"filter: year=2023, author=Weili Nie ({AUTO_HINT})" in y2023.note
+    topic = mixed.pipeline.ask("Weili Nie's work on point clouds", filters=Filters(auto=True))
+    assert topic.citations and {c.paper_id for c in topic.citations} <= nie
+    assert topic.citations[0].paper_id == "icml-0537258b0280"
+    # the seed papers hold no authors: who wrote one is still refused
+    assert mixed.pipeline.ask("Who are the authors of DANCE?", filters=Filters(auto=True)).refused
+
+
+@pytest.mark.slow
 def test_cli_year_author_and_auto_filter_options(tmp_path):
     env = dict(os.environ, PAPERCHAT_HOME=str(tmp_path / "home"))
     exe = [sys.executable, "-m", "ui.cli"]

@@ -1,0 +1,162 @@
+"""Names resolve exactly first, and authors stated in a question become an author filter.
+
+Fast tests: hand-made records (made-up abstracts for name families that differ by one edit or
+contain one another: LoRA/QLoRA, BERT/RoBERTa, GPT-2/GPT-3) and a few author lists; no embedder,
+no store. The end-to-end author listing runs over the ``mixed`` collection in test_filters.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.authors import AuthorIndex, read_authors, topic_left
+from rag.catalogue import Catalogue
+from rag.filters import Filters
+from rag.phrasing import split_frame
+from rag.question import read_question
+from store.papers import make_paper
+
+FAMILIES = [
+    make_paper("lora", "We propose Low-Rank Adaptation, or LoRA, which freezes the weights of a pretrained model "
+               "and trains small rank decomposition matrices. Compared with GPT-3 fine-tuned in full, LoRA trains "
+               "far fewer parameters.", title="LoRA: Low-Rank Adaptation of Large Language Models"),
+    make_paper("qlora", "We present QLoRA, a finetuning approach that reduces memory. QLoRA backpropagates gradients "
+               "through a frozen 4-bit quantized model into Low Rank Adapters (LoRA).",
+               title="QLoRA: Efficient Finetuning of Quantized LLMs"),
+    make_paper("bert", "We introduce a language representation model called BERT, which pre-trains deep bidirectional "
+               "encoders from unlabeled text.", title="BERT: Pre-training of Deep Bidirectional Transformers"),
+    make_paper("roberta", "We present a replication study of BERT pretraining that measures the impact of key "
+               "hyperparameters and training data size. We call the result RoBERTa.",
+               title="RoBERTa: A Robustly Optimized BERT Pretraining Approach"),
+    make_paper("gpt2", "Language models learn tasks without explicit supervision when trained on a large web corpus. "
+               "Our largest model, GPT-2, is a 1.5B parameter Transformer.",
+               title="GPT-2: Language Models are Unsupervised Multitask Learners"),
+    make_paper("gpt3", "We train GPT-3, an autoregressive language model with 175 billion parameters, and show that "
+               "it outperforms GPT-2 on few-shot tasks.", title="GPT-3: Language Models are Few-Shot Learners"),
+    make_paper("fsam", "We propose Fisher SAM, a sharpness-aware minimisation that measures the neighbourhood with "
+               "the Fisher metric.", title="Fisher SAM: Information Geometry and Sharpness Aware Minimisation"),
+    make_paper("sam", "We propose SAM, which seeks parameters whose whole neighbourhood has low loss.",
+               title="SAM: Sharpness-Aware Minimization for Efficiently Improving Generalization"),
+]
+
+
+@pytest.fixture(scope="module")
+def cat() -> Catalogue:
+    return Catalogue(FAMILIES)
+
+
+@pytest.mark.parametrize(
+    ("question", "paper"),
+    [
+        ("What does LoRA propose?", "lora"),
+        ("what does lora propose", "lora"),  # lower case
+        ("How does Lora reduce parameters?", "lora"),  # capitalised only
+        ("What does QLoRA propose?", "qlora"),
+        ("What does BERT propose?", "bert"),
+        ("What does RoBERTa propose?", "roberta"),
+        ("What does GPT-2 propose?", "gpt2"),
+        ("What does gpt-3 propose?", "gpt3"),
+        ("What does Fisher SAM propose?", "fsam"),  # the longest name wins its words
+        ("What does SAM propose?", "sam"),
+    ],
+)
+def test_an_exact_name_beats_its_one_edit_neighbour(cat, question, paper):
+    plan = read_question(question, cat)
+    assert plan.named_ids == (paper,), plan.refs
+
+
+def test_a_one_edit_typo_still_finds_a_name_no_paper_holds_as_written(cat):
+    assert read_question("What does QLoRAA propose?", cat).named_ids == ("qlora",)
+    assert read_question("What does RoBERTTa propose?", cat).named_ids == ("roberta",)
+
+
+def test_two_exact_names_in_one_question_are_both_read(cat):
+    plan = read_question("Compare LoRA and QLoRA", cat)
+    assert plan.intent == "compare" and set(plan.named_ids) == {"lora", "qlora"}
+
+
+# --- authors --------------------------------------------------------------------------------
+
+WRITTEN = [
+    make_paper("a", "We make attention fast on GPUs.", authors=["Tri Dao", "Daniel Y. Fu", "Christopher Ré"], year=2022),
+    make_paper("b", "We study state space models.", authors=["Daniel Y. Fu", "Tri Dao"], year=2023),
+    make_paper("c", "We study kernels.", authors=["Zhangyang “Atlas” Wang", "Bo Li"], year=2023),
+    make_paper("d", "We study graphs.", authors=["Bo Lin", "Yi Wang"], year=2023, venue="ICML"),
+    make_paper("e", "We study Bayes rules.", authors=["Ana Bayes", "Yi Wang"], year=2022),
+]
+INDEX = AuthorIndex(WRITTEN, {w for p in WRITTEN for w in p.abstract.lower().replace(".", "").split()})
+
+
+@pytest.mark.parametrize(
+    ("question", "names"),
+    [
+        ("Which papers did Tri Dao publish?", ("Tri Dao",)),
+        ("papers by Tri Dao", ("Tri Dao",)),
+        ("what did tri dao publish in 2023", ("Tri Dao",)),  # any case for a full name
+        ("Dao's work on attention", ("Tri Dao",)),  # a last name one author bears
+        ("papers by T. Dao", ("Tri Dao",)),
+        ("papers by Daniel Fu", ("Daniel Y. Fu",)),  # middle initial left out
+        ("What has Christopher Re written about kernels?", ("Christopher Ré",)),  # accents fold
+        ("papers by Zhangyang Wang", ("Zhangyang “Atlas” Wang",)),  # nickname left out
+        ("papers by Bo Li", ("Bo Li",)),  # not Bo Lin
+        ("papers by Bo Lin", ("Bo Lin",)),
+    ],
+)
+def test_author_names_are_read_in_the_forms_people_write_them(question, names):
+    stated = read_authors(question, INDEX)
+    assert stated is not None and stated.names == names
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "papers by dao",  # a last name alone needs its capital
+        "papers by Wang",  # several authors bear it
+        "What do Bayes rules say?",  # a word the abstracts use
+        "What does DANCE propose?",
+        "Who wrote the attention paper?",
+    ],
+)
+def test_no_author_is_read_where_none_is_meant(question):
+    assert read_authors(question, INDEX) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "topic"),
+    [
+        ("Which papers did Tri Dao publish?", ""),
+        ("papers by Tri Dao", ""),
+        ("Show me all of Tri Dao's work", ""),
+        ("Tri Dao's work on attention", "attention"),
+        ("papers written by Tri Dao on state space models", "state space models"),
+        ("Which papers did Tri Dao write about attention?", "attention"),
+    ],
+)
+def test_the_author_phrase_goes_and_the_topic_is_left(question, topic):
+    stated = read_authors(question, INDEX)
+    assert stated is not None
+    left = split_frame(stated.rest)[0]
+    assert (left if topic_left(left) else "") == topic
+
+
+def test_a_stated_author_is_a_visible_filter_on_exactly_their_papers():
+    papers = {p.id: p for p in WRITTEN}
+    plan = Filters(auto=True).plan("what did Tri Dao publish in 2023", papers, INDEX)
+    assert plan.allowed == {"b"} and plan.by_author
+    assert plan.note == "filter: year=2023, author=Tri Dao (remove with --no-auto-filter)"
+    li = Filters(auto=True).plan("papers by Bo Li", papers, INDEX)
+    assert li.allowed == {"c"}  # a substring would also take Bo Lin's
+    venue = Filters(venue="ICML", auto=True).plan("papers by Bo Lin", papers, INDEX)
+    assert venue.allowed == {"d"} and "venue=ICML" in venue.description and "author=Bo Lin" in venue.description
+    off = Filters(auto=False).plan("papers by Tri Dao", papers, INDEX)
+    assert off.allowed is None and not off.by_author
+    given = Filters(author="Fu", auto=True).plan("papers by Tri Dao", papers, INDEX)
+    assert given.allowed == {"a", "b"} and given.note == "filter: author=Fu"  # the option wins
+
+
+def test_a_collection_without_authors_reads_none():
+    seedlike = [make_paper("s", "We propose DANCE for federated graph condensation.")]
+    index = AuthorIndex(seedlike)
+    assert not index and read_authors("papers by Tri Dao", index) is None
+    plan = Filters(auto=True).plan("Who are the authors of DANCE?", {"s": seedlike[0]}, index)
+    assert plan.allowed is None

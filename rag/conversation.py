@@ -27,6 +27,7 @@ from rag.answer import EMPTY_QUESTION, AnswerPipeline
 from rag.citations import MARKER, format_marker
 from rag.compare import ComparisonTable, build_table, comparison_text
 from rag.filters import FilterPlan, Filters
+from rag.lead import compare_lead
 from rag.phrasing import split_frame
 from rag.prose import REFUSAL
 from rag.question import QuestionPlan
@@ -163,7 +164,12 @@ class Conversation(ReferenceResolver):
             nc = replace(c, number=mapping[c.number])
             self._numbers.references[nc.number] = nc
             cits.append(nc)
-        return replace(answer, text=renumber_markers(answer.text, mapping), citations=cits)
+        return replace(
+            answer,
+            text=renumber_markers(answer.text, mapping),
+            lead=renumber_markers(answer.lead, mapping),
+            citations=cits,
+        )
 
     # --- public entry points -----------------------------------------------------------
 
@@ -235,8 +241,9 @@ class Conversation(ReferenceResolver):
             return self._refusal_turn(plan, INSTRUCTION, t0, fplan)
         if plan.intent == "collection":
             n = len(self.papers)
-            ans = Answer(question=message, text=f"The collection holds {n} paper{'s' if n != 1 else ''}.",
-                         note="from the index", timings=Timings(total=time.perf_counter() - t0))
+            held = f"The collection holds {n} paper{'s' if n != 1 else ''}."
+            ans = Answer(question=message, text=held, note="from the index", lead=held,
+                         timings=Timings(total=time.perf_counter() - t0))
             return Turn(message, message, ans, "answer", plan=plan)
         if plan.intent == "negated":
             positive = re.sub(r"\b(?:(?:do|does)\s+not|(?:do|does)n[’']t|not)\s+", "", plan.query, count=1, flags=re.I)
@@ -295,7 +302,9 @@ class Conversation(ReferenceResolver):
         t_ev = time.perf_counter()
         aspects = plan.parts if plan.aspect else ()
         table = build_table(self.pipeline.evidence, papers, self.cite, aspects, headings=plan.asked_parts)
-        text = comparison_text(table, papers, self.pipeline.evidence.idf)
+        approach = [table.cell("approach", c.paper_id) for c in table.papers]
+        lead = compare_lead([(c.label, c.number) for c in table.papers], approach)
+        text = lead + "\n\n" + comparison_text(table, papers, self.pipeline.evidence.idf)
         outside = self._outside(fplan, table.papers)
         if outside:
             text += f"\n\nNote: {outside} (compared because named)."
@@ -309,6 +318,7 @@ class Conversation(ReferenceResolver):
             matched=len(papers),
             timings=Timings(retrieval=t_ev - t0, evidence=time.perf_counter() - t_ev, total=time.perf_counter() - t0),
             kind="compare",
+            lead=lead,
         )
         standalone = f"Compare {papers[0].label} and {papers[1].label}"
         return Turn(plan.asked, standalone, ans, "compare", table=table, plan=plan)
@@ -386,6 +396,7 @@ class Conversation(ReferenceResolver):
             backend="none",
             note="clarification needed",
             timings=Timings(total=time.perf_counter() - t0),
+            lead=lines[0],
         )
         return Turn(plan.asked, plan.asked, ans, "clarify", candidates=tuple(dict.fromkeys(cands)), plan=plan)
 

@@ -302,8 +302,10 @@ class Conversation(ReferenceResolver):
         t_ev = time.perf_counter()
         aspects = plan.parts if plan.aspect else ()
         table = build_table(self.pipeline.evidence, papers, self.cite, aspects, headings=plan.asked_parts)
-        approach = [table.cell("approach", c.paper_id) for c in table.papers]
-        lead = compare_lead([(c.label, c.number) for c in table.papers], approach)
+        # The lead answers the first thing asked when both abstracts state it, else says what each does.
+        asked = table.aspect_cells[0] if table.aspect_cells and all(table.aspect_cells[0]) else None
+        cells = asked or [table.cell("approach", c.paper_id) for c in table.papers]
+        lead = compare_lead([(c.label, c.number) for c in table.papers], cells)
         text = lead + "\n\n" + comparison_text(table, papers, self.pipeline.evidence.idf)
         outside = self._outside(fplan, table.papers)
         if outside:

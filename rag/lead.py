@@ -102,17 +102,18 @@ def clause_spans(sentence: str) -> list[tuple[int, int]]:
         ch = sentence[i]
         if ch == "$":
             math = not math
-        elif not math and ch in "([{":
+        elif not math and ch in "([":  # LaTeX braces ("\textbf{...}") are markup, not brackets
             depth += 1
-        elif not math and ch in ")]}":
+        elif not math and ch in ")]":
             depth = max(0, depth - 1)
         elif not math and depth == 0:
             comma = ch in ",;:" and i + 1 < n and sentence[i + 1] == " "
             dash = ch in "—–" or (ch == "-" and 0 < i < n - 1 and sentence[i - 1] == " " and sentence[i + 1] == " ")
             # A sentence the splitter merged ("(2) Suboptimal. To reduce ...") ends a clause too.
-            stop = ch == "." and i + 2 < n and sentence[i + 1] == " " and sentence[i + 2].isupper()
+            after = i + 1 + (sentence[i + 1 : i + 2] == "}")  # "\textbf{(2) Suboptimal.} To ..."
+            stop = ch == "." and after + 1 < n and sentence[after] == " " and sentence[after + 1].isupper()
             if comma or dash or stop:
-                cuts.append((i, i + 1))
+                cuts.append((i, after if stop else i + 1))
         i += 1
     spans, start = [], 0
     for end, nxt in cuts:
@@ -178,13 +179,14 @@ def number_span(sentence: str) -> tuple[int, int, bool] | None:
     the clause before it when it is shorter than :data:`MIN_CLAUSE_WORDS`) to the last one, cut to
     :data:`MAX_LEAD_WORDS` words; ``None`` when the sentence states no number."""
     spans = clause_spans(sentence)
-    hits = [i for i, (a, b) in enumerate(spans) if numbers(sentence[a:b])]
+    kept = _without_opener(sentence, spans) if spans else []  # a list heading's "(2)" is no number
+    hits = [i for i, (a, b) in enumerate(kept) if numbers(sentence[a:b])]
     if not hits:
         return None
     first, last = hits[0], hits[-1]
-    if _words(sentence[spans[first][0] : spans[first][1]]) < MIN_CLAUSE_WORDS and first > 0:
+    if _words(sentence[kept[first][0] : kept[first][1]]) < MIN_CLAUSE_WORDS and first > 0:
         first -= 1
-    return _capped(sentence, spans[first][0], spans[last][1], spans)
+    return _capped(sentence, kept[first][0], kept[last][1], spans)
 
 
 def _keys_at(sentence: str) -> list[tuple[str, int, int]]:

@@ -47,6 +47,8 @@ def test_key_clause_drops_the_opening_clause_and_caps_its_words():
     assert text(GIST, key_clause(GIST)) == want
     # the list heading "(2) Suboptimal." is left out
     assert text(MERGED, key_clause(MERGED)).startswith("To reduce LLM overhead, we compress")
+    marked = "\\textbf{(2) Suboptimal.} To reduce overhead, we compress texts into a core."
+    assert text(marked, key_clause(marked)) == "To reduce overhead, we compress texts into a core"
     long = "We propose X, " + ", ".join(f"which does thing number {i} well" for i in range(12)) + "."
     a, b, cut = key_clause(long)
     assert cut and len(long[a:b].split()) <= MAX_LEAD_WORDS and long[a:b].startswith("We propose X")
@@ -66,6 +68,7 @@ def test_key_clause_drops_the_opening_clause_and_caps_its_words():
 def test_number_span_quotes_the_numeric_clauses_with_their_context(sentence, quoted):
     assert text(sentence, number_span(sentence)) == quoted
     assert number_span("We propose a method for graphs.") is None
+    assert number_span("\\textbf{(2) Suboptimal.} We compress texts into a core.") is None  # a heading number
 
 
 def test_term_span_finds_every_term_by_lemma_and_flags_a_negation():

@@ -8,7 +8,8 @@
 2. the refusal policy (:mod:`rag.refusal`) refuses what the collection does not answer;
 3. evidence sentences are chosen per paper (:class:`rag.evidence.EvidenceSelector`);
 4. the LLM, if any, writes connecting prose, validated and claim-checked (:mod:`rag.prose`);
-5. the text is the checked prose followed by the quoted evidence of every source.
+   without prose, a lead line answers in the form the question asks (:mod:`rag.lead`);
+5. the text is the checked prose or the lead, followed by the quoted evidence of every source.
 
 :meth:`AnswerPipeline.ask` is the one entry point for a single question: it answers through a
 fresh :class:`rag.conversation.Conversation`, the route the chat page, the CLI and ``eval`` share.
@@ -23,6 +24,7 @@ from collections.abc import Callable, Sequence
 from rag.citations import format_marker
 from rag.evidence import EvidenceSelector
 from rag.filters import Filters
+from rag.lead import lead_line, list_head
 from rag.llm import ChatLLM
 from rag.membership import Membership, more_may_match
 from rag.phrasing import excluded_terms
@@ -188,7 +190,17 @@ class AnswerPipeline:
         timings.generation = time.perf_counter() - t
         language = "" if plan.english else "question not in English: quoting each paper's main points"
         note = "; ".join(x for x in (language, prose.note) if x)
-        text = render(sources, prose.text, listing=several, matched=matched, at_least=at_least)
+        lead = "" if prose.text else lead_line(
+            plan,
+            sources,
+            listing=several,
+            named=bool(papers),
+            matched=matched,
+            at_least=at_least,
+            gist=lambda s: self.evidence.gist(s.hit.paper),
+            sentences=lambda e: self.evidence.sentences(self.catalogue[e.paper_id])[0],
+        )
+        text = render(sources, prose.text, listing=several, matched=matched, at_least=at_least, lead=lead)
         if left_out:
             text += f"\n\nLeft out as about {plan.exclusion} ({len(left_out)}): " + ", ".join(
                 h.paper.label for h in left_out
@@ -213,6 +225,7 @@ class AnswerPipeline:
             timings=timings,
             kind="list" if several else "answer",
             incomplete=prose.incomplete,
+            lead=lead,
         )
 
     def _find(self, plan: QuestionPlan, retrieval: Retrieval) -> tuple[list[PaperHit], int, bool, list[PaperHit]]:
@@ -293,6 +306,7 @@ class AnswerPipeline:
             year = f" ({s.hit.paper.year})" if s.hit.paper.year else ""
             lines.append(f"{s.hit.paper.label} {format_marker(s.number)} is by {names}{year}, from its record.")
         text = render(sources, " ".join(lines), listing=False, matched=len(sources))
+        lead = " ".join(lines)
         timings.total = time.perf_counter() - t0
         return Answer(
             question=plan.asked,
@@ -303,6 +317,7 @@ class AnswerPipeline:
             note="authors from the paper records (abstracts do not state them)",
             matched=len(sources),
             timings=timings,
+            lead=lead,
         )
 
     def refusal(
@@ -328,20 +343,20 @@ def citation(s: Source) -> Citation:
     return Citation(s.number, p.id, p.label, tuple(s.evidence), url=p.url, authors=p.author_line, year=p.year)
 
 
-def render(sources: Sequence[Source], prose: str, *, listing: bool, matched: int, at_least: bool = False) -> str:
-    """The answer text: for a list, how many papers match; the prose; every source's quoted evidence."""
+def render(
+    sources: Sequence[Source], prose: str, *, listing: bool, matched: int, at_least: bool = False, lead: str = ""
+) -> str:
+    """The answer text: the lead (:mod:`rag.lead`) or, for a list without one, how many papers
+    match; the prose; every source's quoted evidence."""
     lines = []
-    if listing:
-        n = max(matched, len(sources))
-        head = f"{'At least ' if at_least else ''}{n} paper{'s' if n != 1 else ''} in the collection "
-        head += "matches" if n == 1 else "match"
-        if n > len(sources):
-            head += f"; the {len(sources)} most relevant are listed"
-        lines.append(head + ":")
-    if prose:
-        lines += [prose, "", "Evidence:"]
+    if lead:
+        lines += [lead, ""]
+    elif listing:
+        lines.append(list_head(len(sources), matched, at_least))
+    if prose or lead:
+        lines += [prose, "", "Evidence:"] if prose else ["Evidence:"]
     for s in sources:
         quotes = " ".join(f"“{strip_markup(e.sentence)}”" for e in s.evidence)
-        bullet = "- " if listing or prose else ""
+        bullet = "- " if listing or prose or lead else ""
         lines.append(f"{bullet}{s.hit.paper.label} {format_marker(s.number)}: {quotes}")
     return "\n".join(lines).strip()

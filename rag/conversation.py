@@ -30,6 +30,7 @@ from rag.authors import topic_left
 from rag.citations import MARKER, format_marker
 from rag.compare import ComparisonTable, build_table, comparison_text
 from rag.filters import FilterPlan, Filters
+from rag.lead import compare_lead
 from rag.listing import list_papers
 from rag.phrasing import split_frame
 from rag.prose import REFUSAL
@@ -167,7 +168,12 @@ class Conversation(ReferenceResolver):
             nc = replace(c, number=mapping[c.number])
             self._numbers.references[nc.number] = nc
             cits.append(nc)
-        return replace(answer, text=renumber_markers(answer.text, mapping), citations=cits)
+        return replace(
+            answer,
+            text=renumber_markers(answer.text, mapping),
+            lead=renumber_markers(answer.lead, mapping),
+            citations=cits,
+        )
 
     # --- public entry points -----------------------------------------------------------
 
@@ -244,8 +250,9 @@ class Conversation(ReferenceResolver):
             return self._refusal_turn(plan, INSTRUCTION, t0, fplan)
         if plan.intent == "collection":
             n = len(self.papers)
-            ans = Answer(question=message, text=f"The collection holds {n} paper{'s' if n != 1 else ''}.",
-                         note="from the index", timings=Timings(total=time.perf_counter() - t0))
+            held = f"The collection holds {n} paper{'s' if n != 1 else ''}."
+            ans = Answer(question=message, text=held, note="from the index", lead=held,
+                         timings=Timings(total=time.perf_counter() - t0))
             return Turn(message, message, ans, "answer", plan=plan)
         if plan.intent == "negated":
             positive = re.sub(r"\b(?:(?:do|does)\s+not|(?:do|does)n[’']t|not)\s+", "", plan.query, count=1, flags=re.I)
@@ -315,7 +322,11 @@ class Conversation(ReferenceResolver):
         t_ev = time.perf_counter()
         aspects = plan.parts if plan.aspect else ()
         table = build_table(self.pipeline.evidence, papers, self.cite, aspects, headings=plan.asked_parts)
-        text = comparison_text(table, papers, self.pipeline.evidence.idf)
+        # The lead answers the first thing asked when both abstracts state it, else says what each does.
+        asked = table.aspect_cells[0] if table.aspect_cells and all(table.aspect_cells[0]) else None
+        cells = asked or [table.cell("approach", c.paper_id) for c in table.papers]
+        lead = compare_lead([(c.label, c.number) for c in table.papers], cells)
+        text = lead + "\n\n" + comparison_text(table, papers, self.pipeline.evidence.idf)
         outside = self._outside(fplan, table.papers)
         if outside:
             text += f"\n\nNote: {outside} (compared because named)."
@@ -329,6 +340,7 @@ class Conversation(ReferenceResolver):
             matched=len(papers),
             timings=Timings(retrieval=t_ev - t0, evidence=time.perf_counter() - t_ev, total=time.perf_counter() - t0),
             kind="compare",
+            lead=lead,
         )
         standalone = f"Compare {papers[0].label} and {papers[1].label}"
         return Turn(plan.asked, standalone, ans, "compare", table=table, plan=plan)
@@ -406,6 +418,7 @@ class Conversation(ReferenceResolver):
             backend="none",
             note="clarification needed",
             timings=Timings(total=time.perf_counter() - t0),
+            lead=lines[0],
         )
         return Turn(plan.asked, plan.asked, ans, "clarify", candidates=tuple(dict.fromkeys(cands)), plan=plan)
 

@@ -6,7 +6,8 @@ retriever's ranked paper ids; citation precision ``|C∩G|/|C|`` over answers th
 ``multi``/``compare``; invented citation markers (markers in the final answer that resolve
 to no cited paper) and removed markers (markers the LLM invented that validation removed);
 answer-fact coverage (case-insensitive after normalising whitespace, dashes and markup) and
-the fully-correct rate; refusal accuracy on questions with empty gold; false-refusal rate on
+the fully-correct rate; the share of answers not refused that open with a lead line in the form
+the question asks (:mod:`rag.lead`); refusal accuracy on questions with empty gold; false-refusal rate on
 the others; instruction leaks (answers that repeat six or more consecutive words of the instructions in ``prompts/``).
 """
 
@@ -139,6 +140,8 @@ def score_answer(q: GoldQuestion, ans: Answer) -> dict:
         row["fact_coverage"] = sum(hits) / len(hits)
         row["fully_correct"] = 1.0 if all(hits) else 0.0
         row["missing_facts"] = [f for f, h in zip(q.answer_facts, hits, strict=True) if not h]
+    if not ans.refused:
+        row["lead"] = 1.0 if ans.lead and ans.text.startswith(ans.lead) else 0.0
     if not gold:
         row["refusal_accuracy"] = 1.0 if ans.refused else 0.0
     row["seconds"] = ans.timings.total
@@ -155,6 +158,7 @@ _METRICS = (
     "citation_recall",
     "fact_coverage",
     "fully_correct",
+    "lead",
     "refusal_accuracy",
     "false_refusal",
 )
@@ -256,6 +260,7 @@ def format_report(result: dict) -> str:
         ("removed_markers", "removed"),
         ("instruction_leaks", "leaks"),
         ("fact_coverage", "facts"),
+        ("lead", "lead"),
         ("refusal_accuracy", "refusal"),
         ("false_refusal", "false-ref"),
         ("errors", "errors"),

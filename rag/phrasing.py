@@ -22,10 +22,13 @@ from store.textin import clean_text
 __all__ = [
     "FRAME_WORDS",
     "Number",
+    "asks_quantity",
     "clean_input",
     "excluded_terms",
     "facets",
     "looks_non_english",
+    "polar",
+    "polar_terms",
     "split_exclusion",
     "split_frame",
     "strip_injection",
@@ -294,3 +297,79 @@ def looks_non_english(text: str, known=None) -> bool:
     if len(words) < 3 or any(w in _ENGLISH_FUNCTION_WORDS or w in STOPWORDS for w in words):
         return False
     return known is None or 2 * sum(1 for w in words if known(w)) < len(words)
+
+
+# --- the form of the answer asked for ------------------------------------------------------
+
+# Auxiliaries that open a yes/no question ("Does DANCE use LLMs?", "Is APM evaluated on Flickr30k?").
+_AUXILIARIES = frozenset("does do did is are was were can could has have had will would should may might".split())
+# Words after the auxiliary that make it a request for papers or to the assistant, not a yes/no
+# question about a paper ("Are there papers on ...", "Do you have ...", "Does any paper ...").
+_NOT_POLAR_SUBJECTS = frozenset("there you u we i any anything some someone anyone".split())
+# Leading words that only join the question to the conversation ("And does it ...", "So is ...").
+_JOINERS = frozenset("and so also then but ok okay".split())
+# Verbs and nouns of a yes/no question that only relate the paper to what is asked ("does it
+# *use* X", "is it *evaluated on* Y", "does the *abstract mention* Z"): not what a sentence must state.
+_POLAR_GENERIC = frozenset(
+    """use uses used using employ employs employed rely relies relied apply applies applied leverage leverages
+    leveraged adopt adopts adopted evaluate evaluates evaluated evaluation test tests tested experiment experiments
+    report reports reported mention mentions mentioned include includes included involve involves involved
+    consider considers considered address addresses addressed have has had need needs needed require requires
+    required make makes made get gets got abstract abstracts state states stated say says said talk talks
+    discuss discusses discussed rely anything something any""".split()
+)
+# "How <word>" asks for an amount: "how many datasets", "how much faster", "how large a gain".
+_HOW_AMOUNT = frozenset("many much large fast big long often far small high low well".split())
+# Nouns that name a measured amount: "what accuracy", "which speedup", "what is the reduction".
+MEASURE_NOUNS = frozenset(
+    """accuracy accuracies gain gains score scores speedup speed-up speedups reduction reductions improvement
+    improvements ratio ratios rate rates percentage percentages percent fraction fractions proportion number
+    numbers size sizes cost costs error errors margin margins factor factors sparsity compression saving savings
+    budget count counts amount amounts value values f1 auc bleu ssim psnr perplexity latency throughput
+    memory runtime time times reward rewards horizon ir@1 tr@1 top-1 top-5 pass@1""".split()
+)
+# Words between "what"/"which" and the noun it asks about ("what is the", "what final").
+_WH_FILLER = frozenset("is are was were the its their a an of".split())
+_WORD = re.compile(r"[\w@'’-]+")
+
+
+def polar(query: str) -> bool:
+    """Whether a question asks yes or no: it opens (after "and"/"so") with an auxiliary whose
+    subject is not "there", "you" or "any" ("Does DANCE use LLMs?", "Is it evaluated on
+    Flickr30k?"; not "Are there papers on ...", "Do you have ...", "Does any paper ...")."""
+    words = [w.lower() for w in _WORD.findall(query)]
+    while words and words[0] in _JOINERS:
+        words = words[1:]
+    return len(words) >= 3 and words[0] in _AUXILIARIES and words[1] not in _NOT_POLAR_SUBJECTS
+
+
+def polar_terms(aspect: str) -> tuple[str, ...]:
+    """The content terms a yes/no question asks a paper to state: its aspect without the
+    auxiliary and the words that only relate paper and thing ("use", "evaluated", "mention").
+
+    "Does use LLM surrogates" -> ``("llm", "surrogates")``; order kept, each term once.
+    """
+    return tuple(dict.fromkeys(t for t in content_terms(aspect) if t not in _POLAR_GENERIC))
+
+
+def asks_quantity(query: str, number: Number) -> bool:
+    """Whether a question asks for an amount, not for papers: "how many/much/large ..." not
+    followed by a set noun ("how many TAG datasets", "by how much"), or "what"/"which" whose noun
+    names a measure ("what accuracy gain", "what is the storage reduction", "which speedup").
+    A question asking for papers (``number == "many"``) asks for a list, not an amount.
+    """
+    if number == "many":
+        return False
+    words = [w.lower() for w in _WORD.findall(query)]
+    for i, w in enumerate(words):
+        nxt = words[i + 1 : i + 3]
+        papers = nxt[:1] == ["many"] and len(nxt) > 1 and _is_set_noun(nxt[1]) == "many"  # "how many papers"
+        if w == "how" and nxt and nxt[0] in _HOW_AMOUNT and not papers:
+            return True
+        if w in ("what", "which"):
+            j = i + 1
+            while j < len(words) and words[j] in _WH_FILLER:
+                j += 1
+            if any(x in MEASURE_NOUNS for x in words[j : j + 3]) and not any(_is_set_noun(x) for x in words[j : j + 1]):
+                return True
+    return False

@@ -17,7 +17,10 @@ phrasing, so that it holds however a researcher asks:
 * **intent**: a comparison (a comparison word, or two named papers and "each"/"both"/"or"), a
   summary (a summary word and one paper, nothing else asked), a topic summary, or a question;
 * **aspect**: what to quote from each paper (the question without frame, names and
-  comparison/summary words) with its rhetorical roles and sub-questions.
+  comparison/summary words) with its rhetorical roles and sub-questions;
+* **form**: whether the question asks yes or no about papers it refers to ("Does DANCE use
+  LLMs?": ``polar``, with the terms a sentence must state) or for an amount ("how many", "what
+  accuracy": ``quantity``), so the answer's lead line takes that form (:mod:`rag.lead`).
 
 The rules left are word tables with one job each; ``tests/test_question.py`` checks each class
 with phrasings it was not written for.
@@ -32,9 +35,12 @@ from typing import TYPE_CHECKING, Literal
 from rag.evidence import question_parts, without_paper_description
 from rag.phrasing import (
     Number,
+    asks_quantity,
     clean_input,
     facets,
     looks_non_english,
+    polar,
+    polar_terms,
     split_exclusion,
     split_frame,
     strip_injection,
@@ -102,6 +108,12 @@ class QuestionPlan:
         about_links: The question asks which papers link their code, and little else ("which
             papers have a GitHub repo link"): answered by the links papers state.
         summary: The question asks for a summary, gist or overview (quote more sentences).
+        polar: A yes/no question about papers it refers to ("Does DANCE use LLM surrogates?",
+            "Is it evaluated on Flickr30k?"); :func:`rag.phrasing.polar`.
+        polar_terms: For ``polar``: the content terms a sentence must state for "yes" ("llm",
+            "surrogates"); :func:`rag.phrasing.polar_terms`.
+        quantity: The question asks for an amount ("how many datasets", "what accuracy gain"),
+            not for papers; :func:`rag.phrasing.asks_quantity`.
         injected: Instructions to the assistant were dropped from ``query``.
         trimmed: ``query`` was cut to :data:`MAX_QUESTION_CHARS`.
         english: The question reads as English (else only names can be matched).
@@ -125,6 +137,9 @@ class QuestionPlan:
     wants_link: bool = False
     about_links: bool = False
     summary: bool = False
+    polar: bool = False
+    polar_terms: tuple[str, ...] = ()
+    quantity: bool = False
     injected: bool = False
     trimmed: bool = False
     english: bool = True
@@ -387,6 +402,9 @@ def read_question(
     roles = frozenset(question_roles(aspect or query))
     if summary:
         roles |= {"problem", "method", "result"}
+    # Yes/no only about papers the question refers to: "Does any paper ..." asks for papers.
+    is_polar = polar(query) and any(r.kind != "plural" or number != "many" for r in refs)
+    asked_terms = polar_terms(aspect) if is_polar else ()
     if catalogue is not None:  # typing errors in the topic: "reinforcment learning papers"
         topic = re.sub(r"[A-Za-z]{5,}", lambda m: catalogue.correct(m.group(0)), topic)
     t_topic, t_excl = split_exclusion(topic)
@@ -402,6 +420,9 @@ def read_question(
         **_parts(query, refs, names),
         "roles": roles,
         "summary": summary,
+        "polar": is_polar and bool(asked_terms),
+        "polar_terms": asked_terms,
+        "quantity": asks_quantity(query, number),
         "wants_link": bool(_LINK.search(query)),
         "about_links": bool(_LINK.search(query)) and _about_links(t_topic),
     }

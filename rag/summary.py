@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from rag.citations import format_marker
+from rag.lead import key_clause, quoted
 from rag.membership import more_may_match
 from rag.prose import REFUSAL
 from rag.roles import ROWS, select_rows
@@ -43,7 +44,9 @@ def summarize_paper(pipeline, paper: Paper, cite: Cite, *, how: str = "", outsid
     limits = list(sel["limitations"][:1])
     c = cite(paper, [*evs, *limits])
     m = format_marker(c.number)
-    lines = [f"Summary of {paper.label} {m} (`{paper.id}`), from its abstract:"]
+    does = (sel.get("approach") or evs)[0]  # what the paper does: its approach sentence
+    lead = f"**{paper.label}** {m} — {quoted(does.sentence, key_clause(does.sentence))}"
+    lines = [lead, "", f"Summary of {paper.label} {m} (`{paper.id}`), from its abstract:"]
     themes: dict[int, tuple[list[str], Evidence]] = {}  # a sentence serving two themes is listed once
     for r in rows:
         for e in sel[r.key]:
@@ -70,6 +73,7 @@ def summarize_paper(pipeline, paper: Paper, cite: Cite, *, how: str = "", outsid
         matched=1,
         timings=Timings(evidence=time.perf_counter() - t0, total=time.perf_counter() - t0),
         kind="summary",
+        lead=lead,
     )
 
 
@@ -139,6 +143,7 @@ def summarize_topic(
         note=f"topic summary of abstract sentences (extractive, no LLM); {n} matched, {k} used",
         matched=n,
         matched_at_least=at_least,
+        lead=head,
         timings=Timings(retrieval=t_ret, evidence=time.perf_counter() - t0 - t_ret, total=time.perf_counter() - t0),
         kind="summary",
     )

@@ -126,6 +126,9 @@ class Answer:
             which may be more than are cited).
         matched_at_least: ``matched`` is a lower bound: members filled every candidate checked.
         timings: Seconds per stage.
+        lead: The answer's first line(s), in the form the question asks (:mod:`rag.lead`): for a
+            list, the count line and one line per paper; ``""`` when the answer has none (a
+            refusal, LLM prose). ``text`` starts with it.
         incomplete: Why the LLM's reply did not finish (cut stream, cut connection, deadline);
             ``""`` when it finished or no LLM ran. Its text was then not used: the answer is
             the extractive one, and the page offers to ask again.
@@ -146,6 +149,7 @@ class Answer:
     timings: Timings = field(default_factory=Timings)
     kind: Literal["answer", "refusal", "list", "compare", "summary"] = "answer"
     incomplete: str = ""
+    lead: str = ""
 
     @property
     def cited_ids(self) -> list[str]:
@@ -188,4 +192,5 @@ class Answer:
             ],
             "timings": asdict(self.timings),
             "incomplete": self.incomplete,
+            "lead": self.lead,
         }

@@ -1,0 +1,258 @@
+"""Lead lines of extractive answers: the form each question asks, built only from labels, the
+count of papers, spans quoted from the evidence and a fixed set of connective words.
+
+Unit tests of the spans and of the question model's form classes (fast, no embedder), then each
+form through the one route over the seed collection (the session's extractive pipeline).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from rag.catalogue import Catalogue
+from rag.citations import cited_numbers
+from rag.conversation import Conversation
+from rag.lead import MAX_LEAD_WORDS, clause_spans, key_clause, number_span, term_span
+from rag.pipeline import Components
+from rag.question import read_question
+from rag.types import Answer
+from store.papers import Paper, strip_markup
+from tests.conftest import DEV
+
+# --- spans of one sentence -------------------------------------------------------------------
+
+GIST = "To address these limitations, we propose APM, which derives analytic parameters (of projectors, not loops)."
+MERGED = "(2) Suboptimal. To reduce LLM overhead, we compress texts into a core with fixed LLM surrogates (summaries)."
+
+
+def text(sentence: str, span) -> str:
+    return sentence[span[0] : span[1]]
+
+
+def test_clauses_are_exact_substrings_and_brackets_stay_whole():
+    spans = clause_spans(GIST)
+    assert [text(GIST, s) for s in spans] == [
+        "To address these limitations",
+        "we propose APM",
+        "which derives analytic parameters (of projectors, not loops)",
+    ]
+    assert [text(MERGED, s) for s in clause_spans(MERGED)][0] == "(2) Suboptimal"
+
+
+def test_key_clause_drops_the_opening_clause_and_caps_its_words():
+    want = "we propose APM, which derives analytic parameters (of projectors, not loops)"
+    assert text(GIST, key_clause(GIST)) == want
+    # the list heading "(2) Suboptimal." is left out
+    assert text(MERGED, key_clause(MERGED)).startswith("To reduce LLM overhead, we compress")
+    marked = "\\textbf{(2) Suboptimal.} To reduce overhead, we compress texts into a core."
+    assert text(marked, key_clause(marked)) == "To reduce overhead, we compress texts into a core"
+    long = "We propose X, " + ", ".join(f"which does thing number {i} well" for i in range(12)) + "."
+    a, b, cut = key_clause(long)
+    assert cut and len(long[a:b].split()) <= MAX_LEAD_WORDS and long[a:b].startswith("We propose X")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "quoted"),
+    [
+        ("Empirically, APM achieves up to 65x storage reduction, while scaling to 1,000 pairs.",
+         "APM achieves up to 65x storage reduction, while scaling to 1,000 pairs"),
+        ("Across 8 TAG datasets, DANCE improves accuracy by 2.33%, with 33.42% fewer tokens.",
+         "Across 8 TAG datasets, DANCE improves accuracy by 2.33%, with 33.42% fewer tokens"),
+        ("We study agents, and our method is 3x faster on hard problems.",
+         "and our method is 3x faster on hard problems"),
+    ],
+)
+def test_number_span_quotes_the_numeric_clauses_with_their_context(sentence, quoted):
+    assert text(sentence, number_span(sentence)) == quoted
+    assert number_span("We propose a method for graphs.") is None
+    assert number_span("\\textbf{(2) Suboptimal.} We compress texts into a core.") is None  # a heading number
+
+
+def test_term_span_finds_every_term_by_lemma_and_flags_a_negation():
+    span = term_span(MERGED, ["llm", "surrogate"])  # "surrogates" in the sentence: one term key
+    assert span is not None
+    assert text(MERGED, span) == "we compress texts into a core with fixed LLM surrogates (summaries)"
+    assert not span[3]
+    assert term_span(MERGED, ["llm", "labels"]) is None
+    neg = "We train the detector without labels, using self-supervision."
+    got = term_span(neg, ["labels"])
+    assert got is not None and got[3]
+
+
+# --- the question model: yes/no and amount questions ----------------------------------------
+
+PAPERS = [
+    Paper("a#1", "We propose DANCE, a graph condensation method for federated learning.", label="DANCE"),
+    Paper("a#2", "We propose APM, which distills multimodal datasets into a few pairs.", label="APM"),
+]
+
+
+@pytest.fixture(scope="module")
+def cat() -> Catalogue:
+    return Catalogue(PAPERS)
+
+
+@pytest.mark.parametrize(
+    ("question", "terms"),
+    [
+        ("Does DANCE use LLM surrogates?", ("llm", "surrogates")),
+        ("Is APM evaluated on Flickr30k?", ("flickr30k",)),
+        ("and does it outperform policy gradient baselines?", ("outperform", "policy", "gradient", "baselines")),
+        ("Was DANCE tested with text-attributed graphs", ("text-attributed", "graphs")),
+        ("Can APM scale to 1,000 synthetic pairs?", ("scale", "1,000", "synthetic", "pairs")),
+    ],
+)
+def test_yes_no_questions_about_a_paper(cat, question, terms):
+    plan = read_question(question, cat)
+    assert plan.polar and plan.polar_terms == terms and not plan.quantity
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Are there papers on speech?",
+        "Do you have anything on federated learning?",
+        "Does any paper use reinforcement learning?",
+        "Is there a paper that distills datasets?",
+        "What does DANCE propose?",
+        "Which paper distills image-text data?",
+    ],
+)
+def test_requests_for_papers_are_not_yes_no(cat, question):
+    assert not read_question(question, cat).polar
+
+
+@pytest.mark.parametrize(
+    ("question", "quantity"),
+    [
+        ("How many TAG datasets was DANCE evaluated on?", True),
+        ("What accuracy gain does DANCE report?", True),
+        ("What is the storage reduction of APM?", True),
+        ("By how much does APM speed up distillation?", True),
+        ("APM: how much faster is its distillation?", True),
+        ("which speedup does APM reach", True),
+        ("How many papers use reinforcement learning?", False),
+        ("Which paper reports a 65x storage reduction?", False),
+        ("What does DANCE propose?", False),
+        ("Which papers report accuracy gains?", False),
+    ],
+)
+def test_amount_questions(cat, question, quantity):
+    assert read_question(question, cat).quantity is quantity
+
+
+# --- each form through the one route ---------------------------------------------------------
+
+CONNECTIVES = frozenset(
+    """yes paper papers in the collection match matches at least most relevant are listed no number its quoted
+    sentences closest stated with a negation abstract of does not state this sentence mentions or and one
+    together compared""".split()
+)
+_QUOTE = re.compile(r"“([^”]*)”")
+
+
+@pytest.fixture(scope="module")
+def components(extractive: Components) -> Components:
+    return extractive
+
+
+def ask(components: Components, question: str) -> Answer:
+    return Conversation(components.pipeline).ask(question).answer
+
+
+def assert_lead_is_grounded(ans: Answer, components: Components, allowed: frozenset[str] = frozenset()) -> None:
+    """The text opens with the lead; every quotation in it is an exact span of a paper its line
+    cites (as quotations are shown); outside quotations and labels only connective words."""
+    assert ans.lead and ans.text.startswith(ans.lead), ans.text
+    by_number = {c.number: components.retriever.papers[c.paper_id] for c in ans.citations}
+    labels = sorted((p.label for p in by_number.values()), key=len, reverse=True)
+    for line in ans.lead.splitlines():
+        cited = [by_number[n] for n in cited_numbers(line)]
+        assert cited or not _QUOTE.search(line), line  # a list's count line quotes nothing
+        for q in _QUOTE.findall(line):
+            assert any(q in strip_markup(p.abstract) for p in cited), (q, line)
+        rest = _QUOTE.sub(" ", line).replace("**", " ")
+        for label in labels:
+            rest = rest.replace(label, " ")
+        words = {w.lower() for w in re.findall(r"[A-Za-z][\w'-]*", re.sub(r"\[\d+(?:, \d+)*\]", " ", rest))}
+        assert words <= CONNECTIVES | allowed, (words - CONNECTIVES, line)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which paper distills image-text data?",
+        "any work on quantum algorithms for nested expectations?",
+        "Which work refreshes its compressed graph each round in federated learning?",
+    ],
+)
+def test_which_paper_lead_names_it_and_quotes_what_it_does(components, question):
+    ans = ask(components, question)
+    assert_lead_is_grounded(ans, components)
+    assert re.match(r"\*\*.+\*\* \[1\] — “", ans.lead) and len(ans.lead.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("question", "fact"),
+    [
+        ("What accuracy gain does DANCE report?", "2.33%"),
+        ("How much storage reduction does APM achieve?", "65"),
+        ("By how much does CoVRL improve over the base model?", "12.4%"),
+    ],
+)
+def test_amount_lead_quotes_the_number(components, question, fact):
+    ans = ask(components, question)
+    assert_lead_is_grounded(ans, components)
+    assert fact in ans.lead.splitlines()[0]
+
+
+def test_list_lead_counts_what_it_cites_and_gives_one_line_each(components):
+    ans = ask(components, "Which papers work on speech?")
+    assert_lead_is_grounded(ans, components)
+    head, *lines = ans.lead.splitlines()
+    n = int(re.match(r"(?:At least )?(\d+) papers? in the collection match", head).group(1))
+    assert n == len(ans.citations) == len(lines) >= 2
+    for line, c in zip(lines, ans.citations, strict=True):
+        assert line.startswith(f"- **{c.label}** [{c.number}] — “"), line
+
+
+@pytest.mark.parametrize(
+    ("question", "yes"),
+    [
+        ("Does DANCE use LLM surrogates?", True),
+        ("Is APM evaluated on Flickr30k?", True),
+        ("Does DANCE use reinforcement learning?", False),
+        ("Does APM rely on reinforcement learning?", False),
+    ],
+)
+def test_yes_no_lead_says_yes_only_when_a_sentence_states_it(components, question, yes):
+    ans = ask(components, question)
+    assert not ans.refused
+    plan = read_question(question, components.retriever.catalogue)
+    assert_lead_is_grounded(ans, components, frozenset(plan.polar_terms))
+    if yes:
+        assert ans.lead.startswith("Yes: ")
+        quote = _QUOTE.search(ans.lead).group(1)
+        assert any(quote in strip_markup(e.sentence) for c in ans.citations for e in c.evidence)  # quoted below too
+    else:
+        assert ans.lead.startswith("The abstract of ") and "does not state this" in ans.lead
+
+
+def test_summary_and_comparison_leads(components):
+    for question in ("Summarize DANCE", "Compare DANCE and APM"):
+        assert_lead_is_grounded(ask(components, question), components)
+
+
+def test_every_lead_over_dev_questions_is_grounded(components):
+    """Quotations of leads over a spread of dev questions (every kind) are exact abstract spans."""
+    rows = [json.loads(line) for line in DEV.read_text(encoding="utf-8").splitlines() if line.strip()]
+    picked = [r for r in rows if r["kind"] != "unanswerable"][::8]
+    assert len(picked) >= 12
+    for r in picked:
+        ans = ask(components, r["question"])
+        if not ans.refused:
+            plan = read_question(r["question"], components.retriever.catalogue)
+            assert_lead_is_grounded(ans, components, frozenset(plan.polar_terms))

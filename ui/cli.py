@@ -1,4 +1,5 @@
-"""The ``paperchat`` command line: ingest, ask, compare, ui, eval, config, remove.
+"""The ``paperchat`` command line: ingest, ask, compare, ui, eval, config, remove; mcp and serve
+(:mod:`ui.cli_remote`).
 
 Every command that answers goes through :class:`rag.conversation.Conversation`, the route the
 chat page serves, so the CLI, ``eval`` and the page answer alike.
@@ -21,6 +22,7 @@ import click
 
 from rag.settings import Settings, default_corpus
 from store.textin import clean_text, limit_text
+from ui.cli_remote import mcp, serve
 from ui.cli_setup import build_components, locked_ingest, print_ingest_report
 
 log = logging.getLogger("paperchat")
@@ -448,6 +450,9 @@ def remove(ctx: click.Context, ids: tuple[str, ...], sources: tuple[str, ...]) -
     if missing:
         sys.exit(1)
 
+
+main.add_command(mcp)
+main.add_command(serve)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

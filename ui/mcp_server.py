@@ -54,7 +54,7 @@ def build_server(library: Library) -> MCPServer:
     """The MCP server over ``library`` (tools ``search_papers``, ``ask``, ``compare``, ``table``,
     ``get_paper``, ``bibtex``; resource template ``paper://{id}``). Errors a caller can fix come
     back as tool errors whose message says how."""
-    server: MCPServer = MCPServer("paperchat", instructions=INSTRUCTIONS)
+    server: MCPServer = MCPServer("paperchat", instructions=INSTRUCTIONS, log_level="WARNING")
 
     @server.tool(
         description="Find the papers of the collection that best match a query, best first, each with its "

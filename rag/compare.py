@@ -1,4 +1,4 @@
-"""Comparisons of two papers: the aspect the question asks first, then the default rows.
+"""Comparisons of two or more papers: the aspect the question asks first, then the default rows.
 
 "How does each make X cheaper?" is answered first, with each paper's quoted answer or "not
 stated in the abstract"; the rows problem / approach / data / results / limitations follow
@@ -130,21 +130,30 @@ def _shared_terms(a: Paper, b: Paper, k: int = 4) -> list[str]:
     return sorted(ea[t] for t in ea.keys() & eb)[:k]
 
 
+def _names(cits: Sequence[Citation]) -> str:
+    """``"A [1] and B [2]"``, ``"A [1], B [2] and C [3]"``."""
+    named = [f"{c.label} {format_marker(c.number)}" for c in cits]
+    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+
+
 def comparison_text(table: ComparisonTable, papers: Sequence[Paper], idf: Callable[[str], float]) -> str:
     """The comparison as the page shows it: what was asked (per paper, quoted), a short paragraph
-    (key terms, shared names, what only one abstract states), then the rows as a table."""
-    a, b = table.papers[:2]
-    ma, mb = format_marker(a.number), format_marker(b.number)
+    (key terms, shared names, what only one abstract states), then the rows as a table.
+
+    Two or more papers (columns in the order of ``table.papers``); the shared names are those of
+    a pair only."""
+    cits = table.papers
+    markers = "".join(format_marker(c.number) for c in cits)
     lines = []
     if table.aspects:
-        lines.append(f"{a.label} {ma} and {b.label} {mb} on what the question asks:")
+        lines.append(f"{_names(cits)} on what the question asks:")
         for aspect, cells in zip(table.aspects, table.aspect_cells, strict=True):
             asked = aspect.strip().rstrip("?").strip()
             lines += ["", f"**{asked[:1].upper()}{asked[1:]}?**"]
             for c, evs in zip(table.papers, cells, strict=True):
                 lines.append(f"- {c.label} {format_marker(c.number)}: {_quote(evs) if evs else NOT_STATED}")
         lines.append("")
-    sents = [f"{a.label} {ma} and {b.label} {mb} compared row by row on sentences of their abstracts."]
+    sents = [f"{_names(cits)} compared row by row on sentences of their abstracts."]
     terms = [(c, _key_terms(p, idf)) for c, p in zip(table.papers, papers, strict=True)]
     if all(t for _, t in terms):
         sents.append(
@@ -152,16 +161,17 @@ def comparison_text(table: ComparisonTable, papers: Sequence[Paper], idf: Callab
             + "; ".join(f"{c.label} — {', '.join(t)} {format_marker(c.number)}" for c, t in terms)
             + "."
         )
-    shared = _shared_terms(papers[0], papers[1])
+    shared = _shared_terms(papers[0], papers[1]) if len(papers) == 2 else []
     if shared:
-        sents.append(f"Both abstracts mention {', '.join(shared)} {ma}{mb}.")
-    stated = [[r.title.lower() for r, row in zip(table.rows, table.cells, strict=True) if row[j]] for j in range(2)]
-    for j, c in enumerate(table.papers[:2]):
-        only = [t for t in stated[j] if t not in stated[1 - j]]
+        sents.append(f"Both abstracts mention {', '.join(shared)} {markers}.")
+    n = len(cits)
+    stated = [[r.title.lower() for r, row in zip(table.rows, table.cells, strict=True) if row[j]] for j in range(n)]
+    for j, c in enumerate(cits):
+        only = [t for t in stated[j] if not any(t in stated[i] for i in range(n) if i != j)]
         if only:
             sents.append(f"Only {c.label} {format_marker(c.number)} states its {' and '.join(only)}.")
     missing = [r.title.lower() for r, row in zip(table.rows, table.cells, strict=True) if not any(row)]
     if missing:
-        sents.append(f"Neither abstract states {' or '.join(missing)} {ma}{mb}.")
+        sents.append(f"{'Neither' if n == 2 else 'No'} abstract states {' or '.join(missing)} {markers}.")
     lines += [" ".join(sents), "", table_markdown(table)]
     return "\n".join(lines)

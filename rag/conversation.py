@@ -217,6 +217,46 @@ class Conversation(ReferenceResolver):
             self.turns.append(turn)
             return turn
 
+    def compare_papers(self, refs: Sequence[str], aspect: str = "", *, columns: Sequence[str] = ()) -> Turn:
+        """Compare two or more papers on the default rows and, first, on ``aspect`` when given.
+
+        Args:
+            refs: The papers, each by name, id, ``[n]``, an earlier-turn reference or a description.
+            aspect: What to quote from each paper ("which datasets does each use?"); ``""``: nothing
+                beyond the default rows.
+            columns: More aspects, each quoted as written ("datasets", "compute budget"), after ``aspect``'s.
+
+        Returns:
+            A ``compare`` turn (its ``table`` has one column per paper, in the order given), or a
+            ``clarify`` turn when a reference is unclear or fewer than two different papers are named.
+        """
+        with self._lock:
+            t0 = time.perf_counter()
+            asked = aspect.strip()
+            message = "Compare " + " and ".join(r.strip() for r in refs) + (f": {asked}" if asked else "")
+            plan = self.pipeline.read(message)
+            if not asked:
+                plan = replace(plan, aspect="", parts=(), asked_parts=())
+            elif not plan.parts:  # the aspect only named papers or frame words: quote it as written
+                plan = replace(plan, aspect=asked, parts=(asked,), asked_parts=(asked,))
+            extra = tuple(c.strip() for c in columns if c.strip())
+            if extra:
+                heads = plan.asked_parts if len(plan.asked_parts) == len(plan.parts) else plan.parts
+                plan = replace(plan, aspect=plan.aspect or "; ".join(extra), parts=plan.parts + extra,
+                               asked_parts=heads + extra)
+            found = [self.resolve(r) for r in refs]
+            unclear = [r for r in found if not r.resolved]
+            ids = list(dict.fromkeys(r.paper_ids[0] for r in found if r.resolved))
+            if unclear:
+                turn = self._clarify(plan, unclear, t0, "compare")
+            elif len(ids) < 2:
+                same = Resolution(" and ".join(refs), (), "name", "they name fewer than two different papers")
+                turn = self._clarify(plan, [same], t0, "compare")
+            else:
+                turn = self._compare_ids(plan, ids, None, t0)
+            self.turns.append(turn)
+            return turn
+
     def summarize(self, ref: str, *, filters: Filters | None = None) -> Turn:
         """Summarize one paper (by name, ``[n]``, earlier-turn reference or description)."""
         return self.ask(f"Summarize {ref}", filters=filters)
@@ -318,7 +358,11 @@ class Conversation(ReferenceResolver):
             if unclear:
                 return self._clarify(plan, unclear, t0, "compare")
             return None
-        papers = [self.papers[r.paper_ids[0]] for r in pair]
+        return self._compare_ids(plan, [r.paper_ids[0] for r in pair], fplan, t0)
+
+    def _compare_ids(self, plan: QuestionPlan, ids: Sequence[str], fplan: FilterPlan | None, t0: float) -> Turn:
+        """The comparison turn of the papers ``ids`` (two or more, in column order)."""
+        papers = [self.papers[pid] for pid in ids]
         t_ev = time.perf_counter()
         aspects = plan.parts if plan.aspect else ()
         table = build_table(self.pipeline.evidence, papers, self.cite, aspects, headings=plan.asked_parts)
@@ -342,7 +386,7 @@ class Conversation(ReferenceResolver):
             kind="compare",
             lead=lead,
         )
-        standalone = f"Compare {papers[0].label} and {papers[1].label}"
+        standalone = "Compare " + " and ".join(p.label for p in papers)
         return Turn(plan.asked, standalone, ans, "compare", table=table, plan=plan)
 
     def _summary(self, plan: QuestionPlan, fplan: FilterPlan | None, t0: float) -> Turn | None:

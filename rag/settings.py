@@ -17,6 +17,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 __all__ = [
     "AnswerSettings",
+    "ApiSettings",
     "ChunkSettings",
     "EmbeddingSettings",
     "InputSettings",
@@ -180,6 +181,25 @@ class InputSettings(_Section):
     )
 
 
+class ApiSettings(_Section):
+    """The MCP server (``paperchat mcp``) and the OpenAI-compatible HTTP API (``paperchat serve``)."""
+
+    model: str = Field("paperchat", description="Model name the HTTP API lists at /v1/models and answers as.")
+    workers: int = Field(
+        2,
+        ge=1,
+        le=32,
+        description="Questions answered at the same time (one loaded pipeline serves them all); more wait their turn.",
+    )
+    conversations: int = Field(
+        256,
+        ge=0,
+        le=100_000,
+        description="HTTP API conversations kept for follow-ups, least recently used dropped first; a dropped one "
+        "is rebuilt by answering its earlier user messages again.",
+    )
+
+
 class Settings(BaseSettings):
     """All of paperchat's settings; env vars ``PAPERCHAT_<FIELD>`` and ``PAPERCHAT_<SECTION>__<FIELD>``."""
 
@@ -195,6 +215,7 @@ class Settings(BaseSettings):
     answer: AnswerSettings = Field(default_factory=AnswerSettings)
     store: StoreSettings = Field(default_factory=StoreSettings)
     input: InputSettings = Field(default_factory=InputSettings)
+    api: ApiSettings = Field(default_factory=ApiSettings)
 
     def index_name(self) -> str:
         """Chroma collection name derived from the embedder and chunking settings.

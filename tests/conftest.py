@@ -3,6 +3,7 @@ the seed corpus plus ICML 2022/2023 papers with years), and serving the app on a
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 from collections.abc import Iterator
@@ -112,3 +113,32 @@ def mixed(tmp_path_factory, embedder):
     report = ingest_paths([ROOT / "data", MIXED], store, embedder)
     assert report.papers_in_store == 38 + sum(1 for line in MIXED.read_text().splitlines() if line.strip())
     return build_pipeline(settings, embedder=embedder, store=store, llm=None)
+
+
+NAMED_FACTS = [q for q in map(json.loads, DEV.read_text(encoding="utf-8").splitlines()) if q["kind"] == "named_fact"]
+"""The dev set's named-fact questions (one named paper each)."""
+
+
+def cited_evidence(answer: dict) -> list[tuple[str, list[tuple[int, int, str]]]]:
+    """``[(paper id, [(start, end, sentence), ...]), ...]`` of an answer's JSON, in citation order."""
+    cits = answer["citations"]
+    return [(c["paper_id"], [(e["start"], e["end"], e["sentence"]) for e in c["evidence"]]) for c in cits]
+
+
+@pytest.fixture(scope="session")
+def named_fact_answers(extractive):
+    """``answers()``: qid -> the JSON ``paperchat ask --json --llm none`` prints for each named-fact
+    question (the conversation route over the seed store), computed on first call and kept."""
+    from rag.conversation import Conversation
+    from rag.filters import Filters
+
+    done: dict[str, dict] = {}
+
+    def answers() -> dict[str, dict]:
+        if not done:
+            for q in NAMED_FACTS:  # as `paperchat ask` does: a fresh conversation, years in the question applied
+                turn = Conversation(extractive.pipeline).ask(q["question"], filters=Filters(auto=True))
+                done[q["qid"]] = turn.answer.to_dict()
+        return done
+
+    return answers

@@ -1,4 +1,5 @@
-"""The ``paperchat`` command line: ingest, ask, compare, ui, eval, config, remove.
+"""The ``paperchat`` command line: ingest, ask, compare, ui, eval, config, remove; mcp and serve
+(:mod:`ui.cli_remote`).
 
 Every command that answers goes through :class:`rag.conversation.Conversation`, the route the
 chat page serves, so the CLI, ``eval`` and the page answer alike.
@@ -21,6 +22,7 @@ import click
 
 from rag.settings import Settings, default_corpus
 from store.textin import clean_text, limit_text
+from ui.cli_remote import mcp, serve
 from ui.cli_setup import build_components, locked_ingest, print_ingest_report
 
 log = logging.getLogger("paperchat")
@@ -138,12 +140,11 @@ def ingest(
 
 
 def _render_answer(ans) -> str:
+    from ui.wire import sources_text
+
     lines = [ans.text, ""]
     if ans.citations:
-        lines.append("Sources:")
-        for c in ans.citations:
-            extra = ", ".join(x for x in (c.authors, str(c.year) if c.year else "", c.url) if x)
-            lines.append(f"  [{c.number}] {c.label} — {c.paper_id}" + (f" ({extra})" if extra else ""))
+        lines.append(sources_text(ans.citations))
     k, n = ans.supported_claims
     status = f"LLM: {ans.backend}"
     if ans.note:
@@ -288,19 +289,9 @@ def compare(ctx, first: str, second: str, as_json: bool) -> None:
     elif turn.table is None:
         click.echo(json.dumps(turn.answer.to_dict(), ensure_ascii=False, indent=2))
     else:
-        t = turn.table
-        out = {
-            "papers": [{"number": c.number, "id": c.paper_id, "label": c.label} for c in t.papers],
-            "rows": [
-                {
-                    "row": r.key,
-                    "title": r.title,
-                    "cells": {c.paper_id: [e.sentence for e in evs] for c, evs in zip(t.papers, cells, strict=True)},
-                }
-                for r, cells in zip(t.rows, t.cells, strict=True)
-            ],
-        }
-        click.echo(json.dumps(out, ensure_ascii=False, indent=2))
+        from ui.wire import table_json
+
+        click.echo(json.dumps(table_json(turn), ensure_ascii=False, indent=2))
     if turn.table is None:
         sys.exit(1)
 
@@ -459,6 +450,9 @@ def remove(ctx: click.Context, ids: tuple[str, ...], sources: tuple[str, ...]) -
     if missing:
         sys.exit(1)
 
+
+main.add_command(mcp)
+main.add_command(serve)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

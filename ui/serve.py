@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import ipaddress
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,19 +10,10 @@ import gradio as gr
 
 from rag.pipeline import Components
 from ui.app import build_app
+from ui.bind import is_loopback_host
 from ui.handlers import export_root
 
 __all__ = ["Auth", "check_bind", "is_loopback_host", "launch", "parse_auth"]
-
-
-def is_loopback_host(host: str) -> bool:
-    """True for ``localhost`` and loopback addresses (``127.0.0.1``, ``::1``)."""
-    if host.strip().lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip().strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 Auth = tuple[str, str] | list[tuple[str, str]] | Callable[[str, str], bool]

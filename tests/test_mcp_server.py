@@ -1,0 +1,145 @@
+"""``paperchat mcp`` through the MCP SDK's own client over stdio: one server process for the module
+(real Chroma on disk, the real embedder, ``--llm none``), every tool called, and ``ask`` equal to
+``paperchat ask`` for every named-fact question of the dev set."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+from typing import Any
+
+import anyio
+import pytest
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from rag.prose import REFUSAL
+from tests.conftest import NAMED_FACTS, ROOT, cited_evidence
+
+pytestmark = pytest.mark.slow
+
+DANCE = "000_6b930c46f6674b66#1"
+APM = "000_6b930c46f6674b66#2"
+CALLS: list[tuple[str, str, dict[str, Any]]] = [
+    ("search", "search_papers", {"query": "graph condensation for federated learning", "k": 3}),
+    ("compare", "compare", {"papers": ["DANCE", "APM", "CoVRL"], "aspect": "which datasets does each use?"}),
+    ("compare_one", "compare", {"papers": ["DANCE"]}),
+    ("table", "table", {"topic": "Which papers study dataset distillation?", "columns": ["datasets"]}),
+    ("table_papers", "table", {"papers": ["DANCE", "APM"]}),
+    ("paper", "get_paper", {"id": DANCE}),
+    ("no_paper", "get_paper", {"id": DANCE + "x"}),
+    ("bibtex", "bibtex", {"ids": [DANCE, APM]}),
+    ("refused", "ask", {"question": "What is the boiling point of water on Mars?"}),
+]
+
+
+async def _session(home: str, errlog, out: dict[str, Any]) -> None:
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "ui.cli", "--home", home, "mcp", "--llm", "none"],
+        env={**os.environ},
+        cwd=str(ROOT),
+    )
+    async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        out["tools"] = (await session.list_tools()).tools
+        out["templates"] = (await session.list_resource_templates()).resource_templates
+        out["resource"] = (await session.read_resource("paper://" + DANCE.replace("#", "%23"))).contents
+        for q in NAMED_FACTS:
+            out[q["qid"]] = await session.call_tool("ask", {"question": q["question"]})
+        for key, tool, args in CALLS:
+            out[key] = await session.call_tool(tool, args)
+
+
+@pytest.fixture(scope="module")
+def mcp_results(seed_store, seed_settings, tmp_path_factory):
+    """``wait()`` -> the results of one stdio session with the server; the session starts at once
+    and runs in the background while the test computes its reference answers."""
+    out: dict[str, Any] = {}
+    errors: list[BaseException] = []
+    log = tmp_path_factory.mktemp("mcp") / "server.log"
+
+    def run() -> None:
+        with open(log, "w", encoding="utf-8") as errlog:
+            try:
+                anyio.run(_session, str(seed_settings.home), errlog, out)
+            except BaseException as exc:  # noqa: BLE001 - reported by wait()
+                errors.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+
+    def wait() -> dict[str, Any]:
+        thread.join(timeout=600)
+        assert not thread.is_alive(), "the MCP session did not finish in 600 s"
+        if errors:
+            raise AssertionError(f"MCP session failed; server log:\n{log.read_text()[-3000:]}") from errors[0]
+        return out
+
+    return wait
+
+
+def test_ask_over_mcp_equals_paperchat_ask_for_every_named_fact_question(mcp_results, named_fact_answers):
+    reference = named_fact_answers()  # computed while the server answers
+    out = mcp_results()
+    same = 0
+    for q in NAMED_FACTS:
+        res = out[q["qid"]]
+        assert not res.is_error, res.content
+        got, want = res.structured_content, reference[q["qid"]]
+        assert cited_evidence(got) == cited_evidence(want), q["qid"]
+        assert (got["text"], got["refused"]) == (want["text"], want["refused"]), q["qid"]
+        same += 1
+    assert same == len(NAMED_FACTS) == 23
+
+
+def test_the_tools_say_what_they_guarantee(mcp_results):
+    tools = {t.name: t for t in mcp_results()["tools"]}
+    assert set(tools) == {"search_papers", "ask", "compare", "table", "get_paper", "bibtex"}
+    assert "exact span" in (tools["ask"].description or "") and REFUSAL in (tools["ask"].description or "")
+    assert "exact spans" in (tools["search_papers"].description or "")
+    assert "not built yet" in (tools["table"].description or "")
+    assert set(tools["search_papers"].input_schema["properties"]) == {"query", "year", "venue", "author", "k"}
+
+
+def test_every_tool_answers_with_abstract_sentences(mcp_results, extractive):
+    out = mcp_results()
+    papers = extractive.retriever.papers
+
+    def exact(evidence: list[dict]) -> bool:
+        return all(papers[e["paper_id"]].abstract[e["start"] : e["end"]] == e["sentence"] for e in evidence)
+
+    found = out["search"].structured_content["papers"]
+    assert found[0]["paper_id"] == DANCE and len(found) == 3 and all(exact(f["evidence"]) for f in found)
+
+    compared = out["compare"].structured_content
+    assert compared["turn"] == "compare"
+    assert [p["label"] for p in compared["table"]["papers"]] == ["DANCE", "APM", "CoVRL"]
+    assert compared["table"]["aspects"][0]["aspect"].lower().startswith("which datasets")
+    rows = compared["table"]["rows"] + compared["table"]["aspects"]
+    assert all(exact(evs) for r in rows for evs in r["evidence"].values())
+    assert out["compare_one"].is_error and "at least two" in out["compare_one"].content[0].text
+
+    table = out["table"].structured_content
+    assert table["table"] is not None and len(table["table"]["papers"]) >= 2
+    cited = [c["paper_id"] for c in table["topic_answer"]["citations"]]
+    assert [p["id"] for p in table["table"]["papers"]] == cited[:6]
+    assert table["table"]["aspects"][0]["aspect"] == "datasets"
+    assert [p["id"] for p in out["table_papers"].structured_content["table"]["papers"]] == [DANCE, APM]
+
+    record = out["paper"].structured_content
+    assert record["id"] == DANCE and record["abstract"] == papers[DANCE].abstract
+    assert out["no_paper"].is_error and DANCE in out["no_paper"].content[0].text  # the close id is named
+    bib = out["bibtex"].content[0].text
+    assert bib.count("@misc{") == 2 and "Paper id: 000\\_6b930c46f6674b66\\#1" in bib
+
+    refused = out["refused"].structured_content
+    assert refused["refused"] and not refused["citations"] and refused["text"].startswith(REFUSAL)
+
+
+def test_papers_are_resources_by_id(mcp_results):
+    out = mcp_results()
+    assert [t.uri_template for t in out["templates"]] == ["paper://{+paper_id}"]
+    assert json.loads(out["resource"][0].text)["id"] == DANCE

@@ -1,0 +1,93 @@
+"""The commands that serve paperchat to other programs: ``paperchat mcp`` (an MCP server for
+agents and chat clients) and ``paperchat serve`` (an OpenAI-compatible HTTP API).
+
+Both load one pipeline (the bundled papers are indexed first into a data directory never
+written to, as ``paperchat ask`` does) and serve every call with it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+
+import click
+
+from rag.settings import Settings
+
+__all__ = ["mcp", "serve"]
+
+_LLM = click.Choice(["auto", "ollama", "embedded", "none"])
+
+
+def _settings(ctx: click.Context, backend: str | None, ollama_model: str | None) -> Settings:
+    base: Settings = ctx.obj["settings"]
+    upd = {k: v for k, v in (("backend", backend), ("ollama_model", ollama_model)) if v is not None}
+    return base.model_copy(update={"llm": base.llm.model_copy(update=upd)}) if upd else base
+
+
+def _library(settings: Settings):
+    """The loaded :class:`ui.service.Library` (output while loading goes to stderr)."""
+    from ui.cli_setup import build_components
+    from ui.service import Library
+
+    with contextlib.redirect_stdout(sys.stderr):  # stdout may be the MCP stdio channel
+        comp = build_components(settings, ensure_corpus=True)
+    return Library(comp, workers=settings.api.workers)
+
+
+@click.command()
+@click.option("--http", "http", is_flag=True, help="Serve streamable HTTP on 127.0.0.1 instead of stdio.")
+@click.option("--port", default=8765, show_default=True, type=click.IntRange(1, 65535), help="Port of --http.")
+@click.option("--llm", "backend", type=_LLM, default=None, help="LLM backend (default auto).")
+@click.option("--ollama-model", default=None, help="Ollama model (default llama3.2:3b).")
+@click.pass_context
+def mcp(ctx: click.Context, http: bool, port: int, backend: str | None, ollama_model: str | None) -> None:
+    """Serve paperchat to MCP clients (Claude Desktop, editors, agents) over stdio.
+
+    Tools: search_papers, ask, compare, table, get_paper, bibtex; resources paper://{id}.
+    With --http, streamable HTTP at http://127.0.0.1:PORT/mcp (loopback only).
+    """
+    from ui.mcp_server import build_server
+
+    settings = _settings(ctx, backend, ollama_model)
+    server = build_server(_library(settings))
+    if http:
+        click.echo(f"paperchat MCP server at http://127.0.0.1:{port}/mcp (Ctrl+C to stop)", err=True)
+        server.run("streamable-http", host="127.0.0.1", port=port)
+    else:
+        server.run("stdio")
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind (others need --api-key).")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@click.option(
+    "--api-key",
+    default=None,
+    metavar="KEY",
+    help="Require 'Authorization: Bearer KEY' (PAPERCHAT_API_KEY); required off loopback.",
+)
+@click.option("--llm", "backend", type=_LLM, default=None, help="LLM backend (default auto).")
+@click.option("--ollama-model", default=None, help="Ollama model (default llama3.2:3b).")
+@click.pass_context
+def serve(ctx: click.Context, host: str, port: int, api_key: str | None, backend: str | None,
+          ollama_model: str | None) -> None:  # fmt: skip
+    """Serve an OpenAI-compatible API (POST /v1/chat/completions, GET /v1/models) at
+    http://127.0.0.1:8000/v1 by default; chat clients such as Open WebUI can use paperchat as a model."""
+    from ui.api import create_app, start
+    from ui.bind import check_api_bind
+
+    key = (api_key if api_key is not None else os.environ.get("PAPERCHAT_API_KEY", "")).strip()
+    try:
+        check_api_bind(host, key)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from exc
+    settings = _settings(ctx, backend, ollama_model)
+    library = _library(settings)
+    app = create_app(library, api_key=key, model=settings.api.model, conversations=settings.api.conversations)
+    shown = f"[{host}]" if ":" in host else host
+    auth = "; requests need 'Authorization: Bearer <key>'" if key else ""
+    click.echo(f"paperchat API at http://{shown}:{port}/v1 as model '{settings.api.model}'{auth} (Ctrl+C to stop)",
+               err=True)  # fmt: skip
+    start(app, host, port)

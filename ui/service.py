@@ -1,0 +1,200 @@
+"""One loaded pipeline serving many callers: the MCP tools and the HTTP API.
+
+:class:`Library` holds the components of one process (embedder, store, retriever, answer
+pipeline), rebuilds them over the store as it is now when another process wrote to the data
+directory (``paperchat ingest`` / ``remove``, as the chat page does), and bounds how many
+questions are answered at once (``api.workers``). Every answer goes through
+:class:`rag.conversation.Conversation`, the route of the page and of ``paperchat ask``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+from rag.answer import AnswerPipeline
+from rag.conversation import Conversation, Turn
+from rag.filters import Filters
+from rag.pipeline import Components, refreshed
+from rag.search import Found, search_papers
+from rag.types import Citation
+from store.papers import Paper
+from store.textin import clean_text, limit_text
+from ui.exports import bibtex
+
+__all__ = ["Library", "UnknownPaper"]
+
+
+class UnknownPaper(KeyError):
+    """A paper id that is not in the collection; the message names close ids and how to find ids."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "unknown paper"
+
+
+class Library:
+    """The collection as one process serves it (thread-safe).
+
+    Args:
+        components: Built by :func:`rag.pipeline.build_pipeline` (the LLM chosen there is kept).
+        workers: Most questions answered at the same time, >= 1 (``api.workers``).
+    """
+
+    def __init__(self, components: Components, *, workers: int = 2):
+        if workers < 1:
+            raise ValueError(f"workers must be at least 1 (got {workers})")
+        self._components = components
+        self._lock = threading.Lock()
+        self._slots = threading.BoundedSemaphore(workers)
+
+    # --- the components as they are now --------------------------------------------------
+
+    def refresh(self) -> bool:
+        """Rebuild over the store as it is now when another process wrote since; True when rebuilt."""
+        with self._lock:
+            fresh = refreshed(self._components)
+            if fresh is None:
+                return False
+            self._components = fresh
+            return True
+
+    @property
+    def components(self) -> Components:
+        """The components over the store as it is now (:meth:`refresh` first)."""
+        self.refresh()
+        return self._components
+
+    @property
+    def pipeline(self) -> AnswerPipeline:
+        """The answer pipeline over the store as it is now."""
+        return self.components.pipeline
+
+    @property
+    def papers(self) -> dict[str, Paper]:
+        """Every paper of the collection, by id."""
+        return self.pipeline.catalogue.papers
+
+    @contextmanager
+    def slot(self) -> Iterator[None]:
+        """Hold one of the ``workers`` answering slots (blocks while all are taken)."""
+        with self._slots:
+            yield
+
+    def question(self, text: str) -> tuple[str, str]:
+        """A question as received, normalised and trimmed to ``input.max_question_chars``:
+        ``(question, notice)``, the notice ``""`` when it fits (as ``paperchat ask`` does)."""
+        return limit_text(clean_text(text), self.components.settings.input.max_question_chars)
+
+    # --- answering ------------------------------------------------------------------------
+
+    def conversation(self) -> Conversation:
+        """A fresh conversation over the current pipeline."""
+        return Conversation(self.pipeline)
+
+    def ask(
+        self,
+        question: str,
+        *,
+        conversation: Conversation | None = None,
+        filters: Filters | None = None,
+        top_k: int | None = None,
+        stop: threading.Event | None = None,
+    ) -> Turn:
+        """Answer one message (in ``conversation``, else in a fresh one) as ``paperchat ask`` does.
+
+        A question longer than ``input.max_question_chars`` is trimmed and the answer's note says so.
+        """
+        text, trimmed = self.question(question)
+        conv = conversation or self.conversation()
+        with self.slot():
+            conv.pipeline = self.pipeline  # a kept conversation answers from the store as it is now
+            turn = conv.ask(text, filters=filters, top_k=top_k, stop=stop)
+        if trimmed:
+            turn.answer.note = "; ".join(x for x in (trimmed, turn.answer.note) if x)
+        return turn
+
+    def search(self, query: str, *, k: int = 5, filters: Filters | None = None) -> tuple[list[Found], str]:
+        """The ``k`` papers closest to ``query`` with their best evidence (:func:`rag.search.search_papers`).
+
+        Raises:
+            ValueError: ``k`` outside 1-50.
+        """
+        text, _ = self.question(query)
+        with self.slot():
+            return search_papers(self.pipeline, text, k=k, filters=filters)
+
+    def compare(self, refs: Sequence[str], aspect: str = "", columns: Sequence[str] = ()) -> Turn:
+        """Compare two or more papers (:meth:`rag.conversation.Conversation.compare_papers`).
+
+        Raises:
+            ValueError: fewer than two references.
+        """
+        refs = [self.question(r)[0] for r in refs if r.strip()]
+        if len(refs) < 2:
+            raise ValueError("name at least two papers to compare (names, ids or short descriptions)")
+        with self.slot():
+            return self.conversation().compare_papers(refs, self.question(aspect)[0], columns=columns)
+
+    def table(
+        self, *, topic: str = "", papers: Sequence[str] = (), columns: Sequence[str] = (), limit: int = 6
+    ) -> tuple[Turn, Turn | None]:
+        """The comparison table of ``papers``, or of the papers the answer to ``topic`` cites.
+
+        Returns:
+            ``(table turn or the topic's answer when it cites fewer than two papers, the topic's
+            answer turn or None)``.
+
+        Raises:
+            ValueError: neither or both of ``topic`` and ``papers``; ``limit`` outside 2-12.
+        """
+        if bool(topic.strip()) == bool(papers):
+            raise ValueError("give either a topic or two or more papers")
+        if not 2 <= limit <= 12:
+            raise ValueError(f"limit must be between 2 and 12 (got {limit})")
+        if papers:
+            return self.compare(papers, columns=columns), None
+        conv = self.conversation()
+        answer = self.ask(topic, conversation=conv)
+        cited = answer.citations[:limit]
+        if len(cited) < 2:
+            return answer, answer
+        with self.slot():
+            turn = conv.compare_papers([f"[{c.number}]" for c in cited], columns=columns)
+        return turn, answer
+
+    # --- records ------------------------------------------------------------------------
+
+    def paper(self, paper_id: str) -> Paper:
+        """The record of one paper.
+
+        Raises:
+            UnknownPaper: no paper has this id (the message names close ids).
+        """
+        papers = self.papers
+        pid = clean_text(paper_id).strip()
+        if pid in papers:
+            return papers[pid]
+        close = difflib.get_close_matches(pid, list(papers), n=3, cutoff=0.6)
+        hint = f" Close ids: {', '.join(close)}." if close else ""
+        raise UnknownPaper(
+            f"No paper has the id “{pid}”.{hint} Ids are what search_papers, ask and the Sources list give "
+            "(such as 000_6b930c46f6674b66#1)."
+        )
+
+    def bibtex(self, paper_ids: Sequence[str]) -> str:
+        """``@misc`` BibTeX entries of the papers, in the order given (:func:`ui.exports.bibtex`).
+
+        Raises:
+            UnknownPaper: an id is not in the collection (the first unknown one is named).
+            ValueError: no id given.
+        """
+        if not paper_ids:
+            raise ValueError("give one or more paper ids")
+        found = [self.paper(pid) for pid in paper_ids]
+        cits = [
+            Citation(number=i, paper_id=p.id, label=p.label, evidence=(), url=p.url, authors=p.author_line, year=p.year)
+            for i, p in enumerate(found, start=1)
+        ]
+        return bibtex(cits, {p.id: p for p in found})

@@ -1,0 +1,109 @@
+"""What answers, papers, comparison tables and search results look like on the wire: the JSON of
+``paperchat ask --json`` / ``compare --json``, the MCP tools and the HTTP API, and the plain-text
+source list the command line and the API append to an answer.
+
+Pure functions of domain objects: every caller (CLI, MCP, HTTP) returns the same fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import asdict
+from typing import Any
+
+from rag.conversation import Turn
+from rag.search import Found
+from rag.types import Citation
+from store.papers import Paper
+
+__all__ = ["answer_json", "found_json", "paper_json", "sources_text", "table_json"]
+
+
+def sources_text(citations: Iterable[Citation]) -> str:
+    """``Sources:`` and one line per cited paper: ``[n] label — id (authors, year, url)``;
+    ``""`` when nothing is cited."""
+    lines = []
+    for c in citations:
+        extra = ", ".join(x for x in (c.authors, str(c.year) if c.year else "", c.url) if x)
+        lines.append(f"  [{c.number}] {c.label} — {c.paper_id}" + (f" ({extra})" if extra else ""))
+    return "\n".join(["Sources:", *lines]) if lines else ""
+
+
+def answer_json(turn: Turn) -> dict[str, Any]:
+    """The answer of a turn as ``paperchat ask --json`` prints it (:meth:`rag.types.Answer.to_dict`:
+    text with ``[n]`` markers, ``refused``, ``citations`` with evidence spans, ``retrieved``...),
+    plus ``turn`` (``answer``, ``compare``, ``summary``, ``clarify`` or ``refusal``),
+    ``interpreted_as`` (the question with earlier-turn references spelled out) and, for a
+    ``clarify`` turn, ``candidates`` (``[{"paper_id", "label"}]``)."""
+    data = turn.answer.to_dict()
+    data["turn"] = turn.kind
+    data["interpreted_as"] = turn.standalone
+    if turn.candidates:
+        data["candidates"] = [{"paper_id": p.id, "label": p.label} for p in turn.candidates]
+    return data
+
+
+def paper_json(paper: Paper) -> dict[str, Any]:
+    """Every field of a paper record, abstract included (evidence spans index into ``abstract``)."""
+    return {
+        "id": paper.id,
+        "label": paper.label,
+        "title": paper.title,
+        "authors": list(paper.authors),
+        "year": paper.year,
+        "venue": paper.venue,
+        "url": paper.url,
+        "doi": paper.doi,
+        "source": paper.source,
+        "aliases": list(paper.aliases),
+        "abstract": paper.abstract,
+    }
+
+
+def table_json(turn: Turn) -> dict[str, Any]:
+    """A comparison turn's table as ``paperchat compare --json`` prints it.
+
+    Shape: ``{"papers": [{"number", "id", "label"}], "rows": [{"row", "title", "cells": {paper id:
+    [sentence, ...]}, "evidence": {paper id: [{"paper_id", "sentence", "start", "end", "score"}]}}],
+    "aspects": [{"aspect", "cells", "evidence"}]}``; an empty cell means "not stated in the abstract".
+
+    Raises:
+        ValueError: the turn is not a comparison (it has no table).
+    """
+    t = turn.table
+    if t is None:
+        raise ValueError(f"a {turn.kind} turn has no comparison table")
+
+    def cells(row) -> dict[str, Any]:
+        return {
+            "cells": {c.paper_id: [e.sentence for e in evs] for c, evs in zip(t.papers, row, strict=True)},
+            "evidence": {c.paper_id: [asdict(e) for e in evs] for c, evs in zip(t.papers, row, strict=True)},
+        }
+
+    return {
+        "papers": [{"number": c.number, "id": c.paper_id, "label": c.label} for c in t.papers],
+        "rows": [{"row": r.key, "title": r.title, **cells(row)} for r, row in zip(t.rows, t.cells, strict=True)],
+        "aspects": [{"aspect": a, **cells(row)} for a, row in zip(t.aspects, t.aspect_cells, strict=True)],
+    }
+
+
+def found_json(found: Found) -> dict[str, Any]:
+    """One search result: the paper's id, label, title, authors, year, venue, url, its scores
+    (``score``, ``dense``, ``lexical``, ``coverage``), ``relevant`` and its best evidence sentences
+    with their spans."""
+    p, h = found.hit.paper, found.hit
+    return {
+        "paper_id": p.id,
+        "label": p.label,
+        "title": p.title,
+        "authors": list(p.authors),
+        "year": p.year,
+        "venue": p.venue,
+        "url": p.url,
+        "score": round(h.score, 4),
+        "dense": round(h.dense, 4),
+        "lexical": round(h.lexical, 4),
+        "coverage": round(h.coverage, 4),
+        "relevant": found.relevant,
+        "evidence": [asdict(e) for e in found.evidence],
+    }

@@ -78,7 +78,9 @@ def test_two_exact_names_in_one_question_are_both_read(cat):
 # --- authors --------------------------------------------------------------------------------
 
 WRITTEN = [
-    make_paper("a", "We make attention fast on GPUs.", authors=["Tri Dao", "Daniel Y. Fu", "Christopher Ré"], year=2022),
+    make_paper(
+        "a", "We make attention fast on GPUs.", authors=["Tri Dao", "Daniel Y. Fu", "Christopher Ré"], year=2022
+    ),
     make_paper("b", "We study state space models.", authors=["Daniel Y. Fu", "Tri Dao"], year=2023),
     make_paper("c", "We study kernels.", authors=["Zhangyang “Atlas” Wang", "Bo Li"], year=2023),
     make_paper("d", "We study graphs.", authors=["Bo Lin", "Yi Wang"], year=2023, venue="ICML"),

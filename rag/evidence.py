@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from collections import Counter
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -36,6 +38,9 @@ _QUANTITY = re.compile(
 
 
 ROLE_BONUS = 0.2
+PREWARM_BATCH = 16
+"""Papers whose sentences are embedded per call when a serving process pre-embeds the collection
+(16 abstracts ~ 160 sentences ~ 1 s on two cores, so a question waits at most about that long)."""
 PART_FLOOR = 0.35  # x the best sentence's score: the least a sub-question's best sentence needs
 PART_MARGIN = 2.0  # x the runner-up's score: a sub-question's best sentence that stands out is taken
 GAP_UNIT = 3  # sentences: a gap move at most this long is quoted whole
@@ -86,6 +91,7 @@ class EvidenceSelector:
     def __init__(self, embedder: Embedder, papers: list[Paper]):
         self.embedder = embedder
         self._cache: dict[str, tuple[list[Sentence], np.ndarray]] = {}
+        self._abstracts: dict[str, str] = {}  # the abstract each cache entry was computed from
         self._moves: dict[str, list[str]] = {}
         df: Counter[str] = Counter()
         for p in papers:
@@ -101,6 +107,27 @@ class EvidenceSelector:
     def _idf(self, key: str) -> float:
         return math.log(1.0 + self._n / (1.0 + self._df.get(key, 0)))
 
+    def adopt(self, previous: EvidenceSelector, papers: Iterable[Paper]) -> int:
+        """Take over ``previous``'s cached sentences and embeddings of ``papers`` whose abstract is
+        unchanged (a rebuild after an ingest keeps what was computed). Returns how many were taken."""
+        taken = 0
+        for p in papers:
+            got = previous._cache.get(p.id)
+            if got is not None and previous._abstracts.get(p.id) == p.abstract:
+                self._cache[p.id] = got
+                self._abstracts[p.id] = p.abstract
+                taken += 1
+        return taken
+
+    def warm_all(self, papers: list[Paper], batch: int = PREWARM_BATCH, stop: threading.Event | None = None) -> None:
+        """Embed the sentences of every paper of ``papers``, ``batch`` papers per call, until done or
+        ``stop`` is set: a serving process runs this in the background so that no answer waits for
+        the first embedding of a paper's sentences."""
+        for i in range(0, len(papers), batch):
+            if stop is not None and stop.is_set():
+                return
+            self.warm(papers[i : i + batch])
+
     def warm(self, papers: list[Paper]) -> None:
         """Embed the sentences of every paper not cached yet, in one batched call."""
         todo = [p for p in papers if p.id not in self._cache]
@@ -111,6 +138,7 @@ class EvidenceSelector:
         k = 0
         for p, ss in zip(todo, split, strict=True):
             self._cache[p.id] = (ss, vecs[k : k + len(ss)])
+            self._abstracts[p.id] = p.abstract
             k += len(ss)
 
     def sentences(self, paper: Paper) -> tuple[list[Sentence], np.ndarray]:
@@ -120,6 +148,7 @@ class EvidenceSelector:
             sents = _data_sentences(paper.abstract)
             got = (sents, self.embedder.embed([s.text for s in sents]))
             self._cache[paper.id] = got
+            self._abstracts[paper.id] = paper.abstract
         return got
 
     def moves(self, paper: Paper) -> dict[int, str]:

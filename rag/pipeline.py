@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -24,6 +25,7 @@ __all__ = [
     "make_llm",
     "open_store",
     "prepare_environment",
+    "prewarm",
     "refreshed",
 ]
 
@@ -140,9 +142,23 @@ def refreshed(components: Components) -> Components | None:
     store = open_store(settings, fresh=True)
     p = components.pipeline
     fresh = build_pipeline(settings, embedder=components.embedder, store=store, llm=p.llm)
+    fresh.pipeline.evidence.adopt(p.evidence, fresh.retriever.papers.values())
     fresh.pipeline.llm_note = p.llm_note
     fresh.pipeline.writer.llm_note = p.llm_note
     return fresh
+
+def prewarm(components: Components) -> threading.Thread:
+    """Embed the sentences of every paper of the collection in a background daemon thread, a few
+    papers at a time (:meth:`rag.evidence.EvidenceSelector.warm_all`), so that in a serving
+    process (the page, the API, the MCP server) no answer waits for the first embedding of its
+    papers' sentences. Returns the started thread."""
+    papers = list(components.retriever.papers.values())
+    thread = threading.Thread(
+        target=components.pipeline.evidence.warm_all, args=(papers,), name="paperchat-prewarm", daemon=True
+    )
+    thread.start()
+    return thread
+
 
 def build_pipeline(
     settings: Settings,

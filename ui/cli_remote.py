@@ -33,6 +33,9 @@ def _library(settings: Settings):
 
     with contextlib.redirect_stdout(sys.stderr):  # stdout may be the MCP stdio channel
         comp = build_components(settings, ensure_corpus=True)
+    from rag.pipeline import prewarm
+
+    prewarm(comp)  # answers never wait for the first embedding of a paper's sentences
     return Library(comp, workers=settings.api.workers)
 
 

@@ -364,7 +364,9 @@ def read_corpus(
     a bad record, or a file that cannot be read (even by a failing reader), is a problem of
     that file only. Records of the same paper (DOI, arXiv id, title; see :mod:`store.merge`),
     across files and with the ``known`` (stored) papers, become one paper. A paper id seen twice
-    otherwise is kept once (the first) and the repeat is a problem. ``collection`` selects a
+    otherwise is kept once (the first) and the repeat is a problem; so is a paper whose id a stored
+    paper of another source file holds (ids are ``<file stem>#<n>``, and ``a.csv`` and ``a.json``
+    share a stem): one file never replaces another's paper. ``collection`` selects a
     collection of a Zotero database.
 
     Returns:
@@ -380,6 +382,8 @@ def read_corpus(
             log.warning("reading %s failed", f, exc_info=True)
             res = ReadResult(file=f.name, problems=[IngestProblem(f.name, None, f"cannot read file: {exc!r}")])
         results.append(res)
+    known = list(known)
+    held_from = {p.id: p.source for p in known if p.source}
     merge = merge_duplicates(results, known=known)
     seen: set[str] = set()
     todo: list[list[Paper]] = []
@@ -392,6 +396,17 @@ def read_corpus(
         for p in res.papers:
             if p.id in seen:
                 fr.fail(IngestProblem(res.file, None, f"duplicate paper id {p.id!r} (kept the first)"))
+                continue
+            other = held_from.get(p.id, p.source)
+            if other != p.source and p.id.startswith(f"{Path(p.source).stem}#"):  # an id made from the file name
+                fr.fail(
+                    IngestProblem(
+                        res.file,
+                        None,
+                        f"paper id {p.id!r} is already held by a paper from {other} (kept); "
+                        f"rename {p.source} or remove the other (`paperchat remove --source {other}`)",
+                    )
+                )
                 continue
             seen.add(p.id)
             fr.found += 1

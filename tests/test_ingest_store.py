@@ -63,3 +63,20 @@ def test_index_name_changes_with_model_and_chunking(seed_settings):
     b = seed_settings.model_copy(update={"chunking": seed_settings.chunking.model_copy(update={"max_tokens": 128})})
     c = seed_settings.model_copy(update={"embedding": seed_settings.embedding.model_copy(update={"model": "other"})})
     assert len({a, b.index_name(), c.index_name()}) == 3
+
+
+def test_a_file_never_replaces_the_papers_of_another_file_with_the_same_stem(tmp_path):
+    """Records without ids get ``<file stem>#<n>``: ``my.jsonl`` and ``my.csv`` would share them."""
+    emb = HashingEmbedder()
+    store = ChromaStore("pc_test_stem", path=tmp_path / "chroma")
+    first = tmp_path / "my.jsonl"
+    first.write_text(json.dumps({"title": "NoisyFed", "abstract": "We propose NoisyFed for label noise."}) + "\n")
+    second = tmp_path / "my.csv"
+    second.write_text("title,abstract\nQuoteNet,We propose QuoteNet for quoting sentences.\n")
+    assert ingest_paths([first], store, emb).files[0].added == 1
+    report = ingest_paths([second], store, emb).files[0]
+    assert (report.found, report.added, report.updated, report.failed) == (1, 0, 0, 1)
+    assert "already held by a paper from my.jsonl" in report.problems[0].reason
+    assert [p.label for p in store.all_papers()] == ["NoisyFed"]
+    again = ingest_paths([first], store, emb).files[0]  # the file that holds the id still updates it
+    assert (again.unchanged, again.failed) == (1, 0)

@@ -61,11 +61,13 @@ paraphrase change its verbs ("reaches" for "achieves") and no more."""
 REPEAT_JACCARD = 0.8
 """Content-word Jaccard above which a sentence repeats an earlier one (a small model restating)."""
 
-_PRIOR = re.compile(
+PRIOR_WORK = re.compile(
     r"\b(previous|prior|existing|current|conventional|traditional|standard|earlier)\s+(?:[\w-]+\s+){0,2}?"
     r"(methods?|approaches|works?|techniques?|models?|systems?|frameworks?|paradigms?|baselines?)\b",
     re.I,
 )
+"""A subject that is prior work ("existing methods", "standard baselines"): what such a sentence
+states is not the paper's own (used by the claim checks and the yes/no lead)."""
 _THE_PAPER = re.compile(
     r"^\s*(it|they|this (method|approach|framework|paper|work)|the (method|approach|framework|paper))\b", re.I
 )
@@ -239,7 +241,7 @@ def borrowed_subject(claim: str, sentences: Sequence[str], own_names: Sequence[s
     b_norm = normalize(best)
     if _SELF.search(best) or any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", b_norm) for n in own):
         return None
-    prior = _PRIOR.search(best)
+    prior = PRIOR_WORK.search(best)
     if prior:
         return prior.group(0)
     named = abstract_names(sentences)

@@ -11,7 +11,8 @@ Forms, decided from the :class:`rag.question.QuestionPlan`:
 * **yes/no** (``plan.polar``): "Yes: **X** [1] — “…”" when one sentence of the paper's abstract
   states every asked term (compared as term keys, :func:`rag.evidence.term_key`: lemma and stem),
   else "The abstract of **X** [1] does not state this: …"; a sentence that states them after a
-  negation ("without labels") is quoted without "Yes";
+  negation ("without labels") is quoted without "Yes", and so is one that sets them against the
+  paper (:func:`contrasted`: "over autoregressive models", "... infeasible", prior work);
 * **amount** (``plan.quantity``): "**X** [1]: “…”" with the clauses of its best evidence sentences
   that state numbers, quoted with their context;
 * **list** (several papers found): "N papers in the collection match:" (N counts the papers cited)
@@ -26,6 +27,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from rag.citations import format_marker
+from rag.claims import PRIOR_WORK
 from rag.evidence import term_key
 from rag.prose import Source
 from rag.question import QuestionPlan
@@ -78,6 +80,24 @@ _OPENER_PAIRS = frozenset(
     based on|building on|building upon|to do|for this""".split("|")
 )
 _NEGATIONS = frozenset("without no not non never nor neither free lack lacks lacking".split())
+_CONTRAST = frozenset(
+    """over than unlike instead rather versus vs compared beyond replace replaces replacing avoid avoids avoiding
+    eliminate eliminates eliminating bypass bypasses bypassing outperform outperforms outperforming surpass
+    surpasses surpassing beat beats""".split()
+)
+"""Words that, up to :data:`STANCE_WINDOW` words before an asked term in its clause, make the
+mention a contrast ("improved decoding efficiency over autoregressive models"), not a statement
+that the paper has or does it."""
+_DENIED = frozenset(
+    """infeasible impractical impossible unnecessary prohibitive unavailable unreliable insufficient
+    unsuitable unscalable inadequate""".split()
+)
+"""Words that, up to two words after an asked term, deny it ("rendering supervised fine-tuning
+infeasible")."""
+STANCE_WINDOW = 4
+"""Words before a term searched for a contrast word: a clause's preposition phrase ("over
+autoregressive diffusion language models") puts its head noun up to four words after it."""
+_OWN = re.compile(r"\b(we|our|ours|this (?:paper|work))\b", re.I)
 _WORDS = re.compile(r"\S+")
 _TERM_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*|\d+(?:[.,]\d+)*%?")
 
@@ -234,6 +254,28 @@ def term_span(sentence: str, terms: Sequence[str]) -> tuple[int, int, bool, bool
     return a, b, cut, negated
 
 
+def contrasted(sentence: str, span: tuple[int, int, bool, bool], terms: Sequence[str]) -> bool:
+    """Whether the asked terms stand in ``sentence[span]`` as something set against the paper's
+    own work: after a contrast word ("over", "than", "unlike", "instead of", "replacing", "avoids"),
+    before a denying word ("infeasible", "prohibitive"), or in a sentence about prior work
+    ("Previous methods ...", the pattern of :mod:`rag.claims`) that says nothing of "we"/"our".
+    Such a mention is no "Yes"."""
+    if PRIOR_WORK.search(sentence) and not _OWN.search(sentence):
+        return True
+    lo, hi = span[0], span[1]
+    wanted = {term_key(t) for t in terms}
+    words = [(w.start(), w.group(0).lower().strip("(),.;:")) for w in _WORDS.finditer(sentence)]
+    for k, x, _ in _keys_at(sentence):
+        if k not in wanted or not lo <= x < hi:
+            continue
+        i = max(j for j, (start, _) in enumerate(words) if start <= x)
+        before = [w for start, w in words[max(0, i - STANCE_WINDOW) : i] if start >= lo]
+        after = [w for start, w in words[i + 1 : i + 3] if start < hi]
+        if any(w in _CONTRAST for w in before) or any(w in _DENIED for w in after):
+            return True
+    return False
+
+
 def quoted(sentence: str, span: tuple[int, int, bool] | tuple[int, int, bool, bool]) -> str:
     """``“span”`` as every quotation is shown (:func:`strip_markup`), an ellipsis after a cut one."""
     a, b, cut = span[0], span[1], span[2]
@@ -295,14 +337,25 @@ def _polar(s: Source, terms: Sequence[str], sentences: Sentences) -> str:
     seen = {e.start for e in candidates}
     pid = s.hit.paper.id
     candidates += [Evidence(pid, x.text, x.start, x.end, 0.0) for x in sentences(candidates[0]) if x.start not in seen]
-    for e in candidates:
-        span = term_span(e.sentence, terms)
-        if span is None:
-            continue
+    stating = [(e, span) for e in candidates if (span := term_span(e.sentence, terms)) is not None]
+    # A sentence that affirms the terms first; else one that negates them; else one that sets them against the paper.
+    # Among equals, a sentence about the paper's own work ("we", "our", its label) before background.
+    label = s.hit.paper.label
+
+    def rank(es: tuple[Evidence, tuple[int, int, bool, bool]]) -> tuple[int, int]:
+        e, span = es
+        stance = 2 if span[3] else int(contrasted(e.sentence, span, terms))
+        return stance, 0 if _OWN.search(e.sentence) or label in e.sentence else 1
+
+    ranked = sorted(stating, key=rank)
+    for e, span in ranked[:1]:
         if e.start not in seen:
             s.evidence = sorted([*s.evidence, e], key=lambda x: x.start)
         if span[3]:
             return f"Stated with a negation in {_name(s)}: {quoted(e.sentence, span)}"
+        if contrasted(e.sentence, span, terms):
+            said = quoted(e.sentence, span)
+            return f"Not stated as what {_name(s)} does; its abstract mentions it in contrast: {said}"
         return f"Yes: {_name(s)} — {quoted(e.sentence, span)}"
     keys = {k for e in candidates for k, _, _ in _keys_at(e.sentence)}
     missing = [t for t in terms if term_key(t) not in keys]

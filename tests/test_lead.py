@@ -15,7 +15,7 @@ import pytest
 from rag.catalogue import Catalogue
 from rag.citations import cited_numbers
 from rag.conversation import Conversation
-from rag.lead import MAX_LEAD_WORDS, clause_spans, key_clause, number_span, term_span
+from rag.lead import MAX_LEAD_WORDS, clause_spans, contrasted, key_clause, number_span, term_span
 from rag.pipeline import Components
 from rag.question import read_question
 from rag.types import Answer
@@ -80,6 +80,26 @@ def test_term_span_finds_every_term_by_lemma_and_flags_a_negation():
     neg = "We train the detector without labels, using self-supervision."
     got = term_span(neg, ["labels"])
     assert got is not None and got[3]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "terms", "against"),
+    [
+        ("Masked models offer improved decoding efficiency over autoregressive models.", ["autoregressive"], True),
+        ("Our detector is faster than recurrent networks on every benchmark.", ["recurrent"], True),
+        ("Unlike contrastive pretraining, we need no negatives.", ["contrastive"], True),
+        ("DDL surpasses adaptation baselines and supervised fine-tuning.", ["supervised", "fine-tuning"], True),
+        ("Few labels render supervised fine-tuning infeasible in this setting.", ["supervised", "fine-tuning"], True),
+        ("Existing methods rely on reinforcement learning with dense rewards.", ["reinforcement", "learning"], True),
+        ("We train the policy with reinforcement learning from sparse rewards.", ["reinforcement", "learning"], False),
+        ("Our model is autoregressive and decodes over 20 steps.", ["autoregressive"], False),
+        ("Existing methods are slow; we fine-tune with supervised data instead.", ["supervised"], False),
+    ],
+)
+def test_a_term_set_against_the_paper_is_no_yes(sentence, terms, against):
+    span = term_span(sentence, terms)
+    assert span is not None and not span[3]
+    assert contrasted(sentence, span, terms) is against
 
 
 # --- the question model: yes/no and amount questions ----------------------------------------
@@ -149,7 +169,7 @@ def test_amount_questions(cat, question, quantity):
 CONNECTIVES = frozenset(
     """yes paper papers in the collection match matches at least most relevant are listed no number its quoted
     sentences closest stated with a negation abstract of does not state this sentence mentions or and one
-    together compared""".split()
+    together compared as what it contrast""".split()
 )
 _QUOTE = re.compile(r"“([^”]*)”")
 
@@ -226,6 +246,8 @@ def test_list_lead_counts_what_it_cites_and_gives_one_line_each(components):
         ("Is APM evaluated on Flickr30k?", True),
         ("Does DANCE use reinforcement learning?", False),
         ("Does APM rely on reinforcement learning?", False),
+        ("is ME-DLM an autoregressive model?", None),
+        ("does DDL require supervised fine-tuning?", None),
     ],
 )
 def test_yes_no_lead_says_yes_only_when_a_sentence_states_it(components, question, yes):
@@ -233,7 +255,9 @@ def test_yes_no_lead_says_yes_only_when_a_sentence_states_it(components, questio
     assert not ans.refused
     plan = read_question(question, components.retriever.catalogue)
     assert_lead_is_grounded(ans, components, frozenset(plan.polar_terms))
-    if yes:
+    if yes is None:  # stated only as what the paper is set against
+        assert ans.lead.startswith("Not stated as what ") and "in contrast: “" in ans.lead
+    elif yes:
         assert ans.lead.startswith("Yes: ")
         quote = _QUOTE.search(ans.lead).group(1)
         assert any(quote in strip_markup(e.sentence) for c in ans.citations for e in c.evidence)  # quoted below too

@@ -11,7 +11,7 @@ import gradio as gr
 from rag.pipeline import Components
 from ui.app import build_app
 from ui.bind import is_loopback_host
-from ui.handlers import export_root
+from ui.handlers import Handlers, export_root
 
 __all__ = ["Auth", "check_bind", "is_loopback_host", "launch", "parse_auth"]
 
@@ -70,7 +70,9 @@ def launch(
     default_llm_note: str = "",
     block: bool = True,
 ) -> gr.Blocks:
-    """Serve the app (never through a share link).
+    """Serve the app (never through a share link), with the ``/paperchat/*`` routes of :mod:`ui.warm`
+    so the command line answers through it; while it blocks, the data directory's discovery file
+    (:mod:`ui.discovery`) names it.
 
     Args:
         components: Ready components (see :func:`ui.app.build_app`).
@@ -90,7 +92,11 @@ def launch(
     """
     auth = parse_auth(auth)
     check_bind(host, auth)
-    demo = build_app(components, default_llm_note=default_llm_note)
+    from ui.discovery import advertise, new_server_info
+    from ui.warm import WarmService, add_warm_routes
+
+    handlers = Handlers(components, default_llm_note)
+    demo = build_app(components, default_llm_note=default_llm_note, handlers=handlers)
     if block:
         shown = f"[{host}]" if ":" in host else host
         print(f"paperchat is serving at http://{shown}:{port}/ (Ctrl+C to stop)", flush=True)
@@ -100,10 +106,15 @@ def launch(
         auth=auth,
         share=False,
         inbrowser=False,
-        prevent_thread_lock=not block,
+        prevent_thread_lock=True,
         quiet=True,  # Gradio's banner suggests share=True, which this app never uses
         show_error=True,
         footer_links=["api"],
         allowed_paths=[str(export_root(components.settings))],  # exports live in the data directory
     )
+    info = new_server_info(components.settings, host, demo.server_port or port, "page")
+    add_warm_routes(demo.app, WarmService(handlers.backends, info))
+    if block:
+        with advertise(components.settings.home, info):
+            demo.block_thread()
     return demo

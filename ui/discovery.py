@@ -39,6 +39,8 @@ __all__ = [
     "connect",
     "find_server",
     "new_server_info",
+    "remove_discovery",
+    "write_discovery",
     "settings_key",
 ]
 
@@ -121,14 +123,8 @@ def new_server_info(settings: Settings, host: str, port: int, kind: str) -> Serv
     )
 
 
-@contextlib.contextmanager
-def advertise(home: Path, info: ServerInfo) -> Iterator[ServerInfo]:
-    """Keep the discovery file of ``info`` in ``home`` while the block runs (enter it once the server
-    accepts connections).
-
-    The file is written atomically with mode 0600 and removed on exit when it is still this
-    process's (a later server on the same directory may have replaced it).
-    """
+def write_discovery(home: Path, info: ServerInfo) -> None:
+    """Write the discovery file of ``info`` in ``home`` atomically, mode 0600 (a warning when it cannot)."""
     path = _path(home)
     tmp = path.with_name(f".{DISCOVERY_FILE}.{os.getpid()}")
     try:
@@ -138,12 +134,25 @@ def advertise(home: Path, info: ServerInfo) -> Iterator[ServerInfo]:
         os.replace(tmp, path)
     except OSError:  # serving still works; only the CLI will not find this process
         log.warning("cannot write %s: commands will not use this process", path, exc_info=True)
+
+
+def remove_discovery(home: Path, info: ServerInfo) -> None:
+    """Remove the discovery file when it is still ``info``'s (a later server may have replaced it)."""
+    path = _path(home)
+    with contextlib.suppress(OSError):
+        if _read(path) == info:
+            path.unlink()
+
+
+@contextlib.contextmanager
+def advertise(home: Path, info: ServerInfo) -> Iterator[ServerInfo]:
+    """Keep the discovery file of ``info`` in ``home`` while the block runs (enter it once the server
+    accepts connections): :func:`write_discovery`, then :func:`remove_discovery` on exit."""
+    write_discovery(home, info)
     try:
         yield info
     finally:
-        with contextlib.suppress(OSError):
-            if _read(path) == info:
-                path.unlink()
+        remove_discovery(home, info)
 
 
 def _read(path: Path) -> ServerInfo | None:
@@ -236,7 +245,7 @@ class WarmClient:
         return r.json()
 
     def health(self) -> dict[str, Any] | None:
-        """``{"pid", "kind", "settings", "writes"}`` of the process, or ``None`` when it does not answer."""
+        """``{"pid", "kind", "settings", "writes", "served"}`` of the process, or ``None`` when it does not answer."""
         import httpx
 
         try:

@@ -69,6 +69,7 @@ def launch(
     *,
     default_llm_note: str = "",
     block: bool = True,
+    announce: bool | None = None,
 ) -> gr.Blocks:
     """Serve the app (never through a share link), with the ``/paperchat/*`` routes of :mod:`ui.warm`
     so the command line answers through it; while it blocks, the data directory's discovery file
@@ -83,6 +84,8 @@ def launch(
         default_llm_note: Why the default LLM was chosen.
         block: Serve until interrupted (the entry point); ``False`` returns at once with
             the server running in a background thread (tests; call ``demo.close()``).
+        announce: Keep the discovery file (default: while blocking). With ``block=False`` the file
+            stays until the process ends (tests; a closed page's file is then ignored as not answering).
 
     Returns:
         The running app.
@@ -92,7 +95,7 @@ def launch(
     """
     auth = parse_auth(auth)
     check_bind(host, auth)
-    from ui.discovery import advertise, new_server_info
+    from ui.discovery import new_server_info, remove_discovery, write_discovery
     from ui.warm import WarmService, add_warm_routes
 
     handlers = Handlers(components, default_llm_note)
@@ -114,7 +117,12 @@ def launch(
     )
     info = new_server_info(components.settings, host, demo.server_port or port, "page")
     add_warm_routes(demo.app, WarmService(handlers.backends, info))
+    home = components.settings.home
+    if block if announce is None else announce:
+        write_discovery(home, info)
     if block:
-        with advertise(components.settings.home, info):
+        try:
             demo.block_thread()
+        finally:
+            remove_discovery(home, info)
     return demo

@@ -4,7 +4,7 @@ retriever and LLM (:mod:`ui.discovery` finds the process and sends the requests)
 
 Each route does what the command does in-process and returns what it would print:
 
-- ``GET /paperchat/health``: ``{"pid", "kind", "settings", "writes"}``.
+- ``GET /paperchat/health``: ``{"pid", "kind", "settings", "writes", "served"}``.
 - ``POST /paperchat/ask``: one question (:class:`AskRequest`) -> ``{"answer": Answer.to_dict(),
   "text": the terminal rendering}``, or ``{"error", "exit_code"}`` when the LLM asked for is not usable.
 - ``POST /paperchat/compare`` and ``POST /paperchat/ingest``: ``{"stdout", "stderr", "exit_code"}``.
@@ -91,6 +91,13 @@ class WarmService:
         self.info = info
         self._llms: dict[tuple[str, str], ChatLLM | None] = {}
         self._lock = threading.Lock()
+        self.served = 0
+        """Commands run for the command line (a counter, reported by ``/paperchat/health``)."""
+
+    def count(self) -> None:
+        """Count one command served."""
+        with self._lock:
+            self.served += 1
 
     def _pipeline(self, backend: str, model: str) -> AnswerPipeline:
         """A pipeline over the current components with the LLM and note ``paperchat ask --llm backend``
@@ -191,21 +198,26 @@ def add_warm_routes(app: FastAPI, service: WarmService) -> None:
         from rag.pipeline import data_version
 
         writes = data_version(service.backends.components.settings)[0]
-        return {"pid": os.getpid(), "kind": service.info.kind, "settings": service.info.settings, "writes": writes}
+        info = service.info
+        return {"pid": os.getpid(), "kind": info.kind, "settings": info.settings, "writes": writes,
+                "served": service.served}  # fmt: skip
 
     def ask(req: AskRequest, request: Request):
         if not _authorized(request, service.info.token):
             return forbidden()
+        service.count()
         return service.ask(req)
 
     def compare(req: CompareRequest, request: Request):
         if not _authorized(request, service.info.token):
             return forbidden()
+        service.count()
         return service.compare(req)
 
     def ingest(req: IngestRequest, request: Request):
         if not _authorized(request, service.info.token):
             return forbidden()
+        service.count()
         return service.ingest(req)
 
     app.add_api_route("/paperchat/health", health, methods=["GET"], include_in_schema=False)

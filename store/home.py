@@ -141,8 +141,8 @@ class WriterLock(_HeldLock):
         command: What writes, for the message of a waiting process (``"paperchat ingest"``).
         timeout: Seconds to wait for another writer to finish (``store.lock_timeout``); 0 = do not wait.
         mark: Record in ``state.json`` that the directory is written (:func:`mark_written`) once the
-            lock is taken; ``False`` for a process that may only read (it calls :func:`mark_written`
-            itself when it does write).
+            lock is taken and again when it is released; ``False`` for a process that may only read
+            (it calls :func:`mark_written` itself when it does write).
 
     Example:
         with WriterLock(settings.home, command="paperchat ingest", timeout=10):
@@ -170,6 +170,14 @@ class WriterLock(_HeldLock):
         if self.mark:
             mark_written(self.home, self.command)
         return self
+
+    def release(self) -> None:
+        """Record the write once more, then let the next process in: a reader that rebuilt while the
+        write ran (it saw the count of :meth:`acquire`) sees the count move again and rebuilds over
+        the finished write."""
+        if self.held and self.mark:
+            mark_written(self.home, self.command)
+        super().release()
 
 
 class PageLock(_HeldLock):

@@ -160,7 +160,7 @@ class WarmService:
         the components are rebuilt before the next answer (the write count moved)."""
         from rag.pipeline import open_store
         from rag.settings import default_corpus
-        from store.home import StoreBusy, WriterLock, mark_written
+        from store.home import StoreBusy, WriterLock
         from ui.cli_setup import ingest_report_output, run_ingest
 
         c = self.backends.components
@@ -172,7 +172,6 @@ class WarmService:
                             timeout=settings.store.lock_timeout):  # fmt: skip
                 store = open_store(settings, fresh=True)
                 report = run_ingest(settings, store, c.embedder, paths, True, req.field_map, req.sync, req.collection)
-                mark_written(settings.home, command)  # readers that refreshed mid-write rebuild once more
         except StoreBusy as exc:
             return CommandOutput(stderr=f"Error: {exc}", exit_code=1)
         return ingest_report_output(report, settings)

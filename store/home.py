@@ -28,7 +28,7 @@ from filelock import FileLock, Timeout
 
 from store.chroma import StoreError
 
-__all__ = ["PageLock", "StoreBusy", "WriterLock", "mark_written", "was_written"]
+__all__ = ["PageLock", "StoreBusy", "WriterLock", "mark_written", "pid_alive", "was_written"]
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,8 @@ def _now() -> str:
     return datetime.now().astimezone().strftime("%Y-%m-%d %H:%M:%S")
 
 
-def _alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether a process with this id runs (on Windows: always assumed)."""
     if os.name == "nt":  # os.kill(pid, 0) would end the process there
         return True
     try:
@@ -66,7 +67,7 @@ def _owner(path: Path) -> dict[str, Any]:
 def _describe(owner: dict[str, Any]) -> str:
     """``PID 123 (paperchat ingest, started 2026-11-30 10:00:00)``, or ``another process``."""
     pid = owner.get("pid")
-    if not isinstance(pid, int) or not _alive(pid):
+    if not isinstance(pid, int) or not pid_alive(pid):
         return "another process"
     what = ", ".join(x for x in (owner.get("command", ""), f"started {owner.get('started', '?')}") if x)
     return f"PID {pid} ({what})"

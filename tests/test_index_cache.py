@@ -4,20 +4,9 @@ and built anew after any write (real Chroma on disk, the real embedder)."""
 from __future__ import annotations
 
 import pytest
+from test_page_sees_ingests import ADDED, FIRST
 
 pytestmark = pytest.mark.slow
-
-FIRST = {
-    "id": "p-1",
-    "abstract": "We propose HashRoute, which routes requests among LLM servers by hashing prompts. "
-    "HashRoute cuts latency by 20% on a production trace.",
-}
-ADDED = {
-    "id": "p-2",
-    "abstract": "We propose ZebraNet, a striped convolutional network for counting zebras in aerial images. "
-    "ZebraNet counts herds with 95% accuracy on the Serengeti dataset.",
-}
-
 
 def _write(path, *records) -> None:
     import json

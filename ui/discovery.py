@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from rag.settings import Settings
+from store.home import pid_alive
 
 __all__ = [
     "DISCOVERY_FILE",
@@ -103,16 +104,6 @@ def _path(home: Path) -> Path:
     return Path(home) / DISCOVERY_FILE
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # exists, owned by someone else
-        return True
-    return True
-
-
 def new_server_info(settings: Settings, host: str, port: int, kind: str) -> ServerInfo:
     """The :class:`ServerInfo` of this process serving ``settings`` on ``host:port`` (a fresh token)."""
     from rag.pipeline import data_version
@@ -174,7 +165,7 @@ def find_server(settings: Settings) -> ServerInfo | None:
     info = _read(path)
     if info is None:
         return None
-    if not _alive(info.pid):
+    if not pid_alive(info.pid):
         log.info("removing the stale %s (PID %d is gone)", path, info.pid)
         with contextlib.suppress(OSError):
             path.unlink()

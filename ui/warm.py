@@ -145,7 +145,8 @@ class WarmService:
 
         self.backends.refresh()
         c = self.backends.components
-        pipeline = AnswerPipeline(c.retriever, c.pipeline.evidence, None, c.settings)
+        settings = c.settings.model_copy(update={"llm": c.settings.llm.model_copy(update={"backend": "none"})})
+        pipeline = AnswerPipeline(c.retriever, c.pipeline.evidence, None, settings)  # as `paperchat compare` builds it
         turn = Conversation(pipeline).compare(req.first, req.second)
         if not req.as_json:
             out = _render_comparison(turn)

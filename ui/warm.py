@@ -21,6 +21,8 @@ import contextlib
 import hmac
 import json
 import os
+import signal
+import sys
 import threading
 import time
 from pathlib import Path
@@ -243,6 +245,10 @@ def serve_advertised(app: FastAPI, library: Library, settings: Settings, host: s
             kept.enter_context(advertise(settings.home, info))
 
     threading.Thread(target=announce, name="paperchat-advertise", daemon=True).start()
+    if threading.current_thread() is threading.main_thread():
+        # uvicorn stops gracefully on SIGTERM, then raises it again: end with SystemExit, not the
+        # default action, so the discovery file is removed below.
+        signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
     try:
         server.run()
     finally:

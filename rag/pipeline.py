@@ -182,7 +182,7 @@ def build_pipeline(
     prepare_environment(settings)
     embedder = embedder or make_embedder(settings)
     store = store or open_store(settings)
-    retriever = HybridRetriever(store, embedder, settings.retrieval)
+    retriever = HybridRetriever(store, embedder, settings.retrieval, cache_dir=settings.home / "cache" / "index")
     evidence = EvidenceSelector(embedder, list(retriever.papers.values()))
     note = ""
     if llm == "configured":

@@ -21,20 +21,21 @@ import math
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 
-from rag.catalogue import Catalogue, NameIndex
+from rag.catalogue import NameIndex
 from rag.embed import Embedder
-from rag.lexicon import Lexicon, compound_parts, lemma, stem
+from rag.index_cache import index_terms, load_or_build
+from rag.lexicon import compound_parts, known_stems, lemma, stem
 from rag.settings import RetrievalSettings
-from rag.text import STOPWORDS, content_terms, tokenize
+from rag.text import STOPWORDS, content_terms
 from rag.types import PaperHit
 from store.chroma import ChromaStore
-from store.papers import Paper
 
 __all__ = ["HybridRetriever", "NameIndex", "Retrieval"]
 
@@ -50,10 +51,6 @@ class Retrieval:
     unmatched_entities: list[str]  # coined terms the question states that no paper contains
 
 
-def _lexical_text(p: Paper) -> str:
-    return " ".join([p.title, p.label, *p.aliases, p.abstract])
-
-
 class HybridRetriever(BaseRetriever):
     """Paper-level hybrid retriever (a llama-index ``BaseRetriever``).
 
@@ -61,39 +58,33 @@ class HybridRetriever(BaseRetriever):
         store: The Chroma store holding chunks and paper records.
         embedder: The embedder the store's vectors were made with.
         settings: Retrieval settings (candidates, RRF k, floors).
+        cache_dir: Where the lexical index (BM25, names, lexicon) is kept between starts, keyed by
+            the collection's content (:mod:`rag.index_cache`); ``None`` builds it every time.
     """
 
-    def __init__(self, store: ChromaStore, embedder: Embedder, settings: RetrievalSettings):
+    def __init__(
+        self, store: ChromaStore, embedder: Embedder, settings: RetrievalSettings, cache_dir: Path | None = None
+    ):
         super().__init__()
-        import bm25s
-
-        logging.getLogger("bm25s").setLevel(logging.WARNING)
         self.store = store
         self.embedder = embedder
         self.settings = settings
-        self.catalogue = Catalogue(store.all_papers())
+        index = load_or_build(store, cache_dir)
+        self.catalogue = index.catalogue
         self.papers = self.catalogue.papers
-        self._ids = list(self.papers)
+        self._ids = index.ids
         self.names: NameIndex = self.catalogue.names
-        self._bm25 = None
-        self._paper_terms: dict[str, set[str]] = {}
-        self._df: dict[str, int] = defaultdict(int)
-        texts = [_lexical_text(self.papers[i]) for i in self._ids]
-        self.lexicon = Lexicon(texts)
-        if self._ids:
-            corpus_tokens = [[lemma(t) for t in self._terms(t) + self.lexicon.expansions(t)] for t in texts]
-            for pid, toks in zip(self._ids, corpus_tokens, strict=True):
-                self._paper_terms[pid] = {stem(t) for t in toks}
-                for t in self._paper_terms[pid]:
-                    self._df[t] += 1
-            self._bm25 = bm25s.BM25(k1=1.5, b=0.75)
-            self._bm25.index(bm25s.tokenization.Tokenized(*_vocab(corpus_tokens)), show_progress=False)
-            self._vocab = _vocab(corpus_tokens)[1]
+        self.lexicon = index.lexicon
+        self._paper_terms = index.paper_terms
+        self._df = index.df
+        self._bm25 = index.bm25
+        self._vocab = index.vocab
+        known_stems(index.stems)
         self._vectors = store.vector_store()
 
     @staticmethod
     def _terms(text: str) -> list[str]:
-        return [t for t in tokenize(text) if t not in STOPWORDS]
+        return index_terms(text)
 
     def _query_terms(self, question: str) -> list[int]:
         """BM25 query token ids: the question's words and the parts of its hyphenated ones (index
@@ -268,9 +259,3 @@ class HybridRetriever(BaseRetriever):
             node = TextNode(id_=h.paper.id, text=h.paper.abstract, metadata=meta)
             out.append(NodeWithScore(node=node, score=h.score))
         return out
-
-
-def _vocab(corpus_tokens: list[list[str]]) -> tuple[list[list[int]], dict[str, int]]:
-    vocab: dict[str, int] = {}
-    ids = [[vocab.setdefault(t, len(vocab)) for t in doc] for doc in corpus_tokens]
-    return ids, vocab

@@ -16,6 +16,7 @@ whose record is missing or has another hash is simply ingested again on the next
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -274,6 +275,16 @@ class ChromaStore:
             for pid, meta in zip(got["ids"], got["metadatas"] or [], strict=False):
                 out[pid] = str((meta or {}).get("content_hash", ""))
         return out
+
+    @_guarded
+    def fingerprint(self) -> str:
+        """A key of the collection's content (40 hex digits): the SHA-1 of every paper record's id and
+        metadata (its content hash covers the abstract) and of the chunk count. Any write changes it;
+        reading it costs one metadata scan of the paper records, not the documents."""
+        digest = hashlib.sha1(f"{self.name}|{self.chunks.count()}".encode())
+        for pid, meta in sorted(self._all_metadata(self.papers), key=lambda x: x[0]):
+            digest.update(json.dumps([pid, meta], sort_keys=True, default=str).encode())
+        return digest.hexdigest()
 
     @_guarded
     def all_papers(self) -> list[Paper]:

@@ -28,7 +28,7 @@ from filelock import FileLock, Timeout
 
 from store.chroma import StoreError
 
-__all__ = ["PageLock", "StoreBusy", "WriterLock", "mark_written", "was_written"]
+__all__ = ["PageLock", "StoreBusy", "WriterLock", "mark_written", "pid_alive", "was_written"]
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,8 @@ def _now() -> str:
     return datetime.now().astimezone().strftime("%Y-%m-%d %H:%M:%S")
 
 
-def _alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether a process with this id runs (on Windows: always assumed)."""
     if os.name == "nt":  # os.kill(pid, 0) would end the process there
         return True
     try:
@@ -66,7 +67,7 @@ def _owner(path: Path) -> dict[str, Any]:
 def _describe(owner: dict[str, Any]) -> str:
     """``PID 123 (paperchat ingest, started 2026-11-30 10:00:00)``, or ``another process``."""
     pid = owner.get("pid")
-    if not isinstance(pid, int) or not _alive(pid):
+    if not isinstance(pid, int) or not pid_alive(pid):
         return "another process"
     what = ", ".join(x for x in (owner.get("command", ""), f"started {owner.get('started', '?')}") if x)
     return f"PID {pid} ({what})"
@@ -141,8 +142,8 @@ class WriterLock(_HeldLock):
         command: What writes, for the message of a waiting process (``"paperchat ingest"``).
         timeout: Seconds to wait for another writer to finish (``store.lock_timeout``); 0 = do not wait.
         mark: Record in ``state.json`` that the directory is written (:func:`mark_written`) once the
-            lock is taken; ``False`` for a process that may only read (it calls :func:`mark_written`
-            itself when it does write).
+            lock is taken and again when it is released; ``False`` for a process that may only read
+            (it calls :func:`mark_written` itself when it does write).
 
     Example:
         with WriterLock(settings.home, command="paperchat ingest", timeout=10):
@@ -170,6 +171,14 @@ class WriterLock(_HeldLock):
         if self.mark:
             mark_written(self.home, self.command)
         return self
+
+    def release(self) -> None:
+        """Record the write once more, then let the next process in: a reader that rebuilt while the
+        write ran (it saw the count of :meth:`acquire`) sees the count move again and rebuilds over
+        the finished write."""
+        if self.held and self.mark:
+            mark_written(self.home, self.command)
+        super().release()
 
 
 class PageLock(_HeldLock):

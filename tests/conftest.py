@@ -33,12 +33,13 @@ def free_port() -> int:
 
 
 @contextmanager
-def served(components) -> Iterator[str]:
-    """Serve the Gradio app over ``components`` on a free port; yields its URL, closes it after."""
+def served(components, announce: bool = False) -> Iterator[str]:
+    """Serve the Gradio app over ``components`` on a free port; yields its URL, closes it after
+    (``announce``: with the discovery file, so commands on its data directory go to it)."""
     from ui.serve import launch
 
     port = free_port()
-    demo = launch(components, port=port, block=False)
+    demo = launch(components, port=port, block=False, announce=announce)
     try:
         yield f"http://127.0.0.1:{port}/"
     finally:

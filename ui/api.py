@@ -149,7 +149,7 @@ def create_app(library: Library, *, api_key: str = "", model: str = "paperchat",
 
     @app.middleware("http")
     async def authorize(request: Request, call_next):
-        if api_key:
+        if api_key and not request.url.path.startswith("/paperchat/"):  # those check the discovery token
             given = request.headers.get("authorization", "")
             scheme, _, token = given.partition(" ")
             if scheme.lower() != "bearer" or not hmac.compare_digest(token.strip().encode(), api_key.encode()):

@@ -72,17 +72,19 @@ if (!window.__paperchatLinks) {
 """
 
 
-def build_app(components: Components, *, default_llm_note: str = "") -> gr.Blocks:
+def build_app(components: Components, *, default_llm_note: str = "", handlers: Handlers | None = None) -> gr.Blocks:
     """Build the Gradio app over ready components (nothing is served).
 
     Args:
         components: Store, retriever and pipeline from :func:`rag.pipeline.build_pipeline`.
         default_llm_note: Why the default LLM was chosen (shown until the first answer).
+        handlers: The page's handlers when the caller shares them (their backends serve the
+            command line too, :mod:`ui.warm`); built here when ``None``.
 
     Returns:
         The ``gr.Blocks`` app with its queue configured (two answers at a time).
     """
-    handlers = Handlers(components, default_llm_note)
+    handlers = handlers or Handlers(components, default_llm_note)
     backends = handlers.backends
     settings = components.settings
 

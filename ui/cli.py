@@ -24,10 +24,13 @@ from rag.settings import Settings, default_corpus
 from store.textin import clean_text, limit_text
 from ui.cli_remote import mcp, serve
 from ui.cli_setup import build_components, locked_ingest, print_ingest_report
+from ui.cli_warm import LOCAL_HELP, ask_warm, compare_warm, ingest_warm, print_answer_data
+from ui.discovery import connect
 
 log = logging.getLogger("paperchat")
 
 _LLM = click.Choice(["auto", "ollama", "embedded", "none"])
+_local = click.option("--local", is_flag=True, envvar="PAPERCHAT_LOCAL", help=LOCAL_HELP)
 
 
 def _settings(ctx: click.Context, **llm) -> Settings:
@@ -94,9 +97,11 @@ def main(ctx: click.Context, home: Path | None, chroma_url: str | None, verbose:
     metavar="NAME",
     help="Zotero database only: read the items of this collection (and its subcollections).",
 )
+@_local
 @click.pass_context
 def ingest(
-    ctx: click.Context, paths: tuple[Path, ...], maps: tuple[str, ...], quiet: bool, sync: bool, collection: str | None
+    ctx: click.Context, paths: tuple[Path, ...], maps: tuple[str, ...], quiet: bool, sync: bool, collection: str | None,
+    local: bool,
 ) -> None:
     """Index corpus files or folders (default: the bundled ICML 2026 abstracts).
 
@@ -106,6 +111,8 @@ def ingest(
 
     Only one process writes a data directory at a time: another writer is waited for up to
     store.lock_timeout seconds (PAPERCHAT_STORE__LOCK_TIMEOUT), then the command stops and names it.
+    When `paperchat serve` or `paperchat ui` serves this data directory, that process ingests (no
+    progress bar) and answers from the new papers at once; --local ingests here.
     """
     from store.home import WriterLock
 
@@ -125,6 +132,9 @@ def ingest(
             field_map = parse_field_map(list(maps))
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--map") from exc
+    warm = connect(settings, local)
+    if warm is not None and ingest_warm(warm, paths, field_map, sync, collection):
+        return
     command = "paperchat ingest --sync" if sync else "paperchat ingest"
     with WriterLock(settings.home, command=command, timeout=settings.store.lock_timeout):
         report = locked_ingest(settings, list(paths) or [default_corpus()], quiet, field_map, sync, collection)
@@ -155,13 +165,7 @@ def _render_answer(ans) -> str:
 
 
 def _print_answer(ans, as_json: bool, qid: str | None = None) -> None:
-    if as_json:
-        data = ans.to_dict()
-        if qid is not None:
-            data = {"qid": qid, **data}
-        click.echo(json.dumps(data, ensure_ascii=False, indent=None if qid is not None else 2))
-    else:
-        click.echo(_render_answer(ans))
+    print_answer_data(ans.to_dict() if as_json else {}, "" if as_json else _render_answer(ans), as_json, qid)
 
 
 def _read_batch(path: Path) -> list[tuple[str, str]]:
@@ -199,16 +203,18 @@ def _read_batch(path: Path) -> list[tuple[str, str]]:
 @click.option(
     "--no-auto-filter", is_flag=True, help="Do not turn a year in the question ('papers from 2023') into a filter."
 )
+@_local
 @click.pass_context
 def ask(ctx, question: str | None, batch: Path | None, as_json: bool, backend, ollama_model, top_k, stream: bool,
-        year, venue, author, no_auto_filter: bool) -> None:
+        year, venue, author, no_auto_filter: bool, local: bool) -> None:
     """Answer a question with citations to specific papers (the same route as the chat page).
 
     With --batch, every question of the file is answered in a fresh conversation, in order;
     with --json each answer is one line: qid, text, refused, citations (paper_id, evidence
-    with spans), retrieved paper ids.
+    with spans), retrieved paper ids. When `paperchat serve` or `paperchat ui` serves this data
+    directory, that process answers (the same output, without loading anything here); --local
+    answers here.
     """
-    from rag.conversation import Conversation
     from rag.filters import Filters
 
     if (question is None) == (batch is None):
@@ -220,6 +226,13 @@ def ask(ctx, question: str | None, batch: Path | None, as_json: bool, backend, o
         items = _read_batch(batch)
     else:
         items = [(None, question or "")]  # QUESTION is given without --batch (checked above)
+    warm = connect(settings, local)
+    if warm is not None:
+        read = [(qid, *_question_in(raw, settings)) for qid, raw in items]
+        if ask_warm(warm, read, settings, filters, top_k, as_json, batch is not None):
+            return
+    from rag.conversation import Conversation
+
     comp = build_components(settings, ensure_corpus=True)
     on_token: Callable[[str], None] | None = None
     if stream and not as_json and batch is None and sys.stdout.isatty():
@@ -271,17 +284,21 @@ def _render_comparison(turn) -> str:
 @click.argument("first")
 @click.argument("second")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON (rows x papers, evidence sentences).")
+@_local
 @click.pass_context
-def compare(ctx, first: str, second: str, as_json: bool) -> None:
+def compare(ctx, first: str, second: str, as_json: bool, local: bool) -> None:
     """Compare two papers row by row (problem, approach, data, results, limitations).
 
     FIRST and SECOND are names the abstracts state (DANCE), paper ids, or short descriptions
     ("the graph-based pruning paper"). Every cell is a sentence of that paper's abstract.
     """
-    from rag.conversation import Conversation
-
     settings = _settings(ctx, backend="none")
     first, second = (_question_in(x, settings)[0] for x in (first, second))
+    warm = connect(settings, local)
+    if warm is not None and compare_warm(warm, first, second, as_json):
+        return
+    from rag.conversation import Conversation
+
     comp = build_components(settings, llm=None, ensure_corpus=True)
     turn = Conversation(comp.pipeline).compare(first, second)
     if not as_json:

@@ -78,8 +78,9 @@ def serve(ctx: click.Context, host: str, port: int, api_key: str | None, backend
           ollama_model: str | None) -> None:  # fmt: skip
     """Serve an OpenAI-compatible API (POST /v1/chat/completions, GET /v1/models) at
     http://127.0.0.1:8000/v1 by default; chat clients such as Open WebUI can use paperchat as a model."""
-    from ui.api import create_app, start
+    from ui.api import create_app
     from ui.bind import check_api_bind
+    from ui.warm import serve_advertised
 
     key = (api_key if api_key is not None else os.environ.get("PAPERCHAT_API_KEY", "")).strip()
     try:
@@ -93,4 +94,4 @@ def serve(ctx: click.Context, host: str, port: int, api_key: str | None, backend
     auth = "; requests need 'Authorization: Bearer <key>'" if key else ""
     click.echo(f"paperchat API at http://{shown}:{port}/v1 as model '{settings.api.model}'{auth} (Ctrl+C to stop)",
                err=True)  # fmt: skip
-    start(app, host, port)
+    serve_advertised(app, library, settings, host, port)

@@ -13,7 +13,9 @@ import click
 
 from rag.settings import Settings
 
-__all__ = ["build_components", "first_run", "locked_ingest", "print_ingest_report", "run_ingest"]
+__all__ = [
+    "build_components", "first_run", "ingest_report_output", "locked_ingest", "print_ingest_report", "run_ingest"
+]
 
 
 def build_components(settings: Settings, llm="configured", ensure_corpus: bool = False):
@@ -151,6 +153,32 @@ def locked_ingest(settings: Settings, paths: list[Path], quiet: bool, field_map,
         sys.exit(130)
 
 
+def ingest_report_output(report, settings: Settings):
+    """What ``paperchat ingest`` prints for ``report``: one line per file on stdout (failures and
+    repairs on stderr), the store's totals, and a closing line on stderr with exit code 1 when
+    records or files failed.
+
+    Returns:
+        A :class:`ui.discovery.CommandOutput`.
+    """
+    from ui.discovery import CommandOutput
+
+    out: list[str] = []
+    err: list[str] = []
+    for f in report.files:
+        out.append(f.line())
+        err += [f"  failed {p}" for p in f.problems]
+        err += [f"  repaired {p}" for p in f.repairs]
+    out.append(_totals(report, settings))
+    failed = sum(len(f.problems) for f in report.files)
+    if failed:
+        s = "s" if failed != 1 else ""
+        err.append(
+            f"{failed} record{s} or file{s} could not be ingested (listed above); everything else is stored."
+        )
+    return CommandOutput(stdout="\n".join(out), stderr="\n".join(err), exit_code=1 if failed else 0)
+
+
 def print_ingest_report(report, settings: Settings) -> None:
     """Print one line per file (failures and repairs on stderr), then the store's totals."""
     for f in report.files:
@@ -159,7 +187,11 @@ def print_ingest_report(report, settings: Settings) -> None:
             click.echo(f"  failed {p}", err=True)
         for p in f.repairs:
             click.echo(f"  repaired {p}", err=True)
-    click.echo(
+    click.echo(_totals(report, settings))
+
+
+def _totals(report, settings: Settings) -> str:
+    return (
         f"store: {report.papers_in_store} papers, {report.chunks_in_store} chunks "
         f"({settings.index_name()}, {report.seconds:.1f} s)"
     )

@@ -11,7 +11,7 @@ import gradio as gr
 from rag.pipeline import Components
 from ui.app import build_app
 from ui.bind import is_loopback_host
-from ui.handlers import export_root
+from ui.handlers import Handlers, export_root
 
 __all__ = ["Auth", "check_bind", "is_loopback_host", "launch", "parse_auth"]
 
@@ -69,8 +69,11 @@ def launch(
     *,
     default_llm_note: str = "",
     block: bool = True,
+    announce: bool | None = None,
 ) -> gr.Blocks:
-    """Serve the app (never through a share link).
+    """Serve the app (never through a share link), with the ``/paperchat/*`` routes of :mod:`ui.warm`
+    so the command line answers through it; while it blocks, the data directory's discovery file
+    (:mod:`ui.discovery`) names it.
 
     Args:
         components: Ready components (see :func:`ui.app.build_app`).
@@ -81,6 +84,8 @@ def launch(
         default_llm_note: Why the default LLM was chosen.
         block: Serve until interrupted (the entry point); ``False`` returns at once with
             the server running in a background thread (tests; call ``demo.close()``).
+        announce: Keep the discovery file (default: while blocking). With ``block=False`` the file
+            stays until the process ends (tests; a closed page's file is then ignored as not answering).
 
     Returns:
         The running app.
@@ -90,7 +95,11 @@ def launch(
     """
     auth = parse_auth(auth)
     check_bind(host, auth)
-    demo = build_app(components, default_llm_note=default_llm_note)
+    from ui.discovery import new_server_info, remove_discovery, write_discovery
+    from ui.warm import WarmService, add_warm_routes
+
+    handlers = Handlers(components, default_llm_note)
+    demo = build_app(components, default_llm_note=default_llm_note, handlers=handlers)
     if block:
         shown = f"[{host}]" if ":" in host else host
         print(f"paperchat is serving at http://{shown}:{port}/ (Ctrl+C to stop)", flush=True)
@@ -100,10 +109,20 @@ def launch(
         auth=auth,
         share=False,
         inbrowser=False,
-        prevent_thread_lock=not block,
+        prevent_thread_lock=True,
         quiet=True,  # Gradio's banner suggests share=True, which this app never uses
         show_error=True,
         footer_links=["api"],
         allowed_paths=[str(export_root(components.settings))],  # exports live in the data directory
     )
+    info = new_server_info(components.settings, host, demo.server_port or port, "page")
+    add_warm_routes(demo.app, WarmService(handlers.backends, info))
+    home = components.settings.home
+    if block if announce is None else announce:
+        write_discovery(home, info)
+    if block:
+        try:
+            demo.block_thread()
+        finally:
+            remove_discovery(home, info)
     return demo

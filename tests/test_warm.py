@@ -1,0 +1,193 @@
+"""One warm process serves every client: ``paperchat ask``, ``compare`` and ``ingest`` run by a
+running ``paperchat serve`` (a real subprocess) or page print what they print in-process, an
+ingest through it is answered from at once, and a stale discovery file is ignored and removed."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from click.testing import CliRunner
+from conftest import ROOT, free_port, served
+
+pytestmark = pytest.mark.slow
+
+ZEBRA = {
+    "id": "z-1",
+    "abstract": "We propose ZebraNet, a striped convolutional network for counting zebras in aerial images. "
+    "ZebraNet counts herds with 95% accuracy on the Serengeti dataset.",
+}
+QUESTION = "What accuracy gain does DANCE report, and at what condensation ratio?"
+
+
+def _home_with_seed(home: Path, embedder) -> None:
+    from rag.ingest import ingest_paths
+    from rag.pipeline import open_store, prepare_environment
+    from rag.settings import Settings
+    from store.home import mark_written
+
+    settings = Settings(home=home)
+    prepare_environment(settings)
+    mark_written(home, "test setup")
+    ingest_paths([ROOT / "data"], open_store(settings), embedder)
+
+
+def _cli(home: Path, *args: str):
+    from ui.cli import main
+
+    return CliRunner().invoke(main, list(args), env={"PAPERCHAT_HOME": str(home), "PAPERCHAT_LOCAL": ""})
+
+
+def _health(home: Path) -> dict:
+    from ui.discovery import WarmClient, _read
+
+    info = _read(home / "server.json")
+    assert info is not None
+    health = WarmClient(info).health()
+    assert health is not None
+    return health
+
+
+def _same(text: str) -> str | dict:
+    """Output with the per-run timings left out (the footer's seconds, the JSON's ``timings``)."""
+    if text.startswith("{"):
+        data = json.loads(text)
+        data.pop("timings")
+        return data
+    return re.sub(r"retrieval \d+\.\d+ s, generation \d+\.\d+ s", "retrieval - s, generation - s", text)
+
+
+@pytest.fixture(scope="module")
+def api_home(tmp_path_factory, embedder):
+    """A data directory with the seed papers, served by a real ``paperchat serve --llm none``."""
+    home = tmp_path_factory.mktemp("warm_home")
+    _home_with_seed(home, embedder)
+    port = free_port()
+    env = dict(os.environ, PAPERCHAT_HOME=str(home))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ui.cli", "serve", "--port", str(port), "--llm", "none"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    deadline = time.monotonic() + 300
+    while not (home / "server.json").exists():
+        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+        assert time.monotonic() < deadline, "paperchat serve did not start"
+        time.sleep(0.2)
+    yield home, proc
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+
+
+def test_ask_through_the_server_prints_what_ask_local_prints(api_home):
+    home, proc = api_home
+    before = _health(home)
+    assert before["kind"] == "api" and before["pid"] == proc.pid
+    for extra in ([], ["--json"]):
+        warm = _cli(home, "ask", QUESTION, "--llm", "none", *extra)
+        served = _health(home)["served"]
+        local = _cli(home, "ask", QUESTION, "--llm", "none", "--local", *extra)
+        assert warm.exit_code == local.exit_code == 0, (warm.output, local.output)
+        assert _same(warm.stdout) == _same(local.stdout)
+        assert _health(home)["served"] == served  # --local did not go to the server
+    assert _health(home)["served"] == before["served"] + 2
+    assert "DANCE" in warm.stdout and json.loads(warm.stdout)["citations"][0]["label"] == "DANCE"
+
+
+def test_compare_through_the_server_prints_what_compare_local_prints(api_home):
+    home, _ = api_home
+    served = _health(home)["served"]
+    warm = _cli(home, "compare", "DANCE", "APM")
+    local = _cli(home, "compare", "DANCE", "APM", "--local")
+    assert warm.exit_code == local.exit_code == 0, (warm.output, local.output)
+    assert warm.stdout == local.stdout and "DANCE" in warm.stdout
+    assert _health(home)["served"] == served + 1
+
+
+def test_an_ingest_through_the_server_is_answered_from_at_once_by_it_and_its_api(api_home, tmp_path):
+    home, _ = api_home
+    src = tmp_path / "zebra.jsonl"
+    src.write_text(json.dumps(ZEBRA) + "\n")
+    writes = _health(home)["writes"]
+    out = subprocess.run(  # from another folder: the relative path is sent resolved
+        [sys.executable, "-m", "ui.cli", "ingest", src.name], cwd=tmp_path, capture_output=True, text=True,
+        env=dict(os.environ, PAPERCHAT_HOME=str(home), PYTHONPATH=str(ROOT)), timeout=300, check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[0].startswith("zebra.jsonl: found 1, added 1,")
+    assert "store: 39 papers" in out.stdout
+    assert _health(home)["writes"] > writes
+    warm = _cli(home, "ask", "Which paper counts zebras in aerial images?", "--llm", "none", "--json")
+    assert [c["paper_id"] for c in json.loads(warm.stdout)["citations"]] == ["z-1"]
+    port = json.loads((home / "server.json").read_text())["port"]
+    reply = httpx.post(
+        f"http://127.0.0.1:{port}/v1/chat/completions",
+        json={"messages": [{"role": "user", "content": "Which paper counts zebras in aerial images?"}]}, timeout=120,
+    ).json()
+    assert [c["paper_id"] for c in reply["paperchat"]["citations"]] == ["z-1"]
+
+
+def test_the_routes_need_the_token_of_the_discovery_file(api_home):
+    home, _ = api_home
+    port = json.loads((home / "server.json").read_text())["port"]
+    r = httpx.post(f"http://127.0.0.1:{port}/paperchat/ingest", json={"paths": ["/etc"]}, timeout=10)
+    assert r.status_code == 403
+
+
+def test_stopping_the_server_removes_its_file(api_home):
+    home, proc = api_home
+    proc.send_signal(signal.SIGTERM)  # as a service manager stops it (Ctrl+C, SIGINT, does the same)
+    proc.wait(timeout=60)
+    assert not (home / "server.json").exists()
+
+
+def test_a_stale_file_is_ignored_and_the_command_runs_in_process(api_home, tmp_path):
+    from rag.settings import Settings
+    from ui.discovery import ServerInfo, advertise, find_server, settings_key
+
+    home, _ = api_home
+    settings = Settings(home=home)
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    dead = ServerInfo(pid=gone.pid, host="127.0.0.1", port=free_port(), kind="api", token="t",
+                      settings=settings_key(settings))  # fmt: skip
+    (home / "server.json").write_text(json.dumps(dead.__dict__))
+    result = _cli(home, "ask", QUESTION, "--llm", "none")
+    assert result.exit_code == 0 and "DANCE" in result.stdout
+    assert not (home / "server.json").exists()  # its process is gone: removed
+
+    silent = ServerInfo(pid=os.getpid(), host="127.0.0.1", port=free_port(), kind="api", token="t",
+                        settings=settings_key(settings))  # fmt: skip
+    with advertise(home, silent):  # alive but not answering (starting, or hung): not used, not removed
+        assert find_server(settings) is None and (home / "server.json").exists()
+    assert not (home / "server.json").exists()
+
+
+def test_the_page_serves_the_command_line_too(tmp_path, embedder):
+    from rag.pipeline import build_pipeline
+    from rag.settings import Settings
+    from ui.discovery import find_server
+
+    home = tmp_path / "home"
+    _home_with_seed(home, embedder)
+    settings = Settings(home=home)
+    components = build_pipeline(settings, embedder=embedder, llm=None)
+    with served(components, announce=True):
+        info = find_server(settings)
+        assert info is not None and info.kind == "page"
+        src = tmp_path / "zebra.jsonl"
+        src.write_text(json.dumps(ZEBRA) + "\n")
+        ingested = _cli(home, "ingest", str(src))
+        assert ingested.exit_code == 0 and "added 1" in ingested.stdout
+        warm = _cli(home, "ask", "Which paper counts zebras in aerial images?", "--llm", "none", "--json")
+        assert [c["paper_id"] for c in json.loads(warm.stdout)["citations"]] == ["z-1"]
+        assert _health(home)["served"] == 2
+        assert len(components.retriever.papers) == 39  # the page's own components were rebuilt

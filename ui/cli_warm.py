@@ -1,0 +1,112 @@
+"""``paperchat ask``, ``compare`` and ``ingest`` run by the warm process (:mod:`ui.discovery`).
+
+Each function sends the command's work to the process and prints what the command prints
+in-process, and returns True; it returns False, having printed nothing, when the process cannot
+be used after all (it went away since it was found): the command then runs in-process.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from rag.filters import Filters
+from rag.settings import Settings
+from ui.discovery import WarmClient
+
+__all__ = ["LOCAL_HELP", "ask_warm", "compare_warm", "ingest_warm", "print_answer_data"]
+
+log = logging.getLogger(__name__)
+
+LOCAL_HELP = "Run in this process even when `paperchat serve` or `paperchat ui` serves this data directory."
+
+
+def print_answer_data(data: dict[str, Any], text: str, as_json: bool, qid: str | None = None) -> None:
+    """Print one answer as ``paperchat ask`` does: ``text`` (the rendering), or the JSON of ``data``
+    (``Answer.to_dict()``; one line with ``qid`` first in a batch, indented otherwise)."""
+    if as_json:
+        if qid is not None:
+            data = {"qid": qid, **data}
+        click.echo(json.dumps(data, ensure_ascii=False, indent=None if qid is not None else 2))
+    else:
+        click.echo(text)
+
+
+def _gone(client: WarmClient, exc: Exception) -> None:
+    log.warning("the warm process at %s failed (%s): running in-process", client.info.url, exc)
+
+
+def ask_warm(
+    client: WarmClient,
+    items: Sequence[tuple[str | None, str, str]],
+    settings: Settings,
+    filters: Filters,
+    top_k: int | None,
+    as_json: bool,
+    batch: bool,
+) -> bool:
+    """Answer ``items`` (``(qid, question, trimming notice)``) through the warm process.
+
+    Raises:
+        click.ClickException: the LLM asked for is not usable (as in-process), or the process
+            went away after some answers were printed.
+    """
+    import httpx
+
+    for n, (qid, text, notice) in enumerate(items):
+        body = {
+            "question": text, "notice": notice, "backend": settings.llm.backend,
+            "ollama_model": settings.llm.ollama_model, "top_k": top_k, "year": filters.year,
+            "venue": filters.venue, "author": filters.author, "auto": filters.auto,
+        }
+        try:
+            reply = client.ask(body)
+        except httpx.HTTPError as exc:
+            if n:
+                raise click.ClickException(f"the warm process at {client.info.url} stopped answering: {exc}") from exc
+            _gone(client, exc)
+            return False
+        if "error" in reply:
+            raise click.ClickException(reply["error"])
+        print_answer_data(reply["answer"], reply["text"], as_json, qid)
+        if batch and not as_json:
+            click.echo("")
+    return True
+
+
+def compare_warm(client: WarmClient, first: str, second: str, as_json: bool) -> bool:
+    """``paperchat compare`` through the warm process (exits 1 when no table was made, as in-process)."""
+    import httpx
+
+    try:
+        out = client.run("compare", {"first": first, "second": second, "as_json": as_json})
+    except httpx.HTTPError as exc:
+        _gone(client, exc)
+        return False
+    out.emit()
+    return True
+
+
+def ingest_warm(
+    client: WarmClient, paths: Sequence[Path], field_map: dict[str, str] | None, sync: bool, collection: str | None
+) -> bool:
+    """``paperchat ingest`` through the warm process (no progress bar; exits 1 when records failed).
+
+    Paths are sent absolute (the process may run in another folder); none means the default corpus.
+    """
+    import httpx
+
+    body = {"paths": [str(Path(p).resolve()) for p in paths], "field_map": field_map, "sync": sync,
+            "collection": collection}  # fmt: skip
+    try:
+        out = client.run("ingest", body)
+    except httpx.HTTPError as exc:
+        _gone(client, exc)
+        return False
+    out.emit()
+    return True

@@ -1,0 +1,256 @@
+"""The ``/paperchat/*`` routes a warm process (``paperchat serve``, ``paperchat ui``) serves to the
+command line, so ``paperchat ask``, ``compare`` and ``ingest`` run on its loaded embedder,
+retriever and LLM (:mod:`ui.discovery` finds the process and sends the requests).
+
+Each route does what the command does in-process and returns what it would print:
+
+- ``GET /paperchat/health``: ``{"pid", "kind", "settings", "writes", "served"}``.
+- ``POST /paperchat/ask``: one question (:class:`AskRequest`) -> ``{"answer": Answer.to_dict(),
+  "text": the terminal rendering}``, or ``{"error", "exit_code"}`` when the LLM asked for is not usable.
+- ``POST /paperchat/compare`` and ``POST /paperchat/ingest``: ``{"stdout", "stderr", "exit_code"}``.
+
+Answers are made over the store as it is now (the components are rebuilt when the data directory's
+write count moved, :meth:`ui.session.Backends.refresh`), so an ingest through this process, or
+through another one, is seen by the page, the API and the next command. Every request must carry
+the discovery file's token (:data:`ui.discovery.TOKEN_HEADER`); without it the routes answer 403.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hmac
+import json
+import os
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from rag.answer import AnswerPipeline
+from rag.conversation import Conversation
+from rag.filters import Filters
+from rag.llm import ChatLLM, LLMError
+from rag.pipeline import make_llm
+from rag.settings import Settings
+from ui.discovery import TOKEN_HEADER, CommandOutput, ServerInfo, advertise, new_server_info
+from ui.service import Library
+from ui.session import Backends
+
+__all__ = ["AskRequest", "CompareRequest", "IngestRequest", "WarmService", "add_warm_routes", "serve_advertised"]
+
+
+class AskRequest(BaseModel):
+    """One ``paperchat ask`` question, as the command line read it."""
+
+    model_config = ConfigDict(extra="forbid")
+    question: str = Field(description="The question, already cleaned and trimmed by the client.")
+    notice: str = Field("", description="The trimming notice to add to the answer's note ('' when it fit).")
+    backend: str = Field("auto", description="LLM backend: auto, ollama, embedded or none.")
+    ollama_model: str = Field("", description="Ollama model ('' = the server's setting).")
+    top_k: int | None = Field(None, ge=1, le=50, description="Most named papers one answer is about.")
+    year: int | None = Field(None, ge=1900, le=2100)
+    venue: str = ""
+    author: str = ""
+    auto: bool = Field(True, description="Turn a year stated in the question into a filter.")
+
+
+class CompareRequest(BaseModel):
+    """``paperchat compare FIRST SECOND [--json]``, the references already cleaned."""
+
+    model_config = ConfigDict(extra="forbid")
+    first: str
+    second: str
+    as_json: bool = False
+
+
+class IngestRequest(BaseModel):
+    """``paperchat ingest``: absolute paths (``[]`` = the default corpus) and the options."""
+
+    model_config = ConfigDict(extra="forbid")
+    paths: list[str] = Field(default_factory=list)
+    field_map: dict[str, str] | None = None
+    sync: bool = False
+    collection: str | None = None
+
+
+class WarmService:
+    """What the routes run on: the process's :class:`~ui.session.Backends` (shared with the page
+    when it is the page, so both see the same rebuilds).
+
+    Args:
+        backends: The loaded components and the LLM per backend choice.
+        info: The advertised process (its token guards the routes).
+    """
+
+    def __init__(self, backends: Backends, info: ServerInfo):
+        self.backends = backends
+        self.info = info
+        self._llms: dict[tuple[str, str], ChatLLM | None] = {}
+        self._lock = threading.Lock()
+        self.served = 0
+        """Commands run for the command line (a counter, reported by ``/paperchat/health``)."""
+
+    def count(self) -> None:
+        """Count one command served."""
+        with self._lock:
+            self.served += 1
+
+    def _pipeline(self, backend: str, model: str) -> AnswerPipeline:
+        """A pipeline over the current components with the LLM and note ``paperchat ask --llm backend``
+        would use in-process (:func:`rag.pipeline.make_llm`; the embedded model is loaded once).
+
+        Raises:
+            LLMError: ``ollama`` was asked for and is not usable (the message has the remedy).
+        """
+        self.backends.refresh()
+        c = self.backends.components
+        settings = c.settings.model_copy(
+            update={"llm": c.settings.llm.model_copy(update={"backend": backend, "ollama_model": model})}
+        )
+        with self._lock:
+            kept = self._llms.get((backend, model)) if backend == "embedded" else None
+        llm: ChatLLM | None
+        if kept is not None:
+            llm, note = kept, "embedded model (--llm embedded)"
+        else:
+            llm, note = make_llm(settings)
+            if backend == "embedded":
+                with self._lock:
+                    self._llms[(backend, model)] = llm
+        return AnswerPipeline(c.retriever, c.pipeline.evidence, llm, c.settings, llm_note=note)
+
+    def ask(self, req: AskRequest) -> dict[str, Any]:
+        """Answer as ``paperchat ask`` does (:class:`AskRequest`); see the module docstring for the reply."""
+        from ui.cli import _render_answer
+
+        model = req.ollama_model or self.backends.components.settings.llm.ollama_model
+        try:
+            pipeline = self._pipeline(req.backend, model)
+        except LLMError as exc:
+            return {"error": str(exc), "exit_code": 1}
+        filters = Filters(year=req.year, venue=req.venue, author=req.author, auto=req.auto)
+        ans = Conversation(pipeline).ask(req.question, top_k=req.top_k, filters=filters).answer
+        if req.notice:
+            ans.note = "; ".join(x for x in (req.notice, ans.note) if x)
+        return {"answer": ans.to_dict(), "text": _render_answer(ans)}
+
+    def compare(self, req: CompareRequest) -> CommandOutput:
+        """Compare as ``paperchat compare`` does (extractive, no LLM)."""
+        from ui.cli import _render_comparison
+        from ui.wire import table_json
+
+        self.backends.refresh()
+        c = self.backends.components
+        settings = c.settings.model_copy(update={"llm": c.settings.llm.model_copy(update={"backend": "none"})})
+        pipeline = AnswerPipeline(c.retriever, c.pipeline.evidence, None, settings)  # as `paperchat compare` builds it
+        turn = Conversation(pipeline).compare(req.first, req.second)
+        if not req.as_json:
+            out = _render_comparison(turn)
+        elif turn.table is None:
+            out = json.dumps(turn.answer.to_dict(), ensure_ascii=False, indent=2)
+        else:
+            out = json.dumps(table_json(turn), ensure_ascii=False, indent=2)
+        return CommandOutput(stdout=out, exit_code=1 if turn.table is None else 0)
+
+    def ingest(self, req: IngestRequest) -> CommandOutput:
+        """Ingest as ``paperchat ingest`` does, under the writer lock, with this process's embedder;
+        the components are rebuilt before the next answer (the write count moved)."""
+        from rag.pipeline import open_store
+        from rag.settings import default_corpus
+        from store.home import StoreBusy, WriterLock
+        from ui.cli_setup import ingest_report_output, run_ingest
+
+        c = self.backends.components
+        settings = c.settings
+        paths = [Path(p) for p in req.paths] or [default_corpus()]
+        command = "paperchat ingest --sync" if req.sync else "paperchat ingest"
+        try:
+            with WriterLock(settings.home, command=f"{command} (in the warm process)",
+                            timeout=settings.store.lock_timeout):  # fmt: skip
+                store = open_store(settings, fresh=True)
+                report = run_ingest(settings, store, c.embedder, paths, True, req.field_map, req.sync, req.collection)
+        except StoreBusy as exc:
+            return CommandOutput(stderr=f"Error: {exc}", exit_code=1)
+        return ingest_report_output(report, settings)
+
+
+def _authorized(request: Request, token: str) -> bool:
+    given = request.headers.get(TOKEN_HEADER, "")
+    return hmac.compare_digest(given.encode(), token.encode())
+
+
+def add_warm_routes(app: FastAPI, service: WarmService) -> None:
+    """Add the ``/paperchat/*`` routes to ``app`` (the API's FastAPI app or the page's Gradio app).
+
+    Routes may be added to an app that is already serving (Starlette reads its route list per request).
+    """
+
+    def forbidden() -> JSONResponse:
+        return JSONResponse({"error": f"missing or wrong {TOKEN_HEADER} (see <home>/server.json)"}, 403)
+
+    async def health(request: Request):
+        if not _authorized(request, service.info.token):
+            return forbidden()
+        from rag.pipeline import data_version
+
+        writes = data_version(service.backends.components.settings)[0]
+        info = service.info
+        return {"pid": os.getpid(), "kind": info.kind, "settings": info.settings, "writes": writes,
+                "served": service.served}  # fmt: skip
+
+    def ask(req: AskRequest, request: Request):
+        if not _authorized(request, service.info.token):
+            return forbidden()
+        service.count()
+        return service.ask(req)
+
+    def compare(req: CompareRequest, request: Request):
+        if not _authorized(request, service.info.token):
+            return forbidden()
+        service.count()
+        return service.compare(req)
+
+    def ingest(req: IngestRequest, request: Request):
+        if not _authorized(request, service.info.token):
+            return forbidden()
+        service.count()
+        return service.ingest(req)
+
+    app.add_api_route("/paperchat/health", health, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/paperchat/ask", ask, methods=["POST"], include_in_schema=False)
+    app.add_api_route("/paperchat/compare", compare, methods=["POST"], include_in_schema=False)
+    app.add_api_route("/paperchat/ingest", ingest, methods=["POST"], include_in_schema=False)
+
+
+def serve_advertised(app: FastAPI, library: Library, settings: Settings, host: str, port: int) -> None:
+    """Serve ``app`` (``paperchat serve``) with the ``/paperchat/*`` routes until Ctrl+C (uvicorn in
+    this thread), keeping the discovery file from when it accepts connections until it stops."""
+    import uvicorn
+
+    info = new_server_info(settings, host, port, "api")
+    add_warm_routes(app, WarmService(Backends(library.components, ""), info))
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False))
+    kept = contextlib.ExitStack()
+
+    def announce() -> None:
+        while not server.started and not server.should_exit:
+            time.sleep(0.05)
+        if server.started:
+            kept.enter_context(advertise(settings.home, info))
+
+    threading.Thread(target=announce, name="paperchat-advertise", daemon=True).start()
+    if threading.current_thread() is threading.main_thread():
+        # uvicorn stops gracefully on SIGTERM, then raises it again: end with SystemExit, not the
+        # default action, so the discovery file is removed below.
+        signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
+    try:
+        server.run()
+    finally:
+        server.should_exit = True
+        kept.close()

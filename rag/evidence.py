@@ -129,17 +129,12 @@ class EvidenceSelector:
             self.warm(papers[i : i + batch])
 
     def warm(self, papers: list[Paper]) -> None:
-        """Embed the sentences of every paper not cached yet, in one batched call."""
-        todo = [p for p in papers if p.id not in self._cache]
-        if not todo:
-            return
-        split = [_data_sentences(p.abstract) for p in todo]
-        vecs = self.embedder.embed([s.text for ss in split for s in ss])
-        k = 0
-        for p, ss in zip(todo, split, strict=True):
-            self._cache[p.id] = (ss, vecs[k : k + len(ss)])
-            self._abstracts[p.id] = p.abstract
-            k += len(ss)
+        """Embed the sentences of every paper not cached yet, one call per paper: a paper's vectors
+        (and so every evidence score) never depend on which other papers shared the batch (padding
+        to a batch's longest text moves the floats), so the page, the CLI and a warm server that
+        embedded in other orders give the same scores."""
+        for p in papers:
+            self.sentences(p)
 
     def sentences(self, paper: Paper) -> tuple[list[Sentence], np.ndarray]:
         """Sentences of the abstract and their ``(m, d)`` float32 unit embeddings (cached)."""

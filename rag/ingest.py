@@ -155,7 +155,8 @@ class FileReport:
 
     ``found == added + updated + unchanged + merged + failed``: every record found ends in exactly
     one of those (a repeated paper id and a paper whose write failed count as failed; a file that
-    cannot be read at all counts as one failed record; ``merged`` counts records that were the
+    cannot be read at all counts as one failed record, a table without an abstract column as
+    many as it has rows (:attr:`IngestProblem.records`); ``merged`` counts records that were the
     same paper as another record, of this or another file or the store, and went into its
     paper). ``removed`` counts papers of this file
     that ``--sync`` took out of the index because the file no longer holds them.
@@ -192,10 +193,11 @@ class FileReport:
     kept: int = 0
 
     def fail(self, problem: IngestProblem) -> None:
-        """Record one failed record (counted in ``found`` and ``failed``)."""
+        """Record a failure: its records (one, or every row of a table, see
+        :attr:`IngestProblem.records`) are counted in ``found`` and ``failed``."""
         self.problems.append(problem)
-        self.failed += 1
-        self.found += 1
+        self.failed += problem.records
+        self.found += problem.records
 
     def line(self) -> str:
         """One-line summary, e.g. ``a.jsonl: found 19, added 19, updated 0, unchanged 0, failed 0; utf-8``.

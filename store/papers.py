@@ -122,11 +122,20 @@ class Paper:
 
 @dataclass(frozen=True)
 class IngestProblem:
-    """A record that could not be read: where it is and why."""
+    """A record that could not be read: where it is and why.
+
+    Attributes:
+        file: File name.
+        line: Line the record starts on (``None``: the whole file, or no line known).
+        reason: Why, naming the record (row, record number, entry key) where there is one.
+        records: How many records of the file this problem fails: 1, or every row of a
+            table whose header makes none of them readable (no abstract column).
+    """
 
     file: str
     line: int | None
     reason: str
+    records: int = 1
 
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}" if self.line is not None else self.file
@@ -140,7 +149,8 @@ class ReadResult:
     Attributes:
         file: File name.
         papers: Papers read, in file order.
-        problems: Records (or the whole file) that could not be read; each is one failure.
+        problems: Records (or the whole file) that could not be read; each fails one record,
+            or :attr:`IngestProblem.records` records.
         repairs: Records read after a repair (a lone surrogate replaced, a line decoded from
             another encoding, NUL characters removed): ingested, and reported.
         encoding: How the file was decoded (:class:`store.encoding.Decoded`), ``""`` when unread.

@@ -137,3 +137,44 @@ def test_cli_ingests_one_zotero_collection(tmp_path: Path, embedder, monkeypatch
     assert wrong.exit_code == 2 and "applies to a Zotero database" in wrong.output
     missing = runner.invoke(main, [*home, "ingest", "--quiet", str(db), "--collection", "Nope"])
     assert missing.exit_code == 1 and "no collection named 'Nope'" in missing.output
+
+
+def test_cli_report_counts_every_row_and_prints_no_parser_messages(
+    tmp_path: Path, embedder, monkeypatch, capfd: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    import logging
+
+    import rag.pipeline
+    from ui.cli import main
+
+    monkeypatch.setattr(rag.pipeline, "make_embedder", lambda settings: embedder)
+    named = tmp_path / "zotero_named.csv"  # Zotero's column names, not its full export (no Key, Item Type)
+    named.write_text(
+        "Title,Abstract Note,Author,Publication Year,DOI\n"
+        'Widgets at Scale,"We study widgets, at scale, and find them useful.","Smith, Alice",2021,10.1000/w1\n'
+        'Gadgets,We propose gadgets that beat widgets.,"Doe, Jane",2022,10.1000/g2\n'
+        'No Abstract,,"Roe, Rick",2023,10.1000/n3\n',
+        encoding="utf-8",
+    )
+    no_column = tmp_path / "no_column.csv"
+    no_column.write_text("Title,Body\nA,x\nB,y\nC,z\n", encoding="utf-8")
+    cut = tmp_path / "cut.bib"
+    cut.write_text("@article{good1,\n  abstract = {We read this entry.}\n}\n\n@article{broken,\n  title = {Br", "utf-8")
+
+    with caplog.at_level(logging.WARNING):
+        out = CliRunner().invoke(
+            main, ["--home", str(tmp_path / "home"), "ingest", "--quiet", str(named), str(no_column), str(cut)]
+        )
+
+    assert out.exit_code == 1, out.output
+    lines = out.output.splitlines()
+    assert "zotero_named.csv: found 3, added 2, updated 0, unchanged 0, failed 1; utf-8" in lines
+    assert "no_column.csv: found 3, added 0, updated 0, unchanged 0, failed 3; utf-8" in lines
+    assert "cut.bib: found 2, added 1, updated 0, unchanged 0, failed 1; utf-8" in lines
+    assert "  failed zotero_named.csv:4: row 3: no abstract" in lines
+    assert any(line.startswith("  failed no_column.csv:1: no abstract column;") for line in lines)
+    assert "  failed cut.bib:5: garbled entry 'broken': Unexpectedly reached end of file." in lines
+    assert "5 records or files could not be ingested (listed above); everything else is stored." in lines
+    printed = out.output + "".join(capfd.readouterr())
+    assert printed.count("Unexpectedly reached end of file.") == 1  # only in the failure line
+    assert not [r for r in caplog.records if r.name.startswith("bibtexparser")]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 
 import pytest
@@ -225,6 +226,85 @@ def test_csv_good_file(tmp_path: Path) -> None:
     ]
 
 
+ZOTERO_NAMED = (
+    "Title,Abstract Note,Author,Publication Year,DOI\n"  # Zotero's column names, not its full export
+    'Widgets at Scale,"We study widgets, at scale.","Smith, Alice; Jones, Bob",2021,10.1000/w1\n'
+    'Gadgets,We propose gadgets.,"Doe, Jane",2022,10.1000/g2\n'
+    'No Abstract,,"Roe, Rick",2023,10.1000/n3\n'
+)
+
+
+def test_csv_with_zotero_column_names_is_read_without_map(tmp_path: Path) -> None:
+    path = write(tmp_path, "zotero_named.csv", ZOTERO_NAMED)
+
+    result = read_csv(path)
+
+    assert [fields(p) for p in result.papers] == [
+        (
+            "10.1000/w1",
+            "Widgets at Scale",
+            "We study widgets, at scale.",
+            ("Alice Smith", "Bob Jones"),
+            2021,
+            "",
+            "",
+            "zotero_named.csv",
+        ),
+        ("10.1000/g2", "Gadgets", "We propose gadgets.", ("Jane Doe",), 2022, "", "", "zotero_named.csv"),
+    ]
+    assert [(q.file, q.line, q.reason, q.records) for q in result.problems] == [
+        ("zotero_named.csv", 4, "row 3: no abstract", 1)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "header"),
+    [
+        ("snake.csv", "title,abstract_note,author,publication_year,doi,url,publication_title"),
+        ("upper.csv", "TITLE;ABSTRACT NOTE;AUTHORS;YEAR;DOI;URL;SOURCE TITLE"),
+        ("camel.tsv", "Title\tabstractNote\tAuthor\tPublication-Year\tDOI\tUrl\tpublicationTitle"),
+        ("wos.csv", "Article Title,Abstract,Authors,Publication Year,DOI,Link,Conference Name"),
+    ],
+)
+def test_csv_export_column_names_in_any_case_spacing_or_underscores(tmp_path: Path, name: str, header: str) -> None:
+    sep = next(c for c in ",;\t" if c in header)
+    cells = ["A Title", "An abstract, with a comma.", "Lee, Ann; Roe, Bo", "2020", "10.1/x", "https://x", "ICML"]
+    path = write(tmp_path, name, header + "\n" + sep.join(f'"{c}"' for c in cells) + "\n")
+
+    result = read_csv(path)
+
+    assert result.problems == []
+    assert [fields(p) for p in result.papers] == [
+        ("10.1/x", "A Title", "An abstract, with a comma.", ("Ann Lee", "Bo Roe"), 2020, "ICML", "https://x", name)
+    ]
+
+
+def test_json_keys_of_export_names_are_read_without_map(tmp_path: Path) -> None:
+    record = {
+        "Title": "T",
+        "abstractNote": "An abstract.",
+        "creators": [{"firstName": "Ann", "lastName": "Lee"}],
+        "Publication Year": 2021,
+        "publicationTitle": "NeurIPS",
+        "URL": "https://t",
+    }
+    result = read_json_array(write(tmp_path, "zotero_like.json", json.dumps([record])))
+
+    assert result.problems == []
+    assert [fields(p) for p in result.papers] == [
+        ("zotero_like#1", "T", "An abstract.", ("Ann Lee",), 2021, "NeurIPS", "https://t", "zotero_like.json")
+    ]
+
+
+def test_full_zotero_export_header_is_still_read_as_zotero(tmp_path: Path) -> None:
+    text = '"Key","Item Type","Title","Abstract Note","Author","Publication Year"\n'
+    text += 'K1,report,T,Abstract.,"Lee, Ann",2020\n'
+
+    [paper] = read_csv(write(tmp_path, "zotero.csv", text)).papers
+
+    assert (paper.id, paper.authors, paper.year) == ("zotero:K1", ("Ann Lee",), 2020)
+
+
 def test_csv_sniffs_semicolon_and_tsv_uses_tabs(tmp_path: Path) -> None:
     semi = write(tmp_path, "semi.csv", 'title;abstract;year\nA;"Uses, commas";2020\nB;Also fine;2021\n')
     tsv = write(tmp_path, "tabs.tsv", "title\tabstract\nA\tText, with; punctuation\n")
@@ -271,8 +351,8 @@ def test_csv_field_map_selects_a_custom_column(tmp_path: Path) -> None:
     assert [(p.id, p.title, p.abstract) for p in result.papers] == [("custom#1", "P1", "Mapped abstract.")]
 
 
-def test_csv_header_without_abstract_column_is_one_problem(tmp_path: Path) -> None:
-    path = write(tmp_path, "noabs.csv", "Title,Body Text,Year\nA,Some text,2020\nB,More text,2021\n")
+def test_csv_header_without_abstract_column_is_one_problem_failing_every_row(tmp_path: Path) -> None:
+    path = write(tmp_path, "noabs.csv", "Title,Body Text,Year\nA,Some text,2020\n\nB,More text,2021\n")
 
     result = read_csv(path)
 
@@ -282,6 +362,8 @@ def test_csv_header_without_abstract_column_is_one_problem(tmp_path: Path) -> No
     assert "no abstract column" in reason
     assert "'Title', 'Body Text', 'Year'" in reason
     assert "--map abstract=COLUMN" in reason
+    assert reason.endswith("none of its 2 rows is read")
+    assert result.problems[0].records == 2  # the report counts both rows found and failed
 
 
 def test_csv_mapped_column_not_in_header(tmp_path: Path) -> None:
@@ -413,6 +495,43 @@ def test_bibtex_missing_abstract_garbled_duplicate_and_truncated(tmp_path: Path)
     assert "duplicate entry key 'good1'" in reasons[2]
     assert reasons[3].startswith("garbled entry 'cut'")
     assert "end of file" in reasons[3]
+
+
+def test_bibtex_parser_messages_are_not_printed_but_reported(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    text = "@article{good1,\n  abstract = {Read me.}\n}\n\n@article{broken,\n  title = {Broken\n"
+    path = write(tmp_path, "cut.bib", text)
+
+    with caplog.at_level(logging.DEBUG):
+        result = read_bibtex(path)
+
+    assert [p.id for p in result.papers] == ["good1"]
+    assert [(q.file, q.line, q.reason) for q in result.problems] == [
+        ("cut.bib", 5, "garbled entry 'broken': Unexpectedly reached end of file.")
+    ]
+    out, err = capfd.readouterr()
+    assert out == err == ""
+    assert not [r for r in caplog.records if r.name.startswith("bibtexparser") or r.levelno >= logging.WARNING]
+    assert not logging.getLogger("bibtexparser").handlers and logging.getLogger("bibtexparser").propagate
+
+
+def test_bibtex_parser_abort_message_without_a_failed_block_becomes_a_problem() -> None:
+    from store.readers.bibtex import _account_for
+
+    result = ReadResult(file="x.bib", problems=[IngestProblem("x.bib", 9, "entry 'k' has no abstract")])
+    messages = [
+        "bibtexparser.splitter: Parsing of `@article` block (line 2) aborted on line 4 due to syntactical "
+        "error in bibtex:\n Unexpectedly reached end of file.",
+        "bibtexparser.splitter: We will try to continue parsing, but this might lead to unexpected results.",
+    ]
+
+    _account_for(messages, result)
+
+    assert [(q.line, q.reason) for q in result.problems] == [
+        (3, "garbled @article block: Unexpectedly reached end of file."),
+        (9, "entry 'k' has no abstract"),
+    ]
 
 
 def test_bibtex_without_entries(tmp_path: Path) -> None:

@@ -139,7 +139,7 @@ def ingest(
     with WriterLock(settings.home, command=command, timeout=settings.store.lock_timeout):
         report = locked_ingest(settings, list(paths) or [default_corpus()], quiet, field_map, sync, collection)
     print_ingest_report(report, settings)
-    failed = sum(len(f.problems) for f in report.files)
+    failed = report.failed
     if failed:
         click.echo(
             f"{failed} record{'s' if failed != 1 else ''} or file{'s' if failed != 1 else ''} could not be ingested "

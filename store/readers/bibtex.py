@@ -3,8 +3,12 @@ each garbled block or entry without an abstract named by its line and key."""
 
 from __future__ import annotations
 
+import logging
 import re
-from collections.abc import Mapping
+import threading
+import warnings
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +16,51 @@ from store.papers import IngestProblem, Paper, ReadResult, decode_file, make_pap
 from store.readers.fields import lookup, parse_year
 
 __all__ = ["latex_to_text", "read_bibtex"]
+
+log = logging.getLogger(__name__)
+
+#: Loggers of the libraries a BibTeX file is read with; what they say while a file is read is
+#: collected, never printed (a garbled entry is reported as that entry's problem instead).
+_LIBRARY_LOGGERS = ("bibtexparser", "pylatexenc")
+_capturing = threading.Lock()
+#: bibtexparser's message for a block it gave up on (the block also becomes a ParsingFailedBlock).
+_ABORTED = re.compile(r"Parsing of `@?(\w*)[^`]*` block \(line (\d+)\) aborted on line \d+[^:]*:\s*(.*)", re.S)
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self.messages.append(f"{record.name}: {record.getMessage()}")
+        except Exception:  # noqa: BLE001 - a message that cannot be formatted is dropped, never raised
+            self.messages.append(f"{record.name}: {record.msg!r}")
+
+
+@contextmanager
+def _library_messages() -> Iterator[list[str]]:
+    """Collect what the BibTeX libraries log or warn meanwhile, instead of letting it reach the console.
+
+    Yields the list the messages are appended to (``"logger: message"``; warnings as
+    ``"warning: message"`` once the block ends). One file is read at a time under this.
+    """
+    handler = _Collect()
+    loggers = [logging.getLogger(name) for name in _LIBRARY_LOGGERS]
+    with _capturing, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        saved = [lg.propagate for lg in loggers]
+        for lg in loggers:
+            lg.addHandler(handler)
+            lg.propagate = False
+        try:
+            yield handler.messages
+        finally:
+            for lg, propagate in zip(loggers, saved, strict=True):
+                lg.removeHandler(handler)
+                lg.propagate = propagate
+            handler.messages.extend(f"warning: {w.message}" for w in caught)
 
 
 def _unbrace(value: str) -> str:
@@ -98,17 +147,25 @@ def read_bibtex(path: Path, field_map: dict[str, str] | None = None) -> ReadResu
     text = decode_file(path, result)
     if text is None:
         return result
+    with _library_messages() as messages:
+        _read_entries(text, path, field_map, result)
+    _account_for(messages, result)
+    return result
+
+
+def _read_entries(text: str, path: Path, field_map: dict[str, str] | None, result: ReadResult) -> None:
+    """Parse ``text`` and add its papers and problems to ``result``."""
     try:
         import bibtexparser
         from bibtexparser.model import DuplicateFieldKeyBlock, Entry, ParsingFailedBlock
     except ImportError:
         result.problems.append(IngestProblem(path.name, None, "cannot read BibTeX: bibtexparser is not installed"))
-        return result
+        return
     try:
         library = bibtexparser.parse_string(text)
     except Exception as exc:  # noqa: BLE001 - a parser crash is a problem for this file only
         result.problems.append(IngestProblem(path.name, None, f"cannot parse BibTeX: {exc}"))
-        return result
+        return
 
     n_entries = 0
     for block in library.blocks:
@@ -127,7 +184,28 @@ def read_bibtex(path: Path, field_map: dict[str, str] | None = None) -> ReadResu
             result.problems.append(IngestProblem(path.name, line, str(exc)))
     if n_entries == 0 and not result.problems:
         result.problems.append(IngestProblem(path.name, None, "no BibTeX entries found"))
-    return result
+
+
+def _account_for(messages: list[str], result: ReadResult) -> None:
+    """Turn what the libraries said while reading into problems, or into debug log lines.
+
+    bibtexparser's "Parsing of `@article` block (line 5) aborted ... Unexpectedly reached end
+    of file." means an entry failed: it already is a problem of its line (the parser keeps the
+    block as failed), else it becomes one. Anything else is only logged at debug level.
+    """
+    lines = {q.line for q in result.problems}
+    added = False
+    for message in messages:
+        m = _ABORTED.search(message)
+        if m and int(m.group(2)) + 1 not in lines:
+            kind, line, detail = m.group(1) or "entry", int(m.group(2)) + 1, " ".join(m.group(3).split())
+            result.problems.append(IngestProblem(result.file, line, f"garbled @{kind} block: {detail}"))
+            lines.add(line)
+            added = True
+        elif not m:
+            log.debug("%s: %s", result.file, message)
+    if added:
+        result.problems.sort(key=lambda q: (q.line is None, q.line or 0))  # back in file order
 
 
 def _paper_from_entry(entry: Any, field_map: Mapping[str, str] | None, *, source: str) -> Paper:

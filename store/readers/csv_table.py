@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from store.papers import IngestProblem, ReadResult, decode_file
-from store.readers.fields import names_for, paper_from_record
+from store.readers.fields import name_key, names_for, paper_from_record
 from store.shapes import RecordShape, csv_shape
 
 __all__ = ["read_csv"]
@@ -64,11 +64,14 @@ def _csv_rows(lines: list[str], delimiter: str) -> Iterable[tuple[int, list[str]
 def read_csv(path: Path, field_map: dict[str, str] | None = None) -> ReadResult:
     """Read a CSV/TSV table with one paper per row and a header row.
 
-    The delimiter is sniffed among ``,``, ``;`` and tab from the header. Columns are
-    matched to fields by :data:`FIELD_NAMES` case-insensitively, ``field_map``
+    The delimiter is sniffed among ``,``, ``;`` and tab from the header. A header of a known
+    export (Zotero's CSV) is read by its shape (:mod:`store.shapes`); other columns are
+    matched to fields by the names of :data:`~store.readers.fields.FIELD_NAMES` (the columns of
+    the common exports, compared without case, spaces, underscores or hyphens), ``field_map``
     first. Ids fall back to ``<file stem>#<n>``, ``n`` the 1-based data-row position.
-    A header without an abstract column is one problem for the file; each bad row is
-    one problem with the physical line the row starts on.
+    A header without an abstract column is one problem for the file that counts every row as
+    failed (:attr:`IngestProblem.records`); each bad row is one problem with the physical line
+    the row starts on.
 
     Args:
         path: The ``.csv`` or ``.tsv`` file.
@@ -88,6 +91,7 @@ def read_csv(path: Path, field_map: dict[str, str] | None = None) -> ReadResult:
     rows = _csv_rows(lines[first:], delimiter)
     header: list[str] | None = None
     shape: RecordShape | None = None
+    no_abstract = ""  # why the header has no abstract column (then every row fails with it)
     n = 0
     for rel_line, cells, error in rows:
         line = rel_line + first
@@ -98,15 +102,17 @@ def read_csv(path: Path, field_map: dict[str, str] | None = None) -> ReadResult:
             header = [c.strip().lower() for c in cells]
             columns = ", ".join(repr(c.strip()) for c in cells)
             shape = csv_shape(header)
-            if shape is None and not any(name in header for name in names_for("abstract", field_map)):
+            keys = {name_key(h) for h in header}
+            if shape is None and not any(name in keys for name in names_for("abstract", field_map)):
                 mapped = (field_map or {}).get("abstract")
                 why = f"column {mapped!r} (--map abstract={mapped}) not found" if mapped else "no abstract column"
-                result.problems.append(IngestProblem(path.name, line, f"{why}; columns are {columns}; {_MAP_HINT}"))
-                return result
+                no_abstract = f"{why}; columns are {columns}; {_MAP_HINT}"
             continue
         if cells is not None and not any(c.strip() for c in cells):
             continue  # blank line
         n += 1
+        if no_abstract:
+            continue  # counted: the header's problem fails it
         if cells is None:
             result.problems.append(IngestProblem(path.name, line, f"row {n}: {error}"))
             continue
@@ -133,6 +139,9 @@ def read_csv(path: Path, field_map: dict[str, str] | None = None) -> ReadResult:
             result.problems.append(IngestProblem(path.name, line, f"row {n}: {exc}"))
             continue
         result.papers.append(paper)
-    if header is not None and n == 0:
+    if no_abstract:
+        note = f"; none of its {n} rows is read" if n > 1 else ""
+        result.problems.append(IngestProblem(path.name, first + 1, no_abstract + note, records=max(n, 1)))
+    elif header is not None and n == 0:
         result.problems.append(IngestProblem(path.name, first + 1, "header only, no records"))
     return result

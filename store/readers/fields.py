@@ -1,10 +1,13 @@
 """The fields a paper record is read from: the names each field goes by, ``--map`` overrides, and
 the normalisation of values (text, author names, years) shared by the JSON, CSV and BibTeX readers.
 
-Fields are found under common names, case-insensitively (see :data:`FIELD_NAMES`);
-``field_map`` maps a field to the column/key a file uses instead, e.g.
-``{"abstract": "Summary"}`` from the CLI option ``--map abstract=Summary``. A mapped
-name takes precedence; when a record lacks it, the common names are tried.
+Fields are found under the names the common exports give them (see :data:`FIELD_NAMES`: the
+columns of Zotero's CSV export and of Web of Science, Scopus and IEEE Xplore tables, Zotero's JSON
+keys, BibTeX/biblatex fields, ...), compared as normalised names (:func:`name_key`: case,
+spaces, underscores and hyphens do not count, so "Abstract Note", "abstract_note" and
+"abstractNote" are one name). ``field_map`` maps a field to the column/key a file uses instead,
+e.g. ``{"abstract": "Summary"}`` from the CLI option ``--map abstract=Summary``. A mapped name
+takes precedence; when a record lacks it, the common names are tried.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from store.textin import clean_text
 __all__ = [
     "FIELD_NAMES",
     "lookup",
+    "name_key",
     "names_for",
     "paper_from_record",
     "parse_field_map",
@@ -27,16 +31,42 @@ __all__ = [
     "text_value",
 ]
 
-#: Field -> names it is found under (lower case, in order of preference).
+#: Field -> names it is found under, in order of preference, as the exports of reference managers
+#: and paper sites write them (compared by :func:`name_key`, so letter case, spaces, underscores
+#: and hyphens do not matter). The one alias table of the JSON, CSV/TSV and BibTeX readers.
 FIELD_NAMES: dict[str, tuple[str, ...]] = {
     "id": ("id", "paper_id", "uid", "doi", "key"),
-    "title": ("title", "paper_title", "name"),
-    "abstract": ("abstract", "summary", "tldr", "description"),
+    "title": ("title", "paper_title", "article title", "document title", "name"),
+    "abstract": ("abstract", "abstract note", "summary", "tldr", "description"),
     "authors": ("authors", "author", "creators"),
-    "year": ("year", "date", "published", "publication_date"),
-    "venue": ("venue", "conference", "journal", "booktitle"),
-    "url": ("url", "pdf_url", "paper_url", "link", "code_url"),
+    "year": ("year", "publication year", "date", "published", "publication_date"),
+    "venue": (
+        "venue",
+        "publication title",
+        "conference",
+        "conference name",
+        "journal",
+        "journaltitle",
+        "booktitle",
+        "source title",
+        "container-title",
+    ),
+    "url": ("url", "pdf_url", "paper_url", "link", "pdf link", "code_url"),
 }
+# Zotero CSV: "Abstract Note", "Publication Year", "Publication Title", "Conference Name", "Url";
+# Zotero JSON: abstractNote, publicationTitle; Web of Science: "Article Title", "Source Title",
+# "Publication Year"; Scopus: "Source title", "Link"; IEEE Xplore: "Document Title",
+# "Publication Title", "PDF Link"; biblatex: journaltitle; CSL: container-title.
+
+_NAME_SEPARATORS = re.compile(r"[\s_\-]+")
+
+
+def name_key(name: object) -> str:
+    """A field or column name as it is compared: lower case, without spaces, underscores, hyphens.
+
+    ``"Abstract Note"``, ``"abstract_note"`` and ``"abstractNote"`` -> ``"abstractnote"``.
+    """
+    return _NAME_SEPARATORS.sub("", str(name).strip().lower())
 
 
 def parse_field_map(specs: Iterable[str]) -> dict[str, str]:
@@ -71,18 +101,18 @@ _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 
 
 def names_for(field: str, field_map: Mapping[str, str] | None) -> list[str]:
-    """The lower-case names ``field`` is looked up under, the ``--map`` name first.
+    """The names ``field`` is looked up under, as :func:`name_key` keys, the ``--map`` name first.
 
     Args:
         field: One of :data:`FIELD_NAMES`.
         field_map: Field -> name overrides (``None``: the common names only).
 
     Returns:
-        Names in order of preference, e.g. ``["summary", "abstract", "tldr", "description"]``.
+        Names in order of preference, e.g. ``["summary", "abstract", "abstractnote", "tldr", ...]``.
     """
-    names = list(FIELD_NAMES[field])
+    names = list(dict.fromkeys(name_key(n) for n in FIELD_NAMES[field]))
     if field_map and field_map.get(field):
-        mapped = field_map[field].strip().lower()
+        mapped = name_key(field_map[field])
         names = [mapped, *(n for n in names if n != mapped)]
     return names
 
@@ -90,18 +120,24 @@ def names_for(field: str, field_map: Mapping[str, str] | None) -> list[str]:
 def lookup(rec: Mapping[str, Any], field: str, field_map: Mapping[str, str] | None) -> Any:
     """First non-empty value of ``field`` in ``rec``, or ``None``.
 
+    Keys are compared by :func:`name_key` (``"Abstract Note"`` is found as ``abstract note``);
+    of two keys with the same name, the first non-empty one wins.
+
     Args:
-        rec: A record whose keys are lower case.
+        rec: A record (JSON object, CSV row, BibTeX entry's fields).
         field: One of :data:`FIELD_NAMES`.
         field_map: Field -> name overrides (see :func:`names_for`).
 
     Returns:
         The value as stored (any JSON type), or ``None`` when every name is missing or empty.
     """
+    by_name: dict[str, list[Any]] = {}
+    for key, value in rec.items():
+        by_name.setdefault(name_key(key), []).append(value)
     for name in names_for(field, field_map):
-        value = rec.get(name)
-        if value not in (None, "", [], {}):
-            return value
+        for value in by_name.get(name, ()):
+            if value not in (None, "", [], {}):
+                return value
     return None
 
 
@@ -136,12 +172,14 @@ def _flip_last_first(name: str) -> str | None:
 
 
 def _name_from_dict(d: Mapping[str, Any]) -> str:
-    low = {str(k).lower(): v for k, v in d.items()}
-    name = text_value(low.get("name") or low.get("full_name") or low.get("fullname"))
+    low: dict[str, Any] = {}
+    for k, v in d.items():
+        low.setdefault(name_key(k), v)  # "first_name", "firstName" (Zotero's creators), "First Name"
+    name = text_value(low.get("name") or low.get("fullname"))
     if name:
         return _flip_last_first(name) or name
-    given = text_value(low.get("given") or low.get("first") or low.get("given_name") or low.get("first_name"))
-    family = text_value(low.get("family") or low.get("last") or low.get("family_name") or low.get("last_name"))
+    given = text_value(low.get("given") or low.get("first") or low.get("givenname") or low.get("firstname"))
+    family = text_value(low.get("family") or low.get("last") or low.get("familyname") or low.get("lastname"))
     return f"{given} {family}".strip()
 
 
@@ -225,7 +263,7 @@ def paper_from_record(
     """Build a paper from a record found under the common field names.
 
     Args:
-        rec: The record, keys lower case.
+        rec: The record; its keys are compared by :func:`name_key`.
         field_map: Field -> key overrides (``--map``).
         source: File name recorded as the paper's source.
         fallback_id: Id when the record has none, e.g. ``"papers#3"``.

@@ -92,9 +92,17 @@ _QUESTION_START = re.compile(
     r"(which|what|how|why|who|where|when|does|do|did|is|are|can|list|name|find|show|give|compare|summari[sz]e)\b", re.I
 )
 
+_NOT = r"(?:do|does|are|is)(?:\s+not|n[’']t)"
+_RELATING = (
+    r"(?:about|on|use|uses|using|involve|involves|involving|rely on|relies on|relying on|apply|applies|applying|"
+    r"employ|employs|study|studies|focus on|focuses on|address|addresses|deal with|deals with|work on|works on|"
+    r"concern|concerns|need|needs|require|requires)"
+)
 _EXCLUSION = re.compile(
     r"\s*[,;(]?\s*\b(?:outside(?: of)?|excluding|except(?: for)?|other than|apart from|but not|not counting|"
-    r"leaving (?:out|aside)|leave out|setting aside|ignoring|not including|(?<=[(,] )not|(?<=\()not)\s+"
+    r"leaving (?:out|aside)|leave out|setting aside|ignoring|not including|(?<=[(,] )not|(?<=\()not|"
+    # a negated relative clause: "that are not about X", "which don't use X", "(papers on T) don't use X"
+    rf"(?:that|which)\s+{_NOT}(?:\s+{_RELATING})?|{_NOT}\s+{_RELATING})\s+"
     r"(?:the\s+)?(?P<x>[^,;?.()]+)\)?",
     re.I,
 )

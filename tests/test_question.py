@@ -165,6 +165,22 @@ def test_alternatives_and_exclusions(cat):
     assert (plan.topic, plan.exclusion) == ("RL", "agent settings")
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "papers on LLM reasoning that are not about reinforcement learning",
+        "Which papers on LLM reasoning don't use reinforcement learning?",
+        "LLM reasoning work which does not rely on reinforcement learning",
+        "any papers on llm reasoning that aren't using reinforcement learning?",
+        "I'm looking for LLM reasoning papers, other than reinforcement learning ones",
+    ],
+)
+def test_a_negated_relative_clause_is_an_exclusion_like_other_than(cat, question):
+    plan = read_question(question, cat)
+    assert "reasoning" in plan.topic.lower() and "reinforcement" not in plan.topic.lower(), plan
+    assert "reinforcement learning" in plan.exclusion, plan
+
+
 def test_papers_that_introduce_an_artifact(cat):
     for q in ("Which papers release a new benchmark?", "new datasets introduced in these abstracts?"):
         plan = read_question(q, cat)

@@ -30,6 +30,12 @@ LONGEST_NAME = 5
 SHORTEST_LAST_NAME = 3
 """Fewest letters of a last name read alone ("Dao" is read; "Li" alone never is)."""
 
+SHARED_NAME_AUTHORS = 3
+"""Most authors a shortened form ("Levine", "S. Levine") may point to when the question marks it
+as an author ("papers by Levine", "Levine's work"): each is read (the filter names them all).
+Unmarked, a shortened form is read only when it points to one author. Beyond three, a last name
+("Wang", "Li") says too little to filter by."""
+
 _TOKEN = re.compile(r"[^\W\d_](?:[^\W\d_]|[-'’.](?=[^\W\d_]))*\.?")
 _POSSESSIVE = re.compile(r"['’]s?$")
 _NICKNAME = re.compile(r"[“\"(][^”\")]*[”\")]")
@@ -79,7 +85,8 @@ class AuthorIndex:
     def find(self, text: str) -> list[tuple[int, int, tuple[str, ...]]]:
         """Author names stated in ``text``: ``(start, end, names as the records write them)``,
         left to right, longest first. A full name matches in any case; a shortened form only when
-        it points to one author, and a last name alone only when written with a capital."""
+        it points to one author (to at most :data:`SHARED_NAME_AUTHORS` when the question marks it
+        as an author: "by Levine"), and a last name alone only when written with a capital."""
         if not self.papers_of:
             return []
         toks = [(m.start(), m.end(), m.group(0)) for m in _TOKEN.finditer(text)]
@@ -95,7 +102,9 @@ class AuthorIndex:
                 if not names:
                     weak = self._weak.get(key, set())
                     capital = all(t[:1].isupper() for _, _, t in span) or n > 1
-                    names = weak if len(weak) == 1 and capital else None
+                    cued = bool(_BEFORE.search(text[: span[0][0]]) or _AFTER.match(text[span[-1][1] :]).group(0))
+                    shared = SHARED_NAME_AUTHORS if cued else 1
+                    names = weak if 1 <= len(weak) <= shared and capital else None
                 if names:
                     out.append((span[0][0], span[-1][1], tuple(sorted(names))))
                     i += n

@@ -102,6 +102,8 @@ INDEX = AuthorIndex(WRITTEN, {w for p in WRITTEN for w in p.abstract.lower().rep
         ("papers by Zhangyang Wang", ("Zhangyang “Atlas” Wang",)),  # nickname left out
         ("papers by Bo Li", ("Bo Li",)),  # not Bo Lin
         ("papers by Bo Lin", ("Bo Lin",)),
+        ("papers by Wang", ("Yi Wang", "Zhangyang “Atlas” Wang")),  # marked as an author: each bearer
+        ("Wang's work on graphs", ("Yi Wang", "Zhangyang “Atlas” Wang")),
     ],
 )
 def test_author_names_are_read_in_the_forms_people_write_them(question, names):
@@ -113,7 +115,7 @@ def test_author_names_are_read_in_the_forms_people_write_them(question, names):
     "question",
     [
         "papers by dao",  # a last name alone needs its capital
-        "papers by Wang",  # several authors bear it
+        "graphs and Wang",  # several authors bear it and nothing marks it as an author
         "What do Bayes rules say?",  # a word the abstracts use
         "What does DANCE propose?",
         "Who wrote the attention paper?",

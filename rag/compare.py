@@ -54,12 +54,13 @@ class ComparisonTable:
         return self.cells[i][j]
 
 
-def aspect_cell(evidence: EvidenceSource, part: str, paper: Paper) -> tuple[Evidence, ...]:
-    """The sentences of ``paper`` that answer ``part``, or ``()`` when none reaches :data:`ASPECT_FLOOR`."""
+def aspect_cell(evidence: EvidenceSource, part: str, paper: Paper, k: int = 1) -> tuple[Evidence, ...]:
+    """The sentences (about ``k``) of ``paper`` that answer ``part``, or ``()`` when none reaches
+    :data:`ASPECT_FLOOR`."""
     best = evidence.score(part, paper)
     if not best or best[0].score < ASPECT_FLOOR:
         return ()
-    return tuple(evidence.select(part, paper, k=1))
+    return tuple(evidence.select(part, paper, k=k))
 
 
 def build_table(

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_COLUMNS",
     "KINDS",
-    "TABLE_FOLD",
+    "TOPIC",
     "Cell",
     "Column",
     "ColumnKind",
@@ -58,10 +58,6 @@ __all__ = [
     "table_plan",
     "value_supported",
 ]
-
-TABLE_FOLD = 10
-"""Rows a table shows before the rest is folded (the page); the Markdown export shows all."""
-
 
 @dataclass(frozen=True)
 class ColumnKind:
@@ -124,6 +120,9 @@ KINDS: tuple[ColumnKind, ...] = (
 )
 """The column kinds, most specific first (ties between kinds of equal weight go to the earlier)."""
 _FREE = ColumnKind("free", frozenset())
+TOPIC = ColumnKind("topic", frozenset())
+"""The first column of a table of a topic's papers: the sentence closest to the topic, which says
+why the paper is a row (no phrase asks for it; it is added by :func:`answer_table`)."""
 _HEAD_END = re.compile(r"\b(?:of|for|on|in|used|with|from|that|which|by|to|each|per)\b", re.I)
 
 
@@ -300,6 +299,11 @@ def _pattern_cell(
     return Cell()
 
 
+FREE_SENTENCES = 2
+"""Most sentences a free column quotes (the second only when it is close to the first: the
+cutoff of :meth:`rag.evidence.EvidenceSelector.select`); a question's part is often answered
+across two sentences ("what does each condense": the method sentence and the one naming the
+task)."""
 DATA_FLOOR = 0.45
 """Least data score (see :func:`_data_cell`) for a data / benchmark cell. Calibration: on the seed
 papers, the sentences that name the evaluation data score 0.6-1.2, first sentences of background
@@ -342,12 +346,14 @@ def _kind_cells(paper: Paper, evidence: EvidenceSource, columns: Sequence[Column
             row = select_rows(evidence, paper, [by_row["results"]], min_score=0.0)["results"]
             ranked = evidence.score(f"{col.title} results", paper)
             out.append(_pattern_cell(paper, evidence, col.title, _NUMBER_STATED, _results_first(row, ranked)))
+        elif key == "topic":
+            out.append(Cell(tuple(evidence.select(col.title, paper, k=1))))
         elif key == "data":
             out.append(_data_cell(paper, evidence, col.title))
         elif key in _ROW_KINDS:
             out.append(Cell(chosen.get(col.kind.row, ())))
         else:
-            out.append(Cell(aspect_cell(evidence, col.title, paper)))
+            out.append(Cell(aspect_cell(evidence, col.title, paper, k=FREE_SENTENCES)))
     return out
 
 
@@ -441,6 +447,8 @@ def answer_table(
             return pipeline.refusal(plan.asked, refusal or REFUSAL, timings, t0, hits=retrieval.hits[:5]), None
         papers = [h.paper for h in hits]
     t = time.perf_counter()
+    if topic:  # why each paper is a row: its sentence closest to the topic, first
+        columns = (Column(topic[:1].upper() + topic[1:], TOPIC), *columns)
     table = fill_table(pipeline.evidence, papers, columns, cite, topic=topic, matched=matched, at_least=at_least)
     timings.evidence = time.perf_counter() - t
     text = table_text(table)

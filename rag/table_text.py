@@ -18,7 +18,10 @@ from store.papers import strip_markup
 if TYPE_CHECKING:
     from rag.table import Cell, PaperTable
 
-__all__ = ["cell_text", "table_csv", "table_head", "table_markdown", "table_text"]
+__all__ = ["TABLE_FOLD", "cell_text", "table_csv", "table_head", "table_markdown", "table_text"]
+
+TABLE_FOLD = 10
+"""Rows the page shows before the rest of a table is folded; answers and exports show every row."""
 
 
 def _plain(text: str) -> str:

@@ -124,7 +124,8 @@ def test_every_tool_answers_with_abstract_sentences(mcp_results, extractive):
     assert out["compare_one"].is_error and "at least two" in out["compare_one"].content[0].text
 
     table = out["table"].structured_content
-    assert table["turn"] == "table" and table["table"]["columns"] == [{"title": "Datasets", "kind": "data"}]
+    assert table["turn"] == "table" and table["table"]["columns"][1:] == [{"title": "Datasets", "kind": "data"}]
+    assert table["table"]["columns"][0]["kind"] == "topic"  # why each paper is a row
     listed = Conversation(extractive.pipeline).ask("Which papers study dataset distillation?").answer.cited_ids
     rows = [r["paper_id"] for r in table["table"]["rows"]]
     assert len(rows) >= 2 and rows[: len(listed)] == listed  # every member, in the order the list answer cites

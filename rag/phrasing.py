@@ -16,7 +16,7 @@ from typing import Literal
 
 from rapidfuzz.distance import Levenshtein
 
-from rag.text import STOPWORDS, content_terms
+from rag.text import STOPWORDS, content_terms, tokenize
 from store.textin import clean_text
 
 __all__ = [
@@ -411,7 +411,13 @@ _REQUEST = re.compile(
     re.I,
 )
 _TABLE_WORD = re.compile(r"\b(?:tables?|tabulate|spreadsheets?|side[- ]by[- ]side|grid|matrix|csv)\b", re.I)
+_ARTICLES = frozenset("a an the their its each and or".split())
 _COLUMN_SPLIT = re.compile(r"\s*(?:[,;/&]|\band\b|\bplus\b|\bas well as\b)\s*", re.I)
+
+
+def _has_words(text: str) -> bool:
+    """Whether ``text`` holds a word besides articles and possessives ("method" does; "the" does not)."""
+    return any(t not in _ARTICLES for t in tokenize(text))
 
 
 def column_phrases(text: str) -> tuple[str, ...]:
@@ -420,7 +426,7 @@ def column_phrases(text: str) -> tuple[str, ...]:
     out: dict[str, str] = {}
     for p in _COLUMN_SPLIT.split(text):
         p = re.sub(r"^(?:the|their|its|each(?:'s)?|a|an)\s+", "", p.strip(" .?:!\"'"), flags=re.I).strip()
-        if content_terms(p) or p.lower() in ("how", "why"):
+        if _has_words(p):
             out.setdefault(p.lower(), p)
     return tuple(out.values())
 
@@ -453,7 +459,7 @@ def split_table(query: str) -> tuple[str, str] | None:
         return None
     body = (text[: start.start()] + " " + text[start.end() :]).strip() if start.start() else text[start.end() :]
     cut = list(_COLUMNS_AT.finditer(body))
-    cut = [m for m in cut if content_terms(body[: m.start()]) and content_terms(body[m.end() :])]
+    cut = [m for m in cut if content_terms(body[: m.start()]) and _has_words(body[m.end() :])]
     if not cut:
         return _REQUEST.sub("", body).strip(" ?.!"), ""
     m = cut[-1] if len(cut) == 1 or not cut[0].group(0).strip().lower().startswith("by") else cut[0]

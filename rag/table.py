@@ -34,7 +34,7 @@ from rag.prose import REFUSAL
 from rag.protocols import EvidenceSource
 from rag.roles import ROWS, select_rows
 from rag.table_text import table_head, table_text
-from rag.text import content_terms, named_entities
+from rag.text import named_entities, tokenize
 from rag.types import Answer, Citation, Evidence, PaperHit, Timings
 from store.labels import find_code_url, stated_name
 from store.papers import Paper, strip_markup
@@ -126,11 +126,19 @@ why the paper is a row (no phrase asks for it; it is added by :func:`answer_tabl
 _HEAD_END = re.compile(r"\b(?:of|for|on|in|used|with|from|that|which|by|to|each|per)\b", re.I)
 
 
+_FUNCTION_WORDS = frozenset(
+    "a an the of for on in to by with from and or its their each it they is are was were what which how does do "
+    "did that this these those used use".split()
+)
+_LIGHT_HEADS = frozenset("number amount count kind type list set sort".split())  # "number of parameters": parameters
+
+
 def column_kind(phrase: str) -> ColumnKind:
     """The kind of a column phrase: the kind whose words it uses most, its head word counting extra.
 
-    The head is the last content word before a preposition or relative ("model *size*", "*name* of
-    the method", "*benchmark*s used"); it weighs 1.5, other words 1. No word of any kind: ``free``.
+    The head is the last word before a preposition or relative ("model *size*", "*name* of the
+    method", "*benchmark*s used"), or the first word after it when that word is a light noun
+    ("number of *parameters*"); it weighs 1.5, other words 1. No word of any kind: ``free``.
 
     Args:
         phrase: The column as written ("benchmark", "main result", "what is it called?").
@@ -138,13 +146,19 @@ def column_kind(phrase: str) -> ColumnKind:
     Returns:
         One of :data:`KINDS`, or the ``free`` kind.
     """
-    words = [term_key(t) for t in content_terms(phrase)]
-    head_part = _HEAD_END.split(phrase, maxsplit=1)[0]
-    heads = [term_key(t) for t in content_terms(head_part)]
-    head = heads[-1] if heads else (words[-1] if words else "")
+
+    def words(text: str) -> list[str]:
+        return [term_key(t) for t in tokenize(text) if t not in _FUNCTION_WORDS]
+
+    parts = _HEAD_END.split(phrase, maxsplit=1)
+    heads = words(parts[0])
+    if heads and heads[-1] in _LIGHT_HEADS and len(parts) > 1 and words(parts[1]):
+        heads = words(parts[1])[:1]
+    every = words(phrase)
+    head = heads[-1] if heads else (every[-1] if every else "")
     best, best_score = _FREE, 0.0
     for kind in KINDS:
-        score = sum(1.5 if w == head else 1.0 for w in set(words) if w in kind.words)
+        score = sum(1.5 if w == head else 1.0 for w in set(every) if w in kind.words)
         if score > best_score:
             best, best_score = kind, score
     return best

@@ -15,6 +15,7 @@ import json
 import pytest
 from click.testing import CliRunner
 from conftest import DEV, FIXTURES, SEED
+from test_question import PAPERS
 
 from rag.catalogue import Catalogue
 from rag.conversation import Conversation
@@ -24,7 +25,6 @@ from rag.roles import NOT_STATED
 from rag.table import Cell, Column, PaperTable, column_kind, parse_columns, value_supported
 from rag.table_text import table_csv, table_markdown
 from rag.types import Citation, Evidence
-from store.papers import Paper
 
 GOLD = {r["id"]: r for r in map(json.loads, SEED.read_text(encoding="utf-8").splitlines())}
 DANCE, APM, SENDAI = "000_6b930c46f6674b66#1", "000_6b930c46f6674b66#2", "000_6b930c46f6674b66#8"
@@ -69,15 +69,9 @@ def test_a_value_is_kept_only_when_every_word_stands_in_the_quote():
 
 # --- the table request in the question model ----------------------------------------------------
 
-PAPERS = [
-    Paper("a#1", "We propose DANCE, a graph condensation method for federated learning.", label="DANCE"),
-    Paper("a#2", "We propose APM, which distills multimodal datasets into a few pairs.", label="APM"),
-    Paper("a#3", "We study agents that decide when to act; we release ProAct-75, a benchmark.", label="ProAct-75"),
-]
-
-
 @pytest.fixture(scope="module")
 def cat() -> Catalogue:
+    """The hand-made catalogue of the question-model tests (DANCE, APM, Shape-of-Thought, ProAct-75)."""
     return Catalogue(PAPERS)
 
 
@@ -112,7 +106,7 @@ def test_table_requests_are_read_however_they_are_phrased(cat, question: str, to
 )
 def test_a_table_of_named_papers_has_them_as_rows(cat, question: str):
     plan = read_question(question, cat)
-    assert plan.intent == "table" and plan.named_ids == ("a#1", "a#2", "a#3") and plan.topic == ""
+    assert plan.intent == "table" and plan.named_ids == ("a#1", "a#2", "a#4") and plan.topic == ""
 
 
 @pytest.mark.parametrize(

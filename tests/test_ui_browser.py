@@ -167,3 +167,10 @@ def test_a_table_cell_click_highlights_its_sentence_in_the_evidence_panel(page, 
     )
     assert page.locator("#pc-dl-csv").is_visible()  # the table's CSV and the rows' BibTeX can be downloaded
     save(page, tmp_path, "paperchat-table.png")
+
+    # A long table shows its first rows and folds the rest.
+    submit(page, "table of the papers on large language models with columns code")
+    page.wait_for_selector("#pc-chat details summary")
+    folded = page.locator("#pc-chat details").last
+    assert "more rows" in folded.locator("summary").inner_text()
+    assert page.locator("#pc-chat table").nth(-2).locator("tr").count() == 11  # header + the first ten

@@ -261,10 +261,13 @@ class Conversation(ReferenceResolver):
             self.turns.append(turn)
             return turn
 
-    def table(self, topic: str = "", papers: Sequence[str] = (), columns: Sequence[str] = (), **kw) -> Turn:
+    def table(
+        self, topic: str = "", papers: Sequence[str] = (), columns: Sequence[str] = (), *,
+        filters: Filters | None = None
+    ) -> Turn:
         """A table of the papers on ``topic`` (read as a "which papers" question is) or of ``papers``
         (names, ids, ``[n]``, descriptions), a column per phrase of ``columns`` (default: problem,
-        approach, data, results, limitations); ``filters=`` as for :meth:`ask`.
+        approach, data, results, limitations); ``filters`` as for :meth:`ask`.
 
         Returns:
             A ``table`` turn (its ``paper_table``), a ``refusal`` when no paper is on the topic, or
@@ -277,7 +280,7 @@ class Conversation(ReferenceResolver):
             plan = replace(plan, refs=tuple(PaperRef(r.ref, "id", r.paper_ids[:1]) for r in found))
             turn = (
                 self._clarify(plan, unclear, time.perf_counter(), "tabulate") if unclear
-                else self._turn(message, top_k=None, on_token=None, stop=None, filters=kw.get("filters"), plan=plan)
+                else self._turn(message, top_k=None, on_token=None, stop=None, filters=filters, plan=plan)
             )
             self.turns.append(turn)
             return turn

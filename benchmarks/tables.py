@@ -125,9 +125,10 @@ def timing(comp, label: str, exact: Exactness, ids: list[str] | None = None) -> 
             turn = conv.table(papers=arg, columns=SIX) if what == "papers" else conv.table(arg, columns=SIX)
             dt = time.perf_counter() - t0
             exact.check(turn.paper_table)
-            n = len(turn.paper_table.papers) if turn.paper_table else 0
-            shown = f"{len(arg)} named papers" if what == "papers" else f"“{arg}”"
-            print(f"  {label}: {shown}, {n} rows x {len(SIX)} columns, {state}: {dt:.2f} s "
+            t = turn.paper_table
+            n, k = (len(t.papers), len(t.columns)) if t else (0, 0)
+            shown = f"{len(arg)} named papers" if what == "papers" else f"“{arg}” (topic column + 6)"
+            print(f"  {label}: {shown}, {n} rows x {k} columns, {state}: {dt:.2f} s "
                   f"(retrieval {turn.answer.timings.retrieval:.2f} s, cells {turn.answer.timings.evidence:.2f} s)")
 
 

@@ -10,7 +10,7 @@ A :class:`Conversation` holds the turns of one user's session. For each message 
 * resolves the papers the plan refers to: names and ids through the catalogue, ``[2]`` / "the
   second one" / "it" / "both" through earlier turns, descriptions through retrieval;
 * dispatches on the plan's intent: a comparison (:mod:`rag.compare`), a table across papers
-  (:mod:`rag.table`), a summary of one paper or of a topic (:mod:`rag.summary`), or a question
+  (:mod:`rag.table_answer`), a summary of one paper or of a topic (:mod:`rag.summary`), or a question
   (:meth:`rag.answer.AnswerPipeline.answer`);
 * keeps one citation numbering for the whole conversation: a paper keeps the number it first got.
 
@@ -39,7 +39,8 @@ from rag.question import PaperRef, QuestionPlan
 from rag.references import ReferenceResolver, Resolution, display_name
 from rag.refusal import NOT_ENGLISH
 from rag.summary import summarize_paper, summarize_topic
-from rag.table import PaperTable, answer_table, parse_columns, table_plan
+from rag.table import PaperTable, parse_columns
+from rag.table_answer import answer_table, table_plan
 from rag.types import Answer, Citation, Evidence, PaperHit, Timings
 from store.papers import Paper
 

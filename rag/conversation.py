@@ -423,6 +423,9 @@ class Conversation(ReferenceResolver):
     def _table(self, plan: QuestionPlan, fplan: FilterPlan | None, t0: float) -> Turn:
         """A table turn (:func:`rag.table.answer_table`): of the papers the plan refers to, else of its topic."""
         ids, _, unresolved = self._referred(plan)
+        if not plan.topic and all(r.kind in ("pronoun", "plural") for r in plan.refs):
+            ids = [c.paper_id for c in self._recent()]  # "put them in a table": every paper the last answer cited
+            unresolved = None if ids else Resolution(plan.query, (), "earlier turn", "nothing was cited before")
         if unresolved is not None:
             return self._clarify(plan, [unresolved], t0, "tabulate")
         allowed = fplan.allowed if fplan is not None else None

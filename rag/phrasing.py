@@ -388,7 +388,7 @@ _TABLE_ASK = re.compile(
     r"(?:(?:make|build|create|give|show|produce|generate|draw up|put together|prepare|get)\s+(?:me\s+|us\s+)?)?"
     r"(?:(?:a|an|the|one)\s+)?(?:[\w-]+\s+)?(?:table|spreadsheet|grid|matrix|csv)\s+"
     r"(?:of|for|on|about|with|comparing|covering|across|over|listing|summari[sz]ing|showing)?\s*"
-    r"|^\W*(?:please\s+)?tabulate\s+|\s*,?\s*(?:as|in|into)\s+(?:a|one)\s+(?:[\w-]+\s+)?(?:table|spreadsheet|grid)\W*$"
+    r"|^\W*(?:please\s+)?tabulate\s+|\s*,?\s*\b(?:as|in|into)\s+(?:a|one)\s+(?:[\w-]+\s+)?(?:table|spreadsheet|grid)\b\W*"
     r"|\s*,?\s*side[- ]by[- ]side\W*$",
     re.I,
 )

@@ -244,6 +244,18 @@ def test_a_table_of_named_papers_in_chat_quotes_each_named_paper(extractive):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("follow_up", ["put them in a table with their code", "make a table of these papers"])
+def test_a_table_of_the_papers_just_listed(extractive, follow_up: str):
+    conv = Conversation(extractive.pipeline)
+    listed = conv.ask("Which papers use reinforcement learning?").answer.cited_ids
+    turn = conv.ask(follow_up)
+    assert len(listed) >= 3 and turn.paper_table is not None
+    assert [c.paper_id for c in turn.paper_table.papers] == listed  # same papers, same numbers
+    assert [c.number for c in turn.paper_table.papers] == list(range(1, len(listed) + 1))
+    assert Conversation(extractive.pipeline).ask(follow_up).kind == "clarify"  # nothing listed before
+
+
+@pytest.mark.slow
 def test_paperchat_table_prints_markdown_json_and_csv(extractive, monkeypatch):
     import ui.cli_setup
     from ui.cli import main

@@ -89,7 +89,8 @@ class Handlers:
         return (
             f"## paperchat\nAsk about the {n} paper abstracts in the collection. Every answer cites its "
             "sources as [n]: click a marker to see the paper and the highlighted sentences it relies on. "
-            "Try *Compare A and B*, *Summarize X* or *Summarize the papers on …*."
+            "Try *Compare A and B*, *Summarize X*, *Summarize the papers on …* or *Table of the papers on … "
+            "with columns benchmark, main result, code*."
         )
 
     def add_papers(self, files: list[str] | None) -> tuple[str, str]:

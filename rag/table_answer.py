@@ -67,6 +67,7 @@ def answer_table(
             ([], 0, False, []) if refusal else pipeline.find(plan, retrieval, pipeline.settings.retrieval.candidates)
         )
         hits = [h for h in found if pipeline.evidence.sentences(h.paper)[0]]
+        timings.retrieval = time.perf_counter() - t0  # finding the rows: search, refusal policy, membership
         if refusal or not hits:
             return pipeline.refusal(plan.asked, refusal or REFUSAL, timings, t0, hits=retrieval.hits[:5]), None
         papers = [h.paper for h in hits]

@@ -276,7 +276,10 @@ class Conversation(ReferenceResolver):
         """
         message, plan = table_plan(self.pipeline.read, topic, columns)
         with self._lock:
-            found = [self.resolve(r) for r in papers if r.strip()] if not plan.topic else []
+            found = [  # an exact id of the collection (any form: DOI, "openreview:...") is that paper
+                Resolution(r, (r.strip(),), "id") if r.strip() in self.papers else self.resolve(r)
+                for r in (papers if not plan.topic else ()) if r.strip()
+            ]
             unclear = [r for r in found if not r.resolved]
             plan = replace(plan, refs=tuple(PaperRef(r.ref, "id", r.paper_ids[:1]) for r in found))
             turn = (

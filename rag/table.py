@@ -29,7 +29,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from rag.compare import aspect_cell
+from rag.compare import ASPECT_FLOOR
 from rag.evidence import term_key
 from rag.protocols import EvidenceSource
 from rag.roles import ROWS, select_rows
@@ -123,6 +123,10 @@ _FUNCTION_WORDS = frozenset(
     "a an the of for on in to by with from and or its their each it they is are was were what which how does do "
     "did that this these those used use".split()
 )
+LONG_PHRASE = 5
+"""Words (besides function words) from which a column phrase is a description, not a column name:
+its head decides its kind alone."""
+_QUESTION = re.compile(r"^\W*(?:what|which|how|why|where|when|who|does|do|did|is|are|was|were)\b", re.I)
 _LIGHT_HEADS = frozenset("number amount count kind type list set sort".split())  # "number of parameters": parameters
 
 
@@ -131,7 +135,9 @@ def column_kind(phrase: str) -> ColumnKind:
 
     The head is the last word before a preposition or relative ("model *size*", "*name* of the
     method", "*benchmark*s used"), or the first word after it when that word is a light noun
-    ("number of *parameters*"); it weighs 1.5, other words 1. No word of any kind: ``free``.
+    ("number of *parameters*"); it weighs 1.5, other words 1. No word of any kind, or a question or
+    long phrase whose head is no kind's word ("which *aspect* of diffusion models does each
+    improve?", "as *resources* for building and evaluating agents"): ``free``.
 
     Args:
         phrase: The column as written ("benchmark", "main result", "what is it called?").
@@ -143,12 +149,14 @@ def column_kind(phrase: str) -> ColumnKind:
     def words(text: str) -> list[str]:
         return [term_key(t) for t in tokenize(text) if t not in _FUNCTION_WORDS]
 
-    parts = _HEAD_END.split(phrase, maxsplit=1)
+    parts = _HEAD_END.split(_QUESTION.sub("", phrase), maxsplit=1)
     heads = words(parts[0])
     if heads and heads[-1] in _LIGHT_HEADS and len(parts) > 1 and words(parts[1]):
         heads = words(parts[1])[:1]
     every = words(phrase)
     head = heads[-1] if heads else (every[-1] if every else "")
+    if (_QUESTION.match(phrase) or len(every) >= LONG_PHRASE) and not any(head in k.words for k in KINDS):
+        return _FREE  # "which aspect of diffusion models does each improve?" asks what its words ask
     best, best_score = _FREE, 0.0
     for kind in KINDS:
         score = sum(1.5 if w == head else 1.0 for w in set(every) if w in kind.words)
@@ -306,11 +314,23 @@ def _pattern_cell(
     return Cell()
 
 
-FREE_SENTENCES = 2
-"""Most sentences a free column quotes (the second only when it is close to the first: the
-cutoff of :meth:`rag.evidence.EvidenceSelector.select`); a question's part is often answered
-across two sentences ("what does each condense": the method sentence and the one naming the
-task)."""
+FREE_SECOND = 0.75
+"""A free column also quotes the second-best sentence when it scores at least this share of the
+best one's score: a question's part is often answered across two sentences ("which aspect does
+each improve": the method sentence and the one naming what it estimates). Chosen on the dev
+set's 12 comparisons and their 48 rephrasings turned into tables (answer facts in cells, dev /
+rephrasings): best sentence alone 0.875 / 0.802; 0.9: 0.917 / 0.823; 0.8: 0.917 / 0.833; 0.75 and
+0.7: 0.917 / 0.844 (0.75 quotes fewer second sentences for the same facts)."""
+
+
+def _free_cell(paper: Paper, evidence: EvidenceSource, phrase: str) -> Cell:
+    """The sentence closest to ``phrase`` (and a close second), in abstract order, when the best
+    reaches :data:`rag.compare.ASPECT_FLOOR`."""
+    scored = evidence.score(phrase, paper)
+    if not scored or scored[0].score < ASPECT_FLOOR:
+        return Cell()
+    chosen = [e for e in scored[:2] if e.score >= FREE_SECOND * scored[0].score]
+    return Cell(tuple(sorted(chosen, key=lambda e: e.start)))
 DATA_FLOOR = 0.45
 """Least data score (see :func:`_data_cell`) for a data / benchmark cell. Calibration: on the 38
 seed papers the best sentence of an abstract that names its evaluation data scores 0.51-1.46; in
@@ -335,8 +355,18 @@ def _data_cell(paper: Paper, evidence: EvidenceSource, phrase: str) -> Cell:
     return Cell((best[1],)) if best and best[0] >= DATA_FLOOR else Cell()
 
 
-def _kind_cells(paper: Paper, evidence: EvidenceSource, columns: Sequence[Column]) -> list[Cell]:
-    """The cells of one paper, in column order."""
+def _without_names(phrase: str, names: Sequence[str]) -> str:
+    """A column phrase without the rows' names ("Compare A and B as resources for agents" asks each
+    row "as resources for agents"): the names say which paper, not what to quote."""
+    for name in sorted(names, key=len, reverse=True):
+        phrase = re.sub(rf"(?<![\w-]){re.escape(name)}(?:['’]s)?(?![\w-])", " ", phrase, flags=re.I)
+    return re.sub(r"\s+", " ", phrase).strip()
+
+
+def _kind_cells(
+    paper: Paper, evidence: EvidenceSource, columns: Sequence[Column], names: Sequence[str] = ()
+) -> list[Cell]:
+    """The cells of one paper, in column order (``names``: the rows' names, left out of free phrases)."""
     by_row = {r.key: r for r in ROWS}
     rows = [by_row[c.kind.row] for c in columns if c.kind.key in _ROW_KINDS and c.kind.row]
     chosen = select_rows(evidence, paper, list(dict.fromkeys(rows))) if rows else {}
@@ -360,7 +390,7 @@ def _kind_cells(paper: Paper, evidence: EvidenceSource, columns: Sequence[Column
         elif key in _ROW_KINDS:
             out.append(Cell(chosen.get(col.kind.row, ())))
         else:
-            out.append(Cell(aspect_cell(evidence, col.title, paper, k=FREE_SENTENCES)))
+            out.append(_free_cell(paper, evidence, _without_names(col.title, names) or col.title))
     return out
 
 
@@ -398,6 +428,7 @@ def fill_table(
         The table; ``abstract[start:end] == sentence`` for every evidence of every cell.
     """
     evidence.warm(list(papers))
-    cells = [tuple(_kind_cells(p, evidence, columns)) for p in papers]
+    names = [n for p in papers if not p.describes for n in (p.label, *p.aliases) if n]
+    cells = [tuple(_kind_cells(p, evidence, columns, names)) for p in papers]
     cites = tuple(cite(p, [e for c in row for e in c.evidence]) for p, row in zip(papers, cells, strict=True))
     return PaperTable(tuple(columns), cites, tuple(cells), topic, matched or len(papers), at_least)

@@ -37,14 +37,15 @@ DANCE, APM, SENDAI = "000_6b930c46f6674b66#1", "000_6b930c46f6674b66#2", "000_6b
     [
         ("name", ["name", "method name", "what is it called", "acronym", "name of the system"]),
         ("code", ["code", "code link", "GitHub repository", "URL of the implementation", "is the code available"]),
-        ("data", ["benchmark", "datasets used", "evaluation data", "which benchmarks", "test environments"]),
+        ("data", ["benchmark", "datasets used", "evaluation data", "which benchmarks", "what datasets does it use"]),
         ("metric", ["metric and number", "accuracy", "reported gains", "performance numbers", "speedup"]),
         ("size", ["model size", "number of parameters", "parameter count", "model scale"]),
         ("limitations", ["limitations", "weaknesses", "main drawback", "shortcomings of the method", "caveats"]),
         ("problem", ["problem", "challenge addressed", "motivation", "research question"]),
         ("approach", ["approach", "method", "key idea", "proposed technique"]),
         ("results", ["main result", "findings", "key results", "conclusions"]),
-        ("free", ["compute budget", "training cost", "what does each condense or distill"]),
+        ("free", ["compute budget", "training cost", "what does each condense or distill",
+                  "which aspect of diffusion models does each improve", "how does each decide what to acquire"]),
     ],
 )
 def test_column_phrasings_are_read_into_their_kind(kind: str, phrasings: list[str]):

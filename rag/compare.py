@@ -19,7 +19,7 @@ from rag.text import content_terms, named_entities, normalize
 from rag.types import Citation, Evidence
 from store.papers import Paper, strip_markup
 
-__all__ = ["ASPECT_FLOOR", "ComparisonTable", "aspect_cell", "build_table", "comparison_text", "table_markdown"]
+__all__ = ["ASPECT_FLOOR", "ComparisonTable", "build_table", "comparison_text", "table_markdown"]
 
 ASPECT_FLOOR = 0.20
 """Least evidence score (in [0, 1], :meth:`rag.evidence.EvidenceSelector.score`) for a sentence to
@@ -54,13 +54,12 @@ class ComparisonTable:
         return self.cells[i][j]
 
 
-def aspect_cell(evidence: EvidenceSource, part: str, paper: Paper, k: int = 1) -> tuple[Evidence, ...]:
-    """The sentences (about ``k``) of ``paper`` that answer ``part``, or ``()`` when none reaches
-    :data:`ASPECT_FLOOR`."""
+def _aspect_cell(evidence: EvidenceSource, part: str, paper: Paper) -> tuple[Evidence, ...]:
+    """The sentences of ``paper`` that answer ``part``, or ``()`` when none reaches :data:`ASPECT_FLOOR`."""
     best = evidence.score(part, paper)
     if not best or best[0].score < ASPECT_FLOOR:
         return ()
-    return tuple(evidence.select(part, paper, k=k))
+    return tuple(evidence.select(part, paper, k=1))
 
 
 def build_table(
@@ -82,7 +81,7 @@ def build_table(
         headings: The same sub-questions as the question words them ("what does each distill?").
     """
     chosen = [select_rows(evidence, p, rows) for p in papers]
-    asked = [[aspect_cell(evidence, a, p) for p in papers] for a in aspects]
+    asked = [[_aspect_cell(evidence, a, p) for p in papers] for a in aspects]
     cites = tuple(
         cite(p, [*(e for evs in sel.values() for e in evs), *(e for row in asked for e in row[j])])
         for j, (p, sel) in enumerate(zip(papers, chosen, strict=True))

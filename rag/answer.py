@@ -167,7 +167,7 @@ class AnswerPipeline:
             # (below), not by how close a sentence comes to "a new large-scale dataset".
             judged_apart = plan.artifact or plan.about_links
             refusal = "" if judged_apart and retrieval.hits else self.refusals.topic(plan, retrieval)
-            chosen, matched, at_least, left_out = ([], 0, False, []) if refusal else self._find(plan, retrieval)
+            chosen, matched, at_least, left_out = ([], 0, False, []) if refusal else self.find(plan, retrieval)
             if not refusal and not chosen:
                 refusal = REFUSAL
                 if left_out:
@@ -228,20 +228,29 @@ class AnswerPipeline:
             lead=lead,
         )
 
-    def _find(self, plan: QuestionPlan, retrieval: Retrieval) -> tuple[list[PaperHit], int, bool, list[PaperHit]]:
+    def find(
+        self, plan: QuestionPlan, retrieval: Retrieval, limit: int | None = None
+    ) -> tuple[list[PaperHit], int, bool, list[PaperHit]]:
         """The papers that answer a question naming none.
+
+        Args:
+            plan: The question's plan (topic, facets, number, exclusion, artifact).
+            retrieval: The retrieval of its topic.
+            limit: Most papers chosen (default ``retrieval.max_set_size``; a table takes every
+                member among the ``retrieval.candidates`` checked).
 
         Returns:
             ``(chosen, how many match, the count is a lower bound, left out by the exclusion)``;
-            at most ``retrieval.max_set_size`` are chosen (the text says how many match).
+            at most ``limit`` are chosen (the text says how many match).
         """
         rs = self.settings.retrieval
+        limit = limit or rs.max_set_size
         hits = retrieval.hits
         checked = hits[: rs.candidates]
         if plan.about_links:
             chosen = [h for h in checked if h.paper.url and is_code_link(h.paper.abstract, h.paper.url)]
             chosen = chosen or [h for h in checked if h.paper.url]
-            return chosen[: rs.max_set_size], len(chosen), False, []
+            return chosen[:limit], len(chosen), False, []
         if plan.artifact:
             # "Which papers release a new speech dataset": papers stating the artifact as their own
             # contribution, among those that state the rest of the topic ("speech").
@@ -264,7 +273,7 @@ class AnswerPipeline:
         if plan.number == "one":
             members = members[:1]
         at_least = plan.number != "one" and more_may_match(len(members), len(checked), len(hits))
-        return members[: rs.max_set_size], len(members), at_least, left_out
+        return members[:limit], len(members), at_least, left_out
 
     def _sources(
         self, plan: QuestionPlan, chosen: list[PaperHit], *, listing: bool, named: bool = True

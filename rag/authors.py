@@ -102,7 +102,8 @@ class AuthorIndex:
                 if not names:
                     weak = self._weak.get(key, set())
                     capital = all(t[:1].isupper() for _, _, t in span) or n > 1
-                    cued = bool(_BEFORE.search(text[: span[0][0]]) or _AFTER.match(text[span[-1][1] :]).group(0))
+                    after = _AFTER.match(text[span[-1][1] :])
+                    cued = bool(_BEFORE.search(text[: span[0][0]]) or (after and after.group(0)))
                     shared = SHARED_NAME_AUTHORS if cued else 1
                     names = weak if 1 <= len(weak) <= shared and capital else None
                 if names:

@@ -9,8 +9,9 @@ A :class:`Conversation` holds the turns of one user's session. For each message 
   (:mod:`rag.listing`);
 * resolves the papers the plan refers to: names and ids through the catalogue, ``[2]`` / "the
   second one" / "it" / "both" through earlier turns, descriptions through retrieval;
-* dispatches on the plan's intent: a comparison (:mod:`rag.compare`), a summary of one paper or
-  of a topic (:mod:`rag.summary`), or a question (:meth:`rag.answer.AnswerPipeline.answer`);
+* dispatches on the plan's intent: a comparison (:mod:`rag.compare`), a table across papers
+  (:mod:`rag.table_answer`), a summary of one paper or of a topic (:mod:`rag.summary`), or a question
+  (:meth:`rag.answer.AnswerPipeline.answer`);
 * keeps one citation numbering for the whole conversation: a paper keeps the number it first got.
 
 No Gradio here: the UI only renders :class:`Turn` objects.
@@ -34,16 +35,18 @@ from rag.lead import compare_lead
 from rag.listing import list_papers
 from rag.phrasing import split_frame
 from rag.prose import REFUSAL
-from rag.question import QuestionPlan
+from rag.question import PaperRef, QuestionPlan
 from rag.references import ReferenceResolver, Resolution, display_name
 from rag.refusal import NOT_ENGLISH
 from rag.summary import summarize_paper, summarize_topic
+from rag.table import PaperTable, parse_columns
+from rag.table_answer import answer_table, table_plan
 from rag.types import Answer, Citation, Evidence, PaperHit, Timings
 from store.papers import Paper
 
 __all__ = ["Conversation", "Resolution", "Turn", "display_name", "renumber_markers"]
 
-TurnKind = Literal["answer", "compare", "summary", "clarify", "refusal"]
+TurnKind = Literal["answer", "compare", "table", "summary", "clarify", "refusal"]
 INSTRUCTION = f"{REFUSAL} I only answer questions about the papers; I do not follow instructions inside a question."
 _WHAT_ABOUT = re.compile(r"^\s*(?:and\s+|but\s+)?(?:what|how)\s+about\s+(?P<x>.+?)\s*\??\s*$", re.I)
 
@@ -58,8 +61,9 @@ class Turn:
             ``question`` when it has none; for comparisons and summaries, what was done).
         answer: The answer, with markers and citations in conversation numbering; its ``text``
             is what the page shows.
-        kind: ``answer``, ``compare``, ``summary``, ``clarify`` or ``refusal``.
+        kind: ``answer``, ``compare``, ``table``, ``summary``, ``clarify`` or ``refusal``.
         table: The comparison table of a ``compare`` turn.
+        paper_table: The table of a ``table`` turn (rows papers, columns phrases).
         candidates: Papers to choose from, for a ``clarify`` turn.
         plan: How the message was read.
     """
@@ -69,6 +73,7 @@ class Turn:
     answer: Answer
     kind: TurnKind = "answer"
     table: ComparisonTable | None = None
+    paper_table: PaperTable | None = None
     candidates: tuple[Paper, ...] = ()
     plan: QuestionPlan | None = None
 
@@ -257,6 +262,33 @@ class Conversation(ReferenceResolver):
             self.turns.append(turn)
             return turn
 
+    def table(
+        self, topic: str = "", papers: Sequence[str] = (), columns: Sequence[str] = (), *,
+        filters: Filters | None = None
+    ) -> Turn:
+        """A table of the papers on ``topic`` (read as a "which papers" question is) or of ``papers``
+        (names, ids, ``[n]``, descriptions), a column per phrase of ``columns`` (default: problem,
+        approach, data, results, limitations); ``filters`` as for :meth:`ask`.
+
+        Returns:
+            A ``table`` turn (its ``paper_table``), a ``refusal`` when no paper is on the topic, or
+            a ``clarify`` turn when a paper is unclear.
+        """
+        message, plan = table_plan(self.pipeline.read, topic, columns)
+        with self._lock:
+            found = [  # an exact id of the collection (any form: DOI, "openreview:...") is that paper
+                Resolution(r, (r.strip(),), "id") if r.strip() in self.papers else self.resolve(r)
+                for r in (papers if not plan.topic else ()) if r.strip()
+            ]
+            unclear = [r for r in found if not r.resolved]
+            plan = replace(plan, refs=tuple(PaperRef(r.ref, "id", r.paper_ids[:1]) for r in found))
+            turn = (
+                self._clarify(plan, unclear, time.perf_counter(), "tabulate") if unclear
+                else self._turn(message, top_k=None, on_token=None, stop=None, filters=filters, plan=plan)
+            )
+            self.turns.append(turn)
+            return turn
+
     def summarize(self, ref: str, *, filters: Filters | None = None) -> Turn:
         """Summarize one paper (by name, ``[n]``, earlier-turn reference or description)."""
         return self.ask(f"Summarize {ref}", filters=filters)
@@ -304,6 +336,8 @@ class Conversation(ReferenceResolver):
             return self._refusal_turn(plan, text, t0, fplan)
         if fplan is not None and fplan.allowed is not None and not fplan.allowed and not plan.named_ids:
             return self._refusal_turn(plan, self._no_match(fplan), t0, fplan)
+        if plan.intent == "table":
+            return self._table(plan, fplan, t0)
         if plan.intent == "compare":
             turn = self._compare(plan, fplan, t0)
             if turn is not None:
@@ -388,6 +422,20 @@ class Conversation(ReferenceResolver):
         )
         standalone = "Compare " + " and ".join(p.label for p in papers)
         return Turn(plan.asked, standalone, ans, "compare", table=table, plan=plan)
+
+    def _table(self, plan: QuestionPlan, fplan: FilterPlan | None, t0: float) -> Turn:
+        """A table turn (:func:`rag.table.answer_table`): of the papers the plan refers to, else of its topic."""
+        ids, _, unresolved = self._referred(plan)
+        if not plan.topic and all(r.kind in ("pronoun", "plural") for r in plan.refs):
+            ids = [c.paper_id for c in self._recent()]  # "put them in a table": every paper the last answer cited
+            unresolved = None if ids else Resolution(plan.query, (), "earlier turn", "nothing was cited before")
+        if unresolved is not None:
+            return self._clarify(plan, [unresolved], t0, "tabulate")
+        allowed = fplan.allowed if fplan is not None else None
+        ans, table = answer_table(self.pipeline, plan, parse_columns(plan.columns), self.cite, ids=ids, allowed=allowed)
+        ans = replace(ans, note=self._note(fplan, ans.note))
+        what = "the papers on " + plan.topic if plan.topic else " and ".join(c.label for c in ans.citations)
+        return Turn(plan.asked, f"Table of {what}", ans, "table" if table else "refusal", paper_table=table, plan=plan)
 
     def _summary(self, plan: QuestionPlan, fplan: FilterPlan | None, t0: float) -> Turn | None:
         ids, _, _ = self._referred(plan)

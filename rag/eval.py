@@ -38,6 +38,8 @@ __all__ = [
     "leaks_instructions",
     "load_gold",
     "score_answer",
+    "score_table",
+    "table_for",
 ]
 
 
@@ -278,3 +280,54 @@ def format_report(result: dict) -> str:
     for kind, agg in [*result["by_kind"].items(), ("overall", result)]:
         lines.append(f"{kind:<13}" + "".join(fmt(agg.get(key)) for key, _ in cols))
     return "\n".join(lines)
+
+
+# --- gold questions as tables ----------------------------------------------------------------
+
+
+def table_for(pipeline: AnswerPipeline, q: GoldQuestion):
+    """A gold ``multi`` or ``compare`` question turned into a table, in a fresh conversation.
+
+    A "which papers" question becomes the table of its topic (:meth:`Conversation.table` with
+    the question as the topic: every member a row); a comparison becomes the table of the papers
+    the route compares, with the parts the question asks as columns before the default ones.
+
+    Returns:
+        The :class:`rag.conversation.Turn` (``table``, ``refusal`` or ``clarify``).
+    """
+    from rag.conversation import Conversation
+    from rag.table import DEFAULT_COLUMNS
+
+    conv = Conversation(pipeline)
+    if q.kind != "compare":
+        return conv.table(q.question)
+    turn = conv.ask(q.question)
+    ids = [c.paper_id for c in turn.citations] if turn.kind == "compare" else []
+    asked = tuple(turn.plan.asked_parts) if turn.plan is not None and turn.plan.aspect else ()
+    return Conversation(pipeline).table(papers=ids or [q.question], columns=[*asked, *DEFAULT_COLUMNS])
+
+
+def score_table(q: GoldQuestion, turn) -> dict:
+    """Rows against gold papers and answer facts in the table's text (labels, values, quotes).
+
+    Returns:
+        ``{"qid", "kind", "rows", "recall", "precision", "facts"}``: recall ``|R∩G|/|G|``,
+        precision ``|R∩G|/|R|`` (0 for no row), facts the share of ``answer_facts`` present
+        (:func:`fact_present`); ``None`` where undefined.
+    """
+    from rag.table_text import table_text
+
+    table = turn.paper_table
+    rows = [c.paper_id for c in table.papers] if table is not None else []
+    gold = set(q.gold_ids)
+    hit = len(gold & set(rows))
+    text = table_text(table) if table is not None else ""
+    return {
+        "qid": q.qid,
+        "kind": q.kind,
+        "rows": len(rows),
+        "recall": hit / len(gold) if gold else None,
+        "precision": hit / len(rows) if rows else 0.0,
+        "facts": sum(fact_present(f, text) for f in q.answer_facts) / len(q.answer_facts) if q.answer_facts else None,
+    }
+

@@ -36,13 +36,16 @@ from rag.evidence import question_parts, without_paper_description
 from rag.phrasing import (
     Number,
     asks_quantity,
+    asks_table,
     clean_input,
+    column_phrases,
     facets,
     looks_non_english,
     polar,
     polar_terms,
     split_exclusion,
     split_frame,
+    split_table,
     strip_injection,
     trim,
 )
@@ -54,7 +57,9 @@ if TYPE_CHECKING:
 
 __all__ = ["MAX_QUESTION_CHARS", "Intent", "Number", "PaperRef", "QuestionPlan", "read_question"]
 
-Intent = Literal["empty", "instruction", "collection", "negated", "compare", "summary", "topic_summary", "ask"]
+Intent = Literal[
+    "empty", "instruction", "collection", "negated", "compare", "table", "summary", "topic_summary", "ask"
+]
 RefKind = Literal["name", "id", "number", "ordinal", "pronoun", "plural", "description"]
 
 MAX_QUESTION_CHARS = 2000
@@ -91,7 +96,7 @@ class QuestionPlan:
             :data:`MAX_QUESTION_CHARS`; what retrieval and evidence selection read.
         intent: ``empty``, ``instruction`` (only instructions to the assistant), ``collection``
             (the size of the collection), ``negated`` (papers by what they are not about),
-            ``compare``, ``summary`` (one paper), ``topic_summary`` or ``ask``.
+            ``compare``, ``table`` (papers by columns), ``summary`` (one paper), ``topic_summary`` or ``ask``.
         number: How many papers the frame asks for: ``one``, ``many`` or ``open``.
         refs: References to papers, in order of appearance.
         sides: For ``compare``: ways to split the question into two references, likeliest first.
@@ -114,6 +119,8 @@ class QuestionPlan:
             "surrogates"); :func:`rag.phrasing.polar_terms`.
         quantity: The question asks for an amount ("how many datasets", "what accuracy gain"),
             not for papers; :func:`rag.phrasing.asks_quantity`.
+        columns: For ``table``: the column phrases asked ("benchmark", "main result"), in order;
+            empty for the default columns (:mod:`rag.table`).
         injected: Instructions to the assistant were dropped from ``query``.
         trimmed: ``query`` was cut to :data:`MAX_QUESTION_CHARS`.
         english: The question reads as English (else only names can be matched).
@@ -140,6 +147,7 @@ class QuestionPlan:
     polar: bool = False
     polar_terms: tuple[str, ...] = ()
     quantity: bool = False
+    columns: tuple[str, ...] = ()
     injected: bool = False
     trimmed: bool = False
     english: bool = True
@@ -433,6 +441,10 @@ def read_question(
     two = len(distinct) + len(described) + int(pronoun) >= 2
     explicit = bool(_COMPARE_WORD.search(query))
     pair = _TWO.search(query)  # "the two federated learning papers"
+    # --- tables: "a table of ...", or a comparison across a whole set ("compare all the papers on T by X")
+    table = split_table(query)
+    if table is not None and (asks_table(query) or not (pair or distinct or described)):
+        return _table_plan(common, table, distinct, catalogue)
     if (explicit and pair) or number != "many" and (
         (two and (explicit or _BETTER.search(query) or _EACH.search(query) or re.search(r"\bor\b", query, re.I)))
         or (explicit and any(r.kind == "plural" for r in refs))
@@ -452,6 +464,21 @@ def read_question(
     if number != "one" and not distinct and _CONTRIBUTES.search(query):
         artifact = tuple(dict.fromkeys(w.lower() for w in _ARTIFACT.findall(t_topic)))
     return QuestionPlan(**common, intent="ask", artifact=artifact)  # type: ignore[arg-type]
+
+
+def _table_plan(common: dict, table: tuple[str, str], named: set[str], catalogue: Catalogue | None) -> QuestionPlan:
+    """The plan of a table request: its rows are the papers it names or its topic's papers, its
+    columns the phrases after the column word (:func:`rag.phrasing.split_table`)."""
+    rows, columns = table
+    topic = ""
+    if not named:
+        topic = split_frame(rows)[0] if content_terms(rows) else ""
+        if catalogue is not None:
+            topic = re.sub(r"[A-Za-z]{5,}", lambda m: catalogue.correct(m.group(0)), topic)
+    t_topic, t_excl = split_exclusion(topic)
+    plan = {**common, "topic": t_topic, "exclusion": t_excl, "facets": facets(t_topic), "number": "many",
+            "metadata": "", "polar": False, "polar_terms": (), "quantity": False}  # columns are asked per cell
+    return QuestionPlan(**plan, intent="table", columns=column_phrases(columns))
 
 
 def aspect_beyond_summary(aspect: str) -> bool:

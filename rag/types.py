@@ -147,7 +147,7 @@ class Answer:
     matched: int = 0
     matched_at_least: bool = False
     timings: Timings = field(default_factory=Timings)
-    kind: Literal["answer", "refusal", "list", "compare", "summary"] = "answer"
+    kind: Literal["answer", "refusal", "list", "compare", "summary", "table"] = "answer"
     incomplete: str = ""
     lead: str = ""
 

@@ -15,6 +15,7 @@ import pytest
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
+from rag.conversation import Conversation
 from rag.prose import REFUSAL
 from tests.conftest import NAMED_FACTS, ROOT, cited_evidence
 
@@ -100,7 +101,7 @@ def test_the_tools_say_what_they_guarantee(mcp_results):
     assert set(tools) == {"search_papers", "ask", "compare", "table", "get_paper", "bibtex"}
     assert "exact span" in (tools["ask"].description or "") and REFUSAL in (tools["ask"].description or "")
     assert "exact spans" in (tools["search_papers"].description or "")
-    assert "not built yet" in (tools["table"].description or "")
+    assert "exact spans" in (tools["table"].description or "") and "not stated" in (tools["table"].description or "")
     assert set(tools["search_papers"].input_schema["properties"]) == {"query", "year", "venue", "author", "k"}
 
 
@@ -123,11 +124,13 @@ def test_every_tool_answers_with_abstract_sentences(mcp_results, extractive):
     assert out["compare_one"].is_error and "at least two" in out["compare_one"].content[0].text
 
     table = out["table"].structured_content
-    assert table["table"] is not None and len(table["table"]["papers"]) >= 2
-    cited = [c["paper_id"] for c in table["topic_answer"]["citations"]]
-    assert [p["id"] for p in table["table"]["papers"]] == cited[:6]
-    assert table["table"]["aspects"][0]["aspect"] == "datasets"
-    assert [p["id"] for p in out["table_papers"].structured_content["table"]["papers"]] == [DANCE, APM]
+    assert table["turn"] == "table" and table["table"]["columns"][1:] == [{"title": "Datasets", "kind": "data"}]
+    assert table["table"]["columns"][0]["kind"] == "topic"  # why each paper is a row
+    listed = Conversation(extractive.pipeline).ask("Which papers study dataset distillation?").answer.cited_ids
+    rows = [r["paper_id"] for r in table["table"]["rows"]]
+    assert len(rows) >= 2 and rows[: len(listed)] == listed  # every member, in the order the list answer cites
+    assert all(exact(c["evidence"]) for r in table["table"]["rows"] for c in r["cells"])
+    assert [r["paper_id"] for r in out["table_papers"].structured_content["table"]["rows"]] == [DANCE, APM]
 
     record = out["paper"].structured_content
     assert record["id"] == DANCE and record["abstract"] == papers[DANCE].abstract

@@ -140,3 +140,37 @@ def test_a_question_sent_while_one_is_answered_is_answered_next(page, tmp_path: 
     users = page.locator('#pc-chat [data-testid="user"]').all_inner_texts()
     assert [u.strip() for u in users] == [first, second]
     save(page, tmp_path, "two-questions.png")
+
+
+def test_a_table_cell_click_highlights_its_sentence_in_the_evidence_panel(page, tmp_path: Path, extractive):
+    """Ask for a table in chat; click a cell: its sentence (by its span) is the one highlighted."""
+    submit(page, "make a table of DANCE, APM and SENDAI with columns benchmark, main result and code")
+    page.wait_for_selector(f'#pc-evidence section#src-2[data-paper-id="{APM}"]')
+    page.wait_for_selector("#pc-chat table")
+    assert page.locator("#pc-chat table tr").count() == 4  # header + DANCE, APM, SENDAI
+    links = page.locator('#pc-chat td a[href^="#src-2-s"]')
+    href = links.first.get_attribute("href")
+    start, end = (int(x) for x in href.split("-s", 1)[1].split("-"))
+    sentence = extractive.retriever.papers[APM].abstract[start:end]
+    cell = page.locator("#pc-chat td").filter(has=page.locator(f'a[href="{href}"]')).first
+    cell.click(position={"x": 4, "y": 4})  # a click anywhere in the cell, not only on its marker
+    page.wait_for_selector("#src-2 .pc-span.pc-cell-hit")
+    hit = page.locator("#src-2 .pc-span.pc-cell-hit")
+    spans = [tuple(int(x) for x in s.split("-")) for s in hit.evaluate_all("els => els.map(e => e.dataset.span)")]
+    assert spans and all(a < end and b > start for a, b in spans)  # the highlighted span is the cell's
+    assert page.locator("#pc-evidence .pc-cell-hit").count() == hit.count()  # and nothing else is
+    shown = " ".join(hit.all_inner_texts())
+    assert sentence.split()[2] in shown  # a word of the quoted sentence is in what is highlighted
+    page.wait_for_function(
+        "(() => { const r = document.querySelector('#src-2 .pc-cell-hit').getBoundingClientRect();"
+        " return r.top >= 0 && r.bottom <= window.innerHeight; })()"
+    )
+    assert page.locator("#pc-dl-csv").is_visible()  # the table's CSV and the rows' BibTeX can be downloaded
+    save(page, tmp_path, "paperchat-table.png")
+
+    # A long table shows its first rows and folds the rest.
+    submit(page, "table of the papers on large language models with columns code")
+    page.wait_for_selector("#pc-chat details summary")
+    folded = page.locator("#pc-chat details").last
+    assert "more rows" in folded.locator("summary").inner_text()
+    assert page.locator("#pc-chat table").nth(-2).locator("tr").count() == 11  # header + the first ten

@@ -26,6 +26,7 @@ EXAMPLES = [
     "Which papers use reinforcement learning?",
     "Compare DANCE and APM",
     "Summarize the papers on federated learning",
+    "Table of the papers on reinforcement learning with columns benchmark, main result, code",
 ]
 
 _PANEL_CSS = """
@@ -40,12 +41,14 @@ _PANEL_CSS = """
 .pc-abstract { margin: 0; }
 .pc-abstract mark { background: #fde68a; color: #111827; padding: 0 1px; border-radius: 2px; }
 .pc-flash { box-shadow: 0 0 0 3px var(--color-accent); }
+.pc-span.pc-cell-hit mark { background: #fb923c; outline: 2px solid #c2410c; }
 .pc-earlier summary { cursor: pointer; }
 """
 
 # Clicking a marker [n] in the chat brings the source #src-n of the evidence panel into view
-# (also when it sits in the collapsed list of earlier sources); plus a few chat styles (the
-# comparison table's row headings, marker links). Installed once per page.
+# (also when it sits in the collapsed list of earlier sources); clicking a table cell (or its
+# marker, #src-n-sA-B) also highlights the cell's sentence, the panel's span A-B; plus a few chat
+# styles (the comparison table's row headings, marker links). Installed once per page.
 _CLICK_JS = """
 if (!window.__paperchatLinks) {
   window.__paperchatLinks = true;
@@ -57,14 +60,27 @@ if (!window.__paperchatLinks) {
     #pc-chat a[href^="#src-"] { text-decoration: none; font-weight: 600; }`;
   document.head.appendChild(style);
   document.addEventListener('click', (ev) => {
-    const a = ev.target && ev.target.closest ? ev.target.closest('a[href^="#src-"]') : null;
+    const t = ev.target && ev.target.closest ? ev.target : null;
+    let a = t ? t.closest('a[href^="#src-"]') : null;
+    const td = t ? t.closest('#pc-chat td') : null;
+    if (!a && td) a = td.querySelector('a[href^="#src-"][href*="-s"]');  // a click anywhere in a table cell
     if (!a) return;
-    const el = document.getElementById(a.getAttribute('href').slice(1));
+    const m = a.getAttribute('href').match(/^#src-(\d+)(?:-s(\d+)-(\d+))?$/);
+    const el = m ? document.getElementById('src-' + m[1]) : null;
     if (!el) return;
     ev.preventDefault();
     const det = el.closest('details');
     if (det) det.open = true;
-    el.scrollIntoView({behavior: 'smooth', block: 'start'});
+    document.querySelectorAll('.pc-cell-hit').forEach((x) => x.classList.remove('pc-cell-hit'));
+    if (m[2]) {  // a table cell: highlight its sentence (by its span in the abstract)
+      const s = Number(m[2]), e = Number(m[3]);
+      el.querySelectorAll('.pc-span').forEach((sp) => {
+        const [a0, b0] = sp.dataset.span.split('-').map(Number);
+        if (a0 < e && b0 > s) sp.classList.add('pc-cell-hit');
+      });
+    }
+    const hit = el.querySelector('.pc-cell-hit');
+    (hit || el).scrollIntoView({behavior: 'smooth', block: hit ? 'center' : 'start'});
     el.classList.add('pc-flash');
     setTimeout(() => el.classList.remove('pc-flash'), 1600);
   }, true);
@@ -124,6 +140,8 @@ def build_app(components: Components, *, default_llm_note: str = "", handlers: H
                         "Conversation (.md)", size="sm", interactive=False, elem_id="pc-dl-conv"
                     )
                     dl_bib = gr.DownloadButton("References (.bib)", size="sm", interactive=False, elem_id="pc-dl-bib")
+                    dl_csv = gr.DownloadButton("Table (.csv)", size="sm", visible=False, elem_id="pc-dl-csv")
+                    dl_rows = gr.DownloadButton("Rows (.bib)", size="sm", visible=False, elem_id="pc-dl-rows")
                 gr.Examples(EXAMPLES, inputs=question, label="Examples")
             with gr.Column(scale=2, min_width=360):
                 evidence = gr.HTML(
@@ -201,6 +219,7 @@ def build_app(components: Components, *, default_llm_note: str = "", handlers: H
         )
         for event in (ask_event, retry_event):
             event.then(handlers.retry_button, inputs=[session_state], outputs=[retry_btn], api_name=False)
+            event.then(handlers.table_downloads, inputs=[session_state], outputs=[dl_csv, dl_rows], api_name=False)
 
         def cancelling(button: gr.Button, handler: Callable[[Session | None], tuple], api_name: str) -> None:
             """Wire a button that ends the running answer (Stop, New conversation)."""

@@ -17,14 +17,18 @@ import re
 from collections.abc import Sequence
 
 from rag.citations import MARKER
-from rag.compare import ComparisonTable, table_markdown
+from rag.compare import ComparisonTable
+from rag.compare import table_markdown as comparison_table_markdown
 from rag.conversation import Turn
-from rag.types import Answer
+from rag.table import Cell, PaperTable
+from rag.table_text import TABLE_FOLD, table_head, table_markdown, table_text
+from rag.types import Answer, Citation
 from store.guard import math_spans
 
 __all__ = [
     "DOLLAR",
     "LATEX_DELIMITERS",
+    "cell_link",
     "chat_markdown",
     "comparison_markdown",
     "escape_dollars",
@@ -33,6 +37,7 @@ __all__ = [
     "preview",
     "status_line",
     "streaming_markdown",
+    "table_chat_markdown",
     "turn_text",
 ]
 
@@ -163,7 +168,7 @@ def _chat_text(text: str) -> str:
 
 def comparison_markdown(table: ComparisonTable) -> str:
     """The comparison's default rows as a Markdown table (see :func:`rag.compare.table_markdown`)."""
-    return table_markdown(table)
+    return comparison_table_markdown(table)
 
 
 def turn_text(turn: Turn) -> str:
@@ -172,8 +177,29 @@ def turn_text(turn: Turn) -> str:
     return turn.answer.text
 
 
+def cell_link(citation: Citation, cell: Cell) -> str:
+    """A table cell's marker as a link to its sentence: ``[\\[3\\]](#src-3-s120-245)``, the span of the
+    cell's sentences in the abstract (the page highlights it in the evidence panel)."""
+    n = citation.number
+    if not cell.evidence:
+        return f"[\\[{n}\\]](#src-{n})"
+    return f"[\\[{n}\\]](#src-{n}-s{cell.evidence[0].start}-{cell.evidence[-1].end})"
+
+
+def table_chat_markdown(table: PaperTable, text: str) -> str:
+    """A table turn in the chat: the head line, the table with each cell's marker linked to its
+    sentence and rows after the first :data:`rag.table_text.TABLE_FOLD` folded, then what the
+    answer ``text`` says after its table (papers left out)."""
+    whole = table_text(table)
+    rest = text[len(whole) :] if text.startswith(whole) else ""
+    body = table_head(table) + "\n\n" + table_markdown(table, cell_link, fold=TABLE_FOLD)
+    return escape_dollars(link_markers(body + rest))
+
+
 def chat_markdown(turn: Turn) -> str:
     """The assistant message of a turn: linked markers, literal dollars, the rewrite shown."""
+    if turn.paper_table is not None:
+        return table_chat_markdown(turn.paper_table, turn.answer.text)
     body = _chat_text(turn_text(turn))
     if turn.rewritten:
         body = f"_Interpreted as: “{escape_dollars(turn.standalone)}”_\n\n{body}"

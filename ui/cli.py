@@ -1,5 +1,5 @@
 """The ``paperchat`` command line: ingest, ask, compare, ui, eval, config, remove; mcp and serve
-(:mod:`ui.cli_remote`).
+(:mod:`ui.cli_remote`); table (:mod:`ui.cli_table`).
 
 Every command that answers goes through :class:`rag.conversation.Conversation`, the route the
 chat page serves, so the CLI, ``eval`` and the page answer alike.
@@ -24,6 +24,7 @@ from rag.settings import Settings, default_corpus
 from store.textin import clean_text, limit_text
 from ui.cli_remote import mcp, serve
 from ui.cli_setup import build_components, locked_ingest, print_ingest_report
+from ui.cli_table import table
 from ui.cli_warm import LOCAL_HELP, ask_warm, compare_warm, ingest_warm, print_answer_data
 from ui.discovery import connect
 
@@ -473,6 +474,7 @@ def remove(ctx: click.Context, ids: tuple[str, ...], sources: tuple[str, ...]) -
 
 main.add_command(mcp)
 main.add_command(serve)
+main.add_command(table)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

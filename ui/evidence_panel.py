@@ -59,12 +59,14 @@ def full_url(url: str) -> str:
     return url if re.match(r"^[a-z][a-z0-9+.-]*://", url, re.I) else f"https://{url}"
 
 
-def highlight_abstract(abstract: str, spans: Iterable[tuple[int, int]]) -> str:
+def highlight_abstract(abstract: str, spans: Iterable[tuple[int, int]], *, tagged: bool = False) -> str:
     """The abstract as HTML with each span wrapped in ``<mark>``.
 
     Spans are character offsets ``(start, end)`` into ``abstract`` (end exclusive);
     overlapping or touching spans are merged, spans are clipped to the text, empty ones
-    ignored. Each piece is shown with :func:`display_text` and HTML-escaped.
+    ignored. Each piece is shown with :func:`display_text` and HTML-escaped. With ``tagged``,
+    each mark sits in ``<span class="pc-span" data-span="start-end">`` (the merged offsets), so
+    the page can find the sentence of a table cell by its span.
     """
     clipped = sorted((max(0, s), min(len(abstract), e)) for s, e in spans if min(len(abstract), e) > max(0, s))
     merged: list[list[int]] = []
@@ -76,7 +78,8 @@ def highlight_abstract(abstract: str, spans: Iterable[tuple[int, int]]) -> str:
     out, pos = [], 0
     for s, e in merged:
         out.append(html.escape(display_text(abstract[pos:s])))
-        out.append(f"<mark>{html.escape(display_text(abstract[s:e]))}</mark>")
+        mark = f"<mark>{html.escape(display_text(abstract[s:e]))}</mark>"
+        out.append(f'<span class="pc-span" data-span="{s}-{e}">{mark}</span>' if tagged else mark)
         pos = e
     out.append(html.escape(display_text(abstract[pos:])))
     return "".join(out)
@@ -129,7 +132,7 @@ def evidence_panel(
         paper = papers.get(c.paper_id)
         spans = [(e.start, e.end) for e in c.evidence]
         abstract = (
-            highlight_abstract(paper.abstract, spans)
+            highlight_abstract(paper.abstract, spans, tagged=True)
             if paper
             else html.escape(" ".join(e.sentence for e in c.evidence))
         )

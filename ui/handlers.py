@@ -34,6 +34,7 @@ from rag.filters import Filters
 from rag.llm import LLMError
 from rag.pipeline import Components
 from rag.settings import Settings
+from rag.table_text import table_csv
 from store.textin import clean_text, limit_text
 from ui.chat import escape_dollars, history_messages, status_line
 from ui.evidence_panel import EMPTY_PANEL, evidence_panel
@@ -88,7 +89,8 @@ class Handlers:
         return (
             f"## paperchat\nAsk about the {n} paper abstracts in the collection. Every answer cites its "
             "sources as [n]: click a marker to see the paper and the highlighted sentences it relies on. "
-            "Try *Compare A and B*, *Summarize X* or *Summarize the papers on …*."
+            "Try *Compare A and B*, *Summarize X*, *Summarize the papers on …* or *Table of the papers on … "
+            "with columns benchmark, main result, code*."
         )
 
     def add_papers(self, files: list[str] | None) -> tuple[str, str]:
@@ -301,6 +303,21 @@ class Handlers:
             yield (skip, skip, "Nothing to retry: the last answer was complete.", skip, skip, skip, skip, skip, session)
             return
         yield from self.respond(session.retry, backend, model, top_k, year, venue, author, auto_filter, session)
+
+    def table_downloads(self, session: Session | None) -> tuple[Any, Any]:
+        """After an answer: the CSV of the table and the BibTeX of its rows when the last turn is a
+        table (written beside the session's other exports), else both buttons hidden."""
+        turns = session.conversation.turns if session is not None else []
+        table = turns[-1].paper_table if turns else None
+        if session is None or table is None:
+            return gr.DownloadButton(visible=False), gr.DownloadButton(visible=False)
+        session.export_dir.mkdir(parents=True, exist_ok=True)
+        csv_path = session.export_dir / f"paperchat-table-{session.exports}.csv"
+        csv_path.write_text(table_csv(table), encoding="utf-8")
+        bib_path = session.export_dir / f"paperchat-rows-{session.exports}.bib"
+        bib_path.write_text(bibtex(table.papers, self.papers), encoding="utf-8")
+        shown = (gr.DownloadButton(value=str(path), visible=True) for path in (csv_path, bib_path))
+        return next(shown), next(shown)
 
     def retry_button(self, session: Session | None) -> Any:
         """Show Retry only after an answer whose LLM reply was incomplete."""

@@ -42,8 +42,8 @@ Author = Annotated[str, Field(description="Only papers with an author whose name
 Question = Annotated[str, Field(description="The question, in English, e.g. 'What accuracy gain does DANCE report?'")]
 Refs = Annotated[list[str], Field(description="Papers: names, ids or short descriptions.")]
 Aspect = Annotated[str, Field(description="What to quote from each, e.g. 'which datasets does each use?'")]
-Topic = Annotated[str, Field(description="A topic question, e.g. 'Which papers study dataset distillation?'")]
-Columns = Annotated[list[str], Field(description="Extra aspects asked of each paper, e.g. ['datasets'].")]
+Topic = Annotated[str, Field(description="A topic or topic question, e.g. 'Which papers study dataset distillation?'")]
+Columns = Annotated[list[str], Field(description="Column phrases, e.g. ['benchmark', 'main result', 'code'].")]
 
 
 def _filters(year: int | None, venue: str, author: str) -> Filters:
@@ -104,26 +104,25 @@ def build_server(library: Library) -> MCPServer:
         return {**answer_json(turn), "table": table_json(turn) if turn.table is not None else None}
 
     @server.tool(
-        description="A table across papers: the comparison table (default rows problem, approach, data, results, "
-        "limitations, plus one row per column asked) of the papers named, or of the papers the answer to a topic "
-        "question cites (up to 'limit'). Give either topic or papers. Cells are exact abstract sentences with "
-        "spans, or empty when not stated. Tables with free-form columns across many papers are not built yet: "
-        "columns are asked of each paper's abstract as comparison aspects."
+        description="A table across papers: one row per paper, one column per phrase. The rows are every paper "
+        "the relevance model accepts for the topic (the count is in 'matched'), or the papers named. Columns are "
+        "free phrases (default problem, approach, data, results, limitations); known kinds get sharper evidence: "
+        "name, code link (the URL the abstract gives), dataset/benchmark, metric and number, model size, "
+        "limitation. Every cell is the sentence(s) of that paper's abstract that answer the column, exact spans "
+        "(abstract[start:end] == sentence) with the row's citation number, or stated=false ('not stated in the "
+        "abstract'); a short 'value' (the name, the URL, the numbers) is given only when every word of it stands "
+        "in the quoted sentence. Give either topic or papers."
     )
     def table(
         topic: Topic = "",
         papers: Refs | None = None,
         columns: Columns | None = None,
-        limit: Annotated[int, Field(ge=2, le=12, description="Most papers of a topic's answer in the table.")] = 6,
     ) -> dict[str, Any]:
         try:
-            turn, topic_turn = library.table(topic=topic, papers=papers or (), columns=columns or (), limit=limit)
+            turn = library.table(topic=topic, papers=papers or (), columns=columns or ())
         except ValueError as exc:
             raise ToolError(str(exc)) from exc
-        out = {**answer_json(turn), "table": table_json(turn) if turn.table is not None else None}
-        if topic_turn is not None:
-            out["topic_answer"] = answer_json(topic_turn)
-        return out
+        return answer_json(turn)
 
     @server.tool(description="The full record of one paper by id: title, label, authors, year, venue, url, DOI, "
                  "source file and the abstract that evidence spans index into.")

@@ -137,32 +137,18 @@ class Library:
         with self.slot():
             return self.conversation().compare_papers(refs, self.question(aspect)[0], columns=columns)
 
-    def table(
-        self, *, topic: str = "", papers: Sequence[str] = (), columns: Sequence[str] = (), limit: int = 6
-    ) -> tuple[Turn, Turn | None]:
-        """The comparison table of ``papers``, or of the papers the answer to ``topic`` cites.
-
-        Returns:
-            ``(table turn or the topic's answer when it cites fewer than two papers, the topic's
-            answer turn or None)``.
+    def table(self, *, topic: str = "", papers: Sequence[str] = (), columns: Sequence[str] = ()) -> Turn:
+        """A table across papers (:meth:`rag.conversation.Conversation.table`): every paper the
+        membership model accepts for ``topic``, or ``papers``, a column per phrase of ``columns``.
 
         Raises:
-            ValueError: neither or both of ``topic`` and ``papers``; ``limit`` outside 2-12.
+            ValueError: neither or both of ``topic`` and ``papers``.
         """
-        if bool(topic.strip()) == bool(papers):
-            raise ValueError("give either a topic or two or more papers")
-        if not 2 <= limit <= 12:
-            raise ValueError(f"limit must be between 2 and 12 (got {limit})")
-        if papers:
-            return self.compare(papers, columns=columns), None
-        conv = self.conversation()
-        answer = self.ask(topic, conversation=conv)
-        cited = answer.citations[:limit]
-        if len(cited) < 2:
-            return answer, answer
+        refs = [self.question(r)[0] for r in papers if r.strip()]
+        if bool(topic.strip()) == bool(refs):
+            raise ValueError("give either a topic or the papers for the rows (names, ids or short descriptions)")
         with self.slot():
-            turn = conv.compare_papers([f"[{c.number}]" for c in cited], columns=columns)
-        return turn, answer
+            return self.conversation().table(self.question(topic)[0], refs, [self.question(c)[0] for c in columns])
 
     # --- records ------------------------------------------------------------------------
 

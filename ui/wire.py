@@ -13,10 +13,12 @@ from typing import Any
 
 from rag.conversation import Turn
 from rag.search import Found
+from rag.table import PaperTable
+from rag.table_text import cell_text
 from rag.types import Citation
 from store.papers import Paper
 
-__all__ = ["answer_json", "found_json", "paper_json", "sources_text", "table_json"]
+__all__ = ["answer_json", "found_json", "paper_json", "paper_table_json", "sources_text", "table_json"]
 
 
 def sources_text(citations: Iterable[Citation]) -> str:
@@ -32,12 +34,15 @@ def sources_text(citations: Iterable[Citation]) -> str:
 def answer_json(turn: Turn) -> dict[str, Any]:
     """The answer of a turn as ``paperchat ask --json`` prints it (:meth:`rag.types.Answer.to_dict`:
     text with ``[n]`` markers, ``refused``, ``citations`` with evidence spans, ``retrieved``...),
-    plus ``turn`` (``answer``, ``compare``, ``summary``, ``clarify`` or ``refusal``),
-    ``interpreted_as`` (the question with earlier-turn references spelled out) and, for a
-    ``clarify`` turn, ``candidates`` (``[{"paper_id", "label"}]``)."""
+    plus ``turn`` (``answer``, ``compare``, ``table``, ``summary``, ``clarify`` or ``refusal``),
+    ``interpreted_as`` (the question with earlier-turn references spelled out), for a ``table``
+    turn ``table`` (:func:`paper_table_json`) and, for a ``clarify`` turn, ``candidates``
+    (``[{"paper_id", "label"}]``)."""
     data = turn.answer.to_dict()
     data["turn"] = turn.kind
     data["interpreted_as"] = turn.standalone
+    if turn.paper_table is not None:
+        data["table"] = paper_table_json(turn.paper_table)
     if turn.candidates:
         data["candidates"] = [{"paper_id": p.id, "label": p.label} for p in turn.candidates]
     return data
@@ -84,6 +89,42 @@ def table_json(turn: Turn) -> dict[str, Any]:
         "papers": [{"number": c.number, "id": c.paper_id, "label": c.label} for c in t.papers],
         "rows": [{"row": r.key, "title": r.title, **cells(row)} for r, row in zip(t.rows, t.cells, strict=True)],
         "aspects": [{"aspect": a, **cells(row)} for a, row in zip(t.aspects, t.aspect_cells, strict=True)],
+    }
+
+
+def paper_table_json(table: PaperTable) -> dict[str, Any]:
+    """A table across papers as ``paperchat table --json`` prints it.
+
+    Shape: ``{"topic", "matched", "matched_at_least", "columns": [{"title", "kind"}], "rows":
+    [{"number", "paper_id", "label", "cells": [{"column", "kind", "stated", "value", "text",
+    "evidence": [{"paper_id", "sentence", "start", "end", "score"}]}]}]}``: one row per paper, one
+    cell per column in column order; ``text`` is what the cell shows (the value and quoted
+    sentences, or "not stated in the abstract"); every evidence is an exact span of its abstract.
+    """
+    rows = []
+    for c, cells in zip(table.papers, table.cells, strict=True):
+        rows.append({
+            "number": c.number,
+            "paper_id": c.paper_id,
+            "label": c.label,
+            "cells": [
+                {
+                    "column": col.title,
+                    "kind": col.kind.key,
+                    "stated": cell.stated,
+                    "value": cell.value,
+                    "text": cell_text(cell),
+                    "evidence": [asdict(e) for e in cell.evidence],
+                }
+                for col, cell in zip(table.columns, cells, strict=True)
+            ],
+        })
+    return {
+        "topic": table.topic,
+        "matched": table.matched,
+        "matched_at_least": table.at_least,
+        "columns": [{"title": col.title, "kind": col.kind.key} for col in table.columns],
+        "rows": rows,
     }
 
 

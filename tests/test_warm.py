@@ -62,7 +62,8 @@ def _same(text: str) -> str | dict:
         data = json.loads(text)
         data.pop("timings")
         return data
-    return re.sub(r"retrieval \d+\.\d+ s, generation \d+\.\d+ s", "retrieval - s, generation - s", text)
+    text = re.sub(r"retrieval \d+\.\d+ s, generation \d+\.\d+ s", "retrieval - s, generation - s", text)
+    return re.sub(r"· \d+\.\d+ s$", "· - s", text.rstrip("\n"))
 
 
 @pytest.fixture(scope="module")
@@ -110,6 +111,17 @@ def test_compare_through_the_server_prints_what_compare_local_prints(api_home):
     assert warm.exit_code == local.exit_code == 0, (warm.output, local.output)
     assert warm.stdout == local.stdout and "DANCE" in warm.stdout
     assert _health(home)["served"] == served + 1
+
+
+def test_table_through_the_server_prints_what_table_local_prints(api_home):
+    home, _ = api_home
+    served = _health(home)["served"]
+    for extra in (["--paper", "DANCE", "--paper", "APM", "--columns", "data, code"], ["speech", "--json"]):
+        warm = _cli(home, "table", *extra)
+        local = _cli(home, "table", *extra, "--local")
+        assert warm.exit_code == local.exit_code == 0, (warm.output, local.output)
+        assert _same(warm.stdout) == _same(local.stdout) and warm.stdout.strip()
+    assert _health(home)["served"] == served + 2
 
 
 def test_an_ingest_through_the_server_is_answered_from_at_once_by_it_and_its_api(api_home, tmp_path):

@@ -15,8 +15,25 @@ import sys
 import click
 
 from rag.settings import Settings
+from ui.cli_warm import LOCAL_HELP, table_warm
 
-__all__ = ["table"]
+__all__ = ["render", "table", "table_turn"]
+
+
+def render(turn, *, as_json: bool = False, as_csv: bool = False) -> tuple[str, int]:
+    """What ``paperchat table`` prints for a :class:`rag.conversation.Turn` (stdout without its
+    last newline) and its exit code: 1 when no table was made. Shared with the warm process."""
+    from rag.table_text import table_csv
+    from ui.wire import answer_json, sources_text
+
+    code = 1 if turn.paper_table is None else 0
+    if as_json:
+        return json.dumps(answer_json(turn), ensure_ascii=False, indent=2), code
+    if as_csv and turn.paper_table is not None:
+        return table_csv(turn.paper_table).removesuffix("\n"), code
+    ans = turn.answer
+    text = "\n\n".join(x for x in (ans.text, sources_text(ans.citations)) if x)
+    return f"{text}\n{ans.note} · {ans.timings.total:.2f} s", code
 
 
 @click.command()
@@ -26,19 +43,19 @@ __all__ = ["table"]
 @click.option("--paper", "papers", multiple=True, help="A paper for a row (name, id or description); repeat it.")
 @click.option("--json", "as_json", is_flag=True, help="Print rows, cells, evidence spans and citations as JSON.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print the table as CSV.")
+@click.option("--local", is_flag=True, envvar="PAPERCHAT_LOCAL", help=LOCAL_HELP)
 @click.pass_context
-def table(ctx: click.Context, topic: str, columns: str, papers: tuple[str, ...], as_json: bool, as_csv: bool) -> None:
+def table(
+    ctx: click.Context, topic: str, columns: str, papers: tuple[str, ...], as_json: bool, as_csv: bool, local: bool
+) -> None:
     """A table of the papers on TOPIC (or of the --paper papers), a column per phrase of --columns.
 
     Every cell is a sentence of that paper's abstract with its citation marker, or "not stated
     in the abstract". Exits 1 when no paper is on the topic or a paper is unclear.
     """
-    from rag.conversation import Conversation
     from rag.phrasing import column_phrases
-    from rag.table_text import table_csv
     from store.textin import clean_text, limit_text
-    from ui.cli_setup import build_components
-    from ui.wire import answer_json, sources_text
+    from ui.discovery import connect
 
     if bool(topic.strip()) == bool(papers):
         raise click.UsageError('give a TOPIC or --paper NAME (repeated), not both: paperchat table "diffusion models"')
@@ -46,15 +63,23 @@ def table(ctx: click.Context, topic: str, columns: str, papers: tuple[str, ...],
     limit = settings.input.max_question_chars
     topic = limit_text(clean_text(topic), limit)[0]
     refs = [limit_text(clean_text(p), limit)[0] for p in papers]
-    comp = build_components(settings, llm=None, ensure_corpus=True)
-    turn = Conversation(comp.pipeline).table(topic, refs, column_phrases(clean_text(columns)))
-    if as_json:
-        click.echo(json.dumps(answer_json(turn), ensure_ascii=False, indent=2))
-    elif as_csv and turn.paper_table is not None:
-        click.echo(table_csv(turn.paper_table), nl=False)
-    else:
-        ans = turn.answer
-        click.echo("\n\n".join(x for x in (ans.text, sources_text(ans.citations)) if x))
-        click.echo(f"{ans.note} · {ans.timings.total:.2f} s")
-    if turn.paper_table is None:
-        sys.exit(1)
+    cols = list(column_phrases(clean_text(columns)))
+    warm = connect(settings, local)
+    if warm is not None and table_warm(warm, topic, refs, cols, as_json, as_csv):
+        return
+    out, code = table_turn(settings, topic, refs, cols, as_json=as_json, as_csv=as_csv)
+    click.echo(out)
+    if code:
+        sys.exit(code)
+
+
+def table_turn(
+    settings: Settings, topic: str, refs: list[str], columns: list[str], *, as_json: bool, as_csv: bool, components=None
+) -> tuple[str, int]:
+    """Build the table in this process (over ``components`` when given, else loaded) and render it."""
+    from rag.conversation import Conversation
+    from ui.cli_setup import build_components
+
+    comp = components or build_components(settings, llm=None, ensure_corpus=True)
+    turn = Conversation(comp.pipeline).table(topic, refs, columns)
+    return render(turn, as_json=as_json, as_csv=as_csv)

@@ -1,4 +1,4 @@
-"""``paperchat ask``, ``compare`` and ``ingest`` run by the warm process (:mod:`ui.discovery`).
+"""``paperchat ask``, ``compare``, ``table`` and ``ingest`` run by the warm process (:mod:`ui.discovery`).
 
 Each function sends the command's work to the process and prints what the command prints
 in-process, and returns True; it returns False, having printed nothing, when the process cannot
@@ -19,7 +19,7 @@ from rag.filters import Filters
 from rag.settings import Settings
 from ui.discovery import WarmClient
 
-__all__ = ["LOCAL_HELP", "ask_warm", "compare_warm", "ingest_warm", "print_answer_data"]
+__all__ = ["LOCAL_HELP", "ask_warm", "compare_warm", "ingest_warm", "print_answer_data", "table_warm"]
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +85,22 @@ def compare_warm(client: WarmClient, first: str, second: str, as_json: bool) -> 
 
     try:
         out = client.run("compare", {"first": first, "second": second, "as_json": as_json})
+    except httpx.HTTPError as exc:
+        _gone(client, exc)
+        return False
+    out.emit()
+    return True
+
+
+def table_warm(
+    client: WarmClient, topic: str, papers: list[str], columns: list[str], as_json: bool, as_csv: bool
+) -> bool:
+    """``paperchat table`` through the warm process (exits 1 when no table was made, as in-process)."""
+    import httpx
+
+    body = {"topic": topic, "papers": papers, "columns": columns, "as_json": as_json, "as_csv": as_csv}
+    try:
+        out = client.run("table", body)
     except httpx.HTTPError as exc:
         _gone(client, exc)
         return False

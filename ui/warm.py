@@ -7,7 +7,7 @@ Each route does what the command does in-process and returns what it would print
 - ``GET /paperchat/health``: ``{"pid", "kind", "settings", "writes", "served"}``.
 - ``POST /paperchat/ask``: one question (:class:`AskRequest`) -> ``{"answer": Answer.to_dict(),
   "text": the terminal rendering}``, or ``{"error", "exit_code"}`` when the LLM asked for is not usable.
-- ``POST /paperchat/compare`` and ``POST /paperchat/ingest``: ``{"stdout", "stderr", "exit_code"}``.
+- ``POST /paperchat/compare``, ``/paperchat/table`` and ``/paperchat/ingest``: ``{"stdout", "stderr", "exit_code"}``.
 
 Answers are made over the store as it is now (the components are rebuilt when the data directory's
 write count moved, :meth:`ui.session.Backends.refresh`), so an ingest through this process, or
@@ -67,6 +67,17 @@ class CompareRequest(BaseModel):
     first: str
     second: str
     as_json: bool = False
+
+
+class TableRequest(BaseModel):
+    """``paperchat table [TOPIC] [--paper P ...] [--columns ...] [--json | --csv]``, cleaned."""
+
+    model_config = ConfigDict(extra="forbid")
+    topic: str = ""
+    papers: list[str] = Field(default_factory=list)
+    columns: list[str] = Field(default_factory=list)
+    as_json: bool = False
+    as_csv: bool = False
 
 
 class IngestRequest(BaseModel):
@@ -158,6 +169,17 @@ class WarmService:
             out = json.dumps(table_json(turn), ensure_ascii=False, indent=2)
         return CommandOutput(stdout=out, exit_code=1 if turn.table is None else 0)
 
+    def table(self, req: TableRequest) -> CommandOutput:
+        """A table as ``paperchat table`` makes it (extractive, over the current components)."""
+        from ui.cli_table import table_turn
+
+        self.backends.refresh()
+        c = self.backends.components
+        out, code = table_turn(
+            c.settings, req.topic, req.papers, req.columns, as_json=req.as_json, as_csv=req.as_csv, components=c
+        )
+        return CommandOutput(stdout=out, exit_code=code)
+
     def ingest(self, req: IngestRequest) -> CommandOutput:
         """Ingest as ``paperchat ingest`` does, under the writer lock, with this process's embedder;
         the components are rebuilt before the next answer (the write count moved)."""
@@ -216,6 +238,12 @@ def add_warm_routes(app: FastAPI, service: WarmService) -> None:
         service.count()
         return service.compare(req)
 
+    def table(req: TableRequest, request: Request):
+        if not _authorized(request, service.info.token):
+            return forbidden()
+        service.count()
+        return service.table(req)
+
     def ingest(req: IngestRequest, request: Request):
         if not _authorized(request, service.info.token):
             return forbidden()
@@ -225,6 +253,7 @@ def add_warm_routes(app: FastAPI, service: WarmService) -> None:
     app.add_api_route("/paperchat/health", health, methods=["GET"], include_in_schema=False)
     app.add_api_route("/paperchat/ask", ask, methods=["POST"], include_in_schema=False)
     app.add_api_route("/paperchat/compare", compare, methods=["POST"], include_in_schema=False)
+    app.add_api_route("/paperchat/table", table, methods=["POST"], include_in_schema=False)
     app.add_api_route("/paperchat/ingest", ingest, methods=["POST"], include_in_schema=False)
 
 

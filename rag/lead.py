@@ -418,7 +418,12 @@ def lead_line(
         return "\n".join(lines)
     if plan.quantity:
         return "\n".join(_amount(s) for s in sources)
-    return "\n".join(one_paper_lead(s, gist(s), named=named) for s in sources)
+    # What a paper does (its approach sentence) answers a question that found it by what it does
+    # ("which paper distills ...") or asks what it does ("what does the routing paper propose?");
+    # a question asking for another part (its data, results, problem) or for something particular
+    # of a named paper is answered by the sentence that best states it.
+    best = bool(plan.roles - {"method"}) or (named and "method" not in plan.roles)
+    return "\n".join(one_paper_lead(s, gist(s), named=best) for s in sources)
 
 
 def compare_lead(labels: Sequence[tuple[str, int]], cells: Sequence[Sequence[Evidence]]) -> str:

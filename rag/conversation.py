@@ -23,13 +23,12 @@ import re
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Literal
+from dataclasses import replace
 
 from rag.answer import EMPTY_QUESTION, AnswerPipeline
 from rag.authors import topic_left
-from rag.citations import MARKER, format_marker
-from rag.compare import ComparisonTable, build_table, comparison_text
+from rag.citations import format_marker
+from rag.compare import build_table, comparison_text
 from rag.filters import FilterPlan, Filters
 from rag.lead import compare_lead
 from rag.listing import list_papers
@@ -39,80 +38,16 @@ from rag.question import PaperRef, QuestionPlan
 from rag.references import ReferenceResolver, Resolution, display_name
 from rag.refusal import NOT_ENGLISH
 from rag.summary import summarize_paper, summarize_topic
-from rag.table import PaperTable, parse_columns
+from rag.table import parse_columns
 from rag.table_answer import answer_table, table_plan
+from rag.turn import CitationNumbering, Turn, TurnKind, renumber_markers
 from rag.types import Answer, Citation, Evidence, PaperHit, Timings
 from store.papers import Paper
 
 __all__ = ["Conversation", "Resolution", "Turn", "display_name", "renumber_markers"]
 
-TurnKind = Literal["answer", "compare", "table", "summary", "clarify", "refusal"]
 INSTRUCTION = f"{REFUSAL} I only answer questions about the papers; I do not follow instructions inside a question."
 _WHAT_ABOUT = re.compile(r"^\s*(?:and\s+|but\s+)?(?:what|how)\s+about\s+(?P<x>.+?)\s*\??\s*$", re.I)
-
-
-@dataclass
-class Turn:
-    """One question and what the conversation answered.
-
-    Attributes:
-        question: The text the user typed.
-        standalone: The question with its references to earlier turns spelled out (equal to
-            ``question`` when it has none; for comparisons and summaries, what was done).
-        answer: The answer, with markers and citations in conversation numbering; its ``text``
-            is what the page shows.
-        kind: ``answer``, ``compare``, ``table``, ``summary``, ``clarify`` or ``refusal``.
-        table: The comparison table of a ``compare`` turn.
-        paper_table: The table of a ``table`` turn (rows papers, columns phrases).
-        candidates: Papers to choose from, for a ``clarify`` turn.
-        plan: How the message was read.
-    """
-
-    question: str
-    standalone: str
-    answer: Answer
-    kind: TurnKind = "answer"
-    table: ComparisonTable | None = None
-    paper_table: PaperTable | None = None
-    candidates: tuple[Paper, ...] = ()
-    plan: QuestionPlan | None = None
-
-    @property
-    def citations(self) -> list[Citation]:
-        """Citations of this turn (conversation numbers)."""
-        return self.answer.citations
-
-    @property
-    def rewritten(self) -> bool:
-        """True when references to earlier turns were spelled out."""
-        return self.kind == "answer" and self.standalone.strip() != self.question.strip()
-
-
-def renumber_markers(text: str, mapping: dict[int, int]) -> str:
-    """Rewrite ``[n]`` / ``[n, m]`` markers by ``mapping`` (numbers not in it are kept).
-
-    >>> renumber_markers("A [1]. B [2, 1].", {1: 3, 2: 1})
-    'A [3]. B [1, 3].'
-    """
-
-    def sub(m: re.Match[str]) -> str:
-        nums = [mapping.get(int(p), int(p)) for p in m.group(1).split(",")]
-        return format_marker(nums[0]) if len(nums) == 1 else "[" + ", ".join(str(n) for n in nums) + "]"
-
-    return MARKER.sub(sub, text)
-
-
-@dataclass
-class _Numbering:
-    """Conversation-wide citation numbers (a paper keeps its first number)."""
-
-    by_paper: dict[str, int] = field(default_factory=dict)
-    references: dict[int, Citation] = field(default_factory=dict)
-
-    def number(self, paper_id: str) -> int:
-        if paper_id not in self.by_paper:
-            self.by_paper[paper_id] = len(self.by_paper) + 1
-        return self.by_paper[paper_id]
 
 
 class Conversation(ReferenceResolver):
@@ -127,7 +62,7 @@ class Conversation(ReferenceResolver):
     def __init__(self, pipeline: AnswerPipeline):
         self.pipeline = pipeline
         self.turns: list[Turn] = []
-        self._numbers = _Numbering()
+        self._numbers = CitationNumbering()
         self._lock = threading.Lock()
 
     # --- numbering ---------------------------------------------------------------------

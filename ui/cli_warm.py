@@ -79,33 +79,31 @@ def ask_warm(
     return True
 
 
-def compare_warm(client: WarmClient, first: str, second: str, as_json: bool) -> bool:
-    """``paperchat compare`` through the warm process (exits 1 when no table was made, as in-process)."""
+def _run(client: WarmClient, command: str, body: dict) -> bool:
+    """Run ``command`` in the warm process and print what it printed (exiting with its code when
+    not 0); False, after saying so, when the process went away (the caller runs in-process)."""
     import httpx
 
     try:
-        out = client.run("compare", {"first": first, "second": second, "as_json": as_json})
+        out = client.run(command, body)
     except httpx.HTTPError as exc:
         _gone(client, exc)
         return False
     out.emit()
     return True
+
+
+def compare_warm(client: WarmClient, first: str, second: str, as_json: bool) -> bool:
+    """``paperchat compare`` through the warm process (exits 1 when no table was made, as in-process)."""
+    return _run(client, "compare", {"first": first, "second": second, "as_json": as_json})
 
 
 def table_warm(
     client: WarmClient, topic: str, papers: list[str], columns: list[str], as_json: bool, as_csv: bool
 ) -> bool:
     """``paperchat table`` through the warm process (exits 1 when no table was made, as in-process)."""
-    import httpx
-
     body = {"topic": topic, "papers": papers, "columns": columns, "as_json": as_json, "as_csv": as_csv}
-    try:
-        out = client.run("table", body)
-    except httpx.HTTPError as exc:
-        _gone(client, exc)
-        return False
-    out.emit()
-    return True
+    return _run(client, "table", body)
 
 
 def ingest_warm(
@@ -115,14 +113,6 @@ def ingest_warm(
 
     Paths are sent absolute (the process may run in another folder); none means the default corpus.
     """
-    import httpx
-
     body = {"paths": [str(Path(p).resolve()) for p in paths], "field_map": field_map, "sync": sync,
             "collection": collection}  # fmt: skip
-    try:
-        out = client.run("ingest", body)
-    except httpx.HTTPError as exc:
-        _gone(client, exc)
-        return False
-    out.emit()
-    return True
+    return _run(client, "ingest", body)

@@ -270,9 +270,12 @@ class Catalogue:
     def correct(self, word: str) -> str:
         """``word`` with a typing error corrected to the collection's nearest word: one edit for five
         to seven letters, two for longer words ("reinforcment" -> "reinforcement"). Words the
-        abstracts use, English words, short words and anything with digits are kept."""
+        abstracts use, English words, short words, anything with digits, acronyms ("MLLMs": two or
+        more capitals) and plurals of words the abstracts use ("mllms" for "MLLM") are kept."""
         w = word.lower()
         if len(w) < 5 or not w.isalpha() or w in self.vocabulary:
+            return word
+        if sum(c.isupper() for c in word) >= 2 or (w.endswith("s") and w[:-1] in self.vocabulary):
             return word
         from rag.phrasing import english_word
 

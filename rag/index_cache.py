@@ -34,7 +34,7 @@ __all__ = ["FORMAT", "KEEP", "LexicalIndex", "load_or_build"]
 
 log = logging.getLogger(__name__)
 
-FORMAT = 2
+FORMAT = 3
 """Version of the kept file: raise it whenever :class:`LexicalIndex` or how it is built changes."""
 
 KEEP = 2
@@ -68,7 +68,7 @@ class LexicalIndex:
         paper_terms: Stemmed index terms of each paper.
         df: Document frequency of each stemmed term.
         bm25: The ``bm25s.BM25`` index (k1 = 1.5, b = 0.75), ``None`` for an empty collection.
-        vocab: BM25 token -> token id.
+        vocab: BM25 token (Porter stem of an index form) -> token id.
         stems: Porter stem of every token of the collection (:func:`rag.lexicon.stems_of`), so a
             process that loads the index stems the abstracts without loading NLTK.
     """
@@ -94,17 +94,17 @@ class LexicalIndex:
         index = cls(catalogue, Lexicon(texts), ids)
         if not ids:
             return index
-        corpus_tokens = [[lemma(t) for t in index_terms(t) + index.lexicon.expansions(t)] for t in texts]
+        corpus_tokens = [[stem(lemma(t)) for t in index_terms(t) + index.lexicon.expansions(t)] for t in texts]
         df: dict[str, int] = defaultdict(int)
         for pid, toks in zip(ids, corpus_tokens, strict=True):
-            index.paper_terms[pid] = {stem(t) for t in toks}
+            index.paper_terms[pid] = set(toks)
             for t in index.paper_terms[pid]:
                 df[t] += 1
         index.df = dict(df)
         token_ids, index.vocab = _vocab(corpus_tokens)
         index.bm25 = bm25s.BM25(k1=1.5, b=0.75)
         index.bm25.index(bm25s.tokenization.Tokenized(token_ids, index.vocab), show_progress=False)
-        index.stems = stems_of([*texts, *index.vocab])
+        index.stems = stems_of(texts)
         return index
 
 

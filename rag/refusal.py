@@ -25,7 +25,7 @@ from rag.protocols import EvidenceSource, Retriever
 from rag.question import QuestionPlan
 from rag.retrieve import Retrieval
 from rag.settings import RetrievalSettings
-from rag.text import named_entities, normalize
+from rag.text import coined_lowercase, named_entities, normalize
 from store.papers import Paper
 
 __all__ = ["NOT_ENGLISH", "NOTHING_CLOSE", "RefusalPolicy", "TopicEvidence"]
@@ -57,6 +57,11 @@ def metadata_phrase(plan: QuestionPlan) -> str:
     pat = _METADATA_RE.get(plan.metadata)
     m = pat.search(plan.query) if pat else None
     return normalize(m.group(0)) if m else ""
+
+
+def _alnum(text: str) -> str:
+    """Only the letters and digits of ``text``: "resnet-50" and "ResNet 50" meet as "resnet50"."""
+    return re.sub(r"[\W_]+", "", text.lower())
 
 
 _SIZE = re.compile(r"\d+(?:\.\d+)?\s?[BM]\b|\b(?:million|billion)\s+parameters\b|\bparameters?\b", re.I)
@@ -124,10 +129,13 @@ class RefusalPolicy:
         stated = {normalize(t) for t in retrieval.names}
         text = normalize(paper.text_for_index)
         names = {normalize(n) for n in (paper.label, *paper.aliases)}
-        for ent in sorted(named_entities(plan.query)):
+        letters = _alnum(text)
+        for ent in sorted(named_entities(plan.query) | coined_lowercase(plan.query)):
             key = normalize(ent)
             if key in stated or key in names or key in text or any(key in n or n in key for n in names):
                 continue
+            if ent.islower() and _alnum(key) in letters:
+                continue  # typed without its hyphen or space: "resnet50" for "ResNet-50"
             if self.retriever.coverages(ent, [paper.id])[0] >= 1.0:
                 continue  # stated in another form the index knows ("T2I" for "text-to-image")
             return f"{REFUSAL} The abstract of {paper.label} does not mention {ent}."

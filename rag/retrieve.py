@@ -5,7 +5,9 @@ Buettcher, SIGIR 2009, k = 60):
 
 1. dense: chunk embeddings nearest to the question (a llama-index ``VectorStoreQuery`` on
    its ``ChromaVectorStore``), each paper scored by its best chunk;
-2. lexical: BM25 (``bm25s``, Lucene variant, k1 = 1.5, b = 0.75) over title + abstract;
+2. lexical: BM25 (``bm25s``, Lucene variant, k1 = 1.5, b = 0.75) over title + abstract, words
+   compared by the Porter stem of their index form (:func:`rag.lexicon.lemma`), as term coverage
+   compares them: "confident" meets "confidence", "condensed" meets "condensation";
 3. names: method/system names and coined terms the question states (``DANCE``, ``ALFWorld``),
    matched exactly or within one edit (``DANSE`` -> ``DANCE``) against labels, aliases and
    the coined terms of each abstract.
@@ -87,11 +89,11 @@ class HybridRetriever(BaseRetriever):
         return index_terms(text)
 
     def _query_terms(self, question: str) -> list[int]:
-        """BM25 query token ids: the question's words and the parts of its hyphenated ones (index
-        forms, :func:`rag.lexicon.lemma`), those in the vocabulary."""
+        """BM25 query token ids: the Porter stems of the index forms (:func:`rag.lexicon.lemma`) of the
+        question's words and of the parts of its hyphenated ones, those in the vocabulary."""
         terms = self._terms(question)
         terms += [p for t in terms for p in compound_parts(t) if p not in STOPWORDS]
-        terms = [lemma(t) for t in terms]
+        terms = [stem(lemma(t)) for t in terms]
         return [self._vocab[t] for t in terms if t in self._vocab]
 
     # --- the three lists ------------------------------------------------------------

@@ -13,6 +13,7 @@ __all__ = [
     "STOPWORDS",
     "Sentence",
     "content_terms",
+    "coined_lowercase",
     "named_entities",
     "normalize",
     "numbers",
@@ -189,6 +190,16 @@ def named_entities(text: str) -> set[str]:
         if (inner or digit_cap) and len(tok) >= 2 and not re.fullmatch(r"[A-Z]+s", tok):
             out.add(tok)
     return out
+
+
+_LOWER_CODED = re.compile(r"\b[a-z]{2,}\d[a-z0-9]*\b")
+
+
+def coined_lowercase(text: str) -> set[str]:
+    """Coined names typed in lower case, which :func:`named_entities` cannot tell from words by
+    their capitals: letters then a digit ("resnet50", "gsm8k", "top1", "llama2"), at least three
+    characters. Words alone ("imagenet") are not taken: in lower case they look like any word."""
+    return set(_LOWER_CODED.findall(text))
 
 
 def normalize_case_keep(text: str) -> str:

@@ -94,3 +94,25 @@ def test_plural_and_singular_find_the_same_papers(family):
     a = {c.paper_id for c in family.ask("Which papers propose optimizers?").citations}
     b = {c.paper_id for c in family.ask("Which papers propose an optimizer?").citations}
     assert a == b and "opt-adam" in a
+
+
+def test_bm25_meets_derived_forms_of_a_word(family):
+    # MicroBN's abstract says "stabilizes" and "degrades"; a dictionary lemmatiser keeps
+    # "stabilization" and "degradation" apart from them, the Porter stem does not.
+    scores = family.retriever.lexical("stabilization degradation", 10)
+    assert scores and max(scores, key=scores.__getitem__) == "norm-bn", scores
+
+
+def test_a_lower_case_coined_name_the_named_paper_lacks_is_refused(family):
+    ans = family.ask("what accuracy does groupnormplus reach with resnet50?")
+    assert ans.refused and not ans.citations and "resnet50" in ans.text, ans.text
+    # typed without its hyphen, a name the abstract holds is not absent
+    ans = family.ask("how much does scheduleddrop improve on cifar100?")
+    assert not ans.refused and ans.cited_ids == ["reg-drop"], ans.text
+
+
+def test_an_acronym_or_the_plural_of_a_known_word_is_not_a_typing_error(family):
+    cat = family.catalogue
+    assert cat.correct("MLLMs") == "MLLMs"
+    assert cat.correct("microbns") == "microbns"  # "microbn" is in an abstract
+    assert cat.correct("regularizaton") == "regularization"

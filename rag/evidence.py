@@ -328,25 +328,39 @@ def _items(sentence: str) -> list[int]:
     return [int(m.group(1)) for m in _ITEM.finditer(normalize(sentence))]
 
 
+def _heading_only(sentence: str) -> bool:
+    """Whether the last list item of ``sentence`` is only a heading ("... challenges: (1) Overhead."):
+    fewer than four words after its marker, the item's text being the next sentence."""
+    marks = list(_ITEM.finditer(sentence))
+    return bool(marks) and len(sentence[marks[-1].end() :].split()) < 4
+
+
 def list_items(opening: Evidence, sentences: list[Evidence]) -> list[Evidence]:
     """The later sentences that continue a numbered list ``opening`` starts, in order.
 
     ``opening`` must hold item 1; the list continues while the next sentence holding an
-    item holds the next number (at most 6 items, so a stray "(2)" later is not taken).
+    item holds the next number (at most 6 items, so a stray "(2)" later is not taken). An
+    item that is only a heading ("(1) Overhead.") brings the sentence right after it, which
+    holds the item's text ("LLMs for processing long texts incur high token ... costs.").
     """
     have = _items(opening.sentence)
     if not have or have[0] != 1:
         return []
     nxt = max(have) + 1
     out = []
+    body = _heading_only(opening.sentence)
     for e in sorted((x for x in sentences if x.start > opening.start), key=lambda x: x.start):
         got = _items(e.sentence)
         if not got:
+            if body:
+                out.append(e)
+            body = False
             continue
         if got[0] != nxt or nxt > 6:
             break
         out.append(e)
         nxt = max(got) + 1
+        body = _heading_only(e.sentence)
     return out
 
 

@@ -27,7 +27,7 @@ from rag.types import Evidence
 from store.guard import is_instruction
 from store.papers import Paper
 
-__all__ = ["EvidenceSelector", "list_items", "question_parts", "without_paper_description"]
+__all__ = ["EvidenceSelector", "list_items", "list_opening", "question_parts", "without_paper_description"]
 
 _QUANTITY = re.compile(
     r"\b(how (many|much|large|fast|big)|"
@@ -240,8 +240,9 @@ class EvidenceSelector:
         Before the greedy steps, each sub-question (:func:`question_parts`) gets its best
         sentence when that is within ``PART_FLOOR`` of the best or ``PART_MARGIN`` x its
         runner-up. After them, a problem question that quoted part of a gap of at most
-        ``GAP_UNIT`` sentences gets the whole gap, and a sentence that opens a numbered list
-        brings the sentences with the list's other items; so more than ``k`` may be returned.
+        ``GAP_UNIT`` sentences gets the whole gap, and a sentence that opens a numbered list or
+        holds one of its items brings the opening and the sentences with the list's items (a
+        list is one unit); so more than ``k`` may be returned.
         """
         scored = self.score(question, paper, qvec)
         if not scored:
@@ -296,10 +297,14 @@ class EvidenceSelector:
         gap = [e for e in scored if moves[e.start] == "gap"]
         if "problem" in asked and len(gap) <= GAP_UNIT and any(moves[e.start] == "gap" for e in chosen):
             chosen += [e for e in gap if e not in chosen]
-        # A quoted sentence that opens a numbered list ("three challenges: (1) Overhead.") brings
-        # the sentences holding the list's other items ("(2) Suboptimal.", "(3) ...").
+        # A numbered list is one unit: a quoted sentence that opens it ("three challenges: (1)
+        # Overhead.") or holds one of its items ("(2) Suboptimal. ...") brings the opening sentence
+        # and the sentences holding the list's items.
         for e in list(chosen):
-            for item in list_items(e, scored):
+            opening = e if _items(e.sentence)[:1] == [1] else list_opening(e, scored)
+            if opening is None:
+                continue
+            for item in [opening, *list_items(opening, scored)]:
                 if item not in chosen:
                     chosen.append(item)
         return sorted(chosen, key=lambda e: e.start)
@@ -362,6 +367,17 @@ def list_items(opening: Evidence, sentences: list[Evidence]) -> list[Evidence]:
         nxt = max(got) + 1
         body = _heading_only(e.sentence)
     return out
+
+
+def list_opening(item: Evidence, sentences: list[Evidence]) -> Evidence | None:
+    """The sentence that opens the numbered list ``item`` continues (the closest earlier sentence
+    holding item 1 whose :func:`list_items` include ``item``), or ``None``."""
+    if not _items(item.sentence):
+        return None
+    for e in sorted((x for x in sentences if x.start < item.start), key=lambda x: -x.start):
+        if _items(e.sentence)[:1] == [1]:
+            return e if item in list_items(e, sentences) else None
+    return None
 
 
 def question_parts(question: str) -> list[str]:

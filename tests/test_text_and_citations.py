@@ -215,7 +215,7 @@ def test_paper_descriptions_are_not_what_the_question_asks():
 
 
 def test_a_numbered_list_is_quoted_with_all_its_items():
-    from rag.evidence import list_items
+    from rag.evidence import list_items, list_opening
     from rag.types import Evidence
 
     texts = [
@@ -232,6 +232,9 @@ def test_a_numbered_list_is_quoted_with_all_its_items():
     # item 1 is only a heading: the sentence after it holds its text; items 2 and 3 hold theirs
     assert [e.sentence[:20] for e in list_items(evs[0], evs)] == [t[:20] for t in texts[1:4]]
     assert list_items(evs[2], evs) == []  # only a sentence holding item 1 opens a list
+    # an item leads back to the sentence that opens its list; a stray "(2)" after the list does not
+    assert list_opening(evs[3], evs) == evs[0] and list_opening(evs[2], evs) == evs[0]
+    assert list_opening(evs[4], evs) is None and list_opening(evs[1], evs) is None
 
 
 def test_definition_questions_and_standout_sub_questions_pick_their_sentence(extractive):

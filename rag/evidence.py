@@ -38,9 +38,6 @@ _QUANTITY = re.compile(
 
 
 ROLE_BONUS = 0.2
-PREWARM_BATCH = 16
-"""Papers whose sentences are embedded per call when a serving process pre-embeds the collection
-(16 abstracts ~ 160 sentences ~ 1 s on two cores, so a question waits at most about that long)."""
 PART_FLOOR = 0.35  # x the best sentence's score: the least a sub-question's best sentence needs
 PART_MARGIN = 2.0  # x the runner-up's score: a sub-question's best sentence that stands out is taken
 GAP_UNIT = 3  # sentences: a gap move at most this long is quoted whole
@@ -119,14 +116,16 @@ class EvidenceSelector:
                 taken += 1
         return taken
 
-    def warm_all(self, papers: list[Paper], batch: int = PREWARM_BATCH, stop: threading.Event | None = None) -> None:
-        """Embed the sentences of every paper of ``papers``, ``batch`` papers per call, until done or
-        ``stop`` is set: a serving process runs this in the background so that no answer waits for
-        the first embedding of a paper's sentences."""
-        for i in range(0, len(papers), batch):
+    def warm_all(self, papers: list[Paper], stop: threading.Event | None = None) -> None:
+        """Embed the sentences of every paper of ``papers`` (one call per paper, as :meth:`warm`)
+        until done or ``stop`` is set: a serving process runs this in the background so that no
+        answer waits for the first embedding of a paper's sentences. ``stop`` is looked at before
+        each paper, so a process that stops waits for one abstract's embedding at most (tens of
+        milliseconds on two cores)."""
+        for p in papers:
             if stop is not None and stop.is_set():
                 return
-            self.warm(papers[i : i + batch])
+            self.sentences(p)
 
     def warm(self, papers: list[Paper]) -> None:
         """Embed the sentences of every paper not cached yet, one call per paper: a paper's vectors

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -25,7 +27,7 @@ __all__ = [
     "make_llm",
     "open_store",
     "prepare_environment",
-    "prewarm",
+    "prewarming",
     "refreshed",
 ]
 
@@ -147,17 +149,30 @@ def refreshed(components: Components) -> Components | None:
     fresh.pipeline.writer.llm_note = p.llm_note
     return fresh
 
-def prewarm(components: Components) -> threading.Thread:
-    """Embed the sentences of every paper of the collection in a background daemon thread, a few
-    papers at a time (:meth:`rag.evidence.EvidenceSelector.warm_all`), so that in a serving
-    process (the page, the API, the MCP server) no answer waits for the first embedding of its
-    papers' sentences. Returns the started thread."""
+
+@contextlib.contextmanager
+def prewarming(components: Components) -> Iterator[threading.Thread]:
+    """Embed the sentences of every paper of the collection in a background thread while the block
+    runs (:meth:`rag.evidence.EvidenceSelector.warm_all`), so that in a serving process (the page,
+    the API, the MCP server) no answer waits for the first embedding of its papers' sentences.
+    Yields the started thread.
+
+    On leaving the block the thread is told to stop and is joined (it finishes the abstract it is
+    embedding, tens of milliseconds). A serving command must leave the block before the
+    interpreter exits: a daemon thread still inside torch at interpreter shutdown aborts the
+    process ("terminate called without an active exception", exit code 134).
+    """
     papers = list(components.retriever.papers.values())
+    stop = threading.Event()
     thread = threading.Thread(
-        target=components.pipeline.evidence.warm_all, args=(papers,), name="paperchat-prewarm", daemon=True
+        target=components.pipeline.evidence.warm_all, args=(papers, stop), name="paperchat-prewarm", daemon=True
     )
     thread.start()
-    return thread
+    try:
+        yield thread
+    finally:
+        stop.set()
+        thread.join()
 
 
 def build_pipeline(

@@ -32,7 +32,7 @@ PAPERS = [
 def test_warm_all_embeds_each_paper_once_and_answers_then_embed_nothing():
     emb = CountingEmbedder()
     sel = EvidenceSelector(emb, PAPERS)
-    sel.warm_all(PAPERS, batch=3)
+    sel.warm_all(PAPERS)
     assert len(emb.embedded) == 2 * len(PAPERS)
     before = len(emb.embedded)
     for p in PAPERS:
@@ -45,7 +45,7 @@ def test_warm_all_stops_when_asked():
     emb = CountingEmbedder()
     stop = threading.Event()
     stop.set()
-    EvidenceSelector(emb, PAPERS).warm_all(PAPERS, batch=2, stop=stop)
+    EvidenceSelector(emb, PAPERS).warm_all(PAPERS, stop=stop)
     assert emb.embedded == []
 
 

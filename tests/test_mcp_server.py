@@ -1,6 +1,7 @@
 """``paperchat mcp`` through the MCP SDK's own client over stdio: one server process for the module
 (real Chroma on disk, the real embedder, ``--llm none``), every tool called, and ``ask`` equal to
-``paperchat ask`` for every named-fact question of the dev set."""
+``paperchat ask`` for every named-fact question of the dev set; and a server the client leaves
+while it still embeds the collection in the background exits by itself, with code 0."""
 
 from __future__ import annotations
 
@@ -146,3 +147,27 @@ def test_papers_are_resources_by_id(mcp_results):
     out = mcp_results()
     assert [t.uri_template for t in out["templates"]] == ["paper://{+paper_id}"]
     assert json.loads(out["resource"][0].text)["id"] == DANCE
+
+
+async def _call_and_leave(home: str, errlog) -> None:
+    """One call, then the client closes (stdin closed, 2 s for the server to exit, then SIGTERM)."""
+    params = StdioServerParameters(  # sh reports the server's exit code on the log once it ended by itself
+        command="sh",
+        args=["-c", '"$@"; echo "paperchat mcp exited with $?" >&2', "sh",
+              sys.executable, "-m", "ui.cli", "--home", home, "mcp", "--llm", "none"],  # fmt: skip
+        env={**os.environ},
+        cwd=str(ROOT),
+    )
+    async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        assert not (await session.call_tool("get_paper", {"id": DANCE})).is_error
+
+
+def test_the_server_exits_cleanly_when_the_client_leaves(seed_store, seed_settings, tmp_path):
+    # get_paper embeds nothing: the client leaves while the server still embeds the 38 papers' sentences
+    log = tmp_path / "server.log"
+    with open(log, "w", encoding="utf-8") as errlog:
+        anyio.run(_call_and_leave, str(seed_settings.home), errlog)
+    text = log.read_text(encoding="utf-8")
+    assert "terminate called" not in text, text[-2000:]
+    assert text.splitlines()[-1:] == ["paperchat mcp exited with 0"], text[-2000:]

@@ -1,6 +1,7 @@
 """One warm process serves every client: ``paperchat ask``, ``compare`` and ``ingest`` run by a
 running ``paperchat serve`` (a real subprocess) or page print what they print in-process, an
-ingest through it is answered from at once, and a stale discovery file is ignored and removed."""
+ingest through it is answered from at once, a ``paperchat ui`` started beside it leaves it the
+discovery file, and a stale discovery file is ignored and removed."""
 
 from __future__ import annotations
 
@@ -152,6 +153,44 @@ def test_the_routes_need_the_token_of_the_discovery_file(api_home):
     port = json.loads((home / "server.json").read_text())["port"]
     r = httpx.post(f"http://127.0.0.1:{port}/paperchat/ingest", json={"paths": ["/etc"]}, timeout=10)
     assert r.status_code == 403
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return ""
+
+
+def test_a_page_started_beside_the_server_serves_but_leaves_it_the_file(api_home, tmp_path):
+    home, proc = api_home
+    held = _text(home / "server.json")
+    assert json.loads(held)["pid"] == proc.pid
+    port = free_port()
+    log = tmp_path / "ui.log"
+    with open(log, "w", encoding="utf-8") as err:
+        page = subprocess.Popen(
+            [sys.executable, "-m", "ui.cli", "ui", "--port", str(port), "--llm", "none"],
+            cwd=ROOT, env=dict(os.environ, PAPERCHAT_HOME=str(home)), stdout=subprocess.DEVNULL, stderr=err,
+        )
+    try:
+        deadline = time.monotonic() + 300
+        while "keep using it" not in _text(log) and _text(home / "server.json") == held:
+            assert page.poll() is None, _text(log)
+            assert time.monotonic() < deadline, "paperchat ui did not start"
+            time.sleep(0.2)
+        assert _text(home / "server.json") == held, "the page took the running server's file"
+        said = [line for line in _text(log).splitlines() if "keep using it" in line]
+        assert len(said) == 1 and f"paperchat serve (PID {proc.pid}, " in said[0], _text(log)
+        assert httpx.get(f"http://127.0.0.1:{port}/", timeout=30).status_code == 200  # it serves its page
+        served = _health(home)["served"]
+        assert _cli(home, "compare", "DANCE", "APM").exit_code == 0
+        assert _health(home)["served"] == served + 1  # the command went to the server
+    finally:
+        page.send_signal(signal.SIGINT)  # Ctrl+C
+        page.wait(timeout=60)
+    assert _text(home / "server.json") == held  # its exit left the server's file
+    assert _health(home)["pid"] == proc.pid
 
 
 def test_stopping_the_server_removes_its_file(api_home):

@@ -336,13 +336,14 @@ def ui(ctx, host: str, port: int, auth: str | None, backend, ollama_model) -> No
         except ValueError as exc:
             raise click.ClickException(str(exc)) from exc
         comp = build_components(settings, ensure_corpus=True)
-        from rag.pipeline import prewarm
+        from rag.pipeline import prewarming
 
-        prewarm(comp)  # answers never wait for the first embedding of a paper's sentences
-        try:
-            launch(comp, host=host, port=port, auth=auth)
-        except ValueError as exc:
-            raise click.ClickException(str(exc)) from exc
+        # answers never wait for the first embedding of a paper's sentences; stopped before exit
+        with prewarming(comp):
+            try:
+                launch(comp, host=host, port=port, auth=auth)
+            except ValueError as exc:
+                raise click.ClickException(str(exc)) from exc
 
 
 @main.command(name="eval")

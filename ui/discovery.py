@@ -12,6 +12,13 @@ within :data:`HEALTH_TIMEOUT`, and serves the same settings (index, retrieval, a
 :func:`settings_key`); a file whose process is gone (or whose port answers for another process)
 is removed. The token (file mode 0600) keeps the routes to those who can read the data directory,
 also when the page is served to other machines.
+
+One file, one process: a warm process started while another one that is alive and answering holds
+the file (a ``paperchat ui`` started beside a ``paperchat serve``) leaves it alone, serves its own
+page or API, and logs that commands keep using the other one. A process removes the file only
+while it still names it (same PID and token). Every change to the file (write, stale removal,
+removal on exit) happens under ``<home>/server.json.lock`` (:data:`LOCK_FILE`, a ``filelock``
+lock) after reading it again; the file itself is replaced atomically, so readers take no lock.
 """
 
 from __future__ import annotations
@@ -27,11 +34,14 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from filelock import FileLock
+
 from rag.settings import Settings
 from store.home import pid_alive
 
 __all__ = [
     "DISCOVERY_FILE",
+    "LOCK_FILE",
     "TOKEN_HEADER",
     "CommandOutput",
     "ServerInfo",
@@ -49,6 +59,11 @@ log = logging.getLogger(__name__)
 
 DISCOVERY_FILE = "server.json"
 """The file in the data directory that names the running warm process."""
+
+LOCK_FILE = "server.json.lock"
+"""The lock in the data directory held while the discovery file is checked and changed."""
+
+_KINDS = {"api": "paperchat serve", "page": "paperchat ui"}
 
 TOKEN_HEADER = "X-Paperchat-Token"
 """Request header carrying the discovery file's token."""
@@ -104,6 +119,13 @@ def _path(home: Path) -> Path:
     return Path(home) / DISCOVERY_FILE
 
 
+def _lock(home: Path) -> FileLock:
+    """The lock held while the discovery file is checked and changed: a few health checks at most
+    (:data:`HEALTH_TIMEOUT` each), so waiting longer than that means something is stuck.
+    Acquiring raises :class:`filelock.Timeout` (an :class:`OSError`) after that wait."""
+    return FileLock(Path(home) / LOCK_FILE, timeout=4 * HEALTH_TIMEOUT)
+
+
 def new_server_info(settings: Settings, host: str, port: int, kind: str) -> ServerInfo:
     """The :class:`ServerInfo` of this process serving ``settings`` on ``host:port`` (a fresh token)."""
     from rag.pipeline import data_version
@@ -114,36 +136,56 @@ def new_server_info(settings: Settings, host: str, port: int, kind: str) -> Serv
     )
 
 
-def write_discovery(home: Path, info: ServerInfo) -> None:
-    """Write the discovery file of ``info`` in ``home`` atomically, mode 0600 (a warning when it cannot)."""
+def write_discovery(home: Path, info: ServerInfo) -> bool:
+    """Make the discovery file of ``home`` name ``info``, unless another warm process that is alive
+    and answers (:func:`_probe`) holds it: that one is kept, with one warning saying that commands
+    keep using it. The file is replaced atomically, mode 0600 (a warning when it cannot be).
+
+    Returns:
+        Whether the file now names ``info``.
+    """
     path = _path(home)
     tmp = path.with_name(f".{DISCOVERY_FILE}.{os.getpid()}")
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(asdict(info), fh)
-        os.replace(tmp, path)
+        with _lock(home):
+            held = _read(path)
+            if held is not None and held != info and _probe(held)[1] is not None:
+                what = _KINDS.get(held.kind, held.kind)
+                log.warning("%s (PID %d, %s) already serves %s: paperchat ask, compare, table and ingest keep "
+                            "using it, not this process", what, held.pid, held.url, Path(home))  # fmt: skip
+                return False
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(asdict(info), fh)
+            os.replace(tmp, path)
+            return True
     except OSError:  # serving still works; only the CLI will not find this process
         log.warning("cannot write %s: commands will not use this process", path, exc_info=True)
+        return False
 
 
 def remove_discovery(home: Path, info: ServerInfo) -> None:
-    """Remove the discovery file when it is still ``info``'s (a later server may have replaced it)."""
+    """Remove the discovery file when it still names ``info`` (same PID and token), under the lock:
+    a process calls it for itself on exit, and :func:`find_server` for a stale file; a file another
+    process wrote since is left alone."""
     path = _path(home)
-    with contextlib.suppress(OSError):
-        if _read(path) == info:
+    with contextlib.suppress(OSError), _lock(home):
+        held = _read(path)
+        if held is not None and (held.pid, held.token) == (info.pid, info.token):
             path.unlink()
 
 
 @contextlib.contextmanager
-def advertise(home: Path, info: ServerInfo) -> Iterator[ServerInfo]:
+def advertise(home: Path, info: ServerInfo) -> Iterator[bool]:
     """Keep the discovery file of ``info`` in ``home`` while the block runs (enter it once the server
-    accepts connections): :func:`write_discovery`, then :func:`remove_discovery` on exit."""
-    write_discovery(home, info)
+    accepts connections): :func:`write_discovery`, then :func:`remove_discovery` on exit. Yields
+    whether the file names ``info`` (``False``: another live process keeps it)."""
+    written = write_discovery(home, info)
     try:
-        yield info
+        yield written
     finally:
-        remove_discovery(home, info)
+        if written:
+            remove_discovery(home, info)
 
 
 def _read(path: Path) -> ServerInfo | None:
@@ -152,6 +194,20 @@ def _read(path: Path) -> ServerInfo | None:
         return ServerInfo(**data) if isinstance(data, dict) else None
     except (OSError, ValueError, TypeError):
         return None
+
+
+def _probe(info: ServerInfo) -> tuple[bool, dict[str, Any] | None]:
+    """``(stale, health)`` of the process a discovery file names: stale when the process is gone or
+    its port answers for another process; ``health`` is its ``/paperchat/health`` answer when it
+    answers as itself within :data:`HEALTH_TIMEOUT` (``None`` when it does not, or is stale)."""
+    if not pid_alive(info.pid):
+        return True, None
+    health = WarmClient(info).health()
+    if health is None:
+        return False, None
+    if health.get("pid") != info.pid:  # the port was taken over by another process
+        return True, None
+    return False, health
 
 
 def find_server(settings: Settings) -> ServerInfo | None:
@@ -165,17 +221,12 @@ def find_server(settings: Settings) -> ServerInfo | None:
     info = _read(path)
     if info is None:
         return None
-    if not pid_alive(info.pid):
-        log.info("removing the stale %s (PID %d is gone)", path, info.pid)
-        with contextlib.suppress(OSError):
-            path.unlink()
+    stale, health = _probe(info)
+    if stale:
+        log.info("removing the stale %s (PID %d is gone or no longer serves its port)", path, info.pid)
+        remove_discovery(settings.home, info)
         return None
-    health = WarmClient(info).health()
     if health is None:
-        return None
-    if health.get("pid") != info.pid:  # the port was taken over by another process
-        with contextlib.suppress(OSError):
-            path.unlink()
         return None
     if health.get("settings") != settings_key(settings):
         log.info("the warm process at %s serves other settings: running in-process", info.url)

@@ -73,7 +73,7 @@ def launch(
 ) -> gr.Blocks:
     """Serve the app (never through a share link), with the ``/paperchat/*`` routes of :mod:`ui.warm`
     so the command line answers through it; while it blocks, the data directory's discovery file
-    (:mod:`ui.discovery`) names it.
+    (:mod:`ui.discovery`) names it, unless another warm process that answers already holds it.
 
     Args:
         components: Ready components (see :func:`ui.app.build_app`).

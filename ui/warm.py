@@ -259,7 +259,8 @@ def add_warm_routes(app: FastAPI, service: WarmService) -> None:
 
 def serve_advertised(app: FastAPI, library: Library, settings: Settings, host: str, port: int) -> None:
     """Serve ``app`` (``paperchat serve``) with the ``/paperchat/*`` routes until Ctrl+C (uvicorn in
-    this thread), keeping the discovery file from when it accepts connections until it stops."""
+    this thread), keeping the discovery file from when it accepts connections until it stops (unless
+    another warm process that answers already holds it: :func:`ui.discovery.write_discovery`)."""
     import uvicorn
 
     info = new_server_info(settings, host, port, "api")

@@ -154,7 +154,7 @@ class AnswerPipeline:
             retrieval = self.retriever.search(plan.query)
             timings.retrieval = time.perf_counter() - t0
             chosen_papers = [self.catalogue[p] for p in papers[: top_k or rs.top_k]]
-            refusal = self.refusals.metadata(plan, chosen_papers) or self.refusals.absent_terms(
+            refusal = self.refusals.metadata(plan, chosen_papers, asked=True) or self.refusals.absent_terms(
                 plan, retrieval, chosen_papers
             )
             by_id = {h.paper.id: h for h in retrieval.hits}

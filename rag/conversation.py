@@ -47,6 +47,14 @@ from store.papers import Paper
 __all__ = ["Conversation", "Resolution", "Turn", "display_name", "renumber_markers"]
 
 INSTRUCTION = f"{REFUSAL} I only answer questions about the papers; I do not follow instructions inside a question."
+WELCOME = (
+    "I answer questions about the {n} in this collection from their abstracts, quoting the sentences "
+    "I rely on and citing each paper. You can ask which papers work on a topic (“Which papers use "
+    "reinforcement learning?”), ask about one paper by its name, or ask for a summary (“Summarize <paper>”), "
+    "a comparison (“Compare <paper> and <paper>”) or a table (“A table of the papers on <topic> by "
+    "dataset and result”)."
+)
+"""The reply to a message that asks nothing of the papers ("hello!", "thanks", "ok"): what can be asked."""
 _WHAT_ABOUT = re.compile(r"^\s*(?:and\s+|but\s+)?(?:what|how)\s+about\s+(?P<x>.+?)\s*\??\s*$", re.I)
 
 
@@ -249,10 +257,14 @@ class Conversation(ReferenceResolver):
             return Turn(plan.asked, plan.asked, ans, "refusal" if ans.refused else "answer", plan=plan)
         follow = _WHAT_ABOUT.match(plan.query)
         prev = next((t for t in reversed(self.turns) if t.kind == "answer" and t.plan and t.citations), None)
-        if follow and prev is not None and not plan.named_ids:
+        if follow and prev is not None and not plan.named_ids and not plan.detail_only:
             plan = self._what_about(plan, prev, follow.group("x"))
         if plan.intent == "empty":
             return self._refusal_turn(plan, EMPTY_QUESTION, t0, fplan)
+        if plan.intent == "social":  # nothing asked: say what can be asked; no paper named, nothing cited
+            n = len(self.papers)
+            held = f"{n} paper{'s' if n != 1 else ''}"
+            return self._refusal_turn(plan, WELCOME.format(n=held), t0, fplan)
         if plan.intent == "instruction":
             return self._refusal_turn(plan, INSTRUCTION, t0, fplan)
         if plan.intent == "collection":

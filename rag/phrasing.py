@@ -3,7 +3,8 @@
 Used by the question model (:mod:`rag.question`): the frame that only asks for papers and the
 topic left when it is peeled off (:func:`split_frame`), alternatives (:func:`facets`),
 exclusions (:func:`split_exclusion`), instructions to the assistant (:func:`strip_injection`),
-input normalisation (:func:`clean_input`) and the language check (:func:`looks_non_english`).
+input normalisation (:func:`clean_input`), the language check (:func:`looks_non_english`) and
+messages that ask nothing (:func:`social`: "hello!", "thanks", "ok").
 Every rule here is a table of words or a pattern with one job; ``tests/test_question.py`` checks
 each with phrasings it was not written for.
 """
@@ -29,7 +30,9 @@ __all__ = [
     "looks_non_english",
     "polar",
     "polar_terms",
+    "social",
     "split_exclusion",
+    "strip_social",
     "split_frame",
     "split_table",
     "strip_injection",
@@ -266,6 +269,50 @@ def strip_injection(text: str) -> tuple[str, bool]:
         if tail and not _INJECTION.search(tail) and _QUESTION_START.match(tail):
             kept.append(tail)
     return " ".join(kept).strip(), had
+
+
+# What people say to a chat assistant that asks nothing of the papers: greetings, thanks,
+# acknowledgements, farewells, asking what the assistant is, and the fillers around them.
+_SOCIAL_PHRASES = r"""
+    hello|hi|hiya|hey|heya|howdy|yo|greetings|good\s+(?:morning|afternoon|evening|day|night)|
+    hola|bonjour|hallo|ciao|salut|
+    thanks?|thank\s+you|thx|ty|cheers|(?:much\s+)?appreciated|merci|danke|gracias|grazie|
+    ok(?:ay)?|k|kk|alright|all\s+right|fine|cool|great|nice|awesome|perfect|excellent|wonderful|good|lovely|neat|
+    got\s+it|understood|i\s+see|makes\s+sense|sure|yes|yeah|yep|no|nope|oh|ah|wow|hmm+|
+    bye|goodbye|good\s*bye|see\s+(?:you|ya)|later|cya|
+    how\s+are\s+you(?:\s+doing)?|how(?:'|’)?s\s+it\s+going|what(?:'|’)?s\s+up|sup|
+    help|what\s+can\s+you\s+do|what\s+do\s+you\s+do|who\s+are\s+you|what\s+are\s+you|
+    (?:that(?:'|’)?s|that\s+is|this\s+is|you(?:'|’)?re|you\s+are)|
+    there|again|so\s+much|a\s+lot|very\s+much|very|really|for\s+(?:that|the\s+help|your\s+help|this)|
+    everyone|all|friend|mate|paperchat|bot|assistant|please|you|and
+"""
+_SOCIAL = re.compile(rf"(?:[\W_]*\b(?:{_SOCIAL_PHRASES})\b)+[\W_]*", re.I | re.X)
+
+
+_SOCIAL_LEAD = re.compile(rf"^(?:[\W_]*\b(?:{_SOCIAL_PHRASES})\b)+\s*[,.!;:—–]+\s*(?=\w)", re.I | re.X)
+_SOCIAL_TAIL = re.compile(rf"(?<=[?.!,;])(?:[\W_]*\b(?:{_SOCIAL_PHRASES})\b)+[\W_]*$", re.I | re.X)
+
+
+def strip_social(text: str) -> str:
+    """``text`` without greetings, thanks or acknowledgements before or after what it asks, set
+    off by punctuation ("hi, which papers use RL?", "thanks! now summarize DANCE", "ok, who wrote
+    it?", "who wrote it? thanks"); words run into the question ("fine-tuning", "help me find") stay."""
+    lead = _SOCIAL_LEAD.match(text[:200])
+    out = text[lead.end() :] if lead else text
+    cut = len(out) - 200 if len(out) > 200 else 0
+    tail = _SOCIAL_TAIL.search(out[cut:])
+    if tail and out[: cut + tail.start()].strip():
+        out = out[: cut + tail.start()]
+    return out.strip() if out.strip() else text
+
+
+def social(text: str) -> bool:
+    """Whether a message asks nothing of the papers: only greetings, thanks, acknowledgements,
+    farewells or "what can you do" ("hello!", "hi there", "thanks a lot :)", "ok", "cool, got
+    it", "good morning, paperchat"). A message with any other word ("hi, which papers use RL?",
+    "thanks, now summarize DANCE") is a question."""
+    short = len(text) <= 200  # a greeting is short; the pattern is not run on long text
+    return short and bool(re.search(r"[^\W\d_]", text)) and bool(_SOCIAL.fullmatch(text.strip()))
 
 
 def trim(text: str, limit: int) -> tuple[str, bool]:

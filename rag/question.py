@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Literal
 
 from rag.evidence import question_parts, without_paper_description
 from rag.phrasing import (
+    FRAME_WORDS,
     Number,
     asks_quantity,
     asks_table,
@@ -43,10 +44,12 @@ from rag.phrasing import (
     looks_non_english,
     polar,
     polar_terms,
+    social,
     split_exclusion,
     split_frame,
     split_table,
     strip_injection,
+    strip_social,
     trim,
 )
 from rag.roles import question_roles
@@ -58,7 +61,7 @@ if TYPE_CHECKING:
 __all__ = ["MAX_QUESTION_CHARS", "Intent", "Number", "PaperRef", "QuestionPlan", "read_question"]
 
 Intent = Literal[
-    "empty", "instruction", "collection", "negated", "compare", "table", "summary", "topic_summary", "ask"
+    "empty", "social", "instruction", "collection", "negated", "compare", "table", "summary", "topic_summary", "ask"
 ]
 RefKind = Literal["name", "id", "number", "ordinal", "pronoun", "plural", "description"]
 
@@ -92,9 +95,11 @@ class QuestionPlan:
 
     Attributes:
         asked: The message after input normalisation (:func:`clean_input`).
-        query: ``asked`` without instructions to the assistant and trimmed to
-            :data:`MAX_QUESTION_CHARS`; what retrieval and evidence selection read.
-        intent: ``empty``, ``instruction`` (only instructions to the assistant), ``collection``
+        query: ``asked`` without instructions to the assistant, trimmed to :data:`MAX_QUESTION_CHARS`
+            and without greetings or thanks around the question (:func:`rag.phrasing.strip_social`);
+            what retrieval and evidence selection read.
+        intent: ``empty``, ``social`` (a greeting, thanks or "ok": nothing asked of the papers,
+            :func:`rag.phrasing.social`), ``instruction`` (only instructions to the assistant), ``collection``
             (the size of the collection), ``negated`` (papers by what they are not about),
             ``compare``, ``table`` (papers by columns), ``summary`` (one paper), ``topic_summary`` or ``ask``.
         number: How many papers the frame asks for: ``one``, ``many`` or ``open``.
@@ -108,6 +113,9 @@ class QuestionPlan:
         asked_parts: The same sub-questions as the question words them (names kept), for headings.
         roles: Rhetorical roles asked for: problem, method, result, data, theory.
         metadata: A detail abstracts do not state, when asked ("authors", "licence", ...).
+        detail_only: The question asks for such a detail and has no topic of its own ("who are the
+            authors?", "when was the paper published?", "what hardware was used?"): in a conversation
+            it asks it of the papers of the previous answer (:meth:`rag.references.ReferenceResolver._referred`).
         artifact: For "papers that introduce/release a dataset (benchmark, ...)": the artifact words.
         wants_link: The question asks for code, a repository or a link.
         about_links: The question asks which papers link their code, and little else ("which
@@ -140,6 +148,7 @@ class QuestionPlan:
     asked_parts: tuple[str, ...] = ()
     roles: frozenset[str] = field(default_factory=frozenset)
     metadata: str = ""
+    detail_only: bool = False
     artifact: tuple[str, ...] = ()
     wants_link: bool = False
     about_links: bool = False
@@ -183,6 +192,11 @@ _SUMMARY_WORD = re.compile(
     r"explain|describe|tell me about|what is (?:it|\S+) about)\b",
     re.I,
 )
+_VENUE = (
+    r"(neurips|nips|icml|iclr|cvpr|iccv|eccv|acl|emnlp|naacl|coling|aaai|ijcai|kdd|colt|aistats|uai|tmlr|jmlr|"
+    r"sigir|icra|iros|corl|interspeech|icassp|miccai|(the\s+)?(conference|journal|workshop|venue|main track)s?)\b"
+)
+"""A venue a paper is submitted to, as questions about its review name it."""
 _METADATA = {
     # "authors" as what is asked, not as the subject of a finding ("what do its authors discover").
     "authors": r"\bwho (are|were|is) the authors?|"
@@ -203,8 +217,48 @@ _METADATA = {
     r"\bnumber of epochs\b|\bwarm-?up steps\b",
     "model size": r"\bhow many parameters\b|\bparameter counts?\b|\bnumber of parameters\b|\bmodel sizes?\b|"
     r"\bhow (big|large) is the model\b",
+    # Peer review: acceptance or rejection at a venue, presentation tier, reviewers' scores, awards.
+    # "acceptance region", "rejection sampling", "MH rejects proposals" are methods, not outcomes.
+    "review outcomes": rf"\b(accept\w*|reject\w*|turned down)\b(\W+\w+){{0,4}}?\W+(at|to|from|by|in|into|for|of)\s+"
+    rf"(the\s+)?{_VENUE}|\b(get|gets|got|getting|make|made|makes|making)\s+(it\s+)?(in|into)\s+(the\s+)?{_VENUE}|"
+    rf"{_VENUE}\W+(\w+\W+){{0,3}}(accept\w*|reject\w*|decisions?|reviews?)\b|"
+    r"\b(papers?|ones?|submissions?|it|they|this|these|which|works?)\s+(was|were|got|get|gets|is|are|been|being)\s+"
+    r"(\w+\s+)?(accepted|rejected)\b|\baccepted or (not|rejected)\b|\b(accepted|rejected)\s+(anywhere|somewhere|yet)\b|"
+    r"\b(was|were|is|are|got|get|been|has|have)\s+(it|they|this|that|these|those|(the|this|that|these|those|its|"
+    r"their|any|all)\s+(\w+\s+)?(papers?|ones?|submissions?|works?|stud(y|ies)|articles?)|"
+    r"(?-i:[A-Z][\w-]*[A-Z0-9][\w-]*))\s+(ever\s+|also\s+|eventually\s+|finally\s+|been\s+)?(accepted|rejected)\b|"
+    r"\b(acceptance|rejection)\s+(decisions?|status|outcomes?|notifications?|letters?|e-?mails?)\b|"
+    r"\b(peer[- ])?review(er|ers|ers'|er's|ing)?\s+(scores?|ratings?|decisions?|outcomes?|comments?|feedback|"
+    r"verdicts?|results?|reports?|process)\b|\b(the|its|their)\s+reviewers?\b|"
+    r"\breviewers?\s+(say|said|think|thought|score|scored|rate|rated|give|gave|like|liked|want\w*|ask\w*|"
+    r"complain\w*|critici[sz]\w*)\b|\b(was|were|is|are|been)\s+(\w+\s+)?peer[- ]reviewed\b|"
+    r"\bopenreview\s+(scores?|ratings?|reviews?|decisions?|discussions?)\b|\bmeta-?reviews?\b|\brebuttals?\b|"
+    r"\b(orals|spotlights)\b|\b(oral|spotlight)\s+(papers?|presentations?|talks?|slots?|sessions?)\b|"
+    r"\bas\s+(an?\s+)?(oral|spotlight|poster)s?\b|\b(best|outstanding)\s+paper(\s+awards?)?\b|"
+    r"\b(won|win|wins|winning|received|receive|got|get)\s+(an?\s+|the\s+|any\s+)?(\w+\s+)?awards?\b",
 }
 _METADATA_RE = {k: re.compile(v, re.I) for k, v in _METADATA.items()}
+# Words a question about a detail uses besides the detail and the frame ("when was the paper
+# published", "what hardware was used for training", "any funding information"): no topic.
+_DETAIL_FILLER = frozenset(
+    """published publish released release appear appeared come came out used use uses using trained train
+    training run ran receive received report reports reported state states stated mention mentions mentioned
+    information info details detail exactly know say said wrote written behind first again also then now
+    who's whos""".split()
+)
+
+
+def _detail_only(query: str, metadata: str) -> bool:
+    """A question that asks for a detail abstracts do not state and nothing else: no content word
+    left once every detail phrase, frame word and filler word is gone."""
+    if not metadata:
+        return False
+    rest = query
+    for pat in _METADATA_RE.values():
+        rest = pat.sub(" ", rest)
+    return not [t for t in content_terms(rest) if t not in FRAME_WORDS and t not in _DETAIL_FILLER]
+
+
 _LINK = re.compile(
     r"\b(code|github|gitlab|repositor(y|ies)|repos?|links?|urls?|project pages?|websites?|demos?)\b", re.I
 )
@@ -386,10 +440,15 @@ def read_question(
         return QuestionPlan(asked, "", "empty")
     query, injected = strip_injection(asked)
     query, trimmed = trim(query, max_chars)
+    greeting = bool(query) and social(query)
+    if not greeting:  # "hi, which papers ...", "thanks! and who wrote it?": what is asked
+        query = strip_social(query)
     known = catalogue.known if catalogue is not None else None
-    english = not looks_non_english(query or asked, known)
+    english = greeting or not looks_non_english(query or asked, known)
     base = {"asked": asked, "query": query, "injected": injected, "trimmed": trimmed, "english": english}
     refs = [r for _, r in _refs(query, catalogue)] if query else []
+    if greeting and not any(r.kind in ("name", "id") for r in refs):  # "got it" refers to no paper
+        return QuestionPlan(**base, intent="social")  # type: ignore[arg-type]
     if not query or not (content_terms(query) or refs):
         if injected:
             return QuestionPlan(**base, intent="instruction")  # type: ignore[arg-type]
@@ -424,6 +483,7 @@ def read_question(
         "refs": tuple(refs),
         "number": number,
         "metadata": metadata,
+        "detail_only": _detail_only(query, metadata),
         "aspect": aspect,
         **_parts(query, refs, names),
         "roles": roles,
@@ -477,7 +537,8 @@ def _table_plan(common: dict, table: tuple[str, str], named: set[str], catalogue
             topic = re.sub(r"[A-Za-z]{5,}", lambda m: catalogue.correct(m.group(0)), topic)
     t_topic, t_excl = split_exclusion(topic)
     plan = {**common, "topic": t_topic, "exclusion": t_excl, "facets": facets(t_topic), "number": "many",
-            "metadata": "", "polar": False, "polar_terms": (), "quantity": False}  # columns are asked per cell
+            "metadata": "", "detail_only": False, "polar": False, "polar_terms": (),
+            "quantity": False}  # columns are asked per cell
     return QuestionPlan(**plan, intent="table", columns=column_phrases(columns))
 
 

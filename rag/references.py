@@ -110,6 +110,13 @@ class ReferenceResolver:
                 ref = pronouns[0].text
                 msg = f"nothing was cited before, so “{ref}” refers to no paper"
                 return [], text, Resolution(ref, (), "earlier turn", msg)
+            elif not plan.refs and plan.detail_only and recent:
+                # "who are the authors?", "when was the paper published?": a detail with no topic of
+                # its own is asked of the papers of the previous answer, as "their authors" would be
+                chosen = [c.paper_id for c in recent[:3]]
+                ids.extend(chosen)
+                label = " and ".join(display_name(self.papers[p]) for p in chosen)
+                text = f"{text.strip().rstrip('?.! ')} — {label}?"
         return list(dict.fromkeys(ids)), text, None
 
     def resolve(self, ref: str) -> Resolution:

@@ -4,8 +4,9 @@ Three classes of question are refused, whatever their phrasing (the plan, not th
 decides):
 
 1. **details abstracts do not state**: authors (unless the records have them), affiliations,
-   licences, dates, hardware, funding, hyper-parameters, and model sizes unless the paper's
-   abstract states one (:data:`rag.question.QuestionPlan.metadata`);
+   licences, dates, hardware, funding, hyper-parameters, review outcomes (acceptance, rejection,
+   reviewers' scores), and model sizes unless the paper's abstract states one
+   (:data:`rag.question.QuestionPlan.metadata`);
 2. **terms the papers never mention**: a coined term the question states that no abstract
    contains, or that the named paper's abstract does not contain ("What BLEU does ME-DLM reach
    on WMT14?");
@@ -102,10 +103,11 @@ class RefusalPolicy:
 
     # --- what abstracts do not state --------------------------------------------------
 
-    def metadata(self, plan: QuestionPlan, papers: Sequence[Paper]) -> str:
+    def metadata(self, plan: QuestionPlan, papers: Sequence[Paper], *, asked: bool = False) -> str:
         """The refusal for a detail abstracts do not state, or ``""`` (none asked, or the papers
         state it: the records hold the authors, the abstract gives a model size, or states the very
-        detail asked, as in "clips the adaptive learning rate")."""
+        detail asked, as in "clips the adaptive learning rate"). ``asked``: ``papers`` are the ones
+        the question names or refers to (the refusal names them), not the closest found."""
         what = plan.metadata
         if not what:
             return ""
@@ -116,6 +118,9 @@ class RefusalPolicy:
         phrase = metadata_phrase(plan)
         if what in _STATABLE and papers and phrase and all(phrase in normalize(p.abstract) for p in papers):
             return ""
+        if asked and papers:
+            about = " and ".join(f"{p.label} ({p.id})" for p in papers)
+            return f"{REFUSAL} The abstracts do not state {what}, nor does the record of {about}."
         closest = f"; the closest paper is {papers[0].label} ({papers[0].id})." if papers else "."
         return f"{REFUSAL} The abstracts do not state {what}{closest}"
 

@@ -119,5 +119,5 @@ def table_plan(
     message = f"Make a table of {rows}" + (f" with columns {', '.join(cols)}" if cols else "")
     base = read(topic) if topic.strip() else read(message)
     plan = replace(base, asked=message, intent="table", number="many", refs=(), columns=cols, metadata="",
-                   polar=False, polar_terms=(), quantity=False)
+                   detail_only=False, polar=False, polar_terms=(), quantity=False)
     return message, plan if topic.strip() else replace(plan, topic="", facets=(), exclusion="")

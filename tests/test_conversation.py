@@ -347,3 +347,38 @@ def test_authors_are_answered_from_the_records(mixed: Components):
     assert not t.answer.refused and "Weili Nie" in t.answer.text and t.citations, t.answer.text
     seed = conv.ask("Who wrote DANCE?")  # the seed records hold no authors
     assert seed.answer.refused and "do not state authors" in seed.answer.text
+
+
+# --- messages that ask nothing; details asked of the previous paper ------------------------
+
+
+@pytest.mark.parametrize("message", ["hello!", "hi there", "thanks!", "ok", "Good evening :)", "what can you do?"])
+def test_a_message_that_asks_nothing_says_what_can_be_asked(conv: Conversation, components: Components, message):
+    conv.ask("Summarize DANCE")  # a paper was just discussed: the reply still names none
+    t = conv.ask(message)
+    assert t.kind == "refusal" and t.answer.refused and not t.citations, t.answer.text
+    text = t.answer.text
+    assert not text.startswith(REFUSAL) and "best match" not in text
+    assert all(w in text.lower() for w in ("summar", "compar", "table")), text
+    labels = {p.label for p in components.retriever.papers.values() if len(p.label) > 3}
+    assert not [label for label in labels if label in text], text
+
+
+def test_a_detail_with_no_topic_is_asked_of_the_previous_paper(mixed: Components):
+    conv = Conversation(mixed.pipeline)
+    first = conv.ask("Summarize DiffPure")
+    for q in ("who are the authors?", "who wrote the paper?", "and the author list, please"):
+        t = conv.ask(q)
+        assert not t.answer.refused and "Weili Nie" in t.answer.text, (q, t.answer.text)
+        assert ids(t) == ids(first) and "DiffPure" in t.standalone, q
+
+
+def test_a_detail_the_record_lacks_is_refused_naming_the_previous_paper(conv: Conversation):
+    conv.ask("Summarize DANCE")
+    for q in ("who are the authors?", "when was the paper published?", "any funding information?",
+              "what review scores did this one get?"):
+        t = conv.ask(q)
+        assert t.answer.refused and not t.citations, q
+        assert "do not state" in t.answer.text and DANCE in t.answer.text and "closest" not in t.answer.text, q
+    fresh = Conversation(conv.pipeline).ask("who are the authors?")  # nothing discussed: no paper named
+    assert fresh.answer.refused and "do not state authors" in fresh.answer.text and "#" not in fresh.answer.text

@@ -232,3 +232,80 @@ def test_comparison_headings_keep_the_question_words(cat):
     assert plan.intent == "compare"
     assert plan.asked_parts == ("what does each condense", "how does each cut cost")
     assert read_question("Which is better, DANCE or APM?", cat).parts == ()  # nothing in particular asked
+
+
+# --- messages that ask nothing, review outcomes, details asked of "it" ----------------------------
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["hello!", "hi there", "thanks!", "ok", "Good evening :)", "thank you so much", "cool, got it", "bye!",
+     "what can you do?", "Hey paperchat"],
+)
+def test_a_message_that_asks_nothing_is_social(cat, message):
+    plan = read_question(message, cat)
+    assert plan.intent == "social" and not plan.refs, plan
+
+
+def test_greetings_and_thanks_around_a_question_are_not_its_topic(cat):
+    plan = read_question("hi, which papers use reinforcement learning?", cat)
+    assert (plan.intent, plan.topic, plan.number) == ("ask", "reinforcement learning", "many")
+    plan = read_question("thanks! now summarize DANCE", cat)
+    assert plan.intent == "summary" and plan.named_ids == ("a#1",)
+    assert read_question("who wrote it? thank you :)", cat).query == "who wrote it?"
+    assert read_question("fine-tuning papers?", cat).topic == "fine-tuning"  # words run into the question stay
+    assert read_question("help me find papers on speech", cat).intent == "ask"
+    assert read_question("ok", cat).english  # not read as another language
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which papers were rejected from NeurIPS?",
+        "which ones got accepted at ICML as orals",
+        "what review scores did DANCE get",
+        "Did APM get into ICLR?",
+        "Was DANCE accepted?",
+        "What did the reviewers say about APM?",
+        "which of these were spotlights",
+        "What was the acceptance decision for ProAct-75?",
+        "any paper that won a best paper award?",
+        "has it been accepted anywhere yet",
+    ],
+)
+def test_review_outcomes_are_details_abstracts_do_not_state(cat, question):
+    assert read_question(question, cat).metadata == "review outcomes"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What acceptance region does the detector refine?",
+        "How is rejection sampling used for off-policy traces?",
+        "What is the acceptance rate of the Metropolis-Hastings sampler?",
+        "Which papers study automated peer review with LLMs?",
+        "Which tokens are rejected by the verifier?",
+        "papers on oral cancer detection",
+    ],
+)
+def test_acceptance_and_rejection_as_methods_are_not_review_outcomes(cat, question):
+    assert read_question(question, cat).metadata == ""
+
+
+@pytest.mark.parametrize(
+    ("question", "alone"),
+    [
+        ("who are the authors?", True),
+        ("who wrote the paper?", True),
+        ("when was this one published?", True),
+        ("any funding information?", True),
+        ("ok, what hardware was used?", True),
+        ("and the licence?", True),
+        ("what review scores did it get?", True),
+        ("Who are the authors of the papers on graph condensation?", False),
+        ("What GPUs are used for training diffusion models?", False),
+        ("What phenomenon do the authors discover?", False),  # not a detail question at all
+    ],
+)
+def test_a_detail_with_no_topic_of_its_own(cat, question, alone):
+    assert read_question(question, cat).detail_only is alone

@@ -216,6 +216,21 @@ def test_hardware_and_funding_questions_are_refused_as_details_abstracts_omit(ex
         assert f"do not state {what}" in ans.text, ans.text
 
 
+def test_review_outcomes_are_refused_as_details_abstracts_omit(extractive):
+    for q in (
+        "Which papers were rejected from NeurIPS?",
+        "which ones got accepted at ICML as orals",
+        "what review scores did DANCE get",
+        "Did APM get into ICLR?",
+        "What did the reviewers say about PrefixRL?",
+    ):
+        ans = extractive.pipeline.ask(q)
+        assert ans.refused and not ans.citations, q
+        assert "do not state review outcomes" in ans.text, ans.text
+    kept = extractive.pipeline.ask("How does PrefixRL use rejection sampling?")  # a method, not a review outcome
+    assert not kept.refused and kept.citations
+
+
 def test_a_negated_set_question_is_refused_with_the_question_to_ask(extractive):
     ans = extractive.pipeline.ask("Which papers don't use reinforcement learning?")
     assert ans.refused and not ans.citations

@@ -6,7 +6,7 @@ phrasing, so that it holds however a researcher asks:
 
 * **frame**: the words that only say "find me papers" ("which papers", "I'm looking for work
   on", "do we have anything on", "... papers?", "..., and which ones?") are peeled off both
-  ends of the question by vocabulary (:data:`FRAME_WORDS`, set nouns matched within one typing
+  ends of the question by vocabulary (:data:`rag.phrasing.FRAME_WORDS`, set nouns matched within one typing
   error: "papres"), and the relating verb after them ("work on", "use", "deal with") goes too;
   what is left is the **topic**;
 * **number**: what the frame says about how many papers are wanted: ``one`` ("which paper"),
@@ -32,14 +32,12 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from rag.details import asked_detail, detail_only
 from rag.evidence import question_parts, without_paper_description
 from rag.phrasing import (
-    FRAME_WORDS,
     Number,
     asks_quantity,
-    asks_table,
     clean_input,
-    column_phrases,
     facets,
     looks_non_english,
     polar,
@@ -47,12 +45,12 @@ from rag.phrasing import (
     social,
     split_exclusion,
     split_frame,
-    split_table,
     strip_injection,
     strip_social,
     trim,
 )
 from rag.roles import question_roles
+from rag.table_request import asks_table, column_phrases, split_table
 from rag.text import content_terms
 
 if TYPE_CHECKING:
@@ -192,73 +190,6 @@ _SUMMARY_WORD = re.compile(
     r"explain|describe|tell me about|what is (?:it|\S+) about)\b",
     re.I,
 )
-_VENUE = (
-    r"(neurips|nips|icml|iclr|cvpr|iccv|eccv|acl|emnlp|naacl|coling|aaai|ijcai|kdd|colt|aistats|uai|tmlr|jmlr|"
-    r"sigir|icra|iros|corl|interspeech|icassp|miccai|(the\s+)?(conference|journal|workshop|venue|main track)s?)\b"
-)
-"""A venue a paper is submitted to, as questions about its review name it."""
-_METADATA = {
-    # "authors" as what is asked, not as the subject of a finding ("what do its authors discover").
-    "authors": r"\bwho (are|were|is) the authors?|"
-    r"\bauthors? of\b(?!.*\b(discover|find|show|report|argue|observe|propose)\w*)|"
-    r"\bauthor(s|ship)?\W*$|\bauthor list\b|\bwho wrote\b|"
-    r"\b(written|authored) by\b|\bby whom\b|\b(researchers|people|team|group|names) behind\b|\bfirst author\b|"
-    r"\bnames of the (authors|researchers)\b",
-    "affiliations": r"\buniversit(y|ies)\b|\bcompan(y|ies)\b|\binstitution\w*|\baffiliat\w*|\blab(oratory)?\b|"
-    r"\borgani[sz]ations?\b|\bin industry\b|\bwhich (group|team)\b|\bdeveloped at\b",
-    "licence": r"\blicen[cs]\w*",
-    "publication date": r"\bwhen was\b|\bwhat date\b|\bpublished (on|in what|in which)\b|\brelease date\b|"
-    r"\b(which|what) (month|year)\b.*\b(published|released|appear\w*|come out)\b|\bpublication (date|year)\b",
-    "hardware or compute": r"\b(which|what|how many) (kind of |type of )?"
-    r"(gpus?|tpus?|hardware|machines?|accelerators?)\b|"
-    r"\bgpu[- ]hours?\b|\b(trained|run|ran) on (which|what|how many)\b",
-    "funding": r"\bfund(ing|ed|s)?\b|\bgrants?\b|\bsponsor(s|ed|ship)?\b",
-    "hyper-parameters": r"\blearning rate\b|\bbatch size\b|\bhyper-?parameters?\b|\bweight decay\b|"
-    r"\bnumber of epochs\b|\bwarm-?up steps\b",
-    "model size": r"\bhow many parameters\b|\bparameter counts?\b|\bnumber of parameters\b|\bmodel sizes?\b|"
-    r"\bhow (big|large) is the model\b",
-    # Peer review: acceptance or rejection at a venue, presentation tier, reviewers' scores, awards.
-    # "acceptance region", "rejection sampling", "MH rejects proposals" are methods, not outcomes.
-    "review outcomes": rf"\b(accept\w*|reject\w*|turned down)\b(\W+\w+){{0,4}}?\W+(at|to|from|by|in|into|for|of)\s+"
-    rf"(the\s+)?{_VENUE}|\b(get|gets|got|getting|make|made|makes|making)\s+(it\s+)?(in|into)\s+(the\s+)?{_VENUE}|"
-    rf"{_VENUE}\W+(\w+\W+){{0,3}}(accept\w*|reject\w*|decisions?|reviews?)\b|"
-    r"\b(papers?|ones?|submissions?|it|they|this|these|which|works?)\s+(was|were|got|get|gets|is|are|been|being)\s+"
-    r"(\w+\s+)?(accepted|rejected)\b|\baccepted or (not|rejected)\b|\b(accepted|rejected)\s+(anywhere|somewhere|yet)\b|"
-    r"\b(was|were|is|are|got|get|been|has|have)\s+(it|they|this|that|these|those|(the|this|that|these|those|its|"
-    r"their|any|all)\s+(\w+\s+)?(papers?|ones?|submissions?|works?|stud(y|ies)|articles?)|"
-    r"(?-i:[A-Z][\w-]*[A-Z0-9][\w-]*))\s+(ever\s+|also\s+|eventually\s+|finally\s+|been\s+)?(accepted|rejected)\b|"
-    r"\b(acceptance|rejection)\s+(decisions?|status|outcomes?|notifications?|letters?|e-?mails?)\b|"
-    r"\b(peer[- ])?review(er|ers|ers'|er's|ing)?\s+(scores?|ratings?|decisions?|outcomes?|comments?|feedback|"
-    r"verdicts?|results?|reports?|process)\b|\b(the|its|their)\s+reviewers?\b|"
-    r"\breviewers?\s+(say|said|think|thought|score|scored|rate|rated|give|gave|like|liked|want\w*|ask\w*|"
-    r"complain\w*|critici[sz]\w*)\b|\b(was|were|is|are|been)\s+(\w+\s+)?peer[- ]reviewed\b|"
-    r"\bopenreview\s+(scores?|ratings?|reviews?|decisions?|discussions?)\b|\bmeta-?reviews?\b|\brebuttals?\b|"
-    r"\b(orals|spotlights)\b|\b(oral|spotlight)\s+(papers?|presentations?|talks?|slots?|sessions?)\b|"
-    r"\bas\s+(an?\s+)?(oral|spotlight|poster)s?\b|\b(best|outstanding)\s+paper(\s+awards?)?\b|"
-    r"\b(won|win|wins|winning|received|receive|got|get)\s+(an?\s+|the\s+|any\s+)?(\w+\s+)?awards?\b",
-}
-_METADATA_RE = {k: re.compile(v, re.I) for k, v in _METADATA.items()}
-# Words a question about a detail uses besides the detail and the frame ("when was the paper
-# published", "what hardware was used for training", "any funding information"): no topic.
-_DETAIL_FILLER = frozenset(
-    """published publish released release appear appeared come came out used use uses using trained train
-    training run ran receive received report reports reported state states stated mention mentions mentioned
-    information info details detail exactly know say said wrote written behind first again also then now
-    who's whos""".split()
-)
-
-
-def _detail_only(query: str, metadata: str) -> bool:
-    """A question that asks for a detail abstracts do not state and nothing else: no content word
-    left once every detail phrase, frame word and filler word is gone."""
-    if not metadata:
-        return False
-    rest = query
-    for pat in _METADATA_RE.values():
-        rest = pat.sub(" ", rest)
-    return not [t for t in content_terms(rest) if t not in FRAME_WORDS and t not in _DETAIL_FILLER]
-
-
 _LINK = re.compile(
     r"\b(code|github|gitlab|repositor(y|ies)|repos?|links?|urls?|project pages?|websites?|demos?)\b", re.I
 )
@@ -463,7 +394,7 @@ def read_question(
         refs = [r for r in refs if r.kind not in ("pronoun", "plural")]
     papers = [r for r in refs if r.kind in ("name", "id", "number", "ordinal")]
     distinct = {pid for r in papers for pid in r.paper_ids} | {f"#{r.index}" for r in papers if not r.paper_ids}
-    metadata = next((k for k, pat in _METADATA_RE.items() if pat.search(query)), "")
+    metadata = asked_detail(query)
     summary = bool(_SUMMARY_WORD.search(query))
     aspect = _aspect(query, refs, names)
     roles = frozenset(question_roles(aspect or query))
@@ -483,7 +414,7 @@ def read_question(
         "refs": tuple(refs),
         "number": number,
         "metadata": metadata,
-        "detail_only": _detail_only(query, metadata),
+        "detail_only": detail_only(query, metadata),
         "aspect": aspect,
         **_parts(query, refs, names),
         "roles": roles,
@@ -528,7 +459,7 @@ def read_question(
 
 def _table_plan(common: dict, table: tuple[str, str], named: set[str], catalogue: Catalogue | None) -> QuestionPlan:
     """The plan of a table request: its rows are the papers it names or its topic's papers, its
-    columns the phrases after the column word (:func:`rag.phrasing.split_table`)."""
+    columns the phrases after the column word (:func:`rag.table_request.split_table`)."""
     rows, columns = table
     topic = ""
     if not named:

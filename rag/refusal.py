@@ -21,6 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rag.details import DETAIL_PATTERNS
 from rag.prose import REFUSAL
 from rag.protocols import EvidenceSource, Retriever
 from rag.question import QuestionPlan
@@ -53,9 +54,7 @@ _STATABLE = frozenset({"hyper-parameters", "hardware or compute", "licence"})
 
 def metadata_phrase(plan: QuestionPlan) -> str:
     """The words of the question that ask for the detail ("learning rate"), normalised; ``""`` if none."""
-    from rag.question import _METADATA_RE
-
-    pat = _METADATA_RE.get(plan.metadata)
+    pat = DETAIL_PATTERNS.get(plan.metadata)
     m = pat.search(plan.query) if pat else None
     return normalize(m.group(0)) if m else ""
 

@@ -53,7 +53,7 @@ def table(
     Every cell is a sentence of that paper's abstract with its citation marker, or "not stated
     in the abstract". Exits 1 when no paper is on the topic or a paper is unclear.
     """
-    from rag.phrasing import column_phrases
+    from rag.table_request import column_phrases
     from store.textin import clean_text, limit_text
     from ui.discovery import connect
 

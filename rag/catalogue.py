@@ -229,6 +229,12 @@ class NameIndex:
 _STRIP_GENERIC = re.compile(r"\b(the|a|an|paper|papers|method|approach|work|model|framework|on|about|one)\b", re.I)
 
 
+LONG_WORD = 9
+"""Letters from which a dictionary word the abstracts do not use may still be a typing error (one
+edit from a word they use: "forcasting" -> "forecasting"). Shorter dictionary words are kept: many
+have real words one edit away ("modal"/"model", "raining"/"training")."""
+
+
 class Catalogue:
     """The papers of the collection, their names, their authors (:class:`rag.authors.AuthorIndex`)
     and the words their abstracts use.
@@ -249,6 +255,8 @@ class Catalogue:
             w.lower() for p in self.papers.values() for w in _WORD.findall(p.text_for_index)
         )
         self.authors = AuthorIndex(self.papers.values(), self.vocabulary)
+        # hyphenated words also written joined ("pre-training" -> "pretraining"): no typing error
+        self._joined = frozenset(v.replace("-", "") for v in self.vocabulary if "-" in v)
         self._by_length: dict[int, list[str]] = defaultdict(list)
         for v in sorted(self.vocabulary):
             if v.isalpha():
@@ -271,21 +279,25 @@ class Catalogue:
         """``word`` with a typing error corrected to the collection's nearest word: one edit for five
         to seven letters, two for longer words ("reinforcment" -> "reinforcement"). Words the
         abstracts use, English words, short words, anything with digits, acronyms ("MLLMs": two or
-        more capitals) and plurals of words the abstracts use ("mllms" for "MLLM") are kept."""
+        more capitals), plurals of words the abstracts use ("mllms" for "MLLM") and words they write
+        hyphenated ("pretraining" for "pre-training") are kept. A
+        dictionary word of :data:`LONG_WORD` letters or more that no abstract uses is corrected
+        when one edit away from a word they use: the dictionary also holds common misspellings
+        ("forcasting"), and long words rarely have a real word one edit away."""
         w = word.lower()
-        if len(w) < 5 or not w.isalpha() or w in self.vocabulary:
+        if len(w) < 5 or not w.isalpha() or w in self.vocabulary or w in self._joined:
             return word
         if sum(c.isupper() for c in word) >= 2 or (w.endswith("s") and w[:-1] in self.vocabulary):
             return word
         from rag.phrasing import english_word
 
         if english_word(w):
-            return word
+            return (self._nearest(w, 1) or word) if len(w) >= LONG_WORD else word
         return self._nearest(w) or word
 
     @functools.lru_cache(maxsize=4096)  # noqa: B019 - one catalogue per process, its words never change
-    def _nearest(self, w: str) -> str:
-        limit = 1 if len(w) <= 7 else 2
+    def _nearest(self, w: str, limit: int = 0) -> str:
+        limit = limit or (1 if len(w) <= 7 else 2)
         words = self._by_length.get(len(w), ())
         near = [v for n in range(len(w) - limit, len(w) + limit + 1) for v in self._by_length.get(n, ())]
         got = process.extractOne(w, near or words, scorer=Levenshtein.distance, score_cutoff=limit)

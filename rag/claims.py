@@ -54,7 +54,7 @@ keeps "28.4 BLEU on the WMT 2014 English-to-German task" whole (measure, benchma
 stops before the next clause in the abstracts read while setting it."""
 
 RELATION_SHARE = 0.5
-"""Least share of a number's neighbouring words (by term or Porter stem) that the evidence sentence
+"""Least share of a number's neighbouring words (by term or Snowball stem) that the evidence sentence
 holding the number must also hold; coined names among them must all be there. Half lets a
 paraphrase change its verbs ("reaches" for "achieves") and no more."""
 
@@ -252,7 +252,7 @@ def borrowed_subject(claim: str, sentences: Sequence[str], own_names: Sequence[s
 def unsupported_run(claim: str, have: set[str]) -> list[str]:
     """The longest run of consecutive content terms of ``claim`` absent from ``have``.
 
-    A term counts as present when it or its Porter stem is among ``have``'s (so "adapting"
+    A term counts as present when it or its Snowball stem is among ``have``'s (so "adapting"
     is met by "adaptive"). Returns the run's terms in order (``[]`` when every term is present).
     """
     stems = {stem(t) for t in have}

@@ -49,7 +49,7 @@ _LINK_QUESTION = re.compile(
 )
 _DEFINITION = re.compile(r"\bstands? for\b|\bacronyms?\b|\babbreviat\w*|\bspelled out\b|\bfull name", re.I)
 def term_key(term: str) -> str:
-    """How sentence and question terms are compared: the Porter stem of the index form
+    """How sentence and question terms are compared: the Snowball stem of the index form
     (:func:`rag.lexicon.lemma`), so "distill", "distilled" and "distillation", British and American
     spellings, plural and singular are one term."""
     return stem(lemma(term))

@@ -34,7 +34,7 @@ __all__ = ["FORMAT", "KEEP", "LexicalIndex", "load_or_build"]
 
 log = logging.getLogger(__name__)
 
-FORMAT = 3
+FORMAT = 5
 """Version of the kept file: raise it whenever :class:`LexicalIndex` or how it is built changes."""
 
 KEEP = 2
@@ -68,9 +68,9 @@ class LexicalIndex:
         paper_terms: Stemmed index terms of each paper.
         df: Document frequency of each stemmed term.
         bm25: The ``bm25s.BM25`` index (k1 = 1.5, b = 0.75), ``None`` for an empty collection.
-        vocab: BM25 token (Porter stem of an index form) -> token id.
-        stems: Porter stem of every token of the collection (:func:`rag.lexicon.stems_of`), so a
-            process that loads the index stems the abstracts without loading NLTK.
+        vocab: BM25 token (Snowball stem of an index form) -> token id.
+        stems: Snowball stem of every token of the collection (:func:`rag.lexicon.stems_of`), so a
+            process that loads the index does not stem the abstracts again.
     """
 
     catalogue: Catalogue

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from rag.text import STOPWORDS, tokenize, unify_dashes
 
 if TYPE_CHECKING:
-    from nltk.stem.porter import PorterStemmer
+    from Stemmer import Stemmer
 
 __all__ = [
     "Lexicon", "abbreviation_definitions", "american", "compound_parts", "known_stems", "lemma", "load_glossary",
@@ -39,8 +39,7 @@ __all__ = [
 
 GLOSSARY = Path(__file__).with_name("glossary.tsv")
 _STEMS: dict[str, str] = {}
-"""Stems already computed by an earlier process (:func:`known_stems`): NLTK, whose import takes
-about 1.5 s, is loaded only for a term that is not among them."""
+"""Stems already computed by an earlier process (:func:`known_stems`), kept with the index."""
 _DEF = re.compile(r"\(([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)\)")
 _WORDS = re.compile(r"[\w'-]+")
 
@@ -82,17 +81,18 @@ def lemma(term: str) -> str:
 
 
 @functools.lru_cache(maxsize=1)
-def _porter() -> PorterStemmer:
-    from nltk.stem.porter import PorterStemmer
+def _snowball() -> Stemmer:
+    import Stemmer
 
-    return PorterStemmer()
+    return Stemmer.Stemmer("english")
 
 
 @functools.lru_cache(maxsize=200_000)
 def stem(term: str) -> str:
-    """Porter stem of a lower-cased term (NLTK's implementation, Porter 1980): ``purifies`` -> ``purifi``."""
+    """Snowball English (Porter2) stem of a lower-cased term (``PyStemmer``, Porter 2001):
+    ``purifies`` -> ``purifi``, ``confident`` and ``confidence`` -> ``confid``."""
     known = _STEMS.get(term)
-    return known if known is not None else _porter().stem(term, to_lowercase=False)
+    return known if known is not None else _snowball().stemWord(term)
 
 
 def stems_of(texts: Iterable[str]) -> dict[str, str]:
@@ -109,7 +109,7 @@ def stems_of(texts: Iterable[str]) -> dict[str, str]:
 
 def known_stems(table: dict[str, str]) -> None:
     """Take stems computed earlier (:func:`stems_of`, kept with the retriever's index): :func:`stem`
-    returns them without loading NLTK. The table must come from :func:`stem` itself."""
+    returns them without stemming again. The table must come from :func:`stem` itself."""
     _STEMS.update(table)
 
 

@@ -6,7 +6,7 @@ Buettcher, SIGIR 2009, k = 60):
 1. dense: chunk embeddings nearest to the question (a llama-index ``VectorStoreQuery`` on
    its ``ChromaVectorStore``), each paper scored by its best chunk;
 2. lexical: BM25 (``bm25s``, Lucene variant, k1 = 1.5, b = 0.75) over title + abstract, words
-   compared by the Porter stem of their index form (:func:`rag.lexicon.lemma`), as term coverage
+   compared by the Snowball stem of their index form (:func:`rag.lexicon.lemma`), as term coverage
    compares them: "confident" meets "confidence", "condensed" meets "condensation";
 3. names: method/system names and coined terms the question states (``DANCE``, ``ALFWorld``),
    matched exactly or within one edit (``DANSE`` -> ``DANCE``) against labels, aliases and
@@ -89,7 +89,7 @@ class HybridRetriever(BaseRetriever):
         return index_terms(text)
 
     def _query_terms(self, question: str) -> list[int]:
-        """BM25 query token ids: the Porter stems of the index forms (:func:`rag.lexicon.lemma`) of the
+        """BM25 query token ids: the Snowball stems of the index forms (:func:`rag.lexicon.lemma`) of the
         question's words and of the parts of its hyphenated ones, those in the vocabulary."""
         terms = self._terms(question)
         terms += [p for t in terms for p in compound_parts(t) if p not in STOPWORDS]
@@ -151,13 +151,13 @@ class HybridRetriever(BaseRetriever):
         return self._bm25.get_scores(q)
 
     def document_frequency(self, term: str) -> int:
-        """Number of papers whose (expanded) index terms hold ``term``, compared by Porter stem."""
+        """Number of papers whose (expanded) index terms hold ``term``, compared by Snowball stem."""
         return self._df.get(stem(lemma(term.lower())), 0)
 
     def coverage(self, question: str, pid: str) -> float:
         """IDF-weighted share of the question's content terms found in the paper, in [0, 1].
 
-        Terms are compared by their Porter stems, so "purifies" finds "purification".
+        Terms are compared by their Snowball stems, so "purifies" finds "purification".
 
         Terms no paper contains weigh the most (``df = 0``), so a question about an absent
         topic ("molecule generation") scores low even when a few generic terms match.
@@ -170,7 +170,7 @@ class HybridRetriever(BaseRetriever):
         return [self._coverage(weights, pid) for pid in pids]
 
     def _term_weights(self, question: str) -> dict[tuple[str, tuple[str, ...]], float]:
-        """IDF weight ``ln(1 + N / (1 + df))`` of each content term of the question (Porter stem of its
+        """IDF weight ``ln(1 + N / (1 + df))`` of each content term of the question (Snowball stem of its
         index form, :func:`rag.lexicon.lemma`: British and American spellings, plural and singular meet).
 
         A hyphenated term is weighed whole, by the rarest of its form and its parts' forms

@@ -303,3 +303,14 @@ def test_a_bare_papers_phrase_is_a_list_question(mixed):
     ans = mixed.pipeline.ask("papers from 2023 about diffusion", filters=Filters(auto=True))
     assert ans.kind == "list" and len(ans.citations) >= 5
     assert all(c.year == 2023 for c in ans.citations)
+
+
+@pytest.mark.parametrize(
+    "question", ["time series forcasting papers", "which papers deal with time-series forcasting?"]
+)
+def test_a_misspelling_the_dictionary_knows_is_still_corrected(extractive, question):
+    # "forcasting" is in the English dictionary as a misspelling; no abstract uses it, and it is
+    # one edit from "forecasting", which one does.
+    ans = extractive.pipeline.ask(question)
+    assert not ans.refused, ans.text
+    assert [c.label for c in ans.citations][:1] == ["ReAugment"], ans.text

@@ -25,6 +25,7 @@ from rag.citations import format_marker
 from rag.evidence import EvidenceSelector
 from rag.filters import Filters
 from rag.lead import lead_line, list_head
+from rag.lexicon import states_phrase
 from rag.llm import ChatLLM
 from rag.membership import Membership, more_may_match
 from rag.phrasing import excluded_terms
@@ -44,8 +45,8 @@ EMPTY_QUESTION = "Please ask a question about the papers in the collection."
 MAIN_POINTS = "What problem does it address, what does it propose, and what results does it report?"
 """What to quote from a paper when a question names it but asks for nothing in particular."""
 EXCLUSION_COVERAGE = 0.5
-"""IDF-weighted share of an excluded phrase's terms ("agent settings") that puts a paper out, and
-of the rest of an artifact question's topic ("speech" of "a new speech dataset") that keeps one in."""
+"""IDF-weighted share of an excluded word's forms ("agent settings" -> agent) that puts a paper out,
+and of the rest of an artifact question's topic ("speech" of "a new speech dataset") that keeps one in."""
 # Words of "a new large-scale dataset" that say what kind of artifact, not what it is about.
 _ARTIFACT_WORDS = frozenset(
     """dataset datasets benchmark benchmarks corpus corpora metric metrics measure measures suite suites
@@ -263,8 +264,14 @@ class AnswerPipeline:
             members = [h for h, _ in self.membership.members(plan.topic, plan.facets, checked, rs.set_membership, many)]
         left_out: list[PaperHit] = []
         if plan.exclusion and members:
-            cov = self.retriever.coverages(excluded_terms(plan.exclusion), [h.paper.id for h in members])
-            left_out = [h for h, c in zip(members, cov, strict=True) if c >= EXCLUSION_COVERAGE]
+            # One excluded word puts out a paper that states it; an excluded phrase ("not dataset
+            # distillation") one that states the phrase, not its words apart.
+            words = excluded_terms(plan.exclusion)
+            if len(words.split()) > 1:
+                left_out = [h for h in members if states_phrase(words, h.paper.text_for_index)]
+            else:
+                cov = self.retriever.coverages(words, [h.paper.id for h in members])
+                left_out = [h for h, c in zip(members, cov, strict=True) if c >= EXCLUSION_COVERAGE]
             members = [h for h in members if h not in left_out]
         if not members and not plan.artifact and plan.number != "many" and checked:
             # The topic passed the refusal policy: a question that does not ask for a set gets the

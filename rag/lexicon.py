@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Lexicon", "abbreviation_definitions", "american", "compound_parts", "known_stems", "lemma", "load_glossary",
-    "stem", "stems_of",
+    "phrase_words", "states_phrase", "stem", "stems_of",
 ]
 
 GLOSSARY = Path(__file__).with_name("glossary.tsv")
@@ -111,6 +111,29 @@ def known_stems(table: dict[str, str]) -> None:
     """Take stems computed earlier (:func:`stems_of`, kept with the retriever's index): :func:`stem`
     returns them without stemming again. The table must come from :func:`stem` itself."""
     _STEMS.update(table)
+
+
+def states_phrase(phrase: str, text: str) -> bool:
+    """Whether ``text`` states every content word of ``phrase`` side by side, in order, each
+    compared by the stem of its index form (:func:`lemma`, :func:`stem`), hyphens and stop words
+    between them ignored: "dataset distillation" is stated by "multi-modal dataset distillation
+    (MDD)" and "datasets distilled", not by "distillation ... on three datasets"."""
+    key = [stem(lemma(t)) for t in phrase_words(phrase)]
+    if not key:
+        return False
+    seq = [stem(lemma(t)) for t in phrase_words(text)]
+    n = len(key)
+    return any(seq[i : i + n] == key for i in range(len(seq) - n + 1))
+
+
+def phrase_words(text: str) -> list[str]:
+    """The content words of ``text`` in order, a hyphenated word split into its parts."""
+    out: list[str] = []
+    for t in tokenize(text):
+        for w in compound_parts(t) or [t]:
+            if w not in STOPWORDS and len(w) > 1:
+                out.append(w)
+    return out
 
 
 def compound_parts(token: str) -> list[str]:

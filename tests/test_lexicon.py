@@ -68,3 +68,14 @@ def test_glossary_loads_and_reports_bad_lines(tmp_path):
     bad.write_text("# comment\nsame\tLLM\tlarge language model\nsynonym LLM\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"g\.tsv:3"):
         load_glossary(bad)
+
+
+def test_a_phrase_is_stated_only_by_its_words_side_by_side():
+    from rag.lexicon import states_phrase
+
+    assert states_phrase("dataset distillation", "We study multi-modal dataset distillation (MDD).")
+    assert states_phrase("dataset distillation", "Datasets distilled into a few images.")  # forms meet
+    assert states_phrase("dataset distillation", "a dataset-distillation method")
+    assert not states_phrase("dataset distillation", "Knowledge distillation ... evaluated on three datasets.")
+    assert not states_phrase("dataset distillation", "distillation of datasets")  # the other order
+    assert not states_phrase("", "anything")

@@ -130,6 +130,20 @@ def test_a_set_question_leaves_out_what_it_excludes(extractive):
     assert left and all("agent" in labels[x].abstract.lower() for x in left), left
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "papers on knowledge distillation, not dataset distillation",
+        "knowledge distillation papers but not dataset distillation",
+        "Which papers do knowledge distillation, excluding dataset distillation?",
+    ],
+)
+def test_an_excluded_phrase_puts_out_only_papers_that_state_it(extractive, question):
+    # HieRD distils knowledge and says "distillation" and "datasets" apart: not dataset distillation.
+    ans = extractive.pipeline.ask(question)
+    assert "HieRD" in [c.label for c in ans.citations], ans.text
+
+
 def test_a_non_english_question_without_a_name_says_how_to_ask(extractive):
     from rag.phrasing import looks_non_english
     from rag.refusal import NOT_ENGLISH

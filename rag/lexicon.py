@@ -328,9 +328,27 @@ class Lexicon:
         for e in {id(e): e for s in set(stem_list) for e in self._by_first.get(s, ())}.values():
             if f" {e.phrase} " in stems:
                 adds.append(e.adds_when_phrase)
+        # "same" is an equivalence: a form added here also brings its own other forms, once
+        # ("speech synthesis" -> "text-to-speech" -> "TTS").
+        adds += self._closure([" ".join(a) for a in adds])
         for add in adds:
             for t in add:
                 if t not in seen and t not in STOPWORDS:
                     seen.add(t)
                     extra.append(t)
         return extra
+
+    def _closure(self, added: list[str]) -> list[list[str]]:
+        """The other forms of the concepts the ``added`` forms state (one more step of "same")."""
+        out: dict[int, list[str]] = {}
+        for form in added:
+            stems = " " + _phrase_stems(form) + " "
+            for s in set(stems.split()):
+                for e in self._by_first.get(s, ()):
+                    if f" {e.phrase} " in stems:
+                        out[id(e)] = e.adds_when_phrase
+            for t in tokenize(form):
+                for e in self._by_term.get(t, ()):
+                    if e.phrase and e.pattern.search(form):  # "same" entries only
+                        out[id(e)] = e.adds_when_term
+        return list(out.values())

@@ -61,6 +61,16 @@ def test_the_collection_definition_wins_over_the_glossary():
     assert {"dataset", "pruning"} <= set(lex.expansions(docs[1]))
 
 
+def test_same_is_an_equivalence_one_step_further():
+    # one abstract defines TTS; the glossary says text-to-speech is speech synthesis: an abstract
+    # on speech synthesis is found by "TTS" as well, and one on TTS by "speech synthesis"
+    docs = ["Text-to-Speech (TTS) models speak.", "A method for speech synthesis.", "TTS is hard."]
+    lex = Lexicon(docs, [("same", "text-to-speech", "speech synthesis")])
+    assert {"tts", "text-to-speech"} <= set(lex.expansions(docs[1]))
+    assert {"speech", "synthesis"} <= set(lex.expansions(docs[2]))
+    assert "tts" not in Lexicon(docs, []).expansions(docs[1])
+
+
 def test_glossary_loads_and_reports_bad_lines(tmp_path):
     rows = load_glossary()
     assert ("isa", "GSM8K", "math benchmark") in rows and all(r[0] in {"same", "isa"} for r in rows)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
+from filelock import FileLock, Timeout
 
 from store.guard import neutralize_markers
 from store.labels import choose_label
@@ -37,6 +38,9 @@ __all__ = ["Chunk", "ChromaStore", "DimensionMismatch", "StoreAudit", "StoreDama
 
 log = logging.getLogger(__name__)
 _BATCH = 2000  # below Chroma's max batch size (5,461 on SQLite builds)
+OPEN_LOCK_TIMEOUT = 60.0
+"""Seconds a process waits for another to finish opening the same local store (an open takes
+well under a second; a wait this long means a stuck process, and the open then fails)."""
 _T = TypeVar("_T")
 
 
@@ -236,9 +240,18 @@ class ChromaStore:
                 if path is None:
                     raise StoreError("ChromaStore needs a path or a url")
                 path.mkdir(parents=True, exist_ok=True)
-                self.client = chromadb.PersistentClient(path=str(path), settings=settings)
+                # Chroma's first open of a folder creates its SQLite tables; two processes doing it at
+                # once fail with "table collections already exists". Opening is serialized across
+                # processes by a lock file beside the folder (held for the open only, not for reads).
+                with FileLock(str(path.with_name(path.name + ".open.lock")), timeout=OPEN_LOCK_TIMEOUT):
+                    self.client = chromadb.PersistentClient(path=str(path), settings=settings)
         except StoreError:
             raise
+        except Timeout as exc:
+            raise StoreError(
+                f"Another process has been opening the local store at {path} for over {OPEN_LOCK_TIMEOUT:.0f} s; "
+                f"stop it, or if none runs, delete the lock file {exc.lock_file}"
+            ) from exc
         except Exception as exc:
             where = f"the Chroma server at {url}" if url else f"the local store at {path}"
             if url:

@@ -186,3 +186,30 @@ def test_a_home_whose_only_ingest_failed_gets_no_bundled_papers(tmp_path: Path):
     assert out.returncode == 1 and "is empty" in out.stderr and "paperchat ingest" in out.stderr
     assert "indexing" not in out.stderr
     assert ChromaStore(Settings(home=home).index_name(), path=home / "chroma").counts() == (0, 0)
+
+
+def test_an_open_held_by_another_process_past_the_timeout_says_which_lock(tmp_path: Path, monkeypatch):
+    import pytest
+    from filelock import FileLock
+
+    import store.chroma as chroma
+    from store.chroma import StoreError
+
+    monkeypatch.setattr(chroma, "OPEN_LOCK_TIMEOUT", 0.2)
+    path = tmp_path / "chroma"
+    path.mkdir()
+    lock = str(path.with_name("chroma.open.lock"))
+    with subprocess.Popen(
+        [sys.executable, "-c", f"import time; from filelock import FileLock; held = FileLock({lock!r}); "
+         "held.acquire(); print('held', flush=True); time.sleep(30)"],
+        stdout=subprocess.PIPE, text=True,
+    ) as holder:  # fmt: skip
+        try:
+            assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+            with pytest.raises(StoreError, match="delete the lock file"):
+                ChromaStore("papers_test", path=path)
+        finally:
+            holder.kill()
+    with FileLock(lock, timeout=5):  # released with its process: a later open works
+        pass
+    assert ChromaStore("papers_test", path=path).counts() == (0, 0)

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Lexicon", "abbreviation_definitions", "american", "compound_parts", "known_stems", "lemma", "load_glossary",
-    "phrase_words", "states_phrase", "stem", "stems_of",
+    "states_phrase", "stem", "stems_of",
 ]
 
 GLOSSARY = Path(__file__).with_name("glossary.tsv")
@@ -118,15 +118,15 @@ def states_phrase(phrase: str, text: str) -> bool:
     compared by the stem of its index form (:func:`lemma`, :func:`stem`), hyphens and stop words
     between them ignored: "dataset distillation" is stated by "multi-modal dataset distillation
     (MDD)" and "datasets distilled", not by "distillation ... on three datasets"."""
-    key = [stem(lemma(t)) for t in phrase_words(phrase)]
+    key = [stem(lemma(t)) for t in _content_words(phrase)]
     if not key:
         return False
-    seq = [stem(lemma(t)) for t in phrase_words(text)]
+    seq = [stem(lemma(t)) for t in _content_words(text)]
     n = len(key)
     return any(seq[i : i + n] == key for i in range(len(seq) - n + 1))
 
 
-def phrase_words(text: str) -> list[str]:
+def _content_words(text: str) -> list[str]:
     """The content words of ``text`` in order, a hyphenated word split into its parts."""
     out: list[str] = []
     for t in tokenize(text):

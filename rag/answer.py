@@ -296,10 +296,15 @@ class AnswerPipeline:
             ev_query = MAIN_POINTS
         qvec = self.retriever.embedder.embed([ev_query])[0]
         per = 1 if listing else self.settings.answer.evidence_per_paper
-        if not listing and (plan.summary or wants_more(ev_query)):
+        # The question model's reading of what is asked of each paper (roles, summary), when the
+        # evidence query is the question itself.
+        read = ev_query == plan.query
+        if not listing and (plan.summary or (len(plan.roles) >= 2 if read else wants_more(ev_query))):
             per += 2 if plan.summary else 1
+        roles, summary = (plan.roles, plan.summary) if read else (None, None)
         sources = [
-            Source(i + 1, h, self.evidence.select(ev_query, h.paper, k=per, qvec=qvec)) for i, h in enumerate(chosen)
+            Source(i + 1, h, self.evidence.select(ev_query, h.paper, k=per, qvec=qvec, roles=roles, summary=summary))
+            for i, h in enumerate(chosen)
         ]
         whole = plan.summary or {"problem", "method"} <= plan.roles
         for s in sources:
@@ -307,8 +312,13 @@ class AnswerPipeline:
             # so the reader can tell the papers apart.
             wanted = has_opening_label(s.hit.paper) if listing else (not named or whole)
             gist = self.evidence.gist(s.hit.paper) if wanted else None
-            if gist and all(e.start != gist.start for e in s.evidence):
-                s.evidence = sorted([*s.evidence, gist], key=lambda e: e.start)
+            if gist is None:
+                continue
+            # A paper asked about as a whole also quotes how its approach works (the sentences that
+            # elaborate its proposal: stages, components, training).
+            unit = [gist, *self.evidence.elaboration(s.hit.paper, gist)] if whole and not listing else [gist]
+            have = {e.start for e in s.evidence}
+            s.evidence = sorted([*s.evidence, *(e for e in unit if e.start not in have)], key=lambda e: e.start)
         return sources
 
     def _authors(

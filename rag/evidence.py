@@ -14,6 +14,7 @@ from rag.embed import Embedder
 from rag.lexicon import lemma, stem
 from rag.roles import (
     _PROPOSAL,
+    _RESULT_LEAD,
     _STRONG_PROPOSAL,
     _THIS_WORK,
     ANAPHORA,
@@ -41,6 +42,7 @@ ROLE_BONUS = 0.2
 PART_FLOOR = 0.35  # x the best sentence's score: the least a sub-question's best sentence needs
 PART_MARGIN = 2.0  # x the runner-up's score: a sub-question's best sentence that stands out is taken
 GAP_UNIT = 3  # sentences: a gap move at most this long is quoted whole
+ELABORATION_UNIT = 3  # sentences: most quoted after a paper's proposal when it is asked about as a whole
 _AVAILABILITY = re.compile(
     r"\b(available|released?|open-?sourced?)\b.*(https?://|www\.|\.(com|org|io|cn)\b|github)", re.I
 )
@@ -56,8 +58,11 @@ def term_key(term: str) -> str:
 
 
 def _keys(text: str) -> set[str]:
-    """The term keys of the content words of ``text``."""
-    return {term_key(t) for t in content_terms(text)}
+    """The term keys of the content words of ``text``; a hyphenated compound also gives its parts'
+    keys, so "two-stage training" states "stages" and "verifier-free" states "verifier"."""
+    terms = content_terms(text)
+    parts = [p for t in terms if "-" in t for p in content_terms(t.replace("-", " "))]
+    return {term_key(t) for t in (*terms, *parts)}
 
 
 def _data_sentences(abstract: str) -> list[Sentence]:
@@ -153,8 +158,13 @@ class EvidenceSelector:
             got = self._moves[paper.id] = abstract_moves([x.text for x in sents])
         return {x.start: m for x, m in zip(self.sentences(paper)[0], got, strict=True)}
 
-    def score(self, question: str, paper: Paper, qvec: np.ndarray | None = None) -> list[Evidence]:
-        """All sentences of ``paper`` scored against ``question``, best first."""
+    def score(
+        self, question: str, paper: Paper, qvec: np.ndarray | None = None, *, roles: Iterable[str] | None = None
+    ) -> list[Evidence]:
+        """All sentences of ``paper`` scored against ``question``, best first.
+
+        ``roles`` are the rhetorical roles the question asks for, as the question model read them
+        (:attr:`rag.question.QuestionPlan.roles`); ``None`` reads them from ``question``."""
         sents, vecs = self.sentences(paper)
         if not sents:
             return []
@@ -185,7 +195,7 @@ class EvidenceSelector:
         qweight = sum(weight(t) for t in qterms) or 1.0
         wants_number = bool(_QUANTITY.search(question))
         wants_link = bool(_LINK_QUESTION.search(question))
-        roles = question_roles(question)
+        roles = question_roles(question) if roles is None else set(roles)
         own = {normalize(n) for n in (paper.label, *paper.aliases)}
         stated = {normalize(e) for e in named_entities(question)}
         asked = stated - own
@@ -224,8 +234,40 @@ class EvidenceSelector:
             found = found or next((s for s in sents if pat.search(s.text)), None)
         return Evidence(paper.id, found.text, found.start, found.end, 0.0) if found else None
 
-    def select(self, question: str, paper: Paper, k: int = 3, qvec: np.ndarray | None = None) -> list[Evidence]:
+    def elaboration(self, paper: Paper, gist: Evidence) -> list[Evidence]:
+        """The sentences right after ``gist`` (the paper's proposal) that go on saying how the
+        approach works: its stages, components, training ("Specifically, we first ...",
+        "Furthermore, we introduce ...", "Our two-stage training approach ..."), in order, at most
+        ``ELABORATION_UNIT``. The run ends at a sentence that reports experiments or results
+        ("Experiments on ...", "Empirically, ..."), at an availability statement, and at the end of
+        the abstract. Scores are 0.0: chosen for their place in the abstract, not for a question.
+
+        The contribution move of an abstract states the approach over several sentences
+        (Swales, 1990); a question about the paper as a whole (a summary, or its problem and
+        its method) quotes that unit, as a problem question quotes the whole gap."""
+        sents, _ = self.sentences(paper)
+        after = [x for x in sents if x.start > gist.start]
+        out = []
+        for x in after[:ELABORATION_UNIT]:
+            if _RESULT_LEAD.search(x.text) or _AVAILABILITY.search(x.text):
+                break
+            out.append(Evidence(paper.id, x.text, x.start, x.end, 0.0))
+        return out
+
+    def select(
+        self,
+        question: str,
+        paper: Paper,
+        k: int = 3,
+        qvec: np.ndarray | None = None,
+        *,
+        roles: Iterable[str] | None = None,
+        summary: bool | None = None,
+    ) -> list[Evidence]:
         """The ``k`` best sentences of ``paper`` for ``question``, in abstract order.
+
+        ``roles`` and ``summary`` are what the question model read (:class:`rag.question.QuestionPlan`);
+        ``None`` reads them from ``question`` (:func:`rag.roles.question_roles`, :func:`rag.roles.is_summary`).
 
         Greedy: each step takes the sentence with the best score plus a bonus (0.3 x the
         idf-weighted share) for question terms no chosen sentence covers yet, and
@@ -243,16 +285,17 @@ class EvidenceSelector:
         holds one of its items brings the opening and the sentences with the list's items (a
         list is one unit); so more than ``k`` may be returned.
         """
-        scored = self.score(question, paper, qvec)
+        asked = question_roles(question) if roles is None else set(roles)
+        summary = is_summary(question) if summary is None else summary
+        scored = self.score(question, paper, qvec, roles=asked)
         if not scored:
             return []
         qterms = _keys(question)
         qweight = sum(self._idf(t) for t in qterms) or 1.0
         terms = {e.start: _keys(e.sentence) & qterms for e in scored}
-        asked = question_roles(question)
         moves = self.moves(paper)
-        roles = {e.start: sentence_roles(e.sentence, moves[e.start]) & asked for e in scored}
-        cutoff = 0.35 if is_summary(question) else 0.6
+        played = {e.start: sentence_roles(e.sentence, moves[e.start]) & asked for e in scored}
+        cutoff = 0.35 if summary else 0.6
         best = scored[0].score
         chosen: list[Evidence] = []
         covered: set[str] = set()
@@ -275,12 +318,12 @@ class EvidenceSelector:
                     nxt = next(x for x in pool if x.start == e.start)
                     chosen.append(nxt)
                     covered |= terms[nxt.start]
-                    covered_roles |= roles[nxt.start]
+                    covered_roles |= played[nxt.start]
                     pool.remove(nxt)
                 break
         while pool and len(chosen) < k:
             def gain(e: Evidence, covered: set[str] = covered, covered_roles: set[str] = covered_roles) -> float:
-                new_role = ROLE_BONUS if chosen and roles[e.start] - covered_roles else 0.0
+                new_role = ROLE_BONUS if chosen and played[e.start] - covered_roles else 0.0
                 return e.score + 0.3 * sum(self._idf(t) for t in terms[e.start] - covered) / qweight + new_role
 
             nxt = max(pool, key=gain)
@@ -288,7 +331,7 @@ class EvidenceSelector:
                 break
             chosen.append(nxt)
             covered |= terms[nxt.start]
-            covered_roles |= roles[nxt.start]
+            covered_roles |= played[nxt.start]
             pool.remove(nxt)
         # The gap a paper addresses is one statement, often split over two or three sentences
         # ("However, these approaches ..." + "This design ..., leading to ..."): a problem

@@ -49,7 +49,7 @@ from rag.phrasing import (
     strip_social,
     trim,
 )
-from rag.roles import question_roles
+from rag.roles import is_summary, question_roles
 from rag.table_request import asks_table, column_phrases, split_table
 from rag.text import content_terms
 
@@ -185,11 +185,6 @@ _COMPARE_WORD = re.compile(
 )
 _BETTER = re.compile(r"\b(better|worse|stronger|weaker|faster|slower|cheaper|more|less)\b", re.I)
 _EACH = re.compile(r"\b(each|both|either|respectively|the two)\b", re.I)
-_SUMMARY_WORD = re.compile(
-    r"\b(summari[sz]\w*|summary|overview|gist|tl;?\s?dr|recap|synopsis|in a nutshell|"
-    r"explain|describe|tell me about|what is (?:it|\S+) about)\b",
-    re.I,
-)
 _LINK = re.compile(
     r"\b(code|github|gitlab|repositor(y|ies)|repos?|links?|urls?|project pages?|websites?|demos?)\b", re.I
 )
@@ -395,7 +390,7 @@ def read_question(
     papers = [r for r in refs if r.kind in ("name", "id", "number", "ordinal")]
     distinct = {pid for r in papers for pid in r.paper_ids} | {f"#{r.index}" for r in papers if not r.paper_ids}
     metadata = asked_detail(query)
-    summary = bool(_SUMMARY_WORD.search(query))
+    summary = is_summary(query)
     aspect = _aspect(query, refs, names)
     roles = frozenset(question_roles(aspect or query))
     if summary:

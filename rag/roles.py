@@ -23,6 +23,7 @@ __all__ = [
     "ANAPHORA",
     "NOT_STATED",
     "ROWS",
+    "SUMMARY_WORDS",
     "Row",
     "abstract_moves",
     "is_summary",
@@ -62,12 +63,21 @@ _ROLE_CUES = {
         re.I,
     ),
 }
+# Words that say something is wrong or missing: a question using one asks for the problem a paper
+# addresses ("what's wrong with ...", "what do earlier models get wrong / miss / overlook", "what's
+# holding back ...", "what made it hard", "the catch"). One class of word forms.
+_DEFICIENCY = (
+    r"limitations?|challenges?|shortcomings?|bottlenecks?|obstacles?|weakness(?:es)?|inefficien\w*|gaps?|issues?|"
+    r"drawbacks?|flaws?|pitfalls?|hurdles?|barriers?|catch|wrong|miss(?:es|ed|ing)?|overlook\w*|neglect\w*|"
+    r"ignor(?:e|es|ed|ing)|lack\w*|fail\w*|struggl\w*|suffer\w*|difficult\w*|hard(?:er|est)?|worse|degrad\w*|"
+    r"wast(?:e|es|ed|ing|eful)|blam(?:e|es|ed|ing)|criti(?:ci[sz]\w*|que)|hold(?:s|ing)? back|fall(?:s|ing)? short|"
+    r"trade-offs?|caus(?:e|es|ed|ing)"
+)
 _INTENT_CUES = {
     "problem": re.compile(
         # "problem" as the thing a paper addresses, not the object of a method ("cast as a
         # combinatorial problem").
-        r"\b(limitation|challenge|shortcoming|bottleneck|obstacle|weakness|inefficien\w*|gap|issue|"
-        r"address|tackle|motivat\w*|why|trade-off|cause|neglect\w*)\w*\b|"
+        rf"\b(?:{_DEFICIENCY}|address\w*|tackl\w*|motivat\w*|why)\b|"
         r"\bproblems?\b(?=\s+(with|of|in|that|does|do|did|they|it|addressed|solved|tackled)\b)",
         re.I,
     ),
@@ -81,13 +91,19 @@ _INTENT_CUES = {
     "data": re.compile(r"\b(dataset|benchmark|evaluated|tasks|resources?)\w*\b", re.I),
     "theory": re.compile(r"\b(theor\w*|prove|proof|bound|guarantee|convergence)\w*\b", re.I),
 }
-_SUMMARY = re.compile(r"\b(summari[sz]e|summary|overview|contribution|what (is|does) .{0,40} (about|do))\b", re.I)
+SUMMARY_WORDS = re.compile(
+    r"\b(summari[sz]\w*|summary|overview|gist|tl;?\s?dr|recap|synopsis|in a nutshell|in brief|contribution|"
+    r"explain|describe|tell me about|what (?:is|does) .{0,40} (?:about|do))\b",
+    re.I,
+)
+"""Words that ask for a summary, gist or overview of a paper: the one reading of "summary" (the
+question model's :attr:`rag.question.QuestionPlan.summary` and evidence selection both use it)."""
 
 
 def question_roles(question: str) -> set[str]:
     """Rhetorical roles a question asks for (problem, method, result, data, theory)."""
     roles = {r for r, pat in _INTENT_CUES.items() if pat.search(question)}
-    if _SUMMARY.search(question):
+    if SUMMARY_WORDS.search(question):
         roles |= {"problem", "method", "result"}
     return roles
 
@@ -196,7 +212,7 @@ def wants_more(question: str) -> bool:
 
 def is_summary(question: str) -> bool:
     """Whether the question asks for a summary or overview of a paper."""
-    return bool(_SUMMARY.search(question))
+    return bool(SUMMARY_WORDS.search(question))
 
 
 # --- rows of comparisons and summaries -----------------------------------------------------

@@ -120,6 +120,37 @@ def test_a_summary_that_asks_something_specific_is_a_question(cat):
     assert plan.intent == "ask" and plan.summary and "problem" in plan.roles
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What's wrong with earlier graph condensation, according to DANCE?",
+        "what do prior multimodal distillation methods miss, per APM",
+        "Where does previous work fall short, per ProAct-75?",
+        "what's the catch with synthetic speech data?",
+        "What is holding back proactive agents?",
+        "What made nested expectation estimation hard?",
+        "which drawback of earlier methods does DANCE fix",
+    ],
+)
+def test_a_question_about_what_is_wrong_or_missing_asks_for_the_problem(cat, question):
+    assert "problem" in read_question(question, cat).roles, question
+
+
+@pytest.mark.parametrize("question", ["Which hardware was used by DANCE?", "What is the mission of ProAct-75?"])
+def test_words_that_only_look_like_deficiency_words_ask_no_problem(cat, question):
+    assert "problem" not in read_question(question, cat).roles, question
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["DANCE in brief", "APM tl;dr - its limitation and fix", "explain the ProAct-75 paper in two sentences"],
+)
+def test_the_question_model_and_evidence_selection_read_summary_words_alike(cat, question):
+    from rag.roles import is_summary
+
+    assert read_question(question, cat).summary and is_summary(question), question
+
+
 def test_topic_summaries(cat):
     for q in ("Summarize the papers on federated learning", "overview of federated learning papers"):
         plan = read_question(q, cat)

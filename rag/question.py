@@ -299,7 +299,8 @@ _COMPARE_LINK = re.compile(
     re.I,
 )
 _COMPARE_TAIL = re.compile(
-    r"\s+(?:differ|compare|different|similar)\b.*$|\s*[:?].*$|\s+(?:on|in|by|regarding|with respect to)\s+their\b.*$|"
+    r"\s+(?:differ|compare|different|similar)\b.*$|\s*[:?].*$|\s+[-–—]+\s+.*$|"
+    r"\s+(?:on|in|by|regarding|with respect to)\s+their\b.*$|"
     r",?\s+in terms of\b.*$",
     re.I,
 )
@@ -340,8 +341,10 @@ def _parts(query: str, refs: list[PaperRef], names: list[str]) -> dict[str, tupl
         q = _aspect(part, refs, names)
         if not q:
             continue
-        head, colon, tail = part.partition(":")
-        if colon and tail.strip() and not _aspect(head, refs, names):  # "Compare DANCE and APM: what ..."
+        split = re.split(r":|\s+[-–—]+\s+", part, maxsplit=1)
+        head, tail = (split[0], split[1]) if len(split) == 2 else (part, "")
+        # "Compare DANCE and APM: what ...", "DANCE or APM - how does each ...": the heading is what follows
+        if tail.strip() and not _aspect(head, refs, names):
             part = tail
         written.append(re.sub(r"^\W*(?:and|or|but|also)\b\W*", "", part).strip(" ,;:?.-"))
         queries.append(q)

@@ -5,6 +5,8 @@ Fast tests: a catalogue of a few hand-made papers (no embedder, no store).
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from rag.catalogue import Catalogue
@@ -99,6 +101,16 @@ def test_comparisons_however_asked(cat, question):
     plan = read_question(question, cat)
     assert plan.intent == "compare", question
     assert set(plan.named_ids) == {"a#1", "a#2"}
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["DANCE or APM - how does each one cut cost", "dance vs apm — what does each shrink?", "APM vs DANCE: memory use"],
+)
+def test_a_spaced_dash_or_colon_ends_the_sides_of_a_comparison(cat, question):
+    plan = read_question(question, cat)
+    assert plan.intent == "compare" and {s.lower() for s in plan.sides[0]} == {"dance", "apm"}, plan.sides
+    assert plan.asked_parts and not re.search(r"\b(dance|apm)\b", plan.asked_parts[0], re.I), plan.asked_parts
 
 
 def test_a_question_about_one_paper_with_and_and_each_is_not_a_comparison(cat):

@@ -120,6 +120,7 @@ _FACET_SPLIT = re.compile(
     r"\bfor example\b|\be\.g\.|\bi\.e\.|\bincluding\b|:(?=\s)",
     re.I,
 )
+_PARENTHESIS = re.compile(r"\(([^()]*)\)")
 _ENGLISH_FUNCTION_WORDS = frozenset(
     """the a an of and or to in on for with by is are was were does do did which what how why who whose
     that this these papers paper""".split()
@@ -238,10 +239,21 @@ def facets(topic: str) -> tuple[str, ...]:
 
     Split at commas, semicolons, slashes, "or", "such as", "e.g.", "for example", "including"
     and a colon that introduces a list; parts without a content term are dropped; ``()`` when
-    there is one part. A one-word alternative beside a longer one shares the longer one's words
+    there is one part. A parenthesis lists examples or short forms of the phrase before it:
+    "foundation models (LVLMs, MLLMs) as the backbone" -> the phrase without it, "LVLMs", "MLLMs".
+    A one-word alternative beside a longer one shares the longer one's words
     (coordination ellipsis: "estimate or quantify uncertainty" -> "estimate uncertainty",
     "quantify uncertainty"); a hyphenated word is a term of its own.
     """
+    # "image-and-text models (LVLMs, MLLMs) as the backbone": a parenthesis lists examples or short
+    # forms of the phrase before it; the phrase (without it) and each item are alternatives.
+    inner = [m.group(1) for m in _PARENTHESIS.finditer(topic)]
+    if inner:
+        head = re.sub(r"\s+", " ", _PARENTHESIS.sub(" ", topic)).strip()
+        lists = [re.sub(r"\betc\b\.?", " ", i) for i in inner]  # "(A, B, etc.)"
+        items = [x.strip(" .-") for i in lists for x in (facets(i) or _FACET_SPLIT.split(i)) if x and content_terms(x)]
+        found = tuple(dict.fromkeys([*(facets(head) or (head,) if content_terms(head) else ()), *items]))
+        return found if len(found) > 1 else ()
     parts = [p.strip(" .()-") for p in _FACET_SPLIT.split(topic)]
     parts = [p for p in parts if p and content_terms(p)]
     if len(parts) == 2 and re.search(r"\bor\b", topic, re.I):

@@ -136,6 +136,14 @@ def test_facets_split_the_alternatives_of_a_set_question():
     assert facets("time series or spatiotemporal data") == ("time series", "spatiotemporal data")
     # a sequence asks for both steps: not alternatives
     assert facets("train with supervised fine-tuning first and then a reinforcement-learning stage") == ()
+    # a parenthesis lists examples or short forms of the phrase before it
+    assert facets("image-and-text foundation models (LVLMs, MLLMs) as the backbone") == (
+        "image-and-text foundation models as the backbone", "LVLMs", "MLLMs",
+    )
+    assert facets("smaller datasets (condensing graphs, distilling data, etc.)") == (
+        "smaller datasets", "condensing graphs", "distilling data",
+    )
+    assert facets("speech or audio (e.g. TTS)") == ("speech", "audio", "TTS")
 
 
 def test_the_topic_drops_the_frame_and_the_relating_verb_only():

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from rag.catalogue import Catalogue
-from rag.lexicon import GLOSSARY, Lexicon, lemma, stem, stems_of
+from rag.lexicon import GLOSSARY, Lexicon, lemma, stem
 from rag.text import STOPWORDS, tokenize
 from store.papers import Paper
 
@@ -34,7 +34,7 @@ __all__ = ["FORMAT", "KEEP", "LexicalIndex", "load_or_build"]
 
 log = logging.getLogger(__name__)
 
-FORMAT = 6
+FORMAT = 7
 """Version of the kept file: raise it whenever :class:`LexicalIndex` or how it is built changes."""
 
 KEEP = 2
@@ -69,8 +69,6 @@ class LexicalIndex:
         df: Document frequency of each stemmed term.
         bm25: The ``bm25s.BM25`` index (k1 = 1.5, b = 0.75), ``None`` for an empty collection.
         vocab: BM25 token (Snowball stem of an index form) -> token id.
-        stems: Snowball stem of every token of the collection (:func:`rag.lexicon.stems_of`), so a
-            process that loads the index does not stem the abstracts again.
     """
 
     catalogue: Catalogue
@@ -80,7 +78,6 @@ class LexicalIndex:
     df: dict[str, int] = field(default_factory=dict)
     bm25: Any = None
     vocab: dict[str, int] = field(default_factory=dict)
-    stems: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def build(cls, papers: Sequence[Paper]) -> LexicalIndex:
@@ -104,7 +101,6 @@ class LexicalIndex:
         token_ids, index.vocab = _vocab(corpus_tokens)
         index.bm25 = bm25s.BM25(k1=1.5, b=0.75)
         index.bm25.index(bm25s.tokenization.Tokenized(token_ids, index.vocab), show_progress=False)
-        index.stems = stems_of(texts)
         return index
 
 

@@ -33,13 +33,11 @@ if TYPE_CHECKING:
     from Stemmer import Stemmer
 
 __all__ = [
-    "Lexicon", "abbreviation_definitions", "american", "compound_parts", "known_stems", "lemma", "load_glossary",
-    "states_phrase", "stem", "stems_of",
+    "Lexicon", "abbreviation_definitions", "american", "compound_parts", "lemma", "load_glossary",
+    "states_phrase", "stem",
 ]
 
 GLOSSARY = Path(__file__).with_name("glossary.tsv")
-_STEMS: dict[str, str] = {}
-"""Stems already computed by an earlier process (:func:`known_stems`), kept with the index."""
 _DEF = re.compile(r"\(([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)\)")
 _WORDS = re.compile(r"[\w'-]+")
 
@@ -91,26 +89,7 @@ def _snowball() -> Stemmer:
 def stem(term: str) -> str:
     """Snowball English (Porter2) stem of a lower-cased term (``PyStemmer``, Porter 2001):
     ``purifies`` -> ``purifi``, ``confident`` and ``confidence`` -> ``confid``."""
-    known = _STEMS.get(term)
-    return known if known is not None else _snowball().stemWord(term)
-
-
-def stems_of(texts: Iterable[str]) -> dict[str, str]:
-    """``{term: stem(term)}`` for every token of ``texts``, the parts of its compounds and their
-    index forms (:func:`lemma`): what answering questions about these texts stems."""
-    terms: set[str] = set()
-    for text in texts:
-        for t in tokenize(text):
-            terms.add(t)
-            terms.update(compound_parts(t))
-    terms |= {lemma(t) for t in terms}
-    return {t: stem(t) for t in terms}
-
-
-def known_stems(table: dict[str, str]) -> None:
-    """Take stems computed earlier (:func:`stems_of`, kept with the retriever's index): :func:`stem`
-    returns them without stemming again. The table must come from :func:`stem` itself."""
-    _STEMS.update(table)
+    return _snowball().stemWord(term)
 
 
 def states_phrase(phrase: str, text: str) -> bool:

@@ -33,7 +33,7 @@ from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 from rag.catalogue import NameIndex
 from rag.embed import Embedder
 from rag.index_cache import index_terms, load_or_build
-from rag.lexicon import compound_parts, known_stems, lemma, stem
+from rag.lexicon import compound_parts, lemma, stem
 from rag.settings import RetrievalSettings
 from rag.text import STOPWORDS, content_terms
 from rag.types import PaperHit
@@ -81,7 +81,6 @@ class HybridRetriever(BaseRetriever):
         self._df = index.df
         self._bm25 = index.bm25
         self._vocab = index.vocab
-        known_stems(index.stems)
         self._vectors = store.vector_store()
 
     @staticmethod

@@ -166,6 +166,15 @@ ANAPHORA = re.compile(
 )
 
 
+_CONTINUES = re.compile(
+    rf"{ANAPHORA.pattern}|"
+    r"^\W*(?:however|but|yet|nevertheless|nonetheless|still|while effective|despite (?:this|these|its|their))\b",
+    re.I,
+)
+"""A sentence that reads against the one before it: an anaphor ("These approaches ...") or a contrast
+("However, ...")."""
+
+
 def abstract_moves(sentences: list[str]) -> list[str]:
     """The move each sentence of an abstract makes: ``background``, ``gap`` or ``contribution``.
 
@@ -337,6 +346,9 @@ ROWS: tuple[Row, ...] = (
         requires_own=True,
     ),
 )
+CONTEXT_SENTENCES = 2
+"""Most sentences quoted before a problem sentence that reads against the one before it (a gap is
+rarely stated over more than three sentences; see :data:`rag.evidence.GAP_UNIT`)."""
 ROW_MIN_SCORE = 0.30
 """Least row score (see :class:`Row`) for a sentence to fill a cell; else :data:`NOT_STATED`."""
 
@@ -420,10 +432,22 @@ def select_rows(
             out[row.key] = ()
             continue
         used.add(pick.start)
+        before: tuple[Evidence, ...] = ()
+        first = pick
+        # "However, establishing a compact boundary ... remains a challenge": a problem stated
+        # against the sentence before it is quoted with that sentence ("One-class learning offers
+        # inherent robustness ..."), which says what it is a problem of; at most CONTEXT_SENTENCES.
+        while row.key == "problem" and len(before) < CONTEXT_SENTENCES and _CONTINUES.search(first.sentence):
+            prev = max((e for e in scored if e.start < first.start), key=lambda e: e.start, default=None)
+            if prev is None or prev.start in used:
+                break
+            first = replace(prev, score=pick.score)
+            before = (first, *before)
+            used.add(prev.start)
         # "three challenges: (1) Overhead." is quoted with the sentences holding items (2), (3).
         from rag.evidence import list_items
 
         more = list_items(pick, scored)
         used.update(e.start for e in more)
-        out[row.key] = (pick, *more)
+        out[row.key] = (*before, pick, *more)
     return {r.key: out[r.key] for r in rows}

@@ -51,9 +51,17 @@ def summarize_paper(pipeline, paper: Paper, cite: Cite, *, how: str = "", outsid
     for r in rows:
         for e in sel[r.key]:
             themes.setdefault(e.start, ([], e))[0].append(r.title)
+    # One line per theme: a theme quoted over two sentences ("One-class learning offers ..."
+    # "However, ... remains a challenge.") is one line.
+    merged: list[tuple[list[str], list[Evidence]]] = []
     for titles, e in themes.values():
+        if merged and merged[-1][0] == titles:
+            merged[-1][1].append(e)
+        else:
+            merged.append((titles, [e]))
+    for titles, evs_ in merged:
         heading = " and ".join([titles[0], *(t.lower() for t in titles[1:])])
-        lines.append(f"- {heading}: “{strip_markup(e.sentence)}” {m}")
+        lines.append(f"- {heading}: " + " ".join(f"“{strip_markup(e.sentence)}”" for e in evs_) + f" {m}")
     if not any(sel[r.key] for r in rows):
         lines += [f"- “{strip_markup(e.sentence)}” {m}" for e in evs]
     if limits:

@@ -205,6 +205,30 @@ def test_select_rows_uses_minimum_score(components: Components):
     assert NOT_STATED == "not stated in the abstract"
 
 
+def test_a_problem_stated_against_the_sentence_before_it_is_quoted_with_that_sentence(components: Components):
+    """Over every seed paper: a problem cell never opens with "However, ..." or "These approaches ..."
+    when the sentence it reads against is free; the cell's sentences are consecutive."""
+    import re
+
+    ev = components.pipeline.evidence
+    opens = re.compile(r"^\W*(however|but|yet|these|this|such|they|it)\b", re.I)
+    checked = 0
+    for paper in components.retriever.papers.values():
+        rows = select_rows(ev, paper, ROWS)
+        cell = rows["problem"]
+        if not cell:
+            continue
+        starts = [s.start for s in ev.sentences(paper)[0]]
+        i = starts.index(cell[0].start)
+        used = {e.start for key, evs in rows.items() if key != "problem" for e in evs}
+        if opens.search(cell[0].sentence) and i > 0 and len(cell) < 3:
+            assert starts[i - 1] in used, (paper.label, cell[0].sentence)
+        if len(cell) > 1 and opens.search(cell[1].sentence):
+            checked += 1
+            assert starts.index(cell[1].start) == i + 1, paper.label
+    assert checked >= 3  # the seed abstracts state several problems this way
+
+
 # --- summaries ---------------------------------------------------------------------------
 
 

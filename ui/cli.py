@@ -1,5 +1,5 @@
 """The ``paperchat`` command line: ingest, ask, compare, ui, eval, config, remove; mcp and serve
-(:mod:`ui.cli_remote`); table (:mod:`ui.cli_table`).
+(:mod:`ui.cli_remote`); table (:mod:`ui.cli_table`); chat (:mod:`ui.cli_chat`).
 
 Every command that answers goes through :class:`rag.conversation.Conversation`, the route the
 chat page serves, so the CLI, ``eval`` and the page answer alike.
@@ -22,6 +22,7 @@ import click
 
 from rag.settings import Settings, default_corpus
 from store.textin import clean_text, limit_text
+from ui.cli_chat import chat
 from ui.cli_remote import mcp, serve
 from ui.cli_setup import build_components, locked_ingest, print_ingest_report
 from ui.cli_table import table
@@ -473,6 +474,7 @@ def remove(ctx: click.Context, ids: tuple[str, ...], sources: tuple[str, ...]) -
         sys.exit(1)
 
 
+main.add_command(chat)
 main.add_command(mcp)
 main.add_command(serve)
 main.add_command(table)

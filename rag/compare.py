@@ -77,6 +77,7 @@ def build_table(
     aspects: Sequence[str] = (),
     rows: Sequence[Row] = ROWS,
     headings: Sequence[str] = (),
+    extra: Sequence[Sequence[Evidence]] = (),
 ) -> ComparisonTable:
     """Fill the aspect cells and the default rows for ``papers``.
 
@@ -87,11 +88,14 @@ def build_table(
         aspects: Sub-questions the question asked, as evidence queries, first in the answer.
         rows: The default rows.
         headings: The same sub-questions as the question words them ("what does each distill?").
+        extra: Per paper (column order), more sentences the answer quotes, added to its citation
+            (the head-to-head sentences of :mod:`rag.head_to_head`).
     """
     chosen = [select_rows(evidence, p, rows) for p in papers]
     asked = [[_aspect_cell(evidence, a, p) for p in papers] for a in aspects]
+    more = list(extra) + [()] * (len(papers) - len(extra))
     cites = tuple(
-        cite(p, [*(e for evs in sel.values() for e in evs), *(e for row in asked for e in row[j])])
+        cite(p, [*(e for evs in sel.values() for e in evs), *(e for row in asked for e in row[j]), *more[j]])
         for j, (p, sel) in enumerate(zip(papers, chosen, strict=True))
     )
     cells = tuple(tuple(sel[r.key] for sel in chosen) for r in rows)

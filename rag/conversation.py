@@ -30,6 +30,7 @@ from rag.authors import topic_left
 from rag.citations import format_marker
 from rag.compare import build_table, comparison_text
 from rag.filters import FilterPlan, Filters
+from rag.head_to_head import head_to_head, head_to_head_text
 from rag.lead import compare_lead
 from rag.listing import list_papers
 from rag.phrasing import split_frame
@@ -346,12 +347,18 @@ class Conversation(ReferenceResolver):
         papers = [self.papers[pid] for pid in ids]
         t_ev = time.perf_counter()
         aspects = plan.parts if plan.aspect else ()
-        table = build_table(self.pipeline.evidence, papers, self.cite, aspects, headings=plan.asked_parts)
+        # "Which is better?": first whether the abstracts compare the papers at all (rag.head_to_head)
+        h2h = head_to_head(self.pipeline.evidence, papers) if plan.asks_better else None
+        extra = [h2h.quoted(j) for j in range(len(papers))] if h2h is not None else []
+        table = build_table(self.pipeline.evidence, papers, self.cite, aspects, headings=plan.asked_parts, extra=extra)
         # The lead answers the first thing asked when both abstracts state it, else says what each does.
         asked = table.aspect_cells[0] if table.aspect_cells and all(table.aspect_cells[0]) else None
         cells = asked or [table.cell("approach", c.paper_id) for c in table.papers]
         lead = compare_lead([(c.label, c.number) for c in table.papers], cells)
-        text = lead + "\n\n" + comparison_text(table, papers, self.pipeline.evidence.idf)
+        text = lead + "\n\n"
+        if h2h is not None:
+            text += head_to_head_text(h2h, table.papers) + "\n\n"
+        text += comparison_text(table, papers, self.pipeline.evidence.idf)
         outside = self._outside(fplan, table.papers)
         if outside:
             text += f"\n\nNote: {outside} (compared because named)."

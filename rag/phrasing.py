@@ -4,7 +4,8 @@ Used by the question model (:mod:`rag.question`): the frame that only asks for p
 topic left when it is peeled off (:func:`split_frame`), alternatives (:func:`facets`),
 exclusions (:func:`split_exclusion`), instructions to the assistant (:func:`strip_injection`),
 input normalisation (:func:`clean_input`), the language check (:func:`looks_non_english`) and
-messages that ask nothing (:func:`social`: "hello!", "thanks", "ok").
+messages that ask nothing (:func:`social`: "hello!", "thanks", "ok") and questions that ask which
+paper wins (:func:`asks_better`: "Which is better, X or Y?").
 Every rule here is a table of words or a pattern with one job; ``tests/test_question.py`` checks
 each with phrasings it was not written for.
 """
@@ -21,8 +22,10 @@ from rag.text import STOPWORDS, content_terms
 from store.textin import clean_text
 
 __all__ = [
+    "BETTER",
     "FRAME_WORDS",
     "Number",
+    "asks_better",
     "asks_quantity",
     "clean_input",
     "excluded_terms",
@@ -36,6 +39,7 @@ __all__ = [
     "split_frame",
     "strip_injection",
     "trim",
+    "without_verdict",
 ]
 
 Number = Literal["one", "many", "open"]
@@ -445,3 +449,44 @@ def asks_quantity(query: str, number: Number) -> bool:
             if any(x in MEASURE_NOUNS for x in words[j : j + 3]) and not any(_is_set_noun(x) for x in words[j : j + 1]):
                 return True
     return False
+
+
+# --- "which is better?" ---------------------------------------------------------------------
+
+BETTER = re.compile(
+    r"\b(?:better|worse|stronger|weaker|faster|slower|cheaper|superior|inferior|preferable|"
+    r"best|worst|strongest|weakest|fastest|slowest|cheapest|"
+    r"(?:more|less|most|least)\s+(?:accurate|efficient|effective|robust|scalable|reliable|powerful|precise|"
+    r"performant|capable|stable|expensive|costly|competitive)|"
+    r"(?:higher|lower|highest|lowest)\s+(?:accuracy|scores?|performance|errors?|loss|latency|costs?|quality|rewards?)|"
+    r"outperform\w*|surpass\w*|beats?|wins?|winner|comes?\s+out\s+(?:ahead|on\s+top))\b",
+    re.I,
+)
+"""Words that rank papers against each other: comparatives and superlatives of quality or speed
+("better", "more accurate", "higher accuracy", "fastest") and the verbs of winning ("outperforms",
+"beats", "wins", "comes out ahead"). With a choice frame they ask for a verdict (:func:`asks_better`);
+with two papers named the question model reads them as a comparison word."""
+_WINS = re.compile(r"^(?:outperform|surpass|beat|win|superior|inferior|preferable|come)", re.I)
+_CHOICE = re.compile(
+    r"\b(?:which|whichever|who)\b|\bthan\b(?!\s+(?:the\s+)?(?:prior|previous|existing|baselines?|state|sota|other))"
+    r"|^\W*(?:is|are|does|do|did|would|will|can|could|should)\b|\bor\b[^.?!]*\?",
+    re.I,
+)
+"""A choice between the papers: "which"/"who", "than" (not "than prior work"), a yes/no question
+("is X stronger than Y?") or an alternative question ("X or Y, better?")."""
+_VERDICT_LIGHT = re.compile(r"\b(?:gets?|performs?|scores?|does|works?|ranks?|fares?|comes?\s+out)\b", re.I)
+
+
+def asks_better(query: str) -> bool:
+    """Whether a question asks which paper wins: a word that ranks papers (:data:`BETTER`: "better",
+    "more accurate", "outperforms", "wins") in a choice between them (:data:`_CHOICE`: "which",
+    "than", a yes/no or an alternative question), or a verb of winning alone ("X beats Y?").
+    "How do X and Y make training faster?" asks how, not which."""
+    found = list(BETTER.finditer(query))
+    return bool(found) and (bool(_CHOICE.search(query)) or any(_WINS.match(m.group(0)) for m in found))
+
+
+def without_verdict(text: str) -> str:
+    """``text`` without the words that only ask which paper wins ("is more accurate", "which one
+    wins", "gets higher accuracy"): what is left is what to quote from each paper."""
+    return _VERDICT_LIGHT.sub(" ", BETTER.sub(" ", text))

@@ -14,7 +14,8 @@ phrasing, so that it holds however a researcher asks:
   relevance of each paper decides (:mod:`rag.membership`);
 * **papers**: names the collection knows, in any letter case (:class:`rag.catalogue.NameIndex`),
   paper ids, ``[n]`` markers, ordinals ("the second one") and pronouns ("it", "both");
-* **intent**: a comparison (a comparison word, or two named papers and "each"/"both"/"or"), a
+* **intent**: a comparison (a comparison word, or two named papers and "each"/"both"/"or" or a
+  word that ranks them: "better", "outperforms"; ``asks_better`` when it asks which wins), a
   summary (a summary word and one paper, nothing else asked), a topic summary, or a question;
 * **aspect**: what to quote from each paper (the question without frame, names and
   comparison/summary words) with its rhetorical roles and sub-questions;
@@ -35,7 +36,9 @@ from typing import TYPE_CHECKING, Literal
 from rag.details import asked_detail, detail_only
 from rag.evidence import question_parts, without_paper_description
 from rag.phrasing import (
+    BETTER,
     Number,
+    asks_better,
     asks_quantity,
     clean_input,
     facets,
@@ -48,6 +51,7 @@ from rag.phrasing import (
     strip_injection,
     strip_social,
     trim,
+    without_verdict,
 )
 from rag.roles import is_summary, question_roles
 from rag.table_request import asks_table, column_phrases, split_table
@@ -125,6 +129,10 @@ class QuestionPlan:
             "surrogates"); :func:`rag.phrasing.polar_terms`.
         quantity: The question asks for an amount ("how many datasets", "what accuracy gain"),
             not for papers; :func:`rag.phrasing.asks_quantity`.
+        asks_better: For ``compare``: the question asks which paper is better, stronger, faster, more
+            accurate ("Which is better, X or Y?", "is X stronger than Y?", "X vs Y: which one wins?");
+            :func:`asks_better`. The comparison then says first whether the abstracts report a
+            head-to-head result (:mod:`rag.head_to_head`).
         columns: For ``table``: the column phrases asked ("benchmark", "main result"), in order;
             empty for the default columns (:mod:`rag.table`).
         injected: Instructions to the assistant were dropped from ``query``.
@@ -154,6 +162,7 @@ class QuestionPlan:
     polar: bool = False
     polar_terms: tuple[str, ...] = ()
     quantity: bool = False
+    asks_better: bool = False
     columns: tuple[str, ...] = ()
     injected: bool = False
     trimmed: bool = False
@@ -183,7 +192,7 @@ _NEGATED = re.compile(r"^(?:not\s|(?:do|does|are|is)(?:\s+not\s|n[’']t\s)|with
 _COMPARE_WORD = re.compile(
     r"\b(compar\w*|contrast\w*|versus|vs\.?|differ\w*|distinguish\w*|in common|similarit\w*|alike)\b", re.I
 )
-_BETTER = re.compile(r"\b(better|worse|stronger|weaker|faster|slower|cheaper|more|less)\b", re.I)
+_MORE = re.compile(r"\b(more|less)\b", re.I)  # "which uses more memory": a comparison, not a verdict
 _EACH = re.compile(r"\b(each|both|either|respectively|the two)\b", re.I)
 _LINK = re.compile(
     r"\b(code|github|gitlab|repositor(y|ies)|repos?|links?|urls?|project pages?|websites?|demos?)\b", re.I
@@ -313,15 +322,18 @@ _ASPECT_DROP = re.compile(
 )
 
 
-def _aspect(query: str, refs: list[PaperRef], names: list[str]) -> str:
+def _aspect(query: str, refs: list[PaperRef], names: list[str], verdict: bool = False) -> str:
     """What a question asks about its papers: without their names, descriptions and the words that
-    only say "compare" or "summarize"; ``""`` when nothing in particular is asked."""
+    only say "compare" or "summarize" (with ``verdict``, also the words that only ask which paper
+    wins: "is more accurate", "which one wins"); ``""`` when nothing in particular is asked."""
     out = query
     said = set(names) | {r.text for r in refs if r.kind in ("id", "number", "ordinal", "description")}
     for name in sorted(said, key=len, reverse=True):
         out = re.sub(rf"(?<![\w-]){re.escape(name)}(?:['’]s)?(?![\w-])", " ", out, flags=re.I)
     out = without_paper_description(out)
     out = _ASPECT_DROP.sub(" ", out)
+    if verdict:
+        out = without_verdict(out)
     out = re.sub(r"\s+", " ", out).strip(" ,;:-?.")
     rest = [t for t in content_terms(out) if t not in {"paper", "papers", "method", "methods", "work", "approach"}]
     return out if rest else ""
@@ -333,18 +345,21 @@ def _about_links(topic: str) -> bool:
     return len([t for t in content_terms(_LINK.sub(" ", topic)) if t not in link_words]) <= 1
 
 
-def _parts(query: str, refs: list[PaperRef], names: list[str]) -> dict[str, tuple[str, ...]]:
+def _parts(
+    query: str, refs: list[PaperRef], names: list[str], verdict: bool = False
+) -> dict[str, tuple[str, ...]]:
     """The sub-questions of a question that ask something of its papers, as written and as the
-    evidence query (names and "compare"/"each" words removed); parts that only name papers go."""
+    evidence query (names and "compare"/"each" words removed, and with ``verdict`` the words that
+    only ask which wins); parts that only name papers go."""
     written, queries = [], []
     for part in question_parts(query):
-        q = _aspect(part, refs, names)
+        q = _aspect(part, refs, names, verdict)
         if not q:
             continue
         split = re.split(r":|\s+[-–—]+\s+", part, maxsplit=1)
         head, tail = (split[0], split[1]) if len(split) == 2 else (part, "")
         # "Compare DANCE and APM: what ...", "DANCE or APM - how does each ...": the heading is what follows
-        if tail.strip() and not _aspect(head, refs, names):
+        if tail.strip() and not _aspect(head, refs, names, verdict):
             part = tail
         written.append(re.sub(r"^\W*(?:and|or|but|also)\b\W*", "", part).strip(" ,;:?.-"))
         queries.append(q)
@@ -430,17 +445,22 @@ def read_question(
     two = len(distinct) + len(described) + int(pronoun) >= 2
     explicit = bool(_COMPARE_WORD.search(query))
     pair = _TWO.search(query)  # "the two federated learning papers"
+    ranks = bool(BETTER.search(query))  # "does X outperform Y?", "which performs best among X, Y and Z"
+    better = asks_better(query)
     # --- tables: "a table of ...", or a comparison across a whole set ("compare all the papers on T by X")
     table = split_table(query)
     if table is not None and (asks_table(query) or not (pair or distinct or described)):
         return _table_plan(common, table, distinct, catalogue)
     if (explicit and pair) or number != "many" and (
-        (two and (explicit or _BETTER.search(query) or _EACH.search(query) or re.search(r"\bor\b", query, re.I)))
+        (two and (explicit or ranks or _MORE.search(query) or _EACH.search(query) or re.search(r"\bor\b", query, re.I)))
         or (explicit and any(r.kind == "plural" for r in refs))
         or (explicit and number == "open" and sides and not distinct and all(content_terms(x) for x in sides[0]))
         or (explicit and len(distinct) == 1 and _explicit_two(query))
     ):
-        return QuestionPlan(**common, intent="compare", sides=sides)  # type: ignore[arg-type]
+        if not better:
+            return QuestionPlan(**common, intent="compare", sides=sides)  # type: ignore[arg-type]
+        verdict = {"aspect": _aspect(query, refs, names, True), **_parts(query, refs, names, True)}
+        return QuestionPlan(**{**common, **verdict}, intent="compare", sides=sides, asks_better=True)  # type: ignore[arg-type]
     # --- summaries of one paper (nothing else asked), or of the papers on a topic
     one = len(distinct) + len(described) == 1 or (not distinct and any(r.kind == "pronoun" for r in refs))
     if summary and one and not aspect_beyond_summary(aspect):

@@ -185,7 +185,8 @@ class ReferenceResolver:
     # --- comparisons and summaries -------------------------------------------------------
 
     def _pair(self, plan: QuestionPlan) -> tuple[list[Resolution], bool]:
-        """The two compared papers, and whether the question asked for a comparison of two."""
+        """The two compared papers (every named one when the question asks which is better), and
+        whether the question asked for a comparison of two."""
         recent = self._recent()
         ids = list(plan.named_ids)
         for r in plan.refs:
@@ -194,8 +195,9 @@ class ReferenceResolver:
             elif r.kind == "ordinal" and r.index is not None and recent and r.index < len(recent):
                 ids.append(recent[r.index].paper_id)
         ids = list(dict.fromkeys(ids))
-        if len(ids) >= 2:
-            return [Resolution(self.papers[p].label, (p,), "name") for p in ids[:2]], True
+        if len(ids) >= 2:  # "which performs best among A, B and C" compares all three
+            shown = ids if plan.asks_better else ids[:2]
+            return [Resolution(self.papers[p].label, (p,), "name") for p in shown], True
         two = _TWO.search(plan.query)
         if not ids and two:  # "the two federated learning papers": the two likeliest members of that set
             topic = two.group("topic").strip()

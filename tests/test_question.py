@@ -105,6 +105,48 @@ def test_comparisons_however_asked(cat, question):
 
 @pytest.mark.parametrize(
     "question",
+    [
+        "which is better, DANCE or APM",
+        "is DANCE stronger than APM?",
+        "DANCE vs APM: which one wins?",
+        "which of DANCE and APM is more accurate",
+        "Does apm outperform dance?",
+        "dance or apm, who comes out on top",
+        "Between APM and DANCE, which gets the higher accuracy?",
+    ],
+)
+def test_a_comparison_asking_which_paper_wins_carries_it(cat, question):
+    plan = read_question(question, cat)
+    assert plan.intent == "compare", question
+    assert set(plan.named_ids) == {"a#1", "a#2"}
+    assert plan.asks_better, question
+    assert plan.parts == (), question  # "which is more accurate" is answered by the head-to-head, not quoted
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "compare DANCE and APM",
+        "How do DANCE and APM make training faster?",  # asks how, not which
+        "dance or apm: what does each one shrink, and how does each lower the computational cost",
+        "Compare DANCE and APM: which uses more memory?",
+        "Is DANCE better than prior condensation methods?",  # one paper against prior work
+    ],
+)
+def test_a_comparison_that_asks_no_verdict_does_not_carry_it(cat, question):
+    assert not read_question(question, cat).asks_better, question
+
+
+def test_which_wins_among_three_keeps_all_three_and_what_else_is_asked(cat):
+    plan = read_question("which performs best among DANCE, APM and ProAct-75?", cat)
+    assert plan.intent == "compare" and plan.asks_better
+    assert plan.named_ids == ("a#1", "a#2", "a#4")
+    plan = read_question("Which is faster at inference time, DANCE or APM?", cat)
+    assert plan.asks_better and "inference" in plan.aspect  # what to quote besides the verdict
+
+
+@pytest.mark.parametrize(
+    "question",
     ["DANCE or APM - how does each one cut cost", "dance vs apm — what does each shrink?", "APM vs DANCE: memory use"],
 )
 def test_a_spaced_dash_or_colon_ends_the_sides_of_a_comparison(cat, question):

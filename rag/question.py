@@ -33,6 +33,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from rag.compare_request import TWO, comparison_sides, explicit_two
 from rag.details import asked_detail, detail_only
 from rag.evidence import question_parts, without_paper_description
 from rag.phrasing import (
@@ -273,46 +274,6 @@ def _refs(query: str, catalogue: Catalogue | None) -> list[tuple[int, PaperRef]]
     return sorted(out, key=lambda t: t[0])
 
 
-_TWO = re.compile(
-    r"\b(?:(?:the|these|those)\s+two|both(?:\s+the)?)\s+(?P<topic>(?:(?!papers?\b|and\b|with\b)[\w-]+\s+){1,6}?)"
-    r"(?:papers|works|studies|methods)\b",
-    re.I,
-)
-_CONNECTOR = re.compile(
-    r"\s+(with|versus|vs\.?|against|to|and|or|from)\s+|\s*(?:,|:|;|\s-\s|\?)\s*(?=\S)", re.I
-)
-
-
-def _sides(text: str) -> list[tuple[str, str]]:
-    """Ways to split "A and B" / "A vs B" / "A with B" into two references, likeliest first."""
-    strong = {"with", "versus", "vs", "vs.", "against", "from"}
-    found = []
-    for m in _CONNECTOR.finditer(text):
-        word = (m.group(1) or "").lower()
-        a, b = text[: m.start()].strip(), text[m.end() :].strip()
-        if a and b and word:
-            found.append((word not in strong, m.start(), (a, b)))
-    found.sort(key=lambda t: (t[0], t[1]))
-    return [s for _, _, s in found]
-
-
-_COMPARE_STRIP = re.compile(
-    r"^\s*(?:please\s+|can you\s+|could you\s+)?(?:compare|contrast)\s+|^\s*(?:what(?:'s| is| are)\s+)?(?:the\s+)?"
-    r"differences?\s+between\s+|^\s*how\s+(?:does|do|is|are)\s+",
-    re.I,
-)
-# "A differs from B", "A compared with B", "A is different from B": the words between the sides.
-_COMPARE_LINK = re.compile(
-    r"\s+(?:(?:is|are)\s+)?(?:differ(?:s|ent)?\s+from|compared?\s+(?:to|with|against)|"
-    r"(?:is|are)\s+similar\s+to)\s+",
-    re.I,
-)
-_COMPARE_TAIL = re.compile(
-    r"\s+(?:differ|compare|different|similar)\b.*$|\s*[:?].*$|\s+[-–—]+\s+.*$|"
-    r"\s+(?:on|in|by|regarding|with respect to)\s+their\b.*$|"
-    r",?\s+in terms of\b.*$",
-    re.I,
-)
 _ASPECT_DROP = re.compile(
     r"\b(compar\w*|contrast\w*|versus|vs\.?|differ\w*|distinguish\w*|in common|similarit\w*|alike|"
     r"summari[sz]\w*|summary|overview|gist|tl;?\s?dr|recap|synopsis|explain|describe|briefly|"
@@ -439,12 +400,12 @@ def read_question(
         "about_links": bool(_LINK.search(query)) and _about_links(t_topic),
     }
     # --- comparisons: two papers and a comparison word or "each"/"both"/"or"; or "compare them"
-    sides = tuple(_sides(_compare_body(query)))
+    sides = tuple(comparison_sides(query))
     described = [r for r in refs if r.kind == "description"]
     pronoun = any(r.kind == "pronoun" for r in refs)  # "how does it differ from ...": the paper of the last turn
     two = len(distinct) + len(described) + int(pronoun) >= 2
     explicit = bool(_COMPARE_WORD.search(query))
-    pair = _TWO.search(query)  # "the two federated learning papers"
+    pair = TWO.search(query)  # "the two federated learning papers"
     ranks = bool(BETTER.search(query))  # "does X outperform Y?", "which performs best among X, Y and Z"
     better = asks_better(query)
     # --- tables: "a table of ...", or a comparison across a whole set ("compare all the papers on T by X")
@@ -455,7 +416,7 @@ def read_question(
         (two and (explicit or ranks or _MORE.search(query) or _EACH.search(query) or re.search(r"\bor\b", query, re.I)))
         or (explicit and any(r.kind == "plural" for r in refs))
         or (explicit and number == "open" and sides and not distinct and all(content_terms(x) for x in sides[0]))
-        or (explicit and len(distinct) == 1 and _explicit_two(query))
+        or (explicit and len(distinct) == 1 and explicit_two(query))
     ):
         if not better:
             return QuestionPlan(**common, intent="compare", sides=sides)  # type: ignore[arg-type]
@@ -495,14 +456,3 @@ def aspect_beyond_summary(aspect: str) -> bool:
     """Whether a summary request also asks something specific ("the gist of APM: what's the
     problem with prior work?"): two or more content terms left after the summary words."""
     return len(content_terms(aspect)) >= 2
-
-
-def _compare_body(query: str) -> str:
-    """The part of a comparison that names the two sides: "Compare A and B: what ..." -> "A and B"."""
-    body = _COMPARE_LINK.sub(" versus ", _COMPARE_STRIP.sub("", query))
-    return _COMPARE_TAIL.sub("", body).strip(" ?.!")
-
-
-def _explicit_two(query: str) -> bool:
-    """An explicit second side: "X vs Y", "compare X with Y", "differ from Y"."""
-    return bool(re.search(r"\b(vs\.?|versus|with|from|and|or|to)\b", _compare_body(query), re.I))

@@ -13,8 +13,9 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from rag.citations import format_marker
+from rag.compare_request import TWO
 from rag.phrasing import split_frame
-from rag.question import _TWO, QuestionPlan
+from rag.question import QuestionPlan
 from rag.text import content_terms
 from rag.types import Citation
 from store.papers import Paper
@@ -198,7 +199,7 @@ class ReferenceResolver:
         if len(ids) >= 2:  # "which performs best among A, B and C" compares all three
             shown = ids if plan.asks_better else ids[:2]
             return [Resolution(self.papers[p].label, (p,), "name") for p in shown], True
-        two = _TWO.search(plan.query)
+        two = TWO.search(plan.query)
         if not ids and two:  # "the two federated learning papers": the two likeliest members of that set
             topic = two.group("topic").strip()
             hits = self.pipeline.retriever.search(topic).hits[: self.pipeline.settings.retrieval.candidates]

@@ -200,6 +200,7 @@ class AnswerPipeline:
             at_least=at_least,
             gist=lambda s: self.evidence.gist(s.hit.paper),
             sentences=lambda e: self.evidence.sentences(self.catalogue[e.paper_id])[0],
+            move=lambda e: self.evidence.moves(self.catalogue[e.paper_id]).get(e.start, "unknown"),
         )
         text = render(sources, prose.text, listing=several, matched=matched, at_least=at_least, lead=lead)
         if left_out:

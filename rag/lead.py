@@ -102,6 +102,8 @@ _WORDS = re.compile(r"\S+")
 _TERM_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*|\d+(?:[.,]\d+)*%?")
 
 Sentences = Callable[[Evidence], list[Sentence]]
+Move = Callable[[Evidence], str]
+"""The move of an evidence sentence in its abstract (:func:`rag.roles.abstract_moves`)."""
 
 
 # --- spans of one sentence -------------------------------------------------------------------
@@ -328,11 +330,14 @@ def _amount(s: Source) -> str:
     return f"{_name(s)} — no number in its quoted sentences; closest: {quoted(ev.sentence, key_clause(ev.sentence))}"
 
 
-def _polar(s: Source, terms: Sequence[str], sentences: Sentences) -> str:
+def _polar(s: Source, terms: Sequence[str], sentences: Sentences, move: Move = lambda e: "unknown") -> str:
     """Yes with the stating clause, the clause with its negation, or "does not state this".
 
     A sentence of the abstract that states the terms but is not among the source's evidence is
-    added to it (so the quotation below the lead holds it too)."""
+    added to it (so the quotation below the lead holds it too). A sentence of the abstract's
+    background or gap move that does not speak of the authors' own work ("their effectiveness in
+    low-resource languages remains limited") states the setting or the problem the paper
+    addresses, not what it does, and the lead says so."""
     candidates = sorted(s.evidence, key=lambda e: -e.score)
     seen = {e.start for e in candidates}
     pid = s.hit.paper.id
@@ -342,10 +347,15 @@ def _polar(s: Source, terms: Sequence[str], sentences: Sentences) -> str:
     # Among equals, a sentence about the paper's own work ("we", "our", its label) before background.
     label = s.hit.paper.label
 
-    def rank(es: tuple[Evidence, tuple[int, int, bool, bool]]) -> tuple[int, int]:
+    def framing(e: Evidence) -> str:
+        """"gap"/"background" for a sentence about the field, not the authors' own work; else ""."""
+        m = move(e)
+        return m if m in ("gap", "background") and not (_OWN.search(e.sentence) or label in e.sentence) else ""
+
+    def rank(es: tuple[Evidence, tuple[int, int, bool, bool]]) -> tuple[int, int, int]:
         e, span = es
         stance = 2 if span[3] else int(contrasted(e.sentence, span, terms))
-        return stance, 0 if _OWN.search(e.sentence) or label in e.sentence else 1
+        return stance, int(bool(framing(e))), 0 if _OWN.search(e.sentence) or label in e.sentence else 1
 
     ranked = sorted(stating, key=rank)
     for e, span in ranked[:1]:
@@ -356,6 +366,10 @@ def _polar(s: Source, terms: Sequence[str], sentences: Sentences) -> str:
         if contrasted(e.sentence, span, terms):
             said = quoted(e.sentence, span)
             return f"Not stated as what {_name(s)} does; its abstract mentions it in contrast: {said}"
+        if framing(e) == "gap":
+            return f"Stated as the problem {_name(s)} addresses: {quoted(e.sentence, span)}"
+        if framing(e) == "background":
+            return f"Stated as the setting of {_name(s)}: {quoted(e.sentence, span)}"
         return f"Yes: {_name(s)} — {quoted(e.sentence, span)}"
     keys = {k for e in candidates for k, _, _ in _keys_at(e.sentence)}
     missing = [t for t in terms if term_key(t) not in keys]
@@ -387,6 +401,7 @@ def lead_line(
     at_least: bool = False,
     gist: Callable[[Source], Evidence | None] = lambda s: None,
     sentences: Sentences = lambda e: [],
+    move: Move = lambda e: "unknown",
 ) -> str:
     """The lead of an extractive answer (see the module docstring); ``""`` without evidence.
 
@@ -400,6 +415,8 @@ def lead_line(
         at_least: ``matched`` is a lower bound.
         gist: A source's approach sentence (:meth:`rag.evidence.EvidenceSelector.gist`).
         sentences: All sentences of the abstract an evidence sentence comes from.
+        move: The move of an evidence sentence in its abstract (a yes/no lead tells the paper's own
+            statement from its setting or problem).
 
     Returns:
         One line, or for a list the count line and one line per paper.
@@ -408,7 +425,7 @@ def lead_line(
     if not sources:
         return ""
     if plan.polar and plan.polar_terms and named:
-        return "\n".join(_polar(s, plan.polar_terms, sentences) for s in sources)
+        return "\n".join(_polar(s, plan.polar_terms, sentences, move) for s in sources)
     if listing:
         lines = [list_head(len(sources), matched, at_least)]
         for s in sources:

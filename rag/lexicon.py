@@ -66,8 +66,9 @@ def lemma(term: str) -> str:
     """The index form of a lower-cased English token: its American spelling (:func:`american`),
     then its dictionary form (``simplemma``): ``hypergraphs`` -> ``hypergraph``, ``proves`` ->
     ``prove``, ``modelling`` -> ``model``. A hyphenated token takes the index form of each part
-    (``vision-language models`` -> ``vision-language model``); tokens the dictionary does not
-    know, numbers and acronyms are kept as they are.
+    (``vision-language models`` -> ``vision-language model``). A token the dictionary does not
+    know that ends in "s" is the plural of an acronym or coined name and loses it (``llms`` ->
+    ``llm``, ``gnns`` -> ``gnn``); other unknown tokens and numbers are kept as they are.
     """
     import simplemma
 
@@ -75,7 +76,11 @@ def lemma(term: str) -> str:
         return "-".join(lemma(p) if p else p for p in term.split("-"))
     if not term.isalpha() or len(term) < 3:
         return term
-    return simplemma.lemmatize(american(term), lang="en").lower()
+    out = simplemma.lemmatize(american(term), lang="en").lower()
+    plural = out == term and len(term) >= 4 and term.endswith("s") and not term.endswith("ss")
+    if plural and not simplemma.is_known(term, lang="en"):
+        return term[:-1]  # the plural of an acronym or coined name: "llms", "gnns", "gpus", "lidars"
+    return out
 
 
 @functools.lru_cache(maxsize=1)

@@ -57,7 +57,11 @@ _ROLE_CUES = {
         r"state-of-the-art|gains?|surpass\w*|accuracy)\b|%|\\times",
         re.I,
     ),
-    "data": re.compile(r"\b(datasets?|benchmarks?|evaluat\w*|corpus|annotations?|tasks|suite)\b", re.I),
+    "data": re.compile(
+        r"\b(datasets?|benchmarks?|evaluat\w*|corpus|annotations?|tasks|suite|"
+        r"(?:experiments?|results|tested|trained)\s+(?:on|across|with|over))\b",
+        re.I,
+    ),
     "theory": re.compile(
         r"\b(prove\w*|proof|theor\w*|bounds?|guarantee\w*|convergence|consisten\w*|optimal\w*|approximation)\b",
         re.I,
@@ -108,6 +112,7 @@ def question_roles(question: str) -> set[str]:
     return roles
 
 
+_FIRST_PERSON = re.compile(r"\b(we|our|us)\b", re.I)
 _RESULT_LEAD = re.compile(
     r"^\W*(experiment\w*|empirical\w*|extensive|results?|evaluations?|across|comprehensive)\b", re.I
 )
@@ -120,11 +125,19 @@ def sentence_roles(sentence: str, move: str = "unknown") -> set[str]:
     """Rhetorical roles a sentence plays, by its cue words and its move in the abstract.
 
     When the abstract's moves are known (:func:`abstract_moves`), a sentence states the
-    problem exactly when it is in the gap move. Otherwise cue words decide, and a sentence
+    problem exactly when it is in the gap move, and a background or gap sentence states no
+    method, data or result of the paper unless it speaks in the first person (they describe the
+    field and other work; Swales, 1990).
+    Otherwise cue words decide, and a sentence
     that opens as a result ("Experiments show ... the best trade-off") does not state the
     problem unless it also contrasts with other work.
     """
     roles = {r for r, pat in _ROLE_CUES.items() if pat.search(sentence)}
+    if move in ("background", "gap") and not _FIRST_PERSON.search(sentence):
+        # The field and its gap are other work's: such a sentence states no method, data or
+        # result of this paper ("LLMs are increasingly deployed ... for decision-making tasks"),
+        # unless the authors speak of their own ("we introduce graph condensation ...").
+        roles -= {"method", "data", "result"}
     if move == "gap":
         roles.add("problem")
     elif move != "unknown" or (_RESULT_LEAD.search(sentence) and not _CONTRAST.search(sentence)):

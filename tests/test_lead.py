@@ -169,7 +169,7 @@ def test_amount_questions(cat, question, quantity):
 CONNECTIVES = frozenset(
     """yes paper papers in the collection match matches at least most relevant are listed no number its quoted
     sentences closest stated with a negation abstract of does not state this sentence mentions or and one
-    together compared as what it contrast""".split()
+    together compared as what it contrast problem addresses setting""".split()
 )
 _QUOTE = re.compile(r"“([^”]*)”")
 
@@ -263,6 +263,21 @@ def test_yes_no_lead_says_yes_only_when_a_sentence_states_it(components, questio
         assert any(quote in strip_markup(e.sentence) for c in ans.citations for e in c.evidence)  # quoted below too
     else:
         assert ans.lead.startswith("The abstract of ") and "does not state this" in ans.lead
+
+
+@pytest.mark.parametrize(
+    ("question", "framing"),
+    [
+        ("Does DGSA work on low-resource languages?", "Stated as the problem "),
+        ("does CoVRL rely on verifiable rewards?", "Stated as the "),
+    ],
+)
+def test_a_yes_no_lead_tells_the_papers_own_statement_from_its_setting_or_problem(components, question, framing):
+    """A term stated only in the abstract's background or gap (the field, other work) is no plain "Yes"."""
+    ans = ask(components, question)
+    plan = read_question(question, components.retriever.catalogue)
+    assert ans.lead.startswith(framing), ans.lead
+    assert_lead_is_grounded(ans, components, frozenset(plan.polar_terms))
 
 
 def test_summary_and_comparison_leads(components):

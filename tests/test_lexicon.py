@@ -89,3 +89,12 @@ def test_a_phrase_is_stated_only_by_its_words_side_by_side():
     assert not states_phrase("dataset distillation", "Knowledge distillation ... evaluated on three datasets.")
     assert not states_phrase("dataset distillation", "distillation of datasets")  # the other order
     assert not states_phrase("", "anything")
+
+
+def test_an_acronym_plural_has_the_index_form_of_its_singular():
+    from rag.lexicon import lemma
+
+    for plural, singular in [("llms", "llm"), ("gnns", "gnn"), ("mllms", "mllm"), ("gpus", "gpu"), ("lidars", "lidar")]:
+        assert lemma(plural) == lemma(singular) == singular, plural
+    kept = ("class", "bias", "corpus", "tts", "models")
+    assert [lemma(w) for w in kept] == ["class", "bias", "corpus", "tts", "model"]

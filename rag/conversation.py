@@ -33,7 +33,7 @@ from rag.filters import FilterPlan, Filters
 from rag.head_to_head import head_to_head, head_to_head_text
 from rag.lead import compare_lead
 from rag.listing import list_papers
-from rag.phrasing import split_frame
+from rag.phrasing import split_frame, verdict_only
 from rag.prose import REFUSAL
 from rag.question import PaperRef, QuestionPlan
 from rag.references import ReferenceResolver, Resolution, display_name
@@ -260,6 +260,11 @@ class Conversation(ReferenceResolver):
         prev = next((t for t in reversed(self.turns) if t.kind == "answer" and t.plan and t.citations), None)
         if follow and prev is not None and not plan.named_ids and not plan.detail_only:
             plan = self._what_about(plan, prev, follow.group("x"))
+        elif plan.intent == "ask" and not plan.refs and verdict_only(plan.query) and len(self._recent()) >= 2:
+            # "which is better?", "which one wins?" after an answer about two or more papers: asked of
+            # those papers, as if they had been named.
+            a, b = (display_name(self.papers[c.paper_id]) for c in self._recent()[:2])
+            plan = replace(self.pipeline.read(f"Which is better, {a} or {b}?"), asked=plan.asked)
         if plan.intent == "empty":
             return self._refusal_turn(plan, EMPTY_QUESTION, t0, fplan)
         if plan.intent == "social":  # nothing asked: say what can be asked; no paper named, nothing cited

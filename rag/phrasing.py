@@ -486,6 +486,13 @@ def asks_better(query: str) -> bool:
     return bool(found) and (bool(_CHOICE.search(query)) or any(_WINS.match(m.group(0)) for m in found))
 
 
+def verdict_only(query: str) -> bool:
+    """Whether a question asks only which paper wins, naming nothing to compare ("which is better?",
+    "which one wins?", "so which is more accurate?"): in a conversation it asks it of the papers of
+    the previous answer."""
+    return asks_better(query) and not [t for t in content_terms(without_verdict(query)) if t not in FRAME_WORDS]
+
+
 def without_verdict(text: str) -> str:
     """``text`` without the words that only ask which paper wins ("is more accurate", "which one
     wins", "gets higher accuracy"): what is left is what to quote from each paper."""

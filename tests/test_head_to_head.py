@@ -120,3 +120,13 @@ def test_a_mention_of_the_other_paper_is_quoted_and_a_shared_benchmark_named(ext
     assert "Neither abstract" not in text
     assert f"“{strip_markup(m.evidence.sentence)}” [2]" in text
     assert "ImageNet" in text and "not comparable" not in text
+
+
+@pytest.mark.parametrize("follow_up", ["which is better?", "so which one wins?", "Which is more accurate?"])
+def test_which_is_better_after_a_comparison_asks_it_of_the_compared_papers(conv, follow_up):
+    """A verdict question that names nothing is asked of the previous answer's papers, not refused."""
+    conv.ask("compare DANCE and APM")
+    turn = conv.ask(follow_up)
+    assert turn.kind == "compare" and not turn.answer.refused, turn.answer.text
+    assert [c.paper_id for c in turn.answer.citations][:2] == [DANCE, APM]
+    assert "Neither abstract compares" in head_block(turn)

@@ -394,3 +394,20 @@ def test_acceptance_and_rejection_as_methods_are_not_review_outcomes(cat, questi
 )
 def test_a_detail_with_no_topic_of_its_own(cat, question, alone):
     assert read_question(question, cat).detail_only is alone
+
+
+@pytest.mark.parametrize(
+    ("question", "only"),
+    [
+        ("which is better?", True),
+        ("so which one wins?", True),
+        ("Which is more accurate?", True),
+        ("which is better, DANCE or APM?", False),  # names the papers
+        ("Which is faster at inference?", False),  # asks something of its own
+        ("which paper uses RL?", False),
+    ],
+)
+def test_a_verdict_question_that_names_nothing_is_verdict_only(question, only):
+    from rag.phrasing import verdict_only
+
+    assert verdict_only(question) is only, question

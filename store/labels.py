@@ -3,6 +3,7 @@ paper gives its method (its label) derived. Pure functions of text, used by :mod
 
 from __future__ import annotations
 
+import functools
 import re
 
 from store.fieldterms import is_field_term
@@ -27,11 +28,27 @@ _LATEX_CMD_ARG = re.compile(r"\\(?:textbf|textit|emph|texttt|mathbf|mathrm|text|
 _URL = re.compile(r"(?:https?://|www\.)[^\s)\]}>,;]+|\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.github\.io[^\s)\]}>,;]*")
 
 
+_MATH = re.compile(r"\$([^$]{1,120})\$")
+
+
+@functools.lru_cache(maxsize=4096)
+def _math_text(latex: str) -> str | None:
+    """Unicode text of a simple inline LaTeX formula (``pylatexenc``): ``\\times`` -> ``×``,
+    ``\\alpha`` -> ``α``; ``None`` for a formula with sub- or superscripts
+    (``\\tilde O(\\varepsilon^{-1})``), which reads better as written than flattened."""
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    out = LatexNodes2Text(math_mode="text").latex_to_text(latex).strip()
+    return None if re.search(r"[\\^_{}]", out) else out
+
+
 def strip_markup(text: str) -> str:
     """Remove LaTeX/Markdown emphasis so names read plainly.
 
     ``\\textbf{DANCE}`` -> ``DANCE``, ``**DocVAL**`` -> ``DocVAL``, ``\\%`` -> ``%``,
-    ``$\\textbf{S}$parse`` -> ``Sparse``. Other characters are kept; length may shrink.
+    ``$\\textbf{S}$parse`` -> ``Sparse``, simple inline math as Unicode (``65$\\times$`` -> ``65×``,
+    ``$\\alpha$`` -> ``α``); math with sub- or superscripts is kept as written. Other characters
+    are kept; length may shrink.
 
     Every quotation of abstract text (answers, comparisons, prompts, labels, the evidence
     panel) goes through here, so the abstract's own bracketed references are neutralised here
@@ -42,6 +59,9 @@ def strip_markup(text: str) -> str:
     for _ in range(3):  # nested commands such as \textit{\b{Co}upled}
         out = _LATEX_CMD_ARG.sub(r"\1", out)
     out = re.sub(r"\$([A-Za-z])\$", r"\1", out)
+    # Inline math with a LaTeX command reads as text ("65$\\times$" -> "65×"); a "$" of prices or
+    # a lone "%" is left alone (the rest of an abstract is not LaTeX).
+    out = _MATH.sub(lambda m: ("\\" in m.group(1) and _math_text(m.group(1))) or m.group(0), out)
     out = out.replace("\\%", "%").replace("**", "").replace("__", "")
     out = re.sub(r"(?<![\w*])\*(?=\w)|(?<=\w)\*(?![\w*])", "", out)
     return neutralize_markers(out)

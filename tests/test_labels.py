@@ -157,3 +157,20 @@ def test_a_paper_stored_with_a_cut_label_is_labelled_again():
     assert p.label == "Cheaper serving schedules for large models" and p.label_kind == "phrase"
     new = {**old, "label": "Kept", "label_kind": "name"}
     assert _paper_from("a", abstract, new).label == "Kept"
+
+
+@pytest.mark.parametrize(
+    ("raw", "shown"),
+    [
+        (r"up to 65$\times$ storage reduction", "up to 65× storage reduction"),
+        (r"with cost $\tilde O(\varepsilon^{-1})$, up to", r"with cost $\tilde O(\varepsilon^{-1})$, up to"),
+        (r"$\alpha$-weighted", "α-weighted"),
+        (r"over 99\% sparsity", "over 99% sparsity"),
+        ("costs $5 and $10", "costs $5 and $10"),  # no LaTeX command: not math
+        ("by 5% on ImageNet", "by 5% on ImageNet"),  # a lone % is no comment here
+    ],
+)
+def test_quotes_read_inline_math_as_text_and_leave_plain_text_alone(raw, shown):
+    from store.labels import strip_markup
+
+    assert strip_markup(raw) == shown

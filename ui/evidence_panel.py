@@ -22,30 +22,11 @@ EMPTY_PANEL = (
     "relies on highlighted in each abstract.</p></div>"
 )
 
-_SIMPLE_MATH = {
-    r"\times": "×", r"\sim": "∼", r"\approx": "≈", r"\leq": "≤", r"\le": "≤", r"\geq": "≥", r"\ge": "≥",
-    r"\pm": "±", r"\rightarrow": "→", r"\to": "→", r"\cdot": "·", r"\infty": "∞", r"\alpha": "α",
-    r"\beta": "β", r"\gamma": "γ", r"\delta": "δ", r"\epsilon": "ε", r"\varepsilon": "ε", r"\lambda": "λ",
-    r"\mu": "μ", r"\sigma": "σ", r"\theta": "θ", r"\%": "%", r"\uparrow": "↑", r"\downarrow": "↓",
-}  # fmt: skip
-_MATH_SPAN = re.compile(r"\$([^$\n]{1,80})\$")
-
-
 def display_text(text: str) -> str:
-    """Plain text for the HTML panel: LaTeX/Markdown emphasis dropped, simple math as Unicode.
-
-    ``65$\\times$`` -> ``65×``; ``\\textbf{DANCE}`` -> ``DANCE``; math that is not a single
-    simple symbol (``$\\tilde O(\\varepsilon^{-1})$``) is kept as written.
-    """
-
-    def math(m: re.Match[str]) -> str:
-        inner = m.group(1).strip()
-        for cmd in sorted(_SIMPLE_MATH, key=len, reverse=True):
-            inner = re.sub(re.escape(cmd) + r"(?![A-Za-z])", _SIMPLE_MATH[cmd], inner)
-        inner = re.sub(r"\\(?:mathrm|text|mathbf)\{([^{}]*)\}", r"\1", inner)
-        return inner if not re.search(r"[\\^_{}]", inner) else m.group(0)
-
-    return _MATH_SPAN.sub(math, strip_markup(text))
+    """Plain text for the HTML panel, as every quotation is shown (:func:`store.papers.strip_markup`):
+    LaTeX/Markdown emphasis dropped, simple math as Unicode (``65$\\times$`` -> ``65×``); math that
+    is not simple (``$\\tilde O(\\varepsilon^{-1})$``) is kept as written."""
+    return strip_markup(text)
 
 
 # --- evidence panel --------------------------------------------------------------------

@@ -223,13 +223,15 @@ class EvidenceSelector:
     def gist(self, paper: Paper) -> Evidence | None:
         """The sentence that says what the paper does, or ``None`` when none does.
 
-        The first sentence of the abstract's contribution move (:func:`abstract_moves`), else
-        the first with a proposal cue ("we propose", "In this work", "we study"). Its score is
+        The first sentence of the abstract's contribution move (:func:`abstract_moves`) that
+        proposes ("we propose", "To address this, we"), else its first sentence, else the first
+        with a proposal cue ("we propose", "In this work", "we study"). Its score is
         0.0: it is chosen for its role in the abstract, not for a question.
         """
         sents, _ = self.sentences(paper)
         moves = self.moves(paper)
-        found = next((s for s in sents if moves[s.start] == "contribution"), None)
+        own = [s for s in sents if moves[s.start] == "contribution"]
+        found = next((s for s in own if _STRONG_PROPOSAL.search(s.text)), None) or next(iter(own), None)
         for pat in (_STRONG_PROPOSAL, _THIS_WORK, _PROPOSAL):
             found = found or next((s for s in sents if pat.search(s.text)), None)
         return Evidence(paper.id, found.text, found.start, found.end, 0.0) if found else None

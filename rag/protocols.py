@@ -82,6 +82,11 @@ class EvidenceSource(Protocol):
         """The sentences of ``paper`` that answer ``question`` (about ``k``), in abstract order."""
         ...
 
+    def moves(self, paper: Paper) -> dict[int, str]:
+        """The move of each sentence of the abstract (background, gap, contribution or unknown), by
+        sentence start offset."""
+        ...
+
     def gist(self, paper: Paper) -> Evidence | None:
         """The sentence that says what the paper does."""
         ...

@@ -192,7 +192,8 @@ def abstract_moves(sentences: list[str]) -> list[str]:
     """The move each sentence of an abstract makes: ``background``, ``gap`` or ``contribution``.
 
     The contribution starts at the first sentence that says what the paper does ("we
-    propose", "In this work", "To address this, we"). The gap is the run of sentences just
+    propose", "In this work", "To address this, we"), or at the first of the authors' own
+    sentences ("we", "our") right before it. The gap is the run of sentences just
     before it that state a limitation, a contrast or a consequence of one (a sentence that
     starts with "This"/"These"/"As a result" continues the run; one that describes earlier
     work's remedy, "Recent methods address this limitation by ...", ends it). Everything
@@ -212,6 +213,13 @@ def abstract_moves(sentences: list[str]) -> list[str]:
         p = next((i for i, s in enumerate(sentences) if pat.search(s)), None)
         if p is not None:
             break
+    if not p:
+        return ["unknown"] * n
+    # The authors' own sentences right before the proposal ("In this work, we revisit ...", "We
+    # first establish ...") open the contribution; the gap is stated before them (one of theirs that
+    # states a gap, "we show that this reliance introduces a trade-off", stays in it).
+    while p > 0 and _FIRST_PERSON.search(sentences[p - 1]) and not _GAP_CUE.search(sentences[p - 1]):
+        p -= 1
     if not p:
         return ["unknown"] * n
     moves = ["background"] * p + ["contribution"] * (n - p)
@@ -315,7 +323,7 @@ ROWS: tuple[Row, ...] = (
             r"(this|our) (paper|work) (proposes|introduces|presents)|called|dubbed|termed)\b",
             re.I,
         ),
-        against=_PRIOR,
+        against=re.compile(rf"{_PRIOR.pattern}|{_RESULT_LEAD.pattern}", re.I),
     ),
     Row(
         "data",
@@ -366,10 +374,14 @@ ROW_MIN_SCORE = 0.30
 """Least row score (see :class:`Row`) for a sentence to fill a cell; else :data:`NOT_STATED`."""
 
 
-def _row_score(row: Row, ev: Evidence, index: int, count: int, label: str) -> float:
+def _row_score(row: Row, ev: Evidence, index: int, count: int, label: str, move: str = "unknown") -> float:
     text = strip_markup(ev.sentence)
     if row.requires_own and not (_OWN.search(text) or (label and label.lower() in text.lower())):
         return 0.0
+    if row.key != "problem" and move in ("background", "gap") and not _FIRST_PERSON.search(text):
+        return 0.25 * ev.score  # the field or other work: not this paper's approach, data or results
+    if row.key == "problem" and move == "contribution":
+        return 0.25 * ev.score  # the abstract states a gap: the problem is there, not in what the paper does
     hits = len({m.group(0).lower() for m in row.cues.finditer(text)})
     if row.strong is not None:
         hits += 2 * len({m.group(0).lower() for m in row.strong.finditer(text)})
@@ -415,6 +427,7 @@ def select_rows(
         Row key -> the chosen evidence (empty tuple = not stated in the abstract).
     """
     order = {s.start: i for i, s in enumerate(evidence.sentences(paper)[0])}
+    moves = evidence.moves(paper)
     count = max(1, len(order))
     priority = ["approach", "results", "data", "problem", "limitations"]
     todo = sorted(rows, key=lambda r: priority.index(r.key) if r.key in priority else len(priority))
@@ -425,7 +438,7 @@ def select_rows(
         scored = evidence.score(query, paper)
         own = "" if paper.describes else paper.label  # a descriptive label is no name to look for
         ranked = sorted(
-            ((_row_score(row, e, order.get(e.start, 0), count, own), e) for e in scored),
+            ((_row_score(row, e, order.get(e.start, 0), count, own, moves.get(e.start, "unknown")), e) for e in scored),
             key=lambda t: t[0],
             reverse=True,
         )

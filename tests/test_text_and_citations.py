@@ -205,6 +205,23 @@ def test_abstract_moves_find_the_gap_before_the_contribution():
     # No contribution sentence, or none with a gap before it: cue words decide.
     no_gap = ["We study nested expectations.", "A variable-time issue must be overcome."]
     assert abstract_moves(no_gap) == ["unknown"] * 2
+    # The authors' own sentences before the proposal open the contribution; the gap comes before them,
+    # and one of theirs that states a gap stays in it.
+    own_first = [
+        "LLMs reason well with verifiable rewards.",
+        "Despite its promise, this remains prohibitively expensive.",
+        "In this work, we revisit data efficiency.",
+        "We first establish a lower bound on sample complexity.",
+        "To this end, we propose DoPR, which selects one sample per batch.",
+    ]
+    assert abstract_moves(own_first) == ["background", "gap", "contribution", "contribution", "contribution"]
+    stated = ["SLMs synthesize speech.", "In this work, we show that this reliance introduces a trade-off.",
+              "To bridge this gap, we propose two frameworks."]
+    assert abstract_moves(stated) == ["background", "gap", "contribution"]
+    # Background and gap sentences state no method, data or result of the paper, unless in the first person.
+    field = sentence_roles("LLMs are deployed on decision-making tasks.", "background")
+    assert not {"method", "data", "result"} & field
+    assert "method" in sentence_roles("To make it practical, we introduce graph condensation.", "gap")
 
 
 def test_paper_descriptions_are_not_what_the_question_asks():

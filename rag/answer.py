@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from rag.citations import format_marker
-from rag.evidence import EvidenceSelector
+from rag.evidence import GAP_UNIT, EvidenceSelector
 from rag.filters import Filters
 from rag.lead import lead_line, list_head
 from rag.lexicon import states_phrase
@@ -33,7 +33,7 @@ from rag.prose import REFUSAL, ProseWriter, Source
 from rag.question import QuestionPlan, read_question
 from rag.refusal import RefusalPolicy
 from rag.retrieve import HybridRetriever, Retrieval
-from rag.roles import wants_more
+from rag.roles import LIMITATIONS, select_rows, wants_more
 from rag.settings import Settings
 from rag.text import content_terms
 from rag.types import Answer, Citation, PaperHit, Timings
@@ -307,6 +307,16 @@ class AnswerPipeline:
             Source(i + 1, h, self.evidence.select(ev_query, h.paper, k=per, qvec=qvec, roles=roles, summary=summary))
             for i, h in enumerate(chosen)
         ]
+        if plan.own_limits and named and not listing:
+            # "what are its limitations?": the limitation the abstract states of the paper's own
+            # work, else the gap it addresses (the lead says which, :func:`rag.lead.lead_line`).
+            for s in sources:
+                paper = s.hit.paper
+                own = select_rows(self.evidence, paper, [LIMITATIONS])["limitations"]
+                moves = self.evidence.moves(paper)
+                gap = [e for e in self.evidence.score(plan.query, paper) if moves.get(e.start) == "gap"]
+                s.evidence = sorted(own or gap[:GAP_UNIT] or s.evidence, key=lambda e: e.start)
+            return sources
         whole = plan.summary or {"problem", "method"} <= plan.roles
         for s in sources:
             # A list entry whose label is only the abstract's opening words says what the paper does,

@@ -381,6 +381,22 @@ def _polar(s: Source, terms: Sequence[str], sentences: Sentences, move: Move = l
     return f"The abstract of {_name(s)} does not state this: {what}."
 
 
+def _limits(s: Source, move: Move) -> str:
+    """The lead of "what are its limitations?": the limitation the abstract states of the paper's own
+    work, or that it states none and what it says instead (the gap of earlier work it addresses)."""
+    gap = [e for e in s.evidence if move(e) == "gap"]
+    if s.evidence and not gap:
+        e = s.evidence[0]
+        return f"Limitation stated in {_name(s)}: {quoted(e.sentence, key_clause(e.sentence))}"
+    if gap:
+        e = gap[0]
+        return (
+            f"The abstract of {_name(s)} states no limitation of its own; the limitation of earlier work it "
+            f"addresses: {quoted(e.sentence, key_clause(e.sentence))}"
+        )
+    return f"The abstract of {_name(s)} states no limitation of its own."
+
+
 def list_head(n_listed: int, matched: int, at_least: bool) -> str:
     """``"N papers in the collection match"`` (N the papers found; the listed count when fewer)."""
     n = max(matched, n_listed)
@@ -424,6 +440,8 @@ def lead_line(
     sources = [s for s in sources if s.evidence]
     if not sources:
         return ""
+    if plan.own_limits and named:
+        return "\n".join(_limits(s, move) for s in sources)
     if plan.polar and plan.polar_terms and named:
         return "\n".join(_polar(s, plan.polar_terms, sentences, move) for s in sources)
     if listing:

@@ -54,7 +54,7 @@ from rag.phrasing import (
     trim,
     without_verdict,
 )
-from rag.roles import is_summary, question_roles
+from rag.roles import asks_own_limitations, is_summary, question_roles
 from rag.table_request import asks_table, column_phrases, split_table
 from rag.text import content_terms
 
@@ -130,6 +130,8 @@ class QuestionPlan:
             "surrogates"); :func:`rag.phrasing.polar_terms`.
         quantity: The question asks for an amount ("how many datasets", "what accuracy gain"),
             not for papers; :func:`rag.phrasing.asks_quantity`.
+        own_limits: The question asks for a paper's own limitations ("what are its limitations?"),
+            not the limitation of earlier work it addresses (:func:`rag.roles.asks_own_limitations`).
         asks_better: For ``compare``: the question asks which paper is better, stronger, faster, more
             accurate ("Which is better, X or Y?", "is X stronger than Y?", "X vs Y: which one wins?");
             :func:`asks_better`. The comparison then says first whether the abstracts report a
@@ -164,6 +166,7 @@ class QuestionPlan:
     polar_terms: tuple[str, ...] = ()
     quantity: bool = False
     asks_better: bool = False
+    own_limits: bool = False
     columns: tuple[str, ...] = ()
     injected: bool = False
     trimmed: bool = False
@@ -396,6 +399,7 @@ def read_question(
         "polar": is_polar and bool(asked_terms),
         "polar_terms": asked_terms,
         "quantity": asks_quantity(query, number),
+        "own_limits": asks_own_limitations(query, names),
         "wants_link": bool(_LINK.search(query)),
         "about_links": bool(_LINK.search(query)) and _about_links(t_topic),
     }

@@ -26,6 +26,8 @@ __all__ = [
     "SUMMARY_WORDS",
     "Row",
     "abstract_moves",
+    "LIMITATIONS",
+    "asks_own_limitations",
     "is_summary",
     "question_roles",
     "select_rows",
@@ -235,6 +237,34 @@ def abstract_moves(sentences: list[str]) -> list[str]:
     return moves if "gap" in moves else ["unknown"] * n
 
 
+_LIMIT_WORD = r"(?:limitations?|drawbacks?|weakness(?:es)?|shortcomings?|downsides?|caveats?|failure modes?)"
+_OWN_LIMITS = re.compile(
+    rf"\b(?:its|their|[\w-]+['’]s)\s+(?:\w+\s+)?{_LIMIT_WORD}|"
+    rf"\b(?:have|has|any|are there)\s+(?:any\s+)?(?:\w+\s+)?{_LIMIT_WORD}",
+    re.I,
+)
+_LIMITS_OF = re.compile(rf"\b{_LIMIT_WORD}\s+of\s+(?:the\s+|this\s+)?(?P<of>[\w-]+)", re.I)
+_ADDRESSED = re.compile(
+    r"\b(address\w*|tackl\w*|overcom\w*|solv\w*|fix\w*|mitigat\w*|remed\w*|resolv\w*|motivat\w*|target\w*|"
+    r"aim\w*|prior|previous|existing|earlier|other work)\b",
+    re.I,
+)
+
+
+def asks_own_limitations(question: str, names: Sequence[str] = ()) -> bool:
+    """Whether a question asks for a paper's own limitations ("what are its limitations?", "does APM
+    have any drawbacks?", "limitations of HieRD"), not the limitation of earlier work it addresses
+    ("what limitation does HieRD address?", "what weakness of text-to-image models does SoT
+    target?"). ``names``: the papers the question names ("limitations of X" asks X's own)."""
+    if _ADDRESSED.search(question):
+        return False
+    if _OWN_LIMITS.search(question):
+        return True
+    m = _LIMITS_OF.search(question)
+    own = {n.lower() for n in names} | {"it", "paper", "method", "approach", "work", "model", "framework"}
+    return m is not None and m.group("of").lower() in own
+
+
 def wants_more(question: str) -> bool:
     """Whether the question asks for several aspects (a summary or two+ roles): quote more sentences."""
     return is_summary(question) or len(question_roles(question)) >= 2
@@ -284,6 +314,12 @@ class Row:
 _PRIOR = re.compile(
     r"\b(existing|current|prior|previous|conventional|standard|traditional|classical|most|many|some|recent)\s+"
     r"(\w+\s+)?(methods?|approaches|works?|models|techniques|systems|paradigms?|algorithms?|studies)\b",
+    re.I,
+)
+_REMEDY = re.compile(
+    r"\b(?:address|tackl|overcom|mitigat|alleviat|solv|resolv|remed|bridg|circumvent|avoid)\w*\s+"
+    r"(?:this|these|those|the|such|above|its|their)\s+(?:\w+\s+)?"
+    r"(?:limitations?|issues?|problems?|challenges?|gaps?|drawbacks?|shortcomings?|bottlenecks?)\b",
     re.I,
 )
 _OWN = re.compile(r"\b(we|our|ours|this (paper|work|study)|the proposed)\b", re.I)
@@ -370,6 +406,8 @@ ROWS: tuple[Row, ...] = (
 CONTEXT_SENTENCES = 2
 """Most sentences quoted before a problem sentence that reads against the one before it (a gap is
 rarely stated over more than three sentences; see :data:`rag.evidence.GAP_UNIT`)."""
+LIMITATIONS = next(r for r in ROWS if r.key == "limitations")
+"""The row of the limitations a paper states of its own work."""
 ROW_MIN_SCORE = 0.30
 """Least row score (see :class:`Row`) for a sentence to fill a cell; else :data:`NOT_STATED`."""
 
@@ -378,6 +416,8 @@ def _row_score(row: Row, ev: Evidence, index: int, count: int, label: str, move:
     text = strip_markup(ev.sentence)
     if row.requires_own and not (_OWN.search(text) or (label and label.lower() in text.lower())):
         return 0.0
+    if row.requires_own and (_REMEDY.search(text) or move in ("background", "gap")):
+        return 0.0  # the gap it remedies ("To address this limitation, we propose ..."), not its own
     if row.key != "problem" and move in ("background", "gap") and not _FIRST_PERSON.search(text):
         return 0.25 * ev.score  # the field or other work: not this paper's approach, data or results
     if row.key == "problem" and move == "contribution":

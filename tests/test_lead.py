@@ -169,7 +169,7 @@ def test_amount_questions(cat, question, quantity):
 CONNECTIVES = frozenset(
     """yes paper papers in the collection match matches at least most relevant are listed no number its quoted
     sentences closest stated with a negation abstract of does not state this sentence mentions or and one
-    together compared as what it contrast problem addresses setting""".split()
+    together compared as what it contrast problem addresses setting limitation own earlier work states""".split()
 )
 _QUOTE = re.compile(r"“([^”]*)”")
 
@@ -278,6 +278,14 @@ def test_a_yes_no_lead_tells_the_papers_own_statement_from_its_setting_or_proble
     plan = read_question(question, components.retriever.catalogue)
     assert ans.lead.startswith(framing), ans.lead
     assert_lead_is_grounded(ans, components, frozenset(plan.polar_terms))
+
+
+@pytest.mark.parametrize("question", ["what are the drawbacks of DANCE?", "does APM have any limitations?"])
+def test_a_papers_own_limitations_are_never_its_gap(components, question):
+    """Abstracts that state no limitation of their own say so; the gap they address is quoted as such."""
+    ans = ask(components, question)
+    assert ans.lead.startswith("The abstract of **") and "states no limitation of its own" in ans.lead, ans.lead
+    assert_lead_is_grounded(ans, components)
 
 
 def test_summary_and_comparison_leads(components):

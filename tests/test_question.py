@@ -411,3 +411,19 @@ def test_a_verdict_question_that_names_nothing_is_verdict_only(question, only):
     from rag.phrasing import verdict_only
 
     assert verdict_only(question) is only, question
+
+
+@pytest.mark.parametrize(
+    ("question", "own"),
+    [
+        ("what are the limitations of DANCE?", True),
+        ("does APM have any drawbacks?", True),
+        ("DANCE's weaknesses", True),
+        ("are there any caveats to APM?", True),
+        ("What limitation does DANCE address?", False),  # the gap of earlier work
+        ("what weakness of federated learning does DANCE target?", False),
+        ("limitations of prior condensation methods, per DANCE", False),
+    ],
+)
+def test_a_papers_own_limitations_are_told_from_the_limitation_it_addresses(cat, question, own):
+    assert read_question(question, cat).own_limits is own, question

@@ -33,7 +33,8 @@ from rag.prose import REFUSAL, ProseWriter, Source
 from rag.question import QuestionPlan, read_question
 from rag.refusal import RefusalPolicy
 from rag.retrieve import HybridRetriever, Retrieval
-from rag.roles import LIMITATIONS, select_rows, wants_more
+from rag.roles import wants_more
+from rag.rows import LIMITATIONS, select_rows
 from rag.settings import Settings
 from rag.text import content_terms
 from rag.types import Answer, Citation, PaperHit, Timings

@@ -2,7 +2,7 @@
 
 "How does each make X cheaper?" is answered first, with each paper's quoted answer or "not
 stated in the abstract"; the rows problem / approach / data / results / limitations follow
-(:data:`rag.roles.ROWS`). Every cell is a sentence of that paper's abstract with its span, so a
+(:data:`rag.rows.ROWS`). Every cell is a sentence of that paper's abstract with its span, so a
 comparison is equally grounded with or without an LLM.
 """
 
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from rag.citations import format_marker
 from rag.protocols import EvidenceSource
-from rag.roles import NOT_STATED, ROWS, Row, select_rows
+from rag.rows import NOT_STATED, ROWS, Row, select_rows
 from rag.text import content_terms, named_entities, normalize
 from rag.types import Citation, Evidence
 from store.papers import Paper, strip_markup

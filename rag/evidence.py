@@ -14,10 +14,10 @@ from rag.embed import Embedder
 from rag.lexicon import lemma, stem
 from rag.roles import (
     _PROPOSAL,
-    _RESULT_LEAD,
     _STRONG_PROPOSAL,
     _THIS_WORK,
     ANAPHORA,
+    RESULT_LEAD,
     abstract_moves,
     is_summary,
     question_roles,
@@ -251,7 +251,7 @@ class EvidenceSelector:
         after = [x for x in sents if x.start > gist.start]
         out = []
         for x in after[:ELABORATION_UNIT]:
-            if _RESULT_LEAD.search(x.text) or _AVAILABILITY.search(x.text):
+            if RESULT_LEAD.search(x.text) or _AVAILABILITY.search(x.text):
                 break
             out.append(Evidence(paper.id, x.text, x.start, x.end, 0.0))
         return out

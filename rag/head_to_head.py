@@ -9,7 +9,7 @@ abstracts alone, never with a verdict of its own:
   or one of its aliases, as written (case kept, whole words), and that name is not also one of
   its own. The sentence is taken from :meth:`rag.evidence.EvidenceSelector.score`, so its span is
   exact (``abstract[start:end] == sentence``);
-* **key results**: each paper's "results" row (:data:`rag.roles.ROWS`), chosen on its own so that
+* **key results**: each paper's "results" row (:data:`rag.rows.ROWS`), chosen on its own so that
   no other row of the comparison table takes its sentence first;
 * **shared data**: the coined names (:func:`rag.text.named_entities`) the data and results rows
   state, plus the well-known benchmarks of ``rag/glossary.tsv`` (``isa`` lines) the abstract names,
@@ -30,7 +30,7 @@ from functools import cache
 from rag.citations import format_marker
 from rag.lexicon import load_glossary
 from rag.protocols import EvidenceSource
-from rag.roles import NOT_STATED, ROWS, select_rows
+from rag.rows import NOT_STATED, ROWS, select_rows
 from rag.text import named_entities, normalize
 from rag.types import Citation, Evidence
 from store.papers import Paper, strip_markup

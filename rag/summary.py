@@ -11,7 +11,7 @@ from rag.citations import format_marker
 from rag.lead import key_clause, quoted
 from rag.membership import more_may_match
 from rag.prose import REFUSAL
-from rag.roles import ROWS, select_rows
+from rag.rows import ROWS, select_rows
 from rag.types import Answer, Citation, Evidence, PaperHit, Timings
 from store.papers import Paper, strip_markup
 

@@ -12,14 +12,14 @@ table knows give sharper evidence than a free phrase does:
 * ``size``: the sentence that states a parameter count ("7B", "1.5 billion parameters"), value it;
 * ``metric``: the result sentence that states a number, value the numbers it states;
 * ``data``: the sentence that says what the paper is evaluated on (:func:`_data_cell`);
-* ``problem``, ``approach``, ``results``, ``limitations``: the rows of :data:`rag.roles.ROWS`
+* ``problem``, ``approach``, ``results``, ``limitations``: the rows of :data:`rag.rows.ROWS`
   (rhetorical cues + similarity), as a comparison fills them;
 * ``free``: the sentence(s) closest to the phrase itself, when they reach :data:`rag.compare.ASPECT_FLOOR`;
 * ``topic`` (no phrase asks for it): the first column of a topic's table, the sentence closest to
   the topic, which says why the paper is a row.
 
 A cell is a tuple of :class:`rag.types.Evidence` (exact spans: ``abstract[start:end] == sentence``)
-or empty, shown as :data:`rag.roles.NOT_STATED`. A cell's short ``value`` is kept only when every
+or empty, shown as :data:`rag.rows.NOT_STATED`. A cell's short ``value`` is kept only when every
 word of it stands in the quoted sentences (:func:`value_supported`).
 """
 
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from rag.compare import ASPECT_FLOOR
 from rag.evidence import term_key
 from rag.protocols import EvidenceSource
-from rag.roles import ROWS, select_rows
+from rag.rows import ROWS, select_rows
 from rag.text import named_entities, tokenize
 from rag.types import Citation, Evidence
 from store.labels import find_code_url, stated_name
@@ -60,7 +60,7 @@ class ColumnKind:
         key: ``name``, ``code``, ``size``, ``metric``, ``data``, ``limitations``, ``problem``,
             ``results``, ``approach`` or ``free``.
         words: Term keys (:func:`rag.evidence.term_key`) of the words that ask for this kind.
-        row: The key of the :data:`rag.roles.ROWS` row whose cues score its sentences, if any.
+        row: The key of the :data:`rag.rows.ROWS` row whose cues score its sentences, if any.
     """
 
     key: str

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from rag.citations import format_marker
-from rag.roles import NOT_STATED
+from rag.rows import NOT_STATED
 from rag.types import Citation
 from store.papers import strip_markup
 
@@ -31,7 +31,7 @@ def _plain(text: str) -> str:
 
 def cell_text(cell: Cell, number: int | None = None) -> str:
     """A cell as text: ``value — “sentence”`` (the value only when it differs from the quote),
-    the marker ``[n]`` when given, or :data:`rag.roles.NOT_STATED`."""
+    the marker ``[n]`` when given, or :data:`rag.rows.NOT_STATED`."""
     if not cell.stated:
         return NOT_STATED
     quote = " ".join(f"“{strip_markup(e.sentence)}”" for e in cell.evidence)
@@ -93,7 +93,7 @@ def table_text(table: PaperTable, fold: int | None = None) -> str:
 
 def table_csv(table: PaperTable) -> str:
     """The table as CSV (RFC 4180, ``\\r\\n`` line ends): ``number, paper, paper id`` and one column
-    per phrase; a cell is its value and quoted sentences, or :data:`rag.roles.NOT_STATED`."""
+    per phrase; a cell is its value and quoted sentences, or :data:`rag.rows.NOT_STATED`."""
     out = io.StringIO()
     w = csv.writer(out)
     w.writerow(["number", "paper", "paper_id", *(c.title for c in table.columns)])

@@ -17,7 +17,7 @@ from rag.citations import cited_numbers
 from rag.conversation import Conversation, Turn, renumber_markers
 from rag.filters import AUTO_HINT, Filters
 from rag.pipeline import Components
-from rag.roles import NOT_STATED, ROWS, select_rows
+from rag.rows import NOT_STATED, ROWS, select_rows
 from rag.summary import MAX_SUMMARY_PAPERS
 
 DANCE = "000_6b930c46f6674b66#1"

@@ -21,7 +21,7 @@ from rag.catalogue import Catalogue
 from rag.conversation import Conversation
 from rag.eval import load_gold, score_table, table_for
 from rag.question import read_question
-from rag.roles import NOT_STATED
+from rag.rows import NOT_STATED
 from rag.table import Cell, Column, PaperTable, column_kind, parse_columns, value_supported
 from rag.table_text import table_csv, table_markdown
 from rag.types import Citation, Evidence

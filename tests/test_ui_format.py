@@ -10,7 +10,7 @@ import pytest
 
 from rag.compare import ComparisonTable, table_markdown
 from rag.conversation import Turn
-from rag.roles import NOT_STATED, ROWS
+from rag.rows import NOT_STATED, ROWS
 from rag.types import Answer, Citation, Evidence, Timings
 from store.papers import Paper
 from ui.chat import (

@@ -260,7 +260,7 @@ def ask(ctx, question: str | None, batch: Path | None, as_json: bool, backend, o
 def _render_comparison(turn) -> str:
     """A comparison for the terminal: the route's text, with its Markdown table as one block per
     row (each paper's quoted sentence, or "not stated in the abstract")."""
-    from rag.roles import NOT_STATED
+    from rag.rows import NOT_STATED
     from store.papers import strip_markup
 
     if turn.table is None:

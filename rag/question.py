@@ -235,10 +235,15 @@ _PLURAL = re.compile(
 _DESCRIBED = re.compile(
     r"\bthe\s+(?P<d>(?:(?!(?:of|in|on|the|a|an|that|which|and|or|to|for|by|with|from)\b)[\w$\\{}/-]+\s+){1,8}?)"
     r"(?:paper|work|study|method|approach)\b(?!s)"
-    r"|\bthe\s+(?:paper|work|study|method|approach)\s+(?:on|about|that|which|proposing|studying|introducing)\s+"
+    r"|\bthe\s+(?:paper|work|study|method|approach|one)\s+(?:on|about|that|which|proposing|studying|introducing)\s+"
     r"(?P<e>[^,;:?]+?)(?=\s*(?:[,;:?]|$|\s+(?:and|with|versus|vs\.?|to|from)\s))",
     re.I,
 )
+
+
+_SIDE_DESCRIPTION = re.compile(r"^the\s+(?:paper|one|work|study|method|approach)\s+(?:on|about|that|which|for)\b", re.I)
+
+
 def _refs(query: str, catalogue: Catalogue | None) -> list[tuple[int, PaperRef]]:
     """Paper references of a query with their positions (names, ids, numbers, ordinals, pronouns)."""
     out: list[tuple[int, PaperRef]] = []
@@ -422,8 +427,11 @@ def read_question(
         or (explicit and number == "open" and sides and not distinct and all(content_terms(x) for x in sides[0]))
         or (explicit and len(distinct) == 1 and explicit_two(query))
     ):
+        # A side that describes its paper ("the one on likelihood matching for diffusion") is no aspect.
+        names = names + [x for x in (sides[0] if sides else ()) if _SIDE_DESCRIPTION.match(x)]
         if not better:
-            return QuestionPlan(**common, intent="compare", sides=sides)  # type: ignore[arg-type]
+            wanted = {"aspect": _aspect(query, refs, names), **_parts(query, refs, names)}
+            return QuestionPlan(**{**common, **wanted}, intent="compare", sides=sides)  # type: ignore[arg-type]
         verdict = {"aspect": _aspect(query, refs, names, True), **_parts(query, refs, names, True)}
         return QuestionPlan(**{**common, **verdict}, intent="compare", sides=sides, asks_better=True)  # type: ignore[arg-type]
     # --- summaries of one paper (nothing else asked), or of the papers on a topic

@@ -427,3 +427,15 @@ def test_a_verdict_question_that_names_nothing_is_verdict_only(question, only):
 )
 def test_a_papers_own_limitations_are_told_from_the_limitation_it_addresses(cat, question, own):
     assert read_question(question, cat).own_limits is own, question
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "compare the paper on graph condensation with the one on multimodal distillation",
+        "contrast the work about federated graphs with the one that distills APM-style pairs",
+    ],
+)
+def test_a_comparison_of_two_described_papers_asks_nothing_beyond_them(cat, question):
+    plan = read_question(question, cat)
+    assert plan.intent == "compare" and plan.aspect == "" and plan.parts == (), (plan.aspect, plan.parts)

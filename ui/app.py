@@ -170,7 +170,9 @@ def build_app(components: Components, *, default_llm_note: str = "", handlers: H
                     label="Ollama model",
                     info="Models pulled into the Ollama server (Refresh to list them)",
                 )
-                top_k = gr.Slider(1, 10, value=settings.retrieval.top_k, step=1, label="top-k (papers per answer)")
+                top_k = gr.Slider(1, 10, value=settings.retrieval.top_k, step=1, label="top-k (papers per answer)",
+                                  info="Most papers an answer about named papers draws on; a list of papers "
+                                  "follows their relevance and says how many match.")
             with gr.Row():
                 year_tb = gr.Textbox("", label="Year", placeholder="any, e.g. 2023", elem_id="pc-year")
                 venue_tb = gr.Textbox("", label="Venue", placeholder="any, e.g. ICML", elem_id="pc-venue")

@@ -24,14 +24,13 @@ from rag.settings import Settings, default_corpus
 from store.textin import clean_text, limit_text
 from ui.cli_chat import chat
 from ui.cli_remote import mcp, serve
-from ui.cli_setup import build_components, locked_ingest, print_ingest_report
+from ui.cli_setup import LLM_CHOICE, answer_options, build_components, locked_ingest, print_ingest_report
 from ui.cli_table import table
 from ui.cli_warm import LOCAL_HELP, ask_warm, compare_warm, ingest_warm, print_answer_data
 from ui.discovery import connect
 
 log = logging.getLogger("paperchat")
 
-_LLM = click.Choice(["auto", "ollama", "embedded", "none"])
 _local = click.option("--local", is_flag=True, envvar="PAPERCHAT_LOCAL", help=LOCAL_HELP)
 
 
@@ -195,16 +194,7 @@ def _read_batch(path: Path) -> list[tuple[str, str]]:
 @click.option("--batch", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
               help='JSONL of {"qid", "question"}: one JSON answer per line, each in a fresh conversation.')
 @click.option("--json", "as_json", is_flag=True, help="Print the Answer as JSON.")
-@click.option("--llm", "backend", type=_LLM, default=None, help="LLM backend (default auto).")
-@click.option("--ollama-model", default=None, help="Ollama model (default llama3.2:3b).")
-@click.option("--top-k", type=click.IntRange(1, 50), default=None, help="Most named papers one answer is about.")
-@click.option("--stream/--no-stream", default=True, help="Print LLM prose as it is generated.")
-@click.option("--year", type=click.IntRange(1900, 2100), default=None, help="Only papers of this year.")
-@click.option("--venue", default="", help="Only papers whose venue contains this (case-insensitive), e.g. ICML.")
-@click.option("--author", default="", help="Only papers with an author whose name contains this (case-insensitive).")
-@click.option(
-    "--no-auto-filter", is_flag=True, help="Do not turn a year in the question ('papers from 2023') into a filter."
-)
+@answer_options
 @_local
 @click.pass_context
 def ask(ctx, question: str | None, batch: Path | None, as_json: bool, backend, ollama_model, top_k, stream: bool,
@@ -319,7 +309,7 @@ def compare(ctx, first: str, second: str, as_json: bool, local: bool) -> None:
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
 @click.option("--port", default=7860, show_default=True, type=int)
 @click.option("--auth", default=None, help="user:password, or a file holding that line (required off loopback).")
-@click.option("--llm", "backend", type=_LLM, default=None, help="LLM backend (default auto).")
+@click.option("--llm", "backend", type=LLM_CHOICE, default=None, help="LLM backend (default auto).")
 @click.option("--ollama-model", default=None, help="Ollama model (default llama3.2:3b).")
 @click.pass_context
 def ui(ctx, host: str, port: int, auth: str | None, backend, ollama_model) -> None:
@@ -349,7 +339,7 @@ def ui(ctx, host: str, port: int, auth: str | None, backend, ollama_model) -> No
 
 @main.command(name="eval")
 @click.argument("gold", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--llm", "backend", type=_LLM, default=None, help="LLM backend (default auto).")
+@click.option("--llm", "backend", type=LLM_CHOICE, default=None, help="LLM backend (default auto).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the metrics.")
 @click.option("--rows", is_flag=True, help="With --json, include per-question rows.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")

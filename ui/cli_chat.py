@@ -26,6 +26,8 @@ from collections.abc import Callable, Iterator
 
 import click
 
+from ui.cli_setup import answer_options
+
 __all__ = ["PROMPT", "chat"]
 
 log = logging.getLogger(__name__)
@@ -33,7 +35,6 @@ log = logging.getLogger(__name__)
 PROMPT = "> "
 """The prompt shown before each message when typing at a terminal."""
 
-_LLM = click.Choice(["auto", "ollama", "embedded", "none"])
 _ENDS = {"exit", "quit"}
 
 
@@ -76,16 +77,7 @@ def _lines() -> Iterator[str]:
 
 @click.command()
 @click.option("--json", "as_json", is_flag=True, help="Print each answer as one JSON line (turn number as qid).")
-@click.option("--llm", "backend", type=_LLM, default=None, help="LLM backend (default auto).")
-@click.option("--ollama-model", default=None, help="Ollama model (default llama3.2:3b).")
-@click.option("--top-k", type=click.IntRange(1, 50), default=None, help="Most named papers one answer is about.")
-@click.option("--stream/--no-stream", default=True, help="Print LLM prose as it is generated.")
-@click.option("--year", type=click.IntRange(1900, 2100), default=None, help="Only papers of this year.")
-@click.option("--venue", default="", help="Only papers whose venue contains this (case-insensitive), e.g. ICML.")
-@click.option("--author", default="", help="Only papers with an author whose name contains this (case-insensitive).")
-@click.option(
-    "--no-auto-filter", is_flag=True, help="Do not turn a year in the question ('papers from 2023') into a filter."
-)
+@answer_options
 @click.pass_context
 def chat(ctx: click.Context, as_json: bool, backend, ollama_model, top_k, stream: bool, year, venue, author,
          no_auto_filter: bool) -> None:  # fmt: skip

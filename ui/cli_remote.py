@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING
 import click
 
 from rag.settings import Settings
+from ui.cli_setup import LLM_CHOICE
 
 if TYPE_CHECKING:  # loaded by the commands, not on import
     from ui.service import Library
 
 __all__ = ["mcp", "serve"]
 
-_LLM = click.Choice(["auto", "ollama", "embedded", "none"])
 
 
 def _settings(ctx: click.Context, backend: str | None, ollama_model: str | None) -> Settings:
@@ -50,7 +50,7 @@ def _library(settings: Settings) -> Iterator[Library]:
 @click.command()
 @click.option("--http", "http", is_flag=True, help="Serve streamable HTTP on 127.0.0.1 instead of stdio.")
 @click.option("--port", default=8765, show_default=True, type=click.IntRange(1, 65535), help="Port of --http.")
-@click.option("--llm", "backend", type=_LLM, default=None, help="LLM backend (default auto).")
+@click.option("--llm", "backend", type=LLM_CHOICE, default=None, help="LLM backend (default auto).")
 @click.option("--ollama-model", default=None, help="Ollama model (default llama3.2:3b).")
 @click.pass_context
 def mcp(ctx: click.Context, http: bool, port: int, backend: str | None, ollama_model: str | None) -> None:
@@ -84,7 +84,7 @@ def mcp(ctx: click.Context, http: bool, port: int, backend: str | None, ollama_m
     metavar="KEY",
     help="Require 'Authorization: Bearer KEY' (PAPERCHAT_API_KEY); required off loopback.",
 )
-@click.option("--llm", "backend", type=_LLM, default=None, help="LLM backend (default auto).")
+@click.option("--llm", "backend", type=LLM_CHOICE, default=None, help="LLM backend (default auto).")
 @click.option("--ollama-model", default=None, help="Ollama model (default llama3.2:3b).")
 @click.pass_context
 def serve(ctx: click.Context, host: str, port: int, api_key: str | None, backend: str | None,

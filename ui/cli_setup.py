@@ -18,6 +18,38 @@ __all__ = [
 ]
 
 
+LLM_CHOICE = click.Choice(["auto", "ollama", "embedded", "none"])
+"""The ``--llm`` backends of every command that answers."""
+
+
+def answer_options(command):
+    """The options of the commands that answer questions (``ask``, ``chat``): the LLM backend and
+    model, top-k, streaming, the year / venue / author filters and whether a year in the question
+    becomes a filter."""
+    options = [
+        click.option("--llm", "backend", type=LLM_CHOICE, default=None, help="LLM backend (default auto)."),
+        click.option("--ollama-model", default=None, help="Ollama model (default llama3.2:3b)."),
+        click.option(
+            "--top-k", type=click.IntRange(1, 50), default=None, help="Most named papers one answer is about."
+        ),
+        click.option("--stream/--no-stream", default=True, help="Print LLM prose as it is generated."),
+        click.option("--year", type=click.IntRange(1900, 2100), default=None, help="Only papers of this year."),
+        click.option(
+            "--venue", default="", help="Only papers whose venue contains this (case-insensitive), e.g. ICML."
+        ),
+        click.option(
+            "--author", default="", help="Only papers with an author whose name contains this (case-insensitive)."
+        ),
+        click.option(
+            "--no-auto-filter", is_flag=True,
+            help="Do not turn a year in the question ('papers from 2023') into a filter.",
+        ),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
 def build_components(settings: Settings, llm="configured", ensure_corpus: bool = False):
     """The store, retriever and pipeline for a command (:func:`rag.pipeline.build_pipeline`).
 

@@ -296,7 +296,7 @@ class AnswerPipeline:
         ev_query = plan.topic if listing else plan.query
         if not plan.english or not ev_query:
             ev_query = MAIN_POINTS
-        qvec = self.retriever.embedder.embed([ev_query])[0]
+        qvec = self.retriever.query_vectors([ev_query])[0]
         per = 1 if listing else self.settings.answer.evidence_per_paper
         # The question model's reading of what is asked of each paper (roles, summary), when the
         # evidence query is the question itself.

@@ -15,6 +15,12 @@ quotes are never rewritten.
    defines in two different ways is only expanded in the abstracts that define it.
 3. Instances: ``glossary.tsv`` ``isa`` lines index an abstract that names a benchmark under its
    domain ("GSM8K" -> "math benchmark"), in that direction only.
+
+The embedder, unlike BM25, cannot be given both forms through the abstracts: it reads the
+question as typed, and a small sentence embedder knows "reinforcement learning" far better than
+"rl". :meth:`Lexicon.spelled_out` gives the text a question is *embedded* as: each abbreviation
+the lexicon knows one long form of is preceded by it ("rl papers" -> "reinforcement learning (rl) papers"),
+as query expansion does on the question side.
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ __all__ = [
 GLOSSARY = Path(__file__).with_name("glossary.tsv")
 _DEF = re.compile(r"\(([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)\)")
 _WORDS = re.compile(r"[\w'-]+")
+_TOKEN = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?!\w)")
 
 
 @functools.lru_cache(maxsize=1)
@@ -81,6 +88,14 @@ def lemma(term: str) -> str:
     if plural and not simplemma.is_known(term, lang="en"):
         return term[:-1]  # the plural of an acronym or coined name: "llms", "gnns", "gpus", "lidars"
     return out
+
+
+@functools.lru_cache(maxsize=50_000)
+def _english_word(token: str) -> bool:
+    """Whether the lower-cased ``token`` is a word of simplemma's English dictionary."""
+    import simplemma
+
+    return bool(simplemma.is_known(token, lang="en"))
 
 
 @functools.lru_cache(maxsize=1)
@@ -263,6 +278,7 @@ class Lexicon:
                 mined[short].add(_phrase_stems(long))
                 surface.setdefault((short, _phrase_stems(long)), long)
         self.entries: list[_Entry] = []
+        self.long_forms: dict[str, str] = {}  # lower-cased abbreviation -> its one long form
         defined = set(mined)
         for short, phrases in mined.items():
             for phrase in phrases:
@@ -271,6 +287,7 @@ class Lexicon:
                 e.adds_when_phrase = _tokens_of(short)
                 if len(phrases) == 1:  # an ambiguous abbreviation only expands where it is defined
                     e.adds_when_term = _tokens_of(long)
+                    self.long_forms[short.lower()] = long
                 self.entries.append(e)
         for rel, term, expansion in load_glossary() if glossary is None else glossary:
             if rel == "same" and term in defined:
@@ -279,6 +296,8 @@ class Lexicon:
             e.adds_when_term = _tokens_of(expansion)
             if rel == "same":
                 e.adds_when_phrase = _tokens_of(term)
+                if _is_abbreviation(term):
+                    self.long_forms.setdefault(term.lower(), expansion)
             self.entries.append(e)
         self._by_term: dict[str, list[_Entry]] = defaultdict(list)
         self._by_first: dict[str, list[_Entry]] = defaultdict(list)
@@ -321,6 +340,33 @@ class Lexicon:
                     seen.add(t)
                     extra.append(t)
         return extra
+
+    def spelled_out(self, text: str) -> str:
+        """``text`` as a question is embedded: each abbreviation with one known long form (mined
+        from the collection, else ``glossary.tsv``) is preceded by it, in the way abstracts define
+        them: "rl papers" -> "reinforcement learning (rl) papers", "VLMs?" -> "vision-language
+        models (VLMs)?". A plural abbreviation gets a plural long form. Left as typed: a
+        lower-case token that is an English word ("sat", "art"), and an abbreviation whose long
+        form the text already states. Text without abbreviations is returned unchanged.
+        """
+        lowered = text.lower()
+
+        def one(m: re.Match[str]) -> str:
+            tok = m.group(0)
+            key = tok.lower()
+            long = self.long_forms.get(key)
+            plural = long is None and key.endswith("s")
+            if plural:
+                long = self.long_forms.get(key[:-1])
+            if not long or long.lower() in lowered:
+                return tok
+            if sum(c.isupper() for c in tok) < 2 and _english_word(key):
+                return tok
+            if plural and not long.endswith("s"):
+                long += "s"
+            return f"{long} ({tok})"
+
+        return _TOKEN.sub(one, text)
 
     def _closure(self, added: list[str]) -> list[list[str]]:
         """The other forms of the concepts the ``added`` forms state (one more step of "same")."""

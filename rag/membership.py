@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = ["BIAS", "COEF", "Membership", "design", "more_may_match", "probability"]
 
-COEF = (0.255, 0.924, 3.417, 1.844, 1.997, 1.231, 0.124, 2.865, 0.916)
+COEF = (0.14, 0.855, 3.452, 1.919, 2.015, 1.228, 0.075, 2.736, 0.952)
 """Weights of :func:`design`'s columns.
 
 Fit by ``benchmarks/calibrate_membership.py`` (scikit-learn LogisticRegression, C=1) on the dev
@@ -39,7 +39,7 @@ papers) x 38 papers, with BM25 over Snowball stems and acronym plurals read as t
 Leave-one-question-out at ``retrieval.set_membership`` = 0.35: "which papers" precision 0.862,
 recall 0.892; paraphrases precision 0.977, recall 1.000 (0.50 gives precision 0.922 at recall
 0.842; 0.35 keeps recall, the figure users miss most, without dropping precision below 0.85)."""
-BIAS = -6.302
+BIAS = -6.418
 
 
 def design(features: np.ndarray, many: bool = False, terms: int = 0) -> np.ndarray:
@@ -119,7 +119,7 @@ class Membership:
         """The ``(n, 4)`` features of :func:`probability` for each hit (see there)."""
         if not hits:
             return np.zeros((0, 4))
-        qvecs = self.retriever.embedder.embed([topic, *facets])
+        qvecs = self.retriever.query_vectors([topic, *facets])
         self.evidence.warm([h.paper for h in hits])
         n = max(len(hits), self.depth)
         lexical = [self.retriever.lexical(t, n) for t in (topic, *facets)]

@@ -54,6 +54,10 @@ class Retriever(Protocol):
         """BM25 score per paper divided by the best, in [0, 1], for the ``n`` best."""
         ...
 
+    def query_vectors(self, texts: Sequence[str]) -> np.ndarray:
+        """``(len(texts), d)`` unit embeddings of question texts, abbreviations spelled out."""
+        ...
+
     def coverages(self, question: str, pids: Sequence[str]) -> list[float]:
         """IDF-weighted share of the question's terms each paper contains, in [0, 1]."""
         ...

@@ -154,7 +154,7 @@ class RefusalPolicy:
         top = hits[0]
         topic = plan.topic or plan.query
         texts = [topic, *plan.facets]
-        qvecs = self.retriever.embedder.embed(texts)
+        qvecs = self.retriever.query_vectors(texts)
         near = hits[:NEAR_SENTENCES]
         self.evidence.warm([h.paper for h in near])
         sims = [self.evidence.sentences(h.paper)[1] @ qvecs.T for h in near]

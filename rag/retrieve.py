@@ -115,7 +115,7 @@ class HybridRetriever(BaseRetriever):
 
         # The store is queried directly, not through a VectorIndexRetriever: same nodes and
         # scores, without the per-query retriever object and instrumentation (~2 ms a query).
-        vec = self.embedder.embed([question])[0].tolist()
+        vec = self.query_vectors([question])[0].tolist()
         result = self._vectors.query(VectorStoreQuery(query_embedding=vec, similarity_top_k=n, **extra))
         best: dict[str, float] = {}
         for node, sim in zip(result.nodes or [], result.similarities or [], strict=True):
@@ -125,6 +125,12 @@ class HybridRetriever(BaseRetriever):
             if pid in self.papers and score > best.get(pid, -2.0):
                 best[pid] = score
         return best
+
+    def query_vectors(self, texts: Sequence[str]) -> np.ndarray:
+        """``(len(texts), d)`` unit embeddings of question texts (a topic, its facets), each embedded
+        with its abbreviations spelled out (:meth:`rag.lexicon.Lexicon.spelled_out`): the embedder
+        places "reinforcement learning (rl) papers" near the abstracts that "rl papers" is about."""
+        return self.embedder.embed([self.lexicon.spelled_out(t) for t in texts])
 
     def lexical(self, question: str, n: int, allowed: set[str] | None = None) -> dict[str, float]:
         """BM25 score per paper divided by the best score of this query, in [0, 1] (``allowed`` papers only)."""

@@ -98,3 +98,18 @@ def test_an_acronym_plural_has_the_index_form_of_its_singular():
         assert lemma(plural) == lemma(singular) == singular, plural
     kept = ("class", "bias", "corpus", "tts", "models")
     assert [lemma(w) for w in kept] == ["class", "bias", "corpus", "tts", "model"]
+
+
+def test_a_question_is_embedded_with_its_abbreviations_spelled_out():
+    docs = ["Vision-Language Models (VLMs) read images.", "Dataset pruning (DP) keeps a subset."]
+    glossary = [("same", "RL", "reinforcement learning"), ("same", "SAT", "boolean satisfiability")]
+    lex = Lexicon(docs, glossary)
+    assert lex.spelled_out("rl papers") == "reinforcement learning (rl) papers"
+    assert lex.spelled_out("Which papers use VLMs?") == "Which papers use Vision-Language Models (VLMs)?"
+    assert lex.spelled_out("RL-based agents") == "reinforcement learning (RL)-based agents"
+    # a lower-case English word is not taken for an abbreviation; a capitalised one is
+    assert lex.spelled_out("sat solvers") == "sat solvers"
+    assert lex.spelled_out("SAT solvers") == "boolean satisfiability (SAT) solvers"
+    # already spelled out, unknown, or part of a hyphenated word: unchanged
+    for text in ("deep reinforcement learning (RL) agents", "the XYZ method", "multi-RL training", ""):
+        assert lex.spelled_out(text) == text

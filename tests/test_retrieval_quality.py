@@ -68,6 +68,21 @@ def test_a_set_question_of_alternatives_is_judged_by_its_closest_alternative(ext
     assert ans.refused and not ans.citations, ans.text
 
 
+@pytest.mark.parametrize(
+    ("short", "long"),
+    [
+        ("Which papers use RL?", "Which papers use reinforcement learning?"),
+        ("which papers are about tts?", "which papers are about text-to-speech?"),
+        ("which papers use SFT", "which papers use supervised fine-tuning"),
+    ],
+)
+def test_an_abbreviation_finds_the_papers_its_long_form_finds(extractive, short, long):
+    # BM25 meets both forms through the index; the embedder reads the question with the
+    # abbreviation spelled out, so the dense evidence agrees as well.
+    a, b = ({c.paper_id for c in extractive.pipeline.ask(q).citations} for q in (short, long))
+    assert a and b and len(a & b) / len(a | b) >= 0.6, (sorted(a), sorted(b))
+
+
 def test_a_rare_proper_noun_the_question_states_keeps_its_paper(extractive):
     # FOAM's abstract names Shampoo (its baseline); the question calls FOAM "the Shampoo paper".
     ans = extractive.pipeline.ask("What speedup does the Shampoo paper report?")

@@ -38,7 +38,8 @@ papers) x 38 papers, with BM25 over Snowball stems, acronym plurals read as thei
 questions embedded with their abbreviations spelled out (refit whenever the features change: the
 model is fit on the features it is applied to). Leave-one-question-out at
 ``retrieval.set_membership`` = 0.35: "which papers" precision 0.857, recall 0.912; paraphrases
-precision 0.977, recall 1.000 (0.50 gives precision 0.900 at recall 0.815; 0.35 keeps recall, the figure users miss most, without dropping precision below 0.85)."""
+precision 0.977, recall 1.000 (0.50 gives precision 0.900 at recall 0.815; 0.35 keeps recall, the
+figure users miss most, without dropping precision below 0.85)."""
 BIAS = -6.418
 
 

@@ -199,10 +199,7 @@ class RefusalPolicy:
         if not plan.english:
             return f"{REFUSAL} {NOT_ENGLISH}"
         top = retrieval.hits[0]
-        return (
-            f"{NOTHING_CLOSE} (best match {top.paper.label}: similarity {ev.best_sentence:.2f}, "
-            f"term coverage {top.coverage:.2f})."
-        )
+        return f"{NOTHING_CLOSE}; the closest paper is {top.paper.label} ({top.paper.id})."
 
     def rare(self, term: str) -> bool:
         """Whether ``term`` is in at least one abstract and at most :data:`RARE_SHARE` of the collection."""

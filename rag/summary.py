@@ -111,8 +111,7 @@ def summarize_topic(
     top = r.hits[0]
     if not r.names and top.dense < rs.relevance_floor and top.coverage < rs.coverage_floor:
         return _refusal(
-            f"{REFUSAL} No paper in {where} is about “{topic}” "
-            f"(best match {top.paper.label}: similarity {top.dense:.2f}).",
+            f"{REFUSAL} No paper in {where} is about “{topic}”; the closest is {top.paper.label} ({top.paper.id}).",
             t0,
         )
     named = {pid for ids in r.names.values() for pid in ids}

@@ -382,7 +382,7 @@ def test_a_message_that_asks_nothing_says_what_can_be_asked(conv: Conversation, 
     t = conv.ask(message)
     assert t.kind == "refusal" and t.answer.refused and not t.citations, t.answer.text
     text = t.answer.text
-    assert not text.startswith(REFUSAL) and "best match" not in text
+    assert not text.startswith(REFUSAL) and "closest" not in text
     assert all(w in text.lower() for w in ("summar", "compar", "table")), text
     labels = {p.label for p in components.retriever.papers.values() if len(p.label) > 3}
     assert not [label for label in labels if label in text], text

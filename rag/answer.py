@@ -37,7 +37,7 @@ from rag.roles import wants_more
 from rag.rows import LIMITATIONS, select_rows
 from rag.settings import Settings
 from rag.text import content_terms
-from rag.types import Answer, Citation, PaperHit, Timings
+from rag.types import Answer, Citation, Evidence, PaperHit, Timings
 from store.papers import has_opening_label, is_code_link, strip_markup
 
 __all__ = ["EMPTY_QUESTION", "MAIN_POINTS", "REFUSAL", "AnswerPipeline"]
@@ -202,6 +202,7 @@ class AnswerPipeline:
             gist=lambda s: self.evidence.gist(s.hit.paper),
             sentences=lambda e: self.evidence.sentences(self.catalogue[e.paper_id])[0],
             move=lambda e: self.evidence.moves(self.catalogue[e.paper_id]).get(e.start, "unknown"),
+            rank=self._rank_evidence,
         )
         text = render(sources, prose.text, listing=several, matched=matched, at_least=at_least, lead=lead)
         if left_out:
@@ -283,6 +284,11 @@ class AnswerPipeline:
             members = members[:1]
         at_least = plan.number != "one" and more_may_match(len(members), len(checked), len(hits))
         return members[:limit], len(members), at_least, left_out
+
+    def _rank_evidence(self, text: str, source: Source) -> list[Evidence]:
+        """``source``'s evidence sentences scored against ``text`` (one part of a question), best first."""
+        quoted = {e.start for e in source.evidence}
+        return [e for e in self.evidence.score(text, source.hit.paper) if e.start in quoted]
 
     def _sources(
         self, plan: QuestionPlan, chosen: list[PaperHit], *, listing: bool, named: bool = True

@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from rag.citations import format_marker
 from rag.claims import PRIOR_WORK
 from rag.evidence import term_key
+from rag.phrasing import asks_quantity
 from rag.prose import Source
 from rag.question import QuestionPlan
 from rag.text import Sentence, content_terms, numbers
@@ -103,6 +104,8 @@ _TERM_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*|\d+(?:[.,]\
 
 Sentences = Callable[[Evidence], list[Sentence]]
 Move = Callable[[Evidence], str]
+Rank = Callable[[str, Source], list[Evidence]]
+"""A source's evidence sentences scored against one text (a part of the question), best first."""
 """The move of an evidence sentence in its abstract (:func:`rag.roles.abstract_moves`)."""
 
 
@@ -330,6 +333,26 @@ def _amount(s: Source) -> str:
     return f"{_name(s)} — no number in its quoted sentences; closest: {quoted(ev.sentence, key_clause(ev.sentence))}"
 
 
+def _per_part(s: Source, plan: QuestionPlan, rank: Rank) -> str:
+    """``**X** [n]: “…”; “…”``: for each part of a question asked in several ("What does PrefixRL
+    reuse, and how much compute does it save?"), the clause of the evidence sentence that best
+    answers that part (its numeric clause when the part asks an amount); a sentence already
+    quoted for an earlier part is not quoted again."""
+    quotes: list[str] = []
+    used: set[int] = set()
+    for part in plan.parts:
+        ranked = rank(part, s)
+        amount = asks_quantity(part, plan.number)
+        if amount:
+            ranked = [e for e in ranked if number_span(e.sentence)] or ranked
+        if not ranked or ranked[0].start in used:
+            continue
+        ev = ranked[0]
+        used.add(ev.start)
+        quotes.append(quoted(ev.sentence, (amount and number_span(ev.sentence)) or key_clause(ev.sentence)))
+    return f"{_name(s)}: " + "; ".join(quotes) if quotes else _amount(s)
+
+
 def _polar(s: Source, terms: Sequence[str], sentences: Sentences, move: Move = lambda e: "unknown") -> str:
     """Yes with the stating clause, the clause with its negation, or "does not state this".
 
@@ -418,6 +441,7 @@ def lead_line(
     gist: Callable[[Source], Evidence | None] = lambda s: None,
     sentences: Sentences = lambda e: [],
     move: Move = lambda e: "unknown",
+    rank: Rank | None = None,
 ) -> str:
     """The lead of an extractive answer (see the module docstring); ``""`` without evidence.
 
@@ -433,6 +457,8 @@ def lead_line(
         sentences: All sentences of the abstract an evidence sentence comes from.
         move: The move of an evidence sentence in its abstract (a yes/no lead tells the paper's own
             statement from its setting or problem).
+        rank: Scores a source's evidence against one part of the question; with it, a question
+            about named papers asked in several parts has each part answered in the lead.
 
     Returns:
         One line, or for a list the count line and one line per paper.
@@ -451,6 +477,8 @@ def lead_line(
             body = _number_quotes(s) if plan.quantity else ""
             lines.append(f"- {_name(s)} — {body or quoted(ev.sentence, key_clause(ev.sentence))}")
         return "\n".join(lines)
+    if rank is not None and named and len(plan.parts) > 1:
+        return "\n".join(_per_part(s, plan, rank) for s in sources)
     if plan.quantity:
         return "\n".join(_amount(s) for s in sources)
     # What a paper does (its approach sentence) answers a question that found it by what it does

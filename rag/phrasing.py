@@ -366,6 +366,7 @@ def looks_non_english(text: str, known=None) -> bool:
     if dict(simplemma.langdetect(text, lang=("en",))).get("en", 0.0) >= 1.0:
         return False
     scores = dict(simplemma.langdetect(text, lang=_LANGUAGES))
+    scores.pop("unk", None)  # the share no dictionary knows ("vlm", "sft") is no language
     best = max(scores.values(), default=0.0)
     if best > 0:
         return scores.get("en", 0.0) < best

@@ -167,6 +167,8 @@ def test_a_non_english_question_without_a_name_says_how_to_ask(extractive):
     assert looks_non_english("哪些论文研究语音合成？")
     assert not looks_non_english("Which papers work on speech?")
     assert not looks_non_english("DANCE")
+    # words no dictionary knows are no language: a bare lower-case abbreviation stays English
+    assert not looks_non_english("vlm") and not looks_non_english("sft")
     # English shorthand: no function word, but words the abstracts use
     known = extractive.pipeline.catalogue.known
     assert not looks_non_english("SENDAI SSIM improvement over baselines?", known)
@@ -343,3 +345,12 @@ def test_a_misspelling_the_dictionary_knows_is_still_corrected(extractive, quest
     ans = extractive.pipeline.ask(question)
     assert not ans.refused, ans.text
     assert [c.label for c in ans.citations][:1] == ["ReAugment"], ans.text
+
+
+def test_a_question_in_two_parts_has_each_part_answered_in_the_lead(extractive):
+    # "what does it reuse" is answered by a sentence without a number, "how much compute does
+    # it save" by a numeric clause: the lead quotes one for each part.
+    ans = extractive.pipeline.ask("What does PrefixRL reuse, and how much compute does it save?")
+    lead = ans.text.split("\n\n", 1)[0]
+    assert [c.label for c in ans.citations] == ["PrefixRL"], ans.text
+    assert "reusing old sampling FLOPs" in lead and "2x faster" in lead, lead

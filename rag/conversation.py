@@ -36,7 +36,7 @@ from rag.listing import list_papers
 from rag.phrasing import split_frame, verdict_only
 from rag.prose import REFUSAL
 from rag.question import PaperRef, QuestionPlan
-from rag.references import ReferenceResolver, Resolution, display_name
+from rag.references import ReferenceResolver, Resolution, and_reference, display_name
 from rag.refusal import NOT_ENGLISH
 from rag.summary import summarize_paper, summarize_topic
 from rag.table import parse_columns
@@ -256,7 +256,7 @@ class Conversation(ReferenceResolver):
             ans = list_papers(self.pipeline, plan.asked, fplan.allowed, fplan.description)
             ans = replace(self.renumber(ans), note=self._note(fplan, ans.note))
             return Turn(plan.asked, plan.asked, ans, "refusal" if ans.refused else "answer", plan=plan)
-        follow = _WHAT_ABOUT.match(plan.query)
+        follow = _WHAT_ABOUT.match(plan.query) or and_reference(plan)
         prev = next((t for t in reversed(self.turns) if t.kind == "answer" and t.plan and t.citations), None)
         if follow and prev is not None and not plan.named_ids and not plan.detail_only:
             plan = self._what_about(plan, prev, follow.group("x"))

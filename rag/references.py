@@ -58,6 +58,22 @@ def display_name(paper: Paper) -> str:
     return label
 
 
+_AND = re.compile(r"^\s*(?:and|but|also|or)\s+(?:for\s+|of\s+)?(?P<x>.+?)\s*[?.!]*\s*$", re.I)
+
+
+def and_reference(plan: QuestionPlan) -> re.Match[str] | None:
+    """The match of a message that is only "and" and a reference to a paper ("and the first one?",
+    "and [3]?"): it asks the previous question of that paper, as "what about ...?" does;
+    ``None`` for any other message ("and which use RL?")."""
+    m = _AND.match(plan.query)
+    if not m or not plan.refs:
+        return None
+    rest = m.group("x")
+    for r in plan.refs:
+        rest = rest.replace(r.text, " ")
+    return None if content_terms(rest) else m
+
+
 class ReferenceResolver:
     """Resolves a plan's references; mixed into :class:`rag.conversation.Conversation`, whose
     ``pipeline``, ``turns``, ``papers`` and numbering it reads."""
@@ -80,6 +96,18 @@ class ReferenceResolver:
         """Citations of the latest turn that cited anything (order of the answer)."""
         return next((list(t.citations) for t in reversed(self.turns) if t.citations), [])
 
+    def _listed(self, index: int) -> list[Citation]:
+        """The citations an ordinal ("the second one", ``index`` 1; "the last one", -1) counts in:
+        those of the latest answer that listed two or more papers and holds it, else of the latest
+        answer that cited anything when it holds it; ``[]`` when no earlier answer does. After
+        a list and an answer about its first paper, "the second one" is the list's second."""
+        need = index + 1 if index >= 0 else 1
+        listed = next((list(t.citations) for t in reversed(self.turns) if len(t.citations) >= max(2, need)), [])
+        if listed:
+            return listed
+        recent = self._recent()
+        return recent if len(recent) >= need else []
+
     def _referred(self, plan: QuestionPlan) -> tuple[list[str], str, Resolution | None]:
         """The papers a question is about: ``(ids, the question with references spelled out, a
         reference to clarify or None)``. Names and ids come first; earlier-turn references
@@ -87,16 +115,24 @@ class ReferenceResolver:
         ids = list(plan.named_ids)
         text = plan.query
         recent = self._recent()
+        unlisted: Resolution | None = None
         for r in plan.refs:
             if r.kind == "number" and r.index is not None:
                 pid = self.paper_with_number(r.index)
                 if pid:
                     ids.append(pid)
                     text = text.replace(r.text, display_name(self.papers[pid]), 1)
-            elif r.kind == "ordinal" and r.index is not None and recent and r.index < len(recent):
-                pid = recent[r.index].paper_id
+            elif r.kind == "ordinal" and r.index is not None:
+                listed = self._listed(r.index)
+                if not listed:
+                    msg = f"no earlier answer lists papers to count in, so “{r.text}” refers to no paper"
+                    unlisted = unlisted or Resolution(r.text, (), "earlier turn", msg)
+                    continue
+                pid = listed[r.index].paper_id
                 ids.append(pid)
                 text = text.replace(r.text, display_name(self.papers[pid]), 1)
+        if not ids and unlisted is not None:
+            return [], text, unlisted
         if not ids:
             pronouns = [r for r in plan.refs if r.kind in ("pronoun", "plural")]
             if pronouns and recent:
@@ -146,6 +182,8 @@ class ReferenceResolver:
         back = [r for r in plan.refs if r.kind in ("pronoun", "ordinal")]
         if back and len(content_terms(ref)) <= 1:
             idx = back[0].index or 0
+            if back[0].kind == "ordinal":
+                recent = self._listed(idx)
             if recent and idx < len(recent):
                 return Resolution(ref, (recent[idx].paper_id,), "earlier turn")
             return Resolution(ref, (), "earlier turn", f"nothing was cited before, so “{ref}” refers to no paper")
@@ -193,8 +231,8 @@ class ReferenceResolver:
         for r in plan.refs:
             if r.kind == "number" and r.index is not None and (pid := self.paper_with_number(r.index)):
                 ids.append(pid)
-            elif r.kind == "ordinal" and r.index is not None and recent and r.index < len(recent):
-                ids.append(recent[r.index].paper_id)
+            elif r.kind == "ordinal" and r.index is not None and (listed := self._listed(r.index)):
+                ids.append(listed[r.index].paper_id)
         ids = list(dict.fromkeys(ids))
         if len(ids) >= 2:  # "which performs best among A, B and C" compares all three
             shown = ids if plan.asks_better else ids[:2]

@@ -120,6 +120,24 @@ def test_follow_up_ordinal_and_number(conv: Conversation):
     assert ids(t3) == [third.paper_id] and numbers(t3) == {third.paper_id: 3}
 
 
+def test_an_ordinal_counts_in_the_last_list_and_and_asks_the_previous_question(conv: Conversation):
+    # After a list and an answer about its first paper, "the second one" is the list's second,
+    # not a second paper of the one-paper answer; "and the first one?" asks the same of the first.
+    t1 = conv.ask("papers on LLM agents")
+    first, second = t1.citations[0], t1.citations[1]
+    t2 = conv.ask("what benchmarks does the second one use?")
+    assert ids(t2) == [second.paper_id], t2.answer.text
+    t3 = conv.ask("and the first one?")
+    assert ids(t3) == [first.paper_id] and "benchmarks" in t3.standalone, t3.standalone
+    t4 = conv.ask("what data does the third one use?")
+    assert ids(t4) == [t1.citations[2].paper_id], t4.standalone
+
+
+def test_an_ordinal_without_an_earlier_list_is_asked_back(conv: Conversation):
+    t = conv.ask("what benchmarks does the second one use?")
+    assert not t.citations and "refers to no paper" in t.answer.text, t.answer.text
+
+
 def test_follow_up_what_about(conv: Conversation):
     conv.ask("What accuracy gain does DANCE report?")
     t = conv.ask("What about APM?")

@@ -9,6 +9,7 @@ in the abstract (background, gap, contribution: Swales, 1990, "Create a Research
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -21,6 +22,7 @@ __all__ = [
     "abstract_moves",
     "asks_own_limitations",
     "is_summary",
+    "names_benchmark",
     "question_roles",
     "sentence_roles",
     "wants_more",
@@ -103,6 +105,21 @@ def question_roles(question: str) -> set[str]:
     return roles
 
 
+@functools.lru_cache(maxsize=1)
+def _benchmarks() -> re.Pattern[str]:
+    """Whole-word, case-sensitive pattern of the benchmarks ``glossary.tsv`` lists (its ``isa`` lines)."""
+    from rag.lexicon import load_glossary
+
+    names = sorted({term for rel, term, _ in load_glossary() if rel == "isa"}, key=len, reverse=True)
+    return re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, names)) + r")(?![\w-])")
+
+
+def names_benchmark(sentence: str) -> bool:
+    """Whether ``sentence`` names a well-known benchmark ("gains of 11.6 points on HumanEval and
+    33.6 points on GSM8K"): it states the paper's data although no word says "dataset"."""
+    return bool(_benchmarks().search(sentence))
+
+
 FIRST_PERSON = re.compile(r"\b(we|our|us)\b", re.I)
 RESULT_LEAD = re.compile(
     r"^\W*(experiment\w*|empirical\w*|extensive|results?|evaluations?|across|comprehensive)\b", re.I
@@ -124,6 +141,8 @@ def sentence_roles(sentence: str, move: str = "unknown") -> set[str]:
     problem unless it also contrasts with other work.
     """
     roles = {r for r, pat in _ROLE_CUES.items() if pat.search(sentence)}
+    if names_benchmark(sentence):
+        roles.add("data")
     if move in ("background", "gap") and not FIRST_PERSON.search(sentence):
         # The field and its gap are other work's: such a sentence states no method, data or
         # result of this paper ("LLMs are increasingly deployed ... for decision-making tasks"),

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from rag.roles import CONTINUES, FIRST_PERSON, RESULT_LEAD
+from rag.roles import CONTINUES, FIRST_PERSON, RESULT_LEAD, names_benchmark
 from rag.types import Evidence
 from store.papers import Paper, strip_markup
 
@@ -174,6 +174,8 @@ def _row_score(row: Row, ev: Evidence, index: int, count: int, label: str, move:
         hits += 2 * len({m.group(0).lower() for m in row.strong.finditer(text)})
     if row.key == "results" and _NUMERIC_RESULT.search(ev.sentence):
         hits += 2
+    if row.key == "data" and names_benchmark(text):
+        hits += 2  # "gains ... on HumanEval and GSM8K" states the data without saying "benchmark"
     if row.key == "approach" and label and not label.endswith("…") and label.lower() in text.lower():
         hits += 1
     if not hits:

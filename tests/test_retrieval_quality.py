@@ -354,3 +354,11 @@ def test_a_question_in_two_parts_has_each_part_answered_in_the_lead(extractive):
     lead = ans.text.split("\n\n", 1)[0]
     assert [c.label for c in ans.citations] == ["PrefixRL"], ans.text
     assert "reusing old sampling FLOPs" in lead and "2x faster" in lead, lead
+
+
+def test_a_comparison_reads_named_benchmarks_as_the_data(extractive):
+    # ME-DLM's only data is in its results sentence ("gains ... on HumanEval and ... on GSM8K").
+    ans = extractive.pipeline.ask("compare ME-DLM and Likelihood Matching")
+    row = next(line for line in ans.text.splitlines() if line.startswith("| **Data"))
+    me_dlm_cell = row.split("|")[2]
+    assert "HumanEval" in me_dlm_cell and "not stated" not in me_dlm_cell, row

@@ -32,7 +32,7 @@ from rag.evidence import term_key
 from rag.phrasing import asks_quantity
 from rag.prose import Source
 from rag.question import QuestionPlan
-from rag.text import Sentence, content_terms, numbers
+from rag.text import Sentence, content_terms, numbers, states_figure
 from rag.types import Evidence
 from store.papers import strip_markup
 
@@ -330,7 +330,10 @@ def _amount(s: Source) -> str:
     if found:
         return f"{_name(s)}: {found}"
     ev = _best(s)
-    return f"{_name(s)} — no number in its quoted sentences; closest: {quoted(ev.sentence, key_clause(ev.sentence))}"
+    closest = quoted(ev.sentence, key_clause(ev.sentence))
+    if not states_figure(s.hit.paper.abstract):
+        return f"The abstract of {_name(s)} states no figures; closest: {closest}"
+    return f"{_name(s)} — no number in its quoted sentences; closest: {closest}"
 
 
 def _per_part(s: Source, plan: QuestionPlan, rank: Rank) -> str:

@@ -18,6 +18,7 @@ __all__ = [
     "normalize",
     "numbers",
     "split_sentences",
+    "states_figure",
     "tokenize",
 ]
 
@@ -171,6 +172,20 @@ def numbers(text: str) -> set[str]:
             tok = tok.replace(",", "")
         out.add(tok.rstrip("."))
     return out
+
+
+# A figure a text states: digits, or a number word ("three challenges", "two-stage", "twice as
+# fast"); "one" is left out, as it is mostly no count ("one-class learning", "one of the").
+_FIGURE = re.compile(
+    r"\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundreds?|thousands?|millions?|"
+    r"billions?|dozens?|twice|double[sd]?|triple[sd]?|half|halve[sd]?|fold)\b",
+    re.I,
+)
+
+
+def states_figure(text: str) -> bool:
+    """Whether ``text`` states any figure: a digit or a number word (``"three"``, ``"twice"``)."""
+    return bool(_FIGURE.search(text))
 
 
 _ENTITY = re.compile(r"\b[A-Za-z]*[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*\b")

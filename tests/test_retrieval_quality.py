@@ -87,6 +87,8 @@ def test_a_rare_proper_noun_the_question_states_keeps_its_paper(extractive):
     # FOAM's abstract names Shampoo (its baseline); the question calls FOAM "the Shampoo paper".
     ans = extractive.pipeline.ask("What speedup does the Shampoo paper report?")
     assert not ans.refused and [c.label for c in ans.citations] == ["FOAM"], ans.text
+    # FOAM's abstract gives no figure: the lead says so, then quotes what it does say.
+    assert ans.text.startswith("The abstract of **FOAM** [1] states no figures; closest: “"), ans.text
     # A proper noun no abstract states does not rescue a question about nothing here.
     ans = extractive.pipeline.ask("What accuracy does the Adam paper report?")
     assert ans.refused and not ans.citations

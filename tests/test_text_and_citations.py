@@ -7,7 +7,7 @@ from prompts import PromptError, load_prompt
 from rag.citations import cited_numbers, validate_markers
 from rag.claims import check_claims, is_degenerate
 from rag.llm import strip_reasoning
-from rag.text import named_entities, numbers, split_sentences
+from rag.text import named_entities, numbers, split_sentences, states_figure
 
 
 def test_sentence_spans_are_exact_and_abbreviations_do_not_split():
@@ -25,6 +25,8 @@ def test_numbers_and_names():
     assert numbers("gains \\textbf{2.33\\%} on 91,581 steps [3]") == {"2.33%", "91581"}
     assert {"DANCE", "GSM8K", "Graph-R1"} <= named_entities("DANCE beats Graph-R1 on GSM8K. The model")
     assert "The" not in named_entities("The model")
+    assert states_figure("three main challenges") and states_figure("twice as fast") and states_figure("8%")
+    assert not states_figure("One-class learning reduces wall-clock time")
 
 
 def test_invented_marker_is_removed_and_counted():

@@ -3,7 +3,7 @@
 Used by the question model (:mod:`rag.question`): the frame that only asks for papers and the
 topic left when it is peeled off (:func:`split_frame`), alternatives (:func:`facets`),
 exclusions (:func:`split_exclusion`), instructions to the assistant (:func:`strip_injection`),
-input normalisation (:func:`clean_input`), the language check (:func:`looks_non_english`) and
+input normalisation (:func:`clean_input`) and
 messages that ask nothing (:func:`social`: "hello!", "thanks", "ok") and questions that ask which
 paper wins (:func:`asks_better`: "Which is better, X or Y?").
 Every rule here is a table of words or a pattern with one job; ``tests/test_question.py`` checks
@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 from typing import Literal
 
 from rapidfuzz.distance import Levenshtein
 
-from rag.text import STOPWORDS, content_terms
+from rag.text import content_terms
 from store.textin import clean_text
 
 __all__ = [
@@ -30,7 +31,6 @@ __all__ = [
     "clean_input",
     "excluded_terms",
     "facets",
-    "looks_non_english",
     "polar",
     "polar_terms",
     "social",
@@ -73,6 +73,7 @@ FRAME_WORDS = frozenset(
     summarize summarise summary overview gist tl dr tl;dr recap synopsis brief briefly short quick explain
     describe two three four five several few both""".split()
 )
+_LONG_FRAME_WORDS = sorted(w for w in FRAME_WORDS if len(w) >= 4)
 # Words that only say how a paper relates to the topic ("work on", "deal with", "use").
 RELATING = re.compile(
     r"^(?:(?:mainly|mostly|primarily|also|explicitly|directly|both|all|each|specifically|actually)\s+)?"
@@ -125,10 +126,6 @@ _FACET_SPLIT = re.compile(
     re.I,
 )
 _PARENTHESIS = re.compile(r"\(([^()]*)\)")
-_ENGLISH_FUNCTION_WORDS = frozenset(
-    """the a an of and or to in on for with by is are was were does do did which what how why who whose
-    that this these papers paper""".split()
-)
 
 
 def _is_set_noun(word: str) -> str:
@@ -139,11 +136,20 @@ def _is_set_noun(word: str) -> str:
         return "many"
     if w in ONE_NOUNS:
         return "one"
-    if len(w) >= 5 and not english_word(w):
-        for noun in ("papers", "studies", "articles", "abstracts"):
-            if Levenshtein.distance(w, noun) <= 1 or sorted(w) == sorted(noun):
-                return "many"
-    return ""
+    return "many" if _typo_of(w, ("papers", "studies", "articles", "abstracts")) else ""
+
+
+def _typo_of(w: str, words: Iterable[str]) -> str:
+    """The word of ``words`` that ``w`` (lower case, no English word) mistypes: the same letters
+    swapped ("papres", "whcih", "lsit"), or for five letters or more one edit away ("recommned");
+    ``""`` when none."""
+    if len(w) < 4 or not w.isalpha() or english_word(w):
+        return ""
+
+    def mistyped(x: str) -> bool:
+        return sorted(w) == sorted(x) or (len(w) >= 5 and Levenshtein.distance(w, x) <= 1)
+
+    return next((x for x in words if len(x) >= 4 and mistyped(x)), "")
 
 
 @functools.lru_cache(maxsize=20_000)
@@ -180,11 +186,13 @@ def split_frame(query: str) -> tuple[str, Number]:
 
     def frame_word(tok: str) -> bool:
         t = tok.lower().replace("’", "'")
-        return t in FRAME_WORDS or bool(_is_set_noun(t)) or (not t[0].isalnum() and t not in "(\"'“")
+        frame = t in FRAME_WORDS or bool(_is_set_noun(t)) or bool(_typo_of(t, _LONG_FRAME_WORDS))
+        return frame or (not t[0].isalnum() and t not in "(\"'“")
 
     i = 0
     while i < len(toks) and frame_word(toks[i][0]):
         t = toks[i][0].lower()
+        t = t if t in FRAME_WORDS else _typo_of(t, _LONG_FRAME_WORDS) or t
         kind = _is_set_noun(t)
         how_many = t == "many" and i and toks[i - 1][0].lower() == "how"
         if kind == "many" or t in ("list", "everything", "all", "every") or how_many:
@@ -337,43 +345,6 @@ def trim(text: str, limit: int) -> tuple[str, bool]:
     if end < limit // 2:
         end = cut.rfind(" ")
     return cut[: end + 1 if end > 0 else limit].strip(), True
-
-
-_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl")
-"""Languages ``simplemma``'s detector weighs a Latin-script question against (English first wins ties)."""
-
-
-def looks_non_english(text: str, known=None) -> bool:
-    """Whether ``text`` is probably not English.
-
-    Mostly non-Latin letters: not English. Otherwise ``simplemma``'s dictionary-based language
-    detector decides among :data:`_LANGUAGES` (another language must score higher than English),
-    so English shorthand ("DANCE accuracy gain?", "autonomous driving LiDAR perception") stays
-    English. When the detector knows none of the words, the old rule applies: three or more
-    words, none an English function word, and (when ``known`` says which words the abstracts
-    use) fewer than half of them known.
-    """
-    letters = [c for c in text if c.isalpha()]
-    if not letters:
-        return False
-    if sum(1 for c in letters if not c.isascii()) >= 0.5 * len(letters):
-        return True
-    import simplemma
-
-    # English alone first: each language's share of known words is computed on its own, so when
-    # English knows every word no language can score higher and the answer is already English;
-    # the other six dictionaries (about 3 s to load on two cores) are read only when it does not.
-    if dict(simplemma.langdetect(text, lang=("en",))).get("en", 0.0) >= 1.0:
-        return False
-    scores = dict(simplemma.langdetect(text, lang=_LANGUAGES))
-    scores.pop("unk", None)  # the share no dictionary knows ("vlm", "sft") is no language
-    best = max(scores.values(), default=0.0)
-    if best > 0:
-        return scores.get("en", 0.0) < best
-    words = re.findall(r"[^\W\d_]+", text.lower())
-    if len(words) < 3 or any(w in _ENGLISH_FUNCTION_WORDS or w in STOPWORDS for w in words):
-        return False
-    return known is None or 2 * sum(1 for w in words if known(w)) < len(words)
 
 
 # --- the form of the answer asked for ------------------------------------------------------

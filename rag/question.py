@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Literal
 from rag.compare_request import TWO, comparison_sides, explicit_two
 from rag.details import asked_detail, detail_only
 from rag.evidence import question_parts, without_paper_description
+from rag.language import looks_non_english
 from rag.phrasing import (
     BETTER,
     Number,
@@ -43,7 +44,6 @@ from rag.phrasing import (
     asks_quantity,
     clean_input,
     facets,
-    looks_non_english,
     polar,
     polar_terms,
     social,

@@ -41,6 +41,9 @@ def cat() -> Catalogue:
         ("any papers about diffusion models?", "diffusion models", "many"),
         ("speech synthesis papers?", "speech synthesis", "many"),
         ("hypergraph papres", "hypergraph", "many"),  # a typing error in the frame noun
+        ("whcih papres use diffusion", "diffusion", "many"),  # ... and in other frame words
+        ("shwo me everything on graphs", "graphs", "many"),
+        ("lsit work on speech synthesis", "speech synthesis", "many"),
         ("How many papers deal with audio, and which ones are they?", "audio", "many"),
         ("Which paper distills image-text data?", "distills image-text data", "one"),
         ("what are the papers about federated learning", "federated learning", "many"),

@@ -162,7 +162,7 @@ def test_an_excluded_phrase_puts_out_only_papers_that_state_it(extractive, quest
 
 
 def test_a_non_english_question_without_a_name_says_how_to_ask(extractive):
-    from rag.phrasing import looks_non_english
+    from rag.language import looks_non_english
     from rag.refusal import NOT_ENGLISH
 
     assert looks_non_english("Welche Arbeiten beschäftigen sich mit Spracherkennung?")

@@ -1,0 +1,51 @@
+"""Which language a question is in: English, or another one the English embedder cannot judge."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from rag.text import STOPWORDS
+
+__all__ = ["looks_non_english"]
+
+_ENGLISH_FUNCTION_WORDS = frozenset(
+    """the a an of and or to in on for with by is are was were does do did which what how why who whose
+    that this these papers paper""".split()
+)
+
+_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl")
+"""Languages ``simplemma``'s detector weighs a Latin-script question against (English first wins ties)."""
+
+
+def looks_non_english(text: str, known: Callable[[str], bool] | None = None) -> bool:
+    """Whether ``text`` is probably not English.
+
+    Mostly non-Latin letters: not English. Otherwise ``simplemma``'s dictionary-based language
+    detector decides among :data:`_LANGUAGES` (another language must score higher than English),
+    so English shorthand ("DANCE accuracy gain?", "autonomous driving LiDAR perception") stays
+    English. When the detector knows none of the words, the old rule applies: three or more
+    words, none an English function word, and (when ``known`` says which words the abstracts
+    use) fewer than half of them known.
+    """
+    letters = [c for c in text if c.isalpha()]
+    if not letters:
+        return False
+    if sum(1 for c in letters if not c.isascii()) >= 0.5 * len(letters):
+        return True
+    import simplemma
+
+    # English alone first: each language's share of known words is computed on its own, so when
+    # English knows every word no language can score higher and the answer is already English;
+    # the other six dictionaries (about 3 s to load on two cores) are read only when it does not.
+    if dict(simplemma.langdetect(text, lang=("en",))).get("en", 0.0) >= 1.0:
+        return False
+    scores = dict(simplemma.langdetect(text, lang=_LANGUAGES))
+    scores.pop("unk", None)  # the share no dictionary knows ("vlm", "sft") is no language
+    best = max(scores.values(), default=0.0)
+    if best > 0:
+        return scores.get("en", 0.0) < best
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    if len(words) < 3 or any(w in _ENGLISH_FUNCTION_WORDS or w in STOPWORDS for w in words):
+        return False
+    return known is None or 2 * sum(1 for w in words if known(w)) < len(words)

@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 from rapidfuzz import fuzz, process
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA, Levenshtein
 
 from rag.authors import AuthorIndex
 from rag.text import STOPWORDS, named_entities, normalize, normalize_case_keep
@@ -276,8 +276,9 @@ class Catalogue:
         return word.lower() in self.vocabulary
 
     def correct(self, word: str) -> str:
-        """``word`` with a typing error corrected to the collection's nearest word: one edit for five
-        to seven letters, two for longer words ("reinforcment" -> "reinforcement"). Words the
+        """``word`` with a typing error corrected to the collection's nearest word: one edit (a
+        letter added, dropped, changed, or two swapped) for five to seven letters, two for longer
+        words ("reinforcment" -> "reinforcement", "agnets" -> "agents"). Words the
         abstracts use, English words, short words, anything with digits, acronyms ("MLLMs": two or
         more capitals), plurals of words the abstracts use ("mllms" for "MLLM") and words they write
         hyphenated ("pretraining" for "pre-training") are kept. A
@@ -300,7 +301,8 @@ class Catalogue:
         limit = limit or (1 if len(w) <= 7 else 2)
         words = self._by_length.get(len(w), ())
         near = [v for n in range(len(w) - limit, len(w) + limit + 1) for v in self._by_length.get(n, ())]
-        got = process.extractOne(w, near or words, scorer=Levenshtein.distance, score_cutoff=limit)
+        # optimal string alignment: two swapped letters are one edit ("agnets" -> "agents")
+        got = process.extractOne(w, near or words, scorer=OSA.distance, score_cutoff=limit)
         return got[0] if got else ""
 
     def fuzzy_names(self, ref: str, floor: float) -> list[str]:

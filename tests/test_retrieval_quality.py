@@ -349,6 +349,12 @@ def test_a_misspelling_the_dictionary_knows_is_still_corrected(extractive, quest
     assert [c.label for c in ans.citations][:1] == ["ReAugment"], ans.text
 
 
+def test_two_swapped_letters_are_one_typing_error(extractive):
+    right = {c.paper_id for c in extractive.pipeline.ask("which papers study llm agents?").citations}
+    swapped = {c.paper_id for c in extractive.pipeline.ask("which papers study llm agnets?").citations}
+    assert right and swapped == right
+
+
 def test_a_question_in_two_parts_has_each_part_answered_in_the_lead(extractive):
     # "what does it reuse" is answered by a sentence without a number, "how much compute does
     # it save" by a numeric clause: the lead quotes one for each part.

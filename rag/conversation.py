@@ -81,6 +81,12 @@ class Conversation(ReferenceResolver):
         """Every paper cited so far: conversation number -> its latest citation, by number."""
         return dict(sorted(self._numbers.references.items()))
 
+    def _named(self, paper_id: str) -> str:
+        """How a rewritten question names a cited paper: its label, or its ``[n]`` when the label is
+        a description (a description is read as words of a topic, a marker as that paper)."""
+        paper, n = self.papers[paper_id], self.number_of(paper_id)
+        return format_marker(n) if paper.describes and n is not None else display_name(paper)
+
     def number_of(self, paper_id: str) -> int | None:
         """The conversation number of a paper, or ``None`` if it was never cited."""
         return self._numbers.by_paper.get(paper_id)
@@ -260,10 +266,10 @@ class Conversation(ReferenceResolver):
         prev = next((t for t in reversed(self.turns) if t.kind == "answer" and t.plan and t.citations), None)
         if follow and prev is not None and not plan.named_ids and not plan.detail_only:
             plan = self._what_about(plan, prev, follow.group("x"))
-        elif plan.intent == "ask" and not plan.refs and verdict_only(plan.query) and len(self._recent()) >= 2:
-            # "which is better?", "which one wins?" after an answer about two or more papers: asked of
-            # those papers, as if they had been named.
-            a, b = (display_name(self.papers[c.paper_id]) for c in self._recent()[:2])
+        elif plan.intent == "ask" and not plan.refs and verdict_only(plan.query) and len(self._discussed()) >= 2:
+            # "which is better?", "which one wins?" after answers about two or more papers: asked of
+            # the two last discussed, as if they had been named.
+            a, b = (self._named(c.paper_id) for c in self._discussed()[:2])
             plan = replace(self.pipeline.read(f"Which is better, {a} or {b}?"), asked=plan.asked)
         if plan.intent == "empty":
             return self._refusal_turn(plan, EMPTY_QUESTION, t0, fplan)

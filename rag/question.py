@@ -227,10 +227,11 @@ _PRONOUN = re.compile(
     re.I,
 )
 _PLURAL = re.compile(
-    r"\b(?:they|them|their)\b|\b(?:these|those|both|the two|these two|those two)(?:\s+(?:papers|methods|works|"
-    r"approaches|models|frameworks|studies))?\b",
+    r"\b(?:they|them|their)\b|\b(?:these two|those two|the first two|the top two|the two|these|those|both)"
+    r"(?:\s+(?:papers|methods|works|approaches|models|frameworks|studies))?\b",
     re.I,
 )
+_COUNTED = re.compile(r"\b(?:two|both)\b", re.I)  # "these two papers", "both papers": papers already cited
 # "the ride-hailing paper", "the paper on quantum computing", "the work that studies LLM logic".
 _DESCRIBED = re.compile(
     r"\bthe\s+(?P<d>(?:(?!(?:of|in|on|the|a|an|that|which|and|or|to|for|by|with|from)\b)[\w$\\{}/-]+\s+){1,8}?)"
@@ -373,7 +374,7 @@ def read_question(
         names += [n for r in refs if r.kind in ("name", "id") for pid in r.paper_ids for n in (catalogue[pid].label,)]
     topic, number = split_frame(query)
     if number == "many":  # "their code", "these abstracts": in a set question they mean the papers asked for
-        refs = [r for r in refs if r.kind not in ("pronoun", "plural")]
+        refs = [r for r in refs if r.kind != "pronoun" and (r.kind != "plural" or _COUNTED.search(r.text))]
     papers = [r for r in refs if r.kind in ("name", "id", "number", "ordinal")]
     distinct = {pid for r in papers for pid in r.paper_ids} | {f"#{r.index}" for r in papers if not r.paper_ids}
     metadata = asked_detail(query)
@@ -419,11 +420,13 @@ def read_question(
     better = asks_better(query)
     # --- tables: "a table of ...", or a comparison across a whole set ("compare all the papers on T by X")
     table = split_table(query)
-    if table is not None and (asks_table(query) or not (pair or distinct or described)):
+    plural = any(r.kind == "plural" for r in refs)
+    counted = any(r.kind == "plural" and _COUNTED.search(r.text) for r in refs)  # "the two", not "their"
+    if table is not None and (asks_table(query) or not (pair or distinct or described or counted)):
         return _table_plan(common, table, distinct, catalogue)
-    if (explicit and pair) or number != "many" and (
+    if (explicit and (pair or plural)) or number != "many" and (
         (two and (explicit or ranks or _MORE.search(query) or _EACH.search(query) or re.search(r"\bor\b", query, re.I)))
-        or (explicit and any(r.kind == "plural" for r in refs))
+        or (explicit and plural)
         or (explicit and number == "open" and sides and not distinct and all(content_terms(x) for x in sides[0]))
         or (explicit and len(distinct) == 1 and explicit_two(query))
     ):

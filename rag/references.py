@@ -96,6 +96,20 @@ class ReferenceResolver:
         """Citations of the latest turn that cited anything (order of the answer)."""
         return next((list(t.citations) for t in reversed(self.turns) if t.citations), [])
 
+    def _discussed(self, n: int = 2) -> list[Citation]:
+        """The papers "them", "both" or "which is better?" mean: the latest answer's when it cited
+        ``n`` or more; else the distinct papers of the latest answers, most recent first, until
+        ``n`` are gathered (after a list, "the second one" and "and the first one?", those two)."""
+        out: dict[str, Citation] = {}
+        for t in reversed(self.turns):
+            if not out and len(t.citations) >= n:
+                return list(t.citations)
+            for c in t.citations:
+                out.setdefault(c.paper_id, c)
+                if len(out) >= n:
+                    return list(out.values())
+        return list(out.values())
+
     def _listed(self, index: int) -> list[Citation]:
         """The citations an ordinal ("the second one", ``index`` 1; "the last one", -1) counts in:
         those of the latest answer that listed two or more papers and holds it, else of the latest
@@ -136,8 +150,10 @@ class ReferenceResolver:
         if not ids:
             pronouns = [r for r in plan.refs if r.kind in ("pronoun", "plural")]
             if pronouns and recent:
-                many = any(r.kind == "plural" for r in pronouns) and len(recent) > 1
-                chosen = [c.paper_id for c in (recent[:3] if many else recent[:1])]
+                plural = any(r.kind == "plural" for r in pronouns)
+                discussed = self._discussed() if plural else recent
+                many = plural and len(discussed) > 1
+                chosen = [c.paper_id for c in (discussed[:3] if many else recent[:1])]
                 ids.extend(chosen)
                 label = " and ".join(display_name(self.papers[p]) for p in chosen)
                 for r in pronouns:
@@ -226,7 +242,6 @@ class ReferenceResolver:
     def _pair(self, plan: QuestionPlan) -> tuple[list[Resolution], bool]:
         """The two compared papers (every named one when the question asks which is better), and
         whether the question asked for a comparison of two."""
-        recent = self._recent()
         ids = list(plan.named_ids)
         for r in plan.refs:
             if r.kind == "number" and r.index is not None and (pid := self.paper_with_number(r.index)):
@@ -244,8 +259,9 @@ class ReferenceResolver:
             members = [h for h, _ in self.pipeline.membership.members(topic, (), hits, 0.0)][:2]
             if len(members) == 2:
                 return [Resolution(topic, (h.paper.id,), "description") for h in members], True
-        if not ids and any(r.kind == "plural" for r in plan.refs) and len(recent) >= 2:
-            return [Resolution(c.label, (c.paper_id,), "earlier turn") for c in recent[:2]], True
+        discussed = self._discussed()
+        if not ids and any(r.kind == "plural" for r in plan.refs) and len(discussed) >= 2:
+            return [Resolution(c.label, (c.paper_id,), "earlier turn") for c in discussed[:2]], True
         first: list[Resolution] = []
         for a, b in plan.sides[:5]:
             ra, rb = self.resolve(a), self.resolve(b)

@@ -133,6 +133,28 @@ def test_an_ordinal_counts_in_the_last_list_and_and_asks_the_previous_question(c
     assert ids(t4) == [t1.citations[2].paper_id], t4.standalone
 
 
+def test_them_and_which_is_better_mean_the_two_papers_last_discussed(conv: Conversation):
+    # A list, then one answer about each of two of its papers: "compare them" and "which is
+    # better?" are about those two, though the last answer cited one; a paper whose label is a
+    # description is named by its marker in the rewritten question.
+    t1 = conv.ask("which papers work on speech or audio?")
+    first, second = t1.citations[0].paper_id, t1.citations[1].paper_id
+    conv.ask("what data does the second one use?")
+    conv.ask("and the first one?")
+    t = conv.ask("compare them")
+    assert t.kind == "compare" and set(ids(t)) == {first, second}, t.answer.text
+    t = conv.ask("which is better?")
+    assert t.kind == "compare" and set(ids(t)) == {first, second}, t.answer.text
+    assert "which is better" in t.answer.text, t.answer.text
+
+
+@pytest.mark.parametrize("message", ["compare the first two", "compare these two papers", "compare the two"])
+def test_a_counted_reference_to_earlier_papers_is_a_comparison_not_a_table(conv: Conversation, message):
+    t1 = conv.ask("Which papers use reinforcement learning?")
+    t = conv.ask(message)
+    assert t.kind == "compare" and ids(t) == [c.paper_id for c in t1.citations[:2]], t.answer.text
+
+
 def test_an_ordinal_without_an_earlier_list_is_asked_back(conv: Conversation):
     t = conv.ask("what benchmarks does the second one use?")
     assert not t.citations and "refers to no paper" in t.answer.text, t.answer.text

@@ -248,7 +248,10 @@ def abstract_moves(sentences: list[str]) -> list[str]:
 _LIMIT_WORD = r"(?:limitations?|drawbacks?|weakness(?:es)?|shortcomings?|downsides?|caveats?|failure modes?)"
 _OWN_LIMITS = re.compile(
     rf"\b(?:its|their|[\w-]+['’]s)\s+(?:\w+\s+)?{_LIMIT_WORD}|"
-    rf"\b(?:have|has|any|are there)\s+(?:any\s+)?(?:\w+\s+)?{_LIMIT_WORD}",
+    rf"\b(?:have|has|any|are there)\s+(?:any\s+)?(?:\w+\s+)?{_LIMIT_WORD}|"
+    # the limitation word first: "what limitations does APM have?", "which drawbacks might it face?"
+    rf"\b{_LIMIT_WORD}\s+(?:does|do|did|might|may|could|would|can)\s+(?:[\w-]+\s+){{1,4}}?"
+    r"(?:have|has|face|suffer|show)\b",
     re.I,
 )
 _LIMITS_OF = re.compile(rf"\b{_LIMIT_WORD}\s+of\s+(?:the\s+|this\s+)?(?P<of>[\w-]+)", re.I)

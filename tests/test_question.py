@@ -423,6 +423,9 @@ def test_a_verdict_question_that_names_nothing_is_verdict_only(question, only):
         ("does APM have any drawbacks?", True),
         ("DANCE's weaknesses", True),
         ("are there any caveats to APM?", True),
+        ("What limitations does APM have?", True),  # the limitation word first
+        ("which drawbacks might the method face?", True),
+        ("What limitations do existing methods have that APM fixes?", False),
         ("What limitation does DANCE address?", False),  # the gap of earlier work
         ("what weakness of federated learning does DANCE target?", False),
         ("limitations of prior condensation methods, per DANCE", False),

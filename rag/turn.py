@@ -51,6 +51,13 @@ class Turn:
         return self.answer.citations
 
     @property
+    def interpreted(self) -> str:
+        """The spelled-out question as shown after "Interpreted as:", in quotation marks (once: a
+        question that is only a quoted description is not quoted again)."""
+        text = self.standalone.strip()
+        return text if text.startswith("“") and text.endswith("”") else f"“{text}”"
+
+    @property
     def rewritten(self) -> bool:
         """True when references to earlier turns were spelled out."""
         return self.kind == "answer" and self.standalone.strip() != self.question.strip()

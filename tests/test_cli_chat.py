@@ -48,6 +48,8 @@ def test_a_follow_up_is_answered_about_the_paper_listed_first(chat):
     assert [c["paper_id"] for c in second["citations"]] == [listed["paper_id"]]
     assert second["citations"][0]["number"] == listed["number"] == 1  # it keeps its number
     assert second["citations"][0]["evidence"] and not second["refused"]
+    # the question as read names the paper the follow-up was resolved to
+    assert second["turn"] == "answer" and listed["label"] in second["interpreted_as"], second["interpreted_as"]
 
 
 def test_numbers_are_kept_across_the_conversation_and_exit_ends_it(chat):

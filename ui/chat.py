@@ -202,7 +202,7 @@ def chat_markdown(turn: Turn) -> str:
         return table_chat_markdown(turn.paper_table, turn.answer.text)
     body = _chat_text(turn_text(turn))
     if turn.rewritten:
-        body = f"_Interpreted as: “{escape_dollars(turn.standalone)}”_\n\n{body}"
+        body = f"_Interpreted as: {escape_dollars(turn.interpreted)}_\n\n{body}"
     return body
 
 

@@ -6,7 +6,8 @@ one use?", "compare [1] and [3]") and a paper keeps its citation number for the 
 conversation. Each answer is printed as ``paperchat ask`` prints one, a comparison's table as one
 block per row as ``paperchat compare`` prints it; a follow-up whose references were spelled out is
 preceded by ``Interpreted as: “...”``, as on the page. With ``--json`` each
-answer is one line: ``{"qid": turn number, ...}`` followed by the fields of ``paperchat ask --json``.
+answer is one line: ``{"qid": turn number, ...}`` followed by the fields of ``paperchat ask --json``,
+the turn's kind (``turn``) and the question as read (``interpreted_as``).
 
 Input ends at end of file or at a line ``exit`` / ``quit``; empty lines are skipped. A prompt
 ``> `` is shown only when typing at a terminal, so piped input gives the answers alone. Papers
@@ -93,8 +94,10 @@ def chat(ctx: click.Context, as_json: bool, backend, ollama_model, top_k, stream
     from rag.filters import Filters
     from rag.pipeline import refreshed
     from store.textin import clean_text
-    from ui.cli import _print_answer, _question_in, _render_comparison, _settings
+    from ui.cli import _question_in, _render_comparison, _settings
     from ui.cli_setup import build_components
+    from ui.cli_warm import print_answer_data
+    from ui.wire import answer_json
 
     settings = _settings(ctx, backend=backend, ollama_model=ollama_model)
     filters = Filters(year=year, venue=clean_text(venue), author=clean_text(author), auto=not no_auto_filter)
@@ -134,9 +137,9 @@ def chat(ctx: click.Context, as_json: bool, backend, ollama_model, top_k, stream
         if streamed:  # the checked answer follows the prose
             click.echo("\n", err=True)
         if turn.rewritten and not as_json:
-            click.echo(f"Interpreted as: “{turn.standalone}”\n")
-        if as_json:
-            _print_answer(ans, as_json, str(n))
+            click.echo(f"Interpreted as: {turn.interpreted}\n")
+        if as_json:  # with the turn kind and "interpreted_as", as the HTTP API gives a turn
+            print_answer_data(answer_json(turn), "", True, str(n))
         else:
             click.echo(_render_comparison(turn) + "\n")  # any other turn: as `paperchat ask` prints it
     if failed:

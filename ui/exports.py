@@ -54,7 +54,7 @@ def _evidence_markdown(citations: Iterable[Citation]) -> str:
 def _turn_section(turn: Turn, heading: str) -> list[str]:
     lines = [heading, ""]
     if turn.rewritten:
-        lines += [f"_Interpreted as: “{turn.standalone}”_", ""]
+        lines += [f"_Interpreted as: {turn.interpreted}_", ""]
     lines += [turn_text(turn), ""]
     if turn.citations:
         lines += [_evidence_markdown(turn.citations), ""]

@@ -13,13 +13,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rag.citations import format_marker
+from rag.lead import key_clause, quoted
 from rag.protocols import EvidenceSource
 from rag.rows import NOT_STATED, ROWS, Row, select_rows
 from rag.text import content_terms, named_entities, normalize
 from rag.types import Citation, Evidence
 from store.papers import Paper, strip_markup
 
-__all__ = ["ASPECT_FLOOR", "ASPECT_SENTENCES", "ComparisonTable", "build_table", "comparison_text", "table_markdown"]
+__all__ = [
+    "ASPECT_FLOOR", "ASPECT_SENTENCES", "ComparisonTable", "build_table", "compare_lead", "comparison_text",
+    "table_markdown",
+]
 
 ASPECT_FLOOR = 0.20
 """Least evidence score (in [0, 1], :meth:`rag.evidence.EvidenceSelector.score`) for a sentence to
@@ -187,3 +191,16 @@ def comparison_text(table: ComparisonTable, papers: Sequence[Paper], idf: Callab
         sents.append(f"{'Neither' if n == 2 else 'No'} abstract states {' or '.join(missing)} {markers}.")
     lines += [" ".join(sents), "", table_markdown(table)]
     return "\n".join(lines)
+
+
+def compare_lead(labels: Sequence[tuple[str, int]], cells: Sequence[Sequence[Evidence]]) -> str:
+    """``**A** [1] and **B** [2] compared: A — “…”; B — “…”`` with the key clause of each paper's
+    cell (the first sentence of the first asked aspect, else of the approach row); only the names
+    when a paper's cell is empty."""
+    names = " and ".join(f"**{label}** {format_marker(n)}" for label, n in labels)
+    parts = [
+        f"{label} — {quoted(evs[0].sentence, key_clause(evs[0].sentence))}"
+        for (label, _), evs in zip(labels, cells, strict=True)
+        if evs
+    ]
+    return f"{names} compared" + (": " + "; ".join(parts) if len(parts) == len(labels) else ".")

@@ -28,10 +28,9 @@ from dataclasses import replace
 from rag.answer import EMPTY_QUESTION, AnswerPipeline
 from rag.authors import topic_left
 from rag.citations import format_marker
-from rag.compare import build_table, comparison_text
+from rag.compare import build_table, compare_lead, comparison_text
 from rag.filters import FilterPlan, Filters
 from rag.head_to_head import head_to_head, head_to_head_text
-from rag.lead import compare_lead
 from rag.listing import list_papers
 from rag.phrasing import split_frame, verdict_only
 from rag.prose import REFUSAL

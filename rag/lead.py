@@ -39,7 +39,6 @@ from store.papers import strip_markup
 __all__ = [
     "MAX_LEAD_WORDS",
     "clause_spans",
-    "compare_lead",
     "key_clause",
     "lead_line",
     "list_head",
@@ -490,16 +489,3 @@ def lead_line(
     # of a named paper is answered by the sentence that best states it.
     best = bool(plan.roles - {"method"}) or (named and "method" not in plan.roles)
     return "\n".join(one_paper_lead(s, gist(s), named=best) for s in sources)
-
-
-def compare_lead(labels: Sequence[tuple[str, int]], cells: Sequence[Sequence[Evidence]]) -> str:
-    """``**A** [1] and **B** [2] compared: A — “…”; B — “…”`` with the key clause of each paper's
-    cell (the first sentence of the first asked aspect, else of the approach row); only the names
-    when a paper's cell is empty."""
-    names = " and ".join(f"**{label}** {format_marker(n)}" for label, n in labels)
-    parts = [
-        f"{label} — {quoted(evs[0].sentence, key_clause(evs[0].sentence))}"
-        for (label, _), evs in zip(labels, cells, strict=True)
-        if evs
-    ]
-    return f"{names} compared" + (": " + "; ".join(parts) if len(parts) == len(labels) else ".")

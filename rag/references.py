@@ -147,8 +147,11 @@ class ReferenceResolver:
                 text = text.replace(r.text, display_name(self.papers[pid]), 1)
         if not ids and unlisted is not None:
             return [], text, unlisted
+        described = any(r.kind == "description" for r in plan.refs)
         if not ids:
-            pronouns = [r for r in plan.refs if r.kind in ("pronoun", "plural")]
+            # "What does the SAT paper propose, and how much does it improve?": "it" is the paper
+            # the question describes, not one of an earlier turn.
+            pronouns = [] if described else [r for r in plan.refs if r.kind in ("pronoun", "plural")]
             if pronouns and recent:
                 plural = any(r.kind == "plural" for r in pronouns)
                 discussed = self._discussed() if plural else recent

@@ -23,6 +23,7 @@ from rag.summary import MAX_SUMMARY_PAPERS
 DANCE = "000_6b930c46f6674b66#1"
 APM = "000_6b930c46f6674b66#2"
 FEDERATED = "004_7c6cb99d3d3a622c#11"
+SAT = "000_6b930c46f6674b66#5"  # polarity-aware representation learning over clause-literal hypergraphs
 
 pytestmark = pytest.mark.slow  # the real bundled embedder and Chroma store
 
@@ -153,6 +154,11 @@ def test_a_counted_reference_to_earlier_papers_is_a_comparison_not_a_table(conv:
     t1 = conv.ask("Which papers use reinforcement learning?")
     t = conv.ask(message)
     assert t.kind == "compare" and ids(t) == [c.paper_id for c in t1.citations[:2]], t.answer.text
+
+
+def test_a_pronoun_after_a_description_in_the_same_question_means_that_paper(conv: Conversation):
+    t = conv.ask("What does the SAT paper propose, and how much does it improve?")
+    assert t.kind == "answer" and ids(t) == [SAT], t.answer.text
 
 
 def test_an_ordinal_without_an_earlier_list_is_asked_back(conv: Conversation):

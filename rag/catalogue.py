@@ -17,6 +17,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA, Levenshtein
 
 from rag.authors import AuthorIndex
+from rag.lexicon import english_word
 from rag.text import STOPWORDS, named_entities, normalize, normalize_case_keep
 from store.distinct import distinct_labels
 from store.labels import title_name
@@ -140,8 +141,6 @@ class NameIndex:
     def _near_name(self, word: str) -> dict[str, float]:
         """Papers whose name is one edit from ``word`` (hyphens ignored: "medlm" is ME-DLM), for a
         word of five or more letters that is no English word ("senday" -> SENDAI)."""
-        from rag.phrasing import english_word
-
         if english_word(word):
             return {}
         got: dict[str, float] = {}
@@ -290,8 +289,6 @@ class Catalogue:
             return word
         if sum(c.isupper() for c in word) >= 2 or (w.endswith("s") and w[:-1] in self.vocabulary):
             return word
-        from rag.phrasing import english_word
-
         if english_word(w):
             return (self._nearest(w, 1) or word) if len(w) >= LONG_WORD else word
         return self._nearest(w) or word

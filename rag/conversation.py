@@ -265,10 +265,10 @@ class Conversation(ReferenceResolver):
         prev = next((t for t in reversed(self.turns) if t.kind == "answer" and t.plan and t.citations), None)
         if follow and prev is not None and not plan.named_ids and not plan.detail_only:
             plan = self._what_about(plan, prev, follow.group("x"))
-        elif plan.intent == "ask" and not plan.refs and verdict_only(plan.query) and len(self._discussed()) >= 2:
+        elif plan.intent == "ask" and not plan.refs and verdict_only(plan.query) and len(two := self._discussed()) > 1:
             # "which is better?", "which one wins?" after answers about two or more papers: asked of
             # the two last discussed, as if they had been named.
-            a, b = (self._named(c.paper_id) for c in self._discussed()[:2])
+            a, b = (self._named(c.paper_id) for c in two[:2])
             plan = replace(self.pipeline.read(f"Which is better, {a} or {b}?"), asked=plan.asked)
         if plan.intent == "empty":
             return self._refusal_turn(plan, EMPTY_QUESTION, t0, fplan)

@@ -103,9 +103,9 @@ _TERM_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*|\d+(?:[.,]\
 
 Sentences = Callable[[Evidence], list[Sentence]]
 Move = Callable[[Evidence], str]
+"""The move of an evidence sentence in its abstract (:func:`rag.roles.abstract_moves`)."""
 Rank = Callable[[str, Source], list[Evidence]]
 """A source's evidence sentences scored against one text (a part of the question), best first."""
-"""The move of an evidence sentence in its abstract (:func:`rag.roles.abstract_moves`)."""
 
 
 # --- spans of one sentence -------------------------------------------------------------------

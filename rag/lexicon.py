@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from Stemmer import Stemmer
 
 __all__ = [
-    "Lexicon", "abbreviation_definitions", "american", "compound_parts", "lemma", "load_glossary",
+    "Lexicon", "abbreviation_definitions", "american", "compound_parts", "english_word", "lemma", "load_glossary",
     "states_phrase", "stem",
 ]
 
@@ -68,6 +68,14 @@ def american(term: str) -> str:
     return term
 
 
+@functools.lru_cache(maxsize=20_000)
+def english_word(word: str) -> bool:
+    """Whether ``word`` is in the English dictionary of ``simplemma`` (a typing error is not)."""
+    import simplemma
+
+    return bool(simplemma.is_known(word, lang="en"))
+
+
 @functools.lru_cache(maxsize=200_000)
 def lemma(term: str) -> str:
     """The index form of a lower-cased English token: its American spelling (:func:`american`),
@@ -85,17 +93,9 @@ def lemma(term: str) -> str:
         return term
     out = simplemma.lemmatize(american(term), lang="en").lower()
     plural = out == term and len(term) >= 4 and term.endswith("s") and not term.endswith("ss")
-    if plural and not simplemma.is_known(term, lang="en"):
+    if plural and not english_word(term):
         return term[:-1]  # the plural of an acronym or coined name: "llms", "gnns", "gpus", "lidars"
     return out
-
-
-@functools.lru_cache(maxsize=50_000)
-def _english_word(token: str) -> bool:
-    """Whether the lower-cased ``token`` is a word of simplemma's English dictionary."""
-    import simplemma
-
-    return bool(simplemma.is_known(token, lang="en"))
 
 
 @functools.lru_cache(maxsize=1)
@@ -360,7 +360,7 @@ class Lexicon:
                 long = self.long_forms.get(key[:-1])
             if not long or long.lower() in lowered:
                 return tok
-            if sum(c.isupper() for c in tok) < 2 and _english_word(key):
+            if sum(c.isupper() for c in tok) < 2 and english_word(key):
                 return tok
             if plural and not long.endswith("s"):
                 long += "s"

@@ -12,13 +12,13 @@ each with phrasings it was not written for.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterable
 from typing import Literal
 
 from rapidfuzz.distance import Levenshtein
 
+from rag.lexicon import english_word
 from rag.text import content_terms
 from store.textin import clean_text
 
@@ -152,12 +152,9 @@ def _typo_of(w: str, words: Iterable[str]) -> str:
     return next((x for x in words if len(x) >= 4 and mistyped(x)), "")
 
 
-@functools.lru_cache(maxsize=20_000)
-def english_word(word: str) -> bool:
-    """Whether ``word`` is in the English dictionary of ``simplemma`` (a typing error is not)."""
-    import simplemma
-
-    return bool(simplemma.is_known(word, lang="en"))
+def _frame_form(word: str) -> str:
+    """The frame word ``word`` (lower case) is, typed right or mistyped ("whcih" -> "which"); ``""`` if none."""
+    return word if word in FRAME_WORDS else _typo_of(word, _LONG_FRAME_WORDS)
 
 
 _TOKEN = re.compile(r"[\w'’;-]+|[^\w\s]")
@@ -186,13 +183,12 @@ def split_frame(query: str) -> tuple[str, Number]:
 
     def frame_word(tok: str) -> bool:
         t = tok.lower().replace("’", "'")
-        frame = t in FRAME_WORDS or bool(_is_set_noun(t)) or bool(_typo_of(t, _LONG_FRAME_WORDS))
-        return frame or (not t[0].isalnum() and t not in "(\"'“")
+        return bool(_frame_form(t) or _is_set_noun(t)) or (not t[0].isalnum() and t not in "(\"'“")
 
     i = 0
     while i < len(toks) and frame_word(toks[i][0]):
         t = toks[i][0].lower()
-        t = t if t in FRAME_WORDS else _typo_of(t, _LONG_FRAME_WORDS) or t
+        t = _frame_form(t) or t
         kind = _is_set_noun(t)
         how_many = t == "many" and i and toks[i - 1][0].lower() == "how"
         if kind == "many" or t in ("list", "everything", "all", "every") or how_many:

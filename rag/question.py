@@ -426,7 +426,6 @@ def read_question(
         return _table_plan(common, table, distinct, catalogue)
     if (explicit and (pair or plural)) or number != "many" and (
         (two and (explicit or ranks or _MORE.search(query) or _EACH.search(query) or re.search(r"\bor\b", query, re.I)))
-        or (explicit and plural)
         or (explicit and number == "open" and sides and not distinct and all(content_terms(x) for x in sides[0]))
         or (explicit and len(distinct) == 1 and explicit_two(query))
     ):

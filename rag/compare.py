@@ -152,6 +152,12 @@ def _names(cits: Sequence[Citation]) -> str:
     return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
 
 
+_QUESTION_WORD = re.compile(
+    r"^(?:how|what|which|who|whom|whose|where|when|why|is|are|was|were|do|does|did|can|could|should|would|will|has|have)\b",
+    re.I,
+)
+
+
 def comparison_text(table: ComparisonTable, papers: Sequence[Paper], idf: Callable[[str], float]) -> str:
     """The comparison as the page shows it: what was asked (per paper, quoted), a short paragraph
     (key terms, shared names, what only one abstract states), then the rows as a table.
@@ -165,7 +171,8 @@ def comparison_text(table: ComparisonTable, papers: Sequence[Paper], idf: Callab
         lines.append(f"{_names(cits)} on what the question asks:")
         for aspect, cells in zip(table.aspects, table.aspect_cells, strict=True):
             asked = aspect.strip().rstrip("?").strip()
-            lines += ["", f"**{asked[:1].upper()}{asked[1:]}?**"]
+            mark = "?" if aspect.strip().endswith("?") or _QUESTION_WORD.match(asked) else ""
+            lines += ["", f"**{asked[:1].upper()}{asked[1:]}{mark}**"]
             for c, evs in zip(table.papers, cells, strict=True):
                 lines.append(f"- {c.label} {format_marker(c.number)}: {_quote(evs) if evs else NOT_STATED}")
         lines.append("")

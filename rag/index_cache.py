@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from rag.catalogue import Catalogue
-from rag.lexicon import GLOSSARY, Lexicon, lemma, stem
+from rag.lexicon import GLOSSARY, Lexicon, compound_parts, joined_form, lemma, stem
 from rag.text import STOPWORDS, tokenize
 from store.papers import Paper
 
@@ -34,7 +34,7 @@ __all__ = ["FORMAT", "KEEP", "LexicalIndex", "load_or_build"]
 
 log = logging.getLogger(__name__)
 
-FORMAT = 9
+FORMAT = 10
 """Version of the kept file: raise it whenever :class:`LexicalIndex` or how it is built changes."""
 
 KEEP = 2
@@ -91,7 +91,8 @@ class LexicalIndex:
         index = cls(catalogue, Lexicon(texts), ids)
         if not ids:
             return index
-        corpus_tokens = [[stem(lemma(t)) for t in index_terms(t) + index.lexicon.expansions(t)] for t in texts]
+        raw = [index_terms(t) + index.lexicon.expansions(t) for t in texts]
+        corpus_tokens = _one_hyphenation([[stem(lemma(t)) for t in toks] for toks in raw], raw)
         df: dict[str, int] = defaultdict(int)
         for pid, toks in zip(ids, corpus_tokens, strict=True):
             index.paper_terms[pid] = set(toks)
@@ -102,6 +103,27 @@ class LexicalIndex:
         index.bm25 = bm25s.BM25(k1=1.5, b=0.75)
         index.bm25.index(bm25s.tokenization.Tokenized(token_ids, index.vocab), show_progress=False)
         return index
+
+
+def _one_hyphenation(corpus_tokens: list[list[str]], raw: list[list[str]]) -> list[list[str]]:
+    """Index a word the collection writes both with and without its hyphen ("multi-modal" and
+    "multimodal") under the same tokens in every paper: a paper that writes it joined also gets the
+    hyphenated form and its parts, which a paper writing it hyphenated already has (with the joined
+    form, :meth:`rag.lexicon.Lexicon.expansions`). Without it BM25 ranks the papers that write the
+    question's spelling above the others (three matched tokens against one). Returns new lists."""
+    split: dict[str, list[str]] = {}
+    for toks in raw:
+        for t in toks:
+            j = joined_form(t)
+            if j and t not in STOPWORDS:
+                parts = [stem(lemma(p)) for p in compound_parts(t) if p not in STOPWORDS]
+                split.setdefault(stem(lemma(j)), [stem(lemma(t)), *parts])
+    out = []
+    for toks in corpus_tokens:
+        have = set(toks)
+        extra = [t for j in have if j in split and split[j][0] not in have for t in split[j] if t not in have]
+        out.append(toks + list(dict.fromkeys(extra)))
+    return out
 
 
 def _code_key() -> str:

@@ -39,8 +39,8 @@ if TYPE_CHECKING:
     from Stemmer import Stemmer
 
 __all__ = [
-    "Lexicon", "abbreviation_definitions", "american", "compound_parts", "english_word", "lemma", "load_glossary",
-    "states_phrase", "stem",
+    "Lexicon", "abbreviation_definitions", "american", "compound_parts", "english_word", "joined_form", "lemma",
+    "load_glossary", "states_phrase", "stem",
 ]
 
 GLOSSARY = Path(__file__).with_name("glossary.tsv")
@@ -143,6 +143,41 @@ def compound_parts(token: str) -> list[str]:
     if "-" not in token:
         return []
     return [p for p in token.split("-") if len(p) > 1]
+
+
+def joined_form(token: str) -> str:
+    """A word written with one hyphen, written without it: ``"multi-modal"`` -> ``"multimodal"``,
+    ``"fine-tuning"`` -> ``"finetuning"``; ``""`` for other tokens. Abstracts are indexed under
+    both forms and a question's hyphenated word is stated by either, so "multimodal" and
+    "multi-modal", "spatiotemporal" and "spatio-temporal" find the same papers."""
+    if token.count("-") == 1 and token.replace("-", "").isalpha():
+        return token.replace("-", "")
+    return ""
+
+
+_HYPHENABLE = re.compile(r"(?<![\w-])[A-Za-z]+(?:-[A-Za-z]+)?(?![\w-])")
+
+
+def _hyphenation_spellings(texts: Sequence[str]) -> tuple[dict[str, str], dict[str, str]]:
+    """For the words the collection writes both with and without their hyphen: the spelling of the
+    fewer abstracts -> that of the more ("multi-modal" -> "multimodal" when more abstracts write it
+    joined; ties are left alone), so a question is embedded as the collection spells it and both
+    spellings find the same papers (:meth:`Lexicon.spelled_out`); and the joined form -> the
+    hyphenated one ("finetuning" -> "fine-tuning"), so a phrase is recognised in either spelling
+    (:meth:`Lexicon.expansions`). Lower-cased."""
+    df: dict[str, int] = defaultdict(int)
+    for text in texts:
+        for t in set(tokenize(text)):
+            df[t] += 1
+    preferred, hyphenated = {}, {}
+    for t, n in df.items():
+        j = joined_form(t)
+        if j and df.get(j, 0):
+            hyphenated[j] = t
+            if df[j] != n:
+                few, many = (t, j) if df[j] > n else (j, t)
+                preferred[few] = many
+    return preferred, hyphenated
 
 
 def _phrase_stems(text: str) -> str:
@@ -271,6 +306,8 @@ class Lexicon:
     """
 
     def __init__(self, texts: Iterable[str], glossary: Sequence[tuple[str, str, str]] | None = None):
+        texts = list(texts)
+        self.spellings, self._hyphenated = _hyphenation_spellings(texts)
         mined: dict[str, set[str]] = defaultdict(set)
         surface: dict[tuple[str, str], str] = {}
         for text in texts:
@@ -318,9 +355,12 @@ class Lexicon:
         extra: list[str] = []
         for t in own:
             extra.extend(p for p in compound_parts(t) if p not in STOPWORDS)
-            if t.count("-") == 1 and t.replace("-", "").isalpha():
-                extra.append(t.replace("-", ""))  # "pre-training" is also found as "pretraining"
-        stem_list = _phrase_stems(text).split()
+            if joined_form(t):
+                extra.append(joined_form(t))  # "pre-training" is also found as "pretraining"
+        # "supervised finetuning" states "supervised fine-tuning" (and so SFT) when the collection
+        # writes the word both ways
+        split = _HYPHENABLE.sub(lambda m: self._hyphenated.get(m.group(0).lower(), m.group(0)), text)
+        stem_list = _phrase_stems(split).split()
         stems = " " + " ".join(stem_list) + " "
         seen = set(own)
         keys = seen | {t[:-1] for t in seen if t.endswith("s")}
@@ -345,9 +385,11 @@ class Lexicon:
         """``text`` as a question is embedded: each abbreviation with one known long form (mined
         from the collection, else ``glossary.tsv``) is preceded by it, in the way abstracts define
         them: "rl papers" -> "reinforcement learning (rl) papers", "VLMs?" -> "vision-language
-        models (VLMs)?". A plural abbreviation gets a plural long form. Left as typed: a
-        lower-case token that is an English word ("sat", "art"), and an abbreviation whose long
-        form the text already states. Text without abbreviations is returned unchanged.
+        models (VLMs)?"; a word the collection writes both with and without its hyphen is written
+        as most abstracts write it ("multi-modal" -> "multimodal"). A plural abbreviation gets a
+        plural long form. Left as typed: a lower-case token that is an English word ("sat", "art"),
+        and an abbreviation whose long form the text already states. Text without abbreviations or
+        such words is returned unchanged.
         """
         lowered = text.lower()
 
@@ -366,7 +408,10 @@ class Lexicon:
                 long += "s"
             return f"{long} ({tok})"
 
-        return _TOKEN.sub(one, text)
+        out = _TOKEN.sub(one, text)
+        if self.spellings:
+            out = _HYPHENABLE.sub(lambda m: self.spellings.get(m.group(0).lower(), m.group(0)), out)
+        return out
 
     def _closure(self, added: list[str]) -> list[list[str]]:
         """The other forms of the concepts the ``added`` forms state (one more step of "same")."""

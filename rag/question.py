@@ -292,6 +292,17 @@ _ASPECT_DROP = re.compile(
 )
 
 
+SHORT_ASPECT_WORDS = 6
+"""Most words of an aspect shown as the heading instead of the question part that names the papers
+("DANCE vs APM on efficiency" -> "Efficiency"), when the names stood outside it; a longer aspect is
+a question of its own and is shown as written."""
+_SHORT_ASPECT_LEAD = re.compile(
+    r"^(?:(?:how|what|do|does|did|is|are|and|or|on|in|of|about|regarding|concerning|for|with|when|it|"
+    r"comes|terms|respect|to|their|the|its|as)\b\W*)+",
+    re.I,
+)
+
+
 def _aspect(query: str, refs: list[PaperRef], names: list[str], verdict: bool = False) -> str:
     """What a question asks about its papers: without their names, descriptions and the words that
     only say "compare" or "summarize" (with ``verdict``, also the words that only ask which paper
@@ -331,7 +342,16 @@ def _parts(
         # "Compare DANCE and APM: what ...", "DANCE or APM - how does each ...": the heading is what follows
         if tail.strip() and not _aspect(head, refs, names, verdict):
             part = tail
-        written.append(re.sub(r"^\W*(?:and|or|but|also)\b\W*", "", part).strip(" ,;:?.-"))
+        shown = re.sub(r"^\W*(?:and|or|but|also)\b\W*", "", part).strip(" ,;:?.-")
+        # "DANCE vs APM on efficiency", "How do DANCE and APM differ in speed?": a short aspect
+        # left once the names and the "compare" words go is the heading ("Efficiency").
+        short = _SHORT_ASPECT_LEAD.sub("", q)
+        said = [*names, *(r.text for r in refs)]
+        named = any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", shown, re.I) for n in said if n)
+        whole = short.lower() in shown.lower()  # no name was cut out of its middle
+        if named and whole and short != shown and len(short.split()) <= SHORT_ASPECT_WORDS:
+            shown = short
+        written.append(shown)
         queries.append(q)
     return {"parts": tuple(queries), "asked_parts": tuple(written)}
 

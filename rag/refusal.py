@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rag.details import DETAIL_PATTERNS
+from rag.lexicon import states_phrase
 from rag.prose import REFUSAL
 from rag.protocols import EvidenceSource, Retriever
 from rag.question import QuestionPlan
@@ -44,6 +45,7 @@ NEAR_SENTENCES = 10
 """Candidates whose sentences are compared with the topic."""
 NEAR_COVERAGE = 20
 """Candidates whose term coverage of a facet is checked."""
+
 
 _COMPOUND_TERM = re.compile(r"\b[A-Za-z]+(?:-[A-Za-z]+){2,}\b")
 _PROPER = re.compile(r"(?<![.!?:]\s)(?<!^)(?<=\s)[A-Z][A-Za-z0-9-]+\b")
@@ -77,6 +79,8 @@ class TopicEvidence:
         coverage: Term coverage of the first candidate.
         stated: Some candidate states the topic's (or a facet's) terms well enough.
         rare: The question states a rare name or compound term some abstract holds.
+        complete: Some candidate states the topic's content words side by side, in order
+            (:func:`rag.lexicon.states_phrase`: "clinical", "protein", "clinical abnormality grounding").
     """
 
     best_sentence: float
@@ -84,6 +88,7 @@ class TopicEvidence:
     coverage: float
     stated: bool
     rare: bool
+    complete: bool = False
 
 
 class RefusalPolicy:
@@ -160,6 +165,7 @@ class RefusalPolicy:
         sims = [self.evidence.sentences(h.paper)[1] @ qvecs.T for h in near]
         best = max((float(m.max()) for m in sims if m.size), default=0.0)
         ids = [h.paper.id for h in hits[:NEAR_COVERAGE]]
+        complete = any(states_phrase(topic, h.paper.text_for_index) for h in hits[:NEAR_COVERAGE])
         stated = (
             top.dense >= rs.relevance_floor
             or top.coverage >= rs.coverage_floor
@@ -170,15 +176,17 @@ class RefusalPolicy:
         # a coined term some abstract states, however it is typed ("alfworld")
         terms = self.retriever.names.terms
         words |= {w for w in re.findall(r"[\w-]+", plan.query.lower()) if w in terms and len(w) >= 4}
-        return TopicEvidence(best, top.dense, top.coverage, stated, any(self.rare(w) for w in words))
+        return TopicEvidence(best, top.dense, top.coverage, stated, any(self.rare(w) for w in words), complete)
 
     def topic(self, plan: QuestionPlan, retrieval: Retrieval) -> str:
         """The refusal for a question that names no paper, or ``""`` when the collection answers it.
 
         Refused when no sentence of the first candidates is within ``set_refusal_floor`` of the
         topic or of one of its facets, unless the question states a rare name some abstract holds
-        ("ALFWorld"), or the topic's terms are stated (coverage) and a sentence is within
-        ``set_lexical_floor``. In another
+        ("ALFWorld"), an abstract states the topic's words side by side ("clinical": the cosine of a
+        word or two to a whole sentence stays low, 0.30 for "clinical" to the DDL sentence that opens
+        "Clinical abnormality grounding"), or the topic's terms are stated (coverage) and a sentence
+        is within ``set_lexical_floor``. Words stated apart ("music" ... "generate") do not count. In another
         language the English embedder cannot judge closeness: the English terms the question
         carries ("component numeracy") decide alone.
         """
@@ -192,7 +200,9 @@ class RefusalPolicy:
         ev = self.topic_evidence(plan, retrieval)
         rs = self.settings
         weak = ev.best_sentence < rs.set_refusal_floor and not (
-            ev.rare or (ev.stated and (ev.best_sentence >= rs.set_lexical_floor or not plan.english))
+            ev.rare
+            or ev.complete
+            or (ev.stated and (ev.best_sentence >= rs.set_lexical_floor or not plan.english))
         )
         if not weak:
             return ""

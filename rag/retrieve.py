@@ -33,7 +33,7 @@ from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 from rag.catalogue import NameIndex
 from rag.embed import Embedder
 from rag.index_cache import index_terms, load_or_build
-from rag.lexicon import compound_parts, lemma, stem
+from rag.lexicon import compound_parts, joined_form, lemma, stem
 from rag.settings import RetrievalSettings
 from rag.text import STOPWORDS, content_terms
 from rag.types import PaperHit
@@ -92,6 +92,7 @@ class HybridRetriever(BaseRetriever):
         question's words and of the parts of its hyphenated ones, those in the vocabulary."""
         terms = self._terms(question)
         terms += [p for t in terms for p in compound_parts(t) if p not in STOPWORDS]
+        terms += [j for j in map(joined_form, terms) if j]
         terms = [stem(lemma(t)) for t in terms]
         return [self._vocab[t] for t in terms if t in self._vocab]
 
@@ -174,29 +175,35 @@ class HybridRetriever(BaseRetriever):
         weights = self._term_weights(question)
         return [self._coverage(weights, pid) for pid in pids]
 
-    def _term_weights(self, question: str) -> dict[tuple[str, tuple[str, ...]], float]:
+    def _term_weights(self, question: str) -> dict[tuple[tuple[str, ...], tuple[str, ...]], float]:
         """IDF weight ``ln(1 + N / (1 + df))`` of each content term of the question (Snowball stem of its
         index form, :func:`rag.lexicon.lemma`: British and American spellings, plural and singular meet).
 
         A hyphenated term is weighed whole, by the rarest of its form and its parts' forms
-        (an abstract may write "vision language" for "vision-language").
+        (an abstract may write "vision language" for "vision-language"), and is stated by its joined
+        form too ("multimodal" for "multi-modal", as the abstracts are indexed).
         """
         n = max(1, len(self._ids))
         out = {}
         for w in content_terms(question):
             parts = tuple(stem(lemma(p)) for p in compound_parts(w))
             key = stem(lemma(w))
-            df = self._df.get(key, 0)
+            joined = joined_form(w)
+            forms: tuple[str, ...] = (key, stem(lemma(joined))) if joined else (key,)
+            df = max(self._df.get(f, 0) for f in forms)
             if parts:
                 df = max(df, min(self._df.get(p, 0) for p in parts))
-            out[(key, parts)] = math.log(1.0 + n / (1.0 + df))
+            out[(forms, parts)] = math.log(1.0 + n / (1.0 + df))
         return out
 
-    def _coverage(self, weights: dict[tuple[str, tuple[str, ...]], float], pid: str) -> float:
+    def _coverage(self, weights: dict[tuple[tuple[str, ...], tuple[str, ...]], float], pid: str) -> float:
         if not weights:
             return 0.0
         have = self._paper_terms.get(pid, set())
-        found = sum(v for (t, parts), v in weights.items() if t in have or (parts and all(p in have for p in parts)))
+        found = sum(
+            v for (forms, parts), v in weights.items()
+            if any(f in have for f in forms) or (parts and all(p in have for p in parts))
+        )
         return found / sum(weights.values())
 
     # --- fusion --------------------------------------------------------------------

@@ -130,3 +130,16 @@ def test_which_is_better_after_a_comparison_asks_it_of_the_compared_papers(conv,
     assert turn.kind == "compare" and not turn.answer.refused, turn.answer.text
     assert [c.paper_id for c in turn.answer.citations][:2] == [DANCE, APM]
     assert "Neither abstract compares" in head_block(turn)
+
+
+@pytest.mark.parametrize("question", ["DANCE vs APM on efficiency", "How do DANCE and APM differ in efficiency?"])
+def test_a_one_word_aspect_quotes_what_each_paper_states_of_it(conv, extractive, question):
+    # "Efficiency" is the paper's own cost saving ("33.42% fewer tokens", "65x storage reduction"),
+    # not a sentence that merely sits near the word; the heading is the aspect, not the question.
+    turn = conv.ask(question)
+    text = turn.answer.text
+    assert "\n**Efficiency**\n" in text, text
+    block = text.split("**Efficiency**", 1)[1].split("\n\n", 1)[0]
+    assert "fewer tokens" in block and "storage reduction" in block, block
+    assert "not stated" not in block, block
+    assert_quotes_are_exact(turn, extractive, text)

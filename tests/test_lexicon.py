@@ -113,3 +113,25 @@ def test_a_question_is_embedded_with_its_abbreviations_spelled_out():
     # already spelled out, unknown, or part of a hyphenated word: unchanged
     for text in ("deep reinforcement learning (RL) agents", "the XYZ method", "multi-RL training", ""):
         assert lex.spelled_out(text) == text
+
+
+def test_a_word_written_with_and_without_its_hyphen_is_one_word():
+    from rag.lexicon import joined_form
+
+    assert joined_form("multi-modal") == "multimodal"
+    assert joined_form("text-to-speech") == ""  # two hyphens: a phrase, not a spelling
+    assert joined_form("gpt-4") == ""
+    docs = [
+        "A multimodal model.",
+        "Another multimodal encoder.",
+        "A multi-modal dataset.",
+        "We apply supervised fine-tuning (SFT) first.",
+        "Supervised finetuning then RL.",
+    ]
+    lex = Lexicon(docs, [])
+    # a question is embedded as most abstracts spell the word
+    assert lex.spelled_out("multi-modal papers") == "multimodal papers"
+    assert lex.spelled_out("multimodal papers") == "multimodal papers"
+    # a phrase is recognised in either spelling: "supervised finetuning" states SFT
+    assert "sft" in lex.expansions(docs[4])
+    assert "sft" not in Lexicon(docs[4:], []).expansions(docs[4])  # only when the collection has both

@@ -370,3 +370,25 @@ def test_a_comparison_reads_named_benchmarks_as_the_data(extractive):
     row = next(line for line in ans.text.splitlines() if line.startswith("| **Data"))
     me_dlm_cell = row.split("|")[2]
     assert "HumanEval" in me_dlm_cell and "not stated" not in me_dlm_cell, row
+
+
+@pytest.mark.parametrize(("typed", "other"), [("multi-modal", "multimodal"), ("spatio-temporal", "spatiotemporal")])
+def test_both_spellings_of_a_hyphenated_word_meet_the_same_papers(extractive, typed, other):
+    # The seed abstracts write "multi-modal" (APM, SGB-IB) and "multimodal" (HieRD, SoT, ...).
+    retriever = extractive.retriever
+    ids = list(retriever.papers)
+    a, b = retriever.coverages(typed, ids), retriever.coverages(other, ids)
+    assert a == b and sum(a) >= 2, (typed, a, b)
+    # BM25 gives the papers of either spelling the same score for the joined form (the hyphenated
+    # query also matches its parts elsewhere: "multi-turn")
+    scores = [{h.paper.id: h.lexical for h in retriever.search(q).hits} for q in (typed, other)]
+    stated = [pid for pid, c in zip(ids, b, strict=True) if c == 1.0]
+    assert all(scores[0].get(pid, 0) > 0 and scores[1].get(pid, 0) > 0 for pid in stated)
+
+
+def test_a_keyword_an_abstract_states_is_answered_however_far_its_cosine(extractive):
+    # One or two words against a whole sentence stay below the sentence floors (0.30 for
+    # "clinical"), but an abstract that states them side by side answers the question.
+    for q, label in (("clinical", "DDL"), ("protein", "causal preference elicitation")):
+        ans = extractive.pipeline.ask(q)
+        assert not ans.refused and label in {c.label for c in ans.citations}, (q, ans.text)

@@ -449,3 +449,18 @@ def test_repeated_and_cut_off_sentences_are_dropped_and_counted():
     checked = check_claims(text, {1: _FOAM}, _bag_similarity, floor=0.1, names={1: ("FOAM",)})
     assert [c.reason for c in checked.claims] == ["", "repeats an earlier sentence", "cut off mid-sentence"]
     assert checked.text == "FOAM controls the damping factor and the eigendecomposition frequency [1]."
+
+
+def test_efficiency_is_a_role_a_question_asks_and_the_papers_own_sentences_state():
+    from rag.roles import question_roles, sentence_roles
+
+    for q in ("DANCE vs APM on efficiency", "which one is faster?", "how does each cut compute"):
+        assert "efficiency" in question_roles(q), q
+    own = "Empirically, APM achieves up to 65$\\times$ storage reduction and 9.6$\\times$ faster distillation."
+    assert "efficiency" in sentence_roles(own, "contribution")
+    assert "efficiency" in sentence_roles("DANCE improves accuracy with 33.42% fewer tokens per node.")
+    # the field's costs are not the paper's saving, unless the authors speak of their own
+    field = "While staleness improves computational efficiency, it inherently degrades accuracy."
+    assert "efficiency" not in sentence_roles(field, "background")
+    assert "efficiency" in sentence_roles("We cut memory consumption by half, an efficiency gain.", "background")
+    assert "efficiency" not in sentence_roles("We evaluate on eight graph datasets.", "contribution")

@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from rag.citations import format_marker
+from rag.details import MODEL_SIZE
 from rag.evidence import GAP_UNIT, EvidenceSelector
 from rag.filters import Filters
 from rag.lead import lead_line, list_head
@@ -324,6 +325,12 @@ class AnswerPipeline:
                 gap = [e for e in self.evidence.score(plan.query, paper) if moves.get(e.start) == "gap"]
                 s.evidence = sorted(own or gap[:GAP_UNIT] or s.evidence, key=lambda e: e.start)
             return sources
+        if plan.metadata == "model size" and named and not listing:
+            # "how big is the Agent-Omit model?" reaches here only when the abstract states a size
+            # (rag.refusal): the sentences stating it answer, whatever their cosine to the question.
+            for s in sources:
+                sized = [e for e in self.evidence.score(plan.query, s.hit.paper) if MODEL_SIZE.search(e.sentence)]
+                s.evidence = sorted(sized[:2], key=lambda e: e.start) or s.evidence
         whole = plan.summary or {"problem", "method"} <= plan.roles
         for s in sources:
             # A list entry whose label is only the abstract's opening words says what the paper does,

@@ -204,7 +204,8 @@ def compare_lead(labels: Sequence[tuple[str, int]], cells: Sequence[Sequence[Evi
     """``**A** [1] and **B** [2] compared: A — “…”; B — “…”`` with the key clause of each paper's
     cell (the first sentence of the first asked aspect, else of the approach row); only the names
     when a paper's cell is empty."""
-    names = " and ".join(f"**{label}** {format_marker(n)}" for label, n in labels)
+    named = [f"**{label}** {format_marker(n)}" for label, n in labels]
+    names = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
     parts = [
         f"{label} — {quoted(evs[0].sentence, key_clause(evs[0].sentence))}"
         for (label, _), evs in zip(labels, cells, strict=True)

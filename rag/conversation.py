@@ -40,6 +40,7 @@ from rag.refusal import NOT_ENGLISH
 from rag.summary import summarize_paper, summarize_topic
 from rag.table import parse_columns
 from rag.table_answer import answer_table, table_plan
+from rag.text import content_terms
 from rag.turn import CitationNumbering, Turn, TurnKind, renumber_markers
 from rag.types import Answer, Citation, Evidence, PaperHit, Timings
 from store.papers import Paper
@@ -56,6 +57,16 @@ WELCOME = (
 )
 """The reply to a message that asks nothing of the papers ("hello!", "thanks", "ok"): what can be asked."""
 _WHAT_ABOUT = re.compile(r"^\s*(?:and\s+|but\s+)?(?:what|how)\s+about\s+(?P<x>.+?)\s*\??\s*$", re.I)
+
+
+def _asks_of_reference(plan: QuestionPlan, x: str) -> bool:
+    """Whether "what about X?" asks something of a paper referred to by a pronoun ("its
+    limitations", "their data"), rather than naming what to ask the previous question about."""
+    refs = [r.text for r in plan.refs if r.kind in ("pronoun", "plural") and r.text.lower() in x.lower()]
+    rest = x
+    for r in refs:
+        rest = re.sub(rf"\b{re.escape(r)}\b", " ", rest, flags=re.I)
+    return bool(refs) and bool(content_terms(rest))
 
 
 class Conversation(ReferenceResolver):
@@ -262,14 +273,20 @@ class Conversation(ReferenceResolver):
             ans = replace(self.renumber(ans), note=self._note(fplan, ans.note))
             return Turn(plan.asked, plan.asked, ans, "refusal" if ans.refused else "answer", plan=plan)
         follow = _WHAT_ABOUT.match(plan.query) or and_reference(plan)
+        if follow and _asks_of_reference(plan, follow.group("x")):
+            # "and what about its limitations?": something new asked of the paper(s) discussed, not
+            # the previous question asked again
+            plan = replace(self.pipeline.read(f"What are {follow.group('x')}?"), asked=plan.asked)
+            follow = None
         prev = next((t for t in reversed(self.turns) if t.kind == "answer" and t.plan and t.citations), None)
         if follow and prev is not None and not plan.named_ids and not plan.detail_only:
             plan = self._what_about(plan, prev, follow.group("x"))
         elif plan.intent == "ask" and not plan.refs and verdict_only(plan.query) and len(two := self._discussed()) > 1:
             # "which is better?", "which one wins?" after answers about two or more papers: asked of
             # the two last discussed, as if they had been named.
+            # The question's own words stay: "which one needs less memory?" asks about memory.
             a, b = (self._named(c.paper_id) for c in two[:2])
-            plan = replace(self.pipeline.read(f"Which is better, {a} or {b}?"), asked=plan.asked)
+            plan = replace(self.pipeline.read(f"{plan.query.strip().rstrip('?.! ')}: {a} or {b}?"), asked=plan.asked)
         if plan.intent == "empty":
             return self._refusal_turn(plan, EMPTY_QUESTION, t0, fplan)
         if plan.intent == "social":  # nothing asked: say what can be asked; no paper named, nothing cited

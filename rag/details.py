@@ -13,7 +13,10 @@ import re
 from rag.phrasing import FRAME_WORDS
 from rag.text import content_terms
 
-__all__ = ["DETAIL_PATTERNS", "asked_detail", "detail_only"]
+__all__ = ["DETAIL_PATTERNS", "MODEL_SIZE", "asked_detail", "detail_only"]
+
+MODEL_SIZE = re.compile(r"\d+(?:\.\d+)?\s?[BM]\b|\b(?:million|billion)\s+parameters\b")
+"""A model size a sentence states: "Agent-Omit-8B", "3B–72B models", "1.3 billion parameters"."""
 
 _VENUE = (
     r"(neurips|nips|icml|iclr|cvpr|iccv|eccv|acl|emnlp|naacl|coling|aaai|ijcai|kdd|colt|aistats|uai|tmlr|jmlr|"
@@ -34,12 +37,14 @@ _DETAILS = {
     r"\b(which|what) (month|year)\b.*\b(published|released|appear\w*|come out)\b|\bpublication (date|year)\b",
     "hardware or compute": r"\b(which|what|how many) (kind of |type of )?"
     r"(gpus?|tpus?|hardware|machines?|accelerators?)\b|"
-    r"\bgpu[- ]hours?\b|\b(trained|run|ran) on (which|what|how many)\b",
+    r"\bgpu[- ]hours?\b|\b(trained|run|ran) on (which|what|how many)\b|"
+    r"\bhow long (did|does|do|would|will) (it|they|\S+) (take )?(to )?(train|pre-?train|fine-?tune)\b",
     "funding": r"\bfund(ing|ed|s)?\b|\bgrants?\b|\bsponsor(s|ed|ship)?\b",
     "hyper-parameters": r"\blearning rate\b|\bbatch size\b|\bhyper-?parameters?\b|\bweight decay\b|"
-    r"\bnumber of epochs\b|\bwarm-?up steps\b",
+    r"\bepochs?\b|\bwarm-?up steps\b|\b(how many|number of) (training |gradient )?(steps|iterations)\b|"
+    r"\bdropout\b|\boptimi[sz]er settings\b",
     "model size": r"\bhow many parameters\b|\bparameter counts?\b|\bnumber of parameters\b|\bmodel sizes?\b|"
-    r"\bhow (big|large) is the model\b",
+    r"\bhow (big|large) is (the |its |their |this |that )?([\w-]+ )?model\b",
     # Peer review: acceptance or rejection at a venue, presentation tier, reviewers' scores, awards.
     # "acceptance region", "rejection sampling", "MH rejects proposals" are methods, not outcomes.
     "review outcomes": rf"\b(accept\w*|reject\w*|turned down)\b(\W+\w+){{0,4}}?\W+(at|to|from|by|in|into|for|of)\s+"

@@ -74,6 +74,10 @@ def and_reference(plan: QuestionPlan) -> re.Match[str] | None:
     return None if content_terms(rest) else m
 
 
+MAX_COMPARED = 5
+"""Most papers one comparison puts side by side (columns of its table); more named are left out."""
+
+
 class ReferenceResolver:
     """Resolves a plan's references; mixed into :class:`rag.conversation.Conversation`, whose
     ``pipeline``, ``turns``, ``papers`` and numbering it reads."""
@@ -252,9 +256,8 @@ class ReferenceResolver:
             elif r.kind == "ordinal" and r.index is not None and (listed := self._listed(r.index)):
                 ids.append(listed[r.index].paper_id)
         ids = list(dict.fromkeys(ids))
-        if len(ids) >= 2:  # "which performs best among A, B and C" compares all three
-            shown = ids if plan.asks_better else ids[:2]
-            return [Resolution(self.papers[p].label, (p,), "name") for p in shown], True
+        if len(ids) >= 2:  # "compare A, B and C", "which performs best among A, B and C": all three
+            return [Resolution(self.papers[p].label, (p,), "name") for p in ids[:MAX_COMPARED]], True
         two = TWO.search(plan.query)
         if not ids and two:  # "the two federated learning papers": the two likeliest members of that set
             topic = two.group("topic").strip()

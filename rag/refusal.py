@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rag.details import DETAIL_PATTERNS
+from rag.details import DETAIL_PATTERNS, MODEL_SIZE
 from rag.lexicon import states_phrase
 from rag.prose import REFUSAL
 from rag.protocols import EvidenceSource, Retriever
@@ -66,7 +66,7 @@ def _alnum(text: str) -> str:
     return re.sub(r"[\W_]+", "", text.lower())
 
 
-_SIZE = re.compile(r"\d+(?:\.\d+)?\s?[BM]\b|\b(?:million|billion)\s+parameters\b|\bparameters?\b", re.I)
+_SIZE = re.compile(rf"{MODEL_SIZE.pattern}|\bparameters?\b", re.I)
 
 
 @dataclass(frozen=True)

@@ -452,3 +452,28 @@ def test_a_detail_the_record_lacks_is_refused_naming_the_previous_paper(conv: Co
         assert "do not state" in t.answer.text and DANCE in t.answer.text and "closest" not in t.answer.text, q
     fresh = Conversation(conv.pipeline).ask("who are the authors?")  # nothing discussed: no paper named
     assert fresh.answer.refused and "do not state authors" in fresh.answer.text and "#" not in fresh.answer.text
+
+
+def test_three_named_papers_are_compared_side_by_side(conv: Conversation):
+    turn = conv.ask("compare DANCE, APM and HieRD")
+    assert turn.kind == "compare" and len(turn.citations) == 3, turn.answer.text
+    header = next(line for line in turn.answer.text.splitlines() if line.startswith("| |"))
+    assert header.count("[") == 3, header
+
+
+def test_what_about_a_property_of_the_discussed_paper_asks_it_of_that_paper(conv: Conversation):
+    conv.ask("any papers on speech or audio?")
+    second = conv.ask("summarise the second one")
+    paper = second.citations[0].paper_id
+    turn = conv.ask("and what about its limitations?")
+    # not the first question asked again ("any papers on speech or audio — its limitations?")
+    assert [c.paper_id for c in turn.citations] == [paper], turn.answer.text
+    assert "limitation" in turn.answer.text.split("\n", 1)[0], turn.answer.text
+
+
+@pytest.mark.parametrize("follow_up", ["which one needs less memory", "which one is more compute efficient?"])
+def test_a_comparative_follow_up_is_asked_of_the_compared_papers(conv: Conversation, follow_up):
+    first = conv.ask("compare ME-DLM and FOAM")
+    turn = conv.ask(follow_up)
+    assert not turn.answer.refused, turn.answer.text
+    assert {c.paper_id for c in turn.citations} == {c.paper_id for c in first.citations}

@@ -225,6 +225,9 @@ def test_topic_summaries(cat):
         ("What license is the DANCE code under?", "licence"),
         ("How many parameters does the APM model have?", "model size"),
         ("What learning rate does APM use?", "hyper-parameters"),
+        ("how many epochs was prefixrl trained for", "hyper-parameters"),
+        ("how long did it take to train SoT on SoT-26K", "hardware or compute"),
+        ("how big is the agent-omit model", "model size"),
     ],
 )
 def test_details_abstracts_do_not_state_are_recognised(cat, question, what):
@@ -445,3 +448,8 @@ def test_a_papers_own_limitations_are_told_from_the_limitation_it_addresses(cat,
 def test_a_comparison_of_two_described_papers_asks_nothing_beyond_them(cat, question):
     plan = read_question(question, cat)
     assert plan.intent == "compare" and plan.aspect == "" and plan.parts == (), (plan.aspect, plan.parts)
+
+
+@pytest.mark.parametrize("question", ["does FOAM reduce training time?", "How much faster does APM train?"])
+def test_a_question_about_training_speed_is_no_detail(cat, question):
+    assert read_question(question, cat).metadata == ""

@@ -392,3 +392,12 @@ def test_a_keyword_an_abstract_states_is_answered_however_far_its_cosine(extract
     for q, label in (("clinical", "DDL"), ("protein", "causal preference elicitation")):
         ans = extractive.pipeline.ask(q)
         assert not ans.refused and label in {c.label for c in ans.citations}, (q, ans.text)
+
+
+def test_a_model_size_the_abstract_states_is_quoted(extractive):
+    # "Agent-Omit-8B" is in a results sentence far from "how big is the model" in meaning.
+    for q in ("how big is the agent-omit model", "what is the model size of Agent-Omit?"):
+        ans = extractive.pipeline.ask(q)
+        assert not ans.refused and "Agent-Omit-8B" in ans.text.split("\n", 1)[0], (q, ans.text)
+    ans = extractive.pipeline.ask("how many epochs was prefixrl trained for")
+    assert ans.refused and "hyper-parameters" in ans.text, ans.text

@@ -17,7 +17,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA, Levenshtein
 
 from rag.authors import AuthorIndex
-from rag.lexicon import english_word
+from rag.lexicon import american, english_word, lemma, stem
 from rag.text import STOPWORDS, named_entities, normalize, normalize_case_keep
 from store.distinct import distinct_labels
 from store.labels import title_name
@@ -264,6 +264,11 @@ class Catalogue:
     def __len__(self) -> int:
         return len(self.papers)
 
+    @functools.cached_property
+    def _index_keys(self) -> frozenset[str]:
+        """The index key of every word of the collection (computed on the first correction)."""
+        return frozenset(stem(lemma(v)) for v in self.vocabulary if v.isalpha())
+
     def __contains__(self, paper_id: object) -> bool:
         return paper_id in self.papers
 
@@ -283,14 +288,18 @@ class Catalogue:
         hyphenated ("pretraining" for "pre-training") are kept. A
         dictionary word of :data:`LONG_WORD` letters or more that no abstract uses is corrected
         when one edit away from a word they use: the dictionary also holds common misspellings
-        ("forcasting"), and long words rarely have a real word one edit away."""
+        ("forcasting"), and long words rarely have a real word one edit away. It is kept when it is
+        a British spelling ("summarise") or another form of a word the abstracts use, by index key
+        (:func:`rag.lexicon.stem` of :func:`rag.lexicon.lemma`): "optimizer" is not "optimized"."""
         w = word.lower()
         if len(w) < 5 or not w.isalpha() or w in self.vocabulary or w in self._joined:
             return word
         if sum(c.isupper() for c in word) >= 2 or (w.endswith("s") and w[:-1] in self.vocabulary):
             return word
         if english_word(w):
-            return (self._nearest(w, 1) or word) if len(w) >= LONG_WORD else word
+            if len(w) < LONG_WORD or american(w) != w or stem(lemma(w)) in self._index_keys:
+                return word  # another form of a word the abstracts use ("optimizer": "optimization")
+            return self._nearest(w, 1) or word
         return self._nearest(w) or word
 
     @functools.lru_cache(maxsize=4096)  # noqa: B019 - one catalogue per process, its words never change

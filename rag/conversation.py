@@ -56,6 +56,11 @@ WELCOME = (
     "dataset and result”)."
 )
 """The reply to a message that asks nothing of the papers ("hello!", "thanks", "ok"): what can be asked."""
+# A question that chooses among papers already discussed ("which one needs less memory?",
+# "which of them uses ALFWorld?"): one class with "which is better?".
+_WHICH_OF_THEM = re.compile(
+    r"^\W*(?:(?:so|and|but|then|ok|okay)\W+)?which\s+(?:one|of\s+(?:them|the\s+two|these|those|both))\b", re.I
+)
 _WHAT_ABOUT = re.compile(r"^\s*(?:and\s+|but\s+)?(?:what|how)\s+about\s+(?P<x>.+?)\s*\??\s*$", re.I)
 
 
@@ -281,9 +286,14 @@ class Conversation(ReferenceResolver):
         prev = next((t for t in reversed(self.turns) if t.kind == "answer" and t.plan and t.citations), None)
         if follow and prev is not None and not plan.named_ids and not plan.detail_only:
             plan = self._what_about(plan, prev, follow.group("x"))
-        elif plan.intent == "ask" and not plan.refs and verdict_only(plan.query) and len(two := self._discussed()) > 1:
-            # "which is better?", "which one wins?" after answers about two or more papers: asked of
-            # the two last discussed, as if they had been named.
+        elif (
+            plan.intent == "ask"
+            and not plan.named_ids
+            and (verdict_only(plan.query) and not plan.refs or _WHICH_OF_THEM.match(plan.query))
+            and len(two := self._discussed()) > 1
+        ):
+            # "which is better?", "which one wins?", "which one needs less memory?" after answers
+            # about two or more papers: asked of the two last discussed, as if they had been named.
             # The question's own words stay: "which one needs less memory?" asks about memory.
             a, b = (self._named(c.paper_id) for c in two[:2])
             plan = replace(self.pipeline.read(f"{plan.query.strip().rstrip('?.! ')}: {a} or {b}?"), asked=plan.asked)

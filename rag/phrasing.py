@@ -426,7 +426,6 @@ BETTER = re.compile(
     r"best|worst|strongest|weakest|fastest|slowest|cheapest|"
     r"(?:more|less|most|least)\s+(?:[\w-]+\s+)?(?:accurate|efficient|effective|robust|scalable|reliable|powerful|"
     r"precise|performant|capable|stable|expensive|costly|competitive)|"
-    r"(?:more|less|fewer|most|least|fewest)\s+(?:memory|compute|computation|time|tokens|flops|parameters|energy)|"
     r"(?:higher|lower|highest|lowest)\s+(?:accuracy|scores?|performance|errors?|loss|latency|costs?|quality|rewards?)|"
     r"outperform\w*|surpass\w*|beats?|wins?|winner|comes?\s+out\s+(?:ahead|on\s+top))\b",
     re.I,
@@ -443,10 +442,7 @@ _CHOICE = re.compile(
 )
 """A choice between the papers: "which"/"who", "than" (not "than prior work"), a yes/no question
 ("is X stronger than Y?") or an alternative question ("X or Y, better?")."""
-_VERDICT_LIGHT = re.compile(
-    r"\b(?:gets?|performs?|scores?|does|works?|ranks?|fares?|comes?\s+out|needs?|uses?|requires?|takes?|consumes?)\b",
-    re.I,
-)
+_VERDICT_LIGHT = re.compile(r"\b(?:gets?|performs?|scores?|does|works?|ranks?|fares?|comes?\s+out)\b", re.I)
 
 
 def asks_better(query: str) -> bool:

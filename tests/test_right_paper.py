@@ -117,3 +117,11 @@ def test_an_acronym_or_the_plural_of_a_known_word_is_not_a_typing_error(family):
     assert cat.correct("microbns") == "microbns"  # "microbn" is in an abstract
     assert cat.correct("regularizaton") == "regularization"
     assert cat.correct("pretraining") == "pretraining"  # the abstract writes "pre-training"
+
+
+def test_another_form_of_a_word_the_abstracts_use_is_not_a_typing_error(extractive):
+    cat = extractive.pipeline.catalogue
+    # one edit from "optimized" / "summaries" / "resources", but real words of another form
+    for word in ("optimizer", "optimizers", "summarise", "resourced"):
+        assert cat.correct(word) == word
+    assert cat.correct("forcasting") == "forecasting"  # a misspelling the dictionary holds

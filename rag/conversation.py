@@ -32,15 +32,14 @@ from rag.compare import build_table, compare_lead, comparison_text
 from rag.filters import FilterPlan, Filters
 from rag.head_to_head import head_to_head, head_to_head_text
 from rag.listing import list_papers
-from rag.phrasing import split_frame, verdict_only
+from rag.phrasing import split_frame
 from rag.prose import REFUSAL
 from rag.question import PaperRef, QuestionPlan
-from rag.references import ReferenceResolver, Resolution, and_reference, display_name
+from rag.references import ReferenceResolver, Resolution, display_name
 from rag.refusal import NOT_ENGLISH
 from rag.summary import summarize_paper, summarize_topic
 from rag.table import parse_columns
 from rag.table_answer import answer_table, table_plan
-from rag.text import content_terms
 from rag.turn import CitationNumbering, Turn, TurnKind, renumber_markers
 from rag.types import Answer, Citation, Evidence, PaperHit, Timings
 from store.papers import Paper
@@ -56,24 +55,6 @@ WELCOME = (
     "dataset and result”)."
 )
 """The reply to a message that asks nothing of the papers ("hello!", "thanks", "ok"): what can be asked."""
-# A question that chooses among papers already discussed ("which one needs less memory?",
-# "which of them uses ALFWorld?"): one class with "which is better?".
-_WHICH_OF_THEM = re.compile(
-    r"^\W*(?:(?:so|and|but|then|ok|okay)\W+)?which\s+(?:one|of\s+(?:them|the\s+two|these|those|both))\b", re.I
-)
-_WHAT_ABOUT = re.compile(r"^\s*(?:and\s+|but\s+)?(?:what|how)\s+about\s+(?P<x>.+?)\s*\??\s*$", re.I)
-
-
-def _asks_of_reference(plan: QuestionPlan, x: str) -> bool:
-    """Whether "what about X?" asks something of a paper referred to by a pronoun ("its
-    limitations", "their data"), rather than naming what to ask the previous question about."""
-    refs = [r.text for r in plan.refs if r.kind in ("pronoun", "plural") and r.text.lower() in x.lower()]
-    rest = x
-    for r in refs:
-        rest = re.sub(rf"\b{re.escape(r)}\b", " ", rest, flags=re.I)
-    return bool(refs) and bool(content_terms(rest))
-
-
 class Conversation(ReferenceResolver):
     """The turns of one conversation and its citation numbering (see the module docstring).
 
@@ -95,12 +76,6 @@ class Conversation(ReferenceResolver):
     def references(self) -> dict[int, Citation]:
         """Every paper cited so far: conversation number -> its latest citation, by number."""
         return dict(sorted(self._numbers.references.items()))
-
-    def _named(self, paper_id: str) -> str:
-        """How a rewritten question names a cited paper: its label, or its ``[n]`` when the label is
-        a description (a description is read as words of a topic, a marker as that paper)."""
-        paper, n = self.papers[paper_id], self.number_of(paper_id)
-        return format_marker(n) if paper.describes and n is not None else display_name(paper)
 
     def number_of(self, paper_id: str) -> int | None:
         """The conversation number of a paper, or ``None`` if it was never cited."""
@@ -277,26 +252,7 @@ class Conversation(ReferenceResolver):
             ans = list_papers(self.pipeline, plan.asked, fplan.allowed, fplan.description)
             ans = replace(self.renumber(ans), note=self._note(fplan, ans.note))
             return Turn(plan.asked, plan.asked, ans, "refusal" if ans.refused else "answer", plan=plan)
-        follow = _WHAT_ABOUT.match(plan.query) or and_reference(plan)
-        if follow and _asks_of_reference(plan, follow.group("x")):
-            # "and what about its limitations?": something new asked of the paper(s) discussed, not
-            # the previous question asked again
-            plan = replace(self.pipeline.read(f"What are {follow.group('x')}?"), asked=plan.asked)
-            follow = None
-        prev = next((t for t in reversed(self.turns) if t.kind == "answer" and t.plan and t.citations), None)
-        if follow and prev is not None and not plan.named_ids and not plan.detail_only:
-            plan = self._what_about(plan, prev, follow.group("x"))
-        elif (
-            plan.intent == "ask"
-            and not plan.named_ids
-            and (verdict_only(plan.query) and not plan.refs or _WHICH_OF_THEM.match(plan.query))
-            and len(two := self._discussed()) > 1
-        ):
-            # "which is better?", "which one wins?", "which one needs less memory?" after answers
-            # about two or more papers: asked of the two last discussed, as if they had been named.
-            # The question's own words stay: "which one needs less memory?" asks about memory.
-            a, b = (self._named(c.paper_id) for c in two[:2])
-            plan = replace(self.pipeline.read(f"{plan.query.strip().rstrip('?.! ')}: {a} or {b}?"), asked=plan.asked)
+        plan = self._follow_up(plan)
         if plan.intent == "empty":
             return self._refusal_turn(plan, EMPTY_QUESTION, t0, fplan)
         if plan.intent == "social":  # nothing asked: say what can be asked; no paper named, nothing cited

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from rag.citations import format_marker
 from rag.compare_request import TWO
-from rag.phrasing import split_frame
+from rag.phrasing import split_frame, verdict_only
 from rag.question import QuestionPlan
 from rag.text import content_terms
 from rag.types import Citation
@@ -24,7 +24,10 @@ if TYPE_CHECKING:
     from rag.answer import AnswerPipeline
     from rag.conversation import Turn
 
-__all__ = ["ReferenceResolver", "Resolution", "display_name"]
+__all__ = [
+    "ReferenceResolver", "Resolution", "and_reference", "asks_of_reference", "chooses_among_discussed", "display_name",
+    "what_about",
+]
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,34 @@ def and_reference(plan: QuestionPlan) -> re.Match[str] | None:
     return None if content_terms(rest) else m
 
 
+# A question that chooses among papers already discussed ("which one needs less memory?",
+# "which of them uses ALFWorld?"): one class with "which is better?".
+_WHICH_OF_THEM = re.compile(
+    r"^\W*(?:(?:so|and|but|then|ok|okay)\W+)?which\s+(?:one|of\s+(?:them|the\s+two|these|those|both))\b", re.I
+)
+_WHAT_ABOUT = re.compile(r"^\s*(?:and\s+|but\s+)?(?:what|how)\s+about\s+(?P<x>.+?)\s*\??\s*$", re.I)
+
+
+def chooses_among_discussed(query: str) -> bool:
+    """Whether a question chooses among papers already discussed ("which one needs less memory?")."""
+    return bool(_WHICH_OF_THEM.match(query))
+
+
+def what_about(plan: QuestionPlan) -> re.Match[str] | None:
+    """The match of "what about X?" or "and <reference>?" (group ``x``), else ``None``."""
+    return _WHAT_ABOUT.match(plan.query) or and_reference(plan)
+
+
+def asks_of_reference(plan: QuestionPlan, x: str) -> bool:
+    """Whether "what about X?" asks something of a paper referred to by a pronoun ("its
+    limitations", "their data"), rather than naming what to ask the previous question about."""
+    refs = [r.text for r in plan.refs if r.kind in ("pronoun", "plural") and r.text.lower() in x.lower()]
+    rest = x
+    for r in refs:
+        rest = re.sub(rf"\b{re.escape(r)}\b", " ", rest, flags=re.I)
+    return bool(refs) and bool(content_terms(rest))
+
+
 MAX_COMPARED = 5
 """Most papers one comparison puts side by side (columns of its table); more named are left out."""
 
@@ -91,6 +122,9 @@ class ReferenceResolver:
         return self.pipeline.catalogue.papers
 
     def paper_with_number(self, number: int) -> str | None:  # pragma: no cover - provided by Conversation
+        raise NotImplementedError
+
+    def number_of(self, paper_id: str) -> int | None:  # pragma: no cover - provided by Conversation
         raise NotImplementedError
 
     def known_numbers(self) -> list[int]:  # pragma: no cover - provided by Conversation
@@ -236,6 +270,30 @@ class ReferenceResolver:
         if close:
             return Resolution(ref, (top.paper.id, *close), "description", f"“{ref}” fits several papers")
         return Resolution(ref, (top.paper.id,), "description")
+
+    def _named(self, paper_id: str) -> str:
+        """How a rewritten question names a cited paper: its label, or its ``[n]`` when the label is
+        a description (a description is read as words of a topic, a marker as that paper)."""
+        paper, n = self.papers[paper_id], self.number_of(paper_id)
+        return format_marker(n) if paper.describes and n is not None else display_name(paper)
+
+    def _follow_up(self, plan: QuestionPlan) -> QuestionPlan:
+        """The plan of a follow-up as if asked alone: "and what about its limitations?" asks that of
+        the paper discussed; "what about X?" and "and the first one?" ask the previous question of
+        X; "which is better?", "which one wins?", "which one needs less memory?" after answers
+        about two or more papers are asked of the two last discussed, in the question's own words.
+        Any other plan is returned as it is."""
+        follow = what_about(plan)
+        if follow and asks_of_reference(plan, follow.group("x")):
+            return replace(self.pipeline.read(f"What are {follow.group('x')}?"), asked=plan.asked)
+        prev = next((t for t in reversed(self.turns) if t.kind == "answer" and t.plan and t.citations), None)
+        if follow and prev is not None and not plan.named_ids and not plan.detail_only:
+            return self._what_about(plan, prev, follow.group("x"))
+        choice = verdict_only(plan.query) and not plan.refs or chooses_among_discussed(plan.query)
+        if plan.intent == "ask" and not plan.named_ids and choice and len(two := self._discussed()) > 1:
+            a, b = (self._named(c.paper_id) for c in two[:2])
+            return replace(self.pipeline.read(f"{plan.query.strip().rstrip('?.! ')}: {a} or {b}?"), asked=plan.asked)
+        return plan
 
     def _what_about(self, plan: QuestionPlan, prev: Turn, x: str) -> QuestionPlan:
         """"What about X?" after an answer: the previous question about X instead."""

@@ -66,6 +66,28 @@ class ComparisonTable:
         return self.cells[i][j]
 
 
+# An aspect that only names a row ("on data", "their limitations", "in terms of results") is that
+# row: its cells are chosen by the row's roles and the abstract's moves, as in the table below it.
+_ROW_WORDS = {
+    "data": {"data", "dataset", "datasets", "benchmark", "benchmarks", "evaluation", "evaluations", "experiments",
+             "tasks"},
+    "results": {"result", "results", "performance", "findings", "outcomes"},
+    "limitations": {"limitation", "limitations", "weakness", "weaknesses", "drawback", "drawbacks", "shortcomings"},
+    "approach": {"method", "methods", "approach", "approaches", "idea", "ideas", "technique", "techniques"},
+    "problem": {"problem", "problems", "motivation", "motivations", "goal", "goals", "challenge", "challenges"},
+}  # fmt: skip
+_ASPECT_GLUE = frozenset(
+    "on in of the their its and terms with respect to regarding about for what how do does they each use uses used"
+    .split()
+)
+
+
+def _row_named(part: str) -> str:
+    """The key of the row an aspect only names ("on data" -> ``"data"``), else ``""``."""
+    words = [w for w in re.findall(r"[a-z]+", part.lower()) if w not in _ASPECT_GLUE]
+    return next((key for key, names in _ROW_WORDS.items() if words and set(words) <= names), "")
+
+
 def _aspect_cell(evidence: EvidenceSource, part: str, paper: Paper) -> tuple[Evidence, ...]:
     """The sentences of ``paper`` that answer ``part``, or ``()`` when none reaches :data:`ASPECT_FLOOR`."""
     best = evidence.score(part, paper)
@@ -96,7 +118,13 @@ def build_table(
             (the head-to-head sentences of :mod:`rag.head_to_head`).
     """
     chosen = [select_rows(evidence, p, rows) for p in papers]
-    asked = [[_aspect_cell(evidence, a, p) for p in papers] for a in aspects]
+    named = {r.key: r for r in rows}
+    asked = [
+        [tuple(sel[_row_named(a)]) for sel in chosen]
+        if _row_named(a) in named
+        else [_aspect_cell(evidence, a, p) for p in papers]
+        for a in aspects
+    ]
     more = list(extra) + [()] * (len(papers) - len(extra))
     cites = tuple(
         cite(p, [*(e for evs in sel.values() for e in evs), *(e for row in asked for e in row[j]), *more[j]])

@@ -227,11 +227,12 @@ _PRONOUN = re.compile(
     re.I,
 )
 _PLURAL = re.compile(
-    r"\b(?:they|them|their)\b|\b(?:these two|those two|the first two|the top two|the two|these|those|both)"
-    r"(?:\s+(?:papers|methods|works|approaches|models|frameworks|studies))?\b",
+    r"\b(?:they|them|their)\b|\b(?:(?:these|those|the first|the top|the) (?:two|three|four|five|[2-5])|"
+    r"these|those|both)(?:\s+(?:papers|methods|works|approaches|models|frameworks|studies))?\b",
     re.I,
 )
-_COUNTED = re.compile(r"\b(?:two|both)\b", re.I)  # "these two papers", "both papers": papers already cited
+# "these two papers", "the first three", "both papers": papers already cited, counted
+_COUNTED = re.compile(r"\b(?:two|three|four|five|[2-5]|both)\b", re.I)
 # "the ride-hailing paper", "the paper on quantum computing", "the work that studies LLM logic".
 _DESCRIBED = re.compile(
     r"\bthe\s+(?P<d>(?:(?!(?:of|in|on|the|a|an|that|which|and|or|to|for|by|with|from)\b)[\w$\\{}/-]+\s+){1,8}?)"
@@ -308,7 +309,7 @@ def _aspect(query: str, refs: list[PaperRef], names: list[str], verdict: bool = 
     only say "compare" or "summarize" (with ``verdict``, also the words that only ask which paper
     wins: "is more accurate", "which one wins"); ``""`` when nothing in particular is asked."""
     out = query
-    said = set(names) | {r.text for r in refs if r.kind in ("id", "number", "ordinal", "description")}
+    said = set(names) | {r.text for r in refs if r.kind in ("id", "number", "ordinal", "plural", "description")}
     for name in sorted(said, key=len, reverse=True):
         out = re.sub(rf"(?<![\w-]){re.escape(name)}(?:['’]s)?(?![\w-])", " ", out, flags=re.I)
     out = without_paper_description(out)

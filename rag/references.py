@@ -105,6 +105,8 @@ def asks_of_reference(plan: QuestionPlan, x: str) -> bool:
     return bool(refs) and bool(content_terms(rest))
 
 
+_FIRST_N = re.compile(r"\b(?:first|top)\s+(two|three|four|five|[2-5])\b", re.I)
+_COUNT = {"two": 2, "three": 3, "four": 4, "five": 5}
 MAX_COMPARED = 5
 """Most papers one comparison puts side by side (columns of its table); more named are left out."""
 
@@ -289,7 +291,10 @@ class ReferenceResolver:
         prev = next((t for t in reversed(self.turns) if t.kind == "answer" and t.plan and t.citations), None)
         if follow and prev is not None and not plan.named_ids and not plan.detail_only:
             return self._what_about(plan, prev, follow.group("x"))
-        choice = verdict_only(plan.query) and not plan.refs or chooses_among_discussed(plan.query)
+        # "which one needs less memory?" chooses among the latest answer's papers, not older ones
+        choice = verdict_only(plan.query) and not plan.refs or (
+            chooses_among_discussed(plan.query) and len(self._recent()) > 1
+        )
         if plan.intent == "ask" and not plan.named_ids and choice and len(two := self._discussed()) > 1:
             a, b = (self._named(c.paper_id) for c in two[:2])
             return replace(self.pipeline.read(f"{plan.query.strip().rstrip('?.! ')}: {a} or {b}?"), asked=plan.asked)
@@ -323,6 +328,10 @@ class ReferenceResolver:
             members = [h for h, _ in self.pipeline.membership.members(topic, (), hits, 0.0)][:2]
             if len(members) == 2:
                 return [Resolution(topic, (h.paper.id,), "description") for h in members], True
+        first_n = next((int(m.group(1)) if m.group(1).isdigit() else _COUNT[m.group(1).lower()]
+                        for r in plan.refs if r.kind == "plural" and (m := _FIRST_N.search(r.text))), 0)
+        if not ids and first_n and len(listed := self._listed(first_n - 1)) >= first_n:  # "compare the first three"
+            return [Resolution(c.label, (c.paper_id,), "earlier turn") for c in listed[:first_n]], True
         discussed = self._discussed()
         if not ids and any(r.kind == "plural" for r in plan.refs) and len(discussed) >= 2:
             return [Resolution(c.label, (c.paper_id,), "earlier turn") for c in discussed[:2]], True

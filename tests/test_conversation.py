@@ -477,3 +477,29 @@ def test_a_comparative_follow_up_is_asked_of_the_compared_papers(conv: Conversat
     turn = conv.ask(follow_up)
     assert not turn.answer.refused, turn.answer.text
     assert {c.paper_id for c in turn.citations} == {c.paper_id for c in first.citations}
+
+
+def test_compare_the_first_three_compares_the_lists_first_three(conv: Conversation):
+    listed = conv.ask("Which papers use reinforcement learning for LLM agents?")
+    assert len(listed.citations) >= 3
+    turn = conv.ask("compare the first three")
+    assert turn.kind == "compare", turn.answer.text
+    assert [c.paper_id for c in turn.citations] == [c.paper_id for c in listed.citations[:3]]
+    assert "on what the question asks" not in turn.answer.text  # "the first three" is no aspect
+
+
+def test_which_one_chooses_among_the_latest_answers_papers_only(conv: Conversation):
+    conv.ask("compare ME-DLM and FOAM")
+    conv.ask("Tell me about APM")
+    turn = conv.ask("which one needs less memory?")
+    # the latest answer is about APM alone: ME-DLM and FOAM are not "which one"'s choices
+    assert not ({c.paper_id for c in turn.citations} & {"004_7c6cb99d3d3a622c#13"}), turn.answer.text
+
+
+def test_an_aspect_that_names_a_row_is_that_row(conv: Conversation):
+    turn = conv.ask("CogRouter vs PrefixRL on data")
+    text = turn.answer.text
+    block = text.split("**Data**", 1)[1].split("\n\n", 1)[0]
+    assert "ALFWorld and ScienceWorld" in block, block  # as the table's data row quotes it
+    row = text.split("| **Data / benchmarks** |", 1)[1].split("\n", 1)[0]
+    assert block.count(NOT_STATED) == row.count("not stated"), (block, row)

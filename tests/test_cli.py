@@ -45,6 +45,27 @@ def test_ask_json_cites_dance_with_its_evidence(home):
     assert any("2.33" in e["sentence"] for e in first["evidence"])
 
 
+def test_ask_batch_answers_each_line_in_order_with_its_qid_as_given(home, tmp_path):
+    batch = tmp_path / "questions.jsonl"
+    lines = [
+        {"qid": 7, "question": "What accuracy gain does DANCE report?"},
+        {"qid": "off", "question": "What is the boiling point of water on Mars?"},
+        {"question": "Which papers work on speech or audio?"},
+    ]
+    batch.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
+    out = run(home, "ask", "--batch", str(batch), "--json", "--llm", "none")
+    assert out.returncode == 0, out.stderr
+    answers = [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
+    assert [a["qid"] for a in answers] == [7, "off", 3]  # a number stays a number; no qid: the line number
+    assert answers[0]["citations"][0]["paper_id"] == "000_6b930c46f6674b66#1" and not answers[0]["refused"]
+    assert answers[1]["refused"] and not answers[1]["citations"]
+    assert len(answers[2]["citations"]) >= 3
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"qid": 1, "question": "What is DANCE?"}\nnot json\n', encoding="utf-8")
+    out = run(home, "ask", "--batch", str(bad), "--json", "--llm", "none")
+    assert out.returncode != 0 and "bad.jsonl:2:" in out.stderr, out.stderr
+
+
 def test_compare_prints_a_row_by_row_table_of_quoted_evidence(home):
     out = run(home, "compare", "DANCE", "APM")
     assert out.returncode == 0, out.stderr

@@ -26,7 +26,7 @@ from ui.cli_chat import chat
 from ui.cli_remote import mcp, serve
 from ui.cli_setup import LLM_CHOICE, answer_options, build_components, locked_ingest, print_ingest_report
 from ui.cli_table import table
-from ui.cli_warm import LOCAL_HELP, ask_warm, compare_warm, ingest_warm, print_answer_data
+from ui.cli_warm import LOCAL_HELP, Qid, ask_warm, compare_warm, ingest_warm, print_answer_data
 from ui.discovery import connect
 
 log = logging.getLogger("paperchat")
@@ -165,17 +165,19 @@ def _render_answer(ans) -> str:
     return "\n".join(lines)
 
 
-def _print_answer(ans, as_json: bool, qid: str | None = None) -> None:
+def _print_answer(ans, as_json: bool, qid: Qid = None) -> None:
     print_answer_data(ans.to_dict() if as_json else {}, "" if as_json else _render_answer(ans), as_json, qid)
 
 
-def _read_batch(path: Path) -> list[tuple[str, str]]:
-    """``(qid, question)`` pairs of a JSONL batch file (``{"qid": ..., "question": ...}`` per line).
+def _read_batch(path: Path) -> list[tuple[Qid, str]]:
+    """``(qid, question)`` pairs of a JSONL batch file (``{"qid": ..., "question": ...}`` per line);
+    a qid is kept as the line gives it (string or number; any other value as its text), the line
+    number when absent.
 
     Raises:
         click.ClickException: a line is not a JSON object with a string ``question`` (file and line named).
     """
-    out = []
+    out: list[tuple[Qid, str]] = []
     for lineno, line in enumerate(path.read_text(encoding="utf-8-sig").splitlines(), start=1):
         if not line.strip():
             continue
@@ -185,7 +187,9 @@ def _read_batch(path: Path) -> list[tuple[str, str]]:
             raise click.ClickException(f"{path}:{lineno}: not JSON ({exc.msg}, column {exc.colno})") from exc
         if not isinstance(rec, dict) or not isinstance(rec.get("question"), str):
             raise click.ClickException(f'{path}:{lineno}: expected {{"qid": ..., "question": "..."}}')
-        out.append((str(rec.get("qid", lineno)), rec["question"]))
+        qid = rec.get("qid", lineno)
+        scalar = isinstance(qid, str | int | float) and not isinstance(qid, bool)
+        out.append((qid if scalar else str(qid), rec["question"]))
     return out
 
 
@@ -213,7 +217,7 @@ def ask(ctx, question: str | None, batch: Path | None, as_json: bool, backend, o
         raise click.UsageError("give a QUESTION or --batch FILE (not both)")
     settings = _settings(ctx, backend=backend, ollama_model=ollama_model)
     filters = Filters(year=year, venue=clean_text(venue), author=clean_text(author), auto=not no_auto_filter)
-    items: Sequence[tuple[str | None, str]]  # (qid, question)
+    items: Sequence[tuple[Qid, str]]  # (qid, question)
     if batch is not None:
         items = _read_batch(batch)
     else:

@@ -19,14 +19,18 @@ from rag.filters import Filters
 from rag.settings import Settings
 from ui.discovery import WarmClient
 
-__all__ = ["LOCAL_HELP", "ask_warm", "compare_warm", "ingest_warm", "print_answer_data", "table_warm"]
+__all__ = ["LOCAL_HELP", "Qid", "ask_warm", "compare_warm", "ingest_warm", "print_answer_data", "table_warm"]
 
 log = logging.getLogger(__name__)
 
 LOCAL_HELP = "Run in this process even when `paperchat serve` or `paperchat ui` serves this data directory."
 
 
-def print_answer_data(data: dict[str, Any], text: str, as_json: bool, qid: str | None = None) -> None:
+Qid = str | int | float | None
+"""A batch question's id as its line gives it (a JSON string or number), echoed unchanged."""
+
+
+def print_answer_data(data: dict[str, Any], text: str, as_json: bool, qid: Qid = None) -> None:
     """Print one answer as ``paperchat ask`` does: ``text`` (the rendering), or the JSON of ``data``
     (``Answer.to_dict()``; one line with ``qid`` first in a batch, indented otherwise)."""
     if as_json:
@@ -43,7 +47,7 @@ def _gone(client: WarmClient, exc: Exception) -> None:
 
 def ask_warm(
     client: WarmClient,
-    items: Sequence[tuple[str | None, str, str]],
+    items: Sequence[tuple[Qid, str, str]],
     settings: Settings,
     filters: Filters,
     top_k: int | None,

@@ -118,10 +118,10 @@ def build_table(
             (the head-to-head sentences of :mod:`rag.head_to_head`).
     """
     chosen = [select_rows(evidence, p, rows) for p in papers]
-    named = {r.key: r for r in rows}
+    keys = {r.key for r in rows}
     asked = [
-        [tuple(sel[_row_named(a)]) for sel in chosen]
-        if _row_named(a) in named
+        [tuple(sel[key]) for sel in chosen]
+        if (key := _row_named(a)) in keys
         else [_aspect_cell(evidence, a, p) for p in papers]
         for a in aspects
     ]

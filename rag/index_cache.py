@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from rag.catalogue import Catalogue
-from rag.lexicon import GLOSSARY, Lexicon, compound_parts, joined_form, lemma, stem
+from rag.lexicon import GLOSSARY, Lexicon, compound_parts, lemma, stem
 from rag.text import STOPWORDS, tokenize
 from store.papers import Paper
 
@@ -91,8 +91,8 @@ class LexicalIndex:
         index = cls(catalogue, Lexicon(texts), ids)
         if not ids:
             return index
-        raw = [index_terms(t) + index.lexicon.expansions(t) for t in texts]
-        corpus_tokens = _one_hyphenation([[stem(lemma(t)) for t in toks] for toks in raw], raw)
+        corpus_tokens = [[stem(lemma(t)) for t in index_terms(t) + index.lexicon.expansions(t)] for t in texts]
+        corpus_tokens = _one_hyphenation(corpus_tokens, index.lexicon.hyphenated)
         df: dict[str, int] = defaultdict(int)
         for pid, toks in zip(ids, corpus_tokens, strict=True):
             index.paper_terms[pid] = set(toks)
@@ -105,19 +105,18 @@ class LexicalIndex:
         return index
 
 
-def _one_hyphenation(corpus_tokens: list[list[str]], raw: list[list[str]]) -> list[list[str]]:
+def _one_hyphenation(corpus_tokens: list[list[str]], hyphenated: dict[str, str]) -> list[list[str]]:
     """Index a word the collection writes both with and without its hyphen ("multi-modal" and
-    "multimodal") under the same tokens in every paper: a paper that writes it joined also gets the
-    hyphenated form and its parts, which a paper writing it hyphenated already has (with the joined
-    form, :meth:`rag.lexicon.Lexicon.expansions`). Without it BM25 ranks the papers that write the
+    "multimodal", ``hyphenated``: joined -> hyphenated, :attr:`rag.lexicon.Lexicon.hyphenated`)
+    under the same tokens in every paper: a paper that writes it joined also gets the hyphenated
+    form and its parts, which a paper writing it hyphenated already has (with the joined form,
+    :meth:`rag.lexicon.Lexicon.expansions`). Without it BM25 ranks the papers that write the
     question's spelling above the others (three matched tokens against one). Returns new lists."""
-    split: dict[str, list[str]] = {}
-    for toks in raw:
-        for t in toks:
-            j = joined_form(t)
-            if j and t not in STOPWORDS:
-                parts = [stem(lemma(p)) for p in compound_parts(t) if p not in STOPWORDS]
-                split.setdefault(stem(lemma(j)), [stem(lemma(t)), *parts])
+    split = {
+        stem(lemma(j)): [stem(lemma(h)), *(stem(lemma(p)) for p in compound_parts(h) if p not in STOPWORDS)]
+        for j, h in hyphenated.items()
+        if h not in STOPWORDS
+    }
     out = []
     for toks in corpus_tokens:
         have = set(toks)

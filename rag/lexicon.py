@@ -307,7 +307,7 @@ class Lexicon:
 
     def __init__(self, texts: Iterable[str], glossary: Sequence[tuple[str, str, str]] | None = None):
         texts = list(texts)
-        self.spellings, self._hyphenated = _hyphenation_spellings(texts)
+        self.spellings, self.hyphenated = _hyphenation_spellings(texts)
         mined: dict[str, set[str]] = defaultdict(set)
         surface: dict[tuple[str, str], str] = {}
         for text in texts:
@@ -355,11 +355,11 @@ class Lexicon:
         extra: list[str] = []
         for t in own:
             extra.extend(p for p in compound_parts(t) if p not in STOPWORDS)
-            if joined_form(t):
-                extra.append(joined_form(t))  # "pre-training" is also found as "pretraining"
+            if joined := joined_form(t):
+                extra.append(joined)  # "pre-training" is also found as "pretraining"
         # "supervised finetuning" states "supervised fine-tuning" (and so SFT) when the collection
         # writes the word both ways
-        split = _HYPHENABLE.sub(lambda m: self._hyphenated.get(m.group(0).lower(), m.group(0)), text)
+        split = _HYPHENABLE.sub(lambda m: self.hyphenated.get(m.group(0).lower(), m.group(0)), text)
         stem_list = _phrase_stems(split).split()
         stems = " " + " ".join(stem_list) + " "
         seen = set(own)

@@ -46,7 +46,6 @@ NEAR_SENTENCES = 10
 NEAR_COVERAGE = 20
 """Candidates whose term coverage of a facet is checked."""
 
-
 _COMPOUND_TERM = re.compile(r"\b[A-Za-z]+(?:-[A-Za-z]+){2,}\b")
 _PROPER = re.compile(r"(?<![.!?:]\s)(?<!^)(?<=\s)[A-Z][A-Za-z0-9-]+\b")
 # A parameter count or model size an abstract states: "7B", "Agent-Omit-8B", "1.3 billion parameters".

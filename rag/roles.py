@@ -29,9 +29,6 @@ __all__ = [
 ]
 
 
-
-# Rhetorical roles of abstract sentences, recognised by cue words (after the argumentative-zoning
-# idea of Teufel & Moens, 2002, reduced to the roles questions about abstracts ask for).
 # What it costs to run or train a method, and saving it: one class of words for questions ("which is
 # more efficient", "compare them on speed", "how does each cut compute") and for the sentences that
 # state it ("9.6x faster distillation", "33.42% fewer tokens", "reducing memory consumption").
@@ -46,6 +43,9 @@ _EFFICIENCY_STATED = re.compile(
     rf"(?:reduc|sav|lower|cut|cheaper)\w*\s+(?:[\w-]+\s+){{0,2}}{_RESOURCE}|{_RESOURCE}\s+(?:reduction|savings?|consumption))\b",
     re.I,
 )
+
+# Rhetorical roles of abstract sentences, recognised by cue words (after the argumentative-zoning
+# idea of Teufel & Moens, 2002, reduced to the roles questions about abstracts ask for).
 _ROLE_CUES = {
     "efficiency": _EFFICIENCY_STATED,
     "problem": re.compile(

@@ -18,7 +18,7 @@ from typing import Literal
 
 from rapidfuzz.distance import Levenshtein
 
-from rag.lexicon import english_word
+from rag.lexicon import english_word, lemma
 from rag.text import content_terms
 from store.textin import clean_text
 
@@ -152,6 +152,19 @@ def _typo_of(w: str, words: Iterable[str]) -> str:
     return next((x for x in words if len(x) >= 4 and mistyped(x)), "")
 
 
+# Words after which a plural noun is the head of the request: "which methods ...", "I'm looking for
+# approaches that ...", "any LLMs that ..." ask for several papers as "which papers" does.
+_HEAD_DETERMINERS = frozenset({"which", "for", "any", "all", "some"})
+
+
+def _plural_noun(token: str) -> bool:
+    """Whether ``token`` is a plural noun form: its dictionary form plus "s"/"es" ("methods",
+    "approaches", "LLMs"); the noun stays in the topic (it may be the topic's own word)."""
+    w = token.lower()
+    base = lemma(w)
+    return w.endswith("s") and w != base and w in (base + "s", base + "es")
+
+
 def _frame_form(word: str) -> str:
     """The frame word ``word`` (lower case) is, typed right or mistyped ("whcih" -> "which"); ``""`` if none."""
     return word if word in FRAME_WORDS else _typo_of(word, _LONG_FRAME_WORDS)
@@ -160,7 +173,7 @@ def _frame_form(word: str) -> str:
 _TOKEN = re.compile(r"[\w'’;-]+|[^\w\s]")
 
 
-def split_frame(query: str) -> tuple[str, Number]:
+def split_frame(query: str, plural_heads: bool = True) -> tuple[str, Number]:
     """The topic of a question and the number of papers its frame asks for.
 
     The frame is peeled off by vocabulary: the longest run of :data:`FRAME_WORDS` at the start
@@ -172,6 +185,11 @@ def split_frame(query: str) -> tuple[str, Number]:
         "I'm looking for work that uses reinforcement learning." -> ("reinforcement learning", "open");
         "alphafold protein folding papers" -> ("alphafold protein folding", "many");
         "Which paper distills image-text data?" -> ("distills image-text data", "one").
+
+    A plural noun right after "which", "for", "any", "all" or "some" is the head of the request and
+    asks for several papers ("Which methods fine-tune ...", "I'm looking for approaches that ...")
+    unless ``plural_heads`` is off (a question naming papers: "which performs best among X, Y and
+    Z?" has a verb there).
 
     Returns:
         ``(topic, number)``; the topic is the query itself when nothing would be left.
@@ -197,6 +215,9 @@ def split_frame(query: str) -> tuple[str, Number]:
             number = "one"
         saw_which = saw_which or t in ("which", "what")
         i += 1
+    head = toks[i][0] if plural_heads and 0 < i < len(toks) else ""
+    if head and number == "open" and _frame_form(toks[i - 1][0].lower()) in _HEAD_DETERMINERS and _plural_noun(head):
+        number = "many"
     # "how many papers ..." stays many; "how many tokens does X save" is about a quantity, not papers.
     if number == "many" and any(tok[0].lower() == "many" for tok in toks[:i]) and not any(
         _is_set_noun(tok[0]) == "many" for tok in toks[:i]

@@ -55,6 +55,28 @@ def test_the_frame_is_peeled_off_whatever_its_words(question, topic, number):
     assert split_frame(question) == (topic, number)
 
 
+@pytest.mark.parametrize(
+    ("question", "number"),
+    [
+        ("Which methods fine-tune with supervision before RL?", "many"),
+        ("I'm looking for approaches that estimate uncertainty", "many"),
+        ("any LLMs that plan with tools?", "many"),
+        ("which architectures use hypergraphs", "many"),
+        ("Which method distills image-text data?", "open"),  # singular: the relevance model decides
+        ("I'm looking for a technique that prunes data", "open"),
+        ("Which analysis tools are used?", "open"),  # "analysis" is no plural
+    ],
+)
+def test_a_plural_head_noun_asks_for_several_papers(question, number):
+    assert split_frame(question)[1] == number
+
+
+def test_a_verb_after_which_in_a_question_naming_papers_is_no_plural_head(cat):
+    plan = read_question("which performs best among DANCE and APM?", cat)
+    assert plan.intent == "compare" and plan.number != "many"
+    assert read_question("Which methods distill data?", cat).number == "many"
+
+
 def test_a_quantity_question_is_not_a_request_for_many_papers():
     assert split_frame("How many tokens does DANCE save?")[1] == "open"
 

@@ -90,6 +90,20 @@ RELATING = re.compile(
     re.I,
 )
 
+# A relative clause that names the topic through an aspect of the paper, or such an aspect
+# after it: "(papers) whose target application is some kind of retrieval", "where the task is
+# retrieval", "(papers with) speech as their application domain" -> the topic alone.
+_ASPECT_NOUN = (
+    r"(?:applications?|domains?|tasks?|settings?|problems?|areas?|fields?|focus|topics?|subjects?|themes?|goals?|aims?)"
+)
+_ASPECT_IS = re.compile(
+    r"^(?:(?:whose|where|in which|for which)\s+)?(?:(?:the|their|its|main|primary|principal|target|central|core|key|"
+    rf"application|research)\s+)*{_ASPECT_NOUN}\s+(?:is|are|was|were)\s+(?:(?:some|a|an|the)\s+)?"
+    r"(?:(?:kind|sort|type|form)s?\s+of\s+)?|"
+    rf"\s+as\s+(?:their|its|the)\s+(?:(?:main|primary|target|central|core|key|application|research)\s+)*{_ASPECT_NOUN}$",
+    re.I,
+)
+
 _INJECTION = re.compile(
     r"(ignore|disregard|forget)\b[^.?!]{0,40}\b(instructions?|prompt|rules|above)|"
     r"(print|reveal|show|repeat|output|dump|leak)\b[^.?!]{0,40}\b(system prompt|instructions|prompt)\b|"
@@ -232,7 +246,7 @@ def split_frame(query: str, plural_heads: bool = True) -> tuple[str, Number]:
     end = toks[j - 1][2] if j > i else start
     body = text[start:end]
     if i > 0:  # a relating verb only after a frame: "Which papers use RL" -> "RL"; "Attack speech" stays
-        rest = RELATING.sub("", body, count=1)
+        rest = _ASPECT_IS.sub("", RELATING.sub("", body, count=1), count=1)
         body = rest if content_terms(rest) else body
     words = body.split()
 

@@ -77,6 +77,20 @@ def test_a_verb_after_which_in_a_question_naming_papers_is_no_plural_head(cat):
     assert read_question("Which methods distill data?", cat).number == "many"
 
 
+@pytest.mark.parametrize(
+    ("question", "topic"),
+    [
+        ("papers whose main focus is speech synthesis", "speech synthesis"),
+        ("which papers have diffusion models as their research area", "diffusion models"),
+        ("papers in which the application domain is medicine", "medicine"),
+        ("list work where the task is some kind of retrieval", "retrieval"),
+        ("Which papers study tasks that are long-horizon?", "tasks that are long-horizon"),  # the topic's own noun
+    ],
+)
+def test_an_aspect_clause_names_the_topic(question, topic):
+    assert split_frame(question)[0] == topic
+
+
 def test_a_quantity_question_is_not_a_request_for_many_papers():
     assert split_frame("How many tokens does DANCE save?")[1] == "open"
 

@@ -34,7 +34,7 @@ __all__ = ["FORMAT", "KEEP", "LexicalIndex", "load_or_build"]
 
 log = logging.getLogger(__name__)
 
-FORMAT = 10
+FORMAT = 11
 """Version of the kept file: raise it whenever :class:`LexicalIndex` or how it is built changes."""
 
 KEEP = 2
@@ -66,6 +66,10 @@ class LexicalIndex:
         lexicon: Index-term expansion of the collection.
         ids: Paper ids in BM25 row order.
         paper_terms: Stemmed index terms of each paper.
+        paper_words: For each paper, each stem -> the index forms (:func:`rag.lexicon.lemma`) it
+            writes under it ("reinforc" -> {"reinforce"}), to tell a word from its relatives
+            (:func:`rag.lexicon.derives`); a stem a paper gets only from another spelling of a
+            hyphenated word has none.
         df: Document frequency of each stemmed term.
         bm25: The ``bm25s.BM25`` index (k1 = 1.5, b = 0.75), ``None`` for an empty collection.
         vocab: BM25 token (Snowball stem of an index form) -> token id.
@@ -75,6 +79,7 @@ class LexicalIndex:
     lexicon: Lexicon
     ids: list[str]
     paper_terms: dict[str, set[str]] = field(default_factory=dict)
+    paper_words: dict[str, dict[str, frozenset[str]]] = field(default_factory=dict)
     df: dict[str, int] = field(default_factory=dict)
     bm25: Any = None
     vocab: dict[str, int] = field(default_factory=dict)
@@ -91,11 +96,16 @@ class LexicalIndex:
         index = cls(catalogue, Lexicon(texts), ids)
         if not ids:
             return index
-        corpus_tokens = [[stem(lemma(t)) for t in index_terms(t) + index.lexicon.expansions(t)] for t in texts]
+        lemma_tokens = [[lemma(t) for t in index_terms(t) + index.lexicon.expansions(t)] for t in texts]
+        corpus_tokens = [[stem(w) for w in words] for words in lemma_tokens]
         corpus_tokens = _one_hyphenation(corpus_tokens, index.lexicon.hyphenated)
         df: dict[str, int] = defaultdict(int)
-        for pid, toks in zip(ids, corpus_tokens, strict=True):
+        for pid, toks, words in zip(ids, corpus_tokens, lemma_tokens, strict=True):
             index.paper_terms[pid] = set(toks)
+            written: dict[str, set[str]] = defaultdict(set)
+            for w in words:
+                written[stem(w)].add(w)
+            index.paper_words[pid] = {k: frozenset(v) for k, v in written.items()}
             for t in index.paper_terms[pid]:
                 df[t] += 1
         index.df = dict(df)

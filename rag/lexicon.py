@@ -112,6 +112,23 @@ def stem(term: str) -> str:
     return _snowball().stemWord(term)
 
 
+MIN_DERIVATION_BASE = 4
+"""Shortest base (letters) a derived word is read from: "distill" -> "distillation", while
+"use" -> "user" and "form" -> "formal" are not read as one word."""
+
+
+def derives(word: str, base: str) -> bool:
+    """Whether index form ``word`` is ``base`` or a word derived from it by a suffix:
+    "distillation" from "distill", "pruning" from "prune", "reinforcement" from "reinforce",
+    "optimizer" from "optimize"; siblings are not ("optimization", "optimizer"). Snowball stems
+    join all of these; :meth:`rag.retrieve.HybridRetriever.coverage` does not let a paper's
+    "reinforce" state a question's "reinforcement". Both arguments are :func:`lemma` forms."""
+    if word == base:
+        return True
+    root = base[:-1] if base.endswith("e") else base
+    return len(root) >= MIN_DERIVATION_BASE and word.startswith(root)
+
+
 def states_phrase(phrase: str, text: str) -> bool:
     """Whether ``text`` states every content word of ``phrase`` side by side, in order, each
     compared by the stem of its index form (:func:`lemma`, :func:`stem`), hyphens and stop words

@@ -33,13 +33,16 @@ from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 from rag.catalogue import NameIndex
 from rag.embed import Embedder
 from rag.index_cache import index_terms, load_or_build
-from rag.lexicon import compound_parts, joined_form, lemma, stem
+from rag.lexicon import compound_parts, derives, joined_form, lemma, stem
 from rag.settings import RetrievalSettings
 from rag.text import STOPWORDS, content_terms
 from rag.types import PaperHit
 from store.chroma import ChromaStore
 
 __all__ = ["HybridRetriever", "NameIndex", "Retrieval"]
+
+_Forms = tuple[tuple[str, str], ...]
+"""``(Snowball stem, index form)`` pairs of a question term or of its parts."""
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +81,7 @@ class HybridRetriever(BaseRetriever):
         self.names: NameIndex = self.catalogue.names
         self.lexicon = index.lexicon
         self._paper_terms = index.paper_terms
+        self._paper_words = index.paper_words
         self._df = index.df
         self._bm25 = index.bm25
         self._vocab = index.vocab
@@ -161,9 +165,12 @@ class HybridRetriever(BaseRetriever):
         return self._df.get(stem(lemma(term.lower())), 0)
 
     def coverage(self, question: str, pid: str) -> float:
-        """IDF-weighted share of the question's content terms found in the paper, in [0, 1].
+        """IDF-weighted share of the question's content terms the paper states, in [0, 1].
 
-        Terms are compared by their Snowball stems, so "purifies" finds "purification".
+        A term is stated by a word under its Snowball stem ("purifies" by "purification",
+        "hypergraphs" by "hypergraph", "generative" by "generation") except a word it is derived
+        from: "reinforcement" (the name of a field) is not stated by "reinforce", "optimizer" not by
+        "optimize" (:func:`rag.lexicon.derives`; a more specific word asks for its own sense).
 
         Terms no paper contains weigh the most (``df = 0``), so a question about an absent
         topic ("molecule generation") scores low even when a few generic terms match.
@@ -175,9 +182,10 @@ class HybridRetriever(BaseRetriever):
         weights = self._term_weights(question)
         return [self._coverage(weights, pid) for pid in pids]
 
-    def _term_weights(self, question: str) -> dict[tuple[tuple[str, ...], tuple[str, ...]], float]:
+    def _term_weights(self, question: str) -> dict[tuple[_Forms, _Forms], float]:
         """IDF weight ``ln(1 + N / (1 + df))`` of each content term of the question (Snowball stem of its
-        index form, :func:`rag.lexicon.lemma`: British and American spellings, plural and singular meet).
+        index form, :func:`rag.lexicon.lemma`: British and American spellings, plural and singular meet),
+        keyed by its ``(stem, index form)`` pairs and those of its parts.
 
         A hyphenated term is weighed whole, by the rarest of its form and its parts' forms
         (an abstract may write "vision language" for "vision-language"), and is stated by its joined
@@ -186,23 +194,29 @@ class HybridRetriever(BaseRetriever):
         n = max(1, len(self._ids))
         out = {}
         for w in content_terms(question):
-            parts = tuple(stem(lemma(p)) for p in compound_parts(w))
-            key = stem(lemma(w))
+            parts = tuple((stem(x), x) for x in map(lemma, (p for p in compound_parts(w) if p not in STOPWORDS)))
             joined = joined_form(w)
-            forms: tuple[str, ...] = (key, stem(lemma(joined))) if joined else (key,)
-            df = max(self._df.get(f, 0) for f in forms)
+            forms = tuple((stem(x), x) for x in map(lemma, (w, joined) if joined else (w,)))
+            df = max(self._df.get(k, 0) for k, _ in forms)
             if parts:
-                df = max(df, min(self._df.get(p, 0) for p in parts))
+                df = max(df, min(self._df.get(k, 0) for k, _ in parts))
             out[(forms, parts)] = math.log(1.0 + n / (1.0 + df))
         return out
 
-    def _coverage(self, weights: dict[tuple[tuple[str, ...], tuple[str, ...]], float], pid: str) -> float:
+    def _states(self, pid: str, form: tuple[str, str]) -> bool:
+        """Whether paper ``pid`` states a ``(stem, index form)`` (see :meth:`coverage`)."""
+        key, word = form
+        if key not in self._paper_terms.get(pid, ()):
+            return False
+        written = self._paper_words.get(pid, {}).get(key)
+        return written is None or any(x == word or not derives(word, x) for x in written)
+
+    def _coverage(self, weights: dict[tuple[_Forms, _Forms], float], pid: str) -> float:
         if not weights:
             return 0.0
-        have = self._paper_terms.get(pid, set())
         found = sum(
             v for (forms, parts), v in weights.items()
-            if any(f in have for f in forms) or (parts and all(p in have for p in parts))
+            if any(self._states(pid, f) for f in forms) or (parts and all(self._states(pid, p) for p in parts))
         )
         return found / sum(weights.values())
 

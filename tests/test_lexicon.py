@@ -2,7 +2,7 @@
 
 import pytest
 
-from rag.lexicon import Lexicon, abbreviation_definitions, compound_parts, load_glossary
+from rag.lexicon import Lexicon, abbreviation_definitions, compound_parts, derives, load_glossary
 
 
 def test_compound_parts():
@@ -135,3 +135,22 @@ def test_a_word_written_with_and_without_its_hyphen_is_one_word():
     # a phrase is recognised in either spelling: "supervised finetuning" states SFT
     assert "sft" in lex.expansions(docs[4])
     assert "sft" not in Lexicon(docs[4:], []).expansions(docs[4])  # only when the collection has both
+
+
+@pytest.mark.parametrize(
+    ("word", "base", "derived"),
+    [
+        ("distillation", "distill", True),
+        ("pruning", "prune", True),
+        ("reinforcement", "reinforce", True),
+        ("optimizer", "optimize", True),
+        ("agentic", "agent", True),
+        ("model", "model", True),
+        ("reinforce", "reinforcement", False),  # the other way round
+        ("optimization", "optimizer", False),  # siblings
+        ("generation", "generative", False),
+        ("user", "use", False),  # too short a base to read a derivation from
+    ],
+)
+def test_a_derived_word_is_told_from_its_base(word, base, derived):
+    assert derives(word, base) is derived

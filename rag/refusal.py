@@ -22,13 +22,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rag.details import DETAIL_PATTERNS, MODEL_SIZE
-from rag.lexicon import states_phrase
+from rag.lexicon import english_word, states_phrase
 from rag.prose import REFUSAL
 from rag.protocols import EvidenceSource, Retriever
 from rag.question import QuestionPlan
 from rag.retrieve import Retrieval
 from rag.settings import RetrievalSettings
-from rag.text import coined_lowercase, named_entities, normalize
+from rag.text import coined_lowercase, content_terms, named_entities, normalize
 from store.papers import Paper
 
 __all__ = ["NOT_ENGLISH", "NOTHING_CLOSE", "RefusalPolicy", "TopicEvidence"]
@@ -51,6 +51,16 @@ _PROPER = re.compile(r"(?<![.!?:]\s)(?<!^)(?<=\s)[A-Z][A-Za-z0-9-]+\b")
 # A parameter count or model size an abstract states: "7B", "Agent-Omit-8B", "1.3 billion parameters".
 # Details an abstract may state after all; the others (affiliations, dates, funding) it never does.
 _STATABLE = frozenset({"hyper-parameters", "hardware or compute", "licence"})
+
+
+ACRONYM_LETTERS = 5
+"""Longest lower-case word read as a typed acronym when no dictionary knows it ("rlhf", "grpo")."""
+
+
+def _typed_acronym(term: str) -> bool:
+    """Whether a lower-case ``term`` is an acronym typed in lower case: letters only, at most
+    :data:`ACRONYM_LETTERS`, no English word."""
+    return term.isalpha() and term.islower() and len(term) <= ACRONYM_LETTERS and not english_word(term)
 
 
 def metadata_phrase(plan: QuestionPlan) -> str:
@@ -196,6 +206,9 @@ class RefusalPolicy:
             refusal = self.metadata(plan, stated)
             if refusal:
                 return refusal
+        absent = self.absent_topic(plan, retrieval)
+        if absent:
+            return absent
         ev = self.topic_evidence(plan, retrieval)
         rs = self.settings
         weak = ev.best_sentence < rs.set_refusal_floor and not (
@@ -209,6 +222,19 @@ class RefusalPolicy:
             return f"{REFUSAL} {NOT_ENGLISH}"
         top = retrieval.hits[0]
         return f"{NOTHING_CLOSE}; the closest paper is {top.paper.label} ({top.paper.id})."
+
+    def absent_topic(self, plan: QuestionPlan, retrieval: Retrieval) -> str:
+        """The refusal for a topic made only of coined terms no abstract contains in any form the
+        index knows ("RLHF", "rlhf", "Which papers use DPO?"), or ``""``. The embedder reads an unknown
+        acronym by its letters and finds near sentences anyway ("RLHF" came within 0.55 of an RL
+        sentence), so its closeness cannot refuse it; a term some abstract holds ("KD", "UQ") or a
+        topic with other words ("RLHF for LLM agents") is judged as any other."""
+        terms = content_terms(plan.topic or plan.query)
+        coined = [*retrieval.unmatched_entities, *(t for t in terms if _typed_acronym(t))]
+        absent = list(dict.fromkeys(t for t in coined if self.retriever.document_frequency(t) == 0))
+        if not terms or not absent or set(terms) - {t.lower() for t in absent}:
+            return ""
+        return f"{REFUSAL} No abstract in the collection mentions {', '.join(absent[:3])}."
 
     def rare(self, term: str) -> bool:
         """Whether ``term`` is in at least one abstract and at most :data:`RARE_SHARE` of the collection."""

@@ -401,6 +401,19 @@ def test_a_word_is_not_stated_by_the_word_it_derives_from(extractive):
     assert "RAST-MoE" in listed and sat not in {by_label.get(x) for x in listed}
 
 
+@pytest.mark.parametrize("question", ["RLHF", "rlhf", "Which papers use DPO?", "any grpo papers?"])
+def test_a_topic_of_acronyms_no_abstract_contains_is_refused(extractive, question):
+    # The embedder reads an unknown acronym by its letters: "RLHF" came within 0.55 of an RL
+    # sentence of EMPG, above the sentence floor, and EMPG was cited.
+    ans = extractive.pipeline.ask(question)
+    assert ans.refused and "No abstract in the collection mentions" in ans.text, ans.text
+
+
+def test_an_acronym_some_abstract_holds_is_answered(extractive):
+    ans = extractive.pipeline.ask("UQ")
+    assert not ans.refused and "L2M" in {c.label for c in ans.citations}, ans.text
+
+
 def test_a_keyword_an_abstract_states_is_answered_however_far_its_cosine(extractive):
     # One or two words against a whole sentence stay below the sentence floors (0.30 for
     # "clinical"), but an abstract that states them side by side answers the question.

@@ -295,9 +295,12 @@ class ReferenceResolver:
         choice = verdict_only(plan.query) and not plan.refs or (
             chooses_among_discussed(plan.query) and len(self._recent()) > 1
         )
-        if plan.intent == "ask" and not plan.named_ids and choice and len(two := self._discussed()) > 1:
-            a, b = (self._named(c.paper_id) for c in two[:2])
-            return replace(self.pipeline.read(f"{plan.query.strip().rstrip('?.! ')}: {a} or {b}?"), asked=plan.asked)
+        if plan.intent == "ask" and not plan.named_ids and choice and len(among := self._discussed()) > 1:
+            # every paper of a comparison ("compare A, B and C" then "which one is faster?"); the
+            # first two of a longer list
+            names = [self._named(c.paper_id) for c in (among if len(among) <= MAX_COMPARED else among[:2])]
+            choices = f"{', '.join(names[:-1])} or {names[-1]}"
+            return replace(self.pipeline.read(f"{plan.query.strip().rstrip('?.! ')}: {choices}?"), asked=plan.asked)
         return plan
 
     def _what_about(self, plan: QuestionPlan, prev: Turn, x: str) -> QuestionPlan:

@@ -479,6 +479,13 @@ def test_a_comparative_follow_up_is_asked_of_the_compared_papers(conv: Conversat
     assert {c.paper_id for c in turn.citations} == {c.paper_id for c in first.citations}
 
 
+def test_which_one_after_a_comparison_of_three_chooses_among_all_three(conv: Conversation):
+    first = conv.ask("compare CogRouter, Agent-Omit and EMPG")
+    assert len(first.citations) == 3, first.answer.text
+    turn = conv.ask("which one is more efficient?")
+    assert {c.paper_id for c in turn.citations} == {c.paper_id for c in first.citations}, turn.answer.text
+
+
 def test_compare_the_first_three_compares_the_lists_first_three(conv: Conversation):
     listed = conv.ask("Which papers use reinforcement learning for LLM agents?")
     assert len(listed.citations) >= 3

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from rag.text import content_terms
 from store.papers import Paper
 
-__all__ = ["AuthorIndex", "StatedAuthors", "fold", "read_authors", "topic_left"]
+__all__ = ["AuthorIndex", "StatedAuthors", "fold", "read_authors", "stated_person", "topic_left"]
 
 LONGEST_NAME = 5
 """Most words of an author name as written in a question ("Maria del Carmen Lopez Garcia")."""
@@ -67,6 +67,7 @@ class AuthorIndex:
                 if a.strip():
                     self.papers_of[a.strip()].add(p.id)
         words = set(vocabulary)
+        self.vocabulary = frozenset(words)
         self._forms: dict[tuple[str, ...], set[str]] = defaultdict(set)  # folded words -> names
         self._weak: dict[tuple[str, ...], set[str]] = defaultdict(set)  # forms read only if unambiguous
         for name in self.papers_of:
@@ -165,6 +166,26 @@ def read_authors(question: str, index: AuthorIndex) -> StatedAuthors | None:
     rest = re.sub(r"\s+([?.!,])", r"\1", re.sub(r"\s{2,}", " ", rest))
     papers = frozenset(pid for n in names for pid in index.papers_of[n])
     return StatedAuthors(names, papers, rest)
+
+
+# A person's name after "by" or between "did" and "write": two or more capitalised words.
+_PERSON = re.compile(
+    r"\b(?:(?:written|authored|co-?authored|papers?|works?|articles?)\s+)?by\s+(?P<a>[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)+)"
+    r"|\b(?:did|does|has|have)\s+(?P<b>[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)+)\s+(?:write|wr[io]te|written|author|publish)"
+)
+
+
+def stated_person(question: str, vocabulary: Iterable[str] = ()) -> str:
+    """A person's name the question asks the papers of ("papers by Sergey Levine", "which papers
+    did Yoshua Bengio write?"), for when the records name no such author; ``""`` if none. Two
+    capitalised words at least ("improved by DANCE" names a method), none a word of the
+    abstracts (``vocabulary``, lower case: "guided by Process Reward Models" names a method)."""
+    m = _PERSON.search(question)
+    if not m:
+        return ""
+    name = (m.group("a") or m.group("b")).rstrip(".")
+    words = set(vocabulary)
+    return "" if any(fold(w) in words for w in name.split()) else name
 
 
 def topic_left(topic: str) -> bool:

@@ -142,7 +142,7 @@ class Filters:
             A :class:`FilterPlan`: the allowed ids (``None`` when nothing restricts), the
             question to retrieve with (automatic year and author phrases removed) and the note to show.
         """
-        from rag.authors import read_authors
+        from rag.authors import read_authors, stated_person
 
         explicit = replace(self, auto=False)
         auto_year = None
@@ -157,6 +157,12 @@ class Filters:
         if self.auto and not self.author.strip() and authors:
             stated = read_authors(query, authors)
             query = stated.rest if stated else query
+        if self.auto and not self.author.strip() and stated is None and authors is not None:
+            person = stated_person(query, authors.vocabulary)
+            if person:  # "papers by Sergey Levine": no record names that author
+                held = "" if authors else "; no record of this collection names its authors"
+                note = f"filter: author={person} ({self.auto_hint})"
+                return FilterPlan(frozenset(), question, note, f"author={person}{held}", by_author=True)
         notes = []
         if explicit.active:
             notes.append(f"filter: {explicit.describe()}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag.authors import AuthorIndex, read_authors, topic_left
+from rag.authors import AuthorIndex, read_authors, stated_person, topic_left
 from rag.catalogue import Catalogue
 from rag.filters import Filters
 from rag.phrasing import split_frame
@@ -164,3 +164,19 @@ def test_a_collection_without_authors_reads_none():
     assert not index and read_authors("papers by Tri Dao", index) is None
     plan = Filters(auto=True).plan("Who are the authors of DANCE?", {"s": seedlike[0]}, index)
     assert plan.allowed is None
+
+
+def test_an_author_no_record_names_gets_an_empty_filter_that_says_why():
+    seedlike = [make_paper("s", "We propose DANCE for federated graph condensation guided by process reward models.")]
+    index = AuthorIndex(seedlike, {"we", "propose", "dance", "process", "reward", "models"})
+    for question in ("papers by Sergey Levine", "which papers did Yoshua Bengio write?"):
+        plan = Filters(auto=True).plan(question, {"s": seedlike[0]}, index)
+        assert plan.allowed == frozenset() and plan.by_author, question
+        assert "no record of this collection names its authors" in plan.description
+    # records with authors, none of them this one: no such suffix
+    plan = Filters(auto=True).plan("papers by Sergey Levine", {p.id: p for p in WRITTEN}, INDEX)
+    assert plan.allowed == frozenset() and plan.description == "author=Sergey Levine"
+    # a method's name, a single capitalised word, or the option off: no person
+    assert stated_person("methods guided by Process Reward Models", index.vocabulary) == ""
+    assert stated_person("what is improved by DANCE?", index.vocabulary) == ""
+    assert Filters(auto=False).plan("papers by Sergey Levine", {"s": seedlike[0]}, index).allowed is None

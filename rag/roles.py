@@ -114,11 +114,21 @@ question model's :attr:`rag.question.QuestionPlan.summary` and evidence selectio
 
 
 def question_roles(question: str) -> set[str]:
-    """Rhetorical roles a question asks for (problem, method, result, data, theory)."""
+    """Rhetorical roles a question asks for (problem, method, result, data, theory).
+
+    A question that asks what the paper does and names no other role ("What does SENDAI
+    reconstruct?", its name removed: "what does reconstruct") asks for its method: the sentence
+    where the paper states its own action ("We present SENDAI, ... that reconstructs full spatial
+    states"), not a later one that mentions the word ("the reconstructed fields are better suited")."""
     roles = {r for r, pat in _INTENT_CUES.items() if pat.search(question)}
     if SUMMARY_WORDS.search(question):
         roles |= {"problem", "method", "result"}
+    if not roles and _OWN_ACTION.search(question):
+        roles.add("method")
     return roles
+
+
+_OWN_ACTION = re.compile(r"^\W*what\s+(?:does|do|did)\s+(?:it\s+|they\s+)?[a-z]+\w*\W*$", re.I)
 
 
 @functools.lru_cache(maxsize=1)

@@ -401,6 +401,20 @@ def test_a_word_is_not_stated_by_the_word_it_derives_from(extractive):
     assert "RAST-MoE" in listed and sat not in {by_label.get(x) for x in listed}
 
 
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("What does SENDAI reconstruct?", "reconstructs full spatial states"),
+        ("what does hierd distill?", "we propose HieRD"),  # not "Existing distillation methods ..."
+        ("What does DANCE condense?", "we introduce graph condensation"),
+    ],
+)
+def test_what_a_named_paper_does_is_quoted_from_its_own_statement(extractive, question, said):
+    # "the reconstructed fields are better suited ..." also holds the verb, later in the abstract
+    lead = extractive.pipeline.ask(question).text.split("\n", 1)[0]
+    assert said in lead, lead
+
+
 @pytest.mark.parametrize("question", ["RLHF", "rlhf", "Which papers use DPO?", "any grpo papers?"])
 def test_a_topic_of_acronyms_no_abstract_contains_is_refused(extractive, question):
     # The embedder reads an unknown acronym by its letters: "RLHF" came within 0.55 of an RL

@@ -224,6 +224,9 @@ def _keys_at(sentence: str) -> list[tuple[str, int, int]]:
     return out
 
 
+_SUBORDINATE = re.compile(r"(?:to|by|for|through|via|while|although|when|after|before|unlike|in order to)\b", re.I)
+
+
 def term_span(sentence: str, terms: Sequence[str]) -> tuple[int, int, bool, bool] | None:
     """The clauses of ``sentence`` that state every term (as term keys), or ``None``.
 
@@ -247,6 +250,12 @@ def term_span(sentence: str, terms: Sequence[str]) -> tuple[int, int, bool, bool
                 if best is None or j - i < best[1] - best[0]:
                     best = (i, j)
                 break
+    if best:  # a list item ("ALFWorld") grows to its clause; an opener ("To reduce ...") to the main clause
+        i, j = best
+        opener = bool(_SUBORDINATE.match(sentence, spans[i][0]))
+        while _words(sentence[spans[i][0] : spans[j][1]]) < MIN_CLAUSE_WORDS and (i > 0 or j < len(spans) - 1):
+            i, j = (i - 1, j) if i > 0 and not (opener and j < len(spans) - 1) else (i, j + 1)
+        best = (i, j)
     lo, hi = (spans[best[0]][0], spans[best[1]][1]) if best else (0, len(sentence))
     words = [(w.start(), w.group(0).lower().strip("(),.;:")) for w in _WORDS.finditer(sentence)]
     negated = False

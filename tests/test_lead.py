@@ -83,6 +83,28 @@ def test_term_span_finds_every_term_by_lemma_and_flags_a_negation():
 
 
 @pytest.mark.parametrize(
+    ("sentence", "term", "quoted"),
+    [
+        # a list item alone says nothing: the clause that holds the list comes with it
+        (
+            "Through experiments on three agent tasks, WebShop, ALFWorld, and Deep Search, we show gains.",
+            "alfworld",
+            "Through experiments on three agent tasks, WebShop, ALFWorld",
+        ),
+        # an opening phrase comes with the main clause after it, not the sentence before
+        (
+            "(2) Suboptimal. To reduce LLM overhead, we compress texts into a core.",
+            "llm",
+            "To reduce LLM overhead, we compress texts into a core",
+        ),
+    ],
+)
+def test_a_short_term_clause_is_quoted_with_the_clause_it_belongs_to(sentence, term, quoted):
+    span = term_span(sentence, [term])
+    assert span is not None and text(sentence, span) == quoted
+
+
+@pytest.mark.parametrize(
     ("sentence", "terms", "against"),
     [
         ("Masked models offer improved decoding efficiency over autoregressive models.", ["autoregressive"], True),

@@ -32,7 +32,7 @@ from rag.membership import Membership, more_may_match
 from rag.phrasing import excluded_terms
 from rag.prose import REFUSAL, ProseWriter, Source
 from rag.question import QuestionPlan, read_question
-from rag.refusal import RefusalPolicy
+from rag.refusal import RefusalPolicy, metadata_phrase
 from rag.retrieve import HybridRetriever, Retrieval
 from rag.roles import wants_more
 from rag.rows import LIMITATIONS, select_rows
@@ -325,12 +325,14 @@ class AnswerPipeline:
                 gap = [e for e in self.evidence.score(plan.query, paper) if moves.get(e.start) == "gap"]
                 s.evidence = sorted(own or gap[:GAP_UNIT] or s.evidence, key=lambda e: e.start)
             return sources
-        if plan.metadata == "model size" and named and not listing:
-            # "how big is the Agent-Omit model?" reaches here only when the abstract states a size
-            # (rag.refusal): the sentences stating it answer, whatever their cosine to the question.
+        if plan.metadata and not listing:
+            # "how big is the Agent-Omit model?", "what license will the kernels be released under?"
+            # reach here only when the abstract states the detail (rag.refusal): the sentences
+            # stating it answer, whatever their cosine to the question.
+            phrase = metadata_phrase(plan)
             for s in sources:
-                sized = [e for e in self.evidence.score(plan.query, s.hit.paper) if MODEL_SIZE.search(e.sentence)]
-                s.evidence = sorted(sized[:2], key=lambda e: e.start) or s.evidence
+                stated = [e for e in self.evidence.score(plan.query, s.hit.paper) if _states_detail(plan, phrase, e)]
+                s.evidence = sorted(stated[:2], key=lambda e: e.start) or s.evidence
         whole = plan.summary or {"problem", "method"} <= plan.roles
         for s in sources:
             # A list entry whose label is only the abstract's opening words says what the paper does,
@@ -411,3 +413,11 @@ def render(
         bullet = "- " if listing or prose or lead else ""
         lines.append(f"{bullet}{s.hit.paper.label} {format_marker(s.number)}: {quotes}")
     return "\n".join(lines).strip()
+
+
+def _states_detail(plan: QuestionPlan, phrase: str, e: Evidence) -> bool:
+    """Whether evidence ``e`` states the detail ``plan`` asks for: a model size, or the words that
+    ask for it in any spelling ("licence" for "license", "learning rate")."""
+    if plan.metadata == "model size":
+        return bool(MODEL_SIZE.search(e.sentence))
+    return bool(phrase) and states_phrase(phrase, e.sentence)

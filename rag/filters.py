@@ -162,7 +162,7 @@ class Filters:
             if person:  # "papers by Sergey Levine": no record names that author
                 held = "" if authors else "; no record of this collection names its authors"
                 note = f"filter: author={person} ({self.auto_hint})"
-                return FilterPlan(frozenset(), question, note, f"author={person}{held}", by_author=True)
+                return FilterPlan(set(), question, note, f"author={person}{held}", by_author=True)
         notes = []
         if explicit.active:
             notes.append(f"filter: {explicit.describe()}")

@@ -495,6 +495,6 @@ def lead_line(
     # What a paper does (its approach sentence) answers a question that found it by what it does
     # ("which paper distills ...") or asks what it does ("what does the routing paper propose?");
     # a question asking for another part (its data, results, problem) or for something particular
-    # of a named paper is answered by the sentence that best states it.
-    best = bool(plan.roles - {"method"}) or (named and "method" not in plan.roles)
+    # of a named paper, or a detail ("what license ..."), is answered by the sentence that best states it.
+    best = bool(plan.roles - {"method"}) or (named and "method" not in plan.roles) or bool(plan.metadata)
     return "\n".join(one_paper_lead(s, gist(s), named=best) for s in sources)

@@ -129,7 +129,7 @@ class RefusalPolicy:
         if what == "model size" and papers and all(_SIZE.search(p.abstract) for p in papers):
             return ""
         phrase = metadata_phrase(plan)
-        if what in _STATABLE and papers and phrase and all(phrase in normalize(p.abstract) for p in papers):
+        if what in _STATABLE and papers and phrase and all(states_phrase(phrase, p.abstract) for p in papers):
             return ""
         if asked and papers:
             about = " and ".join(f"{p.label} ({p.id})" for p in papers)
@@ -202,7 +202,7 @@ class RefusalPolicy:
         if not retrieval.hits:
             return f"{REFUSAL} The collection is empty or holds nothing related; ingest papers first."
         if plan.metadata:
-            stated = [h.paper for h in retrieval.hits[:1] if metadata_phrase(plan) in normalize(h.paper.abstract)]
+            stated = [h.paper for h in retrieval.hits[:1] if states_phrase(metadata_phrase(plan), h.paper.abstract)]
             refusal = self.metadata(plan, stated)
             if refusal:
                 return refusal

@@ -415,6 +415,16 @@ def test_what_a_named_paper_does_is_quoted_from_its_own_statement(extractive, qu
     assert said in lead, lead
 
 
+@pytest.mark.parametrize(
+    "question",
+    ["what license will the sparsity kernels be released under?", "Under which licence is the sparsity code released?"],
+)
+def test_a_detail_the_abstract_states_is_quoted_in_the_lead(extractive, question):
+    # The paper is found by description; its lead quoted what it proposes, not the licence sentence.
+    ans = extractive.pipeline.ask(question)
+    assert not ans.refused and "open-source license" in ans.text.split("\n", 1)[0], ans.text
+
+
 @pytest.mark.parametrize("question", ["RLHF", "rlhf", "Which papers use DPO?", "any grpo papers?"])
 def test_a_topic_of_acronyms_no_abstract_contains_is_refused(extractive, question):
     # The embedder reads an unknown acronym by its letters: "RLHF" came within 0.55 of an RL

@@ -202,8 +202,8 @@ def split_frame(query: str, plural_heads: bool = True) -> tuple[str, Number]:
 
     A plural noun right after "which", "for", "any", "all" or "some" is the head of the request and
     asks for several papers ("Which methods fine-tune ...", "I'm looking for approaches that ...")
-    unless ``plural_heads`` is off (a question naming papers: "which performs best among X, Y and
-    Z?" has a verb there).
+    unless ``plural_heads`` is off (a question naming or referring to papers: "which performs best
+    among X, Y and Z?" has a verb there, "which datasets does this paper use?" asks of one paper).
 
     Returns:
         ``(topic, number)``; the topic is the query itself when nothing would be left.

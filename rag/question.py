@@ -393,7 +393,7 @@ def read_question(
     names = [r.text for r in refs if r.kind == "name"]
     if catalogue is not None:
         names += [n for r in refs if r.kind in ("name", "id") for pid in r.paper_ids for n in (catalogue[pid].label,)]
-    names_papers = any(r.kind in ("name", "id", "number", "ordinal") for r in refs)
+    names_papers = any(r.kind in ("name", "id", "number", "ordinal", "pronoun") for r in refs)
     topic, number = split_frame(query, plural_heads=not names_papers)
     if number == "many":  # "their code", "these abstracts": in a set question they mean the papers asked for
         refs = [r for r in refs if r.kind != "pronoun" and (r.kind != "plural" or _COUNTED.search(r.text))]

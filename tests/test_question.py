@@ -75,6 +75,7 @@ def test_a_verb_after_which_in_a_question_naming_papers_is_no_plural_head(cat):
     plan = read_question("which performs best among DANCE and APM?", cat)
     assert plan.intent == "compare" and plan.number != "many"
     assert read_question("Which methods distill data?", cat).number == "many"
+    assert read_question("Which datasets does this paper use?", cat).number != "many"  # asks of one paper
 
 
 @pytest.mark.parametrize(

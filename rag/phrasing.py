@@ -197,6 +197,7 @@ def split_frame(query: str, plural_heads: bool = True) -> tuple[str, Number]:
     Examples:
         "Which papers work on speech or audio?" -> ("speech or audio", "many");
         "I'm looking for work that uses reinforcement learning." -> ("reinforcement learning", "open");
+        "do we have anything on speech synthesis", "any work on X" -> (..., "many");
         "alphafold protein folding papers" -> ("alphafold protein folding", "many");
         "Which paper distills image-text data?" -> ("distills image-text data", "one").
 
@@ -223,7 +224,9 @@ def split_frame(query: str, plural_heads: bool = True) -> tuple[str, Number]:
         t = _frame_form(t) or t
         kind = _is_set_noun(t)
         how_many = t == "many" and i and toks[i - 1][0].lower() == "how"
-        if kind == "many" or t in ("list", "everything", "all", "every") or how_many:
+        # a quantifier over a mass noun asks for the set: "any work on X", "anything on X"
+        quantified = t == "anything" or (t == "work" and i and toks[i - 1][0].lower() in ("any", "all", "some"))
+        if kind == "many" or t in ("list", "everything", "all", "every") or how_many or quantified:
             number = "many"
         elif kind == "one" and saw_which and number != "many":
             number = "one"

@@ -37,7 +37,8 @@ def cat() -> Catalogue:
         ("Which papers use reinforcement learning?", "reinforcement learning", "many"),
         ("I'm looking for work that uses reinforcement learning.", "reinforcement learning", "open"),
         ("Show me everything on graph neural networks.", "graph neural networks", "many"),
-        ("do we have anything on speech synthesis", "speech synthesis", "open"),
+        ("do we have anything on speech synthesis", "speech synthesis", "many"),  # a quantifier asks for the set
+        ("any work on knowledge distillation?", "knowledge distillation", "many"),
         ("any papers about diffusion models?", "diffusion models", "many"),
         ("speech synthesis papers?", "speech synthesis", "many"),
         ("hypergraph papres", "hypergraph", "many"),  # a typing error in the frame noun

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from rag.text import content_terms
@@ -175,7 +175,7 @@ _PERSON = re.compile(
 )
 
 
-def stated_person(question: str, vocabulary: Iterable[str] = ()) -> str:
+def stated_person(question: str, vocabulary: Collection[str] = frozenset()) -> str:
     """A person's name the question asks the papers of ("papers by Sergey Levine", "which papers
     did Yoshua Bengio write?"), for when the records name no such author; ``""`` if none. Two
     capitalised words at least ("improved by DANCE" names a method), none a word of the
@@ -184,8 +184,7 @@ def stated_person(question: str, vocabulary: Iterable[str] = ()) -> str:
     if not m:
         return ""
     name = (m.group("a") or m.group("b")).rstrip(".")
-    words = set(vocabulary)
-    return "" if any(fold(w) in words for w in name.split()) else name
+    return "" if any(fold(w) in vocabulary for w in name.split()) else name
 
 
 def topic_left(topic: str) -> bool:

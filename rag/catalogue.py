@@ -205,11 +205,17 @@ class NameIndex:
                 got.update(dict.fromkeys(self.terms[key], TERM))
             if got:
                 matches[tok] = got
-            elif key not in self._runs and key not in STOPWORDS and (
+            elif not self._holds(key) and key not in STOPWORDS and (
                 tok.isupper() or any(c.isdigit() for c in tok) or tok[1:].lower() != tok[1:]
             ):
                 unmatched.append(tok)
         return matches, unmatched
+
+    def _holds(self, key: str) -> bool:
+        """Whether some abstract writes ``key`` (lower case), or its acronym plural or singular
+        ("LVLM" for "LVLMs"): such a term is not missing from the collection."""
+        forms = (key, key + "s", key[:-1] if key.endswith("s") else key)
+        return any(f in self._runs or f in self.terms for f in forms)
 
     def named(self, question: str) -> dict[str, tuple[str, ...]]:
         """Names the question states that point to papers (label matches, weight >= 0.9).

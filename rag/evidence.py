@@ -23,7 +23,7 @@ from rag.roles import (
     question_roles,
     sentence_roles,
 )
-from rag.text import Sentence, content_terms, named_entities, normalize, numbers, split_sentences
+from rag.text import CODE_COMPOUND, Sentence, content_terms, named_entities, normalize, numbers, split_sentences
 from rag.types import Evidence
 from store.guard import is_instruction
 from store.papers import Paper
@@ -194,7 +194,7 @@ class EvidenceSelector:
         qterms = _keys(aspect)
         qweight = sum(weight(t) for t in qterms) or 1.0
         wants_number = bool(_QUANTITY.search(question))
-        wants_link = bool(_LINK_QUESTION.search(question))
+        wants_link = bool(_LINK_QUESTION.search(CODE_COMPOUND.sub(" ", question)))
         roles = question_roles(question) if roles is None else set(roles)
         own = {normalize(n) for n in (paper.label, *paper.aliases)}
         stated = {normalize(e) for e in named_entities(question)}

@@ -56,7 +56,7 @@ from rag.phrasing import (
 )
 from rag.roles import asks_own_limitations, is_summary, question_roles
 from rag.table_request import asks_table, column_phrases, split_table
-from rag.text import content_terms
+from rag.text import CODE_COMPOUND, content_terms
 
 if TYPE_CHECKING:
     from rag.catalogue import Catalogue
@@ -321,10 +321,15 @@ def _aspect(query: str, refs: list[PaperRef], names: list[str], verdict: bool = 
     return out if rest else ""
 
 
+def _asks_link(text: str) -> bool:
+    """Whether ``text`` mentions code links ("code generation" does not: :data:`rag.text.CODE_COMPOUND`)."""
+    return bool(_LINK.search(CODE_COMPOUND.sub(" ", text)))
+
+
 def _about_links(topic: str) -> bool:
     """A topic that is only about code links: at most one content word besides link words."""
     link_words = {"provide", "release", "available", "link"}
-    return len([t for t in content_terms(_LINK.sub(" ", topic)) if t not in link_words]) <= 1
+    return _asks_link(topic) and len([t for t in content_terms(_LINK.sub(" ", topic)) if t not in link_words]) <= 1
 
 
 def _parts(
@@ -428,8 +433,8 @@ def read_question(
         "polar_terms": asked_terms,
         "quantity": asks_quantity(query, number),
         "own_limits": asks_own_limitations(query, names),
-        "wants_link": bool(_LINK.search(query)),
-        "about_links": bool(_LINK.search(query)) and _about_links(t_topic),
+        "wants_link": _asks_link(query),
+        "about_links": _asks_link(query) and _about_links(t_topic),
     }
     # --- comparisons: two papers and a comparison word or "each"/"both"/"or"; or "compare them"
     sides = tuple(comparison_sides(query))

@@ -231,7 +231,8 @@ class RefusalPolicy:
         topic with other words ("RLHF for LLM agents") is judged as any other."""
         terms = content_terms(plan.topic or plan.query)
         coined = [*retrieval.unmatched_entities, *(t for t in terms if _typed_acronym(t))]
-        absent = list(dict.fromkeys(t for t in coined if self.retriever.document_frequency(t) == 0))
+        once = {t.lower(): t for t in reversed(coined)}  # "RLHF" as typed first, once
+        absent = [t for t in reversed(once.values()) if self.retriever.document_frequency(t) == 0]
         if not terms or not absent or set(terms) - {t.lower() for t in absent}:
             return ""
         return f"{REFUSAL} No abstract in the collection mentions {', '.join(absent[:3])}."

@@ -10,6 +10,7 @@ import unicodedata
 from dataclasses import dataclass
 
 __all__ = [
+    "CODE_COMPOUND",
     "STOPWORDS",
     "Sentence",
     "content_terms",
@@ -21,6 +22,14 @@ __all__ = [
     "states_figure",
     "tokenize",
 ]
+
+CODE_COMPOUND = re.compile(
+    r"\bcode\s+(?!(?:is|are|was|and|or|available|release[sd]?|releasing|links?|urls?|repositor\w*|on|at|for|of|to|"
+    r"publicly|public|open|online|here)\b)[a-z][\w-]*",
+    re.I,
+)
+""""code" as the modifier of the word after it ("code generation", "code LLMs"): a topic, not a
+request for a paper's repository."""
 
 _ABBREV = {
     "e.g", "i.e", "et al", "al", "etc", "vs", "fig", "figs", "eq", "eqs", "sec", "cf", "approx", "resp", "no", "dr"

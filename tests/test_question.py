@@ -93,6 +93,21 @@ def test_an_aspect_clause_names_the_topic(question, topic):
     assert split_frame(question)[0] == topic
 
 
+@pytest.mark.parametrize(
+    ("question", "links"),
+    [
+        ("Which papers work on code generation?", False),  # "code" modifies "generation": a topic
+        ("any code LLMs?", False),
+        ("which papers have code?", True),
+        ("papers with code publicly available", True),
+        ("which papers release their code on github", True),
+    ],
+)
+def test_code_as_a_modifier_is_a_topic_not_a_request_for_links(cat, question, links):
+    plan = read_question(question, cat)
+    assert plan.about_links is links and plan.wants_link is links
+
+
 def test_a_quantity_question_is_not_a_request_for_many_papers():
     assert split_frame("How many tokens does DANCE save?")[1] == "open"
 

@@ -425,6 +425,13 @@ def test_a_detail_the_abstract_states_is_quoted_in_the_lead(extractive, question
     assert not ans.refused and "open-source license" in ans.text.split("\n", 1)[0], ans.text
 
 
+def test_code_generation_is_searched_as_a_topic(extractive):
+    # It was read as "which papers link their code" and listed 8 papers by their "Code is available" sentences.
+    ans = extractive.pipeline.ask("Which papers work on code generation?")
+    assert "ME-DLM" in {c.label for c in ans.citations} and len(ans.citations) < 8, ans.text
+    assert "available at" not in ans.text.split("\n\n", 1)[0], ans.text
+
+
 @pytest.mark.parametrize("question", ["RLHF", "rlhf", "Which papers use DPO?", "any grpo papers?"])
 def test_a_topic_of_acronyms_no_abstract_contains_is_refused(extractive, question):
     # The embedder reads an unknown acronym by its letters: "RLHF" came within 0.55 of an RL
@@ -436,6 +443,11 @@ def test_a_topic_of_acronyms_no_abstract_contains_is_refused(extractive, questio
 def test_an_acronym_some_abstract_holds_is_answered(extractive):
     ans = extractive.pipeline.ask("UQ")
     assert not ans.refused and "L2M" in {c.label for c in ans.citations}, ans.text
+    # DDL writes "frozen LVLMs": the singular is no term missing from the collection
+    ans = extractive.pipeline.ask("Does DDL use a frozen LVLM?")
+    assert not ans.refused and ans.text.startswith("Yes"), ans.text
+    refused = extractive.pipeline.ask("Which papers use RLHF?").text
+    assert refused.lower().count("rlhf") == 1, refused  # named once, however typed
 
 
 def test_a_keyword_an_abstract_states_is_answered_however_far_its_cosine(extractive):

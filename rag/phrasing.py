@@ -5,7 +5,7 @@ topic left when it is peeled off (:func:`split_frame`), alternatives (:func:`fac
 exclusions (:func:`split_exclusion`), instructions to the assistant (:func:`strip_injection`),
 input normalisation (:func:`clean_input`) and
 messages that ask nothing (:func:`social`: "hello!", "thanks", "ok") and questions that ask which
-paper wins (:func:`asks_better`: "Which is better, X or Y?").
+paper wins (:func:`asks_better`: "Which is better, X or Y?"). Yes/no questions: :mod:`rag.polar`.
 Every rule here is a table of words or a pattern with one job; ``tests/test_question.py`` checks
 each with phrasings it was not written for.
 """
@@ -31,8 +31,6 @@ __all__ = [
     "clean_input",
     "excluded_terms",
     "facets",
-    "polar",
-    "polar_terms",
     "social",
     "split_exclusion",
     "strip_social",
@@ -383,23 +381,6 @@ def trim(text: str, limit: int) -> tuple[str, bool]:
 
 # --- the form of the answer asked for ------------------------------------------------------
 
-# Auxiliaries that open a yes/no question ("Does DANCE use LLMs?", "Is APM evaluated on Flickr30k?").
-_AUXILIARIES = frozenset("does do did is are was were can could has have had will would should may might".split())
-# Words after the auxiliary that make it a request for papers or to the assistant, not a yes/no
-# question about a paper ("Are there papers on ...", "Do you have ...", "Does any paper ...").
-_NOT_POLAR_SUBJECTS = frozenset("there you u we i any anything some someone anyone".split())
-# Leading words that only join the question to the conversation ("And does it ...", "So is ...").
-_JOINERS = frozenset("and so also then but ok okay".split())
-# Verbs and nouns of a yes/no question that only relate the paper to what is asked ("does it
-# *use* X", "is it *evaluated on* Y", "does the *abstract mention* Z"): not what a sentence must state.
-_POLAR_GENERIC = frozenset(
-    """use uses used using employ employs employed rely relies relied apply applies applied leverage leverages
-    leveraged adopt adopts adopted evaluate evaluates evaluated evaluation test tests tested experiment experiments
-    report reports reported mention mentions mentioned include includes included involve involves involved
-    consider considers considered address addresses addressed have has had need needs needed require requires
-    required make makes made get gets got abstract abstracts state states stated say says said talk talks
-    discuss discusses discussed rely anything something any""".split()
-)
 # "How <word>" asks for an amount: "how many datasets", "how much faster", "how large a gain".
 _HOW_AMOUNT = frozenset("many much large fast big long often far small high low well".split())
 # Nouns that name a measured amount: "what accuracy", "which speedup", "what is the reduction".
@@ -413,25 +394,6 @@ MEASURE_NOUNS = frozenset(
 # Words between "what"/"which" and the noun it asks about ("what is the", "what final").
 _WH_FILLER = frozenset("is are was were the its their a an of".split())
 _WORD = re.compile(r"[\w@'’-]+")
-
-
-def polar(query: str) -> bool:
-    """Whether a question asks yes or no: it opens (after "and"/"so") with an auxiliary whose
-    subject is not "there", "you" or "any" ("Does DANCE use LLMs?", "Is it evaluated on
-    Flickr30k?"; not "Are there papers on ...", "Do you have ...", "Does any paper ...")."""
-    words = [w.lower() for w in _WORD.findall(query)]
-    while words and words[0] in _JOINERS:
-        words = words[1:]
-    return len(words) >= 3 and words[0] in _AUXILIARIES and words[1] not in _NOT_POLAR_SUBJECTS
-
-
-def polar_terms(aspect: str) -> tuple[str, ...]:
-    """The content terms a yes/no question asks a paper to state: its aspect without the
-    auxiliary and the words that only relate paper and thing ("use", "evaluated", "mention").
-
-    "Does use LLM surrogates" -> ``("llm", "surrogates")``; order kept, each term once.
-    """
-    return tuple(dict.fromkeys(t for t in content_terms(aspect) if t not in _POLAR_GENERIC))
 
 
 def asks_quantity(query: str, number: Number) -> bool:

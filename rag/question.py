@@ -44,8 +44,6 @@ from rag.phrasing import (
     asks_quantity,
     clean_input,
     facets,
-    polar,
-    polar_terms,
     social,
     split_exclusion,
     split_frame,
@@ -54,6 +52,7 @@ from rag.phrasing import (
     trim,
     without_verdict,
 )
+from rag.polar import polar, polar_terms
 from rag.roles import asks_own_limitations, is_summary, question_roles
 from rag.table_request import asks_table, column_phrases, split_table
 from rag.text import CODE_COMPOUND, content_terms
@@ -125,9 +124,9 @@ class QuestionPlan:
             papers have a GitHub repo link"): answered by the links papers state.
         summary: The question asks for a summary, gist or overview (quote more sentences).
         polar: A yes/no question about papers it refers to ("Does DANCE use LLM surrogates?",
-            "Is it evaluated on Flickr30k?"); :func:`rag.phrasing.polar`.
+            "Is it evaluated on Flickr30k?"); :func:`rag.polar.polar`.
         polar_terms: For ``polar``: the content terms a sentence must state for "yes" ("llm",
-            "surrogates"); :func:`rag.phrasing.polar_terms`.
+            "surrogates"); :func:`rag.polar.polar_terms`.
         quantity: The question asks for an amount ("how many datasets", "what accuracy gain"),
             not for papers; :func:`rag.phrasing.asks_quantity`.
         own_limits: The question asks for a paper's own limitations ("what are its limitations?"),

@@ -18,6 +18,11 @@ _LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl")
 """Languages ``simplemma``'s detector weighs a Latin-script question against (English first wins ties)."""
 
 
+KEYWORD_WORDS = 2
+"""Longest keyword query (words) that is English when the abstracts use one of its words: two
+words carry too little for the dictionaries ("timeseries forecasting" scored Spanish, "AFA" Italian)."""
+
+
 def looks_non_english(text: str, known: Callable[[str], bool] | None = None) -> bool:
     """Whether ``text`` is probably not English.
 
@@ -33,6 +38,9 @@ def looks_non_english(text: str, known: Callable[[str], bool] | None = None) -> 
         return False
     if sum(1 for c in letters if not c.isascii()) >= 0.5 * len(letters):
         return True
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    if known is not None and len(words) <= KEYWORD_WORDS and any(known(w) for w in words):
+        return False  # keywords the abstracts use ("timeseries forecasting", "AFA") are no language of their own
     import simplemma
 
     # English alone first: each language's share of known words is computed on its own, so when
@@ -45,7 +53,6 @@ def looks_non_english(text: str, known: Callable[[str], bool] | None = None) -> 
     best = max(scores.values(), default=0.0)
     if best > 0:
         return scores.get("en", 0.0) < best
-    words = re.findall(r"[^\W\d_]+", text.lower())
     if len(words) < 3 or any(w in _ENGLISH_FUNCTION_WORDS or w in STOPWORDS for w in words):
         return False
     return known is None or 2 * sum(1 for w in words if known(w)) < len(words)

@@ -355,6 +355,17 @@ def test_another_language_is_noticed(cat):
     assert read_question("DANCE federated condensation?", cat).english  # shorthand of known words
 
 
+def test_a_keyword_query_of_the_abstracts_words_is_english():
+    # two words carry too little for the dictionaries: "timeseries forecasting" scored Spanish,
+    # "AFA" Italian; a word the abstracts use makes a keyword query English
+    from rag.language import looks_non_english
+
+    known = {"forecasting", "afa", "dance"}.__contains__
+    assert not looks_non_english("timeseries forecasting", known)
+    assert not looks_non_english("AFA", known)
+    assert looks_non_english("Welche Arbeiten nutzen DANCE?", known)  # a sentence is still judged
+
+
 def test_follow_up_ordinals_need_no_noun(cat):
     refs = read_question("and the third?", cat).refs
     assert [(r.kind, r.index) for r in refs] == [("ordinal", 2)]

@@ -24,6 +24,7 @@ from store.textin import clean_text
 
 __all__ = [
     "BETTER",
+    "WORD",
     "FRAME_WORDS",
     "Number",
     "asks_better",
@@ -393,7 +394,8 @@ MEASURE_NOUNS = frozenset(
 )
 # Words between "what"/"which" and the noun it asks about ("what is the", "what final").
 _WH_FILLER = frozenset("is are was were the its their a an of".split())
-_WORD = re.compile(r"[\w@'’-]+")
+WORD = re.compile(r"[\w@'’-]+")
+"""A word of a question, with "@", apostrophes and hyphens ("ir@1", "what's", "multi-modal")."""
 
 
 def asks_quantity(query: str, number: Number) -> bool:
@@ -404,7 +406,7 @@ def asks_quantity(query: str, number: Number) -> bool:
     """
     if number == "many":
         return False
-    words = [w.lower() for w in _WORD.findall(query)]
+    words = [w.lower() for w in WORD.findall(query)]
     for i, w in enumerate(words):
         nxt = words[i + 1 : i + 3]
         papers = nxt[:1] == ["many"] and len(nxt) > 1 and _is_set_noun(nxt[1]) == "many"  # "how many papers"

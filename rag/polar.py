@@ -5,13 +5,10 @@ a sentence must state for "yes" (:func:`polar_terms`). Read by the question mode
 
 from __future__ import annotations
 
-import re
-
+from rag.phrasing import WORD
 from rag.text import content_terms
 
 __all__ = ["polar", "polar_terms"]
-
-_WORD = re.compile(r"[\w@'’-]+")
 
 # Auxiliaries that open a yes/no question ("Does DANCE use LLMs?", "Is APM evaluated on Flickr30k?").
 _AUXILIARIES = frozenset("does do did is are was were can could has have had will would should may might".split())
@@ -40,7 +37,7 @@ def polar(query: str) -> bool:
     """Whether a question asks yes or no: it opens (after "and"/"so") with an auxiliary whose
     subject is not "there", "you" or "any" ("Does DANCE use LLMs?", "Is it evaluated on
     Flickr30k?"; not "Are there papers on ...", "Do you have ...", "Does any paper ...")."""
-    words = [w.lower() for w in _WORD.findall(query)]
+    words = [w.lower() for w in WORD.findall(query)]
     while words and words[0] in _JOINERS:
         words = words[1:]
     return len(words) >= 3 and words[0] in _AUXILIARIES and words[1] not in _NOT_POLAR_SUBJECTS

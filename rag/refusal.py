@@ -231,8 +231,10 @@ class RefusalPolicy:
         topic with other words ("RLHF for LLM agents") is judged as any other."""
         terms = content_terms(plan.topic or plan.query)
         coined = [*retrieval.unmatched_entities, *(t for t in terms if _typed_acronym(t))]
-        once = {t.lower(): t for t in reversed(coined)}  # "RLHF" as typed first, once
-        absent = [t for t in reversed(once.values()) if self.retriever.document_frequency(t) == 0]
+        once: dict[str, str] = {}
+        for t in coined:  # "RLHF" once, as typed first
+            once.setdefault(t.lower(), t)
+        absent = [t for t in once.values() if self.retriever.document_frequency(t) == 0]
         if not terms or not absent or set(terms) - {t.lower() for t in absent}:
             return ""
         return f"{REFUSAL} No abstract in the collection mentions {', '.join(absent[:3])}."

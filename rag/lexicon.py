@@ -70,9 +70,16 @@ def american(term: str) -> str:
 
 @functools.lru_cache(maxsize=20_000)
 def english_word(word: str) -> bool:
-    """Whether ``word`` is in the English dictionary of ``simplemma`` (a typing error is not)."""
+    """Whether ``word`` is in the English dictionary of ``simplemma`` (a typing error is not).
+
+    A two-letter word is English only when it is a function word (:data:`rag.text.STOPWORDS`):
+    the dictionary lists nearly every pair of letters (it holds abbreviations such as "kd", "ml",
+    "rl"), and English has no two-letter content words, so a lower-case "kd" is read as the
+    abbreviation it is."""
     import simplemma
 
+    if len(word) <= 2:
+        return word.lower() in STOPWORDS
     return bool(simplemma.is_known(word, lang="en"))
 
 

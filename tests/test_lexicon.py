@@ -102,9 +102,15 @@ def test_an_acronym_plural_has_the_index_form_of_its_singular():
 
 def test_a_question_is_embedded_with_its_abbreviations_spelled_out():
     docs = ["Vision-Language Models (VLMs) read images.", "Dataset pruning (DP) keeps a subset."]
-    glossary = [("same", "RL", "reinforcement learning"), ("same", "SAT", "boolean satisfiability")]
+    glossary = [
+        ("same", "RL", "reinforcement learning"), ("same", "SAT", "boolean satisfiability"),
+        ("same", "KD", "knowledge distillation"), ("same", "IT", "information technology"),
+    ]
     lex = Lexicon(docs, glossary)
     assert lex.spelled_out("rl papers") == "reinforcement learning (rl) papers"
+    # two letters: the dictionary lists "kd" and "ml", but English has no two-letter content words
+    assert lex.spelled_out("any kd work?") == "any knowledge distillation (kd) work?"
+    assert lex.spelled_out("is it fast?") == "is it fast?"
     assert lex.spelled_out("Which papers use VLMs?") == "Which papers use Vision-Language Models (VLMs)?"
     assert lex.spelled_out("RL-based agents") == "reinforcement learning (RL)-based agents"
     # a lower-case English word is not taken for an abbreviation; a capitalised one is

@@ -443,6 +443,11 @@ def test_a_topic_of_acronyms_no_abstract_contains_is_refused(extractive, questio
 def test_an_acronym_some_abstract_holds_is_answered(extractive):
     ans = extractive.pipeline.ask("UQ")
     assert not ans.refused and "L2M" in {c.label for c in ans.citations}, ans.text
+    # typed in lower case: "kd" is in the English dictionary (as are most letter pairs), and it
+    # was refused as "nothing close" while "KD" found HieRD
+    for q in ("kd", "kd papers", "uq methods"):
+        ans = extractive.pipeline.ask(q)
+        assert not ans.refused and {c.label for c in ans.citations} & {"HieRD", "L2M"}, (q, ans.text)
     # DDL writes "frozen LVLMs": the singular is no term missing from the collection
     ans = extractive.pipeline.ask("Does DDL use a frozen LVLM?")
     assert not ans.refused and ans.text.startswith("Yes"), ans.text

@@ -262,11 +262,7 @@ class Conversation(ReferenceResolver):
         if plan.intent == "instruction":
             return self._refusal_turn(plan, INSTRUCTION, t0, fplan)
         if plan.intent == "collection":
-            n = len(self.papers)
-            held = f"The collection holds {n} paper{'s' if n != 1 else ''}."
-            ans = Answer(question=message, text=held, note="from the index", lead=held,
-                         timings=Timings(total=time.perf_counter() - t0))
-            return Turn(message, message, ans, "answer", plan=plan)
+            return self._collection(message, plan, fplan, t0)
         if plan.intent == "negated":
             positive = re.sub(r"\b(?:(?:do|does)\s+not|(?:do|does)n[’']t|not)\s+", "", plan.query, count=1, flags=re.I)
             positive = re.sub(r"\b(are|is)n[’']t\s+", r"\1 ", positive, count=1, flags=re.I)
@@ -417,6 +413,25 @@ class Conversation(ReferenceResolver):
         return Turn(plan.asked, f"Summarize the papers on {plan.topic}", ans, kind, plan=plan)
 
     # --- filters, clarifications, refusals --------------------------------------------------
+
+    def _collection(self, message: str, plan: QuestionPlan, fplan: FilterPlan | None, t0: float) -> Turn:
+        """How many papers the collection (or the filter) holds, or every one of them as a cited list."""
+        filtered = fplan is not None and fplan.allowed is not None
+        ids = fplan.allowed if fplan is not None and fplan.allowed is not None else self.papers.keys()
+        if not ids:
+            empty = self._no_match(fplan) if fplan else f"{REFUSAL} The collection is empty; ingest papers first."
+            return self._refusal_turn(plan, empty, t0, fplan)
+        if plan.number == "many":
+            ans = list_papers(self.pipeline, plan.asked, ids, fplan.description if fplan and filtered else "")
+            ans = replace(self.renumber(ans), note=self._note(fplan, ans.note))
+            return Turn(plan.asked, plan.asked, ans, "answer", plan=plan)
+        n, total = len(ids), len(self.papers)
+        held = f"The collection holds {n} paper{'s' if n != 1 else ''}."
+        if fplan is not None and n < total:
+            held = f"{n} of the collection's {total} papers match the filter ({fplan.description})."
+        ans = Answer(question=message, text=held, note=self._note(fplan, "from the index"), lead=held,
+                     timings=Timings(total=time.perf_counter() - t0))
+        return Turn(message, message, ans, "answer", plan=plan)
 
     @staticmethod
     def _no_match(plan: FilterPlan) -> str:

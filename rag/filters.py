@@ -5,7 +5,8 @@ pass to :meth:`rag.answer.AnswerPipeline.ask`. Filters never re-rank: they only 
 paper ids retrieval may return (the ``allowed`` set of :meth:`HybridRetriever.search`).
 
 With ``auto=True`` a year the question states as a restriction ("papers from 2023 about
-diffusion", "2022 papers on ...") becomes a year filter, and an author name the records hold
+diffusion", "2022 papers on ...") becomes a year filter, a venue the records state ("ICML papers on
+speech") a venue filter, and an author name the records hold
 ("papers by Tri Dao", "Dao's work on attention", :mod:`rag.authors`) an author filter on
 exactly that author's papers. An automatic filter is always visible: the answer's note says
 ``filter: year=2023 (remove with --no-auto-filter)``; the UI passes its own
@@ -25,7 +26,7 @@ from store.papers import Paper
 if TYPE_CHECKING:
     from rag.authors import AuthorIndex
 
-__all__ = ["AUTO_HINT", "FilterPlan", "Filters", "detect_year"]
+__all__ = ["AUTO_HINT", "FilterPlan", "Filters", "detect_venue", "detect_year"]
 
 AUTO_HINT = "remove with --no-auto-filter"
 """How to undo an automatic filter; shown in the answer's note."""
@@ -70,6 +71,28 @@ def detect_year(question: str) -> tuple[int | None, str]:
     return None, question
 
 
+def detect_venue(question: str, venues: set[str]) -> tuple[str | None, str]:
+    """Find a venue of the collection's records the question names ("ICML papers on speech",
+    "which papers at ICML use diffusion?", "icml papers").
+
+    Args:
+        question: The question as asked.
+        venues: The venues the records state (``Paper.venue``).
+
+    Returns:
+        ``(venue, question without it and a preposition before it)``; ``(None, question)`` when
+        none is named. A venue matches as a whole word, as the records write it or, for an acronym
+        ("ICML"), in lower case; "nature" does not name the venue "Nature".
+    """
+    for venue in sorted(venues, key=len, reverse=True):
+        forms = re.escape(venue) + (f"|{re.escape(venue.lower())}" if venue.isupper() else "")
+        m = re.search(rf"(?:\b(?:at|from|in|of)\s+(?:the\s+)?)?(?<![\w-])(?:{forms})(?![\w-])", question)
+        if m:
+            rest = (question[: m.start()] + question[m.end() :]).strip()
+            return venue, re.sub(r"\s{2,}", " ", rest)
+    return None, question
+
+
 def _fold(text: str) -> str:
     """Lower case without accents and with single spaces (``"Müller  J."`` -> ``"muller j."``)."""
     decomposed = unicodedata.normalize("NFKD", text)
@@ -86,7 +109,8 @@ class Filters:
         author: Case- and accent-insensitive substring of any author name
             (``"muller"`` matches ``"Jonas Müller"``), ``""`` for any.
         auto: Also take a year from the question ("papers from 2023 about ...") when
-            ``year`` is not given, and an author the records hold ("papers by Tri Dao") when
+            ``year`` is not given, a venue the records state ("ICML papers") when ``venue`` is not,
+            and an author the records hold ("papers by Tri Dao") when
             ``author`` is not.
         auto_hint: How to undo an automatic filter, shown in the note after it
             (default :data:`AUTO_HINT`, the CLI option).
@@ -153,6 +177,13 @@ class Filters:
                 query = stripped
             elif auto_year is not None:
                 auto_year = None  # the year was the whole question: nothing left to search for
+        auto_venue = None
+        if self.auto and not self.venue.strip():
+            auto_venue, stripped = detect_venue(query, {p.venue for p in papers.values() if p.venue})
+            if auto_venue is not None and stripped.strip():
+                query = stripped
+            else:
+                auto_venue = None
         stated = None
         if self.auto and not self.author.strip() and authors:
             stated = read_authors(query, authors)
@@ -167,14 +198,17 @@ class Filters:
         if explicit.active:
             notes.append(f"filter: {explicit.describe()}")
         auto = [f"year={auto_year}"] if auto_year is not None else []
-        auto += [f"author={' / '.join(stated.names)}"] if stated else []
-        if auto:
-            notes.append(f"filter: {', '.join(auto)} ({self.auto_hint})")
+        auto += [f"venue={auto_venue}"] if auto_venue else []
+        by_author = [f"author={' / '.join(stated.names)}"] if stated else []
+        if auto or by_author:
+            notes.append(f"filter: {', '.join(auto + by_author)} ({self.auto_hint})")
         if not notes:
             return FilterPlan(None, question, "", "")
-        effective = replace(explicit, year=auto_year if auto_year is not None else explicit.year)
+        effective = replace(
+            explicit, year=auto_year if auto_year is not None else explicit.year, venue=auto_venue or explicit.venue
+        )
         allowed = effective.allowed(papers)
-        description = ", ".join(x for x in (effective.describe(), *auto[auto_year is not None :]) if x)
+        description = ", ".join(x for x in (effective.describe(), *by_author) if x)
         if stated:
             allowed &= stated.papers
         return FilterPlan(allowed, query, "; ".join(notes), description, by_author=bool(stated or self.author.strip()))

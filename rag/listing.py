@@ -1,5 +1,6 @@
-"""Answers that list every paper an author filter lets through ("papers by Tri Dao",
-"which papers did X publish in 2023"): the records decide which papers, not their text.
+"""Answers that list every paper a filter lets through ("papers by Tri Dao", "which papers did X
+publish in 2023") or the whole collection ("what papers are in the collection?", "list all
+papers"): the records decide which papers, not their text.
 
 The answer says how many papers pass (the count said is the count found), lists them newest
 first (then by title) with the sentence of each abstract that says what the paper does, and
@@ -23,8 +24,8 @@ The most prolific author of the 3,098 ICML 2022-23 papers has 18."""
 
 
 def list_papers(pipeline: AnswerPipeline, question: str, ids: Collection[str], description: str) -> Answer:
-    """Every paper of ``ids`` (those passing the filter ``description``, e.g. ``"author=Tri Dao"``),
-    as a cited list.
+    """Every paper of ``ids`` (those passing the filter ``description``, e.g. ``"author=Tri Dao"``;
+    ``""``: the whole collection), as a cited list.
 
     Returns:
         An answer of kind ``list``, ``matched`` = ``len(ids)``; refused when ``ids`` is empty.
@@ -46,7 +47,8 @@ def list_papers(pipeline: AnswerPipeline, question: str, ids: Collection[str], d
         citations=[citation(s) for s in sources],
         hits=[s.hit for s in sources],
         backend="none",
-        note=f"every paper the filter ({description}) lets through, from the paper records",
+        note=f"every paper the filter ({description}) lets through, from the paper records" if description
+        else "every paper of the collection, from the paper records",
         matched=len(papers),
         timings=Timings(evidence=elapsed, total=elapsed),
         kind="list",

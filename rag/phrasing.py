@@ -28,6 +28,7 @@ __all__ = [
     "FRAME_WORDS",
     "Number",
     "asks_better",
+    "asks_collection",
     "asks_quantity",
     "clean_input",
     "excluded_terms",
@@ -419,6 +420,32 @@ def asks_quantity(query: str, number: Number) -> bool:
             if any(x in MEASURE_NOUNS for x in words[j : j + 3]) and not any(_is_set_noun(x) for x in words[j : j + 1]):
                 return True
     return False
+
+
+# Nouns that name the whole collection, and words that only say it holds papers or show them.
+_COLLECTION_NOUNS = frozenset("collection corpus index database library everything".split())
+_HOLDING = frozenset(
+    """have has hold holds contain contains there me us list show published presented accepted appeared
+    available included indexed ingested loaded""".split()
+)
+
+
+_OTHER_WH = frozenset("when who whom whose where why".split())
+
+
+def asks_collection(query: str) -> Literal["", "count", "list"]:
+    """Whether a question asks for the collection's papers themselves, with no topic: ``count`` for
+    "how many papers are there?", ``list`` for "what papers are in the collection?", "list all
+    papers", "show me everything", "which papers were published?" (a year filter read off: "in
+    2026"); ``""`` when any other content word is left ("which papers have code?", "how many papers
+    use RL?"). The question must name papers or the collection (a plural set noun, "corpus",
+    "library") and ask what or how many (not when, who, where or why: a detail of the papers)."""
+    words = [w.lower() for w in WORD.findall(query)]
+    if not any(_is_set_noun(w) == "many" or w in _COLLECTION_NOUNS for w in words) or _OTHER_WH & set(words):
+        return ""  # "when was the paper published?" asks a detail of one paper
+    if set(content_terms(query)) - _COLLECTION_NOUNS - _HOLDING - SET_NOUNS - ONE_NOUNS:
+        return ""
+    return "count" if "how" in words and "many" in words else "list"
 
 
 # --- "which is better?" ---------------------------------------------------------------------

@@ -41,6 +41,7 @@ from rag.phrasing import (
     BETTER,
     Number,
     asks_better,
+    asks_collection,
     asks_quantity,
     clean_input,
     facets,
@@ -102,7 +103,8 @@ class QuestionPlan:
             what retrieval and evidence selection read.
         intent: ``empty``, ``social`` (a greeting, thanks or "ok": nothing asked of the papers,
             :func:`rag.phrasing.social`), ``instruction`` (only instructions to the assistant), ``collection``
-            (the size of the collection), ``negated`` (papers by what they are not about),
+            (the collection's papers, no topic: how many, ``number`` ``one``, or which, ``many``),
+            ``negated`` (papers by what they are not about),
             ``compare``, ``table`` (papers by columns), ``summary`` (one paper), ``topic_summary`` or ``ask``.
         number: How many papers the frame asks for: ``one``, ``many`` or ``open``.
         refs: References to papers, in order of appearance.
@@ -186,11 +188,6 @@ class QuestionPlan:
 
 # --- word classes --------------------------------------------------------------------------
 
-_COLLECTION = re.compile(
-    r"^\s*how many (papers|abstracts|articles|documents)\s+(are\s+)?(there\s+)?(are\s+)?"
-    r"(in|does)\s+(the|this|your|my)\s+(collection|corpus|index|database|library)(\s+(hold|have|contain))?\W*$",
-    re.I,
-)
 _NEGATED = re.compile(r"^(?:not\s|(?:do|does|are|is)(?:\s+not\s|n[’']t\s)|without\s)", re.I)
 _COMPARE_WORD = re.compile(
     r"\b(compar\w*|contrast\w*|versus|vs\.?|differ\w*|distinguish\w*|in common|similarit\w*|alike)\b", re.I
@@ -388,12 +385,13 @@ def read_question(
     refs = [r for _, r in _refs(query, catalogue)] if query else []
     if greeting and not any(r.kind in ("name", "id") for r in refs):  # "got it" refers to no paper
         return QuestionPlan(**base, intent="social")  # type: ignore[arg-type]
+    held = asks_collection(query) if query and not refs else ""
+    if held:  # "how many papers are there?" (number one), "list all papers" (many)
+        return QuestionPlan(**base, intent="collection", number="one" if held == "count" else "many")  # type: ignore[arg-type]
     if not query or not (content_terms(query) or refs):
         if injected:
             return QuestionPlan(**base, intent="instruction")  # type: ignore[arg-type]
         return QuestionPlan(**base, intent="empty" if english else "ask")  # type: ignore[arg-type]
-    if _COLLECTION.match(query):
-        return QuestionPlan(**base, intent="collection")  # type: ignore[arg-type]
     names = [r.text for r in refs if r.kind == "name"]
     if catalogue is not None:
         names += [n for r in refs if r.kind in ("name", "id") for pid in r.paper_ids for n in (catalogue[pid].label,)]

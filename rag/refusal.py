@@ -131,6 +131,10 @@ class RefusalPolicy:
         phrase = metadata_phrase(plan)
         if what in _STATABLE and papers and phrase and all(states_phrase(phrase, p.abstract) for p in papers):
             return ""
+        if asked and papers and what == "publication date" and all(p.year for p in papers):
+            # the records hold a year (a seed file's header "ICML 2026 Papers"), not a date
+            years = "; ".join(f"{p.label} ({p.id}): {' '.join(x for x in (p.venue, str(p.year)) if x)}" for p in papers)
+            return f"{REFUSAL} The abstracts do not state {what}; the records give only venue and year: {years}."
         if asked and papers:
             about = " and ".join(f"{p.label} ({p.id})" for p in papers)
             return f"{REFUSAL} The abstracts do not state {what}, nor does the record of {about}."

@@ -258,7 +258,8 @@ def make_paper(
 def read_seed_text(path: Path) -> ReadResult:
     """Read the seed text format: a header line, then abstracts separated by blank lines.
 
-    Ids are ``<file stem>#<n>``, ``n`` counting abstracts from 1 after the header.
+    The header's venue and year ("ICML 2026 Papers") are those of every abstract. Ids are
+    ``<file stem>#<n>``, ``n`` counting abstracts from 1 after the header.
     Any encoding is read (:func:`decode_file`); an empty file is reported as a problem;
     nothing raises.
     """
@@ -277,8 +278,10 @@ def read_seed_text(path: Path) -> ReadResult:
         if block:
             n += 1
             try:
-                venue = _venue_from_header(lines[0])
-                result.papers.append(make_paper(f"{path.stem}#{n}", " ".join(block), source=path.name, venue=venue))
+                venue, year = _venue_from_header(lines[0])
+                result.papers.append(
+                    make_paper(f"{path.stem}#{n}", " ".join(block), source=path.name, venue=venue, year=year)
+                )
             except ValueError as exc:
                 result.problems.append(IngestProblem(path.name, start, f"abstract {n}: {exc}"))
             block = []
@@ -287,9 +290,12 @@ def read_seed_text(path: Path) -> ReadResult:
     return result
 
 
-def _venue_from_header(header: str) -> str:
+def _venue_from_header(header: str) -> tuple[str, int | None]:
+    """The venue and year a seed file's header states for all its abstracts: ``"ICML 2026 Papers"``
+    -> ``("ICML", 2026)``; ``("", None)`` for what it does not state."""
     m = re.match(r"\s*([A-Z][A-Za-z]+)\b", header)
-    return m.group(1) if m else ""
+    year = re.search(r"\b(19[5-9]\d|20\d\d)\b", header)
+    return (m.group(1) if m else ""), (int(year.group(1)) if year else None)
 
 
 def _as_authors(value: object) -> list[str]:

@@ -28,6 +28,11 @@ def test_ids_and_abstracts_equal_the_reference():
         assert p.abstract == gold[p.id]["abstract"], p.id
 
 
+def test_the_header_gives_every_abstract_its_venue_and_year():
+    # "ICML 2026 Papers": "which papers were published in 2026?" said no paper matched year=2026
+    assert {(p.venue, p.year) for p in _seed_papers()} == {("ICML", 2026)}
+
+
 def test_labels_are_the_names_the_abstracts_state():
     gold = _gold()
     named = [(p, gold[p.id]["short_name"]) for p in _seed_papers() if gold[p.id]["short_name"]]

@@ -70,6 +70,29 @@ def test_an_explicit_year_wins_over_the_question_and_plans_intersect():
     assert none.restrict({"a"}) == {"a"}
 
 
+def test_a_venue_the_records_state_becomes_a_filter():
+    from rag.filters import detect_venue
+    from store.papers import make_paper
+
+    venues = {"ICML", "NeurIPS", "Nature"}
+    for question, rest in [
+        ("ICML papers on speech", "papers on speech"),
+        ("which icml papers use diffusion?", "which papers use diffusion?"),
+        ("papers at ICML about agents", "papers about agents"),
+        ("What did NeurIPS papers say about graphs?", "What did papers say about graphs?"),
+    ]:
+        assert detect_venue(question, venues)[1] == rest, question
+    # a word that is also a venue, not written as the records write it; part of a longer word
+    for question in ("the nature of hallucination", "papers on icml-style benchmarks", "ICMLx papers"):
+        assert detect_venue(question, venues) == (None, question), question
+    papers = {"a": make_paper("a", "We study speech.", venue="ICML"), "b": make_paper("b", "Speech.", venue="NeurIPS")}
+    plan = Filters(auto=True).plan("ICML papers on speech", papers)
+    assert (plan.allowed, plan.question) == ({"a"}, "papers on speech")
+    assert plan.note == f"filter: venue=ICML ({AUTO_HINT})" and plan.description == "venue=ICML"
+    # given explicitly, the question's venue is left in the question
+    assert Filters(venue="NeurIPS", auto=True).plan("ICML papers on speech", papers).allowed == {"b"}
+
+
 # --- through retrieval and answers (real embedder and Chroma; ``mixed`` is in conftest) -----------
 
 

@@ -371,6 +371,31 @@ def test_follow_up_ordinals_need_no_noun(cat):
     assert [(r.kind, r.index) for r in refs] == [("ordinal", 2)]
 
 
+@pytest.mark.parametrize(
+    ("question", "number"),
+    [
+        ("How many papers are in the collection?", "one"), ("how many abstracts are there", "one"),
+        ("what papers are in the collection?", "many"), ("list all papers", "many"), ("papers", "many"),
+        ("Which papers do you have?", "many"), ("show me everything", "many"), ("what is in the corpus?", "many"),
+        ("which papers were published", "many"),  # "in 2026" read off as a year filter
+    ],
+)
+def test_a_question_for_the_collection_itself(cat, question, number):
+    plan = read_question(question, cat)
+    assert (plan.intent, plan.number) == ("collection", number), question
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which papers have code?", "how many papers use RL?", "what does DANCE do?", "papers on agents", "hi",
+        "when was the paper published?", "who published these papers?",
+    ],
+)
+def test_a_question_with_a_topic_or_a_paper_is_not_for_the_whole_collection(cat, question):
+    assert read_question(question, cat).intent != "collection", question
+
+
 def test_publication_dates_are_details_abstracts_do_not_state(cat):
     for q in ("What year was DANCE published?", "when was APM published", "DANCE publication year"):
         assert read_question(q, cat).metadata == "publication date", q

@@ -280,6 +280,28 @@ def test_the_collection_size_is_answered_from_the_index(extractive):
     assert not ans.refused and ans.text == f"The collection holds {len(extractive.retriever.papers)} papers."
 
 
+def test_the_collection_is_listed_when_asked_for_with_no_topic(extractive):
+    n = len(extractive.retriever.papers)
+    # "list all papers" asked for nothing; "what papers are in the collection?" was refused as nothing close
+    for q in ("what papers are in the collection?", "list all papers"):
+        ans = extractive.pipeline.ask(q)
+        assert not ans.refused and len(ans.citations) == n and ans.text.startswith(f"{n} papers"), (q, ans.text)
+
+
+def test_the_seed_header_venue_and_year_filter_and_are_no_topic(extractive):
+    from rag.filters import Filters
+
+    auto = Filters(auto=True)
+    ans = extractive.pipeline.ask("which papers were published in 2026?", filters=auto)
+    assert len(ans.citations) == len(extractive.retriever.papers) and "year=2026" in ans.note, ans.text
+    # "ICML" was searched as a word and cited DDL for its URL ".../2026-ICML-DDL"
+    ans = extractive.pipeline.ask("ICML papers on speech", filters=auto)
+    labels = {c.label for c in ans.citations}
+    assert "venue=ICML" in ans.note and "DDL" not in labels and {"MCLP", "DGSA", "CA-SOADD"} <= labels, ans.text
+    ans = extractive.pipeline.ask("when was DANCE published?")
+    assert ans.refused and "ICML 2026" in ans.text, ans.text  # a year is no publication date
+
+
 def test_a_bare_comparison_quotes_each_papers_main_points(extractive):
     ans = extractive.pipeline.ask("Compare HieRD and DocVAL.")
     assert sorted(c.label for c in ans.citations) == ["DocVAL", "HieRD"]

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Lexicon", "abbreviation_definitions", "american", "compound_parts", "english_word", "joined_form", "lemma",
-    "load_glossary", "states_phrase", "stem",
+    "load_glossary", "states_form", "states_phrase", "stem",
 ]
 
 GLOSSARY = Path(__file__).with_name("glossary.tsv")
@@ -134,6 +134,30 @@ def derives(word: str, base: str) -> bool:
         return True
     root = base[:-1] if base.endswith("e") else base
     return len(root) >= MIN_DERIVATION_BASE and word.startswith(root)
+
+
+PROCESS_SUFFIXES = ("ion", "ics", "ity", "ness", "ing")
+"""Suffixes that name the process, quality or field of their base ("compression", "robotics",
+"sparsity", "pruning"): a paper that writes the base ("we compress", "robot hands") states them."""
+
+
+def states_form(word: str, form: str) -> bool:
+    """Whether a paper's index form ``form`` states a question's index form ``word`` of the same
+    Snowball stem (both :func:`lemma` forms).
+
+    Snowball joins words of different senses. A form states the word unless it is the word's base
+    and the suffix makes something other than its process, quality or field (:data:`PROCESS_SUFFIXES`):
+    "reinforce" does not state "reinforcement", "robot" states "robotics". A word naming an agent or
+    artefact ("optimizer", "transformer", "retriever": ``-er``/``-or``) is stated only by itself and
+    words derived from it, not by its siblings ("optimization", "transformation")."""
+    if form == word:
+        return True
+    if len(word) >= 6 and word.endswith(("er", "or")):
+        return form.startswith(word)
+    if derives(word, form):
+        root = form[:-1] if form.endswith("e") else form
+        return word[len(root) :].endswith(PROCESS_SUFFIXES)
+    return True
 
 
 def states_phrase(phrase: str, text: str) -> bool:

@@ -33,7 +33,7 @@ from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 from rag.catalogue import NameIndex
 from rag.embed import Embedder
 from rag.index_cache import index_terms, load_or_build
-from rag.lexicon import compound_parts, derives, joined_form, lemma, stem
+from rag.lexicon import compound_parts, joined_form, lemma, states_form, stem
 from rag.settings import RetrievalSettings
 from rag.text import STOPWORDS, content_terms
 from rag.types import PaperHit
@@ -168,9 +168,9 @@ class HybridRetriever(BaseRetriever):
         """IDF-weighted share of the question's content terms the paper states, in [0, 1].
 
         A term is stated by a word under its Snowball stem ("purifies" by "purification",
-        "hypergraphs" by "hypergraph", "generative" by "generation") except a word it is derived
-        from: "reinforcement" (the name of a field) is not stated by "reinforce", "optimizer" not by
-        "optimize" (:func:`rag.lexicon.derives`; a more specific word asks for its own sense).
+        "hypergraphs" by "hypergraph", "generative" by "generation", "robotics" by "robot") except
+        where the two differ in sense (:func:`rag.lexicon.states_form`): "reinforcement" (the name of
+        a field) is not stated by "reinforce", "optimizer" not by "optimize" or "optimization".
 
         Terms no paper contains weigh the most (``df = 0``), so a question about an absent
         topic ("molecule generation") scores low even when a few generic terms match.
@@ -209,7 +209,7 @@ class HybridRetriever(BaseRetriever):
         if key not in self._paper_terms.get(pid, ()):
             return False
         written = self._paper_words.get(pid, {}).get(key)
-        return written is None or any(x == word or not derives(word, x) for x in written)
+        return written is None or any(states_form(word, x) for x in written)
 
     def _coverage(self, weights: dict[tuple[_Forms, _Forms], float], pid: str) -> float:
         if not weights:

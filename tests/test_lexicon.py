@@ -160,3 +160,20 @@ def test_a_word_written_with_and_without_its_hyphen_is_one_word():
 )
 def test_a_derived_word_is_told_from_its_base(word, base, derived):
     assert derives(word, base) is derived
+
+
+def test_a_word_is_stated_by_its_forms_of_the_same_sense():
+    from rag.lexicon import states_form
+
+    # the base states its process, quality or field: "robot hands" is robotics
+    based = [("robotics", "robot"), ("compression", "compress"), ("sparsity", "sparse"), ("pruning", "prune")]
+    for word, form in based:
+        assert states_form(word, form), (word, form)
+    # Snowball's one stem for other senses: "reinforce" is not reinforcement, an optimizer is not
+    # optimization, a transformer not a transformation
+    for word, form in [("reinforcement", "reinforce"), ("optimizer", "optimize"), ("optimizer", "optimization"),
+                       ("transformer", "transformation"), ("retriever", "retrieval")]:
+        assert not states_form(word, form), (word, form)
+    # siblings and more specific forms still state a word
+    for word, form in [("generative", "generation"), ("optimization", "optimizer"), ("cluster", "clustering")]:
+        assert states_form(word, form), (word, form)

@@ -33,7 +33,8 @@ _DETAILS = {
     "affiliations": r"\buniversit(y|ies)\b|\bcompan(y|ies)\b|\binstitution\w*|\baffiliat\w*|\blab(oratory)?\b|"
     r"\borgani[sz]ations?\b|\bin industry\b|\bwhich (group|team)\b|\bdeveloped at\b",
     "licence": r"\blicen[cs]\w*",
-    "publication date": r"\bwhen was\b|\bwhat date\b|\bpublished (on|in what|in which)\b|\brelease date\b|"
+    "publication date": r"\bwhen (was|were)\b|\bwhat date\b|\b(what|which) year is\b.*\bfrom\b|"
+    r"\bpublished (on|in what|in which)\b|\brelease date\b|"
     r"\b(which|what) (month|year)\b.*\b(published|released|appear\w*|come out)\b|\bpublication (date|year)\b",
     "hardware or compute": r"\b(which|what|how many) (kind of |type of )?"
     r"(gpus?|tpus?|hardware|machines?|accelerators?)\b|"

@@ -17,6 +17,7 @@ from rag.roles import (
     _STRONG_PROPOSAL,
     _THIS_WORK,
     ANAPHORA,
+    FIRST_PERSON,
     RESULT_LEAD,
     abstract_moves,
     is_summary,
@@ -39,6 +40,11 @@ _QUANTITY = re.compile(
 
 
 ROLE_BONUS = 0.2
+OTHER_WORK_WEIGHT = 0.5
+"""Factor on a background or gap sentence that does not speak in the first person when the question
+asks only for the paper's data (one part, no problem asked): such a sentence describes the field and other work
+(:func:`rag.roles.sentence_roles`), so "What datasets does APM evaluate on?" is not answered by
+"Multi-modal dataset distillation (MDD) seeks to compress large-scale multi-modal datasets"."""
 PART_FLOOR = 0.35  # x the best sentence's score: the least a sub-question's best sentence needs
 PART_MARGIN = 2.0  # x the runner-up's score: a sub-question's best sentence that stands out is taken
 GAP_UNIT = 3  # sentences: a gap move at most this long is quoted whole
@@ -196,6 +202,7 @@ class EvidenceSelector:
         wants_number = bool(_QUANTITY.search(question))
         wants_link = bool(_LINK_QUESTION.search(CODE_COMPOUND.sub(" ", question)))
         roles = question_roles(question) if roles is None else set(roles)
+        own_role = "data" in roles and "problem" not in roles and len(question_parts(question)) == 1
         own = {normalize(n) for n in (paper.label, *paper.aliases)}
         stated = {normalize(e) for e in named_entities(question)}
         asked = stated - own
@@ -209,6 +216,8 @@ class EvidenceSelector:
                 sc += 0.1
             if roles & sentence_roles(s.text, moves[s.start]):
                 sc += ROLE_BONUS
+            elif own_role and moves[s.start] in ("background", "gap") and not FIRST_PERSON.search(s.text):
+                sc *= OTHER_WORK_WEIGHT
             plain = normalize(s.text)
             if defines and any(f"({d})" in plain for d in defines):
                 sc += 0.25  # "what does DGSA stand for": the sentence that spells out "... (DGSA)"

@@ -65,9 +65,13 @@ _ROLE_CUES = {
         r"state-of-the-art|gains?|surpass\w*|accuracy)\b|%|\\times",
         re.I,
     ),
+    # ... or a name with a digit or inner capital after "on"/"in"/"across" ("on ImageNet-1k",
+    # "in Flickr30k", "on ALFWorld"): data named without a word that says so
     "data": re.compile(
         r"\b(datasets?|benchmarks?|evaluat\w*|corpus|annotations?|tasks|suite|"
-        r"(?:experiments?|results|tested|trained)\s+(?:on|across|with|over))\b",
+        r"(?:experiments?|results|tested|trained|performance)\s+(?:on|across|with|over)|"
+        r"(?:demonstrat|validat|evaluat)\w*\s+(?:(?:the|its|our)\s+)?(?:\w+\s+)?(?:on|across))\b|"
+        r"\b(?:on|in|across)\s+(?:the\s+)?(?-i:[A-Z][\w-]*(?:\d|[a-z][A-Z])[\w-]*)",
         re.I,
     ),
     "theory": re.compile(
@@ -100,7 +104,12 @@ _INTENT_CUES = {
     "result": re.compile(
         r"\b(how much|how many|gain|improv\w*|accuracy|results?|achiev\w*|reach|speed\w*|by how)\b", re.I
     ),
-    "data": re.compile(r"\b(dataset|benchmark|evaluated|tasks|resources?)\w*\b", re.I),
+    # "what data does X use", "which data", "trained/evaluated on what": data as what is asked
+    "data": re.compile(
+        r"\b(dataset|benchmark|evaluated|tasks|resources?)\w*\b|\b(what|which)\s+(\w+\s+)?data\b|"
+        r"\bdata\s+(do|does|did|is|are|was|were)\b|\b(train\w*|evaluat\w*|test\w*)\s+on\b",
+        re.I,
+    ),
     "theory": re.compile(r"\b(theor\w*|prove|proof|bound|guarantee|convergence)\w*\b", re.I),
     "efficiency": _EFFICIENCY_ASKED,
 }

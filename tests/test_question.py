@@ -397,7 +397,8 @@ def test_a_question_with_a_topic_or_a_paper_is_not_for_the_whole_collection(cat,
 
 
 def test_publication_dates_are_details_abstracts_do_not_state(cat):
-    for q in ("What year was DANCE published?", "when was APM published", "DANCE publication year"):
+    for q in ("What year was DANCE published?", "when was APM published", "DANCE publication year",
+              "What year is the APM paper from?", "when were they published?"):
         assert read_question(q, cat).metadata == "publication date", q
 
 

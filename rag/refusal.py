@@ -178,7 +178,8 @@ class RefusalPolicy:
         sims = [self.evidence.sentences(h.paper)[1] @ qvecs.T for h in near]
         best = max((float(m.max()) for m in sims if m.size), default=0.0)
         ids = [h.paper.id for h in hits[:NEAR_COVERAGE]]
-        complete = any(states_phrase(topic, h.paper.text_for_index) for h in hits[:NEAR_COVERAGE])
+        # the topic or one of its alternatives ("music or robotics": "robotics"), side by side
+        complete = any(states_phrase(t, h.paper.text_for_index) for t in texts for h in hits[:NEAR_COVERAGE])
         stated = (
             top.dense >= rs.relevance_floor
             or top.coverage >= rs.coverage_floor

@@ -442,6 +442,14 @@ def test_a_word_is_not_stated_by_the_word_it_derives_from(extractive):
     assert "DexMachina" in listed, listed
 
 
+def test_an_alternative_an_abstract_states_answers_however_far_the_others(extractive):
+    # "sound" is no word of the abstracts; "music" is, but the cosine of one word to a sentence is
+    # low: the whole question was refused while "which papers are about music?" was answered
+    ans = extractive.pipeline.ask("which papers are about sound or music?")
+    assert not ans.refused and "Music carrier selection algorithm" in {c.label for c in ans.citations}, ans.text
+    assert extractive.pipeline.ask("Which papers study music generation or drug discovery?").refused
+
+
 @pytest.mark.parametrize(
     ("question", "said"),
     [

@@ -336,8 +336,11 @@ class ReferenceResolver:
         if not ids and first_n and len(listed := self._listed(first_n - 1)) >= first_n:  # "compare the first three"
             return [Resolution(c.label, (c.paper_id,), "earlier turn") for c in listed[:first_n]], True
         discussed = self._discussed()
-        if not ids and any(r.kind == "plural" for r in plan.refs) and len(discussed) >= 2:
-            return [Resolution(c.label, (c.paper_id,), "earlier turn") for c in discussed[:2]], True
+        plural = [r.text.lower() for r in plan.refs if r.kind == "plural"]
+        if not ids and plural and len(discussed) >= 2:
+            # "compare them" after a list of three compares all three (up to five); "both", two
+            take = 2 if "both" in plural or len(discussed) > MAX_COMPARED else MAX_COMPARED
+            return [Resolution(c.label, (c.paper_id,), "earlier turn") for c in discussed[:take]], True
         first: list[Resolution] = []
         for a, b in plan.sides[:5]:
             ra, rb = self.resolve(a), self.resolve(b)

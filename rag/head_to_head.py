@@ -158,17 +158,19 @@ def _quote(evs: Sequence[Evidence], c: Citation) -> str:
     return " ".join(f"“{strip_markup(e.sentence)}”" for e in evs) + f" {format_marker(c.number)}"
 
 
-def head_to_head_text(h2h: HeadToHead, cits: Sequence[Citation]) -> str:
+def head_to_head_text(h2h: HeadToHead, cits: Sequence[Citation], criterion: str = "better") -> str:
     """The head-to-head paragraph, shown right after a comparison's lead.
 
     Without a mention: "Neither abstract compares A [1] with B [2] directly, so the abstracts do not
-    say which is better; here is what each reports:" and each paper's key result, quoted. With
+    say which is better; here is what each reports:" ("faster", "more accurate": as asked) and each
+    paper's key result, quoted. With
     mentions: each quoted as the head-to-head evidence, then the key results. Last, the datasets the
     abstracts share, or that their numbers are on different tasks or datasets and not comparable.
 
     Args:
         h2h: What :func:`head_to_head` found.
         cits: The compared papers' citations, in column order.
+        criterion: What the question ranks them by, as it words it ("faster", "more accurate").
     """
     markers = "".join(format_marker(c.number) for c in cits)
     if len(cits) == 2:
@@ -179,7 +181,8 @@ def head_to_head_text(h2h: HeadToHead, cits: Sequence[Citation]) -> str:
         none = f"No abstract compares {names} with one another directly"
     lines = []
     if not h2h.mentions:
-        lines.append(f"{none}, so the abstracts do not say which is better; here is what each reports:")
+        verb = "has" if criterion.startswith(("higher", "lower", "highest", "lowest")) else "is"
+        lines.append(f"{none}, so the abstracts do not say which {verb} {criterion}; here is what each reports:")
     else:
         lines.append("The abstracts compare them directly only where one names the other:")
         for m in h2h.mentions:

@@ -147,6 +147,9 @@ def test_them_and_which_is_better_mean_the_two_papers_last_discussed(conv: Conve
     t = conv.ask("which is better?")
     assert t.kind == "compare" and set(ids(t)) == {first, second}, t.answer.text
     assert "which is better" in t.answer.text, t.answer.text
+    # the criterion asked, not "better": "which one is faster?" was told which is better
+    assert "do not say which is faster;" in conv.ask("which one is faster?").answer.text
+    assert "do not say which has higher accuracy;" in conv.ask("which gets higher accuracy?").answer.text
 
 
 def test_them_after_a_short_list_means_every_paper_of_it(conv: Conversation):

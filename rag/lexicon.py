@@ -164,13 +164,19 @@ def states_phrase(phrase: str, text: str) -> bool:
     """Whether ``text`` states every content word of ``phrase`` side by side, in order, each
     compared by the stem of its index form (:func:`lemma`, :func:`stem`), hyphens and stop words
     between them ignored: "dataset distillation" is stated by "multi-modal dataset distillation
-    (MDD)" and "datasets distilled", not by "distillation ... on three datasets"."""
-    key = [stem(lemma(t)) for t in _content_words(phrase)]
-    if not key:
+    (MDD)" and "datasets distilled", not by "distillation ... on three datasets". Words of one stem
+    and another sense do not meet (:func:`states_form`: "transformation" does not state "transformers")."""
+    words = [lemma(t) for t in _content_words(phrase)]
+    if not words:
         return False
-    seq = [stem(lemma(t)) for t in _content_words(text)]
+    key = [stem(w) for w in words]
+    forms = [lemma(t) for t in _content_words(text)]
+    seq = [stem(f) for f in forms]
     n = len(key)
-    return any(seq[i : i + n] == key for i in range(len(seq) - n + 1))
+    return any(
+        seq[i : i + n] == key and all(states_form(w, f) for w, f in zip(words, forms[i : i + n], strict=True))
+        for i in range(len(seq) - n + 1)
+    )
 
 
 def _content_words(text: str) -> list[str]:

@@ -177,3 +177,9 @@ def test_a_word_is_stated_by_its_forms_of_the_same_sense():
     # siblings and more specific forms still state a word
     for word, form in [("generative", "generation"), ("optimization", "optimizer"), ("cluster", "clustering")]:
         assert states_form(word, form), (word, form)
+
+    # and side by side: ReAugment's "transformation policies" do not state "transformers"
+    from rag.lexicon import states_phrase
+
+    assert not states_phrase("transformers", "we learn transformation policies")
+    assert states_phrase("robotics", "the gap between human and robot hands")

@@ -440,6 +440,8 @@ def test_a_word_is_not_stated_by_the_word_it_derives_from(extractive):
     assert retriever.coverage("optimizer", by_label["APM"]) == 0.0  # "inner-loop optimization"
     listed = {c.label for c in extractive.pipeline.ask("which papers are about music or robotics?").citations}
     assert "DexMachina" in listed, listed
+    # no abstract mentions transformers: ReAugment was listed for "learn transformation policies"
+    assert extractive.pipeline.ask("which papers use transformers?").refused
 
 
 def test_an_alternative_an_abstract_states_answers_however_far_the_others(extractive):

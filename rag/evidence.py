@@ -24,7 +24,16 @@ from rag.roles import (
     question_roles,
     sentence_roles,
 )
-from rag.text import CODE_COMPOUND, Sentence, content_terms, named_entities, normalize, numbers, split_sentences
+from rag.text import (
+    CODE_COMPOUND,
+    Sentence,
+    content_terms,
+    named_entities,
+    normalize,
+    numbers,
+    quoted_figures,
+    split_sentences,
+)
 from rag.types import Evidence
 from store.guard import is_instruction
 from store.papers import Paper
@@ -200,6 +209,7 @@ class EvidenceSelector:
         qterms = _keys(aspect)
         qweight = sum(weight(t) for t in qterms) or 1.0
         wants_number = bool(_QUANTITY.search(question))
+        figures = quoted_figures(question)  # "65x", "40%", "2.33"
         wants_link = bool(_LINK_QUESTION.search(CODE_COMPOUND.sub(" ", question)))
         roles = question_roles(question) if roles is None else set(roles)
         own_role = "data" in roles and "problem" not in roles and len(question_parts(question)) == 1
@@ -212,8 +222,11 @@ class EvidenceSelector:
         for s, c, sterms, inh in zip(sents, cos, sent_terms, inherited, strict=True):
             overlap = (sum(weight(t) for t in qterms & sterms) + 0.5 * sum(weight(t) for t in qterms & inh)) / qweight
             sc = 0.6 * max(float(c), 0.0) + 0.4 * overlap
-            if wants_number and numbers(s.text):
+            stated_numbers = numbers(s.text)
+            if wants_number and stated_numbers:
                 sc += 0.1
+            if figures & stated_numbers:
+                sc += 0.25  # the sentence states the figure the question quotes, as a name
             if roles & sentence_roles(s.text, moves[s.start]):
                 sc += ROLE_BONUS
             elif own_role and moves[s.start] in ("background", "gap") and not FIRST_PERSON.search(s.text):

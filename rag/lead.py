@@ -32,7 +32,7 @@ from rag.evidence import term_key
 from rag.phrasing import asks_quantity
 from rag.prose import Source
 from rag.question import QuestionPlan
-from rag.text import Sentence, content_terms, numbers, states_figure
+from rag.text import Sentence, content_terms, numbers, quoted_figures, states_figure
 from rag.types import Evidence
 from store.papers import strip_markup
 
@@ -496,5 +496,6 @@ def lead_line(
     # ("which paper distills ...") or asks what it does ("what does the routing paper propose?");
     # a question asking for another part (its data, results, problem) or for something particular
     # of a named paper, or a detail ("what license ..."), is answered by the sentence that best states it.
-    best = bool(plan.roles - {"method"}) or (named and "method" not in plan.roles) or bool(plan.metadata)
+    best = bool(plan.roles - {"method"}) or (named and "method" not in plan.roles) or bool(plan.metadata) or bool(
+        quoted_figures(plan.query))  # "which paper reports 65x storage reduction?": the sentence stating it
     return "\n".join(one_paper_lead(s, gist(s), named=best) for s in sources)

@@ -28,7 +28,7 @@ from rag.protocols import EvidenceSource, Retriever
 from rag.question import QuestionPlan
 from rag.retrieve import Retrieval
 from rag.settings import RetrievalSettings
-from rag.text import coined_lowercase, content_terms, named_entities, normalize
+from rag.text import coined_lowercase, content_terms, named_entities, normalize, numbers, quoted_figures
 from store.papers import Paper
 
 __all__ = ["NOT_ENGLISH", "NOTHING_CLOSE", "RefusalPolicy", "TopicEvidence"]
@@ -87,7 +87,8 @@ class TopicEvidence:
         dense: Best chunk cosine of the first candidate.
         coverage: Term coverage of the first candidate.
         stated: Some candidate states the topic's (or a facet's) terms well enough.
-        rare: The question states a rare name or compound term some abstract holds.
+        rare: The question states a rare name or compound term some abstract holds, or a figure
+            with a unit or decimals ("65x", "40%", "2.33") a candidate's abstract states.
         complete: Some candidate states the topic's content words side by side, in order
             (:func:`rag.lexicon.states_phrase`: "clinical", "protein", "clinical abnormality grounding").
     """
@@ -190,7 +191,12 @@ class RefusalPolicy:
         # a coined term some abstract states, however it is typed ("alfworld")
         terms = self.retriever.names.terms
         words |= {w for w in re.findall(r"[\w-]+", plan.query.lower()) if w in terms and len(w) >= 4}
-        return TopicEvidence(best, top.dense, top.coverage, stated, any(self.rare(w) for w in words), complete)
+        # a figure the question quotes ("65x storage reduction", "by over 40%") that a candidate's
+        # abstract states: a measured result identifies its paper as a name does
+        figures = quoted_figures(plan.query)
+        quoted = bool(figures) and any(figures & numbers(h.paper.abstract) for h in hits[:NEAR_COVERAGE])
+        rare = quoted or any(self.rare(w) for w in words)
+        return TopicEvidence(best, top.dense, top.coverage, stated, rare, complete)
 
     def topic(self, plan: QuestionPlan, retrieval: Retrieval) -> str:
         """The refusal for a question that names no paper, or ``""`` when the collection answers it.

@@ -18,6 +18,7 @@ __all__ = [
     "named_entities",
     "normalize",
     "numbers",
+    "quoted_figures",
     "split_sentences",
     "states_figure",
     "tokenize",
@@ -181,6 +182,13 @@ def numbers(text: str) -> set[str]:
             tok = tok.replace(",", "")
         out.add(tok.rstrip("."))
     return out
+
+
+def quoted_figures(text: str) -> set[str]:
+    """The :func:`numbers` of ``text`` that carry a unit or decimals ("65x", "40%", "2.33"): figures
+    a question quotes from a result, which identify the paper that states them as a name does
+    (bare integers, "3 datasets", do not)."""
+    return {n for n in numbers(text) if re.search(r"[%x.]", n)}
 
 
 # A figure a text states: digits, or a number word ("three challenges", "two-stage", "twice as

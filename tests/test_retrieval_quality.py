@@ -506,6 +506,20 @@ def test_an_acronym_some_abstract_holds_is_answered(extractive):
     assert refused.lower().count("rlhf") == 1, refused  # named once, however typed
 
 
+@pytest.mark.parametrize(
+    ("question", "label", "figure"),
+    [
+        ("Which paper reports 65× storage reduction?", "APM", "65×"),  # was refused; "achieves" was answered
+        ("Which paper reduces training time by over 40%?", "Graph-based dataset pruning", "40%"),
+    ],
+)
+def test_a_figure_the_question_quotes_identifies_the_paper_that_states_it(extractive, question, label, figure):
+    ans = extractive.pipeline.ask(question)
+    assert not ans.refused and [c.label for c in ans.citations] == [label], ans.text
+    assert figure in ans.text.split("\n", 1)[0], ans.text  # the lead quotes the sentence stating it
+    assert extractive.pipeline.ask("which paper gets 99.9% accuracy on protein folding?").refused
+
+
 def test_a_keyword_an_abstract_states_is_answered_however_far_its_cosine(extractive):
     # One or two words against a whole sentence stay below the sentence floors (0.30 for
     # "clinical"), but an abstract that states them side by side answers the question.

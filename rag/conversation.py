@@ -156,8 +156,11 @@ class Conversation(ReferenceResolver):
             self.turns.append(turn)
             return turn
 
-    def compare(self, a_ref: str, b_ref: str, *, filters: Filters | None = None) -> Turn:
-        """Compare two papers given by name, id, ``[n]``, an earlier-turn reference or a description."""
+    def compare(self, a_ref: str, b_ref: str, *more: str, filters: Filters | None = None) -> Turn:
+        """Compare two papers (or more: ``more``, up to five in all) given by name, id, ``[n]``, an
+        earlier-turn reference or a description."""
+        if more:
+            return self.compare_papers([a_ref, b_ref, *more])
         with self._lock:  # two references, nothing else asked: no aspect section
             message = f"Compare {a_ref} with {b_ref}"
             plan = replace(self.pipeline.read(message), aspect="", parts=(), asked_parts=())

@@ -79,6 +79,11 @@ def test_compare_prints_a_row_by_row_table_of_quoted_evidence(home):
     assert quoted and all(s in abstracts[pid] for pid, s in quoted)  # every cell is that paper's own sentence
     unknown = run(home, "compare", "DANCE", "a paper on protein folding with AlphaFold")
     assert unknown.returncode == 1 and "Traceback" not in unknown.stderr
+    # up to five papers, as "compare DANCE, APM and HieRD" asks in chat ("extra argument" before)
+    three = json.loads(run(home, "compare", "DANCE", "APM", "HieRD", "--json").stdout)
+    assert [p["label"] for p in three["papers"]] == ["DANCE", "APM", "HieRD"], three["papers"]
+    one = run(home, "compare", "DANCE")
+    assert one.returncode == 2 and "two to five papers" in one.stderr
 
 
 def test_eval_prints_the_metrics(home, tmp_path):

@@ -277,26 +277,27 @@ def _render_comparison(turn) -> str:
 
 
 @main.command()
-@click.argument("first")
-@click.argument("second")
+@click.argument("papers", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON (rows x papers, evidence sentences).")
 @_local
 @click.pass_context
-def compare(ctx, first: str, second: str, as_json: bool, local: bool) -> None:
-    """Compare two papers row by row (problem, approach, data, results, limitations).
+def compare(ctx, papers: tuple[str, ...], as_json: bool, local: bool) -> None:
+    """Compare two to five papers row by row (problem, approach, data, results, limitations).
 
-    FIRST and SECOND are names the abstracts state (DANCE), paper ids, or short descriptions
+    PAPERS are names the abstracts state (DANCE), paper ids, or short descriptions
     ("the graph-based pruning paper"). Every cell is a sentence of that paper's abstract.
     """
+    if not 2 <= len(papers) <= 5:
+        raise click.UsageError(f"compare takes two to five papers, not {len(papers)}")
     settings = _settings(ctx, backend="none")
-    first, second = (_question_in(x, settings)[0] for x in (first, second))
+    first, second, *more = (_question_in(x, settings)[0] for x in papers)
     warm = connect(settings, local)
-    if warm is not None and compare_warm(warm, first, second, as_json):
+    if warm is not None and compare_warm(warm, first, second, as_json, more):
         return
     from rag.conversation import Conversation
 
     comp = build_components(settings, llm=None, ensure_corpus=True)
-    turn = Conversation(comp.pipeline).compare(first, second)
+    turn = Conversation(comp.pipeline).compare(first, second, *more)
     if not as_json:
         click.echo(_render_comparison(turn))
     elif turn.table is None:

@@ -97,9 +97,9 @@ def _run(client: WarmClient, command: str, body: dict) -> bool:
     return True
 
 
-def compare_warm(client: WarmClient, first: str, second: str, as_json: bool) -> bool:
+def compare_warm(client: WarmClient, first: str, second: str, as_json: bool, more: Sequence[str] = ()) -> bool:
     """``paperchat compare`` through the warm process (exits 1 when no table was made, as in-process)."""
-    return _run(client, "compare", {"first": first, "second": second, "as_json": as_json})
+    return _run(client, "compare", {"first": first, "second": second, "more": list(more), "as_json": as_json})
 
 
 def table_warm(

@@ -61,11 +61,12 @@ class AskRequest(BaseModel):
 
 
 class CompareRequest(BaseModel):
-    """``paperchat compare FIRST SECOND [--json]``, the references already cleaned."""
+    """``paperchat compare FIRST SECOND [MORE...] [--json]``, the references already cleaned."""
 
     model_config = ConfigDict(extra="forbid")
     first: str
     second: str
+    more: list[str] = Field(default_factory=list, description="Further papers (up to five in all).")
     as_json: bool = False
 
 
@@ -160,7 +161,7 @@ class WarmService:
         c = self.backends.components
         settings = c.settings.model_copy(update={"llm": c.settings.llm.model_copy(update={"backend": "none"})})
         pipeline = AnswerPipeline(c.retriever, c.pipeline.evidence, None, settings)  # as `paperchat compare` builds it
-        turn = Conversation(pipeline).compare(req.first, req.second)
+        turn = Conversation(pipeline).compare(req.first, req.second, *req.more)
         if not req.as_json:
             out = _render_comparison(turn)
         elif turn.table is None:

@@ -304,7 +304,12 @@ class ReferenceResolver:
         return plan
 
     def _what_about(self, plan: QuestionPlan, prev: Turn, x: str) -> QuestionPlan:
-        """"What about X?" after an answer: the previous question about X instead."""
+        """"What about X?" after an answer: the previous question about X instead. An ordinal X ("and
+        the third?") is put in as the paper it counts to: in the rewritten question "the third use"
+        reads as no reference."""
+        ordinal = next((r for r in plan.refs if r.kind == "ordinal" and r.index is not None), None)
+        if ordinal is not None and ordinal.index is not None and (listed := self._listed(ordinal.index)):
+            x = self._named(listed[ordinal.index].paper_id)
         label = display_name(self.papers[prev.citations[0].paper_id])
         base = prev.standalone
         text = base.replace(label, x) if label in base else f"{base.rstrip('?. ')} — {x}?"

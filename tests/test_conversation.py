@@ -132,6 +132,10 @@ def test_an_ordinal_counts_in_the_last_list_and_and_asks_the_previous_question(c
     assert ids(t3) == [first.paper_id] and "benchmarks" in t3.standalone, t3.standalone
     t4 = conv.ask("what data does the third one use?")
     assert ids(t4) == [t1.citations[2].paper_id], t4.standalone
+    # "and the third?" without "one": it was rewritten to "... does the third use?", which named no
+    # paper, and answered about a paper outside the list
+    t5 = conv.ask("and the third?")
+    assert ids(t5) == [t1.citations[2].paper_id] and t1.citations[2].label in t5.standalone, t5.standalone
 
 
 def test_them_and_which_is_better_mean_the_two_papers_last_discussed(conv: Conversation):

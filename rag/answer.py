@@ -177,6 +177,11 @@ class AnswerPipeline:
                     refusal += f" Every paper that matched is about {plan.exclusion}: " + ", ".join(
                         h.paper.label for h in left_out
                     ) + "."
+                elif plan.artifact:  # "what dataset does X build?": no abstract presents one of its own
+                    refusal += f" No abstract that matches presents a {' or '.join(plan.artifact)} of its own."
+                elif retrieval.hits:
+                    top = retrieval.hits[0].paper
+                    refusal += f" No paper is close enough to it; the closest is {top.label} ({top.id})."
         if refusal:
             return self.refusal(plan.asked, refusal, timings, t0, hits=retrieval.hits[: rs.top_k])
         chosen = [h for h in chosen if self.evidence.sentences(h.paper)[0]]  # an abstract of instructions only

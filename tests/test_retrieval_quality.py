@@ -520,6 +520,14 @@ def test_a_figure_the_question_quotes_identifies_the_paper_that_states_it(extrac
     assert extractive.pipeline.ask("which paper gets 99.9% accuracy on protein folding?").refused
 
 
+def test_a_refusal_of_a_question_that_found_no_member_says_why(extractive):
+    # it printed the bare refusal sentence and nothing else
+    ans = extractive.pipeline.ask("What dataset does the paper on logicality in LLM scientific reasoning build?")
+    cited = {c.label for c in ans.citations}
+    answered = not ans.refused and "Internal logicality underlying LLM scientific reasoning" in cited
+    assert answered or "presents a dataset of its own" in ans.text, ans.text
+
+
 def test_a_keyword_an_abstract_states_is_answered_however_far_its_cosine(extractive):
     # One or two words against a whole sentence stay below the sentence floors (0.30 for
     # "clinical"), but an abstract that states them side by side answers the question.

@@ -32,7 +32,7 @@ from rag.compare import build_table, compare_lead, comparison_text
 from rag.filters import FilterPlan, Filters
 from rag.head_to_head import head_to_head, head_to_head_text
 from rag.listing import list_papers
-from rag.phrasing import BETTER, split_frame
+from rag.phrasing import split_frame, verdict_criterion
 from rag.prose import REFUSAL
 from rag.question import PaperRef, QuestionPlan
 from rag.references import ReferenceResolver, Resolution, display_name
@@ -43,9 +43,6 @@ from rag.table_answer import answer_table, table_plan
 from rag.turn import CitationNumbering, Turn, TurnKind, renumber_markers
 from rag.types import Answer, Citation, Evidence, PaperHit, Timings
 from store.papers import Paper
-
-_WINNING = re.compile(r"(?:outperform|surpass|beat|win|come)", re.I)
-"""Verbs of winning: "which one wins?" still asks which is better."""
 
 __all__ = ["Conversation", "Resolution", "Turn", "display_name", "renumber_markers"]
 
@@ -352,9 +349,8 @@ class Conversation(ReferenceResolver):
         lead = compare_lead([(c.label, c.number) for c in table.papers], cells)
         text = lead + "\n\n"
         if h2h is not None:
-            ranked = BETTER.search(plan.query)  # "which one is faster?": say "faster", not "better"
-            criterion = ranked.group(0).lower() if ranked and not _WINNING.match(ranked.group(0)) else "better"
-            text += head_to_head_text(h2h, table.papers, criterion) + "\n\n"
+            # "which one is faster?": the abstracts do not say which is faster (not "better")
+            text += head_to_head_text(h2h, table.papers, verdict_criterion(plan.query)) + "\n\n"
         text += comparison_text(table, papers, self.pipeline.evidence.idf)
         outside = self._outside(fplan, table.papers)
         if outside:

@@ -39,11 +39,11 @@ __all__ = [
     "split_frame",
     "strip_injection",
     "trim",
+    "verdict_criterion",
     "without_verdict",
 ]
 
 Number = Literal["one", "many", "open"]
-
 
 
 def clean_input(text: str | None) -> str:
@@ -52,7 +52,6 @@ def clean_input(text: str | None) -> str:
     folded), keeping line breaks (an instruction on a line of its own is dropped by line).
     ``None`` gives ``""``."""
     return clean_text(text or "", multiline=True)
-
 
 
 SET_NOUNS = frozenset(
@@ -428,8 +427,6 @@ _HOLDING = frozenset(
     """have has hold holds contain contains there me us list show published presented accepted appeared
     available included indexed ingested loaded""".split()
 )
-
-
 _OTHER_WH = frozenset("when who whom whose where why".split())
 
 
@@ -481,6 +478,13 @@ def asks_better(query: str) -> bool:
     "How do X and Y make training faster?" asks how, not which."""
     found = list(BETTER.finditer(query))
     return bool(found) and (bool(_CHOICE.search(query)) or any(_WINS.match(m.group(0)) for m in found))
+
+
+def verdict_criterion(query: str) -> str:
+    """What a verdict question ranks the papers by, as it words it: "faster", "more accurate",
+    "higher accuracy"; "better" for a verb of winning ("which one wins?") or none."""
+    m = BETTER.search(query)
+    return m.group(0).lower() if m and not _WINS.match(m.group(0)) else "better"
 
 
 def verdict_only(query: str) -> bool:

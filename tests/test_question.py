@@ -510,6 +510,20 @@ def test_a_verdict_question_that_names_nothing_is_verdict_only(question, only):
 
 
 @pytest.mark.parametrize(
+    ("question", "criterion"),
+    [
+        ("which one is faster?", "faster"), ("Is APM more accurate than DANCE?", "more accurate"),
+        ("which gets higher accuracy?", "higher accuracy"), ("so which one wins?", "better"),
+        ("X vs Y: which one comes out on top?", "better"), ("compare DANCE and APM", "better"),
+    ],
+)
+def test_a_verdict_is_asked_by_the_criterion_the_question_words(question, criterion):
+    from rag.phrasing import verdict_criterion
+
+    assert verdict_criterion(question) == criterion, question
+
+
+@pytest.mark.parametrize(
     ("question", "own"),
     [
         ("what are the limitations of DANCE?", True),

@@ -420,19 +420,20 @@ class Conversation(ReferenceResolver):
 
     def _collection(self, message: str, plan: QuestionPlan, fplan: FilterPlan | None, t0: float) -> Turn:
         """How many papers the collection (or the filter) holds, or every one of them as a cited list."""
-        filtered = fplan is not None and fplan.allowed is not None
-        ids = fplan.allowed if fplan is not None and fplan.allowed is not None else self.papers.keys()
+        allowed = fplan.allowed if fplan is not None else None
+        ids = self.papers.keys() if allowed is None else allowed
+        description = fplan.description if fplan is not None and allowed is not None else ""
         if not ids:
-            empty = self._no_match(fplan) if fplan else f"{REFUSAL} The collection is empty; ingest papers first."
-            return self._refusal_turn(plan, empty, t0, fplan)
+            empty = f"{REFUSAL} The collection is empty; ingest papers first."
+            return self._refusal_turn(plan, self._no_match(fplan) if fplan and description else empty, t0, fplan)
         if plan.number == "many":
-            ans = list_papers(self.pipeline, plan.asked, ids, fplan.description if fplan and filtered else "")
+            ans = list_papers(self.pipeline, plan.asked, ids, description)
             ans = replace(self.renumber(ans), note=self._note(fplan, ans.note))
             return Turn(plan.asked, plan.asked, ans, "answer", plan=plan)
         n, total = len(ids), len(self.papers)
         held = f"The collection holds {n} paper{'s' if n != 1 else ''}."
-        if fplan is not None and n < total:
-            held = f"{n} of the collection's {total} papers match the filter ({fplan.description})."
+        if description and n < total:
+            held = f"{n} of the collection's {total} papers match the filter ({description})."
         ans = Answer(question=message, text=held, note=self._note(fplan, "from the index"), lead=held,
                      timings=Timings(total=time.perf_counter() - t0))
         return Turn(message, message, ans, "answer", plan=plan)

@@ -494,8 +494,8 @@ def lead_line(
         return "\n".join(_amount(s) for s in sources)
     # What a paper does (its approach sentence) answers a question that found it by what it does
     # ("which paper distills ...") or asks what it does ("what does the routing paper propose?");
-    # a question asking for another part (its data, results, problem) or for something particular
-    # of a named paper, or a detail ("what license ..."), is answered by the sentence that best states it.
-    best = bool(plan.roles - {"method"}) or (named and "method" not in plan.roles) or bool(plan.metadata) or bool(
-        quoted_figures(plan.query))  # "which paper reports 65x storage reduction?": the sentence stating it
+    # a question asking for another part (its data, results, problem), a detail ("what license ..."), a
+    # quoted figure ("reports 65x ...") or something particular of a named paper gets the sentence that states it.
+    own = named and "method" not in plan.roles
+    best = bool(plan.roles - {"method"} or plan.metadata or quoted_figures(plan.query)) or own
     return "\n".join(one_paper_lead(s, gist(s), named=best) for s in sources)

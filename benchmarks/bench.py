@@ -5,7 +5,7 @@ run, on this machine:
 
 * ingest throughput / raw sentence-transformers ``encode`` of the same chunk texts (goal >= 0.9);
 * ingest throughput / llama-index ``VectorStoreIndex.from_documents`` with the same embedder
-  (``rag.embed.LlamaIndexEmbedding``) into a fresh ``ChromaVectorStore`` (goal >= 1.2); and,
+  (``rag.index.embed.LlamaIndexEmbedding``) into a fresh ``ChromaVectorStore`` (goal >= 1.2); and,
   for information, / llama-index indexing our own chunks as nodes (the same texts);
 * re-ingest of the unchanged corpus / first ingest (goal <= 0.02);
 * ``HybridRetriever.search`` p50 / (one raw query embedding + one raw Chroma query) p50 (goal <= 1.2);
@@ -154,8 +154,8 @@ def write_slices(papers, n_slices: int, where: Path) -> list[tuple[Path, list]]:
 
 
 def batch_size_sweep(embedder, papers, settings, sizes=(32, 64, 128), reps: int = 3) -> dict[int, float]:
-    """Chunks/s of :func:`rag.ingest.embed_by_length` per batch size (median of ``reps``, rotated)."""
-    from rag.ingest import chunk_paper, embed_by_length
+    """Chunks/s of :func:`rag.index.ingest.embed_by_length` per batch size (median of ``reps``, rotated)."""
+    from rag.index.ingest import chunk_paper, embed_by_length
 
     chunks = [
         c
@@ -206,8 +206,8 @@ def interleaved_ingest(slices, store, embedder, settings, client, like_every: in
     from llama_index.core.schema import TextNode
     from llama_index.vector_stores.chroma import ChromaVectorStore
 
-    from rag.embed import LlamaIndexEmbedding
-    from rag.ingest import chunk_paper, ingest_paths
+    from rag.index.embed import LlamaIndexEmbedding
+    from rag.index.ingest import chunk_paper, ingest_paths
 
     ck = settings.chunking
     li_embed = LlamaIndexEmbedding(embedder)
@@ -479,7 +479,7 @@ def main(argv: list[str] | None = None) -> int:
     figures.update(seconds=secs, chunks=n_chunks, tokens=n_tokens)
     log("re-ingest of the unchanged corpus")
     t = time.perf_counter()
-    from rag.ingest import ingest_paths
+    from rag.index.ingest import ingest_paths
 
     rep = ingest_paths([p for p, _ in slices], store, embedder)
     re_secs = time.perf_counter() - t
@@ -489,7 +489,7 @@ def main(argv: list[str] | None = None) -> int:
     log(f"re-ingest {re_secs:.2f} s vs first {secs['ours']:.1f} s; store consistent: {audit.consistent}")
 
     log("building the retriever")
-    from rag.retrieve import HybridRetriever
+    from rag.index.retrieve import HybridRetriever
 
     t = time.perf_counter()
     retriever = HybridRetriever(store, embedder, settings.retrieval)

@@ -1,9 +1,9 @@
-"""Fit the relevance model of ``rag.membership`` (which papers answer a question naming none).
+"""Fit the relevance model of ``rag.route.membership`` (which papers answer a question naming none).
 
 Every answerable question of the gold file that names no paper (read by the question model
 exactly as the product reads it) is a training question: paraphrases that describe one paper,
 "which papers" questions, questions about a described paper. Every paper of the collection is a
-candidate with the features :meth:`rag.membership.Membership.features` computes from the
+candidate with the features :meth:`rag.route.membership.Membership.features` computes from the
 question's topic; the label is whether the paper is gold. A logistic regression (scikit-learn,
 L2, ``C``) is fit on all questions, and a leave-one-question-out run estimates, for each
 threshold, the citation precision and recall of the answers *as the product forms them*
@@ -31,8 +31,8 @@ from sklearn.linear_model import LogisticRegression
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rag.membership import design  # noqa: E402
 from rag.pipeline import build_pipeline  # noqa: E402
+from rag.route.membership import design  # noqa: E402
 from rag.settings import Settings  # noqa: E402
 from rag.text import content_terms  # noqa: E402
 from rag.types import PaperHit  # noqa: E402

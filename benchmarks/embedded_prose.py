@@ -37,8 +37,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rag.citations import MARKER  # noqa: E402
-from rag.claims import unsupported_run  # noqa: E402
 from rag.eval import fact_present  # noqa: E402
+from rag.llm.claims import unsupported_run  # noqa: E402
 from rag.text import content_terms, numbers, split_sentences  # noqa: E402
 
 WINDOW = 4

@@ -5,7 +5,7 @@ Run by hand over a data directory that already holds the papers (never by the te
     paperchat --home DIR ingest data/ papers.jsonl        # the 38 seed + 3,098 ICML 2022-23 papers
     .venv/bin/python benchmarks/names_authors.py --home DIR
 
-Every question goes through the route users reach (:class:`rag.conversation.Conversation`, as
+Every question goes through the route users reach (:class:`rag.route.conversation.Conversation`, as
 ``paperchat ask --llm none`` does, with the automatic filters on). Gold comes from the records:
 
 * **names**: a paper whose title states a method name (:func:`store.labels.title_name`, the
@@ -36,8 +36,8 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
-from rag.conversation import Conversation  # noqa: E402
-from rag.filters import Filters  # noqa: E402
+from rag.route.conversation import Conversation  # noqa: E402
+from rag.route.filters import Filters  # noqa: E402
 from rag.text import STOPWORDS  # noqa: E402
 from store.labels import title_name  # noqa: E402
 

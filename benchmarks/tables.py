@@ -44,8 +44,8 @@ def log(msg: str) -> None:
 
 
 def build(home: Path, paths: list[Path]):
-    from rag.embed import SentenceTransformerEmbedder
-    from rag.ingest import ingest_paths
+    from rag.index.embed import SentenceTransformerEmbedder
+    from rag.index.ingest import ingest_paths
     from rag.pipeline import build_pipeline, open_store, prepare_environment
     from rag.settings import Settings
 
@@ -74,7 +74,7 @@ class Exactness:
 
 
 def gold_columns(comp, gold: list[dict], exact: Exactness) -> None:
-    from rag.conversation import Conversation
+    from rag.route.conversation import Conversation
 
     ids = [g["id"] for g in gold]
     for field, phrasings in (("short_name", NAME_PHRASINGS), ("code_url", CODE_PHRASINGS)):
@@ -115,7 +115,7 @@ def dev_tables(comp, files: list[Path], exact: Exactness) -> None:
 
 
 def timing(comp, label: str, exact: Exactness, ids: list[str] | None = None) -> None:
-    from rag.conversation import Conversation
+    from rag.route.conversation import Conversation
 
     runs = [("papers", ids)] if ids else [("topic", t) for t in TOPICS]
     for what, arg in runs:

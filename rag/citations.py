@@ -1,4 +1,4 @@
-"""The one citation format, its parser and validation (claim checks: :mod:`rag.claims`).
+"""The one citation format, its parser and validation (claim checks: :mod:`rag.llm.claims`).
 
 ``[n]`` (and ``[n, m]``) is defined once here; the prompt's example, the parser and the
 renderers all use :data:`MARKER` / :func:`format_marker`.

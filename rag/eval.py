@@ -7,7 +7,7 @@ retriever's ranked paper ids; citation precision ``|C∩G|/|C|`` over answers th
 to no cited paper) and removed markers (markers the LLM invented that validation removed);
 answer-fact coverage (case-insensitive after normalising whitespace, dashes and markup) and
 the fully-correct rate; the share of answers not refused that open with a lead line in the form
-the question asks (:mod:`rag.lead`); refusal accuracy on questions with empty gold; false-refusal rate on
+the question asks (:mod:`rag.route.lead`); refusal accuracy on questions with empty gold; false-refusal rate on
 the others; instruction leaks (answers that repeat six or more consecutive words of the instructions in ``prompts/``).
 """
 
@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from prompts import load_prompt
-from rag.answer import AnswerPipeline
 from rag.citations import cited_numbers
+from rag.route.answer import AnswerPipeline
 from rag.text import normalize
 from rag.types import Answer
 
@@ -293,10 +293,10 @@ def table_for(pipeline: AnswerPipeline, q: GoldQuestion):
     the route compares, with the parts the question asks as columns before the default ones.
 
     Returns:
-        The :class:`rag.conversation.Turn` (``table``, ``refusal`` or ``clarify``).
+        The :class:`rag.route.conversation.Turn` (``table``, ``refusal`` or ``clarify``).
     """
-    from rag.conversation import Conversation
-    from rag.table import DEFAULT_COLUMNS
+    from rag.evidence.table import DEFAULT_COLUMNS
+    from rag.route.conversation import Conversation
 
     conv = Conversation(pipeline)
     if q.kind != "compare":
@@ -315,7 +315,7 @@ def score_table(q: GoldQuestion, turn) -> dict:
         precision ``|R∩G|/|R|`` (0 for no row), facts the share of ``answer_facts`` present
         (:func:`fact_present`); ``None`` where undefined.
     """
-    from rag.table_text import table_text
+    from rag.route.table_text import table_text
 
     table = turn.paper_table
     rows = [c.paper_id for c in table.papers] if table is not None else []

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Lexicon", "abbreviation_definitions", "american", "compound_parts", "english_word", "joined_form", "lemma",
-    "load_glossary", "states_form", "states_phrase", "stem",
+    "load_glossary", "states_form", "states_phrase", "stem", "term_key",
 ]
 
 GLOSSARY = Path(__file__).with_name("glossary.tsv")
@@ -128,7 +128,7 @@ def derives(word: str, base: str) -> bool:
     """Whether index form ``word`` is ``base`` or a word derived from it by a suffix:
     "distillation" from "distill", "pruning" from "prune", "reinforcement" from "reinforce",
     "optimizer" from "optimize"; siblings are not ("optimization", "optimizer"). Snowball stems
-    join all of these; :meth:`rag.retrieve.HybridRetriever.coverage` does not let a paper's
+    join all of these; :meth:`rag.index.retrieve.HybridRetriever.coverage` does not let a paper's
     "reinforce" state a question's "reinforcement". Both arguments are :func:`lemma` forms."""
     if word == base:
         return True
@@ -481,3 +481,10 @@ class Lexicon:
                     if e.phrase and e.pattern.search(form):  # "same" entries only
                         out[id(e)] = e.adds_when_term
         return list(out.values())
+
+
+def term_key(term: str) -> str:
+    """How sentence and question terms are compared: the Snowball stem of the index form
+    (:func:`rag.lexicon.lemma`), so "distill", "distilled" and "distillation", British and American
+    spellings, plural and singular are one term."""
+    return stem(lemma(term))

@@ -10,14 +10,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rag.llm import ChatLLM, EmbeddedLLM, LLMError, LLMUnavailable
+from rag.llm.clients import ChatLLM, EmbeddedLLM, LLMError, LLMUnavailable
 from rag.settings import Settings
 from store.chroma import ChromaStore
 
 if TYPE_CHECKING:  # imported where used: a command that only opens the store loads no model code
-    from rag.answer import AnswerPipeline
-    from rag.embed import Embedder
-    from rag.retrieve import HybridRetriever
+    from rag.index.embed import Embedder
+    from rag.index.retrieve import HybridRetriever
+    from rag.route.answer import AnswerPipeline
 
 __all__ = [
     "Components",
@@ -50,7 +50,7 @@ def prepare_environment(settings: Settings) -> None:
 
 def make_embedder(settings: Settings) -> Embedder:
     """The configured embedder (the bundled all-MiniLM-L6-v2 by default)."""
-    from rag.embed import SentenceTransformerEmbedder
+    from rag.index.embed import SentenceTransformerEmbedder
 
     return SentenceTransformerEmbedder(settings.embedding.model, batch_size=settings.embedding.batch_size)
 
@@ -89,7 +89,7 @@ def make_llm(settings: Settings) -> tuple[ChatLLM | None, str]:
         return EmbeddedLLM(max_context=cfg.context_tokens, threads=cfg.threads, time_limit=cfg.deadline), (
             "embedded model (--llm embedded)"
         )
-    from rag.llm_ollama import OllamaLLM
+    from rag.llm.ollama import OllamaLLM
 
     llm = OllamaLLM(
         cfg.ollama_host, cfg.ollama_model, context_tokens=cfg.context_tokens, timeout=cfg.timeout,
@@ -100,7 +100,7 @@ def make_llm(settings: Settings) -> tuple[ChatLLM | None, str]:
         if cfg.ollama_model in models or f"{cfg.ollama_model}:latest" in models:
             return llm, f"Ollama model {cfg.ollama_model} at {cfg.ollama_host}"
         if cfg.backend == "ollama":
-            from rag.llm import ModelNotFound
+            from rag.llm.clients import ModelNotFound
 
             raise ModelNotFound(
                 f"Ollama has no model '{cfg.ollama_model}' — run `ollama pull {cfg.ollama_model}`, "
@@ -153,7 +153,7 @@ def refreshed(components: Components) -> Components | None:
 @contextlib.contextmanager
 def prewarming(components: Components) -> Iterator[threading.Thread]:
     """Embed the sentences of every paper of the collection in a background thread while the block
-    runs (:meth:`rag.evidence.EvidenceSelector.warm_all`), so that in a serving process (the page,
+    runs (:meth:`rag.evidence.selector.EvidenceSelector.warm_all`), so that in a serving process (the page,
     the API, the MCP server) no answer waits for the first embedding of its papers' sentences.
     Yields the started thread.
 
@@ -190,9 +190,9 @@ def build_pipeline(
         llm: An LLM instance, ``None`` for extractive, or ``"configured"`` to follow settings.
         store: Reuse an open store.
     """
-    from rag.answer import AnswerPipeline
-    from rag.evidence import EvidenceSelector
-    from rag.retrieve import HybridRetriever
+    from rag.evidence.selector import EvidenceSelector
+    from rag.index.retrieve import HybridRetriever
+    from rag.route.answer import AnswerPipeline
 
     prepare_environment(settings)
     embedder = embedder or make_embedder(settings)

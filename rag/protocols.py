@@ -1,10 +1,10 @@
 """The seams between answering and its collaborators, as small Protocols.
 
-Beside :class:`rag.embed.Embedder` and :class:`rag.llm.ChatLLM`: what the answering stages
-(:mod:`rag.answer`, :mod:`rag.membership`, :mod:`rag.refusal`, :mod:`rag.compare`,
-:mod:`rag.summary`) need from a paper store, a retriever and an evidence selector. The real
-implementations are :class:`store.chroma.ChromaStore`, :class:`rag.retrieve.HybridRetriever` and
-:class:`rag.evidence.EvidenceSelector`; a fake that satisfies these can stand in for a unit test.
+Beside :class:`rag.index.embed.Embedder` and :class:`rag.llm.clients.ChatLLM`: what the answering stages
+(:mod:`rag.route.answer`, :mod:`rag.route.membership`, :mod:`rag.route.refusal`, :mod:`rag.route.compare`,
+:mod:`rag.route.summary`) need from a paper store, a retriever and an evidence selector. The real
+implementations are :class:`store.chroma.ChromaStore`, :class:`rag.index.retrieve.HybridRetriever` and
+:class:`rag.evidence.selector.EvidenceSelector`; a fake that satisfies these can stand in for a unit test.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from rag.types import Evidence
 from store.papers import Paper
 
 if TYPE_CHECKING:
-    from rag.catalogue import Catalogue, NameIndex
-    from rag.embed import Embedder
-    from rag.retrieve import Retrieval
+    from rag.index.catalogue import Catalogue, NameIndex
+    from rag.index.embed import Embedder
+    from rag.index.retrieve import Retrieval
     from rag.text import Sentence
 
 __all__ = ["EvidenceSource", "PaperStore", "Retriever"]

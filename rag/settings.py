@@ -101,7 +101,7 @@ class RetrievalSettings(_Section):
         0.35,
         ge=0.0,
         le=1.0,
-        description="Least membership probability (rag.membership.probability) for a paper to count in an "
+        description="Least membership probability (rag.route.membership.probability) for a paper to count in an "
         "answer that names no paper.",
     )
     set_facet_coverage: float = Field(

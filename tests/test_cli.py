@@ -146,7 +146,7 @@ def test_ingest_of_bad_input_stores_the_rest_and_exits_non_zero(home, tmp_path):
 
 
 def test_sync_and_remove_keep_the_index_equal_to_the_source(home, tmp_path, embedder):
-    from rag.ingest import ingest_paths
+    from rag.index.ingest import ingest_paths
     from rag.pipeline import open_store
     from rag.settings import Settings
     from store.home import WriterLock

@@ -81,7 +81,7 @@ def test_end_of_input_ends_the_conversation_cleanly(chat):
 
 
 def test_a_failing_message_is_reported_and_the_conversation_goes_on(chat, monkeypatch):
-    from rag.conversation import Conversation
+    from rag.route.conversation import Conversation
 
     ask = Conversation.ask
 

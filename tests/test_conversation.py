@@ -1,4 +1,4 @@
-"""``rag.conversation`` (the one route) end to end over the bundled corpus: real Chroma, real
+"""``rag.route.conversation`` (the one route) end to end over the bundled corpus: real Chroma, real
 embedder, extractive answers.
 
 Golden checks assert cited paper ids and citation numbers, never wording.
@@ -12,13 +12,13 @@ import re
 import pytest
 from conftest import MIXED
 
-from rag.answer import REFUSAL
 from rag.citations import cited_numbers
-from rag.conversation import Conversation, Turn, renumber_markers
-from rag.filters import AUTO_HINT, Filters
+from rag.evidence.rows import NOT_STATED, ROWS, select_rows
 from rag.pipeline import Components
-from rag.rows import NOT_STATED, ROWS, select_rows
-from rag.summary import MAX_SUMMARY_PAPERS
+from rag.route.answer import REFUSAL
+from rag.route.conversation import Conversation, Turn, renumber_markers
+from rag.route.filters import AUTO_HINT, Filters
+from rag.route.summary import MAX_SUMMARY_PAPERS
 
 DANCE = "000_6b930c46f6674b66#1"
 APM = "000_6b930c46f6674b66#2"

@@ -2,8 +2,8 @@
 
 from pathlib import Path
 
-from rag.answer import REFUSAL
 from rag.eval import GoldQuestion, instruction_ngrams, leaks_instructions, score_answer
+from rag.route.answer import REFUSAL
 from rag.types import Answer
 from store.papers import read_seed_text
 

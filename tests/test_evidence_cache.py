@@ -7,8 +7,8 @@ import threading
 
 import numpy as np
 
-from rag.embed import HashingEmbedder
-from rag.evidence import EvidenceSelector
+from rag.evidence.selector import EvidenceSelector
+from rag.index.embed import HashingEmbedder
 from store.papers import make_paper
 
 

@@ -15,7 +15,7 @@ import sys
 import pytest
 from conftest import MIXED, ROOT
 
-from rag.filters import AUTO_HINT, Filters, detect_year
+from rag.route.filters import AUTO_HINT, Filters, detect_year
 
 RECORDS = [json.loads(line) for line in MIXED.read_text().splitlines() if line.strip()]
 YEAR = {r["id"]: r["year"] for r in RECORDS}
@@ -71,7 +71,7 @@ def test_an_explicit_year_wins_over_the_question_and_plans_intersect():
 
 
 def test_a_venue_the_records_state_becomes_a_filter():
-    from rag.filters import detect_venue
+    from rag.route.filters import detect_venue
     from store.papers import make_paper
 
     venues = {"ICML", "NeurIPS", "Nature"}

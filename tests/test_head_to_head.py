@@ -1,5 +1,5 @@
-"""Head to head (``rag.head_to_head``) end to end: "which is better?" comparisons through the one
-route (``rag.conversation``) over the seed corpus, extractive (``--llm none``), with the real
+"""Head to head (``rag.route.head_to_head``) end to end: "which is better?" comparisons through the one
+route (``rag.route.conversation``) over the seed corpus, extractive (``--llm none``), with the real
 embedder, Chroma store and evidence selector; and the mention and shared-data checks on papers
 written for the test, through the same real evidence selector.
 
@@ -14,9 +14,9 @@ import re
 import pytest
 
 from rag.citations import cited_numbers
-from rag.conversation import Conversation, Turn
-from rag.head_to_head import head_to_head, head_to_head_text
 from rag.pipeline import Components
+from rag.route.conversation import Conversation, Turn
+from rag.route.head_to_head import head_to_head, head_to_head_text
 from rag.types import Citation
 from store.papers import Paper, strip_markup
 

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 from zotero_fixture import IMPORTS, build_zotero_db
 
-from rag.ingest import FileReport, IngestReport, ingest_paths
+from rag.index.ingest import FileReport, IngestReport, ingest_paths
 from store.chroma import ChromaStore
 
 pytestmark = pytest.mark.slow

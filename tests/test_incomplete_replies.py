@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from rag.llm import LLMError, LLMIncomplete, QueuedLLM
-from rag.llm_ollama import OllamaLLM
+from rag.llm.clients import LLMError, LLMIncomplete, QueuedLLM
+from rag.llm.ollama import OllamaLLM
 from tests.ollama_standin import OllamaStandin
 
 MODEL = "llama3.2:3b"
@@ -103,7 +103,7 @@ def test_an_incomplete_reply_is_not_the_answer_the_evidence_is(seed_settings, em
 
 
 def test_the_embedded_model_past_its_time_limit_is_incomplete(embedded_llm):
-    from rag.llm import EmbeddedLLM
+    from rag.llm.clients import EmbeddedLLM
 
     limited = EmbeddedLLM(embedded_llm.model_path, max_context=1024, time_limit=0.0)
     limited._llama = embedded_llm._model()  # the same loaded weights
@@ -119,7 +119,7 @@ def test_choosing_the_embedded_model_without_its_runtime_says_how_to_install_it(
     # now fails with the remedy, which the page shows.
     import importlib.util
 
-    from rag.llm import EmbeddedLLM, LLMUnavailable
+    from rag.llm.clients import EmbeddedLLM, LLMUnavailable
 
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "llama_cpp" else real(name, *a))

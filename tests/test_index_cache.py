@@ -18,9 +18,9 @@ def test_the_index_is_loaded_while_the_collection_is_unchanged_and_rebuilt_after
     tmp_path, embedder, monkeypatch
 ):
     from rag import index_cache
-    from rag.ingest import ingest_paths
+    from rag.index.ingest import ingest_paths
+    from rag.index.retrieve import HybridRetriever
     from rag.pipeline import open_store, prepare_environment
-    from rag.retrieve import HybridRetriever
     from rag.settings import Settings
 
     settings = Settings(home=tmp_path / "home")

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from conftest import ROOT
 
-from rag.embed import HashingEmbedder
-from rag.ingest import chunk_paper, ingest_paths
+from rag.index.embed import HashingEmbedder
+from rag.index.ingest import chunk_paper, ingest_paths
 from store.chroma import ChromaStore, DimensionMismatch
 from store.papers import make_paper, read_seed_text
 

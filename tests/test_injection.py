@@ -14,8 +14,8 @@ from conftest import ROOT
 
 from prompts import load_prompt
 from rag.citations import cited_numbers, validate_markers
-from rag.ingest import ingest_paths
-from rag.llm import QueuedLLM
+from rag.index.ingest import ingest_paths
+from rag.llm.clients import QueuedLLM
 from rag.pipeline import build_pipeline, open_store, prepare_environment
 from rag.settings import Settings
 from store.guard import FENCE_CLOSE, FENCE_OPEN, INSTRUCTION_PATTERNS, echoes_injection, is_instruction
@@ -166,7 +166,7 @@ def test_injected_sentences_are_never_evidence_nor_labels(extractive):
 
 
 def test_bracketed_references_in_an_abstract_never_become_markers(extractive):
-    from rag.conversation import Conversation
+    from rag.route.conversation import Conversation
 
     ans = extractive.pipeline.ask(CORPUS["CALIBRA"][1])
     assert "［4］" in ans.text and ans.citations and phantom_markers(ans) == []

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
-from rag.embed import HashingEmbedder
-from rag.ingest import ingest_paths
+from rag.index.embed import HashingEmbedder
+from rag.index.ingest import ingest_paths
 from store import papers as papers_mod
 from store.chroma import ChromaStore
 from store.encoding import decode_bytes

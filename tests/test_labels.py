@@ -6,8 +6,8 @@ import json
 import pytest
 from conftest import ROOT, SEED
 
-from rag.catalogue import Catalogue
-from rag.references import display_name
+from rag.index.catalogue import Catalogue
+from rag.route.references import display_name
 from store.distinct import distinct_labels
 from store.fieldterms import is_field_term
 from store.keyphrase import MAX_WORDS, MIN_WORDS, defined_abbreviations, key_phrase

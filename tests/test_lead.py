@@ -12,12 +12,12 @@ import re
 
 import pytest
 
-from rag.catalogue import Catalogue
 from rag.citations import cited_numbers
-from rag.conversation import Conversation
-from rag.lead import MAX_LEAD_WORDS, clause_spans, contrasted, key_clause, number_span, term_span
+from rag.index.catalogue import Catalogue
 from rag.pipeline import Components
-from rag.question import read_question
+from rag.question.reader import read_question
+from rag.route.conversation import Conversation
+from rag.route.lead import MAX_LEAD_WORDS, clause_spans, contrasted, key_clause, number_span, term_span
 from rag.types import Answer
 from store.papers import Paper, strip_markup
 from tests.conftest import DEV

@@ -16,8 +16,8 @@ import pytest
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from rag.conversation import Conversation
-from rag.prose import REFUSAL
+from rag.llm.prose import REFUSAL
+from rag.route.conversation import Conversation
 from tests.conftest import NAMED_FACTS, ROOT, cited_evidence
 
 pytestmark = pytest.mark.slow

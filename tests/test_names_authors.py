@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from rag.authors import AuthorIndex, read_authors, stated_person, topic_left
-from rag.catalogue import Catalogue
-from rag.filters import Filters
-from rag.phrasing import split_frame
-from rag.question import read_question
+from rag.index.authors import AuthorIndex, read_authors, stated_person, topic_left
+from rag.index.catalogue import Catalogue
+from rag.question.phrasing import split_frame
+from rag.question.reader import read_question
+from rag.route.filters import Filters
 from store.papers import make_paper
 
 FAMILIES = [

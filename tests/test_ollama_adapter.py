@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from rag.llm import ChatLLM, LLMError, LLMUnavailable, ModelNotFound
-from rag.llm_ollama import OllamaLLM, ThinkFilter
+from rag.llm.clients import ChatLLM, LLMError, LLMUnavailable, ModelNotFound
+from rag.llm.ollama import OllamaLLM, ThinkFilter
 from tests.ollama_standin import OllamaStandin, free_port
 
 MODEL = "llama3.2:3b"

@@ -67,7 +67,7 @@ def test_files_added_on_the_page_are_reported_per_record_and_answered_from(tmp_p
     from conftest import served
     from gradio_client import Client, handle_file
 
-    from rag.ingest import ingest_paths
+    from rag.index.ingest import ingest_paths
     from rag.pipeline import build_pipeline, open_store, prepare_environment
     from rag.settings import Settings
 

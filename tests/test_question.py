@@ -9,9 +9,9 @@ import re
 
 import pytest
 
-from rag.catalogue import Catalogue
-from rag.phrasing import clean_input, facets, split_exclusion, split_frame
-from rag.question import MAX_QUESTION_CHARS, read_question
+from rag.index.catalogue import Catalogue
+from rag.question.phrasing import clean_input, facets, split_exclusion, split_frame
+from rag.question.reader import MAX_QUESTION_CHARS, read_question
 from store.papers import Paper
 
 PAPERS = [
@@ -256,7 +256,7 @@ def test_words_that_only_look_like_deficiency_words_ask_no_problem(cat, question
     ["DANCE in brief", "APM tl;dr - its limitation and fix", "explain the ProAct-75 paper in two sentences"],
 )
 def test_the_question_model_and_evidence_selection_read_summary_words_alike(cat, question):
-    from rag.roles import is_summary
+    from rag.question.roles import is_summary
 
     assert read_question(question, cat).summary and is_summary(question), question
 
@@ -358,7 +358,7 @@ def test_another_language_is_noticed(cat):
 def test_a_keyword_query_of_the_abstracts_words_is_english():
     # two words carry too little for the dictionaries: "timeseries forecasting" scored Spanish,
     # "AFA" Italian; a word the abstracts use makes a keyword query English
-    from rag.language import looks_non_english
+    from rag.question.language import looks_non_english
 
     known = {"forecasting", "afa", "dance"}.__contains__
     assert not looks_non_english("timeseries forecasting", known)
@@ -504,7 +504,7 @@ def test_a_detail_with_no_topic_of_its_own(cat, question, alone):
     ],
 )
 def test_a_verdict_question_that_names_nothing_is_verdict_only(question, only):
-    from rag.phrasing import verdict_only
+    from rag.question.phrasing import verdict_only
 
     assert verdict_only(question) is only, question
 
@@ -518,7 +518,7 @@ def test_a_verdict_question_that_names_nothing_is_verdict_only(question, only):
     ],
 )
 def test_a_verdict_is_asked_by_the_criterion_the_question_words(question, criterion):
-    from rag.phrasing import verdict_criterion
+    from rag.question.phrasing import verdict_criterion
 
     assert verdict_criterion(question) == criterion, question
 

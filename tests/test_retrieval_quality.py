@@ -99,7 +99,7 @@ def test_a_rare_proper_noun_the_question_states_keeps_its_paper(extractive):
 def test_set_membership_model_is_monotone_in_each_feature(many, terms):
     import numpy as np
 
-    from rag.membership import probability
+    from rag.route.membership import probability
 
     # Rows: closest-sentence cosine, topic BM25 / best, coverage, best facet BM25 / best.
     base_rows = np.array([[0.5, 0.5, 0.5, 0.5], [0.3, 0.5, 0.5, 0.5]])
@@ -121,7 +121,7 @@ def test_answer_facts_hold_in_extractive_answers(result):
 
 
 def test_split_exclusion_keeps_the_topic_and_names_what_is_left_out():
-    from rag.phrasing import excluded_terms, split_exclusion
+    from rag.question.phrasing import excluded_terms, split_exclusion
 
     assert split_exclusion("use RL to improve LLM reasoning, outside of agent settings") == (
         "use RL to improve LLM reasoning",
@@ -162,8 +162,8 @@ def test_an_excluded_phrase_puts_out_only_papers_that_state_it(extractive, quest
 
 
 def test_a_non_english_question_without_a_name_says_how_to_ask(extractive):
-    from rag.language import looks_non_english
-    from rag.refusal import NOT_ENGLISH
+    from rag.question.language import looks_non_english
+    from rag.route.refusal import NOT_ENGLISH
 
     assert looks_non_english("Welche Arbeiten beschäftigen sich mit Spracherkennung?")
     assert looks_non_english("哪些论文研究语音合成？")
@@ -219,7 +219,7 @@ def test_a_listed_paper_without_a_name_also_quotes_what_it_does(extractive):
 
 
 def test_a_set_answer_says_how_many_match_when_it_lists_fewer(extractive):
-    from rag.answer import AnswerPipeline
+    from rag.route.answer import AnswerPipeline
 
     p = extractive.pipeline
     settings = p.settings.model_copy(deep=True)
@@ -235,7 +235,7 @@ def test_a_set_answer_says_how_many_match_when_it_lists_fewer(extractive):
 
 
 def test_members_are_a_lower_bound_only_when_candidates_were_left_unchecked():
-    from rag.membership import more_may_match
+    from rag.route.membership import more_may_match
 
     assert more_may_match(31, 40, 72)  # most checked candidates are members, more exist
     assert not more_may_match(31, 38, 38)  # every candidate checked
@@ -289,7 +289,7 @@ def test_the_collection_is_listed_when_asked_for_with_no_topic(extractive):
 
 
 def test_the_seed_header_venue_and_year_filter_and_are_no_topic(extractive):
-    from rag.filters import Filters
+    from rag.route.filters import Filters
 
     auto = Filters(auto=True)
     ans = extractive.pipeline.ask("which papers were published in 2026?", filters=auto)
@@ -353,7 +353,7 @@ def test_papers_that_introduce_a_benchmark_state_it_as_their_contribution(extrac
 
 
 def test_a_bare_papers_phrase_is_a_list_question(mixed):
-    from rag.filters import Filters
+    from rag.route.filters import Filters
 
     ans = mixed.pipeline.ask("papers from 2023 about diffusion", filters=Filters(auto=True))
     assert ans.kind == "list" and len(ans.citations) >= 5

@@ -48,7 +48,7 @@ FAMILY = {
 
 @pytest.fixture(scope="module")
 def family(tmp_path_factory, embedder):
-    from rag.ingest import ingest_paths
+    from rag.index.ingest import ingest_paths
     from rag.pipeline import build_pipeline, open_store, prepare_environment
     from rag.settings import Settings
 

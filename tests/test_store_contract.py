@@ -3,7 +3,7 @@
 One mixin of contract tests (:class:`StoreContract`) runs against two backends: the local
 persistent store in ``tmp_path`` and a real Chroma server (``chroma run``, started once per
 module on a free port and used through ``ChromaStore(url=...)``). Vectors come from the
-hand-checkable :class:`rag.embed.HashingEmbedder`, so every expected score can be computed
+hand-checkable :class:`rag.index.embed.HashingEmbedder`, so every expected score can be computed
 with numpy. The end of the file drives the CLI against the server (``--chroma-url`` and
 ``PAPERCHAT_CHROMA_URL``).
 """
@@ -24,8 +24,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rag.embed import HashingEmbedder
-from rag.ingest import chunk_paper
+from rag.index.embed import HashingEmbedder
+from rag.index.ingest import chunk_paper
 from store.chroma import ChromaStore, Chunk, DimensionMismatch, StoreError
 from store.papers import Paper, make_paper
 

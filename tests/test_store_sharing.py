@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 from conftest import ROOT
 
-from rag.ingest import chunk_paper
+from rag.index.ingest import chunk_paper
 from rag.settings import Settings
 from store.chroma import ChromaStore
 from store.papers import make_paper
@@ -89,12 +89,12 @@ _WRITER = """
 import sys, zlib
 from pathlib import Path
 import numpy as np
-from rag.ingest import ingest_paths
+from rag.index.ingest import ingest_paths
 from rag.pipeline import open_store
 from rag.settings import Settings
 from store.home import WriterLock
 
-class Embedder:  # rag.embed.HashingEmbedder without importing llama-index
+class Embedder:  # rag.index.embed.HashingEmbedder without importing llama-index
     dimension, batch_size = 32, 8
     def embed(self, texts):
         out = np.zeros((len(texts), 32), dtype=np.float32)

@@ -9,11 +9,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
-from rag.embed import HashingEmbedder
-from rag.ingest import ingest_paths
+from rag.index.embed import HashingEmbedder
+from rag.index.ingest import ingest_paths
+from rag.index.sync import remove_papers, remove_source, sync_paths
 from rag.pipeline import build_pipeline, prepare_environment
 from rag.settings import Settings
-from rag.sync import remove_papers, remove_source, sync_paths
 from store.chroma import ChromaStore
 from store.papers import read_path
 

@@ -17,13 +17,14 @@ from click.testing import CliRunner
 from conftest import DEV, FIXTURES, SEED
 from test_question import PAPERS
 
-from rag.catalogue import Catalogue
-from rag.conversation import Conversation
 from rag.eval import load_gold, score_table, table_for
-from rag.question import read_question
-from rag.rows import NOT_STATED
-from rag.table import Cell, Column, PaperTable, column_kind, parse_columns, value_supported
-from rag.table_text import table_csv, table_markdown
+from rag.evidence.rows import NOT_STATED
+from rag.evidence.table import Cell, PaperTable, parse_columns, value_supported
+from rag.index.catalogue import Catalogue
+from rag.question.columns import Column, column_kind
+from rag.question.reader import read_question
+from rag.route.conversation import Conversation
+from rag.route.table_text import table_csv, table_markdown
 from rag.types import Citation, Evidence
 
 GOLD = {r["id"]: r for r in map(json.loads, SEED.read_text(encoding="utf-8").splitlines())}

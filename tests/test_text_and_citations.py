@@ -5,8 +5,8 @@ import pytest
 
 from prompts import PromptError, load_prompt
 from rag.citations import cited_numbers, validate_markers
-from rag.claims import check_claims, is_degenerate
-from rag.llm import strip_reasoning
+from rag.llm.claims import check_claims, is_degenerate
+from rag.llm.clients import strip_reasoning
 from rag.text import named_entities, numbers, split_sentences, states_figure
 
 
@@ -99,7 +99,7 @@ def test_prompts_load_and_check_variables(tmp_path):
 
 
 def test_name_index_matches_exact_misspelled_and_phrase_names_but_not_shared_ones():
-    from rag.catalogue import NameIndex
+    from rag.index.catalogue import NameIndex
     from store.papers import make_paper
 
     papers = [
@@ -122,7 +122,7 @@ def test_name_index_matches_exact_misspelled_and_phrase_names_but_not_shared_one
 
 
 def test_facets_split_the_alternatives_of_a_set_question():
-    from rag.phrasing import facets
+    from rag.question.phrasing import facets
 
     assert facets("work on speech or audio") == ("work on speech", "audio")
     parts = ("attack speech systems", "spoofing", "deepfakes")
@@ -149,7 +149,7 @@ def test_facets_split_the_alternatives_of_a_set_question():
 
 
 def test_the_topic_drops_the_frame_and_the_relating_verb_only():
-    from rag.phrasing import split_frame
+    from rag.question.phrasing import split_frame
 
     def topic(q: str) -> str:
         return split_frame(q)[0]
@@ -173,7 +173,7 @@ def test_the_topic_drops_the_frame_and_the_relating_verb_only():
 
 
 def test_question_parts_split_sub_questions_only():
-    from rag.evidence import question_parts
+    from rag.question.parts import question_parts
 
     assert question_parts("What problem does X address, and what phenomenon do its authors discover?") == [
         "What problem does X address",
@@ -189,7 +189,7 @@ def test_question_parts_split_sub_questions_only():
 
 
 def test_abstract_moves_find_the_gap_before_the_contribution():
-    from rag.evidence import abstract_moves, sentence_roles
+    from rag.evidence.selector import abstract_moves, sentence_roles
 
     sents = [
         "Reinforcement learning has improved language model reasoning.",
@@ -231,7 +231,7 @@ def test_abstract_moves_find_the_gap_before_the_contribution():
 
 
 def test_paper_descriptions_are_not_what_the_question_asks():
-    from rag.evidence import question_parts, without_paper_description
+    from rag.question.parts import question_parts, without_paper_description
 
     q = "In the unified graph-based dataset pruning paper, what combinatorial problem is pruning cast as?"
     assert without_paper_description(q).strip() == "what combinatorial problem is pruning cast as?"
@@ -246,7 +246,7 @@ def test_paper_descriptions_are_not_what_the_question_asks():
 
 
 def test_a_numbered_list_is_quoted_with_all_its_items():
-    from rag.evidence import list_items, list_opening
+    from rag.evidence.selector import list_items, list_opening
     from rag.types import Evidence
 
     texts = [
@@ -315,7 +315,7 @@ def test_a_paper_asked_about_as_a_whole_quotes_its_gap_and_its_approach_unit(ext
 
 
 def test_question_kinds():
-    from rag.question import read_question
+    from rag.question.reader import read_question
 
     def kind(q: str) -> tuple[str, str]:
         plan = read_question(q)
@@ -347,7 +347,7 @@ def test_question_kinds():
 
 
 def test_injected_instructions_are_dropped_but_the_question_with_them_is_kept():
-    from rag.phrasing import strip_injection as _clean_question
+    from rag.question.phrasing import strip_injection as _clean_question
 
     assert _clean_question("Show me all the papers on vision-language models.") == (
         "Show me all the papers on vision-language models.",
@@ -452,7 +452,8 @@ def test_repeated_and_cut_off_sentences_are_dropped_and_counted():
 
 
 def test_efficiency_is_a_role_a_question_asks_and_the_papers_own_sentences_state():
-    from rag.roles import question_roles, sentence_roles
+    from rag.evidence.roles import sentence_roles
+    from rag.question.roles import question_roles
 
     for q in ("DANCE vs APM on efficiency", "which one is faster?", "how does each cut compute"):
         assert "efficiency" in question_roles(q), q

@@ -17,8 +17,8 @@ import pytest
 from conftest import MIXED, free_port, served
 from gradio_client import Client
 
-from rag.answer import REFUSAL
 from rag.pipeline import Components
+from rag.route.answer import REFUSAL
 from ui.serve import check_bind, is_loopback_host, launch, parse_auth
 from ui.session import AUTO_FILTER_LABEL
 
@@ -289,7 +289,7 @@ def test_the_page_answers_and_exports_when_the_data_directory_is_elsewhere(embed
     import tempfile
     import uuid
 
-    from rag.ingest import ingest_paths
+    from rag.index.ingest import ingest_paths
     from rag.pipeline import build_pipeline, open_store
     from rag.settings import Settings
 
@@ -328,7 +328,7 @@ def test_the_page_answers_and_exports_when_the_data_directory_is_elsewhere(embed
 def test_embedded_model_streams_then_stop_works(url: str):
     """Time from submit to the first streamed token, then a server-side stop."""
     pytest.importorskip("llama_cpp")
-    from rag.llm import LLMUnavailable, embedded_model_path
+    from rag.llm.clients import LLMUnavailable, embedded_model_path
 
     try:
         embedded_model_path()

@@ -8,9 +8,9 @@ from datetime import datetime, timezone
 
 import pytest
 
-from rag.compare import ComparisonTable, table_markdown
-from rag.conversation import Turn
-from rag.rows import NOT_STATED, ROWS
+from rag.evidence.rows import NOT_STATED, ROWS
+from rag.route.compare import ComparisonTable, table_markdown
+from rag.route.conversation import Turn
 from rag.types import Answer, Citation, Evidence, Timings
 from store.papers import Paper
 from ui.chat import (

@@ -10,7 +10,7 @@ import pytest
 from conftest import served
 from gradio_client import Client
 
-from rag.llm import LLMIncomplete, QueuedLLM
+from rag.llm.clients import LLMIncomplete, QueuedLLM
 from rag.pipeline import build_pipeline
 
 pytestmark = pytest.mark.slow  # the real embedder and Chroma store

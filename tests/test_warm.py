@@ -30,7 +30,7 @@ QUESTION = "What accuracy gain does DANCE report, and at what condensation ratio
 
 
 def _home_with_seed(home: Path, embedder) -> None:
-    from rag.ingest import ingest_paths
+    from rag.index.ingest import ingest_paths
     from rag.pipeline import open_store, prepare_environment
     from rag.settings import Settings
     from store.home import mark_written

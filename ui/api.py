@@ -2,7 +2,7 @@
 (plain and streamed) and ``GET /v1/models``, on FastAPI + uvicorn.
 
 A chat client (Open WebUI, the ``openai`` Python client) sends the whole conversation with every
-request. Its user messages go through one :class:`rag.conversation.Conversation`, so "what
+request. Its user messages go through one :class:`rag.route.conversation.Conversation`, so "what
 datasets does it use?" resolves to the paper cited before: the conversation after each reply is
 kept under the user messages that led to it (``api.conversations`` of them, least recently used
 dropped first; a dropped or unknown one is rebuilt by answering its earlier user messages again).
@@ -34,8 +34,8 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 
-from rag.conversation import Conversation, Turn
-from rag.filters import Filters
+from rag.route.conversation import Conversation, Turn
+from rag.route.filters import Filters
 from ui.service import Library
 from ui.wire import answer_json, sources_text
 

@@ -2,7 +2,7 @@
 wiring of its events to :class:`ui.handlers.Handlers`.
 
 Thin by design: :func:`build_app` lays out components and connects them to the handlers
-(conversation logic is :class:`rag.conversation.Conversation`, rendering the pure formatters
+(conversation logic is :class:`rag.route.conversation.Conversation`, rendering the pure formatters
 of :mod:`ui.chat`, :mod:`ui.evidence_panel` and :mod:`ui.exports`); :func:`ui.serve.launch` serves
 it. Every user has their own conversation in a ``gr.State``; nothing lives at module level.
 """

@@ -17,11 +17,11 @@ import re
 from collections.abc import Sequence
 
 from rag.citations import MARKER
-from rag.compare import ComparisonTable
-from rag.compare import table_markdown as comparison_table_markdown
-from rag.conversation import Turn
-from rag.table import Cell, PaperTable
-from rag.table_text import TABLE_FOLD, table_head, table_markdown, table_text
+from rag.evidence.table import Cell, PaperTable
+from rag.route.compare import ComparisonTable
+from rag.route.compare import table_markdown as comparison_table_markdown
+from rag.route.conversation import Turn
+from rag.route.table_text import TABLE_FOLD, table_head, table_markdown, table_text
 from rag.types import Answer, Citation
 from store.guard import math_spans
 
@@ -167,7 +167,7 @@ def _chat_text(text: str) -> str:
 
 
 def comparison_markdown(table: ComparisonTable) -> str:
-    """The comparison's default rows as a Markdown table (see :func:`rag.compare.table_markdown`)."""
+    """The comparison's default rows as a Markdown table (see :func:`rag.route.compare.table_markdown`)."""
     return comparison_table_markdown(table)
 
 
@@ -188,7 +188,7 @@ def cell_link(citation: Citation, cell: Cell) -> str:
 
 def table_chat_markdown(table: PaperTable, text: str) -> str:
     """A table turn in the chat: the head line, the table with each cell's marker linked to its
-    sentence and rows after the first :data:`rag.table_text.TABLE_FOLD` folded, then what the
+    sentence and rows after the first :data:`rag.route.table_text.TABLE_FOLD` folded, then what the
     answer ``text`` says after its table (papers left out)."""
     whole = table_text(table)
     rest = text[len(whole) :] if text.startswith(whole) else ""

@@ -1,7 +1,7 @@
 """The ``paperchat`` command line: ingest, ask, compare, ui, eval, config, remove; mcp and serve
 (:mod:`ui.cli_remote`); table (:mod:`ui.cli_table`); chat (:mod:`ui.cli_chat`).
 
-Every command that answers goes through :class:`rag.conversation.Conversation`, the route the
+Every command that answers goes through :class:`rag.route.conversation.Conversation`, the route the
 chat page serves, so the CLI, ``eval`` and the page answer alike.
 
 Options fall back to ``PAPERCHAT_*`` environment variables through the settings tree.
@@ -211,7 +211,7 @@ def ask(ctx, question: str | None, batch: Path | None, as_json: bool, backend, o
     directory, that process answers (the same output, without loading anything here); --local
     answers here.
     """
-    from rag.filters import Filters
+    from rag.route.filters import Filters
 
     if (question is None) == (batch is None):
         raise click.UsageError("give a QUESTION or --batch FILE (not both)")
@@ -227,7 +227,7 @@ def ask(ctx, question: str | None, batch: Path | None, as_json: bool, backend, o
         read = [(qid, *_question_in(raw, settings)) for qid, raw in items]
         if ask_warm(warm, read, settings, filters, top_k, as_json, batch is not None):
             return
-    from rag.conversation import Conversation
+    from rag.route.conversation import Conversation
 
     comp = build_components(settings, ensure_corpus=True)
     on_token: Callable[[str], None] | None = None
@@ -254,7 +254,7 @@ def ask(ctx, question: str | None, batch: Path | None, as_json: bool, backend, o
 def _render_comparison(turn) -> str:
     """A comparison for the terminal: the route's text, with its Markdown table as one block per
     row (each paper's quoted sentence, or "not stated in the abstract")."""
-    from rag.rows import NOT_STATED
+    from rag.evidence.rows import NOT_STATED
     from store.papers import strip_markup
 
     if turn.table is None:
@@ -294,7 +294,7 @@ def compare(ctx, papers: tuple[str, ...], as_json: bool, local: bool) -> None:
     warm = connect(settings, local)
     if warm is not None and compare_warm(warm, first, second, as_json, more):
         return
-    from rag.conversation import Conversation
+    from rag.route.conversation import Conversation
 
     comp = build_components(settings, llm=None, ensure_corpus=True)
     turn = Conversation(comp.pipeline).compare(first, second, *more)
@@ -438,8 +438,8 @@ def remove(ctx: click.Context, ids: tuple[str, ...], sources: tuple[str, ...]) -
     IDS are paper ids as the Sources list shows them (000_6b930c46f6674b66#1). Chunks and paper
     records go together; exits 1 when an id or a source is not in the index.
     """
+    from rag.index.sync import known_sources, remove_papers, remove_source
     from rag.pipeline import open_store, prepare_environment
-    from rag.sync import known_sources, remove_papers, remove_source
     from store.home import WriterLock
 
     if not ids and not sources:

@@ -1,6 +1,6 @@
 """``paperchat chat``: a conversation in the terminal, one question per line.
 
-Every line is a message of one :class:`rag.conversation.Conversation`, the object the chat page
+Every line is a message of one :class:`rag.route.conversation.Conversation`, the object the chat page
 keeps per browser session, so follow-ups resolve as on the page ("what datasets does the second
 one use?", "compare [1] and [3]") and a paper keeps its citation number for the whole
 conversation. Each answer is printed as ``paperchat ask`` prints one, a comparison's table as one
@@ -90,9 +90,9 @@ def chat(ctx: click.Context, as_json: bool, backend, ollama_model, top_k, stream
     reported and the conversation goes on (with --json as a line {"qid", "question", "error"});
     the exit code is then 1.
     """
-    from rag.conversation import Conversation
-    from rag.filters import Filters
     from rag.pipeline import refreshed
+    from rag.route.conversation import Conversation
+    from rag.route.filters import Filters
     from store.textin import clean_text
     from ui.cli import _question_in, _render_comparison, _settings
     from ui.cli_setup import build_components

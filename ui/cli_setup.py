@@ -62,7 +62,7 @@ def build_components(settings: Settings, llm="configured", ensure_corpus: bool =
     Raises:
         click.ClickException: the store or the LLM cannot be used (the message has the remedy).
     """
-    from rag.llm import LLMError
+    from rag.llm.clients import LLMError
     from rag.pipeline import build_pipeline, make_embedder, open_store, prepare_environment
     from store.chroma import StoreError
 
@@ -121,12 +121,13 @@ def run_ingest(settings, store, embedder, paths, quiet: bool, field_map=None, sy
     """Ingest (or, with ``sync``, sync) ``paths`` into ``store`` with a progress bar on stderr.
 
     Returns:
-        The :class:`rag.ingest.IngestReport` of :func:`rag.ingest.ingest_paths` / :func:`rag.sync.sync_paths`.
+        The :class:`rag.index.ingest.IngestReport` of :func:`rag.index.ingest.ingest_paths` /
+        :func:`rag.index.sync.sync_paths`.
     """
     from tqdm import tqdm
 
-    from rag.ingest import ingest_paths
-    from rag.sync import sync_paths
+    from rag.index.ingest import ingest_paths
+    from rag.index.sync import sync_paths
 
     bar = tqdm(total=0, unit="paper", disable=quiet, file=sys.stderr, desc="ingest")
 
@@ -164,7 +165,7 @@ class _Lazy:
 
 def locked_ingest(settings: Settings, paths: list[Path], quiet: bool, field_map, sync: bool, collection=None):
     """Open the store and ingest (the caller holds the writer lock); Ctrl-C prints what was stored."""
-    from rag.ingest import IngestInterrupted
+    from rag.index.ingest import IngestInterrupted
     from rag.pipeline import make_embedder, open_store, prepare_environment
     from store.chroma import StoreError
 

@@ -2,7 +2,7 @@
 
 The rows are every paper the membership model accepts for a topic, or the papers named with
 ``--paper``; the columns are free phrases (``--columns "benchmark, main result, code"``). The table
-goes through :meth:`rag.conversation.Conversation.table`, the route the chat page answers "table of
+goes through :meth:`rag.route.conversation.Conversation.table`, the route the chat page answers "table of
 the papers on ..." through. Output: Markdown (default), ``--json`` (rows, cells, spans, citations)
 or ``--csv``.
 """
@@ -21,9 +21,9 @@ __all__ = ["render", "table", "table_turn"]
 
 
 def render(turn, *, as_json: bool = False, as_csv: bool = False) -> tuple[str, int]:
-    """What ``paperchat table`` prints for a :class:`rag.conversation.Turn` (stdout without its
+    """What ``paperchat table`` prints for a :class:`rag.route.conversation.Turn` (stdout without its
     last newline) and its exit code: 1 when no table was made. Shared with the warm process."""
-    from rag.table_text import table_csv
+    from rag.route.table_text import table_csv
     from ui.wire import answer_json, sources_text
 
     code = 1 if turn.paper_table is None else 0
@@ -53,7 +53,7 @@ def table(
     Every cell is a sentence of that paper's abstract with its citation marker, or "not stated
     in the abstract". Exits 1 when no paper is on the topic or a paper is unclear.
     """
-    from rag.table_request import column_phrases
+    from rag.question.table import column_phrases
     from store.textin import clean_text, limit_text
     from ui.discovery import connect
 
@@ -77,7 +77,7 @@ def table_turn(
     settings: Settings, topic: str, refs: list[str], columns: list[str], *, as_json: bool, as_csv: bool, components=None
 ) -> tuple[str, int]:
     """Build the table in this process (over ``components`` when given, else loaded) and render it."""
-    from rag.conversation import Conversation
+    from rag.route.conversation import Conversation
     from ui.cli_setup import build_components
 
     comp = components or build_components(settings, llm=None, ensure_corpus=True)

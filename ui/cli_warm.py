@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from rag.filters import Filters
+from rag.route.filters import Filters
 from rag.settings import Settings
 from ui.discovery import WarmClient
 

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 
-from rag.conversation import Turn
+from rag.route.conversation import Turn
 from rag.types import Citation
 from store.papers import Paper, strip_markup
 from ui.chat import turn_text

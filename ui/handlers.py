@@ -8,7 +8,7 @@ LLM watches (generation stops on the server) and cancels the Gradio event.
 
 Every message is normalised as every input is (:func:`store.textin.clean_text`) and trimmed to
 ``input.max_question_chars`` with a notice; the chat echoes at most ``input.preview_chars`` of it.
-When the LLM's reply did not finish (:class:`rag.llm.LLMIncomplete`), the answer is the
+When the LLM's reply did not finish (:class:`rag.llm.clients.LLMIncomplete`), the answer is the
 extractive one, the status line says so and a Retry button asks the question again.
 
 The settings panel's year / venue / author filters and the switch for filters stated in the
@@ -29,12 +29,12 @@ from typing import Any
 
 import gradio as gr
 
-from rag.conversation import Conversation, Turn
-from rag.filters import Filters
-from rag.llm import LLMError
+from rag.llm.clients import LLMError
 from rag.pipeline import Components
+from rag.route.conversation import Conversation, Turn
+from rag.route.filters import Filters
+from rag.route.table_text import table_csv
 from rag.settings import Settings
-from rag.table_text import table_csv
 from store.textin import clean_text, limit_text
 from ui.chat import escape_dollars, history_messages, status_line
 from ui.evidence_panel import EMPTY_PANEL, evidence_panel

@@ -15,8 +15,8 @@ from mcp.server.mcpserver import MCPServer, ResourceSecurity
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
-from rag.filters import Filters
-from rag.prose import REFUSAL
+from rag.llm.prose import REFUSAL
+from rag.route.filters import Filters
 from ui.service import Library, UnknownPaper
 from ui.wire import answer_json, found_json, paper_json, table_json
 

@@ -4,7 +4,7 @@
 pipeline), rebuilds them over the store as it is now when another process wrote to the data
 directory (``paperchat ingest`` / ``remove``, as the chat page does), and bounds how many
 questions are answered at once (``api.workers``). Every answer goes through
-:class:`rag.conversation.Conversation`, the route of the page and of ``paperchat ask``.
+:class:`rag.route.conversation.Conversation`, the route of the page and of ``paperchat ask``.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from rag.answer import AnswerPipeline
-from rag.conversation import Conversation, Turn
-from rag.filters import Filters
 from rag.pipeline import Components, refreshed
-from rag.search import Found, search_papers
+from rag.route.answer import AnswerPipeline
+from rag.route.conversation import Conversation, Turn
+from rag.route.filters import Filters
+from rag.route.search import Found, search_papers
 from rag.types import Citation
 from store.papers import Paper
 from store.textin import clean_text, limit_text
@@ -116,7 +116,7 @@ class Library:
         return turn
 
     def search(self, query: str, *, k: int = 5, filters: Filters | None = None) -> tuple[list[Found], str]:
-        """The ``k`` papers closest to ``query`` with their best evidence (:func:`rag.search.search_papers`).
+        """The ``k`` papers closest to ``query`` with their best evidence (:func:`rag.route.search.search_papers`).
 
         Raises:
             ValueError: ``k`` outside 1-50.
@@ -126,7 +126,7 @@ class Library:
             return search_papers(self.pipeline, text, k=k, filters=filters)
 
     def compare(self, refs: Sequence[str], aspect: str = "", columns: Sequence[str] = ()) -> Turn:
-        """Compare two or more papers (:meth:`rag.conversation.Conversation.compare_papers`).
+        """Compare two or more papers (:meth:`rag.route.conversation.Conversation.compare_papers`).
 
         Raises:
             ValueError: fewer than two references.
@@ -138,7 +138,7 @@ class Library:
             return self.conversation().compare_papers(refs, self.question(aspect)[0], columns=columns)
 
     def table(self, *, topic: str = "", papers: Sequence[str] = (), columns: Sequence[str] = ()) -> Turn:
-        """A table across papers (:meth:`rag.conversation.Conversation.table`): every paper the
+        """A table across papers (:meth:`rag.route.conversation.Conversation.table`): every paper the
         membership model accepts for ``topic``, or ``papers``, a column per phrase of ``columns``.
 
         Raises:

@@ -1,6 +1,6 @@
 """Per-session state of the chat page and the LLM backends it answers with: the settings panel's
-choices (backend, model, filters) turned into an :class:`~rag.answer.AnswerPipeline` and
-:class:`~rag.filters.Filters`.
+choices (backend, model, filters) turned into an :class:`~rag.route.answer.AnswerPipeline` and
+:class:`~rag.route.filters.Filters`.
 
 Everything here is built per app (:class:`Backends`) or per browser session (:class:`Session`);
 nothing lives at module level.
@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rag.answer import AnswerPipeline
-from rag.conversation import Conversation
-from rag.filters import Filters
-from rag.llm import LLMError
+from rag.llm.clients import LLMError
 from rag.pipeline import Components, make_llm, refreshed
+from rag.route.answer import AnswerPipeline
+from rag.route.conversation import Conversation
+from rag.route.filters import Filters
 
 __all__ = ["AUTO_FILTER_LABEL", "BACKENDS", "UI_AUTO_HINT", "Backends", "Session", "parse_filters"]
 
@@ -140,7 +140,7 @@ class Backends:
 
     def ollama_models(self) -> tuple[list[str], str]:
         """Models pulled into the configured Ollama server, and a line on its state."""
-        from rag.llm_ollama import OllamaLLM
+        from rag.llm.ollama import OllamaLLM
 
         host = self.components.settings.llm.ollama_host
         client = OllamaLLM(host, self.default_model, timeout=5.0)

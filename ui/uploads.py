@@ -1,6 +1,6 @@
 """Adding papers from the page: uploaded files are kept in the data directory and ingested.
 
-The same reading and per-record report as ``paperchat ingest`` (:func:`rag.ingest.ingest_paths`),
+The same reading and per-record report as ``paperchat ingest`` (:func:`rag.index.ingest.ingest_paths`),
 under the same one-writer lock, so a page and a CLI ingest never write at once. Uploads are
 copied to ``<home>/uploads/`` first, so each paper's source is a file that stays (``paperchat
 remove --source`` and ``ingest --sync`` can name it later), not Gradio's temporary copy.
@@ -13,7 +13,7 @@ import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
-from rag.ingest import ingest_paths
+from rag.index.ingest import ingest_paths
 from rag.pipeline import Components
 from store.home import StoreBusy, WriterLock
 

@@ -32,11 +32,11 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from rag.answer import AnswerPipeline
-from rag.conversation import Conversation
-from rag.filters import Filters
-from rag.llm import ChatLLM, LLMError
+from rag.llm.clients import ChatLLM, LLMError
 from rag.pipeline import make_llm
+from rag.route.answer import AnswerPipeline
+from rag.route.conversation import Conversation
+from rag.route.filters import Filters
 from rag.settings import Settings
 from ui.discovery import TOKEN_HEADER, CommandOutput, ServerInfo, advertise, new_server_info
 from ui.service import Library

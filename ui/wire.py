@@ -11,10 +11,10 @@ from collections.abc import Iterable
 from dataclasses import asdict
 from typing import Any
 
-from rag.conversation import Turn
-from rag.search import Found
-from rag.table import PaperTable
-from rag.table_text import cell_text
+from rag.evidence.table import PaperTable
+from rag.route.conversation import Turn
+from rag.route.search import Found
+from rag.route.table_text import cell_text
 from rag.types import Citation
 from store.papers import Paper
 

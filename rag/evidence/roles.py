@@ -1,0 +1,209 @@
+"""Rhetorical roles of abstract sentences and the moves of an abstract (the rows of comparisons and
+summaries built on them are in :mod:`rag.evidence.rows`).
+
+A question asks for a role (the problem a paper addresses, its method, its results, its data,
+its theory: :mod:`rag.question.roles`); a sentence of an abstract plays roles, recognised by cue words (after the
+argumentative-zoning idea of Teufel and Moens, Computational Linguistics 2002) and by its move
+in the abstract (background, gap, contribution: Swales, 1990, "Create a Research Space").
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+__all__ = [
+    "ANAPHORA",
+    "CONTINUES",
+    "FIRST_PERSON",
+    "RESULT_LEAD",
+    "abstract_moves",
+    "names_benchmark",
+    "sentence_roles",
+]
+
+
+# What it costs to run or train a method, and saving it, as sentences state it ("9.6x faster
+# distillation", "33.42% fewer tokens", "reducing memory consumption").
+_RESOURCE = r"(?:memory|cost|costs|latency|time|compute|computation|storage|tokens|flops|overhead|energy|runtime)"
+_EFFICIENCY_STATED = re.compile(
+    rf"\b(efficien\w*|faster|speed-?ups?|fewer|cheaper|overhead|latency|throughput|wall-clock|flops|"
+    rf"(?:reduc|sav|lower|cut|cheaper)\w*\s+(?:[\w-]+\s+){{0,2}}{_RESOURCE}|{_RESOURCE}\s+(?:reduction|savings?|consumption))\b",
+    re.I,
+)
+
+# Rhetorical roles of abstract sentences, recognised by cue words (after the argumentative-zoning
+# idea of Teufel & Moens, 2002, reduced to the roles questions about abstracts ask for).
+_ROLE_CUES = {
+    "efficiency": _EFFICIENCY_STATED,
+    "problem": re.compile(
+        r"\b(however|but|limit\w*|lack\w*|challeng\w*|suffer\w*|fail\w*|bottleneck\w*|ineffici\w*|costly|"
+        r"expensive|difficult\w*|issue\w*|problem\w*|gap|neglect\w*|overlook\w*|rigid\w*|unstable|instabilit\w*|"
+        r"hinder\w*|scarc\w*|overhead|prohibitive|vanish\w*|waste\w*|mismatch\w*|trade-off|degrad\w*|remain\w*|"
+        r"existing|prior|previous|conventional|traditional|struggl\w*)\b",
+        re.I,
+    ),
+    "method": re.compile(
+        r"\b(we (propose|introduce|present|design|develop)|framework|approach|consists?|stages?|first|then|"
+        r"specifically|key idea|leverag\w*|via|by (exploiting|using|introducing)|trains?|curriculum)\b",
+        re.I,
+    ),
+    "result": re.compile(
+        r"\b(achiev\w*|outperform\w*|improv\w*|reduc\w*|experiments?|results?|demonstrat\w*|speed-?ups?|faster|"
+        r"state-of-the-art|gains?|surpass\w*|accuracy)\b|%|\\times",
+        re.I,
+    ),
+    # ... or a name with a digit or inner capital after "on"/"in"/"across" ("on ImageNet-1k",
+    # "in Flickr30k", "on ALFWorld"): data named without a word that says so
+    "data": re.compile(
+        r"\b(datasets?|benchmarks?|evaluat\w*|corpus|annotations?|tasks|suite|"
+        r"(?:experiments?|results|tested|trained|performance)\s+(?:on|across|with|over)|"
+        r"(?:demonstrat|validat|evaluat)\w*\s+(?:(?:the|its|our)\s+)?(?:\w+\s+)?(?:on|across))\b|"
+        r"\b(?:on|in|across)\s+(?:the\s+)?(?-i:[A-Z][\w-]*(?:\d|[a-z][A-Z])[\w-]*)",
+        re.I,
+    ),
+    "theory": re.compile(
+        r"\b(prove\w*|proof|theor\w*|bounds?|guarantee\w*|convergence|consisten\w*|optimal\w*|approximation)\b",
+        re.I,
+    ),
+}
+@functools.lru_cache(maxsize=1)
+def _benchmarks() -> re.Pattern[str]:
+    """Whole-word, case-sensitive pattern of the benchmarks ``glossary.tsv`` lists (its ``isa`` lines)."""
+    from rag.lexicon import load_glossary
+
+    names = sorted({term for rel, term, _ in load_glossary() if rel == "isa"}, key=len, reverse=True)
+    return re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, names)) + r")(?![\w-])")
+
+
+def names_benchmark(sentence: str) -> bool:
+    """Whether ``sentence`` names a well-known benchmark ("gains of 11.6 points on HumanEval and
+    33.6 points on GSM8K"): it states the paper's data although no word says "dataset"."""
+    return bool(_benchmarks().search(sentence))
+
+
+FIRST_PERSON = re.compile(r"\b(we|our|us)\b", re.I)
+RESULT_LEAD = re.compile(
+    r"^\W*(experiment\w*|empirical\w*|extensive|results?|evaluations?|across|comprehensive)\b", re.I
+)
+_CONTRAST = re.compile(
+    r"\b(however|but|yet|although|though|despite|whereas|existing|prior|previous|conventional)\b", re.I
+)
+
+
+def sentence_roles(sentence: str, move: str = "unknown") -> set[str]:
+    """Rhetorical roles a sentence plays, by its cue words and its move in the abstract.
+
+    When the abstract's moves are known (:func:`abstract_moves`), a sentence states the
+    problem exactly when it is in the gap move, and a background or gap sentence states no
+    method, data or result of the paper unless it speaks in the first person (they describe the
+    field and other work; Swales, 1990).
+    Otherwise cue words decide, and a sentence
+    that opens as a result ("Experiments show ... the best trade-off") does not state the
+    problem unless it also contrasts with other work.
+    """
+    roles = {r for r, pat in _ROLE_CUES.items() if pat.search(sentence)}
+    if names_benchmark(sentence):
+        roles.add("data")
+    if move in ("background", "gap") and not FIRST_PERSON.search(sentence):
+        # The field and its gap are other work's: such a sentence states no method, data or
+        # result of this paper ("LLMs are increasingly deployed ... for decision-making tasks"),
+        # unless the authors speak of their own ("we introduce graph condensation ...").
+        roles -= {"method", "data", "result", "efficiency"}
+    if move == "gap":
+        roles.add("problem")
+    elif move != "unknown" or (RESULT_LEAD.search(sentence) and not _CONTRAST.search(sentence)):
+        roles.discard("problem")
+    return roles
+
+
+# Moves of an abstract (Swales, 1990, "Create a Research Space"): the territory, the niche (the gap
+# or limitation the paper addresses) and its occupation (what the paper proposes and shows).
+_PROPOSAL = re.compile(
+    r"\b(we (propose|introduce|present|develop|design|study|investigate|make|formulate|build|consider)\w*|"
+    r"here,? we)\b",
+    re.I,
+)
+_STRONG_PROPOSAL = re.compile(
+    r"\b(we propose|this (paper|work) proposes|"
+    r"to (address|tackle|overcome|solve|bridge|fill|mitigate|remedy|this end)\b.{0,80}\bwe)\b",
+    re.I,
+)
+_THIS_WORK = re.compile(r"\b(in this (paper|work)|this (paper|work) (introduce|present|develop|stud)\w*)\b", re.I)
+_GAP_CUE = re.compile(
+    r"\b(however|but|yet|although|though|despite|unfortunately|nevertheless|remains?|lack\w*|suffer\w*|"
+    r"fail\w*|limit(ed|ation|ations|s)?|overlook\w*|neglect\w*|ignor\w*|struggl\w*|incur\w*|bottleneck\w*|"
+    r"challeng\w*|costly|expensive|prohibitive|ineffici\w*|incoheren\w*|difficult\w*|waste\w*|vanish\w*|"
+    r"insufficien\w*|less attention|under-?explored|unexplored|constrain\w*|hinder\w*|issues?|problems?|gap|"
+    r"overhead|trade-offs?|unstable|instabilit\w*|rigid\w*|scarc\w*|mismatch\w*|degrad\w*|only)\b|^\W*while\b",
+    re.I,
+)
+# "Recent methods address this limitation by ..." describes earlier work's remedy, not the gap.
+_PRIOR_REMEDY = re.compile(
+    r"\b(address|tackle|mitigat|alleviat|overcom|solv|resolv)\w* (this|these|the|such) "
+    r"(limitation|issue|problem|challenge|bottleneck)s?\b(?!.*\b(however|but|yet)\b)",
+    re.I,
+)
+ANAPHORA = re.compile(
+    r"^\W*(?:(?:however|moreover|furthermore|yet|but|still|unfortunately|also|in addition|in practice),?\s+)?"
+    r"(this|these|such|that|those|it|they|as a result|consequently|thus|hence|therefore)\b",
+    re.I,
+)
+
+
+CONTINUES = re.compile(
+    rf"{ANAPHORA.pattern}|"
+    r"^\W*(?:however|but|yet|nevertheless|nonetheless|still|while effective|despite (?:this|these|its|their))\b",
+    re.I,
+)
+"""A sentence that reads against the one before it: an anaphor ("These approaches ...") or a contrast
+("However, ...")."""
+
+
+def abstract_moves(sentences: list[str]) -> list[str]:
+    """The move each sentence of an abstract makes: ``background``, ``gap`` or ``contribution``.
+
+    The contribution starts at the first sentence that says what the paper does ("we
+    propose", "In this work", "To address this, we"), or at the first of the authors' own
+    sentences ("we", "our") right before it. The gap is the run of sentences just
+    before it that state a limitation, a contrast or a consequence of one (a sentence that
+    starts with "This"/"These"/"As a result" continues the run; one that describes earlier
+    work's remedy, "Recent methods address this limitation by ...", ends it). Everything
+    earlier is background. An abstract with no recognisable contribution sentence, or none
+    before which a gap is stated, gets ``unknown`` for every sentence (the cue words then
+    decide; after Swales, 1990, moves of research introductions).
+
+    Args:
+        sentences: The abstract's sentences, in order.
+
+    Returns:
+        One move per sentence.
+    """
+    n = len(sentences)
+    p = None
+    for pat in (_STRONG_PROPOSAL, _THIS_WORK, _PROPOSAL):
+        p = next((i for i, s in enumerate(sentences) if pat.search(s)), None)
+        if p is not None:
+            break
+    if not p:
+        return ["unknown"] * n
+    # The authors' own sentences right before the proposal ("In this work, we revisit ...", "We
+    # first establish ...") open the contribution; the gap is stated before them (one of theirs that
+    # states a gap, "we show that this reliance introduces a trade-off", stays in it).
+    while p > 0 and FIRST_PERSON.search(sentences[p - 1]) and not _GAP_CUE.search(sentences[p - 1]):
+        p -= 1
+    if not p:
+        return ["unknown"] * n
+    moves = ["background"] * p + ["contribution"] * (n - p)
+    i = p - 1
+    while i >= 0:
+        s = sentences[i]
+        if _PRIOR_REMEDY.search(s):
+            break
+        if not (_GAP_CUE.search(s) or (i + 1 < p and moves[i + 1] == "gap" and ANAPHORA.search(sentences[i + 1]))):
+            break
+        moves[i] = "gap"
+        i -= 1
+    return moves if "gap" in moves else ["unknown"] * n
+
+

@@ -1,0 +1,268 @@
+"""The rows of comparisons and summaries: problem, approach, data, results, limitations.
+
+Each row is filled with the sentence of an abstract that best plays it, scored by the row's
+rhetorical cues and its place in the abstract's moves (:mod:`rag.evidence.roles`): approach, data and
+results come from the paper's own sentences, the problem from the gap when one is stated, and a
+limitation only from what the paper says of its own work.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from rag.evidence.roles import CONTINUES, FIRST_PERSON, RESULT_LEAD, names_benchmark
+from rag.types import Evidence
+from store.papers import Paper, strip_markup
+
+if TYPE_CHECKING:
+    from rag.protocols import EvidenceSource
+
+__all__ = ["LIMITATIONS", "NOT_STATED", "ROWS", "ROW_MIN_SCORE", "Row", "select_rows"]
+
+NOT_STATED = "not stated in the abstract"
+"""What a cell says when no sentence of the abstract fits its row."""
+
+@dataclass(frozen=True)
+class Row:
+    """One row of a comparison table (and one theme of a summary).
+
+    A sentence's row score in [0, 1] is ``0.5 * semantic + 0.5 * cue``: ``semantic`` is
+    :meth:`rag.evidence.selector.EvidenceSelector.score` against :attr:`query`; ``cue`` counts the
+    rhetorical cues of the row the sentence holds (0.4 each, at most 1), plus a position
+    bonus of up to 0.1 (problems come early in abstracts, results late), minus 0.3 when the
+    sentence holds a cue of :attr:`against`. Rhetorical cues are the usual features of
+    argumentative zoning (Teufel and Moens, Computational Linguistics 2002): generic
+    queries alone rank sentences poorly on 150-word abstracts.
+
+    Attributes:
+        key: Stable identifier (``"problem"``).
+        title: Row heading shown to users.
+        query: What the row asks of the abstract, for the semantic score.
+        cues: Words and phrases that mark a sentence of this row (one hit each).
+        strong: Phrases that mark it unmistakably ("we propose", "on 8 datasets"; two hits each).
+        against: Cues of other rows that argue against this one (may be ``None``).
+        position: ``"early"``, ``"late"`` or ``""``: where such sentences usually stand.
+        requires_own: Only sentences about the paper's own work count (limitations).
+    """
+
+    key: str
+    title: str
+    query: str
+    cues: re.Pattern[str]
+    strong: re.Pattern[str] | None = None
+    against: re.Pattern[str] | None = None
+    position: str = ""
+    requires_own: bool = False
+
+
+_PRIOR = re.compile(
+    r"\b(existing|current|prior|previous|conventional|standard|traditional|classical|most|many|some|recent)\s+"
+    r"(\w+\s+)?(methods?|approaches|works?|models|techniques|systems|paradigms?|algorithms?|studies)\b",
+    re.I,
+)
+_REMEDY = re.compile(
+    r"\b(?:address|tackl|overcom|mitigat|alleviat|solv|resolv|remed|bridg|circumvent|avoid)\w*\s+"
+    r"(?:this|these|those|the|such|above|its|their)\s+(?:\w+\s+)?"
+    r"(?:limitations?|issues?|problems?|challenges?|gaps?|drawbacks?|shortcomings?|bottlenecks?)\b",
+    re.I,
+)
+_OWN = re.compile(r"\b(we|our|ours|this (paper|work|study)|the proposed)\b", re.I)
+_NUMERIC_RESULT = re.compile(r"\d(?:[\d.,]*)\s*(?:\\?%|×|x\b|\$\\times\$|times\b|-fold\b|points?\b)", re.I)
+
+ROWS: tuple[Row, ...] = (
+    Row(
+        "problem",
+        "Problem",
+        "The problem or challenge this paper addresses: existing methods are limited, costly or fail.",
+        re.compile(
+            r"\b(however|challeng\w*|problems?|suffer\w*|struggl\w*|limit(?:ed|ation|ations|s)?|bottlenecks?|lacks?|"
+            r"lacking|costly|expensive|overhead|remains?|difficult\w*|fail\w*|issues?|gaps?|hinder\w*|constrain\w*|"
+            r"inefficien\w*|unclear|open question|neglect\w*|overlook\w*|insufficient|unexplored|vulnerable)\b",
+            re.I,
+        ),
+        strong=re.compile(
+            r"\b(we (study|consider|investigate|address|tackle|focus on|revisit|examine)|"
+            r"this (paper|work) (studies|addresses|investigates)|remains? (an open|challenging|unclear|difficult))\b",
+            re.I,
+        ),
+        against=re.compile(r"\bwe (propose|introduce|present)\b|\bexperiments?\b|\boutperform", re.I),
+        position="early",
+    ),
+    Row(
+        "approach",
+        "Approach",
+        "We propose a new method or framework; how the proposed approach works.",
+        re.compile(
+            r"\b(we (formulate|derive|build|leverage|adopt|employ|use|train)|named|"
+            r"(a|an) (novel|new|simple|unified|general|principled|efficient|lightweight|training-free)|"
+            r"(our|the proposed) (method|approach|framework|model|algorithm))\b",
+            re.I,
+        ),
+        strong=re.compile(
+            r"\b(we (propose|introduce|present|develop|design|devise)|"
+            r"(this|our) (paper|work) (proposes|introduces|presents)|called|dubbed|termed)\b",
+            re.I,
+        ),
+        against=re.compile(rf"{_PRIOR.pattern}|{RESULT_LEAD.pattern}", re.I),
+    ),
+    Row(
+        "data",
+        "Data / benchmarks",
+        "Experiments on datasets and benchmarks; the tasks and environments it is evaluated on.",
+        re.compile(
+            r"\b(datasets?|benchmarks?|corpus|corpora|experiments?|evaluat\w*|tested on|tasks?|suites?|"
+            r"environments?|simulat\w*|real-world|empirical\w*|user study|participants)\b",
+            re.I,
+        ),
+        strong=re.compile(
+            r"\b\d+\s+(?:[\w-]+\s+){0,2}(?:datasets|benchmarks|tasks|environments|languages|domains)\b"
+            r"|\b(?:on|across|over)\s+(?:[\w-]+\s+){0,3}(?:datasets|benchmarks|tasks)\b"
+            r"|\b(?:experiments|evaluations?)\s+(?:on|across|with)\b",
+            re.I,
+        ),
+    ),
+    Row(
+        "results",
+        "Key results",
+        "Results: the method outperforms baselines and improves accuracy by a stated amount.",
+        re.compile(
+            r"\b(improv\w*|achiev\w*|gains?|reduc\w*|faster|speed-?ups?|superior|better|significant\w*|"
+            r"consistently|demonstrat\w*|shows? that|boost\w*|up to|matches|competitive|effective\w*|optimal)\b",
+            re.I,
+        ),
+        strong=re.compile(r"\b(outperform\w*|surpass\w*|state-of-the-art|sota)\b", re.I),
+        against=_PRIOR,
+        position="late",
+    ),
+    Row(
+        "limitations",
+        "Limitations",
+        "Limitations of the proposed method: it fails, cannot, or is restricted; future work.",
+        re.compile(
+            r"\b(limitations?|limited to|fails? to|cannot|can not|drawbacks?|trade-?offs?|at the cost of|"
+            r"restricted to|only applies|future work|does not (scale|generalize|hold))\b",
+            re.I,
+        ),
+        against=_PRIOR,
+        requires_own=True,
+    ),
+)
+CONTEXT_SENTENCES = 2
+"""Most sentences quoted before a problem sentence that reads against the one before it (a gap is
+rarely stated over more than three sentences; see :data:`rag.evidence.selector.GAP_UNIT`)."""
+LIMITATIONS = next(r for r in ROWS if r.key == "limitations")
+"""The row of the limitations a paper states of its own work."""
+ROW_MIN_SCORE = 0.30
+"""Least row score (see :class:`Row`) for a sentence to fill a cell; else :data:`NOT_STATED`."""
+
+
+def _row_score(row: Row, ev: Evidence, index: int, count: int, label: str, move: str = "unknown") -> float:
+    text = strip_markup(ev.sentence)
+    if row.requires_own and not (_OWN.search(text) or (label and label.lower() in text.lower())):
+        return 0.0
+    if row.requires_own and (_REMEDY.search(text) or move in ("background", "gap")):
+        return 0.0  # the gap it remedies ("To address this limitation, we propose ..."), not its own
+    if row.key != "problem" and move in ("background", "gap") and not FIRST_PERSON.search(text):
+        return 0.25 * ev.score  # the field or other work: not this paper's approach, data or results
+    if row.key == "problem" and move == "contribution":
+        return 0.25 * ev.score  # the abstract states a gap: the problem is there, not in what the paper does
+    hits = len({m.group(0).lower() for m in row.cues.finditer(text)})
+    if row.strong is not None:
+        hits += 2 * len({m.group(0).lower() for m in row.strong.finditer(text)})
+    if row.key == "results" and _NUMERIC_RESULT.search(ev.sentence):
+        hits += 2
+    if row.key == "data" and names_benchmark(text):
+        hits += 2  # "gains ... on HumanEval and GSM8K" states the data without saying "benchmark"
+    if row.key == "approach" and label and not label.endswith("…") and label.lower() in text.lower():
+        hits += 1
+    if not hits:
+        return 0.25 * ev.score  # the semantic part alone, halved: never enough on its own
+    cue = min(1.0, 0.4 * hits)
+    pos = index / max(1, count - 1)
+    if row.position == "early":
+        cue += 0.1 * (1.0 - pos)
+    elif row.position == "late":
+        cue += 0.1 * pos
+    if row.against is not None and row.against.search(text):
+        cue -= 0.3
+    return max(0.0, min(1.0, 0.5 * ev.score + 0.5 * min(1.0, cue)))
+
+
+def select_rows(
+    evidence: EvidenceSource,
+    paper: Paper,
+    rows: Sequence[Row] = ROWS,
+    *,
+    topic: str = "",
+    min_score: float = ROW_MIN_SCORE,
+) -> dict[str, tuple[Evidence, ...]]:
+    """The best sentence of ``paper``'s abstract for each row, or none when nothing fits.
+
+    Rows are filled in order of how specific their cues are (approach, results, data,
+    problem, limitations); a sentence already used by another row is taken again only
+    when it scores at least ``min_score + 0.1`` for this row and no unused one qualifies.
+
+    Args:
+        evidence: The sentence scorer.
+        paper: The paper whose abstract is read.
+        rows: Rows to fill.
+        topic: Optional topic prepended to each row's query (topic summaries).
+        min_score: Least row score in [0, 1] for a cell.
+
+    Returns:
+        Row key -> the chosen evidence (empty tuple = not stated in the abstract).
+    """
+    order = {s.start: i for i, s in enumerate(evidence.sentences(paper)[0])}
+    moves = evidence.moves(paper)
+    count = max(1, len(order))
+    priority = ["approach", "results", "data", "problem", "limitations"]
+    todo = sorted(rows, key=lambda r: priority.index(r.key) if r.key in priority else len(priority))
+    used: set[int] = set()
+    out: dict[str, tuple[Evidence, ...]] = {}
+    for row in todo:
+        query = f"{topic}. {row.query}" if topic else row.query
+        scored = evidence.score(query, paper)
+        own = "" if paper.describes else paper.label  # a descriptive label is no name to look for
+        ranked = sorted(
+            ((_row_score(row, e, order.get(e.start, 0), count, own, moves.get(e.start, "unknown")), e) for e in scored),
+            key=lambda t: t[0],
+            reverse=True,
+        )
+        pick: Evidence | None = None
+        for sc, e in ranked:
+            if sc < min_score:
+                break
+            if e.start not in used:
+                pick = replace(e, score=round(sc, 4))
+                break
+        if pick is None:
+            for sc, e in ranked:
+                if sc >= min_score + 0.1:
+                    pick = replace(e, score=round(sc, 4))
+                    break
+        if pick is None:
+            out[row.key] = ()
+            continue
+        used.add(pick.start)
+        before: tuple[Evidence, ...] = ()
+        first = pick
+        # "However, establishing a compact boundary ... remains a challenge": a problem stated
+        # against the sentence before it is quoted with that sentence ("One-class learning offers
+        # inherent robustness ..."), which says what it is a problem of; at most CONTEXT_SENTENCES.
+        while row.key == "problem" and len(before) < CONTEXT_SENTENCES and CONTINUES.search(first.sentence):
+            prev = max((e for e in scored if e.start < first.start), key=lambda e: e.start, default=None)
+            if prev is None or prev.start in used:
+                break
+            first = replace(prev, score=pick.score)
+            before = (first, *before)
+            used.add(prev.start)
+        # "three challenges: (1) Overhead." is quoted with the sentences holding items (2), (3).
+        from rag.evidence.selector import list_items
+
+        more = list_items(pick, scored)
+        used.update(e.start for e in more)
+        out[row.key] = (*before, pick, *more)
+    return {r.key: out[r.key] for r in rows}

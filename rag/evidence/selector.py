@@ -1,0 +1,441 @@
+"""Sentence-level evidence: which sentences of a paper's abstract answer the question."""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+from collections import Counter
+from collections.abc import Iterable
+
+import numpy as np
+
+from rag.evidence.roles import (
+    _PROPOSAL,
+    _STRONG_PROPOSAL,
+    _THIS_WORK,
+    ANAPHORA,
+    FIRST_PERSON,
+    RESULT_LEAD,
+    abstract_moves,
+    sentence_roles,
+)
+from rag.index.embed import Embedder
+from rag.lexicon import term_key
+from rag.question.parts import question_parts, without_paper_description
+from rag.question.roles import is_summary, question_roles
+from rag.text import (
+    CODE_COMPOUND,
+    Sentence,
+    content_terms,
+    named_entities,
+    normalize,
+    numbers,
+    quoted_figures,
+    split_sentences,
+)
+from rag.types import Evidence
+from store.guard import is_instruction
+from store.papers import Paper
+
+__all__ = ["EvidenceSelector", "list_items", "list_opening"]
+
+_QUANTITY = re.compile(
+    r"\b(how (many|much|large|fast|big)|"
+    r"what (accuracy|gain|score|fraction|percentage|speed ?up|reduction|sparsity|cost)|"
+    r"by how|speed-?up|improve|reduction|rate|ratio|percent|%)\b",
+    re.I,
+)
+
+
+ROLE_BONUS = 0.2
+OTHER_WORK_WEIGHT = 0.5
+"""Factor on a background or gap sentence that does not speak in the first person when the question
+asks only for the paper's data (one part, no problem asked): such a sentence describes the field and other work
+(:func:`rag.evidence.roles.sentence_roles`), so "What datasets does APM evaluate on?" is not answered by
+"Multi-modal dataset distillation (MDD) seeks to compress large-scale multi-modal datasets"."""
+PART_FLOOR = 0.35  # x the best sentence's score: the least a sub-question's best sentence needs
+PART_MARGIN = 2.0  # x the runner-up's score: a sub-question's best sentence that stands out is taken
+ASPECT_FLOOR = 0.20
+"""Least evidence score (in [0, 1], :meth:`rag.evidence.selector.EvidenceSelector.score`) for a sentence to
+answer an asked aspect; below it the cell says "not stated in the abstract". Chosen on the dev set's
+12 comparisons and their 48 rephrasings: at the rows' floor (0.30) the short aspect queries of
+rephrasings ("what does each shrink?") found no sentence in either paper far more often than the
+abstracts lacked the answer (aspect facts 0.78 -> see the closing figures)."""
+
+
+GAP_UNIT = 3  # sentences: a gap move at most this long is quoted whole
+ELABORATION_UNIT = 3  # sentences: most quoted after a paper's proposal when it is asked about as a whole
+_AVAILABILITY = re.compile(
+    r"\b(available|released?|open-?sourced?)\b.*(https?://|www\.|\.(com|org|io|cn)\b|github)", re.I
+)
+_LINK_QUESTION = re.compile(
+    r"\b(code|github|link|url|website|project page|demo|samples?|repositor\w*|available)\b", re.I
+)
+_DEFINITION = re.compile(r"\bstands? for\b|\bacronyms?\b|\babbreviat\w*|\bspelled out\b|\bfull name", re.I)
+def _keys(text: str) -> set[str]:
+    """The term keys of the content words of ``text``; a hyphenated compound also gives its parts'
+    keys, so "two-stage training" states "stages" and "verifier-free" states "verifier"."""
+    terms = content_terms(text)
+    parts = [p for t in terms if "-" in t for p in content_terms(t.replace("-", " "))]
+    return {term_key(t) for t in (*terms, *parts)}
+
+
+def _data_sentences(abstract: str) -> list[Sentence]:
+    """The abstract's sentences minus those addressed to an assistant (issue 17: abstracts are data):
+    such a sentence is never scored, quoted, or used to check a claim (:func:`store.guard.is_instruction`)."""
+    return [s for s in split_sentences(abstract) if not is_instruction(s.text)]
+
+
+class EvidenceSelector:
+    """Scores the sentences of retrieved abstracts against a question.
+
+    Sentence score in [0, 1]: ``0.6 * cosine + 0.4 * idf-weighted term overlap``, plus
+    0.1 when the question asks for a quantity and the sentence states a number, 0.2 when
+    the sentence plays a rhetorical role the question asks for (problem, method, result,
+    data, theory; the problem is the abstract's gap move, :func:`abstract_moves`), 0.25 when it
+    states a name the question asks about, and 0.25 when it spells out a name the question
+    asks the meaning of ("what does DGSA stand for"); clipped to 1. A short availability
+    statement ("Code is available at <url>") keeps 0.3 of its score unless the question asks
+    for code or links. A sentence that opens with
+    "This"/"These ..." also matches, at half weight, the terms of the sentence before it.
+    Sentence embeddings are computed once per paper and cached.
+
+    Args:
+        embedder: The embedder (sentences and question use the same model).
+        papers: All papers, for document frequencies of terms.
+    """
+
+    def __init__(self, embedder: Embedder, papers: list[Paper]):
+        self.embedder = embedder
+        self._cache: dict[str, tuple[list[Sentence], np.ndarray]] = {}
+        self._abstracts: dict[str, str] = {}  # the abstract each cache entry was computed from
+        self._moves: dict[str, list[str]] = {}
+        df: Counter[str] = Counter()
+        for p in papers:
+            df.update(_keys(p.abstract))
+        self._n = max(1, len(papers))
+        self._df = df
+
+    def idf(self, term: str) -> float:
+        """Smoothed inverse document frequency ``ln(1 + N / (1 + df))`` of a word (compared by its
+        term key, :func:`_keys`: "distill" and "distillation" are one term)."""
+        return self._idf(term_key(term.lower()))
+
+    def _idf(self, key: str) -> float:
+        return math.log(1.0 + self._n / (1.0 + self._df.get(key, 0)))
+
+    def adopt(self, previous: EvidenceSelector, papers: Iterable[Paper]) -> int:
+        """Take over ``previous``'s cached sentences and embeddings of ``papers`` whose abstract is
+        unchanged (a rebuild after an ingest keeps what was computed). Returns how many were taken."""
+        taken = 0
+        for p in papers:
+            got = previous._cache.get(p.id)
+            if got is not None and previous._abstracts.get(p.id) == p.abstract:
+                self._cache[p.id] = got
+                self._abstracts[p.id] = p.abstract
+                taken += 1
+        return taken
+
+    def warm_all(self, papers: list[Paper], stop: threading.Event | None = None) -> None:
+        """Embed the sentences of every paper of ``papers`` (one call per paper, as :meth:`warm`)
+        until done or ``stop`` is set: a serving process runs this in the background so that no
+        answer waits for the first embedding of a paper's sentences. ``stop`` is looked at before
+        each paper, so a process that stops waits for one abstract's embedding at most (tens of
+        milliseconds on two cores)."""
+        for p in papers:
+            if stop is not None and stop.is_set():
+                return
+            self.sentences(p)
+
+    def warm(self, papers: list[Paper]) -> None:
+        """Embed the sentences of every paper not cached yet, one call per paper: a paper's vectors
+        (and so every evidence score) never depend on which other papers shared the batch (padding
+        to a batch's longest text moves the floats), so the page, the CLI and a warm server that
+        embedded in other orders give the same scores."""
+        for p in papers:
+            self.sentences(p)
+
+    def sentences(self, paper: Paper) -> tuple[list[Sentence], np.ndarray]:
+        """Sentences of the abstract and their ``(m, d)`` float32 unit embeddings (cached)."""
+        got = self._cache.get(paper.id)
+        if got is None:
+            sents = _data_sentences(paper.abstract)
+            got = (sents, self.embedder.embed([s.text for s in sents]))
+            self._cache[paper.id] = got
+            self._abstracts[paper.id] = paper.abstract
+        return got
+
+    def moves(self, paper: Paper) -> dict[int, str]:
+        """The move (:func:`abstract_moves`) of each sentence of the abstract, by sentence start offset."""
+        got = self._moves.get(paper.id)
+        if got is None:
+            sents = self.sentences(paper)[0]
+            got = self._moves[paper.id] = abstract_moves([x.text for x in sents])
+        return {x.start: m for x, m in zip(self.sentences(paper)[0], got, strict=True)}
+
+    def score(
+        self, question: str, paper: Paper, qvec: np.ndarray | None = None, *, roles: Iterable[str] | None = None
+    ) -> list[Evidence]:
+        """All sentences of ``paper`` scored against ``question``, best first.
+
+        ``roles`` are the rhetorical roles the question asks for, as the question model read them
+        (:attr:`rag.question.reader.QuestionPlan.roles`); ``None`` reads them from ``question``."""
+        sents, vecs = self.sentences(paper)
+        if not sents:
+            return []
+        # What the question asks *about this paper*: its own names say which paper, not which sentence.
+        aspect = without_paper_description(question)
+        for name in sorted({*(() if paper.describes else (paper.label,)), *paper.aliases}, key=len, reverse=True):
+            if name and not name.endswith("…"):
+                aspect = re.sub(re.escape(name), " ", aspect, flags=re.I)
+        if aspect != question or qvec is None:
+            qvec = self.embedder.embed([aspect])[0]
+        cos = vecs @ qvec
+        # Term weights: corpus idf x within-abstract idf (a term in most sentences of this
+        # abstract, like its topic, does not tell its sentences apart).
+        sent_terms = [_keys(s.text) for s in sents]
+        m = len(sents)
+        # A sentence that opens with "These approaches" / "This design" is about what the sentence
+        # before it names: it inherits those terms at half weight (a cheap coreference).
+        inherited: list[set[str]] = [set()]
+        for i in range(1, m):
+            refers = ANAPHORA.search(sents[i].text)
+            inherited.append((sent_terms[i - 1] | inherited[i - 1]) - sent_terms[i] if refers else set())
+
+        def weight(t: str) -> float:
+            sf = sum(1 for st in sent_terms if t in st)
+            return self._idf(t) * math.log(1.0 + m / (1.0 + sf))
+
+        qterms = _keys(aspect)
+        qweight = sum(weight(t) for t in qterms) or 1.0
+        wants_number = bool(_QUANTITY.search(question))
+        figures = quoted_figures(question)  # "65x", "40%", "2.33"
+        wants_link = bool(_LINK_QUESTION.search(CODE_COMPOUND.sub(" ", question)))
+        roles = question_roles(question) if roles is None else set(roles)
+        own_role = "data" in roles and "problem" not in roles and len(question_parts(question)) == 1
+        own = {normalize(n) for n in (paper.label, *paper.aliases)}
+        stated = {normalize(e) for e in named_entities(question)}
+        asked = stated - own
+        defines = stated if _DEFINITION.search(question) else set()
+        moves = self.moves(paper)
+        out = []
+        for s, c, sterms, inh in zip(sents, cos, sent_terms, inherited, strict=True):
+            overlap = (sum(weight(t) for t in qterms & sterms) + 0.5 * sum(weight(t) for t in qterms & inh)) / qweight
+            sc = 0.6 * max(float(c), 0.0) + 0.4 * overlap
+            stated_numbers = numbers(s.text)
+            if wants_number and stated_numbers:
+                sc += 0.1
+            if figures & stated_numbers:
+                sc += 0.25  # the sentence states the figure the question quotes, as a name
+            if roles & sentence_roles(s.text, moves[s.start]):
+                sc += ROLE_BONUS
+            elif own_role and moves[s.start] in ("background", "gap") and not FIRST_PERSON.search(s.text):
+                sc *= OTHER_WORK_WEIGHT
+            plain = normalize(s.text)
+            if defines and any(f"({d})" in plain for d in defines):
+                sc += 0.25  # "what does DGSA stand for": the sentence that spells out "... (DGSA)"
+            elif asked and any(a in plain for a in asked):
+                sc += 0.25  # the sentence states a name the question asks about (TDSC, ALFWorld)
+            if not wants_link and _AVAILABILITY.search(s.text) and len(s.text.split()) <= 16:
+                sc *= 0.3  # "Audio samples are available at <url>." says nothing about the work
+            out.append(Evidence(paper.id, s.text, s.start, s.end, min(1.0, sc)))
+        out.sort(key=lambda e: e.score, reverse=True)
+        return out
+
+    def gist(self, paper: Paper) -> Evidence | None:
+        """The sentence that says what the paper does, or ``None`` when none does.
+
+        The first sentence of the abstract's contribution move (:func:`abstract_moves`) that
+        proposes ("we propose", "To address this, we"), else its first sentence, else the first
+        with a proposal cue ("we propose", "In this work", "we study"). Its score is
+        0.0: it is chosen for its role in the abstract, not for a question.
+        """
+        sents, _ = self.sentences(paper)
+        moves = self.moves(paper)
+        own = [s for s in sents if moves[s.start] == "contribution"]
+        found = next((s for s in own if _STRONG_PROPOSAL.search(s.text)), None) or next(iter(own), None)
+        for pat in (_STRONG_PROPOSAL, _THIS_WORK, _PROPOSAL):
+            found = found or next((s for s in sents if pat.search(s.text)), None)
+        return Evidence(paper.id, found.text, found.start, found.end, 0.0) if found else None
+
+    def elaboration(self, paper: Paper, gist: Evidence) -> list[Evidence]:
+        """The sentences right after ``gist`` (the paper's proposal) that go on saying how the
+        approach works: its stages, components, training ("Specifically, we first ...",
+        "Furthermore, we introduce ...", "Our two-stage training approach ..."), in order, at most
+        ``ELABORATION_UNIT``. The run ends at a sentence that reports experiments or results
+        ("Experiments on ...", "Empirically, ..."), at an availability statement, and at the end of
+        the abstract. Scores are 0.0: chosen for their place in the abstract, not for a question.
+
+        The contribution move of an abstract states the approach over several sentences
+        (Swales, 1990); a question about the paper as a whole (a summary, or its problem and
+        its method) quotes that unit, as a problem question quotes the whole gap."""
+        sents, _ = self.sentences(paper)
+        after = [x for x in sents if x.start > gist.start]
+        out = []
+        for x in after[:ELABORATION_UNIT]:
+            if RESULT_LEAD.search(x.text) or _AVAILABILITY.search(x.text):
+                break
+            out.append(Evidence(paper.id, x.text, x.start, x.end, 0.0))
+        return out
+
+    def select(
+        self,
+        question: str,
+        paper: Paper,
+        k: int = 3,
+        qvec: np.ndarray | None = None,
+        *,
+        roles: Iterable[str] | None = None,
+        summary: bool | None = None,
+    ) -> list[Evidence]:
+        """The ``k`` best sentences of ``paper`` for ``question``, in abstract order.
+
+        ``roles`` and ``summary`` are what the question model read (:class:`rag.question.reader.QuestionPlan`);
+        ``None`` reads them from ``question`` (:func:`rag.question.roles.question_roles`,
+        :func:`rag.question.roles.is_summary`).
+
+        Greedy: each step takes the sentence with the best score plus a bonus (0.3 x the
+        idf-weighted share) for question terms no chosen sentence covers yet, and
+        ``ROLE_BONUS`` when it plays a rhetorical role the question asks for that no chosen
+        sentence plays yet ("the limitation ... and how it addresses it" gets one problem
+        and one method sentence). A sentence whose total falls below ``cutoff`` x the best
+        sentence's score is not taken (at least one is); ``cutoff`` is 0.6, and 0.35 for
+        summaries, which ask for the whole abstract's gist (greedy coverage after Carbonell
+        & Goldstein, 1998, maximal marginal relevance).
+
+        Before the greedy steps, each sub-question (:func:`question_parts`) gets its best
+        sentence when that is within ``PART_FLOOR`` of the best or ``PART_MARGIN`` x its
+        runner-up. After them, a problem question that quoted part of a gap of at most
+        ``GAP_UNIT`` sentences gets the whole gap, and a sentence that opens a numbered list or
+        holds one of its items brings the opening and the sentences with the list's items (a
+        list is one unit); so more than ``k`` may be returned.
+        """
+        asked = question_roles(question) if roles is None else set(roles)
+        summary = is_summary(question) if summary is None else summary
+        scored = self.score(question, paper, qvec, roles=asked)
+        if not scored:
+            return []
+        qterms = _keys(question)
+        qweight = sum(self._idf(t) for t in qterms) or 1.0
+        terms = {e.start: _keys(e.sentence) & qterms for e in scored}
+        moves = self.moves(paper)
+        played = {e.start: sentence_roles(e.sentence, moves[e.start]) & asked for e in scored}
+        cutoff = 0.35 if summary else 0.6
+        best = scored[0].score
+        chosen: list[Evidence] = []
+        covered: set[str] = set()
+        covered_roles: set[str] = set()
+        pool = list(scored)
+        # A question of several parts ("what problem ..., and what phenomenon do they discover?")
+        # gets the best sentence of each part first, so no part goes unanswered.
+        parts = question_parts(question)
+        for part in parts if len(parts) > 1 else ():
+            if len(chosen) >= k:
+                break
+            taken = {e.start for e in chosen}
+            ranked = self.score(part, paper)
+            for i, e in enumerate(ranked):
+                if e.start in taken:
+                    continue
+                runner_up = ranked[i + 1].score if i + 1 < len(ranked) else 0.0
+                # Close to the question's best sentence, or the one sentence this part singles out.
+                if e.score >= PART_FLOOR * best or (e.score >= 0.1 and e.score >= PART_MARGIN * runner_up):
+                    nxt = next(x for x in pool if x.start == e.start)
+                    chosen.append(nxt)
+                    covered |= terms[nxt.start]
+                    covered_roles |= played[nxt.start]
+                    pool.remove(nxt)
+                break
+        while pool and len(chosen) < k:
+            def gain(e: Evidence, covered: set[str] = covered, covered_roles: set[str] = covered_roles) -> float:
+                new_role = ROLE_BONUS if chosen and played[e.start] - covered_roles else 0.0
+                return e.score + 0.3 * sum(self._idf(t) for t in terms[e.start] - covered) / qweight + new_role
+
+            nxt = max(pool, key=gain)
+            if chosen and gain(nxt) < cutoff * best:
+                break
+            chosen.append(nxt)
+            covered |= terms[nxt.start]
+            covered_roles |= played[nxt.start]
+            pool.remove(nxt)
+        # The gap a paper addresses is one statement, often split over two or three sentences
+        # ("However, these approaches ..." + "This design ..., leading to ..."): a problem
+        # question that quotes part of a short gap gets all of it.
+        gap = [e for e in scored if moves[e.start] == "gap"]
+        if "problem" in asked and len(gap) <= GAP_UNIT and any(moves[e.start] == "gap" for e in chosen):
+            chosen += [e for e in gap if e not in chosen]
+        # A numbered list is one unit: a quoted sentence that opens it ("three challenges: (1)
+        # Overhead.") or holds one of its items ("(2) Suboptimal. ...") brings the opening sentence
+        # and the sentences holding the list's items.
+        for e in list(chosen):
+            opening = e if _items(e.sentence)[:1] == [1] else list_opening(e, scored)
+            if opening is None:
+                continue
+            for item in [opening, *list_items(opening, scored)]:
+                if item not in chosen:
+                    chosen.append(item)
+        return sorted(chosen, key=lambda e: e.start)
+
+    def similarity(self, a: list[str], b: list[str]) -> np.ndarray:
+        """Cosine matrix ``(len(a), len(b))`` between two lists of texts."""
+        if not a or not b:
+            return np.zeros((len(a), len(b)), dtype=np.float32)
+        va = self.embedder.embed(a)
+        vb = self.embedder.embed(b)
+        return va @ vb.T
+
+
+_ITEM = re.compile(r"(?<![\w(])\(?(\d{1,2})\)")
+
+
+def _items(sentence: str) -> list[int]:
+    """Numbers of the list items a sentence holds: "(1) a; and (2) b" -> [1, 2]."""
+    return [int(m.group(1)) for m in _ITEM.finditer(normalize(sentence))]
+
+
+def _heading_only(sentence: str) -> bool:
+    """Whether the last list item of ``sentence`` is only a heading ("... challenges: (1) Overhead."):
+    fewer than four words after its marker, the item's text being the next sentence."""
+    marks = list(_ITEM.finditer(sentence))
+    return bool(marks) and len(sentence[marks[-1].end() :].split()) < 4
+
+
+def list_items(opening: Evidence, sentences: list[Evidence]) -> list[Evidence]:
+    """The later sentences that continue a numbered list ``opening`` starts, in order.
+
+    ``opening`` must hold item 1; the list continues while the next sentence holding an
+    item holds the next number (at most 6 items, so a stray "(2)" later is not taken). An
+    item that is only a heading ("(1) Overhead.") brings the sentence right after it, which
+    holds the item's text ("LLMs for processing long texts incur high token ... costs.").
+    """
+    have = _items(opening.sentence)
+    if not have or have[0] != 1:
+        return []
+    nxt = max(have) + 1
+    out = []
+    body = _heading_only(opening.sentence)
+    for e in sorted((x for x in sentences if x.start > opening.start), key=lambda x: x.start):
+        got = _items(e.sentence)
+        if not got:
+            if body:
+                out.append(e)
+            body = False
+            continue
+        if got[0] != nxt or nxt > 6:
+            break
+        out.append(e)
+        nxt = max(got) + 1
+        body = _heading_only(e.sentence)
+    return out
+
+
+def list_opening(item: Evidence, sentences: list[Evidence]) -> Evidence | None:
+    """The sentence that opens the numbered list ``item`` continues (the closest earlier sentence
+    holding item 1 whose :func:`list_items` include ``item``), or ``None``."""
+    if not _items(item.sentence):
+        return None
+    for e in sorted((x for x in sentences if x.start < item.start), key=lambda x: -x.start):
+        if _items(e.sentence)[:1] == [1]:
+            return e if item in list_items(e, sentences) else None
+    return None

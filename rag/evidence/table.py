@@ -1,0 +1,302 @@
+"""Tables across papers: one row per paper, one column per thing asked, every cell a cited sentence.
+
+A table's rows are every paper the calibrated membership model accepts for a topic (the count is
+stated) or the papers a question names. Its columns are free phrases ("benchmark", "main result",
+"code link"); without any, problem / approach / data / results / limitations. Each column phrase
+is read once into a :class:`ColumnKind` by one vocabulary model (:func:`column_kind`): the kinds a
+table knows give sharper evidence than a free phrase does:
+
+* ``name``: the sentence that states the paper's name (:func:`store.labels.stated_name`), value the name;
+* ``code``: the sentence that states the abstract's first URL (:func:`store.labels.find_code_url`),
+  value the URL;
+* ``size``: the sentence that states a parameter count ("7B", "1.5 billion parameters"), value it;
+* ``metric``: the result sentence that states a number, value the numbers it states;
+* ``data``: the sentence that says what the paper is evaluated on (:func:`_data_cell`);
+* ``problem``, ``approach``, ``results``, ``limitations``: the rows of :data:`rag.evidence.rows.ROWS`
+  (rhetorical cues + similarity), as a comparison fills them;
+* ``free``: the sentence(s) closest to the phrase itself, when they reach :data:`rag.evidence.selector.ASPECT_FLOOR`;
+* ``topic`` (no phrase asks for it): the first column of a topic's table, the sentence closest to
+  the topic, which says why the paper is a row.
+
+A cell is a tuple of :class:`rag.types.Evidence` (exact spans: ``abstract[start:end] == sentence``)
+or empty, shown as :data:`rag.evidence.rows.NOT_STATED`. A cell's short ``value`` is kept only when every
+word of it stands in the quoted sentences (:func:`value_supported`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from rag.evidence.rows import ROWS, select_rows
+from rag.evidence.selector import ASPECT_FLOOR
+from rag.protocols import EvidenceSource
+from rag.question.columns import KINDS, TOPIC, Column, ColumnKind, column_kind, read_columns
+from rag.text import named_entities
+from rag.types import Citation, Evidence
+from store.labels import find_code_url, stated_name
+from store.papers import Paper, strip_markup
+
+__all__ = [
+    "DEFAULT_COLUMNS",
+    "KINDS",
+    "TOPIC",
+    "Cell",
+    "Column",
+    "ColumnKind",
+    "PaperTable",
+    "column_kind",
+    "fill_table",
+    "parse_columns",
+    "value_supported",
+]
+
+DEFAULT_COLUMNS = ("problem", "approach", "data", "results", "limitations")
+"""The columns of a table for which none is asked (the rows of a comparison)."""
+_ROW_TITLES = {r.key: r.title for r in ROWS}
+
+
+def parse_columns(text: str | Sequence[str]) -> tuple[Column, ...]:
+    """Columns from ``"benchmark, main result and code"`` or a list of phrases (read by
+    :func:`rag.question.columns.read_columns`); the default columns (:data:`DEFAULT_COLUMNS`, titled
+    as the comparison rows) for none."""
+    return read_columns(text) or tuple(
+        Column(_ROW_TITLES[k], next(c for c in KINDS if c.key == k)) for k in DEFAULT_COLUMNS
+    )
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell: the sentences of the paper's abstract that answer the column, and a short value.
+
+    Attributes:
+        evidence: Exact spans of the abstract (``()``: not stated in the abstract).
+        value: A short value every word of which stands in ``evidence`` (the name, the URL, the
+            numbers), or ``""``.
+    """
+
+    evidence: tuple[Evidence, ...] = ()
+    value: str = ""
+
+    @property
+    def stated(self) -> bool:
+        """Whether the abstract states what the column asks."""
+        return bool(self.evidence)
+
+
+@dataclass(frozen=True)
+class PaperTable:
+    """A table: rows are papers, columns are phrases, cells are cited sentences.
+
+    Attributes:
+        columns: The columns in display order.
+        papers: One citation per row (conversation numbers), in row order; each holds every
+            sentence its row quotes.
+        cells: ``cells[i][j]``: the cell of paper ``i`` for column ``j``.
+        topic: What the rows are about (``""`` for papers the user named).
+        matched: How many papers the rows stand for (the count said).
+        at_least: ``matched`` is a lower bound: members filled every candidate checked.
+    """
+
+    columns: tuple[Column, ...]
+    papers: tuple[Citation, ...]
+    cells: tuple[tuple[Cell, ...], ...]
+    topic: str = ""
+    matched: int = 0
+    at_least: bool = False
+
+    def cell(self, paper_id: str, column: str) -> Cell:
+        """The cell of one paper (by id) for one column (by title, any letter case).
+
+        Raises:
+            KeyError: no such paper or column in the table.
+        """
+        i = next((k for k, c in enumerate(self.papers) if c.paper_id == paper_id), None)
+        j = next((k for k, c in enumerate(self.columns) if c.title.lower() == column.lower()), None)
+        if i is None or j is None:
+            raise KeyError(f"no cell for paper {paper_id!r} and column {column!r}")
+        return self.cells[i][j]
+
+
+# --- cells of the known kinds ------------------------------------------------------------------
+
+_SIZE = re.compile(
+    r"(?<![\w.])\d+(?:\.\d+)?\s?(?:[BMK]\b|(?:billion|million|thousand)\s+param\w*|B-param\w*|M-param\w*)",
+)
+_NUMBER_STATED = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*\s?(?:\\?%|×|x\b|\$\\times\$|\\times|-fold\b|points?\b)")
+
+
+def value_supported(value: str, evidence: Sequence[Evidence]) -> bool:
+    """Whether every word of ``value`` stands in the quoted sentences (markup dropped, any case).
+
+    This is the test a short value must pass before a cell shows it, whoever proposed it (a
+    reader of the abstract or an LLM); ``""`` is never supported.
+    """
+    quoted = " ".join(strip_markup(e.sentence) for e in evidence).lower()
+    words = [w for w in re.split(r"[\s,;]+", strip_markup(value).lower()) if w]
+    return bool(words) and all(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", quoted) for w in words)
+
+
+def _covering(paper: Paper, evidence: EvidenceSource, start: int, end: int) -> tuple[Evidence, ...]:
+    """The sentence(s) of ``paper`` that hold the characters ``start:end``, as one exact span."""
+    sents = [s for s in evidence.sentences(paper)[0] if s.start < end and s.end > start]
+    if not sents:
+        return ()
+    a, b = sents[0].start, sents[-1].end
+    return (Evidence(paper.id, paper.abstract[a:b], a, b, 1.0),)
+
+
+def _name_cell(paper: Paper, evidence: EvidenceSource) -> Cell:
+    found = stated_name(paper.abstract)
+    if not found:
+        return Cell()
+    name = found[0]
+    for s in evidence.sentences(paper)[0]:
+        if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", strip_markup(s.text)):
+            ev = (Evidence(paper.id, s.text, s.start, s.end, 1.0),)
+            return Cell(ev, name if value_supported(name, ev) else "")
+    return Cell()
+
+
+def _code_cell(paper: Paper, evidence: EvidenceSource) -> Cell:
+    url = find_code_url(paper.abstract)
+    at = paper.abstract.find(url) if url else -1
+    if at < 0:
+        return Cell()
+    ev = _covering(paper, evidence, at, at + len(url))
+    return Cell(ev, url) if ev else Cell()
+
+
+def _pattern_cell(
+    paper: Paper, evidence: EvidenceSource, query: str, pattern: re.Pattern[str], rank: Sequence[Evidence] = ()
+) -> Cell:
+    """The best-ranked sentence (by ``rank``, else by ``query``) that matches ``pattern``; the value
+    is what it matches there (distinct, in order)."""
+    for e in rank or evidence.score(query, paper):
+        found = list(dict.fromkeys(m.group(0).strip() for m in pattern.finditer(e.sentence)))
+        if found:
+            ev = (e,)
+            value = ", ".join(strip_markup(f) for f in found)
+            return Cell(ev, value if value_supported(value, ev) else "")
+    return Cell()
+
+
+FREE_SECOND = 0.75
+"""A free column also quotes the second-best sentence when it scores at least this share of the
+best one's score: a question's part is often answered across two sentences ("which aspect does
+each improve": the method sentence and the one naming what it estimates). Chosen on the dev
+set's 12 comparisons and their 48 rephrasings turned into tables (answer facts in cells, dev /
+rephrasings): best sentence alone 0.875 / 0.802; 0.9: 0.917 / 0.823; 0.8: 0.917 / 0.833; 0.75 and
+0.7: 0.917 / 0.844 (0.75 quotes fewer second sentences for the same facts)."""
+
+
+def _free_cell(paper: Paper, evidence: EvidenceSource, phrase: str) -> Cell:
+    """The sentence closest to ``phrase`` (and a close second), in abstract order, when the best
+    reaches :data:`rag.evidence.selector.ASPECT_FLOOR`."""
+    scored = evidence.score(phrase, paper)
+    if not scored or scored[0].score < ASPECT_FLOOR:
+        return Cell()
+    chosen = [e for e in scored[:2] if e.score >= FREE_SECOND * scored[0].score]
+    return Cell(tuple(sorted(chosen, key=lambda e: e.start)))
+DATA_FLOOR = 0.45
+"""Least data score (see :func:`_data_cell`) for a data / benchmark cell. Calibration: on the 38
+seed papers the best sentence of an abstract that names its evaluation data scores 0.51-1.46; in
+the five abstracts that name none ("Extensive experiments demonstrate ..."), 0.16-0.39."""
+
+
+def _data_cell(paper: Paper, evidence: EvidenceSource, phrase: str) -> Cell:
+    """The sentence that says what the paper is evaluated on: similarity to the column plus the
+    data row's cues (0.15 each, at most two), its strong forms ("on 8 datasets", "experiments on";
+    0.3) and coined names of benchmarks other than the paper's own (0.2: ALFWorld, Flickr30k)."""
+    row = next(r for r in ROWS if r.key == "data")
+    own = {paper.label.lower(), *(a.lower() for a in paper.aliases)}
+    best: tuple[float, Evidence] | None = None
+    for e in evidence.score(f"{phrase}: {row.query}", paper):
+        text = strip_markup(e.sentence)
+        cues = len({m.group(0).lower() for m in row.cues.finditer(text)})
+        names = {n for n in named_entities(text) if n.lower() not in own and not any(n.lower() in o for o in own)}
+        sc = e.score + 0.15 * min(cues, 2) + (0.3 if row.strong and row.strong.search(text) else 0.0)
+        sc += 0.2 if names and cues else 0.0
+        if best is None or sc > best[0]:
+            best = (sc, e)
+    return Cell((best[1],)) if best and best[0] >= DATA_FLOOR else Cell()
+
+
+def _without_names(phrase: str, names: Sequence[str]) -> str:
+    """A column phrase without the rows' names ("Compare A and B as resources for agents" asks each
+    row "as resources for agents"): the names say which paper, not what to quote."""
+    for name in sorted(names, key=len, reverse=True):
+        phrase = re.sub(rf"(?<![\w-]){re.escape(name)}(?:['’]s)?(?![\w-])", " ", phrase, flags=re.I)
+    return re.sub(r"\s+", " ", phrase).strip()
+
+
+def _kind_cells(
+    paper: Paper, evidence: EvidenceSource, columns: Sequence[Column], names: Sequence[str] = ()
+) -> list[Cell]:
+    """The cells of one paper, in column order (``names``: the rows' names, left out of free phrases)."""
+    by_row = {r.key: r for r in ROWS}
+    rows = [by_row[c.kind.row] for c in columns if c.kind.key in _ROW_KINDS and c.kind.row]
+    chosen = select_rows(evidence, paper, list(dict.fromkeys(rows))) if rows else {}
+    out = []
+    for col in columns:
+        key = col.kind.key
+        if key == "name":
+            out.append(_name_cell(paper, evidence))
+        elif key == "code":
+            out.append(_code_cell(paper, evidence))
+        elif key == "size":
+            out.append(_pattern_cell(paper, evidence, f"{col.title}: model parameters", _SIZE))
+        elif key == "metric":
+            row = select_rows(evidence, paper, [by_row["results"]], min_score=0.0)["results"]
+            ranked = evidence.score(f"{col.title} results", paper)
+            out.append(_pattern_cell(paper, evidence, col.title, _NUMBER_STATED, _results_first(row, ranked)))
+        elif key == "topic":
+            out.append(Cell(tuple(evidence.select(col.title, paper, k=1))))
+        elif key == "data":
+            out.append(_data_cell(paper, evidence, col.title))
+        elif key in _ROW_KINDS:
+            out.append(Cell(chosen.get(col.kind.row, ())))
+        else:
+            out.append(_free_cell(paper, evidence, _without_names(col.title, names) or col.title))
+    return out
+
+
+_ROW_KINDS = frozenset({"limitations", "problem", "results", "approach"})
+
+
+def _results_first(row: Sequence[Evidence], ranked: Sequence[Evidence]) -> list[Evidence]:
+    """The results row's sentence first, then the others by their score for the column."""
+    first = list(row[:1])
+    return first + [e for e in ranked if all(e.start != f.start for f in first)]
+
+
+def fill_table(
+    evidence: EvidenceSource,
+    papers: Sequence[Paper],
+    columns: Sequence[Column],
+    cite: Callable[[Paper, Sequence[Evidence]], Citation],
+    *,
+    topic: str = "",
+    matched: int = 0,
+    at_least: bool = False,
+) -> PaperTable:
+    """Fill every cell of a table.
+
+    Args:
+        evidence: The sentence scorer (its cache is warmed for all papers in one batch).
+        papers: The rows, in order.
+        columns: The columns, in order (:func:`parse_columns`).
+        cite: Makes a row's citation (conversation numbering) from the sentences it quotes.
+        topic: What the rows are about (``""`` for named papers).
+        matched: How many papers match (default: the rows).
+        at_least: ``matched`` is a lower bound.
+
+    Returns:
+        The table; ``abstract[start:end] == sentence`` for every evidence of every cell.
+    """
+    evidence.warm(list(papers))
+    names = [n for p in papers if not p.describes for n in (p.label, *p.aliases) if n]
+    cells = [tuple(_kind_cells(p, evidence, columns, names)) for p in papers]
+    cites = tuple(cite(p, [e for c in row for e in c.evidence]) for p, row in zip(papers, cells, strict=True))
+    return PaperTable(tuple(columns), cites, tuple(cells), topic, matched or len(papers), at_least)

@@ -1,0 +1,155 @@
+"""The columns a table request asks for, each read into the kind of thing it asks (a name, a code
+link, a model size, a metric, the data, a row of a comparison, or a free phrase).
+
+Read once here (:func:`read_columns`); :mod:`rag.evidence.table` fills each kind's cells.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rag.lexicon import term_key
+from rag.text import tokenize
+
+__all__ = ["KINDS", "TOPIC", "Column", "ColumnKind", "column_kind", "read_columns"]
+
+
+@dataclass(frozen=True)
+class ColumnKind:
+    """What kind of thing a column asks for.
+
+    Attributes:
+        key: ``name``, ``code``, ``size``, ``metric``, ``data``, ``limitations``, ``problem``,
+            ``results``, ``approach`` or ``free``.
+        words: Term keys (:func:`rag.lexicon.term_key`) of the words that ask for this kind.
+        row: The key of the :data:`rag.evidence.rows.ROWS` row whose cues score its sentences, if any.
+    """
+
+    key: str
+    words: frozenset[str]
+    row: str = ""
+
+
+def _keys(words: str) -> frozenset[str]:
+    return frozenset(term_key(w) for w in words.split())
+
+
+KINDS: tuple[ColumnKind, ...] = (
+    ColumnKind("name", _keys("name names named call called acronym abbreviation label title nickname")),
+    ColumnKind(
+        "code",
+        _keys("code codes github gitlab repository repositories repo repos link links url urls website webpage "
+              "homepage page implementation source availability available release released"),
+    ),
+    ColumnKind("size", _keys("size sizes parameter parameters param params billion million scale big")),
+    ColumnKind(
+        "metric",
+        _keys("metric metrics number numbers score scores accuracy performance gain gains improvement speedup "
+              "figure figures percentage quantitative"),
+        row="results",
+    ),
+    ColumnKind(
+        "data",
+        _keys("data dataset datasets benchmark benchmarks corpus corpora evaluation evaluate evaluated testbed "
+              "environment environments suite domain domains"),
+        row="data",
+    ),
+    ColumnKind(
+        "limitations",
+        _keys("limitation limitations limit weakness weaknesses drawback drawbacks shortcoming shortcomings caveat "
+              "caveats downside downsides failure restriction"),
+        row="limitations",
+    ),
+    ColumnKind(
+        "problem",
+        _keys("problem problems challenge challenges motivation gap goal goals aim objective question issue"),
+        row="problem",
+    ),
+    ColumnKind("results", _keys("result results finding findings outcome outcomes conclusion claim"), row="results"),
+    ColumnKind(
+        "approach",
+        _keys("approach approaches method methods technique idea mechanism architecture framework algorithm "
+              "solution contribution model"),
+        row="approach",
+    ),
+)
+"""The column kinds, most specific first (ties between kinds of equal weight go to the earlier)."""
+_FREE = ColumnKind("free", frozenset())
+TOPIC = ColumnKind("topic", frozenset())
+"""The first column of a table of a topic's papers: the sentence closest to the topic, which says
+why the paper is a row (no phrase asks for it; it is added by :func:`answer_table`)."""
+_HEAD_END = re.compile(r"\b(?:of|for|on|in|used|with|from|that|which|by|to|each|per)\b", re.I)
+
+
+_FUNCTION_WORDS = frozenset(
+    "a an the of for on in to by with from and or its their each it they is are was were what which how does do "
+    "did that this these those used use".split()
+)
+LONG_PHRASE = 5
+"""Words (besides function words) from which a column phrase is a description, not a column name:
+its head decides its kind alone."""
+_QUESTION = re.compile(r"^\W*(?:what|which|how|why|where|when|who|does|do|did|is|are|was|were)\b", re.I)
+_LIGHT_HEADS = frozenset("number amount count kind type list set sort".split())  # "number of parameters": parameters
+
+
+def column_kind(phrase: str) -> ColumnKind:
+    """The kind of a column phrase: the kind whose words it uses most, its head word counting extra.
+
+    The head is the last word before a preposition or relative ("model *size*", "*name* of the
+    method", "*benchmark*s used"), or the first word after it when that word is a light noun
+    ("number of *parameters*"); it weighs 1.5, other words 1. No word of any kind, or a question or
+    long phrase whose head is no kind's word ("which *aspect* of diffusion models does each
+    improve?", "as *resources* for building and evaluating agents"): ``free``.
+
+    Args:
+        phrase: The column as written ("benchmark", "main result", "what is it called?").
+
+    Returns:
+        One of :data:`KINDS`, or the ``free`` kind.
+    """
+
+    def words(text: str) -> list[str]:
+        return [term_key(t) for t in tokenize(text) if t not in _FUNCTION_WORDS]
+
+    parts = _HEAD_END.split(_QUESTION.sub("", phrase), maxsplit=1)
+    heads = words(parts[0])
+    if heads and heads[-1] in _LIGHT_HEADS and len(parts) > 1 and words(parts[1]):
+        heads = words(parts[1])[:1]
+    every = words(phrase)
+    head = heads[-1] if heads else (every[-1] if every else "")
+    if (_QUESTION.match(phrase) or len(every) >= LONG_PHRASE) and not any(head in k.words for k in KINDS):
+        return _FREE  # "which aspect of diffusion models does each improve?" asks what its words ask
+    best, best_score = _FREE, 0.0
+    for kind in KINDS:
+        score = sum(1.5 if w == head else 1.0 for w in set(every) if w in kind.words)
+        if score > best_score:
+            best, best_score = kind, score
+    return best
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a table: the phrase as asked (its heading) and its kind."""
+
+    title: str
+    kind: ColumnKind
+
+    @classmethod
+    def of(cls, phrase: str) -> Column:
+        """A column from a phrase, its kind read by :func:`column_kind`."""
+        title = re.sub(r"\s+", " ", phrase).strip(" ,;:.?")
+        return cls(title[:1].upper() + title[1:], column_kind(title))
+
+
+def read_columns(text: str | Sequence[str]) -> tuple[Column, ...]:
+    """Columns from ``"benchmark, main result and code"`` or a list of phrases, each read into its
+    kind (:func:`column_kind`); ``()`` for none. A phrase given twice is kept once."""
+    phrases = re.split(r"\s*(?:[,;/&]|\band\b)\s*", text) if isinstance(text, str) else list(text)
+    phrases = [p.strip(" .?:") for p in phrases]
+    phrases = [re.sub(r"^(?:the|their|its|each|a|an)\s+", "", p, flags=re.I) for p in phrases if p.strip(" .?:")]
+    seen: dict[str, Column] = {}
+    for p in phrases:
+        seen.setdefault(p.lower(), Column.of(p))
+    return tuple(seen.values())

@@ -1,0 +1,500 @@
+"""Phrase-level reading of questions: word classes and the parts of a request for papers.
+
+Used by the question model (:mod:`rag.question.reader`): the frame that only asks for papers and the
+topic left when it is peeled off (:func:`split_frame`), alternatives (:func:`facets`),
+exclusions (:func:`split_exclusion`), instructions to the assistant (:func:`strip_injection`),
+input normalisation (:func:`clean_input`) and
+messages that ask nothing (:func:`social`: "hello!", "thanks", "ok") and questions that ask which
+paper wins (:func:`asks_better`: "Which is better, X or Y?"). Yes/no questions: :mod:`rag.question.polar`.
+Every rule here is a table of words or a pattern with one job; ``tests/test_question.py`` checks
+each with phrasings it was not written for.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Literal
+
+from rapidfuzz.distance import Levenshtein
+
+from rag.lexicon import english_word, lemma
+from rag.text import content_terms
+from store.textin import clean_text
+
+__all__ = [
+    "BETTER",
+    "WORD",
+    "FRAME_WORDS",
+    "Number",
+    "asks_better",
+    "asks_collection",
+    "asks_quantity",
+    "clean_input",
+    "excluded_terms",
+    "facets",
+    "social",
+    "split_exclusion",
+    "strip_social",
+    "split_frame",
+    "strip_injection",
+    "trim",
+    "verdict_criterion",
+    "without_verdict",
+]
+
+Number = Literal["one", "many", "open"]
+
+
+def clean_input(text: str | None) -> str:
+    """Text as typed -> text safe to read: :func:`store.textin.clean_text`, the one normalisation
+    every input path shares (lone surrogates -> U+FFFD, NFC, control characters dropped, spaces
+    folded), keeping line breaks (an instruction on a line of its own is dropped by line).
+    ``None`` gives ``""``."""
+    return clean_text(text or "", multiline=True)
+
+
+SET_NOUNS = frozenset(
+    {"papers", "works", "studies", "articles", "abstracts", "publications", "ones", "research", "literature"}
+)
+ONE_NOUNS = frozenset({"paper", "study", "article", "abstract", "publication", "one"})  # "work" is a mass noun
+# Set nouns that are never the topic's own words, wherever they stand ("knowledge distillation papers (...)").
+_ALWAYS_FRAME = frozenset({"papers", "articles", "abstracts", "publications"})
+# Words that only frame a request for papers; peeled off both ends of a question.
+FRAME_WORDS = frozenset(
+    """which what whats what's are were is was there any all every some of the these those this that
+    list name find show give get return identify retrieve enumerate recommend suggest tell
+    me us i i'm im am we you looking look searching search want need interested
+    do does did have has had anything everything something stuff research literature
+    how many much in here collection corpus set index please could can would you'd i'd like
+    and so ones one papers paper works work studies study articles article abstracts abstract
+    publications publication out them they it for a an
+    summarize summarise summary overview gist tl dr tl;dr recap synopsis brief briefly short quick explain
+    describe two three four five several few both""".split()
+)
+_LONG_FRAME_WORDS = sorted(w for w in FRAME_WORDS if len(w) >= 4)
+# Words that only say how a paper relates to the topic ("work on", "deal with", "use").
+RELATING = re.compile(
+    r"^(?:(?:mainly|mostly|primarily|also|explicitly|directly|both|all|each|specifically|actually)\s+)?"
+    r"(?:(?:that|which|who)\s+)?"
+    r"(?:(?:are|is)\s+)?(?:work(?:s|ing)?\s+(?:on|with)|about|on|regarding|concerning|related\s+to|dealing\s+with|"
+    r"deal(?:s)?\s+with|focus(?:es|ing)?\s+on|involv(?:e|es|ing)|report(?:s|ing)?(?:\s+(?:results|experiments|numbers|"
+    r"findings))?\s+(?:on|for|from)|(?:evaluate|experiment|test|benchmark)(?:s)?\s+(?:on|with|using|against)|"
+    r"(?:are\s+)?(?:evaluated|tested)\s+on|use|uses|using|apply|applies|applying|employ|employs|leverage|leverages|"
+    r"rely\s+on|build\s+on|built\s+on|based\s+on|propose|proposes|introduce|introduces|present|presents|contribute|"
+    r"contributes|develop|develops|provide|provides|release|releases|offer|offers|study|studies|studying|investigate|"
+    r"investigates|address|addresses|tackle|tackles|target|targets|consider|considers|explore|explores|include|"
+    r"includes|discuss|discusses|mention|mentions|have|has|with)\s+"
+    r"(?:(?:a|an|the|any|some)\s+)?",
+    re.I,
+)
+
+# A relative clause that names the topic through an aspect of the paper, or such an aspect
+# after it: "(papers) whose target application is some kind of retrieval", "where the task is
+# retrieval", "(papers with) speech as their application domain" -> the topic alone.
+_ASPECT_NOUN = (
+    r"(?:applications?|domains?|tasks?|settings?|problems?|areas?|fields?|focus|topics?|subjects?|themes?|goals?|aims?)"
+)
+_ASPECT_IS = re.compile(
+    r"^(?:(?:whose|where|in which|for which)\s+)?(?:(?:the|their|its|main|primary|principal|target|central|core|key|"
+    rf"application|research)\s+)*{_ASPECT_NOUN}\s+(?:is|are|was|were)\s+(?:(?:some|a|an|the)\s+)?"
+    r"(?:(?:kind|sort|type|form)s?\s+of\s+)?|"
+    rf"\s+as\s+(?:their|its|the)\s+(?:(?:main|primary|target|central|core|key|application|research)\s+)*{_ASPECT_NOUN}$",
+    re.I,
+)
+
+_INJECTION = re.compile(
+    r"(ignore|disregard|forget)\b[^.?!]{0,40}\b(instructions?|prompt|rules|above)|"
+    r"(print|reveal|show|repeat|output|dump|leak)\b[^.?!]{0,40}\b(system prompt|instructions|prompt)\b|"
+    r"\byou are now\b|\bnew instructions?\b|\bsystem prompt\b|\bjailbreak\b|^\W*(system|assistant|developer)\s*:",
+    re.I,
+)
+_QUESTION_START = re.compile(
+    r"(which|what|how|why|who|where|when|does|do|did|is|are|can|list|name|find|show|give|compare|summari[sz]e)\b", re.I
+)
+
+_NOT = r"(?:do|does|are|is)(?:\s+not|n[’']t)"
+_RELATING = (
+    r"(?:about|on|use|uses|using|involve|involves|involving|rely on|relies on|relying on|apply|applies|applying|"
+    r"employ|employs|study|studies|focus on|focuses on|address|addresses|deal with|deals with|work on|works on|"
+    r"concern|concerns|need|needs|require|requires)"
+)
+_EXCLUSION = re.compile(
+    r"\s*[,;(]?\s*\b(?:outside(?: of)?|excluding|except(?: for)?|other than|apart from|but not|not counting|"
+    r"leaving (?:out|aside)|leave out|setting aside|ignoring|not including|(?<=[(,] )not|(?<=\()not|"
+    # a negated relative clause: "that are not about X", "which don't use X", "(papers on T) don't use X"
+    rf"(?:that|which)\s+{_NOT}(?:\s+{_RELATING})?|{_NOT}\s+{_RELATING})\s+"
+    r"(?:the\s+)?(?P<x>[^,;?.()]+)\)?",
+    re.I,
+)
+_GENERIC = frozenset(
+    """setting settings setups setup task tasks domain domains scenario scenarios context contexts application
+    applications problem problems area areas field fields case cases regime regimes papers paper ones work""".split()
+)
+# A comma or "or" splits alternatives; one followed by "then"/"followed by" continues a sequence
+# ("supervised fine-tuning, then reinforcement learning": both steps are asked for).
+_FACET_SPLIT = re.compile(
+    r",(?!\s*(?:and\s+)?(?:then|followed by|before|after)\b)|;|\s/\s|/(?=\s*[a-z])|\bor\b|\bsuch as\b|"
+    r"\bfor example\b|\be\.g\.|\bi\.e\.|\bincluding\b|:(?=\s)",
+    re.I,
+)
+_PARENTHESIS = re.compile(r"\(([^()]*)\)")
+
+
+def _is_set_noun(word: str) -> str:
+    """``"many"`` for a plural set noun, ``"one"`` for a singular one, ``""`` otherwise; within one
+    typing error for words of five or more letters ("papres" -> papers)."""
+    w = word.lower()
+    if w in SET_NOUNS:
+        return "many"
+    if w in ONE_NOUNS:
+        return "one"
+    return "many" if _typo_of(w, ("papers", "studies", "articles", "abstracts")) else ""
+
+
+def _typo_of(w: str, words: Iterable[str]) -> str:
+    """The word of ``words`` that ``w`` (lower case, no English word) mistypes: the same letters
+    swapped ("papres", "whcih", "lsit"), or for five letters or more one edit away ("recommned");
+    ``""`` when none."""
+    if len(w) < 4 or not w.isalpha() or english_word(w):
+        return ""
+
+    def mistyped(x: str) -> bool:
+        return sorted(w) == sorted(x) or (len(w) >= 5 and Levenshtein.distance(w, x) <= 1)
+
+    return next((x for x in words if len(x) >= 4 and mistyped(x)), "")
+
+
+# Words after which a plural noun is the head of the request: "which methods ...", "I'm looking for
+# approaches that ...", "any LLMs that ..." ask for several papers as "which papers" does.
+_HEAD_DETERMINERS = frozenset({"which", "for", "any", "all", "some"})
+
+
+def _plural_noun(token: str) -> bool:
+    """Whether ``token`` is a plural noun form: its dictionary form plus "s"/"es" ("methods",
+    "approaches", "LLMs"); the noun stays in the topic (it may be the topic's own word)."""
+    w = token.lower()
+    base = lemma(w)
+    return w.endswith("s") and w != base and w in (base + "s", base + "es")
+
+
+def _frame_form(word: str) -> str:
+    """The frame word ``word`` (lower case) is, typed right or mistyped ("whcih" -> "which"); ``""`` if none."""
+    return word if word in FRAME_WORDS else _typo_of(word, _LONG_FRAME_WORDS)
+
+
+_TOKEN = re.compile(r"[\w'’;-]+|[^\w\s]")
+
+
+def split_frame(query: str, plural_heads: bool = True) -> tuple[str, Number]:
+    """The topic of a question and the number of papers its frame asks for.
+
+    The frame is peeled off by vocabulary: the longest run of :data:`FRAME_WORDS` at the start
+    (then one relating verb or preposition, :data:`RELATING`), the longest run at the end, and
+    set nouns right after the topic ("knowledge distillation papers (big model -> small student)").
+
+    Examples:
+        "Which papers work on speech or audio?" -> ("speech or audio", "many");
+        "I'm looking for work that uses reinforcement learning." -> ("reinforcement learning", "open");
+        "do we have anything on speech synthesis", "any work on X" -> (..., "many");
+        "alphafold protein folding papers" -> ("alphafold protein folding", "many");
+        "Which paper distills image-text data?" -> ("distills image-text data", "one").
+
+    A plural noun right after "which", "for", "any", "all" or "some" is the head of the request and
+    asks for several papers ("Which methods fine-tune ...", "I'm looking for approaches that ...")
+    unless ``plural_heads`` is off (a question naming or referring to papers: "which performs best
+    among X, Y and Z?" has a verb there, "which datasets does this paper use?" asks of one paper).
+
+    Returns:
+        ``(topic, number)``; the topic is the query itself when nothing would be left.
+    """
+    text = query.strip()
+    toks = [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    number: Number = "open"
+    saw_which = False
+
+    def frame_word(tok: str) -> bool:
+        t = tok.lower().replace("’", "'")
+        return bool(_frame_form(t) or _is_set_noun(t)) or (not t[0].isalnum() and t not in "(\"'“")
+
+    i = 0
+    while i < len(toks) and frame_word(toks[i][0]):
+        t = toks[i][0].lower()
+        t = _frame_form(t) or t
+        kind = _is_set_noun(t)
+        how_many = t == "many" and i and toks[i - 1][0].lower() == "how"
+        # a quantifier over a mass noun asks for the set: "any work on X", "anything on X"
+        quantified = t == "anything" or (t == "work" and i and toks[i - 1][0].lower() in ("any", "all", "some"))
+        if kind == "many" or t in ("list", "everything", "all", "every") or how_many or quantified:
+            number = "many"
+        elif kind == "one" and saw_which and number != "many":
+            number = "one"
+        saw_which = saw_which or t in ("which", "what")
+        i += 1
+    head = toks[i][0] if plural_heads and 0 < i < len(toks) else ""
+    if head and number == "open" and _frame_form(toks[i - 1][0].lower()) in _HEAD_DETERMINERS and _plural_noun(head):
+        number = "many"
+    # "how many papers ..." stays many; "how many tokens does X save" is about a quantity, not papers.
+    if number == "many" and any(tok[0].lower() == "many" for tok in toks[:i]) and not any(
+        _is_set_noun(tok[0]) == "many" for tok in toks[:i]
+    ):
+        number = "open"
+    start = toks[i][1] if i < len(toks) else len(text)
+    j = len(toks)
+    while j > i and frame_word(toks[j - 1][0]):
+        if _is_set_noun(toks[j - 1][0]) == "many":
+            number = "many"
+        j -= 1
+    end = toks[j - 1][2] if j > i else start
+    body = text[start:end]
+    if i > 0:  # a relating verb only after a frame: "Which papers use RL" -> "RL"; "Attack speech" stays
+        rest = _ASPECT_IS.sub("", RELATING.sub("", body, count=1), count=1)
+        body = rest if content_terms(rest) else body
+    words = body.split()
+
+    def interior(w: str) -> bool:
+        w = w.strip("?.,;:!()").lower()
+        return w in _ALWAYS_FRAME or (len(w) >= 5 and _is_set_noun(w) == "many" and w not in SET_NOUNS)
+
+    kept = [w for w in words if not interior(w)]
+    if len(kept) < len(words):
+        number = "many"
+    body = " ".join(kept).strip(" ,;:-–—")
+    return (body if content_terms(body) else query.strip(" ?.!")), number
+
+
+def split_exclusion(topic: str) -> tuple[str, str]:
+    """A topic and what it excludes: "RL for reasoning, outside of agent settings" ->
+    ("RL for reasoning", "agent settings"); ``(topic, "")`` when nothing is excluded."""
+    m = _EXCLUSION.search(topic)
+    if not m or not [t for t in content_terms(m.group("x")) if t not in _GENERIC]:
+        return topic, ""
+    kept = (topic[: m.start()] + " " + topic[m.end() :]).strip(" ,;(")
+    kept = re.sub(r"\s*,?\s*\bi\.e\.?\s*$", "", kept).strip(" ,;")
+    return (kept, m.group("x").strip()) if content_terms(kept) else (topic, "")
+
+
+def excluded_terms(excluded: str) -> str:
+    """The words of an excluded phrase that say what is excluded: "agent settings" -> "agent"."""
+    return " ".join(t for t in content_terms(excluded) if t not in _GENERIC)
+
+
+def facets(topic: str) -> tuple[str, ...]:
+    """The alternatives a topic lists: "speech or audio" -> ``("speech", "audio")``.
+
+    Split at commas, semicolons, slashes, "or", "such as", "e.g.", "for example", "including"
+    and a colon that introduces a list; parts without a content term are dropped; ``()`` when
+    there is one part. A parenthesis lists examples or short forms of the phrase before it:
+    "foundation models (LVLMs, MLLMs) as the backbone" -> the phrase without it, "LVLMs", "MLLMs".
+    A one-word alternative beside a longer one shares the longer one's words
+    (coordination ellipsis: "estimate or quantify uncertainty" -> "estimate uncertainty",
+    "quantify uncertainty"); a hyphenated word is a term of its own.
+    """
+    # "image-and-text models (LVLMs, MLLMs) as the backbone": a parenthesis lists examples or short
+    # forms of the phrase before it; the phrase (without it) and each item are alternatives.
+    inner = [m.group(1) for m in _PARENTHESIS.finditer(topic)]
+    if inner:
+        head = re.sub(r"\s+", " ", _PARENTHESIS.sub(" ", topic)).strip()
+        lists = [re.sub(r"\betc\b\.?", " ", i) for i in inner]  # "(A, B, etc.)"
+        items = [x.strip(" .-") for i in lists for x in (facets(i) or _FACET_SPLIT.split(i)) if x and content_terms(x)]
+        found = tuple(dict.fromkeys([*(facets(head) or (head,) if content_terms(head) else ()), *items]))
+        return found if len(found) > 1 else ()
+    parts = [p.strip(" .()-") for p in _FACET_SPLIT.split(topic)]
+    parts = [p for p in parts if p and content_terms(p)]
+    if len(parts) == 2 and re.search(r"\bor\b", topic, re.I):
+        left, right = (p.split() for p in parts)
+        if len(right) == 1 and "-" not in right[0] and len(content_terms(parts[0])) >= 3:
+            parts[1] = " ".join([*left[:-1], *right])
+        elif len(left) == 1 and "-" not in left[0] and len(content_terms(parts[1])) >= 2:
+            parts[0] = " ".join([*left, *right[1:]])
+    return tuple(parts) if len(parts) > 1 else ()
+
+
+def strip_injection(text: str) -> tuple[str, bool]:
+    """Drop sentences addressed to the assistant; "ignore the rules: which paper ...?" keeps its question."""
+    parts = re.split(r"(?<=[.!?\n])\s+", text.strip())
+    kept, had = [], False
+    for p in parts:
+        if not _INJECTION.search(p):
+            kept.append(p)
+            continue
+        had = True
+        tail = p.rsplit(":", 1)[1].strip() if ":" in p else ""
+        if tail and not _INJECTION.search(tail) and _QUESTION_START.match(tail):
+            kept.append(tail)
+    return " ".join(kept).strip(), had
+
+
+# What people say to a chat assistant that asks nothing of the papers: greetings, thanks,
+# acknowledgements, farewells, asking what the assistant is, and the fillers around them.
+_SOCIAL_PHRASES = r"""
+    hello|hi|hiya|hey|heya|howdy|yo|greetings|good\s+(?:morning|afternoon|evening|day|night)|
+    hola|bonjour|hallo|ciao|salut|
+    thanks?|thank\s+you|thx|ty|cheers|(?:much\s+)?appreciated|merci|danke|gracias|grazie|
+    ok(?:ay)?|k|kk|alright|all\s+right|fine|cool|great|nice|awesome|perfect|excellent|wonderful|good|lovely|neat|
+    got\s+it|understood|i\s+see|makes\s+sense|sure|yes|yeah|yep|no|nope|oh|ah|wow|hmm+|
+    bye|goodbye|good\s*bye|see\s+(?:you|ya)|later|cya|
+    how\s+are\s+you(?:\s+doing)?|how(?:'|’)?s\s+it\s+going|what(?:'|’)?s\s+up|sup|
+    help|what\s+can\s+you\s+do|what\s+do\s+you\s+do|who\s+are\s+you|what\s+are\s+you|
+    (?:that(?:'|’)?s|that\s+is|this\s+is|you(?:'|’)?re|you\s+are)|
+    there|again|so\s+much|a\s+lot|very\s+much|very|really|for\s+(?:that|the\s+help|your\s+help|this)|
+    everyone|all|friend|mate|paperchat|bot|assistant|please|you|and
+"""
+_SOCIAL = re.compile(rf"(?:[\W_]*\b(?:{_SOCIAL_PHRASES})\b)+[\W_]*", re.I | re.X)
+
+
+_SOCIAL_LEAD = re.compile(rf"^(?:[\W_]*\b(?:{_SOCIAL_PHRASES})\b)+\s*[,.!;:—–]+\s*(?=\w)", re.I | re.X)
+_SOCIAL_TAIL = re.compile(rf"(?<=[?.!,;])(?:[\W_]*\b(?:{_SOCIAL_PHRASES})\b)+[\W_]*$", re.I | re.X)
+
+
+def strip_social(text: str) -> str:
+    """``text`` without greetings, thanks or acknowledgements before or after what it asks, set
+    off by punctuation ("hi, which papers use RL?", "thanks! now summarize DANCE", "ok, who wrote
+    it?", "who wrote it? thanks"); words run into the question ("fine-tuning", "help me find") stay."""
+    lead = _SOCIAL_LEAD.match(text[:200])
+    out = text[lead.end() :] if lead else text
+    cut = len(out) - 200 if len(out) > 200 else 0
+    tail = _SOCIAL_TAIL.search(out[cut:])
+    if tail and out[: cut + tail.start()].strip():
+        out = out[: cut + tail.start()]
+    return out.strip() if out.strip() else text
+
+
+def social(text: str) -> bool:
+    """Whether a message asks nothing of the papers: only greetings, thanks, acknowledgements,
+    farewells or "what can you do" ("hello!", "hi there", "thanks a lot :)", "ok", "cool, got
+    it", "good morning, paperchat"). A message with any other word ("hi, which papers use RL?",
+    "thanks, now summarize DANCE") is a question."""
+    short = len(text) <= 200  # a greeting is short; the pattern is not run on long text
+    return short and bool(re.search(r"[^\W\d_]", text)) and bool(_SOCIAL.fullmatch(text.strip()))
+
+
+def trim(text: str, limit: int) -> tuple[str, bool]:
+    """At most ``limit`` characters, cut at the last sentence end (or space) before it."""
+    if len(text) <= limit:
+        return text, False
+    cut = text[:limit]
+    end = max(cut.rfind(". "), cut.rfind("? "), cut.rfind("! "))
+    if end < limit // 2:
+        end = cut.rfind(" ")
+    return cut[: end + 1 if end > 0 else limit].strip(), True
+
+
+# --- the form of the answer asked for ------------------------------------------------------
+
+# "How <word>" asks for an amount: "how many datasets", "how much faster", "how large a gain".
+_HOW_AMOUNT = frozenset("many much large fast big long often far small high low well".split())
+# Nouns that name a measured amount: "what accuracy", "which speedup", "what is the reduction".
+MEASURE_NOUNS = frozenset(
+    """accuracy accuracies gain gains score scores speedup speed-up speedups reduction reductions improvement
+    improvements ratio ratios rate rates percentage percentages percent fraction fractions proportion number
+    numbers size sizes cost costs error errors margin margins factor factors sparsity compression saving savings
+    budget count counts amount amounts value values f1 auc bleu ssim psnr perplexity latency throughput
+    memory runtime time times reward rewards horizon ir@1 tr@1 top-1 top-5 pass@1""".split()
+)
+# Words between "what"/"which" and the noun it asks about ("what is the", "what final").
+_WH_FILLER = frozenset("is are was were the its their a an of".split())
+WORD = re.compile(r"[\w@'’-]+")
+"""A word of a question, with "@", apostrophes and hyphens ("ir@1", "what's", "multi-modal")."""
+
+
+def asks_quantity(query: str, number: Number) -> bool:
+    """Whether a question asks for an amount, not for papers: "how many/much/large ..." not
+    followed by a set noun ("how many TAG datasets", "by how much"), or "what"/"which" whose noun
+    names a measure ("what accuracy gain", "what is the storage reduction", "which speedup").
+    A question asking for papers (``number == "many"``) asks for a list, not an amount.
+    """
+    if number == "many":
+        return False
+    words = [w.lower() for w in WORD.findall(query)]
+    for i, w in enumerate(words):
+        nxt = words[i + 1 : i + 3]
+        papers = nxt[:1] == ["many"] and len(nxt) > 1 and _is_set_noun(nxt[1]) == "many"  # "how many papers"
+        if w == "how" and nxt and nxt[0] in _HOW_AMOUNT and not papers:
+            return True
+        if w in ("what", "which"):
+            j = i + 1
+            while j < len(words) and words[j] in _WH_FILLER:
+                j += 1
+            if any(x in MEASURE_NOUNS for x in words[j : j + 3]) and not any(_is_set_noun(x) for x in words[j : j + 1]):
+                return True
+    return False
+
+
+# Nouns that name the whole collection, and words that only say it holds papers or show them.
+_COLLECTION_NOUNS = frozenset("collection corpus index database library everything".split())
+_HOLDING = frozenset(
+    """have has hold holds contain contains there me us list show published presented accepted appeared
+    available included indexed ingested loaded""".split()
+)
+_OTHER_WH = frozenset("when who whom whose where why".split())
+
+
+def asks_collection(query: str) -> Literal["", "count", "list"]:
+    """Whether a question asks for the collection's papers themselves, with no topic: ``count`` for
+    "how many papers are there?", ``list`` for "what papers are in the collection?", "list all
+    papers", "show me everything", "which papers were published?" (a year filter read off: "in
+    2026"); ``""`` when any other content word is left ("which papers have code?", "how many papers
+    use RL?"). The question must name papers or the collection (a plural set noun, "corpus",
+    "library") and ask what or how many (not when, who, where or why: a detail of the papers)."""
+    words = [w.lower() for w in WORD.findall(query)]
+    if not any(_is_set_noun(w) == "many" or w in _COLLECTION_NOUNS for w in words) or _OTHER_WH & set(words):
+        return ""  # "when was the paper published?" asks a detail of one paper
+    if set(content_terms(query)) - _COLLECTION_NOUNS - _HOLDING - SET_NOUNS - ONE_NOUNS:
+        return ""
+    return "count" if "how" in words and "many" in words else "list"
+
+
+# --- "which is better?" ---------------------------------------------------------------------
+
+BETTER = re.compile(
+    r"\b(?:better|worse|stronger|weaker|faster|slower|cheaper|superior|inferior|preferable|"
+    r"best|worst|strongest|weakest|fastest|slowest|cheapest|"
+    r"(?:more|less|most|least)\s+(?:[\w-]+\s+)?(?:accurate|efficient|effective|robust|scalable|reliable|powerful|"
+    r"precise|performant|capable|stable|expensive|costly|competitive)|"
+    r"(?:higher|lower|highest|lowest)\s+(?:accuracy|scores?|performance|errors?|loss|latency|costs?|quality|rewards?)|"
+    r"outperform\w*|surpass\w*|beats?|wins?|winner|comes?\s+out\s+(?:ahead|on\s+top))\b",
+    re.I,
+)
+"""Words that rank papers against each other: comparatives and superlatives of quality or speed
+("better", "more accurate", "higher accuracy", "fastest") and the verbs of winning ("outperforms",
+"beats", "wins", "comes out ahead"). With a choice frame they ask for a verdict (:func:`asks_better`);
+with two papers named the question model reads them as a comparison word."""
+_WINS = re.compile(r"^(?:outperform|surpass|beat|win|superior|inferior|preferable|come)", re.I)
+_CHOICE = re.compile(
+    r"\b(?:which|whichever|who)\b|\bthan\b(?!\s+(?:the\s+)?(?:prior|previous|existing|baselines?|state|sota|other))"
+    r"|^\W*(?:is|are|does|do|did|would|will|can|could|should)\b|\bor\b[^.?!]*\?",
+    re.I,
+)
+"""A choice between the papers: "which"/"who", "than" (not "than prior work"), a yes/no question
+("is X stronger than Y?") or an alternative question ("X or Y, better?")."""
+_VERDICT_LIGHT = re.compile(r"\b(?:gets?|performs?|scores?|does|works?|ranks?|fares?|comes?\s+out)\b", re.I)
+
+
+def asks_better(query: str) -> bool:
+    """Whether a question asks which paper wins: a word that ranks papers (:data:`BETTER`: "better",
+    "more accurate", "outperforms", "wins") in a choice between them (:data:`_CHOICE`: "which",
+    "than", a yes/no or an alternative question), or a verb of winning alone ("X beats Y?").
+    "How do X and Y make training faster?" asks how, not which."""
+    found = list(BETTER.finditer(query))
+    return bool(found) and (bool(_CHOICE.search(query)) or any(_WINS.match(m.group(0)) for m in found))
+
+
+def verdict_criterion(query: str) -> str:
+    """What a verdict question ranks the papers by, as it words it: "faster", "more accurate",
+    "higher accuracy"; "better" for a verb of winning ("which one wins?") or none."""
+    m = BETTER.search(query)
+    return m.group(0).lower() if m and not _WINS.match(m.group(0)) else "better"
+
+
+def verdict_only(query: str) -> bool:
+    """Whether a question asks only which paper wins, naming nothing to compare ("which is better?",
+    "which one wins?", "so which is more accurate?"): in a conversation it asks it of the papers of
+    the previous answer."""
+    return asks_better(query) and not [t for t in content_terms(without_verdict(query)) if t not in FRAME_WORDS]
+
+
+def without_verdict(text: str) -> str:
+    """``text`` without the words that only ask which paper wins ("is more accurate", "which one
+    wins", "gets higher accuracy"): what is left is what to quote from each paper."""
+    return _VERDICT_LIGHT.sub(" ", BETTER.sub(" ", text))

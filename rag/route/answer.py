@@ -1,0 +1,428 @@
+"""Answers to questions about papers: find the papers, quote the evidence, connect, check, render.
+
+:meth:`AnswerPipeline.answer` answers a :class:`rag.question.reader.QuestionPlan` of intent ``ask``:
+
+1. the papers are the ones the question names (resolved by the conversation) or, when it names
+   none, every paper the calibrated relevance model accepts for its topic (:mod:`rag.route.membership`);
+   the frame's number decides only when it is explicit ("which paper" -> the most relevant one);
+2. the refusal policy (:mod:`rag.route.refusal`) refuses what the collection does not answer;
+3. evidence sentences are chosen per paper (:class:`rag.evidence.selector.EvidenceSelector`);
+4. the LLM, if any, writes connecting prose, validated and claim-checked (:mod:`rag.llm.prose`);
+   without prose, a lead line answers in the form the question asks (:mod:`rag.route.lead`);
+5. the text is the checked prose or the lead, followed by the quoted evidence of every source.
+
+:meth:`AnswerPipeline.ask` is the one entry point for a single question: it answers through a
+fresh :class:`rag.route.conversation.Conversation`, the route the chat page, the CLI and ``eval`` share.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+
+from rag.citations import format_marker
+from rag.evidence.rows import LIMITATIONS, select_rows
+from rag.evidence.selector import GAP_UNIT, EvidenceSelector
+from rag.index.retrieve import HybridRetriever, Retrieval
+from rag.lexicon import states_phrase
+from rag.llm.clients import ChatLLM
+from rag.llm.prose import REFUSAL, ProseWriter, Source
+from rag.question.details import MODEL_SIZE
+from rag.question.phrasing import excluded_terms
+from rag.question.reader import QuestionPlan, read_question
+from rag.question.roles import wants_more
+from rag.route.filters import Filters
+from rag.route.lead import lead_line, list_head
+from rag.route.membership import Membership, more_may_match
+from rag.route.refusal import RefusalPolicy, metadata_phrase
+from rag.settings import Settings
+from rag.text import content_terms
+from rag.types import Answer, Citation, Evidence, PaperHit, Timings
+from store.papers import has_opening_label, is_code_link, strip_markup
+
+__all__ = ["EMPTY_QUESTION", "MAIN_POINTS", "REFUSAL", "AnswerPipeline"]
+
+EMPTY_QUESTION = "Please ask a question about the papers in the collection."
+MAIN_POINTS = "What problem does it address, what does it propose, and what results does it report?"
+"""What to quote from a paper when a question names it but asks for nothing in particular."""
+EXCLUSION_COVERAGE = 0.5
+"""IDF-weighted share of an excluded word's forms ("agent settings" -> agent) that puts a paper out,
+and of the rest of an artifact question's topic ("speech" of "a new speech dataset") that keeps one in."""
+# Words of "a new large-scale dataset" that say what kind of artifact, not what it is about.
+_ARTIFACT_WORDS = frozenset(
+    """dataset datasets benchmark benchmarks corpus corpora metric metrics measure measures suite suites
+    leaderboard leaderboards simulator simulators toolkit toolkits testbed testbeds new novel large large-scale
+    big own public publicly open open-source introduced release released releases build built contribute
+    contributed construct constructed create created curated collect collected evaluation eval""".split()
+)
+
+
+class AnswerPipeline:
+    """Plan in, grounded :class:`~rag.types.Answer` out.
+
+    Args:
+        retriever: The hybrid retriever over the store (holds the catalogue of papers).
+        evidence: Sentence selector (shares the retriever's embedder).
+        llm: The LLM that writes connecting prose, or ``None`` for extractive answers.
+        settings: All settings.
+        llm_note: Why this LLM was chosen (shown in answers and the UI).
+    """
+
+    def __init__(
+        self,
+        retriever: HybridRetriever,
+        evidence: EvidenceSelector,
+        llm: ChatLLM | None,
+        settings: Settings,
+        llm_note: str = "",
+    ):
+        self.retriever = retriever
+        self.evidence = evidence
+        self.llm = llm
+        self.settings = settings
+        self.llm_note = llm_note
+        self.membership = Membership(retriever, evidence, settings.retrieval.candidates)
+        self.refusals = RefusalPolicy(retriever, evidence, settings.retrieval)
+        self.writer = ProseWriter(
+            llm,
+            settings,
+            evidence.similarity,
+            lambda hit: [x.text for x in evidence.sentences(hit.paper)[0]],
+            llm_note,
+        )
+
+    @property
+    def backend(self) -> str:
+        """Name of the LLM backend, ``"none"`` when answers are extractive."""
+        return self.llm.name if self.llm else "none"
+
+    @property
+    def catalogue(self):
+        """The papers of the collection with their names (:class:`rag.index.catalogue.Catalogue`)."""
+        return self.retriever.catalogue
+
+    def read(self, text: str | None) -> QuestionPlan:
+        """Read a message into its plan (:func:`rag.question.reader.read_question`) against this collection."""
+        return read_question(text, self.catalogue, max_chars=self.settings.input.max_question_chars)
+
+    def ask(
+        self,
+        question: str,
+        *,
+        top_k: int | None = None,
+        on_token: Callable[[str], None] | None = None,
+        stop: threading.Event | None = None,
+        filters: Filters | None = None,
+    ) -> Answer:
+        """Answer one question in a fresh conversation: the route the page, CLI and ``eval`` share.
+
+        Never raises for bad input; LLM failures fall back to the extractive answer (see ``note``).
+        """
+        from rag.route.conversation import Conversation
+
+        return Conversation(self).ask(question, top_k=top_k, on_token=on_token, stop=stop, filters=filters).answer
+
+    # --- answering a plan ------------------------------------------------------------
+
+    def answer(
+        self,
+        plan: QuestionPlan,
+        *,
+        papers: Sequence[str] = (),
+        allowed: set[str] | None = None,
+        top_k: int | None = None,
+        on_token: Callable[[str], None] | None = None,
+        stop: threading.Event | None = None,
+    ) -> Answer:
+        """Answer a plan of intent ``ask``.
+
+        Args:
+            plan: The question's plan.
+            papers: Ids of the papers the question is about (named or referred to); empty = find them.
+            allowed: Restrict the papers found to these ids (filters); ``None`` = all.
+            top_k: Most named papers answered about (default ``retrieval.top_k``).
+            on_token: Receives LLM prose pieces as they stream.
+            stop: When set, generation stops.
+
+        Returns:
+            The answer (``refused`` with the refusal phrase when the collection does not answer).
+        """
+        t0 = time.perf_counter()
+        timings = Timings()
+        rs = self.settings.retrieval
+        at_least = False
+        left_out: list[PaperHit] = []
+        if papers:
+            retrieval = self.retriever.search(plan.query)
+            timings.retrieval = time.perf_counter() - t0
+            chosen_papers = [self.catalogue[p] for p in papers[: top_k or rs.top_k]]
+            refusal = self.refusals.metadata(plan, chosen_papers, asked=True) or self.refusals.absent_terms(
+                plan, retrieval, chosen_papers
+            )
+            by_id = {h.paper.id: h for h in retrieval.hits}
+            chosen = [by_id.get(p.id) or PaperHit(p, 1.0) for p in chosen_papers]
+            matched = len(chosen)
+        else:
+            retrieval = self.retriever.search(plan.topic or plan.query, allowed=allowed)
+            timings.retrieval = time.perf_counter() - t0
+            # Papers that introduce an artifact, or link their code, are judged by what they state
+            # (below), not by how close a sentence comes to "a new large-scale dataset".
+            judged_apart = plan.artifact or plan.about_links
+            refusal = "" if judged_apart and retrieval.hits else self.refusals.topic(plan, retrieval)
+            chosen, matched, at_least, left_out = ([], 0, False, []) if refusal else self.find(plan, retrieval)
+            if not refusal and not chosen:
+                refusal = REFUSAL
+                if left_out:
+                    refusal += f" Every paper that matched is about {plan.exclusion}: " + ", ".join(
+                        h.paper.label for h in left_out
+                    ) + "."
+                elif plan.artifact:  # "what dataset does X build?": no abstract presents one of its own
+                    refusal += f" No abstract that matches presents a {' or '.join(plan.artifact)} of its own."
+                elif retrieval.hits:
+                    top = retrieval.hits[0].paper
+                    refusal += f" No paper is close enough to it; the closest is {top.label} ({top.id})."
+        if refusal:
+            return self.refusal(plan.asked, refusal, timings, t0, hits=retrieval.hits[: rs.top_k])
+        chosen = [h for h in chosen if self.evidence.sentences(h.paper)[0]]  # an abstract of instructions only
+        if not chosen:
+            return self.refusal(plan.asked, REFUSAL, timings, t0, hits=retrieval.hits[: rs.top_k])
+        several = not papers and (len(chosen) > 1 or plan.number == "many")
+        t = time.perf_counter()
+        sources = self._sources(plan, chosen, listing=several, named=bool(papers))
+        timings.evidence = time.perf_counter() - t
+        if plan.metadata == "authors" and papers and all(h.paper.authors for h in chosen):
+            return self._authors(plan, sources, retrieval, timings, t0)
+        t = time.perf_counter()
+        prose = self.writer.write(plan.query, len(chosen) > 1, sources, on_token, stop)
+        timings.generation = time.perf_counter() - t
+        language = "" if plan.english else "question not in English: quoting each paper's main points"
+        note = "; ".join(x for x in (language, prose.note) if x)
+        lead = "" if prose.text else lead_line(
+            plan,
+            sources,
+            listing=several,
+            named=bool(papers),
+            matched=matched,
+            at_least=at_least,
+            gist=lambda s: self.evidence.gist(s.hit.paper),
+            sentences=lambda e: self.evidence.sentences(self.catalogue[e.paper_id])[0],
+            move=lambda e: self.evidence.moves(self.catalogue[e.paper_id]).get(e.start, "unknown"),
+            rank=self._rank_evidence,
+        )
+        text = render(sources, prose.text, listing=several, matched=matched, at_least=at_least, lead=lead)
+        if left_out:
+            text += f"\n\nLeft out as about {plan.exclusion} ({len(left_out)}): " + ", ".join(
+                h.paper.label for h in left_out
+            ) + "."
+        if plan.trimmed:
+            note = "; ".join(x for x in (note, "question trimmed to its first part (too long)") if x)
+        timings.total = time.perf_counter() - t0
+        chosen_ids = {h.paper.id for h in chosen}
+        ranked = chosen + [h for h in retrieval.hits if h.paper.id not in chosen_ids]
+        return Answer(
+            question=plan.asked,
+            text=text,
+            citations=[citation(s) for s in sources],
+            hits=ranked[: max(10, len(chosen))],
+            backend=prose.backend,
+            note=note,
+            invented_markers=prose.invented,
+            claims=prose.claims,
+            prompt_tokens=prose.prompt_tokens,
+            matched=matched,
+            matched_at_least=at_least,
+            timings=timings,
+            kind="list" if several else "answer",
+            incomplete=prose.incomplete,
+            lead=lead,
+        )
+
+    def find(
+        self, plan: QuestionPlan, retrieval: Retrieval, limit: int | None = None
+    ) -> tuple[list[PaperHit], int, bool, list[PaperHit]]:
+        """The papers that answer a question naming none.
+
+        Args:
+            plan: The question's plan (topic, facets, number, exclusion, artifact).
+            retrieval: The retrieval of its topic.
+            limit: Most papers chosen (default ``retrieval.max_set_size``; a table takes every
+                member among the ``retrieval.candidates`` checked).
+
+        Returns:
+            ``(chosen, how many match, the count is a lower bound, left out by the exclusion)``;
+            at most ``limit`` are chosen (the text says how many match).
+        """
+        rs = self.settings.retrieval
+        limit = limit or rs.max_set_size
+        hits = retrieval.hits
+        checked = hits[: rs.candidates]
+        if plan.about_links:
+            chosen = [h for h in checked if h.paper.url and is_code_link(h.paper.abstract, h.paper.url)]
+            chosen = chosen or [h for h in checked if h.paper.url]
+            return chosen[:limit], len(chosen), False, []
+        if plan.artifact:
+            # "Which papers release a new speech dataset": papers stating the artifact as their own
+            # contribution, among those that state the rest of the topic ("speech").
+            rest = " ".join(t for t in content_terms(plan.topic) if t not in _ARTIFACT_WORDS)
+            cov = self.retriever.coverages(rest, [h.paper.id for h in checked]) if rest else [1.0] * len(checked)
+            members = [h for h, c in zip(checked, cov, strict=True) if c >= EXCLUSION_COVERAGE]
+            members = self.membership.contributors(plan.artifact, members)
+        else:
+            many = plan.number == "many"
+            members = [h for h, _ in self.membership.members(plan.topic, plan.facets, checked, rs.set_membership, many)]
+        left_out: list[PaperHit] = []
+        if plan.exclusion and members:
+            # One excluded word puts out a paper that states it; an excluded phrase ("not dataset
+            # distillation") one that states the phrase, not its words apart.
+            words = excluded_terms(plan.exclusion)
+            if len(words.split()) > 1:
+                left_out = [h for h in members if states_phrase(words, h.paper.text_for_index)]
+            else:
+                cov = self.retriever.coverages(words, [h.paper.id for h in members])
+                left_out = [h for h, c in zip(members, cov, strict=True) if c >= EXCLUSION_COVERAGE]
+            members = [h for h in members if h not in left_out]
+        if not members and not plan.artifact and plan.number != "many" and checked:
+            # The topic passed the refusal policy: a question that does not ask for a set gets the
+            # most relevant paper even when no candidate is clearly a member.
+            members = checked[:1]
+        if plan.number == "one":
+            members = members[:1]
+        at_least = plan.number != "one" and more_may_match(len(members), len(checked), len(hits))
+        return members[:limit], len(members), at_least, left_out
+
+    def _rank_evidence(self, text: str, source: Source) -> list[Evidence]:
+        """``source``'s evidence sentences scored against ``text`` (one part of a question), best first."""
+        quoted = {e.start for e in source.evidence}
+        return [e for e in self.evidence.score(text, source.hit.paper) if e.start in quoted]
+
+    def _sources(
+        self, plan: QuestionPlan, chosen: list[PaperHit], *, listing: bool, named: bool = True
+    ) -> list[Source]:
+        """Number the chosen papers and pick each one's evidence sentences.
+
+        A paper the question did not name, and a paper asked about as a whole (a summary, or its
+        problem and its method), also quotes the sentence that says what it does (its gist), so the
+        reader knows which paper answers and what it proposes.
+        """
+        ev_query = plan.topic if listing else plan.query
+        if not plan.english or not ev_query:
+            ev_query = MAIN_POINTS
+        qvec = self.retriever.query_vectors([ev_query])[0]
+        per = 1 if listing else self.settings.answer.evidence_per_paper
+        # The question model's reading of what is asked of each paper (roles, summary), when the
+        # evidence query is the question itself.
+        read = ev_query == plan.query
+        if not listing and (plan.summary or (len(plan.roles) >= 2 if read else wants_more(ev_query))):
+            per += 2 if plan.summary else 1
+        roles, summary = (plan.roles, plan.summary) if read else (None, None)
+        sources = [
+            Source(i + 1, h, self.evidence.select(ev_query, h.paper, k=per, qvec=qvec, roles=roles, summary=summary))
+            for i, h in enumerate(chosen)
+        ]
+        if plan.own_limits and named and not listing:
+            # "what are its limitations?": the limitation the abstract states of the paper's own
+            # work, else the gap it addresses (the lead says which, :func:`rag.route.lead.lead_line`).
+            for s in sources:
+                paper = s.hit.paper
+                own = select_rows(self.evidence, paper, [LIMITATIONS])["limitations"]
+                moves = self.evidence.moves(paper)
+                gap = [e for e in self.evidence.score(plan.query, paper) if moves.get(e.start) == "gap"]
+                s.evidence = sorted(own or gap[:GAP_UNIT] or s.evidence, key=lambda e: e.start)
+            return sources
+        if plan.metadata and not listing:
+            # "how big is the Agent-Omit model?", "what license will the kernels be released under?"
+            # reach here only when the abstract states the detail (rag.route.refusal): the sentences
+            # stating it answer, whatever their cosine to the question.
+            phrase = metadata_phrase(plan)
+            for s in sources:
+                stated = [e for e in self.evidence.score(plan.query, s.hit.paper) if _states_detail(plan, phrase, e)]
+                s.evidence = sorted(stated[:2], key=lambda e: e.start) or s.evidence
+        whole = plan.summary or {"problem", "method"} <= plan.roles
+        for s in sources:
+            # A list entry whose label is only the abstract's opening words says what the paper does,
+            # so the reader can tell the papers apart.
+            wanted = has_opening_label(s.hit.paper) if listing else (not named or whole)
+            gist = self.evidence.gist(s.hit.paper) if wanted else None
+            if gist is None:
+                continue
+            # A paper asked about as a whole also quotes how its approach works (the sentences that
+            # elaborate its proposal: stages, components, training).
+            unit = [gist, *self.evidence.elaboration(s.hit.paper, gist)] if whole and not listing else [gist]
+            have = {e.start for e in s.evidence}
+            s.evidence = sorted([*s.evidence, *(e for e in unit if e.start not in have)], key=lambda e: e.start)
+        return sources
+
+    def _authors(
+        self, plan: QuestionPlan, sources: list[Source], retrieval: Retrieval, timings: Timings, t0: float
+    ) -> Answer:
+        """Who wrote the named papers, from their records (abstracts never say): one line each,
+        then what the paper does, quoted."""
+        lines = []
+        for s in sources:
+            names = ", ".join(s.hit.paper.authors)
+            year = f" ({s.hit.paper.year})" if s.hit.paper.year else ""
+            lines.append(f"{s.hit.paper.label} {format_marker(s.number)} is by {names}{year}, from its record.")
+        text = render(sources, " ".join(lines), listing=False, matched=len(sources))
+        lead = " ".join(lines)
+        timings.total = time.perf_counter() - t0
+        return Answer(
+            question=plan.asked,
+            text=text,
+            citations=[citation(s) for s in sources],
+            hits=[s.hit for s in sources] + [h for h in retrieval.hits if h not in [s.hit for s in sources]][:9],
+            backend="none",
+            note="authors from the paper records (abstracts do not state them)",
+            matched=len(sources),
+            timings=timings,
+            lead=lead,
+        )
+
+    def refusal(
+        self, question: str, message: str, timings: Timings, t0: float, hits: Sequence[PaperHit] = ()
+    ) -> Answer:
+        """A refusal answer: the message, nothing cited."""
+        timings.total = time.perf_counter() - t0
+        return Answer(
+            question=question,
+            text=message,
+            refused=True,
+            backend=self.backend,
+            timings=timings,
+            kind="refusal",
+            note="nothing cited",
+            hits=list(hits),
+        )
+
+
+def citation(s: Source) -> Citation:
+    """The citation of a numbered source."""
+    p = s.hit.paper
+    return Citation(s.number, p.id, p.label, tuple(s.evidence), url=p.url, authors=p.author_line, year=p.year)
+
+
+def render(
+    sources: Sequence[Source], prose: str, *, listing: bool, matched: int, at_least: bool = False, lead: str = ""
+) -> str:
+    """The answer text: the lead (:mod:`rag.route.lead`) or, for a list without one, how many papers
+    match; the prose; every source's quoted evidence."""
+    lines = []
+    if lead:
+        lines += [lead, ""]
+    elif listing:
+        lines.append(list_head(len(sources), matched, at_least))
+    if prose or lead:
+        lines += [prose, "", "Evidence:"] if prose else ["Evidence:"]
+    for s in sources:
+        quotes = " ".join(f"“{strip_markup(e.sentence)}”" for e in s.evidence)
+        bullet = "- " if listing or prose or lead else ""
+        lines.append(f"{bullet}{s.hit.paper.label} {format_marker(s.number)}: {quotes}")
+    return "\n".join(lines).strip()
+
+
+def _states_detail(plan: QuestionPlan, phrase: str, e: Evidence) -> bool:
+    """Whether evidence ``e`` states the detail ``plan`` asks for: a model size, or the words that
+    ask for it in any spelling ("licence" for "license", "learning rate")."""
+    if plan.metadata == "model size":
+        return bool(MODEL_SIZE.search(e.sentence))
+    return bool(phrase) and states_phrase(phrase, e.sentence)

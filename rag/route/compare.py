@@ -1,0 +1,235 @@
+"""Comparisons of two or more papers: the aspect the question asks first, then the default rows.
+
+"How does each make X cheaper?" is answered first, with each paper's quoted answer or "not
+stated in the abstract"; the rows problem / approach / data / results / limitations follow
+(:data:`rag.evidence.rows.ROWS`). Every cell is a sentence of that paper's abstract with its span, so a
+comparison is equally grounded with or without an LLM.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from rag.citations import format_marker
+from rag.evidence.rows import NOT_STATED, ROWS, Row, select_rows
+from rag.evidence.selector import ASPECT_FLOOR
+from rag.protocols import EvidenceSource
+from rag.route.lead import key_clause, quoted
+from rag.text import content_terms, named_entities, normalize
+from rag.types import Citation, Evidence
+from store.papers import Paper, strip_markup
+
+__all__ = [
+    "ASPECT_SENTENCES", "ComparisonTable", "build_table", "compare_lead", "comparison_text",
+    "table_markdown",
+]
+
+ASPECT_SENTENCES = 2
+"""Most sentences an asked aspect quotes per paper; the second only when it scores within the
+selector's cutoff of the first (:meth:`rag.evidence.selector.EvidenceSelector.select`). An answer to "how does
+each cut cost?" often spans two sentences ("APM offers two key advantages: ... single forward pass"
+after its proposal). On the dev set's 12 comparisons and their 48 rephrasings, aspect facts rose
+from 0.917 / 0.854 (one sentence) to 0.958 / 0.896 (dev / rephrasings)."""
+
+
+@dataclass(frozen=True)
+class ComparisonTable:
+    """A comparison of papers row by row, each cell an abstract sentence (or nothing).
+
+    Attributes:
+        rows: The default rows, in display order.
+        papers: One citation per compared paper (conversation numbers), in column order.
+        cells: ``cells[i][j]``: evidence of paper ``j`` for row ``i`` (empty = not stated).
+        aspects: The sub-questions the question asked, as it words them, in order (may be empty).
+        aspect_cells: ``aspect_cells[i][j]``: evidence of paper ``j`` for aspect ``i``.
+    """
+
+    rows: tuple[Row, ...]
+    papers: tuple[Citation, ...]
+    cells: tuple[tuple[tuple[Evidence, ...], ...], ...]
+    aspects: tuple[str, ...] = ()
+    aspect_cells: tuple[tuple[tuple[Evidence, ...], ...], ...] = ()
+
+    def cell(self, row_key: str, paper_id: str) -> tuple[Evidence, ...]:
+        """Evidence of one paper for one row (by row key and paper id)."""
+        i = next(k for k, r in enumerate(self.rows) if r.key == row_key)
+        j = next(k for k, c in enumerate(self.papers) if c.paper_id == paper_id)
+        return self.cells[i][j]
+
+
+# An aspect that only names a row ("on data", "their limitations", "in terms of results") is that
+# row: its cells are chosen by the row's roles and the abstract's moves, as in the table below it.
+_ROW_WORDS = {
+    "data": {"data", "dataset", "datasets", "benchmark", "benchmarks", "evaluation", "evaluations", "experiments",
+             "tasks"},
+    "results": {"result", "results", "performance", "findings", "outcomes"},
+    "limitations": {"limitation", "limitations", "weakness", "weaknesses", "drawback", "drawbacks", "shortcomings"},
+    "approach": {"method", "methods", "approach", "approaches", "idea", "ideas", "technique", "techniques"},
+    "problem": {"problem", "problems", "motivation", "motivations", "goal", "goals", "challenge", "challenges"},
+}  # fmt: skip
+_ASPECT_GLUE = frozenset(
+    "on in of the their its and terms with respect to regarding about for what how do does they each use uses used"
+    .split()
+)
+
+
+def _row_named(part: str) -> str:
+    """The key of the row an aspect only names ("on data" -> ``"data"``), else ``""``."""
+    words = [w for w in re.findall(r"[a-z]+", part.lower()) if w not in _ASPECT_GLUE]
+    return next((key for key, names in _ROW_WORDS.items() if words and set(words) <= names), "")
+
+
+def _aspect_cell(evidence: EvidenceSource, part: str, paper: Paper) -> tuple[Evidence, ...]:
+    """The sentences of ``paper`` that answer ``part``, or ``()`` when none reaches :data:`ASPECT_FLOOR`."""
+    best = evidence.score(part, paper)
+    if not best or best[0].score < ASPECT_FLOOR:
+        return ()
+    return tuple(evidence.select(part, paper, k=ASPECT_SENTENCES))
+
+
+def build_table(
+    evidence: EvidenceSource,
+    papers: Sequence[Paper],
+    cite: Callable[[Paper, Sequence[Evidence]], Citation],
+    aspects: Sequence[str] = (),
+    rows: Sequence[Row] = ROWS,
+    headings: Sequence[str] = (),
+    extra: Sequence[Sequence[Evidence]] = (),
+) -> ComparisonTable:
+    """Fill the aspect cells and the default rows for ``papers``.
+
+    Args:
+        evidence: The sentence scorer.
+        papers: The compared papers, in column order.
+        cite: Makes a paper's citation (conversation numbering) from its evidence.
+        aspects: Sub-questions the question asked, as evidence queries, first in the answer.
+        rows: The default rows.
+        headings: The same sub-questions as the question words them ("what does each distill?").
+        extra: Per paper (column order), more sentences the answer quotes, added to its citation
+            (the head-to-head sentences of :mod:`rag.route.head_to_head`).
+    """
+    chosen = [select_rows(evidence, p, rows) for p in papers]
+    keys = {r.key for r in rows}
+    asked = [
+        [tuple(sel[key]) for sel in chosen]
+        if (key := _row_named(a)) in keys
+        else [_aspect_cell(evidence, a, p) for p in papers]
+        for a in aspects
+    ]
+    more = list(extra) + [()] * (len(papers) - len(extra))
+    cites = tuple(
+        cite(p, [*(e for evs in sel.values() for e in evs), *(e for row in asked for e in row[j]), *more[j]])
+        for j, (p, sel) in enumerate(zip(papers, chosen, strict=True))
+    )
+    cells = tuple(tuple(sel[r.key] for sel in chosen) for r in rows)
+    shown = tuple(headings) if len(headings) == len(aspects) else tuple(aspects)
+    return ComparisonTable(tuple(rows), cites, cells, shown, tuple(tuple(row) for row in asked))
+
+
+def _quote(evs: Sequence[Evidence]) -> str:
+    return " ".join(f"“{strip_markup(e.sentence)}”" for e in evs)
+
+
+def _cell(text: str) -> str:
+    """Text safe inside a Markdown table cell (no pipes, no line breaks)."""
+    return re.sub(r"\s+", " ", text).replace("|", "\\|").strip()
+
+
+def table_markdown(table: ComparisonTable) -> str:
+    """The default rows as a Markdown table: one row per aspect, one column per paper."""
+    head = "| | " + " | ".join(_cell(f"{c.label} {format_marker(c.number)}") for c in table.papers) + " |"
+    lines = [head, "|---|" + "---|" * len(table.papers)]
+    for row, cells in zip(table.rows, table.cells, strict=True):
+        parts = [
+            _cell(_quote(evs) + f" {format_marker(c.number)}") if evs else f"_{NOT_STATED}_"
+            for c, evs in zip(table.papers, cells, strict=True)
+        ]
+        lines.append(f"| **{_cell(row.title)}** | " + " | ".join(parts) + " |")
+    return "\n".join(lines)
+
+
+def _key_terms(paper: Paper, idf: Callable[[str], float], k: int = 3) -> list[str]:
+    """The ``k`` terms of the abstract with the highest tf-idf (its name and numbers excluded)."""
+    own = {normalize(n) for n in (paper.label, *paper.aliases)}
+    tf: dict[str, int] = {}
+    for t in content_terms(paper.abstract):
+        if len(t) > 3 and not any(ch.isdigit() for ch in t) and t not in own:
+            tf[t] = tf.get(t, 0) + 1
+    return sorted(tf, key=lambda t: (-tf[t] * idf(t), t))[:k]
+
+
+def _shared_terms(a: Paper, b: Paper, k: int = 4) -> list[str]:
+    """Up to ``k`` coined terms and acronyms both abstracts state (``LLMs``, ``GSM8K``), sorted."""
+    ea = {normalize(t): t for t in named_entities(a.abstract)}
+    eb = {normalize(t) for t in named_entities(b.abstract)}
+    return sorted(ea[t] for t in ea.keys() & eb)[:k]
+
+
+def _names(cits: Sequence[Citation]) -> str:
+    """``"A [1] and B [2]"``, ``"A [1], B [2] and C [3]"``."""
+    named = [f"{c.label} {format_marker(c.number)}" for c in cits]
+    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+
+
+_QUESTION_WORD = re.compile(
+    r"^(?:how|what|which|who|whom|whose|where|when|why|is|are|was|were|do|does|did|can|could|should|would|will|has|have)\b",
+    re.I,
+)
+
+
+def comparison_text(table: ComparisonTable, papers: Sequence[Paper], idf: Callable[[str], float]) -> str:
+    """The comparison as the page shows it: what was asked (per paper, quoted), a short paragraph
+    (key terms, shared names, what only one abstract states), then the rows as a table.
+
+    Two or more papers (columns in the order of ``table.papers``); the shared names are those of
+    a pair only."""
+    cits = table.papers
+    markers = "".join(format_marker(c.number) for c in cits)
+    lines = []
+    if table.aspects:
+        lines.append(f"{_names(cits)} on what the question asks:")
+        for aspect, cells in zip(table.aspects, table.aspect_cells, strict=True):
+            asked = aspect.strip().rstrip("?").strip()
+            mark = "?" if aspect.strip().endswith("?") or _QUESTION_WORD.match(asked) else ""
+            lines += ["", f"**{asked[:1].upper()}{asked[1:]}{mark}**"]
+            for c, evs in zip(table.papers, cells, strict=True):
+                lines.append(f"- {c.label} {format_marker(c.number)}: {_quote(evs) if evs else NOT_STATED}")
+        lines.append("")
+    sents = [f"{_names(cits)} compared row by row on sentences of their abstracts."]
+    terms = [(c, _key_terms(p, idf)) for c, p in zip(table.papers, papers, strict=True)]
+    if all(t for _, t in terms):
+        sents.append(
+            "Their key terms: "
+            + "; ".join(f"{c.label} — {', '.join(t)} {format_marker(c.number)}" for c, t in terms)
+            + "."
+        )
+    shared = _shared_terms(papers[0], papers[1]) if len(papers) == 2 else []
+    if shared:
+        sents.append(f"Both abstracts mention {', '.join(shared)} {markers}.")
+    n = len(cits)
+    stated = [[r.title.lower() for r, row in zip(table.rows, table.cells, strict=True) if row[j]] for j in range(n)]
+    for j, c in enumerate(cits):
+        only = [t for t in stated[j] if not any(t in stated[i] for i in range(n) if i != j)]
+        if only:
+            sents.append(f"Only {c.label} {format_marker(c.number)} states its {' and '.join(only)}.")
+    missing = [r.title.lower() for r, row in zip(table.rows, table.cells, strict=True) if not any(row)]
+    if missing:
+        sents.append(f"{'Neither' if n == 2 else 'No'} abstract states {' or '.join(missing)} {markers}.")
+    lines += [" ".join(sents), "", table_markdown(table)]
+    return "\n".join(lines)
+
+
+def compare_lead(labels: Sequence[tuple[str, int]], cells: Sequence[Sequence[Evidence]]) -> str:
+    """``**A** [1] and **B** [2] compared: A — “…”; B — “…”`` with the key clause of each paper's
+    cell (the first sentence of the first asked aspect, else of the approach row); only the names
+    when a paper's cell is empty."""
+    named = [f"**{label}** {format_marker(n)}" for label, n in labels]
+    names = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+    parts = [
+        f"{label} — {quoted(evs[0].sentence, key_clause(evs[0].sentence))}"
+        for (label, _), evs in zip(labels, cells, strict=True)
+        if evs
+    ]
+    return f"{names} compared" + (": " + "; ".join(parts) if len(parts) == len(labels) else ".")

@@ -1,0 +1,497 @@
+"""The one route: every question, from the page, the CLI, the API or ``eval``, is answered here.
+
+A :class:`Conversation` holds the turns of one user's session. For each message it
+
+* reads the message once into a :class:`rag.question.reader.QuestionPlan` (:meth:`AnswerPipeline.read`);
+* applies year / venue / author filters (:class:`rag.route.filters.Filters`, a year or an author the
+  question states becomes a visible filter); a question that only asks for an author's papers
+  ("papers by X", "what did X publish in 2023") lists every paper the filters let through
+  (:mod:`rag.route.listing`);
+* resolves the papers the plan refers to: names and ids through the catalogue, ``[2]`` / "the
+  second one" / "it" / "both" through earlier turns, descriptions through retrieval;
+* dispatches on the plan's intent: a comparison (:mod:`rag.route.compare`), a table across papers
+  (:mod:`rag.route.table_answer`), a summary of one paper or of a topic (:mod:`rag.route.summary`), or a question
+  (:meth:`rag.route.answer.AnswerPipeline.answer`);
+* keeps one citation numbering for the whole conversation: a paper keeps the number it first got.
+
+No Gradio here: the UI only renders :class:`Turn` objects.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from rag.citations import format_marker
+from rag.evidence.table import parse_columns
+from rag.index.authors import topic_left
+from rag.llm.prose import REFUSAL
+from rag.question.phrasing import split_frame, verdict_criterion
+from rag.question.reader import PaperRef, QuestionPlan
+from rag.route.answer import EMPTY_QUESTION, AnswerPipeline
+from rag.route.compare import build_table, compare_lead, comparison_text
+from rag.route.filters import FilterPlan, Filters
+from rag.route.head_to_head import head_to_head, head_to_head_text
+from rag.route.listing import list_papers
+from rag.route.references import ReferenceResolver, Resolution, display_name
+from rag.route.refusal import NOT_ENGLISH
+from rag.route.summary import summarize_paper, summarize_topic
+from rag.route.table_answer import answer_table, table_plan
+from rag.route.turn import CitationNumbering, Turn, TurnKind, renumber_markers
+from rag.types import Answer, Citation, Evidence, PaperHit, Timings
+from store.papers import Paper
+
+__all__ = ["Conversation", "Resolution", "Turn", "display_name", "renumber_markers"]
+
+INSTRUCTION = f"{REFUSAL} I only answer questions about the papers; I do not follow instructions inside a question."
+WELCOME = (
+    "I answer questions about the {n} in this collection from their abstracts, quoting the sentences "
+    "I rely on and citing each paper. You can ask which papers work on a topic (“Which papers use "
+    "reinforcement learning?”), ask about one paper by its name, or ask for a summary (“Summarize <paper>”), "
+    "a comparison (“Compare <paper> and <paper>”) or a table (“A table of the papers on <topic> by "
+    "dataset and result”)."
+)
+"""The reply to a message that asks nothing of the papers ("hello!", "thanks", "ok"): what can be asked."""
+class Conversation(ReferenceResolver):
+    """The turns of one conversation and its citation numbering (see the module docstring).
+
+    Not shared between users: the UI keeps one per session. Calls are serialised by a lock.
+
+    Args:
+        pipeline: The answer pipeline; may be replaced between turns when the user changes the LLM.
+    """
+
+    def __init__(self, pipeline: AnswerPipeline):
+        self.pipeline = pipeline
+        self.turns: list[Turn] = []
+        self._numbers = CitationNumbering()
+        self._lock = threading.Lock()
+
+    # --- numbering ---------------------------------------------------------------------
+
+    @property
+    def references(self) -> dict[int, Citation]:
+        """Every paper cited so far: conversation number -> its latest citation, by number."""
+        return dict(sorted(self._numbers.references.items()))
+
+    def number_of(self, paper_id: str) -> int | None:
+        """The conversation number of a paper, or ``None`` if it was never cited."""
+        return self._numbers.by_paper.get(paper_id)
+
+    def paper_with_number(self, number: int) -> str | None:
+        """The paper id cited as ``[number]`` in this conversation, or ``None``."""
+        return next((pid for pid, n in self._numbers.by_paper.items() if n == number), None)
+
+    def known_numbers(self) -> list[int]:
+        """The citation numbers given so far, in order."""
+        return sorted(self._numbers.references)
+
+    def cite(self, paper: Paper, evidence: Sequence[Evidence]) -> Citation:
+        """A citation of ``paper`` with its conversation number (assigned on first use)."""
+        unique = {e.start: e for e in reversed(list(evidence))}  # one per sentence (the first given wins)
+        c = Citation(
+            number=self._numbers.number(paper.id),
+            paper_id=paper.id,
+            label=paper.label,
+            evidence=tuple(sorted(unique.values(), key=lambda e: e.start)),
+            url=paper.url,
+            authors=paper.author_line,
+            year=paper.year,
+        )
+        self._numbers.references[c.number] = c
+        return c
+
+    def renumber(self, answer: Answer) -> Answer:
+        """The answer with markers and citations in conversation numbering."""
+        mapping: dict[int, int] = {}
+        cits = []
+        for c in answer.citations:
+            mapping[c.number] = self._numbers.number(c.paper_id)
+            nc = replace(c, number=mapping[c.number])
+            self._numbers.references[nc.number] = nc
+            cits.append(nc)
+        return replace(
+            answer,
+            text=renumber_markers(answer.text, mapping),
+            lead=renumber_markers(answer.lead, mapping),
+            citations=cits,
+        )
+
+    # --- public entry points -----------------------------------------------------------
+
+    def ask(
+        self,
+        message: str,
+        *,
+        top_k: int | None = None,
+        on_token: Callable[[str], None] | None = None,
+        stop: threading.Event | None = None,
+        filters: Filters | None = None,
+    ) -> Turn:
+        """Answer one message of the conversation and record the turn.
+
+        Filters restrict what *searches* the collection; papers the user *names* (compare
+        DANCE and APM, Summarize DANCE) are found across the whole collection and flagged when
+        outside the filter; a question about named or earlier papers all outside the filter is
+        refused with that reason. Every active filter is in the answer's ``note``.
+
+        Args:
+            message: What the user typed (any text).
+            top_k: Most named papers answered about (default from settings).
+            on_token: Receives LLM prose pieces as they stream.
+            stop: When set, generation stops.
+            filters: Year / venue / author restrictions; ``None`` restricts nothing.
+
+        Returns:
+            The recorded :class:`Turn`.
+        """
+        with self._lock:
+            turn = self._turn(message, top_k=top_k, on_token=on_token, stop=stop, filters=filters)
+            self.turns.append(turn)
+            return turn
+
+    def compare(self, a_ref: str, b_ref: str, *more: str, filters: Filters | None = None) -> Turn:
+        """Compare two papers (or more: ``more``, up to five in all) given by name, id, ``[n]``, an
+        earlier-turn reference or a description."""
+        if more:
+            return self.compare_papers([a_ref, b_ref, *more])
+        with self._lock:  # two references, nothing else asked: no aspect section
+            message = f"Compare {a_ref} with {b_ref}"
+            plan = replace(self.pipeline.read(message), aspect="", parts=(), asked_parts=())
+            turn = self._turn(message, top_k=None, on_token=None, stop=None, filters=filters, plan=plan)
+            self.turns.append(turn)
+            return turn
+
+    def compare_papers(self, refs: Sequence[str], aspect: str = "", *, columns: Sequence[str] = ()) -> Turn:
+        """Compare two or more papers on the default rows and, first, on ``aspect`` when given.
+
+        Args:
+            refs: The papers, each by name, id, ``[n]``, an earlier-turn reference or a description.
+            aspect: What to quote from each paper ("which datasets does each use?"); ``""``: nothing
+                beyond the default rows.
+            columns: More aspects, each quoted as written ("datasets", "compute budget"), after ``aspect``'s.
+
+        Returns:
+            A ``compare`` turn (its ``table`` has one column per paper, in the order given), or a
+            ``clarify`` turn when a reference is unclear or fewer than two different papers are named.
+        """
+        with self._lock:
+            t0 = time.perf_counter()
+            asked = aspect.strip()
+            message = "Compare " + " and ".join(r.strip() for r in refs) + (f": {asked}" if asked else "")
+            plan = self.pipeline.read(message)
+            if not asked:
+                plan = replace(plan, aspect="", parts=(), asked_parts=())
+            elif not plan.parts:  # the aspect only named papers or frame words: quote it as written
+                plan = replace(plan, aspect=asked, parts=(asked,), asked_parts=(asked,))
+            extra = tuple(c.strip() for c in columns if c.strip())
+            if extra:
+                heads = plan.asked_parts if len(plan.asked_parts) == len(plan.parts) else plan.parts
+                plan = replace(plan, aspect=plan.aspect or "; ".join(extra), parts=plan.parts + extra,
+                               asked_parts=heads + extra)
+            found = [self.resolve(r) for r in refs]
+            unclear = [r for r in found if not r.resolved]
+            ids = list(dict.fromkeys(r.paper_ids[0] for r in found if r.resolved))
+            if unclear:
+                turn = self._clarify(plan, unclear, t0, "compare")
+            elif len(ids) < 2:
+                same = Resolution(" and ".join(refs), (), "name", "they name fewer than two different papers")
+                turn = self._clarify(plan, [same], t0, "compare")
+            else:
+                turn = self._compare_ids(plan, ids, None, t0)
+            self.turns.append(turn)
+            return turn
+
+    def table(
+        self, topic: str = "", papers: Sequence[str] = (), columns: Sequence[str] = (), *,
+        filters: Filters | None = None
+    ) -> Turn:
+        """A table of the papers on ``topic`` (read as a "which papers" question is) or of ``papers``
+        (names, ids, ``[n]``, descriptions), a column per phrase of ``columns`` (default: problem,
+        approach, data, results, limitations); ``filters`` as for :meth:`ask`.
+
+        Returns:
+            A ``table`` turn (its ``paper_table``), a ``refusal`` when no paper is on the topic, or
+            a ``clarify`` turn when a paper is unclear.
+        """
+        message, plan = table_plan(self.pipeline.read, topic, columns)
+        with self._lock:
+            found = [  # an exact id of the collection (any form: DOI, "openreview:...") is that paper
+                Resolution(r, (r.strip(),), "id") if r.strip() in self.papers else self.resolve(r)
+                for r in (papers if not plan.topic else ()) if r.strip()
+            ]
+            unclear = [r for r in found if not r.resolved]
+            plan = replace(plan, refs=tuple(PaperRef(r.ref, "id", r.paper_ids[:1]) for r in found))
+            turn = (
+                self._clarify(plan, unclear, time.perf_counter(), "tabulate") if unclear
+                else self._turn(message, top_k=None, on_token=None, stop=None, filters=filters, plan=plan)
+            )
+            self.turns.append(turn)
+            return turn
+
+    def summarize(self, ref: str, *, filters: Filters | None = None) -> Turn:
+        """Summarize one paper (by name, ``[n]``, earlier-turn reference or description)."""
+        return self.ask(f"Summarize {ref}", filters=filters)
+
+    def summarize_topic(self, topic: str, *, filters: Filters | None = None) -> Turn:
+        """Summarize the papers of the collection on a topic, grouped by theme."""
+        return self.ask(f"Summarize the papers on {topic}", filters=filters)
+
+    # --- dispatch ----------------------------------------------------------------------
+
+    def _turn(
+        self, message, *, top_k, on_token, stop, filters: Filters | None, plan: QuestionPlan | None = None
+    ) -> Turn:
+        t0 = time.perf_counter()
+        plan = plan or self.pipeline.read(message)
+        fplan = filters.plan(plan.query, self.papers, self.pipeline.catalogue.authors) if filters is not None else None
+        stated = fplan is not None and fplan.question != plan.query  # a year or author phrase became a filter
+        if stated and fplan is not None:
+            plan = replace(self.pipeline.read(fplan.question), asked=plan.asked)
+        if fplan is not None and fplan.allowed is not None and fplan.by_author and self._lists(plan, stated):
+            ans = list_papers(self.pipeline, plan.asked, fplan.allowed, fplan.description)
+            ans = replace(self.renumber(ans), note=self._note(fplan, ans.note))
+            return Turn(plan.asked, plan.asked, ans, "refusal" if ans.refused else "answer", plan=plan)
+        plan = self._follow_up(plan)
+        if plan.intent == "empty":
+            return self._refusal_turn(plan, EMPTY_QUESTION, t0, fplan)
+        if plan.intent == "social":  # nothing asked: say what can be asked; no paper named, nothing cited
+            n = len(self.papers)
+            held = f"{n} paper{'s' if n != 1 else ''}"
+            return self._refusal_turn(plan, WELCOME.format(n=held), t0, fplan)
+        if plan.intent == "instruction":
+            return self._refusal_turn(plan, INSTRUCTION, t0, fplan)
+        if plan.intent == "collection":
+            return self._collection(message, plan, fplan, t0)
+        if plan.intent == "negated":
+            positive = re.sub(r"\b(?:(?:do|does)\s+not|(?:do|does)n[’']t|not)\s+", "", plan.query, count=1, flags=re.I)
+            positive = re.sub(r"\b(are|is)n[’']t\s+", r"\1 ", positive, count=1, flags=re.I)
+            text = (
+                f"{REFUSAL} An abstract can show what a paper is about, not what it is not about: ask "
+                f"“{positive.strip()}” — the papers it does not list are the others."
+            )
+            return self._refusal_turn(plan, text, t0, fplan)
+        if fplan is not None and fplan.allowed is not None and not fplan.allowed and not plan.named_ids:
+            return self._refusal_turn(plan, self._no_match(fplan), t0, fplan)
+        if plan.intent == "table":
+            return self._table(plan, fplan, t0)
+        if plan.intent == "compare":
+            turn = self._compare(plan, fplan, t0)
+            if turn is not None:
+                return turn
+        if plan.intent == "summary":
+            turn = self._summary(plan, fplan, t0)
+            if turn is not None:
+                return turn
+        if plan.intent == "topic_summary":
+            return self._topic_summary(plan, fplan, t0)
+        return self._answer(plan, fplan, t0, top_k=top_k, on_token=on_token, stop=stop)
+
+    @staticmethod
+    def _lists(plan: QuestionPlan, stated: bool) -> bool:
+        """A question that asks for the papers a filter lets through and nothing more ("papers by
+        X", "what did X publish in 2023"): no paper named or referred to, no topic, no detail.
+        A question left empty once its author phrase became the filter ("Which papers did X
+        publish?") is one; an empty message is not."""
+        return (
+            (plan.intent == "ask" or (plan.intent == "empty" and stated))
+            and not plan.refs and not plan.metadata and not plan.wants_link and not topic_left(plan.topic)
+        )
+
+    def _answer(self, plan: QuestionPlan, fplan: FilterPlan | None, t0: float, **kw) -> Turn:
+        ids, standalone, unresolved = self._referred(plan)
+        if unresolved is not None:
+            return self._clarify(plan, [unresolved], t0, "ask about")
+        allowed = fplan.allowed if fplan is not None else None
+        if ids and fplan is not None and allowed is not None and allowed.isdisjoint(ids):
+            names = " and ".join(display_name(self.papers[p]) for p in ids)
+            verb, obj = ("is", "it") if len(ids) == 1 else ("are", "them")
+            text = (
+                f"{REFUSAL} {names} {verb} outside the filter ({fplan.description}); "
+                f"remove the filter to ask about {obj}."
+            )
+            return self._refusal_turn(plan, text, t0, fplan, standalone=standalone)
+        if not ids and not plan.english and not plan.topic:
+            return self._refusal_turn(plan, f"{REFUSAL} {NOT_ENGLISH}", t0, fplan)
+        ans = self.pipeline.answer(plan, papers=ids, allowed=allowed, **kw)
+        ans = replace(self.renumber(ans), question=plan.asked, note=self._note(fplan, ans.note))
+        return Turn(plan.asked, standalone, ans, "refusal" if ans.refused else "answer", plan=plan)
+
+    def _compare(self, plan: QuestionPlan, fplan: FilterPlan | None, t0: float) -> Turn | None:
+        """A comparison turn, or ``None`` when the question compares one paper with something that
+        is not a paper of the collection (it is then answered as a question about that paper)."""
+        pair, ok = self._pair(plan)
+        if not ok:
+            # Ask which paper is meant when a side is ambiguous or an earlier-turn reference fails;
+            # a side that is no paper of the collection ("frontier LLM agents") makes the question
+            # one about the other paper.
+            unclear = [r for r in pair if not r.resolved and (r.paper_ids or r.how in ("number", "earlier turn"))]
+            if unclear:
+                return self._clarify(plan, unclear, t0, "compare")
+            return None
+        return self._compare_ids(plan, [r.paper_ids[0] for r in pair], fplan, t0)
+
+    def _compare_ids(self, plan: QuestionPlan, ids: Sequence[str], fplan: FilterPlan | None, t0: float) -> Turn:
+        """The comparison turn of the papers ``ids`` (two or more, in column order)."""
+        papers = [self.papers[pid] for pid in ids]
+        t_ev = time.perf_counter()
+        aspects = plan.parts if plan.aspect else ()
+        # "Which is better?": first whether the abstracts compare the papers at all (rag.route.head_to_head)
+        h2h = head_to_head(self.pipeline.evidence, papers) if plan.asks_better else None
+        extra = [h2h.quoted(j) for j in range(len(papers))] if h2h is not None else []
+        table = build_table(self.pipeline.evidence, papers, self.cite, aspects, headings=plan.asked_parts, extra=extra)
+        # The lead answers the first thing asked when both abstracts state it, else says what each does.
+        asked = table.aspect_cells[0] if table.aspect_cells and all(table.aspect_cells[0]) else None
+        cells = asked or [table.cell("approach", c.paper_id) for c in table.papers]
+        lead = compare_lead([(c.label, c.number) for c in table.papers], cells)
+        text = lead + "\n\n"
+        if h2h is not None:
+            # "which one is faster?": the abstracts do not say which is faster (not "better")
+            text += head_to_head_text(h2h, table.papers, verdict_criterion(plan.query)) + "\n\n"
+        text += comparison_text(table, papers, self.pipeline.evidence.idf)
+        outside = self._outside(fplan, table.papers)
+        if outside:
+            text += f"\n\nNote: {outside} (compared because named)."
+        ans = Answer(
+            question=plan.asked,
+            text=text,
+            citations=list(table.papers),
+            hits=[PaperHit(p, 1.0) for p in papers],
+            backend="none",
+            note=self._note(fplan, "comparison of abstract sentences (extractive, no LLM)", outside),
+            matched=len(papers),
+            timings=Timings(retrieval=t_ev - t0, evidence=time.perf_counter() - t_ev, total=time.perf_counter() - t0),
+            kind="compare",
+            lead=lead,
+        )
+        standalone = "Compare " + " and ".join(p.label for p in papers)
+        return Turn(plan.asked, standalone, ans, "compare", table=table, plan=plan)
+
+    def _table(self, plan: QuestionPlan, fplan: FilterPlan | None, t0: float) -> Turn:
+        """A table turn (:func:`rag.route.table_answer.answer_table`): of the papers the plan refers to, else of
+        its topic."""
+        ids, _, unresolved = self._referred(plan)
+        if not plan.topic and all(r.kind in ("pronoun", "plural") for r in plan.refs):
+            ids = [c.paper_id for c in self._recent()]  # "put them in a table": every paper the last answer cited
+            unresolved = None if ids else Resolution(plan.query, (), "earlier turn", "nothing was cited before")
+        if unresolved is not None:
+            return self._clarify(plan, [unresolved], t0, "tabulate")
+        allowed = fplan.allowed if fplan is not None else None
+        ans, table = answer_table(self.pipeline, plan, parse_columns(plan.columns), self.cite, ids=ids, allowed=allowed)
+        ans = replace(ans, note=self._note(fplan, ans.note))
+        what = "the papers on " + plan.topic if plan.topic else " and ".join(c.label for c in ans.citations)
+        return Turn(plan.asked, f"Table of {what}", ans, "table" if table else "refusal", paper_table=table, plan=plan)
+
+    def _summary(self, plan: QuestionPlan, fplan: FilterPlan | None, t0: float) -> Turn | None:
+        ids, _, _ = self._referred(plan)
+        res: Resolution | None = None
+        if len(ids) == 1:
+            res = Resolution(self.papers[ids[0]].label, (ids[0],), "name")
+        else:
+            described = [r for r in plan.refs if r.kind == "description"]
+            if not described:
+                return None
+            res = self.resolve(described[0].text)
+            if not res.resolved:
+                if len(res.paper_ids) > 1:  # a description several papers fit: summarize them as a topic
+                    return self._topic_summary(replace(plan, topic=split_frame(described[0].text)[0]), fplan, t0)
+                return self._clarify(plan, [res], t0, "summarize")
+        paper = self.papers[res.paper_ids[0]]
+        number = self._numbers.number(paper.id)
+        outside = self._outside(fplan, [Citation(number, paper.id, paper.label, ())])
+        ans = summarize_paper(self.pipeline, paper, self.cite, how=res.how, outside=outside)
+        ans = replace(ans, question=plan.asked, note=self._note(fplan, ans.note, outside))
+        ans.timings.total = time.perf_counter() - t0
+        return Turn(plan.asked, f"Summarize {paper.label}", ans, "summary", plan=plan)
+
+    def _topic_summary(self, plan: QuestionPlan, fplan: FilterPlan | None, t0: float) -> Turn:
+        allowed = fplan.allowed if fplan is not None else None
+        where = "the collection"
+        if fplan is not None and allowed is not None:
+            where = f"the collection (filter: {fplan.description})"
+        ans = summarize_topic(self.pipeline, plan.topic, plan.facets, self.cite, allowed=allowed, where=where)
+        ans = replace(ans, question=plan.asked, note=self._note(fplan, ans.note))
+        kind: TurnKind = "refusal" if ans.refused else "summary"
+        return Turn(plan.asked, f"Summarize the papers on {plan.topic}", ans, kind, plan=plan)
+
+    # --- filters, clarifications, refusals --------------------------------------------------
+
+    def _collection(self, message: str, plan: QuestionPlan, fplan: FilterPlan | None, t0: float) -> Turn:
+        """How many papers the collection (or the filter) holds, or every one of them as a cited list."""
+        allowed = fplan.allowed if fplan is not None else None
+        ids = self.papers.keys() if allowed is None else allowed
+        description = fplan.description if fplan is not None and allowed is not None else ""
+        if not ids:
+            empty = f"{REFUSAL} The collection is empty; ingest papers first."
+            return self._refusal_turn(plan, self._no_match(fplan) if fplan and description else empty, t0, fplan)
+        if plan.number == "many":
+            ans = list_papers(self.pipeline, plan.asked, ids, description)
+            ans = replace(self.renumber(ans), note=self._note(fplan, ans.note))
+            return Turn(plan.asked, plan.asked, ans, "answer", plan=plan)
+        n, total = len(ids), len(self.papers)
+        held = f"The collection holds {n} paper{'s' if n != 1 else ''}."
+        if description and n < total:
+            held = f"{n} of the collection's {total} papers match the filter ({description})."
+        ans = Answer(question=message, text=held, note=self._note(fplan, "from the index"), lead=held,
+                     timings=Timings(total=time.perf_counter() - t0))
+        return Turn(message, message, ans, "answer", plan=plan)
+
+    @staticmethod
+    def _no_match(plan: FilterPlan) -> str:
+        return f"{REFUSAL} No paper in the collection matches the filter ({plan.description})."
+
+    @staticmethod
+    def _outside(plan: FilterPlan | None, citations: Sequence[Citation]) -> str:
+        """``"outside the filter (year=2023): DANCE [1]"`` for cited papers the filter excludes, else ``""``."""
+        if plan is None or plan.allowed is None:
+            return ""
+        out = [f"{c.label} {format_marker(c.number)}" for c in citations if c.paper_id not in plan.allowed]
+        return f"outside the filter ({plan.description}): {', '.join(out)}" if out else ""
+
+    @staticmethod
+    def _note(plan: FilterPlan | None, note: str, outside: str = "") -> str:
+        return "; ".join(x for x in (plan.note if plan else "", outside, note) if x)
+
+    def _clarify(self, plan: QuestionPlan, resolutions: Sequence[Resolution], t0: float, what: str) -> Turn:
+        lines = []
+        cands: list[Paper] = []
+        for res in resolutions:
+            if res.resolved:
+                continue
+            if res.paper_ids:
+                lines.append(f"Which paper do you mean by “{res.ref}”? Candidates:")
+                for pid in res.paper_ids:
+                    p = self.papers[pid]
+                    cands.append(p)
+                    n = self.number_of(pid)
+                    num = f" (cited as {format_marker(n)})" if n else ""
+                    lines.append(f"- {p.label} — `{p.id}`{num}")
+            else:
+                lines.append(f"I could not find “{res.ref}”: {res.message}.")
+        lines.append(f"Name the papers (by name, id, or the number they are cited with here) to {what}.")
+        ans = Answer(
+            question=plan.asked,
+            text="\n".join(lines),
+            backend="none",
+            note="clarification needed",
+            timings=Timings(total=time.perf_counter() - t0),
+            lead=lines[0],
+        )
+        return Turn(plan.asked, plan.asked, ans, "clarify", candidates=tuple(dict.fromkeys(cands)), plan=plan)
+
+    def _refusal_turn(
+        self, plan: QuestionPlan, text: str, t0: float, fplan: FilterPlan | None = None, *, standalone: str = ""
+    ) -> Turn:
+        ans = Answer(
+            question=plan.asked,
+            text=text,
+            refused=True,
+            backend="none",
+            note=self._note(fplan, "nothing cited"),
+            timings=Timings(total=time.perf_counter() - t0),
+            kind="refusal",
+        )
+        return Turn(plan.asked, standalone or plan.asked, ans, "refusal", plan=plan)

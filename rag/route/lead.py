@@ -1,0 +1,501 @@
+"""The lead line of an extractive answer: one line, first, in the form the question asks.
+
+An extractive answer quotes evidence sentences; the lead says the answer before them, built only
+from (a) paper labels, (b) the count of papers found, (c) spans quoted from the evidence sentences
+(exact substrings of the abstract, shown through :func:`store.papers.strip_markup` like every
+quotation) and (d) the fixed connective words of this module. It never states a relation the
+evidence does not quote: "improves" or "outperforms" appear only inside a quotation.
+
+Forms, decided from the :class:`rag.question.reader.QuestionPlan`:
+
+* **yes/no** (``plan.polar``): "Yes: **X** [1] — “…”" when one sentence of the paper's abstract
+  states every asked term (compared as term keys, :func:`rag.lexicon.term_key`: lemma and stem),
+  else "The abstract of **X** [1] does not state this: …"; a sentence that states them after a
+  negation ("without labels") is quoted without "Yes", and so is one that sets them against the
+  paper (:func:`contrasted`: "over autoregressive models", "... infeasible", prior work);
+* **amount** (``plan.quantity``): "**X** [1]: “…”" with the clauses of its best evidence sentences
+  that state numbers, quoted with their context;
+* **list** (several papers found): "N papers in the collection match:" (N counts the papers cited)
+  then "- **X** [n] — “…”", one line per paper with its best sentence's key clause;
+* **one paper**: "**X** [n] — “…”": what it does (the clause of its approach sentence) when the
+  question did not name it, else the key clause of the sentence that best answers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from rag.citations import format_marker
+from rag.lexicon import term_key
+from rag.llm.claims import PRIOR_WORK
+from rag.llm.prose import Source
+from rag.question.phrasing import asks_quantity
+from rag.question.reader import QuestionPlan
+from rag.text import Sentence, content_terms, numbers, quoted_figures, states_figure
+from rag.types import Evidence
+from store.papers import strip_markup
+
+__all__ = [
+    "MAX_LEAD_WORDS",
+    "clause_spans",
+    "key_clause",
+    "lead_line",
+    "list_head",
+    "number_span",
+    "one_paper_lead",
+    "quoted",
+]
+
+MAX_LEAD_WORDS = 32
+"""Most words of one quoted span in a lead line. Calibrated on the seed collection's approach
+sentences: without its opening clause, the span ("we propose X, a ... that ...") of 32 of the 37
+that have one fits in 32 words (median 22; 24 words would cut 15 of 37); a longer span is cut at its
+last clause boundary (or word) and marked with an ellipsis outside the quotation."""
+MIN_CLAUSE_WORDS = 6
+"""A numeric clause shorter than this ("with 33.42% fewer tokens") is quoted with the clause before it
+(a reading choice, not tuned: five words or fewer rarely say what the number measures)."""
+MAX_OPENER_WORDS = 12
+"""A leading clause of at most this many words that opens with a discourse word ("To address these
+issues,", "In this work,") is left out of a quotation: it says where the sentence stands, not what
+(not tuned: a longer opening clause usually carries content)."""
+MAX_HEADING_WORDS = 3
+"""A leading fragment of at most this many words that ends in a full stop inside the sentence is a
+list heading ("(2) Suboptimal.", "(1) Overhead."): left out of a quotation."""
+MAX_NUMBER_QUOTES = 2
+"""Most evidence sentences an amount lead quotes numbers from (best first)."""
+# Words and word pairs that open a sentence with where it stands, not what it states ("However,",
+# "To address these issues,", "In this work,"). Openers that carry content are kept ("On hard
+# reasoning problems,", "Across 8 TAG datasets,", "Unlike prior work,"): leaving them out would
+# widen what the quotation claims.
+_OPENERS = frozenset(
+    """however further furthermore moreover thus therefore hence specifically empirically finally here then
+    additionally notably overall concretely consequently accordingly first second third lastly importantly
+    crucially meanwhile yet still also motivated inspired""".split()
+)
+_OPENER_PAIRS = frozenset(
+    p.strip()
+    for p in """in this|in our|in particular|in practice|in addition|in contrast|in summary|in short|in doing|to this|
+    to address|to tackle|to overcome|to solve|to bridge|to mitigate|to remedy|to fill|to resolve|to that|
+    based on|building on|building upon|to do|for this""".split("|")
+)
+_NEGATIONS = frozenset("without no not non never nor neither free lack lacks lacking".split())
+_CONTRAST = frozenset(
+    """over than unlike instead rather versus vs compared beyond replace replaces replacing avoid avoids avoiding
+    eliminate eliminates eliminating bypass bypasses bypassing outperform outperforms outperforming surpass
+    surpasses surpassing beat beats""".split()
+)
+"""Words that, up to :data:`STANCE_WINDOW` words before an asked term in its clause, make the
+mention a contrast ("improved decoding efficiency over autoregressive models"), not a statement
+that the paper has or does it."""
+_DENIED = frozenset(
+    """infeasible impractical impossible unnecessary prohibitive unavailable unreliable insufficient
+    unsuitable unscalable inadequate""".split()
+)
+"""Words that, up to two words after an asked term, deny it ("rendering supervised fine-tuning
+infeasible")."""
+STANCE_WINDOW = 4
+"""Words before a term searched for a contrast word: a clause's preposition phrase ("over
+autoregressive diffusion language models") puts its head noun up to four words after it."""
+_OWN = re.compile(r"\b(we|our|ours|this (?:paper|work))\b", re.I)
+_WORDS = re.compile(r"\S+")
+_TERM_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*|\d+(?:[.,]\d+)*%?")
+
+Sentences = Callable[[Evidence], list[Sentence]]
+Move = Callable[[Evidence], str]
+"""The move of an evidence sentence in its abstract (:func:`rag.evidence.roles.abstract_moves`)."""
+Rank = Callable[[str, Source], list[Evidence]]
+"""A source's evidence sentences scored against one text (a part of the question), best first."""
+
+
+# --- spans of one sentence -------------------------------------------------------------------
+
+
+def clause_spans(sentence: str) -> list[tuple[int, int]]:
+    """The top-level clauses of a sentence as ``(start, end)`` offsets into it.
+
+    Split after ``,`` ``;`` ``:``, around a spaced dash and after an inner full stop, never inside
+    brackets or ``$...$``;
+    each span has its surrounding spaces and closing punctuation trimmed; ``sentence[a:b]`` is
+    always an exact substring.
+    """
+    cuts: list[tuple[int, int]] = []  # (end of a clause, start of the next)
+    depth, math = 0, False
+    i, n = 0, len(sentence)
+    while i < n:
+        ch = sentence[i]
+        if ch == "$":
+            math = not math
+        elif not math and ch in "([":  # LaTeX braces ("\textbf{...}") are markup, not brackets
+            depth += 1
+        elif not math and ch in ")]":
+            depth = max(0, depth - 1)
+        elif not math and depth == 0:
+            comma = ch in ",;:" and i + 1 < n and sentence[i + 1] == " "
+            dash = ch in "—–" or (ch == "-" and 0 < i < n - 1 and sentence[i - 1] == " " and sentence[i + 1] == " ")
+            # A sentence the splitter merged ("(2) Suboptimal. To reduce ...") ends a clause too.
+            after = i + 1 + (sentence[i + 1 : i + 2] == "}")  # "\textbf{(2) Suboptimal.} To ..."
+            stop = ch == "." and after + 1 < n and sentence[after] == " " and sentence[after + 1].isupper()
+            if comma or dash or stop:
+                cuts.append((i, after if stop else i + 1))
+        i += 1
+    spans, start = [], 0
+    for end, nxt in cuts:
+        spans.append((start, end))
+        start = nxt
+    spans.append((start, n))
+    return [t for t in (_trim(sentence, a, b) for a, b in spans) if t[1] > t[0]]
+
+
+def _trim(sentence: str, a: int, b: int) -> tuple[int, int]:
+    """``(a, b)`` without surrounding spaces and trailing sentence punctuation."""
+    while a < b and sentence[a].isspace():
+        a += 1
+    while b > a and (sentence[b - 1].isspace() or sentence[b - 1] in ".,;:!?"):
+        b -= 1
+    return a, b
+
+
+def _words(text: str) -> int:
+    return len(_WORDS.findall(text))
+
+
+def _without_opener(sentence: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The clauses without leading ones that only open the sentence ("To address this, we ...")."""
+    out = list(spans)
+    while len(out) > 1:
+        a, b = out[0]
+        words = [w.lower().strip("(") for w in sentence[a:b].split()[:2]]
+        opener = bool(words) and (words[0] in _OPENERS or " ".join(words) in _OPENER_PAIRS)
+        # A list heading the sentence splitter joined to its sentence: "(2) Suboptimal. To reduce ...".
+        heading = b < len(sentence) and sentence[b] == "." and _words(sentence[a:b]) <= MAX_HEADING_WORDS
+        if heading or (opener and _words(sentence[a:b]) <= MAX_OPENER_WORDS):
+            out = out[1:]
+        else:
+            break
+    return out
+
+
+def _capped(sentence: str, a: int, b: int, spans: list[tuple[int, int]]) -> tuple[int, int, bool]:
+    """``(a, b, cut)``: the span cut to :data:`MAX_LEAD_WORDS` at its last clause end (or word) inside."""
+    if _words(sentence[a:b]) <= MAX_LEAD_WORDS:
+        return a, b, False
+    ends = [e for s, e in spans if a < e < b and s >= a and _words(sentence[a:e]) <= MAX_LEAD_WORDS]
+    if ends and _words(sentence[a : ends[-1]]) >= MIN_CLAUSE_WORDS:
+        return a, ends[-1], True
+    words = list(_WORDS.finditer(sentence, a, b))
+    end = words[MAX_LEAD_WORDS - 1].end()
+    return _trim(sentence, a, end) + (True,)
+
+
+def key_clause(sentence: str) -> tuple[int, int, bool]:
+    """The part of a sentence that says what it states: without a leading discourse clause, at
+    most :data:`MAX_LEAD_WORDS` words. Returns ``(start, end, cut)``, offsets into ``sentence``."""
+    spans = clause_spans(sentence)
+    if not spans:
+        return 0, 0, False
+    kept = _without_opener(sentence, spans)
+    return _capped(sentence, kept[0][0], kept[-1][1], spans)
+
+
+def number_span(sentence: str) -> tuple[int, int, bool] | None:
+    """The clauses of a sentence that state numbers, with context: from the first such clause (with
+    the clause before it when it is shorter than :data:`MIN_CLAUSE_WORDS`) to the last one, cut to
+    :data:`MAX_LEAD_WORDS` words; ``None`` when the sentence states no number."""
+    spans = clause_spans(sentence)
+    kept = _without_opener(sentence, spans) if spans else []  # a list heading's "(2)" is no number
+    hits = [i for i, (a, b) in enumerate(kept) if numbers(sentence[a:b])]
+    if not hits:
+        return None
+    first, last = hits[0], hits[-1]
+    if _words(sentence[kept[first][0] : kept[first][1]]) < MIN_CLAUSE_WORDS and first > 0:
+        first -= 1
+    return _capped(sentence, kept[first][0], kept[last][1], spans)
+
+
+def _keys_at(sentence: str) -> list[tuple[str, int, int]]:
+    """Term keys of the content tokens of a sentence with their offsets (hyphenated parts too)."""
+    out = []
+    for m in _TERM_TOKEN.finditer(sentence):
+        tok = m.group(0).lower()
+        for part in {tok, *(p for p in tok.split("-") if len(p) > 1)}:
+            if content_terms(part):
+                out.append((term_key(part), m.start(), m.end()))
+    return out
+
+
+_SUBORDINATE = re.compile(r"(?:to|by|for|through|via|while|although|when|after|before|unlike|in order to)\b", re.I)
+
+
+def term_span(sentence: str, terms: Sequence[str]) -> tuple[int, int, bool, bool] | None:
+    """The clauses of ``sentence`` that state every term (as term keys), or ``None``.
+
+    Returns:
+        ``(start, end, cut, negated)``: offsets into ``sentence``; ``negated`` when a negation
+        ("without", "no", "not") stands within two words before a term.
+    """
+    wanted = {term_key(t) for t in terms}
+    found = _keys_at(sentence)
+    if not wanted or not wanted <= {k for k, _, _ in found}:
+        return None
+    spans = clause_spans(sentence)
+    has = [{k for k, x, _ in found if k in wanted and a <= x < b} for a, b in spans]
+    # The shortest run of clauses that states every term (the earliest among equals).
+    best: tuple[int, int] | None = None
+    for i in range(len(spans)):
+        got: set[str] = set()
+        for j in range(i, len(spans)):
+            got |= has[j]
+            if got >= wanted:
+                if best is None or j - i < best[1] - best[0]:
+                    best = (i, j)
+                break
+    if best:  # a list item ("ALFWorld") grows to its clause; an opener ("To reduce ...") to the main clause
+        i, j = best
+        opener = bool(_SUBORDINATE.match(sentence, spans[i][0]))
+        while _words(sentence[spans[i][0] : spans[j][1]]) < MIN_CLAUSE_WORDS and (i > 0 or j < len(spans) - 1):
+            i, j = (i - 1, j) if i > 0 and not (opener and j < len(spans) - 1) else (i, j + 1)
+        best = (i, j)
+    lo, hi = (spans[best[0]][0], spans[best[1]][1]) if best else (0, len(sentence))
+    words = [(w.start(), w.group(0).lower().strip("(),.;:")) for w in _WORDS.finditer(sentence)]
+    negated = False
+    for k, x, _ in found:
+        if k in wanted and lo <= x < hi:
+            i = max(j for j, (start, _) in enumerate(words) if start <= x)
+            negated = negated or any(w in _NEGATIONS or w.endswith("-free") for _, w in words[max(0, i - 2) : i + 1])
+    a, b, cut = _capped(sentence, lo, hi, spans)
+    return a, b, cut, negated
+
+
+def contrasted(sentence: str, span: tuple[int, int, bool, bool], terms: Sequence[str]) -> bool:
+    """Whether the asked terms stand in ``sentence[span]`` as something set against the paper's
+    own work: after a contrast word ("over", "than", "unlike", "instead of", "replacing", "avoids"),
+    before a denying word ("infeasible", "prohibitive"), or in a sentence about prior work
+    ("Previous methods ...", the pattern of :mod:`rag.llm.claims`) that says nothing of "we"/"our".
+    Such a mention is no "Yes"."""
+    if PRIOR_WORK.search(sentence) and not _OWN.search(sentence):
+        return True
+    lo, hi = span[0], span[1]
+    wanted = {term_key(t) for t in terms}
+    words = [(w.start(), w.group(0).lower().strip("(),.;:")) for w in _WORDS.finditer(sentence)]
+    for k, x, _ in _keys_at(sentence):
+        if k not in wanted or not lo <= x < hi:
+            continue
+        i = max(j for j, (start, _) in enumerate(words) if start <= x)
+        before = [w for start, w in words[max(0, i - STANCE_WINDOW) : i] if start >= lo]
+        after = [w for start, w in words[i + 1 : i + 3] if start < hi]
+        if any(w in _CONTRAST for w in before) or any(w in _DENIED for w in after):
+            return True
+    return False
+
+
+def quoted(sentence: str, span: tuple[int, int, bool] | tuple[int, int, bool, bool]) -> str:
+    """``“span”`` as every quotation is shown (:func:`strip_markup`), an ellipsis after a cut one."""
+    a, b, cut = span[0], span[1], span[2]
+    return f"“{strip_markup(sentence[a:b])}”" + ("…" if cut else "")
+
+
+# --- lines ---------------------------------------------------------------------------------
+
+
+def _name(s: Source) -> str:
+    return f"**{s.hit.paper.label}** {format_marker(s.number)}"
+
+
+def _best(s: Source) -> Evidence:
+    """The evidence sentence that best answers (highest score; the first on ties)."""
+    return max(s.evidence, key=lambda e: e.score)
+
+
+def _what_it_does(s: Source, gist: Evidence | None) -> Evidence:
+    """The paper's approach sentence among its evidence, else its best evidence sentence."""
+    if gist is not None and any(e.start == gist.start for e in s.evidence):
+        return gist
+    return _best(s)
+
+
+def one_paper_lead(s: Source, gist: Evidence | None = None, *, named: bool = True) -> str:
+    """``**X** [n] — “…”``: what the paper does (its approach clause) when the question did not name
+    it, else the key clause of its best evidence sentence."""
+    ev = _best(s) if named else _what_it_does(s, gist)
+    return f"{_name(s)} — {quoted(ev.sentence, key_clause(ev.sentence))}"
+
+
+def _number_quotes(s: Source) -> str:
+    """The numeric clauses of a source's best evidence sentences, ``“…”; “…”``; ``""`` when none states a number."""
+    with_numbers = [e for e in sorted(s.evidence, key=lambda e: -e.score) if number_span(e.sentence)]
+    parts = []
+    for e in with_numbers[:MAX_NUMBER_QUOTES]:
+        span = number_span(e.sentence)
+        if span is not None:
+            parts.append(quoted(e.sentence, span))
+    return "; ".join(parts)
+
+
+def _amount(s: Source) -> str:
+    """``**X** [n]: “…”; “…”`` with the numeric clauses of its best evidence sentences."""
+    found = _number_quotes(s)
+    if found:
+        return f"{_name(s)}: {found}"
+    ev = _best(s)
+    closest = quoted(ev.sentence, key_clause(ev.sentence))
+    if not states_figure(s.hit.paper.abstract):
+        return f"The abstract of {_name(s)} states no figures; closest: {closest}"
+    return f"{_name(s)} — no number in its quoted sentences; closest: {closest}"
+
+
+def _per_part(s: Source, plan: QuestionPlan, rank: Rank) -> str:
+    """``**X** [n]: “…”; “…”``: for each part of a question asked in several ("What does PrefixRL
+    reuse, and how much compute does it save?"), the clause of the evidence sentence that best
+    answers that part (its numeric clause when the part asks an amount); a sentence already
+    quoted for an earlier part is not quoted again."""
+    quotes: list[str] = []
+    used: set[int] = set()
+    for part in plan.parts:
+        ranked = rank(part, s)
+        amount = asks_quantity(part, plan.number)
+        if amount:
+            ranked = [e for e in ranked if number_span(e.sentence)] or ranked
+        if not ranked or ranked[0].start in used:
+            continue
+        ev = ranked[0]
+        used.add(ev.start)
+        quotes.append(quoted(ev.sentence, (amount and number_span(ev.sentence)) or key_clause(ev.sentence)))
+    return f"{_name(s)}: " + "; ".join(quotes) if quotes else _amount(s)
+
+
+def _polar(s: Source, terms: Sequence[str], sentences: Sentences, move: Move = lambda e: "unknown") -> str:
+    """Yes with the stating clause, the clause with its negation, or "does not state this".
+
+    A sentence of the abstract that states the terms but is not among the source's evidence is
+    added to it (so the quotation below the lead holds it too). A sentence of the abstract's
+    background or gap move that does not speak of the authors' own work ("their effectiveness in
+    low-resource languages remains limited") states the setting or the problem the paper
+    addresses, not what it does, and the lead says so."""
+    candidates = sorted(s.evidence, key=lambda e: -e.score)
+    seen = {e.start for e in candidates}
+    pid = s.hit.paper.id
+    candidates += [Evidence(pid, x.text, x.start, x.end, 0.0) for x in sentences(candidates[0]) if x.start not in seen]
+    stating = [(e, span) for e in candidates if (span := term_span(e.sentence, terms)) is not None]
+    # A sentence that affirms the terms first; else one that negates them; else one that sets them against the paper.
+    # Among equals, a sentence about the paper's own work ("we", "our", its label) before background.
+    label = s.hit.paper.label
+
+    def framing(e: Evidence) -> str:
+        """"gap"/"background" for a sentence about the field, not the authors' own work; else ""."""
+        m = move(e)
+        return m if m in ("gap", "background") and not (_OWN.search(e.sentence) or label in e.sentence) else ""
+
+    def rank(es: tuple[Evidence, tuple[int, int, bool, bool]]) -> tuple[int, int, int]:
+        e, span = es
+        stance = 2 if span[3] else int(contrasted(e.sentence, span, terms))
+        return stance, int(bool(framing(e))), 0 if _OWN.search(e.sentence) or label in e.sentence else 1
+
+    ranked = sorted(stating, key=rank)
+    for e, span in ranked[:1]:
+        if e.start not in seen:
+            s.evidence = sorted([*s.evidence, e], key=lambda x: x.start)
+        if span[3]:
+            return f"Stated with a negation in {_name(s)}: {quoted(e.sentence, span)}"
+        if contrasted(e.sentence, span, terms):
+            said = quoted(e.sentence, span)
+            return f"Not stated as what {_name(s)} does; its abstract mentions it in contrast: {said}"
+        if framing(e) == "gap":
+            return f"Stated as the problem {_name(s)} addresses: {quoted(e.sentence, span)}"
+        if framing(e) == "background":
+            return f"Stated as the setting of {_name(s)}: {quoted(e.sentence, span)}"
+        return f"Yes: {_name(s)} — {quoted(e.sentence, span)}"
+    keys = {k for e in candidates for k, _, _ in _keys_at(e.sentence)}
+    missing = [t for t in terms if term_key(t) not in keys]
+    what = (
+        f"no sentence mentions {' or '.join(missing)}"
+        if missing
+        else f"no one sentence mentions {' and '.join(terms)} together"
+    )
+    return f"The abstract of {_name(s)} does not state this: {what}."
+
+
+def _limits(s: Source, move: Move) -> str:
+    """The lead of "what are its limitations?": the limitation the abstract states of the paper's own
+    work, or that it states none and what it says instead (the gap of earlier work it addresses)."""
+    gap = [e for e in s.evidence if move(e) == "gap"]
+    if s.evidence and not gap:
+        e = s.evidence[0]
+        return f"Limitation stated in {_name(s)}: {quoted(e.sentence, key_clause(e.sentence))}"
+    if gap:
+        e = gap[0]
+        return (
+            f"The abstract of {_name(s)} states no limitation of its own; the limitation of earlier work it "
+            f"addresses: {quoted(e.sentence, key_clause(e.sentence))}"
+        )
+    return f"The abstract of {_name(s)} states no limitation of its own."
+
+
+def list_head(n_listed: int, matched: int, at_least: bool) -> str:
+    """``"N papers in the collection match"`` (N the papers found; the listed count when fewer)."""
+    n = max(matched, n_listed)
+    head = f"{'At least ' if at_least else ''}{n} paper{'s' if n != 1 else ''} in the collection "
+    head += "matches" if n == 1 else "match"
+    if n > n_listed:
+        head += f"; the {n_listed} most relevant are listed"
+    return head + ":"
+
+
+def lead_line(
+    plan: QuestionPlan,
+    sources: Sequence[Source],
+    *,
+    listing: bool,
+    named: bool,
+    matched: int,
+    at_least: bool = False,
+    gist: Callable[[Source], Evidence | None] = lambda s: None,
+    sentences: Sentences = lambda e: [],
+    move: Move = lambda e: "unknown",
+    rank: Rank | None = None,
+) -> str:
+    """The lead of an extractive answer (see the module docstring); ``""`` without evidence.
+
+    Args:
+        plan: The question's plan (its form: ``polar``, ``quantity``, ``number``).
+        sources: The numbered sources, each with at least one evidence sentence; a yes/no lead
+            may add the sentence that states the asked terms to a source's evidence.
+        listing: The answer lists papers found for a topic.
+        named: The question named (or referred to) its papers.
+        matched: How many papers match (a list's count; at least the number listed).
+        at_least: ``matched`` is a lower bound.
+        gist: A source's approach sentence (:meth:`rag.evidence.selector.EvidenceSelector.gist`).
+        sentences: All sentences of the abstract an evidence sentence comes from.
+        move: The move of an evidence sentence in its abstract (a yes/no lead tells the paper's own
+            statement from its setting or problem).
+        rank: Scores a source's evidence against one part of the question; with it, a question
+            about named papers asked in several parts has each part answered in the lead.
+
+    Returns:
+        One line, or for a list the count line and one line per paper.
+    """
+    sources = [s for s in sources if s.evidence]
+    if not sources:
+        return ""
+    if plan.own_limits and named:
+        return "\n".join(_limits(s, move) for s in sources)
+    if plan.polar and plan.polar_terms and named:
+        return "\n".join(_polar(s, plan.polar_terms, sentences, move) for s in sources)
+    if listing:
+        lines = [list_head(len(sources), matched, at_least)]
+        for s in sources:
+            ev = _best(s)
+            body = _number_quotes(s) if plan.quantity else ""
+            lines.append(f"- {_name(s)} — {body or quoted(ev.sentence, key_clause(ev.sentence))}")
+        return "\n".join(lines)
+    if rank is not None and named and len(plan.parts) > 1:
+        return "\n".join(_per_part(s, plan, rank) for s in sources)
+    if plan.quantity:
+        return "\n".join(_amount(s) for s in sources)
+    # What a paper does (its approach sentence) answers a question that found it by what it does
+    # ("which paper distills ...") or asks what it does ("what does the routing paper propose?");
+    # a question asking for another part (its data, results, problem), a detail ("what license ..."), a
+    # quoted figure ("reports 65x ...") or something particular of a named paper gets the sentence that states it.
+    own = named and "method" not in plan.roles
+    best = bool(plan.roles - {"method"} or plan.metadata or quoted_figures(plan.query)) or own
+    return "\n".join(one_paper_lead(s, gist(s), named=best) for s in sources)

@@ -1,0 +1,256 @@
+"""The refusal policy: when the collection does not answer a question, say so and cite nothing.
+
+Three classes of question are refused, whatever their phrasing (the plan, not the wording,
+decides):
+
+1. **details abstracts do not state**: authors (unless the records have them), affiliations,
+   licences, dates, hardware, funding, hyper-parameters, review outcomes (acceptance, rejection,
+   reviewers' scores), and model sizes unless the paper's abstract states one
+   (:data:`rag.question.reader.QuestionPlan.metadata`);
+2. **terms the papers never mention**: a coined term the question states that no abstract
+   contains, or that the named paper's abstract does not contain ("What BLEU does ME-DLM reach
+   on WMT14?");
+3. **topics the collection is not about**: for a question that names no paper, no sentence of
+   the candidates is close to the topic or to one of its alternatives (:meth:`RefusalPolicy.topic`),
+   calibrated on the dev set (see the floors in :class:`rag.settings.RetrievalSettings`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rag.index.retrieve import Retrieval
+from rag.lexicon import english_word, states_phrase
+from rag.llm.prose import REFUSAL
+from rag.protocols import EvidenceSource, Retriever
+from rag.question.details import DETAIL_PATTERNS, MODEL_SIZE
+from rag.question.reader import QuestionPlan
+from rag.settings import RetrievalSettings
+from rag.text import coined_lowercase, content_terms, named_entities, normalize, numbers, quoted_figures
+from store.papers import Paper
+
+__all__ = ["NOT_ENGLISH", "NOTHING_CLOSE", "RefusalPolicy", "TopicEvidence"]
+
+NOTHING_CLOSE = f"{REFUSAL} Nothing in the collection is close to it"
+NOT_ENGLISH = (
+    "The question does not seem to be in English. The abstracts are English and the offline embedding "
+    "model matches English text, so in other languages only names the abstracts state (such as DANCE or "
+    "APM) can be found: please ask in English, or name the method."
+)
+RARE_SHARE = 0.1
+"""Largest share of the abstracts a term may appear in and still be rare (a name-like term)."""
+NEAR_SENTENCES = 10
+"""Candidates whose sentences are compared with the topic."""
+NEAR_COVERAGE = 20
+"""Candidates whose term coverage of a facet is checked."""
+
+_COMPOUND_TERM = re.compile(r"\b[A-Za-z]+(?:-[A-Za-z]+){2,}\b")
+_PROPER = re.compile(r"(?<![.!?:]\s)(?<!^)(?<=\s)[A-Z][A-Za-z0-9-]+\b")
+# A parameter count or model size an abstract states: "7B", "Agent-Omit-8B", "1.3 billion parameters".
+# Details an abstract may state after all; the others (affiliations, dates, funding) it never does.
+_STATABLE = frozenset({"hyper-parameters", "hardware or compute", "licence"})
+
+
+ACRONYM_LETTERS = 5
+"""Longest lower-case word read as a typed acronym when no dictionary knows it ("rlhf", "grpo")."""
+
+
+def _typed_acronym(term: str) -> bool:
+    """Whether a lower-case ``term`` is an acronym typed in lower case: letters only, at most
+    :data:`ACRONYM_LETTERS`, no English word."""
+    return term.isalpha() and term.islower() and len(term) <= ACRONYM_LETTERS and not english_word(term)
+
+
+def metadata_phrase(plan: QuestionPlan) -> str:
+    """The words of the question that ask for the detail ("learning rate"), normalised; ``""`` if none."""
+    pat = DETAIL_PATTERNS.get(plan.metadata)
+    m = pat.search(plan.query) if pat else None
+    return normalize(m.group(0)) if m else ""
+
+
+def _alnum(text: str) -> str:
+    """Only the letters and digits of ``text``: "resnet-50" and "ResNet 50" meet as "resnet50"."""
+    return re.sub(r"[\W_]+", "", text.lower())
+
+
+_SIZE = re.compile(rf"{MODEL_SIZE.pattern}|\bparameters?\b", re.I)
+
+
+@dataclass(frozen=True)
+class TopicEvidence:
+    """How close the candidates of a question that names no paper come to its topic.
+
+    Attributes:
+        best_sentence: Best cosine of any sentence of the first candidates with the topic or a facet.
+        dense: Best chunk cosine of the first candidate.
+        coverage: Term coverage of the first candidate.
+        stated: Some candidate states the topic's (or a facet's) terms well enough.
+        rare: The question states a rare name or compound term some abstract holds, or a figure
+            with a unit or decimals ("65x", "40%", "2.33") a candidate's abstract states.
+        complete: Some candidate states the topic's content words side by side, in order
+            (:func:`rag.lexicon.states_phrase`: "clinical", "protein", "clinical abnormality grounding").
+    """
+
+    best_sentence: float
+    dense: float
+    coverage: float
+    stated: bool
+    rare: bool
+    complete: bool = False
+
+
+class RefusalPolicy:
+    """Decides refusals (see the module docstring).
+
+    Args:
+        retriever: Document frequencies, coverage, the embedder and the papers.
+        evidence: Sentence embeddings of abstracts (an :class:`rag.evidence.selector.EvidenceSelector`).
+        settings: The floors.
+    """
+
+    def __init__(self, retriever: Retriever, evidence: EvidenceSource, settings: RetrievalSettings):
+        self.retriever = retriever
+        self.evidence = evidence
+        self.settings = settings
+
+    # --- what abstracts do not state --------------------------------------------------
+
+    def metadata(self, plan: QuestionPlan, papers: Sequence[Paper], *, asked: bool = False) -> str:
+        """The refusal for a detail abstracts do not state, or ``""`` (none asked, or the papers
+        state it: the records hold the authors, the abstract gives a model size, or states the very
+        detail asked, as in "clips the adaptive learning rate"). ``asked``: ``papers`` are the ones
+        the question names or refers to (the refusal names them), not the closest found."""
+        what = plan.metadata
+        if not what:
+            return ""
+        if what == "authors" and papers and all(p.authors for p in papers):
+            return ""
+        if what == "model size" and papers and all(_SIZE.search(p.abstract) for p in papers):
+            return ""
+        phrase = metadata_phrase(plan)
+        if what in _STATABLE and papers and phrase and all(states_phrase(phrase, p.abstract) for p in papers):
+            return ""
+        if asked and papers and what == "publication date" and all(p.year for p in papers):
+            # the records hold a year (a seed file's header "ICML 2026 Papers"), not a date
+            years = "; ".join(f"{p.label} ({p.id}): {' '.join(x for x in (p.venue, str(p.year)) if x)}" for p in papers)
+            return f"{REFUSAL} The abstracts do not state {what}; the records give only venue and year: {years}."
+        if asked and papers:
+            about = " and ".join(f"{p.label} ({p.id})" for p in papers)
+            return f"{REFUSAL} The abstracts do not state {what}, nor does the record of {about}."
+        closest = f"; the closest paper is {papers[0].label} ({papers[0].id})." if papers else "."
+        return f"{REFUSAL} The abstracts do not state {what}{closest}"
+
+    def absent_terms(self, plan: QuestionPlan, retrieval: Retrieval, papers: Sequence[Paper]) -> str:
+        """The refusal for coined terms the named papers (or every abstract) never mention, or ``""``."""
+        if retrieval.unmatched_entities:
+            return f"{REFUSAL} No abstract in the collection mentions {', '.join(retrieval.unmatched_entities[:3])}."
+        if len(papers) != 1:
+            return ""
+        paper = papers[0]
+        stated = {normalize(t) for t in retrieval.names}
+        text = normalize(paper.text_for_index)
+        names = {normalize(n) for n in (paper.label, *paper.aliases)}
+        letters = _alnum(text)
+        for ent in sorted(named_entities(plan.query) | coined_lowercase(plan.query)):
+            key = normalize(ent)
+            if key in stated or key in names or key in text or any(key in n or n in key for n in names):
+                continue
+            if ent.islower() and _alnum(key) in letters:
+                continue  # typed without its hyphen or space: "resnet50" for "ResNet-50"
+            if self.retriever.coverages(ent, [paper.id])[0] >= 1.0:
+                continue  # stated in another form the index knows ("T2I" for "text-to-image")
+            return f"{REFUSAL} The abstract of {paper.label} does not mention {ent}."
+        return ""
+
+    # --- topics the collection is not about -------------------------------------------
+
+    def topic_evidence(self, plan: QuestionPlan, retrieval: Retrieval) -> TopicEvidence:
+        """Measure how close the candidates come to the topic (see :class:`TopicEvidence`)."""
+        rs = self.settings
+        hits = retrieval.hits
+        top = hits[0]
+        topic = plan.topic or plan.query
+        texts = [topic, *plan.facets]
+        qvecs = self.retriever.query_vectors(texts)
+        near = hits[:NEAR_SENTENCES]
+        self.evidence.warm([h.paper for h in near])
+        sims = [self.evidence.sentences(h.paper)[1] @ qvecs.T for h in near]
+        best = max((float(m.max()) for m in sims if m.size), default=0.0)
+        ids = [h.paper.id for h in hits[:NEAR_COVERAGE]]
+        # the topic or one of its alternatives ("music or robotics": "robotics"), side by side
+        complete = any(states_phrase(t, h.paper.text_for_index) for t in texts for h in hits[:NEAR_COVERAGE])
+        stated = (
+            top.dense >= rs.relevance_floor
+            or top.coverage >= rs.coverage_floor
+            or any(max(self.retriever.coverages(t, ids), default=0.0) >= rs.set_facet_coverage for t in texts)
+        )
+        words = {m.group(0) for m in _PROPER.finditer(plan.query)} | named_entities(plan.query)
+        words |= set(_COMPOUND_TERM.findall(plan.query))
+        # a coined term some abstract states, however it is typed ("alfworld")
+        terms = self.retriever.names.terms
+        words |= {w for w in re.findall(r"[\w-]+", plan.query.lower()) if w in terms and len(w) >= 4}
+        # a figure the question quotes ("65x storage reduction", "by over 40%") that a candidate's
+        # abstract states: a measured result identifies its paper as a name does
+        figures = quoted_figures(plan.query)
+        quoted = bool(figures) and any(figures & numbers(h.paper.abstract) for h in hits[:NEAR_COVERAGE])
+        rare = quoted or any(self.rare(w) for w in words)
+        return TopicEvidence(best, top.dense, top.coverage, stated, rare, complete)
+
+    def topic(self, plan: QuestionPlan, retrieval: Retrieval) -> str:
+        """The refusal for a question that names no paper, or ``""`` when the collection answers it.
+
+        Refused when no sentence of the first candidates is within ``set_refusal_floor`` of the
+        topic or of one of its facets, unless the question states a rare name some abstract holds
+        ("ALFWorld"), an abstract states the topic's words side by side ("clinical": the cosine of a
+        word or two to a whole sentence stays low, 0.30 for "clinical" to the DDL sentence that opens
+        "Clinical abnormality grounding"), or the topic's terms are stated (coverage) and a sentence
+        is within ``set_lexical_floor``. Words stated apart ("music" ... "generate") do not count. In another
+        language the English embedder cannot judge closeness: the English terms the question
+        carries ("component numeracy") decide alone.
+        """
+        if not retrieval.hits:
+            return f"{REFUSAL} The collection is empty or holds nothing related; ingest papers first."
+        if plan.metadata:
+            stated = [h.paper for h in retrieval.hits[:1] if states_phrase(metadata_phrase(plan), h.paper.abstract)]
+            refusal = self.metadata(plan, stated)
+            if refusal:
+                return refusal
+        absent = self.absent_topic(plan, retrieval)
+        if absent:
+            return absent
+        ev = self.topic_evidence(plan, retrieval)
+        rs = self.settings
+        weak = ev.best_sentence < rs.set_refusal_floor and not (
+            ev.rare
+            or ev.complete
+            or (ev.stated and (ev.best_sentence >= rs.set_lexical_floor or not plan.english))
+        )
+        if not weak:
+            return ""
+        if not plan.english:
+            return f"{REFUSAL} {NOT_ENGLISH}"
+        top = retrieval.hits[0]
+        return f"{NOTHING_CLOSE}; the closest paper is {top.paper.label} ({top.paper.id})."
+
+    def absent_topic(self, plan: QuestionPlan, retrieval: Retrieval) -> str:
+        """The refusal for a topic made only of coined terms no abstract contains in any form the
+        index knows ("RLHF", "rlhf", "Which papers use DPO?"), or ``""``. The embedder reads an unknown
+        acronym by its letters and finds near sentences anyway ("RLHF" came within 0.55 of an RL
+        sentence), so its closeness cannot refuse it; a term some abstract holds ("KD", "UQ") or a
+        topic with other words ("RLHF for LLM agents") is judged as any other."""
+        terms = content_terms(plan.topic or plan.query)
+        coined = [*retrieval.unmatched_entities, *(t for t in terms if _typed_acronym(t))]
+        once: dict[str, str] = {}
+        for t in coined:  # "RLHF" once, as typed first
+            once.setdefault(t.lower(), t)
+        absent = [t for t in once.values() if self.retriever.document_frequency(t) == 0]
+        if not terms or not absent or set(terms) - {t.lower() for t in absent}:
+            return ""
+        return f"{REFUSAL} No abstract in the collection mentions {', '.join(absent[:3])}."
+
+    def rare(self, term: str) -> bool:
+        """Whether ``term`` is in at least one abstract and at most :data:`RARE_SHARE` of the collection."""
+        df = self.retriever.document_frequency(term)
+        return 0 < df <= RARE_SHARE * max(1, len(self.retriever.papers))

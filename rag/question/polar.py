@@ -7,30 +7,16 @@ from __future__ import annotations
 
 from rag.question.phrasing import WORD
 from rag.text import content_terms
+from rag.vocabulary import beside
 
 __all__ = ["polar", "polar_terms"]
 
-# Auxiliaries that open a yes/no question ("Does DANCE use LLMs?", "Is APM evaluated on Flickr30k?").
-_AUXILIARIES = frozenset("does do did is are was were can could has have had will would should may might".split())
-# Words after the auxiliary that make it a request for papers or to the assistant, not a yes/no
-# question about a paper ("Are there papers on ...", "Do you have ...", "Does any paper ...").
-_NOT_POLAR_SUBJECTS = frozenset("there you u we i any anything some someone anyone".split())
-# Leading words that only join the question to the conversation ("And does it ...", "So is ...").
-_JOINERS = frozenset("and so also then but ok okay".split())
-# Generic head nouns a term before them implies ("MODIS data", "a frozen LVLM model").
-_GENERIC_HEADS = frozenset(
-    "data dataset datasets model models method methods approach approaches framework frameworks".split()
-)
-# Verbs and nouns of a yes/no question that only relate the paper to what is asked ("does it
-# *use* X", "is it *evaluated on* Y", "does the *abstract mention* Z"): not what a sentence must state.
-_POLAR_GENERIC = frozenset(
-    """use uses used using employ employs employed rely relies relied apply applies applied leverage leverages
-    leveraged adopt adopts adopted evaluate evaluates evaluated evaluation test tests tested experiment experiments
-    report reports reported mention mentions mentioned include includes included involve involves involved
-    consider considers considered address addresses addressed have has had need needs needed require requires
-    required make makes made get gets got abstract abstracts state states stated say says said talk talks
-    discuss discusses discussed rely anything something any""".split()
-)
+_VOCABULARY = beside(__file__, "polar")
+_AUXILIARIES = _VOCABULARY["auxiliary"].words
+_NOT_POLAR_SUBJECTS = _VOCABULARY["not_polar_subject"].words
+_JOINERS = _VOCABULARY["joiner"].words
+_GENERIC_HEADS = _VOCABULARY["generic_head"].words
+_POLAR_GENERIC = _VOCABULARY["relating"].words
 
 
 def polar(query: str) -> bool:

@@ -1,0 +1,48 @@
+"""The word classes (:mod:`rag.vocabulary`): the row syntax, and every class of every vocabulary file
+finds each of its examples and none of its counter-examples. Fast: no embedder, no store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rag.vocabulary import Vocabulary, phrase_source
+
+ROOT = Path(__file__).resolve().parents[1]
+FILES = sorted((ROOT / "rag").rglob("*.toml"))
+CLASSES = [(f, name) for f in FILES for name in Vocabulary(f)]
+
+
+def test_rows_match_whole_words_with_endings_optional_words_and_gaps(tmp_path):
+    f = tmp_path / "v.toml"
+    f.write_text(
+        '[venue]\njob = "venues"\nphrases = ["icml", "[the] conference[s]"]\n'
+        '[review]\njob = "reviews"\nphrases = ["accept* ~2 at {venue}", "tl;dr", "vs", "vs."]\n'
+        '[compare]\njob = "compare"\nwords = "compar* contrast* versus"\n'
+    )
+    v = Vocabulary(f)
+    found = [m.group(0) for m in v["review"].finditer("accepted at ICML; accepted early on at the conferences; tl;dr")]
+    assert found == ["accepted at ICML", "accepted early on at the conferences", "tl;dr"]
+    assert not v["review"].search("unaccepted at icml")  # whole words only
+    assert "comparison" in v["compare"] and "Contrasting" in v["compare"] and "incomparable" not in v["compare"]
+    assert v["compare"].words == frozenset({"versus"})  # only plain rows are words
+    assert phrase_source("paper[s]") == "paper(?:s)?"
+
+
+def test_a_class_without_job_or_rows_or_with_an_unknown_reference_is_refused(tmp_path):
+    for body in ('[a]\nphrases = ["x"]\n', '[a]\njob = "j"\n', '[a]\njob = "j"\nphrases = ["{b} x"]\n'):
+        f = tmp_path / "bad.toml"
+        f.write_text(body)
+        with pytest.raises((ValueError, KeyError)):
+            Vocabulary(f)
+
+
+@pytest.mark.parametrize(("path", "name"), CLASSES, ids=[f"{f.stem}:{n}" for f, n in CLASSES])
+def test_each_class_finds_its_examples_and_not_its_counter_examples(path, name):
+    cls = Vocabulary(path)[name]
+    assert cls.job.strip() and cls.examples, f"[{name}] in {path.name} needs a job and examples"
+    for text in cls.examples:
+        assert cls.search(text), f"[{name}] finds nothing in its example {text!r}"
+    for text in cls.counter:
+        assert not cls.search(text), f"[{name}] finds {cls.search(text).group(0)!r} in its counter-example {text!r}"

@@ -171,7 +171,8 @@ class Vocabulary(Mapping[str, WordClass]):
         while pending:  # classes that use {other} are built after it
             ready = [n for n, spec in pending.items() if all(r in sources for r in self._refs(n, spec))]
             if not ready:
-                raise ValueError(f"{self.path}: word classes refer to unknown classes or to each other: {sorted(pending)}")
+                stuck = sorted(pending)
+                raise ValueError(f"{self.path}: word classes refer to unknown classes or to each other: {stuck}")
             for name in ready:
                 self._build(name, pending.pop(name), sources)
 

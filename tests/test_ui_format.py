@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -276,7 +276,7 @@ def test_status_line_names_backend_note_and_seconds():
 
 # --- exports -----------------------------------------------------------------------------
 
-NOW = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
 
 def test_answer_markdown_has_question_answer_evidence_and_references(dance: Paper, papers):

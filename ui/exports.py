@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from rag.route.conversation import Turn
 from rag.types import Citation
@@ -63,7 +63,7 @@ def _turn_section(turn: Turn, heading: str) -> list[str]:
 
 def answer_markdown(turn: Turn, papers: Mapping[str, Paper], *, now: datetime | None = None) -> str:
     """Markdown of one answer: question, answer (markers ``[n]``), evidence, references."""
-    stamp = (now or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M UTC")
+    stamp = (now or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
         f"# {turn.question.strip() or 'Question'}",
         "",
@@ -84,7 +84,7 @@ def conversation_markdown(
     now: datetime | None = None,
 ) -> str:
     """Markdown of the whole conversation with one reference list (conversation numbers)."""
-    stamp = (now or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M UTC")
+    stamp = (now or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
         "# paperchat conversation",
         "",

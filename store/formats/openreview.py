@@ -59,7 +59,7 @@ def _venue_from_id(venue_id: str) -> str:
 def _year_of_ms(value: Any) -> int | None:
     """Year (UTC) of a time in milliseconds since 1970, ``None`` for anything else or out of range."""
     if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < 32503680000000:  # < 3000
-        return dt.datetime.fromtimestamp(value / 1000, tz=dt.timezone.utc).year
+        return dt.datetime.fromtimestamp(value / 1000, tz=dt.UTC).year
     return None
 
 

@@ -131,10 +131,10 @@ def main() -> None:
     used = cov_llm = cov_none = t_llm = t_none = 0.0
     for q in qs:
         t0 = time.perf_counter()
-        a = comp.pipeline.ask(q["question"])
+        a = comp.ask(q["question"])
         t_llm += time.perf_counter() - t0
         t0 = time.perf_counter()
-        b = plain.pipeline.ask(q["question"])
+        b = plain.ask(q["question"])
         t_none += time.perf_counter() - t0
         cov_llm += coverage(a.text, q["answer_facts"])
         cov_none += coverage(b.text, q["answer_facts"])

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from prompts import load_prompt
 from rag.citations import cited_numbers
-from rag.route.answer import AnswerPipeline
+from rag.pipeline import Components
 from rag.text import normalize
 from rag.types import Answer
 
@@ -181,13 +181,18 @@ def _aggregate(rows: list[dict]) -> dict:
 
 
 def evaluate(
-    pipeline: AnswerPipeline,
+    ask: Callable[[str], Answer],
     questions: Iterable[GoldQuestion],
     *,
     on_progress: Callable[[int], None] | None = None,
 ) -> dict:
-    """Ask every question through the one route (:meth:`AnswerPipeline.ask`, a fresh conversation
-    each: what the chat page shows) and aggregate the metrics, overall and per kind.
+    """Ask every question through the one route and aggregate the metrics, overall and per kind.
+
+    Args:
+        ask: Answers one question in a fresh conversation, as the chat page does
+            (:meth:`rag.pipeline.Components.ask`: filters the question states are read).
+        questions: The gold questions.
+        on_progress: Called with 1 after each question.
 
     Returns:
         ``{"n", "recall_at_5", "mrr", "citation_precision", "invented_citations", "instruction_leaks",
@@ -197,7 +202,7 @@ def evaluate(
     rows = []
     for q in questions:
         try:
-            ans = pipeline.ask(q.question)
+            ans = ask(q.question)
             row = score_answer(q, ans)
         except Exception as exc:  # noqa: BLE001 - an error is a measured outcome here
             row = {"qid": q.qid, "kind": q.kind, "error": f"{type(exc).__name__}: {exc}", "invented_citations": 0}
@@ -285,7 +290,7 @@ def format_report(result: dict) -> str:
 # --- gold questions as tables ----------------------------------------------------------------
 
 
-def table_for(pipeline: AnswerPipeline, q: GoldQuestion):
+def table_for(components: Components, q: GoldQuestion):
     """A gold ``multi`` or ``compare`` question turned into a table, in a fresh conversation.
 
     A "which papers" question becomes the table of its topic (:meth:`Conversation.table` with
@@ -296,15 +301,15 @@ def table_for(pipeline: AnswerPipeline, q: GoldQuestion):
         The :class:`rag.route.conversation.Turn` (``table``, ``refusal`` or ``clarify``).
     """
     from rag.evidence.table import DEFAULT_COLUMNS
-    from rag.route.conversation import Conversation
+    from rag.question.plan import ComparePlan
 
-    conv = Conversation(pipeline)
+    conv = components.conversation()
     if q.kind != "compare":
         return conv.table(q.question)
     turn = conv.ask(q.question)
     ids = [c.paper_id for c in turn.citations] if turn.kind == "compare" else []
-    asked = tuple(turn.plan.asked_parts) if turn.plan is not None and turn.plan.aspect else ()
-    return Conversation(pipeline).table(papers=ids or [q.question], columns=[*asked, *DEFAULT_COLUMNS])
+    asked = tuple(a.heading for a in turn.plan.aspects) if isinstance(turn.plan, ComparePlan) else ()
+    return components.conversation().table(papers=ids or [q.question], columns=[*asked, *DEFAULT_COLUMNS])
 
 
 def score_table(q: GoldQuestion, turn) -> dict:

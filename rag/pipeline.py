@@ -6,7 +6,7 @@ import contextlib
 import logging
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -17,7 +17,11 @@ from store.chroma import ChromaStore
 if TYPE_CHECKING:  # imported where used: a command that only opens the store loads no model code
     from rag.index.embed import Embedder
     from rag.index.retrieve import HybridRetriever
+    from rag.question.reader import Reader
     from rag.route.answer import AnswerPipeline
+    from rag.route.conversation import Conversation
+    from rag.route.filters import Filters
+    from rag.types import Answer
 
 __all__ = [
     "Components",
@@ -121,7 +125,8 @@ def make_llm(settings: Settings) -> tuple[ChatLLM | None, str]:
 
 @dataclass
 class Components:
-    """Everything one running product holds."""
+    """Everything one running product holds, and the one way to ask it: every entry (page, CLI,
+    API, MCP, ``eval``, tests) answers through :meth:`ask` or a :meth:`conversation` of it."""
 
     settings: Settings
     store: ChromaStore
@@ -130,6 +135,43 @@ class Components:
     pipeline: AnswerPipeline
     version: tuple[int, str] = (0, "")
     """:func:`data_version` of the data directory when these were built."""
+
+    @property
+    def reader(self) -> Reader:
+        """The question reader of this collection."""
+        return self.pipeline.reader
+
+    def answerer(self, llm: ChatLLM | None, llm_note: str = "") -> AnswerPipeline:
+        """An answer pipeline over the same retriever, evidence selector and reader with another LLM
+        (the page's and the warm server's LLM choice)."""
+        from rag.route.answer import AnswerPipeline
+
+        return AnswerPipeline(
+            self.retriever, self.pipeline.evidence, llm, self.settings, llm_note=llm_note, reader=self.pipeline.reader
+        )
+
+    def conversation(self, pipeline: AnswerPipeline | None = None) -> Conversation:
+        """A new conversation (``pipeline``: another LLM's, from :meth:`answerer`)."""
+        from rag.route.conversation import Conversation
+
+        return Conversation(pipeline or self.pipeline)
+
+    def ask(
+        self,
+        question: str,
+        *,
+        top_k: int | None = None,
+        on_token: Callable[[str], None] | None = None,
+        stop: threading.Event | None = None,
+        filters: Filters | None = None,
+    ) -> Answer:
+        """Answer one question in a fresh conversation: the route the page, CLI, API, MCP and
+        ``eval`` share (filters stated in the question are read unless ``filters`` turns it off).
+
+        Never raises for bad input; LLM failures fall back to the extractive answer (see ``note``).
+        """
+        turn = self.conversation().ask(question, top_k=top_k, on_token=on_token, stop=stop, filters=filters)
+        return turn.answer
 
 
 def refreshed(components: Components) -> Components | None:
@@ -192,6 +234,7 @@ def build_pipeline(
     """
     from rag.evidence.selector import EvidenceSelector
     from rag.index.retrieve import HybridRetriever
+    from rag.question.reader import Reader
     from rag.route.answer import AnswerPipeline
 
     prepare_environment(settings)
@@ -205,5 +248,7 @@ def build_pipeline(
             llm, note = make_llm(settings)
         except LLMError:
             raise
-    pipeline = AnswerPipeline(retriever, evidence, llm, settings, llm_note=note)  # type: ignore[arg-type]
+    reader = Reader(retriever.catalogue, max_chars=settings.input.max_question_chars)
+    retriever.read_query = reader.search_query  # the llama-index entry point reads names as answers do
+    pipeline = AnswerPipeline(retriever, evidence, llm, settings, llm_note=note, reader=reader)  # type: ignore[arg-type]
     return Components(settings, store, embedder, retriever, pipeline, data_version(settings))

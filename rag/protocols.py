@@ -10,20 +10,38 @@ implementations are :class:`store.chroma.ChromaStore`, :class:`rag.index.retriev
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
-from rag.types import Evidence
+from rag.types import Ask, Evidence, Retrieval, SearchQuery
 from store.papers import Paper
 
 if TYPE_CHECKING:
-    from rag.index.catalogue import Catalogue, NameIndex
-    from rag.index.embed import Embedder
-    from rag.index.retrieve import Retrieval
     from rag.text import Sentence
 
-__all__ = ["EvidenceSource", "PaperStore", "Retriever"]
+__all__ = ["Embedder", "EvidenceSource", "PaperStore", "Retriever"]
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into L2-normalised vectors.
+
+    Attributes:
+        name: Model name (part of the index name).
+        dimension: Vector size ``d``.
+    """
+
+    name: str
+    dimension: int
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """Embed texts; returns ``(len(texts), d)`` float32 with unit rows."""
+        ...
+
+    def count_tokens(self, text: str) -> int:
+        """Word-piece tokens ``text`` takes in the model (without special tokens)."""
+        ...
 
 
 class PaperStore(Protocol):
@@ -41,13 +59,11 @@ class PaperStore(Protocol):
 class Retriever(Protocol):
     """Ranks the papers of the collection for a text, and measures terms against them."""
 
-    catalogue: Catalogue
     papers: dict[str, Paper]
-    names: NameIndex
     embedder: Embedder
 
-    def search(self, question: str, *, allowed: set[str] | None = None) -> Retrieval:
-        """Papers ranked for ``question`` (only ``allowed`` ids when given), best first."""
+    def search(self, query: SearchQuery, *, allowed: set[str] | None = None) -> Retrieval:
+        """Papers ranked for ``query`` (only ``allowed`` ids when given), best first."""
         ...
 
     def lexical(self, question: str, n: int, allowed: set[str] | None = None) -> dict[str, float]:
@@ -78,12 +94,12 @@ class EvidenceSource(Protocol):
         """Embed the sentences of these papers now, in one batch."""
         ...
 
-    def score(self, question: str, paper: Paper, qvec: np.ndarray | None = None) -> list[Evidence]:
-        """Every sentence of ``paper`` scored against ``question`` (in [0, 1]), best first."""
+    def score(self, ask: Ask, paper: Paper, qvec: np.ndarray | None = None) -> list[Evidence]:
+        """Every sentence of ``paper`` scored against what ``ask`` asks (in [0, 1]), best first."""
         ...
 
-    def select(self, question: str, paper: Paper, k: int = 3, qvec: np.ndarray | None = None) -> list[Evidence]:
-        """The sentences of ``paper`` that answer ``question`` (about ``k``), in abstract order."""
+    def select(self, ask: Ask, paper: Paper, k: int = 3, qvec: np.ndarray | None = None) -> list[Evidence]:
+        """The sentences of ``paper`` that answer ``ask`` (about ``k``), in abstract order."""
         ...
 
     def moves(self, paper: Paper) -> dict[int, str]:

@@ -5,12 +5,13 @@ CLI and UI only render these objects; nobody re-parses free text downstream.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Literal
 
 from store.papers import Paper
 
-__all__ = ["Answer", "ClaimCheck", "Citation", "Evidence", "PaperHit", "Timings"]
+__all__ = ["Answer", "Ask", "ClaimCheck", "Citation", "Evidence", "PaperHit", "Retrieval", "SearchQuery", "Timings"]
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,94 @@ class PaperHit:
     lexical: float = 0.0
     name_match: float = 0.0
     coverage: float = 0.0
+
+
+
+@dataclass(frozen=True)
+class SearchQuery:
+    """What retrieval searches for: a text and the names the question reader found in it.
+
+    Made by the question reader (:meth:`rag.question.names.NameReader.search_query`), so retrieval
+    never reads question text for names.
+
+    Attributes:
+        text: The text embedded and searched by BM25 (a topic, a question, a description).
+        names: Stated name -> paper id -> weight in (0, 1]: 1.0 a label in any case, 0.9 one edit
+            away, 0.6 a coined term at most ``TERM_SHARE`` of the abstracts hold
+            (:mod:`rag.index.catalogue`).
+        unmatched: Coined terms the text states that no paper holds, as written.
+    """
+
+    text: str
+    names: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+    unmatched: tuple[str, ...] = ()
+
+
+@dataclass
+class Retrieval:
+    """Ranked paper hits for one query plus what the name matcher found.
+
+    Attributes:
+        hits: Papers ranked by fused relevance, best first.
+        names: Stated name -> the paper ids it matched as a label (weight >= 0.9).
+        unmatched_entities: Coined terms the query states that no paper contains.
+    """
+
+    hits: list[PaperHit]
+    names: dict[str, list[str]]
+    unmatched_entities: list[str]
+
+
+@dataclass(frozen=True)
+class Ask:
+    """One thing asked of a paper's abstract: the text to match sentences against and how to read it.
+
+    Made by the question reader (:func:`rag.question.asks.read_ask`) from a (sub-)question, a topic,
+    a column phrase or a fixed query; the evidence stage (:class:`rag.evidence.selector.EvidenceSelector`) scores
+    sentences against it and never reads its text for cues.
+
+    Attributes:
+        text: The text as asked (what is embedded and matched by terms).
+        heading: The same as the question words it, for headings ("what does each distill?").
+        matching: ``text`` without a phrase that only describes which paper it is about ("In the
+            unified graph-based dataset pruning paper, ...").
+        roles: Rhetorical roles asked for: ``problem``, ``method``, ``result``, ``data``,
+            ``theory``, ``efficiency``.
+        summary: It asks for a summary, gist or overview (quote more sentences).
+        amount: It asks for an amount ("how many datasets", "what accuracy gain"): the lead quotes
+            numbers.
+        numbers: Sentences that state numbers answer it better ("how much", "improve", "%").
+        link: It asks for code, a repository or a link.
+        definition: It asks what a name stands for ("what does DGSA stand for").
+        figures: Figures it quotes ("65x", "40%", "2.33"), as :func:`rag.text.numbers` writes them.
+        entities: Names and coined terms it states (normalised, :func:`rag.text.normalize`).
+        parts: Its sub-questions when it asks several things ("What X, and how Y?"); ``()`` for one.
+        row: The comparison row it only names ("on data" -> ``"data"``); ``""`` otherwise.
+        title: The heading as a title: capitalised, with a question mark when it is a question
+            ("what does each distill" -> "What does each distill?").
+    """
+
+    text: str
+    heading: str = ""
+    matching: str = ""
+    roles: frozenset[str] = frozenset()
+    summary: bool = False
+    amount: bool = False
+    numbers: bool = False
+    link: bool = False
+    definition: bool = False
+    figures: frozenset[str] = frozenset()
+    entities: frozenset[str] = frozenset()
+    parts: tuple[Ask, ...] = ()
+    row: str = ""
+    title: str = ""
+
+
+    @property
+    def data_only(self) -> bool:
+        """It asks for a paper's data and nothing else (one part, no problem asked)."""
+        return "data" in self.roles and "problem" not in self.roles and not self.parts
+
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,19 @@ import sys
 import pytest
 from conftest import MIXED, ROOT
 
-from rag.route.filters import AUTO_HINT, Filters, detect_year
+from rag.question.filters import detect_year
+from rag.route.filters import AUTO_HINT, Filters
+
+
+def read_and_plan(filters, question, papers, authors=None):
+    """The filters ``question`` states, read as the question reader reads them, then applied:
+    ``(FilterPlan, the question without the phrases read)``."""
+    from rag.question.filters import read_filters
+
+    venues = {p.venue for p in papers.values() if p.venue}
+    vocabulary = authors.vocabulary if authors is not None else ()
+    stated, rest = read_filters(question, venues, authors, vocabulary, filters.reads)
+    return filters.plan(stated, papers), rest
 
 RECORDS = [json.loads(line) for line in MIXED.read_text().splitlines() if line.strip()]
 YEAR = {r["id"]: r["year"] for r in RECORDS}
@@ -60,18 +72,18 @@ def test_an_explicit_year_wins_over_the_question_and_plans_intersect():
 
     for pid, y in (("a", 2022), ("b", 2023), ("c", None)):
         papers[pid] = make_paper(pid, "We study diffusion models.", year=y)
-    plan = Filters(year=2022, auto=True).plan("papers from 2023 about diffusion", papers)
-    assert (plan.allowed, plan.note, plan.question) == ({"a"}, "filter: year=2022", "papers from 2023 about diffusion")
-    auto = Filters(auto=True).plan("papers from 2023 about diffusion", papers)
-    assert (auto.allowed, auto.note, auto.question) == ({"b"}, AUTO_NOTE, "papers about diffusion")
+    plan, plan_rest = read_and_plan(Filters(year=2022, auto=True), "papers from 2023 about diffusion", papers)
+    assert (plan.allowed, plan.note, plan_rest) == ({"a"}, "filter: year=2022", "papers from 2023 about diffusion")
+    auto, auto_rest = read_and_plan(Filters(auto=True), "papers from 2023 about diffusion", papers)
+    assert (auto.allowed, auto.note, auto_rest) == ({"b"}, AUTO_NOTE, "papers about diffusion")
     assert auto.restrict({"a", "b"}) == {"b"} and auto.restrict(None) == {"b"}
-    none = Filters(auto=False).plan("papers from 2023 about diffusion", papers)
+    none, none_rest = read_and_plan(Filters(auto=False), "papers from 2023 about diffusion", papers)
     assert (none.allowed, none.note) == (None, "")
     assert none.restrict({"a"}) == {"a"}
 
 
 def test_a_venue_the_records_state_becomes_a_filter():
-    from rag.route.filters import detect_venue
+    from rag.question.filters import detect_venue
     from store.papers import make_paper
 
     venues = {"ICML", "NeurIPS", "Nature"}
@@ -86,11 +98,11 @@ def test_a_venue_the_records_state_becomes_a_filter():
     for question in ("the nature of hallucination", "papers on icml-style benchmarks", "ICMLx papers"):
         assert detect_venue(question, venues) == (None, question), question
     papers = {"a": make_paper("a", "We study speech.", venue="ICML"), "b": make_paper("b", "Speech.", venue="NeurIPS")}
-    plan = Filters(auto=True).plan("ICML papers on speech", papers)
-    assert (plan.allowed, plan.question) == ({"a"}, "papers on speech")
+    plan, plan_rest = read_and_plan(Filters(auto=True), "ICML papers on speech", papers)
+    assert (plan.allowed, plan_rest) == ({"a"}, "papers on speech")
     assert plan.note == f"filter: venue=ICML ({AUTO_HINT})" and plan.description == "venue=ICML"
     # given explicitly, the question's venue is left in the question
-    assert Filters(venue="NeurIPS", auto=True).plan("ICML papers on speech", papers).allowed == {"b"}
+    assert read_and_plan(Filters(venue="NeurIPS", auto=True), "ICML papers on speech", papers)[0].allowed == {"b"}
 
 
 # --- through retrieval and answers (real embedder and Chroma; ``mixed`` is in conftest) -----------
@@ -117,18 +129,18 @@ def test_allowed_restricts_every_retriever_even_to_a_paper_far_from_the_question
 @pytest.mark.slow
 def test_a_year_in_the_question_becomes_a_visible_filter(mixed):
     question = "papers from 2023 about diffusion"
-    ans = mixed.pipeline.ask(question, filters=Filters(auto=True))
+    ans = mixed.ask(question, filters=Filters(auto=True))
     assert not ans.refused, ans.text
     assert AUTO_NOTE in ans.note and ans.question == question
     assert ans.citations and all(c.year == 2023 for c in ans.citations)
     assert ans.hits and all(h.paper.year == 2023 for h in ans.hits)
     assert any("iffusion" in h.paper.abstract for h in ans.hits[:3])
 
-    plain = mixed.pipeline.ask("papers about diffusion", filters=Filters(auto=False))
+    plain = mixed.ask("papers about diffusion", filters=Filters(auto=False))
     assert "filter:" not in plain.note
     assert {h.paper.year for h in plain.hits} >= {2022, 2023}  # without it both years come back
 
-    off = mixed.pipeline.ask(question, filters=Filters(auto=False))
+    off = mixed.ask(question, filters=Filters(auto=False))
     assert "filter:" not in off.note
 
 
@@ -154,28 +166,28 @@ def test_explicit_filters_restrict_the_cited_papers(mixed):
 
 @pytest.mark.slow
 def test_a_filter_that_matches_nothing_says_so(mixed):
-    ans = mixed.pipeline.ask("diffusion models", filters=Filters(venue="NeurIPS"))
+    ans = mixed.ask("diffusion models", filters=Filters(venue="NeurIPS"))
     assert ans.refused and "No paper in the collection matches the filter (venue=NeurIPS)" in ans.text
     assert "filter: venue=NeurIPS" in ans.note and not ans.citations
-    assert mixed.pipeline.ask("diffusion models", filters=Filters(year=1999, auto=True)).refused
+    assert mixed.ask("diffusion models", filters=Filters(year=1999, auto=True)).refused
 
 
 @pytest.mark.slow
 def test_an_author_the_question_states_lists_exactly_their_papers(mixed):
     nie = {"icml-2b50c5aa80a8", "icml-0537258b0280"}
     for question in ("Which papers did Weili Nie publish?", "papers by weili nie", "Nie's papers"):
-        ans = mixed.pipeline.ask(question, filters=Filters(auto=True))
+        ans = mixed.ask(question, filters=Filters(auto=True))
         assert {c.paper_id for c in ans.citations} == nie, (question, ans.text)
         assert ans.text.startswith("2 papers in the collection match")
         assert f"filter: author=Weili Nie ({AUTO_HINT})" in ans.note
-    y2023 = mixed.pipeline.ask("what did Weili Nie publish in 2023", filters=Filters(auto=True))
+    y2023 = mixed.ask("what did Weili Nie publish in 2023", filters=Filters(auto=True))
     assert [c.paper_id for c in y2023.citations] == ["icml-0537258b0280"]
     assert f"filter: year=2023, author=Weili Nie ({AUTO_HINT})" in y2023.note
-    topic = mixed.pipeline.ask("Weili Nie's work on point clouds", filters=Filters(auto=True))
+    topic = mixed.ask("Weili Nie's work on point clouds", filters=Filters(auto=True))
     assert topic.citations and {c.paper_id for c in topic.citations} <= nie
     assert topic.citations[0].paper_id == "icml-0537258b0280"
     # the seed papers hold no authors: who wrote one is still refused
-    assert mixed.pipeline.ask("Who are the authors of DANCE?", filters=Filters(auto=True)).refused
+    assert mixed.ask("Who are the authors of DANCE?", filters=Filters(auto=True)).refused
 
 
 @pytest.mark.slow

@@ -91,7 +91,7 @@ def test_an_incomplete_reply_is_not_the_answer_the_evidence_is(seed_settings, em
     # The cut reply would pass the claim check: it is DANCE's own result sentence, cited.
     cut = LLMIncomplete("the stream ended without Ollama's final message", "DANCE improves accuracy by 2.33% [1]")
     comp = build_pipeline(seed_settings, embedder=embedder, store=seed_store, llm=QueuedLLM([cut]))
-    ans = comp.pipeline.ask("What accuracy gain does DANCE report?")
+    ans = comp.ask("What accuracy gain does DANCE report?")
     assert ans.incomplete == cut.reason
     assert ans.backend.endswith("-> extractive") and not ans.claims
     assert ans.note.startswith("The LLM's reply was incomplete (the stream ended without")
@@ -99,7 +99,7 @@ def test_an_incomplete_reply_is_not_the_answer_the_evidence_is(seed_settings, em
     assert ans.to_dict()["incomplete"] == cut.reason
 
     complete = build_pipeline(seed_settings, embedder=embedder, store=seed_store, llm=QueuedLLM(["DANCE works [1]."]))
-    assert complete.pipeline.ask("What accuracy gain does DANCE report?").incomplete == ""
+    assert complete.ask("What accuracy gain does DANCE report?").incomplete == ""
 
 
 def test_the_embedded_model_past_its_time_limit_is_incomplete(embedded_llm):

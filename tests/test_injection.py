@@ -155,7 +155,7 @@ def test_injected_sentences_are_never_evidence_nor_labels(extractive):
     assert not any(is_instruction(label) for label in labels)
     assert extractive.retriever.papers["inj-APPLE"].label == "inj-APPLE"  # nothing but instructions: no name
     for name, (_, question, payload) in CORPUS.items():
-        ans = extractive.pipeline.ask(question)
+        ans = extractive.ask(question)
         assert injected_evidence(ans) == [], (name, ans.text)
         assert not payload or payload.lower() not in ans.text.lower(), (name, ans.text)
         assert phantom_markers(ans) == [], (name, ans.text)
@@ -168,7 +168,7 @@ def test_injected_sentences_are_never_evidence_nor_labels(extractive):
 def test_bracketed_references_in_an_abstract_never_become_markers(extractive):
     from rag.route.conversation import Conversation
 
-    ans = extractive.pipeline.ask(CORPUS["CALIBRA"][1])
+    ans = extractive.ask(CORPUS["CALIBRA"][1])
     assert "［4］" in ans.text and ans.citations and phantom_markers(ans) == []
     conv = Conversation(extractive.pipeline)
     conv.ask("What does DRIFTNET detect?")
@@ -188,7 +188,7 @@ def test_the_prompt_fences_the_sources_and_leaves_injections_out(corpus, embedde
     assert f"\n{FENCE_OPEN}\n{{sources}}\n{FENCE_CLOSE}\n" in answer
     llm = QueuedLLM(["DRIFTNET reduces false alarms by 41% on five benchmark streams [1]."])
     comp = build_pipeline(corpus, embedder=embedder, llm=llm)
-    ans = comp.pipeline.ask(CORPUS["DRIFTNET"][1])
+    ans = comp.ask(CORPUS["DRIFTNET"][1])
     assert ans.backend == "fake:queued" and "41%" in ans.text  # a clean reply is used
     user = llm.calls[-1][-1]["content"]
     inside = user[user.index(FENCE_OPEN) : user.index(FENCE_CLOSE)]
@@ -207,7 +207,7 @@ def test_the_prompt_fences_the_sources_and_leaves_injections_out(corpus, embedde
 )
 def test_a_reply_that_obeys_or_repeats_an_injection_is_not_used(corpus, embedder, name, reply):
     comp = build_pipeline(corpus, embedder=embedder, llm=QueuedLLM([reply]))
-    ans = comp.pipeline.ask(CORPUS[name][1])
+    ans = comp.ask(CORPUS[name][1])
     assert ans.backend.endswith("-> extractive"), ans.note
     assert CORPUS[name][2].lower() not in ans.text.lower() and "hidden instructions" not in ans.text
     assert injected_evidence(ans) == [] and phantom_markers(ans) == []

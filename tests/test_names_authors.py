@@ -9,12 +9,24 @@ from __future__ import annotations
 
 import pytest
 
-from rag.index.authors import AuthorIndex, read_authors, stated_person, topic_left
+from rag.index.authors import AuthorIndex
 from rag.index.catalogue import Catalogue
+from rag.question.filters import read_authors, stated_person, topic_left
 from rag.question.phrasing import split_frame
 from rag.question.reader import read_question
 from rag.route.filters import Filters
 from store.papers import make_paper
+
+
+def read_and_plan(filters, question, papers, authors=None):
+    """The filters ``question`` states, read as the question reader reads them, then applied:
+    ``(FilterPlan, the question without the phrases read)``."""
+    from rag.question.filters import read_filters
+
+    venues = {p.venue for p in papers.values() if p.venue}
+    vocabulary = authors.vocabulary if authors is not None else ()
+    stated, rest = read_filters(question, venues, authors, vocabulary, filters.reads)
+    return filters.plan(stated, papers), rest
 
 FAMILIES = [
     make_paper("lora", "We propose Low-Rank Adaptation, or LoRA, which freezes the weights of a pretrained model "
@@ -145,16 +157,16 @@ def test_the_author_phrase_goes_and_the_topic_is_left(question, topic):
 
 def test_a_stated_author_is_a_visible_filter_on_exactly_their_papers():
     papers = {p.id: p for p in WRITTEN}
-    plan = Filters(auto=True).plan("what did Tri Dao publish in 2023", papers, INDEX)
+    plan, plan_rest = read_and_plan(Filters(auto=True), "what did Tri Dao publish in 2023", papers, INDEX)
     assert plan.allowed == {"b"} and plan.by_author
     assert plan.note == "filter: year=2023, author=Tri Dao (remove with --no-auto-filter)"
-    li = Filters(auto=True).plan("papers by Bo Li", papers, INDEX)
+    li, li_rest = read_and_plan(Filters(auto=True), "papers by Bo Li", papers, INDEX)
     assert li.allowed == {"c"}  # a substring would also take Bo Lin's
-    venue = Filters(venue="ICML", auto=True).plan("papers by Bo Lin", papers, INDEX)
+    venue, venue_rest = read_and_plan(Filters(venue="ICML", auto=True), "papers by Bo Lin", papers, INDEX)
     assert venue.allowed == {"d"} and "venue=ICML" in venue.description and "author=Bo Lin" in venue.description
-    off = Filters(auto=False).plan("papers by Tri Dao", papers, INDEX)
+    off, off_rest = read_and_plan(Filters(auto=False), "papers by Tri Dao", papers, INDEX)
     assert off.allowed is None and not off.by_author
-    given = Filters(author="Fu", auto=True).plan("papers by Tri Dao", papers, INDEX)
+    given, given_rest = read_and_plan(Filters(author="Fu", auto=True), "papers by Tri Dao", papers, INDEX)
     assert given.allowed == {"a", "b"} and given.note == "filter: author=Fu"  # the option wins
 
 
@@ -162,7 +174,7 @@ def test_a_collection_without_authors_reads_none():
     seedlike = [make_paper("s", "We propose DANCE for federated graph condensation.")]
     index = AuthorIndex(seedlike)
     assert not index and read_authors("papers by Tri Dao", index) is None
-    plan = Filters(auto=True).plan("Who are the authors of DANCE?", {"s": seedlike[0]}, index)
+    plan, plan_rest = read_and_plan(Filters(auto=True), "Who are the authors of DANCE?", {"s": seedlike[0]}, index)
     assert plan.allowed is None
 
 
@@ -170,13 +182,13 @@ def test_an_author_no_record_names_gets_an_empty_filter_that_says_why():
     seedlike = [make_paper("s", "We propose DANCE for federated graph condensation guided by process reward models.")]
     index = AuthorIndex(seedlike, {"we", "propose", "dance", "process", "reward", "models"})
     for question in ("papers by Sergey Levine", "which papers did Yoshua Bengio write?"):
-        plan = Filters(auto=True).plan(question, {"s": seedlike[0]}, index)
+        plan, plan_rest = read_and_plan(Filters(auto=True), question, {"s": seedlike[0]}, index)
         assert plan.allowed == set() and plan.by_author, question
         assert "no record of this collection names its authors" in plan.description
     # records with authors, none of them this one: no such suffix
-    plan = Filters(auto=True).plan("papers by Sergey Levine", {p.id: p for p in WRITTEN}, INDEX)
+    plan, plan_rest = read_and_plan(Filters(auto=True), "papers by Sergey Levine", {p.id: p for p in WRITTEN}, INDEX)
     assert plan.allowed == set() and plan.description == "author=Sergey Levine"
     # a method's name, a single capitalised word, or the option off: no person
     assert stated_person("methods guided by Process Reward Models", index.vocabulary) == ""
     assert stated_person("what is improved by DANCE?", index.vocabulary) == ""
-    assert Filters(auto=False).plan("papers by Sergey Levine", {"s": seedlike[0]}, index).allowed is None
+    assert read_and_plan(Filters(auto=False), "papers by Sergey Levine", {"s": seedlike[0]}, index)[0].allowed is None

@@ -26,6 +26,7 @@ ADDED = {
 
 def test_the_page_answers_from_papers_another_process_ingested_and_removed(tmp_path, embedder):
     from rag.pipeline import build_pipeline, prepare_environment
+    from rag.route.conversation import Conversation
     from rag.settings import Settings
     from ui.session import Backends
 
@@ -51,13 +52,13 @@ def test_the_page_answers_from_papers_another_process_ingested_and_removed(tmp_p
     run("ingest", "--quiet", str(src))  # another process writes while the page runs
     pipeline, _ = backends.resolve("none", "")
     assert set(pipeline.catalogue.papers) == {"p-1", "p-2"} and components.pipeline is pipeline
-    ans = pipeline.ask("Which paper counts zebras in aerial images?")
+    ans = Conversation(pipeline).ask("Which paper counts zebras in aerial images?").answer
     assert ans.cited_ids == ["p-2"] and ans.hits[0].dense > 0.5  # found by the vector index too, not only BM25
 
     run("remove", "p-2")
     pipeline, _ = backends.resolve("none", "")
     assert set(pipeline.catalogue.papers) == {"p-1"}
-    assert "p-2" not in pipeline.ask("Which paper counts zebras in aerial images?").cited_ids
+    assert "p-2" not in Conversation(pipeline).ask("Which paper counts zebras in aerial images?").answer.cited_ids
 
 
 def test_files_added_on_the_page_are_reported_per_record_and_answered_from(tmp_path, embedder):

@@ -10,7 +10,7 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def result(extractive):
-    return evaluate(extractive.pipeline, load_gold(DEV))
+    return evaluate(extractive.ask, load_gold(DEV))
 
 
 def test_single_paper_questions_find_the_paper(result):
@@ -49,10 +49,10 @@ def test_set_questions_whose_words_match_but_meaning_does_not_are_refused(extrac
     # Each word is in some abstract ("music ... to generate stealthy adversarial examples";
     # "protein signaling data"), but no sentence is about the topic.
     for q in ("Which papers study music generation?", "Which papers study protein design?"):
-        ans = extractive.pipeline.ask(q)
+        ans = extractive.ask(q)
         assert ans.refused and not ans.citations, (q, ans.text)
     # A rare name the question states is enough, however far the sentence is from the frame.
-    ans = extractive.pipeline.ask("Which papers evaluate on ALFWorld?")
+    ans = extractive.ask("Which papers evaluate on ALFWorld?")
     assert not ans.refused
     assert {c.label for c in ans.citations} == {"EMPG", "CogRouter"}
 
@@ -60,11 +60,11 @@ def test_set_questions_whose_words_match_but_meaning_does_not_are_refused(extrac
 def test_a_set_question_of_alternatives_is_judged_by_its_closest_alternative(extractive):
     # "time series or spatiotemporal data": no sentence is close to the whole phrase, but the
     # alternatives are stated and sentences are close to them (ReAugment, SENDAI).
-    ans = extractive.pipeline.ask("Which papers deal with time series or spatiotemporal data?")
+    ans = extractive.ask("Which papers deal with time series or spatiotemporal data?")
     assert not ans.refused, ans.text
     assert {"ReAugment", "SENDAI"} <= {c.label for c in ans.citations}, ans.text
     # Alternatives no abstract is about are still refused.
-    ans = extractive.pipeline.ask("Which papers study music or protein design?")
+    ans = extractive.ask("Which papers study music or protein design?")
     assert ans.refused and not ans.citations, ans.text
 
 
@@ -79,18 +79,18 @@ def test_a_set_question_of_alternatives_is_judged_by_its_closest_alternative(ext
 def test_an_abbreviation_finds_the_papers_its_long_form_finds(extractive, short, long):
     # BM25 meets both forms through the index; the embedder reads the question with the
     # abbreviation spelled out, so the dense evidence agrees as well.
-    a, b = ({c.paper_id for c in extractive.pipeline.ask(q).citations} for q in (short, long))
+    a, b = ({c.paper_id for c in extractive.ask(q).citations} for q in (short, long))
     assert a and b and len(a & b) / len(a | b) >= 0.6, (sorted(a), sorted(b))
 
 
 def test_a_rare_proper_noun_the_question_states_keeps_its_paper(extractive):
     # FOAM's abstract names Shampoo (its baseline); the question calls FOAM "the Shampoo paper".
-    ans = extractive.pipeline.ask("What speedup does the Shampoo paper report?")
+    ans = extractive.ask("What speedup does the Shampoo paper report?")
     assert not ans.refused and [c.label for c in ans.citations] == ["FOAM"], ans.text
     # FOAM's abstract gives no figure: the lead says so, then quotes what it does say.
     assert ans.text.startswith("The abstract of **FOAM** [1] states no figures; closest: “"), ans.text
     # A proper noun no abstract states does not rescue a question about nothing here.
-    ans = extractive.pipeline.ask("What accuracy does the Adam paper report?")
+    ans = extractive.ask("What accuracy does the Adam paper report?")
     assert ans.refused and not ans.citations
 
 
@@ -136,7 +136,7 @@ def test_split_exclusion_keeps_the_topic_and_names_what_is_left_out():
 
 def test_a_set_question_leaves_out_what_it_excludes(extractive):
     q = "Which papers use reinforcement learning for LLM reasoning, outside of agent settings?"
-    ans = extractive.pipeline.ask(q)
+    ans = extractive.ask(q)
     assert not ans.refused and ans.citations
     agentic = [c.label for c in ans.citations if "agent" in extractive.retriever.papers[c.paper_id].abstract.lower()]
     assert agentic == []
@@ -157,7 +157,7 @@ def test_a_set_question_leaves_out_what_it_excludes(extractive):
 )
 def test_an_excluded_phrase_puts_out_only_papers_that_state_it(extractive, question):
     # HieRD distils knowledge and says "distillation" and "datasets" apart: not dataset distillation.
-    ans = extractive.pipeline.ask(question)
+    ans = extractive.ask(question)
     assert "HieRD" in [c.label for c in ans.citations], ans.text
 
 
@@ -176,20 +176,20 @@ def test_a_non_english_question_without_a_name_says_how_to_ask(extractive):
     assert not looks_non_english("SENDAI SSIM improvement over baselines?", known)
     assert not looks_non_english("DANCE accuracy gain?", known)
     assert looks_non_english("Wie stark reduziert APM den Speicherbedarf?", known)
-    assert not extractive.pipeline.ask("DANCE accuracy gain?").note.startswith("question not in English")
+    assert not extractive.ask("DANCE accuracy gain?").note.startswith("question not in English")
     for q in ("Welche Arbeiten beschäftigen sich mit Spracherkennung?", "哪些论文研究语音合成？"):
-        ans = extractive.pipeline.ask(q)
+        ans = extractive.ask(q)
         assert ans.refused and NOT_ENGLISH in ans.text and not ans.citations
     # A name the abstracts state still finds its paper in any language.
-    ans = extractive.pipeline.ask("Was erreicht DANCE bei einer Kondensationsrate von 8%?")
+    ans = extractive.ask("Was erreicht DANCE bei einer Kondensationsrate von 8%?")
     assert not ans.refused and ans.citations[0].label == "DANCE"
     # An English set question is judged whole, not by its topic ("address autonomous driving").
-    ans = extractive.pipeline.ask("Which papers address autonomous driving?")
+    ans = extractive.ask("Which papers address autonomous driving?")
     assert ans.refused and NOT_ENGLISH not in ans.text
 
 
 def test_a_named_question_in_another_language_quotes_the_papers_main_points(extractive):
-    ans = extractive.pipeline.ask("Welche Genauigkeitsverbesserung berichtet DANCE?")
+    ans = extractive.ask("Welche Genauigkeitsverbesserung berichtet DANCE?")
     assert not ans.refused and ans.citations[0].label == "DANCE"
     quoted = " ".join(e.sentence for e in ans.citations[0].evidence)
     assert "2.33" in quoted and "we propose" in quoted  # its result and its proposal, not look-alikes
@@ -197,7 +197,7 @@ def test_a_named_question_in_another_language_quotes_the_papers_main_points(extr
 
 
 def test_set_answers_do_not_quote_bare_availability_statements(extractive):
-    ans = extractive.pipeline.ask("Which papers work on speech or audio?")
+    ans = extractive.ask("Which papers work on speech or audio?")
     assert len(ans.citations) >= 3
     for c in ans.citations:
         assert not any("available at" in e.sentence for e in c.evidence), (c.label, c.evidence)
@@ -206,7 +206,7 @@ def test_set_answers_do_not_quote_bare_availability_statements(extractive):
 def test_a_listed_paper_without_a_name_also_quotes_what_it_does(extractive):
     from store.papers import has_opening_label
 
-    ans = extractive.pipeline.ask("Which papers work on speech or audio?")
+    ans = extractive.ask("Which papers work on speech or audio?")
     asr = [c for c in ans.citations if "music carrier" in c.label.lower()]
     assert asr, [c.label for c in ans.citations]
     quoted = " ".join(e.sentence for e in asr[0].evidence)
@@ -248,7 +248,7 @@ def test_hardware_and_funding_questions_are_refused_as_details_abstracts_omit(ex
         ("What GPUs were used to train RSAgent?", "hardware"),
         ("How much funding did the DexMachina project receive?", "funding"),
     ):
-        ans = extractive.pipeline.ask(q)
+        ans = extractive.ask(q)
         assert ans.refused and not ans.citations, q
         assert f"do not state {what}" in ans.text, ans.text
 
@@ -261,22 +261,22 @@ def test_review_outcomes_are_refused_as_details_abstracts_omit(extractive):
         "Did APM get into ICLR?",
         "What did the reviewers say about PrefixRL?",
     ):
-        ans = extractive.pipeline.ask(q)
+        ans = extractive.ask(q)
         assert ans.refused and not ans.citations, q
         assert "do not state review outcomes" in ans.text, ans.text
-    kept = extractive.pipeline.ask("How does PrefixRL use rejection sampling?")  # a method, not a review outcome
+    kept = extractive.ask("How does PrefixRL use rejection sampling?")  # a method, not a review outcome
     assert not kept.refused and kept.citations
 
 
 def test_a_negated_set_question_is_refused_with_the_question_to_ask(extractive):
-    ans = extractive.pipeline.ask("Which papers don't use reinforcement learning?")
+    ans = extractive.ask("Which papers don't use reinforcement learning?")
     assert ans.refused and not ans.citations
     assert "“Which papers use reinforcement learning?”" in ans.text
-    assert not extractive.pipeline.ask("Which papers are about not-so-large models?").text.count("not what it is not")
+    assert not extractive.ask("Which papers are about not-so-large models?").text.count("not what it is not")
 
 
 def test_the_collection_size_is_answered_from_the_index(extractive):
-    ans = extractive.pipeline.ask("How many papers are in the collection?")
+    ans = extractive.ask("How many papers are in the collection?")
     assert not ans.refused and ans.text == f"The collection holds {len(extractive.retriever.papers)} papers."
 
 
@@ -284,7 +284,7 @@ def test_the_collection_is_listed_when_asked_for_with_no_topic(extractive):
     n = len(extractive.retriever.papers)
     # "list all papers" asked for nothing; "what papers are in the collection?" was refused as nothing close
     for q in ("what papers are in the collection?", "list all papers"):
-        ans = extractive.pipeline.ask(q)
+        ans = extractive.ask(q)
         assert not ans.refused and len(ans.citations) == n and ans.text.startswith(f"{n} papers"), (q, ans.text)
 
 
@@ -292,18 +292,18 @@ def test_the_seed_header_venue_and_year_filter_and_are_no_topic(extractive):
     from rag.route.filters import Filters
 
     auto = Filters(auto=True)
-    ans = extractive.pipeline.ask("which papers were published in 2026?", filters=auto)
+    ans = extractive.ask("which papers were published in 2026?", filters=auto)
     assert len(ans.citations) == len(extractive.retriever.papers) and "year=2026" in ans.note, ans.text
     # "ICML" was searched as a word and cited DDL for its URL ".../2026-ICML-DDL"
-    ans = extractive.pipeline.ask("ICML papers on speech", filters=auto)
+    ans = extractive.ask("ICML papers on speech", filters=auto)
     labels = {c.label for c in ans.citations}
     assert "venue=ICML" in ans.note and "DDL" not in labels and {"MCLP", "DGSA", "CA-SOADD"} <= labels, ans.text
-    ans = extractive.pipeline.ask("when was DANCE published?")
+    ans = extractive.ask("when was DANCE published?")
     assert ans.refused and "ICML 2026" in ans.text, ans.text  # a year is no publication date
 
 
 def test_a_bare_comparison_quotes_each_papers_main_points(extractive):
-    ans = extractive.pipeline.ask("Compare HieRD and DocVAL.")
+    ans = extractive.ask("Compare HieRD and DocVAL.")
     assert sorted(c.label for c in ans.citations) == ["DocVAL", "HieRD"]
     for c in ans.citations:
         quoted = " ".join(e.sentence for e in c.evidence)
@@ -311,51 +311,51 @@ def test_a_bare_comparison_quotes_each_papers_main_points(extractive):
 
 
 def test_a_paper_named_by_description_is_quoted_for_what_the_question_asks(extractive):
-    ans = extractive.pipeline.ask("What does the ride-hailing paper propose?")
+    ans = extractive.ask("What does the ride-hailing paper propose?")
     assert [c.label for c in ans.citations] == ["RAST-MoE"]
     assert any("We introduce the Regime-Aware" in e.sentence for e in ans.citations[0].evidence)
 
 
 def test_a_pair_given_by_its_topic_is_compared(extractive):
-    ans = extractive.pipeline.ask("What is the difference between the two federated learning papers?")
+    ans = extractive.ask("What is the difference between the two federated learning papers?")
     assert ans.kind == "compare" and len(ans.citations) == 2
     assert "DANCE" in [c.label for c in ans.citations]  # federated graph learning, beside offline FDRL
 
 
 def test_chat_shorthand_for_a_summary_is_not_a_missing_topic(extractive):
-    ans = extractive.pipeline.ask("tl;dr of the ride-hailing mixture-of-experts paper?")
+    ans = extractive.ask("tl;dr of the ride-hailing mixture-of-experts paper?")
     assert not ans.refused and [c.label for c in ans.citations] == ["RAST-MoE"]
 
 
 def test_a_rare_compound_term_keeps_a_set_question_from_being_refused(extractive):
-    ans = extractive.pipeline.ask("Which papers use chain-of-thought?")
+    ans = extractive.ask("Which papers use chain-of-thought?")
     assert not ans.refused and {"SoT", "DocVAL"} <= {c.label for c in ans.citations}
-    assert extractive.pipeline.ask("Which papers are about music generation?").refused
+    assert extractive.ask("Which papers are about music generation?").refused
 
 
 def test_two_papers_given_by_descriptions_are_compared(extractive):
-    ans = extractive.pipeline.ask("How does the LLM serving router differ from the ride-hailing matching paper?")
+    ans = extractive.ask("How does the LLM serving router differ from the ride-hailing matching paper?")
     assert not ans.refused and len(ans.citations) == 2
     assert "RAST-MoE" in [c.label for c in ans.citations]
     assert any(c.paper_id == "004_7c6cb99d3d3a622c#4" for c in ans.citations)  # the LLM-serving routing paper
     q = "How does the protein folding paper differ from the weather forecasting paper?"
-    assert extractive.pipeline.ask(q).refused
+    assert extractive.ask(q).refused
 
 
 def test_papers_that_introduce_a_benchmark_state_it_as_their_contribution(extractive):
-    ans = extractive.pipeline.ask("List the papers that release a benchmark.")
+    ans = extractive.ask("List the papers that release a benchmark.")
     labels = {c.label for c in ans.citations}
     assert {"DexMachina", "ProAct-75"} <= labels
     # evaluating on benchmarks is not releasing one
     assert not labels & {"SGB-IB", "APM", "EMPG", "CogRouter"}, labels
-    ans = extractive.pipeline.ask("Which papers introduce a new evaluation metric?")
+    ans = extractive.ask("Which papers introduce a new evaluation metric?")
     assert {c.label for c in ans.citations} == {"MCLP", "DocVAL"}
 
 
 def test_a_bare_papers_phrase_is_a_list_question(mixed):
     from rag.route.filters import Filters
 
-    ans = mixed.pipeline.ask("papers from 2023 about diffusion", filters=Filters(auto=True))
+    ans = mixed.ask("papers from 2023 about diffusion", filters=Filters(auto=True))
     assert ans.kind == "list" and len(ans.citations) >= 5
     assert all(c.year == 2023 for c in ans.citations)
 
@@ -366,21 +366,21 @@ def test_a_bare_papers_phrase_is_a_list_question(mixed):
 def test_a_misspelling_the_dictionary_knows_is_still_corrected(extractive, question):
     # "forcasting" is in the English dictionary as a misspelling; no abstract uses it, and it is
     # one edit from "forecasting", which one does.
-    ans = extractive.pipeline.ask(question)
+    ans = extractive.ask(question)
     assert not ans.refused, ans.text
     assert [c.label for c in ans.citations][:1] == ["ReAugment"], ans.text
 
 
 def test_two_swapped_letters_are_one_typing_error(extractive):
-    right = {c.paper_id for c in extractive.pipeline.ask("which papers study llm agents?").citations}
-    swapped = {c.paper_id for c in extractive.pipeline.ask("which papers study llm agnets?").citations}
+    right = {c.paper_id for c in extractive.ask("which papers study llm agents?").citations}
+    swapped = {c.paper_id for c in extractive.ask("which papers study llm agnets?").citations}
     assert right and swapped == right
 
 
 def test_a_question_in_two_parts_has_each_part_answered_in_the_lead(extractive):
     # "what does it reuse" is answered by a sentence without a number, "how much compute does
     # it save" by a numeric clause: the lead quotes one for each part.
-    ans = extractive.pipeline.ask("What does PrefixRL reuse, and how much compute does it save?")
+    ans = extractive.ask("What does PrefixRL reuse, and how much compute does it save?")
     lead = ans.text.split("\n\n", 1)[0]
     assert [c.label for c in ans.citations] == ["PrefixRL"], ans.text
     assert "reusing old sampling FLOPs" in lead and "2x faster" in lead, lead
@@ -395,13 +395,13 @@ def test_a_question_in_two_parts_has_each_part_answered_in_the_lead(extractive):
     ],
 )
 def test_a_question_for_the_data_quotes_the_papers_own_data(extractive, question, quoted):
-    lead = extractive.pipeline.ask(question).text.split("\n", 1)[0]
+    lead = extractive.ask(question).text.split("\n", 1)[0]
     assert any(q in lead for q in quoted), lead
 
 
 def test_a_comparison_reads_named_benchmarks_as_the_data(extractive):
     # ME-DLM's only data is in its results sentence ("gains ... on HumanEval and ... on GSM8K").
-    ans = extractive.pipeline.ask("compare ME-DLM and Likelihood Matching")
+    ans = extractive.ask("compare ME-DLM and Likelihood Matching")
     row = next(line for line in ans.text.splitlines() if line.startswith("| **Data"))
     me_dlm_cell = row.split("|")[2]
     assert "HumanEval" in me_dlm_cell and "not stated" not in me_dlm_cell, row
@@ -432,24 +432,24 @@ def test_a_word_is_not_stated_by_the_word_it_derives_from(extractive):
     # ... while siblings and derivations still meet: "generative" by ME-DLM's "generation",
     # "diffusion-based" by "diffusion" ("based" is no index term)
     assert retriever.coverage("diffusion-based generative modelling", by_label["ME-DLM"]) == 1.0
-    listed = {c.label for c in extractive.pipeline.ask("Which papers use reinforcement learning?").citations}
+    listed = {c.label for c in extractive.ask("Which papers use reinforcement learning?").citations}
     assert "RAST-MoE" in listed and sat not in {by_label.get(x) for x in listed}
     # a base states its field: DexMachina's "robot hands" are robotics (it was left out of
     # "music or robotics"); an optimizer is not stated by "optimization" (6 papers were listed)
     assert retriever.coverage("robotics", by_label["DexMachina"]) == 1.0
     assert retriever.coverage("optimizer", by_label["APM"]) == 0.0  # "inner-loop optimization"
-    listed = {c.label for c in extractive.pipeline.ask("which papers are about music or robotics?").citations}
+    listed = {c.label for c in extractive.ask("which papers are about music or robotics?").citations}
     assert "DexMachina" in listed, listed
     # no abstract mentions transformers: ReAugment was listed for "learn transformation policies"
-    assert extractive.pipeline.ask("which papers use transformers?").refused
+    assert extractive.ask("which papers use transformers?").refused
 
 
 def test_an_alternative_an_abstract_states_answers_however_far_the_others(extractive):
     # "sound" is no word of the abstracts; "music" is, but the cosine of one word to a sentence is
     # low: the whole question was refused while "which papers are about music?" was answered
-    ans = extractive.pipeline.ask("which papers are about sound or music?")
+    ans = extractive.ask("which papers are about sound or music?")
     assert not ans.refused and "Music carrier selection algorithm" in {c.label for c in ans.citations}, ans.text
-    assert extractive.pipeline.ask("Which papers study music generation or drug discovery?").refused
+    assert extractive.ask("Which papers study music generation or drug discovery?").refused
 
 
 @pytest.mark.parametrize(
@@ -462,7 +462,7 @@ def test_an_alternative_an_abstract_states_answers_however_far_the_others(extrac
 )
 def test_what_a_named_paper_does_is_quoted_from_its_own_statement(extractive, question, said):
     # "the reconstructed fields are better suited ..." also holds the verb, later in the abstract
-    lead = extractive.pipeline.ask(question).text.split("\n", 1)[0]
+    lead = extractive.ask(question).text.split("\n", 1)[0]
     assert said in lead, lead
 
 
@@ -472,13 +472,13 @@ def test_what_a_named_paper_does_is_quoted_from_its_own_statement(extractive, qu
 )
 def test_a_detail_the_abstract_states_is_quoted_in_the_lead(extractive, question):
     # The paper is found by description; its lead quoted what it proposes, not the licence sentence.
-    ans = extractive.pipeline.ask(question)
+    ans = extractive.ask(question)
     assert not ans.refused and "open-source license" in ans.text.split("\n", 1)[0], ans.text
 
 
 def test_code_generation_is_searched_as_a_topic(extractive):
     # It was read as "which papers link their code" and listed 8 papers by their "Code is available" sentences.
-    ans = extractive.pipeline.ask("Which papers work on code generation?")
+    ans = extractive.ask("Which papers work on code generation?")
     assert "ME-DLM" in {c.label for c in ans.citations} and len(ans.citations) < 8, ans.text
     assert "available at" not in ans.text.split("\n\n", 1)[0], ans.text
 
@@ -487,22 +487,22 @@ def test_code_generation_is_searched_as_a_topic(extractive):
 def test_a_topic_of_acronyms_no_abstract_contains_is_refused(extractive, question):
     # The embedder reads an unknown acronym by its letters: "RLHF" came within 0.55 of an RL
     # sentence of EMPG, above the sentence floor, and EMPG was cited.
-    ans = extractive.pipeline.ask(question)
+    ans = extractive.ask(question)
     assert ans.refused and "No abstract in the collection mentions" in ans.text, ans.text
 
 
 def test_an_acronym_some_abstract_holds_is_answered(extractive):
-    ans = extractive.pipeline.ask("UQ")
+    ans = extractive.ask("UQ")
     assert not ans.refused and "L2M" in {c.label for c in ans.citations}, ans.text
     # typed in lower case: "kd" is in the English dictionary (as are most letter pairs), and it
     # was refused as "nothing close" while "KD" found HieRD
     for q in ("kd", "kd papers", "uq methods"):
-        ans = extractive.pipeline.ask(q)
+        ans = extractive.ask(q)
         assert not ans.refused and {c.label for c in ans.citations} & {"HieRD", "L2M"}, (q, ans.text)
     # DDL writes "frozen LVLMs": the singular is no term missing from the collection
-    ans = extractive.pipeline.ask("Does DDL use a frozen LVLM?")
+    ans = extractive.ask("Does DDL use a frozen LVLM?")
     assert not ans.refused and ans.text.startswith("Yes"), ans.text
-    refused = extractive.pipeline.ask("Which papers use RLHF?").text
+    refused = extractive.ask("Which papers use RLHF?").text
     assert refused.lower().count("rlhf") == 1, refused  # named once, however typed
 
 
@@ -514,15 +514,15 @@ def test_an_acronym_some_abstract_holds_is_answered(extractive):
     ],
 )
 def test_a_figure_the_question_quotes_identifies_the_paper_that_states_it(extractive, question, label, figure):
-    ans = extractive.pipeline.ask(question)
+    ans = extractive.ask(question)
     assert not ans.refused and [c.label for c in ans.citations] == [label], ans.text
     assert figure in ans.text.split("\n", 1)[0], ans.text  # the lead quotes the sentence stating it
-    assert extractive.pipeline.ask("which paper gets 99.9% accuracy on protein folding?").refused
+    assert extractive.ask("which paper gets 99.9% accuracy on protein folding?").refused
 
 
 def test_a_refusal_of_a_question_that_found_no_member_says_why(extractive):
     # it printed the bare refusal sentence and nothing else
-    ans = extractive.pipeline.ask("What dataset does the paper on logicality in LLM scientific reasoning build?")
+    ans = extractive.ask("What dataset does the paper on logicality in LLM scientific reasoning build?")
     cited = {c.label for c in ans.citations}
     answered = not ans.refused and "Internal logicality underlying LLM scientific reasoning" in cited
     assert answered or "presents a dataset of its own" in ans.text, ans.text
@@ -532,14 +532,14 @@ def test_a_keyword_an_abstract_states_is_answered_however_far_its_cosine(extract
     # One or two words against a whole sentence stay below the sentence floors (0.30 for
     # "clinical"), but an abstract that states them side by side answers the question.
     for q, label in (("clinical", "DDL"), ("protein", "causal preference elicitation")):
-        ans = extractive.pipeline.ask(q)
+        ans = extractive.ask(q)
         assert not ans.refused and label in {c.label for c in ans.citations}, (q, ans.text)
 
 
 def test_a_model_size_the_abstract_states_is_quoted(extractive):
     # "Agent-Omit-8B" is in a results sentence far from "how big is the model" in meaning.
     for q in ("how big is the agent-omit model", "what is the model size of Agent-Omit?"):
-        ans = extractive.pipeline.ask(q)
+        ans = extractive.ask(q)
         assert not ans.refused and "Agent-Omit-8B" in ans.text.split("\n", 1)[0], (q, ans.text)
-    ans = extractive.pipeline.ask("how many epochs was prefixrl trained for")
+    ans = extractive.ask("how many epochs was prefixrl trained for")
     assert ans.refused and "hyper-parameters" in ans.text, ans.text

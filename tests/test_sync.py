@@ -92,11 +92,11 @@ def test_a_removed_paper_is_never_cited_again(tmp_path: Path):
     write_jsonl(a, [rec("q1", "QUOKKANET for marsupial detection"), rec("w1", "WOMBATNET for burrow mapping")])
     ingest_paths([a], store, EMB)
     question = "What does QUOKKANET do for marsupial detection?"
-    before = build_pipeline(settings, embedder=EMB, store=store, llm=None).pipeline.ask(question)
+    before = build_pipeline(settings, embedder=EMB, store=store, llm=None).ask(question)
     assert "q1" in before.cited_ids
     write_jsonl(a, [rec("w1", "WOMBATNET for burrow mapping")])
     assert sync_paths([a], store, EMB).files[0].removed == 1
-    after = build_pipeline(settings, embedder=EMB, store=store, llm=None).pipeline.ask(question)
+    after = build_pipeline(settings, embedder=EMB, store=store, llm=None).ask(question)
     assert "q1" not in after.cited_ids and "q1" not in {h.paper.id for h in after.hits}
 
 

@@ -21,7 +21,7 @@ from rag.eval import load_gold, score_table, table_for
 from rag.evidence.rows import NOT_STATED
 from rag.evidence.table import Cell, PaperTable, parse_columns, value_supported
 from rag.index.catalogue import Catalogue
-from rag.question.columns import Column, column_kind
+from rag.question.columns import column, column_kind
 from rag.question.reader import read_question
 from rag.route.conversation import Conversation
 from rag.route.table_text import table_csv, table_markdown
@@ -99,8 +99,10 @@ def cat() -> Catalogue:
 )
 def test_table_requests_are_read_however_they_are_phrased(cat, question: str, topic: str, columns: tuple):
     plan = read_question(question, cat)
-    assert (plan.intent, plan.topic, plan.columns) == ("table", topic, columns)
-    assert plan.number == "many" and not plan.metadata  # "model size" is a column, not a refusal
+    assert (plan.intent, plan.topic.text, tuple(c.title.lower() for c in plan.columns)) == (
+        "table", topic, tuple(c.lower() for c in columns)
+    )
+    assert plan.topic.number == "many"  # "model size" is a column, not a refusal
 
 
 @pytest.mark.parametrize(
@@ -108,7 +110,7 @@ def test_table_requests_are_read_however_they_are_phrased(cat, question: str, to
 )
 def test_a_table_of_named_papers_has_them_as_rows(cat, question: str):
     plan = read_question(question, cat)
-    assert plan.intent == "table" and plan.named_ids == ("a#1", "a#2", "a#4") and plan.topic == ""
+    assert plan.intent == "table" and plan.named_ids == ("a#1", "a#2", "a#4") and plan.topic is None
 
 
 @pytest.mark.parametrize(
@@ -131,7 +133,7 @@ def _table(rows: int) -> PaperTable:
     ev = Evidence("p#1", "Code is at https://x.io.", 0, 24, 1.0)
     cits = tuple(Citation(i + 1, f"p#{i + 1}", f"P{i + 1}", (ev,)) for i in range(rows))
     cells = tuple((Cell((ev,), "https://x.io"), Cell()) for _ in range(rows))
-    return PaperTable((Column.of("code"), Column.of("limitations")), cits, cells, "agents", rows)
+    return PaperTable((column("code"), column("limitations")), cits, cells, "agents", rows)
 
 
 def test_markdown_folds_long_tables_and_says_not_stated():
@@ -183,7 +185,7 @@ def test_name_and_code_columns_equal_the_gold_fields_of_the_seed_papers(extracti
 def dev_tables(extractive):
     """The dev set's ``multi`` and ``compare`` questions as tables, with their scores."""
     qs = [q for q in load_gold(DEV) if q.kind in ("multi", "compare")]
-    return [(q, table_for(extractive.pipeline, q)) for q in qs]
+    return [(q, table_for(extractive, q)) for q in qs]
 
 
 @pytest.mark.slow

@@ -7,6 +7,7 @@ from prompts import PromptError, load_prompt
 from rag.citations import cited_numbers, validate_markers
 from rag.llm.claims import check_claims, is_degenerate
 from rag.llm.clients import strip_reasoning
+from rag.question.asks import read_ask
 from rag.text import named_entities, numbers, split_sentences, states_figure
 
 
@@ -274,7 +275,7 @@ def test_definition_questions_and_standout_sub_questions_pick_their_sentence(ext
     ev = extractive.pipeline.evidence
     papers = extractive.retriever.papers
     dgsa = next(p for p in papers.values() if p.label == "DGSA")
-    quoted = " ".join(e.sentence for e in ev.select("What do DGSA and TDSC stand for?", dgsa, k=3))
+    quoted = " ".join(e.sentence for e in ev.select(read_ask("What do DGSA and TDSC stand for?"), dgsa, k=3))
     assert "Disentanglement-Guided Self-Alignment (DGSA)" in quoted
     assert "Temperature-Driven Self-Critique (TDSC)" in quoted
     prefix = next(p for p in papers.values() if p.label == "PrefixRL")
@@ -282,7 +283,7 @@ def test_definition_questions_and_standout_sub_questions_pick_their_sentence(ext
         "What problem of standard RL on hard problems does PrefixRL address, and what phenomenon do its authors "
         "discover?"
     )
-    quoted = " ".join(e.sentence for e in ev.select(q, prefix, k=3))
+    quoted = " ".join(e.sentence for e in ev.select(read_ask(q), prefix, k=3))
     assert "back-generalization" in quoted and "vanish" in quoted
 
 
@@ -290,7 +291,7 @@ def test_a_hyphenated_compound_states_its_parts(extractive):
     """Real embedder: "two stages" finds "two-stage training" (evidence term keys split compounds)."""
     ev = extractive.pipeline.evidence
     cog = next(p for p in extractive.retriever.papers.values() if p.label == "CogRouter")
-    best = ev.score("what are the stages?", cog)[0]
+    best = ev.score(read_ask("what are the stages?"), cog)[0]
     assert "two-stage training" in best.sentence
 
 
@@ -309,7 +310,7 @@ def test_a_paper_asked_about_as_a_whole_quotes_its_gap_and_its_approach_unit(ext
     """Through the served route: the gap move and the sentences elaborating the proposal are quoted."""
     from rag.eval import fact_present
 
-    ans = extractive.pipeline.ask(question)
+    ans = extractive.ask(question)
     assert not ans.refused and len(ans.citations) == 1, ans.text
     assert all(fact_present(f, ans.text) for f in facts), (facts, ans.text)
 

@@ -379,7 +379,7 @@ def eval_cmd(ctx, gold: tuple[Path, ...], backend, as_json: bool, rows: bool, qu
     total = sum(len(qs) for _, qs in files)
     with tqdm(total=total, unit="q", disable=quiet, file=sys.stderr, desc="eval") as bar:
         for g, qs in files:
-            results[str(g)] = evaluate(comp.pipeline, qs, on_progress=bar.update)
+            results[str(g)] = evaluate(comp.ask, qs, on_progress=bar.update)
     every = [r for res in results.values() for r in res["rows"]]
     agree = consistency(every)
     seconds = round(time.perf_counter() - t0, 1)

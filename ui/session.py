@@ -127,7 +127,7 @@ class Backends:
             if llm is not None:
                 llm = self._llms.setdefault(llm.name, llm)
             c = self.components
-            pipeline = AnswerPipeline(c.retriever, c.pipeline.evidence, llm, c.settings, llm_note=note)
+            pipeline = c.answerer(llm, note)
             ttl = _AUTO_TTL if backend in ("auto", "ollama") else float("inf")
             self._cache[key] = (time.monotonic() + ttl, pipeline, note)
         return pipeline, note

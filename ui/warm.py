@@ -135,7 +135,7 @@ class WarmService:
             if backend == "embedded":
                 with self._lock:
                     self._llms[(backend, model)] = llm
-        return AnswerPipeline(c.retriever, c.pipeline.evidence, llm, c.settings, llm_note=note)
+        return c.answerer(llm, note)
 
     def ask(self, req: AskRequest) -> dict[str, Any]:
         """Answer as ``paperchat ask`` does (:class:`AskRequest`); see the module docstring for the reply."""
@@ -159,8 +159,7 @@ class WarmService:
 
         self.backends.refresh()
         c = self.backends.components
-        settings = c.settings.model_copy(update={"llm": c.settings.llm.model_copy(update={"backend": "none"})})
-        pipeline = AnswerPipeline(c.retriever, c.pipeline.evidence, None, settings)  # as `paperchat compare` builds it
+        pipeline = c.answerer(None)  # as `paperchat compare` builds it
         turn = Conversation(pipeline).compare(req.first, req.second, *req.more)
         if not req.as_json:
             out = _render_comparison(turn)

@@ -9,21 +9,28 @@ limitation only from what the paper says of its own work.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from rag.evidence.roles import CONTINUES, FIRST_PERSON, RESULT_LEAD, names_benchmark
+from rag.question.asks import read_ask
+from rag.question.plan import Ask
 from rag.types import Evidence
 from store.papers import Paper, strip_markup
 
 if TYPE_CHECKING:
     from rag.protocols import EvidenceSource
 
-__all__ = ["LIMITATIONS", "NOT_STATED", "ROWS", "ROW_MIN_SCORE", "Row", "select_rows"]
+__all__ = ["LIMITATIONS", "NOT_STATED", "ROWS", "ROW_MIN_SCORE", "Row", "row_ask", "select_rows"]
 
 NOT_STATED = "not stated in the abstract"
 """What a cell says when no sentence of the abstract fits its row."""
+
+def row_ask(row: Row) -> Ask:
+    """What a row asks of an abstract: its :attr:`Row.query`, read once (:func:`rag.question.asks.read_ask`)."""
+    return read_ask(row.query)
+
 
 @dataclass(frozen=True)
 class Row:
@@ -196,7 +203,7 @@ def select_rows(
     paper: Paper,
     rows: Sequence[Row] = ROWS,
     *,
-    topic: str = "",
+    asks: Mapping[str, Ask] | None = None,
     min_score: float = ROW_MIN_SCORE,
 ) -> dict[str, tuple[Evidence, ...]]:
     """The best sentence of ``paper``'s abstract for each row, or none when nothing fits.
@@ -209,7 +216,8 @@ def select_rows(
         evidence: The sentence scorer.
         paper: The paper whose abstract is read.
         rows: Rows to fill.
-        topic: Optional topic prepended to each row's query (topic summaries).
+        asks: What to score each row's sentences against, by row key, when not the row's own
+            query (a topic summary asks each row of its topic); default :func:`row_ask`.
         min_score: Least row score in [0, 1] for a cell.
 
     Returns:
@@ -223,8 +231,7 @@ def select_rows(
     used: set[int] = set()
     out: dict[str, tuple[Evidence, ...]] = {}
     for row in todo:
-        query = f"{topic}. {row.query}" if topic else row.query
-        scored = evidence.score(query, paper)
+        scored = evidence.score((asks or {}).get(row.key) or row_ask(row), paper)
         own = "" if paper.describes else paper.label  # a descriptive label is no name to look for
         ranked = sorted(
             ((_row_score(row, e, order.get(e.start, 0), count, own, moves.get(e.start, "unknown")), e) for e in scored),

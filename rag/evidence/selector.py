@@ -22,30 +22,20 @@ from rag.evidence.roles import (
 )
 from rag.index.embed import Embedder
 from rag.lexicon import term_key
-from rag.question.parts import question_parts, without_paper_description
-from rag.question.roles import is_summary, question_roles
+from rag.question.asks import text_about
 from rag.text import (
-    CODE_COMPOUND,
     Sentence,
     content_terms,
-    named_entities,
     normalize,
     numbers,
-    quoted_figures,
     split_sentences,
 )
-from rag.types import Evidence
+from rag.types import Ask, Evidence
 from store.guard import is_instruction
 from store.papers import Paper
 
 __all__ = ["EvidenceSelector", "list_items", "list_opening"]
 
-_QUANTITY = re.compile(
-    r"\b(how (many|much|large|fast|big)|"
-    r"what (accuracy|gain|score|fraction|percentage|speed ?up|reduction|sparsity|cost)|"
-    r"by how|speed-?up|improve|reduction|rate|ratio|percent|%)\b",
-    re.I,
-)
 
 
 ROLE_BONUS = 0.2
@@ -69,10 +59,6 @@ ELABORATION_UNIT = 3  # sentences: most quoted after a paper's proposal when it 
 _AVAILABILITY = re.compile(
     r"\b(available|released?|open-?sourced?)\b.*(https?://|www\.|\.(com|org|io|cn)\b|github)", re.I
 )
-_LINK_QUESTION = re.compile(
-    r"\b(code|github|link|url|website|project page|demo|samples?|repositor\w*|available)\b", re.I
-)
-_DEFINITION = re.compile(r"\bstands? for\b|\bacronyms?\b|\babbreviat\w*|\bspelled out\b|\bfull name", re.I)
 def _keys(text: str) -> set[str]:
     """The term keys of the content words of ``text``; a hyphenated compound also gives its parts'
     keys, so "two-stage training" states "stages" and "verifier-free" states "verifier"."""
@@ -174,22 +160,25 @@ class EvidenceSelector:
             got = self._moves[paper.id] = abstract_moves([x.text for x in sents])
         return {x.start: m for x, m in zip(self.sentences(paper)[0], got, strict=True)}
 
-    def score(
-        self, question: str, paper: Paper, qvec: np.ndarray | None = None, *, roles: Iterable[str] | None = None
-    ) -> list[Evidence]:
-        """All sentences of ``paper`` scored against ``question``, best first.
+    def score(self, ask: Ask, paper: Paper, qvec: np.ndarray | None = None) -> list[Evidence]:
+        """All sentences of ``paper`` scored against ``ask``, best first.
 
-        ``roles`` are the rhetorical roles the question asks for, as the question model read them
-        (:attr:`rag.question.reader.QuestionPlan.roles`); ``None`` reads them from ``question``."""
+        Args:
+            ask: What is asked (:func:`rag.question.asks.read_ask`): its text, roles, figures, names.
+            paper: The paper whose abstract's sentences are scored.
+            qvec: ``(d,)`` unit embedding of ``ask.text`` when the caller has it (a question whose
+                abbreviations were spelled out); the text without the paper's own names is embedded
+                here when it differs.
+
+        Returns:
+            Every sentence with a score in [0, 1], best first (``[]`` for an abstract of instructions only).
+        """
         sents, vecs = self.sentences(paper)
         if not sents:
             return []
         # What the question asks *about this paper*: its own names say which paper, not which sentence.
-        aspect = without_paper_description(question)
-        for name in sorted({*(() if paper.describes else (paper.label,)), *paper.aliases}, key=len, reverse=True):
-            if name and not name.endswith("…"):
-                aspect = re.sub(re.escape(name), " ", aspect, flags=re.I)
-        if aspect != question or qvec is None:
+        aspect = text_about(ask, (*(() if paper.describes else (paper.label,)), *paper.aliases))
+        if aspect != ask.text or qvec is None:
             qvec = self.embedder.embed([aspect])[0]
         cos = vecs @ qvec
         # Term weights: corpus idf x within-abstract idf (a term in most sentences of this
@@ -209,15 +198,15 @@ class EvidenceSelector:
 
         qterms = _keys(aspect)
         qweight = sum(weight(t) for t in qterms) or 1.0
-        wants_number = bool(_QUANTITY.search(question))
-        figures = quoted_figures(question)  # "65x", "40%", "2.33"
-        wants_link = bool(_LINK_QUESTION.search(CODE_COMPOUND.sub(" ", question)))
-        roles = question_roles(question) if roles is None else set(roles)
-        own_role = "data" in roles and "problem" not in roles and len(question_parts(question)) == 1
+        wants_number = ask.numbers
+        figures = ask.figures  # "65x", "40%", "2.33"
+        wants_link = ask.link
+        roles = set(ask.roles)
+        own_role = ask.data_only
         own = {normalize(n) for n in (paper.label, *paper.aliases)}
-        stated = {normalize(e) for e in named_entities(question)}
+        stated = set(ask.entities)
         asked = stated - own
-        defines = stated if _DEFINITION.search(question) else set()
+        defines = stated if ask.definition else set()
         moves = self.moves(paper)
         out = []
         for s, c, sterms, inh in zip(sents, cos, sent_terms, inherited, strict=True):
@@ -279,21 +268,10 @@ class EvidenceSelector:
             out.append(Evidence(paper.id, x.text, x.start, x.end, 0.0))
         return out
 
-    def select(
-        self,
-        question: str,
-        paper: Paper,
-        k: int = 3,
-        qvec: np.ndarray | None = None,
-        *,
-        roles: Iterable[str] | None = None,
-        summary: bool | None = None,
-    ) -> list[Evidence]:
-        """The ``k`` best sentences of ``paper`` for ``question``, in abstract order.
+    def select(self, ask: Ask, paper: Paper, k: int = 3, qvec: np.ndarray | None = None) -> list[Evidence]:
+        """The ``k`` best sentences of ``paper`` for ``ask``, in abstract order.
 
-        ``roles`` and ``summary`` are what the question model read (:class:`rag.question.reader.QuestionPlan`);
-        ``None`` reads them from ``question`` (:func:`rag.question.roles.question_roles`,
-        :func:`rag.question.roles.is_summary`).
+        The roles asked and whether a summary is asked are the ask's (:class:`rag.question.plan.Ask`).
 
         Greedy: each step takes the sentence with the best score plus a bonus (0.3 x the
         idf-weighted share) for question terms no chosen sentence covers yet, and
@@ -304,19 +282,19 @@ class EvidenceSelector:
         summaries, which ask for the whole abstract's gist (greedy coverage after Carbonell
         & Goldstein, 1998, maximal marginal relevance).
 
-        Before the greedy steps, each sub-question (:func:`question_parts`) gets its best
+        Before the greedy steps, each sub-question (:attr:`Ask.parts`) gets its best
         sentence when that is within ``PART_FLOOR`` of the best or ``PART_MARGIN`` x its
         runner-up. After them, a problem question that quoted part of a gap of at most
         ``GAP_UNIT`` sentences gets the whole gap, and a sentence that opens a numbered list or
         holds one of its items brings the opening and the sentences with the list's items (a
         list is one unit); so more than ``k`` may be returned.
         """
-        asked = question_roles(question) if roles is None else set(roles)
-        summary = is_summary(question) if summary is None else summary
-        scored = self.score(question, paper, qvec, roles=asked)
+        asked = set(ask.roles)
+        summary = ask.summary
+        scored = self.score(ask, paper, qvec)
         if not scored:
             return []
-        qterms = _keys(question)
+        qterms = _keys(ask.text)
         qweight = sum(self._idf(t) for t in qterms) or 1.0
         terms = {e.start: _keys(e.sentence) & qterms for e in scored}
         moves = self.moves(paper)
@@ -329,8 +307,7 @@ class EvidenceSelector:
         pool = list(scored)
         # A question of several parts ("what problem ..., and what phenomenon do they discover?")
         # gets the best sentence of each part first, so no part goes unanswered.
-        parts = question_parts(question)
-        for part in parts if len(parts) > 1 else ():
+        for part in ask.parts:
             if len(chosen) >= k:
                 break
             taken = {e.start for e in chosen}

@@ -32,7 +32,9 @@ from dataclasses import dataclass
 from rag.evidence.rows import ROWS, select_rows
 from rag.evidence.selector import ASPECT_FLOOR
 from rag.protocols import EvidenceSource
-from rag.question.columns import KINDS, TOPIC, Column, ColumnKind, column_kind, read_columns
+from rag.question.asks import read_ask
+from rag.question.columns import KINDS, TOPIC, column_kind, free_ask, read_columns
+from rag.question.plan import Ask, Column, ColumnKind
 from rag.text import named_entities
 from rag.types import Citation, Evidence
 from store.labels import find_code_url, stated_name
@@ -47,6 +49,7 @@ __all__ = [
     "ColumnKind",
     "PaperTable",
     "column_kind",
+    "default_columns",
     "fill_table",
     "parse_columns",
     "value_supported",
@@ -57,13 +60,19 @@ DEFAULT_COLUMNS = ("problem", "approach", "data", "results", "limitations")
 _ROW_TITLES = {r.key: r.title for r in ROWS}
 
 
+def default_columns() -> tuple[Column, ...]:
+    """The columns of a table for which none is asked (:data:`DEFAULT_COLUMNS`, titled as the
+    comparison rows)."""
+    return tuple(
+        Column(_ROW_TITLES[k], kind, read_ask(_ROW_TITLES[k])) for k in DEFAULT_COLUMNS
+        for kind in [next(c for c in KINDS if c.key == k)]
+    )
+
+
 def parse_columns(text: str | Sequence[str]) -> tuple[Column, ...]:
     """Columns from ``"benchmark, main result and code"`` or a list of phrases (read by
-    :func:`rag.question.columns.read_columns`); the default columns (:data:`DEFAULT_COLUMNS`, titled
-    as the comparison rows) for none."""
-    return read_columns(text) or tuple(
-        Column(_ROW_TITLES[k], next(c for c in KINDS if c.key == k)) for k in DEFAULT_COLUMNS
-    )
+    :func:`rag.question.columns.read_columns`); the default columns for none."""
+    return read_columns(text) or default_columns()
 
 
 @dataclass(frozen=True)
@@ -169,11 +178,11 @@ def _code_cell(paper: Paper, evidence: EvidenceSource) -> Cell:
 
 
 def _pattern_cell(
-    paper: Paper, evidence: EvidenceSource, query: str, pattern: re.Pattern[str], rank: Sequence[Evidence] = ()
+    paper: Paper, evidence: EvidenceSource, ask: Ask, pattern: re.Pattern[str], rank: Sequence[Evidence] = ()
 ) -> Cell:
-    """The best-ranked sentence (by ``rank``, else by ``query``) that matches ``pattern``; the value
+    """The best-ranked sentence (by ``rank``, else by ``ask``) that matches ``pattern``; the value
     is what it matches there (distinct, in order)."""
-    for e in rank or evidence.score(query, paper):
+    for e in rank or evidence.score(ask, paper):
         found = list(dict.fromkeys(m.group(0).strip() for m in pattern.finditer(e.sentence)))
         if found:
             ev = (e,)
@@ -191,10 +200,10 @@ rephrasings): best sentence alone 0.875 / 0.802; 0.9: 0.917 / 0.823; 0.8: 0.917 
 0.7: 0.917 / 0.844 (0.75 quotes fewer second sentences for the same facts)."""
 
 
-def _free_cell(paper: Paper, evidence: EvidenceSource, phrase: str) -> Cell:
-    """The sentence closest to ``phrase`` (and a close second), in abstract order, when the best
-    reaches :data:`rag.evidence.selector.ASPECT_FLOOR`."""
-    scored = evidence.score(phrase, paper)
+def _free_cell(paper: Paper, evidence: EvidenceSource, ask: Ask) -> Cell:
+    """The sentence closest to what a free column asks (and a close second), in abstract order,
+    when the best reaches :data:`rag.evidence.selector.ASPECT_FLOOR`."""
+    scored = evidence.score(ask, paper)
     if not scored or scored[0].score < ASPECT_FLOOR:
         return Cell()
     chosen = [e for e in scored[:2] if e.score >= FREE_SECOND * scored[0].score]
@@ -205,14 +214,14 @@ seed papers the best sentence of an abstract that names its evaluation data scor
 the five abstracts that name none ("Extensive experiments demonstrate ..."), 0.16-0.39."""
 
 
-def _data_cell(paper: Paper, evidence: EvidenceSource, phrase: str) -> Cell:
+def _data_cell(paper: Paper, evidence: EvidenceSource, title: str) -> Cell:
     """The sentence that says what the paper is evaluated on: similarity to the column plus the
     data row's cues (0.15 each, at most two), its strong forms ("on 8 datasets", "experiments on";
     0.3) and coined names of benchmarks other than the paper's own (0.2: ALFWorld, Flickr30k)."""
     row = next(r for r in ROWS if r.key == "data")
     own = {paper.label.lower(), *(a.lower() for a in paper.aliases)}
     best: tuple[float, Evidence] | None = None
-    for e in evidence.score(f"{phrase}: {row.query}", paper):
+    for e in evidence.score(read_ask(f"{title}: {row.query}"), paper):
         text = strip_markup(e.sentence)
         cues = len({m.group(0).lower() for m in row.cues.finditer(text)})
         names = {n for n in named_entities(text) if n.lower() not in own and not any(n.lower() in o for o in own)}
@@ -221,14 +230,6 @@ def _data_cell(paper: Paper, evidence: EvidenceSource, phrase: str) -> Cell:
         if best is None or sc > best[0]:
             best = (sc, e)
     return Cell((best[1],)) if best and best[0] >= DATA_FLOOR else Cell()
-
-
-def _without_names(phrase: str, names: Sequence[str]) -> str:
-    """A column phrase without the rows' names ("Compare A and B as resources for agents" asks each
-    row "as resources for agents"): the names say which paper, not what to quote."""
-    for name in sorted(names, key=len, reverse=True):
-        phrase = re.sub(rf"(?<![\w-]){re.escape(name)}(?:['’]s)?(?![\w-])", " ", phrase, flags=re.I)
-    return re.sub(r"\s+", " ", phrase).strip()
 
 
 def _kind_cells(
@@ -246,19 +247,19 @@ def _kind_cells(
         elif key == "code":
             out.append(_code_cell(paper, evidence))
         elif key == "size":
-            out.append(_pattern_cell(paper, evidence, f"{col.title}: model parameters", _SIZE))
+            out.append(_pattern_cell(paper, evidence, read_ask(f"{col.title}: model parameters"), _SIZE))
         elif key == "metric":
             row = select_rows(evidence, paper, [by_row["results"]], min_score=0.0)["results"]
-            ranked = evidence.score(f"{col.title} results", paper)
-            out.append(_pattern_cell(paper, evidence, col.title, _NUMBER_STATED, _results_first(row, ranked)))
+            ranked = evidence.score(read_ask(f"{col.title} results"), paper)
+            out.append(_pattern_cell(paper, evidence, col.ask, _NUMBER_STATED, _results_first(row, ranked)))
         elif key == "topic":
-            out.append(Cell(tuple(evidence.select(col.title, paper, k=1))))
+            out.append(Cell(tuple(evidence.select(col.ask, paper, k=1))))
         elif key == "data":
             out.append(_data_cell(paper, evidence, col.title))
         elif key in _ROW_KINDS:
             out.append(Cell(chosen.get(col.kind.row, ())))
         else:
-            out.append(_free_cell(paper, evidence, _without_names(col.title, names) or col.title))
+            out.append(_free_cell(paper, evidence, free_ask(col, names)))
     return out
 
 

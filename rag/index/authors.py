@@ -17,13 +17,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import defaultdict
-from collections.abc import Collection, Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable
 
-from rag.text import content_terms
 from store.papers import Paper
 
-__all__ = ["AuthorIndex", "StatedAuthors", "fold", "read_authors", "stated_person", "topic_left"]
+__all__ = ["LONGEST_NAME", "SHARED_NAME_AUTHORS", "SHORTEST_LAST_NAME", "AuthorIndex", "fold", "words_of"]
 
 LONGEST_NAME = 5
 """Most words of an author name as written in a question ("Maria del Carmen Lopez Garcia")."""
@@ -47,7 +45,7 @@ def fold(text: str) -> str:
     return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).casefold().split())
 
 
-def _words(name: str) -> tuple[str, ...]:
+def words_of(name: str) -> tuple[str, ...]:
     return tuple(fold(w).rstrip(".") for w in _TOKEN.findall(_NICKNAME.sub(" ", name)))
 
 
@@ -68,125 +66,17 @@ class AuthorIndex:
                     self.papers_of[a.strip()].add(p.id)
         words = set(vocabulary)
         self.vocabulary = frozenset(words)
-        self._forms: dict[tuple[str, ...], set[str]] = defaultdict(set)  # folded words -> names
-        self._weak: dict[tuple[str, ...], set[str]] = defaultdict(set)  # forms read only if unambiguous
+        self.forms: dict[tuple[str, ...], set[str]] = defaultdict(set)  # folded words -> names
+        self.weak: dict[tuple[str, ...], set[str]] = defaultdict(set)  # forms read only if unambiguous
         for name in self.papers_of:
-            w = _words(name)
+            w = words_of(name)
             if len(w) < 2:
                 continue  # a one-word name ("Mayank") is no more than a word
-            self._forms[w].add(name)
-            self._weak[(w[0], w[-1])].add(name)
-            self._weak[(w[0][0], w[-1])].add(name)
+            self.forms[w].add(name)
+            self.weak[(w[0], w[-1])].add(name)
+            self.weak[(w[0][0], w[-1])].add(name)
             if len(w[-1]) >= SHORTEST_LAST_NAME and w[-1] not in words:
-                self._weak[(w[-1],)].add(name)
+                self.weak[(w[-1],)].add(name)
 
     def __bool__(self) -> bool:
         return bool(self.papers_of)
-
-    def find(self, text: str) -> list[tuple[int, int, tuple[str, ...]]]:
-        """Author names stated in ``text``: ``(start, end, names as the records write them)``,
-        left to right, longest first. A full name matches in any case; a shortened form only when
-        it points to one author (to at most :data:`SHARED_NAME_AUTHORS` when the question marks it
-        as an author: "by Levine"), and a last name alone only when written with a capital."""
-        if not self.papers_of:
-            return []
-        toks = [(m.start(), m.end(), m.group(0)) for m in _TOKEN.finditer(text)]
-        out = []
-        i = 0
-        while i < len(toks):
-            for n in range(min(LONGEST_NAME, len(toks) - i), 0, -1):
-                span = toks[i : i + n]
-                if any(text[x[1] : y[0]].strip() for x, y in zip(span, span[1:], strict=False)):
-                    continue  # the words must follow one another ("Dao, Tri" is not read)
-                key = tuple(_POSSESSIVE.sub("", fold(t)).rstrip(".") for _, _, t in span)
-                names = self._forms.get(key)
-                if not names:
-                    weak = self._weak.get(key, set())
-                    capital = all(t[:1].isupper() for _, _, t in span) or n > 1
-                    after = _AFTER.match(text[span[-1][1] :])
-                    cued = bool(_BEFORE.search(text[: span[0][0]]) or (after and after.group(0)))
-                    shared = SHARED_NAME_AUTHORS if cued else 1
-                    names = weak if 1 <= len(weak) <= shared and capital else None
-                if names:
-                    out.append((span[0][0], span[-1][1], tuple(sorted(names))))
-                    i += n
-                    break
-            else:
-                i += 1
-        return out
-
-
-@dataclass(frozen=True)
-class StatedAuthors:
-    """Authors a question states.
-
-    Attributes:
-        names: Author names as the records write them (several when a form is shared, e.g. one
-            name written with and without accents).
-        papers: Ids of their papers.
-        rest: The question without the author phrase; what is left asks for a topic, if anything.
-    """
-
-    names: tuple[str, ...]
-    papers: frozenset[str]
-    rest: str
-
-
-# The words around a name that only say "by this author": "papers (written) by X", "X's (work)",
-# "did X publish", "has X written". They go with the name, so the rest of the question is its topic.
-_BEFORE = re.compile(
-    r"(?:\b(?:(?:written|authored|co-?authored|published|presented|papers?|works?)\s+)?(?:by|from|of)\s+"
-    r"|\b(?:did|does|has|have|had)\s+)$",
-    re.I,
-)
-_AFTER = re.compile(
-    r"^(?:['’]s?(?!\w))?(?:\s+(?:publish\w*|write|writes|wrote|written|authored|co-?authored|present\w*|releas\w*|"
-    r"(?:(?:has|have)\s+)?work(?:s|ed)?(?:\s+on)?|papers?(?:\s+on)?|stud(?:y|ied))\b)?",
-    re.I,
-)
-# Words that only ask for an author's papers ("show me all of X's work"): no topic.
-_LISTING_WORDS = frozenset(
-    """work works paper papers publication publications article articles research contribution contributions
-    me show list give all everything anything written published wrote""".split()
-)
-
-
-def read_authors(question: str, index: AuthorIndex) -> StatedAuthors | None:
-    """The authors ``question`` states (the first name found, with every name of that span), or
-    ``None``. Names inside a longer name of the records are not read apart."""
-    found = index.find(question)
-    if not found:
-        return None
-    start, end, names = found[0]
-    before = _BEFORE.search(question[:start])
-    after = _AFTER.match(question[end:])
-    a = before.start() if before else start
-    b = end + (after.end() if after else 0)
-    rest = f"{question[:a].rstrip()} papers {question[b:].lstrip()}".strip()
-    rest = re.sub(r"\s+([?.!,])", r"\1", re.sub(r"\s{2,}", " ", rest))
-    papers = frozenset(pid for n in names for pid in index.papers_of[n])
-    return StatedAuthors(names, papers, rest)
-
-
-# A person's name after "by" or between "did" and "write": two or more capitalised words.
-_PERSON = re.compile(
-    r"\b(?:(?:written|authored|co-?authored|papers?|works?|articles?)\s+)?by\s+(?P<a>[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)+)"
-    r"|\b(?:did|does|has|have)\s+(?P<b>[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)+)\s+(?:write|wr[io]te|written|author|publish)"
-)
-
-
-def stated_person(question: str, vocabulary: Collection[str] = frozenset()) -> str:
-    """A person's name the question asks the papers of ("papers by Sergey Levine", "which papers
-    did Yoshua Bengio write?"), for when the records name no such author; ``""`` if none. Two
-    capitalised words at least ("improved by DANCE" names a method), none a word of the
-    abstracts (``vocabulary``, lower case: "guided by Process Reward Models" names a method)."""
-    m = _PERSON.search(question)
-    if not m:
-        return ""
-    name = (m.group("a") or m.group("b")).rstrip(".")
-    return "" if any(fold(w) in vocabulary for w in name.split()) else name
-
-
-def topic_left(topic: str) -> bool:
-    """Whether a topic asks for more than an author's papers ("attention" does; "me all work" does not)."""
-    return any(t not in _LISTING_WORDS for t in content_terms(topic))

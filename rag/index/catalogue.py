@@ -13,12 +13,9 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from rapidfuzz import fuzz, process
-from rapidfuzz.distance import OSA, Levenshtein
-
 from rag.index.authors import AuthorIndex
-from rag.lexicon import american, english_word, lemma, stem
-from rag.text import STOPWORDS, named_entities, normalize, normalize_case_keep
+from rag.lexicon import lemma, stem
+from rag.text import named_entities, normalize, normalize_case_keep
 from store.distinct import distinct_labels
 from store.labels import title_name
 from store.papers import Paper
@@ -79,7 +76,7 @@ class NameIndex:
                 postings[run].add(pid)
         titles = {p.id: normalize(p.title) for p in papers if p.title}
         # every word of every abstract and title: a stated term is never "missing", nor a typo
-        self._runs = frozenset(postings) | {r for t in titles.values() for r in _RUN.findall(t)}
+        self.runs = frozenset(postings) | {r for t in titles.values() for r in _RUN.findall(t)}
         # names titles state -> the papers whose title states them
         titled: dict[str, set[str]] = defaultdict(set)
         for p in papers:
@@ -118,126 +115,17 @@ class NameIndex:
                     if len(part) >= 4 and any(c.isupper() for c in part[1:]):
                         self.terms[part.lower()].add(p.id)
         # phrases by their first word, with compiled patterns: a question tries only the few it can match
-        self._phrases_by_first: dict[str, list[tuple[str, re.Pattern[str]]]] = defaultdict(list)
-        self._phrase_rank = {phrase: i for i, phrase in enumerate(self.phrases)}
+        self.phrases_by_first: dict[str, list[tuple[str, re.Pattern[str]]]] = defaultdict(list)
+        self.phrase_rank = {phrase: i for i, phrase in enumerate(self.phrases)}
         for phrase in self.phrases:
             runs = _RUN.findall(phrase)
-            self._phrases_by_first[runs[0] if runs else ""].append((phrase, _bounded(phrase)))
+            self.phrases_by_first[runs[0] if runs else ""].append((phrase, _bounded(phrase)))
 
-    def _lowercase_names(self, question: str) -> set[str]:
-        """Words of ``question`` written in lower case (or capitalised only) that are names and no
-        ordinary word here."""
-        out = set()
-        for w in _RUN.findall(question):
-            ordinary = not w.islower() or w in self.plain or w in STOPWORDS or len(w) < 3
-            near = len(w) >= 5 and w not in self._runs and self._near_name(w)
-            if not ordinary and (w in self.names or near):
-                out.add(w)
-            elif w[:1].isupper() and w[1:].islower() and w.lower() in self.names and w.lower() not in self.plain:
-                out.add(w)  # "Lora" at a sentence start or typed so: the name in another case
-        return out
-
-    @functools.lru_cache(maxsize=4096)  # noqa: B019 - one index per catalogue, its names never change
-    def _near_name(self, word: str) -> dict[str, float]:
-        """Papers whose name is one edit from ``word`` (hyphens ignored: "medlm" is ME-DLM), for a
-        word of five or more letters that is no English word ("senday" -> SENDAI)."""
-        if english_word(word):
-            return {}
-        got: dict[str, float] = {}
-        for name, ids in self.names.items():
-            for form in {name, name.replace("-", "")}:
-                if abs(len(form) - len(word)) <= 1 and Levenshtein.distance(form, word) <= 1:
-                    got.update(dict.fromkeys(ids, ONE_EDIT))
-        return got
-
-    def match(self, question: str) -> tuple[dict[str, dict[str, float]], list[str]]:
-        """Find stated names in a question.
-
-        Returns:
-            ``(matches, unmatched)``: ``matches[token]`` maps paper id -> weight in (0, 1]
-            (1.0 exact label in any case, 0.9 one-edit label, 0.6 coined term of at most
-            ``TERM_SHARE`` of the abstracts); ``unmatched`` lists coined terms of the question
-            found in no paper.
-        """
-        matches: dict[str, dict[str, float]] = {}
-        unmatched: list[str] = []
-        question = re.sub(r"\$[^$]*\$|\\[A-Za-z]+", " ", question)  # LaTeX math is not a name
-        qn = normalize(question)
-        found = [
-            (self._phrase_rank[phrase], phrase, pat)
-            for run in {"", *_RUN.findall(qn)}
-            for phrase, pat in self._phrases_by_first.get(run, ())
-            if pat.search(qn)
-        ]
-        # The longest name found wins its words: "Fisher SAM" hides "SAM", a longer phrase a shorter one.
-        spans: list[tuple[int, int]] = []
-        kept = set()
-        for _, phrase, pat in sorted(found, key=lambda t: -len(t[1])):
-            m = pat.search(qn)
-            if m and not any(a <= m.start() < b or m.start() <= a < m.end() for a, b in spans):
-                spans.append(m.span())
-                kept.add(phrase)
-        for _, phrase, _ in sorted(found):  # in the order of self.phrases, as a full scan would find them
-            if phrase in kept:
-                matches[phrase] = dict.fromkeys(self.phrases[phrase], EXACT)
-        for phrase in kept:  # the words of a matched phrase are no names of their own
-            question = re.sub(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", " ", question, flags=re.I)
-        tokens = set(named_entities(question)) | self._lowercase_names(question)
-        tokens |= {t for t in re.findall(r"[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+", question) if len(t) >= 4}
-        for tok in tokens:
-            key = tok.lower()
-            if key in matches:
-                continue
-            got: dict[str, float] = {}
-            if key in self.names:
-                got.update(dict.fromkeys(self.names[key], EXACT))
-            elif key in self._runs:
-                pass  # a word the papers hold is no typing error: no one-edit neighbour (LoRA is not QLoRA)
-            elif len(key) >= 4 and not tok.islower():
-                for name, ids in self.names.items():
-                    if abs(len(name) - len(key)) <= 1 and Levenshtein.distance(name, key) <= 1:
-                        got.update(dict.fromkeys(ids, ONE_EDIT))
-            elif tok.islower():
-                got.update(self._near_name(key))  # cached: _lowercase_names asked it already
-            if not got and key in self.terms:
-                if len(self.terms[key]) > max(1, TERM_SHARE * self.n_papers):
-                    continue  # a term many abstracts use ("LLM") points to none of them, and is not missing
-                got.update(dict.fromkeys(self.terms[key], TERM))
-            if got:
-                matches[tok] = got
-            elif not self._holds(key) and key not in STOPWORDS and (
-                tok.isupper() or any(c.isdigit() for c in tok) or tok[1:].lower() != tok[1:]
-            ):
-                unmatched.append(tok)
-        return matches, unmatched
-
-    def _holds(self, key: str) -> bool:
+    def holds(self, key: str) -> bool:
         """Whether some abstract writes ``key`` (lower case), or its acronym plural or singular
         ("LVLM" for "LVLMs"): such a term is not missing from the collection."""
         forms = (key, key + "s", key[:-1] if key.endswith("s") else key)
-        return any(f in self._runs or f in self.terms for f in forms)
-
-    def named(self, question: str) -> dict[str, tuple[str, ...]]:
-        """Names the question states that point to papers (label matches, weight >= 0.9).
-
-        Returns:
-            Stated name -> matched paper ids, in the order found.
-        """
-        matches, _ = self.match(question)
-        return {
-            tok: tuple(pid for pid, w in found.items() if w >= ONE_EDIT)
-            for tok, found in matches.items()
-            if max(found.values()) >= ONE_EDIT
-        }
-
-
-_STRIP_GENERIC = re.compile(r"\b(the|a|an|paper|papers|method|approach|work|model|framework|on|about|one)\b", re.I)
-
-
-LONG_WORD = 9
-"""Letters from which a dictionary word the abstracts do not use may still be a typing error (one
-edit from a word they use: "forcasting" -> "forecasting"). Shorter dictionary words are kept: many
-have real words one edit away ("modal"/"model", "raining"/"training")."""
+        return any(f in self.runs or f in self.terms for f in forms)
 
 
 class Catalogue:
@@ -261,17 +149,17 @@ class Catalogue:
         )
         self.authors = AuthorIndex(self.papers.values(), self.vocabulary)
         # hyphenated words also written joined ("pre-training" -> "pretraining"): no typing error
-        self._joined = frozenset(v.replace("-", "") for v in self.vocabulary if "-" in v)
-        self._by_length: dict[int, list[str]] = defaultdict(list)
+        self.joined = frozenset(v.replace("-", "") for v in self.vocabulary if "-" in v)
+        self.by_length: dict[int, list[str]] = defaultdict(list)
         for v in sorted(self.vocabulary):
             if v.isalpha():
-                self._by_length[len(v)].append(v)
+                self.by_length[len(v)].append(v)
 
     def __len__(self) -> int:
         return len(self.papers)
 
     @functools.cached_property
-    def _index_keys(self) -> frozenset[str]:
+    def index_keys(self) -> frozenset[str]:
         """The index key of every word of the collection (computed on the first correction)."""
         return frozenset(stem(lemma(v)) for v in self.vocabulary if v.isalpha())
 
@@ -284,50 +172,3 @@ class Catalogue:
     def known(self, word: str) -> bool:
         """Whether some abstract (or title) of the collection uses ``word`` (any case)."""
         return word.lower() in self.vocabulary
-
-    def correct(self, word: str) -> str:
-        """``word`` with a typing error corrected to the collection's nearest word: one edit (a
-        letter added, dropped, changed, or two swapped) for five to seven letters, two for longer
-        words ("reinforcment" -> "reinforcement", "agnets" -> "agents"). Words the
-        abstracts use, English words, short words, anything with digits, acronyms ("MLLMs": two or
-        more capitals), plurals of words the abstracts use ("mllms" for "MLLM") and words they write
-        hyphenated ("pretraining" for "pre-training") are kept. A
-        dictionary word of :data:`LONG_WORD` letters or more that no abstract uses is corrected
-        when one edit away from a word they use: the dictionary also holds common misspellings
-        ("forcasting"), and long words rarely have a real word one edit away. It is kept when it is
-        a British spelling ("summarise") or another form of a word the abstracts use, by index key
-        (:func:`rag.lexicon.stem` of :func:`rag.lexicon.lemma`): "optimizer" is not "optimized"."""
-        w = word.lower()
-        if len(w) < 5 or not w.isalpha() or w in self.vocabulary or w in self._joined:
-            return word
-        if sum(c.isupper() for c in word) >= 2 or (w.endswith("s") and w[:-1] in self.vocabulary):
-            return word
-        if english_word(w):
-            if len(w) < LONG_WORD or american(w) != w or stem(lemma(w)) in self._index_keys:
-                return word  # another form of a word the abstracts use ("optimizer": "optimization")
-            return self._nearest(w, 1) or word
-        return self._nearest(w) or word
-
-    @functools.lru_cache(maxsize=4096)  # noqa: B019 - one catalogue per process, its words never change
-    def _nearest(self, w: str, limit: int = 0) -> str:
-        limit = limit or (1 if len(w) <= 7 else 2)
-        words = self._by_length.get(len(w), ())
-        near = [v for n in range(len(w) - limit, len(w) + limit + 1) for v in self._by_length.get(n, ())]
-        # optimal string alignment: two swapped letters are one edit ("agnets" -> "agents")
-        got = process.extractOne(w, near or words, scorer=OSA.distance, score_cutoff=limit)
-        return got[0] if got else ""
-
-    def fuzzy_names(self, ref: str, floor: float) -> list[str]:
-        """Papers whose name (label or alias no other abstract uses) is within ``floor``
-        (rapidfuzz ratio, 0-100) of ``ref``, best first; generic words ("the ... paper") are ignored."""
-        key = re.sub(r"\s+", " ", _STRIP_GENERIC.sub(" ", normalize(ref).replace("-", " "))).strip()
-        if not key:
-            return []
-        best: dict[str, float] = {}
-        for name, pids in [*self.names.names.items(), *self.names.phrases.items()]:
-            s = fuzz.ratio(key, name.replace("-", " "))
-            for pid in pids:
-                if s >= floor and s > best.get(pid, 0):
-                    best[pid] = s
-        top = max(best.values(), default=0)
-        return [pid for pid, s in sorted(best.items(), key=lambda t: -t[1]) if s >= top - 3]

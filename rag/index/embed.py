@@ -7,36 +7,16 @@ import logging
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Protocol, runtime_checkable
 
 import numpy as np
 from llama_index.core.base.embeddings.base import BaseEmbedding
 from pydantic import PrivateAttr
 
+from rag.protocols import Embedder
+
 __all__ = ["Embedder", "HashingEmbedder", "LlamaIndexEmbedding", "SentenceTransformerEmbedder", "bundled_model_path"]
 
 log = logging.getLogger(__name__)
-
-
-@runtime_checkable
-class Embedder(Protocol):
-    """Turns texts into L2-normalised vectors.
-
-    Attributes:
-        name: Model name (part of the index name).
-        dimension: Vector size ``d``.
-    """
-
-    name: str
-    dimension: int
-
-    def embed(self, texts: list[str]) -> np.ndarray:
-        """Embed texts; returns ``(len(texts), d)`` float32 with unit rows."""
-        ...
-
-    def count_tokens(self, text: str) -> int:
-        """Word-piece tokens ``text`` takes in the model (without special tokens)."""
-        ...
 
 
 def bundled_model_path() -> Path:

@@ -21,8 +21,7 @@ from __future__ import annotations
 import logging
 import math
 from collections import defaultdict
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +35,7 @@ from rag.index.embed import Embedder
 from rag.lexicon import compound_parts, joined_form, lemma, states_form, stem
 from rag.settings import RetrievalSettings
 from rag.text import STOPWORDS, content_terms
-from rag.types import PaperHit
+from rag.types import PaperHit, Retrieval, SearchQuery
 from store.chroma import ChromaStore
 
 __all__ = ["HybridRetriever", "NameIndex", "Retrieval"]
@@ -45,15 +44,6 @@ _Forms = tuple[tuple[str, str], ...]
 """``(Snowball stem, index form)`` pairs of a question term or of its parts."""
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class Retrieval:
-    """Ranked paper hits for one question plus what the name matcher found."""
-
-    hits: list[PaperHit]
-    names: dict[str, list[str]]  # stated name in the question -> matched paper ids (label matches)
-    unmatched_entities: list[str]  # coined terms the question states that no paper contains
 
 
 class HybridRetriever(BaseRetriever):
@@ -86,6 +76,10 @@ class HybridRetriever(BaseRetriever):
         self._bm25 = index.bm25
         self._vocab = index.vocab
         self._vectors = store.vector_store()
+        self.read_query: Callable[[str], SearchQuery] = SearchQuery
+        """Makes the :class:`SearchQuery` of a text for the llama-index entry point (:meth:`_retrieve`);
+        the composition root sets the question reader's (:meth:`rag.question.names.NameReader.search_query`),
+        which finds the names the text states."""
 
     @staticmethod
     def _terms(text: str) -> list[str]:
@@ -222,11 +216,12 @@ class HybridRetriever(BaseRetriever):
 
     # --- fusion --------------------------------------------------------------------
 
-    def search(self, question: str, *, allowed: set[str] | None = None) -> Retrieval:
-        """Rank papers for a question.
+    def search(self, query: SearchQuery, *, allowed: set[str] | None = None) -> Retrieval:
+        """Rank papers for a query.
 
         Args:
-            question: The question (any language; names inside still match).
+            query: The text and the names the question reader found in it
+                (:meth:`rag.question.names.NameReader.search_query`).
             allowed: Optional set of paper ids to restrict to (filters).
 
         Returns:
@@ -235,9 +230,10 @@ class HybridRetriever(BaseRetriever):
             first ``rerank_depth`` hits are reranked by term coverage.
         """
         n = self.settings.candidates
+        question = query.text
         dense = self.dense(question, n, allowed)
         lexical = self.lexical(question, n, allowed)
-        matches, unmatched = self.names.match(question)
+        matches, unmatched = query.names, list(query.unmatched)
         name_w: dict[str, float] = defaultdict(float)
         label_names: dict[str, list[str]] = {}
         for tok, found in matches.items():
@@ -282,7 +278,7 @@ class HybridRetriever(BaseRetriever):
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         """llama-index entry point: one node per paper (abstract text), scored by fused relevance."""
         out = []
-        for h in self.search(query_bundle.query_str).hits[: self.settings.top_k]:
+        for h in self.search(self.read_query(query_bundle.query_str)).hits[: self.settings.top_k]:
             meta = {"paper_id": h.paper.id, "label": h.paper.label}
             node = TextNode(id_=h.paper.id, text=h.paper.abstract, metadata=meta)
             out.append(NodeWithScore(node=node, score=h.score))

@@ -8,28 +8,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from rag.lexicon import term_key
+from rag.question.asks import read_ask
+from rag.question.plan import Ask, Column, ColumnKind
 from rag.text import tokenize
 
-__all__ = ["KINDS", "TOPIC", "Column", "ColumnKind", "column_kind", "read_columns"]
-
-
-@dataclass(frozen=True)
-class ColumnKind:
-    """What kind of thing a column asks for.
-
-    Attributes:
-        key: ``name``, ``code``, ``size``, ``metric``, ``data``, ``limitations``, ``problem``,
-            ``results``, ``approach`` or ``free``.
-        words: Term keys (:func:`rag.lexicon.term_key`) of the words that ask for this kind.
-        row: The key of the :data:`rag.evidence.rows.ROWS` row whose cues score its sentences, if any.
-    """
-
-    key: str
-    words: frozenset[str]
-    row: str = ""
+__all__ = ["KINDS", "TOPIC", "column", "column_kind", "free_ask", "read_columns", "topic_column"]
 
 
 def _keys(words: str) -> frozenset[str]:
@@ -129,18 +114,29 @@ def column_kind(phrase: str) -> ColumnKind:
     return best
 
 
-@dataclass(frozen=True)
-class Column:
-    """One column of a table: the phrase as asked (its heading) and its kind."""
+def column(phrase: str) -> Column:
+    """A column from a phrase: its title, its kind (:func:`column_kind`) and what it asks of an
+    abstract (:func:`rag.question.asks.read_ask` of the title)."""
+    title = re.sub(r"\s+", " ", phrase).strip(" ,;:.?")
+    kind = column_kind(title)
+    title = title[:1].upper() + title[1:]
+    return Column(title, kind, read_ask(title))
 
-    title: str
-    kind: ColumnKind
 
-    @classmethod
-    def of(cls, phrase: str) -> Column:
-        """A column from a phrase, its kind read by :func:`column_kind`."""
-        title = re.sub(r"\s+", " ", phrase).strip(" ,;:.?")
-        return cls(title[:1].upper() + title[1:], column_kind(title))
+def topic_column(topic: str) -> Column:
+    """The first column of a table of a topic's papers (:data:`TOPIC`): the topic as its title."""
+    title = topic[:1].upper() + topic[1:]
+    return Column(title, TOPIC, read_ask(title))
+
+
+def free_ask(col: Column, names: Sequence[str] = ()) -> Ask:
+    """What a free column asks of each row, without the rows' names ("Compare A and B as resources
+    for agents" asks each row "as resources for agents"): the names say which paper, not what to quote."""
+    phrase = col.title
+    for name in sorted(names, key=len, reverse=True):
+        phrase = re.sub(rf"(?<![\w-]){re.escape(name)}(?:['’]s)?(?![\w-])", " ", phrase, flags=re.I)
+    phrase = re.sub(r"\s+", " ", phrase).strip()
+    return read_ask(phrase) if phrase else col.ask
 
 
 def read_columns(text: str | Sequence[str]) -> tuple[Column, ...]:
@@ -151,5 +147,5 @@ def read_columns(text: str | Sequence[str]) -> tuple[Column, ...]:
     phrases = [re.sub(r"^(?:the|their|its|each|a|an)\s+", "", p, flags=re.I) for p in phrases if p.strip(" .?:")]
     seen: dict[str, Column] = {}
     for p in phrases:
-        seen.setdefault(p.lower(), Column.of(p))
+        seen.setdefault(p.lower(), column(p))
     return tuple(seen.values())

@@ -1,27 +1,33 @@
-"""The question model: a message is read once into a typed, frozen :class:`QuestionPlan`.
+"""The question reader: a message is read once into a typed plan (:mod:`rag.question.plan`).
 
 Every later stage (retrieval, refusal, evidence, comparison, summary, rendering) reads the
 plan, never the raw string. The reading is built from word classes, not from one pattern per
 phrasing, so that it holds however a researcher asks:
 
+* **stated filters**: a year, a venue the records state and authors the records hold are taken
+  out first (:func:`rag.question.filters.read_filters`), when the entry reads them (all do by default);
 * **frame**: the words that only say "find me papers" ("which papers", "I'm looking for work
   on", "do we have anything on", "... papers?", "..., and which ones?") are peeled off both
-  ends of the question by vocabulary (:data:`rag.question.phrasing.FRAME_WORDS`, set nouns matched within one typing
-  error: "papres"), and the relating verb after them ("work on", "use", "deal with") goes too;
-  what is left is the **topic**;
+  ends of the question by vocabulary (:data:`rag.question.phrasing.FRAME_WORDS`, set nouns matched
+  within one typing error: "papres"), and the relating verb after them ("work on", "use", "deal
+  with") goes too; what is left is the **topic** (:class:`rag.question.plan.Topic`);
 * **number**: what the frame says about how many papers are wanted: ``one`` ("which paper"),
   ``many`` ("which papers", "list", "how many papers") or ``open``; for ``open`` the calibrated
   relevance of each paper decides (:mod:`rag.route.membership`);
-* **papers**: names the collection knows, in any letter case (:class:`rag.index.catalogue.NameIndex`),
-  paper ids, ``[n]`` markers, ordinals ("the second one") and pronouns ("it", "both");
+* **papers**: names the collection knows, in any letter case (:class:`rag.question.names.NameReader`),
+  paper ids, ``[n]`` markers, ordinals ("the second one"), pronouns ("it", "both") and descriptions
+  ("the ride-hailing paper");
 * **intent**: a comparison (a comparison word, or two named papers and "each"/"both"/"or" or a
-  word that ranks them: "better", "outperforms"; ``asks_better`` when it asks which wins), a
-  summary (a summary word and one paper, nothing else asked), a topic summary, or a question;
-* **aspect**: what to quote from each paper (the question without frame, names and
-  comparison/summary words) with its rhetorical roles and sub-questions;
+  word that ranks them: "better", "outperforms"; its ``verdict`` when it asks which wins), a
+  table, a summary (a summary word and one paper, nothing else asked), a topic summary, the
+  collection itself, a reply that asks nothing, or a question (:class:`rag.question.plan.AskPlan`);
+* **asks**: what to quote from each paper (the question without frame, names and
+  comparison/summary words) with its rhetorical roles and sub-questions (:class:`rag.question.plan.Ask`);
 * **form**: whether the question asks yes or no about papers it refers to ("Does DANCE use
   LLMs?": ``polar``, with the terms a sentence must state) or for an amount ("how many", "what
-  accuracy": ``quantity``), so the answer's lead line takes that form (:mod:`rag.route.lead`).
+  accuracy": :attr:`rag.question.plan.Ask.amount`), so the answer's lead line takes that form;
+* **follow-ups**: "what about X?", "and the first one?", "which is better?" continue the previous
+  question (:class:`rag.question.plan.FollowUp`); the conversation resolves them into a plan.
 
 The rules left are word tables with one job each; ``tests/test_question.py`` checks each class
 with phrasings it was not written for.
@@ -30,20 +36,25 @@ with phrasings it was not written for.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field, replace
 
+from rag.index.catalogue import Catalogue
+from rag.lexicon import english_word
+from rag.question.asks import read_ask, text_about
+from rag.question.columns import read_columns
 from rag.question.comparison import TWO, comparison_sides, explicit_two
-from rag.question.details import asked_detail, detail_only
+from rag.question.details import DETAIL_PATTERNS, asked_detail, detail_only
+from rag.question.filters import FILTER_KINDS, read_filters, topic_left
 from rag.question.language import looks_non_english
+from rag.question.names import NameReader
 from rag.question.parts import question_parts, without_paper_description
 from rag.question.phrasing import (
     BETTER,
-    Number,
     asks_better,
     asks_collection,
-    asks_quantity,
     clean_input,
+    excluded_terms,
     facets,
     social,
     split_exclusion,
@@ -51,140 +62,38 @@ from rag.question.phrasing import (
     strip_injection,
     strip_social,
     trim,
+    verdict_criterion,
+    verdict_only,
     without_verdict,
+)
+from rag.question.plan import (
+    Ask,
+    AskPlan,
+    CollectionPlan,
+    Column,
+    ComparePlan,
+    Detail,
+    FollowUp,
+    Number,
+    PaperRef,
+    Plan,
+    Reply,
+    StatedFilters,
+    SummaryPlan,
+    TablePlan,
+    Topic,
 )
 from rag.question.polar import polar, polar_terms
 from rag.question.roles import asks_own_limitations, is_summary, question_roles
 from rag.question.table import asks_table, column_phrases, split_table
-from rag.text import CODE_COMPOUND, content_terms
+from rag.text import CODE_COMPOUND, coined_lowercase, content_terms, named_entities, normalize, quoted_figures
+from rag.types import SearchQuery
 
-if TYPE_CHECKING:
-    from rag.index.catalogue import Catalogue
-
-__all__ = ["MAX_QUESTION_CHARS", "Intent", "Number", "PaperRef", "QuestionPlan", "read_question"]
-
-Intent = Literal[
-    "empty", "social", "instruction", "collection", "negated", "compare", "table", "summary", "topic_summary", "ask"
-]
-RefKind = Literal["name", "id", "number", "ordinal", "pronoun", "plural", "description"]
+__all__ = ["MAX_QUESTION_CHARS", "Reader", "Reference", "read_question"]
 
 MAX_QUESTION_CHARS = 2000
 """Longest question read, in characters; a longer one is trimmed at a sentence end, with a notice."""
 
-
-@dataclass(frozen=True)
-class PaperRef:
-    """A reference to a paper inside a question.
-
-    Attributes:
-        text: The reference as written ("DANCE", "[2]", "the second one", "it").
-        kind: ``name`` (a name the collection knows), ``id``, ``number`` (``[2]``, "paper 2"),
-            ``ordinal`` ("the second one", "the latter"), ``pronoun`` ("it", "this paper"),
-            ``plural`` ("they", "both", "these papers") or ``description`` ("the ride-hailing paper").
-        paper_ids: Papers a name or id points to (several when a name is ambiguous).
-        index: The number of a ``number`` reference; the 0-based position of an ``ordinal``
-            one (-1 for "last"/"latter").
-    """
-
-    text: str
-    kind: RefKind
-    paper_ids: tuple[str, ...] = ()
-    index: int | None = None
-
-
-@dataclass(frozen=True)
-class QuestionPlan:
-    """What a message asks, read once.
-
-    Attributes:
-        asked: The message after input normalisation (:func:`clean_input`).
-        query: ``asked`` without instructions to the assistant, trimmed to :data:`MAX_QUESTION_CHARS`
-            and without greetings or thanks around the question (:func:`rag.question.phrasing.strip_social`);
-            what retrieval and evidence selection read.
-        intent: ``empty``, ``social`` (a greeting, thanks or "ok": nothing asked of the papers,
-            :func:`rag.question.phrasing.social`), ``instruction`` (only instructions to the assistant), ``collection``
-            (the collection's papers, no topic: how many, ``number`` ``one``, or which, ``many``),
-            ``negated`` (papers by what they are not about),
-            ``compare``, ``table`` (papers by columns), ``summary`` (one paper), ``topic_summary`` or ``ask``.
-        number: How many papers the frame asks for: ``one``, ``many`` or ``open``.
-        refs: References to papers, in order of appearance.
-        sides: For ``compare``: ways to split the question into two references, likeliest first.
-        topic: What the papers must be about (frame, relating verb and exclusion removed).
-        facets: Alternatives the topic lists ("speech or audio" -> ``("speech", "audio")``).
-        exclusion: What the papers must not be about ("outside of agent settings" -> "agent settings").
-        aspect: What to quote from each paper; ``""`` when nothing in particular (main points).
-        parts: Sub-questions of ``aspect`` ("What X, and how Y?" -> two parts): what to quote.
-        asked_parts: The same sub-questions as the question words them (names kept), for headings.
-        roles: Rhetorical roles asked for: problem, method, result, data, theory.
-        metadata: A detail abstracts do not state, when asked ("authors", "licence", ...).
-        detail_only: The question asks for such a detail and has no topic of its own ("who are the
-            authors?", "when was the paper published?", "what hardware was used?"): in a conversation
-            it asks it of the papers of the previous answer (:meth:`rag.route.references.ReferenceResolver._referred`).
-        artifact: For "papers that introduce/release a dataset (benchmark, ...)": the artifact words.
-        wants_link: The question asks for code, a repository or a link.
-        about_links: The question asks which papers link their code, and little else ("which
-            papers have a GitHub repo link"): answered by the links papers state.
-        summary: The question asks for a summary, gist or overview (quote more sentences).
-        polar: A yes/no question about papers it refers to ("Does DANCE use LLM surrogates?",
-            "Is it evaluated on Flickr30k?"); :func:`rag.question.polar.polar`.
-        polar_terms: For ``polar``: the content terms a sentence must state for "yes" ("llm",
-            "surrogates"); :func:`rag.question.polar.polar_terms`.
-        quantity: The question asks for an amount ("how many datasets", "what accuracy gain"),
-            not for papers; :func:`rag.question.phrasing.asks_quantity`.
-        own_limits: The question asks for a paper's own limitations ("what are its limitations?"),
-            not the limitation of earlier work it addresses (:func:`rag.question.roles.asks_own_limitations`).
-        asks_better: For ``compare``: the question asks which paper is better, stronger, faster, more
-            accurate ("Which is better, X or Y?", "is X stronger than Y?", "X vs Y: which one wins?");
-            :func:`asks_better`. The comparison then says first whether the abstracts report a
-            head-to-head result (:mod:`rag.route.head_to_head`).
-        columns: For ``table``: the column phrases asked ("benchmark", "main result"), in order;
-            empty for the default columns (:mod:`rag.evidence.table`).
-        injected: Instructions to the assistant were dropped from ``query``.
-        trimmed: ``query`` was cut to :data:`MAX_QUESTION_CHARS`.
-        english: The question reads as English (else only names can be matched).
-    """
-
-    asked: str
-    query: str
-    intent: Intent = "ask"
-    number: Number = "open"
-    refs: tuple[PaperRef, ...] = ()
-    sides: tuple[tuple[str, str], ...] = ()
-    topic: str = ""
-    facets: tuple[str, ...] = ()
-    exclusion: str = ""
-    aspect: str = ""
-    parts: tuple[str, ...] = ()
-    asked_parts: tuple[str, ...] = ()
-    roles: frozenset[str] = field(default_factory=frozenset)
-    metadata: str = ""
-    detail_only: bool = False
-    artifact: tuple[str, ...] = ()
-    wants_link: bool = False
-    about_links: bool = False
-    summary: bool = False
-    polar: bool = False
-    polar_terms: tuple[str, ...] = ()
-    quantity: bool = False
-    asks_better: bool = False
-    own_limits: bool = False
-    columns: tuple[str, ...] = ()
-    injected: bool = False
-    trimmed: bool = False
-    english: bool = True
-
-    @property
-    def named_ids(self) -> tuple[str, ...]:
-        """Papers the question names or gives by id, in order, each once (ambiguous names included)."""
-        return tuple(dict.fromkeys(pid for r in self.refs if r.kind in ("name", "id") for pid in r.paper_ids))
-
-    @property
-    def refers_back(self) -> bool:
-        """The question refers to papers of earlier turns ([2], "the second one", "it", "both")."""
-        return any(r.kind in ("number", "ordinal", "pronoun", "plural") for r in self.refs)
-
-
-# --- input normalisation -----------------------------------------------------------------
 
 # --- word classes --------------------------------------------------------------------------
 
@@ -229,6 +138,8 @@ _PLURAL = re.compile(
 )
 # "these two papers", "the first three", "both papers": papers already cited, counted
 _COUNTED = re.compile(r"\b(?:two|three|four|five|[2-5]|both)\b", re.I)
+_FIRST_N = re.compile(r"\b(?:first|top)\s+(two|three|four|five|[2-5])\b", re.I)
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
 # "the ride-hailing paper", "the paper on quantum computing", "the work that studies LLM logic".
 _DESCRIBED = re.compile(
     r"\bthe\s+(?P<d>(?:(?!(?:of|in|on|the|a|an|that|which|and|or|to|for|by|with|from)\b)[\w$\\{}/-]+\s+){1,8}?)"
@@ -242,7 +153,21 @@ _DESCRIBED = re.compile(
 _SIDE_DESCRIPTION = re.compile(r"^the\s+(?:paper|one|work|study|method|approach)\s+(?:on|about|that|which|for)\b", re.I)
 
 
-def _refs(query: str, catalogue: Catalogue | None) -> list[tuple[int, PaperRef]]:
+def _count(text: str) -> tuple[int, bool]:
+    """How many papers a plural reference counts ("these two" 2, "both" 2, "the first three" 3;
+    "they" 0) and whether it takes the first of a list ("the first three", "the top two")."""
+    first = _FIRST_N.search(text)
+    if first:
+        word = first.group(1).lower()
+        return (int(word) if word.isdigit() else _NUMBER_WORDS[word]), True
+    counted = _COUNTED.search(text)
+    if not counted:
+        return 0, False
+    word = counted.group(0).lower()
+    return (2 if word == "both" else int(word) if word.isdigit() else _NUMBER_WORDS[word]), False
+
+
+def _refs(query: str, catalogue: Catalogue | None, names: NameReader | None) -> list[tuple[int, PaperRef]]:
     """Paper references of a query with their positions (names, ids, numbers, ordinals, pronouns)."""
     out: list[tuple[int, PaperRef]] = []
     taken: list[tuple[int, int]] = []
@@ -257,7 +182,7 @@ def _refs(query: str, catalogue: Catalogue | None) -> list[tuple[int, PaperRef]]
         for m in _ID.finditer(query):
             if m.group(1) in catalogue:
                 add(m.start(), m.end(), PaperRef(m.group(1), "id", (m.group(1),)))
-        for name, ids in catalogue.names.named(query).items():
+        for name, ids in (names.named(query) if names is not None else {}).items():
             found = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", query, re.I)
             pos = found.start() if found else len(query)
             add(pos, pos + len(name), PaperRef(name, "name", ids))
@@ -271,7 +196,8 @@ def _refs(query: str, catalogue: Catalogue | None) -> list[tuple[int, PaperRef]]
         word = (m.group("ord") or m.group("fl")).lower()
         add(m.start(), m.end(), PaperRef(m.group(0), "ordinal", index=_ORDINALS[word]))
     for m in _PLURAL.finditer(query):
-        add(m.start(), m.end(), PaperRef(m.group(0), "plural"))
+        count, first = _count(m.group(0))
+        add(m.start(), m.end(), PaperRef(m.group(0), "plural", count=count, first=first))
     for m in _PRONOUN.finditer(query):
         add(m.start(), m.end(), PaperRef(m.group(0), "pronoun"))
     for m in _DESCRIBED.finditer(query):
@@ -358,136 +284,434 @@ def _parts(
     return {"parts": tuple(queries), "asked_parts": tuple(written)}
 
 
-def read_question(
-    text: str | None, catalogue: Catalogue | None = None, *, max_chars: int = MAX_QUESTION_CHARS
-) -> QuestionPlan:
-    """Read a message into a :class:`QuestionPlan` (see the module docstring).
+
+
+# --- follow-ups: messages that continue the previous question --------------------------------
+
+_AND = re.compile(r"^\s*(?:and|but|also|or)\s+(?:for\s+|of\s+)?(?P<x>.+?)\s*[?.!]*\s*$", re.I)
+_WHAT_ABOUT = re.compile(r"^\s*(?:and\s+|but\s+)?(?:what|how)\s+about\s+(?P<x>.+?)\s*\??\s*$", re.I)
+# A question that chooses among papers already discussed ("which one needs less memory?",
+# "which of them uses ALFWorld?"): one class with "which is better?".
+_WHICH_OF_THEM = re.compile(
+    r"^\W*(?:(?:so|and|but|then|ok|okay)\W+)?which\s+(?:one|of\s+(?:them|the\s+two|these|those|both))\b", re.I
+)
+
+
+def _what_about(query: str, refs: Sequence[PaperRef]) -> str | None:
+    """``X`` of "what about X?", or of "and <reference>?" (a message that is only "and" and a reference
+    to a paper: "and the first one?", "and [3]?"); ``None`` for any other message ("and which use RL?")."""
+    m = _WHAT_ABOUT.match(query)
+    if m:
+        return m.group("x")
+    m = _AND.match(query)
+    if not m or not refs:
+        return None
+    rest = m.group("x")
+    for r in refs:
+        rest = rest.replace(r.text, " ")
+    return None if content_terms(rest) else m.group("x")
+
+
+def _of_reference(refs: Sequence[PaperRef], x: str) -> bool:
+    """Whether "what about X?" asks something of a paper referred to by a pronoun ("its
+    limitations", "their data"), rather than naming what to ask the previous question about."""
+    said = [r.text for r in refs if r.kind in ("pronoun", "plural") and r.text.lower() in x.lower()]
+    rest = x
+    for r in said:
+        rest = re.sub(rf"\b{re.escape(r)}\b", " ", rest, flags=re.I)
+    return bool(said) and bool(content_terms(rest))
+
+
+# --- what the refusal policy reads of a query -----------------------------------------------
+
+_COMPOUND_TERM = re.compile(r"\b[A-Za-z]+(?:-[A-Za-z]+){2,}\b")
+_PROPER = re.compile(r"(?<![.!?:]\s)(?<!^)(?<=\s)[A-Z][A-Za-z0-9-]+\b")
+ACRONYM_LETTERS = 5
+"""Longest lower-case word read as a typed acronym when no dictionary knows it ("rlhf", "grpo")."""
+# Words of "a new large-scale dataset" that say what kind of artifact, not what it is about.
+_ARTIFACT_WORDS = frozenset(
+    """dataset datasets benchmark benchmarks corpus corpora metric metrics measure measures suite suites
+    leaderboard leaderboards simulator simulators toolkit toolkits testbed testbeds new novel large large-scale
+    big own public publicly open open-source introduced release released releases build built contribute
+    contributed construct constructed create created curated collect collected evaluation eval""".split()
+)
+_NEGATION = re.compile(r"\b(?:(?:do|does)\s+not|(?:do|does)n[’']t|not)\s+", re.I)
+_NEGATED_BE = re.compile(r"\b(are|is)n[’']t\s+", re.I)
+_NUMBER_ONLY = re.compile(r"\[?\s*(\d+)\s*\]?|(?:paper|source|reference|number|no\.?|#)\s*#?(\d+)", re.I)
+
+
+def _typed_acronym(term: str) -> bool:
+    """Whether a lower-case ``term`` is an acronym typed in lower case: letters only, at most
+    :data:`ACRONYM_LETTERS`, no English word."""
+    return term.isalpha() and term.islower() and len(term) <= ACRONYM_LETTERS and not english_word(term)
+
+
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A reference given on its own ("DANCE", "[2]", "the second one", "the ride-hailing paper"), as
+    the commands and the comparison sides give them.
+
+    Attributes:
+        text: The reference as given (quotes stripped).
+        named: Papers it names or gives by id (several when ambiguous).
+        by_id: It is a paper id.
+        number: The ``n`` of "[n]", "paper n", "#n"; ``None`` otherwise.
+        back: An earlier-turn reference it is little more than ("it", "the second one").
+        fuzzy: Papers whose name is close to it (rapidfuzz ratio at least the floor asked), best first.
+        described: Whether it has words of a description (content terms).
+        search: What retrieval searches to find a described paper (its frame removed).
+    """
+
+    text: str
+    named: tuple[str, ...] = ()
+    by_id: bool = False
+    number: int | None = None
+    back: PaperRef | None = None
+    fuzzy: tuple[str, ...] = ()
+    described: bool = False
+    search: SearchQuery = field(default_factory=lambda: SearchQuery(""))
+
+
+class Reader:
+    """Reads messages against one collection (see the module docstring).
 
     Args:
-        text: The message as typed (any text; ``None`` and empty give ``intent="empty"``).
-        catalogue: The collection's papers and names; without it no name or id is recognised.
+        catalogue: The collection's papers, names, venues and authors; without it no name, id,
+            venue or author is recognised.
         max_chars: Longest question read (``input.max_question_chars``); a longer one is trimmed.
-
-    Returns:
-        The plan. Never raises for any input.
     """
-    asked = clean_input(text)
-    if not asked:
-        return QuestionPlan(asked, "", "empty")
-    query, injected = strip_injection(asked)
-    query, trimmed = trim(query, max_chars)
-    greeting = bool(query) and social(query)
-    if not greeting:  # "hi, which papers ...", "thanks! and who wrote it?": what is asked
-        query = strip_social(query)
-    known = catalogue.known if catalogue is not None else None
-    english = greeting or not looks_non_english(query or asked, known)
-    base = {"asked": asked, "query": query, "injected": injected, "trimmed": trimmed, "english": english}
-    refs = [r for _, r in _refs(query, catalogue)] if query else []
-    if greeting and not any(r.kind in ("name", "id") for r in refs):  # "got it" refers to no paper
-        return QuestionPlan(**base, intent="social")  # type: ignore[arg-type]
-    held = asks_collection(query) if query and not refs else ""
-    if held:  # "how many papers are there?" (number one), "list all papers" (many)
-        return QuestionPlan(**base, intent="collection", number="one" if held == "count" else "many")  # type: ignore[arg-type]
-    if not query or not (content_terms(query) or refs):
-        if injected:
-            return QuestionPlan(**base, intent="instruction")  # type: ignore[arg-type]
-        return QuestionPlan(**base, intent="empty" if english else "ask")  # type: ignore[arg-type]
-    names = [r.text for r in refs if r.kind == "name"]
-    if catalogue is not None:
-        names += [n for r in refs if r.kind in ("name", "id") for pid in r.paper_ids for n in (catalogue[pid].label,)]
-    names_papers = any(r.kind in ("name", "id", "number", "ordinal", "pronoun") for r in refs)
-    topic, number = split_frame(query, plural_heads=not names_papers)
-    if number == "many":  # "their code", "these abstracts": in a set question they mean the papers asked for
-        refs = [r for r in refs if r.kind != "pronoun" and (r.kind != "plural" or _COUNTED.search(r.text))]
-    papers = [r for r in refs if r.kind in ("name", "id", "number", "ordinal")]
-    distinct = {pid for r in papers for pid in r.paper_ids} | {f"#{r.index}" for r in papers if not r.paper_ids}
-    metadata = asked_detail(query)
-    summary = is_summary(query)
-    aspect = _aspect(query, refs, names)
-    roles = frozenset(question_roles(aspect or query))
-    if summary:
-        roles |= {"problem", "method", "result"}
-    # Yes/no only about papers the question refers to: "Does any paper ..." asks for papers.
-    is_polar = polar(query) and any(r.kind != "plural" or number != "many" for r in refs)
-    asked_terms = polar_terms(aspect) if is_polar else ()
-    if catalogue is not None:  # typing errors in the topic: "reinforcment learning papers"
-        topic = re.sub(r"[A-Za-z]{5,}", lambda m: catalogue.correct(m.group(0)), topic)
-    t_topic, t_excl = split_exclusion(topic)
-    common = {
-        **base,
-        "topic": t_topic,
-        "exclusion": t_excl,
-        "facets": facets(t_topic),
-        "refs": tuple(refs),
-        "number": number,
-        "metadata": metadata,
-        "detail_only": detail_only(query, metadata),
-        "aspect": aspect,
-        **_parts(query, refs, names),
-        "roles": roles,
-        "summary": summary,
-        "polar": is_polar and bool(asked_terms),
-        "polar_terms": asked_terms,
-        "quantity": asks_quantity(query, number),
-        "own_limits": asks_own_limitations(query, names),
-        "wants_link": _asks_link(query),
-        "about_links": _asks_link(query) and _about_links(t_topic),
-    }
-    # --- comparisons: two papers and a comparison word or "each"/"both"/"or"; or "compare them"
-    sides = tuple(comparison_sides(query))
-    described = [r for r in refs if r.kind == "description"]
-    pronoun = any(r.kind == "pronoun" for r in refs)  # "how does it differ from ...": the paper of the last turn
-    two = len(distinct) + len(described) + int(pronoun) >= 2
-    explicit = bool(_COMPARE_WORD.search(query))
-    pair = TWO.search(query)  # "the two federated learning papers"
-    ranks = bool(BETTER.search(query))  # "does X outperform Y?", "which performs best among X, Y and Z"
-    better = asks_better(query)
-    # --- tables: "a table of ...", or a comparison across a whole set ("compare all the papers on T by X")
-    table = split_table(query)
-    plural = any(r.kind == "plural" for r in refs)
-    counted = any(r.kind == "plural" and _COUNTED.search(r.text) for r in refs)  # "the two", not "their"
-    if table is not None and (asks_table(query) or not (pair or distinct or described or counted)):
-        return _table_plan(common, table, distinct, catalogue)
-    if (explicit and (pair or plural)) or number != "many" and (
-        (two and (explicit or ranks or _MORE.search(query) or _EACH.search(query) or re.search(r"\bor\b", query, re.I)))
-        or (explicit and number == "open" and sides and not distinct and all(content_terms(x) for x in sides[0]))
-        or (explicit and len(distinct) == 1 and explicit_two(query))
-    ):
-        # A side that describes its paper ("the one on likelihood matching for diffusion") is no aspect.
-        names = names + [x for x in (sides[0] if sides else ()) if _SIDE_DESCRIPTION.match(x)]
-        if not better:
-            wanted = {"aspect": _aspect(query, refs, names), **_parts(query, refs, names)}
-            return QuestionPlan(**{**common, **wanted}, intent="compare", sides=sides)  # type: ignore[arg-type]
-        verdict = {"aspect": _aspect(query, refs, names, True), **_parts(query, refs, names, True)}
-        return QuestionPlan(**{**common, **verdict}, intent="compare", sides=sides, asks_better=True)  # type: ignore[arg-type]
-    # --- summaries of one paper (nothing else asked), or of the papers on a topic
-    one = len(distinct) + len(described) == 1 or (not distinct and any(r.kind == "pronoun" for r in refs))
-    if summary and one and not aspect_beyond_summary(aspect):
-        return QuestionPlan(**common, intent="summary")  # type: ignore[arg-type]
-    if summary and not distinct and not described and number == "many" and t_topic:
-        return QuestionPlan(**{**common, "number": "many"}, intent="topic_summary")  # type: ignore[arg-type]
-    if _NEGATED.match(topic) and not distinct:
-        return QuestionPlan(**common, intent="negated")  # type: ignore[arg-type]
-    artifact: tuple[str, ...] = ()
-    if number != "one" and not distinct and _CONTRIBUTES.search(query):
-        artifact = tuple(dict.fromkeys(w.lower() for w in _ARTIFACT.findall(t_topic)))
-    return QuestionPlan(**common, intent="ask", artifact=artifact)  # type: ignore[arg-type]
+
+    def __init__(self, catalogue: Catalogue | None = None, *, max_chars: int = MAX_QUESTION_CHARS):
+        self.catalogue = catalogue
+        self.names = NameReader(catalogue) if catalogue is not None else None
+        self.max_chars = max_chars
+        self._venues = frozenset(p.venue for p in catalogue.papers.values() if p.venue) if catalogue else frozenset()
+
+    # --- small readings -------------------------------------------------------------------
+
+    def search_query(self, text: str) -> SearchQuery:
+        """What retrieval searches for ``text`` (the names it states, :class:`NameReader`)."""
+        return self.names.search_query(text) if self.names is not None else SearchQuery(text)
+
+    def stated(self, text: str, filters: Collection[str] = FILTER_KINDS) -> tuple[StatedFilters, str]:
+        """The restrictions ``text`` states and the text without them (:func:`rag.question.filters.read_filters`)."""
+        cat = self.catalogue
+        if cat is None or not filters:
+            return StatedFilters(), text
+        return read_filters(text, self._venues, cat.authors, cat.authors.vocabulary, filters)
+
+    def ask(self, text: str) -> Ask:
+        """``text`` read as what to quote from a paper (:func:`rag.question.asks.read_ask`)."""
+        return read_ask(text)
+
+    def aspects(self, text: str, names: Sequence[str] = ()) -> tuple[Ask, ...]:
+        """What a comparison asks of each paper, as given ("which datasets does each use?"): its
+        parts without the papers' ``names`` and the words that only say "compare"; the text as
+        written when nothing else is left; ``()`` for no text."""
+        if not text.strip():
+            return ()
+        return self._aspects(text, [], list(names), False) or (read_ask(text),)
+
+    def table(
+        self, topic: str = "", columns: Sequence[str] = (), *, filters: Collection[str] = FILTER_KINDS
+    ) -> TablePlan:
+        """The plan of a table asked by its parts (``paperchat table``, the MCP tool): the papers on
+        ``topic`` (read as a question's topic: "speech synthesis", "Which papers work on speech?"),
+        or, without one, the papers the caller names (given to the plan's ``refs``)."""
+        phrases = tuple(c.strip() for c in columns if c.strip())
+        rows = f"the papers on {topic.strip()}" if topic.strip() else "the papers named"
+        message = f"Make a table of {rows}" + (f" with columns {', '.join(phrases)}" if phrases else "")
+        stated, rest = self.stated(topic, filters) if topic.strip() else (StatedFilters(), "")
+        subject = self.topic(split_frame(rest)[0], number="many", query=rest) if rest.strip() else None
+        return TablePlan(message, message, filters=stated, topic=subject, columns=read_columns(phrases))
+
+    def columns(self, text: str | Sequence[str]) -> tuple[Column, ...]:
+        """The columns a list of phrases asks for (:func:`rag.question.columns.read_columns`)."""
+        return read_columns(text)
+
+    def topic(self, text: str, *, number: Number = "many", query: str = "", distinct: bool = False) -> Topic:
+        """A topic, read: corrected, split from its exclusion and into its facets, with what the
+        answering stages need of it (see :class:`Topic`).
+
+        Args:
+            text: The topic as the question states it (frame already removed).
+            number: How many papers the frame asks for.
+            query: The whole question (its words decide an artifact or link question); ``text`` if empty.
+            distinct: The question names papers (no artifact question then).
+        """
+        query = query or text
+        if self.names is not None:  # typing errors in the topic: "reinforcment learning papers"
+            text = re.sub(r"[A-Za-z]{5,}", lambda m: self.names.correct(m.group(0)), text)  # type: ignore[union-attr]
+        t_topic, t_excl = split_exclusion(text)
+        artifact: tuple[str, ...] = ()
+        if number != "one" and not distinct and _CONTRIBUTES.search(query):
+            artifact = tuple(dict.fromkeys(w.lower() for w in _ARTIFACT.findall(t_topic)))
+        terms = content_terms(t_topic or query)
+        return Topic(
+            text=t_topic,
+            facets=facets(t_topic),
+            exclusion=t_excl,
+            excluded=excluded_terms(t_excl),
+            number=number,
+            artifact=artifact,
+            artifact_rest=" ".join(t for t in content_terms(t_topic) if t not in _ARTIFACT_WORDS),
+            about_links=_asks_link(query) and _about_links(t_topic),
+            terms=tuple(terms),
+            acronyms=tuple(t for t in terms if _typed_acronym(t)),
+            ask=read_ask(t_topic) if t_topic else read_ask(query),
+            search=self.search_query(t_topic or query),
+        )
+
+    def reference(self, text: str, *, fuzzy_floor: float = 100.0) -> Reference:
+        """A reference given on its own (see :class:`Reference`); ``fuzzy_floor``: the least
+        rapidfuzz ratio (0-100) of a near name."""
+        ref = text.strip().strip("“”\"'").strip()
+        if not ref:
+            return Reference(ref)
+        plan = self.read(ref, filters=())
+        if plan.named_ids:
+            return Reference(ref, plan.named_ids, by_id=bool(plan.refs) and plan.refs[0].kind == "id")
+        m = _NUMBER_ONLY.fullmatch(ref)
+        if m:
+            return Reference(ref, number=int(m.group(1) or m.group(2)))
+        back = next((r for r in plan.refs if r.kind in ("pronoun", "ordinal")), None)
+        described = bool(content_terms(ref))
+        if back is not None and len(content_terms(ref)) <= 1:
+            return Reference(ref, back=back, described=described)
+        near = tuple(self.names.fuzzy(ref, fuzzy_floor)) if self.names is not None else ()
+        return Reference(ref, fuzzy=near, described=described, search=self.search_query(split_frame(ref)[0]))
+
+    def retarget(self, plan: AskPlan, names: Sequence[str], refs: Sequence[PaperRef]) -> AskPlan:
+        """The question of ``plan`` asked of other papers ("what about APM?", "and the first one?"
+        after "What datasets does DANCE use?"): the same reading, its papers' ``names`` left out
+        of what it asks and states, and ``refs`` as its papers."""
+        own = {normalize(n) for n in names if n}
+        text = text_about(plan.ask, names)
+        return replace(
+            plan,
+            refs=tuple(refs),
+            ask=read_ask(text, number=plan.number, roles=plan.ask.roles, summary=plan.ask.summary),
+            search=self.search_query(text),
+            coined=tuple(c for c in plan.coined if normalize(c) not in own),
+            rare=tuple(w for w in plan.rare if normalize(w) not in own),
+            follow=None,
+        )
+
+    def retopic(self, plan: AskPlan, text: str) -> AskPlan:
+        """The question of ``plan`` asked of another topic ("what about diffusion?" after "Which
+        papers use RL?"): its frame and number, ``text`` as its topic, no papers named."""
+        return replace(
+            plan,
+            refs=(),
+            topic=self.topic(text, number=plan.number),
+            coined=self._coined(text),
+            rare=self._rare(text),
+            figures=frozenset(quoted_figures(text)),
+            follow=None,
+        )
+
+    def _set_topic(self, text: str) -> Topic:
+        """"the two federated learning papers": the topic whose likeliest two papers are meant."""
+        return Topic(text, number="many", ask=read_ask(text), search=self.search_query(text))
+
+    # --- the whole message -----------------------------------------------------------------
+
+    def read(self, text: str | None, *, filters: Collection[str] = FILTER_KINDS) -> Plan:
+        """Read a message into its plan (see the module docstring). Never raises for any input.
+
+        Args:
+            text: The message as typed (any text; ``None`` and empty give an empty :class:`Reply`).
+            filters: Which restrictions the question may state (``year``, ``venue``, ``author``;
+                :meth:`rag.route.filters.Filters.reads`); their phrases are taken out of what is read.
+        """
+        asked = clean_input(text)
+        if not asked:
+            return Reply(asked, "", kind="empty")
+        query, injected = strip_injection(asked)
+        query, trimmed = trim(query, self.max_chars)
+        greeting = bool(query) and social(query)
+        if not greeting:  # "hi, which papers ...", "thanks! and who wrote it?": what is asked
+            query = strip_social(query)
+        cat = self.catalogue
+        stated = StatedFilters()
+        if query and not greeting:
+            stated, query = self.stated(query, filters)
+        known = cat.known if cat is not None else None
+        english = greeting or not looks_non_english(query or asked, known)
+        header = dict(asked=asked, query=query, injected=injected, trimmed=trimmed, english=english, filters=stated)
+        refs = [r for _, r in _refs(query, cat, self.names)] if query else []
+        if greeting and not any(r.kind in ("name", "id") for r in refs):  # "got it" refers to no paper
+            return Reply(**header, kind="social")
+        held = asks_collection(query) if query and not refs else ""
+        if held:  # "how many papers are there?" (count), "list all papers"
+            return CollectionPlan(**header, count=held == "count")
+        if not query or not (content_terms(query) or refs):
+            if injected:
+                return Reply(**header, kind="instruction")
+            if stated.authors or stated.person:  # "Which papers did X publish?": the author's papers
+                return CollectionPlan(**header)
+            if english:
+                return Reply(**header, kind="empty")
+            return AskPlan(**header, topic=Topic(""), ask=read_ask(query))
+        header.update(
+            search=self.search_query(query), coined=self._coined(query), rare=self._rare(query),
+            figures=frozenset(quoted_figures(query)),
+        )
+        plan = self._question(query, refs, header)
+        follow = self._follow(plan, query)
+        if isinstance(follow, Plan):
+            return replace(follow, asked=asked)
+        plan = replace(plan, follow=follow) if follow is not None else plan
+        # "papers by X" and nothing else asked: the author's papers, listed from the records
+        if (stated.authors or stated.person) and isinstance(plan, AskPlan) and not plan.refs and not plan.detail \
+                and not _asks_link(query) and not topic_left(plan.topic.text):
+            return CollectionPlan(**{k: getattr(plan, k) for k in header})
+        return plan
+
+    def _coined(self, query: str) -> tuple[str, ...]:
+        return tuple(sorted(named_entities(query) | coined_lowercase(query)))
+
+    def _rare(self, query: str) -> tuple[str, ...]:
+        words = {m.group(0) for m in _PROPER.finditer(query)} | named_entities(query)
+        words |= set(_COMPOUND_TERM.findall(query))
+        if self.catalogue is not None:  # a coined term some abstract states, however it is typed ("alfworld")
+            terms = self.catalogue.names.terms
+            words |= {w for w in re.findall(r"[\w-]+", query.lower()) if w in terms and len(w) >= 4}
+        return tuple(sorted(words))
+
+    def _follow(self, plan: Plan, query: str) -> Plan | FollowUp | None:
+        """How the message continues the previous question, if it does (see :class:`FollowUp`); a
+        plan when the continuation is a question of its own ("and what about its limitations?")."""
+        if not isinstance(plan, AskPlan):
+            return None
+        x = _what_about(query, plan.refs)
+        if x is not None and _of_reference(plan.refs, x):
+            return self.read(f"What are {x}?", filters=())
+        if x is not None and not plan.named_ids and not (plan.detail and plan.detail.only):
+            inner = [r for r in plan.refs if r.text.lower() in x.lower()]
+            return FollowUp("what_about", target=x, target_refs=tuple(inner))
+        if plan.named_ids:
+            return None
+        if verdict_only(query) and not plan.refs:
+            return FollowUp("verdict", plan=self._choice(query))
+        if _WHICH_OF_THEM.match(query):
+            return FollowUp("choose", plan=self._choice(query))
+        return None
+
+    def _choice(self, query: str) -> ComparePlan:
+        """The comparison a question choosing among the papers discussed asks ("which one is faster?",
+        "which one needs less memory?"), its papers to be given (:class:`FollowUp`)."""
+        better = asks_better(query)
+        aspects = self._aspects(query, [], [], better)
+        return ComparePlan(query, query, aspects=aspects, verdict=verdict_criterion(query) if better else "")
+
+    def _aspects(self, query: str, refs: Sequence[PaperRef], names: Sequence[str], verdict: bool,
+                 number: Number = "open") -> tuple[Ask, ...]:
+        got = _parts(query, list(refs), list(names), verdict)
+        return tuple(
+            read_ask(q, number=number, heading=h) for q, h in zip(got["parts"], got["asked_parts"], strict=True)
+        )
+
+    def _question(self, query: str, refs: list[PaperRef], header: dict) -> Plan:
+        """The plan of a message that asks something (see the module docstring)."""
+        cat = self.catalogue
+        names = [r.text for r in refs if r.kind == "name"]
+        if cat is not None:
+            names += [n for r in refs if r.kind in ("name", "id") for pid in r.paper_ids for n in (cat[pid].label,)]
+        names_papers = any(r.kind in ("name", "id", "number", "ordinal", "pronoun") for r in refs)
+        topic_text, number = split_frame(query, plural_heads=not names_papers)
+        if number == "many":  # "their code", "these abstracts": in a set question they mean the papers asked for
+            refs = [r for r in refs if r.kind != "pronoun" and (r.kind != "plural" or r.count)]
+        header["refs"] = tuple(refs)
+        papers = [r for r in refs if r.kind in ("name", "id", "number", "ordinal")]
+        distinct = {pid for r in papers for pid in r.paper_ids} | {f"#{r.index}" for r in papers if not r.paper_ids}
+        kind = asked_detail(query)
+        summary = is_summary(query)
+        aspect = _aspect(query, refs, names)
+        roles = frozenset(question_roles(aspect or query))
+        if summary:
+            roles |= {"problem", "method", "result"}
+        # Yes/no only about papers the question refers to: "Does any paper ..." asks for papers.
+        is_polar = polar(query) and any(r.kind != "plural" or number != "many" for r in refs)
+        asked_terms = polar_terms(aspect) if is_polar else ()
+        topic = self.topic(topic_text, number=number, query=query, distinct=bool(distinct))
+        detail = None
+        if kind:
+            phrase = DETAIL_PATTERNS[kind].search(query)
+            detail = Detail(kind, normalize(phrase.group(0)) if phrase else "", detail_only(query, kind))
+        base = AskPlan(
+            **header,
+            topic=topic,
+            ask=read_ask(query, number=number, roles=roles, summary=summary),
+            aspects=self._aspects(query, refs, names, False, number),
+            detail=detail,
+            polar=is_polar and bool(asked_terms),
+            polar_terms=asked_terms,
+            own_limits=asks_own_limitations(query, names),
+        )
+        # --- comparisons: two papers and a comparison word or "each"/"both"/"or"; or "compare them"
+        sides = tuple(comparison_sides(query))
+        described = [r for r in refs if r.kind == "description"]
+        pronoun = any(r.kind == "pronoun" for r in refs)  # "how does it differ from ...": the paper of the last turn
+        two = len(distinct) + len(described) + int(pronoun) >= 2
+        explicit = bool(_COMPARE_WORD.search(query))
+        pair = TWO.search(query)  # "the two federated learning papers"
+        ranks = bool(BETTER.search(query))  # "does X outperform Y?", "which performs best among X, Y and Z"
+        better = asks_better(query)
+        # --- tables: "a table of ...", or a comparison across a whole set ("compare all the papers on T by X")
+        table = split_table(query)
+        plural = any(r.kind == "plural" for r in refs)
+        counted = any(r.kind == "plural" and r.count for r in refs)  # "the two", not "their"
+        if table is not None and (asks_table(query) or not (pair or distinct or described or counted)):
+            return self._table(header, table, distinct, query)
+        alternative = bool(_MORE.search(query) or _EACH.search(query) or re.search(r"\bor\b", query, re.I))
+        if (explicit and (pair or plural)) or number != "many" and (
+            (two and (explicit or ranks or alternative))
+            or (explicit and number == "open" and sides and not distinct and all(content_terms(x) for x in sides[0]))
+            or (explicit and len(distinct) == 1 and explicit_two(query))
+        ):
+            # A side that describes its paper ("the one on likelihood matching for diffusion") is no aspect.
+            names = names + [x for x in (sides[0] if sides else ()) if _SIDE_DESCRIPTION.match(x)]
+            return ComparePlan(
+                **header,
+                sides=sides,
+                set_topic=self._set_topic(pair.group("topic").strip()) if pair else None,
+                aspects=self._aspects(query, refs, names, better),
+                verdict=verdict_criterion(query) if better else "",
+                otherwise=base,
+            )
+        # --- summaries of one paper (nothing else asked), or of the papers on a topic
+        one = len(distinct) + len(described) == 1 or (not distinct and any(r.kind == "pronoun" for r in refs))
+        if summary and one and not aspect_beyond_summary(aspect):
+            desc = described[0] if described and not distinct else None
+            return SummaryPlan(**header, described=desc.text if desc else "", otherwise=base,
+                               described_topic=self.topic(split_frame(desc.text)[0]) if desc else None)
+        if summary and not distinct and not described and number == "many" and topic.text:
+            return SummaryPlan(**header, topic=topic, otherwise=base)
+        if _NEGATED.match(topic_text) and not distinct:
+            instead = _NEGATED_BE.sub(r"\1 ", _NEGATION.sub("", query, count=1), count=1).strip()
+            return Reply(**header, kind="negated", instead=instead)
+        return base
+
+    def _table(self, header: dict, table: tuple[str, str], named: set[str], query: str) -> TablePlan:
+        """The plan of a table request: its rows are the papers it names or its topic's papers, its
+        columns the phrases after the column word (:func:`rag.question.table.split_table`)."""
+        rows, columns = table
+        topic = None
+        if not named:
+            text = split_frame(rows)[0] if content_terms(rows) else ""
+            topic = self.topic(text, number="many", query=query) if text else None
+        return TablePlan(**header, topic=topic, columns=read_columns(column_phrases(columns)))
 
 
-def _table_plan(common: dict, table: tuple[str, str], named: set[str], catalogue: Catalogue | None) -> QuestionPlan:
-    """The plan of a table request: its rows are the papers it names or its topic's papers, its
-    columns the phrases after the column word (:func:`rag.question.table.split_table`)."""
-    rows, columns = table
-    topic = ""
-    if not named:
-        topic = split_frame(rows)[0] if content_terms(rows) else ""
-        if catalogue is not None:
-            topic = re.sub(r"[A-Za-z]{5,}", lambda m: catalogue.correct(m.group(0)), topic)
-    t_topic, t_excl = split_exclusion(topic)
-    plan = {**common, "topic": t_topic, "exclusion": t_excl, "facets": facets(t_topic), "number": "many",
-            "metadata": "", "detail_only": False, "polar": False, "polar_terms": (),
-            "quantity": False}  # columns are asked per cell
-    return QuestionPlan(**plan, intent="table", columns=column_phrases(columns))
+def read_question(
+    text: str | None, catalogue: Catalogue | None = None, *, max_chars: int = MAX_QUESTION_CHARS,
+    filters: Collection[str] = (),
+) -> Plan:
+    """Read a message into its plan with a :class:`Reader` of ``catalogue`` (tests, one-off reads)."""
+    return Reader(catalogue, max_chars=max_chars).read(text, filters=filters)
 
 
 def aspect_beyond_summary(aspect: str) -> bool:

@@ -17,31 +17,31 @@ fresh :class:`rag.route.conversation.Conversation`, the route the chat page, the
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from rag.citations import format_marker
 from rag.evidence.rows import LIMITATIONS, select_rows
 from rag.evidence.selector import GAP_UNIT, EvidenceSelector
-from rag.index.retrieve import HybridRetriever, Retrieval
+from rag.index.retrieve import HybridRetriever
 from rag.lexicon import states_phrase
 from rag.llm.clients import ChatLLM
 from rag.llm.prose import REFUSAL, ProseWriter, Source
+from rag.question.asks import read_ask
 from rag.question.details import MODEL_SIZE
-from rag.question.phrasing import excluded_terms
-from rag.question.reader import QuestionPlan, read_question
-from rag.question.roles import wants_more
-from rag.route.filters import Filters
+from rag.question.filters import FILTER_KINDS
+from rag.question.plan import Ask, AskPlan, Detail, Plan, Topic
+from rag.question.reader import Reader
 from rag.route.lead import lead_line, list_head
 from rag.route.membership import Membership, more_may_match
-from rag.route.refusal import RefusalPolicy, metadata_phrase
+from rag.route.refusal import RefusalPolicy
 from rag.settings import Settings
-from rag.text import content_terms
-from rag.types import Answer, Citation, Evidence, PaperHit, Timings
+from rag.types import Answer, Citation, Evidence, PaperHit, Retrieval, Timings
 from store.papers import has_opening_label, is_code_link, strip_markup
 
-__all__ = ["EMPTY_QUESTION", "MAIN_POINTS", "REFUSAL", "AnswerPipeline"]
+__all__ = ["EMPTY_QUESTION", "MAIN_POINTS", "REFUSAL", "AnswerPipeline", "main_points"]
 
 EMPTY_QUESTION = "Please ask a question about the papers in the collection."
 MAIN_POINTS = "What problem does it address, what does it propose, and what results does it report?"
@@ -49,13 +49,6 @@ MAIN_POINTS = "What problem does it address, what does it propose, and what resu
 EXCLUSION_COVERAGE = 0.5
 """IDF-weighted share of an excluded word's forms ("agent settings" -> agent) that puts a paper out,
 and of the rest of an artifact question's topic ("speech" of "a new speech dataset") that keeps one in."""
-# Words of "a new large-scale dataset" that say what kind of artifact, not what it is about.
-_ARTIFACT_WORDS = frozenset(
-    """dataset datasets benchmark benchmarks corpus corpora metric metrics measure measures suite suites
-    leaderboard leaderboards simulator simulators toolkit toolkits testbed testbeds new novel large large-scale
-    big own public publicly open open-source introduced release released releases build built contribute
-    contributed construct constructed create created curated collect collected evaluation eval""".split()
-)
 
 
 class AnswerPipeline:
@@ -67,6 +60,7 @@ class AnswerPipeline:
         llm: The LLM that writes connecting prose, or ``None`` for extractive answers.
         settings: All settings.
         llm_note: Why this LLM was chosen (shown in answers and the UI).
+        reader: The question reader of this collection (default: one over the retriever's catalogue).
     """
 
     def __init__(
@@ -76,8 +70,10 @@ class AnswerPipeline:
         llm: ChatLLM | None,
         settings: Settings,
         llm_note: str = "",
+        reader: Reader | None = None,
     ):
         self.retriever = retriever
+        self.reader = reader or Reader(retriever.catalogue, max_chars=settings.input.max_question_chars)
         self.evidence = evidence
         self.llm = llm
         self.settings = settings
@@ -102,32 +98,15 @@ class AnswerPipeline:
         """The papers of the collection with their names (:class:`rag.index.catalogue.Catalogue`)."""
         return self.retriever.catalogue
 
-    def read(self, text: str | None) -> QuestionPlan:
-        """Read a message into its plan (:func:`rag.question.reader.read_question`) against this collection."""
-        return read_question(text, self.catalogue, max_chars=self.settings.input.max_question_chars)
-
-    def ask(
-        self,
-        question: str,
-        *,
-        top_k: int | None = None,
-        on_token: Callable[[str], None] | None = None,
-        stop: threading.Event | None = None,
-        filters: Filters | None = None,
-    ) -> Answer:
-        """Answer one question in a fresh conversation: the route the page, CLI and ``eval`` share.
-
-        Never raises for bad input; LLM failures fall back to the extractive answer (see ``note``).
-        """
-        from rag.route.conversation import Conversation
-
-        return Conversation(self).ask(question, top_k=top_k, on_token=on_token, stop=stop, filters=filters).answer
+    def read(self, text: str | None, *, filters: Collection[str] = FILTER_KINDS) -> Plan:
+        """Read a message into its plan (:meth:`rag.question.reader.Reader.read`) against this collection."""
+        return self.reader.read(text, filters=filters)
 
     # --- answering a plan ------------------------------------------------------------
 
     def answer(
         self,
-        plan: QuestionPlan,
+        plan: AskPlan,
         *,
         papers: Sequence[str] = (),
         allowed: set[str] | None = None,
@@ -135,7 +114,7 @@ class AnswerPipeline:
         on_token: Callable[[str], None] | None = None,
         stop: threading.Event | None = None,
     ) -> Answer:
-        """Answer a plan of intent ``ask``.
+        """Answer a question (:class:`rag.question.plan.AskPlan`).
 
         Args:
             plan: The question's plan.
@@ -154,31 +133,33 @@ class AnswerPipeline:
         at_least = False
         left_out: list[PaperHit] = []
         if papers:
-            retrieval = self.retriever.search(plan.query)
+            retrieval = self.retriever.search(plan.search)
             timings.retrieval = time.perf_counter() - t0
             chosen_papers = [self.catalogue[p] for p in papers[: top_k or rs.top_k]]
-            refusal = self.refusals.metadata(plan, chosen_papers, asked=True) or self.refusals.absent_terms(
+            refusal = self.refusals.metadata(plan.detail, chosen_papers, asked=True) or self.refusals.absent_terms(
                 plan, retrieval, chosen_papers
             )
             by_id = {h.paper.id: h for h in retrieval.hits}
             chosen = [by_id.get(p.id) or PaperHit(p, 1.0) for p in chosen_papers]
             matched = len(chosen)
         else:
-            retrieval = self.retriever.search(plan.topic or plan.query, allowed=allowed)
+            topic = plan.topic
+            retrieval = self.retriever.search(topic.search, allowed=allowed)
             timings.retrieval = time.perf_counter() - t0
             # Papers that introduce an artifact, or link their code, are judged by what they state
             # (below), not by how close a sentence comes to "a new large-scale dataset".
-            judged_apart = plan.artifact or plan.about_links
-            refusal = "" if judged_apart and retrieval.hits else self.refusals.topic(plan, retrieval)
-            chosen, matched, at_least, left_out = ([], 0, False, []) if refusal else self.find(plan, retrieval)
+            judged_apart = topic.artifact or topic.about_links
+            refused = not (judged_apart and retrieval.hits)
+            refusal = self.refusals.topic(plan, topic, retrieval, plan.detail) if refused else ""
+            chosen, matched, at_least, left_out = ([], 0, False, []) if refusal else self.find(topic, retrieval)
             if not refusal and not chosen:
                 refusal = REFUSAL
                 if left_out:
-                    refusal += f" Every paper that matched is about {plan.exclusion}: " + ", ".join(
+                    refusal += f" Every paper that matched is about {topic.exclusion}: " + ", ".join(
                         h.paper.label for h in left_out
                     ) + "."
-                elif plan.artifact:  # "what dataset does X build?": no abstract presents one of its own
-                    refusal += f" No abstract that matches presents a {' or '.join(plan.artifact)} of its own."
+                elif topic.artifact:  # "what dataset does X build?": no abstract presents one of its own
+                    refusal += f" No abstract that matches presents a {' or '.join(topic.artifact)} of its own."
                 elif retrieval.hits:
                     top = retrieval.hits[0].paper
                     refusal += f" No paper is close enough to it; the closest is {top.label} ({top.id})."
@@ -191,7 +172,7 @@ class AnswerPipeline:
         t = time.perf_counter()
         sources = self._sources(plan, chosen, listing=several, named=bool(papers))
         timings.evidence = time.perf_counter() - t
-        if plan.metadata == "authors" and papers and all(h.paper.authors for h in chosen):
+        if plan.detail and plan.detail.kind == "authors" and papers and all(h.paper.authors for h in chosen):
             return self._authors(plan, sources, retrieval, timings, t0)
         t = time.perf_counter()
         prose = self.writer.write(plan.query, len(chosen) > 1, sources, on_token, stop)
@@ -212,7 +193,7 @@ class AnswerPipeline:
         )
         text = render(sources, prose.text, listing=several, matched=matched, at_least=at_least, lead=lead)
         if left_out:
-            text += f"\n\nLeft out as about {plan.exclusion} ({len(left_out)}): " + ", ".join(
+            text += f"\n\nLeft out as about {plan.topic.exclusion} ({len(left_out)}): " + ", ".join(
                 h.paper.label for h in left_out
             ) + "."
         if plan.trimmed:
@@ -239,13 +220,13 @@ class AnswerPipeline:
         )
 
     def find(
-        self, plan: QuestionPlan, retrieval: Retrieval, limit: int | None = None
+        self, topic: Topic, retrieval: Retrieval, limit: int | None = None
     ) -> tuple[list[PaperHit], int, bool, list[PaperHit]]:
         """The papers that answer a question naming none.
 
         Args:
-            plan: The question's plan (topic, facets, number, exclusion, artifact).
-            retrieval: The retrieval of its topic.
+            topic: What they must be about (its facets, number, exclusion, artifact).
+            retrieval: The retrieval of the topic.
             limit: Most papers chosen (default ``retrieval.max_set_size``; a table takes every
                 member among the ``retrieval.candidates`` checked).
 
@@ -257,47 +238,48 @@ class AnswerPipeline:
         limit = limit or rs.max_set_size
         hits = retrieval.hits
         checked = hits[: rs.candidates]
-        if plan.about_links:
+        if topic.about_links:
             chosen = [h for h in checked if h.paper.url and is_code_link(h.paper.abstract, h.paper.url)]
             chosen = chosen or [h for h in checked if h.paper.url]
             return chosen[:limit], len(chosen), False, []
-        if plan.artifact:
+        if topic.artifact:
             # "Which papers release a new speech dataset": papers stating the artifact as their own
             # contribution, among those that state the rest of the topic ("speech").
-            rest = " ".join(t for t in content_terms(plan.topic) if t not in _ARTIFACT_WORDS)
+            rest = topic.artifact_rest
             cov = self.retriever.coverages(rest, [h.paper.id for h in checked]) if rest else [1.0] * len(checked)
             members = [h for h, c in zip(checked, cov, strict=True) if c >= EXCLUSION_COVERAGE]
-            members = self.membership.contributors(plan.artifact, members)
+            members = self.membership.contributors(topic.artifact, members)
         else:
-            many = plan.number == "many"
-            members = [h for h, _ in self.membership.members(plan.topic, plan.facets, checked, rs.set_membership, many)]
+            many = topic.number == "many"
+            found = self.membership.members(topic.text, topic.facets, checked, rs.set_membership, many)
+            members = [h for h, _ in found]
         left_out: list[PaperHit] = []
-        if plan.exclusion and members:
+        if topic.exclusion and members:
             # One excluded word puts out a paper that states it; an excluded phrase ("not dataset
             # distillation") one that states the phrase, not its words apart.
-            words = excluded_terms(plan.exclusion)
+            words = topic.excluded
             if len(words.split()) > 1:
                 left_out = [h for h in members if states_phrase(words, h.paper.text_for_index)]
             else:
                 cov = self.retriever.coverages(words, [h.paper.id for h in members])
                 left_out = [h for h, c in zip(members, cov, strict=True) if c >= EXCLUSION_COVERAGE]
             members = [h for h in members if h not in left_out]
-        if not members and not plan.artifact and plan.number != "many" and checked:
+        if not members and not topic.artifact and topic.number != "many" and checked:
             # The topic passed the refusal policy: a question that does not ask for a set gets the
             # most relevant paper even when no candidate is clearly a member.
             members = checked[:1]
-        if plan.number == "one":
+        if topic.number == "one":
             members = members[:1]
-        at_least = plan.number != "one" and more_may_match(len(members), len(checked), len(hits))
+        at_least = topic.number != "one" and more_may_match(len(members), len(checked), len(hits))
         return members[:limit], len(members), at_least, left_out
 
-    def _rank_evidence(self, text: str, source: Source) -> list[Evidence]:
-        """``source``'s evidence sentences scored against ``text`` (one part of a question), best first."""
+    def _rank_evidence(self, ask: Ask, source: Source) -> list[Evidence]:
+        """``source``'s evidence sentences scored against ``ask`` (one part of a question), best first."""
         quoted = {e.start for e in source.evidence}
-        return [e for e in self.evidence.score(text, source.hit.paper) if e.start in quoted]
+        return [e for e in self.evidence.score(ask, source.hit.paper) if e.start in quoted]
 
     def _sources(
-        self, plan: QuestionPlan, chosen: list[PaperHit], *, listing: bool, named: bool = True
+        self, plan: AskPlan, chosen: list[PaperHit], *, listing: bool, named: bool = True
     ) -> list[Source]:
         """Number the chosen papers and pick each one's evidence sentences.
 
@@ -305,21 +287,14 @@ class AnswerPipeline:
         problem and its method), also quotes the sentence that says what it does (its gist), so the
         reader knows which paper answers and what it proposes.
         """
-        ev_query = plan.topic if listing else plan.query
-        if not plan.english or not ev_query:
-            ev_query = MAIN_POINTS
-        qvec = self.retriever.query_vectors([ev_query])[0]
+        ask = (plan.topic.ask if plan.topic.text else main_points()) if listing else plan.ask
+        if not plan.english or not ask.text:
+            ask = main_points()
+        qvec = self.retriever.query_vectors([ask.text])[0]
         per = 1 if listing else self.settings.answer.evidence_per_paper
-        # The question model's reading of what is asked of each paper (roles, summary), when the
-        # evidence query is the question itself.
-        read = ev_query == plan.query
-        if not listing and (plan.summary or (len(plan.roles) >= 2 if read else wants_more(ev_query))):
-            per += 2 if plan.summary else 1
-        roles, summary = (plan.roles, plan.summary) if read else (None, None)
-        sources = [
-            Source(i + 1, h, self.evidence.select(ev_query, h.paper, k=per, qvec=qvec, roles=roles, summary=summary))
-            for i, h in enumerate(chosen)
-        ]
+        if not listing and (plan.ask.summary or ask.summary or len(ask.roles) >= 2):
+            per += 2 if plan.ask.summary else 1
+        sources = [Source(i + 1, h, self.evidence.select(ask, h.paper, k=per, qvec=qvec)) for i, h in enumerate(chosen)]
         if plan.own_limits and named and not listing:
             # "what are its limitations?": the limitation the abstract states of the paper's own
             # work, else the gap it addresses (the lead says which, :func:`rag.route.lead.lead_line`).
@@ -327,18 +302,17 @@ class AnswerPipeline:
                 paper = s.hit.paper
                 own = select_rows(self.evidence, paper, [LIMITATIONS])["limitations"]
                 moves = self.evidence.moves(paper)
-                gap = [e for e in self.evidence.score(plan.query, paper) if moves.get(e.start) == "gap"]
+                gap = [e for e in self.evidence.score(plan.ask, paper) if moves.get(e.start) == "gap"]
                 s.evidence = sorted(own or gap[:GAP_UNIT] or s.evidence, key=lambda e: e.start)
             return sources
-        if plan.metadata and not listing:
+        if plan.detail and not listing:
             # "how big is the Agent-Omit model?", "what license will the kernels be released under?"
             # reach here only when the abstract states the detail (rag.route.refusal): the sentences
             # stating it answer, whatever their cosine to the question.
-            phrase = metadata_phrase(plan)
             for s in sources:
-                stated = [e for e in self.evidence.score(plan.query, s.hit.paper) if _states_detail(plan, phrase, e)]
+                stated = [e for e in self.evidence.score(plan.ask, s.hit.paper) if _states_detail(plan.detail, e)]
                 s.evidence = sorted(stated[:2], key=lambda e: e.start) or s.evidence
-        whole = plan.summary or {"problem", "method"} <= plan.roles
+        whole = plan.ask.summary or {"problem", "method"} <= plan.ask.roles
         for s in sources:
             # A list entry whose label is only the abstract's opening words says what the paper does,
             # so the reader can tell the papers apart.
@@ -354,7 +328,7 @@ class AnswerPipeline:
         return sources
 
     def _authors(
-        self, plan: QuestionPlan, sources: list[Source], retrieval: Retrieval, timings: Timings, t0: float
+        self, plan: AskPlan, sources: list[Source], retrieval: Retrieval, timings: Timings, t0: float
     ) -> Answer:
         """Who wrote the named papers, from their records (abstracts never say): one line each,
         then what the paper does, quoted."""
@@ -420,9 +394,16 @@ def render(
     return "\n".join(lines).strip()
 
 
-def _states_detail(plan: QuestionPlan, phrase: str, e: Evidence) -> bool:
-    """Whether evidence ``e`` states the detail ``plan`` asks for: a model size, or the words that
-    ask for it in any spelling ("licence" for "license", "learning rate")."""
-    if plan.metadata == "model size":
+def _states_detail(detail: Detail, e: Evidence) -> bool:
+    """Whether evidence ``e`` states the detail asked for: a model size, or the words that ask for
+    it in any spelling ("licence" for "license", "learning rate")."""
+    if detail.kind == "model size":
         return bool(MODEL_SIZE.search(e.sentence))
-    return bool(phrase) and states_phrase(phrase, e.sentence)
+    return bool(detail.phrase) and states_phrase(detail.phrase, e.sentence)
+
+
+@functools.cache
+def main_points() -> Ask:
+    """:data:`MAIN_POINTS`, read once: what to quote from a paper a question names but asks nothing
+    in particular of (or asks in another language)."""
+    return read_ask(MAIN_POINTS)

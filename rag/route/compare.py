@@ -16,6 +16,7 @@ from rag.citations import format_marker
 from rag.evidence.rows import NOT_STATED, ROWS, Row, select_rows
 from rag.evidence.selector import ASPECT_FLOOR
 from rag.protocols import EvidenceSource
+from rag.question.plan import Ask
 from rag.route.lead import key_clause, quoted
 from rag.text import content_terms, named_entities, normalize
 from rag.types import Citation, Evidence
@@ -44,6 +45,7 @@ class ComparisonTable:
         cells: ``cells[i][j]``: evidence of paper ``j`` for row ``i`` (empty = not stated).
         aspects: The sub-questions the question asked, as it words them, in order (may be empty).
         aspect_cells: ``aspect_cells[i][j]``: evidence of paper ``j`` for aspect ``i``.
+        titles: The aspects as headings ("What does each distill?", :attr:`rag.question.plan.Ask.title`).
     """
 
     rows: tuple[Row, ...]
@@ -51,6 +53,7 @@ class ComparisonTable:
     cells: tuple[tuple[tuple[Evidence, ...], ...], ...]
     aspects: tuple[str, ...] = ()
     aspect_cells: tuple[tuple[tuple[Evidence, ...], ...], ...] = ()
+    titles: tuple[str, ...] = ()
 
     def cell(self, row_key: str, paper_id: str) -> tuple[Evidence, ...]:
         """Evidence of one paper for one row (by row key and paper id)."""
@@ -59,29 +62,7 @@ class ComparisonTable:
         return self.cells[i][j]
 
 
-# An aspect that only names a row ("on data", "their limitations", "in terms of results") is that
-# row: its cells are chosen by the row's roles and the abstract's moves, as in the table below it.
-_ROW_WORDS = {
-    "data": {"data", "dataset", "datasets", "benchmark", "benchmarks", "evaluation", "evaluations", "experiments",
-             "tasks"},
-    "results": {"result", "results", "performance", "findings", "outcomes"},
-    "limitations": {"limitation", "limitations", "weakness", "weaknesses", "drawback", "drawbacks", "shortcomings"},
-    "approach": {"method", "methods", "approach", "approaches", "idea", "ideas", "technique", "techniques"},
-    "problem": {"problem", "problems", "motivation", "motivations", "goal", "goals", "challenge", "challenges"},
-}  # fmt: skip
-_ASPECT_GLUE = frozenset(
-    "on in of the their its and terms with respect to regarding about for what how do does they each use uses used"
-    .split()
-)
-
-
-def _row_named(part: str) -> str:
-    """The key of the row an aspect only names ("on data" -> ``"data"``), else ``""``."""
-    words = [w for w in re.findall(r"[a-z]+", part.lower()) if w not in _ASPECT_GLUE]
-    return next((key for key, names in _ROW_WORDS.items() if words and set(words) <= names), "")
-
-
-def _aspect_cell(evidence: EvidenceSource, part: str, paper: Paper) -> tuple[Evidence, ...]:
+def _aspect_cell(evidence: EvidenceSource, part: Ask, paper: Paper) -> tuple[Evidence, ...]:
     """The sentences of ``paper`` that answer ``part``, or ``()`` when none reaches :data:`ASPECT_FLOOR`."""
     best = evidence.score(part, paper)
     if not best or best[0].score < ASPECT_FLOOR:
@@ -93,9 +74,8 @@ def build_table(
     evidence: EvidenceSource,
     papers: Sequence[Paper],
     cite: Callable[[Paper, Sequence[Evidence]], Citation],
-    aspects: Sequence[str] = (),
+    aspects: Sequence[Ask] = (),
     rows: Sequence[Row] = ROWS,
-    headings: Sequence[str] = (),
     extra: Sequence[Sequence[Evidence]] = (),
 ) -> ComparisonTable:
     """Fill the aspect cells and the default rows for ``papers``.
@@ -104,9 +84,9 @@ def build_table(
         evidence: The sentence scorer.
         papers: The compared papers, in column order.
         cite: Makes a paper's citation (conversation numbering) from its evidence.
-        aspects: Sub-questions the question asked, as evidence queries, first in the answer.
+        aspects: Sub-questions the question asked (each with its heading as the question words it:
+            "what does each distill?"), first in the answer.
         rows: The default rows.
-        headings: The same sub-questions as the question words them ("what does each distill?").
         extra: Per paper (column order), more sentences the answer quotes, added to its citation
             (the head-to-head sentences of :mod:`rag.route.head_to_head`).
     """
@@ -114,7 +94,7 @@ def build_table(
     keys = {r.key for r in rows}
     asked = [
         [tuple(sel[key]) for sel in chosen]
-        if (key := _row_named(a)) in keys
+        if (key := a.row) in keys
         else [_aspect_cell(evidence, a, p) for p in papers]
         for a in aspects
     ]
@@ -124,8 +104,9 @@ def build_table(
         for j, (p, sel) in enumerate(zip(papers, chosen, strict=True))
     )
     cells = tuple(tuple(sel[r.key] for sel in chosen) for r in rows)
-    shown = tuple(headings) if len(headings) == len(aspects) else tuple(aspects)
-    return ComparisonTable(tuple(rows), cites, cells, shown, tuple(tuple(row) for row in asked))
+    shown = tuple(a.heading or a.text for a in aspects)
+    titles = tuple(a.title for a in aspects)
+    return ComparisonTable(tuple(rows), cites, cells, shown, tuple(tuple(row) for row in asked), titles)
 
 
 def _quote(evs: Sequence[Evidence]) -> str:
@@ -173,12 +154,6 @@ def _names(cits: Sequence[Citation]) -> str:
     return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
 
 
-_QUESTION_WORD = re.compile(
-    r"^(?:how|what|which|who|whom|whose|where|when|why|is|are|was|were|do|does|did|can|could|should|would|will|has|have)\b",
-    re.I,
-)
-
-
 def comparison_text(table: ComparisonTable, papers: Sequence[Paper], idf: Callable[[str], float]) -> str:
     """The comparison as the page shows it: what was asked (per paper, quoted), a short paragraph
     (key terms, shared names, what only one abstract states), then the rows as a table.
@@ -190,10 +165,9 @@ def comparison_text(table: ComparisonTable, papers: Sequence[Paper], idf: Callab
     lines = []
     if table.aspects:
         lines.append(f"{_names(cits)} on what the question asks:")
-        for aspect, cells in zip(table.aspects, table.aspect_cells, strict=True):
-            asked = aspect.strip().rstrip("?").strip()
-            mark = "?" if aspect.strip().endswith("?") or _QUESTION_WORD.match(asked) else ""
-            lines += ["", f"**{asked[:1].upper()}{asked[1:]}{mark}**"]
+        titles = table.titles or table.aspects
+        for title, cells in zip(titles, table.aspect_cells, strict=True):
+            lines += ["", f"**{title}**"]
             for c, evs in zip(table.papers, cells, strict=True):
                 lines.append(f"- {c.label} {format_marker(c.number)}: {_quote(evs) if evs else NOT_STATED}")
         lines.append("")

@@ -1,36 +1,46 @@
-"""The one route: every question, from the page, the CLI, the API or ``eval``, is answered here.
+"""The one route: every question, from the page, the CLI, the API, MCP or ``eval``, is answered here.
 
 A :class:`Conversation` holds the turns of one user's session. For each message it
 
-* reads the message once into a :class:`rag.question.reader.QuestionPlan` (:meth:`AnswerPipeline.read`);
-* applies year / venue / author filters (:class:`rag.route.filters.Filters`, a year or an author the
-  question states becomes a visible filter); a question that only asks for an author's papers
-  ("papers by X", "what did X publish in 2023") lists every paper the filters let through
-  (:mod:`rag.route.listing`);
-* resolves the papers the plan refers to: names and ids through the catalogue, ``[2]`` / "the
-  second one" / "it" / "both" through earlier turns, descriptions through retrieval;
-* dispatches on the plan's intent: a comparison (:mod:`rag.route.compare`), a table across papers
-  (:mod:`rag.route.table_answer`), a summary of one paper or of a topic (:mod:`rag.route.summary`), or a question
+* reads the message once into a typed plan (:meth:`rag.route.answer.AnswerPipeline.read`), with
+  the year / venue / author restrictions it states when the filters read them (every entry reads
+  them unless the user turned it off);
+* applies the filters (:class:`rag.route.filters.Filters`); a message that only asks for an
+  author's papers ("papers by X") is a plan of the collection, listed from the records;
+* resolves a follow-up ("what about APM?", "which is better?") into the plan it asks and the papers
+  the plan refers to: names and ids through the catalogue, ``[2]`` / "the second one" / "it" /
+  "both" through earlier turns, descriptions through retrieval (:mod:`rag.route.references`);
+* dispatches on the plan's type: a comparison (:mod:`rag.route.compare`), a table across papers
+  (:mod:`rag.route.table_answer`), a summary of one paper or of a topic (:mod:`rag.route.summary`),
+  the collection itself (:mod:`rag.route.listing`), a reply that asks nothing, or a question
   (:meth:`rag.route.answer.AnswerPipeline.answer`);
 * keeps one citation numbering for the whole conversation: a paper keeps the number it first got.
 
-No Gradio here: the UI only renders :class:`Turn` objects.
+The typed entry points (:meth:`Conversation.compare_papers`, :meth:`Conversation.table`,
+:meth:`Conversation.summarize`) build their plans directly. No Gradio here: the UI only renders
+:class:`Turn` objects.
 """
 
 from __future__ import annotations
 
-import re
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from rag.citations import format_marker
-from rag.evidence.table import parse_columns
-from rag.index.authors import topic_left
+from rag.evidence.table import default_columns
 from rag.llm.prose import REFUSAL
-from rag.question.phrasing import split_frame, verdict_criterion
-from rag.question.reader import PaperRef, QuestionPlan
+from rag.question.plan import (
+    AskPlan,
+    CollectionPlan,
+    ComparePlan,
+    PaperRef,
+    Plan,
+    Reply,
+    SummaryPlan,
+    TablePlan,
+)
 from rag.route.answer import EMPTY_QUESTION, AnswerPipeline
 from rag.route.compare import build_table, compare_lead, comparison_text
 from rag.route.filters import FilterPlan, Filters
@@ -39,8 +49,8 @@ from rag.route.listing import list_papers
 from rag.route.references import ReferenceResolver, Resolution, display_name
 from rag.route.refusal import NOT_ENGLISH
 from rag.route.summary import summarize_paper, summarize_topic
-from rag.route.table_answer import answer_table, table_plan
-from rag.route.turn import CitationNumbering, Turn, TurnKind, renumber_markers
+from rag.route.table_answer import answer_table
+from rag.route.turn import History, Turn, TurnKind, renumber_markers
 from rag.types import Answer, Citation, Evidence, PaperHit, Timings
 from store.papers import Paper
 
@@ -55,7 +65,9 @@ WELCOME = (
     "dataset and result”)."
 )
 """The reply to a message that asks nothing of the papers ("hello!", "thanks", "ok"): what can be asked."""
-class Conversation(ReferenceResolver):
+
+
+class Conversation:
     """The turns of one conversation and its citation numbering (see the module docstring).
 
     Not shared between users: the UI keeps one per session. Calls are serialised by a lock.
@@ -66,34 +78,49 @@ class Conversation(ReferenceResolver):
 
     def __init__(self, pipeline: AnswerPipeline):
         self.pipeline = pipeline
-        self.turns: list[Turn] = []
-        self._numbers = CitationNumbering()
+        self.history = History()
+        self.resolver = ReferenceResolver(self, self.history)
         self._lock = threading.Lock()
+
+    @property
+    def turns(self) -> list[Turn]:
+        """The turns so far, oldest first."""
+        return self.history.turns
+
+    @property
+    def papers(self) -> dict[str, Paper]:
+        """Every paper of the collection, by id."""
+        return self.pipeline.catalogue.papers
 
     # --- numbering ---------------------------------------------------------------------
 
     @property
     def references(self) -> dict[int, Citation]:
         """Every paper cited so far: conversation number -> its latest citation, by number."""
-        return dict(sorted(self._numbers.references.items()))
+        return dict(sorted(self.history.numbers.references.items()))
 
     def number_of(self, paper_id: str) -> int | None:
         """The conversation number of a paper, or ``None`` if it was never cited."""
-        return self._numbers.by_paper.get(paper_id)
+        return self.history.number_of(paper_id)
 
     def paper_with_number(self, number: int) -> str | None:
         """The paper id cited as ``[number]`` in this conversation, or ``None``."""
-        return next((pid for pid, n in self._numbers.by_paper.items() if n == number), None)
+        return self.history.paper_with_number(number)
 
     def known_numbers(self) -> list[int]:
         """The citation numbers given so far, in order."""
-        return sorted(self._numbers.references)
+        return self.history.known_numbers()
+
+    def resolve(self, ref: str) -> Resolution:
+        """Which paper a reference given on its own means (:meth:`ReferenceResolver.resolve`)."""
+        return self.resolver.resolve(ref)
 
     def cite(self, paper: Paper, evidence: Sequence[Evidence]) -> Citation:
         """A citation of ``paper`` with its conversation number (assigned on first use)."""
         unique = {e.start: e for e in reversed(list(evidence))}  # one per sentence (the first given wins)
+        numbers = self.history.numbers
         c = Citation(
-            number=self._numbers.number(paper.id),
+            number=numbers.number(paper.id),
             paper_id=paper.id,
             label=paper.label,
             evidence=tuple(sorted(unique.values(), key=lambda e: e.start)),
@@ -101,17 +128,18 @@ class Conversation(ReferenceResolver):
             authors=paper.author_line,
             year=paper.year,
         )
-        self._numbers.references[c.number] = c
+        numbers.references[c.number] = c
         return c
 
     def renumber(self, answer: Answer) -> Answer:
         """The answer with markers and citations in conversation numbering."""
+        numbers = self.history.numbers
         mapping: dict[int, int] = {}
         cits = []
         for c in answer.citations:
-            mapping[c.number] = self._numbers.number(c.paper_id)
+            mapping[c.number] = numbers.number(c.paper_id)
             nc = replace(c, number=mapping[c.number])
-            self._numbers.references[nc.number] = nc
+            numbers.references[nc.number] = nc
             cits.append(nc)
         return replace(
             answer,
@@ -143,29 +171,27 @@ class Conversation(ReferenceResolver):
             top_k: Most named papers answered about (default from settings).
             on_token: Receives LLM prose pieces as they stream.
             stop: When set, generation stops.
-            filters: Year / venue / author restrictions; ``None`` restricts nothing.
+            filters: Year / venue / author restrictions; ``None``: none set, and the ones the
+                question states are read (as ``Filters()``).
 
         Returns:
             The recorded :class:`Turn`.
         """
+        filters = filters if filters is not None else Filters()
         with self._lock:
-            turn = self._turn(message, top_k=top_k, on_token=on_token, stop=stop, filters=filters)
+            plan = self.pipeline.read(message, filters=filters.reads)
+            turn = self._turn(plan, top_k=top_k, on_token=on_token, stop=stop, filters=filters)
             self.turns.append(turn)
             return turn
 
     def compare(self, a_ref: str, b_ref: str, *more: str, filters: Filters | None = None) -> Turn:
         """Compare two papers (or more: ``more``, up to five in all) given by name, id, ``[n]``, an
-        earlier-turn reference or a description."""
-        if more:
-            return self.compare_papers([a_ref, b_ref, *more])
-        with self._lock:  # two references, nothing else asked: no aspect section
-            message = f"Compare {a_ref} with {b_ref}"
-            plan = replace(self.pipeline.read(message), aspect="", parts=(), asked_parts=())
-            turn = self._turn(message, top_k=None, on_token=None, stop=None, filters=filters, plan=plan)
-            self.turns.append(turn)
-            return turn
+        earlier-turn reference or a description, on the default rows."""
+        return self.compare_papers([a_ref, b_ref, *more], filters=filters)
 
-    def compare_papers(self, refs: Sequence[str], aspect: str = "", *, columns: Sequence[str] = ()) -> Turn:
+    def compare_papers(
+        self, refs: Sequence[str], aspect: str = "", *, columns: Sequence[str] = (), filters: Filters | None = None
+    ) -> Turn:
         """Compare two or more papers on the default rows and, first, on ``aspect`` when given.
 
         Args:
@@ -173,6 +199,7 @@ class Conversation(ReferenceResolver):
             aspect: What to quote from each paper ("which datasets does each use?"); ``""``: nothing
                 beyond the default rows.
             columns: More aspects, each quoted as written ("datasets", "compute budget"), after ``aspect``'s.
+            filters: Restrictions that flag compared papers outside them (nothing is read from ``refs``).
 
         Returns:
             A ``compare`` turn (its ``table`` has one column per paper, in the order given), or a
@@ -182,26 +209,22 @@ class Conversation(ReferenceResolver):
             t0 = time.perf_counter()
             asked = aspect.strip()
             message = "Compare " + " and ".join(r.strip() for r in refs) + (f": {asked}" if asked else "")
-            plan = self.pipeline.read(message)
-            if not asked:
-                plan = replace(plan, aspect="", parts=(), asked_parts=())
-            elif not plan.parts:  # the aspect only named papers or frame words: quote it as written
-                plan = replace(plan, aspect=asked, parts=(asked,), asked_parts=(asked,))
-            extra = tuple(c.strip() for c in columns if c.strip())
-            if extra:
-                heads = plan.asked_parts if len(plan.asked_parts) == len(plan.parts) else plan.parts
-                plan = replace(plan, aspect=plan.aspect or "; ".join(extra), parts=plan.parts + extra,
-                               asked_parts=heads + extra)
             found = [self.resolve(r) for r in refs]
+            names = [r.ref for r in found]
+            aspects = self.pipeline.reader.aspects(asked, names) + tuple(
+                self.pipeline.reader.ask(c.strip()) for c in columns if c.strip()
+            )
+            plan = ComparePlan(message, message, aspects=aspects)
             unclear = [r for r in found if not r.resolved]
             ids = list(dict.fromkeys(r.paper_ids[0] for r in found if r.resolved))
+            fplan = (filters or Filters(auto=False)).plan(plan.filters, self.papers)
             if unclear:
                 turn = self._clarify(plan, unclear, t0, "compare")
             elif len(ids) < 2:
                 same = Resolution(" and ".join(refs), (), "name", "they name fewer than two different papers")
                 turn = self._clarify(plan, [same], t0, "compare")
             else:
-                turn = self._compare_ids(plan, ids, None, t0)
+                turn = self._compare_ids(plan, ids, fplan, t0)
             self.turns.append(turn)
             return turn
 
@@ -217,96 +240,108 @@ class Conversation(ReferenceResolver):
             A ``table`` turn (its ``paper_table``), a ``refusal`` when no paper is on the topic, or
             a ``clarify`` turn when a paper is unclear.
         """
-        message, plan = table_plan(self.pipeline.read, topic, columns)
+        filters = filters if filters is not None else Filters()
+        plan = self.pipeline.reader.table(topic, columns, filters=filters.reads)
         with self._lock:
             found = [  # an exact id of the collection (any form: DOI, "openreview:...") is that paper
                 Resolution(r, (r.strip(),), "id") if r.strip() in self.papers else self.resolve(r)
-                for r in (papers if not plan.topic else ()) if r.strip()
+                for r in (papers if plan.topic is None else ()) if r.strip()
             ]
             unclear = [r for r in found if not r.resolved]
             plan = replace(plan, refs=tuple(PaperRef(r.ref, "id", r.paper_ids[:1]) for r in found))
             turn = (
                 self._clarify(plan, unclear, time.perf_counter(), "tabulate") if unclear
-                else self._turn(message, top_k=None, on_token=None, stop=None, filters=filters, plan=plan)
+                else self._turn(plan, top_k=None, on_token=None, stop=None, filters=filters)
             )
             self.turns.append(turn)
             return turn
 
     def summarize(self, ref: str, *, filters: Filters | None = None) -> Turn:
-        """Summarize one paper (by name, ``[n]``, earlier-turn reference or description)."""
-        return self.ask(f"Summarize {ref}", filters=filters)
+        """Summarize one paper (by name, id, ``[n]``, earlier-turn reference or description); a
+        description several papers fit summarizes them as the papers on it."""
+        message = f"Summarize {ref}"
+        with self._lock:
+            t0 = time.perf_counter()
+            res = self.resolve(ref)
+            refs = (PaperRef(res.ref, "id", res.paper_ids),) if res.resolved else ()
+            several = res.how == "description" and len(res.paper_ids) > 1
+            topic = self.pipeline.reader.topic(res.ref) if several else None
+            plan = SummaryPlan(message, message, refs=refs, topic=topic)
+            fplan = (filters or Filters(auto=False)).plan(plan.filters, self.papers)
+            if topic is not None:
+                turn = self._topic_summary(plan, fplan, t0)
+            else:
+                turn = (self._summary(plan, fplan, t0) if res.resolved else None) or self._clarify(
+                    plan, [res], t0, "summarize"
+                )
+            self.turns.append(turn)
+            return turn
 
     def summarize_topic(self, topic: str, *, filters: Filters | None = None) -> Turn:
         """Summarize the papers of the collection on a topic, grouped by theme."""
-        return self.ask(f"Summarize the papers on {topic}", filters=filters)
+        message = f"Summarize the papers on {topic}"
+        filters = filters if filters is not None else Filters()
+        with self._lock:
+            stated, rest = self.pipeline.reader.stated(topic, filters.reads)
+            plan = SummaryPlan(message, message, filters=stated, topic=self.pipeline.reader.topic(rest))
+            turn = self._turn(plan, top_k=None, on_token=None, stop=None, filters=filters)
+            self.turns.append(turn)
+            return turn
 
     # --- dispatch ----------------------------------------------------------------------
 
     def _turn(
-        self, message, *, top_k, on_token, stop, filters: Filters | None, plan: QuestionPlan | None = None
+        self, plan: Plan, *, top_k: int | None, on_token: Callable[[str], None] | None,
+        stop: threading.Event | None, filters: Filters
     ) -> Turn:
         t0 = time.perf_counter()
-        plan = plan or self.pipeline.read(message)
-        fplan = filters.plan(plan.query, self.papers, self.pipeline.catalogue.authors) if filters is not None else None
-        stated = fplan is not None and fplan.question != plan.query  # a year or author phrase became a filter
-        if stated and fplan is not None:
-            plan = replace(self.pipeline.read(fplan.question), asked=plan.asked)
-        if fplan is not None and fplan.allowed is not None and fplan.by_author and self._lists(plan, stated):
-            ans = list_papers(self.pipeline, plan.asked, fplan.allowed, fplan.description)
-            ans = replace(self.renumber(ans), note=self._note(fplan, ans.note))
-            return Turn(plan.asked, plan.asked, ans, "refusal" if ans.refused else "answer", plan=plan)
-        plan = self._follow_up(plan)
-        if plan.intent == "empty":
-            return self._refusal_turn(plan, EMPTY_QUESTION, t0, fplan)
-        if plan.intent == "social":  # nothing asked: say what can be asked; no paper named, nothing cited
+        fplan = filters.plan(plan.filters, self.papers)
+        plan, shown = self.resolver.follow_up(plan)
+        if isinstance(plan, Reply):
+            return self._reply(plan, fplan, t0)
+        if isinstance(plan, CollectionPlan):
+            return self._collection(plan, fplan, t0)
+        if fplan.allowed is not None and not fplan.allowed and not plan.named_ids:
+            return self._refusal_turn(plan, self._no_match(fplan), t0, fplan)
+        if isinstance(plan, TablePlan):
+            return self._table(plan, fplan, t0)
+        if isinstance(plan, ComparePlan):
+            turn = self._compare(plan, fplan, t0)
+            if turn is not None or plan.otherwise is None:
+                return turn or self._refusal_turn(plan, REFUSAL, t0, fplan)
+            plan = plan.otherwise
+        if isinstance(plan, SummaryPlan):
+            if plan.topic is not None:
+                return self._topic_summary(plan, fplan, t0)
+            turn = self._summary(plan, fplan, t0)
+            if turn is not None or plan.otherwise is None:
+                return turn or self._refusal_turn(plan, REFUSAL, t0, fplan)
+            plan = plan.otherwise
+        assert isinstance(plan, AskPlan)
+        return self._answer(plan, fplan, t0, shown, top_k=top_k, on_token=on_token, stop=stop)
+
+    def _reply(self, plan: Reply, fplan: FilterPlan, t0: float) -> Turn:
+        """The reply to a message that asks nothing of the papers."""
+        if plan.kind == "social":  # nothing asked: say what can be asked; no paper named, nothing cited
             n = len(self.papers)
-            held = f"{n} paper{'s' if n != 1 else ''}"
-            return self._refusal_turn(plan, WELCOME.format(n=held), t0, fplan)
-        if plan.intent == "instruction":
+            return self._refusal_turn(plan, WELCOME.format(n=f"{n} paper{'s' if n != 1 else ''}"), t0, fplan)
+        if plan.kind == "instruction":
             return self._refusal_turn(plan, INSTRUCTION, t0, fplan)
-        if plan.intent == "collection":
-            return self._collection(message, plan, fplan, t0)
-        if plan.intent == "negated":
-            positive = re.sub(r"\b(?:(?:do|does)\s+not|(?:do|does)n[’']t|not)\s+", "", plan.query, count=1, flags=re.I)
-            positive = re.sub(r"\b(are|is)n[’']t\s+", r"\1 ", positive, count=1, flags=re.I)
+        if plan.kind == "negated":
             text = (
                 f"{REFUSAL} An abstract can show what a paper is about, not what it is not about: ask "
-                f"“{positive.strip()}” — the papers it does not list are the others."
+                f"“{plan.instead}” — the papers it does not list are the others."
             )
             return self._refusal_turn(plan, text, t0, fplan)
-        if fplan is not None and fplan.allowed is not None and not fplan.allowed and not plan.named_ids:
-            return self._refusal_turn(plan, self._no_match(fplan), t0, fplan)
-        if plan.intent == "table":
-            return self._table(plan, fplan, t0)
-        if plan.intent == "compare":
-            turn = self._compare(plan, fplan, t0)
-            if turn is not None:
-                return turn
-        if plan.intent == "summary":
-            turn = self._summary(plan, fplan, t0)
-            if turn is not None:
-                return turn
-        if plan.intent == "topic_summary":
-            return self._topic_summary(plan, fplan, t0)
-        return self._answer(plan, fplan, t0, top_k=top_k, on_token=on_token, stop=stop)
+        return self._refusal_turn(plan, EMPTY_QUESTION, t0, fplan)
 
-    @staticmethod
-    def _lists(plan: QuestionPlan, stated: bool) -> bool:
-        """A question that asks for the papers a filter lets through and nothing more ("papers by
-        X", "what did X publish in 2023"): no paper named or referred to, no topic, no detail.
-        A question left empty once its author phrase became the filter ("Which papers did X
-        publish?") is one; an empty message is not."""
-        return (
-            (plan.intent == "ask" or (plan.intent == "empty" and stated))
-            and not plan.refs and not plan.metadata and not plan.wants_link and not topic_left(plan.topic)
-        )
-
-    def _answer(self, plan: QuestionPlan, fplan: FilterPlan | None, t0: float, **kw) -> Turn:
-        ids, standalone, unresolved = self._referred(plan)
+    def _answer(self, plan: AskPlan, fplan: FilterPlan, t0: float, shown: str = "", **kw) -> Turn:
+        ids, standalone, unresolved = self.resolver.referred(plan)
+        standalone = shown or standalone
         if unresolved is not None:
             return self._clarify(plan, [unresolved], t0, "ask about")
-        allowed = fplan.allowed if fplan is not None else None
-        if ids and fplan is not None and allowed is not None and allowed.isdisjoint(ids):
+        allowed = fplan.allowed
+        if ids and allowed is not None and allowed.isdisjoint(ids):
             names = " and ".join(display_name(self.papers[p]) for p in ids)
             verb, obj = ("is", "it") if len(ids) == 1 else ("are", "them")
             text = (
@@ -314,16 +349,16 @@ class Conversation(ReferenceResolver):
                 f"remove the filter to ask about {obj}."
             )
             return self._refusal_turn(plan, text, t0, fplan, standalone=standalone)
-        if not ids and not plan.english and not plan.topic:
+        if not ids and not plan.english and not plan.topic.text:
             return self._refusal_turn(plan, f"{REFUSAL} {NOT_ENGLISH}", t0, fplan)
         ans = self.pipeline.answer(plan, papers=ids, allowed=allowed, **kw)
         ans = replace(self.renumber(ans), question=plan.asked, note=self._note(fplan, ans.note))
         return Turn(plan.asked, standalone, ans, "refusal" if ans.refused else "answer", plan=plan)
 
-    def _compare(self, plan: QuestionPlan, fplan: FilterPlan | None, t0: float) -> Turn | None:
+    def _compare(self, plan: ComparePlan, fplan: FilterPlan, t0: float) -> Turn | None:
         """A comparison turn, or ``None`` when the question compares one paper with something that
         is not a paper of the collection (it is then answered as a question about that paper)."""
-        pair, ok = self._pair(plan)
+        pair, ok = self.resolver.pair(plan)
         if not ok:
             # Ask which paper is meant when a side is ambiguous or an earlier-turn reference fails;
             # a side that is no paper of the collection ("frontier LLM agents") makes the question
@@ -334,15 +369,14 @@ class Conversation(ReferenceResolver):
             return None
         return self._compare_ids(plan, [r.paper_ids[0] for r in pair], fplan, t0)
 
-    def _compare_ids(self, plan: QuestionPlan, ids: Sequence[str], fplan: FilterPlan | None, t0: float) -> Turn:
+    def _compare_ids(self, plan: ComparePlan, ids: Sequence[str], fplan: FilterPlan, t0: float) -> Turn:
         """The comparison turn of the papers ``ids`` (two or more, in column order)."""
         papers = [self.papers[pid] for pid in ids]
         t_ev = time.perf_counter()
-        aspects = plan.parts if plan.aspect else ()
         # "Which is better?": first whether the abstracts compare the papers at all (rag.route.head_to_head)
-        h2h = head_to_head(self.pipeline.evidence, papers) if plan.asks_better else None
+        h2h = head_to_head(self.pipeline.evidence, papers) if plan.verdict else None
         extra = [h2h.quoted(j) for j in range(len(papers))] if h2h is not None else []
-        table = build_table(self.pipeline.evidence, papers, self.cite, aspects, headings=plan.asked_parts, extra=extra)
+        table = build_table(self.pipeline.evidence, papers, self.cite, plan.aspects, extra=extra)
         # The lead answers the first thing asked when both abstracts state it, else says what each does.
         asked = table.aspect_cells[0] if table.aspect_cells and all(table.aspect_cells[0]) else None
         cells = asked or [table.cell("approach", c.paper_id) for c in table.papers]
@@ -350,7 +384,7 @@ class Conversation(ReferenceResolver):
         text = lead + "\n\n"
         if h2h is not None:
             # "which one is faster?": the abstracts do not say which is faster (not "better")
-            text += head_to_head_text(h2h, table.papers, verdict_criterion(plan.query)) + "\n\n"
+            text += head_to_head_text(h2h, table.papers, plan.verdict) + "\n\n"
         text += comparison_text(table, papers, self.pipeline.evidence.idf)
         outside = self._outside(fplan, table.papers)
         if outside:
@@ -370,92 +404,92 @@ class Conversation(ReferenceResolver):
         standalone = "Compare " + " and ".join(p.label for p in papers)
         return Turn(plan.asked, standalone, ans, "compare", table=table, plan=plan)
 
-    def _table(self, plan: QuestionPlan, fplan: FilterPlan | None, t0: float) -> Turn:
-        """A table turn (:func:`rag.route.table_answer.answer_table`): of the papers the plan refers to, else of
-        its topic."""
-        ids, _, unresolved = self._referred(plan)
-        if not plan.topic and all(r.kind in ("pronoun", "plural") for r in plan.refs):
-            ids = [c.paper_id for c in self._recent()]  # "put them in a table": every paper the last answer cited
+    def _table(self, plan: TablePlan, fplan: FilterPlan, t0: float) -> Turn:
+        """A table turn (:func:`rag.route.table_answer.answer_table`): of the papers the plan refers to,
+        else of its topic."""
+        ids, _, unresolved = self.resolver.referred(plan)
+        if plan.topic is None and all(r.kind in ("pronoun", "plural") for r in plan.refs):
+            # "put them in a table": every paper the last answer cited
+            ids = [c.paper_id for c in self.history.recent()]
             unresolved = None if ids else Resolution(plan.query, (), "earlier turn", "nothing was cited before")
         if unresolved is not None:
             return self._clarify(plan, [unresolved], t0, "tabulate")
-        allowed = fplan.allowed if fplan is not None else None
-        ans, table = answer_table(self.pipeline, plan, parse_columns(plan.columns), self.cite, ids=ids, allowed=allowed)
+        columns = plan.columns or default_columns()
+        ans, table = answer_table(self.pipeline, plan, columns, self.cite, ids=ids, allowed=fplan.allowed)
         ans = replace(ans, note=self._note(fplan, ans.note))
-        what = "the papers on " + plan.topic if plan.topic else " and ".join(c.label for c in ans.citations)
+        what = "the papers on " + plan.topic.text if plan.topic else " and ".join(c.label for c in ans.citations)
         return Turn(plan.asked, f"Table of {what}", ans, "table" if table else "refusal", paper_table=table, plan=plan)
 
-    def _summary(self, plan: QuestionPlan, fplan: FilterPlan | None, t0: float) -> Turn | None:
-        ids, _, _ = self._referred(plan)
+    def _summary(self, plan: SummaryPlan, fplan: FilterPlan, t0: float) -> Turn | None:
+        ids, _, _ = self.resolver.referred(plan)
         res: Resolution | None = None
         if len(ids) == 1:
             res = Resolution(self.papers[ids[0]].label, (ids[0],), "name")
         else:
-            described = [r for r in plan.refs if r.kind == "description"]
-            if not described:
+            if not plan.described:
                 return None
-            res = self.resolve(described[0].text)
+            res = self.resolve(plan.described)
             if not res.resolved:
-                if len(res.paper_ids) > 1:  # a description several papers fit: summarize them as a topic
-                    return self._topic_summary(replace(plan, topic=split_frame(described[0].text)[0]), fplan, t0)
+                if len(res.paper_ids) > 1 and plan.described_topic is not None:
+                    # a description several papers fit: summarize them as a topic
+                    return self._topic_summary(replace(plan, topic=plan.described_topic), fplan, t0)
                 return self._clarify(plan, [res], t0, "summarize")
         paper = self.papers[res.paper_ids[0]]
-        number = self._numbers.number(paper.id)
+        number = self.history.numbers.number(paper.id)
         outside = self._outside(fplan, [Citation(number, paper.id, paper.label, ())])
         ans = summarize_paper(self.pipeline, paper, self.cite, how=res.how, outside=outside)
         ans = replace(ans, question=plan.asked, note=self._note(fplan, ans.note, outside))
         ans.timings.total = time.perf_counter() - t0
         return Turn(plan.asked, f"Summarize {paper.label}", ans, "summary", plan=plan)
 
-    def _topic_summary(self, plan: QuestionPlan, fplan: FilterPlan | None, t0: float) -> Turn:
-        allowed = fplan.allowed if fplan is not None else None
-        where = "the collection"
-        if fplan is not None and allowed is not None:
-            where = f"the collection (filter: {fplan.description})"
-        ans = summarize_topic(self.pipeline, plan.topic, plan.facets, self.cite, allowed=allowed, where=where)
+    def _topic_summary(self, plan: SummaryPlan, fplan: FilterPlan, t0: float) -> Turn:
+        assert plan.topic is not None
+        allowed = fplan.allowed
+        where = "the collection" if allowed is None else f"the collection (filter: {fplan.description})"
+        ans = summarize_topic(self.pipeline, plan.topic, self.cite, allowed=allowed, where=where)
         ans = replace(ans, question=plan.asked, note=self._note(fplan, ans.note))
         kind: TurnKind = "refusal" if ans.refused else "summary"
-        return Turn(plan.asked, f"Summarize the papers on {plan.topic}", ans, kind, plan=plan)
+        return Turn(plan.asked, f"Summarize the papers on {plan.topic.text}", ans, kind, plan=plan)
 
     # --- filters, clarifications, refusals --------------------------------------------------
 
-    def _collection(self, message: str, plan: QuestionPlan, fplan: FilterPlan | None, t0: float) -> Turn:
+    def _collection(self, plan: CollectionPlan, fplan: FilterPlan, t0: float) -> Turn:
         """How many papers the collection (or the filter) holds, or every one of them as a cited list."""
-        allowed = fplan.allowed if fplan is not None else None
+        allowed = fplan.allowed
         ids = self.papers.keys() if allowed is None else allowed
-        description = fplan.description if fplan is not None and allowed is not None else ""
+        description = fplan.description if allowed is not None else ""
         if not ids:
             empty = f"{REFUSAL} The collection is empty; ingest papers first."
-            return self._refusal_turn(plan, self._no_match(fplan) if fplan and description else empty, t0, fplan)
-        if plan.number == "many":
+            return self._refusal_turn(plan, self._no_match(fplan) if description else empty, t0, fplan)
+        if not plan.count:
             ans = list_papers(self.pipeline, plan.asked, ids, description)
             ans = replace(self.renumber(ans), note=self._note(fplan, ans.note))
-            return Turn(plan.asked, plan.asked, ans, "answer", plan=plan)
+            return Turn(plan.asked, plan.asked, ans, "refusal" if ans.refused else "answer", plan=plan)
         n, total = len(ids), len(self.papers)
         held = f"The collection holds {n} paper{'s' if n != 1 else ''}."
         if description and n < total:
             held = f"{n} of the collection's {total} papers match the filter ({description})."
-        ans = Answer(question=message, text=held, note=self._note(fplan, "from the index"), lead=held,
+        ans = Answer(question=plan.asked, text=held, note=self._note(fplan, "from the index"), lead=held,
                      timings=Timings(total=time.perf_counter() - t0))
-        return Turn(message, message, ans, "answer", plan=plan)
+        return Turn(plan.asked, plan.asked, ans, "answer", plan=plan)
 
     @staticmethod
     def _no_match(plan: FilterPlan) -> str:
         return f"{REFUSAL} No paper in the collection matches the filter ({plan.description})."
 
     @staticmethod
-    def _outside(plan: FilterPlan | None, citations: Sequence[Citation]) -> str:
+    def _outside(plan: FilterPlan, citations: Sequence[Citation]) -> str:
         """``"outside the filter (year=2023): DANCE [1]"`` for cited papers the filter excludes, else ``""``."""
-        if plan is None or plan.allowed is None:
+        if plan.allowed is None:
             return ""
         out = [f"{c.label} {format_marker(c.number)}" for c in citations if c.paper_id not in plan.allowed]
         return f"outside the filter ({plan.description}): {', '.join(out)}" if out else ""
 
     @staticmethod
-    def _note(plan: FilterPlan | None, note: str, outside: str = "") -> str:
-        return "; ".join(x for x in (plan.note if plan else "", outside, note) if x)
+    def _note(plan: FilterPlan, note: str, outside: str = "") -> str:
+        return "; ".join(x for x in (plan.note, outside, note) if x)
 
-    def _clarify(self, plan: QuestionPlan, resolutions: Sequence[Resolution], t0: float, what: str) -> Turn:
+    def _clarify(self, plan: Plan, resolutions: Sequence[Resolution], t0: float, what: str) -> Turn:
         lines = []
         cands: list[Paper] = []
         for res in resolutions:
@@ -483,14 +517,14 @@ class Conversation(ReferenceResolver):
         return Turn(plan.asked, plan.asked, ans, "clarify", candidates=tuple(dict.fromkeys(cands)), plan=plan)
 
     def _refusal_turn(
-        self, plan: QuestionPlan, text: str, t0: float, fplan: FilterPlan | None = None, *, standalone: str = ""
+        self, plan: Plan, text: str, t0: float, fplan: FilterPlan | None = None, *, standalone: str = ""
     ) -> Turn:
         ans = Answer(
             question=plan.asked,
             text=text,
             refused=True,
             backend="none",
-            note=self._note(fplan, "nothing cited"),
+            note=self._note(fplan, "nothing cited") if fplan is not None else "nothing cited",
             timings=Timings(total=time.perf_counter() - t0),
             kind="refusal",
         )

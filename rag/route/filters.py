@@ -15,83 +15,17 @@ exactly that author's papers. An automatic filter is always visible: the answer'
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
+from rag.question.plan import StatedFilters
 from store.papers import Paper
 
-if TYPE_CHECKING:
-    from rag.index.authors import AuthorIndex
-
-__all__ = ["AUTO_HINT", "FilterPlan", "Filters", "detect_venue", "detect_year"]
+__all__ = ["AUTO_HINT", "FilterPlan", "Filters"]
 
 AUTO_HINT = "remove with --no-auto-filter"
 """How to undo an automatic filter; shown in the answer's note."""
-
-_YEAR = r"(?:19[5-9]\d|20[0-3]\d)"
-# What may follow "from 2023" for it to be a date: the end, punctuation, or a connecting word.
-# "trained in 2000 steps" or "in 2010 dimensions" stay numbers.
-_FOLLOWER = (
-    r"(?=\s*(?:$|[?.,;:!)\]]|(?:about|on|that|which|with|and|or|for|regarding|concerning|where|who|to|in|at|by"
-    r"|into|than|do|does|did|is|are|was|were|have|has|had|can|could|propos\w*|us(?:e|es|ed|ing)|stud\w*|show\w*"
-    r"|address\w*|tackl\w*|focus\w*|introduc\w*|present\w*|report\w*|work(?:s|ed|ing)?|mention\w*)\b))"
-)
-# "from 2023", "published in 2023", "during 2022 about ..."
-_YEAR_AFTER = re.compile(
-    rf"\s*\b(?:(?:published|presented|appeared|accepted)\s+)?(?:from|in|during|of)\s+(?:the\s+year\s+)?"
-    rf"({_YEAR})\b{_FOLLOWER}",
-    re.I,
-)
-# "2023 papers", "2022 ICML papers"
-_YEAR_BEFORE = re.compile(rf"\b({_YEAR})(?=\s+(?:[A-Z][A-Za-z]+\s+)?(?:papers|works|articles|studies|publications)\b)")
-
-
-def detect_year(question: str) -> tuple[int | None, str]:
-    """Find a year the question states as a restriction on publication year.
-
-    Args:
-        question: The question as asked.
-
-    Returns:
-        ``(year, question without the year phrase)``; ``(None, question)`` when none is stated.
-        Only explicit forms count: "from/in/during/of YEAR" not followed by a noun, and
-        "YEAR papers"; a bare number ("2023 tokens") is never a filter.
-    """
-    m = _YEAR_AFTER.search(question)
-    if m:
-        rest = (question[: m.start()] + question[m.end() :]).strip()
-        return int(m.group(1)), re.sub(r"\s{2,}", " ", rest)
-    m = _YEAR_BEFORE.search(question)
-    if m:
-        rest = (question[: m.start()] + question[m.end() :]).strip()
-        return int(m.group(1)), re.sub(r"\s{2,}", " ", rest)
-    return None, question
-
-
-def detect_venue(question: str, venues: set[str]) -> tuple[str | None, str]:
-    """Find a venue of the collection's records the question names ("ICML papers on speech",
-    "which papers at ICML use diffusion?", "icml papers").
-
-    Args:
-        question: The question as asked.
-        venues: The venues the records state (``Paper.venue``).
-
-    Returns:
-        ``(venue, question without it and a preposition before it)``; ``(None, question)`` when
-        none is named. A venue matches as a whole word, as the records write it or, for an acronym
-        ("ICML"), in lower case; "nature" does not name the venue "Nature".
-    """
-    for venue in sorted(venues, key=len, reverse=True):
-        forms = re.escape(venue) + (f"|{re.escape(venue.lower())}" if venue.isupper() else "")
-        m = re.search(rf"(?:\b(?:at|from|in|of)\s+(?:the\s+)?)?(?<![\w-])(?:{forms})(?![\w-])", question)
-        if m:
-            rest = (question[: m.start()] + question[m.end() :]).strip()
-            return venue, re.sub(r"\s{2,}", " ", rest)
-    return None, question
-
 
 def _fold(text: str) -> str:
     """Lower case without accents and with single spaces (``"Müller  J."`` -> ``"muller j."``)."""
@@ -119,7 +53,7 @@ class Filters:
     year: int | None = None
     venue: str = ""
     author: str = ""
-    auto: bool = False
+    auto: bool = True
     auto_hint: str = AUTO_HINT
 
     @property
@@ -154,64 +88,55 @@ class Filters:
             parts.append(f"author={self.author.strip()}")
         return ", ".join(parts)
 
-    def plan(self, question: str, papers: Mapping[str, Paper], authors: AuthorIndex | None = None) -> FilterPlan:
+    @property
+    def reads(self) -> frozenset[str]:
+        """The restrictions to read from a question: none without ``auto``; else year, venue and
+        author, except one set explicitly (the explicit value wins and the question's words stay)."""
+        if not self.auto:
+            return frozenset()
+        kinds = {"year"} if self.year is None else set()
+        kinds |= {"venue"} if not self.venue.strip() else set()
+        kinds |= {"author"} if not self.author.strip() else set()
+        return frozenset(kinds)
+
+    def plan(self, stated: StatedFilters, papers: Mapping[str, Paper]) -> FilterPlan:
         """Resolve the filters for one question over the collection's papers.
 
         Args:
-            question: The question as asked.
+            stated: The restrictions the question states, as the question reader read them
+                (:func:`rag.question.filters.read_filters`, for the kinds of :attr:`reads`).
             papers: Every paper of the collection, by id.
-            authors: The collection's author names, to read stated authors (``auto`` only).
 
         Returns:
-            A :class:`FilterPlan`: the allowed ids (``None`` when nothing restricts), the
-            question to retrieve with (automatic year and author phrases removed) and the note to show.
+            A :class:`FilterPlan`: the allowed ids (``None`` when nothing restricts) and the note to show.
         """
-        from rag.index.authors import read_authors, stated_person
-
         explicit = replace(self, auto=False)
-        auto_year = None
-        query = question
-        if self.auto and self.year is None:
-            auto_year, stripped = detect_year(question)
-            if auto_year is not None and stripped.strip():
-                query = stripped
-            elif auto_year is not None:
-                auto_year = None  # the year was the whole question: nothing left to search for
-        auto_venue = None
-        if self.auto and not self.venue.strip():
-            auto_venue, stripped = detect_venue(query, {p.venue for p in papers.values() if p.venue})
-            if auto_venue is not None and stripped.strip():
-                query = stripped
-            else:
-                auto_venue = None
-        stated = None
-        if self.auto and not self.author.strip() and authors:
-            stated = read_authors(query, authors)
-            query = stated.rest if stated else query
-        if self.auto and not self.author.strip() and stated is None and authors is not None:
-            person = stated_person(query, authors.vocabulary)
-            if person:  # "papers by Sergey Levine": no record names that author
-                held = "" if authors else "; no record of this collection names its authors"
-                note = f"filter: author={person} ({self.auto_hint})"
-                return FilterPlan(set(), question, note, f"author={person}{held}", by_author=True)
+        auto_year = stated.year if self.auto and self.year is None else None
+        auto_venue = stated.venue if self.auto and not self.venue.strip() else ""
+        by_names = stated.authors if self.auto and not self.author.strip() else ()
+        if self.auto and not self.author.strip() and not by_names and stated.person:
+            # "papers by Sergey Levine": no record names that author
+            held = "" if any(p.authors for p in papers.values()) else "; no record of this collection names its authors"
+            note = f"filter: author={stated.person} ({self.auto_hint})"
+            return FilterPlan(set(), note, f"author={stated.person}{held}", by_author=True)
         notes = []
         if explicit.active:
             notes.append(f"filter: {explicit.describe()}")
         auto = [f"year={auto_year}"] if auto_year is not None else []
         auto += [f"venue={auto_venue}"] if auto_venue else []
-        by_author = [f"author={' / '.join(stated.names)}"] if stated else []
+        by_author = [f"author={' / '.join(by_names)}"] if by_names else []
         if auto or by_author:
             notes.append(f"filter: {', '.join(auto + by_author)} ({self.auto_hint})")
         if not notes:
-            return FilterPlan(None, question, "", "")
+            return FilterPlan(None, "", "")
         effective = replace(
             explicit, year=auto_year if auto_year is not None else explicit.year, venue=auto_venue or explicit.venue
         )
         allowed = effective.allowed(papers)
         description = ", ".join(x for x in (effective.describe(), *by_author) if x)
-        if stated:
-            allowed &= stated.papers
-        return FilterPlan(allowed, query, "; ".join(notes), description, by_author=bool(stated or self.author.strip()))
+        if by_names and stated.author_papers is not None:
+            allowed &= stated.author_papers
+        return FilterPlan(allowed, "; ".join(notes), description, by_author=bool(by_names or self.author.strip()))
 
 
 @dataclass(frozen=True)
@@ -220,14 +145,12 @@ class FilterPlan:
 
     Attributes:
         allowed: Paper ids retrieval may return; ``None`` when nothing restricts.
-        question: The text to retrieve with (an automatically detected year phrase removed).
         note: What the answer's note shows, e.g. ``"filter: year=2023 (remove with --no-auto-filter)"``.
         description: The effective restrictions, e.g. ``"year=2023, venue=ICML"``.
         by_author: An author restricts the papers (given, or stated in the question).
     """
 
     allowed: set[str] | None
-    question: str
     note: str
     description: str
     by_author: bool = False

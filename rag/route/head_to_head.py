@@ -31,6 +31,7 @@ from rag.citations import format_marker
 from rag.evidence.rows import NOT_STATED, ROWS, select_rows
 from rag.lexicon import load_glossary
 from rag.protocols import EvidenceSource
+from rag.question.asks import read_ask
 from rag.text import named_entities, normalize
 from rag.types import Citation, Evidence
 from store.papers import Paper, strip_markup
@@ -102,7 +103,7 @@ def find_mentions(evidence: EvidenceSource, papers: Sequence[Paper]) -> tuple[Me
             names = [n for n in paper_names(other) if normalize(n) not in own] if j != i else []
             if not names:
                 continue
-            scored = sorted(evidence.score(f"compared with {names[0]}", paper), key=lambda e: e.start)
+            scored = sorted(evidence.score(read_ask(f"compared with {names[0]}"), paper), key=lambda e: e.start)
             for e in scored:
                 text = strip_markup(e.sentence)
                 said = next((n for n in names if _states(n, text) or _states(n, e.sentence)), None)

@@ -30,9 +30,8 @@ from rag.citations import format_marker
 from rag.lexicon import term_key
 from rag.llm.claims import PRIOR_WORK
 from rag.llm.prose import Source
-from rag.question.phrasing import asks_quantity
-from rag.question.reader import QuestionPlan
-from rag.text import Sentence, content_terms, numbers, quoted_figures, states_figure
+from rag.question.plan import Ask, AskPlan
+from rag.text import Sentence, content_terms, numbers, states_figure
 from rag.types import Evidence
 from store.papers import strip_markup
 
@@ -104,8 +103,8 @@ _TERM_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*|\d+(?:[.,]\
 Sentences = Callable[[Evidence], list[Sentence]]
 Move = Callable[[Evidence], str]
 """The move of an evidence sentence in its abstract (:func:`rag.evidence.roles.abstract_moves`)."""
-Rank = Callable[[str, Source], list[Evidence]]
-"""A source's evidence sentences scored against one text (a part of the question), best first."""
+Rank = Callable[[Ask, Source], list[Evidence]]
+"""A source's evidence sentences scored against one part of the question, best first."""
 
 
 # --- spans of one sentence -------------------------------------------------------------------
@@ -344,16 +343,16 @@ def _amount(s: Source) -> str:
     return f"{_name(s)} — no number in its quoted sentences; closest: {closest}"
 
 
-def _per_part(s: Source, plan: QuestionPlan, rank: Rank) -> str:
+def _per_part(s: Source, plan: AskPlan, rank: Rank) -> str:
     """``**X** [n]: “…”; “…”``: for each part of a question asked in several ("What does PrefixRL
     reuse, and how much compute does it save?"), the clause of the evidence sentence that best
     answers that part (its numeric clause when the part asks an amount); a sentence already
     quoted for an earlier part is not quoted again."""
     quotes: list[str] = []
     used: set[int] = set()
-    for part in plan.parts:
+    for part in plan.aspects:
         ranked = rank(part, s)
-        amount = asks_quantity(part, plan.number)
+        amount = part.amount
         if amount:
             ranked = [e for e in ranked if number_span(e.sentence)] or ranked
         if not ranked or ranked[0].start in used:
@@ -442,7 +441,7 @@ def list_head(n_listed: int, matched: int, at_least: bool) -> str:
 
 
 def lead_line(
-    plan: QuestionPlan,
+    plan: AskPlan,
     sources: Sequence[Source],
     *,
     listing: bool,
@@ -457,7 +456,7 @@ def lead_line(
     """The lead of an extractive answer (see the module docstring); ``""`` without evidence.
 
     Args:
-        plan: The question's plan (its form: ``polar``, ``quantity``, ``number``).
+        plan: The question's plan (its form: ``polar``, an amount asked, ``number``).
         sources: The numbered sources, each with at least one evidence sentence; a yes/no lead
             may add the sentence that states the asked terms to a source's evidence.
         listing: The answer lists papers found for a topic.
@@ -485,17 +484,17 @@ def lead_line(
         lines = [list_head(len(sources), matched, at_least)]
         for s in sources:
             ev = _best(s)
-            body = _number_quotes(s) if plan.quantity else ""
+            body = _number_quotes(s) if plan.ask.amount else ""
             lines.append(f"- {_name(s)} — {body or quoted(ev.sentence, key_clause(ev.sentence))}")
         return "\n".join(lines)
-    if rank is not None and named and len(plan.parts) > 1:
+    if rank is not None and named and len(plan.aspects) > 1:
         return "\n".join(_per_part(s, plan, rank) for s in sources)
-    if plan.quantity:
+    if plan.ask.amount:
         return "\n".join(_amount(s) for s in sources)
     # What a paper does (its approach sentence) answers a question that found it by what it does
     # ("which paper distills ...") or asks what it does ("what does the routing paper propose?");
     # a question asking for another part (its data, results, problem), a detail ("what license ..."), a
     # quoted figure ("reports 65x ...") or something particular of a named paper gets the sentence that states it.
-    own = named and "method" not in plan.roles
-    best = bool(plan.roles - {"method"} or plan.metadata or quoted_figures(plan.query)) or own
+    own = named and "method" not in plan.ask.roles
+    best = bool(plan.ask.roles - {"method"} or plan.detail or plan.figures) or own
     return "\n".join(one_paper_lead(s, gist(s), named=best) for s in sources)

@@ -13,7 +13,7 @@ import time
 from collections.abc import Collection
 
 from rag.llm.prose import Source
-from rag.route.answer import MAIN_POINTS, AnswerPipeline, citation, render
+from rag.route.answer import AnswerPipeline, citation, main_points, render
 from rag.types import Answer, PaperHit, Timings
 
 __all__ = ["LIST_MAX", "list_papers"]
@@ -37,7 +37,7 @@ def list_papers(pipeline: AnswerPipeline, question: str, ids: Collection[str], d
     sources = []
     for i, p in enumerate(papers[:LIST_MAX]):
         gist = pipeline.evidence.gist(p)
-        evidence = [gist] if gist else pipeline.evidence.select(MAIN_POINTS, p, k=1)
+        evidence = [gist] if gist else pipeline.evidence.select(main_points(), p, k=1)
         sources.append(Source(i + 1, PaperHit(p, 1.0), evidence))
     text = render(sources, "", listing=True, matched=len(papers))
     elapsed = time.perf_counter() - t0

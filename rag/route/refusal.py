@@ -6,7 +6,7 @@ decides):
 1. **details abstracts do not state**: authors (unless the records have them), affiliations,
    licences, dates, hardware, funding, hyper-parameters, review outcomes (acceptance, rejection,
    reviewers' scores), and model sizes unless the paper's abstract states one
-   (:data:`rag.question.reader.QuestionPlan.metadata`);
+   (:class:`rag.question.plan.Detail`);
 2. **terms the papers never mention**: a coined term the question states that no abstract
    contains, or that the named paper's abstract does not contain ("What BLEU does ME-DLM reach
    on WMT14?");
@@ -21,14 +21,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rag.index.retrieve import Retrieval
-from rag.lexicon import english_word, states_phrase
+from rag.lexicon import states_phrase
 from rag.llm.prose import REFUSAL
 from rag.protocols import EvidenceSource, Retriever
-from rag.question.details import DETAIL_PATTERNS, MODEL_SIZE
-from rag.question.reader import QuestionPlan
+from rag.question.details import MODEL_SIZE
+from rag.question.plan import Detail, Plan, Topic
 from rag.settings import RetrievalSettings
-from rag.text import coined_lowercase, content_terms, named_entities, normalize, numbers, quoted_figures
+from rag.text import normalize, numbers
+from rag.types import Retrieval
 from store.papers import Paper
 
 __all__ = ["NOT_ENGLISH", "NOTHING_CLOSE", "RefusalPolicy", "TopicEvidence"]
@@ -46,28 +46,13 @@ NEAR_SENTENCES = 10
 NEAR_COVERAGE = 20
 """Candidates whose term coverage of a facet is checked."""
 
-_COMPOUND_TERM = re.compile(r"\b[A-Za-z]+(?:-[A-Za-z]+){2,}\b")
-_PROPER = re.compile(r"(?<![.!?:]\s)(?<!^)(?<=\s)[A-Z][A-Za-z0-9-]+\b")
 # A parameter count or model size an abstract states: "7B", "Agent-Omit-8B", "1.3 billion parameters".
 # Details an abstract may state after all; the others (affiliations, dates, funding) it never does.
 _STATABLE = frozenset({"hyper-parameters", "hardware or compute", "licence"})
 
 
-ACRONYM_LETTERS = 5
-"""Longest lower-case word read as a typed acronym when no dictionary knows it ("rlhf", "grpo")."""
 
 
-def _typed_acronym(term: str) -> bool:
-    """Whether a lower-case ``term`` is an acronym typed in lower case: letters only, at most
-    :data:`ACRONYM_LETTERS`, no English word."""
-    return term.isalpha() and term.islower() and len(term) <= ACRONYM_LETTERS and not english_word(term)
-
-
-def metadata_phrase(plan: QuestionPlan) -> str:
-    """The words of the question that ask for the detail ("learning rate"), normalised; ``""`` if none."""
-    pat = DETAIL_PATTERNS.get(plan.metadata)
-    m = pat.search(plan.query) if pat else None
-    return normalize(m.group(0)) if m else ""
 
 
 def _alnum(text: str) -> str:
@@ -117,19 +102,19 @@ class RefusalPolicy:
 
     # --- what abstracts do not state --------------------------------------------------
 
-    def metadata(self, plan: QuestionPlan, papers: Sequence[Paper], *, asked: bool = False) -> str:
+    def metadata(self, detail: Detail | None, papers: Sequence[Paper], *, asked: bool = False) -> str:
         """The refusal for a detail abstracts do not state, or ``""`` (none asked, or the papers
         state it: the records hold the authors, the abstract gives a model size, or states the very
         detail asked, as in "clips the adaptive learning rate"). ``asked``: ``papers`` are the ones
         the question names or refers to (the refusal names them), not the closest found."""
-        what = plan.metadata
-        if not what:
+        if detail is None:
             return ""
+        what = detail.kind
         if what == "authors" and papers and all(p.authors for p in papers):
             return ""
         if what == "model size" and papers and all(_SIZE.search(p.abstract) for p in papers):
             return ""
-        phrase = metadata_phrase(plan)
+        phrase = detail.phrase
         if what in _STATABLE and papers and phrase and all(states_phrase(phrase, p.abstract) for p in papers):
             return ""
         if asked and papers and what == "publication date" and all(p.year for p in papers):
@@ -142,7 +127,7 @@ class RefusalPolicy:
         closest = f"; the closest paper is {papers[0].label} ({papers[0].id})." if papers else "."
         return f"{REFUSAL} The abstracts do not state {what}{closest}"
 
-    def absent_terms(self, plan: QuestionPlan, retrieval: Retrieval, papers: Sequence[Paper]) -> str:
+    def absent_terms(self, plan: Plan, retrieval: Retrieval, papers: Sequence[Paper]) -> str:
         """The refusal for coined terms the named papers (or every abstract) never mention, or ``""``."""
         if retrieval.unmatched_entities:
             return f"{REFUSAL} No abstract in the collection mentions {', '.join(retrieval.unmatched_entities[:3])}."
@@ -153,7 +138,7 @@ class RefusalPolicy:
         text = normalize(paper.text_for_index)
         names = {normalize(n) for n in (paper.label, *paper.aliases)}
         letters = _alnum(text)
-        for ent in sorted(named_entities(plan.query) | coined_lowercase(plan.query)):
+        for ent in plan.coined:
             key = normalize(ent)
             if key in stated or key in names or key in text or any(key in n or n in key for n in names):
                 continue
@@ -166,13 +151,12 @@ class RefusalPolicy:
 
     # --- topics the collection is not about -------------------------------------------
 
-    def topic_evidence(self, plan: QuestionPlan, retrieval: Retrieval) -> TopicEvidence:
+    def topic_evidence(self, plan: Plan, topic: Topic, retrieval: Retrieval) -> TopicEvidence:
         """Measure how close the candidates come to the topic (see :class:`TopicEvidence`)."""
         rs = self.settings
         hits = retrieval.hits
         top = hits[0]
-        topic = plan.topic or plan.query
-        texts = [topic, *plan.facets]
+        texts = [topic.text or plan.query, *topic.facets]
         qvecs = self.retriever.query_vectors(texts)
         near = hits[:NEAR_SENTENCES]
         self.evidence.warm([h.paper for h in near])
@@ -186,19 +170,15 @@ class RefusalPolicy:
             or top.coverage >= rs.coverage_floor
             or any(max(self.retriever.coverages(t, ids), default=0.0) >= rs.set_facet_coverage for t in texts)
         )
-        words = {m.group(0) for m in _PROPER.finditer(plan.query)} | named_entities(plan.query)
-        words |= set(_COMPOUND_TERM.findall(plan.query))
-        # a coined term some abstract states, however it is typed ("alfworld")
-        terms = self.retriever.names.terms
-        words |= {w for w in re.findall(r"[\w-]+", plan.query.lower()) if w in terms and len(w) >= 4}
         # a figure the question quotes ("65x storage reduction", "by over 40%") that a candidate's
         # abstract states: a measured result identifies its paper as a name does
-        figures = quoted_figures(plan.query)
+        figures = plan.figures
         quoted = bool(figures) and any(figures & numbers(h.paper.abstract) for h in hits[:NEAR_COVERAGE])
-        rare = quoted or any(self.rare(w) for w in words)
+        # a rare name or coined term some abstract holds, however it is typed ("ALFWorld", "alfworld")
+        rare = quoted or any(self.rare(w) for w in plan.rare)
         return TopicEvidence(best, top.dense, top.coverage, stated, rare, complete)
 
-    def topic(self, plan: QuestionPlan, retrieval: Retrieval) -> str:
+    def topic(self, plan: Plan, topic: Topic, retrieval: Retrieval, detail: Detail | None = None) -> str:
         """The refusal for a question that names no paper, or ``""`` when the collection answers it.
 
         Refused when no sentence of the first candidates is within ``set_refusal_floor`` of the
@@ -212,15 +192,15 @@ class RefusalPolicy:
         """
         if not retrieval.hits:
             return f"{REFUSAL} The collection is empty or holds nothing related; ingest papers first."
-        if plan.metadata:
-            stated = [h.paper for h in retrieval.hits[:1] if states_phrase(metadata_phrase(plan), h.paper.abstract)]
-            refusal = self.metadata(plan, stated)
+        if detail is not None:
+            stated = [h.paper for h in retrieval.hits[:1] if states_phrase(detail.phrase, h.paper.abstract)]
+            refusal = self.metadata(detail, stated)
             if refusal:
                 return refusal
-        absent = self.absent_topic(plan, retrieval)
+        absent = self.absent_topic(topic, retrieval)
         if absent:
             return absent
-        ev = self.topic_evidence(plan, retrieval)
+        ev = self.topic_evidence(plan, topic, retrieval)
         rs = self.settings
         weak = ev.best_sentence < rs.set_refusal_floor and not (
             ev.rare
@@ -234,14 +214,14 @@ class RefusalPolicy:
         top = retrieval.hits[0]
         return f"{NOTHING_CLOSE}; the closest paper is {top.paper.label} ({top.paper.id})."
 
-    def absent_topic(self, plan: QuestionPlan, retrieval: Retrieval) -> str:
+    def absent_topic(self, topic: Topic, retrieval: Retrieval) -> str:
         """The refusal for a topic made only of coined terms no abstract contains in any form the
         index knows ("RLHF", "rlhf", "Which papers use DPO?"), or ``""``. The embedder reads an unknown
         acronym by its letters and finds near sentences anyway ("RLHF" came within 0.55 of an RL
         sentence), so its closeness cannot refuse it; a term some abstract holds ("KD", "UQ") or a
         topic with other words ("RLHF for LLM agents") is judged as any other."""
-        terms = content_terms(plan.topic or plan.query)
-        coined = [*retrieval.unmatched_entities, *(t for t in terms if _typed_acronym(t))]
+        terms = topic.terms
+        coined = [*retrieval.unmatched_entities, *topic.acronyms]
         once: dict[str, str] = {}
         for t in coined:  # "RLHF" once, as typed first
             once.setdefault(t.lower(), t)

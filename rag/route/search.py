@@ -55,14 +55,17 @@ def search_papers(
     if not query.strip():
         return [], ""
     papers = pipeline.catalogue.papers
-    plan = (filters or Filters()).plan(query, papers)
+    filters = filters or Filters()
+    stated, rest = pipeline.reader.stated(query, filters.reads)
+    plan = filters.plan(stated, papers)
     rs = pipeline.settings.retrieval
     per_paper = pipeline.settings.answer.evidence_per_paper
-    hits = pipeline.retriever.search(plan.question, allowed=plan.allowed).hits[:k]
+    hits = pipeline.retriever.search(pipeline.reader.search_query(rest), allowed=plan.allowed).hits[:k]
+    ask = pipeline.reader.ask(rest)
     found = [
         Found(
             hit=h,
-            evidence=tuple(pipeline.evidence.select(plan.question, h.paper, k=per_paper)),
+            evidence=tuple(pipeline.evidence.select(ask, h.paper, k=per_paper)),
             relevant=h.dense >= rs.relevance_floor or h.coverage >= rs.coverage_floor,
         )
         for h in hits

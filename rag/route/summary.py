@@ -10,6 +10,8 @@ from collections.abc import Callable, Sequence
 from rag.citations import format_marker
 from rag.evidence.rows import ROWS, select_rows
 from rag.llm.prose import REFUSAL
+from rag.question.asks import read_ask
+from rag.question.plan import Topic
 from rag.route.lead import key_clause, quoted
 from rag.route.membership import more_may_match
 from rag.types import Answer, Citation, Evidence, PaperHit, Timings
@@ -40,7 +42,7 @@ def summarize_paper(pipeline, paper: Paper, cite: Cite, *, how: str = "", outsid
     sel = select_rows(evidence, paper, ROWS)
     evs = [e for r in rows for e in sel[r.key]]
     if not evs:  # nothing fits a theme: the best sentences for a generic summary query
-        evs = evidence.select(f"What does {paper.label} propose and show?", paper, k=3)
+        evs = evidence.select(read_ask(f"What does {paper.label} propose and show?"), paper, k=3)
     limits = list(sel["limitations"][:1])
     c = cite(paper, [*evs, *limits])
     m = format_marker(c.number)
@@ -86,7 +88,7 @@ def summarize_paper(pipeline, paper: Paper, cite: Cite, *, how: str = "", outsid
 
 
 def summarize_topic(
-    pipeline, topic: str, facets: Sequence[str], cite: Cite, *, allowed: set[str] | None = None, where: str = ""
+    pipeline, subject: Topic, cite: Cite, *, allowed: set[str] | None = None, where: str = ""
 ) -> Answer:
     """The papers on a topic, summarized by theme (problems, approaches, results).
 
@@ -95,8 +97,7 @@ def summarize_topic(
 
     Args:
         pipeline: The :class:`rag.route.answer.AnswerPipeline`.
-        topic: What the papers are about.
-        facets: Alternatives the topic lists.
+        subject: What the papers are about (its text and facets).
         cite: Makes a paper's citation (conversation numbering).
         allowed: Only these paper ids (filters); ``None`` = all.
         where: How to name the collection ("the collection (filter: year=2023)").
@@ -104,7 +105,8 @@ def summarize_topic(
     t0 = time.perf_counter()
     rs = pipeline.settings.retrieval
     where = where or "the collection"
-    r = pipeline.retriever.search(topic, allowed=allowed)
+    topic = subject.text
+    r = pipeline.retriever.search(subject.search, allowed=allowed)
     t_ret = time.perf_counter() - t0
     if not r.hits:
         return _refusal(f"{REFUSAL} The collection is empty; ingest papers first.", t0)
@@ -116,13 +118,14 @@ def summarize_topic(
         )
     named = {pid for ids in r.names.values() for pid in ids}
     checked = r.hits[: rs.candidates]
-    members = [h for h, _ in pipeline.membership.members(topic, facets, checked, rs.set_membership, many=True)]
+    members = [h for h, _ in pipeline.membership.members(topic, subject.facets, checked, rs.set_membership, many=True)]
     at_least = more_may_match(len(members), len(checked), len(r.hits))
     everyone = [h for h in r.hits if h.paper.id in named and h not in members] + members
     matched = everyone[: rs.max_set_size] or [top]
     used = matched[:MAX_SUMMARY_PAPERS]
     themes = [r_ for r_ in ROWS if r_.key in ("problem", "approach", "results")]
-    per_paper = {h.paper.id: select_rows(pipeline.evidence, h.paper, themes, topic=topic) for h in used}
+    asks = {r_.key: read_ask(f"{topic}. {r_.query}") for r_ in themes}
+    per_paper = {h.paper.id: select_rows(pipeline.evidence, h.paper, themes, asks=asks) for h in used}
     cites = {h.paper.id: cite(h.paper, [e for evs in per_paper[h.paper.id].values() for e in evs]) for h in used}
     n, k = max(len(everyone), len(matched)), len(used)
     head = (

@@ -1,32 +1,30 @@
 """A table as an answer: its rows found (the papers named, or every member of a topic), its cells
-filled (:mod:`rag.evidence.table`), its text written (:mod:`rag.route.table_text`); and the plan of a table asked
-by its parts (``paperchat table``, the MCP tool).
+filled (:mod:`rag.evidence.table`), its text written (:mod:`rag.route.table_text`).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rag.evidence.table import PaperTable, fill_table
 from rag.llm.prose import REFUSAL
-from rag.question.columns import TOPIC, Column
+from rag.question.columns import topic_column
+from rag.question.plan import Column, TablePlan
 from rag.route.table_text import table_head, table_text
 from rag.types import Answer, Citation, Evidence, PaperHit, Timings
 from store.papers import Paper
 
 if TYPE_CHECKING:
-    from rag.question.reader import QuestionPlan
     from rag.route.answer import AnswerPipeline
 
-__all__ = ["answer_table", "table_plan"]
+__all__ = ["answer_table"]
 
 
 def answer_table(
     pipeline: AnswerPipeline,
-    plan: QuestionPlan,
+    plan: TablePlan,
     columns: Sequence[Column],
     cite: Callable[[Paper, Sequence[Evidence]], Citation],
     *,
@@ -42,7 +40,7 @@ def answer_table(
 
     Args:
         pipeline: The answer pipeline (retriever, membership, refusal policy, evidence).
-        plan: The question's plan (its topic, facets, exclusion).
+        plan: The table's plan (its topic: facets, exclusion).
         columns: The columns (:func:`parse_columns`).
         cite: Makes a row's citation (conversation numbering).
         ids: Papers named by the user; empty: find them by the topic.
@@ -55,17 +53,18 @@ def answer_table(
     timings = Timings()
     matched, at_least, topic = len(ids), False, ""
     left_out: list[PaperHit] = []
-    if ids:
+    subject = plan.topic
+    if ids or subject is None:
         papers = [pipeline.catalogue[p] for p in ids]
         hits = [PaperHit(p, 1.0) for p in papers]
     else:
-        topic = plan.topic or plan.query
-        retrieval = pipeline.retriever.search(topic, allowed=allowed)
+        topic = subject.text or plan.query
+        retrieval = pipeline.retriever.search(subject.search, allowed=allowed)
         timings.retrieval = time.perf_counter() - t0
-        apart = (plan.artifact or plan.about_links) and retrieval.hits
-        refusal = "" if apart else pipeline.refusals.topic(plan, retrieval)
+        apart = (subject.artifact or subject.about_links) and retrieval.hits
+        refusal = "" if apart else pipeline.refusals.topic(plan, subject, retrieval)
         found, matched, at_least, left_out = (
-            ([], 0, False, []) if refusal else pipeline.find(plan, retrieval, pipeline.settings.retrieval.candidates)
+            ([], 0, False, []) if refusal else pipeline.find(subject, retrieval, pipeline.settings.retrieval.candidates)
         )
         hits = [h for h in found if pipeline.evidence.sentences(h.paper)[0]]
         timings.retrieval = time.perf_counter() - t0  # finding the rows: search, refusal policy, membership
@@ -74,12 +73,12 @@ def answer_table(
         papers = [h.paper for h in hits]
     t = time.perf_counter()
     if topic:  # why each paper is a row: its sentence closest to the topic, first
-        columns = (Column(topic[:1].upper() + topic[1:], TOPIC), *columns)
+        columns = (topic_column(topic), *columns)
     table = fill_table(pipeline.evidence, papers, columns, cite, topic=topic, matched=matched, at_least=at_least)
     timings.evidence = time.perf_counter() - t
     text = table_text(table)
     if left_out:
-        text += f"\n\nLeft out as about {plan.exclusion} ({len(left_out)}): " + ", ".join(
+        text += f"\n\nLeft out as about {subject.exclusion if subject else ''} ({len(left_out)}): " + ", ".join(
             h.paper.label for h in left_out
         ) + "."
     timings.total = time.perf_counter() - t0
@@ -97,28 +96,3 @@ def answer_table(
         lead=table_head(table),
     )
     return answer, table
-
-
-def table_plan(
-    read: Callable[[str], QuestionPlan], topic: str, columns: Sequence[str] = ()
-) -> tuple[str, QuestionPlan]:
-    """The message and plan of a table asked by its parts (``paperchat table``, the MCP tool).
-
-    Args:
-        read: Reads a message into a plan (:meth:`rag.route.answer.AnswerPipeline.read`).
-        topic: What the rows are about, as a topic or a question ("speech synthesis", "Which
-            papers work on speech?"); ``""`` when the rows are papers the caller names (given to
-            the plan's ``refs`` by the caller).
-        columns: The column phrases (empty: the default columns).
-
-    Returns:
-        ``(message, plan)``: the message as a user would type it, and a plan of intent ``table``
-        whose topic is read from ``topic`` alone (a name in it is searched for, not a row).
-    """
-    cols = tuple(c.strip() for c in columns if c.strip())
-    rows = f"the papers on {topic.strip()}" if topic.strip() else "the papers named"
-    message = f"Make a table of {rows}" + (f" with columns {', '.join(cols)}" if cols else "")
-    base = read(topic) if topic.strip() else read(message)
-    plan = replace(base, asked=message, intent="table", number="many", refs=(), columns=cols, metadata="",
-                   detail_only=False, polar=False, polar_terms=(), quantity=False)
-    return message, plan if topic.strip() else replace(plan, topic="", facets=(), exclusion="")

@@ -1,5 +1,6 @@
-"""A turn of a conversation (:class:`Turn`: the question, the answer and what it showed) and the
-conversation-wide citation numbering (:func:`renumber_markers`)."""
+"""A turn of a conversation (:class:`Turn`: the question, the answer and what it showed), the
+conversation-wide citation numbering (:func:`renumber_markers`) and the history references are
+resolved against (:class:`History`)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,12 @@ from typing import Literal
 
 from rag.citations import MARKER, format_marker
 from rag.evidence.table import PaperTable
-from rag.question.reader import QuestionPlan
+from rag.question.plan import Plan
 from rag.route.compare import ComparisonTable
 from rag.types import Answer, Citation
 from store.papers import Paper
 
-__all__ = ["CitationNumbering", "Turn", "TurnKind", "renumber_markers"]
+__all__ = ["CitationNumbering", "History", "Turn", "TurnKind", "renumber_markers"]
 
 TurnKind = Literal["answer", "compare", "table", "summary", "clarify", "refusal"]
 
@@ -43,7 +44,7 @@ class Turn:
     table: ComparisonTable | None = None
     paper_table: PaperTable | None = None
     candidates: tuple[Paper, ...] = ()
-    plan: QuestionPlan | None = None
+    plan: Plan | None = None
 
     @property
     def citations(self) -> list[Citation]:
@@ -88,3 +89,58 @@ class CitationNumbering:
         if paper_id not in self.by_paper:
             self.by_paper[paper_id] = len(self.by_paper) + 1
         return self.by_paper[paper_id]
+
+
+@dataclass
+class History:
+    """The turns of one conversation and its citation numbers: what "it", "[2]", "the second one",
+    "both" and "which is better?" are resolved against (:mod:`rag.route.references`)."""
+
+    turns: list[Turn] = field(default_factory=list)
+    numbers: CitationNumbering = field(default_factory=CitationNumbering)
+
+    def number_of(self, paper_id: str) -> int | None:
+        """The conversation number of a paper, or ``None`` if it was never cited."""
+        return self.numbers.by_paper.get(paper_id)
+
+    def paper_with_number(self, number: int) -> str | None:
+        """The paper id cited as ``[number]`` in this conversation, or ``None``."""
+        return next((pid for pid, n in self.numbers.by_paper.items() if n == number), None)
+
+    def known_numbers(self) -> list[int]:
+        """The citation numbers given so far, in order."""
+        return sorted(self.numbers.references)
+
+    def recent(self) -> list[Citation]:
+        """Citations of the latest turn that cited anything (order of the answer)."""
+        return next((list(t.citations) for t in reversed(self.turns) if t.citations), [])
+
+    def discussed(self, n: int = 2) -> list[Citation]:
+        """The papers "them", "both" or "which is better?" mean: the latest answer's when it cited
+        ``n`` or more; else the distinct papers of the latest answers, most recent first, until
+        ``n`` are gathered (after a list, "the second one" and "and the first one?", those two)."""
+        out: dict[str, Citation] = {}
+        for t in reversed(self.turns):
+            if not out and len(t.citations) >= n:
+                return list(t.citations)
+            for c in t.citations:
+                out.setdefault(c.paper_id, c)
+                if len(out) >= n:
+                    return list(out.values())
+        return list(out.values())
+
+    def listed(self, index: int) -> list[Citation]:
+        """The citations an ordinal ("the second one", ``index`` 1; "the last one", -1) counts in:
+        those of the latest answer that listed two or more papers and holds it, else of the latest
+        answer that cited anything when it holds it; ``[]`` when no earlier answer does. After
+        a list and an answer about its first paper, "the second one" is the list's second."""
+        need = index + 1 if index >= 0 else 1
+        listed = next((list(t.citations) for t in reversed(self.turns) if len(t.citations) >= max(2, need)), [])
+        if listed:
+            return listed
+        recent = self.recent()
+        return recent if len(recent) >= need else []
+
+    def previous_answer(self) -> Turn | None:
+        """The latest turn that answered a question and cited papers (what "what about X?" continues)."""
+        return next((t for t in reversed(self.turns) if t.kind == "answer" and t.plan and t.citations), None)

@@ -1,0 +1,120 @@
+"""Reading one thing asked of an abstract into an :class:`rag.question.plan.Ask`.
+
+A question, one of its parts, a topic, a column phrase or a fixed query of the answering stages
+("What problem does it address, ...?") is read here once: its rhetorical roles
+(:func:`rag.question.roles.question_roles`), whether it asks a summary, an amount, a link or the
+meaning of a name, the figures and names it states, its sub-questions, and the comparison row it
+only names. The evidence stage scores sentences against the result and reads no cue of its own.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+
+from rag.question.parts import question_parts, without_paper_description
+from rag.question.phrasing import Number, asks_quantity
+from rag.question.plan import Ask
+from rag.question.roles import is_summary, question_roles
+from rag.text import CODE_COMPOUND, named_entities, normalize, quoted_figures
+
+__all__ = ["read_ask", "row_named", "text_about", "title_of"]
+
+# Words after which sentences that state numbers answer better ("how much", "improve", "%").
+_NUMBERS = re.compile(
+    r"\b(how (many|much|large|fast|big)|"
+    r"what (accuracy|gain|score|fraction|percentage|speed ?up|reduction|sparsity|cost)|"
+    r"by how|speed-?up|improve|reduction|rate|ratio|percent|%)\b",
+    re.I,
+)
+_LINK = re.compile(r"\b(code|github|link|url|website|project page|demo|samples?|repositor\w*|available)\b", re.I)
+_DEFINITION = re.compile(r"\bstands? for\b|\bacronyms?\b|\babbreviat\w*|\bspelled out\b|\bfull name", re.I)
+
+# An aspect that only names a row of a comparison ("on data", "their limitations", "in terms of
+# results") is that row: its cells are chosen by the row's roles and the abstract's moves.
+_ROW_WORDS = {
+    "data": {"data", "dataset", "datasets", "benchmark", "benchmarks", "evaluation", "evaluations", "experiments",
+             "tasks"},
+    "results": {"result", "results", "performance", "findings", "outcomes"},
+    "limitations": {"limitation", "limitations", "weakness", "weaknesses", "drawback", "drawbacks", "shortcomings"},
+    "approach": {"method", "methods", "approach", "approaches", "idea", "ideas", "technique", "techniques"},
+    "problem": {"problem", "problems", "motivation", "motivations", "goal", "goals", "challenge", "challenges"},
+}  # fmt: skip
+_ASPECT_GLUE = frozenset(
+    "on in of the their its and terms with respect to regarding about for what how do does they each use uses used"
+    .split()
+)
+
+
+_QUESTION_WORD = re.compile(
+    r"^(?:how|what|which|who|whom|whose|where|when|why|is|are|was|were|do|does|did|can|could|should|would|will|has|have)\b",
+    re.I,
+)
+
+
+def title_of(heading: str) -> str:
+    """A heading as a title: capitalised, with a question mark when it is a question
+    ("what does each distill" -> "What does each distill?")."""
+    heading = heading.strip()
+    asked = heading.rstrip("?").strip()
+    mark = "?" if heading.endswith("?") or _QUESTION_WORD.match(asked) else ""
+    return f"{asked[:1].upper()}{asked[1:]}{mark}"
+
+
+def text_about(ask: Ask, names: Sequence[str]) -> str:
+    """What ``ask`` asks *about* a paper: its :attr:`Ask.matching` text without the paper's
+    ``names`` (label and aliases, any case), which only say which paper it is."""
+    out = ask.matching or ask.text
+    for name in sorted({n for n in names if n and not n.endswith("…")}, key=len, reverse=True):
+        out = re.sub(re.escape(name), " ", out, flags=re.I)
+    return out
+
+
+def row_named(text: str) -> str:
+    """The key of the comparison row a text only names ("on data" -> ``"data"``), else ``""``."""
+    words = [w for w in re.findall(r"[a-z]+", text.lower()) if w not in _ASPECT_GLUE]
+    return next((key for key, names in _ROW_WORDS.items() if words and set(words) <= names), "")
+
+
+@functools.lru_cache(maxsize=4096)
+def read_ask(
+    text: str,
+    *,
+    number: Number = "open",
+    heading: str = "",
+    roles: frozenset[str] | None = None,
+    summary: bool | None = None,
+) -> Ask:
+    """Read ``text`` into an :class:`Ask` (see the module docstring).
+
+    Args:
+        text: What is asked (a question, a part of one, a topic, a column phrase).
+        number: How many papers the question's frame asks for (a question asking for papers asks
+            for a list, not an amount: :func:`rag.question.phrasing.asks_quantity`).
+        heading: How the question words it, when ``text`` is a reading of it (names removed).
+        roles: The roles asked, when the question model read them from more than ``text``
+            (the aspect of a question); default: read from ``text``.
+        summary: Whether a summary is asked, likewise; default: read from ``text``.
+
+    Returns:
+        The ask; its :attr:`Ask.parts` are read the same way (with ``number``). Cached per text.
+    """
+    pieces = question_parts(text)
+    parts = tuple(read_ask(p, number=number) for p in pieces) if len(pieces) > 1 else ()
+    return Ask(
+        text=text,
+        heading=heading or text,
+        matching=without_paper_description(text),
+        roles=frozenset(question_roles(text)) if roles is None else frozenset(roles),
+        summary=is_summary(text) if summary is None else summary,
+        amount=asks_quantity(text, number),
+        numbers=bool(_NUMBERS.search(text)),
+        link=bool(_LINK.search(CODE_COMPOUND.sub(" ", text))),
+        definition=bool(_DEFINITION.search(text)),
+        figures=frozenset(quoted_figures(text)),
+        entities=frozenset(normalize(e) for e in named_entities(text)),
+        parts=parts,
+        row=row_named(text),
+        title=title_of(heading or text),
+    )

@@ -1,0 +1,203 @@
+"""The names a question states: method names the collection knows, coined terms, typing errors.
+
+A question names a paper by its method name ("DANCE", "dance", "DANSE"), by a coined term only
+its abstract uses ("ALFWorld"), or describes it. :class:`NameReader` reads a text against the
+names and words of the collection (:class:`rag.index.catalogue.NameIndex`, built when the
+collection is indexed): the names it states (exact in any case, or one edit away), the coined
+terms no abstract holds, typing errors in its words, and near matches of a reference. It also
+makes the :class:`rag.types.SearchQuery` retrieval takes, so retrieval never reads question text.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from rapidfuzz import fuzz, process
+from rapidfuzz.distance import OSA, Levenshtein
+
+from rag.index.catalogue import EXACT, ONE_EDIT, TERM, TERM_SHARE, Catalogue
+from rag.lexicon import american, english_word, lemma, stem
+from rag.text import STOPWORDS, named_entities, normalize
+from rag.types import SearchQuery
+
+__all__ = ["LONG_WORD", "NameReader"]
+
+_RUN = re.compile(r"[\w-]+")
+_STRIP_GENERIC = re.compile(r"\b(the|a|an|paper|papers|method|approach|work|model|framework|on|about|one)\b", re.I)
+
+
+LONG_WORD = 9
+"""Letters from which a dictionary word the abstracts do not use may still be a typing error (one
+edit from a word they use: "forcasting" -> "forecasting"). Shorter dictionary words are kept: many
+have real words one edit away ("modal"/"model", "raining"/"training")."""
+
+
+
+
+class NameReader:
+    """Reads names and words of the collection in a text (see the module docstring).
+
+    Args:
+        catalogue: The collection's papers, names and vocabulary.
+    """
+
+    def __init__(self, catalogue: Catalogue):
+        self.catalogue = catalogue
+        self.index = catalogue.names
+
+    def search_query(self, text: str) -> SearchQuery:
+        """What retrieval searches for ``text``: the text, the names it states (stated name -> paper
+        id -> weight) and the coined terms it states that no paper holds (:meth:`match`)."""
+        matches, unmatched = self.match(text)
+        return SearchQuery(text, matches, tuple(unmatched))
+
+    def _lowercase_names(self, question: str) -> set[str]:
+        """Words of ``question`` written in lower case (or capitalised only) that are names and no
+        ordinary word here."""
+        out = set()
+        for w in _RUN.findall(question):
+            ordinary = not w.islower() or w in self.index.plain or w in STOPWORDS or len(w) < 3
+            near = len(w) >= 5 and w not in self.index.runs and self._near_name(w)
+            if not ordinary and (w in self.index.names or near):
+                out.add(w)
+            elif w[:1].isupper() and w[1:].islower() and w.lower() in self.index.names and (
+                w.lower() not in self.index.plain
+            ):
+                out.add(w)  # "Lora" at a sentence start or typed so: the name in another case
+        return out
+
+    @functools.lru_cache(maxsize=4096)  # noqa: B019 - one reader per catalogue, its names never change
+    def _near_name(self, word: str) -> dict[str, float]:
+        """Papers whose name is one edit from ``word`` (hyphens ignored: "medlm" is ME-DLM), for a
+        word of five or more letters that is no English word ("senday" -> SENDAI)."""
+        if english_word(word):
+            return {}
+        got: dict[str, float] = {}
+        for name, ids in self.index.names.items():
+            for form in {name, name.replace("-", "")}:
+                if abs(len(form) - len(word)) <= 1 and Levenshtein.distance(form, word) <= 1:
+                    got.update(dict.fromkeys(ids, ONE_EDIT))
+        return got
+
+    def match(self, question: str) -> tuple[dict[str, dict[str, float]], list[str]]:
+        """Find stated names in a question.
+
+        Returns:
+            ``(matches, unmatched)``: ``matches[token]`` maps paper id -> weight in (0, 1]
+            (1.0 exact label in any case, 0.9 one-edit label, 0.6 coined term of at most
+            ``TERM_SHARE`` of the abstracts); ``unmatched`` lists coined terms of the question
+            found in no paper.
+        """
+        matches: dict[str, dict[str, float]] = {}
+        unmatched: list[str] = []
+        question = re.sub(r"\$[^$]*\$|\\[A-Za-z]+", " ", question)  # LaTeX math is not a name
+        qn = normalize(question)
+        found = [
+            (self.index.phrase_rank[phrase], phrase, pat)
+            for run in {"", *_RUN.findall(qn)}
+            for phrase, pat in self.index.phrases_by_first.get(run, ())
+            if pat.search(qn)
+        ]
+        # The longest name found wins its words: "Fisher SAM" hides "SAM", a longer phrase a shorter one.
+        spans: list[tuple[int, int]] = []
+        kept = set()
+        for _, phrase, pat in sorted(found, key=lambda t: -len(t[1])):
+            m = pat.search(qn)
+            if m and not any(a <= m.start() < b or m.start() <= a < m.end() for a, b in spans):
+                spans.append(m.span())
+                kept.add(phrase)
+        for _, phrase, _ in sorted(found):  # in the order of self.index.phrases, as a full scan would find them
+            if phrase in kept:
+                matches[phrase] = dict.fromkeys(self.index.phrases[phrase], EXACT)
+        for phrase in kept:  # the words of a matched phrase are no names of their own
+            question = re.sub(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", " ", question, flags=re.I)
+        tokens = set(named_entities(question)) | self._lowercase_names(question)
+        tokens |= {t for t in re.findall(r"[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+", question) if len(t) >= 4}
+        for tok in sorted(tokens, key=lambda t: (question.find(t), t)):  # in the order stated
+            key = tok.lower()
+            if key in matches:
+                continue
+            got: dict[str, float] = {}
+            if key in self.index.names:
+                got.update(dict.fromkeys(self.index.names[key], EXACT))
+            elif key in self.index.runs:
+                pass  # a word the papers hold is no typing error: no one-edit neighbour (LoRA is not QLoRA)
+            elif len(key) >= 4 and not tok.islower():
+                for name, ids in self.index.names.items():
+                    if abs(len(name) - len(key)) <= 1 and Levenshtein.distance(name, key) <= 1:
+                        got.update(dict.fromkeys(ids, ONE_EDIT))
+            elif tok.islower():
+                got.update(self._near_name(key))  # cached: _lowercase_names asked it already
+            if not got and key in self.index.terms:
+                if len(self.index.terms[key]) > max(1, TERM_SHARE * self.index.n_papers):
+                    continue  # a term many abstracts use ("LLM") points to none of them, and is not missing
+                got.update(dict.fromkeys(self.index.terms[key], TERM))
+            if got:
+                matches[tok] = got
+            elif not self.index.holds(key) and key not in STOPWORDS and (
+                tok.isupper() or any(c.isdigit() for c in tok) or tok[1:].lower() != tok[1:]
+            ):
+                unmatched.append(tok)
+        return matches, unmatched
+
+
+    def named(self, question: str) -> dict[str, tuple[str, ...]]:
+        """Names the question states that point to papers (label matches, weight >= 0.9).
+
+        Returns:
+            Stated name -> matched paper ids, in the order found.
+        """
+        matches, _ = self.match(question)
+        return {
+            tok: tuple(pid for pid, w in found.items() if w >= ONE_EDIT)
+            for tok, found in matches.items()
+            if max(found.values()) >= ONE_EDIT
+        }
+
+    def correct(self, word: str) -> str:
+        """``word`` with a typing error corrected to the collection's nearest word: one edit (a
+        letter added, dropped, changed, or two swapped) for five to seven letters, two for longer
+        words ("reinforcment" -> "reinforcement", "agnets" -> "agents"). Words the
+        abstracts use, English words, short words, anything with digits, acronyms ("MLLMs": two or
+        more capitals), plurals of words the abstracts use ("mllms" for "MLLM") and words they write
+        hyphenated ("pretraining" for "pre-training") are kept. A
+        dictionary word of :data:`LONG_WORD` letters or more that no abstract uses is corrected
+        when one edit away from a word they use: the dictionary also holds common misspellings
+        ("forcasting"), and long words rarely have a real word one edit away. It is kept when it is
+        a British spelling ("summarise") or another form of a word the abstracts use, by index key
+        (:func:`rag.lexicon.stem` of :func:`rag.lexicon.lemma`): "optimizer" is not "optimized"."""
+        w = word.lower()
+        if len(w) < 5 or not w.isalpha() or w in self.catalogue.vocabulary or w in self.catalogue.joined:
+            return word
+        if sum(c.isupper() for c in word) >= 2 or (w.endswith("s") and w[:-1] in self.catalogue.vocabulary):
+            return word
+        if english_word(w):
+            if len(w) < LONG_WORD or american(w) != w or stem(lemma(w)) in self.catalogue.index_keys:
+                return word  # another form of a word the abstracts use ("optimizer": "optimization")
+            return self._nearest(w, 1) or word
+        return self._nearest(w) or word
+
+    @functools.lru_cache(maxsize=4096)  # noqa: B019 - one catalogue per process, its words never change
+    def _nearest(self, w: str, limit: int = 0) -> str:
+        limit = limit or (1 if len(w) <= 7 else 2)
+        words = self.catalogue.by_length.get(len(w), ())
+        near = [v for n in range(len(w) - limit, len(w) + limit + 1) for v in self.catalogue.by_length.get(n, ())]
+        # optimal string alignment: two swapped letters are one edit ("agnets" -> "agents")
+        got = process.extractOne(w, near or words, scorer=OSA.distance, score_cutoff=limit)
+        return got[0] if got else ""
+
+    def fuzzy(self, ref: str, floor: float) -> list[str]:
+        """Papers whose name (label or alias no other abstract uses) is within ``floor``
+        (rapidfuzz ratio, 0-100) of ``ref``, best first; generic words ("the ... paper") are ignored."""
+        key = re.sub(r"\s+", " ", _STRIP_GENERIC.sub(" ", normalize(ref).replace("-", " "))).strip()
+        if not key:
+            return []
+        best: dict[str, float] = {}
+        for name, pids in [*self.index.names.items(), *self.index.phrases.items()]:
+            s = fuzz.ratio(key, name.replace("-", " "))
+            for pid in pids:
+                if s >= floor and s > best.get(pid, 0):
+                    best[pid] = s
+        top = max(best.values(), default=0)
+        return [pid for pid, s in sorted(best.items(), key=lambda t: -t[1]) if s >= top - 3]

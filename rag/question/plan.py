@@ -1,0 +1,414 @@
+"""The typed reading of a message: one plan type per intent over a shared header, and the typed
+sub-questions (:class:`Ask`) that evidence selection, refusal, the lead and head-to-head take.
+
+A message is read once (:func:`rag.question.reader.read`) into one of
+
+* :class:`Reply`: it asks nothing of the papers (empty, a greeting or thanks, only instructions to
+  the assistant, or a set asked for by what papers are *not* about);
+* :class:`CollectionPlan`: the collection itself ("how many papers are there?", "list all papers");
+* :class:`AskPlan`: a question about papers it names or about a topic ("which papers ...");
+* :class:`ComparePlan`: papers side by side, with what to quote from each;
+* :class:`TablePlan`: one row per paper, one column per phrase asked;
+* :class:`SummaryPlan`: one paper's summary, or a synthesis of the papers on a topic.
+
+Every plan starts with the :class:`Plan` header: what was asked, the query read, the papers it
+refers to and the filters it states. Later stages read these fields, never the text again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from rag.text import content_terms
+from rag.types import Ask, SearchQuery
+
+__all__ = [
+    "Ask",  # defined in rag.types (the evidence protocol takes it), re-exported here
+    "AskPlan",
+    "CollectionPlan",
+    "Column",
+    "ColumnKind",
+    "ComparePlan",
+    "Detail",
+    "FollowUp",
+    "Number",
+    "PaperRef",
+    "Plan",
+    "RefKind",
+    "Reply",
+    "StatedFilters",
+    "SummaryPlan",
+    "TablePlan",
+    "Topic",
+]
+
+Number = Literal["one", "many", "open"]
+"""How many papers a question's frame asks for: ``one`` ("which paper"), ``many`` ("which papers",
+"list"), or ``open`` (the calibrated relevance of each paper decides, :mod:`rag.route.membership`)."""
+RefKind = Literal["name", "id", "number", "ordinal", "pronoun", "plural", "description"]
+
+
+@dataclass(frozen=True)
+class PaperRef:
+    """A reference to a paper inside a question.
+
+    Attributes:
+        text: The reference as written ("DANCE", "[2]", "the second one", "it").
+        kind: ``name`` (a name the collection knows), ``id``, ``number`` (``[2]``, "paper 2"),
+            ``ordinal`` ("the second one", "the latter"), ``pronoun`` ("it", "this paper"),
+            ``plural`` ("they", "both", "these papers") or ``description`` ("the ride-hailing paper").
+        paper_ids: Papers a name or id points to (several when a name is ambiguous).
+        index: The number of a ``number`` reference; the 0-based position of an ``ordinal``
+            one (-1 for "last"/"latter").
+        count: For a ``plural`` reference that counts papers ("these two", "the first three",
+            "both"): how many; 0 when it does not count ("they", "their").
+        first: For a counted ``plural`` reference that takes the first of a list ("the first
+            three", "the top two"): True.
+    """
+
+    text: str
+    kind: RefKind
+    paper_ids: tuple[str, ...] = ()
+    index: int | None = None
+    count: int = 0
+    first: bool = False
+
+
+@dataclass(frozen=True)
+class StatedFilters:
+    """The restrictions a question states ("papers from 2023", "ICML papers", "papers by Tri Dao").
+
+    Read only when the entry asks for it (``auto`` filters, on by default everywhere); the route
+    applies them (:class:`rag.route.filters.Filters`).
+
+    Attributes:
+        year: A publication year stated as a restriction.
+        venue: A venue the records state, as they write it.
+        authors: Author names the records hold, as they write them.
+        author_papers: The papers of those authors (``None`` when no author is stated).
+        person: A person's name the question asks the papers of that no record names
+            ("papers by Sergey Levine"); ``""`` when none.
+    """
+
+    year: int | None = None
+    venue: str = ""
+    authors: tuple[str, ...] = ()
+    author_papers: frozenset[str] | None = None
+    person: str = ""
+
+    @property
+    def stated(self) -> bool:
+        """Whether the question states any restriction."""
+        return self.year is not None or bool(self.venue) or bool(self.authors) or bool(self.person)
+
+
+@dataclass(frozen=True)
+class ColumnKind:
+    """What kind of thing a column asks for.
+
+    Attributes:
+        key: ``name``, ``code``, ``size``, ``metric``, ``data``, ``limitations``, ``problem``,
+            ``results``, ``approach`` or ``free``.
+        words: Term keys (:func:`rag.lexicon.term_key`) of the words that ask for this kind.
+        row: The key of the :data:`rag.evidence.rows.ROWS` row whose cues score its sentences, if any.
+    """
+
+    key: str
+    words: frozenset[str]
+    row: str = ""
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a table: the phrase as asked (its heading), its kind, and what it asks of an
+    abstract (made by :func:`rag.question.columns.column`).
+
+    Attributes:
+        title: The phrase, tidied and capitalised ("Main result").
+        kind: What kind of thing it asks for.
+        ask: The title read as what to quote (:func:`rag.question.asks.read_ask`).
+    """
+
+    title: str
+    kind: ColumnKind
+    ask: Ask
+
+
+@dataclass(frozen=True)
+class Topic:
+    """What the papers a question asks for must be about.
+
+    Attributes:
+        text: The topic (frame, relating verb, stated filters and exclusion removed;
+            typing errors corrected to the collection's words).
+        facets: Alternatives the topic lists ("speech or audio" -> ``("speech", "audio")``).
+        exclusion: What the papers must not be about ("outside of agent settings" -> "agent settings").
+        excluded: The words of :attr:`exclusion` that say what is excluded ("agent").
+        number: How many papers the frame asks for.
+        artifact: For "papers that introduce/release a dataset (benchmark, ...)": the artifact words.
+        artifact_rest: For an artifact question, the topic's words besides the artifact words
+            ("speech" of "a new speech dataset"); ``""`` when none.
+        about_links: The question asks which papers link their code, and little else.
+        terms: The content terms of the topic (of the question when the topic is empty).
+        acronyms: Lower-case words of the topic typed as acronyms ("rlhf"), no English word.
+        ask: The topic read as what to quote from each paper found (:class:`Ask`).
+        search: What retrieval searches for the topic.
+    """
+
+    text: str
+    facets: tuple[str, ...] = ()
+    exclusion: str = ""
+    excluded: str = ""
+    number: Number = "open"
+    artifact: tuple[str, ...] = ()
+    artifact_rest: str = ""
+    about_links: bool = False
+    terms: tuple[str, ...] = ()
+    acronyms: tuple[str, ...] = ()
+    ask: Ask = field(default_factory=lambda: Ask(""))
+    search: SearchQuery = field(default_factory=lambda: SearchQuery(""))
+
+
+@dataclass(frozen=True)
+class Detail:
+    """A detail abstracts do not state, asked for ("who are the authors?", "what learning rate?").
+
+    Attributes:
+        kind: ``authors``, ``affiliations``, ``licence``, ``publication date``, ``hardware or
+            compute``, ``funding``, ``hyper-parameters``, ``model size`` or ``review outcomes``.
+        phrase: The words that ask for it, normalised ("learning rate"); an abstract that states
+            them states the detail after all.
+        only: Nothing else is asked ("who are the authors?"): in a conversation it is asked of the
+            papers of the previous answer.
+    """
+
+    kind: str
+    phrase: str = ""
+    only: bool = False
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    """A message that continues the conversation's previous question.
+
+    Attributes:
+        kind: ``what_about`` ("what about APM?", "and the first one?": the previous question of
+            another paper or topic), ``of_reference`` ("and what about its limitations?": a new
+            question of the paper referred to), ``verdict`` ("which is better?", "which one wins?":
+            which of the papers discussed wins) or ``choose`` ("which one needs less memory?":
+            a question choosing among the papers discussed).
+        target: For ``what_about``: the other paper or topic as written ("APM", "the first one").
+        target_refs: The references inside ``target``.
+        plan: For ``of_reference``: the plan of the new question as asked of the paper; for
+            ``verdict``/``choose``: the comparison to make once the papers are known.
+    """
+
+    kind: Literal["what_about", "of_reference", "verdict", "choose"]
+    target: str = ""
+    target_refs: tuple[PaperRef, ...] = ()
+    plan: Plan | None = None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The header every plan shares.
+
+    Attributes:
+        asked: The message after input normalisation.
+        query: ``asked`` without instructions to the assistant, greetings around it and the
+            filters it states, trimmed to the longest question read; what was read.
+        refs: References to papers, in order of appearance.
+        filters: The restrictions it states (when stated filters are read).
+        search: What retrieval searches for the whole query (names stated, coined terms).
+        injected: Instructions to the assistant were dropped from ``query``.
+        trimmed: ``query`` was cut to the longest question read.
+        english: The question reads as English (else only names can be matched).
+        coined: Coined terms and names the query states, as written ("RLHF", "resnet50"): a
+            term no abstract of the named paper holds is refused (:mod:`rag.route.refusal`).
+        rare: Words of the query that may be rare names some abstract holds (capitalised words,
+            named entities, hyphenated compounds, coined terms the collection indexes).
+        figures: Figures the query quotes ("65x", "40%"): a measured result identifies its paper.
+        follow: When the message continues the previous question (:class:`FollowUp`).
+    """
+
+    asked: str
+    query: str = ""
+    refs: tuple[PaperRef, ...] = ()
+    filters: StatedFilters = StatedFilters()
+    search: SearchQuery = field(default_factory=lambda: SearchQuery(""))
+    injected: bool = False
+    trimmed: bool = False
+    english: bool = True
+    coined: tuple[str, ...] = ()
+    rare: tuple[str, ...] = ()
+    figures: frozenset[str] = frozenset()
+    follow: FollowUp | None = None
+
+    @property
+    def intent(self) -> str:
+        """The plan's intent as one word (logs, tests, the API): ``ask``, ``compare``, ``table``,
+        ``summary``, ``topic_summary``, ``collection``, or a :class:`Reply`'s kind."""
+        return "ask"
+
+    @property
+    def named_ids(self) -> tuple[str, ...]:
+        """Papers the question names or gives by id, in order, each once (ambiguous names included)."""
+        return tuple(dict.fromkeys(pid for r in self.refs if r.kind in ("name", "id") for pid in r.paper_ids))
+
+    @property
+    def refers_back(self) -> bool:
+        """The question refers to papers of earlier turns ([2], "the second one", "it", "both")."""
+        return any(r.kind in ("number", "ordinal", "pronoun", "plural") for r in self.refs)
+
+    @property
+    def content_beyond_pronouns(self) -> bool:
+        """The query has two or more content words besides "it" and "they" ("what is it about?" has
+        not): with nothing cited before, it is a question of its own, not a dangling reference."""
+        return len([t for t in content_terms(self.query) if t not in ("it", "they")]) >= 2
+
+    def spelled_out(self, names: Mapping[PaperRef, str]) -> str:
+        """The query with references replaced by the names given, in the order given, each at its
+        first occurrence; a possessive pronoun ("its", "their") by the name's possessive. For
+        showing how a follow-up was read ("what datasets does it use?" -> "... does DANCE use?")."""
+        text = self.query
+        for r, name in names.items():
+            if r.kind in ("number", "ordinal"):
+                text = text.replace(r.text, name, 1)
+            else:
+                sub = f"{name}'s" if r.text.lower() in ("its", "their") else name
+                text = re.sub(rf"(?<!\w){re.escape(r.text)}(?!\w)", sub, text, count=1)
+        return text
+
+
+@dataclass(frozen=True)
+class Reply(Plan):
+    """A message that asks nothing of the papers.
+
+    Attributes:
+        kind: ``empty``, ``social`` (a greeting, thanks or "ok"), ``instruction`` (only
+            instructions to the assistant) or ``negated`` (papers asked for by what they are not
+            about: refused with the question to ask instead).
+        instead: For ``negated``: the question to ask instead ("Which papers use RL?").
+    """
+
+    kind: Literal["empty", "social", "instruction", "negated"] = "empty"
+    instead: str = ""
+
+    @property
+    def intent(self) -> str:
+        """The reply's kind."""
+        return self.kind
+
+
+@dataclass(frozen=True)
+class CollectionPlan(Plan):
+    """The collection itself: how many papers it holds (``count``) or every one of them."""
+
+    count: bool = False
+
+    @property
+    def intent(self) -> str:
+        """``collection``."""
+        return "collection"
+
+
+@dataclass(frozen=True)
+class AskPlan(Plan):
+    """A question about the papers it names or refers to, or about the papers on a topic.
+
+    Attributes:
+        topic: What the papers must be about (when it names none).
+        ask: The whole question as what to quote from each paper (roles of what it asks).
+        aspects: Its sub-questions without the names of its papers, each with its heading as
+            written; what the lead answers part by part.
+        detail: A detail abstracts do not state, when asked.
+        polar: A yes/no question about papers it refers to ("Does DANCE use LLM surrogates?").
+        polar_terms: For ``polar``: the content terms a sentence must state for "yes".
+        own_limits: It asks for a paper's own limitations, not the limitation it addresses.
+    """
+
+    topic: Topic = field(default_factory=lambda: Topic(""))
+    ask: Ask = field(default_factory=lambda: Ask(""))
+    aspects: tuple[Ask, ...] = ()
+    detail: Detail | None = None
+    polar: bool = False
+    polar_terms: tuple[str, ...] = ()
+    own_limits: bool = False
+
+    @property
+    def number(self) -> Number:
+        """How many papers the frame asks for (:attr:`Topic.number`)."""
+        return self.topic.number
+
+
+@dataclass(frozen=True)
+class ComparePlan(Plan):
+    """Papers side by side.
+
+    Attributes:
+        sides: Ways to split the question into two references, likeliest first.
+        set_topic: "the two federated learning papers": the topic whose two likeliest papers are meant.
+        aspects: What to quote from each paper first (each with its heading as written); ``()``
+            when nothing in particular is asked.
+        verdict: It asks which paper wins: how it words the criterion ("faster", "more accurate",
+            "better"); ``""`` otherwise.
+        otherwise: The question as one about the papers it names, for when a side is no paper of
+            the collection ("How does FOAM differ from standard Shampoo?").
+    """
+
+    sides: tuple[tuple[str, str], ...] = ()
+    set_topic: Topic | None = None
+    aspects: tuple[Ask, ...] = ()
+    verdict: str = ""
+    otherwise: AskPlan | None = None
+
+    @property
+    def intent(self) -> str:
+        """``compare``."""
+        return "compare"
+
+
+@dataclass(frozen=True)
+class TablePlan(Plan):
+    """One row per paper, one column per phrase asked.
+
+    Attributes:
+        topic: The topic whose papers are the rows; ``None`` when the rows are the papers it
+            names or refers to.
+        columns: The columns asked, in order (:class:`Column`); ``()`` for the
+            default ones.
+    """
+
+    topic: Topic | None = None
+    columns: tuple[Column, ...] = ()
+
+    @property
+    def intent(self) -> str:
+        """``table``."""
+        return "table"
+
+
+@dataclass(frozen=True)
+class SummaryPlan(Plan):
+    """A summary: of the one paper it names, refers to or describes, or of the papers on a topic.
+
+    Attributes:
+        topic: For a topic summary: the topic; ``None`` for one paper.
+        described: The description of the paper when it names none ("the ride-hailing paper").
+        described_topic: The description read as a topic: when several papers fit it, they are
+            summarized as the papers on it.
+        otherwise: The question as one about the paper, for when no single paper is meant.
+    """
+
+    topic: Topic | None = None
+    described: str = ""
+    described_topic: Topic | None = None
+    otherwise: AskPlan | None = None
+
+    @property
+    def intent(self) -> str:
+        """``topic_summary`` for the papers on a topic, else ``summary``."""
+        return "topic_summary" if self.topic is not None else "summary"

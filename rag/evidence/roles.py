@@ -12,6 +12,8 @@ from __future__ import annotations
 import functools
 import re
 
+from rag.vocabulary import beside
+
 __all__ = [
     "ANAPHORA",
     "CONTINUES",
@@ -23,12 +25,14 @@ __all__ = [
 ]
 
 
+_VOCABULARY = beside(__file__, "roles")
+"""The cue words of roles and moves (``vocabulary/roles.toml``); the patterns below compose its classes."""
+_V = {name: cls.source for name, cls in _VOCABULARY.items()}  # class name -> regex source, to compose
+
 # What it costs to run or train a method, and saving it, as sentences state it ("9.6x faster
 # distillation", "33.42% fewer tokens", "reducing memory consumption").
-_RESOURCE = r"(?:memory|cost|costs|latency|time|compute|computation|storage|tokens|flops|overhead|energy|runtime)"
 _EFFICIENCY_STATED = re.compile(
-    rf"\b(efficien\w*|faster|speed-?ups?|fewer|cheaper|overhead|latency|throughput|wall-clock|flops|"
-    rf"(?:reduc|sav|lower|cut|cheaper)\w*\s+(?:[\w-]+\s+){{0,2}}{_RESOURCE}|{_RESOURCE}\s+(?:reduction|savings?|consumption))\b",
+    rf"{_V['efficiency']}|{_V['saving']}\s+(?:[\w-]+\s+){{0,2}}{_V['resource']}|{_V['resource']}\s+{_V['resource_saving']}",
     re.I,
 )
 
@@ -36,37 +40,21 @@ _EFFICIENCY_STATED = re.compile(
 # idea of Teufel & Moens, 2002, reduced to the roles questions about abstracts ask for).
 _ROLE_CUES = {
     "efficiency": _EFFICIENCY_STATED,
-    "problem": re.compile(
-        r"\b(however|but|limit\w*|lack\w*|challeng\w*|suffer\w*|fail\w*|bottleneck\w*|ineffici\w*|costly|"
-        r"expensive|difficult\w*|issue\w*|problem\w*|gap|neglect\w*|overlook\w*|rigid\w*|unstable|instabilit\w*|"
-        r"hinder\w*|scarc\w*|overhead|prohibitive|vanish\w*|waste\w*|mismatch\w*|trade-off|degrad\w*|remain\w*|"
-        r"existing|prior|previous|conventional|traditional|struggl\w*)\b",
-        re.I,
-    ),
-    "method": re.compile(
-        r"\b(we (propose|introduce|present|design|develop)|framework|approach|consists?|stages?|first|then|"
-        r"specifically|key idea|leverag\w*|via|by (exploiting|using|introducing)|trains?|curriculum)\b",
-        re.I,
-    ),
-    "result": re.compile(
-        r"\b(achiev\w*|outperform\w*|improv\w*|reduc\w*|experiments?|results?|demonstrat\w*|speed-?ups?|faster|"
-        r"state-of-the-art|gains?|surpass\w*|accuracy)\b|%|\\times",
-        re.I,
-    ),
-    # ... or a name with a digit or inner capital after "on"/"in"/"across" ("on ImageNet-1k",
-    # "in Flickr30k", "on ALFWorld"): data named without a word that says so
+    "problem": _VOCABULARY["problem"].pattern,
+    "method": _VOCABULARY["method"].pattern,
+    "result": re.compile(rf"{_V['result']}|%|\\times", re.I),
+    # ... "validated on", "demonstrate its effectiveness across"; or a name with a digit or inner
+    # capital after "on"/"in"/"across" ("on ImageNet-1k", "in Flickr30k", "on ALFWorld"): data
+    # named without a word that says so
     "data": re.compile(
-        r"\b(datasets?|benchmarks?|evaluat\w*|corpus|annotations?|tasks|suite|"
-        r"(?:experiments?|results|tested|trained|performance)\s+(?:on|across|with|over)|"
-        r"(?:demonstrat|validat|evaluat)\w*\s+(?:(?:the|its|our)\s+)?(?:\w+\s+)?(?:on|across))\b|"
-        r"\b(?:on|in|across)\s+(?:the\s+)?(?-i:[A-Z][\w-]*(?:\d|[a-z][A-Z])[\w-]*)",
+        rf"{_V['data']}|{_V['validated']}\s+(?:{_V['validated_object']}\s+)?(?:\w+\s+)?{_V['validated_on']}|"
+        rf"{_V['before_data_name']}\s+(?:the\s+)?(?-i:[A-Z][\w-]*(?:\d|[a-z][A-Z])[\w-]*)",
         re.I,
     ),
-    "theory": re.compile(
-        r"\b(prove\w*|proof|theor\w*|bounds?|guarantee\w*|convergence|consisten\w*|optimal\w*|approximation)\b",
-        re.I,
-    ),
+    "theory": _VOCABULARY["theory"].pattern,
 }
+
+
 @functools.lru_cache(maxsize=1)
 def _benchmarks() -> re.Pattern[str]:
     """Whole-word, case-sensitive pattern of the benchmarks ``glossary.tsv`` lists (its ``isa`` lines)."""
@@ -82,13 +70,9 @@ def names_benchmark(sentence: str) -> bool:
     return bool(_benchmarks().search(sentence))
 
 
-FIRST_PERSON = re.compile(r"\b(we|our|us)\b", re.I)
-RESULT_LEAD = re.compile(
-    r"^\W*(experiment\w*|empirical\w*|extensive|results?|evaluations?|across|comprehensive)\b", re.I
-)
-_CONTRAST = re.compile(
-    r"\b(however|but|yet|although|though|despite|whereas|existing|prior|previous|conventional)\b", re.I
-)
+FIRST_PERSON = _VOCABULARY["first_person"].pattern
+RESULT_LEAD = re.compile(rf"^\W*{_V['result_lead']}", re.I)
+_CONTRAST = _VOCABULARY["contrast"].pattern
 
 
 def sentence_roles(sentence: str, move: str = "unknown") -> set[str]:
@@ -119,43 +103,16 @@ def sentence_roles(sentence: str, move: str = "unknown") -> set[str]:
 
 # Moves of an abstract (Swales, 1990, "Create a Research Space"): the territory, the niche (the gap
 # or limitation the paper addresses) and its occupation (what the paper proposes and shows).
-_PROPOSAL = re.compile(
-    r"\b(we (propose|introduce|present|develop|design|study|investigate|make|formulate|build|consider)\w*|"
-    r"here,? we)\b",
-    re.I,
-)
-_STRONG_PROPOSAL = re.compile(
-    r"\b(we propose|this (paper|work) proposes|"
-    r"to (address|tackle|overcome|solve|bridge|fill|mitigate|remedy|this end)\b.{0,80}\bwe)\b",
-    re.I,
-)
-_THIS_WORK = re.compile(r"\b(in this (paper|work)|this (paper|work) (introduce|present|develop|stud)\w*)\b", re.I)
-_GAP_CUE = re.compile(
-    r"\b(however|but|yet|although|though|despite|unfortunately|nevertheless|remains?|lack\w*|suffer\w*|"
-    r"fail\w*|limit(ed|ation|ations|s)?|overlook\w*|neglect\w*|ignor\w*|struggl\w*|incur\w*|bottleneck\w*|"
-    r"challeng\w*|costly|expensive|prohibitive|ineffici\w*|incoheren\w*|difficult\w*|waste\w*|vanish\w*|"
-    r"insufficien\w*|less attention|under-?explored|unexplored|constrain\w*|hinder\w*|issues?|problems?|gap|"
-    r"overhead|trade-offs?|unstable|instabilit\w*|rigid\w*|scarc\w*|mismatch\w*|degrad\w*|only)\b|^\W*while\b",
-    re.I,
-)
+_PROPOSAL = _VOCABULARY["proposal"].pattern
+_STRONG_PROPOSAL = re.compile(rf"{_V['strong_proposal']}|{_V['remedy_aim']}.{{0,80}}\bwe\b", re.I)
+_THIS_WORK = _VOCABULARY["this_work"].pattern
+_GAP_CUE = re.compile(rf"{_V['gap']}|^\W*while\b", re.I)
 # "Recent methods address this limitation by ..." describes earlier work's remedy, not the gap.
-_PRIOR_REMEDY = re.compile(
-    r"\b(address|tackle|mitigat|alleviat|overcom|solv|resolv)\w* (this|these|the|such) "
-    r"(limitation|issue|problem|challenge|bottleneck)s?\b(?!.*\b(however|but|yet)\b)",
-    re.I,
-)
-ANAPHORA = re.compile(
-    r"^\W*(?:(?:however|moreover|furthermore|yet|but|still|unfortunately|also|in addition|in practice),?\s+)?"
-    r"(this|these|such|that|those|it|they|as a result|consequently|thus|hence|therefore)\b",
-    re.I,
-)
+_PRIOR_REMEDY = re.compile(rf"{_V['prior_remedy']}(?!.*{_V['remedy_turn']})", re.I)
+ANAPHORA = re.compile(rf"^\W*(?:{_V['connective']},?\s+)?{_V['anaphor']}", re.I)
 
 
-CONTINUES = re.compile(
-    rf"{ANAPHORA.pattern}|"
-    r"^\W*(?:however|but|yet|nevertheless|nonetheless|still|while effective|despite (?:this|these|its|their))\b",
-    re.I,
-)
+CONTINUES = re.compile(rf"{ANAPHORA.pattern}|^\W*{_V['turn_opening']}", re.I)
 """A sentence that reads against the one before it: an anaphor ("These approaches ...") or a contrast
 ("However, ...")."""
 

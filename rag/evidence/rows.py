@@ -17,6 +17,7 @@ from rag.evidence.roles import CONTINUES, FIRST_PERSON, RESULT_LEAD, names_bench
 from rag.question.asks import read_ask
 from rag.question.plan import Ask
 from rag.types import Evidence
+from rag.vocabulary import beside
 from store.papers import Paper, strip_markup
 
 if TYPE_CHECKING:
@@ -65,18 +66,16 @@ class Row:
     requires_own: bool = False
 
 
-_PRIOR = re.compile(
-    r"\b(existing|current|prior|previous|conventional|standard|traditional|classical|most|many|some|recent)\s+"
-    r"(\w+\s+)?(methods?|approaches|works?|models|techniques|systems|paradigms?|algorithms?|studies)\b",
-    re.I,
-)
+_VOCABULARY = beside(__file__, "rows")
+"""The rows' cue words (``vocabulary/rows.toml``); the patterns below compose its classes."""
+_V = {name: cls.source for name, cls in _VOCABULARY.items()}  # class name -> regex source, to compose
+
+_PRIOR = re.compile(rf"{_V['prior_adjective']}\s+(?:\w+\s+)?{_V['prior_noun']}", re.I)
 _REMEDY = re.compile(
-    r"\b(?:address|tackl|overcom|mitigat|alleviat|solv|resolv|remed|bridg|circumvent|avoid)\w*\s+"
-    r"(?:this|these|those|the|such|above|its|their)\s+(?:\w+\s+)?"
-    r"(?:limitations?|issues?|problems?|challenges?|gaps?|drawbacks?|shortcomings?|bottlenecks?)\b",
+    rf"{_V['remedy_verb']}\s+{_V['remedy_determiner']}\s+(?:\w+\s+)?{_V['remedy_noun']}",
     re.I,
 )
-_OWN = re.compile(r"\b(we|our|ours|this (paper|work|study)|the proposed)\b", re.I)
+_OWN = _VOCABULARY["own"].pattern
 _NUMERIC_RESULT = re.compile(r"\d(?:[\d.,]*)\s*(?:\\?%|×|x\b|\$\\times\$|times\b|-fold\b|points?\b)", re.I)
 
 ROWS: tuple[Row, ...] = (
@@ -84,50 +83,28 @@ ROWS: tuple[Row, ...] = (
         "problem",
         "Problem",
         "The problem or challenge this paper addresses: existing methods are limited, costly or fail.",
-        re.compile(
-            r"\b(however|challeng\w*|problems?|suffer\w*|struggl\w*|limit(?:ed|ation|ations|s)?|bottlenecks?|lacks?|"
-            r"lacking|costly|expensive|overhead|remains?|difficult\w*|fail\w*|issues?|gaps?|hinder\w*|constrain\w*|"
-            r"inefficien\w*|unclear|open question|neglect\w*|overlook\w*|insufficient|unexplored|vulnerable)\b",
-            re.I,
-        ),
-        strong=re.compile(
-            r"\b(we (study|consider|investigate|address|tackle|focus on|revisit|examine)|"
-            r"this (paper|work) (studies|addresses|investigates)|remains? (an open|challenging|unclear|difficult))\b",
-            re.I,
-        ),
-        against=re.compile(r"\bwe (propose|introduce|present)\b|\bexperiments?\b|\boutperform", re.I),
+        _VOCABULARY["problem"].pattern,
+        strong=_VOCABULARY["problem_strong"].pattern,
+        against=_VOCABULARY["problem_against"].pattern,
         position="early",
     ),
     Row(
         "approach",
         "Approach",
         "We propose a new method or framework; how the proposed approach works.",
-        re.compile(
-            r"\b(we (formulate|derive|build|leverage|adopt|employ|use|train)|named|"
-            r"(a|an) (novel|new|simple|unified|general|principled|efficient|lightweight|training-free)|"
-            r"(our|the proposed) (method|approach|framework|model|algorithm))\b",
-            re.I,
-        ),
-        strong=re.compile(
-            r"\b(we (propose|introduce|present|develop|design|devise)|"
-            r"(this|our) (paper|work) (proposes|introduces|presents)|called|dubbed|termed)\b",
-            re.I,
-        ),
+        _VOCABULARY["approach"].pattern,
+        strong=_VOCABULARY["approach_strong"].pattern,
         against=re.compile(rf"{_PRIOR.pattern}|{RESULT_LEAD.pattern}", re.I),
     ),
     Row(
         "data",
         "Data / benchmarks",
         "Experiments on datasets and benchmarks; the tasks and environments it is evaluated on.",
-        re.compile(
-            r"\b(datasets?|benchmarks?|corpus|corpora|experiments?|evaluat\w*|tested on|tasks?|suites?|"
-            r"environments?|simulat\w*|real-world|empirical\w*|user study|participants)\b",
-            re.I,
-        ),
+        _VOCABULARY["data"].pattern,
         strong=re.compile(
-            r"\b\d+\s+(?:[\w-]+\s+){0,2}(?:datasets|benchmarks|tasks|environments|languages|domains)\b"
-            r"|\b(?:on|across|over)\s+(?:[\w-]+\s+){0,3}(?:datasets|benchmarks|tasks)\b"
-            r"|\b(?:experiments|evaluations?)\s+(?:on|across|with)\b",
+            rf"\b\d+\s+(?:[\w-]+\s+){{0,2}}{_V['data_plural']}"
+            rf"|{_V['data_over']}\s+(?:[\w-]+\s+){{0,3}}{_V['data_plural_on']}"
+            rf"|{_V['evaluation']}\s+{_V['evaluation_on']}",
             re.I,
         ),
     ),
@@ -135,12 +112,8 @@ ROWS: tuple[Row, ...] = (
         "results",
         "Key results",
         "Results: the method outperforms baselines and improves accuracy by a stated amount.",
-        re.compile(
-            r"\b(improv\w*|achiev\w*|gains?|reduc\w*|faster|speed-?ups?|superior|better|significant\w*|"
-            r"consistently|demonstrat\w*|shows? that|boost\w*|up to|matches|competitive|effective\w*|optimal)\b",
-            re.I,
-        ),
-        strong=re.compile(r"\b(outperform\w*|surpass\w*|state-of-the-art|sota)\b", re.I),
+        _VOCABULARY["results"].pattern,
+        strong=_VOCABULARY["results_strong"].pattern,
         against=_PRIOR,
         position="late",
     ),
@@ -148,11 +121,7 @@ ROWS: tuple[Row, ...] = (
         "limitations",
         "Limitations",
         "Limitations of the proposed method: it fails, cannot, or is restricted; future work.",
-        re.compile(
-            r"\b(limitations?|limited to|fails? to|cannot|can not|drawbacks?|trade-?offs?|at the cost of|"
-            r"restricted to|only applies|future work|does not (scale|generalize|hold))\b",
-            re.I,
-        ),
+        _VOCABULARY["limitations"].pattern,
         against=_PRIOR,
         requires_own=True,
     ),

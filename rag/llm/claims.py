@@ -30,6 +30,7 @@ from rag.citations import MARKER, cited_numbers, format_marker
 from rag.lexicon import stem
 from rag.text import STOPWORDS, content_terms, named_entities, normalize, numbers, split_sentences
 from rag.types import ClaimCheck
+from rag.vocabulary import beside
 
 __all__ = [
     "CHECKED",
@@ -61,17 +62,16 @@ paraphrase change its verbs ("reaches" for "achieves") and no more."""
 REPEAT_JACCARD = 0.8
 """Content-word Jaccard above which a sentence repeats an earlier one (a small model restating)."""
 
+_VOCABULARY = beside(__file__, "claims")
+"""Who a sentence speaks of (``vocabulary/claims.toml``): prior work, the paper, the authors."""
+
 PRIOR_WORK = re.compile(
-    r"\b(previous|prior|existing|current|conventional|traditional|standard|earlier)\s+(?:[\w-]+\s+){0,2}?"
-    r"(methods?|approaches|works?|techniques?|models?|systems?|frameworks?|paradigms?|baselines?)\b",
-    re.I,
+    rf"{_VOCABULARY['prior_adjective'].source}\s+(?:[\w-]+\s+){{0,2}}?{_VOCABULARY['prior_noun'].source}", re.I
 )
 """A subject that is prior work ("existing methods", "standard baselines"): what such a sentence
 states is not the paper's own (used by the claim checks and the yes/no lead)."""
-_THE_PAPER = re.compile(
-    r"^\s*(it|they|this (method|approach|framework|paper|work)|the (method|approach|framework|paper))\b", re.I
-)
-_SELF = re.compile(r"\b(we|our|ours|this (paper|work|study)|the proposed|proposed (method|approach|framework))\b", re.I)
+_THE_PAPER = re.compile(rf"^\s*{_VOCABULARY['the_paper'].source}", re.I)
+_SELF = _VOCABULARY["self"].pattern
 _ENDED = re.compile(r"(?:[.!?]|\]|\)|[.!?][\"”’'])\s*$")
 
 

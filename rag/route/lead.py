@@ -33,6 +33,7 @@ from rag.llm.prose import Source
 from rag.question.plan import Ask, AskPlan
 from rag.text import Sentence, content_terms, numbers, states_figure
 from rag.types import Evidence
+from rag.vocabulary import beside
 from store.papers import strip_markup
 
 __all__ = [
@@ -63,40 +64,26 @@ MAX_HEADING_WORDS = 3
 list heading ("(2) Suboptimal.", "(1) Overhead."): left out of a quotation."""
 MAX_NUMBER_QUOTES = 2
 """Most evidence sentences an amount lead quotes numbers from (best first)."""
+_VOCABULARY = beside(__file__, "lead")
+"""The lead's word tables (``vocabulary/lead.toml``)."""
 # Words and word pairs that open a sentence with where it stands, not what it states ("However,",
 # "To address these issues,", "In this work,"). Openers that carry content are kept ("On hard
 # reasoning problems,", "Across 8 TAG datasets,", "Unlike prior work,"): leaving them out would
 # widen what the quotation claims.
-_OPENERS = frozenset(
-    """however further furthermore moreover thus therefore hence specifically empirically finally here then
-    additionally notably overall concretely consequently accordingly first second third lastly importantly
-    crucially meanwhile yet still also motivated inspired""".split()
-)
-_OPENER_PAIRS = frozenset(
-    p.strip()
-    for p in """in this|in our|in particular|in practice|in addition|in contrast|in summary|in short|in doing|to this|
-    to address|to tackle|to overcome|to solve|to bridge|to mitigate|to remedy|to fill|to resolve|to that|
-    based on|building on|building upon|to do|for this""".split("|")
-)
-_NEGATIONS = frozenset("without no not non never nor neither free lack lacks lacking".split())
-_CONTRAST = frozenset(
-    """over than unlike instead rather versus vs compared beyond replace replaces replacing avoid avoids avoiding
-    eliminate eliminates eliminating bypass bypasses bypassing outperform outperforms outperforming surpass
-    surpasses surpassing beat beats""".split()
-)
+_OPENERS = _VOCABULARY["opener"].words
+_OPENER_PAIRS = frozenset(_VOCABULARY["opener_pair"].phrases)
+_NEGATIONS = _VOCABULARY["negation"].words
+_CONTRAST = _VOCABULARY["contrast"].words
 """Words that, up to :data:`STANCE_WINDOW` words before an asked term in its clause, make the
 mention a contrast ("improved decoding efficiency over autoregressive models"), not a statement
 that the paper has or does it."""
-_DENIED = frozenset(
-    """infeasible impractical impossible unnecessary prohibitive unavailable unreliable insufficient
-    unsuitable unscalable inadequate""".split()
-)
+_DENIED = _VOCABULARY["denied"].words
 """Words that, up to two words after an asked term, deny it ("rendering supervised fine-tuning
 infeasible")."""
 STANCE_WINDOW = 4
 """Words before a term searched for a contrast word: a clause's preposition phrase ("over
 autoregressive diffusion language models") puts its head noun up to four words after it."""
-_OWN = re.compile(r"\b(we|our|ours|this (?:paper|work))\b", re.I)
+_OWN = _VOCABULARY["own"].pattern
 _WORDS = re.compile(r"\S+")
 _TERM_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*|\d+(?:[.,]\d+)*%?")
 
@@ -223,7 +210,7 @@ def _keys_at(sentence: str) -> list[tuple[str, int, int]]:
     return out
 
 
-_SUBORDINATE = re.compile(r"(?:to|by|for|through|via|while|although|when|after|before|unlike|in order to)\b", re.I)
+_SUBORDINATE = _VOCABULARY["subordinate"].pattern
 
 
 def term_span(sentence: str, terms: Sequence[str]) -> tuple[int, int, bool, bool] | None:

@@ -23,6 +23,7 @@ import numpy as np
 from rag.lexicon import stem
 from rag.text import content_terms
 from rag.types import PaperHit
+from rag.vocabulary import beside
 
 if TYPE_CHECKING:
     from rag.protocols import EvidenceSource, Retriever
@@ -93,16 +94,14 @@ def more_may_match(members: int, checked: int, retrieved: int) -> bool:
     return members > 0 and 2 * members >= checked and retrieved > checked
 
 
+_VOCABULARY = beside(__file__, "membership")
+"""Artifacts and how a paper states one as its own (``vocabulary/membership.toml``)."""
 _OWN_CONTRIBUTION = re.compile(
-    r"\b(?:we|this (?:paper|work))\b[^.;]{0,80}?\b(?:introduc|present|propos|construct|buil[dt]|releas|curat|collect|"
-    r"creat|contribut|develop|establish|design|provid|offer)\w*|\bour (?:new |constructed |curated )?"
-    r"(?:datasets?|benchmarks?|corpus|metrics?|measures?|suites?|simulators?|toolkits?|testbeds?)\b",
+    rf"{_VOCABULARY['author'].source}[^.;]{{0,80}}?{_VOCABULARY['contribution_verb'].source}"
+    rf"|{_VOCABULARY['our_artifact'].source}",
     re.I,
 )
-_ARTIFACTS = re.compile(
-    r"\b(datasets?|benchmarks?|corpus|corpora|metrics?|measures?|suites?|leaderboards?|simulators?|toolkits?|testbeds?)\b",
-    re.I,
-)
+_ARTIFACTS = _VOCABULARY["artifact"].pattern
 
 
 class Membership:

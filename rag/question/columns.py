@@ -1,7 +1,8 @@
 """The columns a table request asks for, each read into the kind of thing it asks (a name, a code
 link, a model size, a metric, the data, a row of a comparison, or a free phrase).
 
-Read once here (:func:`read_columns`); :mod:`rag.evidence.table` fills each kind's cells.
+Read once here (:func:`read_columns`); :mod:`rag.evidence.table` fills each kind's cells. The words
+that ask for each kind are classes of ``vocabulary/columns.toml``.
 """
 
 from __future__ import annotations

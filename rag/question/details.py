@@ -17,11 +17,11 @@ from rag.vocabulary import beside
 
 __all__ = ["DETAIL_PATTERNS", "MODEL_SIZE", "asked_detail", "detail_only"]
 
-MODEL_SIZE = re.compile(r"\d+(?:\.\d+)?\s?[BM]\b|\b(?:million|billion)\s+parameters\b")
-"""A model size a sentence states: "Agent-Omit-8B", "3B–72B models", "1.3 billion parameters"."""
-
 _VOCABULARY = beside(__file__, "details")
 _V = {name: cls.source for name, cls in _VOCABULARY.items()}
+
+MODEL_SIZE = re.compile(rf"\d+(?:\.\d+)?\s?[BM]\b|{_V['size_unit']}\s+parameters\b")  # case-sensitive
+"""A model size a sentence states: "Agent-Omit-8B", "3B–72B models", "1.3 billion parameters"."""
 _VENUE = _V["venue"]
 """A venue a paper is submitted to, as questions about its review name it."""
 

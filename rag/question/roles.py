@@ -34,7 +34,7 @@ _INTENT_CUES = {
     "theory": _VOCABULARY["theory"].pattern,
     "efficiency": _EFFICIENCY_ASKED,
 }
-SUMMARY_WORDS = re.compile(rf"{_V['summary']}|\bwhat (?:is|does) .{{0,40}} (?:about|do)\b", re.I)
+SUMMARY_WORDS = re.compile(rf"{_V['summary']}|\bwhat {_V['what_is_aux']} .{{0,40}} {_V['about_do']}", re.I)
 """Words that ask for a summary, gist or overview of a paper: the one reading of "summary" (the
 question model's :attr:`rag.question.QuestionPlan.summary` and evidence selection both use it)."""
 

@@ -16,15 +16,22 @@ A row is a phrase of tokens matched as whole words, case-insensitive, with white
 
 * ``word*``: the word and any ending ("compar*": compare, compared, comparison);
 * ``word[s]``: an optional ending in brackets ("paper[s]", "weakness[es]");
-* ``[the]``: a whole token in brackets is an optional word;
-* ``{name}``: any phrase of another class of the same file ("{venue}");
+* ``[the]``: a whole token in brackets is an optional word (also at the end: "outside [of]");
+* ``{name}``: any phrase of another class of the same file ("{venue}"); ``[{name}]``: optionally one;
 * ``~N``: up to N words of anything ("what is ~6 about");
 * anything else is literal ("tl;dr", "vs.", "ir@1").
+
+A row matches as whole words: a word boundary stands before and after each literal token where it
+begins or ends with a word character ("vs." ends with none, so "vs. APM" matches); a ``{name}``
+token brings the boundaries of the other class's rows. Rows are tried longest first, so that
+"in terms of" wins over "in" and "outside of" over "outside" at one place.
 
 A class gives its rows as a set (:attr:`WordClass.words`, for membership of one lower-case word),
 a compiled pattern (:meth:`WordClass.search`, :meth:`WordClass.finditer`) and the pattern's source
 (:attr:`WordClass.source`) for code that composes classes into a structure ("a relating verb after
-a frame"). A new phrasing is a row of a table, with its example; code holds no word lists.
+a frame"); :attr:`WordClass.bare` is the same alternation without the outer word boundaries, for a
+structure that sets its own (a class matched as the start of a longer word). A new phrasing is a
+row of a table, with its example; code holds no word lists.
 """
 
 from __future__ import annotations
@@ -59,42 +66,60 @@ def _word_source(token: str) -> str:
     return "".join(out)
 
 
-def phrase_source(phrase: str, classes: Mapping[str, str] | None = None) -> str:
-    """The regex source of one row: its tokens joined by white space, without word boundaries
-    (:meth:`WordClass.source` adds them around the class). ``classes`` maps class names to their
-    sources for ``{name}`` tokens.
+def phrase_source(phrase: str, classes: Mapping[str, str] | None = None, *, bounded: bool = False) -> str:
+    """The regex source of one row: its tokens joined by white space. ``classes`` maps class names
+    to their sources for ``{name}`` tokens. With ``bounded``, each literal token has a word
+    boundary where it begins or ends with a word character (:attr:`WordClass.source` uses this).
 
     >>> phrase_source("compar*")
     'compar\\\\w*'
     >>> phrase_source("paper[s] [the] end")
     'paper(?:s)?\\\\s+(?:the\\\\s+)?end'
+    >>> phrase_source("outside [of]")
+    'outside(?:\\\\s+of)?'
+
+    Raises:
+        KeyError: a ``{name}`` token names no class of ``classes``.
+        ValueError: every token of the row is optional (it would match nothing).
     """
-    parts: list[str] = []
+    toks: list[tuple[str, str]] = []  # (source, "word" | "optional" | "gap")
     for tok in phrase.split():
+        optional = tok.startswith("[") and tok.endswith("]") and len(tok) > 2
+        inner = tok[1:-1] if optional else tok
         gap = _TOKEN_GAP.fullmatch(tok)
-        ref = _REF.fullmatch(tok)
+        ref = _REF.fullmatch(inner)
         if gap:
-            parts.append(rf"(?:\S+\s+){{0,{gap.group(1)}}}")
-        elif ref:
+            toks.append((gap.group(1), "gap"))
+            continue
+        if ref:
             if classes is None or ref.group(1) not in classes:
                 raise KeyError(f"unknown word class {{{ref.group(1)}}} in phrase {phrase!r}")
-            parts.append(f"(?:{classes[ref.group(1)]})" + r"\s+")
-        elif tok.startswith("[") and tok.endswith("]") and len(tok) > 2:
-            parts.append(f"(?:{_word_source(tok[1:-1])}" + r"\s+)?")
+            src = f"(?:{classes[ref.group(1)]})"
         else:
-            parts.append(_word_source(tok) + r"\s+")
-    src = "".join(parts)
-    return src[: -len(r"\s+")] if src.endswith(r"\s+") else src
+            src = _word_source(inner)
+            if bounded:
+                word = inner.replace("[", "").replace("]", "").replace("*", "a")
+                src = (r"\b" if _is_word_char(word[:1]) else "") + src + (r"\b" if _is_word_char(word[-1:]) else "")
+        toks.append((src, "optional" if optional else "word"))
+    required = [i for i, (_, kind) in enumerate(toks) if kind == "word"]
+    if not required:
+        raise ValueError(f"row {phrase!r} has no required token")
+    last = required[-1]
+    parts: list[str] = []
+    for i, (src, kind) in enumerate(toks):
+        if kind == "gap":  # words of anything, each with the space after it (before it at the end)
+            parts.append(rf"(?:\S+\s+){{0,{src}}}" if i < last else rf"(?:\s+\S+){{0,{src}}}")
+        elif i > last:  # an optional token after the last required one: "outside [of]"
+            parts.append(rf"(?:\s+{src})?")
+        elif kind == "optional":
+            parts.append(rf"(?:{src}\s+)?")
+        else:
+            parts.append(src + (r"\s+" if i < last else ""))
+    return "".join(parts)
 
 
-def _bounded(phrase: str, source: str) -> str:
-    """``source`` with a word boundary on each side where the phrase begins or ends with a word character."""
-    bare = phrase.replace("[", "").replace("]", "").replace("*", "a")
-    first = bare.lstrip("{~")[:1]
-    head = r"\b" if first.isalnum() or first == "_" or phrase.lstrip().startswith("{") else ""
-    last = bare.rstrip("}")[-1:]
-    tail = r"\b" if last.isalnum() or last == "_" or phrase.rstrip().endswith("}") else ""
-    return f"{head}(?:{source}){tail}"
+def _is_word_char(c: str) -> bool:
+    return c.isalnum() or c == "_"
 
 
 @dataclass(frozen=True)
@@ -108,6 +133,9 @@ class WordClass:
         examples: Texts the class must find something in.
         counter: Texts it must find nothing in.
         source: Regex source matching any row as whole words (a non-capturing group).
+        bare: The same alternation without the word boundaries around the rows' outer ends, for a
+            structure that sets its own ("acl" as the end of a longer word); ``{name}`` tokens in
+            it keep the other class's boundaries.
     """
 
     name: str
@@ -117,6 +145,7 @@ class WordClass:
     counter: tuple[str, ...] = ()
     source: str = ""
     _pattern: re.Pattern[str] = field(default=re.compile(""), repr=False, compare=False)
+    bare: str = ""
 
     @property
     def words(self) -> frozenset[str]:
@@ -187,13 +216,15 @@ class Vocabulary(Mapping[str, WordClass]):
         rows = self._rows(spec)
         if not spec.get("job") or not rows:
             raise ValueError(f"{self.path}: class [{name}] needs a job and at least one row")
-        # Longest rows first, so that "in terms of" wins over "in" inside one alternation.
+        # Longest rows first, so that "in terms of" wins over "in" and "outside of" over "outside"
+        # where both match at one place (as a greedy optional word would).
         ordered = sorted(rows, key=lambda p: (-len(p), p))
-        source = "(?:" + "|".join(_bounded(p, phrase_source(p, sources)) for p in ordered) + ")"
+        source = "(?:" + "|".join(phrase_source(p, sources, bounded=True) for p in ordered) + ")"
+        bare = "(?:" + "|".join(phrase_source(p, sources) for p in ordered) + ")"
         sources[name] = source
         self._classes[name] = WordClass(
             name, str(spec["job"]), rows, tuple(spec.get("examples", ())), tuple(spec.get("counter", ())), source,
-            re.compile(source, re.I),
+            re.compile(source, re.I), bare,
         )
 
     def __getitem__(self, name: str) -> WordClass:

@@ -3,6 +3,7 @@ finds each of its examples and none of its counter-examples. Fast: no embedder, 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -30,8 +31,30 @@ def test_rows_match_whole_words_with_endings_optional_words_and_gaps(tmp_path):
     assert phrase_source("paper[s]") == "paper(?:s)?"
 
 
+def test_optional_words_at_the_end_optional_references_and_bare_sources(tmp_path):
+    f = tmp_path / "v.toml"
+    f.write_text(
+        '[strong]\njob = "strong"\nphrases = ["vs.", "vs", "versus"]\n'
+        '[link]\njob = "links"\nphrases = ["{strong}", "and"]\n'
+        '[polite]\njob = "polite"\nphrases = ["please", "can you"]\n'
+        '[ask]\njob = "asks"\nphrases = ["[{polite}] compare", "outside [of]"]\n'
+        '[venue]\njob = "venues"\nwords = "acl icml"\n'
+    )
+    v = Vocabulary(f)
+    # a trailing optional word is taken when present, and the row still ends at a word boundary
+    assert [m.group(0) for m in v["ask"].finditer("outside of X; outside Y; outsider")] == ["outside of", "outside"]
+    found = [m.group(0) for m in v["ask"].finditer("can you compare; compare; xcompare")]
+    assert found == ["can you compare", "compare"]
+    # a reference brings the boundaries of its rows: "vs." ends with no word character
+    assert [m.group(0) for m in v["link"].finditer("A vs. B and C vs D")] == ["vs.", "and", "vs"]
+    # the bare alternation sets no outer boundary: "acl" as the end of "naacl"
+    assert not v["venue"].search("naacl") and re.search(rf"{v['venue'].bare}\b", "naacl", re.I)
+    assert phrase_source("outside [of]") == r"outside(?:\s+of)?"
+
+
 def test_a_class_without_job_or_rows_or_with_an_unknown_reference_is_refused(tmp_path):
-    for body in ('[a]\nphrases = ["x"]\n', '[a]\njob = "j"\n', '[a]\njob = "j"\nphrases = ["{b} x"]\n'):
+    for body in ('[a]\nphrases = ["x"]\n', '[a]\njob = "j"\n', '[a]\njob = "j"\nphrases = ["{b} x"]\n',
+                 '[a]\njob = "j"\nphrases = ["[x] [y]"]\n'):
         f = tmp_path / "bad.toml"
         f.write_text(body)
         with pytest.raises((ValueError, KeyError)):

@@ -1,82 +1,52 @@
 """The columns a table request asks for, each read into the kind of thing it asks (a name, a code
 link, a model size, a metric, the data, a row of a comparison, or a free phrase).
 
-Read once here (:func:`read_columns`); :mod:`rag.evidence.table` fills each kind's cells.
+Read once here (:func:`read_columns`); :mod:`rag.evidence.table` fills each kind's cells. The words
+that ask for each kind are classes of ``vocabulary/columns.toml``.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from rag.lexicon import term_key
 from rag.question.asks import read_ask
 from rag.question.plan import Ask, Column, ColumnKind
 from rag.text import tokenize
+from rag.vocabulary import beside
 
 __all__ = ["KINDS", "TOPIC", "column", "column_kind", "free_ask", "read_columns", "topic_column"]
 
 
-def _keys(words: str) -> frozenset[str]:
-    return frozenset(term_key(w) for w in words.split())
+_VOCABULARY = beside(__file__, "columns")
 
 
-KINDS: tuple[ColumnKind, ...] = (
-    ColumnKind("name", _keys("name names named call called acronym abbreviation label title nickname")),
-    ColumnKind(
-        "code",
-        _keys("code codes github gitlab repository repositories repo repos link links url urls website webpage "
-              "homepage page implementation source availability available release released"),
-    ),
-    ColumnKind("size", _keys("size sizes parameter parameters param params billion million scale big")),
-    ColumnKind(
-        "metric",
-        _keys("metric metrics number numbers score scores accuracy performance gain gains improvement speedup "
-              "figure figures percentage quantitative"),
-        row="results",
-    ),
-    ColumnKind(
-        "data",
-        _keys("data dataset datasets benchmark benchmarks corpus corpora evaluation evaluate evaluated testbed "
-              "environment environments suite domain domains"),
-        row="data",
-    ),
-    ColumnKind(
-        "limitations",
-        _keys("limitation limitations limit weakness weaknesses drawback drawbacks shortcoming shortcomings caveat "
-              "caveats downside downsides failure restriction"),
-        row="limitations",
-    ),
-    ColumnKind(
-        "problem",
-        _keys("problem problems challenge challenges motivation gap goal goals aim objective question issue"),
-        row="problem",
-    ),
-    ColumnKind("results", _keys("result results finding findings outcome outcomes conclusion claim"), row="results"),
-    ColumnKind(
-        "approach",
-        _keys("approach approaches method methods technique idea mechanism architecture framework algorithm "
-              "solution contribution model"),
-        row="approach",
-    ),
+def _keys(words: Iterable[str]) -> frozenset[str]:
+    return frozenset(term_key(w) for w in words)
+
+
+# Each kind's words are a class of vocabulary/columns.toml; the second name is the row whose cues score its sentences.
+_KIND_ROWS = (
+    ("name", ""), ("code", ""), ("size", ""), ("metric", "results"), ("data", "data"),
+    ("limitations", "limitations"), ("problem", "problem"), ("results", "results"), ("approach", "approach"),
 )
+KINDS: tuple[ColumnKind, ...] = tuple(ColumnKind(k, _keys(_VOCABULARY[k].phrases), row) for k, row in _KIND_ROWS)
 """The column kinds, most specific first (ties between kinds of equal weight go to the earlier)."""
 _FREE = ColumnKind("free", frozenset())
 TOPIC = ColumnKind("topic", frozenset())
 """The first column of a table of a topic's papers: the sentence closest to the topic, which says
 why the paper is a row (no phrase asks for it; it is added by :func:`answer_table`)."""
-_HEAD_END = re.compile(r"\b(?:of|for|on|in|used|with|from|that|which|by|to|each|per)\b", re.I)
+_HEAD_END = _VOCABULARY["head_end"].pattern
 
 
-_FUNCTION_WORDS = frozenset(
-    "a an the of for on in to by with from and or its their each it they is are was were what which how does do "
-    "did that this these those used use".split()
-)
+_FUNCTION_WORDS = _VOCABULARY["function_word"].words
 LONG_PHRASE = 5
 """Words (besides function words) from which a column phrase is a description, not a column name:
 its head decides its kind alone."""
-_QUESTION = re.compile(r"^\W*(?:what|which|how|why|where|when|who|does|do|did|is|are|was|were)\b", re.I)
-_LIGHT_HEADS = frozenset("number amount count kind type list set sort".split())  # "number of parameters": parameters
+_QUESTION = re.compile(rf"^\W*{_VOCABULARY['question_opener'].source}", re.I)
+_LIGHT_HEADS = _VOCABULARY["light_head"].words  # "number of parameters": parameters
+_LEADING_ARTICLE = re.compile(rf"^{_VOCABULARY['leading_article'].source}\s+", re.I)
 
 
 def column_kind(phrase: str) -> ColumnKind:
@@ -144,7 +114,7 @@ def read_columns(text: str | Sequence[str]) -> tuple[Column, ...]:
     kind (:func:`column_kind`); ``()`` for none. A phrase given twice is kept once."""
     phrases = re.split(r"\s*(?:[,;/&]|\band\b)\s*", text) if isinstance(text, str) else list(text)
     phrases = [p.strip(" .?:") for p in phrases]
-    phrases = [re.sub(r"^(?:the|their|its|each|a|an)\s+", "", p, flags=re.I) for p in phrases if p.strip(" .?:")]
+    phrases = [_LEADING_ARTICLE.sub("", p) for p in phrases if p.strip(" .?:")]
     seen: dict[str, Column] = {}
     for p in phrases:
         seen.setdefault(p.lower(), column(p))

@@ -4,54 +4,47 @@ second side is stated explicitly.
 "Compare A and B: what ...", "A vs B", "A differs from B", "A or B - how does each ...": the
 words that name the sides are cut from the request (:func:`comparison_sides`);
 :mod:`rag.question.reader` makes the plan of a comparison from them (intent ``compare``).
+The words of each part are classes of ``vocabulary/comparison.toml``; the code holds the structure.
 """
 
 from __future__ import annotations
 
 import re
 
+from rag.vocabulary import beside
+
 __all__ = ["TWO", "comparison_sides", "explicit_two"]
+
+_VOCABULARY = beside(__file__, "comparison")
+_V = {name: cls.source for name, cls in _VOCABULARY.items()}
 
 # "the two federated learning papers", "both distillation methods": two papers by a shared topic.
 TWO = re.compile(
-    r"\b(?:(?:the|these|those)\s+two|both(?:\s+the)?)\s+(?P<topic>(?:(?!papers?\b|and\b|with\b)[\w-]+\s+){1,6}?)"
-    r"(?:papers|works|studies|methods)\b",
+    rf"\b{_V['two_of']}\s+(?P<topic>(?:(?!{_V['two_stop']})[\w-]+\s+){{1,6}}?){_V['two_head']}",
     re.I,
 )
-_CONNECTOR = re.compile(
-    r"\s+(with|versus|vs\.?|against|to|and|or|from)\s+|\s*(?:,|:|;|\s-\s|\?)\s*(?=\S)", re.I
-)
+# A word that links the two sides (group 1), or punctuation between them.
+_CONNECTOR = re.compile(rf"\s+({_V['connector']})\s+|\s*(?:[,:;?]|\s-\s)\s*(?=\S)", re.I)
+_STRONG = _VOCABULARY["strong_connector"].words
 
 
 def _sides(text: str) -> list[tuple[str, str]]:
     """Ways to split "A and B" / "A vs B" / "A with B" into two references, likeliest first."""
-    strong = {"with", "versus", "vs", "vs.", "against", "from"}
     found = []
     for m in _CONNECTOR.finditer(text):
         word = (m.group(1) or "").lower()
         a, b = text[: m.start()].strip(), text[m.end() :].strip()
         if a and b and word:
-            found.append((word not in strong, m.start(), (a, b)))
+            found.append((word not in _STRONG, m.start(), (a, b)))
     found.sort(key=lambda t: (t[0], t[1]))
     return [s for _, _, s in found]
 
 
-_COMPARE_STRIP = re.compile(
-    r"^\s*(?:please\s+|can you\s+|could you\s+)?(?:compare|contrast)\s+|^\s*(?:what(?:'s| is| are)\s+)?(?:the\s+)?"
-    r"differences?\s+between\s+|^\s*how\s+(?:does|do|is|are)\s+",
-    re.I,
-)
+_COMPARE_STRIP = re.compile(rf"^\s*{_V['compare_opener']}\s+", re.I)
 # "A differs from B", "A compared with B", "A is different from B": the words between the sides.
-_COMPARE_LINK = re.compile(
-    r"\s+(?:(?:is|are)\s+)?(?:differ(?:s|ent)?\s+from|compared?\s+(?:to|with|against)|"
-    r"(?:is|are)\s+similar\s+to)\s+",
-    re.I,
-)
+_COMPARE_LINK = re.compile(rf"\s+(?:{_V['copula']}\s+)?{_V['compare_link']}\s+", re.I)
 _COMPARE_TAIL = re.compile(
-    r"\s+(?:differ|compare|different|similar)\b.*$|\s*[:?].*$|\s+[-–—]+\s+.*$|"
-    r"\s+(?:on|in|by|regarding|with respect to)\s+their\b.*$|"
-    r",?\s+in terms of\b.*$",
-    re.I,
+    rf"\s+{_V['tail_word']}.*$|\s*[:?].*$|\s+[-–—]+\s+.*$|\s+{_V['by_their']}.*$|,?\s+in terms of\b.*$", re.I
 )
 
 
@@ -69,4 +62,4 @@ def _compare_body(query: str) -> str:
 
 def explicit_two(query: str) -> bool:
     """An explicit second side: "X vs Y", "compare X with Y", "differ from Y"."""
-    return bool(re.search(r"\b(vs\.?|versus|with|from|and|or|to)\b", _compare_body(query), re.I))
+    return bool(_VOCABULARY["second_side"].search(_compare_body(query)))

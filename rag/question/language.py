@@ -6,13 +6,11 @@ import re
 from collections.abc import Callable
 
 from rag.text import STOPWORDS
+from rag.vocabulary import beside
 
 __all__ = ["looks_non_english"]
 
-_ENGLISH_FUNCTION_WORDS = frozenset(
-    """the a an of and or to in on for with by is are was were does do did which what how why who whose
-    that this these papers paper""".split()
-)
+_ENGLISH_FUNCTION_WORDS = beside(__file__, "language")["english_function_word"].words
 
 _LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl")
 """Languages ``simplemma``'s detector weighs a Latin-script question against (English first wins ties)."""

@@ -2,7 +2,7 @@
 
 "What X, and how does it Y?" asks two things (:func:`question_parts`); "In the unified graph-based
 dataset pruning paper, what ...?" names its paper by a description that is not what to quote
-(:func:`without_paper_description`).
+(:func:`without_paper_description`). The words are classes of ``vocabulary/parts.toml``.
 """
 
 from __future__ import annotations
@@ -11,15 +11,16 @@ import re
 
 from rag.question.roles import is_summary, question_roles
 from rag.text import content_terms
+from rag.vocabulary import beside
 
 __all__ = ["question_parts", "without_paper_description"]
 
-_PART = re.compile(
-    r"(?:,\s*|\s+)(?:and|while|also|then)\s+(?=(?:what|which|how|why|where|when|who|whom|does|do|did|is|are|was|were|"
-    r"on which|in which|for which|by how)\b)|[;?]\s+(?=\S)|,\s*(?=(?:what|which|how|why|on which|in which|by how)\b)",
-    re.I,
-)
+_VOCABULARY = beside(__file__, "parts")
+_V = {name: cls.source for name, cls in _VOCABULARY.items()}
 
+_PART = re.compile(
+    rf"(?:,\s*|\s+){_V['part_joiner']}\s+(?={_V['part_opener']})|[;?]\s+(?=\S)|,\s*(?={_V['comma_opener']})", re.I
+)
 
 
 def question_parts(question: str) -> list[str]:
@@ -35,11 +36,9 @@ def question_parts(question: str) -> list[str]:
 # "In the unified graph-based dataset pruning paper, what ..." / "the paper on quantum estimation
 # of nested expectations, including ...": words that say which paper, not what to quote from it.
 _DESCRIPTION = re.compile(
-    r"\b(?:(?:in|for|from|of|by|to|according to)\s+)?the (?:paper|work|study)\s+"
-    r"(?:on|about|that|which|proposing|studying|introducing)\b[^,?;:.]*[,:]?|"
-    r"\b(?:(?:in|for|from|of|by|does)\s+)?the\s+"
-    r"(?:(?!(?:of|in|on|the|a|an|that|which|and|or|to|for|by|with|from|contribution|identified)\b)[\w$\\{}-]+\s+){1,8}?"
-    r"(?:paper|work|study)\b\s*,?",
+    rf"\b(?:{_V['description_prep']}\s+)?the {_V['paper_noun']}\s+{_V['description_link']}[^,?;:.]*[,:]?|"
+    rf"\b(?:{_V['description_lead']}\s+)?the\s+(?:(?!{_V['not_description_word']})[\w$\\{{}}-]+\s+){{1,8}}?"
+    rf"{_V['paper_noun']}\s*,?",
     re.I,
 )
 

@@ -6,8 +6,9 @@ exclusions (:func:`split_exclusion`), instructions to the assistant (:func:`stri
 input normalisation (:func:`clean_input`) and
 messages that ask nothing (:func:`social`: "hello!", "thanks", "ok") and questions that ask which
 paper wins (:func:`asks_better`: "Which is better, X or Y?"). Yes/no questions: :mod:`rag.question.polar`.
-Every rule here is a table of words or a pattern with one job; ``tests/test_question.py`` checks
-each with phrasings it was not written for.
+Every rule here is a pattern with one job composed of word classes (``vocabulary/phrasing.toml``,
+each class with its job and examples); ``tests/test_question.py`` checks each with phrasings it was
+not written for.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from rapidfuzz.distance import Levenshtein
 
 from rag.lexicon import english_word, lemma
 from rag.text import content_terms
+from rag.vocabulary import beside
 from store.textin import clean_text
 
 __all__ = [
@@ -45,6 +47,9 @@ __all__ = [
 
 Number = Literal["one", "many", "open"]
 
+_VOCABULARY = beside(__file__, "phrasing")
+_V = {name: cls.source for name, cls in _VOCABULARY.items()}
+
 
 def clean_input(text: str | None) -> str:
     """Text as typed -> text safe to read: :func:`store.textin.clean_text`, the one normalisation
@@ -54,89 +59,53 @@ def clean_input(text: str | None) -> str:
     return clean_text(text or "", multiline=True)
 
 
-SET_NOUNS = frozenset(
-    {"papers", "works", "studies", "articles", "abstracts", "publications", "ones", "research", "literature"}
-)
-ONE_NOUNS = frozenset({"paper", "study", "article", "abstract", "publication", "one"})  # "work" is a mass noun
+SET_NOUNS = _VOCABULARY["set_noun"].words
+ONE_NOUNS = _VOCABULARY["one_noun"].words  # "work" is a mass noun
 # Set nouns that are never the topic's own words, wherever they stand ("knowledge distillation papers (...)").
-_ALWAYS_FRAME = frozenset({"papers", "articles", "abstracts", "publications"})
+_ALWAYS_FRAME = _VOCABULARY["always_frame"].words
 # Words that only frame a request for papers; peeled off both ends of a question.
-FRAME_WORDS = frozenset(
-    """which what whats what's are were is was there any all every some of the these those this that
-    list name find show give get return identify retrieve enumerate recommend suggest tell
-    me us i i'm im am we you looking look searching search want need interested
-    do does did have has had anything everything something stuff research literature
-    how many much in here collection corpus set index please could can would you'd i'd like
-    and so ones one papers paper works work studies study articles article abstracts abstract
-    publications publication out them they it for a an
-    summarize summarise summary overview gist tl dr tl;dr recap synopsis brief briefly short quick explain
-    describe two three four five several few both""".split()
-)
+FRAME_WORDS = _VOCABULARY["frame"].words
 _LONG_FRAME_WORDS = sorted(w for w in FRAME_WORDS if len(w) >= 4)
 # Words that only say how a paper relates to the topic ("work on", "deal with", "use").
 RELATING = re.compile(
-    r"^(?:(?:mainly|mostly|primarily|also|explicitly|directly|both|all|each|specifically|actually)\s+)?"
-    r"(?:(?:that|which|who)\s+)?"
-    r"(?:(?:are|is)\s+)?(?:work(?:s|ing)?\s+(?:on|with)|about|on|regarding|concerning|related\s+to|dealing\s+with|"
-    r"deal(?:s)?\s+with|focus(?:es|ing)?\s+on|involv(?:e|es|ing)|report(?:s|ing)?(?:\s+(?:results|experiments|numbers|"
-    r"findings))?\s+(?:on|for|from)|(?:evaluate|experiment|test|benchmark)(?:s)?\s+(?:on|with|using|against)|"
-    r"(?:are\s+)?(?:evaluated|tested)\s+on|use|uses|using|apply|applies|applying|employ|employs|leverage|leverages|"
-    r"rely\s+on|build\s+on|built\s+on|based\s+on|propose|proposes|introduce|introduces|present|presents|contribute|"
-    r"contributes|develop|develops|provide|provides|release|releases|offer|offers|study|studies|studying|investigate|"
-    r"investigates|address|addresses|tackle|tackles|target|targets|consider|considers|explore|explores|include|"
-    r"includes|discuss|discusses|mention|mentions|have|has|with)\s+"
-    r"(?:(?:a|an|the|any|some)\s+)?",
+    rf"^(?:{_V['relating_adverb']}\s+)?(?:{_V['relative_pronoun']}\s+)?(?:{_V['copula']}\s+)?{_V['relating']}\s+"
+    rf"(?:{_V['relating_article']}\s+)?",
     re.I,
 )
 
 # A relative clause that names the topic through an aspect of the paper, or such an aspect
 # after it: "(papers) whose target application is some kind of retrieval", "where the task is
 # retrieval", "(papers with) speech as their application domain" -> the topic alone.
-_ASPECT_NOUN = (
-    r"(?:applications?|domains?|tasks?|settings?|problems?|areas?|fields?|focus|topics?|subjects?|themes?|goals?|aims?)"
-)
+_ASPECT_NOUN = _V["aspect_noun"]
 _ASPECT_IS = re.compile(
-    r"^(?:(?:whose|where|in which|for which)\s+)?(?:(?:the|their|its|main|primary|principal|target|central|core|key|"
-    rf"application|research)\s+)*{_ASPECT_NOUN}\s+(?:is|are|was|were)\s+(?:(?:some|a|an|the)\s+)?"
-    r"(?:(?:kind|sort|type|form)s?\s+of\s+)?|"
-    rf"\s+as\s+(?:their|its|the)\s+(?:(?:main|primary|target|central|core|key|application|research)\s+)*{_ASPECT_NOUN}$",
+    rf"^(?:{_V['aspect_relative']}\s+)?(?:{_V['aspect_modifier']}\s+)*{_ASPECT_NOUN}\s+{_V['aspect_copula']}\s+"
+    rf"(?:{_V['aspect_article']}\s+)?(?:{_V['kind_of']}\s+)?|"
+    rf"\s+as\s+{_V['aspect_possessive']}\s+(?:{_V['aspect_adjective']}\s+)*{_ASPECT_NOUN}$",
     re.I,
 )
 
+# "ignore ... the rules", "print ... the system prompt", "you are now", "system: ...". The verbs
+# are matched as the end of a word and what is dropped as the start of one, as before.
 _INJECTION = re.compile(
-    r"(ignore|disregard|forget)\b[^.?!]{0,40}\b(instructions?|prompt|rules|above)|"
-    r"(print|reveal|show|repeat|output|dump|leak)\b[^.?!]{0,40}\b(system prompt|instructions|prompt)\b|"
-    r"\byou are now\b|\bnew instructions?\b|\bsystem prompt\b|\bjailbreak\b|^\W*(system|assistant|developer)\s*:",
+    rf"{_VOCABULARY['dismiss'].bare}\b[^.?!]{{0,40}}\b{_VOCABULARY['dismissed'].bare}|"
+    rf"{_VOCABULARY['reveal'].bare}\b[^.?!]{{0,40}}{_V['revealed']}|{_V['injection']}|^\W*{_V['role']}\s*:",
     re.I,
 )
-_QUESTION_START = re.compile(
-    r"(which|what|how|why|who|where|when|does|do|did|is|are|can|list|name|find|show|give|compare|summari[sz]e)\b", re.I
-)
+_QUESTION_START = re.compile(rf"{_VOCABULARY['question_start'].bare}\b", re.I)  # read with .match
 
-_NOT = r"(?:do|does|are|is)(?:\s+not|n[’']t)"
-_RELATING = (
-    r"(?:about|on|use|uses|using|involve|involves|involving|rely on|relies on|relying on|apply|applies|applying|"
-    r"employ|employs|study|studies|focus on|focuses on|address|addresses|deal with|deals with|work on|works on|"
-    r"concern|concerns|need|needs|require|requires)"
-)
+# What a topic excludes: "RL for reasoning, outside of agent settings", "(not counting surveys)".
 _EXCLUSION = re.compile(
-    r"\s*[,;(]?\s*\b(?:outside(?: of)?|excluding|except(?: for)?|other than|apart from|but not|not counting|"
-    r"leaving (?:out|aside)|leave out|setting aside|ignoring|not including|(?<=[(,] )not|(?<=\()not|"
+    rf"\s*[,;(]?\s*\b(?:{_V['excluding']}|(?<=[(,] )not|(?<=\()not|"
     # a negated relative clause: "that are not about X", "which don't use X", "(papers on T) don't use X"
-    rf"(?:that|which)\s+{_NOT}(?:\s+{_RELATING})?|{_NOT}\s+{_RELATING})\s+"
+    rf"{_V['relative']}\s+{_V['negation']}(?:\s+{_V['negated_relating']})?|{_V['negation']}\s+{_V['negated_relating']})\s+"
     r"(?:the\s+)?(?P<x>[^,;?.()]+)\)?",
     re.I,
 )
-_GENERIC = frozenset(
-    """setting settings setups setup task tasks domain domains scenario scenarios context contexts application
-    applications problem problems area areas field fields case cases regime regimes papers paper ones work""".split()
-)
+_GENERIC = _VOCABULARY["generic_word"].words
 # A comma or "or" splits alternatives; one followed by "then"/"followed by" continues a sequence
 # ("supervised fine-tuning, then reinforcement learning": both steps are asked for).
 _FACET_SPLIT = re.compile(
-    r",(?!\s*(?:and\s+)?(?:then|followed by|before|after)\b)|;|\s/\s|/(?=\s*[a-z])|\bor\b|\bsuch as\b|"
-    r"\bfor example\b|\be\.g\.|\bi\.e\.|\bincluding\b|:(?=\s)",
-    re.I,
+    rf",(?!\s*(?:and\s+)?{_V['sequence_word']})|;|\s/\s|/(?=\s*[a-z])|{_V['facet_word']}|:(?=\s)", re.I
 )
 _PARENTHESIS = re.compile(r"\(([^()]*)\)")
 
@@ -167,7 +136,7 @@ def _typo_of(w: str, words: Iterable[str]) -> str:
 
 # Words after which a plural noun is the head of the request: "which methods ...", "I'm looking for
 # approaches that ...", "any LLMs that ..." ask for several papers as "which papers" does.
-_HEAD_DETERMINERS = frozenset({"which", "for", "any", "all", "some"})
+_HEAD_DETERMINERS = _VOCABULARY["head_determiner"].words
 
 
 def _plural_noun(token: str) -> bool:
@@ -327,24 +296,12 @@ def strip_injection(text: str) -> tuple[str, bool]:
 
 # What people say to a chat assistant that asks nothing of the papers: greetings, thanks,
 # acknowledgements, farewells, asking what the assistant is, and the fillers around them.
-_SOCIAL_PHRASES = r"""
-    hello|hi|hiya|hey|heya|howdy|yo|greetings|good\s+(?:morning|afternoon|evening|day|night)|
-    hola|bonjour|hallo|ciao|salut|
-    thanks?|thank\s+you|thx|ty|cheers|(?:much\s+)?appreciated|merci|danke|gracias|grazie|
-    ok(?:ay)?|k|kk|alright|all\s+right|fine|cool|great|nice|awesome|perfect|excellent|wonderful|good|lovely|neat|
-    got\s+it|understood|i\s+see|makes\s+sense|sure|yes|yeah|yep|no|nope|oh|ah|wow|hmm+|
-    bye|goodbye|good\s*bye|see\s+(?:you|ya)|later|cya|
-    how\s+are\s+you(?:\s+doing)?|how(?:'|’)?s\s+it\s+going|what(?:'|’)?s\s+up|sup|
-    help|what\s+can\s+you\s+do|what\s+do\s+you\s+do|who\s+are\s+you|what\s+are\s+you|
-    (?:that(?:'|’)?s|that\s+is|this\s+is|you(?:'|’)?re|you\s+are)|
-    there|again|so\s+much|a\s+lot|very\s+much|very|really|for\s+(?:that|the\s+help|your\s+help|this)|
-    everyone|all|friend|mate|paperchat|bot|assistant|please|you|and
-"""
-_SOCIAL = re.compile(rf"(?:[\W_]*\b(?:{_SOCIAL_PHRASES})\b)+[\W_]*", re.I | re.X)
+_SOCIAL_PHRASE = rf"(?:{_V['social']}|\bhmm+\b)"
+_SOCIAL = re.compile(rf"(?:[\W_]*{_SOCIAL_PHRASE})+[\W_]*", re.I)
 
 
-_SOCIAL_LEAD = re.compile(rf"^(?:[\W_]*\b(?:{_SOCIAL_PHRASES})\b)+\s*[,.!;:—–]+\s*(?=\w)", re.I | re.X)
-_SOCIAL_TAIL = re.compile(rf"(?<=[?.!,;])(?:[\W_]*\b(?:{_SOCIAL_PHRASES})\b)+[\W_]*$", re.I | re.X)
+_SOCIAL_LEAD = re.compile(rf"^(?:[\W_]*{_SOCIAL_PHRASE})+\s*[,.!;:—–]+\s*(?=\w)", re.I)
+_SOCIAL_TAIL = re.compile(rf"(?<=[?.!,;])(?:[\W_]*{_SOCIAL_PHRASE})+[\W_]*$", re.I)
 
 
 def strip_social(text: str) -> str:
@@ -383,17 +340,11 @@ def trim(text: str, limit: int) -> tuple[str, bool]:
 # --- the form of the answer asked for ------------------------------------------------------
 
 # "How <word>" asks for an amount: "how many datasets", "how much faster", "how large a gain".
-_HOW_AMOUNT = frozenset("many much large fast big long often far small high low well".split())
+_HOW_AMOUNT = _VOCABULARY["how_amount"].words
 # Nouns that name a measured amount: "what accuracy", "which speedup", "what is the reduction".
-MEASURE_NOUNS = frozenset(
-    """accuracy accuracies gain gains score scores speedup speed-up speedups reduction reductions improvement
-    improvements ratio ratios rate rates percentage percentages percent fraction fractions proportion number
-    numbers size sizes cost costs error errors margin margins factor factors sparsity compression saving savings
-    budget count counts amount amounts value values f1 auc bleu ssim psnr perplexity latency throughput
-    memory runtime time times reward rewards horizon ir@1 tr@1 top-1 top-5 pass@1""".split()
-)
+MEASURE_NOUNS = _VOCABULARY["measure_noun"].words
 # Words between "what"/"which" and the noun it asks about ("what is the", "what final").
-_WH_FILLER = frozenset("is are was were the its their a an of".split())
+_WH_FILLER = _VOCABULARY["wh_filler"].words
 WORD = re.compile(r"[\w@'’-]+")
 """A word of a question, with "@", apostrophes and hyphens ("ir@1", "what's", "multi-modal")."""
 
@@ -422,13 +373,9 @@ def asks_quantity(query: str, number: Number) -> bool:
 
 
 # Nouns that name the whole collection, and words that only say it holds papers or show them.
-_COLLECTION_NOUNS = frozenset("collection corpus index database library everything".split())
-_HOLDING = frozenset(
-    """have has hold holds contain contains there me us list show published presented accepted appeared
-    available included indexed ingested loaded""".split()
-)
-_OTHER_WH = frozenset("when who whom whose where why".split())
-
+_COLLECTION_NOUNS = _VOCABULARY["collection_noun"].words
+_HOLDING = _VOCABULARY["holding"].words
+_OTHER_WH = _VOCABULARY["other_wh"].words
 
 def asks_collection(query: str) -> Literal["", "count", "list"]:
     """Whether a question asks for the collection's papers themselves, with no topic: ``count`` for
@@ -447,29 +394,19 @@ def asks_collection(query: str) -> Literal["", "count", "list"]:
 
 # --- "which is better?" ---------------------------------------------------------------------
 
-BETTER = re.compile(
-    r"\b(?:better|worse|stronger|weaker|faster|slower|cheaper|superior|inferior|preferable|"
-    r"best|worst|strongest|weakest|fastest|slowest|cheapest|"
-    r"(?:more|less|most|least)\s+(?:[\w-]+\s+)?(?:accurate|efficient|effective|robust|scalable|reliable|powerful|"
-    r"precise|performant|capable|stable|expensive|costly|competitive)|"
-    r"(?:higher|lower|highest|lowest)\s+(?:accuracy|scores?|performance|errors?|loss|latency|costs?|quality|rewards?)|"
-    r"outperform\w*|surpass\w*|beats?|wins?|winner|comes?\s+out\s+(?:ahead|on\s+top))\b",
-    re.I,
-)
+BETTER = re.compile(rf"{_V['ranking']}|\b{_V['degree']}\s+(?:[\w-]+\s+)?{_V['quality']}", re.I)
 """Words that rank papers against each other: comparatives and superlatives of quality or speed
 ("better", "more accurate", "higher accuracy", "fastest") and the verbs of winning ("outperforms",
 "beats", "wins", "comes out ahead"). With a choice frame they ask for a verdict (:func:`asks_better`);
 with two papers named the question model reads them as a comparison word."""
-_WINS = re.compile(r"^(?:outperform|surpass|beat|win|superior|inferior|preferable|come)", re.I)
+_WINS = re.compile(rf"^{_VOCABULARY['winning'].bare}", re.I)
 _CHOICE = re.compile(
-    r"\b(?:which|whichever|who)\b|\bthan\b(?!\s+(?:the\s+)?(?:prior|previous|existing|baselines?|state|sota|other))"
-    r"|^\W*(?:is|are|does|do|did|would|will|can|could|should)\b|\bor\b[^.?!]*\?",
+    rf"{_V['choice_wh']}|\bthan\b(?!\s+(?:the\s+)?{_VOCABULARY['not_rival'].bare})|^\W*{_V['choice_aux']}|\bor\b[^.?!]*\?",
     re.I,
 )
 """A choice between the papers: "which"/"who", "than" (not "than prior work"), a yes/no question
 ("is X stronger than Y?") or an alternative question ("X or Y, better?")."""
-_VERDICT_LIGHT = re.compile(r"\b(?:gets?|performs?|scores?|does|works?|ranks?|fares?|comes?\s+out)\b", re.I)
-
+_VERDICT_LIGHT = _VOCABULARY["verdict_light"].pattern
 
 def asks_better(query: str) -> bool:
     """Whether a question asks which paper wins: a word that ranks papers (:data:`BETTER`: "better",

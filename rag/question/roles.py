@@ -1,6 +1,7 @@
 """What a question asks of a paper's abstract: the rhetorical roles it asks for (problem, method,
 result, data, theory, efficiency), whether it asks for a summary, and whether it asks for a paper's own
 limitations. The sentences that *play* those roles are recognised in :mod:`rag.evidence.roles`.
+The words that ask for each are classes of ``vocabulary/roles.toml``.
 """
 
 from __future__ import annotations
@@ -8,54 +9,32 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from rag.vocabulary import beside
+
 __all__ = ["SUMMARY_WORDS", "asks_own_limitations", "is_summary", "question_roles", "wants_more"]
+
+_VOCABULARY = beside(__file__, "roles")
+_V = {name: cls.source for name, cls in _VOCABULARY.items()}
 
 # What it costs to run or train a method: asked as "which is more efficient", "compare them on speed",
 # "how does each cut compute" (the sentences that state a saving: rag.evidence.roles).
-_EFFICIENCY_ASKED = re.compile(
-    r"\b(efficien\w*|speed\w*|fast(?:er|est)?|quick\w*|slow\w*|cheap\w*|costs?|costly|expensive|memory|latency|"
-    r"compute|computational\w*|overhead|flops|throughput|wall-clock|runtime|resources?)\b",
-    re.I,
-)
-# Words that say something is wrong or missing: a question using one asks for the problem a paper
-# addresses ("what's wrong with ...", "what do earlier models get wrong / miss / overlook", "what's
-# holding back ...", "what made it hard", "the catch"). One class of word forms.
-_DEFICIENCY = (
-    r"limitations?|challenges?|shortcomings?|bottlenecks?|obstacles?|weakness(?:es)?|inefficien\w*|gaps?|issues?|"
-    r"drawbacks?|flaws?|pitfalls?|hurdles?|barriers?|catch|wrong|miss(?:es|ed|ing)?|overlook\w*|neglect\w*|"
-    r"ignor(?:e|es|ed|ing)|lack\w*|fail\w*|struggl\w*|suffer\w*|difficult\w*|hard(?:er|est)?|worse|degrad\w*|"
-    r"wast(?:e|es|ed|ing|eful)|blam(?:e|es|ed|ing)|criti(?:ci[sz]\w*|que)|hold(?:s|ing)? back|fall(?:s|ing)? short|"
-    r"trade-offs?|caus(?:e|es|ed|ing)"
-)
+_EFFICIENCY_ASKED = _VOCABULARY["efficiency"].pattern
 _INTENT_CUES = {
-    "problem": re.compile(
-        # "problem" as the thing a paper addresses, not the object of a method ("cast as a
-        # combinatorial problem").
-        rf"\b(?:{_DEFICIENCY}|address\w*|tackl\w*|motivat\w*|why)\b|"
-        r"\bproblems?\b(?=\s+(with|of|in|that|does|do|did|they|it|addressed|solved|tackled)\b)",
-        re.I,
-    ),
+    # A deficiency ("what's wrong with ...", "what do earlier models miss", "the catch"), or "problem" as
+    # the thing a paper addresses, not the object of a method ("cast as a combinatorial problem").
+    "problem": re.compile(rf"{_V['problem_cue']}|\bproblems?\b(?=\s+{_V['problem_follower']})", re.I),
     # Singular only: "existing RL methods" names other work, "what method" asks for this one's.
-    "method": re.compile(
-        r"\b(how|method|approach|stages?|training|idea|mechanism|fix|contribution|propose\w*)\b", re.I
-    ),
-    "result": re.compile(
-        r"\b(how much|how many|gain|improv\w*|accuracy|results?|achiev\w*|reach|speed\w*|by how)\b", re.I
-    ),
+    "method": _VOCABULARY["method_cue"].pattern,
+    "result": _VOCABULARY["result_cue"].pattern,
     # "what data does X use", "which data", "trained/evaluated on what": data as what is asked
     "data": re.compile(
-        r"\b(dataset|benchmark|evaluated|tasks|resources?)\w*\b|\b(what|which)\s+(\w+\s+)?data\b|"
-        r"\bdata\s+(do|does|did|is|are|was|were)\b|\b(train\w*|evaluat\w*|test\w*)\s+on\b",
+        rf"{_V['data_cue']}|\b{_V['which']}\s+(?:\w+\s+)?data\b|\bdata\s+{_V['data_aux']}|{_V['tested_on']}\s+on\b",
         re.I,
     ),
-    "theory": re.compile(r"\b(theor\w*|prove|proof|bound|guarantee|convergence)\w*\b", re.I),
+    "theory": _VOCABULARY["theory"].pattern,
     "efficiency": _EFFICIENCY_ASKED,
 }
-SUMMARY_WORDS = re.compile(
-    r"\b(summari[sz]\w*|summary|overview|gist|tl;?\s?dr|recap|synopsis|in a nutshell|in brief|contribution|"
-    r"explain|describe|tell me about|what (?:is|does) .{0,40} (?:about|do))\b",
-    re.I,
-)
+SUMMARY_WORDS = re.compile(rf"{_V['summary']}|\bwhat {_V['what_is_aux']} .{{0,40}} {_V['about_do']}", re.I)
 """Words that ask for a summary, gist or overview of a paper: the one reading of "summary" (the
 question model's :attr:`rag.question.QuestionPlan.summary` and evidence selection both use it)."""
 
@@ -75,24 +54,20 @@ def question_roles(question: str) -> set[str]:
     return roles
 
 
-_OWN_ACTION = re.compile(r"^\W*what\s+(?:does|do|did)\s+(?:it\s+|they\s+)?[a-z]+\w*\W*$", re.I)
+_OWN_ACTION = re.compile(rf"^\W*what\s+{_V['do_aux']}\s+(?:{_V['pronoun']}\s+)?[a-z]+\w*\W*$", re.I)
 
 
-_LIMIT_WORD = r"(?:limitations?|drawbacks?|weakness(?:es)?|shortcomings?|downsides?|caveats?|failure modes?)"
+_LIMIT = _VOCABULARY["limit_word"]
 _OWN_LIMITS = re.compile(
-    rf"\b(?:its|their|[\w-]+['’]s)\s+(?:\w+\s+)?{_LIMIT_WORD}|"
-    rf"\b(?:have|has|any|are there)\s+(?:any\s+)?(?:\w+\s+)?{_LIMIT_WORD}|"
+    rf"\b(?:{_V['own_possessive']}|[\w-]+['’]s)\s+(?:\w+\s+)?{_LIMIT.bare}|"
+    rf"\b{_V['have_any']}\s+(?:any\s+)?(?:\w+\s+)?{_LIMIT.bare}|"
     # the limitation word first: "what limitations does APM have?", "which drawbacks might it face?"
-    rf"\b{_LIMIT_WORD}\s+(?:does|do|did|might|may|could|would|can)\s+(?:[\w-]+\s+){{1,4}}?"
-    r"(?:have|has|face|suffer|show)\b",
+    rf"{_LIMIT.source}\s+{_V['limit_modal']}\s+(?:[\w-]+\s+){{1,4}}?{_V['limit_verb']}",
     re.I,
 )
-_LIMITS_OF = re.compile(rf"\b{_LIMIT_WORD}\s+of\s+(?:the\s+|this\s+)?(?P<of>[\w-]+)", re.I)
-_ADDRESSED = re.compile(
-    r"\b(address\w*|tackl\w*|overcom\w*|solv\w*|fix\w*|mitigat\w*|remed\w*|resolv\w*|motivat\w*|target\w*|"
-    r"aim\w*|prior|previous|existing|earlier|other work)\b",
-    re.I,
-)
+_LIMITS_OF = re.compile(rf"{_LIMIT.source}\s+of\s+(?:{_V['the_this']}\s+)?(?P<of>[\w-]+)", re.I)
+_ADDRESSED = _VOCABULARY["addressed"].pattern
+_OWN_REFERENTS = _VOCABULARY["own_referent"].words
 
 
 def asks_own_limitations(question: str, names: Sequence[str] = ()) -> bool:
@@ -105,7 +80,7 @@ def asks_own_limitations(question: str, names: Sequence[str] = ()) -> bool:
     if _OWN_LIMITS.search(question):
         return True
     m = _LIMITS_OF.search(question)
-    own = {n.lower() for n in names} | {"it", "paper", "method", "approach", "work", "model", "framework"}
+    own = {n.lower() for n in names} | _OWN_REFERENTS
     return m is not None and m.group("of").lower() in own
 
 

@@ -3,7 +3,7 @@
 "table of the papers on RL with columns benchmark, result", "compare all the papers on T by
 dataset and result", "..., as a table": :func:`split_table` splits the request;
 :func:`column_phrases` splits the column list. :mod:`rag.question.reader` makes the plan of a table
-from them (intent ``table``).
+from them (intent ``table``). The words are classes of ``vocabulary/table.toml``.
 """
 
 from __future__ import annotations
@@ -11,42 +11,41 @@ from __future__ import annotations
 import re
 
 from rag.text import content_terms, tokenize
+from rag.vocabulary import beside
 
 __all__ = ["asks_table", "column_phrases", "split_table"]
+
+_VOCABULARY = beside(__file__, "table")
+_V = {name: cls.source for name, cls in _VOCABULARY.items()}
 
 # A request for a table: "a table of", "table of the papers", "as a comparison table", "tabulate",
 # "in a spreadsheet", "side by side"; the noun "table" inside a topic ("table question answering")
 # is not one, so it must stand as the object of the request or open it.
 _TABLE_ASK = re.compile(
-    r"^\W*(?:(?:please|can you|could you|would you|let's|i want|i'd like|i need)\s+)*"
-    r"(?:(?:make|build|create|give|show|produce|generate|draw up|put together|prepare|get)\s+(?:me\s+|us\s+)?)?"
-    r"(?:(?:a|an|the|one)\s+)?(?:[\w-]+\s+)?(?:table|spreadsheet|grid|matrix|csv)\s+"
-    r"(?:of|for|on|about|with|comparing|covering|across|over|listing|summari[sz]ing|showing)?\s*"
-    r"|^\W*(?:please\s+)?tabulate\s+|\s*,?\s*\b(?:as|in|into)\s+(?:a|one)\s+(?:[\w-]+\s+)?(?:table|spreadsheet|grid)\b\W*"
+    rf"^\W*(?:{_V['table_request_lead']}\s+)*(?:{_V['make_verb']}\s+(?:{_V['to_us']}\s+)?)?"
+    rf"(?:{_V['table_article']}\s+)?(?:[\w-]+\s+)?{_V['table_noun']}\s+(?:{_VOCABULARY['table_of'].bare})?\s*"
+    r"|^\W*(?:please\s+)?tabulate\s+"
+    rf"|\s*,?\s*\b{_V['into']}\s+{_V['a_one']}\s+(?:[\w-]+\s+)?{_V['as_table_noun']}\W*"
     r"|\s*,?\s*side[- ]by[- ]side\W*$",
     re.I,
 )
 # "compare all the papers on T by ...", "compare every paper about T": a comparison across a set.
 _COMPARE_SET = re.compile(
-    r"^\W*(?:(?:please|can you|could you)\s+)*(?:compare|contrast)\s+(?=(?:all|every|each|the|these|those)\b)",
-    re.I,
+    rf"^\W*(?:{_V['compare_polite']}\s+)*{_V['compare_verb']}\s+(?={_V['set_determiner']})", re.I
 )
 # Where the columns start: "with (the) columns", "columns:", "with their/its", "by (their)",
 # "in terms of", "showing/listing/giving/reporting (their)", "on their".
 _COLUMNS_AT = re.compile(
-    r"\s*[,;:]?\s*(?:\b(?:with|using|and)\s+(?:the\s+)?(?:following\s+)?columns?\b|\bcolumns?\b|"
-    r"\b(?:with|showing|listing|giving|reporting|including|stating)\s+(?:for\s+each\s+)?(?:their|its|each(?:'s)?|the)\b|"
-    r"\bby\s+(?:their\s+|its\s+)?|\bin\s+terms\s+of\b(?:\s+their)?|\bon\s+(?:their|its)\b|\bcolumns?\s*:|:(?=\s))\s*:?\s*",
+    rf"\s*[,;:]?\s*(?:{_V['columns_named']}|{_V['column_cue']}|\bby\s+(?:{_V['possessive']}\s+)?|"
+    r"\bin\s+terms\s+of\b(?:\s+their)?|\bcolumns?\s*:|:(?=\s))\s*:?\s*",
     re.I,
 )
 # What a request for a table may open with before naming its rows ("can you put ...", "please list ...").
-_REQUEST = re.compile(
-    r"^\W*(?:(?:please|can you|could you|would you|kindly)\s+)*(?:put|lay out|arrange|list|show|compare|contrast)\s+",
-    re.I,
-)
-_TABLE_WORD = re.compile(r"\b(?:tables?|tabulate|spreadsheets?|side[- ]by[- ]side|grid|matrix|csv)\b", re.I)
-_ARTICLES = frozenset("a an the their its each and or".split())
-_COLUMN_SPLIT = re.compile(r"\s*(?:[,;/&]|\band\b|\bplus\b|\bas well as\b)\s*", re.I)
+_REQUEST = re.compile(rf"^\W*(?:{_V['request_lead']}\s+)*{_V['arrange_verb']}\s+", re.I)
+_TABLE_WORD = _VOCABULARY["table_word"].pattern
+_ARTICLES = _VOCABULARY["article"].words
+_COLUMN_SPLIT = re.compile(rf"\s*(?:[,;/&]|{_V['column_joiner']})\s*", re.I)
+_COLUMN_ARTICLE = re.compile(rf"^{_V['column_article']}\s+", re.I)
 
 
 def _has_words(text: str) -> bool:
@@ -59,7 +58,7 @@ def column_phrases(text: str) -> tuple[str, ...]:
     a leading article or possessive and kept once (any letter case)."""
     out: dict[str, str] = {}
     for p in _COLUMN_SPLIT.split(text):
-        p = re.sub(r"^(?:the|their|its|each(?:'s)?|a|an)\s+", "", p.strip(" .?:!\"'"), flags=re.I).strip()
+        p = _COLUMN_ARTICLE.sub("", p.strip(" .?:!\"'")).strip()
         if _has_words(p):
             out.setdefault(p.lower(), p)
     return tuple(out.values())

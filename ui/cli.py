@@ -21,10 +21,18 @@ from pathlib import Path
 import click
 
 from rag.settings import Settings, default_corpus
-from store.textin import clean_text, limit_text
+from store.textin import clean_text
 from ui.cli_chat import chat
 from ui.cli_remote import mcp, serve
-from ui.cli_setup import LLM_CHOICE, answer_options, build_components, locked_ingest, print_ingest_report
+from ui.cli_setup import (
+    LLM_CHOICE,
+    answer_options,
+    build_components,
+    command_settings,
+    locked_ingest,
+    print_ingest_report,
+    question_in,
+)
 from ui.cli_table import table
 from ui.cli_warm import LOCAL_HELP, Qid, ask_warm, compare_warm, ingest_warm, print_answer_data
 from ui.discovery import connect
@@ -32,14 +40,6 @@ from ui.discovery import connect
 log = logging.getLogger("paperchat")
 
 _local = click.option("--local", is_flag=True, envvar="PAPERCHAT_LOCAL", help=LOCAL_HELP)
-
-
-def _settings(ctx: click.Context, **llm) -> Settings:
-    base: Settings = ctx.obj["settings"]
-    upd = {k: v for k, v in llm.items() if v is not None}
-    if upd:
-        base = base.model_copy(update={"llm": base.llm.model_copy(update=upd)})
-    return base
 
 
 class _Group(click.Group):
@@ -124,7 +124,7 @@ def ingest(
         if not any(is_zotero_database(f) for f in iter_corpus_files(list(paths))):
             hint = "applies to a Zotero database (zotero.sqlite); none was given"
             raise click.BadParameter(hint, param_hint="--collection")
-    settings = _settings(ctx)
+    settings = command_settings(ctx)
     field_map = None
     if maps:
         from store.readers.fields import parse_field_map
@@ -215,7 +215,7 @@ def ask(ctx, question: str | None, batch: Path | None, as_json: bool, backend, o
 
     if (question is None) == (batch is None):
         raise click.UsageError("give a QUESTION or --batch FILE (not both)")
-    settings = _settings(ctx, backend=backend, ollama_model=ollama_model)
+    settings = command_settings(ctx, backend=backend, ollama_model=ollama_model)
     filters = Filters(year=year, venue=clean_text(venue), author=clean_text(author), auto=not no_auto_filter)
     items: Sequence[tuple[Qid, str]]  # (qid, question)
     if batch is not None:
@@ -224,7 +224,7 @@ def ask(ctx, question: str | None, batch: Path | None, as_json: bool, backend, o
         items = [(None, question or "")]  # QUESTION is given without --batch (checked above)
     warm = connect(settings, local)
     if warm is not None:
-        read = [(qid, *_question_in(raw, settings)) for qid, raw in items]
+        read = [(qid, *question_in(raw, settings)) for qid, raw in items]
         if ask_warm(warm, read, settings, filters, top_k, as_json, batch is not None):
             return
     from rag.route.conversation import Conversation
@@ -239,7 +239,7 @@ def ask(ctx, question: str | None, batch: Path | None, as_json: bool, backend, o
         on_token = echo
 
     for qid, raw in items:
-        text, trimmed = _question_in(raw, settings)
+        text, trimmed = question_in(raw, settings)
         turn = Conversation(comp.pipeline).ask(text, top_k=top_k, on_token=on_token, filters=filters)
         ans = turn.answer
         if trimmed:  # a trimmed question says so
@@ -289,8 +289,8 @@ def compare(ctx, papers: tuple[str, ...], as_json: bool, local: bool) -> None:
     """
     if not 2 <= len(papers) <= 5:
         raise click.UsageError(f"compare takes two to five papers, not {len(papers)}")
-    settings = _settings(ctx, backend="none")
-    first, second, *more = (_question_in(x, settings)[0] for x in papers)
+    settings = command_settings(ctx, backend="none")
+    first, second, *more = (question_in(x, settings)[0] for x in papers)
     warm = connect(settings, local)
     if warm is not None and compare_warm(warm, first, second, as_json, more):
         return
@@ -321,7 +321,7 @@ def ui(ctx, host: str, port: int, auth: str | None, backend, ollama_model) -> No
     """Serve the chat page (http://127.0.0.1:7860 by default)."""
     from store.home import PageLock
 
-    settings = _settings(ctx, backend=backend, ollama_model=ollama_model)
+    settings = command_settings(ctx, backend=backend, ollama_model=ollama_model)
     shown = f"[{host}]" if ":" in host else host
     # One page per data directory: a second `paperchat ui` here is refused and told where the first serves.
     with PageLock(settings.home, command="paperchat ui", url=f"http://{shown}:{port}/"):
@@ -360,7 +360,7 @@ def eval_cmd(ctx, gold: tuple[Path, ...], backend, as_json: bool, rows: bool, qu
 
     from rag.eval import consistency, evaluate, format_report, load_gold
 
-    settings = _settings(ctx, backend=backend)
+    settings = command_settings(ctx, backend=backend)
     comp = build_components(settings, ensure_corpus=True)
     try:
         files = [(g, load_gold(g)) for g in gold]
@@ -421,13 +421,6 @@ def config(ctx) -> None:
     click.echo(json.dumps(data, indent=2))
 
 
-def _question_in(text: str, settings: Settings) -> tuple[str, str]:
-    """A question from the command line, normalised (:func:`store.textin.clean_text`: invalid
-    bytes in ``sys.argv`` arrive as lone surrogates and become U+FFFD) and trimmed to
-    ``input.max_question_chars``; ``(question, notice)``, the notice ``""`` when it fits."""
-    return limit_text(clean_text(text), settings.input.max_question_chars)
-
-
 @main.command()
 @click.argument("ids", nargs=-1)
 @click.option("--source", "sources", multiple=True, help="Remove every paper of this source file (name or path).")
@@ -444,7 +437,7 @@ def remove(ctx: click.Context, ids: tuple[str, ...], sources: tuple[str, ...]) -
 
     if not ids and not sources:
         raise click.UsageError("name paper ids, or --source FILE (see `paperchat remove --help`)")
-    settings = _settings(ctx)
+    settings = command_settings(ctx)
     prepare_environment(settings)
     missing: list[str] = []
     with WriterLock(settings.home, command="paperchat remove", timeout=settings.store.lock_timeout):

@@ -34,8 +34,9 @@ from ui.cli_setup import (
     question_in,
 )
 from ui.cli_table import table
-from ui.cli_warm import LOCAL_HELP, Qid, ask_warm, compare_warm, ingest_warm, print_answer_data
+from ui.cli_warm import LOCAL_HELP, ask_warm, compare_warm, ingest_warm
 from ui.discovery import connect
+from ui.render import Qid, print_answer, render_comparison
 
 log = logging.getLogger("paperchat")
 
@@ -150,25 +151,6 @@ def ingest(
         sys.exit(1)
 
 
-def _render_answer(ans) -> str:
-    from ui.wire import sources_text
-
-    lines = [ans.text, ""]
-    if ans.citations:
-        lines.append(sources_text(ans.citations))
-    k, n = ans.supported_claims
-    status = f"LLM: {ans.backend}"
-    if ans.note:
-        status += f" · {ans.note}"
-    status += f" · retrieval {ans.timings.retrieval:.2f} s, generation {ans.timings.generation:.2f} s"
-    lines.append(status)
-    return "\n".join(lines)
-
-
-def _print_answer(ans, as_json: bool, qid: Qid = None) -> None:
-    print_answer_data(ans.to_dict() if as_json else {}, "" if as_json else _render_answer(ans), as_json, qid)
-
-
 def _read_batch(path: Path) -> list[tuple[Qid, str]]:
     """``(qid, question)`` pairs of a JSONL batch file (``{"qid": ..., "question": ...}`` per line);
     a qid is kept as the line gives it (string or number; any other value as its text), the line
@@ -246,34 +228,9 @@ def ask(ctx, question: str | None, batch: Path | None, as_json: bool, backend, o
             ans.note = "; ".join(x for x in (trimmed, ans.note) if x)
         if on_token is not None:
             click.echo("\n", err=True)
-        _print_answer(ans, as_json, qid)
+        print_answer(ans, as_json, qid)
         if batch is not None and not as_json:
             click.echo("")
-
-
-def _render_comparison(turn) -> str:
-    """A comparison for the terminal: the route's text, with its Markdown table as one block per
-    row (each paper's quoted sentence, or "not stated in the abstract")."""
-    from rag.evidence.rows import NOT_STATED
-    from store.papers import strip_markup
-
-    if turn.table is None:
-        return _render_answer(turn.answer)
-    text = turn.answer.text
-    head = text.split("\n| |", 1)[0].rstrip()
-    tail = text.split("\n\nNote: ", 1)[1] if "\n\nNote: " in text else ""
-    lines = [head, ""]
-    for row, cells in zip(turn.table.rows, turn.table.cells, strict=True):
-        lines.append(row.title)
-        for cit, evs in zip(turn.table.papers, cells, strict=True):
-            said = " ".join(f"“{strip_markup(e.sentence)}”" for e in evs) or NOT_STATED
-            lines.append(f"  [{cit.number}] {cit.label}: {said}")
-        lines.append("")
-    if tail:
-        lines += [f"Note: {tail}", ""]
-    body = _render_answer(turn.answer).split("\n\nSources:", 1)
-    lines.append("Sources:" + (body[1] if len(body) > 1 else ""))
-    return "\n".join(lines)
 
 
 @main.command()
@@ -299,7 +256,7 @@ def compare(ctx, papers: tuple[str, ...], as_json: bool, local: bool) -> None:
     comp = build_components(settings, llm=None, ensure_corpus=True)
     turn = Conversation(comp.pipeline).compare(first, second, *more)
     if not as_json:
-        click.echo(_render_comparison(turn))
+        click.echo(render_comparison(turn))
     elif turn.table is None:
         click.echo(json.dumps(turn.answer.to_dict(), ensure_ascii=False, indent=2))
     else:

@@ -94,9 +94,8 @@ def chat(ctx: click.Context, as_json: bool, backend, ollama_model, top_k, stream
     from rag.route.conversation import Conversation
     from rag.route.filters import Filters
     from store.textin import clean_text
-    from ui.cli import _render_comparison
     from ui.cli_setup import build_components
-    from ui.cli_warm import print_answer_data
+    from ui.render import print_answer_data, render_comparison
     from ui.wire import answer_json
 
     settings = command_settings(ctx, backend=backend, ollama_model=ollama_model)
@@ -141,6 +140,6 @@ def chat(ctx: click.Context, as_json: bool, backend, ollama_model, top_k, stream
         if as_json:  # with the turn kind and "interpreted_as", as the HTTP API gives a turn
             print_answer_data(answer_json(turn), "", True, str(n))
         else:
-            click.echo(_render_comparison(turn) + "\n")  # any other turn: as `paperchat ask` prints it
+            click.echo(render_comparison(turn) + "\n")  # any other turn: as `paperchat ask` prints it
     if failed:
         sys.exit(1)

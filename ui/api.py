@@ -36,8 +36,9 @@ from starlette.exceptions import HTTPException
 
 from rag.route.conversation import Conversation, Turn
 from rag.route.filters import Filters
+from ui.render import sources_text
 from ui.service import Library
-from ui.wire import answer_json, sources_text
+from ui.wire import answer_json
 
 __all__ = ["ChatRequest", "Conversations", "create_app", "reply_content", "start"]
 

@@ -21,25 +21,26 @@ from pathlib import Path
 import click
 
 from rag.settings import Settings, default_corpus
-from store.textin import clean_text, limit_text
+from store.textin import clean_text
 from ui.cli_chat import chat
 from ui.cli_remote import mcp, serve
-from ui.cli_setup import LLM_CHOICE, answer_options, build_components, locked_ingest, print_ingest_report
+from ui.cli_setup import (
+    LLM_CHOICE,
+    answer_options,
+    build_components,
+    command_settings,
+    locked_ingest,
+    print_ingest_report,
+    question_in,
+)
 from ui.cli_table import table
-from ui.cli_warm import LOCAL_HELP, Qid, ask_warm, compare_warm, ingest_warm, print_answer_data
+from ui.cli_warm import LOCAL_HELP, ask_warm, compare_warm, ingest_warm
 from ui.discovery import connect
+from ui.render import Qid, print_answer, render_comparison
 
 log = logging.getLogger("paperchat")
 
 _local = click.option("--local", is_flag=True, envvar="PAPERCHAT_LOCAL", help=LOCAL_HELP)
-
-
-def _settings(ctx: click.Context, **llm) -> Settings:
-    base: Settings = ctx.obj["settings"]
-    upd = {k: v for k, v in llm.items() if v is not None}
-    if upd:
-        base = base.model_copy(update={"llm": base.llm.model_copy(update=upd)})
-    return base
 
 
 class _Group(click.Group):
@@ -124,7 +125,7 @@ def ingest(
         if not any(is_zotero_database(f) for f in iter_corpus_files(list(paths))):
             hint = "applies to a Zotero database (zotero.sqlite); none was given"
             raise click.BadParameter(hint, param_hint="--collection")
-    settings = _settings(ctx)
+    settings = command_settings(ctx)
     field_map = None
     if maps:
         from store.readers.fields import parse_field_map
@@ -148,25 +149,6 @@ def ingest(
             err=True,
         )
         sys.exit(1)
-
-
-def _render_answer(ans) -> str:
-    from ui.wire import sources_text
-
-    lines = [ans.text, ""]
-    if ans.citations:
-        lines.append(sources_text(ans.citations))
-    k, n = ans.supported_claims
-    status = f"LLM: {ans.backend}"
-    if ans.note:
-        status += f" · {ans.note}"
-    status += f" · retrieval {ans.timings.retrieval:.2f} s, generation {ans.timings.generation:.2f} s"
-    lines.append(status)
-    return "\n".join(lines)
-
-
-def _print_answer(ans, as_json: bool, qid: Qid = None) -> None:
-    print_answer_data(ans.to_dict() if as_json else {}, "" if as_json else _render_answer(ans), as_json, qid)
 
 
 def _read_batch(path: Path) -> list[tuple[Qid, str]]:
@@ -215,7 +197,7 @@ def ask(ctx, question: str | None, batch: Path | None, as_json: bool, backend, o
 
     if (question is None) == (batch is None):
         raise click.UsageError("give a QUESTION or --batch FILE (not both)")
-    settings = _settings(ctx, backend=backend, ollama_model=ollama_model)
+    settings = command_settings(ctx, backend=backend, ollama_model=ollama_model)
     filters = Filters(year=year, venue=clean_text(venue), author=clean_text(author), auto=not no_auto_filter)
     items: Sequence[tuple[Qid, str]]  # (qid, question)
     if batch is not None:
@@ -224,7 +206,7 @@ def ask(ctx, question: str | None, batch: Path | None, as_json: bool, backend, o
         items = [(None, question or "")]  # QUESTION is given without --batch (checked above)
     warm = connect(settings, local)
     if warm is not None:
-        read = [(qid, *_question_in(raw, settings)) for qid, raw in items]
+        read = [(qid, *question_in(raw, settings)) for qid, raw in items]
         if ask_warm(warm, read, settings, filters, top_k, as_json, batch is not None):
             return
     from rag.route.conversation import Conversation
@@ -239,41 +221,16 @@ def ask(ctx, question: str | None, batch: Path | None, as_json: bool, backend, o
         on_token = echo
 
     for qid, raw in items:
-        text, trimmed = _question_in(raw, settings)
+        text, trimmed = question_in(raw, settings)
         turn = Conversation(comp.pipeline).ask(text, top_k=top_k, on_token=on_token, filters=filters)
         ans = turn.answer
         if trimmed:  # a trimmed question says so
             ans.note = "; ".join(x for x in (trimmed, ans.note) if x)
         if on_token is not None:
             click.echo("\n", err=True)
-        _print_answer(ans, as_json, qid)
+        print_answer(ans, as_json, qid)
         if batch is not None and not as_json:
             click.echo("")
-
-
-def _render_comparison(turn) -> str:
-    """A comparison for the terminal: the route's text, with its Markdown table as one block per
-    row (each paper's quoted sentence, or "not stated in the abstract")."""
-    from rag.evidence.rows import NOT_STATED
-    from store.papers import strip_markup
-
-    if turn.table is None:
-        return _render_answer(turn.answer)
-    text = turn.answer.text
-    head = text.split("\n| |", 1)[0].rstrip()
-    tail = text.split("\n\nNote: ", 1)[1] if "\n\nNote: " in text else ""
-    lines = [head, ""]
-    for row, cells in zip(turn.table.rows, turn.table.cells, strict=True):
-        lines.append(row.title)
-        for cit, evs in zip(turn.table.papers, cells, strict=True):
-            said = " ".join(f"“{strip_markup(e.sentence)}”" for e in evs) or NOT_STATED
-            lines.append(f"  [{cit.number}] {cit.label}: {said}")
-        lines.append("")
-    if tail:
-        lines += [f"Note: {tail}", ""]
-    body = _render_answer(turn.answer).split("\n\nSources:", 1)
-    lines.append("Sources:" + (body[1] if len(body) > 1 else ""))
-    return "\n".join(lines)
 
 
 @main.command()
@@ -289,8 +246,8 @@ def compare(ctx, papers: tuple[str, ...], as_json: bool, local: bool) -> None:
     """
     if not 2 <= len(papers) <= 5:
         raise click.UsageError(f"compare takes two to five papers, not {len(papers)}")
-    settings = _settings(ctx, backend="none")
-    first, second, *more = (_question_in(x, settings)[0] for x in papers)
+    settings = command_settings(ctx, backend="none")
+    first, second, *more = (question_in(x, settings)[0] for x in papers)
     warm = connect(settings, local)
     if warm is not None and compare_warm(warm, first, second, as_json, more):
         return
@@ -299,7 +256,7 @@ def compare(ctx, papers: tuple[str, ...], as_json: bool, local: bool) -> None:
     comp = build_components(settings, llm=None, ensure_corpus=True)
     turn = Conversation(comp.pipeline).compare(first, second, *more)
     if not as_json:
-        click.echo(_render_comparison(turn))
+        click.echo(render_comparison(turn))
     elif turn.table is None:
         click.echo(json.dumps(turn.answer.to_dict(), ensure_ascii=False, indent=2))
     else:
@@ -321,7 +278,7 @@ def ui(ctx, host: str, port: int, auth: str | None, backend, ollama_model) -> No
     """Serve the chat page (http://127.0.0.1:7860 by default)."""
     from store.home import PageLock
 
-    settings = _settings(ctx, backend=backend, ollama_model=ollama_model)
+    settings = command_settings(ctx, backend=backend, ollama_model=ollama_model)
     shown = f"[{host}]" if ":" in host else host
     # One page per data directory: a second `paperchat ui` here is refused and told where the first serves.
     with PageLock(settings.home, command="paperchat ui", url=f"http://{shown}:{port}/"):
@@ -360,7 +317,7 @@ def eval_cmd(ctx, gold: tuple[Path, ...], backend, as_json: bool, rows: bool, qu
 
     from rag.eval import consistency, evaluate, format_report, load_gold
 
-    settings = _settings(ctx, backend=backend)
+    settings = command_settings(ctx, backend=backend)
     comp = build_components(settings, ensure_corpus=True)
     try:
         files = [(g, load_gold(g)) for g in gold]
@@ -421,13 +378,6 @@ def config(ctx) -> None:
     click.echo(json.dumps(data, indent=2))
 
 
-def _question_in(text: str, settings: Settings) -> tuple[str, str]:
-    """A question from the command line, normalised (:func:`store.textin.clean_text`: invalid
-    bytes in ``sys.argv`` arrive as lone surrogates and become U+FFFD) and trimmed to
-    ``input.max_question_chars``; ``(question, notice)``, the notice ``""`` when it fits."""
-    return limit_text(clean_text(text), settings.input.max_question_chars)
-
-
 @main.command()
 @click.argument("ids", nargs=-1)
 @click.option("--source", "sources", multiple=True, help="Remove every paper of this source file (name or path).")
@@ -444,7 +394,7 @@ def remove(ctx: click.Context, ids: tuple[str, ...], sources: tuple[str, ...]) -
 
     if not ids and not sources:
         raise click.UsageError("name paper ids, or --source FILE (see `paperchat remove --help`)")
-    settings = _settings(ctx)
+    settings = command_settings(ctx)
     prepare_environment(settings)
     missing: list[str] = []
     with WriterLock(settings.home, command="paperchat remove", timeout=settings.store.lock_timeout):

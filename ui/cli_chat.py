@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator
 
 import click
 
-from ui.cli_setup import answer_options
+from ui.cli_setup import answer_options, command_settings, question_in
 
 __all__ = ["PROMPT", "chat"]
 
@@ -94,12 +94,11 @@ def chat(ctx: click.Context, as_json: bool, backend, ollama_model, top_k, stream
     from rag.route.conversation import Conversation
     from rag.route.filters import Filters
     from store.textin import clean_text
-    from ui.cli import _question_in, _render_comparison, _settings
     from ui.cli_setup import build_components
-    from ui.cli_warm import print_answer_data
+    from ui.render import print_answer_data, render_comparison
     from ui.wire import answer_json
 
-    settings = _settings(ctx, backend=backend, ollama_model=ollama_model)
+    settings = command_settings(ctx, backend=backend, ollama_model=ollama_model)
     filters = Filters(year=year, venue=clean_text(venue), author=clean_text(author), auto=not no_auto_filter)
     comp = build_components(settings, ensure_corpus=True)
     conversation = Conversation(comp.pipeline)
@@ -115,7 +114,7 @@ def chat(ctx: click.Context, as_json: bool, backend, ollama_model, top_k, stream
 
     failed = 0
     for n, raw in enumerate(_lines(), start=1):
-        text, trimmed = _question_in(raw, settings)
+        text, trimmed = question_in(raw, settings)
         streamed.clear()
         try:
             comp = refreshed(comp) or comp  # what was ingested or removed meanwhile, as the page does
@@ -141,6 +140,6 @@ def chat(ctx: click.Context, as_json: bool, backend, ollama_model, top_k, stream
         if as_json:  # with the turn kind and "interpreted_as", as the HTTP API gives a turn
             print_answer_data(answer_json(turn), "", True, str(n))
         else:
-            click.echo(_render_comparison(turn) + "\n")  # any other turn: as `paperchat ask` prints it
+            click.echo(render_comparison(turn) + "\n")  # any other turn: as `paperchat ask` prints it
     if failed:
         sys.exit(1)

@@ -17,19 +17,12 @@ from typing import TYPE_CHECKING
 import click
 
 from rag.settings import Settings
-from ui.cli_setup import LLM_CHOICE
+from ui.cli_setup import LLM_CHOICE, command_settings
 
 if TYPE_CHECKING:  # loaded by the commands, not on import
     from ui.service import Library
 
 __all__ = ["mcp", "serve"]
-
-
-
-def _settings(ctx: click.Context, backend: str | None, ollama_model: str | None) -> Settings:
-    base: Settings = ctx.obj["settings"]
-    upd = {k: v for k, v in (("backend", backend), ("ollama_model", ollama_model)) if v is not None}
-    return base.model_copy(update={"llm": base.llm.model_copy(update=upd)}) if upd else base
 
 
 @contextlib.contextmanager
@@ -61,7 +54,7 @@ def mcp(ctx: click.Context, http: bool, port: int, backend: str | None, ollama_m
     """
     from ui.mcp_server import build_server
 
-    settings = _settings(ctx, backend, ollama_model)
+    settings = command_settings(ctx, backend=backend, ollama_model=ollama_model)
     with _library(settings) as library:
         server = build_server(library)
         if http:
@@ -100,7 +93,7 @@ def serve(ctx: click.Context, host: str, port: int, api_key: str | None, backend
         check_api_bind(host, key)
     except ValueError as exc:
         raise click.ClickException(str(exc)) from exc
-    settings = _settings(ctx, backend, ollama_model)
+    settings = command_settings(ctx, backend=backend, ollama_model=ollama_model)
     with _library(settings) as library:
         app = create_app(library, api_key=key, model=settings.api.model, conversations=settings.api.conversations)
         shown = f"[{host}]" if ":" in host else host

@@ -1,5 +1,6 @@
-"""What the commands run on: the pipeline built from settings (the bundled papers indexed first into
-a data directory never written to), and ingest with a progress bar under the writer lock.
+"""What the commands run on: their settings and the question text as the command line gave it, the
+pipeline built from settings (the bundled papers indexed first into a data directory never written
+to), and ingest with a progress bar under the writer lock.
 
 Progress bars live here and in :mod:`ui.cli` only (tqdm), never in library code.
 """
@@ -12,14 +13,50 @@ from pathlib import Path
 import click
 
 from rag.settings import Settings
+from store.textin import clean_text, limit_text
 
 __all__ = [
-    "build_components", "first_run", "ingest_report_output", "locked_ingest", "print_ingest_report", "run_ingest"
+    "LLM_CHOICE", "answer_options", "build_components", "command_settings", "first_run", "ingest_report_output",
+    "locked_ingest", "print_ingest_report", "question_in", "run_ingest",
 ]
 
 
 LLM_CHOICE = click.Choice(["auto", "ollama", "embedded", "none"])
 """The ``--llm`` backends of every command that answers."""
+
+
+def command_settings(ctx: click.Context, **llm: str | None) -> Settings:
+    """The settings a command runs with: the group's (``--home``, ``--chroma-url``, environment)
+    with the command's LLM options over them.
+
+    Args:
+        ctx: The command's context; ``ctx.obj["settings"]`` holds the group's settings.
+        **llm: Fields of ``settings.llm`` as the options gave them (``backend``, ``ollama_model``);
+            ``None`` (an option not given) keeps the group's value.
+
+    Returns:
+        The group's settings unchanged when no field is given, else a copy with those fields.
+    """
+    base: Settings = ctx.obj["settings"]
+    upd = {k: v for k, v in llm.items() if v is not None}
+    if upd:
+        base = base.model_copy(update={"llm": base.llm.model_copy(update=upd)})
+    return base
+
+
+def question_in(text: str, settings: Settings) -> tuple[str, str]:
+    """A question (or paper reference) from the command line, as the commands read it.
+
+    Args:
+        text: The text as given (an argument, a batch line or a line of ``paperchat chat``).
+        settings: Its ``input.max_question_chars`` is the longest question kept.
+
+    Returns:
+        ``(question, notice)``: the text normalised (:func:`store.textin.clean_text`: invalid bytes
+        in ``sys.argv`` arrive as lone surrogates and become U+FFFD) and trimmed to
+        ``input.max_question_chars``; the notice says it was trimmed, ``""`` when it fits.
+    """
+    return limit_text(clean_text(text), settings.input.max_question_chars)
 
 
 def answer_options(command):

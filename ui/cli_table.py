@@ -4,12 +4,11 @@ The rows are every paper the membership model accepts for a topic, or the papers
 ``--paper``; the columns are free phrases (``--columns "benchmark, main result, code"``). The table
 goes through :meth:`rag.route.conversation.Conversation.table`, the route the chat page answers "table of
 the papers on ..." through. Output: Markdown (default), ``--json`` (rows, cells, spans, citations)
-or ``--csv``.
+or ``--csv`` (:func:`ui.render.render_table`, which the warm process renders with too).
 """
 
 from __future__ import annotations
 
-import json
 import sys
 
 import click
@@ -17,23 +16,7 @@ import click
 from rag.settings import Settings
 from ui.cli_warm import LOCAL_HELP, table_warm
 
-__all__ = ["render", "table", "table_turn"]
-
-
-def render(turn, *, as_json: bool = False, as_csv: bool = False) -> tuple[str, int]:
-    """What ``paperchat table`` prints for a :class:`rag.route.conversation.Turn` (stdout without its
-    last newline) and its exit code: 1 when no table was made. Shared with the warm process."""
-    from rag.route.table_text import table_csv
-    from ui.wire import answer_json, sources_text
-
-    code = 1 if turn.paper_table is None else 0
-    if as_json:
-        return json.dumps(answer_json(turn), ensure_ascii=False, indent=2), code
-    if as_csv and turn.paper_table is not None:
-        return table_csv(turn.paper_table).removesuffix("\n"), code
-    ans = turn.answer
-    text = "\n\n".join(x for x in (ans.text, sources_text(ans.citations)) if x)
-    return f"{text}\n{ans.note} · {ans.timings.total:.2f} s", code
+__all__ = ["table"]
 
 
 @click.command()
@@ -54,8 +37,11 @@ def table(
     in the abstract". Exits 1 when no paper is on the topic or a paper is unclear.
     """
     from rag.question.table import column_phrases
+    from rag.route.conversation import Conversation
     from store.textin import clean_text, limit_text
+    from ui.cli_setup import build_components
     from ui.discovery import connect
+    from ui.render import render_table
 
     if bool(topic.strip()) == bool(papers):
         raise click.UsageError('give a TOPIC or --paper NAME (repeated), not both: paperchat table "diffusion models"')
@@ -67,19 +53,9 @@ def table(
     warm = connect(settings, local)
     if warm is not None and table_warm(warm, topic, refs, cols, as_json, as_csv):
         return
-    out, code = table_turn(settings, topic, refs, cols, as_json=as_json, as_csv=as_csv)
+    comp = build_components(settings, llm=None, ensure_corpus=True)
+    turn = Conversation(comp.pipeline).table(topic, refs, cols)
+    out, code = render_table(turn, as_json=as_json, as_csv=as_csv)
     click.echo(out)
     if code:
         sys.exit(code)
-
-
-def table_turn(
-    settings: Settings, topic: str, refs: list[str], columns: list[str], *, as_json: bool, as_csv: bool, components=None
-) -> tuple[str, int]:
-    """Build the table in this process (over ``components`` when given, else loaded) and render it."""
-    from rag.route.conversation import Conversation
-    from ui.cli_setup import build_components
-
-    comp = components or build_components(settings, llm=None, ensure_corpus=True)
-    turn = Conversation(comp.pipeline).table(topic, refs, columns)
-    return render(turn, as_json=as_json, as_csv=as_csv)

@@ -7,38 +7,22 @@ be used after all (it went away since it was found): the command then runs in-pr
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import click
 
 from rag.route.filters import Filters
 from rag.settings import Settings
 from ui.discovery import WarmClient
+from ui.render import Qid, print_answer_data
 
-__all__ = ["LOCAL_HELP", "Qid", "ask_warm", "compare_warm", "ingest_warm", "print_answer_data", "table_warm"]
+__all__ = ["LOCAL_HELP", "ask_warm", "compare_warm", "ingest_warm", "table_warm"]
 
 log = logging.getLogger(__name__)
 
 LOCAL_HELP = "Run in this process even when `paperchat serve` or `paperchat ui` serves this data directory."
-
-
-Qid = str | int | float | None
-"""A batch question's id as its line gives it (a JSON string or number), echoed unchanged."""
-
-
-def print_answer_data(data: dict[str, Any], text: str, as_json: bool, qid: Qid = None) -> None:
-    """Print one answer as ``paperchat ask`` does: ``text`` (the rendering), or the JSON of ``data``
-    (``Answer.to_dict()``; one line with ``qid`` first in a batch, indented otherwise)."""
-    if as_json:
-        if qid is not None:
-            data = {"qid": qid, **data}
-        click.echo(json.dumps(data, ensure_ascii=False, indent=None if qid is not None else 2))
-    else:
-        click.echo(text)
 
 
 def _gone(client: WarmClient, exc: Exception) -> None:

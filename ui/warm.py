@@ -39,6 +39,7 @@ from rag.route.conversation import Conversation
 from rag.route.filters import Filters
 from rag.settings import Settings
 from ui.discovery import TOKEN_HEADER, CommandOutput, ServerInfo, advertise, new_server_info
+from ui.render import render_answer, render_comparison, render_table
 from ui.service import Library
 from ui.session import Backends
 
@@ -139,8 +140,6 @@ class WarmService:
 
     def ask(self, req: AskRequest) -> dict[str, Any]:
         """Answer as ``paperchat ask`` does (:class:`AskRequest`); see the module docstring for the reply."""
-        from ui.cli import _render_answer
-
         model = req.ollama_model or self.backends.components.settings.llm.ollama_model
         try:
             pipeline = self._pipeline(req.backend, model)
@@ -150,11 +149,10 @@ class WarmService:
         ans = Conversation(pipeline).ask(req.question, top_k=req.top_k, filters=filters).answer
         if req.notice:
             ans.note = "; ".join(x for x in (req.notice, ans.note) if x)
-        return {"answer": ans.to_dict(), "text": _render_answer(ans)}
+        return {"answer": ans.to_dict(), "text": render_answer(ans)}
 
     def compare(self, req: CompareRequest) -> CommandOutput:
         """Compare as ``paperchat compare`` does (extractive, no LLM)."""
-        from ui.cli import _render_comparison
         from ui.wire import table_json
 
         self.backends.refresh()
@@ -162,7 +160,7 @@ class WarmService:
         pipeline = c.answerer(None)  # as `paperchat compare` builds it
         turn = Conversation(pipeline).compare(req.first, req.second, *req.more)
         if not req.as_json:
-            out = _render_comparison(turn)
+            out = render_comparison(turn)
         elif turn.table is None:
             out = json.dumps(turn.answer.to_dict(), ensure_ascii=False, indent=2)
         else:
@@ -171,13 +169,9 @@ class WarmService:
 
     def table(self, req: TableRequest) -> CommandOutput:
         """A table as ``paperchat table`` makes it (extractive, over the current components)."""
-        from ui.cli_table import table_turn
-
         self.backends.refresh()
-        c = self.backends.components
-        out, code = table_turn(
-            c.settings, req.topic, req.papers, req.columns, as_json=req.as_json, as_csv=req.as_csv, components=c
-        )
+        turn = Conversation(self.backends.components.pipeline).table(req.topic, req.papers, req.columns)
+        out, code = render_table(turn, as_json=req.as_json, as_csv=req.as_csv)
         return CommandOutput(stdout=out, exit_code=code)
 
     def ingest(self, req: IngestRequest) -> CommandOutput:

@@ -1,13 +1,12 @@
 """What answers, papers, comparison tables and search results look like on the wire: the JSON of
-``paperchat ask --json`` / ``compare --json``, the MCP tools and the HTTP API, and the plain-text
-source list the command line and the API append to an answer.
+``paperchat ask --json`` / ``compare --json``, the MCP tools and the HTTP API (the plain-text
+source list the command line and the API append to an answer is :func:`ui.render.sources_text`).
 
 Pure functions of domain objects: every caller (CLI, MCP, HTTP) returns the same fields.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import asdict
 from typing import Any
 
@@ -15,20 +14,9 @@ from rag.evidence.table import PaperTable
 from rag.route.conversation import Turn
 from rag.route.search import Found
 from rag.route.table_text import cell_text
-from rag.types import Citation
 from store.papers import Paper
 
-__all__ = ["answer_json", "found_json", "paper_json", "paper_table_json", "sources_text", "table_json"]
-
-
-def sources_text(citations: Iterable[Citation]) -> str:
-    """``Sources:`` and one line per cited paper: ``[n] label — id (authors, year, url)``;
-    ``""`` when nothing is cited."""
-    lines = []
-    for c in citations:
-        extra = ", ".join(x for x in (c.authors, str(c.year) if c.year else "", c.url) if x)
-        lines.append(f"  [{c.number}] {c.label} — {c.paper_id}" + (f" ({extra})" if extra else ""))
-    return "\n".join(["Sources:", *lines]) if lines else ""
+__all__ = ["answer_json", "found_json", "paper_json", "paper_table_json", "table_json"]
 
 
 def answer_json(turn: Turn) -> dict[str, Any]:

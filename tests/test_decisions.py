@@ -1,0 +1,347 @@
+"""Decisions made on top of the retrieval and evidence seams, on a few hand-made papers each:
+refusal (:mod:`rag.route.refusal`), membership (:mod:`rag.route.membership`) and tables
+(:mod:`rag.evidence.table`).
+
+The seams are the hand-computable fakes of :mod:`tests.fakes` (shares of content words, hashed
+bags of words), so every expected outcome can be worked out on paper; the comments do it. Plans
+come from the real question reader over a real catalogue, so each test also shows that the typed
+plan (its topic, acronyms, coined terms, detail) drives the decision. Fast: no model, no Chroma,
+no LLM.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+
+from rag.evidence.rows import NOT_STATED
+from rag.evidence.selector import EvidenceSelector
+from rag.evidence.table import fill_table, parse_columns
+from rag.index.catalogue import Catalogue
+from rag.index.embed import HashingEmbedder
+from rag.llm.prose import REFUSAL
+from rag.protocols import EvidenceSource
+from rag.question.columns import read_columns
+from rag.question.plan import AskPlan
+from rag.question.reader import Reader
+from rag.route.membership import Membership
+from rag.route.refusal import NOTHING_CLOSE, RefusalPolicy
+from rag.route.table_text import cell_text
+from rag.settings import RetrievalSettings
+from rag.types import Citation, Evidence, SearchQuery
+from store.papers import Paper, make_paper
+from tests.fakes import FakeEvidence, FakeRetriever
+
+SERVE = make_paper(
+    "serve",
+    "Large language models are costly to serve. We propose TinyServe, a scheduler that batches requests for "
+    "language model inference. TinyServe reduces latency by 40% on 7B and 13B models. A limitation of TinyServe "
+    "is that it cannot handle streaming requests. Code is available at https://github.com/x/tinyserve.",
+)
+FOLD = make_paper(
+    "fold",
+    "Protein folding remains hard. We introduce FoldNet, a graph network for protein structure prediction. "
+    "FoldNet is released under the MIT licence.",
+)
+QCIRC = make_paper(
+    "qc",
+    "Noisy hardware limits quantum computers. We present QCirc, a compiler that maps quantum circuits onto noisy "
+    "devices.",
+    authors=["Ada Lovelace", "Alan Turing"],
+)
+AGENT = make_paper(
+    "agent", "Agents must act in text worlds. We present ReActor, an agent evaluated on ALFWorld and WebShop."
+)
+PAPERS = [SERVE, FOLD, QCIRC, AGENT]
+
+
+class Seams:
+    """The real reader and refusal policy over the fakes, for one collection."""
+
+    def __init__(self, papers: Sequence[Paper]):
+        self.catalogue = Catalogue(papers)
+        self.reader = Reader(self.catalogue)
+        self.retriever = FakeRetriever(papers)
+        self.evidence = FakeEvidence(papers)
+        self.policy = RefusalPolicy(self.retriever, self.evidence, RetrievalSettings())
+
+    def plan(self, question: str) -> AskPlan:
+        plan = self.reader.read(question)
+        assert isinstance(plan, AskPlan), plan
+        return plan
+
+    def topic_refusal(self, question: str) -> str:
+        """The refusal of a question that names no paper, as :meth:`rag.route.answer.AnswerPipeline.answer`
+        asks for it."""
+        plan = self.plan(question)
+        assert not plan.named_ids, plan.named_ids
+        retrieval = self.retriever.search(plan.topic.search)
+        return self.policy.topic(plan, plan.topic, retrieval, plan.detail)
+
+    def named_refusal(self, question: str) -> str:
+        """The refusal of a question that names papers, as the answer pipeline asks for it."""
+        plan = self.plan(question)
+        assert plan.named_ids, question
+        papers = [self.catalogue[p] for p in plan.named_ids]
+        retrieval = self.retriever.search(plan.search)
+        return self.policy.metadata(plan.detail, papers, asked=True) or self.policy.absent_terms(
+            plan, retrieval, papers
+        )
+
+
+@pytest.fixture(scope="module")
+def seams() -> Seams:
+    return Seams(PAPERS)
+
+
+# --- refusal: topics the collection is not about -------------------------------------------------
+
+
+def test_a_topic_nothing_is_close_to_is_refused_naming_the_closest_paper(seams):
+    # Topic terms {quantum, chemistry, metals}. QCirc holds "quantum" only: share 1/3, below both
+    # relevance_floor (0.40, the fake's dense) and coverage_floor (0.60). Its closest sentence,
+    # "Noisy hardware limits quantum computers." (5 words), shares 1 of the topic's 4 words:
+    # cosine 1/sqrt(20) = 0.22 < set_refusal_floor (0.50). Nothing rescues it.
+    plan = seams.plan("Which papers study quantum chemistry of metals?")
+    assert plan.topic.terms == ("quantum", "chemistry", "metals")
+    assert seams.topic_refusal("Which papers study quantum chemistry of metals?") == (
+        f"{NOTHING_CLOSE}; the closest paper is QCirc (qc)."
+    )
+
+
+def test_a_topic_an_abstract_states_is_answered(seams):
+    # {protein, structure, prediction}: FoldNet holds all three (share 1.0 >= relevance_floor) and
+    # its sentence "We introduce FoldNet, a graph network for protein structure prediction."
+    # (10 words) has cosine 3/sqrt(30) = 0.55 >= set_refusal_floor.
+    assert seams.topic_refusal("Which papers study protein structure prediction?") == ""
+
+
+def test_a_lower_case_acronym_no_abstract_holds_is_refused_as_not_mentioned(seams):
+    plan = seams.plan("which papers use rlhf?")
+    assert plan.topic.acronyms == ("rlhf",)  # the reader types it as an acronym
+    assert seams.topic_refusal("which papers use rlhf?") == f"{REFUSAL} No abstract in the collection mentions rlhf."
+
+
+def test_a_lower_case_acronym_an_abstract_holds_is_not_refused():
+    aligned = make_paper("align", "Chat models need alignment. We propose AlignKit, which tunes chat models with RLHF.")
+    # document_frequency("rlhf") = 1, so the acronym is not absent; AlignKit holds the whole topic.
+    assert Seams([*PAPERS, aligned]).topic_refusal("which papers use rlhf?") == ""
+
+
+# --- refusal: details abstracts do not state -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "refusal"),
+    [
+        ("What licence is QCirc released under?", "licence",
+         f"{REFUSAL} The abstracts do not state licence, nor does the record of QCirc (qc)."),
+        ("What licence is FoldNet released under?", "licence", ""),  # "released under the MIT licence"
+        ("Who are the authors of TinyServe?", "authors",
+         f"{REFUSAL} The abstracts do not state authors, nor does the record of TinyServe (serve)."),
+        ("Who are the authors of QCirc?", "authors", ""),  # the record holds two authors
+    ],
+)
+def test_a_detail_abstracts_do_not_state_is_refused_unless_the_paper_states_it(seams, question, kind, refusal):
+    plan = seams.plan(question)
+    assert plan.detail is not None and plan.detail.kind == kind
+    assert seams.named_refusal(question) == refusal
+
+
+def test_a_question_without_a_detail_is_not_refused_as_one(seams):
+    plan = seams.plan("What does QCirc compile?")
+    assert plan.detail is None
+    assert seams.policy.metadata(plan.detail, [QCIRC], asked=True) == ""
+
+
+# --- refusal: a rare coined name keeps a weak topic answered --------------------------------------
+
+FILLERS = [
+    make_paper(f"f{i}", text)
+    for i, text in enumerate(
+        [
+            "Speech recognition is slow. We propose FastASR, a streaming recognizer for long recordings.",
+            "Image synthesis needs sharp samples. We propose SharpGen, a diffusion sampler for images.",
+            "Tabular data is common in industry. We present TabFit, a boosting method for tables.",
+            "Weather forecasts need fine grids. We introduce StormCast, a neural model of precipitation.",
+            "Code models write buggy programs. We present FixIt, a repair tool for Python functions.",
+            "Graph learning is widely studied. This paper surveys message passing methods for node classification.",
+        ]
+    )
+]
+
+
+def test_a_rare_coined_name_one_abstract_holds_keeps_a_weak_topic_answered():
+    # Ten papers: RefusalPolicy.rare takes a term held by at most RARE_SHARE (0.1) of the
+    # collection, and 0.1 x N < 1 below ten papers, where no term is ever rare (see the report).
+    seams = Seams([*PAPERS, *FILLERS])
+    assert len(seams.retriever.papers) == 10
+    with_name = "Which papers train embodied household robots with spoken instructions on ALFWorld?"
+    without = "Which papers train embodied household robots with spoken instructions?"
+    # The topic is weak either way: ReActor holds 1 of its 7 terms (share 0.14) and no sentence
+    # comes within set_lexical_floor of it; only the rare name tells the two apart.
+    plan = seams.plan(with_name)
+    assert "ALFWorld" in plan.rare
+    ev = seams.policy.topic_evidence(plan, plan.topic, seams.retriever.search(plan.topic.search))
+    assert (ev.rare, ev.stated, ev.complete) == (True, False, False)
+    assert ev.best_sentence < RetrievalSettings().set_lexical_floor
+    assert seams.topic_refusal(with_name) == ""
+    assert seams.topic_refusal(without).startswith(NOTHING_CLOSE)
+
+
+# --- refusal: coined terms the named paper never mentions ---------------------------------------
+
+
+def test_a_coined_term_no_abstract_holds_is_refused(seams):
+    plan = seams.plan("What BLEU does TinyServe reach on WMT14?")
+    assert plan.search.unmatched == ("BLEU", "WMT14")  # the reader finds them in no abstract
+    assert seams.named_refusal("What BLEU does TinyServe reach on WMT14?") == (
+        f"{REFUSAL} No abstract in the collection mentions BLEU, WMT14."
+    )
+
+
+def test_a_coined_term_the_named_papers_abstract_lacks_is_refused(seams):
+    # ALFWorld is in ReActor's abstract (so not unmatched), not in TinyServe's.
+    plan = seams.plan("Does TinyServe evaluate on ALFWorld?")
+    assert "ALFWorld" in plan.coined and not plan.search.unmatched
+    assert seams.named_refusal("Does TinyServe evaluate on ALFWorld?") == (
+        f"{REFUSAL} The abstract of TinyServe does not mention ALFWorld."
+    )
+    assert seams.named_refusal("Does ReActor evaluate on ALFWorld?") == ""
+
+
+# --- membership --------------------------------------------------------------------------------
+
+PROTEIN = make_paper(
+    "fold",
+    "Protein folding remains hard. We introduce FoldNet, a graph network for protein structure prediction.",
+)
+DOCKING = make_paper(
+    "dock", "Drug discovery needs binding poses. We present DockGen, which predicts protein structure of ligands."
+)
+SERVING = make_paper(
+    "serve", "Large language models are costly to serve. We propose TinyServe, a scheduler for inference."
+)
+MEMBERS = [PROTEIN, DOCKING, SERVING]
+TOPIC = "protein structure prediction"
+
+
+def _membership(papers: Sequence[Paper]) -> tuple[Membership, FakeRetriever]:
+    retriever = FakeRetriever(papers)
+    return Membership(retriever, FakeEvidence(papers), depth=40), retriever
+
+
+def test_membership_features_are_the_shares_and_cosines_worked_out_on_paper():
+    membership, retriever = _membership(MEMBERS)
+    hits = retriever.search(SearchQuery(TOPIC)).hits
+    assert [h.paper.id for h in hits] == ["fold", "dock", "serve"]
+    # closest sentence cosine; lexical share / best; coverage; best facet's lexical (no facets: the same)
+    # FoldNet: "We introduce FoldNet, a graph network for protein structure prediction." 3 of 3 and 10 words.
+    # DockGen: "We present DockGen, which predicts protein structure of ligands." 2 of 3 and 9 words.
+    expected = [
+        [3 / math.sqrt(3 * 10), 1.0, 1.0, 1.0],
+        [2 / math.sqrt(3 * 9), 2 / 3, 2 / 3, 2 / 3],
+        [0.0, 0.0, 0.0, 0.0],
+    ]
+    assert np.allclose(membership.features(TOPIC, (), hits), expected, atol=1e-6)
+
+
+def test_a_paper_about_the_topic_is_more_probable_than_one_that_is_not():
+    membership, retriever = _membership(MEMBERS)
+    hits = retriever.search(SearchQuery(TOPIC)).hits
+    prob = {h.paper.id: p for h, p in membership.members(TOPIC, (), hits, floor=0.0)}
+    assert prob["fold"] > 0.5 > prob["serve"]
+    assert prob["fold"] > prob["dock"] > prob["serve"]
+
+
+def test_members_keep_those_at_or_above_the_floor_most_probable_first():
+    membership, retriever = _membership(MEMBERS)
+    hits = retriever.search(SearchQuery(TOPIC)).hits[::-1]  # the order given does not decide the order returned
+    every = membership.members(TOPIC, (), hits, floor=0.0, many=True)
+    assert [h.paper.id for h, _ in every] == ["fold", "dock", "serve"]
+    probs = [p for _, p in every]
+    assert probs == sorted(probs, reverse=True)
+    at = probs[1]  # DockGen's probability as the floor: kept (at it), the one below dropped
+    assert [h.paper.id for h, _ in membership.members(TOPIC, (), hits, floor=at, many=True)] == ["fold", "dock"]
+    above = np.nextafter(at, 1.0)
+    assert [h.paper.id for h, _ in membership.members(TOPIC, (), hits, floor=above, many=True)] == ["fold"]
+
+
+def test_contributors_are_the_papers_that_state_the_artifact_as_their_own():
+    releases = make_paper(
+        "new",
+        "Speech models lack multilingual data. We release a new dataset of 500 hours of multilingual speech. "
+        "Baselines trained on it improve accuracy.",
+    )
+    evaluates = make_paper(
+        "uses",
+        "Speech recognition is slow. We propose FastASR, a streaming recognizer. "
+        "We evaluate on the LibriSpeech dataset and improve accuracy.",
+    )
+    membership, retriever = _membership([evaluates, releases])
+    hits = retriever.search(SearchQuery("speech dataset")).hits
+    assert {h.paper.id for h in hits} == {"new", "uses"}
+    assert [h.paper.id for h in membership.contributors(("dataset",), hits)] == ["new"]
+    assert membership.contributors(("benchmark",), hits) == []  # nobody releases a benchmark
+
+
+# --- tables --------------------------------------------------------------------------------------
+
+SURVEY = make_paper(
+    "survey", "Graph learning is widely studied. This survey reviews message passing methods for node classification."
+)
+TABLE_PAPERS = [SERVE, FOLD, SURVEY]
+COLUMNS = "name, code, model size, limitations"
+
+
+def _cite(paper: Paper, evidence: Sequence[Evidence]) -> Citation:
+    return Citation(TABLE_PAPERS.index(paper) + 1, paper.id, paper.label, tuple(evidence))
+
+
+def _sources() -> list[EvidenceSource]:
+    return [FakeEvidence(TABLE_PAPERS), EvidenceSelector(HashingEmbedder(), TABLE_PAPERS)]
+
+
+def test_columns_are_read_into_their_kinds():
+    columns = read_columns(COLUMNS)
+    assert [c.kind.key for c in columns] == ["name", "code", "size", "limitations"]
+    assert parse_columns(COLUMNS) == columns
+
+
+@pytest.mark.parametrize("evidence", _sources(), ids=["fake", "selector-hashing"])
+def test_table_cells_hold_what_each_abstract_states(evidence):
+    table = fill_table(evidence, TABLE_PAPERS, read_columns(COLUMNS), _cite)
+    name, code, size, limits = (table.cell("serve", c) for c in ("name", "code", "model size", "limitations"))
+    assert name.value == "TinyServe" and name.evidence[0].sentence.startswith("We propose TinyServe")
+    assert code.value == "https://github.com/x/tinyserve"
+    assert code.evidence[0].sentence.startswith("Code is available at")
+    assert size.value == "7B, 13B"
+    assert "7B and 13B models" in size.evidence[0].sentence
+    assert limits.evidence[0].sentence.startswith("A limitation of TinyServe")
+    assert table.cell("fold", "name").value == "FoldNet"
+    for paper in TABLE_PAPERS:  # every quote is an exact span of its abstract
+        for cell in table.cells[TABLE_PAPERS.index(paper)]:
+            assert all(paper.abstract[e.start : e.end] == e.sentence for e in cell.evidence)
+
+
+@pytest.mark.parametrize("evidence", _sources(), ids=["fake", "selector-hashing"])
+def test_a_cell_the_abstract_states_nothing_for_is_not_stated(evidence):
+    table = fill_table(evidence, TABLE_PAPERS, read_columns(COLUMNS), _cite)
+    empty = [("fold", "code"), ("fold", "model size"), ("fold", "limitations"), ("survey", "name"), ("survey", "code")]
+    for pid, column in empty:
+        cell = table.cell(pid, column)
+        assert not cell.stated and cell.value == "", (pid, column)
+        assert cell_text(cell) == NOT_STATED
+    assert cell_text(table.cell("serve", "code")) != NOT_STATED
+
+
+def test_each_row_cites_the_sentences_its_cells_quote():
+    table = fill_table(FakeEvidence(TABLE_PAPERS), TABLE_PAPERS, read_columns(COLUMNS), _cite)
+    assert [c.paper_id for c in table.papers] == ["serve", "fold", "survey"]
+    assert table.matched == 3
+    for citation, row in zip(table.papers, table.cells, strict=True):
+        assert citation.evidence == tuple(e for cell in row for e in cell.evidence)
+    assert table.papers[2].evidence == ()  # the survey states nothing asked

@@ -116,6 +116,13 @@ def mixed(tmp_path_factory, embedder):
     return build_pipeline(settings, embedder=embedder, store=store, llm=None)
 
 
+def search(retriever, text: str, **kw):
+    """``retriever.search`` of ``text`` as the question reader makes its query (the names it states)."""
+    from rag.question.names import NameReader
+
+    return retriever.search(NameReader(retriever.catalogue).search_query(text), **kw)
+
+
 NAMED_FACTS = [q for q in map(json.loads, DEV.read_text(encoding="utf-8").splitlines()) if q["kind"] == "named_fact"]
 """The dev set's named-fact questions (one named paper each)."""
 

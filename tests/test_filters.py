@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import MIXED, ROOT
+from conftest import MIXED, ROOT, search
 
 from rag.question.filters import detect_year
 from rag.route.filters import AUTO_HINT, Filters
@@ -112,18 +112,18 @@ def test_a_venue_the_records_state_becomes_a_filter():
 def test_allowed_restricts_every_retriever_even_to_a_paper_far_from_the_question(mixed):
     retriever = mixed.retriever
     question = "diffusion models for image generation"
-    unfiltered = [h.paper.id for h in retriever.search(question).hits]
+    unfiltered = [h.paper.id for h in search(retriever, question).hits]
     # the paper least related to the question among those the unfiltered search does not return
     ids = [pid for pid in retriever.papers if pid not in unfiltered]
     sims = retriever.embedder.embed([retriever.papers[pid].abstract for pid in ids]) @ retriever.embedder.embed(
         [question]
     )[0]
     far = ids[int(sims.argmin())]
-    hits = retriever.search(question, allowed={far}).hits
+    hits = search(retriever, question, allowed={far}).hits
     assert [h.paper.id for h in hits] == [far]  # pushed into the dense search, not cut from its top 40
     two = {"icml-2b50c5aa80a8", "icml-0537258b0280"}
-    assert {h.paper.id for h in retriever.search(question, allowed=two).hits} <= two
-    assert retriever.search(question, allowed=set()).hits == []
+    assert {h.paper.id for h in search(retriever, question, allowed=two).hits} <= two
+    assert search(retriever, question, allowed=set()).hits == []
 
 
 @pytest.mark.slow
@@ -146,7 +146,7 @@ def test_a_year_in_the_question_becomes_a_visible_filter(mixed):
 
 @pytest.mark.slow
 def test_explicit_filters_restrict_the_cited_papers(mixed):
-    ask = mixed.pipeline.ask
+    ask = mixed.ask
     y2022 = ask("Which papers use diffusion models?", filters=Filters(year=2022))
     assert y2022.note.startswith("filter: year=2022") and y2022.citations
     assert all(YEAR[c.paper_id] == 2022 for c in y2022.citations)

@@ -60,7 +60,7 @@ def assert_quotes_are_exact(turn: Turn, components: Components, text: str) -> No
 )
 def test_which_is_better_says_the_abstracts_report_no_head_to_head(conv, extractive, question):
     t = conv.ask(question)
-    assert t.kind == "compare" and t.plan is not None and t.plan.asks_better
+    assert t.kind == "compare" and t.plan is not None and t.plan.verdict
     assert {c.paper_id for c in t.citations} == {DANCE, APM}
     block = head_block(t)
     first = block.splitlines()[0]

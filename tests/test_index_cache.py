@@ -17,10 +17,11 @@ def _write(path, *records) -> None:
 def test_the_index_is_loaded_while_the_collection_is_unchanged_and_rebuilt_after_a_write(
     tmp_path, embedder, monkeypatch
 ):
-    from rag import index_cache
+    from rag.index import cache as index_cache
     from rag.index.ingest import ingest_paths
     from rag.index.retrieve import HybridRetriever
     from rag.pipeline import open_store, prepare_environment
+    from rag.question.names import NameReader
     from rag.settings import Settings
 
     settings = Settings(home=tmp_path / "home")
@@ -44,7 +45,7 @@ def test_the_index_is_loaded_while_the_collection_is_unchanged_and_rebuilt_after
     assert built == [1]  # the second start loaded what the first kept
     question = "Which paper routes requests by hashing prompts?"
     assert again.lexical(question, 5) == first.lexical(question, 5) and list(again.papers) == ["p-1"]
-    assert again.names.match("HashRoute")[0] == first.names.match("HashRoute")[0]
+    assert NameReader(again.catalogue).match("HashRoute")[0] == NameReader(first.catalogue).match("HashRoute")[0]
 
     kept = index_cache.load_or_build(store, cache)  # what a later process reads: the terms stemmed already
     assert {"hash", "request", "latenc"} <= set(kept.paper_terms["p-1"]), kept.paper_terms["p-1"]

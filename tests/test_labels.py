@@ -7,6 +7,7 @@ import pytest
 from conftest import ROOT, SEED
 
 from rag.index.catalogue import Catalogue
+from rag.question.names import NameReader
 from rag.route.references import display_name
 from store.distinct import distinct_labels
 from store.fieldterms import is_field_term
@@ -143,9 +144,10 @@ def test_a_descriptive_label_is_quoted_and_never_matched_as_a_name():
     assert display_name(p) == f"“{p.label}”"
     assert display_name(other) == "DANCE"
     cat = Catalogue([p, other])
-    assert cat.names.named(f"What does {p.label} find?") == {}
-    assert cat.names.named("what does dispatsh do?") == {}  # no one-edit match on a description
-    assert cat.fuzzy_names("dispatch of idle ride hailing fleets", 86) == []
+    names = NameReader(cat)
+    assert names.named(f"What does {p.label} find?") == {}
+    assert names.named("what does dispatsh do?") == {}  # no one-edit match on a description
+    assert names.fuzzy("dispatch of idle ride hailing fleets", 86) == []
 
 
 def test_a_paper_stored_with_a_cut_label_is_labelled_again():

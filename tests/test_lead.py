@@ -330,4 +330,4 @@ def test_every_lead_over_dev_questions_is_grounded(components):
         ans = ask(components, r["question"])
         if not ans.refused:
             plan = read_question(r["question"], components.retriever.catalogue)
-            assert_lead_is_grounded(ans, components, frozenset(plan.polar_terms))
+            assert_lead_is_grounded(ans, components, frozenset(getattr(plan, "polar_terms", ())))

@@ -1,7 +1,7 @@
 """The retrieval part of the dev evaluation (no LLM): fails below the figures the product promises."""
 
 import pytest
-from conftest import DEV
+from conftest import DEV, search
 
 from rag.eval import evaluate, load_gold
 
@@ -220,13 +220,14 @@ def test_a_listed_paper_without_a_name_also_quotes_what_it_does(extractive):
 
 def test_a_set_answer_says_how_many_match_when_it_lists_fewer(extractive):
     from rag.route.answer import AnswerPipeline
+    from rag.route.conversation import Conversation
 
     p = extractive.pipeline
     settings = p.settings.model_copy(deep=True)
     settings.retrieval.max_set_size = 2
-    capped = AnswerPipeline(p.retriever, p.evidence, None, settings)
+    capped = AnswerPipeline(p.retriever, p.evidence, None, settings, reader=p.reader)
     q = "Which papers work on speech or audio?"
-    full, ans = p.ask(q), capped.ask(q)
+    full, ans = Conversation(p).ask(q).answer, Conversation(capped).ask(q).answer
     assert len(full.citations) >= 3 and len(ans.citations) == 2
     assert ans.matched == full.matched == len(full.citations)
     assert ans.text.startswith(f"{ans.matched} papers in the collection match; the 2 most relevant are listed:")
@@ -416,7 +417,7 @@ def test_both_spellings_of_a_hyphenated_word_meet_the_same_papers(extractive, ty
     assert a == b and sum(a) >= 2, (typed, a, b)
     # BM25 gives the papers of either spelling the same score for the joined form (the hyphenated
     # query also matches its parts elsewhere: "multi-turn")
-    scores = [{h.paper.id: h.lexical for h in retriever.search(q).hits} for q in (typed, other)]
+    scores = [{h.paper.id: h.lexical for h in search(retriever, q).hits} for q in (typed, other)]
     stated = [pid for pid, c in zip(ids, b, strict=True) if c == 1.0]
     assert all(scores[0].get(pid, 0) > 0 and scores[1].get(pid, 0) > 0 for pid in stated)
 

@@ -59,7 +59,7 @@ def family(tmp_path_factory, embedder):
     prepare_environment(settings)
     store = open_store(settings)
     ingest_paths([src], store, embedder)
-    return build_pipeline(settings, embedder=embedder, store=store, llm=None).pipeline
+    return build_pipeline(settings, embedder=embedder, store=store, llm=None)
 
 
 @pytest.mark.parametrize(
@@ -112,7 +112,7 @@ def test_a_lower_case_coined_name_the_named_paper_lacks_is_refused(family):
 
 
 def test_an_acronym_or_the_plural_of_a_known_word_is_not_a_typing_error(family):
-    cat = family.catalogue
+    cat = family.reader.names
     assert cat.correct("MLLMs") == "MLLMs"
     assert cat.correct("microbns") == "microbns"  # "microbn" is in an abstract
     assert cat.correct("regularizaton") == "regularization"
@@ -120,7 +120,7 @@ def test_an_acronym_or_the_plural_of_a_known_word_is_not_a_typing_error(family):
 
 
 def test_another_form_of_a_word_the_abstracts_use_is_not_a_typing_error(extractive):
-    cat = extractive.pipeline.catalogue
+    cat = extractive.reader.names
     # one edit from "optimized" / "summaries" / "resources", but real words of another form
     for word in ("optimizer", "optimizers", "summarise", "resourced"):
         assert cat.correct(word) == word

@@ -6,13 +6,17 @@ Fast tests: a catalogue of a few hand-made papers (no embedder, no store).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
 from rag.index.catalogue import Catalogue
 from rag.question.phrasing import clean_input, facets, split_exclusion, split_frame
 from rag.question.reader import MAX_QUESTION_CHARS, read_question
+from rag.vocabulary import Vocabulary
 from store.papers import Paper
+
+ROOT = Path(__file__).resolve().parents[1]
 
 PAPERS = [
     Paper("a#1", "We propose DANCE, a graph condensation method for federated learning.", label="DANCE"),
@@ -372,6 +376,34 @@ def test_a_keyword_query_of_the_abstracts_words_is_english():
 def test_follow_up_ordinals_need_no_noun(cat):
     refs = read_question("and the third?", cat).refs
     assert [(r.kind, r.index) for r in refs] == [("ordinal", 2)]
+
+
+# Each ordinal class of vocabulary/reader.toml refers to one place in the last answer's list, each
+# counting class to one number of papers: every row of every class reads as its class means.
+READER_WORDS = Vocabulary(ROOT / "rag" / "question" / "vocabulary" / "reader.toml")
+PLACES = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "last": -1, "former": 0, "latter": -1}
+COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def _rows_of(composed: str) -> list[tuple[str, str]]:
+    """``(class, word)`` for every word of the classes a composed class names ("{first}", "{second}", ...)."""
+    names = [p.strip("{}") for p in READER_WORDS[composed].phrases]
+    return [(n, w) for n in names for w in sorted(READER_WORDS[n].words)]
+
+
+@pytest.mark.parametrize(("cls", "word"), _rows_of("ordinal") + _rows_of("pair_ordinal"))
+def test_every_ordinal_row_refers_to_its_place(cat, cls, word):
+    question = f"does the {word} use RL?" if cls in ("former", "latter") else f"and the {word} one?"
+    refs = read_question(question, cat).refs
+    assert [(r.kind, r.index) for r in refs] == [("ordinal", PLACES[cls])], question
+
+
+@pytest.mark.parametrize(("cls", "word"), _rows_of("count"))
+def test_every_counting_row_counts_its_papers(cat, cls, word):
+    refs = read_question(f"compare the first {word} papers", cat).refs
+    assert [(r.kind, r.count, r.first) for r in refs] == [("plural", COUNTS[cls], True)]
+    refs = read_question(f"what do these {word} use?", cat).refs
+    assert [(r.kind, r.count, r.first) for r in refs] == [("plural", COUNTS[cls], False)]
 
 
 @pytest.mark.parametrize(

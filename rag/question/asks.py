@@ -5,6 +5,7 @@ A question, one of its parts, a topic, a column phrase or a fixed query of the a
 (:func:`rag.question.roles.question_roles`), whether it asks a summary, an amount, a link or the
 meaning of a name, the figures and names it states, its sub-questions, and the comparison row it
 only names. The evidence stage scores sentences against the result and reads no cue of its own.
+The words are classes of ``vocabulary/asks.toml``.
 """
 
 from __future__ import annotations
@@ -18,39 +19,31 @@ from rag.question.phrasing import Number, asks_quantity
 from rag.question.plan import Ask
 from rag.question.roles import is_summary, question_roles
 from rag.text import CODE_COMPOUND, named_entities, normalize, quoted_figures
+from rag.vocabulary import beside
 
 __all__ = ["read_ask", "row_named", "text_about", "title_of"]
 
+_VOCABULARY = beside(__file__, "asks")
+_V = {name: cls.source for name, cls in _VOCABULARY.items()}
+
 # Words after which sentences that state numbers answer better ("how much", "improve", "%").
-_NUMBERS = re.compile(
-    r"\b(how (many|much|large|fast|big)|"
-    r"what (accuracy|gain|score|fraction|percentage|speed ?up|reduction|sparsity|cost)|"
-    r"by how|speed-?up|improve|reduction|rate|ratio|percent|%)\b",
-    re.I,
-)
-_LINK = re.compile(r"\b(code|github|link|url|website|project page|demo|samples?|repositor\w*|available)\b", re.I)
-_DEFINITION = re.compile(r"\bstands? for\b|\bacronyms?\b|\babbreviat\w*|\bspelled out\b|\bfull name", re.I)
+_NUMBERS = re.compile(rf"\b{_V['number_cue']}\b", re.I)  # as before, "%" counts only between word characters
+_LINK = _VOCABULARY["link_cue"].pattern
+_DEFINITION = _VOCABULARY["definition_cue"].pattern
 
 # An aspect that only names a row of a comparison ("on data", "their limitations", "in terms of
 # results") is that row: its cells are chosen by the row's roles and the abstract's moves.
 _ROW_WORDS = {
-    "data": {"data", "dataset", "datasets", "benchmark", "benchmarks", "evaluation", "evaluations", "experiments",
-             "tasks"},
-    "results": {"result", "results", "performance", "findings", "outcomes"},
-    "limitations": {"limitation", "limitations", "weakness", "weaknesses", "drawback", "drawbacks", "shortcomings"},
-    "approach": {"method", "methods", "approach", "approaches", "idea", "ideas", "technique", "techniques"},
-    "problem": {"problem", "problems", "motivation", "motivations", "goal", "goals", "challenge", "challenges"},
-}  # fmt: skip
-_ASPECT_GLUE = frozenset(
-    "on in of the their its and terms with respect to regarding about for what how do does they each use uses used"
-    .split()
-)
+    "data": _VOCABULARY["row_data"].words,
+    "results": _VOCABULARY["row_results"].words,
+    "limitations": _VOCABULARY["row_limitations"].words,
+    "approach": _VOCABULARY["row_approach"].words,
+    "problem": _VOCABULARY["row_problem"].words,
+}
+_ASPECT_GLUE = _VOCABULARY["aspect_glue"].words
 
 
-_QUESTION_WORD = re.compile(
-    r"^(?:how|what|which|who|whom|whose|where|when|why|is|are|was|were|do|does|did|can|could|should|would|will|has|have)\b",
-    re.I,
-)
+_QUESTION_WORD = re.compile(rf"^{_V['question_word']}", re.I)
 
 
 def title_of(heading: str) -> str:

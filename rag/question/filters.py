@@ -6,7 +6,8 @@ attention"), or a person no record names ("papers by Sergey Levine").
 (its topic, if any); the route applies them (:class:`rag.route.filters.Filters`). The author names
 are matched against the collection's records (:class:`rag.index.authors.AuthorIndex`): the full
 name, first and last name, initial and last name, and the last name alone when only one author of
-the collection bears it and no abstract uses it as a word.
+the collection bears it and no abstract uses it as a word. The words around a year, a venue and a
+name are classes of ``vocabulary/filters.toml``; the patterns keep only their structure.
 """
 
 from __future__ import annotations
@@ -18,11 +19,15 @@ from dataclasses import dataclass
 from rag.index.authors import LONGEST_NAME, SHARED_NAME_AUTHORS, AuthorIndex, fold
 from rag.question.plan import StatedFilters
 from rag.text import content_terms
+from rag.vocabulary import beside
 
 __all__ = [
     "FILTER_KINDS", "StatedAuthors", "detect_venue", "detect_year", "find_authors", "read_authors", "read_filters",
     "stated_person", "topic_left",
 ]
+
+_VOCABULARY = beside(__file__, "filters")
+_V = {name: cls.source for name, cls in _VOCABULARY.items()}
 
 _TOKEN = re.compile(r"[^\W\d_](?:[^\W\d_]|[-'’.](?=[^\W\d_]))*\.?")
 _POSSESSIVE = re.compile(r"['’]s?$")
@@ -31,19 +36,15 @@ _POSSESSIVE = re.compile(r"['’]s?$")
 _YEAR = r"(?:19[5-9]\d|20[0-3]\d)"
 # What may follow "from 2023" for it to be a date: the end, punctuation, or a connecting word.
 # "trained in 2000 steps" or "in 2010 dimensions" stay numbers.
-_FOLLOWER = (
-    r"(?=\s*(?:$|[?.,;:!)\]]|(?:about|on|that|which|with|and|or|for|regarding|concerning|where|who|to|in|at|by"
-    r"|into|than|do|does|did|is|are|was|were|have|has|had|can|could|propos\w*|us(?:e|es|ed|ing)|stud\w*|show\w*"
-    r"|address\w*|tackl\w*|focus\w*|introduc\w*|present\w*|report\w*|work(?:s|ed|ing)?|mention\w*)\b))"
-)
+_FOLLOWER = rf"(?=\s*(?:$|[?.,;:!)\]]|{_VOCABULARY['year_follower'].bare}\b))"
 # "from 2023", "published in 2023", "during 2022 about ..."
 _YEAR_AFTER = re.compile(
-    rf"\s*\b(?:(?:published|presented|appeared|accepted)\s+)?(?:from|in|during|of)\s+(?:the\s+year\s+)?"
+    rf"\s*\b(?:{_V['year_verb']}\s+)?{_V['year_prep']}\s+(?:the\s+year\s+)?"
     rf"({_YEAR})\b{_FOLLOWER}",
     re.I,
 )
 # "2023 papers", "2022 ICML papers"
-_YEAR_BEFORE = re.compile(rf"\b({_YEAR})(?=\s+(?:[A-Z][A-Za-z]+\s+)?(?:papers|works|articles|studies|publications)\b)")
+_YEAR_BEFORE = re.compile(rf"\b({_YEAR})(?=\s+(?:[A-Z][A-Za-z]+\s+)?{_V['year_noun']})")  # case-sensitive
 
 
 def detect_year(question: str) -> tuple[int | None, str]:
@@ -83,7 +84,7 @@ def detect_venue(question: str, venues: set[str]) -> tuple[str | None, str]:
     """
     for venue in sorted(venues, key=len, reverse=True):
         forms = re.escape(venue) + (f"|{re.escape(venue.lower())}" if venue.isupper() else "")
-        m = re.search(rf"(?:\b(?:at|from|in|of)\s+(?:the\s+)?)?(?<![\w-])(?:{forms})(?![\w-])", question)
+        m = re.search(rf"(?:{_V['venue_prep']}\s+(?:the\s+)?)?(?<![\w-])(?:{forms})(?![\w-])", question)
         if m:
             rest = (question[: m.start()] + question[m.end() :]).strip()
             return venue, re.sub(r"\s{2,}", " ", rest)
@@ -142,21 +143,10 @@ class StatedAuthors:
 
 # The words around a name that only say "by this author": "papers (written) by X", "X's (work)",
 # "did X publish", "has X written". They go with the name, so the rest of the question is its topic.
-_BEFORE = re.compile(
-    r"(?:\b(?:(?:written|authored|co-?authored|published|presented|papers?|works?)\s+)?(?:by|from|of)\s+"
-    r"|\b(?:did|does|has|have|had)\s+)$",
-    re.I,
-)
-_AFTER = re.compile(
-    r"^(?:['’]s?(?!\w))?(?:\s+(?:publish\w*|write|writes|wrote|written|authored|co-?authored|present\w*|releas\w*|"
-    r"(?:(?:has|have)\s+)?work(?:s|ed)?(?:\s+on)?|papers?(?:\s+on)?|stud(?:y|ied))\b)?",
-    re.I,
-)
+_BEFORE = re.compile(rf"(?:(?:{_V['by_lead']}\s+)?{_V['by_prep']}\s+|{_V['name_aux']}\s+)$", re.I)
+_AFTER = re.compile(rf"^(?:['’]s?(?!\w))?(?:\s+{_V['after_name']})?", re.I)
 # Words that only ask for an author's papers ("show me all of X's work"): no topic.
-_LISTING_WORDS = frozenset(
-    """work works paper papers publication publications article articles research contribution contributions
-    me show list give all everything anything written published wrote""".split()
-)
+_LISTING_WORDS = _VOCABULARY["listing_word"].words
 
 
 def read_authors(question: str, index: AuthorIndex) -> StatedAuthors | None:
@@ -177,9 +167,10 @@ def read_authors(question: str, index: AuthorIndex) -> StatedAuthors | None:
 
 
 # A person's name after "by" or between "did" and "write": two or more capitalised words.
-_PERSON = re.compile(
-    r"\b(?:(?:written|authored|co-?authored|papers?|works?|articles?)\s+)?by\s+(?P<a>[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)+)"
-    r"|\b(?:did|does|has|have)\s+(?P<b>[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)+)\s+(?:write|wr[io]te|written|author|publish)"
+_NAME = r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)+"
+_PERSON = re.compile(  # case-sensitive: the name's capitals say it is a name
+    rf"(?:{_V['person_lead']}\s+)?\bby\s+(?P<a>{_NAME})"
+    rf"|{_V['person_aux']}\s+(?P<b>{_NAME})\s+{_VOCABULARY['person_verb'].bare}"
 )
 
 

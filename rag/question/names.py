@@ -6,6 +6,7 @@ names and words of the collection (:class:`rag.index.catalogue.NameIndex`, built
 collection is indexed): the names it states (exact in any case, or one edit away), the coined
 terms no abstract holds, typing errors in its words, and near matches of a reference. It also
 makes the :class:`rag.types.SearchQuery` retrieval takes, so retrieval never reads question text.
+The generic words of a reference are a class of ``vocabulary/names.toml``.
 """
 
 from __future__ import annotations
@@ -20,11 +21,13 @@ from rag.index.catalogue import EXACT, ONE_EDIT, TERM, TERM_SHARE, Catalogue
 from rag.lexicon import american, english_word, lemma, stem
 from rag.text import STOPWORDS, named_entities, normalize
 from rag.types import SearchQuery
+from rag.vocabulary import beside
 
 __all__ = ["LONG_WORD", "NameReader"]
 
+_VOCABULARY = beside(__file__, "names")
 _RUN = re.compile(r"[\w-]+")
-_STRIP_GENERIC = re.compile(r"\b(the|a|an|paper|papers|method|approach|work|model|framework|on|about|one)\b", re.I)
+_STRIP_GENERIC = _VOCABULARY["generic_word"].pattern  # "the SENDAI paper" is matched as "sendai"
 
 
 LONG_WORD = 9

@@ -29,8 +29,8 @@ phrasing, so that it holds however a researcher asks:
 * **follow-ups**: "what about X?", "and the first one?", "which is better?" continue the previous
   question (:class:`rag.question.plan.FollowUp`); the conversation resolves them into a plan.
 
-The rules left are word tables with one job each; ``tests/test_question.py`` checks each class
-with phrasings it was not written for.
+The rules left are word tables with one job each (``vocabulary/reader.toml`` and the tables of the
+modules above); ``tests/test_question.py`` checks each class with phrasings it was not written for.
 """
 
 from __future__ import annotations
@@ -88,6 +88,7 @@ from rag.question.roles import asks_own_limitations, is_summary, question_roles
 from rag.question.table import asks_table, column_phrases, split_table
 from rag.text import CODE_COMPOUND, coined_lowercase, content_terms, named_entities, normalize, quoted_figures
 from rag.types import SearchQuery
+from rag.vocabulary import beside
 
 __all__ = ["MAX_QUESTION_CHARS", "Reader", "Reference", "read_question"]
 
@@ -97,60 +98,50 @@ MAX_QUESTION_CHARS = 2000
 
 # --- word classes --------------------------------------------------------------------------
 
-_NEGATED = re.compile(r"^(?:not\s|(?:do|does|are|is)(?:\s+not\s|n[’']t\s)|without\s)", re.I)
-_COMPARE_WORD = re.compile(
-    r"\b(compar\w*|contrast\w*|versus|vs\.?|differ\w*|distinguish\w*|in common|similarit\w*|alike)\b", re.I
-)
-_MORE = re.compile(r"\b(more|less)\b", re.I)  # "which uses more memory": a comparison, not a verdict
-_EACH = re.compile(r"\b(each|both|either|respectively|the two)\b", re.I)
-_LINK = re.compile(
-    r"\b(code|github|gitlab|repositor(y|ies)|repos?|links?|urls?|project pages?|websites?|demos?)\b", re.I
-)
-_ARTIFACT = re.compile(
-    r"\b(datasets?|benchmarks?|corpus|corpora|metrics?|measures?|suites?|leaderboards?|simulators?|toolkits?|testbeds?)\b",
-    re.I,
-)
-_CONTRIBUTES = re.compile(
-    r"\b(propos|introduc|present|contribut|releas|construct|build|built|creat|collect|curat|provid|offer|new|novel)\w*",
-    re.I,
-)
+_VOCABULARY = beside(__file__, "reader")
+_V = {name: cls.source for name, cls in _VOCABULARY.items()}
+
+_NEGATED = re.compile(rf"^{_V['negated_start']}\s", re.I)
+# A word boundary after every row, as before: "vs." counts only before a word character.
+_COMPARE_WORD = re.compile(rf"{_V['compare_word']}\b", re.I)
+# "DANCE or APM", "which uses more memory" (a comparison, not a verdict), "what does each ...".
+_ALTERNATIVE = _VOCABULARY["alternative"].pattern
+_LINK = _VOCABULARY["link_word"].pattern
+_ARTIFACT = _VOCABULARY["artifact"].pattern
+_CONTRIBUTES = _VOCABULARY["contribution"].pattern
 _ID = re.compile(r"`?([\w.-]+#\d+)`?")
-_NUMBER_REF = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]|\b(?:paper|source|reference|ref\.?|citation)\s+#?(\d+)\b", re.I)
-_ORDINALS = {
-    "first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3,
-    "fifth": 4, "5th": 4, "former": 0, "last": -1, "latter": -1,
-}  # fmt: skip
-_REF_NOUN = r"(?:one|paper|method|work|approach|model|framework|study|article|system|technique|source)"
+_NUMBER_REF = re.compile(rf"\[(\d+(?:\s*,\s*\d+)*)\]|{_V['numbered_noun']}\s+#?(\d+)\b", re.I)
+# The place in the last answer's list each class of ordinals refers to.
+_ORDINAL_INDEX = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "last": -1, "former": 0, "latter": -1}
+_ORDINALS = {word: i for name, i in _ORDINAL_INDEX.items() for word in _VOCABULARY[name].words}
 _ORDINAL_REF = re.compile(
-    rf"\bthe\s+(?P<ord>first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last)"
-    rf"(?:\s+{_REF_NOUN}\b|(?=\s*[?.!,]*\s*$))|\bthe\s+(?P<fl>former|latter)\b",
+    rf"\bthe\s+(?P<ord>{_V['ordinal']})"
+    rf"(?:\s+{_V['ordinal_noun']}|(?=\s*[?.!,]*\s*$))|\bthe\s+(?P<fl>{_V['pair_ordinal']})",
     re.I,
 )
-_PRONOUN = re.compile(
-    r"\b(?:it|its)\b|\b(?:this|that|the same|the above|the previous)\s+(?:paper|method|work|approach|model|framework|"
-    r"study|article|system|technique|one)\b(?!s)",
-    re.I,
-)
+_PRONOUN = re.compile(rf"{_V['pronoun']}|{_V['this_that']}\s+{_V['paper_noun']}(?!s)", re.I)
 _PLURAL = re.compile(
-    r"\b(?:they|them|their)\b|\b(?:(?:these|those|the first|the top|the) (?:two|three|four|five|[2-5])|"
-    r"these|those|both)(?:\s+(?:papers|methods|works|approaches|models|frameworks|studies))?\b",
+    rf"{_V['plural_pronoun']}|\b(?:{_V['counted_lead']} {_V['count']}|"
+    rf"{_V['plural_determiner']})(?:\s+{_V['plural_noun']})?\b",
     re.I,
 )
 # "these two papers", "the first three", "both papers": papers already cited, counted
-_COUNTED = re.compile(r"\b(?:two|three|four|five|[2-5]|both)\b", re.I)
-_FIRST_N = re.compile(r"\b(?:first|top)\s+(two|three|four|five|[2-5])\b", re.I)
-_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
+_COUNTED = _VOCABULARY["counted"].pattern
+_FIRST_N = re.compile(rf"{_V['first_top']}\s+({_V['count']})", re.I)
+# How many papers each class of counting words counts.
+_COUNT_OF = {"two": 2, "three": 3, "four": 4, "five": 5}
+_NUMBER_WORDS = {word: n for name, n in _COUNT_OF.items() for word in _VOCABULARY[name].words}
+_BOTH = _VOCABULARY["both"].words
 # "the ride-hailing paper", "the paper on quantum computing", "the work that studies LLM logic".
 _DESCRIBED = re.compile(
-    r"\bthe\s+(?P<d>(?:(?!(?:of|in|on|the|a|an|that|which|and|or|to|for|by|with|from)\b)[\w$\\{}/-]+\s+){1,8}?)"
-    r"(?:paper|work|study|method|approach)\b(?!s)"
-    r"|\bthe\s+(?:paper|work|study|method|approach|one)\s+(?:on|about|that|which|proposing|studying|introducing)\s+"
-    r"(?P<e>[^,;:?]+?)(?=\s*(?:[,;:?]|$|\s+(?:and|with|versus|vs\.?|to|from)\s))",
+    rf"\bthe\s+(?P<d>(?:(?!{_V['not_description_word']})[\w$\\{{}}/-]+\s+){{1,8}}?){_V['described_noun']}(?!s)"
+    rf"|\bthe\s+{_V['described_one']}\s+{_V['description_link']}\s+"
+    rf"(?P<e>[^,;:?]+?)(?=\s*(?:[,;:?]|$|\s+{_V['description_end']}\s))",
     re.I,
 )
 
 
-_SIDE_DESCRIPTION = re.compile(r"^the\s+(?:paper|one|work|study|method|approach)\s+(?:on|about|that|which|for)\b", re.I)
+_SIDE_DESCRIPTION = re.compile(rf"^the\s+{_V['described_one']}\s+{_V['side_link']}", re.I)
 
 
 def _count(text: str) -> tuple[int, bool]:
@@ -164,7 +155,7 @@ def _count(text: str) -> tuple[int, bool]:
     if not counted:
         return 0, False
     word = counted.group(0).lower()
-    return (2 if word == "both" else int(word) if word.isdigit() else _NUMBER_WORDS[word]), False
+    return (2 if word in _BOTH else int(word) if word.isdigit() else _NUMBER_WORDS[word]), False
 
 
 def _refs(query: str, catalogue: Catalogue | None, names: NameReader | None) -> list[tuple[int, PaperRef]]:
@@ -206,24 +197,17 @@ def _refs(query: str, catalogue: Catalogue | None, names: NameReader | None) -> 
     return sorted(out, key=lambda t: t[0])
 
 
-_ASPECT_DROP = re.compile(
-    r"\b(compar\w*|contrast\w*|versus|vs\.?|differ\w*|distinguish\w*|in common|similarit\w*|alike|"
-    r"summari[sz]\w*|summary|overview|gist|tl;?\s?dr|recap|synopsis|explain|describe|briefly|"
-    r"each|both|either|one|respectively|the two|give me|tell me|could you|can you|please|"
-    r"better|worse|best|superior|preferable)\b",
-    re.I,
-)
+# A word boundary after every row, as before: "vs." is cut only before a word character.
+_ASPECT_DROP = re.compile(rf"{_V['aspect_drop']}\b", re.I)
+_GENERIC = _VOCABULARY["aspect_generic"].words
 
 
 SHORT_ASPECT_WORDS = 6
 """Most words of an aspect shown as the heading instead of the question part that names the papers
 ("DANCE vs APM on efficiency" -> "Efficiency"), when the names stood outside it; a longer aspect is
 a question of its own and is shown as written."""
-_SHORT_ASPECT_LEAD = re.compile(
-    r"^(?:(?:how|what|do|does|did|is|are|and|or|on|in|of|about|regarding|concerning|for|with|when|it|"
-    r"comes|terms|respect|to|their|the|its|as)\b\W*)+",
-    re.I,
-)
+_SHORT_ASPECT_LEAD = re.compile(rf"^(?:{_V['short_aspect_lead']}\W*)+", re.I)
+_PART_LEAD = re.compile(rf"^\W*{_V['part_lead']}\W*")  # case-sensitive, as before: "And ..." stays
 
 
 def _aspect(query: str, refs: list[PaperRef], names: list[str], verdict: bool = False) -> str:
@@ -239,7 +223,7 @@ def _aspect(query: str, refs: list[PaperRef], names: list[str], verdict: bool = 
     if verdict:
         out = without_verdict(out)
     out = re.sub(r"\s+", " ", out).strip(" ,;:-?.")
-    rest = [t for t in content_terms(out) if t not in {"paper", "papers", "method", "methods", "work", "approach"}]
+    rest = [t for t in content_terms(out) if t not in _GENERIC]
     return out if rest else ""
 
 
@@ -248,10 +232,12 @@ def _asks_link(text: str) -> bool:
     return bool(_LINK.search(CODE_COMPOUND.sub(" ", text)))
 
 
+_LINK_TOPIC = _VOCABULARY["link_topic_word"].words
+
+
 def _about_links(topic: str) -> bool:
     """A topic that is only about code links: at most one content word besides link words."""
-    link_words = {"provide", "release", "available", "link"}
-    return _asks_link(topic) and len([t for t in content_terms(_LINK.sub(" ", topic)) if t not in link_words]) <= 1
+    return _asks_link(topic) and len([t for t in content_terms(_LINK.sub(" ", topic)) if t not in _LINK_TOPIC]) <= 1
 
 
 def _parts(
@@ -270,7 +256,7 @@ def _parts(
         # "Compare DANCE and APM: what ...", "DANCE or APM - how does each ...": the heading is what follows
         if tail.strip() and not _aspect(head, refs, names, verdict):
             part = tail
-        shown = re.sub(r"^\W*(?:and|or|but|also)\b\W*", "", part).strip(" ,;:?.-")
+        shown = _PART_LEAD.sub("", part).strip(" ,;:?.-")
         # "DANCE vs APM on efficiency", "How do DANCE and APM differ in speed?": a short aspect
         # left once the names and the "compare" words go is the heading ("Efficiency").
         short = _SHORT_ASPECT_LEAD.sub("", q)
@@ -288,13 +274,11 @@ def _parts(
 
 # --- follow-ups: messages that continue the previous question --------------------------------
 
-_AND = re.compile(r"^\s*(?:and|but|also|or)\s+(?:for\s+|of\s+)?(?P<x>.+?)\s*[?.!]*\s*$", re.I)
-_WHAT_ABOUT = re.compile(r"^\s*(?:and\s+|but\s+)?(?:what|how)\s+about\s+(?P<x>.+?)\s*\??\s*$", re.I)
+_AND = re.compile(rf"^\s*{_V['and_lead']}\s+(?:{_V['and_prep']}\s+)?(?P<x>.+?)\s*[?.!]*\s*$", re.I)
+_WHAT_ABOUT = re.compile(rf"^\s*(?:{_V['what_about_lead']}\s+)?{_V['what_about']}\s+(?P<x>.+?)\s*\??\s*$", re.I)
 # A question that chooses among papers already discussed ("which one needs less memory?",
 # "which of them uses ALFWorld?"): one class with "which is better?".
-_WHICH_OF_THEM = re.compile(
-    r"^\W*(?:(?:so|and|but|then|ok|okay)\W+)?which\s+(?:one|of\s+(?:them|the\s+two|these|those|both))\b", re.I
-)
+_WHICH_OF_THEM = re.compile(rf"^\W*(?:{_V['choice_lead']}\W+)?{_V['which_of_them']}", re.I)
 
 
 def _what_about(query: str, refs: Sequence[PaperRef]) -> str | None:
@@ -329,15 +313,10 @@ _PROPER = re.compile(r"(?<![.!?:]\s)(?<!^)(?<=\s)[A-Z][A-Za-z0-9-]+\b")
 ACRONYM_LETTERS = 5
 """Longest lower-case word read as a typed acronym when no dictionary knows it ("rlhf", "grpo")."""
 # Words of "a new large-scale dataset" that say what kind of artifact, not what it is about.
-_ARTIFACT_WORDS = frozenset(
-    """dataset datasets benchmark benchmarks corpus corpora metric metrics measure measures suite suites
-    leaderboard leaderboards simulator simulators toolkit toolkits testbed testbeds new novel large large-scale
-    big own public publicly open open-source introduced release released releases build built contribute
-    contributed construct constructed create created curated collect collected evaluation eval""".split()
-)
-_NEGATION = re.compile(r"\b(?:(?:do|does)\s+not|(?:do|does)n[’']t|not)\s+", re.I)
-_NEGATED_BE = re.compile(r"\b(are|is)n[’']t\s+", re.I)
-_NUMBER_ONLY = re.compile(r"\[?\s*(\d+)\s*\]?|(?:paper|source|reference|number|no\.?|#)\s*#?(\d+)", re.I)
+_ARTIFACT_WORDS = _VOCABULARY["artifact_word"].words
+_NEGATION = re.compile(rf"{_V['negation']}\s+", re.I)
+_NEGATED_BE = re.compile(rf"\b({_VOCABULARY['negated_be'].bare})n[’']t\s+", re.I)
+_NUMBER_ONLY = re.compile(rf"\[?\s*(\d+)\s*\]?|{_VOCABULARY['number_prefix'].bare}\s*#?(\d+)", re.I)
 
 
 def _typed_acronym(term: str) -> bool:
@@ -666,7 +645,7 @@ class Reader:
         counted = any(r.kind == "plural" and r.count for r in refs)  # "the two", not "their"
         if table is not None and (asks_table(query) or not (pair or distinct or described or counted)):
             return self._table(header, table, distinct, query)
-        alternative = bool(_MORE.search(query) or _EACH.search(query) or re.search(r"\bor\b", query, re.I))
+        alternative = bool(_ALTERNATIVE.search(query))
         if (explicit and (pair or plural)) or number != "many" and (
             (two and (explicit or ranks or alternative))
             or (explicit and number == "open" and sides and not distinct and all(content_terms(x) for x in sides[0]))

@@ -385,7 +385,8 @@ class ChromaStore:
             def query(self, query, **kwargs):
                 return _guarded(lambda _store: ChromaVectorStore.query(self, query, **kwargs))(store)
 
-        return GuardedChromaVectorStore(chroma_collection=self.chunks)
+        # the pydantic plugin does not see ChromaVectorStore's own __init__ through a local subclass
+        return GuardedChromaVectorStore(chroma_collection=self.chunks)  # type: ignore[call-arg]
 
     @_guarded
     def dimension(self) -> int | None:

@@ -150,3 +150,32 @@ def named_fact_answers(extractive):
         return done
 
     return answers
+
+
+REAL_MODEL_FIXTURES = frozenset(
+    {"embedder", "seed_store", "extractive", "embedded_llm", "with_llm", "mixed", "named_fact_answers"}
+)
+"""Fixtures that load the real bundled embedder or the real embedded LLM (seconds to load, and
+every question they answer costs real inference)."""
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark ``slow`` every test that uses a fixture loading the real embedder or LLM (directly or
+    through another fixture), so ``pytest -m "not slow"`` is the fast suite; CI runs both."""
+    for item in items:
+        if REAL_MODEL_FIXTURES & set(getattr(item, "fixturenames", ())) and not item.get_closest_marker("slow"):
+            item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def _fast_tests_load_no_model(request, monkeypatch):
+    """A test not marked ``slow`` that loads the real embedder or LLM in this process fails: mark it
+    (or use a fixture of :data:`REAL_MODEL_FIXTURES`), so the fast suite stays fast."""
+    if request.node.get_closest_marker("slow"):
+        return
+
+    def refuse(*_args, **_kwargs):
+        raise AssertionError(f"{request.node.nodeid} loads a real model: mark it @pytest.mark.slow")
+
+    monkeypatch.setattr("rag.index.embed.SentenceTransformerEmbedder.__init__", refuse)
+    monkeypatch.setattr("rag.llm.clients.EmbeddedLLM._model", refuse)

@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Protocol, TypedDict, runtime_checkable
+from typing import Any, Protocol, TypedDict, runtime_checkable
 
 __all__ = [
     "ChatLLM",
@@ -182,7 +182,7 @@ class EmbeddedLLM:
         self._threads = threads
         self._seed = seed
         self.time_limit = time_limit
-        self._llama = None
+        self._llama: Any = None  # llama_cpp.Llama, imported on first use
         self._lock = threading.Lock()
 
     def _model(self):

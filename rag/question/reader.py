@@ -38,6 +38,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TypedDict
 
 from rag.index.catalogue import Catalogue
 from rag.lexicon import english_word
@@ -353,6 +354,22 @@ class Reference:
     search: SearchQuery = field(default_factory=lambda: SearchQuery(""))
 
 
+class _Header(TypedDict, total=False):
+    """The fields of the :class:`Plan` header, gathered while a message is read."""
+
+    asked: str
+    query: str
+    refs: tuple[PaperRef, ...]
+    filters: StatedFilters
+    search: SearchQuery
+    injected: bool
+    trimmed: bool
+    english: bool
+    coined: tuple[str, ...]
+    rare: tuple[str, ...]
+    figures: frozenset[str]
+
+
 class Reader:
     """Reads messages against one collection (see the module docstring).
 
@@ -519,7 +536,7 @@ class Reader:
             stated, query = self.stated(query, filters)
         known = cat.known if cat is not None else None
         english = greeting or not looks_non_english(query or asked, known)
-        header = dict(asked=asked, query=query, injected=injected, trimmed=trimmed, english=english, filters=stated)
+        header = _Header(asked=asked, query=query, injected=injected, trimmed=trimmed, english=english, filters=stated)
         refs = [r for _, r in _refs(query, cat, self.names)] if query else []
         if greeting and not any(r.kind in ("name", "id") for r in refs):  # "got it" refers to no paper
             return Reply(**header, kind="social")
@@ -534,10 +551,10 @@ class Reader:
             if english:
                 return Reply(**header, kind="empty")
             return AskPlan(**header, topic=Topic(""), ask=read_ask(query))
-        header.update(
-            search=self.search_query(query), coined=self._coined(query), rare=self._rare(query),
-            figures=frozenset(quoted_figures(query)),
-        )
+        header["search"] = self.search_query(query)
+        header["coined"] = self._coined(query)
+        header["rare"] = self._rare(query)
+        header["figures"] = frozenset(quoted_figures(query))
         plan = self._question(query, refs, header)
         follow = self._follow(plan, query)
         if isinstance(follow, Plan):
@@ -546,7 +563,7 @@ class Reader:
         # "papers by X" and nothing else asked: the author's papers, listed from the records
         if (stated.authors or stated.person) and isinstance(plan, AskPlan) and not plan.refs and not plan.detail \
                 and not _asks_link(query) and not topic_left(plan.topic.text):
-            return CollectionPlan(**{k: getattr(plan, k) for k in header})
+            return CollectionPlan(**header)
         return plan
 
     def _coined(self, query: str) -> tuple[str, ...]:
@@ -593,7 +610,7 @@ class Reader:
             read_ask(q, number=number, heading=h) for q, h in zip(got["parts"], got["asked_parts"], strict=True)
         )
 
-    def _question(self, query: str, refs: list[PaperRef], header: dict) -> Plan:
+    def _question(self, query: str, refs: list[PaperRef], header: _Header) -> Plan:
         """The plan of a message that asks something (see the module docstring)."""
         cat = self.catalogue
         names = [r.text for r in refs if r.kind == "name"]
@@ -674,7 +691,7 @@ class Reader:
             return Reply(**header, kind="negated", instead=instead)
         return base
 
-    def _table(self, header: dict, table: tuple[str, str], named: set[str], query: str) -> TablePlan:
+    def _table(self, header: _Header, table: tuple[str, str], named: set[str], query: str) -> TablePlan:
         """The plan of a table request: its rows are the papers it names or its topic's papers, its
         columns the phrases after the column word (:func:`rag.question.table.split_table`)."""
         rows, columns = table

@@ -9,7 +9,7 @@ EMBEDDED_STAMP := $(VENV)/.installed-embedded
 EMBEDDED ?= 0
 # Portable llama.cpp build: the native one uses AMX instructions some VMs advertise but forbid (SIGSEGV).
 LLAMA_CMAKE := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
-.PHONY: install run test eval bench lint clean
+.PHONY: install run test test-fast eval bench lint clean
 
 # Two stamps: the base install, and the embedded LLM on top of it. Each is redone only when its
 # files change, so `make run` after `make test` keeps the embedded model and reinstalls nothing.
@@ -36,15 +36,18 @@ test: $(STAMP) $(EMBEDDED_STAMP)
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
+# The tests that load no model (no embedder, no LLM): about a minute or two.
+test-fast: install
+	$(BIN)/python -m pytest -q -m "not slow"
+
 eval: install
-	$(BIN)/paperchat eval tests/fixtures/dev.jsonl tests/fixtures/dev_variants.jsonl --llm none
+	$(BIN)/paperchat eval tests/fixtures/dev.jsonl tests/fixtures/dev_variants.jsonl tests/fixtures/dev_filters.jsonl --llm none
 
 bench: install
 	$(BIN)/python benchmarks/bench.py $(BENCH_ARGS)
 
 lint: install
 	$(BIN)/ruff check rag store ui prompts tests
-	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) .paperchat .pytest_cache

@@ -1,12 +1,10 @@
-"""Author names a question states, read against the names the collection's records hold.
+"""The author names the collection's records hold, in the forms people write them.
 
-"papers by Tri Dao", "what did tri dao publish in 2023", "Dao's work on attention", "T. Dao":
 :class:`AuthorIndex` knows every author name of the records (folded: case and accents ignored)
-in the forms people write them: the full name, first and last name (middle names and quoted
-nicknames left out), initial and last name, and the last name alone when only one author of
-the collection bears it and no abstract or title uses it as a word. :func:`read_authors` finds
-them in a question and returns the question without the words that only said "by this author"
-("papers by", "did ... publish", "'s work"), so that what is left is the topic, if any.
+as the full name, first and last name (middle names and quoted nicknames left out), initial and
+last name, and the last name alone when only one author of the collection bears it and no
+abstract or title uses it as a word. The question reader finds them in a question ("papers by Tri
+Dao", "Dao's work on attention": :func:`rag.question.filters.read_authors`).
 
 A collection whose records hold no authors (the bundled seed) has an empty index: nothing is
 read, and questions are answered as before.

@@ -438,8 +438,9 @@ class Reader:
             distinct: The question names papers (no artifact question then).
         """
         query = query or text
-        if self.names is not None:  # typing errors in the topic: "reinforcment learning papers"
-            text = re.sub(r"[A-Za-z]{5,}", lambda m: self.names.correct(m.group(0)), text)  # type: ignore[union-attr]
+        names = self.names
+        if names is not None:  # typing errors in the topic: "reinforcment learning papers"
+            text = re.sub(r"[A-Za-z]{5,}", lambda m: names.correct(m.group(0)), text)
         t_topic, t_excl = split_exclusion(text)
         artifact: tuple[str, ...] = ()
         if number != "one" and not distinct and _CONTRIBUTES.search(query):

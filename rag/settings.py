@@ -20,6 +20,7 @@ __all__ = [
     "ApiSettings",
     "ChunkSettings",
     "EmbeddingSettings",
+    "EvidenceSettings",
     "FusionSettings",
     "InputSettings",
     "LLMSettings",
@@ -218,6 +219,173 @@ class AnswerSettings(_Section):
     )
 
 
+class EvidenceSettings(_Section):
+    """How the sentences of an abstract are scored and chosen as evidence (:mod:`rag.evidence.selector`).
+
+    Sentence score in [0, 1]: ``cosine_weight * cosine + overlap_weight * idf-weighted term overlap`` plus
+    bonuses, times factors, clipped to 1 (:meth:`rag.evidence.selector.EvidenceSelector.score`); then a
+    greedy choice of sentences (:meth:`~rag.evidence.selector.EvidenceSelector.select`). Unless a
+    description gives figures, a number was set by hand when the behaviour it weighs came in (the commit
+    named) and was never fitted.
+    """
+
+    cosine_weight: float = Field(
+        0.6,
+        ge=0.0,
+        le=1.0,
+        description="Weight of the sentence's cosine to the question (negative taken as 0) in its evidence score. "
+        "Set by hand in the first version (commit dfc2d64), not fitted.",
+    )
+    overlap_weight: float = Field(
+        0.4,
+        ge=0.0,
+        le=1.0,
+        description="Weight of the share of the question's terms the sentence states, each weighed by corpus idf "
+        "x within-abstract idf, in its evidence score. Set by hand (commit dfc2d64), not fitted.",
+    )
+    inherited_weight: float = Field(
+        0.5,
+        ge=0.0,
+        le=1.0,
+        description="Weight, in the term overlap, of the terms a sentence opening with 'This' / 'These ...' "
+        "inherits from the sentence before it (a cheap coreference). Set by hand (commit 7429975), not fitted.",
+    )
+    number_bonus: float = Field(
+        0.1,
+        ge=0.0,
+        le=1.0,
+        description="Added when the question asks for a quantity and the sentence states a number. Set by hand "
+        "(commit dfc2d64), not fitted.",
+    )
+    figure_bonus: float = Field(
+        0.25,
+        ge=0.0,
+        le=1.0,
+        description="Added when the sentence states a figure the question quotes ('65x', 'by over 40%'), which "
+        "identifies it as a name does (as name_bonus). Set by hand (commit 9a443d0), not fitted.",
+    )
+    role_bonus: float = Field(
+        0.2,
+        ge=0.0,
+        le=1.0,
+        description="Added when the sentence plays a rhetorical role the question asks for (problem, method, "
+        "result, data, theory; rag.evidence.roles.sentence_roles); in the greedy choice, added again for a role "
+        "no chosen sentence plays yet ('the limitation ... and how it addresses it' gets one problem and one "
+        "method sentence). Set by hand (commit 106811b), not fitted.",
+    )
+    other_work_weight: float = Field(
+        0.5,
+        ge=0.0,
+        le=1.0,
+        description="Factor on a background or gap sentence that does not speak in the first person when the "
+        "question asks only for the paper's data (one part, no problem asked): such a sentence describes the field "
+        "and other work, so 'What datasets does APM evaluate on?' is not answered by 'Multi-modal dataset "
+        "distillation (MDD) seeks to compress large-scale multi-modal datasets' (commit 5ffaea6, the case that "
+        "set it). Set by hand, not fitted.",
+    )
+    definition_bonus: float = Field(
+        0.25,
+        ge=0.0,
+        le=1.0,
+        description="Added when the question asks what a name stands for and the sentence spells it out "
+        "('... (DGSA)'). Set by hand (commit 0626d6b), not fitted.",
+    )
+    name_bonus: float = Field(
+        0.25,
+        ge=0.0,
+        le=1.0,
+        description="Added when the sentence states a name the question asks about other than the paper's own "
+        "(TDSC, ALFWorld); not on top of definition_bonus. Set by hand (commit 106811b), not fitted.",
+    )
+    availability_factor: float = Field(
+        0.3,
+        ge=0.0,
+        le=1.0,
+        description="Factor on a short availability statement ('Audio samples are available at <url>.') unless "
+        "the question asks for code or links: it says nothing about the work. Set by hand (commit 6507e5c), not "
+        "fitted.",
+    )
+    availability_words: int = Field(
+        16,
+        ge=0,
+        le=1000,
+        description="Most words (whitespace-separated) of an availability statement that availability_factor "
+        "applies to. Set by hand (commit 6507e5c), not fitted.",
+    )
+    coverage_bonus: float = Field(
+        0.3,
+        ge=0.0,
+        le=1.0,
+        description="In the greedy choice, a sentence gains coverage_bonus x the idf-weighted share of the "
+        "question's terms no chosen sentence covers yet (after maximal marginal relevance, Carbonell and "
+        "Goldstein, 1998). Set by hand (commit 3377aae), not fitted.",
+    )
+    cutoff: float = Field(
+        0.6,
+        ge=0.0,
+        le=1.0,
+        description="A sentence whose greedy gain falls below cutoff x the best sentence's score is not quoted "
+        "(at least one is). Raised from 0.5 by hand in commit 5acc527, no figure recorded; not fitted.",
+    )
+    summary_cutoff: float = Field(
+        0.35,
+        ge=0.0,
+        le=1.0,
+        description="The cutoff for a summary, which asks for the whole abstract's gist. Set by hand (commit "
+        "f53012f), not fitted.",
+    )
+    part_floor: float = Field(
+        0.35,
+        ge=0.0,
+        le=1.0,
+        description="A sub-question's best sentence is quoted first when it scores at least part_floor x the "
+        "question's best sentence (so no part of 'what problem ..., and what phenomenon ...?' goes unanswered). "
+        "Set by hand (commit 7429975), not fitted.",
+    )
+    part_margin: float = Field(
+        2.0,
+        ge=1.0,
+        description="... or when it scores at least part_margin x the sub-question's runner-up (and part_min): "
+        "the one sentence the part singles out. Set by hand (commit 0626d6b), not fitted.",
+    )
+    part_min: float = Field(
+        0.1,
+        ge=0.0,
+        le=1.0,
+        description="Least score of a sub-question's stand-out sentence (part_margin). Set by hand (commit "
+        "0626d6b), not fitted.",
+    )
+    gap_unit: int = Field(
+        3,
+        ge=0,
+        le=20,
+        description="Sentences: a problem question that quotes part of a gap move of at most this many sentences "
+        "gets all of it ('However, these approaches ...' + 'This design ..., leading to ...'); a limitations "
+        "question without stated limitations quotes at most this many gap sentences. Set by hand (commit "
+        "7429975), not fitted.",
+    )
+    elaboration_unit: int = Field(
+        3,
+        ge=0,
+        le=20,
+        description="Most sentences quoted after a paper's proposal when it is asked about as a whole (a summary, "
+        "or its problem and its method), up to the first result or availability sentence. The commit that brought "
+        "it with the summary roles (3094a1d) raised summary facts 0.920 -> 1.000 (dev) and 0.826 -> 0.944 "
+        "(rephrasings), other kinds unchanged; the limit 3 itself was not varied.",
+    )
+    aspect_floor: float = Field(
+        0.20,
+        ge=0.0,
+        le=1.0,
+        description="Least evidence score for a sentence to answer an asked aspect of a comparison or a free "
+        "table column; below it the cell says 'not stated in the abstract'. Chosen on the dev set's 12 "
+        "comparisons and their 48 rephrasings (commit 7bbfbe3): at the rows' floor (0.30) the short aspect "
+        "queries of rephrasings ('what does each shrink?') found no sentence in either paper far more often "
+        "than the abstracts lacked the answer (the note of the time gives aspect facts 0.78 there and leaves the "
+        "figure at 0.20 unrecorded).",
+    )
+
+
 class StoreSettings(_Section):
     """How processes share the data directory."""
 
@@ -278,6 +446,7 @@ class Settings(BaseSettings):
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)
     answer: AnswerSettings = Field(default_factory=AnswerSettings)
+    evidence: EvidenceSettings = Field(default_factory=EvidenceSettings)
     store: StoreSettings = Field(default_factory=StoreSettings)
     input: InputSettings = Field(default_factory=InputSettings)
     api: ApiSettings = Field(default_factory=ApiSettings)

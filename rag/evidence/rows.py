@@ -128,7 +128,7 @@ ROWS: tuple[Row, ...] = (
 )
 CONTEXT_SENTENCES = 2
 """Most sentences quoted before a problem sentence that reads against the one before it (a gap is
-rarely stated over more than three sentences; see :data:`rag.evidence.selector.GAP_UNIT`)."""
+rarely stated over more than three sentences; see :attr:`rag.settings.EvidenceSettings.gap_unit`)."""
 LIMITATIONS = next(r for r in ROWS if r.key == "limitations")
 """The row of the limitations a paper states of its own work."""
 ROW_MIN_SCORE = 0.30

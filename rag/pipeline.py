@@ -241,7 +241,7 @@ def build_pipeline(
     embedder = embedder or make_embedder(settings)
     store = store or open_store(settings)
     retriever = HybridRetriever(store, embedder, settings.retrieval, cache_dir=settings.home / "cache" / "index")
-    evidence = EvidenceSelector(embedder, list(retriever.papers.values()))
+    evidence = EvidenceSelector(embedder, list(retriever.papers.values()), settings.evidence)
     note = ""
     if llm == "configured":
         try:

@@ -14,13 +14,14 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
+from rag.settings import EvidenceSettings
 from rag.types import Ask, Evidence, Retrieval, SearchQuery
 from store.papers import Paper
 
 if TYPE_CHECKING:
     from rag.text import Sentence
 
-__all__ = ["Embedder", "EvidenceSource", "PaperStore", "Retriever"]
+__all__ = ["Embedder", "EvidenceSource", "PaperStore", "Retriever", "evidence_settings"]
 
 
 @runtime_checkable
@@ -84,7 +85,12 @@ class Retriever(Protocol):
 
 
 class EvidenceSource(Protocol):
-    """Sentences of abstracts, scored against a question."""
+    """Sentences of abstracts, scored against a question.
+
+    An implementation may carry ``settings`` (:class:`rag.settings.EvidenceSettings`, as
+    :class:`rag.evidence.selector.EvidenceSelector` does); the stages built on it read their weights and
+    floors through :func:`evidence_settings`, which gives the defaults for one that does not.
+    """
 
     def sentences(self, paper: Paper) -> tuple[list[Sentence], np.ndarray]:
         """The abstract's sentences and their ``(m, d)`` unit embeddings."""
@@ -118,3 +124,11 @@ class EvidenceSource(Protocol):
     def idf(self, term: str) -> float:
         """Inverse document frequency of ``term``."""
         ...
+
+
+def evidence_settings(source: object) -> EvidenceSettings:
+    """The evidence settings ``source`` (an :class:`EvidenceSource`) scores with: its ``settings`` when
+    they are :class:`rag.settings.EvidenceSettings`, else the defaults (a test fake has none). Rows,
+    comparisons and tables read their floors from it."""
+    got = getattr(source, "settings", None)
+    return got if isinstance(got, EvidenceSettings) else EvidenceSettings()

@@ -20,9 +20,12 @@ __all__ = [
     "ApiSettings",
     "ChunkSettings",
     "EmbeddingSettings",
+    "EvidenceSettings",
+    "FusionSettings",
     "InputSettings",
     "LLMSettings",
     "RetrievalSettings",
+    "RowSettings",
     "Settings",
     "StoreSettings",
     "default_corpus",
@@ -59,6 +62,71 @@ class ChunkSettings(_Section):
         200, ge=32, description="Largest chunk in word-piece tokens; must stay below the embedder's limit."
     )
     overlap_sentences: int = Field(1, ge=0, le=5, description="Sentences repeated at the start of the next chunk.")
+
+
+class FusionSettings(_Section):
+    """How the three ranked lists become one ranking and one relevance per paper
+    (:meth:`rag.index.retrieve.HybridRetriever.search`).
+
+    The fused relevance ``dense_weight * max(cosine, 0) + lexical_weight * bm25 + name_weight * name``
+    (clipped to 1) is each hit's ``score``: the answers' reference choice compares it with the best
+    hit's (:mod:`rag.route.references`) and it breaks ties of the rank fusion. The first five numbers
+    date from the first version of the retriever (commit dfc2d64), set by hand and never fitted; the
+    rerank weight came with the coverage rerank (commit 2a0038e).
+    """
+
+    dense_weight: float = Field(
+        0.55,
+        ge=0.0,
+        le=1.0,
+        description="Weight of a paper's best chunk cosine (negative taken as 0) in the fused relevance. "
+        "Set by hand, not fitted. Measured with `paperchat eval` on dev / rephrasings (115 / 344 questions, the 38 "
+        "bundled papers, --llm none): at 0.55 recall@5 0.989 / 0.973, citation precision 0.972 / 0.951, fact "
+        "coverage 0.966 / 0.903, refusal accuracy 1.000 / 0.917; at 0.45 and at 0.65 (the other weights kept) "
+        "every eval figure is the same, rephrasing consistency included: the fused relevance only breaks ties of "
+        "the rank fusion and is compared with the best hit's.",
+    )
+    lexical_weight: float = Field(
+        0.25,
+        ge=0.0,
+        le=1.0,
+        description="Weight of a paper's BM25 score divided by the query's best, in [0, 1], in the fused "
+        "relevance. Set by hand, not fitted, not varied alone (dense_weight +-0.1 changed no eval figure).",
+    )
+    name_weight: float = Field(
+        0.35,
+        ge=0.0,
+        le=1.0,
+        description="Weight of the name match (1.0 exact label, 0.9 one edit from one, 0.6 coined term of an "
+        "abstract; rag.index.catalogue) in the fused relevance. Set by hand, not fitted, not varied alone "
+        "(dense_weight +-0.1 changed no eval figure).",
+    )
+    name_boost: float = Field(
+        2.0,
+        ge=0.0,
+        description="A stated name adds name_boost x its weight / (rrf_k + 1) to its papers' reciprocal rank "
+        "fusion score: at 2.0 an exact label match adds as much as rank 1 in both the dense and the BM25 list, "
+        "so the paper it names outranks every paper no name points to once it is in either list. Set by hand, "
+        "not fitted.",
+    )
+    label_match: float = Field(
+        0.9,
+        ge=0.0,
+        le=1.0,
+        description="Least name weight for a stated name to name its papers (Retrieval.names; the head is then "
+        "not reranked by coverage). 0.9 is the weight of a label one edit away (rag.index.catalogue.ONE_EDIT, "
+        "which NameReader.named also uses): labels matched exactly or within one edit name a paper, a coined "
+        "term of an abstract (0.6) does not. Set with those weights, not fitted.",
+    )
+    rerank_dense_weight: float = Field(
+        0.3,
+        ge=0.0,
+        description="Weight of the best chunk cosine beside IDF-weighted term coverage in the rerank of the first "
+        "rerank_depth hits (sort key: coverage + rerank_dense_weight x cosine; the cosine mostly breaks ties). "
+        "The rerank was measured when it came in (commit 2a0038e, 3,136 ICML papers indexed): the gold paper at "
+        "rank 1 for 98.6% of the dev set's one-paper questions instead of 94.2%, paraphrase MRR 0.87 -> 1.00, no "
+        "false refusals; the 0.3 itself was set by hand and not varied.",
+    )
 
 
 class RetrievalSettings(_Section):
@@ -115,6 +183,7 @@ class RetrievalSettings(_Section):
     name_match_min: int = Field(
         86, ge=50, le=100, description="Least similarity (0-100, rapidfuzz ratio) for a stated name to match a label."
     )
+    fusion: FusionSettings = Field(default_factory=FusionSettings)
 
 
 class LLMSettings(_Section):
@@ -154,6 +223,274 @@ class AnswerSettings(_Section):
     claim_support_floor: float = Field(
         0.45, ge=0.0, le=1.0, description="Least cosine between a claim and its cited sentence to count as supported."
     )
+
+
+class RowSettings(_Section):
+    """How a sentence is scored for a row of a comparison table or a summary (:mod:`rag.evidence.rows`).
+
+    Row score in [0, 1]: ``semantic_weight * evidence score + cue_weight * min(1, cue)``, where ``cue``
+    counts the row's rhetorical cues (``cue_hit`` each, at most 1), plus a position bonus, minus a penalty
+    for a cue of another row (argumentative zoning, Teufel and Moens, Computational Linguistics 2002).
+    The numbers came with the rows (commits 19fd6b6 and 8e596dc) and were set by hand, not fitted.
+    """
+
+    semantic_weight: float = Field(
+        0.5,
+        ge=0.0,
+        le=1.0,
+        description="Weight of the sentence's evidence score (EvidenceSelector.score against the row's query) in "
+        "its row score. Set by hand, not fitted. The semantic / cue mix measured with `paperchat eval` on dev / "
+        "rephrasings (115 / 344 questions, the 38 bundled papers, --llm none): at 0.5 / 0.5 recall@5 0.989 / "
+        "0.973, citation precision 0.972 / 0.951, fact coverage 0.966 / 0.903, refusal accuracy 1.000 / 0.917; "
+        "at 0.4 / 0.6 and at 0.6 / 0.4 every eval figure is the same, rephrasing consistency included (row "
+        "scores move, the chosen sentences hold: 'Compare DANCE and APM' quotes the same first eight sentences "
+        "at 0.6 / 0.4, the first at 0.613 instead of 0.678).",
+    )
+    cue_weight: float = Field(
+        0.5,
+        ge=0.0,
+        le=1.0,
+        description="Weight of the cue part (in [0, 1]) in a row score. Set by hand, not fitted; varied with "
+        "semantic_weight (the two sum to 1), see there.",
+    )
+    cue_hit: float = Field(
+        0.4,
+        ge=0.0,
+        le=1.0,
+        description="Cue part added by each distinct cue of the row a sentence holds, at most 1 in all (three "
+        "cues, or one cue and a strong one, fill it). Set by hand, not fitted.",
+    )
+    strong_hits: int = Field(
+        2,
+        ge=0,
+        le=10,
+        description="Cues a strong cue counts as: a phrase of Row.strong ('we propose', 'on 8 datasets'), a figure "
+        "with a unit in the results row, a well-known benchmark named in the data row (HumanEval, GSM8K; commit "
+        "fc9f73d). Set by hand, not fitted.",
+    )
+    position_bonus: float = Field(
+        0.1,
+        ge=0.0,
+        le=1.0,
+        description="Most cue part added for where a sentence stands: problems come early in abstracts, results "
+        "late (linear in the sentence's place, 0 at the other end). Set by hand, not fitted.",
+    )
+    against_penalty: float = Field(
+        0.3,
+        ge=0.0,
+        le=1.0,
+        description="Cue part taken off a sentence holding a cue that argues against the row (prior work for "
+        "results, a result opening for the approach). Set by hand, not fitted.",
+    )
+    uncued_weight: float = Field(
+        0.25,
+        ge=0.0,
+        le=1.0,
+        description="Row score, as a share of the evidence score, of a sentence that holds none of the row's cues, "
+        "that speaks of the field or of other work (background or gap move, not first person) for the approach, "
+        "data and results rows, or that states the contribution for the problem row (commit 2c1348f). 0.25 is the "
+        "semantic part (0.5) halved: at most 0.25, below min_score, so such a sentence never fills a cell on its "
+        "own. Set by hand, not fitted.",
+    )
+    min_score: float = Field(
+        0.30,
+        ge=0.0,
+        le=1.0,
+        description="Least row score for a sentence to fill a cell; below it the cell says 'not stated in the "
+        "abstract'. Set by hand, not fitted (the asked aspects' floor, aspect_floor, was moved off it to 0.20 on "
+        "the dev comparisons).",
+    )
+    reuse_margin: float = Field(
+        0.1,
+        ge=0.0,
+        le=1.0,
+        description="A sentence another row already took fills this row too only when it scores at least "
+        "min_score + reuse_margin and no unused sentence reaches min_score. Set by hand, not fitted.",
+    )
+    context_sentences: int = Field(
+        2,
+        ge=0,
+        le=10,
+        description="Most sentences quoted before a problem sentence that reads against the one before it "
+        "('However, ...', 'These approaches ...'): that sentence says what it is a problem of; a gap is rarely "
+        "stated over more than three sentences (gap_unit). When quoting them came in (commit ec2a0f0, up to two), "
+        "compare facts rose 0.958 -> 1.000 (dev) and 0.896 -> 0.938 (rephrasings), summary facts unchanged "
+        "(1.000 / 0.944); the limit 2 itself was not varied.",
+    )
+
+
+class EvidenceSettings(_Section):
+    """How the sentences of an abstract are scored and chosen as evidence (:mod:`rag.evidence.selector`).
+
+    Sentence score in [0, 1]: ``cosine_weight * cosine + overlap_weight * idf-weighted term overlap`` plus
+    bonuses, times factors, clipped to 1 (:meth:`rag.evidence.selector.EvidenceSelector.score`); then a
+    greedy choice of sentences (:meth:`~rag.evidence.selector.EvidenceSelector.select`). Unless a
+    description gives figures, a number was set by hand when the behaviour it weighs came in (the commit
+    named) and was never fitted.
+    """
+
+    cosine_weight: float = Field(
+        0.6,
+        ge=0.0,
+        le=1.0,
+        description="Weight of the sentence's cosine to the question (negative taken as 0) in its evidence score. "
+        "Set by hand in the first version (commit dfc2d64), not fitted. The cosine / overlap mix measured with "
+        "`paperchat eval` on dev / rephrasings (115 / 344 questions, the 38 bundled papers, --llm none): at 0.6 / "
+        "0.4 recall@5 0.989 / 0.973, citation precision 0.972 / 0.951, fact coverage 0.966 / 0.903, refusal "
+        "accuracy 1.000 / 0.917; at 0.5 / 0.5 fact coverage 0.956 / 0.903 (one dev summary is no longer fully "
+        "correct: summary fact coverage 1.000 -> 0.957), the rest the same; at 0.7 / 0.3 fact coverage 0.966 / "
+        "0.905 (rephrased multi-paper questions 0.806 -> 0.815), the rest the same.",
+    )
+    overlap_weight: float = Field(
+        0.4,
+        ge=0.0,
+        le=1.0,
+        description="Weight of the share of the question's terms the sentence states, each weighed by corpus idf "
+        "x within-abstract idf, in its evidence score. Set by hand (commit dfc2d64), not fitted; varied with "
+        "cosine_weight (the two sum to 1), see there.",
+    )
+    inherited_weight: float = Field(
+        0.5,
+        ge=0.0,
+        le=1.0,
+        description="Weight, in the term overlap, of the terms a sentence opening with 'This' / 'These ...' "
+        "inherits from the sentence before it (a cheap coreference). Set by hand (commit 7429975), not fitted.",
+    )
+    number_bonus: float = Field(
+        0.1,
+        ge=0.0,
+        le=1.0,
+        description="Added when the question asks for a quantity and the sentence states a number. Set by hand "
+        "(commit dfc2d64), not fitted.",
+    )
+    figure_bonus: float = Field(
+        0.25,
+        ge=0.0,
+        le=1.0,
+        description="Added when the sentence states a figure the question quotes ('65x', 'by over 40%'), which "
+        "identifies it as a name does (as name_bonus). Set by hand (commit 9a443d0), not fitted.",
+    )
+    role_bonus: float = Field(
+        0.2,
+        ge=0.0,
+        le=1.0,
+        description="Added when the sentence plays a rhetorical role the question asks for (problem, method, "
+        "result, data, theory; rag.evidence.roles.sentence_roles); in the greedy choice, added again for a role "
+        "no chosen sentence plays yet ('the limitation ... and how it addresses it' gets one problem and one "
+        "method sentence). Set by hand (commit 106811b), not fitted.",
+    )
+    other_work_weight: float = Field(
+        0.5,
+        ge=0.0,
+        le=1.0,
+        description="Factor on a background or gap sentence that does not speak in the first person when the "
+        "question asks only for the paper's data (one part, no problem asked): such a sentence describes the field "
+        "and other work, so 'What datasets does APM evaluate on?' is not answered by 'Multi-modal dataset "
+        "distillation (MDD) seeks to compress large-scale multi-modal datasets' (commit 5ffaea6, the case that "
+        "set it). Set by hand, not fitted.",
+    )
+    definition_bonus: float = Field(
+        0.25,
+        ge=0.0,
+        le=1.0,
+        description="Added when the question asks what a name stands for and the sentence spells it out "
+        "('... (DGSA)'). Set by hand (commit 0626d6b), not fitted.",
+    )
+    name_bonus: float = Field(
+        0.25,
+        ge=0.0,
+        le=1.0,
+        description="Added when the sentence states a name the question asks about other than the paper's own "
+        "(TDSC, ALFWorld); not on top of definition_bonus. Set by hand (commit 106811b), not fitted.",
+    )
+    availability_factor: float = Field(
+        0.3,
+        ge=0.0,
+        le=1.0,
+        description="Factor on a short availability statement ('Audio samples are available at <url>.') unless "
+        "the question asks for code or links: it says nothing about the work. Set by hand (commit 6507e5c), not "
+        "fitted.",
+    )
+    availability_words: int = Field(
+        16,
+        ge=0,
+        le=1000,
+        description="Most words (whitespace-separated) of an availability statement that availability_factor "
+        "applies to. Set by hand (commit 6507e5c), not fitted.",
+    )
+    coverage_bonus: float = Field(
+        0.3,
+        ge=0.0,
+        le=1.0,
+        description="In the greedy choice, a sentence gains coverage_bonus x the idf-weighted share of the "
+        "question's terms no chosen sentence covers yet (after maximal marginal relevance, Carbonell and "
+        "Goldstein, 1998). Set by hand (commit 3377aae), not fitted.",
+    )
+    cutoff: float = Field(
+        0.6,
+        ge=0.0,
+        le=1.0,
+        description="A sentence whose greedy gain falls below cutoff x the best sentence's score is not quoted "
+        "(at least one is). Raised from 0.5 by hand in commit 5acc527, no figure recorded; not fitted.",
+    )
+    summary_cutoff: float = Field(
+        0.35,
+        ge=0.0,
+        le=1.0,
+        description="The cutoff for a summary, which asks for the whole abstract's gist. Set by hand (commit "
+        "f53012f), not fitted.",
+    )
+    part_floor: float = Field(
+        0.35,
+        ge=0.0,
+        le=1.0,
+        description="A sub-question's best sentence is quoted first when it scores at least part_floor x the "
+        "question's best sentence (so no part of 'what problem ..., and what phenomenon ...?' goes unanswered). "
+        "Set by hand (commit 7429975), not fitted.",
+    )
+    part_margin: float = Field(
+        2.0,
+        ge=1.0,
+        description="... or when it scores at least part_margin x the sub-question's runner-up (and part_min): "
+        "the one sentence the part singles out. Set by hand (commit 0626d6b), not fitted.",
+    )
+    part_min: float = Field(
+        0.1,
+        ge=0.0,
+        le=1.0,
+        description="Least score of a sub-question's stand-out sentence (part_margin). Set by hand (commit "
+        "0626d6b), not fitted.",
+    )
+    gap_unit: int = Field(
+        3,
+        ge=0,
+        le=20,
+        description="Sentences: a problem question that quotes part of a gap move of at most this many sentences "
+        "gets all of it ('However, these approaches ...' + 'This design ..., leading to ...'); a limitations "
+        "question without stated limitations quotes at most this many gap sentences. Set by hand (commit "
+        "7429975), not fitted.",
+    )
+    elaboration_unit: int = Field(
+        3,
+        ge=0,
+        le=20,
+        description="Most sentences quoted after a paper's proposal when it is asked about as a whole (a summary, "
+        "or its problem and its method), up to the first result or availability sentence. The commit that brought "
+        "it with the summary roles (3094a1d) raised summary facts 0.920 -> 1.000 (dev) and 0.826 -> 0.944 "
+        "(rephrasings), other kinds unchanged; the limit 3 itself was not varied.",
+    )
+    aspect_floor: float = Field(
+        0.20,
+        ge=0.0,
+        le=1.0,
+        description="Least evidence score for a sentence to answer an asked aspect of a comparison or a free "
+        "table column; below it the cell says 'not stated in the abstract'. Chosen on the dev set's 12 "
+        "comparisons and their 48 rephrasings (commit 7bbfbe3): at the rows' floor (0.30) the short aspect "
+        "queries of rephrasings ('what does each shrink?') found no sentence in either paper far more often "
+        "than the abstracts lacked the answer (the note of the time gives aspect facts 0.78 there and leaves the "
+        "figure at 0.20 unrecorded).",
+    )
+    rows: RowSettings = Field(default_factory=RowSettings)
 
 
 class StoreSettings(_Section):
@@ -216,6 +553,7 @@ class Settings(BaseSettings):
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)
     answer: AnswerSettings = Field(default_factory=AnswerSettings)
+    evidence: EvidenceSettings = Field(default_factory=EvidenceSettings)
     store: StoreSettings = Field(default_factory=StoreSettings)
     input: InputSettings = Field(default_factory=InputSettings)
     api: ApiSettings = Field(default_factory=ApiSettings)

@@ -14,8 +14,10 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from rag.evidence.roles import CONTINUES, FIRST_PERSON, RESULT_LEAD, names_benchmark
+from rag.protocols import evidence_settings
 from rag.question.asks import read_ask
 from rag.question.plan import Ask
+from rag.settings import RowSettings
 from rag.types import Evidence
 from rag.vocabulary import beside
 from store.papers import Paper, strip_markup
@@ -23,7 +25,7 @@ from store.papers import Paper, strip_markup
 if TYPE_CHECKING:
     from rag.protocols import EvidenceSource
 
-__all__ = ["LIMITATIONS", "NOT_STATED", "ROWS", "ROW_MIN_SCORE", "Row", "row_ask", "select_rows"]
+__all__ = ["LIMITATIONS", "NOT_STATED", "ROWS", "Row", "row_ask", "select_rows"]
 
 NOT_STATED = "not stated in the abstract"
 """What a cell says when no sentence of the abstract fits its row."""
@@ -37,20 +39,22 @@ def row_ask(row: Row) -> Ask:
 class Row:
     """One row of a comparison table (and one theme of a summary).
 
-    A sentence's row score in [0, 1] is ``0.5 * semantic + 0.5 * cue``: ``semantic`` is
+    A sentence's row score in [0, 1] is ``semantic_weight * semantic + cue_weight * cue`` (fields of
+    :class:`rag.settings.RowSettings`, with how each was set): ``semantic`` is
     :meth:`rag.evidence.selector.EvidenceSelector.score` against :attr:`query`; ``cue`` counts the
-    rhetorical cues of the row the sentence holds (0.4 each, at most 1), plus a position
-    bonus of up to 0.1 (problems come early in abstracts, results late), minus 0.3 when the
-    sentence holds a cue of :attr:`against`. Rhetorical cues are the usual features of
-    argumentative zoning (Teufel and Moens, Computational Linguistics 2002): generic
-    queries alone rank sentences poorly on 150-word abstracts.
+    rhetorical cues of the row the sentence holds (``cue_hit`` each, a strong one ``strong_hits``
+    times, at most 1), plus a position bonus of up to ``position_bonus`` (problems come early in
+    abstracts, results late), minus ``against_penalty`` when the sentence holds a cue of
+    :attr:`against`. Rhetorical cues are the usual features of argumentative zoning (Teufel and
+    Moens, Computational Linguistics 2002): generic queries alone rank sentences poorly on
+    150-word abstracts.
 
     Attributes:
         key: Stable identifier (``"problem"``).
         title: Row heading shown to users.
         query: What the row asks of the abstract, for the semantic score.
         cues: Words and phrases that mark a sentence of this row (one hit each).
-        strong: Phrases that mark it unmistakably ("we propose", "on 8 datasets"; two hits each).
+        strong: Phrases that mark it unmistakably ("we propose", "on 8 datasets"; ``strong_hits`` hits each).
         against: Cues of other rows that argue against this one (may be ``None``).
         position: ``"early"``, ``"late"`` or ``""``: where such sentences usually stand.
         requires_own: Only sentences about the paper's own work count (limitations).
@@ -126,45 +130,40 @@ ROWS: tuple[Row, ...] = (
         requires_own=True,
     ),
 )
-CONTEXT_SENTENCES = 2
-"""Most sentences quoted before a problem sentence that reads against the one before it (a gap is
-rarely stated over more than three sentences; see :data:`rag.evidence.selector.GAP_UNIT`)."""
 LIMITATIONS = next(r for r in ROWS if r.key == "limitations")
 """The row of the limitations a paper states of its own work."""
-ROW_MIN_SCORE = 0.30
-"""Least row score (see :class:`Row`) for a sentence to fill a cell; else :data:`NOT_STATED`."""
 
 
-def _row_score(row: Row, ev: Evidence, index: int, count: int, label: str, move: str = "unknown") -> float:
+def _row_score(row: Row, ev: Evidence, index: int, count: int, label: str, move: str, cfg: RowSettings) -> float:
     text = strip_markup(ev.sentence)
     if row.requires_own and not (_OWN.search(text) or (label and label.lower() in text.lower())):
         return 0.0
     if row.requires_own and (_REMEDY.search(text) or move in ("background", "gap")):
         return 0.0  # the gap it remedies ("To address this limitation, we propose ..."), not its own
     if row.key != "problem" and move in ("background", "gap") and not FIRST_PERSON.search(text):
-        return 0.25 * ev.score  # the field or other work: not this paper's approach, data or results
+        return cfg.uncued_weight * ev.score  # the field or other work: not this paper's approach, data or results
     if row.key == "problem" and move == "contribution":
-        return 0.25 * ev.score  # the abstract states a gap: the problem is there, not in what the paper does
+        return cfg.uncued_weight * ev.score  # the abstract states a gap: the problem is there, not in what it does
     hits = len({m.group(0).lower() for m in row.cues.finditer(text)})
     if row.strong is not None:
-        hits += 2 * len({m.group(0).lower() for m in row.strong.finditer(text)})
+        hits += cfg.strong_hits * len({m.group(0).lower() for m in row.strong.finditer(text)})
     if row.key == "results" and _NUMERIC_RESULT.search(ev.sentence):
-        hits += 2
+        hits += cfg.strong_hits
     if row.key == "data" and names_benchmark(text):
-        hits += 2  # "gains ... on HumanEval and GSM8K" states the data without saying "benchmark"
+        hits += cfg.strong_hits  # "gains ... on HumanEval and GSM8K" states the data without saying "benchmark"
     if row.key == "approach" and label and not label.endswith("…") and label.lower() in text.lower():
         hits += 1
     if not hits:
-        return 0.25 * ev.score  # the semantic part alone, halved: never enough on its own
-    cue = min(1.0, 0.4 * hits)
+        return cfg.uncued_weight * ev.score  # the semantic part alone, halved: never enough on its own
+    cue = min(1.0, cfg.cue_hit * hits)
     pos = index / max(1, count - 1)
     if row.position == "early":
-        cue += 0.1 * (1.0 - pos)
+        cue += cfg.position_bonus * (1.0 - pos)
     elif row.position == "late":
-        cue += 0.1 * pos
+        cue += cfg.position_bonus * pos
     if row.against is not None and row.against.search(text):
-        cue -= 0.3
-    return max(0.0, min(1.0, 0.5 * ev.score + 0.5 * min(1.0, cue)))
+        cue -= cfg.against_penalty
+    return max(0.0, min(1.0, cfg.semantic_weight * ev.score + cfg.cue_weight * min(1.0, cue)))
 
 
 def select_rows(
@@ -173,13 +172,15 @@ def select_rows(
     rows: Sequence[Row] = ROWS,
     *,
     asks: Mapping[str, Ask] | None = None,
-    min_score: float = ROW_MIN_SCORE,
+    min_score: float | None = None,
 ) -> dict[str, tuple[Evidence, ...]]:
     """The best sentence of ``paper``'s abstract for each row, or none when nothing fits.
 
     Rows are filled in order of how specific their cues are (approach, results, data,
     problem, limitations); a sentence already used by another row is taken again only
-    when it scores at least ``min_score + 0.1`` for this row and no unused one qualifies.
+    when it scores at least ``min_score + reuse_margin`` for this row and no unused one qualifies.
+    The weights and floors are ``evidence``'s row settings (:class:`rag.settings.RowSettings`,
+    ``evidence.settings.rows``; the defaults for a source without settings).
 
     Args:
         evidence: The sentence scorer.
@@ -187,11 +188,13 @@ def select_rows(
         rows: Rows to fill.
         asks: What to score each row's sentences against, by row key, when not the row's own
             query (a topic summary asks each row of its topic); default :func:`row_ask`.
-        min_score: Least row score in [0, 1] for a cell.
+        min_score: Least row score in [0, 1] for a cell (default: the settings' ``min_score``).
 
     Returns:
         Row key -> the chosen evidence (empty tuple = not stated in the abstract).
     """
+    cfg = evidence_settings(evidence).rows
+    floor = cfg.min_score if min_score is None else min_score
     order = {s.start: i for i, s in enumerate(evidence.sentences(paper)[0])}
     moves = evidence.moves(paper)
     count = max(1, len(order))
@@ -203,20 +206,23 @@ def select_rows(
         scored = evidence.score((asks or {}).get(row.key) or row_ask(row), paper)
         own = "" if paper.describes else paper.label  # a descriptive label is no name to look for
         ranked = sorted(
-            ((_row_score(row, e, order.get(e.start, 0), count, own, moves.get(e.start, "unknown")), e) for e in scored),
+            (
+                (_row_score(row, e, order.get(e.start, 0), count, own, moves.get(e.start, "unknown"), cfg), e)
+                for e in scored
+            ),
             key=lambda t: t[0],
             reverse=True,
         )
         pick: Evidence | None = None
         for sc, e in ranked:
-            if sc < min_score:
+            if sc < floor:
                 break
             if e.start not in used:
                 pick = replace(e, score=round(sc, 4))
                 break
         if pick is None:
             for sc, e in ranked:
-                if sc >= min_score + 0.1:
+                if sc >= floor + cfg.reuse_margin:
                     pick = replace(e, score=round(sc, 4))
                     break
         if pick is None:
@@ -227,8 +233,8 @@ def select_rows(
         first = pick
         # "However, establishing a compact boundary ... remains a challenge": a problem stated
         # against the sentence before it is quoted with that sentence ("One-class learning offers
-        # inherent robustness ..."), which says what it is a problem of; at most CONTEXT_SENTENCES.
-        while row.key == "problem" and len(before) < CONTEXT_SENTENCES and CONTINUES.search(first.sentence):
+        # inherent robustness ..."), which says what it is a problem of; at most cfg.context_sentences.
+        while row.key == "problem" and len(before) < cfg.context_sentences and CONTINUES.search(first.sentence):
             prev = max((e for e in scored if e.start < first.start), key=lambda e: e.start, default=None)
             if prev is None or prev.start in used:
                 break

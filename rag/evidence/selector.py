@@ -23,6 +23,7 @@ from rag.evidence.roles import (
 from rag.index.embed import Embedder
 from rag.lexicon import term_key
 from rag.question.asks import text_about
+from rag.settings import EvidenceSettings
 from rag.text import (
     Sentence,
     content_terms,
@@ -36,29 +37,11 @@ from store.papers import Paper
 
 __all__ = ["EvidenceSelector", "list_items", "list_opening"]
 
-
-
-ROLE_BONUS = 0.2
-OTHER_WORK_WEIGHT = 0.5
-"""Factor on a background or gap sentence that does not speak in the first person when the question
-asks only for the paper's data (one part, no problem asked): such a sentence describes the field and other work
-(:func:`rag.evidence.roles.sentence_roles`), so "What datasets does APM evaluate on?" is not answered by
-"Multi-modal dataset distillation (MDD) seeks to compress large-scale multi-modal datasets"."""
-PART_FLOOR = 0.35  # x the best sentence's score: the least a sub-question's best sentence needs
-PART_MARGIN = 2.0  # x the runner-up's score: a sub-question's best sentence that stands out is taken
-ASPECT_FLOOR = 0.20
-"""Least evidence score (in [0, 1], :meth:`rag.evidence.selector.EvidenceSelector.score`) for a sentence to
-answer an asked aspect; below it the cell says "not stated in the abstract". Chosen on the dev set's
-12 comparisons and their 48 rephrasings: at the rows' floor (0.30) the short aspect queries of
-rephrasings ("what does each shrink?") found no sentence in either paper far more often than the
-abstracts lacked the answer (aspect facts 0.78 -> see the closing figures)."""
-
-
-GAP_UNIT = 3  # sentences: a gap move at most this long is quoted whole
-ELABORATION_UNIT = 3  # sentences: most quoted after a paper's proposal when it is asked about as a whole
 _AVAILABILITY = re.compile(
     r"\b(available|released?|open-?sourced?)\b.*(https?://|www\.|\.(com|org|io|cn)\b|github)", re.I
 )
+
+
 def _keys(text: str) -> set[str]:
     """The term keys of the content words of ``text``; a hyphenated compound also gives its parts'
     keys, so "two-stage training" states "stages" and "verifier-free" states "verifier"."""
@@ -76,24 +59,29 @@ def _data_sentences(abstract: str) -> list[Sentence]:
 class EvidenceSelector:
     """Scores the sentences of retrieved abstracts against a question.
 
-    Sentence score in [0, 1]: ``0.6 * cosine + 0.4 * idf-weighted term overlap``, plus
-    0.1 when the question asks for a quantity and the sentence states a number, 0.2 when
+    Sentence score in [0, 1], in the fields of :class:`rag.settings.EvidenceSettings` (their
+    defaults and how each was set are there):
+    ``cosine_weight * cosine + overlap_weight * idf-weighted term overlap``, plus
+    ``number_bonus`` when the question asks for a quantity and the sentence states a number,
+    ``figure_bonus`` when it states a figure the question quotes, ``role_bonus`` when
     the sentence plays a rhetorical role the question asks for (problem, method, result,
-    data, theory; the problem is the abstract's gap move, :func:`abstract_moves`), 0.25 when it
-    states a name the question asks about, and 0.25 when it spells out a name the question
-    asks the meaning of ("what does DGSA stand for"); clipped to 1. A short availability
-    statement ("Code is available at <url>") keeps 0.3 of its score unless the question asks
-    for code or links. A sentence that opens with
-    "This"/"These ..." also matches, at half weight, the terms of the sentence before it.
-    Sentence embeddings are computed once per paper and cached.
+    data, theory; the problem is the abstract's gap move, :func:`abstract_moves`), ``name_bonus``
+    when it states a name the question asks about, and ``definition_bonus`` when it
+    spells out a name the question asks the meaning of ("what does DGSA stand for"); clipped to 1.
+    A short availability statement ("Code is available at <url>") keeps ``availability_factor``
+    of its score unless the question asks for code or links. A sentence that opens with
+    "This"/"These ..." also matches, at ``inherited_weight``, the terms of the sentence
+    before it. Sentence embeddings are computed once per paper and cached.
 
     Args:
         embedder: The embedder (sentences and question use the same model).
         papers: All papers, for document frequencies of terms.
+        settings: The weights, bonuses and floors, each with how it was set (``settings.evidence``).
     """
 
-    def __init__(self, embedder: Embedder, papers: list[Paper]):
+    def __init__(self, embedder: Embedder, papers: list[Paper], settings: EvidenceSettings | None = None):
         self.embedder = embedder
+        self.settings = settings if settings is not None else EvidenceSettings()
         self._cache: dict[str, tuple[list[Sentence], np.ndarray]] = {}
         self._abstracts: dict[str, str] = {}  # the abstract each cache entry was computed from
         self._moves: dict[str, list[str]] = {}
@@ -191,6 +179,7 @@ class EvidenceSelector:
         for i in range(1, m):
             refers = ANAPHORA.search(sents[i].text)
             inherited.append((sent_terms[i - 1] | inherited[i - 1]) - sent_terms[i] if refers else set())
+        cfg = self.settings
 
         def weight(t: str) -> float:
             sf = sum(1 for st in sent_terms if t in st)
@@ -210,24 +199,25 @@ class EvidenceSelector:
         moves = self.moves(paper)
         out = []
         for s, c, sterms, inh in zip(sents, cos, sent_terms, inherited, strict=True):
-            overlap = (sum(weight(t) for t in qterms & sterms) + 0.5 * sum(weight(t) for t in qterms & inh)) / qweight
-            sc = 0.6 * max(float(c), 0.0) + 0.4 * overlap
+            inherits = sum(weight(t) for t in qterms & inh)
+            overlap = (sum(weight(t) for t in qterms & sterms) + cfg.inherited_weight * inherits) / qweight
+            sc = cfg.cosine_weight * max(float(c), 0.0) + cfg.overlap_weight * overlap
             stated_numbers = numbers(s.text)
             if wants_number and stated_numbers:
-                sc += 0.1
+                sc += cfg.number_bonus
             if figures & stated_numbers:
-                sc += 0.25  # the sentence states the figure the question quotes, as a name
+                sc += cfg.figure_bonus  # the sentence states the figure the question quotes, as a name
             if roles & sentence_roles(s.text, moves[s.start]):
-                sc += ROLE_BONUS
+                sc += cfg.role_bonus
             elif own_role and moves[s.start] in ("background", "gap") and not FIRST_PERSON.search(s.text):
-                sc *= OTHER_WORK_WEIGHT
+                sc *= cfg.other_work_weight
             plain = normalize(s.text)
             if defines and any(f"({d})" in plain for d in defines):
-                sc += 0.25  # "what does DGSA stand for": the sentence that spells out "... (DGSA)"
+                sc += cfg.definition_bonus  # "what does DGSA stand for": the sentence that spells out "... (DGSA)"
             elif asked and any(a in plain for a in asked):
-                sc += 0.25  # the sentence states a name the question asks about (TDSC, ALFWorld)
-            if not wants_link and _AVAILABILITY.search(s.text) and len(s.text.split()) <= 16:
-                sc *= 0.3  # "Audio samples are available at <url>." says nothing about the work
+                sc += cfg.name_bonus  # the sentence states a name the question asks about (TDSC, ALFWorld)
+            if not wants_link and _AVAILABILITY.search(s.text) and len(s.text.split()) <= cfg.availability_words:
+                sc *= cfg.availability_factor  # "Audio samples are available at <url>." says nothing about the work
             out.append(Evidence(paper.id, s.text, s.start, s.end, min(1.0, sc)))
         out.sort(key=lambda e: e.score, reverse=True)
         return out
@@ -252,7 +242,7 @@ class EvidenceSelector:
         """The sentences right after ``gist`` (the paper's proposal) that go on saying how the
         approach works: its stages, components, training ("Specifically, we first ...",
         "Furthermore, we introduce ...", "Our two-stage training approach ..."), in order, at most
-        ``ELABORATION_UNIT``. The run ends at a sentence that reports experiments or results
+        ``settings.elaboration_unit``. The run ends at a sentence that reports experiments or results
         ("Experiments on ...", "Empirically, ..."), at an availability statement, and at the end of
         the abstract. Scores are 0.0: chosen for their place in the abstract, not for a question.
 
@@ -262,7 +252,7 @@ class EvidenceSelector:
         sents, _ = self.sentences(paper)
         after = [x for x in sents if x.start > gist.start]
         out = []
-        for x in after[:ELABORATION_UNIT]:
+        for x in after[: self.settings.elaboration_unit]:
             if RESULT_LEAD.search(x.text) or _AVAILABILITY.search(x.text):
                 break
             out.append(Evidence(paper.id, x.text, x.start, x.end, 0.0))
@@ -273,21 +263,21 @@ class EvidenceSelector:
 
         The roles asked and whether a summary is asked are the ask's (:class:`rag.question.plan.Ask`).
 
-        Greedy: each step takes the sentence with the best score plus a bonus (0.3 x the
-        idf-weighted share) for question terms no chosen sentence covers yet, and
-        ``ROLE_BONUS`` when it plays a rhetorical role the question asks for that no chosen
-        sentence plays yet ("the limitation ... and how it addresses it" gets one problem
-        and one method sentence). A sentence whose total falls below ``cutoff`` x the best
-        sentence's score is not taken (at least one is); ``cutoff`` is 0.6, and 0.35 for
-        summaries, which ask for the whole abstract's gist (greedy coverage after Carbonell
-        & Goldstein, 1998, maximal marginal relevance).
+        The numbers are fields of :attr:`settings` (:class:`rag.settings.EvidenceSettings`). Greedy:
+        each step takes the sentence with the best score plus a bonus (``coverage_bonus`` x the
+        idf-weighted share) for question terms no chosen sentence covers yet, and ``role_bonus``
+        when it plays a rhetorical role the question asks for that no chosen sentence plays yet
+        ("the limitation ... and how it addresses it" gets one problem and one method sentence).
+        A sentence whose total falls below ``cutoff`` x the best sentence's score is not taken (at
+        least one is); for summaries, which ask for the whole abstract's gist, ``summary_cutoff``
+        x the best (greedy coverage after Carbonell & Goldstein, 1998, maximal marginal relevance).
 
         Before the greedy steps, each sub-question (:attr:`Ask.parts`) gets its best
-        sentence when that is within ``PART_FLOOR`` of the best or ``PART_MARGIN`` x its
-        runner-up. After them, a problem question that quoted part of a gap of at most
-        ``GAP_UNIT`` sentences gets the whole gap, and a sentence that opens a numbered list or
-        holds one of its items brings the opening and the sentences with the list's items (a
-        list is one unit); so more than ``k`` may be returned.
+        sentence when that scores at least ``part_floor`` x the best or, at ``part_min`` or more,
+        ``part_margin`` x its runner-up. After them, a problem question that quoted part of a gap
+        of at most ``gap_unit`` sentences gets the whole gap, and a sentence that opens a numbered
+        list or holds one of its items brings the opening and the sentences with the list's items
+        (a list is one unit); so more than ``k`` may be returned.
         """
         asked = set(ask.roles)
         summary = ask.summary
@@ -299,7 +289,8 @@ class EvidenceSelector:
         terms = {e.start: _keys(e.sentence) & qterms for e in scored}
         moves = self.moves(paper)
         played = {e.start: sentence_roles(e.sentence, moves[e.start]) & asked for e in scored}
-        cutoff = 0.35 if summary else 0.6
+        cfg = self.settings
+        cutoff = cfg.summary_cutoff if summary else cfg.cutoff
         best = scored[0].score
         chosen: list[Evidence] = []
         covered: set[str] = set()
@@ -317,7 +308,9 @@ class EvidenceSelector:
                     continue
                 runner_up = ranked[i + 1].score if i + 1 < len(ranked) else 0.0
                 # Close to the question's best sentence, or the one sentence this part singles out.
-                if e.score >= PART_FLOOR * best or (e.score >= 0.1 and e.score >= PART_MARGIN * runner_up):
+                if e.score >= cfg.part_floor * best or (
+                    e.score >= cfg.part_min and e.score >= cfg.part_margin * runner_up
+                ):
                     nxt = next(x for x in pool if x.start == e.start)
                     chosen.append(nxt)
                     covered |= terms[nxt.start]
@@ -326,8 +319,9 @@ class EvidenceSelector:
                 break
         while pool and len(chosen) < k:
             def gain(e: Evidence, covered: set[str] = covered, covered_roles: set[str] = covered_roles) -> float:
-                new_role = ROLE_BONUS if chosen and played[e.start] - covered_roles else 0.0
-                return e.score + 0.3 * sum(self._idf(t) for t in terms[e.start] - covered) / qweight + new_role
+                new_role = cfg.role_bonus if chosen and played[e.start] - covered_roles else 0.0
+                fresh = sum(self._idf(t) for t in terms[e.start] - covered)
+                return e.score + cfg.coverage_bonus * fresh / qweight + new_role
 
             nxt = max(pool, key=gain)
             if chosen and gain(nxt) < cutoff * best:
@@ -340,7 +334,7 @@ class EvidenceSelector:
         # ("However, these approaches ..." + "This design ..., leading to ..."): a problem
         # question that quotes part of a short gap gets all of it.
         gap = [e for e in scored if moves[e.start] == "gap"]
-        if "problem" in asked and len(gap) <= GAP_UNIT and any(moves[e.start] == "gap" for e in chosen):
+        if "problem" in asked and len(gap) <= cfg.gap_unit and any(moves[e.start] == "gap" for e in chosen):
             chosen += [e for e in gap if e not in chosen]
         # A numbered list is one unit: a quoted sentence that opens it ("three challenges: (1)
         # Overhead.") or holds one of its items ("(2) Suboptimal. ...") brings the opening sentence

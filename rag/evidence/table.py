@@ -14,7 +14,7 @@ table knows give sharper evidence than a free phrase does:
 * ``data``: the sentence that says what the paper is evaluated on (:func:`_data_cell`);
 * ``problem``, ``approach``, ``results``, ``limitations``: the rows of :data:`rag.evidence.rows.ROWS`
   (rhetorical cues + similarity), as a comparison fills them;
-* ``free``: the sentence(s) closest to the phrase itself, when they reach :data:`rag.evidence.selector.ASPECT_FLOOR`;
+* ``free``: the sentence(s) closest to the phrase itself, when they reach the evidence settings' ``aspect_floor``;
 * ``topic`` (no phrase asks for it): the first column of a topic's table, the sentence closest to
   the topic, which says why the paper is a row.
 
@@ -30,8 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rag.evidence.rows import ROWS, select_rows
-from rag.evidence.selector import ASPECT_FLOOR
-from rag.protocols import EvidenceSource
+from rag.protocols import EvidenceSource, evidence_settings
 from rag.question.asks import read_ask
 from rag.question.columns import KINDS, TOPIC, column_kind, free_ask, read_columns
 from rag.question.plan import Ask, Column, ColumnKind
@@ -202,9 +201,9 @@ rephrasings): best sentence alone 0.875 / 0.802; 0.9: 0.917 / 0.823; 0.8: 0.917 
 
 def _free_cell(paper: Paper, evidence: EvidenceSource, ask: Ask) -> Cell:
     """The sentence closest to what a free column asks (and a close second), in abstract order,
-    when the best reaches :data:`rag.evidence.selector.ASPECT_FLOOR`."""
+    when the best reaches the evidence settings' ``aspect_floor`` (:class:`rag.settings.EvidenceSettings`)."""
     scored = evidence.score(ask, paper)
-    if not scored or scored[0].score < ASPECT_FLOOR:
+    if not scored or scored[0].score < evidence_settings(evidence).aspect_floor:
         return Cell()
     chosen = [e for e in scored[:2] if e.score >= FREE_SECOND * scored[0].score]
     return Cell(tuple(sorted(chosen, key=lambda e: e.start)))

@@ -52,7 +52,7 @@ class HybridRetriever(BaseRetriever):
     Args:
         store: The Chroma store holding chunks and paper records.
         embedder: The embedder the store's vectors were made with.
-        settings: Retrieval settings (candidates, RRF k, floors).
+        settings: Retrieval settings (candidates, RRF k, floors, the fusion weights of :meth:`search`).
         cache_dir: Where the lexical index (BM25, names, lexicon) is kept between starts, keyed by
             the collection's content (:mod:`rag.index.cache`); ``None`` builds it every time.
     """
@@ -225,35 +225,42 @@ class HybridRetriever(BaseRetriever):
             allowed: Optional set of paper ids to restrict to (filters).
 
         Returns:
-            A :class:`Retrieval`; hits sorted by fused relevance (reciprocal rank fusion of
-            dense, BM25 and name lists), best first; when the question states no name, the
-            first ``rerank_depth`` hits are reranked by term coverage.
+            A :class:`Retrieval`; hits sorted by reciprocal rank fusion of the dense and BM25
+            lists plus a boost for stated names, best first; each hit's ``score`` is the fused
+            relevance in [0, 1]; when the question states no label, the first ``rerank_depth``
+            hits are reranked by term coverage. Every weight is a field of
+            :class:`rag.settings.FusionSettings` (``settings.fusion``), with how it was set.
         """
         n = self.settings.candidates
         question = query.text
         dense = self.dense(question, n, allowed)
         lexical = self.lexical(question, n, allowed)
         matches, unmatched = query.names, list(query.unmatched)
+        fs = self.settings.fusion
         name_w: dict[str, float] = defaultdict(float)
         label_names: dict[str, list[str]] = {}
         for tok, found in matches.items():
             for pid, w in found.items():
                 name_w[pid] = max(name_w[pid], w)
-            if max(found.values()) >= 0.9:
-                label_names[tok] = [pid for pid, w in found.items() if w >= 0.9]
+            if max(found.values()) >= fs.label_match:
+                label_names[tok] = [pid for pid, w in found.items() if w >= fs.label_match]
         k = self.settings.rrf_k
         fused: dict[str, float] = defaultdict(float)
         for ranking in (dense, lexical):
             for rank, pid in enumerate(sorted(ranking, key=ranking.__getitem__, reverse=True)):
                 fused[pid] += 1.0 / (k + rank + 1)
         for pid, w in name_w.items():
-            fused[pid] += 2.0 * w / (k + 1)  # a stated name outranks both lists
+            fused[pid] += fs.name_boost * w / (k + 1)  # a stated name outranks both lists
         hits = []
         weights = self._term_weights(question)  # once per question, not once per candidate
         for pid in fused:
             if allowed is not None and pid not in allowed:
                 continue
-            rel = 0.55 * max(dense.get(pid, 0.0), 0.0) + 0.25 * lexical.get(pid, 0.0) + 0.35 * name_w.get(pid, 0.0)
+            rel = (
+                fs.dense_weight * max(dense.get(pid, 0.0), 0.0)
+                + fs.lexical_weight * lexical.get(pid, 0.0)
+                + fs.name_weight * name_w.get(pid, 0.0)
+            )
             hits.append(
                 PaperHit(
                     paper=self.papers[pid],
@@ -272,7 +279,7 @@ class HybridRetriever(BaseRetriever):
             # indexed, the paper at rank 1 is the gold one for 98.6% of the dev set's one-paper
             # questions instead of 94.2%.
             d = self.settings.rerank_depth
-            hits[:d] = sorted(hits[:d], key=lambda h: h.coverage + 0.3 * h.dense, reverse=True)
+            hits[:d] = sorted(hits[:d], key=lambda h: h.coverage + fs.rerank_dense_weight * h.dense, reverse=True)
         return Retrieval(hits=hits, names=label_names, unmatched_entities=unmatched)
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:

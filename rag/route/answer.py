@@ -24,11 +24,12 @@ from collections.abc import Callable, Collection, Sequence
 
 from rag.citations import format_marker
 from rag.evidence.rows import LIMITATIONS, select_rows
-from rag.evidence.selector import GAP_UNIT, EvidenceSelector
+from rag.evidence.selector import EvidenceSelector
 from rag.index.retrieve import HybridRetriever
 from rag.lexicon import states_phrase
 from rag.llm.clients import ChatLLM
 from rag.llm.prose import REFUSAL, ProseWriter, Source
+from rag.protocols import evidence_settings
 from rag.question.asks import read_ask
 from rag.question.details import MODEL_SIZE
 from rag.question.filters import FILTER_KINDS
@@ -303,7 +304,8 @@ class AnswerPipeline:
                 own = select_rows(self.evidence, paper, [LIMITATIONS])["limitations"]
                 moves = self.evidence.moves(paper)
                 gap = [e for e in self.evidence.score(plan.ask, paper) if moves.get(e.start) == "gap"]
-                s.evidence = sorted(own or gap[:GAP_UNIT] or s.evidence, key=lambda e: e.start)
+                gap = gap[: evidence_settings(self.evidence).gap_unit]  # a limitation not stated: the gap it addresses
+                s.evidence = sorted(own or gap or s.evidence, key=lambda e: e.start)
             return sources
         if plan.detail and not listing:
             # "how big is the Agent-Omit model?", "what license will the kernels be released under?"

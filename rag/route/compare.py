@@ -14,8 +14,7 @@ from dataclasses import dataclass
 
 from rag.citations import format_marker
 from rag.evidence.rows import NOT_STATED, ROWS, Row, select_rows
-from rag.evidence.selector import ASPECT_FLOOR
-from rag.protocols import EvidenceSource
+from rag.protocols import EvidenceSource, evidence_settings
 from rag.question.plan import Ask
 from rag.route.lead import key_clause, quoted
 from rag.text import content_terms, named_entities, normalize
@@ -63,9 +62,10 @@ class ComparisonTable:
 
 
 def _aspect_cell(evidence: EvidenceSource, part: Ask, paper: Paper) -> tuple[Evidence, ...]:
-    """The sentences of ``paper`` that answer ``part``, or ``()`` when none reaches :data:`ASPECT_FLOOR`."""
+    """The sentences of ``paper`` that answer ``part``, or ``()`` when none reaches the evidence settings'
+    ``aspect_floor`` (:class:`rag.settings.EvidenceSettings`)."""
     best = evidence.score(part, paper)
-    if not best or best[0].score < ASPECT_FLOOR:
+    if not best or best[0].score < evidence_settings(evidence).aspect_floor:
         return ()
     return tuple(evidence.select(part, paper, k=ASPECT_SENTENCES))
 

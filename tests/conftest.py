@@ -116,6 +116,17 @@ def mixed(tmp_path_factory, embedder):
     return build_pipeline(settings, embedder=embedder, store=store, llm=None)
 
 
+def read_and_plan(filters, question, papers, authors=None):
+    """The filters ``question`` states, read as the question reader reads them, then applied:
+    ``(FilterPlan, the question without the phrases read)``."""
+    from rag.question.filters import read_filters
+
+    venues = {p.venue for p in papers.values() if p.venue}
+    vocabulary = authors.vocabulary if authors is not None else ()
+    stated, rest = read_filters(question, venues, authors, vocabulary, filters.reads)
+    return filters.plan(stated, papers), rest
+
+
 def search(retriever, text: str, **kw):
     """``retriever.search`` of ``text`` as the question reader makes its query (the names it states)."""
     from rag.question.names import NameReader

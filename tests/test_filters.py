@@ -13,21 +13,10 @@ import subprocess
 import sys
 
 import pytest
-from conftest import MIXED, ROOT, search
+from conftest import MIXED, ROOT, read_and_plan, search
 
 from rag.question.filters import detect_year
 from rag.route.filters import AUTO_HINT, Filters
-
-
-def read_and_plan(filters, question, papers, authors=None):
-    """The filters ``question`` states, read as the question reader reads them, then applied:
-    ``(FilterPlan, the question without the phrases read)``."""
-    from rag.question.filters import read_filters
-
-    venues = {p.venue for p in papers.values() if p.venue}
-    vocabulary = authors.vocabulary if authors is not None else ()
-    stated, rest = read_filters(question, venues, authors, vocabulary, filters.reads)
-    return filters.plan(stated, papers), rest
 
 RECORDS = [json.loads(line) for line in MIXED.read_text().splitlines() if line.strip()]
 YEAR = {r["id"]: r["year"] for r in RECORDS}

@@ -8,6 +8,7 @@ no store. The end-to-end author listing runs over the ``mixed`` collection in te
 from __future__ import annotations
 
 import pytest
+from conftest import read_and_plan
 
 from rag.index.authors import AuthorIndex
 from rag.index.catalogue import Catalogue
@@ -16,17 +17,6 @@ from rag.question.phrasing import split_frame
 from rag.question.reader import read_question
 from rag.route.filters import Filters
 from store.papers import make_paper
-
-
-def read_and_plan(filters, question, papers, authors=None):
-    """The filters ``question`` states, read as the question reader reads them, then applied:
-    ``(FilterPlan, the question without the phrases read)``."""
-    from rag.question.filters import read_filters
-
-    venues = {p.venue for p in papers.values() if p.venue}
-    vocabulary = authors.vocabulary if authors is not None else ()
-    stated, rest = read_filters(question, venues, authors, vocabulary, filters.reads)
-    return filters.plan(stated, papers), rest
 
 FAMILIES = [
     make_paper("lora", "We propose Low-Rank Adaptation, or LoRA, which freezes the weights of a pretrained model "

@@ -189,9 +189,16 @@ def test_a_message_with_one_reading_or_nothing_cited_before_is_not_weighed():
     assert fresh.arbitrate(plan).plan is plan
 
 
-def test_the_earlier_paper_is_kept_when_the_message_finds_that_paper_on_its_own():
+def test_when_both_readings_find_the_earlier_paper_the_frame_decides_how_it_is_read():
+    # "which paper ... its ...": read as asked (no name spelled in); "I remember a paper that ...
+    # their ..." has no frame that asks for a paper: read of the earlier paper
     resolver, reader = _resolver(SPOOF)
     plan = _plan(reader, "which paper detects audio deepfakes and tests its robustness to unseen attacks?")
+    reading = resolver.arbitrate(plan)
+    assert reading.plan is plan.alone and reading.offer == ""
+    resolver, reader = _resolver(CLINIC)
+    plan = _plan(reader, "I recall one that trains models across many clients without pooling their data")
+    assert plan.alone is not None and not plan.seeks
     reading = resolver.arbitrate(plan)
     assert reading.plan is plan and reading.offer == ""
 

@@ -239,9 +239,10 @@ class ReferenceResolver:
             allowed: The ids the filters allow (the alone reading searches within them).
 
         Returns:
-            The :class:`Reading` to answer; ``plan`` itself, with no offer, when there is nothing to
-            weigh (no alone reading, nothing cited before, the refusal check fails on its own, or
-            both readings find the same paper).
+            The :class:`Reading` to answer; with no offer when there is nothing to weigh: ``plan``
+            itself when it has no alone reading, nothing was cited before or the refusal check fails
+            on its own; when both readings find the same paper, the alone reading if the frame asks
+            for a paper ("which paper ... its ...?" after "their" meant two papers), else ``plan``.
         """
         alone = plan.alone
         if alone is None:
@@ -255,8 +256,8 @@ class ReferenceResolver:
         if not retrieval.hits or pipeline.refusals.topic(alone, topic, retrieval, alone.detail):
             return Reading(plan)
         found = retrieval.hits[0].paper
-        if found.id in ids:
-            return Reading(plan)
+        if found.id in ids:  # both readings find the paper; a frame that asks for one reads it as asked
+            return Reading(alone if plan.seeks else plan)
         ask = topic.ask
 
         def best(paper: Paper) -> float:

@@ -223,6 +223,28 @@ class AnswerSettings(_Section):
     claim_support_floor: float = Field(
         0.45, ge=0.0, le=1.0, description="Least cosine between a claim and its cited sentence to count as supported."
     )
+    reading_prior: float = Field(
+        0.10,
+        ge=0.0,
+        le=1.0,
+        description="Head start, in evidence score units ([0, 1]), of reading a message on its own when its frame "
+        "names the paper asked for ('which paper ... tests its robustness?' after a question about another "
+        "paper): the reader's signal, added to (best sentence score of the paper found alone) - (best sentence "
+        "score of the paper referred to). Set by hand on 14 pronoun-bearing standalone questions and 16 "
+        "follow-ups over the seed papers (tests/test_readings.py): without it the smallest standalone margin "
+        "is 0.08 (unframed) and 0.16 (framed), and no follow-up whose alone reading finds another paper has "
+        "a frame, so every value in [0, 0.3] gives the same 30/30; leave-one-pair-out, the range holds.",
+    )
+    reading_band: float = Field(
+        0.15,
+        ge=0.0,
+        le=1.0,
+        description="When the two readings of a message (on its own, or of an earlier paper) score within this "
+        "much of each other (evidence score units, prior included), both are plausible: the better is "
+        "answered and the other offered in one line. Set by hand on the same pairs: a description two papers "
+        "state equally (0.37 / 0.37) offers the other; a follow-up whose alone reading finds a weak paper "
+        "(0.46 referred / 0.27 alone) offers nothing.",
+    )
 
 
 class RowSettings(_Section):

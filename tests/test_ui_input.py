@@ -65,10 +65,13 @@ def test_a_huge_message_is_trimmed_with_a_notice_and_only_a_preview_is_echoed(pa
     limit = seed_settings.input.max_question_chars
     assert len(result[DETAILS]["question"]) <= limit
     note = result[DETAILS]["note"]
-    assert "only its first" in note and f"{len(huge.strip()):,} characters" in note
-    assert "only its first" in result[STATUS]
+    # the question is kept, the padding after it dropped (rag.question.phrasing.keep_asking)
+    assert result[DETAILS]["question"].startswith("What accuracy gain does DANCE report?")
+    assert "kept the 1 sentence that asks" in note and f"{len(huge.strip()):,} characters" in note
+    assert "kept the 1 sentence that asks" in result[STATUS]
     echoed = text_of(result[CHAT][-2])  # the user's message as the chat shows it
-    assert len(echoed) < seed_settings.input.preview_chars + 40 and echoed.endswith("characters)")
+    # the question kept is echoed (a kept message longer than the preview ends "… (N characters)")
+    assert len(echoed) < seed_settings.input.preview_chars + 40 and echoed.startswith("What accuracy gain")
 
 
 def test_an_incomplete_reply_answers_from_the_evidence_and_retry_asks_again(page):

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import click
 
+from rag.question.phrasing import keep_asking
 from rag.settings import Settings
-from store.textin import clean_text, limit_text
+from store.textin import clean_text
 
 __all__ = [
     "LLM_CHOICE", "answer_options", "build_components", "command_settings", "first_run", "ingest_report_output",
@@ -54,9 +55,10 @@ def question_in(text: str, settings: Settings) -> tuple[str, str]:
     Returns:
         ``(question, notice)``: the text normalised (:func:`store.textin.clean_text`: invalid bytes
         in ``sys.argv`` arrive as lone surrogates and become U+FFFD) and trimmed to
-        ``input.max_question_chars``; the notice says it was trimmed, ``""`` when it fits.
+        ``input.max_question_chars``, keeping the sentences that ask
+        (:func:`rag.question.phrasing.keep_asking`); the notice says what was dropped, ``""`` when it fits.
     """
-    return limit_text(clean_text(text), settings.input.max_question_chars)
+    return keep_asking(clean_text(text), settings.input.max_question_chars)
 
 
 def answer_options(command):

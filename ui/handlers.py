@@ -31,11 +31,12 @@ import gradio as gr
 
 from rag.llm.clients import LLMError
 from rag.pipeline import Components
+from rag.question.phrasing import keep_asking
 from rag.route.conversation import Conversation, Turn
 from rag.route.filters import Filters
 from rag.route.table_text import table_csv
 from rag.settings import Settings
-from store.textin import clean_text, limit_text
+from store.textin import clean_text
 from ui.chat import escape_dollars, history_messages, status_line
 from ui.evidence_panel import EMPTY_PANEL, evidence_panel
 from ui.exports import answer_markdown, bibtex, conversation_markdown
@@ -201,7 +202,7 @@ class Handlers:
         session.filters, filter_warning = parse_filters(year, venue, author, auto_filter)
         filters = session.filters
         # One normalisation for every input path (lone surrogates, controls, NFC), then the length limit.
-        message, trimmed = limit_text(clean_text(message or ""), self.settings.input.max_question_chars)
+        message, trimmed = keep_asking(clean_text(message or ""), self.settings.input.max_question_chars)
         skip = gr.skip()
         if not message:
             yield (

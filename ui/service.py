@@ -15,13 +15,14 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from rag.pipeline import Components, refreshed
+from rag.question.phrasing import keep_asking
 from rag.route.answer import AnswerPipeline
 from rag.route.conversation import Conversation, Turn
 from rag.route.filters import Filters
 from rag.route.search import Found, search_papers
 from rag.types import Citation
 from store.papers import Paper
-from store.textin import clean_text, limit_text
+from store.textin import clean_text
 from ui.exports import bibtex
 
 __all__ = ["Library", "UnknownPaper"]
@@ -85,7 +86,7 @@ class Library:
     def question(self, text: str) -> tuple[str, str]:
         """A question as received, normalised and trimmed to ``input.max_question_chars``:
         ``(question, notice)``, the notice ``""`` when it fits (as ``paperchat ask`` does)."""
-        return limit_text(clean_text(text), self.components.settings.input.max_question_chars)
+        return keep_asking(clean_text(text), self.components.settings.input.max_question_chars)
 
     # --- answering ------------------------------------------------------------------------
 

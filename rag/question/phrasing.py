@@ -30,11 +30,14 @@ __all__ = [
     "FRAME_WORDS",
     "Number",
     "asks_better",
+    "asks",
+    "asks_for_paper",
     "asks_collection",
     "asks_quantity",
     "clean_input",
     "excluded_terms",
     "facets",
+    "keep_asking",
     "social",
     "split_exclusion",
     "strip_social",
@@ -232,6 +235,23 @@ def split_frame(query: str, plural_heads: bool = True) -> tuple[str, Number]:
     return (body if content_terms(body) else query.strip(" ?.!")), number
 
 
+_PAPER_HEAD = _VOCABULARY["paper_head"].words
+
+
+def asks_for_paper(query: str) -> bool:
+    """Whether the frame at the start of ``query`` names the paper asked for ("which paper ...",
+    "is there work on ...", "any study that ..."; :data:`FRAME_WORDS` then a ``paper_head`` noun):
+    the rest describes that paper, so a pronoun in it may be the paper's own ("which paper detects
+    audio deepfakes and tests its robustness?"). False for "what dataset does it use?"."""
+    for m in _TOKEN.finditer(query.strip()):
+        t = m.group(0).lower().replace("’", "'")
+        if t in _PAPER_HEAD:
+            return True
+        if not (_frame_form(t) or _is_set_noun(t)):
+            return False
+    return False
+
+
 def split_exclusion(topic: str) -> tuple[str, str]:
     """A topic and what it excludes: "RL for reasoning, outside of agent settings" ->
     ("RL for reasoning", "agent settings"); ``(topic, "")`` when nothing is excluded."""
@@ -335,6 +355,64 @@ def trim(text: str, limit: int) -> tuple[str, bool]:
     if end < limit // 2:
         end = cut.rfind(" ")
     return cut[: end + 1 if end > 0 else limit].strip(), True
+
+
+_MESSAGE_SENTENCE = re.compile(r"[^.?!\n]+(?:[.?!]+|\n|$)")
+
+
+def asks(sentence: str) -> bool:
+    """Whether a sentence of a message asks something: it ends with "?" or opens with a word that
+    opens a question or request (``question_start``: "which", "how", "compare", "list", ...)."""
+    s = sentence.strip()
+    return s.endswith("?") or bool(_QUESTION_START.match(s))
+
+
+def keep_asking(text: str, limit: int) -> tuple[str, str]:
+    """A message of at most ``limit`` characters that keeps the sentences that ask (:func:`asks`).
+
+    A question pasted after a long context ("Here is our setup: ... Which paper ...?") keeps its
+    question: the sentences that ask, from the last back while they fit, in the message's order;
+    the context is dropped (read with it, "Which paper ..." would no longer open the question). A
+    message with no sentence that asks keeps its first part (:func:`trim`).
+
+    Args:
+        text: The message (normalised).
+        limit: Most characters kept (> 0).
+
+    Returns:
+        ``(kept, notice)``: the text itself and ``""`` when it fits; else what is kept and a
+        sentence saying what was dropped (how many sentences and characters, and how the dropped
+        part starts).
+    """
+    if len(text) <= limit:
+        return text, ""
+    parts = [m.group(0).strip() for m in _MESSAGE_SENTENCE.finditer(text)]
+    parts = [p for p in parts if p]
+    asking = [i for i, p in enumerate(parts) if asks(p)]
+    size = f"The message is {len(text):,} characters long (the limit is {limit:,})"
+    if not asking:
+        cut, _ = trim(text, limit)
+        return cut, f"{size}: no sentence of it asks, so only its first {len(cut):,} characters were read."
+    kept: set[int] = set()
+    room = limit
+    for i in reversed(asking):
+        if len(parts[i]) + 1 <= room:
+            kept.add(i)
+            room -= len(parts[i]) + 1
+    if not kept:  # one question longer than the limit: its first part
+        cut, _ = trim(parts[asking[-1]], limit)
+        return cut, f"{size}: its last question alone is longer; only its first {len(cut):,} characters were read."
+    dropped = [parts[i] for i in range(len(parts)) if i not in kept]
+    if not dropped:  # every sentence asks and fits once white space is collapsed
+        return " ".join(parts), ""
+    chars = sum(len(p) for p in dropped)
+    asked = len(kept)
+    start = dropped[0][:60].rstrip() + ("…" if len(dropped[0]) > 60 else "")
+    notice = (
+        f"{size}: kept the {asked} sentence{'s that ask' if asked != 1 else ' that asks'}; dropped {len(dropped)} "
+        f"sentence{'s' if len(dropped) != 1 else ''} ({chars:,} characters), from “{start}”."
+    )
+    return " ".join(parts[i] for i in sorted(kept)), notice
 
 
 # --- the form of the answer asked for ------------------------------------------------------

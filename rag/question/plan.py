@@ -225,6 +225,8 @@ class Plan:
         search: What retrieval searches for the whole query (names stated, coined terms).
         injected: Instructions to the assistant were dropped from ``query``.
         trimmed: ``query`` was cut to the longest question read.
+        dropped: When trimmed, what was dropped, as a sentence for the answer's note (the message
+            keeps the sentences that ask, :func:`rag.question.phrasing.keep_asking`).
         english: The question reads as English (else only names can be matched).
         coined: Coined terms and names the query states, as written ("RLHF", "resnet50"): a
             term no abstract of the named paper holds is refused (:mod:`rag.route.refusal`).
@@ -241,6 +243,7 @@ class Plan:
     search: SearchQuery = field(default_factory=lambda: SearchQuery(""))
     injected: bool = False
     trimmed: bool = False
+    dropped: str = ""
     english: bool = True
     coined: tuple[str, ...] = ()
     rare: tuple[str, ...] = ()
@@ -328,6 +331,12 @@ class AskPlan(Plan):
         polar: A yes/no question about papers it refers to ("Does DANCE use LLM surrogates?").
         polar_terms: For ``polar``: the content terms a sentence must state for "yes".
         own_limits: It asks for a paper's own limitations, not the limitation it addresses.
+        seeks: Its frame names the paper asked for ("which paper ...", "is there work on ...").
+        alone: The message read as a question of its own, its pronouns the described paper's own
+            ("which paper detects deepfakes and tests its robustness?"), when it could also be
+            read as asking about a paper of an earlier turn; the route lets the evidence choose
+            (:meth:`rag.route.references.ReferenceResolver.arbitrate`). ``None`` when the pronouns
+            can only refer back ("what dataset does it use?").
     """
 
     topic: Topic = field(default_factory=lambda: Topic(""))
@@ -337,6 +346,8 @@ class AskPlan(Plan):
     polar: bool = False
     polar_terms: tuple[str, ...] = ()
     own_limits: bool = False
+    seeks: bool = False
+    alone: AskPlan | None = None
 
     @property
     def number(self) -> Number:

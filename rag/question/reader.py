@@ -54,15 +54,16 @@ from rag.question.phrasing import (
     BETTER,
     asks_better,
     asks_collection,
+    asks_for_paper,
     clean_input,
     excluded_terms,
     facets,
+    keep_asking,
     social,
     split_exclusion,
     split_frame,
     strip_injection,
     strip_social,
-    trim,
     verdict_criterion,
     verdict_only,
     without_verdict,
@@ -133,6 +134,8 @@ _FIRST_N = re.compile(rf"{_V['first_top']}\s+({_V['count']})", re.I)
 _COUNT_OF = {"two": 2, "three": 3, "four": 4, "five": 5}
 _NUMBER_WORDS = {word: n for name, n in _COUNT_OF.items() for word in _VOCABULARY[name].words}
 _BOTH = _VOCABULARY["both"].words
+# "its", "their": may stand for a noun of the message itself ("tests its robustness")
+_POSSESSIVE = _VOCABULARY["possessive"].words
 # "the ride-hailing paper", "the paper on quantum computing", "the work that studies LLM logic".
 _DESCRIBED = re.compile(
     rf"\bthe\s+(?P<d>(?:(?!{_V['not_description_word']})[\w$\\{{}}/-]+\s+){{1,8}}?){_V['described_noun']}(?!s)"
@@ -364,6 +367,7 @@ class _Header(TypedDict, total=False):
     search: SearchQuery
     injected: bool
     trimmed: bool
+    dropped: str
     english: bool
     coined: tuple[str, ...]
     rare: tuple[str, ...]
@@ -527,7 +531,8 @@ class Reader:
         if not asked:
             return Reply(asked, "", kind="empty")
         query, injected = strip_injection(asked)
-        query, trimmed = trim(query, self.max_chars)
+        query, dropped = keep_asking(query, self.max_chars)  # a question pasted after context is kept
+        trimmed = bool(dropped)
         greeting = bool(query) and social(query)
         if not greeting:  # "hi, which papers ...", "thanks! and who wrote it?": what is asked
             query = strip_social(query)
@@ -537,8 +542,12 @@ class Reader:
             stated, query = self.stated(query, filters)
         known = cat.known if cat is not None else None
         english = greeting or not looks_non_english(query or asked, known)
-        header = _Header(asked=asked, query=query, injected=injected, trimmed=trimmed, english=english, filters=stated)
-        refs = [r for _, r in _refs(query, cat, self.names)] if query else []
+        header = _Header(
+            asked=asked, query=query, injected=injected, trimmed=trimmed, dropped=dropped, english=english,
+            filters=stated,
+        )
+        located = _refs(query, cat, self.names) if query else []
+        refs = [r for _, r in located]
         if greeting and not any(r.kind in ("name", "id") for r in refs):  # "got it" refers to no paper
             return Reply(**header, kind="social")
         held = asks_collection(query) if query and not refs else ""
@@ -561,6 +570,8 @@ class Reader:
         if isinstance(follow, Plan):
             return replace(follow, asked=asked)
         plan = replace(plan, follow=follow) if follow is not None else plan
+        if follow is None and isinstance(plan, AskPlan):
+            plan = self._alone(plan, query, located, header)
         # "papers by X" and nothing else asked: the author's papers, listed from the records
         if (stated.authors or stated.person) and isinstance(plan, AskPlan) and not plan.refs and not plan.detail \
                 and not _asks_link(query) and not topic_left(plan.topic.text):
@@ -596,6 +607,37 @@ class Reader:
         if _WHICH_OF_THEM.match(query):
             return FollowUp("choose", plan=self._choice(query))
         return None
+
+    def _alone(self, plan: AskPlan, query: str, located: Sequence[tuple[int, PaperRef]], header: _Header) -> AskPlan:
+        """``plan`` with :attr:`AskPlan.seeks` and, when its pronouns could be the message's own,
+        :attr:`AskPlan.alone`: the message read with them referring to no earlier paper.
+
+        It could stand alone when every reference is a pronoun ("it", "its", "their"; no name,
+        number, ordinal, description or counted "both"), it states two or more words besides them,
+        asks more than a detail of the last paper, and either its frame names the paper asked for
+        ("which paper detects audio deepfakes and tests its robustness?") or every pronoun is a
+        possessive after two or more content words it can stand for ("is work on training models
+        across many clients without pooling their data ..."). "What dataset does it use?" and "what
+        are its limitations?" can only refer back."""
+        seeks = asks_for_paper(query)
+        plan = replace(plan, seeks=seeks)
+        back = [(pos, r) for pos, r in located if r in plan.refs]
+        if not back or len(back) != len(plan.refs) or not plan.content_beyond_pronouns:
+            return plan
+        if any(r.kind not in ("pronoun", "plural") or r.count for _, r in back):
+            return plan
+        if plan.detail is not None and plan.detail.only:
+            return plan
+        own = all(
+            r.text.lower() in _POSSESSIVE and len(content_terms(query[:pos])) >= 2 for pos, r in back
+        )
+        if not (seeks or own):
+            return plan
+        kept = [r for _, r in located if r not in plan.refs]
+        alone = self._question(query, kept, _Header(**header))
+        if not isinstance(alone, AskPlan) or alone.refs:
+            return plan
+        return replace(plan, alone=replace(alone, seeks=seeks))
 
     def _choice(self, query: str) -> ComparePlan:
         """The comparison a question choosing among the papers discussed asks ("which one is faster?",

@@ -198,7 +198,7 @@ class AnswerPipeline:
                 h.paper.label for h in left_out
             ) + "."
         if plan.trimmed:
-            note = "; ".join(x for x in (note, "question trimmed to its first part (too long)") if x)
+            note = "; ".join(x for x in (note, plan.dropped or "question trimmed to its first part (too long)") if x)
         timings.total = time.perf_counter() - t0
         chosen_ids = {h.paper.id for h in chosen}
         ranked = chosen + [h for h in retrieval.hits if h.paper.id not in chosen_ids]

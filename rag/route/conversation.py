@@ -336,6 +336,10 @@ class Conversation:
         return self._refusal_turn(plan, EMPTY_QUESTION, t0, fplan)
 
     def _answer(self, plan: AskPlan, fplan: FilterPlan, t0: float, shown: str = "", **kw) -> Turn:
+        # "which paper detects deepfakes and tests its robustness?" after a CogRouter question: the
+        # evidence decides whether "its" is CogRouter's or the described paper's
+        reading = self.resolver.arbitrate(plan, fplan.allowed)
+        plan = reading.plan
         ids, standalone, unresolved = self.resolver.referred(plan)
         standalone = shown or standalone
         if unresolved is not None:
@@ -353,6 +357,8 @@ class Conversation:
             return self._refusal_turn(plan, f"{REFUSAL} {NOT_ENGLISH}", t0, fplan)
         ans = self.pipeline.answer(plan, papers=ids, allowed=allowed, **kw)
         ans = replace(self.renumber(ans), question=plan.asked, note=self._note(fplan, ans.note))
+        if reading.offer:
+            ans = replace(ans, text=f"{ans.text}\n\n{reading.offer}")
         return Turn(plan.asked, standalone, ans, "refusal" if ans.refused else "answer", plan=plan)
 
     def _compare(self, plan: ComparePlan, fplan: FilterPlan, t0: float) -> Turn | None:

@@ -22,7 +22,7 @@ from store.papers import Paper
 if TYPE_CHECKING:
     from rag.route.answer import AnswerPipeline
 
-__all__ = ["MAX_COMPARED", "AnswerPipelineSource", "ReferenceResolver", "Resolution", "display_name"]
+__all__ = ["MAX_COMPARED", "AnswerPipelineSource", "Reading", "ReferenceResolver", "Resolution", "display_name"]
 
 MAX_COMPARED = 5
 """Most papers one comparison puts side by side (columns of its table); more named are left out."""
@@ -48,6 +48,24 @@ class Resolution:
     def resolved(self) -> bool:
         """Exactly one paper."""
         return len(self.paper_ids) == 1
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The reading of a message the evidence supports (:meth:`ReferenceResolver.arbitrate`).
+
+    Attributes:
+        plan: The plan to answer: the message as asked of an earlier paper, or on its own.
+        offer: One line offering the other reading when both are plausible ("Asked about
+            CogRouter? Ask: “...”"); ``""`` otherwise.
+        follow: Best sentence score, in [0, 1], of the ask in the papers referred to (0 when not weighed).
+        alone: Best sentence score, in [0, 1], of the ask in the paper found on its own (0 when not weighed).
+    """
+
+    plan: AskPlan
+    offer: str = ""
+    follow: float = 0.0
+    alone: float = 0.0
 
 
 class AnswerPipelineSource(Protocol):
@@ -112,8 +130,7 @@ class ReferenceResolver:
             elif r.kind == "ordinal" and r.index is not None:
                 listed = h.listed(r.index)
                 if not listed:
-                    msg = f"no earlier answer lists papers to count in, so “{r.text}” refers to no paper"
-                    unlisted = unlisted or Resolution(r.text, (), "earlier turn", msg)
+                    unlisted = unlisted or Resolution(r.text, (), "earlier turn", h.beyond(r.text))
                     continue
                 pid = listed[r.index].paper_id
                 ids.append(pid)
@@ -173,6 +190,8 @@ class ReferenceResolver:
             recent = self.history.listed(idx) if got.back.kind == "ordinal" else self.history.recent()
             if recent and idx < len(recent):
                 return Resolution(ref, (recent[idx].paper_id,), "earlier turn")
+            if got.back.kind == "ordinal":
+                return Resolution(ref, (), "earlier turn", self.history.beyond(ref))
             return Resolution(ref, (), "earlier turn", f"nothing was cited before, so “{ref}” refers to no paper")
         if len(got.fuzzy) == 1:
             return Resolution(ref, got.fuzzy, "name")
@@ -198,6 +217,64 @@ class ReferenceResolver:
         if close:
             return Resolution(ref, (top.paper.id, *close), "description", f"“{ref}” fits several papers")
         return Resolution(ref, (top.paper.id,), "description")
+
+    # --- two readings of one message -------------------------------------------------------
+
+    def arbitrate(self, plan: AskPlan, allowed: set[str] | None = None) -> Reading:
+        """Which reading of a message the papers support: as asked of the paper an earlier turn
+        cited ("its" = CogRouter), or on its own (:attr:`AskPlan.alone`: "which paper detects audio
+        deepfakes and tests its robustness?" finds CA-SOADD).
+
+        Both readings are scored by what the papers state: the best sentence score
+        (:meth:`rag.evidence.selector.EvidenceSelector.score`, in [0, 1]) of what the message asks,
+        without its pronouns (the alone reading's topic), in the referred papers against the same in
+        the paper the message finds on its own (its first hit, when the refusal check passes: the
+        collection states what it describes). The reader's signal that the frame names the paper
+        asked for (:attr:`AskPlan.seeks`) adds ``answer.reading_prior`` to the alone side. The better
+        reading is answered; when the other is within ``answer.reading_band`` and its paper states
+        something of the ask, it is offered in one line.
+
+        Args:
+            plan: The message's plan; only one with an :attr:`AskPlan.alone` reading is weighed.
+            allowed: The ids the filters allow (the alone reading searches within them).
+
+        Returns:
+            The :class:`Reading` to answer; with no offer when there is nothing to weigh: ``plan``
+            itself when it has no alone reading, nothing was cited before or the refusal check fails
+            on its own; when both readings find the same paper, the alone reading if the frame asks
+            for a paper ("which paper ... its ...?" after "their" meant two papers), else ``plan``.
+        """
+        alone = plan.alone
+        if alone is None:
+            return Reading(plan)
+        ids, spelled, unresolved = self.referred(plan)
+        if unresolved is not None or not ids:
+            return Reading(plan)
+        pipeline = self.pipeline
+        topic = alone.topic
+        retrieval = pipeline.retriever.search(topic.search, allowed=allowed)
+        if not retrieval.hits or pipeline.refusals.topic(alone, topic, retrieval, alone.detail):
+            return Reading(plan)
+        found = retrieval.hits[0].paper
+        if found.id in ids:  # both readings find the paper; a frame that asks for one reads it as asked
+            return Reading(alone if plan.seeks else plan)
+        ask = topic.ask
+
+        def best(paper: Paper) -> float:
+            scored = pipeline.evidence.score(ask, paper)
+            return scored[0].score if scored else 0.0
+
+        follow = max(best(self.papers[p]) for p in ids)
+        own = best(found)
+        cfg = pipeline.settings.answer
+        margin = own - follow + (cfg.reading_prior if plan.seeks else 0.0)
+        close = abs(margin) < cfg.reading_band
+        referred = " and ".join(display_name(self.papers[p]) for p in ids)
+        if margin > 0:
+            offer = f"Asked about {referred}? Ask: “{spelled}”" if close and follow > 0 else ""
+            return Reading(alone, offer, follow, own)
+        offer = f"Not about {referred}? On its own the question finds {display_name(found)} ({found.id})."
+        return Reading(plan, offer if close else "", follow, own)
 
     # --- follow-ups -----------------------------------------------------------------------
 
@@ -237,6 +314,8 @@ class ReferenceResolver:
         x = follow.target
         refs: tuple[PaperRef, ...] = follow.target_refs
         ordinal = next((r for r in plan.refs if r.kind == "ordinal" and r.index is not None), None)
+        if ordinal is not None and ordinal.index is not None and not self.history.listed(ordinal.index):
+            return plan, ""  # "and the ninth one?" after a list of four: referred() says the list is shorter
         if ordinal is not None and ordinal.index is not None and (listed := self.history.listed(ordinal.index)):
             pid = listed[ordinal.index].paper_id
             x = self._named(pid)
@@ -272,23 +351,30 @@ class ReferenceResolver:
             members = [hit for hit, _ in self.pipeline.membership.members(topic.text, (), hits, 0.0)][:2]
             if len(members) == 2:
                 return [Resolution(topic.text, (hit.paper.id,), "description") for hit in members], True
-        first_n = next((r.count for r in plan.refs if r.kind == "plural" and r.first), 0)
-        if not ids and first_n and len(listed := h.listed(first_n - 1)) >= first_n:  # "compare the first three"
-            return [Resolution(c.label, (c.paper_id,), "earlier turn") for c in listed[:first_n]], True
+        first = next((r for r in plan.refs if r.kind == "plural" and r.first and r.count), None)
+        if not ids and first is not None:  # "compare the first three"; after a list of one, says so
+            if len(listed := h.listed(first.count - 1)) >= first.count:
+                return [Resolution(c.label, (c.paper_id,), "earlier turn") for c in listed[: first.count]], True
+            return [Resolution(first.text, (), "earlier turn", h.beyond(first.text))], False
+        beyond = next(
+            (r for r in plan.refs if r.kind == "ordinal" and r.index is not None and not h.listed(r.index)), None
+        )
+        if beyond is not None:  # "compare the first and the fifth" after a list of four
+            return [Resolution(beyond.text, (), "earlier turn", h.beyond(beyond.text))], False
         discussed = h.discussed()
         plural = [r.text.lower() for r in plan.refs if r.kind == "plural"]
         if not ids and plural and len(discussed) >= 2:
             # "compare them" after a list of three compares all three (up to five); "both", two
             take = 2 if "both" in plural or len(discussed) > MAX_COMPARED else MAX_COMPARED
             return [Resolution(c.label, (c.paper_id,), "earlier turn") for c in discussed[:take]], True
-        first: list[Resolution] = []
+        tried: list[Resolution] = []
         for a, b in plan.sides[:5]:
             ra, rb = self.resolve(a), self.resolve(b)
             if ra.resolved and rb.resolved and ra.paper_ids != rb.paper_ids:
                 return [ra, rb], True
-            first = first or [ra, rb]
-        if first:
-            return first, False
+            tried = tried or [ra, rb]
+        if tried:
+            return tried, False
         if ids:
             return [Resolution(self.papers[ids[0]].label, (ids[0],), "name")], False
         return [], False

@@ -129,17 +129,29 @@ class History:
                     return list(out.values())
         return list(out.values())
 
+    def last_list(self) -> list[Citation]:
+        """The list ordinals count in: the citations of the latest answer that cited two or more
+        papers, else of the latest answer that cited anything; ``[]`` when none did."""
+        return next((list(t.citations) for t in reversed(self.turns) if len(t.citations) >= 2), []) or self.recent()
+
     def listed(self, index: int) -> list[Citation]:
         """The citations an ordinal ("the second one", ``index`` 1; "the last one", -1) counts in:
-        those of the latest answer that listed two or more papers and holds it, else of the latest
-        answer that cited anything when it holds it; ``[]`` when no earlier answer does. After
-        a list and an answer about its first paper, "the second one" is the list's second."""
+        :meth:`last_list` when it holds it, ``[]`` otherwise (no earlier answer, or a shorter list:
+        "the third one" after a list of two refers to no paper, not to an older, longer list).
+        After a list and an answer about its first paper, "the second one" is the list's second."""
         need = index + 1 if index >= 0 else 1
-        listed = next((list(t.citations) for t in reversed(self.turns) if len(t.citations) >= max(2, need)), [])
-        if listed:
-            return listed
-        recent = self.recent()
-        return recent if len(recent) >= need else []
+        listed = self.last_list()
+        return listed if len(listed) >= need else []
+
+    def beyond(self, text: str) -> str:
+        """Why an ordinal or count ``text`` ("the third one", "the first two") that :meth:`listed`
+        cannot place refers to no paper: the last list is shorter, or nothing was listed."""
+        listed = self.last_list()
+        if not listed:
+            return f"no earlier answer lists papers to count in, so “{text}” refers to no paper"
+        names = ", ".join(f"{c.label} {format_marker(c.number)}" for c in listed[:5])
+        n = len(listed)
+        return f"the last answer lists {n} paper{'s' if n != 1 else ''} ({names}), so “{text}” refers to no paper"
 
     def previous_answer(self) -> Turn | None:
         """The latest turn that answered a question and cited papers (what "what about X?" continues)."""

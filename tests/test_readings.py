@@ -1,0 +1,388 @@
+"""Which reading of a message the evidence supports, and what a conversation says when a message
+points past what it holds (issue 32: cases 1, 5 and 7).
+
+* **Two readings.** "which paper detects audio deepfakes and tests its robustness to unseen
+  attacks?" after a question about CogRouter can be read of CogRouter ("its" = CogRouter's) or on
+  its own ("its" = the detector's). The reader offers the second reading
+  (:attr:`rag.question.plan.AskPlan.alone`) when the frame names the paper asked for or every
+  pronoun is a possessive after words it can stand for; the route scores both by what the papers
+  state (:meth:`rag.route.references.ReferenceResolver.arbitrate`). "What dataset does it use?"
+  has one reading: the earlier paper's.
+* **An ordinal beyond the list** ("the third one" after two papers, "compare the first two" after
+  one) says how long the list is (:meth:`rag.route.turn.History.beyond`).
+* **A long message keeps the sentences that ask** and says what it dropped
+  (:func:`rag.question.phrasing.keep_asking`).
+
+Fast tests use the real reader over a small catalogue and the hand-computable fakes of
+:mod:`tests.fakes`; the end-to-end ones (marked slow by their fixture) use the seed corpus with the
+real embedder and Chroma, with phrasings of their own (none is a question of the eval files).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from rag.index.catalogue import Catalogue
+from rag.question.phrasing import asks, asks_for_paper, keep_asking
+from rag.question.plan import AskPlan
+from rag.question.reader import Reader
+from rag.route.references import ReferenceResolver
+from rag.route.refusal import RefusalPolicy
+from rag.route.turn import History, Turn
+from rag.settings import Settings
+from rag.types import Answer, Citation
+from store.papers import Paper, make_paper
+from tests.fakes import FakeEvidence, FakeRetriever
+
+ROUTER = make_paper(
+    "router",
+    "Language agents reason at one fixed depth. We present DepthRouter, an agent that chooses how deeply to "
+    "reason at each step. DepthRouter is evaluated on ALFWorld and ScienceWorld.",
+)
+SPOOF = make_paper(
+    "spoof",
+    "Audio deepfakes keep evolving. We present SpoofGuard, a detector of audio deepfakes that tests its "
+    "robustness to unseen attacks.",
+)
+CLINIC = make_paper(
+    "clinic",
+    "Patient records cannot leave hospitals. We present FedClinic, which trains models across many clients "
+    "without pooling their data.",
+)
+GRAPHS = make_paper(
+    "graphs",
+    "Graph learning across clients is costly. We present GraphFed, which trains graph models across many "
+    "clients without pooling their data, and condenses each client graph.",
+)
+FAKE_PAPERS = [ROUTER, SPOOF, CLINIC, GRAPHS]
+
+
+# --- the reader: which messages have a reading of their own ------------------------------------
+
+
+@pytest.fixture(scope="module")
+def reader() -> Reader:
+    return Reader(Catalogue(FAKE_PAPERS))
+
+
+def _plan(reader: Reader, message: str) -> AskPlan:
+    plan = reader.read(message)
+    assert isinstance(plan, AskPlan), plan
+    return plan
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "which paper detects audio deepfakes and tests its robustness to unseen attacks?",  # the issue's
+        "is there a paper about training models across many clients without pooling their data?",  # the issue's
+        "which work teaches a robot hand to grasp tools from videos of people and their hands?",
+        "any study that forecasts demand from few examples and learns where to augment its data?",
+        "I remember a paper that prunes a training set using a graph of the samples and their neighbours",
+        "is there a study on routing requests to decode workers that bounds their memory use?",
+    ],
+)
+def test_a_message_that_describes_a_paper_with_a_pronoun_has_a_reading_of_its_own(reader, message):
+    plan = _plan(reader, message)
+    assert plan.alone is not None, message
+    assert plan.alone.refs == ()  # its pronouns refer to no earlier paper
+    assert plan.refs  # and the reading as a follow-up is kept
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "what dataset does it use?",
+        "what are its limitations?",
+        "does it use reinforcement learning?",
+        "how many parameters does its model have?",
+        "which benchmarks is it evaluated on?",
+        "which teacher models does it distill from and how large are their students?",
+        "how does it cope with distribution shift in the target domain?",
+        "What is the main idea of this paper?",
+    ],
+)
+def test_a_pronoun_that_can_only_refer_back_gives_no_reading_of_its_own(reader, message):
+    assert _plan(reader, message).alone is None, message
+
+
+@pytest.mark.parametrize(
+    ("message", "seeks"),
+    [
+        ("which paper detects audio deepfakes?", True),
+        ("is there work on ride-hailing platforms?", True),
+        ("any study that prunes data", True),
+        ("what dataset does it use?", False),
+        ("how does it handle unseen attacks?", False),
+        ("which language does it clone voices in?", False),
+    ],
+)
+def test_the_frame_says_whether_the_message_asks_for_a_paper(message, seeks):
+    assert asks_for_paper(message) is seeks
+
+
+# --- the route: the evidence chooses the reading (fakes) ----------------------------------------
+
+
+@dataclass
+class _Pipeline:
+    """The parts of an answer pipeline the resolver reads, over the fakes."""
+
+    catalogue: Catalogue
+    reader: Reader
+    retriever: FakeRetriever
+    evidence: FakeEvidence
+    refusals: RefusalPolicy
+    settings: Settings
+
+
+@dataclass
+class _Source:
+    pipeline: _Pipeline
+
+
+def _resolver(after: Paper) -> tuple[ReferenceResolver, Reader]:
+    """A resolver whose conversation has answered one question, citing ``after``."""
+    settings = Settings()
+    catalogue = Catalogue(FAKE_PAPERS)
+    retriever, evidence = FakeRetriever(FAKE_PAPERS), FakeEvidence(FAKE_PAPERS)
+    pipeline = _Pipeline(
+        catalogue, Reader(catalogue), retriever, evidence, RefusalPolicy(retriever, evidence, settings.retrieval),
+        settings,
+    )
+    history = History()
+    cited = Citation(history.numbers.number(after.id), after.id, after.label, ())
+    history.turns.append(Turn("What does it do?", "What does it do?", Answer("What does it do?", "…", [cited])))
+    return ReferenceResolver(_Source(pipeline), history), pipeline.reader
+
+
+def test_a_described_paper_the_earlier_paper_does_not_state_is_answered_on_its_own():
+    # "detects audio deepfakes and tests its robustness to unseen attacks": SpoofGuard's second
+    # sentence shares 6 of its 7 terms (0.86), DepthRouter's none (0.0): on its own, no offer.
+    resolver, reader = _resolver(ROUTER)
+    plan = _plan(reader, "which paper detects audio deepfakes and tests its robustness to unseen attacks?")
+    reading = resolver.arbitrate(plan)
+    assert reading.plan is plan.alone and reading.offer == ""
+    assert reading.alone > 0.8 and reading.follow == 0.0
+
+
+def test_when_both_papers_state_it_the_other_reading_is_offered_in_one_line():
+    # After GraphFed, "training models across many clients without pooling their data": FedClinic's
+    # and GraphFed's second sentences each state 4 of its 5 terms (0.8; the fakes do not stem
+    # "training"); on its own the message finds FedClinic (the first of the tie); the frame names a
+    # paper (prior 0.1 < band 0.15): answered on its own, GraphFed offered.
+    resolver, reader = _resolver(GRAPHS)
+    plan = _plan(reader, "is there a paper about training models across many clients without pooling their data?")
+    reading = resolver.arbitrate(plan)
+    assert reading.plan is plan.alone
+    assert reading.offer.startswith("Asked about GraphFed? Ask:") and "GraphFed's data" in reading.offer
+
+
+def test_a_message_with_one_reading_or_nothing_cited_before_is_not_weighed():
+    resolver, reader = _resolver(ROUTER)
+    plan = _plan(reader, "what dataset does it use?")
+    assert resolver.arbitrate(plan).plan is plan
+    fresh = ReferenceResolver(resolver._pipeline, History())
+    plan = _plan(reader, "which paper detects audio deepfakes and tests its robustness to unseen attacks?")
+    assert fresh.arbitrate(plan).plan is plan
+
+
+def test_when_both_readings_find_the_earlier_paper_the_frame_decides_how_it_is_read():
+    # "which paper ... its ...": read as asked (no name spelled in); "I remember a paper that ...
+    # their ..." has no frame that asks for a paper: read of the earlier paper
+    resolver, reader = _resolver(SPOOF)
+    plan = _plan(reader, "which paper detects audio deepfakes and tests its robustness to unseen attacks?")
+    reading = resolver.arbitrate(plan)
+    assert reading.plan is plan.alone and reading.offer == ""
+    resolver, reader = _resolver(CLINIC)
+    plan = _plan(reader, "I recall one that trains models across many clients without pooling their data")
+    assert plan.alone is not None and not plan.seeks
+    reading = resolver.arbitrate(plan)
+    assert reading.plan is plan and reading.offer == ""
+
+
+# --- ordinals beyond the list (fast: the history alone) ----------------------------------------
+
+
+def _history(*labels: str) -> History:
+    h = History()
+    cits = [Citation(h.numbers.number(x), x, x, ()) for x in labels]
+    h.turns.append(Turn("q", "q", Answer("q", "…", cits)))
+    return h
+
+
+def test_an_ordinal_beyond_the_last_list_says_how_long_the_list_is():
+    h = _history("Alpha", "Beta", "Gamma", "Delta")
+    h.turns.append(Turn("q2", "q2", Answer("q2", "…", [Citation(h.numbers.number(x), x, x, ()) for x in ("E", "F")])))
+    assert h.listed(1)[1].paper_id == "F"
+    assert h.listed(2) == []  # not the older list of four
+    assert "the last answer lists 2 papers (E [5], F [6])" in h.beyond("the third one")
+    assert "no earlier answer lists papers" in History().beyond("the second one")
+
+
+# --- long messages keep the sentences that ask ---------------------------------------------------
+
+
+def test_a_question_pasted_after_a_long_context_is_kept_and_the_notice_says_what_was_dropped():
+    context = "Our lab builds triage tools for rural clinics and has little labelled data. " * 40
+    message = context + "The tools must run offline. Which paper grounds clinical abnormalities for rare diseases?"
+    kept, notice = keep_asking(message, 2000)
+    assert len(kept) <= 2000
+    assert kept.endswith("Which paper grounds clinical abnormalities for rare diseases?")
+    assert kept == "Which paper grounds clinical abnormalities for rare diseases?"  # the context is dropped
+    assert "kept the 1 sentence that asks" in notice and "dropped" in notice and f"{len(message):,}" in notice
+
+
+def test_a_long_message_with_several_questions_keeps_them_all():
+    filler = "We tried many baselines last year and none of them worked well enough for us. " * 30
+    message = "Which papers use reinforcement learning? " + filler + "How do they compare with imitation learning?"
+    kept, notice = keep_asking(message, 1200)
+    assert kept.startswith("Which papers use reinforcement learning?")
+    assert kept.endswith("How do they compare with imitation learning?")
+    assert "kept the 2 sentences that ask" in notice
+
+
+def test_a_long_message_without_a_question_keeps_its_first_part_and_a_short_one_is_untouched():
+    kept, notice = keep_asking("graph condensation for federated clients " * 80, 500)
+    assert len(kept) <= 500 and "no sentence of it asks" in notice
+    assert keep_asking("which paper uses RL?", 500) == ("which paper uses RL?", "")
+    assert asks("list the speech papers") and asks("the audio ones?") and not asks("We tried it.")
+
+
+def test_the_reader_reads_the_kept_question_and_notes_what_was_dropped(reader):
+    context = "Some background on our project that says nothing about papers at all. " * 40
+    plan = _plan(reader, context + "Which paper detects audio deepfakes?")
+    assert plan.trimmed and "kept the 1 sentence that asks" in plan.dropped
+    assert plan.topic.text == "detects audio deepfakes"
+
+
+# --- end to end over the seed corpus -------------------------------------------------------------
+
+STANDALONE = [
+    ("What benchmarks does CogRouter use?",
+     "which paper detects audio deepfakes and tests its robustness to unseen attacks?", "CA-SOADD"),
+    ("What benchmarks does CogRouter use?",
+     "is there a paper about training models across many clients without pooling their data?", None),
+    ("What does APM compress?",
+     "which paper teaches a robot hand to manipulate articulated objects from videos of humans and their hands?",
+     "DexMachina"),
+    ("How does FOAM reduce the cost of Shampoo?",
+     "is there work on ride-hailing platforms that decides how long to hold requests before matching them?",
+     "RAST-MoE"),
+    ("What does DocVAL localize?",
+     "which paper routes requests to decode workers and bounds their KV-cache use?", "Online routing problem"),
+    ("What is ME-DLM?",
+     "which paper forecasts time series from few examples by learning where to augment its training data?",
+     "ReAugment"),
+    ("What does HyperTrack introduce?",
+     "any paper where an expert answers queries about edges of a causal graph to sharpen its posterior?",
+     "causal preference elicitation"),
+    ("what does SGB-IB do?",
+     "is there a paper that clones voices in a low-resource language and evaluates its speech quality?", "DGSA"),
+    ("What does PrefixRL reuse?",
+     "which paper condenses text-attributed graphs across clients and keeps their evidence checkable?", "DANCE"),
+    ("what does L2M do?",
+     "which work shows quantum computers estimate nested expectations faster and proves its cost bound?",
+     "Estimation of repeatedly nested expectations"),
+    ("What does DDL ground?",
+     "I remember a paper that prunes a training set using a graph of the samples and their neighbours",
+     "Graph-based dataset pruning"),
+    ("what does Graph-R1 retrieve?",
+     "which paper segments objects from a text prompt by letting the model verify and refocus its predictions?",
+     "RSAgent"),
+    ("What is MCLP?",
+     "is there a paper that attacks speech recognition by hiding perturbations in music and chooses its carriers?",
+     "Music carrier selection algorithm"),
+    ("what does SoT introduce?",
+     "which paper trains a diffusion model by matching the likelihood along its reverse path?",
+     "Likelihood Matching"),
+]
+"""(question about one paper, a message that describes another with a pronoun, the paper it
+describes; ``None``: any paper but the first one)."""
+
+FOLLOW_UPS = [
+    ("What does CA-SOADD detect?", "how does it handle unseen attacks?", "CA-SOADD"),
+    ("What benchmarks does CogRouter use?", "what dataset does it use?", "CogRouter"),
+    ("What does DexMachina study?", "what are its limitations?", "DexMachina"),
+    ("How does FOAM reduce the cost of Shampoo?", "does it use reinforcement learning?", "FOAM"),
+    ("What does RAST-MoE match?", "how many parameters does its model have?", "RAST-MoE"),
+    ("What does DGSA enable?", "which language does it clone voices in?", "DGSA"),
+    ("What is ReAugment?", "how does it decide where to augment the training data?", "ReAugment"),
+    ("What does HieRD distill?", "which teacher models does it distill from and how large are their students?",
+     "HieRD"),
+    ("What does Agent-Omit omit?", "which benchmarks is it evaluated on?", "Agent-Omit"),
+    ("What does SENDAI reconstruct?", "how does it cope with distribution shift in the target domain?", "SENDAI"),
+    ("What does DANCE do?", "which paper's clients share their condensed graphs?", "DANCE"),
+    ("What does EMPG do?", "how does it assign credit to intermediate steps of long-horizon tasks?", "EMPG"),
+    ("What does CogRouter do?",
+     "how does the agent pick a cognitive level at each step, and what decides its depth?", "CogRouter"),
+    ("What does PrefixRL reuse?",
+     "which paper conditions on prefixes of successful solutions to speed up its RL?", "PrefixRL"),
+    ("What does CA-SOADD detect?",
+     "is there a paper that models real speech to flag anomalies, and how well does its detector generalize?",
+     "CA-SOADD"),
+    ("What does HieRD distill?", "how does the student learn from the teacher's embeddings and their geometry?",
+     "HieRD"),
+]
+"""(question about one paper, a follow-up about it, that paper)."""
+
+
+@pytest.fixture
+def conv(extractive):
+    from rag.route.conversation import Conversation
+
+    return Conversation(extractive.pipeline)
+
+
+@pytest.mark.parametrize(("first", "message", "paper"), STANDALONE)
+def test_a_pronoun_in_a_message_that_describes_another_paper_does_not_hijack_it(conv, first, message, paper):
+    t1 = conv.ask(first)
+    earlier = t1.citations[0].label
+    t = conv.ask(message)
+    labels = [c.label for c in t.citations]
+    assert labels and earlier not in labels, (message, labels, t.answer.text)
+    if paper is not None:
+        assert labels[0] == paper, (message, labels)
+    assert not t.rewritten, t.standalone  # read as asked, not as "... tests CogRouter's robustness"
+
+
+@pytest.mark.parametrize(("first", "message", "paper"), FOLLOW_UPS)
+def test_a_genuine_follow_up_stays_about_the_earlier_paper(conv, first, message, paper):
+    conv.ask(first)
+    t = conv.ask(message)
+    assert [c.label for c in t.citations][:1] == [paper], (message, t.answer.text)
+
+
+def test_when_two_papers_state_the_description_the_other_reading_is_offered(conv):
+    # DANCE trains across clients too; the frame asks for a paper, so the answer finds one on its
+    # own and offers the question about DANCE in one line
+    conv.ask("What does DANCE do?")
+    t = conv.ask("which paper trains across many clients without sharing their raw data?")
+    assert t.citations and t.citations[0].label != "DANCE", t.answer.text
+    assert t.answer.text.splitlines()[-1].startswith("Asked about DANCE? Ask: “"), t.answer.text
+
+
+def test_an_ordinal_or_count_beyond_the_list_says_how_long_the_list_is(conv):
+    t1 = conv.ask("Which paper distills multi-modal datasets?")
+    assert len(t1.citations) == 1
+    t = conv.ask("compare the first two")
+    assert t.kind == "clarify" and "lists 1 paper" in t.answer.text, t.answer.text
+    t2 = conv.ask("Which papers work on speech or audio?")
+    n = len(t2.citations)
+    assert 2 <= n <= 4, t2.answer.text
+    beyond = ["the third one", "the fourth one", "the fifth one"][n - 2]
+    t = conv.ask(f"what does {beyond} propose?")
+    assert t.kind == "clarify" and f"lists {n} papers" in t.answer.text, t.answer.text
+    t = conv.ask(f"and {beyond}?")
+    assert t.kind == "clarify" and f"lists {n} papers" in t.answer.text, t.answer.text
+    t = conv.ask("what does the second one propose?")  # within the list: answered
+    assert [c.paper_id for c in t.citations] == [t2.citations[1].paper_id]
+
+
+def test_a_question_pasted_after_a_long_context_is_answered_and_the_note_says_what_was_dropped(conv):
+    context = "Our group maintains a voice assistant and worries about spoofed calls reaching it. " * 30
+    t = conv.ask(context + "Which paper detects audio deepfakes that were not seen in training?")
+    assert [c.label for c in t.citations][:1] == ["CA-SOADD"], t.answer.text
+    assert "kept the 1 sentence that asks" in t.answer.note, t.answer.note

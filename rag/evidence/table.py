@@ -29,7 +29,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from rag.evidence.rows import ROWS, select_rows
+from rag.evidence.rows import DATASET_NOUN, ROWS, introduces_dataset, select_rows
 from rag.protocols import EvidenceSource, evidence_settings
 from rag.question.asks import read_ask
 from rag.question.columns import KINDS, TOPIC, column_kind, free_ask, read_columns
@@ -132,16 +132,6 @@ class PaperTable:
 
 _VOCABULARY = beside(__file__, "table")
 _COUNT_NOUN = _VOCABULARY["count_noun"].bare
-_DATASET_NOUN = _VOCABULARY["dataset_noun"].pattern
-_NOUN = _VOCABULARY["dataset_noun"].source
-_GAP = rf"(?:(?!{_VOCABULARY['usage_gap'].source})[\w-]+,?\s+){{0,6}}?"
-_INTRODUCE = re.compile(
-    rf"{_VOCABULARY['introduce'].source}\s+{_GAP}{_NOUN}|{_VOCABULARY['own'].source}\s+(?:[\w-]+\s+){{0,2}}?{_NOUN}",
-    re.I,
-)
-"""A clause that makes a dataset or benchmark the paper's own: a contribution verb, then a dataset
-noun within six words none of which says it is used ("we introduce HyperTrack, a large-scale
-dataset", "We release a simulation benchmark"), or "our" / "new" / "novel" right before one."""
 _NAME_LINK = _VOCABULARY["name_link"].bare
 _SIZE = re.compile(
     r"(?<![\w.+])\d+(?:\.\d+)?\s?(?:[BM]\b(?!\s+(?:[\w-]+\s+)?" + _COUNT_NOUN + r"(?![\w-]))"
@@ -192,17 +182,11 @@ def _name_cell(paper: Paper, evidence: EvidenceSource) -> Cell:
     return Cell()
 
 
-def _introduces_dataset(text: str) -> bool:
-    """Whether a sentence introduces a dataset or benchmark of the paper's own (a dataset noun and
-    a contribution cue: "we introduce X, a large-scale dataset", "our benchmark spans ...")."""
-    return bool(_INTRODUCE.search(text))
-
-
 def _dataset_names(text: str) -> list[str]:
     """The names a sentence gives the datasets it introduces: a coined name set beside a dataset
     noun ("X, a large-scale dataset", "the X benchmark", "a benchmark called X", "X (a corpus")."""
     names = sorted(named_entities(text), key=len, reverse=True)
-    noun = _DATASET_NOUN.pattern
+    noun = DATASET_NOUN.pattern
     out: list[tuple[int, str]] = []
     for n in names:
         at = re.escape(n)
@@ -225,7 +209,7 @@ def _dataset_name_cell(paper: Paper, evidence: EvidenceSource) -> Cell:
     quoted = None
     for s in evidence.sentences(paper)[0]:
         text = strip_markup(s.text)
-        if not _introduces_dataset(text):
+        if not introduces_dataset(text):
             continue
         ev = (Evidence(paper.id, s.text, s.start, s.end, 1.0),)
         names = _dataset_names(text)
@@ -238,18 +222,18 @@ def _dataset_name_cell(paper: Paper, evidence: EvidenceSource) -> Cell:
 
 def _dataset_size_cell(paper: Paper, evidence: EvidenceSource) -> Cell:
     """How large the dataset the paper introduces is: from the sentence that introduces it
-    (:func:`_introduces_dataset`) on, the first sentence that counts items ("over 16000 real-world
+    (:func:`rag.evidence.rows.introduces_dataset`) on, the first sentence that counts items ("over 16000 real-world
     tasks", "91,581 step-level annotations") and is that sentence, the next one, or names a
     dataset noun; valued with its counts. A parameter count is never a dataset's size; a paper
     that introduces no dataset: not stated."""
     sents = evidence.sentences(paper)[0]
     texts = [strip_markup(s.text) for s in sents]
-    first = next((i for i, t in enumerate(texts) if _introduces_dataset(t)), None)
+    first = next((i for i, t in enumerate(texts) if introduces_dataset(t)), None)
     if first is None:
         return Cell()
     for i in range(first, len(sents)):
         found = list(dict.fromkeys(m.group(0).strip() for m in _ITEMS.finditer(texts[i])))
-        if found and (i <= first + 1 or _DATASET_NOUN.search(texts[i])):
+        if found and (i <= first + 1 or DATASET_NOUN.search(texts[i])):
             ev = (Evidence(paper.id, sents[i].text, sents[i].start, sents[i].end, 1.0),)
             value = "; ".join(found)
             return Cell(ev, value if value_supported(value, ev) else "")

@@ -670,8 +670,11 @@ class Reader:
             or (explicit and number == "open" and sides and not distinct and all(content_terms(x) for x in sides[0]))
             or (explicit and len(distinct) == 1 and explicit_two(query))
         ):
-            # A side that describes its paper ("the one on likelihood matching for diffusion") is no aspect.
-            names = names + [x for x in (sides[0] if sides else ()) if _SIDE_DESCRIPTION.match(x)]
+            # A side that describes its paper ("the one on likelihood matching for diffusion") or is one
+            # coined name ("ProAct-Helper", named in an abstract but not a paper's name) is no aspect.
+            names = names + [
+                x for x in (sides[0] if sides else ()) if _SIDE_DESCRIPTION.match(x) or x.strip() in named_entities(x)
+            ]
             return ComparePlan(
                 **header,
                 sides=sides,

@@ -13,16 +13,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rag.citations import format_marker
+from rag.evidence.roles import FIRST_PERSON
 from rag.evidence.rows import NOT_STATED, ROWS, Row, select_rows
 from rag.protocols import EvidenceSource, evidence_settings
 from rag.question.plan import Ask
+from rag.question.reader import SHORT_ASPECT_WORDS
 from rag.route.lead import key_clause, quoted
 from rag.text import content_terms, named_entities, normalize
 from rag.types import Citation, Evidence
 from store.papers import Paper, strip_markup
 
 __all__ = [
-    "ASPECT_SENTENCES", "ComparisonTable", "build_table", "compare_lead", "comparison_text",
+    "ASPECT_SENTENCES", "ComparisonTable", "aspect_label", "build_table", "compare_lead", "comparison_text",
     "table_markdown",
 ]
 
@@ -63,11 +65,21 @@ class ComparisonTable:
 
 def _aspect_cell(evidence: EvidenceSource, part: Ask, paper: Paper) -> tuple[Evidence, ...]:
     """The sentences of ``paper`` that answer ``part``, or ``()`` when none reaches the evidence settings'
-    ``aspect_floor`` (:class:`rag.settings.EvidenceSettings`)."""
-    best = evidence.score(part, paper)
+    ``aspect_floor`` (:class:`rag.settings.EvidenceSettings`).
+
+    Unless the aspect asks for a problem, a sentence of the abstract's background or gap that does
+    not speak of the paper's own work ("Federated graph learning enables collaborative training
+    ...") states the field, not the paper's answer to the aspect: it is not quoted, so an abstract
+    that states nothing of its own for the aspect says so (:data:`rag.evidence.rows.NOT_STATED`)."""
+    moves = evidence.moves(paper) if "problem" not in part.roles else {}
+
+    def own(e: Evidence) -> bool:
+        return moves.get(e.start, "unknown") not in ("background", "gap") or bool(FIRST_PERSON.search(e.sentence))
+
+    best = [e for e in evidence.score(part, paper) if own(e)]
     if not best or best[0].score < evidence_settings(evidence).aspect_floor:
         return ()
-    return tuple(evidence.select(part, paper, k=ASPECT_SENTENCES))
+    return tuple(e for e in evidence.select(part, paper, k=ASPECT_SENTENCES) if own(e)) or (best[0],)
 
 
 def build_table(
@@ -195,15 +207,36 @@ def comparison_text(table: ComparisonTable, papers: Sequence[Paper], idf: Callab
     return "\n".join(lines)
 
 
-def compare_lead(labels: Sequence[tuple[str, int]], cells: Sequence[Sequence[Evidence]]) -> str:
+def aspect_label(ask: Ask, heading: str) -> str:
+    """How a comparison's lead names the aspect asked: the row it names ("data / benchmarks" for
+    "the data they use"), a short heading as asked ("efficiency"), else "what was asked"."""
+    row = next((r.title for r in ROWS if r.key == ask.row), "")
+    if row:
+        return row.lower()
+    heading = heading.strip().rstrip("?")
+    return heading[:1].lower() + heading[1:] if len(heading.split()) <= SHORT_ASPECT_WORDS else "what was asked"
+
+
+def compare_lead(
+    labels: Sequence[tuple[str, int]], cells: Sequence[Sequence[Evidence]], *, aspect: str = ""
+) -> str:
     """``**A** [1] and **B** [2] compared: A — “…”; B — “…”`` with the key clause of each paper's
-    cell (the first sentence of the first asked aspect, else of the approach row); only the names
-    when a paper's cell is empty."""
+    cell (the first sentence of the first asked aspect, else of the approach row).
+
+    Args:
+        labels: ``(label, marker number)`` per paper, in column order.
+        cells: Per paper, the sentences of its cell (``()``: its abstract states nothing for it).
+        aspect: What the cells answer when an aspect was asked ("the data they use"): a paper whose
+            cell is empty is then said not to state it; ``""`` (approach cells): only the names
+            when a paper's cell is empty.
+    """
     named = [f"**{label}** {format_marker(n)}" for label, n in labels]
     names = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
     parts = [
-        f"{label} — {quoted(evs[0].sentence, key_clause(evs[0].sentence))}"
+        f"{label} — {quoted(evs[0].sentence, key_clause(evs[0].sentence))}" if evs
+        else f"{label} — {NOT_STATED}" if aspect else ""
         for (label, _), evs in zip(labels, cells, strict=True)
-        if evs
     ]
-    return f"{names} compared" + (": " + "; ".join(parts) if len(parts) == len(labels) else ".")
+    if aspect:
+        return f"{names} compared on {aspect}: " + "; ".join(parts)
+    return f"{names} compared" + (": " + "; ".join(parts) if all(parts) else ".")

@@ -25,7 +25,10 @@ from store.papers import Paper, strip_markup
 if TYPE_CHECKING:
     from rag.protocols import EvidenceSource
 
-__all__ = ["DATASET_NOUN", "LIMITATIONS", "NOT_STATED", "ROWS", "Row", "introduces_dataset", "row_ask", "select_rows", "states_data"]
+__all__ = [
+    "DATASET_NOUN", "LIMITATIONS", "NOT_STATED", "ROWS", "Row", "introduces_dataset", "row_ask", "select_rows",
+    "states_data",
+]
 
 NOT_STATED = "not stated in the abstract"
 """What a cell says when no sentence of the abstract fits its row."""

@@ -422,7 +422,8 @@ class Reader:
             f" with columns {', '.join(phrases)}" if phrases else ""
         )
         stated, rest = self.stated(rows, filters) if rows else (StatedFilters(), "")
-        return self.table_plan(_Header(asked=message, query=message, filters=stated), rest, phrases, named=bool(not rows))
+        header = _Header(asked=message, query=message, filters=stated)
+        return self.table_plan(header, rest, phrases, named=not rows)
 
     def columns(self, text: str | Sequence[str]) -> tuple[Column, ...]:
         """The columns a list of phrases asks for (:func:`rag.question.columns.read_columns`)."""

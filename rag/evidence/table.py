@@ -29,6 +29,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from rag.evidence.roles import FIRST_PERSON
 from rag.evidence.rows import DATASET_NOUN, ROWS, introduces_dataset, select_rows
 from rag.protocols import EvidenceSource, evidence_settings
 from rag.question.asks import read_ask
@@ -289,12 +290,17 @@ the five abstracts that name none ("Extensive experiments demonstrate ..."), 0.1
 def _data_cell(paper: Paper, evidence: EvidenceSource, title: str) -> Cell:
     """The sentence that says what the paper is evaluated on: similarity to the column plus the
     data row's cues (0.15 each, at most two), its strong forms ("on 8 datasets", "experiments on";
-    0.3) and coined names of benchmarks other than the paper's own (0.2: ALFWorld, Flickr30k)."""
+    0.3) and coined names of benchmarks other than the paper's own (0.2: ALFWorld, Flickr30k). A
+    sentence of the abstract's background or gap that does not speak of the paper's own work ("The
+    rapid growth of modern training datasets ...") states the field's data, not the paper's: not quoted."""
     row = next(r for r in ROWS if r.key == "data")
     own = {paper.label.lower(), *(a.lower() for a in paper.aliases)}
+    moves = evidence.moves(paper)
     best: tuple[float, Evidence] | None = None
     for e in evidence.score(read_ask(f"{title}: {row.query}"), paper):
         text = strip_markup(e.sentence)
+        if moves.get(e.start, "unknown") in ("background", "gap") and not FIRST_PERSON.search(text):
+            continue
         cues = len({m.group(0).lower() for m in row.cues.finditer(text)})
         names = {n for n in named_entities(text) if n.lower() not in own and not any(n.lower() in o for o in own)}
         sc = e.score + 0.15 * min(cues, 2) + (0.3 if row.strong and row.strong.search(text) else 0.0)

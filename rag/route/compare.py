@@ -13,7 +13,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rag.citations import format_marker
-from rag.evidence.roles import FIRST_PERSON
 from rag.evidence.rows import NOT_STATED, ROWS, Row, select_rows
 from rag.protocols import EvidenceSource, evidence_settings
 from rag.question.plan import Ask
@@ -67,19 +66,13 @@ def _aspect_cell(evidence: EvidenceSource, part: Ask, paper: Paper) -> tuple[Evi
     """The sentences of ``paper`` that answer ``part``, or ``()`` when none reaches the evidence settings'
     ``aspect_floor`` (:class:`rag.settings.EvidenceSettings`).
 
-    Unless the aspect asks for a problem, a sentence of the abstract's background or gap that does
-    not speak of the paper's own work ("Federated graph learning enables collaborative training
-    ...") states the field, not the paper's answer to the aspect: it is not quoted, so an abstract
-    that states nothing of its own for the aspect says so (:data:`rag.evidence.rows.NOT_STATED`)."""
-    moves = evidence.moves(paper) if "problem" not in part.roles else {}
-
-    def own(e: Evidence) -> bool:
-        return moves.get(e.start, "unknown") not in ("background", "gap") or bool(FIRST_PERSON.search(e.sentence))
-
-    best = [e for e in evidence.score(part, paper) if own(e)]
+    A background sentence may answer an aspect ("what does each distill?": "Multi-modal dataset
+    distillation condenses ..." names the paper's own subject), so none is left out here; an aspect
+    that names a row ("the data they use") is answered by that row instead (:func:`build_table`)."""
+    best = evidence.score(part, paper)
     if not best or best[0].score < evidence_settings(evidence).aspect_floor:
         return ()
-    return tuple(e for e in evidence.select(part, paper, k=ASPECT_SENTENCES) if own(e)) or (best[0],)
+    return tuple(evidence.select(part, paper, k=ASPECT_SENTENCES))
 
 
 def build_table(

@@ -16,12 +16,12 @@ from __future__ import annotations
 import pytest
 from fakes import FakeEvidence
 
-from rag.evidence.rows import NOT_STATED, introduces_dataset, states_data
+from rag.evidence.rows import introduces_dataset, states_data
 from rag.evidence.table import fill_table
 from rag.index.catalogue import Catalogue
 from rag.question.columns import read_columns
 from rag.question.reader import Reader
-from rag.route.compare import compare_lead
+from rag.route.compare import UNSTATED_ASPECT, compare_lead
 from rag.route.conversation import Conversation
 from rag.types import Citation, Evidence
 from store.papers import Paper
@@ -146,9 +146,9 @@ def test_an_aspect_that_names_a_row_is_that_row(question: str, row: str):
 
 def test_the_lead_answers_the_aspect_and_says_which_paper_does_not_state_it():
     ev = Evidence("b#1", "Experiments on LibriSpeech show gains.", 0, 38, 1.0)
-    lead = compare_lead([("SpeechBank", 1), ("GripNet", 2)], [(ev,), ()], aspect="data / benchmarks")
-    assert lead.startswith("**SpeechBank** [1] and **GripNet** [2] compared on data / benchmarks: SpeechBank — “")
-    assert lead.endswith(f"GripNet — {NOT_STATED}")
+    lead = compare_lead([("SpeechBank", 1), ("GripNet", 2)], [(ev,), ()], aspect=True)
+    assert lead.startswith("**SpeechBank** [1] and **GripNet** [2] compared: SpeechBank — “")
+    assert lead.endswith(f"GripNet — {UNSTATED_ASPECT}")
     assert compare_lead([("A", 1), ("B", 2)], [(ev,), ()]) == "**A** [1] and **B** [2] compared."
 
 
@@ -238,13 +238,13 @@ def test_a_comparison_answers_the_aspect_asked_first(extractive, question: str, 
     assert [tuple(e.start for e in cell) for cell in first] == [
         tuple(e.start for e in cell) for cell in turn.table.cells[rows[row_word]]
     ]
-    assert " compared on " in lead
     for c, cell in zip(turn.table.papers, first, strict=True):
-        assert (f"{c.label} — {NOT_STATED}" in lead) == (not cell)
+        assert (f"{c.label} — {UNSTATED_ASPECT}" in lead) == (not cell)
+        assert not cell or f"{c.label} — “" in lead
 
 
 def test_a_paper_whose_abstract_states_no_data_is_said_not_to(extractive):
     turn = Conversation(extractive.pipeline).ask("How do FOAM and DANCE differ in the datasets they use?")
     lead = turn.answer.text.split("\n\n")[0]
-    assert "compared on data / benchmarks" in lead and f"FOAM — {NOT_STATED}" in lead
+    assert f"FOAM — {UNSTATED_ASPECT}" in lead
     assert "DANCE — “" in lead and "TAG datasets" in lead

@@ -16,14 +16,13 @@ from rag.citations import format_marker
 from rag.evidence.rows import NOT_STATED, ROWS, Row, select_rows
 from rag.protocols import EvidenceSource, evidence_settings
 from rag.question.plan import Ask
-from rag.question.reader import SHORT_ASPECT_WORDS
 from rag.route.lead import key_clause, quoted
 from rag.text import content_terms, named_entities, normalize
 from rag.types import Citation, Evidence
 from store.papers import Paper, strip_markup
 
 __all__ = [
-    "ASPECT_SENTENCES", "ComparisonTable", "aspect_label", "build_table", "compare_lead", "comparison_text",
+    "ASPECT_SENTENCES", "UNSTATED_ASPECT", "ComparisonTable", "build_table", "compare_lead", "comparison_text",
     "table_markdown",
 ]
 
@@ -200,18 +199,12 @@ def comparison_text(table: ComparisonTable, papers: Sequence[Paper], idf: Callab
     return "\n".join(lines)
 
 
-def aspect_label(ask: Ask, heading: str) -> str:
-    """How a comparison's lead names the aspect asked: the row it names ("data / benchmarks" for
-    "the data they use"), a short heading as asked ("efficiency"), else "what was asked"."""
-    row = next((r.title for r in ROWS if r.key == ask.row), "")
-    if row:
-        return row.lower()
-    heading = heading.strip().rstrip("?")
-    return heading[:1].lower() + heading[1:] if len(heading.split()) <= SHORT_ASPECT_WORDS else "what was asked"
+UNSTATED_ASPECT = "its abstract does not state it"
+"""What a comparison's lead says of a paper whose abstract states nothing for the aspect asked."""
 
 
 def compare_lead(
-    labels: Sequence[tuple[str, int]], cells: Sequence[Sequence[Evidence]], *, aspect: str = ""
+    labels: Sequence[tuple[str, int]], cells: Sequence[Sequence[Evidence]], *, aspect: bool = False
 ) -> str:
     """``**A** [1] and **B** [2] compared: A — “…”; B — “…”`` with the key clause of each paper's
     cell (the first sentence of the first asked aspect, else of the approach row).
@@ -219,17 +212,15 @@ def compare_lead(
     Args:
         labels: ``(label, marker number)`` per paper, in column order.
         cells: Per paper, the sentences of its cell (``()``: its abstract states nothing for it).
-        aspect: What the cells answer when an aspect was asked ("the data they use"): a paper whose
-            cell is empty is then said not to state it; ``""`` (approach cells): only the names
-            when a paper's cell is empty.
+        aspect: The cells answer an aspect the question asked ("the data they use"): a paper whose
+            cell is empty is said not to state it (:data:`UNSTATED_ASPECT`); else (approach cells)
+            only the names are given when a paper's cell is empty.
     """
     named = [f"**{label}** {format_marker(n)}" for label, n in labels]
     names = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
     parts = [
         f"{label} — {quoted(evs[0].sentence, key_clause(evs[0].sentence))}" if evs
-        else f"{label} — {NOT_STATED}" if aspect else ""
+        else f"{label} — {UNSTATED_ASPECT}" if aspect else ""
         for (label, _), evs in zip(labels, cells, strict=True)
     ]
-    if aspect:
-        return f"{names} compared on {aspect}: " + "; ".join(parts)
     return f"{names} compared" + (": " + "; ".join(parts) if all(parts) else ".")

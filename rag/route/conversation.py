@@ -42,7 +42,7 @@ from rag.question.plan import (
     TablePlan,
 )
 from rag.route.answer import EMPTY_QUESTION, AnswerPipeline
-from rag.route.compare import aspect_label, build_table, compare_lead, comparison_text
+from rag.route.compare import build_table, compare_lead, comparison_text
 from rag.route.filters import FilterPlan, Filters
 from rag.route.head_to_head import head_to_head, head_to_head_text
 from rag.route.listing import list_papers
@@ -377,14 +377,11 @@ class Conversation:
         h2h = head_to_head(self.pipeline.evidence, papers) if plan.verdict else None
         extra = [h2h.quoted(j) for j in range(len(papers))] if h2h is not None else []
         table = build_table(self.pipeline.evidence, papers, self.cite, plan.aspects, extra=extra)
-        # The lead answers the first thing asked, each paper by its sentence for it or "not stated"
-        # (when no abstract states it, what each does, after saying so).
+        # The lead answers the first thing asked, each paper by its sentence for it or saying its
+        # abstract does not state it; when no abstract states it, it says what each does.
         asked = table.aspect_cells[0] if table.aspect_cells and any(table.aspect_cells[0]) else None
         cells = asked or [table.cell("approach", c.paper_id) for c in table.papers]
-        aspect = aspect_label(plan.aspects[0], table.aspects[0]) if asked and plan.aspects else ""
-        lead = compare_lead([(c.label, c.number) for c in table.papers], cells, aspect=aspect)
-        if table.aspect_cells and plan.aspects and not asked:
-            lead += f" No abstract states {aspect_label(plan.aspects[0], table.aspects[0])}."
+        lead = compare_lead([(c.label, c.number) for c in table.papers], cells, aspect=asked is not None)
         text = lead + "\n\n"
         if h2h is not None:
             # "which one is faster?": the abstracts do not say which is faster (not "better")

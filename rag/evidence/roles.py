@@ -38,6 +38,21 @@ _EFFICIENCY_STATED = re.compile(
 
 # Rhetorical roles of abstract sentences, recognised by cue words (after the argumentative-zoning
 # idea of Teufel & Moens, 2002, reduced to the roles questions about abstracts ask for).
+_DATA_NAMED = re.compile(
+    rf"{_V['validated']}\s+(?:{_V['validated_object']}\s+)?(?:\w+\s+)?{_V['validated_on']}|"
+    rf"{_V['before_data_name']}\s+(?:the\s+)?(?-i:[A-Z][\w-]*(?:\d|[a-z][A-Z])[\w-]*)",
+    re.I,
+)
+"""Data said by what is done on it: "validated on", "evaluate our method across", or a coined
+name after "on"/"in"/"across" ("on ImageNet-1k", "in Flickr30k")."""
+
+
+def names_data(sentence: str) -> bool:
+    """Whether ``sentence`` says what the work is shown on by its construction ("we evaluate SENDAI
+    on", "on ALFWorld") or a well-known benchmark's name, not merely by a word such as "dataset"."""
+    return bool(_DATA_NAMED.search(sentence)) or names_benchmark(sentence)
+
+
 _ROLE_CUES = {
     "efficiency": _EFFICIENCY_STATED,
     "problem": _VOCABULARY["problem"].pattern,
@@ -46,11 +61,7 @@ _ROLE_CUES = {
     # ... "validated on", "demonstrate its effectiveness across"; or a name with a digit or inner
     # capital after "on"/"in"/"across" ("on ImageNet-1k", "in Flickr30k", "on ALFWorld"): data
     # named without a word that says so
-    "data": re.compile(
-        rf"{_V['data']}|{_V['validated']}\s+(?:{_V['validated_object']}\s+)?(?:\w+\s+)?{_V['validated_on']}|"
-        rf"{_V['before_data_name']}\s+(?:the\s+)?(?-i:[A-Z][\w-]*(?:\d|[a-z][A-Z])[\w-]*)",
-        re.I,
-    ),
+    "data": re.compile(rf"{_V['data']}|{_DATA_NAMED.pattern}", re.I),
     "theory": _VOCABULARY["theory"].pattern,
 }
 

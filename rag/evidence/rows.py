@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from rag.evidence.roles import CONTINUES, FIRST_PERSON, RESULT_LEAD, names_benchmark
+from rag.evidence.roles import CONTINUES, FIRST_PERSON, RESULT_LEAD, names_benchmark, names_data
 from rag.protocols import evidence_settings
 from rag.question.asks import read_ask
 from rag.question.plan import Ask
@@ -25,7 +25,10 @@ from store.papers import Paper, strip_markup
 if TYPE_CHECKING:
     from rag.protocols import EvidenceSource
 
-__all__ = ["LIMITATIONS", "NOT_STATED", "ROWS", "Row", "row_ask", "select_rows"]
+__all__ = [
+    "DATASET_NOUN", "LIMITATIONS", "NOT_STATED", "ROWS", "Row", "introduces_dataset", "row_ask", "select_rows",
+    "states_data",
+]
 
 NOT_STATED = "not stated in the abstract"
 """What a cell says when no sentence of the abstract fits its row."""
@@ -80,6 +83,24 @@ _REMEDY = re.compile(
     re.I,
 )
 _OWN = _VOCABULARY["own"].pattern
+DATASET_NOUN = _VOCABULARY["dataset_noun"].pattern
+"""A noun that names a dataset or benchmark ("dataset", "benchmarks", "corpus", "testbed")."""
+_GAP = rf"(?:(?!{_V['usage_gap']})[\w-]+,?\s+){{0,6}}?"
+_INTRODUCES = re.compile(
+    rf"{_V['introduce']}\s+{_GAP}{_V['dataset_noun']}|{_V['own_dataset']}\s+(?:[\w-]+\s+){{0,2}}?{_V['dataset_noun']}",
+    re.I,
+)
+
+
+def introduces_dataset(sentence: str) -> bool:
+    """Whether a sentence introduces a dataset or benchmark of the paper's own: a contribution verb,
+    then a dataset noun within six words none of which says it is used ("we introduce HyperTrack,
+    a large-scale dataset", "We release a simulation benchmark"), or "our" / "new" / "novel" right
+    before one ("our dataset features ..."). "Experiments on three benchmarks" uses data; "the
+    proposed method ... on benchmarks" neither."""
+    return bool(_INTRODUCES.search(sentence))
+
+
 _NUMERIC_RESULT = re.compile(r"\d(?:[\d.,]*)\s*(?:\\?%|×|x\b|\$\\times\$|times\b|-fold\b|points?\b)", re.I)
 
 ROWS: tuple[Row, ...] = (
@@ -131,6 +152,21 @@ ROWS: tuple[Row, ...] = (
     ),
 )
 LIMITATIONS = next(r for r in ROWS if r.key == "limitations")
+_DATA_ROW = next(r for r in ROWS if r.key == "data")
+
+
+def states_data(sentence: str) -> bool:
+    """Whether a sentence states the data a paper works on, not only a word for data ("This method
+    initializes the dataset as a single GB" does not): its strong forms ("on 8 datasets",
+    "experiments on", "across three benchmarks"), a construction or benchmark name that says what
+    the work is shown on (:func:`rag.evidence.roles.names_data`: "evaluated on", "on ALFWorld"), a
+    user study, or a dataset of its own (:func:`introduces_dataset`)."""
+    text = strip_markup(sentence)
+    strong = _DATA_ROW.strong
+    return bool(
+        (strong is not None and strong.search(text)) or names_data(text) or introduces_dataset(text)
+        or _VOCABULARY["data_study"].search(text)
+    )
 """The row of the limitations a paper states of its own work."""
 
 
@@ -149,6 +185,8 @@ def _row_score(row: Row, ev: Evidence, index: int, count: int, label: str, move:
         hits += cfg.strong_hits * len({m.group(0).lower() for m in row.strong.finditer(text)})
     if row.key == "results" and _NUMERIC_RESULT.search(ev.sentence):
         hits += cfg.strong_hits
+    if row.key == "data" and not states_data(text):
+        return cfg.uncued_weight * ev.score  # a word for data in a method sentence is no data row
     if row.key == "data" and names_benchmark(text):
         hits += cfg.strong_hits  # "gains ... on HumanEval and GSM8K" states the data without saying "benchmark"
     if row.key == "approach" and label and not label.endswith("…") and label.lower() in text.lower():

@@ -29,13 +29,15 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from rag.evidence.rows import ROWS, select_rows
+from rag.evidence.roles import FIRST_PERSON
+from rag.evidence.rows import DATASET_NOUN, ROWS, introduces_dataset, select_rows
 from rag.protocols import EvidenceSource, evidence_settings
 from rag.question.asks import read_ask
 from rag.question.columns import KINDS, TOPIC, column_kind, free_ask, read_columns
 from rag.question.plan import Ask, Column, ColumnKind
 from rag.text import named_entities
 from rag.types import Citation, Evidence
+from rag.vocabulary import beside
 from store.labels import find_code_url, stated_name
 from store.papers import Paper, strip_markup
 
@@ -129,9 +131,23 @@ class PaperTable:
 
 # --- cells of the known kinds ------------------------------------------------------------------
 
+_VOCABULARY = beside(__file__, "table")
+_COUNT_NOUN = _VOCABULARY["count_noun"].bare
+_NAME_LINK = _VOCABULARY["name_link"].bare
 _SIZE = re.compile(
-    r"(?<![\w.])\d+(?:\.\d+)?\s?(?:[BMK]\b|(?:billion|million|thousand)\s+param\w*|B-param\w*|M-param\w*)",
+    r"(?<![\w.+])\d+(?:\.\d+)?\s?(?:[BM]\b(?!\s+(?:[\w-]+\s+)?" + _COUNT_NOUN + r"(?![\w-]))"
+    r"|(?:[KBM]|billion|million|thousand)[\s-]+param\w*|B-param\w*|M-param\w*)",
 )
+"""A model's size: a parameter count ("7B", "1.5 billion parameters", "12M-parameter"); a number
+that counts items ("100 M jets", "10K dialogues") is a dataset's size, not a model's."""
+_ITEMS = re.compile(
+    r"(?<![\w.+])(?:(?:over|more than|about|around|nearly|approximately|roughly|~)\s+)?"
+    r"\d[\d,]*(?:\.\d+)?\s?(?:[KMB]\b|k\b|thousand\b|million\b|billion\b)?\+?"
+    r"\s+(?:[\w-]+\s+){0,2}?" + _COUNT_NOUN + r"(?![\w-])",
+    re.I,
+)
+"""A dataset's size: a number and the items it counts ("over 16000 real-world tasks", "91,581
+step-level annotations", "10K dialogues"), at most two words between them."""
 _NUMBER_STATED = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*\s?(?:\\?%|×|x\b|\$\\times\$|\\times|-fold\b|points?\b)")
 
 
@@ -164,6 +180,64 @@ def _name_cell(paper: Paper, evidence: EvidenceSource) -> Cell:
         if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", strip_markup(s.text)):
             ev = (Evidence(paper.id, s.text, s.start, s.end, 1.0),)
             return Cell(ev, name if value_supported(name, ev) else "")
+    return Cell()
+
+
+def _dataset_names(text: str) -> list[str]:
+    """The names a sentence gives the datasets it introduces: a coined name set beside a dataset
+    noun ("X, a large-scale dataset", "the X benchmark", "a benchmark called X", "X (a corpus")."""
+    names = sorted(named_entities(text), key=len, reverse=True)
+    noun = DATASET_NOUN.pattern
+    out: list[tuple[int, str]] = []
+    for n in names:
+        at = re.escape(n)
+        near = (
+            rf"(?<![\w-]){at},?\s+(?:which\s+is\s+)?(?:a|an|the)\s+(?:[\w-]+\s+){{0,5}}?{noun}"  # X, a ... dataset
+            rf"|(?<![\w-]){at}\s+{noun}"  # the X benchmark
+            rf"|{noun},?\s+(?:{_NAME_LINK}\s+)?{at}(?![\w-])"  # a benchmark called X / dataset, X
+        )
+        m = re.search(near, text, re.I)
+        if m and all(n not in o for _, o in out):
+            out.append((m.start(), n))
+    return [n for _, n in sorted(out)]
+
+
+def _dataset_name_cell(paper: Paper, evidence: EvidenceSource) -> Cell:
+    """The sentence that introduces the paper's own dataset or benchmark, first in the abstract,
+    valued with the names it gives it ("HyperTrack"; "SoT-26K, T2S-CompBench"); a dataset
+    introduced without a name ("We release a simulation benchmark") is quoted without a value; a
+    paper that introduces none: not stated (the datasets it uses are a ``data`` column)."""
+    quoted = None
+    for s in evidence.sentences(paper)[0]:
+        text = strip_markup(s.text)
+        if not introduces_dataset(text):
+            continue
+        ev = (Evidence(paper.id, s.text, s.start, s.end, 1.0),)
+        names = _dataset_names(text)
+        if names:
+            value = ", ".join(names)
+            return Cell(ev, value if value_supported(value, ev) else "")
+        quoted = quoted or Cell(ev)
+    return quoted or Cell()
+
+
+def _dataset_size_cell(paper: Paper, evidence: EvidenceSource) -> Cell:
+    """How large the dataset the paper introduces is: from the sentence that introduces it
+    (:func:`rag.evidence.rows.introduces_dataset`) on, the first sentence that counts items ("over 16000 real-world
+    tasks", "91,581 step-level annotations") and is that sentence, the next one, or names a
+    dataset noun; valued with its counts. A parameter count is never a dataset's size; a paper
+    that introduces no dataset: not stated."""
+    sents = evidence.sentences(paper)[0]
+    texts = [strip_markup(s.text) for s in sents]
+    first = next((i for i, t in enumerate(texts) if introduces_dataset(t)), None)
+    if first is None:
+        return Cell()
+    for i in range(first, len(sents)):
+        found = list(dict.fromkeys(m.group(0).strip() for m in _ITEMS.finditer(texts[i])))
+        if found and (i <= first + 1 or DATASET_NOUN.search(texts[i])):
+            ev = (Evidence(paper.id, sents[i].text, sents[i].start, sents[i].end, 1.0),)
+            value = "; ".join(found)
+            return Cell(ev, value if value_supported(value, ev) else "")
     return Cell()
 
 
@@ -216,12 +290,17 @@ the five abstracts that name none ("Extensive experiments demonstrate ..."), 0.1
 def _data_cell(paper: Paper, evidence: EvidenceSource, title: str) -> Cell:
     """The sentence that says what the paper is evaluated on: similarity to the column plus the
     data row's cues (0.15 each, at most two), its strong forms ("on 8 datasets", "experiments on";
-    0.3) and coined names of benchmarks other than the paper's own (0.2: ALFWorld, Flickr30k)."""
+    0.3) and coined names of benchmarks other than the paper's own (0.2: ALFWorld, Flickr30k). A
+    sentence of the abstract's background or gap that does not speak of the paper's own work ("The
+    rapid growth of modern training datasets ...") states the field's data, not the paper's: not quoted."""
     row = next(r for r in ROWS if r.key == "data")
     own = {paper.label.lower(), *(a.lower() for a in paper.aliases)}
+    moves = evidence.moves(paper)
     best: tuple[float, Evidence] | None = None
     for e in evidence.score(read_ask(f"{title}: {row.query}"), paper):
         text = strip_markup(e.sentence)
+        if moves.get(e.start, "unknown") in ("background", "gap") and not FIRST_PERSON.search(text):
+            continue
         cues = len({m.group(0).lower() for m in row.cues.finditer(text)})
         names = {n for n in named_entities(text) if n.lower() not in own and not any(n.lower() in o for o in own)}
         sc = e.score + 0.15 * min(cues, 2) + (0.3 if row.strong and row.strong.search(text) else 0.0)
@@ -242,9 +321,11 @@ def _kind_cells(
     for col in columns:
         key = col.kind.key
         if key == "name":
-            out.append(_name_cell(paper, evidence))
+            out.append(_dataset_name_cell(paper, evidence) if col.about == "dataset" else _name_cell(paper, evidence))
         elif key == "code":
             out.append(_code_cell(paper, evidence))
+        elif key == "size" and col.about == "dataset":
+            out.append(_dataset_size_cell(paper, evidence))
         elif key == "size":
             out.append(_pattern_cell(paper, evidence, read_ask(f"{col.title}: model parameters"), _SIZE))
         elif key == "metric":

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from rag.lexicon import term_key
 from rag.question.asks import read_ask
-from rag.question.plan import Ask, Column, ColumnKind
+from rag.question.plan import Ask, Column, ColumnKind, Topic
 from rag.text import tokenize
 from rag.vocabulary import beside
 
@@ -47,6 +48,9 @@ its head decides its kind alone."""
 _QUESTION = re.compile(rf"^\W*{_VOCABULARY['question_opener'].source}", re.I)
 _LIGHT_HEADS = _VOCABULARY["light_head"].words  # "number of parameters": parameters
 _LEADING_ARTICLE = re.compile(rf"^{_VOCABULARY['leading_article'].source}\s+", re.I)
+_DATASET_WORDS = _keys(_VOCABULARY["dataset_subject"].words)
+_MODEL_WORDS = _keys(_VOCABULARY["model_subject"].words)
+_ABOUT_KINDS = frozenset({"name", "size"})
 
 
 def column_kind(phrase: str) -> ColumnKind:
@@ -84,13 +88,24 @@ def column_kind(phrase: str) -> ColumnKind:
     return best
 
 
+def _about(title: str, kind: ColumnKind) -> str:
+    """What a ``name`` or ``size`` column is about by its own words: ``"dataset"`` ("dataset name",
+    "benchmark size"), ``"model"`` ("model size", "number of parameters"), else ``""``."""
+    if kind.key not in _ABOUT_KINDS:
+        return ""
+    words = {term_key(t) for t in tokenize(title)}
+    if words & _DATASET_WORDS and not (kind.key == "size" and words & _MODEL_WORDS):
+        return "dataset"
+    return "model" if kind.key == "size" and words & _MODEL_WORDS else ""
+
+
 def column(phrase: str) -> Column:
-    """A column from a phrase: its title, its kind (:func:`column_kind`) and what it asks of an
-    abstract (:func:`rag.question.asks.read_ask` of the title)."""
+    """A column from a phrase: its title, its kind (:func:`column_kind`), what it is about
+    (:func:`_about`) and what it asks of an abstract (:func:`rag.question.asks.read_ask` of the title)."""
     title = re.sub(r"\s+", " ", phrase).strip(" ,;:.?")
     kind = column_kind(title)
     title = title[:1].upper() + title[1:]
-    return Column(title, kind, read_ask(title))
+    return Column(title, kind, read_ask(title), _about(title, kind))
 
 
 def topic_column(topic: str) -> Column:
@@ -109,13 +124,30 @@ def free_ask(col: Column, names: Sequence[str] = ()) -> Ask:
     return read_ask(phrase) if phrase else col.ask
 
 
-def read_columns(text: str | Sequence[str]) -> tuple[Column, ...]:
+def read_columns(text: str | Sequence[str], topic: Topic | None = None) -> tuple[Column, ...]:
     """Columns from ``"benchmark, main result and code"`` or a list of phrases, each read into its
-    kind (:func:`column_kind`); ``()`` for none. A phrase given twice is kept once."""
+    kind (:func:`column_kind`); ``()`` for none. A phrase given twice is kept once.
+
+    A size column that does not say what it measures ("size", "scale", "how big") is about what the
+    table is about: the datasets when another column is about a dataset ("dataset name, size") or
+    the rows are papers that introduce a dataset or benchmark (``topic.artifact``); a model's
+    parameters otherwise. A bare "size" never means both: "10K dialogues" is not a model size.
+
+    Args:
+        text: The column phrases (a string split at commas, ``;``, ``/``, ``&`` and "and", or a list).
+        topic: The topic whose papers are the rows (``None``: papers named).
+    """
     phrases = re.split(r"\s*(?:[,;/&]|\band\b)\s*", text) if isinstance(text, str) else list(text)
     phrases = [p.strip(" .?:") for p in phrases]
     phrases = [_LEADING_ARTICLE.sub("", p) for p in phrases if p.strip(" .?:")]
     seen: dict[str, Column] = {}
     for p in phrases:
         seen.setdefault(p.lower(), column(p))
-    return tuple(seen.values())
+    cols = tuple(seen.values())
+    datasets = any(c.about == "dataset" for c in cols) or bool(
+        topic is not None and {term_key(w) for w in topic.artifact} & _DATASET_WORDS
+    )
+    return tuple(
+        replace(c, about="dataset" if datasets else "model") if c.kind.key == "size" and not c.about else c
+        for c in cols
+    )

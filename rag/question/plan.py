@@ -130,11 +130,15 @@ class Column:
         title: The phrase, tidied and capitalised ("Main result").
         kind: What kind of thing it asks for.
         ask: The title read as what to quote (:func:`rag.question.asks.read_ask`).
+        about: What a ``name`` or ``size`` column is about: ``"dataset"`` (the name of the dataset
+            or benchmark a paper introduces; its size in items: tasks, annotations, hours),
+            ``"model"`` (a size in parameters), or ``""`` (the paper's own name).
     """
 
     title: str
     kind: ColumnKind
     ask: Ask
+    about: str = ""
 
 
 @dataclass(frozen=True)

@@ -420,12 +420,14 @@ class Reader:
         """The plan of a table asked by its parts (``paperchat table``, the MCP tool): the papers on
         ``topic`` (read as a question's topic: "speech synthesis", "Which papers work on speech?"),
         or, without one, the papers the caller names (given to the plan's ``refs``)."""
-        phrases = tuple(c.strip() for c in columns if c.strip())
-        rows = f"the papers on {topic.strip()}" if topic.strip() else "the papers named"
-        message = f"Make a table of {rows}" + (f" with columns {', '.join(phrases)}" if phrases else "")
-        stated, rest = self.stated(topic, filters) if topic.strip() else (StatedFilters(), "")
-        subject = self.topic(split_frame(rest)[0], number="many", query=rest) if rest.strip() else None
-        return TablePlan(message, message, filters=stated, topic=subject, columns=read_columns(phrases))
+        phrases = tuple(p for c in columns for p in column_phrases(c))
+        rows = topic.strip()
+        message = f"Make a table of {'the papers on ' + rows if rows else 'the papers named'}" + (
+            f" with columns {', '.join(phrases)}" if phrases else ""
+        )
+        stated, rest = self.stated(rows, filters) if rows else (StatedFilters(), "")
+        header = _Header(asked=message, query=message, filters=stated)
+        return self.table_plan(header, rest, phrases, named=not rows)
 
     def columns(self, text: str | Sequence[str]) -> tuple[Column, ...]:
         """The columns a list of phrases asks for (:func:`rag.question.columns.read_columns`)."""
@@ -704,15 +706,18 @@ class Reader:
         plural = any(r.kind == "plural" for r in refs)
         counted = any(r.kind == "plural" and r.count for r in refs)  # "the two", not "their"
         if table is not None and (asks_table(query) or not (pair or distinct or described or counted)):
-            return self._table(header, table, distinct, query)
+            return self._table(header, table, distinct)
         alternative = bool(_ALTERNATIVE.search(query))
         if (explicit and (pair or plural)) or number != "many" and (
             (two and (explicit or ranks or alternative))
             or (explicit and number == "open" and sides and not distinct and all(content_terms(x) for x in sides[0]))
             or (explicit and len(distinct) == 1 and explicit_two(query))
         ):
-            # A side that describes its paper ("the one on likelihood matching for diffusion") is no aspect.
-            names = names + [x for x in (sides[0] if sides else ()) if _SIDE_DESCRIPTION.match(x)]
+            # A side that describes its paper ("the one on likelihood matching for diffusion") or is one
+            # coined name ("ProAct-Helper", named in an abstract but not a paper's name) is no aspect.
+            names = names + [
+                x for x in (sides[0] if sides else ()) if _SIDE_DESCRIPTION.match(x) or x.strip() in named_entities(x)
+            ]
             return ComparePlan(
                 **header,
                 sides=sides,
@@ -734,15 +739,30 @@ class Reader:
             return Reply(**header, kind="negated", instead=instead)
         return base
 
-    def _table(self, header: _Header, table: tuple[str, str], named: set[str], query: str) -> TablePlan:
-        """The plan of a table request: its rows are the papers it names or its topic's papers, its
-        columns the phrases after the column word (:func:`rag.question.table.split_table`)."""
+    def _table(self, header: _Header, table: tuple[str, str], named: set[str]) -> TablePlan:
+        """The plan of a table request read from a message: its rows and columns split
+        (:func:`rag.question.table.split_table`), then planned as :meth:`table_plan` plans them."""
         rows, columns = table
+        return self.table_plan(header, rows, column_phrases(columns), named=bool(named))
+
+    def table_plan(self, header: _Header, rows: str, phrases: Sequence[str], *, named: bool) -> TablePlan:
+        """The one plan of a table, however it was asked (a chat message, ``paperchat table``, the
+        MCP tool): the rows are the papers named (``named``) or the papers on the topic ``rows``
+        states ("the papers that release a new dataset", read from ``rows`` alone, its frame
+        peeled), and one column per phrase, each read into its kind knowing what the others and
+        the topic are about (:func:`rag.question.columns.read_columns`).
+
+        Args:
+            header: The plan header (what was asked, the filters stated).
+            rows: What the rows are, as asked ("the papers on speech"); ignored when ``named``.
+            phrases: The column phrases, in order (``()``: the default columns).
+            named: The rows are papers the message names or refers to, not a topic's papers.
+        """
         topic = None
         if not named:
             text = split_frame(rows)[0] if content_terms(rows) else ""
-            topic = self.topic(text, number="many", query=query) if text else None
-        return TablePlan(**header, topic=topic, columns=read_columns(column_phrases(columns)))
+            topic = self.topic(text, number="many", query=rows) if text else None
+        return TablePlan(**header, topic=topic, columns=read_columns(phrases, topic=topic))
 
 
 def read_question(

@@ -22,7 +22,7 @@ from rag.types import Citation, Evidence
 from store.papers import Paper, strip_markup
 
 __all__ = [
-    "ASPECT_SENTENCES", "ComparisonTable", "build_table", "compare_lead", "comparison_text",
+    "ASPECT_SENTENCES", "UNSTATED_ASPECT", "ComparisonTable", "build_table", "compare_lead", "comparison_text",
     "table_markdown",
 ]
 
@@ -63,7 +63,11 @@ class ComparisonTable:
 
 def _aspect_cell(evidence: EvidenceSource, part: Ask, paper: Paper) -> tuple[Evidence, ...]:
     """The sentences of ``paper`` that answer ``part``, or ``()`` when none reaches the evidence settings'
-    ``aspect_floor`` (:class:`rag.settings.EvidenceSettings`)."""
+    ``aspect_floor`` (:class:`rag.settings.EvidenceSettings`).
+
+    A background sentence may answer an aspect ("what does each distill?": "Multi-modal dataset
+    distillation condenses ..." names the paper's own subject), so none is left out here; an aspect
+    that names a row ("the data they use") is answered by that row instead (:func:`build_table`)."""
     best = evidence.score(part, paper)
     if not best or best[0].score < evidence_settings(evidence).aspect_floor:
         return ()
@@ -195,15 +199,28 @@ def comparison_text(table: ComparisonTable, papers: Sequence[Paper], idf: Callab
     return "\n".join(lines)
 
 
-def compare_lead(labels: Sequence[tuple[str, int]], cells: Sequence[Sequence[Evidence]]) -> str:
+UNSTATED_ASPECT = "its abstract does not state it"
+"""What a comparison's lead says of a paper whose abstract states nothing for the aspect asked."""
+
+
+def compare_lead(
+    labels: Sequence[tuple[str, int]], cells: Sequence[Sequence[Evidence]], *, aspect: bool = False
+) -> str:
     """``**A** [1] and **B** [2] compared: A — “…”; B — “…”`` with the key clause of each paper's
-    cell (the first sentence of the first asked aspect, else of the approach row); only the names
-    when a paper's cell is empty."""
+    cell (the first sentence of the first asked aspect, else of the approach row).
+
+    Args:
+        labels: ``(label, marker number)`` per paper, in column order.
+        cells: Per paper, the sentences of its cell (``()``: its abstract states nothing for it).
+        aspect: The cells answer an aspect the question asked ("the data they use"): a paper whose
+            cell is empty is said not to state it (:data:`UNSTATED_ASPECT`); else (approach cells)
+            only the names are given when a paper's cell is empty.
+    """
     named = [f"**{label}** {format_marker(n)}" for label, n in labels]
     names = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
     parts = [
-        f"{label} — {quoted(evs[0].sentence, key_clause(evs[0].sentence))}"
+        f"{label} — {quoted(evs[0].sentence, key_clause(evs[0].sentence))}" if evs
+        else f"{label} — {UNSTATED_ASPECT}" if aspect else ""
         for (label, _), evs in zip(labels, cells, strict=True)
-        if evs
     ]
-    return f"{names} compared" + (": " + "; ".join(parts) if len(parts) == len(labels) else ".")
+    return f"{names} compared" + (": " + "; ".join(parts) if all(parts) else ".")

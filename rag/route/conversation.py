@@ -383,10 +383,11 @@ class Conversation:
         h2h = head_to_head(self.pipeline.evidence, papers) if plan.verdict else None
         extra = [h2h.quoted(j) for j in range(len(papers))] if h2h is not None else []
         table = build_table(self.pipeline.evidence, papers, self.cite, plan.aspects, extra=extra)
-        # The lead answers the first thing asked when both abstracts state it, else says what each does.
-        asked = table.aspect_cells[0] if table.aspect_cells and all(table.aspect_cells[0]) else None
+        # The lead answers the first thing asked, each paper by its sentence for it or saying its
+        # abstract does not state it; when no abstract states it, it says what each does.
+        asked = table.aspect_cells[0] if table.aspect_cells and any(table.aspect_cells[0]) else None
         cells = asked or [table.cell("approach", c.paper_id) for c in table.papers]
-        lead = compare_lead([(c.label, c.number) for c in table.papers], cells)
+        lead = compare_lead([(c.label, c.number) for c in table.papers], cells, aspect=asked is not None)
         text = lead + "\n\n"
         if h2h is not None:
             # "which one is faster?": the abstracts do not say which is faster (not "better")

@@ -65,7 +65,8 @@ class Found:
         left_out: Members put out by the question's exclusion.
         mentions: For a "which papers" question, the papers that mention the topic without being
             clearly about it (probability in [``retrieval.mention_membership``,
-            ``retrieval.set_membership``)), most probable first; named, never cited.
+            ``retrieval.set_membership``)), most probable first; named, never cited; none when the
+            question excludes something.
     """
 
     chosen: list[PaperHit]
@@ -220,12 +221,12 @@ class AnswerPipeline:
             rank=self._rank_evidence,
         )
         text = render(sources, prose.text, listing=several, matched=matched, at_least=at_least, lead=lead)
+        if mentions:
+            text += "\n\n" + self._mentions(plan, mentions)
         if left_out:
             text += f"\n\nLeft out as about {plan.topic.exclusion} ({len(left_out)}): " + ", ".join(
                 h.paper.label for h in left_out
             ) + "."
-        if mentions:
-            text += "\n\n" + self._mentions(plan, mentions)
         if plan.trimmed:
             note = "; ".join(x for x in (note, "question trimmed to its first part (too long)") if x)
         timings.total = time.perf_counter() - t0
@@ -315,7 +316,9 @@ class AnswerPipeline:
         if topic.number == "one":
             members = members[:1]
         at_least = topic.number != "one" and more_may_match(len(members), len(checked), len(hits))
-        mentions = [h for h in mentions if h not in left_out][: rs.max_mentions]
+        # A question that excludes something ("outside of agent settings") names no mentions: they
+        # are not checked against the exclusion.
+        mentions = [] if topic.exclusion else mentions[: rs.max_mentions]
         return Found(members[:limit], len(members), at_least, left_out, mentions if members else [])
 
     def _mentions(self, plan: AskPlan, mentions: Sequence[PaperHit]) -> str:

@@ -1,20 +1,29 @@
 """Fit the relevance model of ``rag.route.membership`` (which papers answer a question naming none).
 
-Every answerable question of the gold file that names no paper (read by the question model
-exactly as the product reads it) is a training question: paraphrases that describe one paper,
-"which papers" questions, questions about a described paper. Every paper of the collection is a
-candidate with the features :meth:`rag.route.membership.Membership.features` computes from the
-question's topic; the label is whether the paper is gold. A logistic regression (scikit-learn,
-L2, ``C``) is fit on all questions, and a leave-one-question-out run estimates, for each
-threshold, the citation precision and recall of the answers *as the product forms them*
-(an explicit "which paper" keeps only the most probable member), per kind.
+Every answerable question of the gold files that names no paper (read by the question model
+exactly as the product reads it, in a fresh conversation: a pronoun refers to nothing) is a
+training question: "which papers" questions, paraphrases that describe one paper, questions about
+a described paper. Its candidates are the ``retrieval.candidates`` papers retrieval returns for its
+topic, with the features :meth:`rag.route.membership.Membership.features` computes (as
+:meth:`rag.route.answer.AnswerPipeline.found` checks them); the label is whether the paper is gold.
+A logistic regression (scikit-learn, L2, ``C``) is fit on all questions, and a leave-one-question-out
+run (a question and its rephrasings, same ``orig_qid``, held out together) estimates the citation
+precision and recall of the answers *as the product forms them*, per collection and kind: a
+"which papers" question cites the candidates at or above ``retrieval.set_membership``; a question
+that does not ask for several papers (a description) its most probable candidate, with the others
+at or above ``retrieval.description_membership``; an explicit "which paper" the most probable one.
 
-Usage (needs scikit-learn, ``pip install scikit-learn``; the seed collection indexed under ``--home``)::
+Each ``--set`` names a data directory and the gold files asked of it, so the seed collection's
+dev files and the library's (3,098 ICML 2022-23 papers with the seed) are fit together.
 
-    python benchmarks/calibrate_membership.py tests/fixtures/dev.jsonl --home .paperchat
+Usage (needs scikit-learn, ``pip install scikit-learn``)::
 
-Paste the printed coefficients into ``rag/membership.py`` (``COEF``/``BIAS``) and the chosen
-threshold into ``retrieval.set_membership``.
+    python benchmarks/calibrate_membership.py \\
+        --set .paperchat ../shared/eval/dev.jsonl ../shared/eval/dev_variants.jsonl \\
+        --set .paperchat-library ../shared/eval/library_dev.jsonl
+
+Paste the printed coefficients into ``rag/route/membership.py`` (``COEF``/``BIAS``) and the chosen
+thresholds into ``retrieval.set_membership`` / ``retrieval.description_membership``.
 """
 
 from __future__ import annotations
@@ -23,6 +32,7 @@ import argparse
 import json
 import sys
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -32,76 +42,121 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from rag.pipeline import build_pipeline  # noqa: E402
+from rag.question.plan import AskPlan  # noqa: E402
 from rag.route.membership import design  # noqa: E402
 from rag.settings import Settings  # noqa: E402
 from rag.text import content_terms  # noqa: E402
-from rag.types import PaperHit  # noqa: E402
 
-THRESHOLDS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6)
-
-
-def collect(pipe, questions: list[dict]) -> list[tuple[dict, object, np.ndarray, np.ndarray]]:
-    """``(question, plan, design matrix, gold labels)`` for each training question."""
-    cands = [PaperHit(paper=p, score=0.0) for p in pipe.catalogue.papers.values()]
-    out = []
-    for q in questions:
-        plan = pipe.read(q["question"])
-        if not q["gold_ids"] or plan.intent not in ("ask", "topic_summary") or plan.named_ids:
-            continue
-        feats = pipe.membership.features(plan.topic or plan.query, plan.facets, cands)
-        gold = np.array([h.paper.id in q["gold_ids"] for h in cands])
-        terms = len(set(content_terms(plan.topic or plan.query)))
-        out.append((q, plan, design(feats, plan.number == "many", terms), gold))
-    return out
+THRESHOLDS = (0.25, 0.3, 0.35, 0.4, 0.5, 0.6)
+"""Thresholds of "which papers" answers tried."""
+DESCRIPTION_THRESHOLDS = (0.5, 0.7, 0.85)
+"""Thresholds for a paper to join the most probable one in a description's answer."""
 
 
-def answer_set(prob: np.ndarray, plan, threshold: float) -> np.ndarray:
-    """The papers the product cites: members at the threshold (the best one when none is, or
-    when the question asks for one paper)."""
-    chosen = prob >= threshold
-    if not chosen.any() or plan.number == "one":
+@dataclass
+class Row:
+    """One training question: where it comes from, its plan's number, design matrix and labels."""
+
+    collection: str
+    question: dict
+    number: str
+    x: np.ndarray
+    gold: np.ndarray
+
+    @property
+    def group(self) -> tuple[str, str]:
+        return self.collection, self.question.get("orig_qid", self.question["qid"])
+
+
+def collect(home: Path, files: list[Path]) -> list[Row]:
+    """The training rows of the gold ``files`` asked of the collection indexed under ``home``."""
+    components = build_pipeline(Settings(home=home), llm=None)
+    pipe = components.pipeline
+    resolver = components.conversation().resolver
+    depth = pipe.settings.retrieval.candidates
+    rows = []
+    for f in files:
+        for line in f.read_text().splitlines():
+            if not line.strip():
+                continue
+            q = json.loads(line)
+            if not q["gold_ids"]:
+                continue
+            plan = pipe.read(q["question"])
+            if not isinstance(plan, AskPlan) or plan.named_ids or not plan.topic.text:
+                continue
+            if plan.refs and resolver.referred(plan)[0]:
+                continue
+            topic = plan.topic
+            if topic.artifact or topic.about_links:
+                continue
+            hits = pipe.retriever.search(topic.search).hits[:depth]
+            feats = pipe.membership.features(topic.text, topic.facets, hits)
+            many = topic.number == "many"
+            x = design(feats, many, len(set(content_terms(topic.text))))
+            gold = np.array([h.paper.id in q["gold_ids"] for h in hits])
+            rows.append(Row(str(home.name), q, topic.number, x, gold))
+    return rows
+
+
+def answer_set(prob: np.ndarray, number: str, threshold: float, description: float) -> np.ndarray:
+    """The candidates the product cites (see the module docstring)."""
+    if number == "many":
+        return prob >= threshold
+    chosen = (prob >= threshold) & (prob >= description)
+    chosen[int(np.argmax(prob))] = True
+    if number == "one":
         chosen = prob >= prob.max()
     return chosen
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("gold", type=Path, nargs="+", help="Gold questions (JSONL with kind, question, gold_ids).")
-    ap.add_argument("--home", type=Path, default=None, help="Data directory holding the indexed collection.")
+    ap.add_argument(
+        "--set",
+        dest="sets",
+        nargs="+",
+        action="append",
+        required=True,
+        metavar=("HOME", "GOLD"),
+        help="A data directory holding an indexed collection, then the gold files (JSONL) asked of it.",
+    )
     ap.add_argument("--c", type=float, default=1.0, help="Inverse L2 strength of the logistic regression.")
     args = ap.parse_args(argv)
 
-    settings = Settings(home=args.home) if args.home else Settings()
-    pipe = build_pipeline(settings, llm=None).pipeline
-    questions = [json.loads(line) for f in args.gold for line in f.read_text().splitlines() if line.strip()]
-    data = collect(pipe, questions)
+    data: list[Row] = []
+    for home, *files in args.sets:
+        data += collect(Path(home), [Path(f) for f in files])
 
-    def fit(rows):
-        x = np.concatenate([r[2] for r in rows])
-        y = np.concatenate([r[3] for r in rows])
+    def fit(rows: list[Row]) -> LogisticRegression:
+        x = np.concatenate([r.x for r in rows])
+        y = np.concatenate([r.gold for r in rows])
         return LogisticRegression(C=args.c, max_iter=5000).fit(x, y)
 
-    # leave one question out: the question and its rephrasings (same orig_qid) are held out together
-    groups = defaultdict(list)
-    for i, (q, *_rest) in enumerate(data):
-        groups[q.get("orig_qid", q["qid"])].append(i)
+    groups: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for i, r in enumerate(data):
+        groups[r.group].append(i)
     probs: dict[int, np.ndarray] = {}
     for idx in groups.values():
         held = set(idx)
         model = fit([d for i, d in enumerate(data) if i not in held])
         for i in idx:
-            probs[i] = model.predict_proba(data[i][2])[:, 1]
-    print(f"{len(data)} questions ({len(groups)} groups) x {len(data[0][3]) if data else 0} papers; leave-one-question-out:")
+            probs[i] = model.predict_proba(data[i].x)[:, 1]
+    print(f"{len(data)} questions ({len(groups)} groups); leave-one-question-out:")
     for t in THRESHOLDS:
-        per_kind: dict[str, list[tuple[float, float]]] = defaultdict(list)
-        for i, (q, plan, _x, gold) in enumerate(data):
-            chosen = answer_set(probs[i], plan, t)
-            per_kind[q["kind"]].append(((chosen & gold).sum() / chosen.sum(), (chosen & gold).sum() / gold.sum()))
-        cells = "  ".join(
-            f"{k} P {np.mean([p for p, _ in v]):.3f} R {np.mean([r for _, r in v]):.3f} (n={len(v)})"
-            for k, v in sorted(per_kind.items())
-        )
-        print(f"  threshold {t:.2f}: {cells}")
+        for d in DESCRIPTION_THRESHOLDS:
+            cells: dict[str, list[tuple[float, float]]] = defaultdict(list)
+            for i, r in enumerate(data):
+                chosen = answer_set(probs[i], r.number, t, d)
+                found = (chosen & r.gold).sum()
+                cells[f"{r.collection}/{r.question['kind']}"].append(
+                    (found / max(chosen.sum(), 1), found / len(r.question["gold_ids"]))
+                )
+            line = "  ".join(
+                f"{k} P {np.mean([p for p, _ in v]):.3f} R {np.mean([q for _, q in v]):.3f} (n={len(v)})"
+                for k, v in sorted(cells.items())
+            )
+            print(f"  set {t:.2f} description {d:.2f}: {line}")
     model = fit(data)
     print(
         "coefficients", tuple(round(float(c), 3) for c in model.coef_[0]), "bias", round(float(model.intercept_[0]), 3)

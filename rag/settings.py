@@ -170,7 +170,8 @@ class RetrievalSettings(_Section):
         ge=0.0,
         le=1.0,
         description="Least membership probability (rag.route.membership.probability) for a paper to count in an "
-        "answer that names no paper.",
+        "answer that names no paper (to be cited as clearly about its topic). Calibrated with "
+        "benchmarks/calibrate_membership.py (leave one question out, see rag.route.membership.COEF).",
     )
     set_facet_coverage: float = Field(
         0.75,
@@ -180,6 +181,26 @@ class RetrievalSettings(_Section):
         "coverage in a paper.",
     )
     max_set_size: int = Field(12, ge=1, le=100, description="Most papers listed for a 'which papers' question.")
+    description_membership: float = Field(
+        0.7,
+        ge=0.0,
+        le=1.0,
+        description="Least membership probability for a paper to join the most probable one in the answer to a "
+        "question that does not ask for several papers (a description of one paper). Calibrated with "
+        "benchmarks/calibrate_membership.py, leave one question out over dev, rephrasings and library_dev: 0.5 "
+        "gives described-paper precision 0.785 on library_dev, 0.7 and 0.85 give 0.833 at the same recall (0.833); "
+        "0.7 keeps the rephrasings' 'which papers' asked without 'which papers' (recall 0.833 vs 0.817 at 0.85).",
+    )
+    mention_membership: float = Field(
+        0.15,
+        ge=0.0,
+        le=1.0,
+        description="Least membership probability for a paper to be named, after a 'which papers' answer and "
+        "uncited, as one that mentions the topic without being clearly about it (below set_membership).",
+    )
+    max_mentions: int = Field(
+        5, ge=0, le=50, description="Most papers named as mentioning a topic without being clearly about it."
+    )
     name_match_min: int = Field(
         86, ge=50, le=100, description="Least similarity (0-100, rapidfuzz ratio) for a stated name to match a label."
     )

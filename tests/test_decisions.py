@@ -345,3 +345,38 @@ def test_each_row_cites_the_sentences_its_cells_quote():
     for citation, row in zip(table.papers, table.cells, strict=True):
         assert citation.evidence == tuple(e for cell in row for e in cell.evidence)
     assert table.papers[2].evidence == ()  # the survey states nothing asked
+
+
+# --- a listed paper is quoted with the sentence that states the topic as its own --------------
+
+_FIELD_FIRST = make_paper(
+    "field",
+    "Robots that fold laundry are increasingly trained with reinforcement learning in simulation. "
+    "However, policies trained this way transfer poorly to real cloth. "
+    "We propose ClothBridge, which fine-tunes folding policies with reinforcement learning on real garments.",
+)
+_FIELD_ONLY = make_paper("only", "Robots that fold laundry are increasingly trained with reinforcement learning.")
+
+
+def test_the_sentence_quoted_for_a_topic_is_the_papers_own_not_its_background():
+    from rag.question.asks import read_ask
+
+    selector = EvidenceSelector(HashingEmbedder(2**16), [_FIELD_FIRST, _FIELD_ONLY])
+    ask = read_ask("robots folding laundry trained with reinforcement learning")
+    # The opening sentence shares more words with the topic, but it states the field the paper starts from.
+    assert selector.score(ask, _FIELD_FIRST)[0].sentence.startswith("Robots that fold laundry")
+    assert selector.own_statement(ask, _FIELD_FIRST).sentence.startswith("We propose ClothBridge")
+    # An abstract with nothing but such a sentence still has it quoted.
+    assert selector.own_statement(ask, _FIELD_ONLY).sentence.startswith("Robots that fold laundry")
+
+
+def test_list_heads_say_how_sure_the_answer_is():
+    from rag.route.lead import about_head, mention_head
+
+    assert about_head(3, 3, False) == "3 papers in the collection are clearly about this:"
+    assert about_head(1, 1, False) == "1 paper in the collection is clearly about this:"
+    assert about_head(12, 15, True) == (
+        "At least 15 papers in the collection are clearly about this; the 12 most relevant are listed:"
+    )
+    assert mention_head(2) == "Also mention it, without being clearly about it (2):"
+    assert mention_head(1) == "Also mentions it, without being clearly about it (1):"

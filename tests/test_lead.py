@@ -13,6 +13,7 @@ import re
 import pytest
 
 from rag.citations import cited_numbers
+from rag.evidence.roles import FIRST_PERSON
 from rag.index.catalogue import Catalogue
 from rag.pipeline import Components
 from rag.question.reader import read_question
@@ -197,7 +198,8 @@ def test_amount_questions(cat, question, quantity):
 CONNECTIVES = frozenset(
     """yes paper papers in the collection match matches at least most relevant are listed no number its quoted
     sentences closest stated with a negation abstract of does not state this sentence mentions or and one
-    together compared as what it contrast problem addresses setting limitation own earlier work states""".split()
+    together compared as what it contrast problem addresses setting limitation own earlier work states is are
+    clearly about""".split()
 )
 _QUOTE = re.compile(r"“([^”]*)”")
 
@@ -261,10 +263,53 @@ def test_list_lead_counts_what_it_cites_and_gives_one_line_each(components):
     ans = ask(components, "Which papers work on speech?")
     assert_lead_is_grounded(ans, components)
     head, *lines = ans.lead.splitlines()
-    n = int(re.match(r"(?:At least )?(\d+) papers? in the collection match", head).group(1))
+    n = int(re.match(r"(?:At least )?(\d+) papers? in the collection (?:is|are) clearly about this", head).group(1))
     assert n == len(ans.citations) == len(lines) >= 2
     for line, c in zip(lines, ans.citations, strict=True):
         assert line.startswith(f"- **{c.label}** [{c.number}] — “"), line
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Which papers fine-tune LLM agents with RL?", "papers on agents that use tools", "any work on diffusion models?"],
+)
+def test_a_listed_paper_is_quoted_with_its_own_statement_and_mentions_are_apart(components, question):
+    ans = ask(components, question)
+    assert_lead_is_grounded(ans, components)
+    ev = components.pipeline.evidence
+    for c in ans.citations:
+        paper = components.retriever.catalogue[c.paper_id]
+        moves = ev.moves(paper)
+        own = [x for x in ev.sentences(paper)[0] if moves[x.start] not in ("background", "gap")]
+        for e in c.evidence:  # never the field the paper starts from, when it states anything of its own
+            assert moves[e.start] not in ("background", "gap") or not own or FIRST_PERSON.search(e.sentence), (
+                c.label,
+                e.sentence,
+            )
+    if "\nAlso mention" in ans.text:  # named after the answer, counted apart, never cited
+        block = ans.text.split("\nAlso mention", 1)[1]
+        n = int(re.search(r"without being clearly about it \((\d+)\):", block).group(1))
+        named = re.findall(r"^- \*\*(.+?)\*\*", block, re.M)
+        assert len(named) == n >= 1 and not {c.label for c in ans.citations} & set(named)
+        assert not re.search(r"\[\d+\]", block)
+
+
+@pytest.mark.parametrize(
+    ("question", "label"),
+    [
+        (
+            "there was a paper where a web agent learns when to skip thinking and drop old observations to save tokens",
+            "Agent-Omit",
+        ),
+        (
+            "the one that detects fake speech and checks whether it still works on attacks it never saw in training",
+            "CA-SOADD",
+        ),
+    ],
+)
+def test_a_description_of_one_paper_is_answered_by_that_paper_alone(components, question, label):
+    ans = ask(components, question)
+    assert [c.label for c in ans.citations] == [label], ans.text
 
 
 @pytest.mark.parametrize(

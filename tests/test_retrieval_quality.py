@@ -230,7 +230,8 @@ def test_a_set_answer_says_how_many_match_when_it_lists_fewer(extractive):
     full, ans = Conversation(p).ask(q).answer, Conversation(capped).ask(q).answer
     assert len(full.citations) >= 3 and len(ans.citations) == 2
     assert ans.matched == full.matched == len(full.citations)
-    assert ans.text.startswith(f"{ans.matched} papers in the collection match; the 2 most relevant are listed:")
+    head = f"{ans.matched} papers in the collection are clearly about this; the 2 most relevant are listed:"
+    assert ans.text.startswith(head)
     assert [c.paper_id for c in ans.citations] == [c.paper_id for c in full.citations[:2]]
     assert not ans.matched_at_least  # every paper of the seed collection was a candidate
 

@@ -238,6 +238,22 @@ class EvidenceSelector:
             found = found or next((s for s in sents if pat.search(s.text)), None)
         return Evidence(paper.id, found.text, found.start, found.end, 0.0) if found else None
 
+    def own_statement(self, ask: Ask, paper: Paper, qvec: np.ndarray | None = None) -> Evidence | None:
+        """The sentence of ``paper`` that best states ``ask`` (a topic) as the paper's own work, or
+        ``None`` for an abstract of instructions only.
+
+        A sentence of the abstract's background or gap move that does not speak in the first person
+        ("Large language models are increasingly deployed as autonomous agents ...") states the
+        field the paper starts from, not that the paper is about the topic (Swales, 1990): it is
+        passed over for the best of the others (contribution, or moves unknown). Only when every
+        sentence is such a one is the best of them returned. Scores are :meth:`score`'s.
+        """
+        scored = self.score(ask, paper, qvec)
+        moves = self.moves(paper)
+        own = [e for e in scored if not _other_work(e, moves)]
+        best = own or scored
+        return best[0] if best else None
+
     def elaboration(self, paper: Paper, gist: Evidence) -> list[Evidence]:
         """The sentences right after ``gist`` (the paper's proposal) that go on saying how the
         approach works: its stages, components, training ("Specifically, we first ...",
@@ -355,6 +371,12 @@ class EvidenceSelector:
         va = self.embedder.embed(a)
         vb = self.embedder.embed(b)
         return va @ vb.T
+
+
+def _other_work(e: Evidence, moves: dict[int, str]) -> bool:
+    """Whether ``e`` is a background or gap sentence that does not speak in the first person: it
+    describes the field or other work, not the paper's own."""
+    return moves.get(e.start) in ("background", "gap") and not FIRST_PERSON.search(e.sentence)
 
 
 _ITEM = re.compile(r"(?<![\w(])\(?(\d{1,2})\)")

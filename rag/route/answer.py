@@ -21,6 +21,7 @@ import functools
 import threading
 import time
 from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, field
 
 from rag.citations import format_marker
 from rag.evidence.rows import LIMITATIONS, select_rows
@@ -35,14 +36,14 @@ from rag.question.details import MODEL_SIZE
 from rag.question.filters import FILTER_KINDS
 from rag.question.plan import Ask, AskPlan, Detail, Plan, Topic
 from rag.question.reader import Reader
-from rag.route.lead import lead_line, list_head
+from rag.route.lead import key_clause, lead_line, list_head, mention_head, quoted
 from rag.route.membership import Membership, more_may_match
 from rag.route.refusal import RefusalPolicy
 from rag.settings import Settings
 from rag.types import Answer, Citation, Evidence, PaperHit, Retrieval, Timings
 from store.papers import has_opening_label, is_code_link, strip_markup
 
-__all__ = ["EMPTY_QUESTION", "MAIN_POINTS", "REFUSAL", "AnswerPipeline", "main_points"]
+__all__ = ["EMPTY_QUESTION", "MAIN_POINTS", "REFUSAL", "AnswerPipeline", "Found", "main_points"]
 
 EMPTY_QUESTION = "Please ask a question about the papers in the collection."
 MAIN_POINTS = "What problem does it address, what does it propose, and what results does it report?"
@@ -50,6 +51,29 @@ MAIN_POINTS = "What problem does it address, what does it propose, and what resu
 EXCLUSION_COVERAGE = 0.5
 """IDF-weighted share of an excluded word's forms ("agent settings" -> agent) that puts a paper out,
 and of the rest of an artifact question's topic ("speech" of "a new speech dataset") that keeps one in."""
+
+
+@dataclass
+class Found:
+    """The papers a question naming none is answered with.
+
+    Attributes:
+        chosen: The papers clearly about the topic (membership probability at least
+            ``retrieval.set_membership``), most probable first, at most the limit asked.
+        matched: How many papers are clearly about it (``len(chosen)`` or more).
+        at_least: ``matched`` is a lower bound.
+        left_out: Members put out by the question's exclusion.
+        mentions: For a "which papers" question, the papers that mention the topic without being
+            clearly about it (probability in [``retrieval.mention_membership``,
+            ``retrieval.set_membership``)), most probable first; named, never cited; none when the
+            question excludes something.
+    """
+
+    chosen: list[PaperHit]
+    matched: int
+    at_least: bool
+    left_out: list[PaperHit] = field(default_factory=list)
+    mentions: list[PaperHit] = field(default_factory=list)
 
 
 class AnswerPipeline:
@@ -133,6 +157,7 @@ class AnswerPipeline:
         rs = self.settings.retrieval
         at_least = False
         left_out: list[PaperHit] = []
+        mentions: list[PaperHit] = []
         if papers:
             retrieval = self.retriever.search(plan.search)
             timings.retrieval = time.perf_counter() - t0
@@ -152,7 +177,10 @@ class AnswerPipeline:
             judged_apart = topic.artifact or topic.about_links
             refused = not (judged_apart and retrieval.hits)
             refusal = self.refusals.topic(plan, topic, retrieval, plan.detail) if refused else ""
-            chosen, matched, at_least, left_out = ([], 0, False, []) if refusal else self.find(topic, retrieval)
+            found = Found([], 0, False) if refusal else self.found(topic, retrieval)
+            chosen, matched, at_least, left_out, mentions = (
+                found.chosen, found.matched, found.at_least, found.left_out, found.mentions
+            )
             if not refusal and not chosen:
                 refusal = REFUSAL
                 if left_out:
@@ -193,6 +221,8 @@ class AnswerPipeline:
             rank=self._rank_evidence,
         )
         text = render(sources, prose.text, listing=several, matched=matched, at_least=at_least, lead=lead)
+        if mentions:
+            text += "\n\n" + self._mentions(plan, mentions)
         if left_out:
             text += f"\n\nLeft out as about {plan.topic.exclusion} ({len(left_out)}): " + ", ".join(
                 h.paper.label for h in left_out
@@ -235,14 +265,20 @@ class AnswerPipeline:
             ``(chosen, how many match, the count is a lower bound, left out by the exclusion)``;
             at most ``limit`` are chosen (the text says how many match).
         """
+        found = self.found(topic, retrieval, limit)
+        return found.chosen, found.matched, found.at_least, found.left_out
+
+    def found(self, topic: Topic, retrieval: Retrieval, limit: int | None = None) -> Found:
+        """:meth:`find`, with the papers that only mention the topic (:attr:`Found.mentions`)."""
         rs = self.settings.retrieval
         limit = limit or rs.max_set_size
         hits = retrieval.hits
         checked = hits[: rs.candidates]
+        mentions: list[PaperHit] = []
         if topic.about_links:
             chosen = [h for h in checked if h.paper.url and is_code_link(h.paper.abstract, h.paper.url)]
             chosen = chosen or [h for h in checked if h.paper.url]
-            return chosen[:limit], len(chosen), False, []
+            return Found(chosen[:limit], len(chosen), False, [], [])
         if topic.artifact:
             # "Which papers release a new speech dataset": papers stating the artifact as their own
             # contribution, among those that state the rest of the topic ("speech").
@@ -252,8 +288,16 @@ class AnswerPipeline:
             members = self.membership.contributors(topic.artifact, members)
         else:
             many = topic.number == "many"
-            found = self.membership.members(topic.text, topic.facets, checked, rs.set_membership, many)
-            members = [h for h, _ in found]
+            scored = self.membership.members(topic.text, topic.facets, checked, rs.mention_membership, many)
+            members = [h for h, p in scored if p >= rs.set_membership]
+            if not many and members:
+                # A description of one paper is answered by its most probable paper alone; another
+                # joins it only when it is as clearly described (retrieval.description_membership).
+                members = members[:1] + [h for h, p in scored[1:] if p >= rs.description_membership]
+            # Below the answer's probability but above the floor of a mention: named after the
+            # answer, not cited (the gold sets count a paper that is about the topic, not one
+            # that mentions it).
+            mentions = [h for h, p in scored if p < rs.set_membership] if many else []
         left_out: list[PaperHit] = []
         if topic.exclusion and members:
             # One excluded word puts out a paper that states it; an excluded phrase ("not dataset
@@ -272,7 +316,21 @@ class AnswerPipeline:
         if topic.number == "one":
             members = members[:1]
         at_least = topic.number != "one" and more_may_match(len(members), len(checked), len(hits))
-        return members[:limit], len(members), at_least, left_out
+        # A question that excludes something ("outside of agent settings") names no mentions: they
+        # are not checked against the exclusion.
+        mentions = [] if topic.exclusion else mentions[: rs.max_mentions]
+        return Found(members[:limit], len(members), at_least, left_out, mentions if members else [])
+
+    def _mentions(self, plan: AskPlan, mentions: Sequence[PaperHit]) -> str:
+        """The papers that mention the topic without being clearly about it (:attr:`Found.mentions`),
+        counted apart from the answer: one line each with the sentence that mentions it, no citation."""
+        ask = plan.topic.ask if plan.topic.text and plan.english else main_points()
+        lines = [mention_head(len(mentions))]
+        for h in mentions:
+            best = self.evidence.score(ask, h.paper)
+            quote = f" — {quoted(best[0].sentence, key_clause(best[0].sentence))}" if best else ""
+            lines.append(f"- **{h.paper.label}**{quote}")
+        return "\n".join(lines)
 
     def _rank_evidence(self, ask: Ask, source: Source) -> list[Evidence]:
         """``source``'s evidence sentences scored against ``ask`` (one part of a question), best first."""
@@ -295,7 +353,15 @@ class AnswerPipeline:
         per = 1 if listing else self.settings.answer.evidence_per_paper
         if not listing and (plan.ask.summary or ask.summary or len(ask.roles) >= 2):
             per += 2 if plan.ask.summary else 1
-        sources = [Source(i + 1, h, self.evidence.select(ask, h.paper, k=per, qvec=qvec)) for i, h in enumerate(chosen)]
+        if listing:
+            # Each listed paper is quoted with the sentence that states the topic as its own work,
+            # never one that describes the field it starts from (EvidenceSelector.own_statement).
+            stating = [self.evidence.own_statement(ask, h.paper, qvec) for h in chosen]
+            sources = [Source(i + 1, h, [e] if e else []) for i, (h, e) in enumerate(zip(chosen, stating, strict=True))]
+        else:
+            sources = [
+                Source(i + 1, h, self.evidence.select(ask, h.paper, k=per, qvec=qvec)) for i, h in enumerate(chosen)
+            ]
         if plan.own_limits and named and not listing:
             # "what are its limitations?": the limitation the abstract states of the paper's own
             # work, else the gap it addresses (the lead says which, :func:`rag.route.lead.lead_line`).

@@ -15,8 +15,11 @@ Forms, decided from the :class:`rag.question.reader.QuestionPlan`:
   paper (:func:`contrasted`: "over autoregressive models", "... infeasible", prior work);
 * **amount** (``plan.quantity``): "**X** [1]: “…”" with the clauses of its best evidence sentences
   that state numbers, quoted with their context;
-* **list** (several papers found): "N papers in the collection match:" (N counts the papers cited)
-  then "- **X** [n] — “…”", one line per paper with its best sentence's key clause;
+* **list** (several papers found): "N papers in the collection are clearly about this:" (N counts
+  the papers whose calibrated membership reaches the answer's threshold, :mod:`rag.route.membership`)
+  then "- **X** [n] — “…”", one line per paper with the key clause of the sentence that states the
+  topic as the paper's own (:meth:`rag.evidence.selector.EvidenceSelector.own_statement`); papers
+  that only mention the topic follow the answer, counted apart and not cited (:func:`mention_head`);
 * **one paper**: "**X** [n] — “…”": what it does (the clause of its approach sentence) when the
   question did not name it, else the key clause of the sentence that best answers.
 """
@@ -38,10 +41,12 @@ from store.papers import strip_markup
 
 __all__ = [
     "MAX_LEAD_WORDS",
+    "about_head",
     "clause_spans",
     "key_clause",
     "lead_line",
     "list_head",
+    "mention_head",
     "number_span",
     "one_paper_lead",
     "quoted",
@@ -427,6 +432,26 @@ def list_head(n_listed: int, matched: int, at_least: bool) -> str:
     return head + ":"
 
 
+def about_head(n_listed: int, matched: int, at_least: bool) -> str:
+    """The head of a list of papers found for a topic: ``"N papers in the collection are clearly
+    about this:"``, N the papers whose calibrated membership probability reaches
+    ``retrieval.set_membership`` (:mod:`rag.route.membership`; the listed count when fewer). The
+    papers that only mention the topic are counted apart (:func:`mention_head`)."""
+    n = max(matched, n_listed)
+    verb = "is" if n == 1 else "are"
+    papers = f"{n} paper{'s' if n != 1 else ''}"
+    head = f"{'At least ' if at_least else ''}{papers} in the collection {verb} clearly about this"
+    if n > n_listed:
+        head += f"; the {n_listed} most relevant are listed"
+    return head + ":"
+
+
+def mention_head(n: int) -> str:
+    """The head of the papers that mention a topic without being clearly about it (named after the
+    answer, not cited): ``"Also mention it, without being clearly about it (N):"``."""
+    return f"Also mention{'s' if n == 1 else ''} it, without being clearly about it ({n}):"
+
+
 def lead_line(
     plan: AskPlan,
     sources: Sequence[Source],
@@ -468,7 +493,7 @@ def lead_line(
     if plan.polar and plan.polar_terms and named:
         return "\n".join(_polar(s, plan.polar_terms, sentences, move) for s in sources)
     if listing:
-        lines = [list_head(len(sources), matched, at_least)]
+        lines = [about_head(len(sources), matched, at_least)]
         for s in sources:
             ev = _best(s)
             body = _number_quotes(s) if plan.ask.amount else ""

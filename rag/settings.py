@@ -187,6 +187,16 @@ class RetrievalSettings(_Section):
         "nothing a topic's papers must state ('neural network training': 'neural' is in 26% of the 3,098-paper "
         "library, 'deep' 17%); 'graph' (10%) and 'diffusion' (4%) still count.",
     )
+    part_check: bool = Field(
+        False,
+        description="Check topics of several parts part by part (rag.route.refusal.RefusalPolicy.parts). Off by "
+        "default until its gate is narrower: measured with --llm none, on library_dev multi+unanswerable it lifts "
+        "unanswerable refusal 0.46 -> 0.77 with no false refusal (multi precision 0.50 vs 0.46, one recall loss), "
+        "and the 8 questions of benchmarks/library_parts.jsonl all right; but on dev / rephrasings it refuses "
+        "descriptions of one paper written in other words (false refusal 0.000 -> 0.039 / 0.003 -> 0.101: "
+        "'compress a large model into a smaller student model through knowledge distillation', summaries of "
+        "'the paper on ...').",
+    )
     part_max_terms: int = Field(
         10,
         ge=0,

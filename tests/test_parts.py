@@ -75,7 +75,7 @@ CROP = make_paper("crop", "Farms need yield estimates. We present a satellite mo
 
 # Four papers: every term is in more than 15% of them, so the share that makes a part generic is
 # set to 1.0 here (it is relative to the size of the collection; see part_generic_share).
-SETTINGS = RetrievalSettings(part_generic_share=1.0)
+SETTINGS = RetrievalSettings(part_generic_share=1.0, part_check=True)
 
 
 class Seams:
@@ -121,6 +121,12 @@ def test_a_topic_of_one_part_is_judged_whole_not_by_parts():
     assert not got.checked
 
 
+def test_the_part_check_is_off_by_default():
+    seams = Seams([GRAPH, TRAFFIC, CROP])
+    seams.policy.settings = RetrievalSettings(part_generic_share=1.0)
+    assert not seams.coverage("any work applying graph transformers to traffic forecasting").checked
+
+
 def test_a_described_term_no_abstract_holds_is_refused_whatever_its_description_finds():
     seams = Seams([GRAPH, TRAFFIC, CROP])
     plan = seams.reader.read("any papers on double descent, where test error rises again for larger models?")
@@ -144,7 +150,12 @@ def test_a_described_term_an_abstract_holds_is_not_refused_by_its_head():
 def test_a_combination_the_seed_holds_only_apart_is_refused_naming_both_halves(extractive):
     # the seed holds federated learning (DANCE, a federated RL paper) and audio deepfake detection
     # (CA-SOADD), never together
-    answer = extractive.ask("papers using federated learning for audio deepfake detection?")
+    rs = extractive.pipeline.refusals.settings
+    extractive.pipeline.refusals.settings = rs.model_copy(update={"part_check": True})
+    try:
+        answer = extractive.ask("papers using federated learning for audio deepfake detection?")
+    finally:
+        extractive.pipeline.refusals.settings = rs
     assert answer.refused and not answer.citations
     assert "closest:" in answer.text
     assert "CA-SOADD" in answer.text and "but not “federated learning”" in answer.text

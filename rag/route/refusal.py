@@ -345,7 +345,7 @@ class RefusalPolicy:
         of it (cosine). Parts whose every term is in more than ``part_generic_share`` of the
         abstracts ("neural network training") are not checked. The check applies to topics of at
         most ``part_max_terms`` content terms: a longer one describes one paper in other words,
-        and the membership model judges it whole.
+        and the membership model judges it whole. Off unless ``part_check`` (see its description).
 
         Args:
             topic: The topic; its :attr:`~rag.question.plan.Topic.parts` are checked.
@@ -357,7 +357,7 @@ class RefusalPolicy:
         """
         rs = self.settings
         n = max(1, len(self.retriever.papers))
-        if not topic.parts or len(set(topic.terms)) > rs.part_max_terms:
+        if not rs.part_check or not topic.parts or len(set(topic.terms)) > rs.part_max_terms:
             return PartsCoverage(False, [], [])
 
         def specific(part: str) -> bool:

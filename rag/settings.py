@@ -156,6 +156,54 @@ class RetrievalSettings(_Section):
         le=1.0,
         description="Best sentence cosine below which a weak 'which papers' question is refused.",
     )
+    part_coverage: float = Field(
+        0.75,
+        ge=0.0,
+        le=1.0,
+        description="IDF-weighted term coverage (rag.index.retrieve.HybridRetriever.coverage) at which an abstract "
+        "states one part of a topic of several ('weather forecasting' of 'diffusion models for weather forecasting'). "
+        "Calibrated by reading the 20 first candidates of library topics: an abstract that states a part in its "
+        "words covers 0.75-1.00 (QuantumDARTS 1.00 'searching the architecture', ClimaX 0.79 'forecasting global "
+        "weather'); one that states the part's common words and not its rare one stays at 0.50-0.69 ('probabilistic "
+        "... forecasting' without 'weather' 0.57, 'graph neural network inference' without 'graph' 0.69).",
+    )
+    part_sentence: float = Field(
+        0.60,
+        ge=-1.0,
+        le=1.0,
+        description="Best sentence cosine at which an abstract states one part of a topic of several in other words. "
+        "Calibrated with part_coverage on the same candidates: sentences that state the part reach 0.60-0.72 "
+        "('parameterized quantum circuits' 0.60-0.69, 'automatically searching the architecture' 0.62 for QAS-Bench, "
+        "'homomorphic encryption' 0.64-0.72); those about a neighbouring subject reach 0.59 (a graph-homomorphism "
+        "sentence to 'homomorphically encrypted graphs' 0.59, to 'graph neural network inference' 0.56; a "
+        "temporal-diffusion sentence to 'probabilistic weather forecasting' 0.47). 0.55 answered the "
+        "graph-homomorphism paper for 'GNN inference over homomorphically encrypted graphs'.",
+    )
+    part_generic_share: float = Field(
+        0.15,
+        ge=0.0,
+        le=1.0,
+        description="Share of the abstracts above which every term of a part is so common that the part says "
+        "nothing a topic's papers must state ('neural network training': 'neural' is in 26% of the 3,098-paper "
+        "library, 'deep' 17%); 'graph' (10%) and 'diffusion' (4%) still count.",
+    )
+    part_check: bool = Field(
+        False,
+        description="Check topics of several parts part by part (rag.route.refusal.RefusalPolicy.parts). Off by "
+        "default until its gate is narrower: measured with --llm none, on library_dev multi+unanswerable it lifts "
+        "unanswerable refusal 0.46 -> 0.77 with no false refusal (multi precision 0.50 vs 0.46, one recall loss), "
+        "and the 8 questions of benchmarks/library_parts.jsonl all right; but on dev / rephrasings it refuses "
+        "descriptions of one paper written in other words (false refusal 0.000 -> 0.039 / 0.003 -> 0.101: "
+        "'compress a large model into a smaller student model through knowledge distillation', summaries of "
+        "'the paper on ...').",
+    )
+    part_max_terms: int = Field(
+        10,
+        ge=0,
+        description="Most distinct content terms of a topic whose parts are each checked (rag.route.refusal."
+        "RefusalPolicy.parts); a longer topic describes one paper in its own words and is judged whole. The combined "
+        "topics of the library questions have 6-9 terms, the descriptions of one paper 11-20.",
+    )
     set_lexical_floor: float = Field(
         0.35,
         ge=-1.0,

@@ -108,8 +108,8 @@ def test_a_topic_nothing_is_close_to_is_refused_naming_the_closest_paper(seams):
     plan = seams.plan("Which papers study quantum chemistry of metals?")
     assert plan.topic.terms == ("quantum", "chemistry", "metals")
     assert seams.topic_refusal("Which papers study quantum chemistry of metals?") == (
-        f"{NOTHING_CLOSE}; the closest paper is QCirc (qc)."
-    )
+        f"{NOTHING_CLOSE}; the closest paper is QCirc (qc): “Noisy hardware limits quantum computers.”"
+    )  # with its sentence closest to the topic, so the reader can judge
 
 
 def test_a_topic_an_abstract_states_is_answered(seams):

@@ -1,19 +1,21 @@
-"""The sub-questions of a question and the words that only say which paper it is about.
+"""The sub-questions of a question, the parts of a topic, and the words that only say which paper it is about.
 
-"What X, and how does it Y?" asks two things (:func:`question_parts`); "In the unified graph-based
-dataset pruning paper, what ...?" names its paper by a description that is not what to quote
-(:func:`without_paper_description`). The words are classes of ``vocabulary/parts.toml``.
+"What X, and how does it Y?" asks two things (:func:`question_parts`); "diffusion models for weather
+forecasting" is a topic of two parts a paper must both state (:func:`topic_parts`); "In the unified
+graph-based dataset pruning paper, what ...?" names its paper by a description that is not what to
+quote (:func:`without_paper_description`). The words are classes of ``vocabulary/parts.toml``.
 """
 
 from __future__ import annotations
 
 import re
 
+from rag.question.phrasing import facets
 from rag.question.roles import is_summary, question_roles
 from rag.text import content_terms
 from rag.vocabulary import beside
 
-__all__ = ["question_parts", "without_paper_description"]
+__all__ = ["described_head", "question_parts", "topic_parts", "without_paper_description"]
 
 _VOCABULARY = beside(__file__, "parts")
 _V = {name: cls.source for name, cls in _VOCABULARY.items()}
@@ -55,3 +57,73 @@ def without_paper_description(question: str) -> str:
     out = _DESCRIPTION.sub(" ", question)
     asks_role = bool(question_roles(question)) and not is_summary(question)
     return out if len(content_terms(out)) >= 2 or asks_role else question
+
+
+_RELATION = re.compile(rf"\s+{_VOCABULARY['part_relation'].source}\s+|:\s+", re.I)
+_CONTRAST = _VOCABULARY["part_contrast"].pattern
+_FIELD = _VOCABULARY["field_word"].words
+
+
+def _segments(alternative: str) -> list[str]:
+    """The parts of one alternative of a topic, split at the prepositions that relate them
+    ("denoising diffusion models for probabilistic weather forecasting" -> ["denoising diffusion
+    models", "probabilistic weather forecasting"]; "state-of-the-art" is one word); parts made only
+    of words that name the field ("apply deep learning") are dropped."""
+    pieces = [p.strip(" ,;:.-") for p in _RELATION.split(f" {alternative} ")]
+    return [p for p in pieces if p and [t for t in content_terms(p) if t.lower() not in _FIELD]]
+
+
+def topic_parts(topic: str) -> tuple[tuple[str, ...], ...]:
+    """Each alternative of a topic as the parts a paper must all state.
+
+    The alternatives are the topic's facets (:func:`rag.question.phrasing.facets`; none: the topic
+    is one alternative), after what the topic contrasts its papers with is cut ("instead of growing
+    them greedily"). An alternative joined to its neighbour by "or" or "and" that has no relating
+    preposition shares the other parts of that neighbour (coordination ellipsis): "differentially
+    private training of decision trees or random forests" -> ``(("differentially private training",
+    "decision trees"), ("differentially private training", "random forests"))``; "make neural network
+    training or inference practical under homomorphic encryption" -> "homomorphic encryption" is a
+    part of both.
+
+    Args:
+        topic: The topic text (frame removed), as :attr:`rag.question.plan.Topic.text`.
+
+    Returns:
+        One tuple of parts per alternative, in order; ``()`` when no alternative has two parts
+        (a topic of one part is judged as a whole, by the refusal policy and membership).
+    """
+    cut = _CONTRAST.search(topic)
+    if cut and content_terms(topic[: cut.start()]):
+        topic = topic[: cut.start()].strip(" ,;")
+    alts = list(facets(topic)) or [topic]
+    split = [_segments(a) for a in alts]
+    out: list[list[str]] = []
+    for i, parts in enumerate(split):
+        if len(parts) == 1 and len(alts) > 1:
+            short = len(parts[0].split()) <= 3
+            if i > 0 and short and len(split[i - 1]) > 1 and _coordinated(alts[i - 1], alts[i], topic):
+                parts = [*split[i - 1][:-1], parts[0]]  # "X of A or B": "X of B"
+            elif i + 1 < len(alts) and len(split[i + 1]) > 1 and _coordinated(alts[i], alts[i + 1], topic):
+                parts = [parts[0], *split[i + 1][1:]]  # "A or B under Y": "A under Y"
+        out.append(parts)
+    if not any(len(p) > 1 for p in out):
+        return ()
+    return tuple(tuple(dict.fromkeys(p)) for p in out if p)
+
+
+def _coordinated(first: str, second: str, topic: str) -> bool:
+    """Whether ``topic`` joins ``first`` and ``second`` by a bare "or" / "and" (not "e.g.", a comma
+    or a colon, which list examples or alternatives whole)."""
+    a, b = topic.find(first), topic.find(second)
+    return a >= 0 and a + len(first) <= b and topic[a + len(first) : b].strip().lower() in {"or", "and"}
+
+
+_DESCRIBED = re.compile(rf"^(?P<head>[^,;:()]+?)\s*[,:(]\s*(?={_VOCABULARY['description_opener'].source})", re.I)
+
+
+def described_head(topic: str) -> str:
+    """The term a topic is about when the rest of it describes that term: "grokking, where a network
+    suddenly generalizes long after it has memorized its training set" -> "grokking"; ``""`` when the
+    topic does not open with a term and its description ("grokking or double descent")."""
+    m = _DESCRIBED.match(topic.strip())
+    return m.group("head").strip() if m and content_terms(m.group("head")) else ""

@@ -149,6 +149,11 @@ class Topic:
         text: The topic (frame, relating verb, stated filters and exclusion removed;
             typing errors corrected to the collection's words).
         facets: Alternatives the topic lists ("speech or audio" -> ``("speech", "audio")``).
+        parts: Each alternative as the parts a paper must all state ("diffusion models for weather
+            forecasting" -> ``(("diffusion models", "weather forecasting"),)``); ``()`` when no
+            alternative has two (:func:`rag.question.parts.topic_parts`).
+        head: The term the topic is about when the rest describes it ("grokking, where a network
+            suddenly generalizes ..." -> "grokking"); ``""`` otherwise (:func:`rag.question.parts.described_head`).
         exclusion: What the papers must not be about ("outside of agent settings" -> "agent settings").
         excluded: The words of :attr:`exclusion` that say what is excluded ("agent").
         number: How many papers the frame asks for.
@@ -164,6 +169,8 @@ class Topic:
 
     text: str
     facets: tuple[str, ...] = ()
+    parts: tuple[tuple[str, ...], ...] = ()
+    head: str = ""
     exclusion: str = ""
     excluded: str = ""
     number: Number = "open"

@@ -49,7 +49,7 @@ from rag.question.details import DETAIL_PATTERNS, asked_detail, detail_only
 from rag.question.filters import FILTER_KINDS, read_filters, topic_left
 from rag.question.language import looks_non_english
 from rag.question.names import NameReader
-from rag.question.parts import question_parts, without_paper_description
+from rag.question.parts import described_head, question_parts, topic_parts, without_paper_description
 from rag.question.phrasing import (
     BETTER,
     asks_better,
@@ -455,6 +455,8 @@ class Reader:
         return Topic(
             text=t_topic,
             facets=facets(t_topic),
+            parts=topic_parts(t_topic),
+            head=described_head(t_topic),
             exclusion=t_excl,
             excluded=excluded_terms(t_excl),
             number=number,

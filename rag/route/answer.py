@@ -158,6 +158,7 @@ class AnswerPipeline:
         at_least = False
         left_out: list[PaperHit] = []
         mentions: list[PaperHit] = []
+        partly = ""
         if papers:
             retrieval = self.retriever.search(plan.search)
             timings.retrieval = time.perf_counter() - t0
@@ -181,6 +182,16 @@ class AnswerPipeline:
             chosen, matched, at_least, left_out, mentions = (
                 found.chosen, found.matched, found.at_least, found.left_out, found.mentions
             )
+            if not refusal and chosen and not judged_apart:
+                # a topic of several parts: the papers that state every part answer; none -> refused,
+                # naming the closest papers with the part each states (rag.route.refusal)
+                covered = self.refusals.parts(topic, retrieval, chosen)
+                if covered.checked and not covered.complete:
+                    refusal = covered.refusal()
+                elif covered.checked:
+                    complete = covered.complete[:1] if topic.number == "one" else covered.complete
+                    chosen, matched, at_least = complete[: rs.max_set_size], len(complete), False
+                    partly = covered.note()
             if not refusal and not chosen:
                 refusal = REFUSAL
                 if left_out:
@@ -227,6 +238,8 @@ class AnswerPipeline:
             text += f"\n\nLeft out as about {plan.topic.exclusion} ({len(left_out)}): " + ", ".join(
                 h.paper.label for h in left_out
             ) + "."
+        if partly:
+            text += f"\n\n{partly}"
         if plan.trimmed:
             note = "; ".join(x for x in (note, plan.dropped or "question trimmed to its first part (too long)") if x)
         timings.total = time.perf_counter() - t0

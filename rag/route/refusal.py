@@ -12,7 +12,10 @@ decides):
    on WMT14?");
 3. **topics the collection is not about**: for a question that names no paper, no sentence of
    the candidates is close to the topic or to one of its alternatives (:meth:`RefusalPolicy.topic`),
-   calibrated on the dev set (see the floors in :class:`rag.settings.RetrievalSettings`).
+   calibrated on the dev set (see the floors in :class:`rag.settings.RetrievalSettings`);
+4. **combinations the collection holds only apart**: a topic of several parts ("diffusion models
+   for weather forecasting") that no candidate states every part of (:meth:`RefusalPolicy.parts`):
+   the refusal names the closest papers with the part each states and the part it does not.
 """
 
 from __future__ import annotations
@@ -27,11 +30,11 @@ from rag.protocols import EvidenceSource, Retriever
 from rag.question.details import MODEL_SIZE
 from rag.question.plan import Detail, Plan, Topic
 from rag.settings import RetrievalSettings
-from rag.text import normalize, numbers
-from rag.types import Retrieval
-from store.papers import Paper
+from rag.text import content_terms, normalize, numbers
+from rag.types import PaperHit, Retrieval
+from store.papers import Paper, strip_markup
 
-__all__ = ["NOT_ENGLISH", "NOTHING_CLOSE", "RefusalPolicy", "TopicEvidence"]
+__all__ = ["NOT_ENGLISH", "NOTHING_CLOSE", "PartialPaper", "PartsCoverage", "RefusalPolicy", "TopicEvidence"]
 
 NOTHING_CLOSE = f"{REFUSAL} Nothing in the collection is close to it"
 NOT_ENGLISH = (
@@ -45,6 +48,9 @@ NEAR_SENTENCES = 10
 """Candidates whose sentences are compared with the topic."""
 NEAR_COVERAGE = 20
 """Candidates whose term coverage of a facet is checked."""
+
+NAMED_PARTIAL = 3
+"""Most papers a refusal of a combined topic names as closest (one per set of parts stated)."""
 
 # A parameter count or model size an abstract states: "7B", "Agent-Omit-8B", "1.3 billion parameters".
 # Details an abstract may state after all; the others (affiliations, dates, funding) it never does.
@@ -84,6 +90,82 @@ class TopicEvidence:
     stated: bool
     rare: bool
     complete: bool = False
+
+
+@dataclass(frozen=True)
+class PartialPaper:
+    """A candidate that states some parts of a topic of several and not the others.
+
+    Attributes:
+        hit: The paper.
+        stated: The parts of its best-covered alternative it states, in the topic's order.
+        missing: The parts of that alternative it does not state.
+        sentence: Its sentence closest to the first stated part (quoted so the reader can judge).
+    """
+
+    hit: PaperHit
+    stated: tuple[str, ...]
+    missing: tuple[str, ...]
+    sentence: str = ""
+
+
+@dataclass(frozen=True)
+class PartsCoverage:
+    """Which candidates state every part of a topic of several (:meth:`RefusalPolicy.parts`).
+
+    Attributes:
+        checked: The topic has an alternative of two or more parts that are not generic; when
+            ``False`` the other fields are empty and the topic is judged as a whole.
+        complete: Candidates that state every part of some alternative, members first.
+        partial: Candidates that state some parts but no alternative whole, most parts first.
+        parts: The parts checked, per alternative.
+    """
+
+    checked: bool
+    complete: list[PaperHit]
+    partial: list[PartialPaper]
+    parts: tuple[tuple[str, ...], ...] = ()
+
+    def refusal(self) -> str:
+        """The refusal when no candidate states every part, naming the closest partial papers."""
+        wanted = ", or ".join(" with ".join(f"“{p}”" for p in alt) for alt in self.parts) or "every part"
+        text = f"{REFUSAL} No abstract states {wanted}"
+        named = self.named()
+        if not named:
+            return text + "."
+        text += "; closest: " + "; ".join(_partial_line(x, quote=True) for x in named)
+        return text if text.endswith("”") else text + "."
+
+    def named(self) -> list[PartialPaper]:
+        """At most :data:`NAMED_PARTIAL` partial papers, one per set of parts stated."""
+        out: list[PartialPaper] = []
+        seen: set[tuple[str, ...]] = set()
+        for x in self.partial:
+            if x.stated in seen:
+                continue
+            seen.add(x.stated)
+            out.append(x)
+            if len(out) == NAMED_PARTIAL:
+                break
+        return out
+
+    def note(self) -> str:
+        """One line naming the partial papers after an answer of the complete ones, or ``""``."""
+        named = self.named()
+        if not named:
+            return ""
+        return f"Partly about it ({len(named)}): " + "; ".join(_partial_line(x) for x in named) + "."
+
+
+def _partial_line(x: PartialPaper, *, quote: bool = False) -> str:
+    """ "ClimaX (id) states “weather forecasting” but not “diffusion models”: “<sentence>”"."""
+    p = x.hit.paper
+    stated = " and ".join(f"“{s}”" for s in x.stated)
+    missing = " or ".join(f"“{s}”" for s in x.missing)
+    line = f"{p.label} ({p.id}) states {stated} but not {missing}"
+    if quote and x.sentence:
+        line += f": “{x.sentence}”"
+    return line
 
 
 class RefusalPolicy:
@@ -212,14 +294,32 @@ class RefusalPolicy:
         if not plan.english:
             return f"{REFUSAL} {NOT_ENGLISH}"
         top = retrieval.hits[0]
-        return f"{NOTHING_CLOSE}; the closest paper is {top.paper.label} ({top.paper.id})."
+        said = self.closest_sentence([topic.text or plan.query, *topic.facets], top.paper)
+        quote = f": “{said}”" if said else "."
+        return f"{NOTHING_CLOSE}; the closest paper is {top.paper.label} ({top.paper.id}){quote}"
+
+    def closest_sentence(self, texts: Sequence[str], paper: Paper) -> str:
+        """The sentence of ``paper``'s abstract closest (cosine) to any of ``texts``, markup stripped;
+        ``""`` for an abstract without sentences. A refusal quotes it so the reader can judge."""
+        sents, vecs = self.evidence.sentences(paper)
+        if not sents or not texts:
+            return ""
+        sims = vecs @ self.retriever.query_vectors(list(texts)).T
+        return strip_markup(sents[int(sims.max(axis=1).argmax())].text)
 
     def absent_topic(self, topic: Topic, retrieval: Retrieval) -> str:
         """The refusal for a topic made only of coined terms no abstract contains in any form the
         index knows ("RLHF", "rlhf", "Which papers use DPO?"), or ``""``. The embedder reads an unknown
         acronym by its letters and finds near sentences anyway ("RLHF" came within 0.55 of an RL
         sentence), so its closeness cannot refuse it; a term some abstract holds ("KD", "UQ") or a
-        topic with other words ("RLHF for LLM agents") is judged as any other."""
+        topic with other words ("RLHF for LLM agents") is judged as any other. A topic whose head term
+        is described after it ("grokking, where a network suddenly generalizes ...") is refused when
+        that term (one or two words) is in no abstract."""
+        head = content_terms(topic.head)
+        if 0 < len(head) <= 2 and not any(self.retriever.document_frequency(t) for t in head):
+            # "grokking, where a network suddenly generalizes ...": the term asked about is in no
+            # abstract; its description finds papers on its words (memorization), not on it
+            return f"{REFUSAL} No abstract in the collection mentions {topic.head}."
         terms = topic.terms
         coined = [*retrieval.unmatched_entities, *topic.acronyms]
         once: dict[str, str] = {}
@@ -234,3 +334,72 @@ class RefusalPolicy:
         """Whether ``term`` is in at least one abstract and at most :data:`RARE_SHARE` of the collection."""
         df = self.retriever.document_frequency(term)
         return 0 < df <= RARE_SHARE * max(1, len(self.retriever.papers))
+
+    # --- topics of several parts ------------------------------------------------------
+
+    def parts(self, topic: Topic, retrieval: Retrieval, members: Sequence[PaperHit] = ()) -> PartsCoverage:
+        """Which candidates state every part of a topic of several parts.
+
+        A part is stated by an abstract that covers its terms (IDF-weighted coverage at least
+        ``part_coverage``, word forms compared by sense) or has a sentence within ``part_sentence``
+        of it (cosine). Parts whose every term is in more than ``part_generic_share`` of the
+        abstracts ("neural network training") are not checked. The check applies to topics of at
+        most ``part_max_terms`` content terms: a longer one describes one paper in other words,
+        and the membership model judges it whole. Off unless ``part_check`` (see its description).
+
+        Args:
+            topic: The topic; its :attr:`~rag.question.plan.Topic.parts` are checked.
+            retrieval: Its retrieval; the first ``NEAR_COVERAGE`` candidates are checked.
+            members: The papers the membership model accepted (checked first, kept first).
+
+        Returns:
+            The coverage (``checked`` is ``False`` when the topic has fewer than two parts to check).
+        """
+        rs = self.settings
+        n = max(1, len(self.retriever.papers))
+        if not rs.part_check or not topic.parts or len(set(topic.terms)) > rs.part_max_terms:
+            return PartsCoverage(False, [], [])
+
+        def specific(part: str) -> bool:
+            terms = content_terms(part)
+            return bool(terms) and any(self.retriever.document_frequency(t) <= rs.part_generic_share * n for t in terms)
+
+        alts = [tuple(p for p in alt if specific(p)) for alt in topic.parts]
+        alts = [a for a in alts if a]
+        if not any(len(a) > 1 for a in alts):
+            return PartsCoverage(False, [], [])
+        pool: list[PaperHit] = []
+        for h in [*members, *retrieval.hits[:NEAR_COVERAGE]]:
+            if all(h.paper.id != x.paper.id for x in pool):
+                pool.append(h)
+        if not pool:
+            return PartsCoverage(True, [], [], tuple(alts))
+        texts = list(dict.fromkeys(p for a in alts for p in a))
+        ids = [h.paper.id for h in pool]
+        coverage = {t: self.retriever.coverages(t, ids) for t in texts}
+        qvecs = self.retriever.query_vectors(texts)
+        self.evidence.warm([h.paper for h in pool])
+        complete: list[PaperHit] = []
+        partial: list[tuple[int, int, PartialPaper]] = []
+        for i, h in enumerate(pool):
+            sents, vecs = self.evidence.sentences(h.paper)
+            sims = vecs @ qvecs.T if len(sents) else None
+            closest = [float(sims[:, j].max()) if sims is not None else -1.0 for j in range(len(texts))]
+            stated = {
+                t: coverage[t][i] >= rs.part_coverage or closest[j] >= rs.part_sentence for j, t in enumerate(texts)
+            }
+            if any(all(stated[p] for p in a) for a in alts):
+                complete.append(h)
+                continue
+            best = max(alts, key=lambda a: sum(stated[p] for p in a))
+            said = tuple(p for p in best if stated[p])
+            if not said:
+                continue
+            sentence = ""
+            if sims is not None:
+                j = texts.index(said[0])
+                sentence = strip_markup(sents[int(sims[:, j].argmax())].text)
+            miss = tuple(p for p in best if not stated[p])
+            partial.append((-len(said), i, PartialPaper(h, said, miss, sentence)))
+        partial.sort(key=lambda x: (x[0], x[1]))
+        return PartsCoverage(True, complete, [x for _, _, x in partial], tuple(alts))

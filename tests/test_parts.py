@@ -1,0 +1,169 @@
+"""Topics of several parts: the reader splits them, the papers that state every part answer, and a
+topic none states whole is refused naming the closest papers (:mod:`rag.question.parts`,
+:meth:`rag.route.refusal.RefusalPolicy.parts`). Phrasings here are not in the eval files."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.index.catalogue import Catalogue
+from rag.llm.prose import REFUSAL
+from rag.question.parts import described_head, topic_parts
+from rag.question.plan import AskPlan
+from rag.question.reader import Reader
+from rag.route.refusal import RefusalPolicy
+from rag.settings import RetrievalSettings
+from store.papers import make_paper
+from tests.fakes import FakeEvidence, FakeRetriever
+
+# --- the reader: parts of a topic ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("topic", "parts"),
+    [
+        ("graph transformers for traffic forecasting", (("graph transformers", "traffic forecasting"),)),
+        ("sparse attention over long legal documents", (("sparse attention", "long legal documents"),)),
+        # "X of A or B": the short alternative shares "X of"
+        (
+            "contrastive pretraining of speech encoders or image encoders",
+            (("contrastive pretraining", "speech encoders"), ("contrastive pretraining", "image encoders")),
+        ),
+        # a part made only of words that name the field says nothing
+        ("using deep learning models for crop yield prediction", ()),
+        # what the papers are contrasted with is not a part they must state
+        ("exact inference in sum-product networks instead of sampling", (("exact inference", "sum-product networks"),)),
+        ("optimal transport", ()),
+        ("tokenizers or vocabularies", ()),
+        ("state-of-the-art language models", ()),
+    ],
+)
+def test_a_topic_is_read_as_alternatives_of_parts(topic, parts):
+    assert topic_parts(topic) == parts
+
+
+@pytest.mark.parametrize(
+    ("topic", "head"),
+    [
+        ("double descent, where test error rises again past the interpolation threshold", "double descent"),
+        ("neural collapse, i.e. last-layer features collapsing to class means", "neural collapse"),
+        ("double descent or benign overfitting", ""),
+        ("pruning at initialization", ""),
+    ],
+)
+def test_a_term_described_after_a_comma_is_the_head_of_the_topic(topic, head):
+    assert described_head(topic) == head
+
+
+# --- the route: which candidates state every part ---------------------------------------
+
+BOTH = make_paper(
+    "both",
+    "Road sensors record congestion. We propose RoadFormer, graph transformers for traffic forecasting on road "
+    "networks.",
+)
+GRAPH = make_paper(
+    "graph",
+    "Molecules are graphs. We propose MolGT, graph transformers for molecular property prediction.",
+)
+TRAFFIC = make_paper(
+    "traffic",
+    "Cities need traffic forecasting. We present FlowRNN, a recurrent model for traffic forecasting from loop "
+    "detectors.",
+)
+CROP = make_paper("crop", "Farms need yield estimates. We present a satellite model of crop growth.")
+
+# Four papers: every term is in more than 15% of them, so the share that makes a part generic is
+# set to 1.0 here (it is relative to the size of the collection; see part_generic_share).
+SETTINGS = RetrievalSettings(part_generic_share=1.0, part_check=True)
+
+
+class Seams:
+    """Reader, fake retriever and evidence, and the refusal policy over a few papers."""
+
+    def __init__(self, papers):
+        self.reader = Reader(Catalogue(papers))
+        self.retriever = FakeRetriever(papers)
+        self.policy = RefusalPolicy(self.retriever, FakeEvidence(papers), SETTINGS)
+
+    def coverage(self, question: str):
+        plan = self.reader.read(question)
+        assert isinstance(plan, AskPlan), plan
+        return self.policy.parts(plan.topic, self.retriever.search(plan.topic.search))
+
+
+def test_the_paper_that_states_every_part_answers_and_the_others_are_partial():
+    got = Seams([GRAPH, TRAFFIC, BOTH, CROP]).coverage("papers using graph transformers for traffic forecasting?")
+    assert got.checked
+    assert [h.paper.id for h in got.complete] == ["both"]
+    partial = {x.hit.paper.id: (x.stated, x.missing) for x in got.partial}
+    assert partial == {
+        "graph": (("graph transformers",), ("traffic forecasting",)),
+        "traffic": (("traffic forecasting",), ("graph transformers",)),
+    }
+    assert "MolGT (graph) states “graph transformers” but not “traffic forecasting”" in got.note()
+
+
+def test_a_combination_no_paper_states_is_refused_naming_the_closest_with_their_sentence():
+    got = Seams([GRAPH, TRAFFIC, CROP]).coverage("any work applying graph transformers to traffic forecasting")
+    assert got.checked and not got.complete
+    text = got.refusal()
+    assert text.startswith(REFUSAL)
+    assert "closest:" in text
+    # each partial paper is named with the part it states, the one it does not, and its sentence
+    assert "states “graph transformers” but not “traffic forecasting”" in text
+    assert "states “traffic forecasting” but not “graph transformers”" in text
+    assert "We propose MolGT, graph transformers for molecular property prediction.”" in text
+
+
+def test_a_topic_of_one_part_is_judged_whole_not_by_parts():
+    got = Seams([GRAPH, TRAFFIC, CROP]).coverage("which papers do traffic forecasting?")
+    assert not got.checked
+
+
+def test_the_part_check_is_off_by_default():
+    seams = Seams([GRAPH, TRAFFIC, CROP])
+    seams.policy.settings = RetrievalSettings(part_generic_share=1.0)
+    assert not seams.coverage("any work applying graph transformers to traffic forecasting").checked
+
+
+def test_a_described_term_no_abstract_holds_is_refused_whatever_its_description_finds():
+    seams = Seams([GRAPH, TRAFFIC, CROP])
+    plan = seams.reader.read("any papers on double descent, where test error rises again for larger models?")
+    assert isinstance(plan, AskPlan)
+    assert plan.topic.head == "double descent"
+    refusal = seams.policy.absent_topic(plan.topic, seams.retriever.search(plan.topic.search))
+    assert refusal == f"{REFUSAL} No abstract in the collection mentions double descent."
+
+
+def test_a_described_term_an_abstract_holds_is_not_refused_by_its_head():
+    held = make_paper("dd", "We study double descent in random feature models and explain the test error peak.")
+    seams = Seams([GRAPH, TRAFFIC, held])
+    plan = seams.reader.read("any papers on double descent, where test error rises again for larger models?")
+    assert isinstance(plan, AskPlan)
+    assert seams.policy.absent_topic(plan.topic, seams.retriever.search(plan.topic.search)) == ""
+
+
+# --- end to end, the real embedder over the seed papers ---------------------------------
+
+
+def test_a_combination_the_seed_holds_only_apart_is_refused_naming_both_halves(extractive):
+    # the seed holds federated learning (DANCE, a federated RL paper) and audio deepfake detection
+    # (CA-SOADD), never together
+    rs = extractive.pipeline.refusals.settings
+    extractive.pipeline.refusals.settings = rs.model_copy(update={"part_check": True})
+    try:
+        answer = extractive.ask("papers using federated learning for audio deepfake detection?")
+    finally:
+        extractive.pipeline.refusals.settings = rs
+    assert answer.refused and not answer.citations
+    assert "closest:" in answer.text
+    assert "CA-SOADD" in answer.text and "but not “federated learning”" in answer.text
+
+
+def test_medical_imaging_in_the_researchers_words_reaches_the_brain_imaging_paper(extractive):
+    # DDL writes "clinical abnormality grounding" and "brain-imaging benchmarks", never "medical
+    # imaging": the glossary's fields of application index it under the field a researcher names
+    answer = extractive.ask("I want papers on medical imaging")
+    assert not answer.refused
+    assert [c.label for c in answer.citations] == ["DDL"]

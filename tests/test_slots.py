@@ -198,3 +198,15 @@ def test_a_described_paper_is_found_before_a_detail_is_declared_missing(extracti
 def test_an_amount_asked_in_another_language_leads_with_the_numbers(extractive):
     ans = extractive.ask("¿Cuánto reduce RAST-MoE el retraso de recogida?")
     assert "15%" in ans.lead, ans.lead
+
+
+def test_a_question_of_several_parts_is_not_refused_for_the_slot_of_one():
+    seams = Seams(PAPERS)
+    plan = seams.plan("exactly how many qubits does QCirc map, and what devices does it target?")
+    assert plan.ask.parts and seams.policy.slot(plan.ask, [seams.catalogue["qc"]]) == ""
+
+
+def test_an_amount_in_words_states_a_measure():
+    slot = Slot("rollout overhead", ("rollout", "overhead"), amount=True)
+    assert slot_span(slot, "It cuts rollout overhead by nearly an order of magnitude.") is not None
+    assert slot_span(Slot("levels", ("levels",), amount=True), "We design four cognitive levels.") is not None

@@ -196,7 +196,7 @@ class AnswerPipeline:
             sentences=lambda e: self.evidence.sentences(self.catalogue[e.paper_id])[0],
             move=lambda e: self.evidence.moves(self.catalogue[e.paper_id]).get(e.start, "unknown"),
             rank=self._rank_evidence,
-            stating=lambda s: self._stating(plan.ask, s),
+            stating=self._stating,
         )
         text = render(sources, prose.text, listing=several, matched=matched, at_least=at_least, lead=lead)
         if left_out:

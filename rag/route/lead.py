@@ -96,9 +96,10 @@ Move = Callable[[Evidence], str]
 """The move of an evidence sentence in its abstract (:func:`rag.evidence.roles.abstract_moves`)."""
 Rank = Callable[[Ask, Source], list[Evidence]]
 """A source's evidence sentences scored against one part of the question, best first."""
-Stating = Callable[[Source], tuple[Evidence, tuple[int, int, bool]] | None]
-"""The sentence of a source's abstract that states the question's slot and the clauses that state it
-(:func:`rag.route.slot.slot_span`), added to the source's evidence; ``None`` when none states it."""
+Stating = Callable[[Ask, Source], tuple[Evidence, tuple[int, int, bool]] | None]
+"""The sentence of a source's abstract that states the slot of an ask (the question or one of its
+parts) and the clauses that state it (:func:`rag.route.slot.slot_span`), added to the source's
+evidence; ``None`` when none states it."""
 
 
 # --- spans of one sentence -------------------------------------------------------------------
@@ -341,14 +342,20 @@ def _amount(s: Source) -> str:
     return f"{_name(s)} — no number in its quoted sentences; closest: {closest}"
 
 
-def _per_part(s: Source, plan: AskPlan, rank: Rank) -> str:
+def _per_part(s: Source, plan: AskPlan, rank: Rank, stating: Stating | None = None) -> str:
     """``**X** [n]: “…”; “…”``: for each part of a question asked in several ("What does PrefixRL
     reuse, and how much compute does it save?"), the clause of the evidence sentence that best
     answers that part (its numeric clause when the part asks an amount); a sentence already
-    quoted for an earlier part is not quoted again."""
+    quoted for an earlier part is not quoted again. A part that asks a slot ("how many cognitive
+    levels") is answered by the clauses that state it (``stating``), when a sentence does."""
     quotes: list[str] = []
     used: set[int] = set()
     for part in plan.aspects:
+        found = stating(part, s) if stating is not None and part.slot is not None else None
+        if found is not None and found[0].start not in used:
+            used.add(found[0].start)
+            quotes.append(quoted(found[0].sentence, found[1]))
+            continue
         ranked = rank(part, s)
         amount = part.amount
         if amount:
@@ -412,13 +419,13 @@ def _polar(s: Source, terms: Sequence[str], sentences: Sentences, move: Move = l
     return f"The abstract of {_name(s)} does not state this: {what}."
 
 
-def _slot_line(s: Source, stating: Stating, plan: AskPlan) -> str:
+def _slot_line(s: Source, stating: Stating, ask: Ask) -> str:
     """``**X** [n]: “…”``, the clauses that state the slot; ``""`` when no sentence states it."""
-    found = stating(s)
+    found = stating(ask, s)
     if found is None:
         return ""
     ev, span = found
-    if plan.ask.amount:
+    if ask.amount:
         more = number_span(ev.sentence)
         span = span if numbers(ev.sentence[span[0] : span[1]]) or more is None else more
     return f"{_name(s)}: {quoted(ev.sentence, span)}"
@@ -502,12 +509,12 @@ def lead_line(
             body = _number_quotes(s) if plan.ask.amount else ""
             lines.append(f"- {_name(s)} — {body or quoted(ev.sentence, key_clause(ev.sentence))}")
         return "\n".join(lines)
-    if stating is not None and named and plan.ask.slot is not None:
-        lines = [_slot_line(s, stating, plan) for s in sources]
+    if stating is not None and named and plan.ask.slot is not None and len(plan.aspects) <= 1:
+        lines = [_slot_line(s, stating, plan.ask) for s in sources]
         if all(lines):
             return "\n".join(lines)
     if rank is not None and named and len(plan.aspects) > 1:
-        return "\n".join(_per_part(s, plan, rank) for s in sources)
+        return "\n".join(_per_part(s, plan, rank, stating) for s in sources)
     if plan.ask.amount:
         return "\n".join(_amount(s) for s in sources)
     # What a paper does (its approach sentence) answers a question that found it by what it does

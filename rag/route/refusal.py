@@ -131,10 +131,11 @@ class RefusalPolicy:
         """The refusal for a measure asked of named papers none of which states it ("exactly how
         many out-of-distribution images does it add?"), or ``""``: "The abstract of X does not state
         <slot>; closest: “…”", quoting the clause of the sentence that answers the question best.
-        A detail is refused by :meth:`metadata`; a paper that states the slot answers."""
+        A detail is refused by :meth:`metadata`; a paper that states the slot answers, and so does a
+        question of several parts ("How many levels does X define, and on which benchmarks?")."""
         slot = ask.slot
-        if slot is None or slot.detail or not papers or any(self.states(slot, p) for p in papers):
-            return ""
+        if slot is None or slot.detail or ask.parts or not papers or any(self.states(slot, p) for p in papers):
+            return ""  # a question of several parts is answered part by part (rag.route.lead)
         paper = papers[0]
         about = " and ".join(f"{p.label} ({p.id})" for p in papers)
         ranked = self.evidence.score(ask, paper)

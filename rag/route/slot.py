@@ -14,9 +14,10 @@ A sentence states a slot when
 * else, for a detail, its words side by side (:func:`rag.lexicon.states_phrase`: "learning rate",
   not "federated learning");
 * else, for a measure, a clause states one of its terms (compared as term keys,
-  :func:`rag.lexicon.term_key`; the most of them it can), with a number in the same clauses when
-  an amount is asked. Any one term is enough, so that "the storage reduction" is stated by
-  "reduces storage by 65x": the check refuses only what no sentence comes near.
+  :func:`rag.lexicon.term_key`; the most of them it can), with an amount in the same clauses when
+  one is asked (a figure, a number word, "an order of magnitude": :func:`states_amount`). Any one
+  term is enough, so that "the storage reduction" is stated by "reduces storage by 65x": the check
+  refuses only what no sentence comes near.
 """
 
 from __future__ import annotations
@@ -25,11 +26,11 @@ import re
 
 from rag.lexicon import states_phrase, term_key
 from rag.route.lead import MIN_CLAUSE_WORDS, _capped, _keys_at, clause_spans, term_span
-from rag.text import numbers
+from rag.text import states_figure
 from rag.types import Slot
 from rag.vocabulary import beside
 
-__all__ = ["DATE", "MODEL_SIZE", "slot_span", "slot_strength"]
+__all__ = ["DATE", "MODEL_SIZE", "slot_span", "slot_strength", "states_amount"]
 
 _VOCABULARY = beside(__file__, "slots")
 
@@ -45,6 +46,13 @@ DATE = re.compile(
 """A date a sentence states: a month with its year ("March 2024", "Dec. 3, 2023") or an ISO date."""
 
 _FORMS = {"model size": MODEL_SIZE, "date": DATE}
+_AMOUNT_PHRASE = _VOCABULARY["amount_phrase"]
+
+
+def states_amount(text: str) -> bool:
+    """Whether ``text`` states an amount: a figure or a number word (:func:`rag.text.states_figure`:
+    "2.33%", "four levels") or an amount in words ("an order of magnitude", "one-eighth")."""
+    return states_figure(text) or bool(_AMOUNT_PHRASE.search(text))
 
 
 def _grown(sentence: str, spans: list[tuple[int, int]], i: int) -> tuple[int, int, bool]:
@@ -76,7 +84,7 @@ def slot_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None:
         if not states_phrase(" ".join(slot.terms), sentence):
             return None
         got = term_span(sentence, slot.terms)
-        if got is None or (slot.amount and not numbers(sentence)):
+        if got is None or (slot.amount and not states_amount(sentence)):
             return None
         return got[0], got[1], got[2]
     keys = {k for k, _, _ in _keys_at(sentence)}
@@ -90,7 +98,7 @@ def slot_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None:
             if got is None:
                 continue
             span = (got[0], got[1], got[2])
-            if not slot.amount or numbers(sentence[got[0] : got[1]]):
+            if not slot.amount or states_amount(sentence[got[0] : got[1]]):
                 return span
     return None
 

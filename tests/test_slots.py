@@ -210,3 +210,8 @@ def test_an_amount_in_words_states_a_measure():
     slot = Slot("rollout overhead", ("rollout", "overhead"), amount=True)
     assert slot_span(slot, "It cuts rollout overhead by nearly an order of magnitude.") is not None
     assert slot_span(Slot("levels", ("levels",), amount=True), "We design four cognitive levels.") is not None
+
+
+def test_a_size_guessed_of_the_paper_referred_to_is_a_slot():
+    plan = Seams(PAPERS).plan("is it a 13B model?")
+    assert plan.ask.slot is not None and plan.ask.slot.value == "13B" and not plan.polar

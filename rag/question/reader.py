@@ -640,7 +640,8 @@ class Reader:
             phrase = DETAIL_PATTERNS[kind].search(query)
             detail = Detail(kind, normalize(phrase.group(0)) if phrase else "", detail_only(query, kind))
         # A model size guessed of the papers named ("is APM a 7B model?"): asked, not a term to find.
-        guess = GUESSED_SIZE.search(query) if distinct and is_polar and not kind else None
+        referred = distinct or any(r.kind == "pronoun" for r in refs)
+        guess = GUESSED_SIZE.search(query) if referred and is_polar and not kind else None
         if guess:
             detail, is_polar = Detail("model size", guess.group(0)), False
         ask = read_ask(query, number=number, roles=roles, summary=summary)

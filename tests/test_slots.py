@@ -215,3 +215,15 @@ def test_an_amount_in_words_states_a_measure():
 def test_a_size_guessed_of_the_paper_referred_to_is_a_slot():
     plan = Seams(PAPERS).plan("is it a 13B model?")
     assert plan.ask.slot is not None and plan.ask.slot.value == "13B" and not plan.polar
+
+
+def test_a_review_outcome_is_stated_by_no_words_of_an_abstract():
+    # "rejection sampling" states no review outcome: the detail has no words a sentence could state
+    plan = Seams(PAPERS).plan("was QCirc rejected from NeurIPS?")
+    assert plan.ask.slot is not None and plan.ask.slot.terms == ()
+
+
+def test_a_leading_setting_is_no_other_question():
+    seams = Seams(PAPERS)
+    plan = seams.plan("On noisy devices, exactly how many qubits does QCirc map?")
+    assert seams.policy.slot(plan.ask, [seams.catalogue["qc"]]).startswith(REFUSAL)

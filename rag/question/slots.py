@@ -40,6 +40,9 @@ GUESSED_SIZE = re.compile(r"(?<![\w-])\d+(?:\.\d+)?\s?[BM]\b(?!-)")  # case-sens
 # "batch size"), any other by its kind ("affiliations", "hardware or compute").
 _NAMED_BY_PHRASE = frozenset({"hyper-parameters"})
 _FORMS = {"model size": "model size", "publication date": "date"}
+_UNSTATED = frozenset({"authors", "review outcomes"})
+"""Details no sentence of an abstract states by the words that ask them ("rejection sampling" is no
+review outcome): the records answer authors, nothing answers a review outcome."""
 
 
 def _phrase_after(words: list[str], i: int) -> list[str]:
@@ -100,7 +103,7 @@ def detail_slot(detail: Detail, *, amount: bool = False, guess: str = "") -> Slo
     hours"); ``guess``: the value the question guesses ("7B")."""
     phrase = "learning rate" if _LEARNING_RATE.fullmatch(detail.phrase) else detail.phrase
     by_phrase = detail.kind in _NAMED_BY_PHRASE and phrase
-    terms = tuple(content_terms(phrase)) if detail.kind not in _FORMS and detail.kind != "authors" else ()
+    terms = tuple(content_terms(phrase)) if detail.kind not in _FORMS and detail.kind not in _UNSTATED else ()
     return Slot(phrase if by_phrase else detail.kind, terms, amount=amount and bool(terms),
                 form=_FORMS.get(detail.kind, ""), value=guess, detail=True)
 

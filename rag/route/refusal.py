@@ -134,8 +134,10 @@ class RefusalPolicy:
         A detail is refused by :meth:`metadata`; a paper that states the slot answers, and so does a
         question of several parts ("How many levels does X define, and on which benchmarks?")."""
         slot = ask.slot
-        if slot is None or slot.detail or ask.parts or not papers or any(self.states(slot, p) for p in papers):
-            return ""  # a question of several parts is answered part by part (rag.route.lead)
+        # a question that also asks something else ("..., and which benchmarks?") is answered part by part
+        asks_more = any(p.slot is None and p.title.endswith("?") for p in ask.parts)
+        if slot is None or slot.detail or asks_more or not papers or any(self.states(slot, p) for p in papers):
+            return ""
         paper = papers[0]
         about = " and ".join(f"{p.label} ({p.id})" for p in papers)
         ranked = self.evidence.score(ask, paper)
@@ -218,9 +220,9 @@ class RefusalPolicy:
         if not retrieval.hits:
             return f"{REFUSAL} The collection is empty or holds nothing related; ingest papers first."
         if detail is not None and self.described(detail, topic):
-            return self._topic(plan, topic, retrieval) or self.metadata(
-                detail, [retrieval.hits[0].paper], asked=True, slot=slot
-            )
+            if self._topic(plan, topic, retrieval):  # no paper fits the description
+                return self.metadata(detail, [], slot=slot)
+            return self.metadata(detail, [retrieval.hits[0].paper], asked=True, slot=slot)
         if detail is not None:
             top = retrieval.hits[0].paper
             stated = [top] if self.states(slot or detail_slot(detail), top) else []

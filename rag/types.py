@@ -11,7 +11,9 @@ from typing import Literal
 
 from store.papers import Paper
 
-__all__ = ["Answer", "Ask", "ClaimCheck", "Citation", "Evidence", "PaperHit", "Retrieval", "SearchQuery", "Timings"]
+__all__ = [
+    "Answer", "Ask", "ClaimCheck", "Citation", "Evidence", "PaperHit", "Retrieval", "SearchQuery", "Slot", "Timings",
+]
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,36 @@ class Retrieval:
 
 
 @dataclass(frozen=True)
+class Slot:
+    """The measure, entity or detail a question asks of a paper ("the final reward", "model size",
+    "learning rate", "publication date"): what a sentence must state to answer it.
+
+    Read by the question reader (:func:`rag.question.slots.read_slot`); the answering stages check
+    it against the sentences of an abstract (:func:`rag.route.slot.slot_span`) and never read the
+    question's text: the lead quotes the clause that states it, and a paper none of whose sentences
+    states it is answered "The abstract of X does not state <name>" (a refusal).
+
+    Attributes:
+        name: The slot as an answer names it ("final reward", "model size", "learning rate").
+        terms: Content words a stating sentence holds, head noun last (``("final", "reward")``);
+            ``()`` when only a ``form`` states it.
+        amount: A number must stand with the terms ("how much", "how many", "what BLEU score").
+        form: A shape of text that states the slot whatever its words: ``"model size"`` ("12M-parameter",
+            "Agent-Omit-8B", "1.3 billion parameters"), ``"date"`` ("March 2024"); ``""`` for none.
+        value: A value the question guesses ("is it 7B?" -> ``"7B"``), ``""`` for none.
+        detail: The question asks a detail abstracts seldom state (:class:`rag.question.plan.Detail`):
+            no sentence that states it means the abstract does not, whatever else it says.
+    """
+
+    name: str
+    terms: tuple[str, ...] = ()
+    amount: bool = False
+    form: str = ""
+    value: str = ""
+    detail: bool = False
+
+
+@dataclass(frozen=True)
 class Ask:
     """One thing asked of a paper's abstract: the text to match sentences against and how to read it.
 
@@ -100,6 +132,8 @@ class Ask:
         row: The comparison row it only names ("on data" -> ``"data"``); ``""`` otherwise.
         title: The heading as a title: capitalised, with a question mark when it is a question
             ("what does each distill" -> "What does each distill?").
+        slot: The measure, entity or detail it asks (:class:`Slot`), ``None`` when it asks none
+            (a summary, a method, papers on a topic).
     """
 
     text: str
@@ -116,6 +150,7 @@ class Ask:
     parts: tuple[Ask, ...] = ()
     row: str = ""
     title: str = ""
+    slot: Slot | None = None
 
 
     @property

@@ -544,4 +544,4 @@ def test_a_model_size_the_abstract_states_is_quoted(extractive):
         ans = extractive.ask(q)
         assert not ans.refused and "Agent-Omit-8B" in ans.text.split("\n", 1)[0], (q, ans.text)
     ans = extractive.ask("how many epochs was prefixrl trained for")
-    assert ans.refused and "hyper-parameters" in ans.text, ans.text
+    assert ans.refused and "do not state epochs" in ans.text, ans.text  # the detail as asked

@@ -3,9 +3,10 @@
 A question, one of its parts, a topic, a column phrase or a fixed query of the answering stages
 ("What problem does it address, ...?") is read here once: its rhetorical roles
 (:func:`rag.question.roles.question_roles`), whether it asks a summary, an amount, a link or the
-meaning of a name, the figures and names it states, its sub-questions, and the comparison row it
-only names. The evidence stage scores sentences against the result and reads no cue of its own.
-The words are classes of ``vocabulary/asks.toml``.
+meaning of a name, the figures and names it states, its sub-questions, the comparison row it
+only names, and the measure an amount asks (its slot, :mod:`rag.question.slots`). The evidence
+stage scores sentences against the result and reads no cue of its own. The words are classes of
+``vocabulary/asks.toml``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from rag.question.parts import question_parts, without_paper_description
 from rag.question.phrasing import Number, asks_quantity
 from rag.question.plan import Ask
 from rag.question.roles import is_summary, question_roles
+from rag.question.slots import measure_slot
 from rag.text import CODE_COMPOUND, named_entities, normalize, quoted_figures
 from rag.vocabulary import beside
 
@@ -29,6 +31,7 @@ _V = {name: cls.source for name, cls in _VOCABULARY.items()}
 # Words after which sentences that state numbers answer better ("how much", "improve", "%").
 _NUMBERS = re.compile(rf"\b{_V['number_cue']}\b", re.I)  # as before, "%" counts only between word characters
 _LINK = _VOCABULARY["link_cue"].pattern
+_AMOUNT_ELSEWHERE = _VOCABULARY["amount_elsewhere"]
 _DEFINITION = _VOCABULARY["definition_cue"].pattern
 
 # An aspect that only names a row of a comparison ("on data", "their limitations", "in terms of
@@ -95,19 +98,22 @@ def read_ask(
     """
     pieces = question_parts(text)
     parts = tuple(read_ask(p, number=number) for p in pieces) if len(pieces) > 1 else ()
+    amount = asks_quantity(text, number) or (number != "many" and bool(_AMOUNT_ELSEWHERE.search(text)))
+    entities = named_entities(text)
     return Ask(
         text=text,
         heading=heading or text,
         matching=without_paper_description(text),
         roles=frozenset(question_roles(text)) if roles is None else frozenset(roles),
         summary=is_summary(text) if summary is None else summary,
-        amount=asks_quantity(text, number),
+        amount=amount,
         numbers=bool(_NUMBERS.search(text)),
         link=bool(_LINK.search(CODE_COMPOUND.sub(" ", text))),
         definition=bool(_DEFINITION.search(text)),
         figures=frozenset(quoted_figures(text)),
-        entities=frozenset(normalize(e) for e in named_entities(text)),
+        entities=frozenset(normalize(e) for e in entities),
         parts=parts,
         row=row_named(text),
         title=title_of(heading or text),
+        slot=measure_slot(text, entities) if amount else None,
     )

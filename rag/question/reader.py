@@ -87,6 +87,7 @@ from rag.question.plan import (
 )
 from rag.question.polar import polar, polar_terms
 from rag.question.roles import asks_own_limitations, is_summary, question_roles
+from rag.question.slots import GUESSED_SIZE, read_slot
 from rag.question.table import asks_table, column_phrases, split_table
 from rag.text import CODE_COMPOUND, coined_lowercase, content_terms, named_entities, normalize, quoted_figures
 from rag.types import SearchQuery
@@ -684,10 +685,19 @@ class Reader:
         if kind:
             phrase = DETAIL_PATTERNS[kind].search(query)
             detail = Detail(kind, normalize(phrase.group(0)) if phrase else "", detail_only(query, kind))
+        # A model size guessed of the papers named ("is APM a 7B model?"): asked, not a term to find.
+        referred = distinct or any(r.kind == "pronoun" for r in refs)
+        guess = GUESSED_SIZE.search(query) if referred and is_polar and not kind else None
+        if guess:
+            detail, is_polar = Detail("model size", guess.group(0)), False
+        ask = read_ask(query, number=number, roles=roles, summary=summary)
+        if detail is not None:
+            ask = replace(ask, slot=read_slot(query, amount=ask.amount, detail=detail,
+                                              guess=guess.group(0) if guess else ""))
         base = AskPlan(
             **header,
             topic=topic,
-            ask=read_ask(query, number=number, roles=roles, summary=summary),
+            ask=ask,
             aspects=self._aspects(query, refs, names, False, number),
             detail=detail,
             polar=is_polar and bool(asked_terms),

@@ -32,13 +32,13 @@ from rag.llm.clients import ChatLLM
 from rag.llm.prose import REFUSAL, ProseWriter, Source
 from rag.protocols import evidence_settings
 from rag.question.asks import read_ask
-from rag.question.details import MODEL_SIZE
 from rag.question.filters import FILTER_KINDS
-from rag.question.plan import Ask, AskPlan, Detail, Plan, Topic
+from rag.question.plan import Ask, AskPlan, Plan, Topic
 from rag.question.reader import Reader
 from rag.route.lead import key_clause, lead_line, list_head, mention_head, quoted
 from rag.route.membership import Membership, more_may_match
 from rag.route.refusal import RefusalPolicy
+from rag.route.slot import slot_span, slot_strength
 from rag.settings import Settings
 from rag.types import Answer, Citation, Evidence, PaperHit, Retrieval, Timings
 from store.papers import has_opening_label, is_code_link, strip_markup
@@ -163,8 +163,10 @@ class AnswerPipeline:
             retrieval = self.retriever.search(plan.search)
             timings.retrieval = time.perf_counter() - t0
             chosen_papers = [self.catalogue[p] for p in papers[: top_k or rs.top_k]]
-            refusal = self.refusals.metadata(plan.detail, chosen_papers, asked=True) or self.refusals.absent_terms(
-                plan, retrieval, chosen_papers
+            refusal = (
+                self.refusals.metadata(plan.detail, chosen_papers, asked=True, slot=plan.ask.slot)
+                or self.refusals.absent_terms(plan, retrieval, chosen_papers)
+                or self.refusals.slot(plan.ask, chosen_papers)
             )
             by_id = {h.paper.id: h for h in retrieval.hits}
             chosen = [by_id.get(p.id) or PaperHit(p, 1.0) for p in chosen_papers]
@@ -177,11 +179,14 @@ class AnswerPipeline:
             # (below), not by how close a sentence comes to "a new large-scale dataset".
             judged_apart = topic.artifact or topic.about_links
             refused = not (judged_apart and retrieval.hits)
-            refusal = self.refusals.topic(plan, topic, retrieval, plan.detail) if refused else ""
+            refusal = self.refusals.topic(plan, topic, retrieval, plan.detail, slot=plan.ask.slot) if refused else ""
             found = Found([], 0, False) if refusal else self.found(topic, retrieval)
             chosen, matched, at_least, left_out, mentions = (
                 found.chosen, found.matched, found.at_least, found.left_out, found.mentions
             )
+            if not refusal and retrieval.hits and self.refusals.described(plan.detail, topic):
+                # a detail of the paper the question describes, which states it (rag.route.refusal)
+                chosen, matched, at_least, left_out, mentions = retrieval.hits[:1], 1, False, [], []
             if not refusal and chosen and not judged_apart:
                 # a topic of several parts: the papers that state every part answer; none -> refused,
                 # naming the closest papers with the part each states (rag.route.refusal)
@@ -230,6 +235,7 @@ class AnswerPipeline:
             sentences=lambda e: self.evidence.sentences(self.catalogue[e.paper_id])[0],
             move=lambda e: self.evidence.moves(self.catalogue[e.paper_id]).get(e.start, "unknown"),
             rank=self._rank_evidence,
+            stating=self._stating,
         )
         text = render(sources, prose.text, listing=several, matched=matched, at_least=at_least, lead=lead)
         if mentions:
@@ -345,6 +351,28 @@ class AnswerPipeline:
             lines.append(f"- **{h.paper.label}**{quote}")
         return "\n".join(lines)
 
+    def _stating(self, ask: Ask, source: Source) -> tuple[Evidence, tuple[int, int, bool]] | None:
+        """The sentence of ``source``'s abstract that states ``ask``'s slot best (the most of its
+        terms; the better scored among equals) with the clauses that state it, added to the
+        source's evidence; ``None`` when no sentence states it (:func:`rag.route.slot.slot_span`)."""
+        slot = ask.slot
+        if slot is None:
+            return None
+        best: tuple[int, float, Evidence, tuple[int, int, bool]] | None = None
+        for e in self.evidence.score(ask, source.hit.paper):
+            span = slot_span(slot, e.sentence)
+            if span is None:
+                continue
+            strength = slot_strength(slot, e.sentence)
+            if best is None or (strength, e.score) > (best[0], best[1]):
+                best = (strength, e.score, e, span)
+        if best is None:
+            return None
+        e, span = best[2], best[3]
+        if all(x.start != e.start for x in source.evidence):
+            source.evidence = sorted([*source.evidence, e], key=lambda x: x.start)
+        return e, span
+
     def _rank_evidence(self, ask: Ask, source: Source) -> list[Evidence]:
         """``source``'s evidence sentences scored against ``ask`` (one part of a question), best first."""
         quoted = {e.start for e in source.evidence}
@@ -391,7 +419,7 @@ class AnswerPipeline:
             # reach here only when the abstract states the detail (rag.route.refusal): the sentences
             # stating it answer, whatever their cosine to the question.
             for s in sources:
-                stated = [e for e in self.evidence.score(plan.ask, s.hit.paper) if _states_detail(plan.detail, e)]
+                stated = [e for e in self.evidence.score(plan.ask, s.hit.paper) if _states_detail(plan, e)]
                 s.evidence = sorted(stated[:2], key=lambda e: e.start) or s.evidence
         whole = plan.ask.summary or {"problem", "method"} <= plan.ask.roles
         for s in sources:
@@ -475,12 +503,14 @@ def render(
     return "\n".join(lines).strip()
 
 
-def _states_detail(detail: Detail, e: Evidence) -> bool:
-    """Whether evidence ``e`` states the detail asked for: a model size, or the words that ask for
-    it in any spelling ("licence" for "license", "learning rate")."""
-    if detail.kind == "model size":
-        return bool(MODEL_SIZE.search(e.sentence))
-    return bool(detail.phrase) and states_phrase(detail.phrase, e.sentence)
+def _states_detail(plan: AskPlan, e: Evidence) -> bool:
+    """Whether evidence ``e`` states the detail asked for: its slot (a model size, "learning rate",
+    "licence" in any spelling, :func:`rag.route.slot.slot_span`)."""
+    slot = plan.ask.slot
+    if slot is not None:
+        return slot_span(slot, e.sentence) is not None
+    detail = plan.detail
+    return detail is not None and bool(detail.phrase) and states_phrase(detail.phrase, e.sentence)
 
 
 @functools.cache

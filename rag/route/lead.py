@@ -13,6 +13,8 @@ Forms, decided from the :class:`rag.question.reader.QuestionPlan`:
   else "The abstract of **X** [1] does not state this: …"; a sentence that states them after a
   negation ("without labels") is quoted without "Yes", and so is one that sets them against the
   paper (:func:`contrasted`: "over autoregressive models", "... infeasible", prior work);
+* **slot** (``plan.ask.slot``, a named paper): "**X** [1]: “…”" with the clauses of the sentence
+  that state the measure, entity or detail asked (:mod:`rag.route.slot`);
 * **amount** (``plan.quantity``): "**X** [1]: “…”" with the clauses of its best evidence sentences
   that state numbers, quoted with their context;
 * **list** (several papers found): "N papers in the collection are clearly about this:" (N counts
@@ -90,6 +92,8 @@ STANCE_WINDOW = 4
 autoregressive diffusion language models") puts its head noun up to four words after it."""
 _OWN = _VOCABULARY["own"].pattern
 _WORDS = re.compile(r"\S+")
+_ENUMERATOR = re.compile(r"\(\d{1,2}\)|^\d{1,2}\)")
+"""A list item's number ("(1) Overhead", "2) Suboptimal"): it counts items, it states no figure."""
 _TERM_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*|\d+(?:[.,]\d+)*%?")
 
 Sentences = Callable[[Evidence], list[Sentence]]
@@ -97,6 +101,10 @@ Move = Callable[[Evidence], str]
 """The move of an evidence sentence in its abstract (:func:`rag.evidence.roles.abstract_moves`)."""
 Rank = Callable[[Ask, Source], list[Evidence]]
 """A source's evidence sentences scored against one part of the question, best first."""
+Stating = Callable[[Ask, Source], tuple[Evidence, tuple[int, int, bool]] | None]
+"""The sentence of a source's abstract that states the slot of an ask (the question or one of its
+parts) and the clauses that state it (:func:`rag.route.slot.slot_span`), added to the source's
+evidence; ``None`` when none states it."""
 
 
 # --- spans of one sentence -------------------------------------------------------------------
@@ -105,8 +113,8 @@ Rank = Callable[[Ask, Source], list[Evidence]]
 def clause_spans(sentence: str) -> list[tuple[int, int]]:
     """The top-level clauses of a sentence as ``(start, end)`` offsets into it.
 
-    Split after ``,`` ``;`` ``:``, around a spaced dash and after an inner full stop, never inside
-    brackets or ``$...$``;
+    Split after ``,`` ``;`` ``:``, around a spaced dash or an em dash (an en dash between two words
+    or figures is a range: "3B–72B") and after an inner full stop, never inside brackets or ``$...$``;
     each span has its surrounding spaces and closing punctuation trimmed; ``sentence[a:b]`` is
     always an exact substring.
     """
@@ -123,7 +131,11 @@ def clause_spans(sentence: str) -> list[tuple[int, int]]:
             depth = max(0, depth - 1)
         elif not math and depth == 0:
             comma = ch in ",;:" and i + 1 < n and sentence[i + 1] == " "
-            dash = ch in "—–" or (ch == "-" and 0 < i < n - 1 and sentence[i - 1] == " " and sentence[i + 1] == " ")
+            # an en dash between two words or figures is a range ("3B–72B models"), not a break
+            ranged = ch == "–" and 0 < i < n - 1 and sentence[i - 1].isalnum() and sentence[i + 1].isalnum()
+            dash = (ch in "—–" and not ranged) or (
+                ch == "-" and 0 < i < n - 1 and sentence[i - 1] == " " and sentence[i + 1] == " "
+            )
             # A sentence the splitter merged ("(2) Suboptimal. To reduce ...") ends a clause too.
             after = i + 1 + (sentence[i + 1 : i + 2] == "}")  # "\textbf{(2) Suboptimal.} To ..."
             stop = ch == "." and after + 1 < n and sentence[after] == " " and sentence[after + 1].isupper()
@@ -195,7 +207,7 @@ def number_span(sentence: str) -> tuple[int, int, bool] | None:
     :data:`MAX_LEAD_WORDS` words; ``None`` when the sentence states no number."""
     spans = clause_spans(sentence)
     kept = _without_opener(sentence, spans) if spans else []  # a list heading's "(2)" is no number
-    hits = [i for i, (a, b) in enumerate(kept) if numbers(sentence[a:b])]
+    hits = [i for i, (a, b) in enumerate(kept) if numbers(_ENUMERATOR.sub(" ", sentence[a:b]))]
     if not hits:
         return None
     first, last = hits[0], hits[-1]
@@ -335,14 +347,20 @@ def _amount(s: Source) -> str:
     return f"{_name(s)} — no number in its quoted sentences; closest: {closest}"
 
 
-def _per_part(s: Source, plan: AskPlan, rank: Rank) -> str:
+def _per_part(s: Source, plan: AskPlan, rank: Rank, stating: Stating | None = None) -> str:
     """``**X** [n]: “…”; “…”``: for each part of a question asked in several ("What does PrefixRL
     reuse, and how much compute does it save?"), the clause of the evidence sentence that best
     answers that part (its numeric clause when the part asks an amount); a sentence already
-    quoted for an earlier part is not quoted again."""
+    quoted for an earlier part is not quoted again. A part that asks a slot ("how many cognitive
+    levels") is answered by the clauses that state it (``stating``), when a sentence does."""
     quotes: list[str] = []
     used: set[int] = set()
     for part in plan.aspects:
+        found = stating(part, s) if stating is not None and part.slot is not None else None
+        if found is not None and found[0].start not in used:
+            used.add(found[0].start)
+            quotes.append(quoted(found[0].sentence, found[1]))
+            continue
         ranked = rank(part, s)
         amount = part.amount
         if amount:
@@ -406,6 +424,18 @@ def _polar(s: Source, terms: Sequence[str], sentences: Sentences, move: Move = l
     return f"The abstract of {_name(s)} does not state this: {what}."
 
 
+def _slot_line(s: Source, stating: Stating, ask: Ask) -> str:
+    """``**X** [n]: “…”``, the clauses that state the slot; ``""`` when no sentence states it."""
+    found = stating(ask, s)
+    if found is None:
+        return ""
+    ev, span = found
+    if ask.amount:
+        more = number_span(ev.sentence)
+        span = span if numbers(ev.sentence[span[0] : span[1]]) or more is None else more
+    return f"{_name(s)}: {quoted(ev.sentence, span)}"
+
+
 def _limits(s: Source, move: Move) -> str:
     """The lead of "what are its limitations?": the limitation the abstract states of the paper's own
     work, or that it states none and what it says instead (the gap of earlier work it addresses)."""
@@ -464,6 +494,7 @@ def lead_line(
     sentences: Sentences = lambda e: [],
     move: Move = lambda e: "unknown",
     rank: Rank | None = None,
+    stating: Stating | None = None,
 ) -> str:
     """The lead of an extractive answer (see the module docstring); ``""`` without evidence.
 
@@ -481,6 +512,10 @@ def lead_line(
             statement from its setting or problem).
         rank: Scores a source's evidence against one part of the question; with it, a question
             about named papers asked in several parts has each part answered in the lead.
+        stating: The sentence and clauses that state the question's slot (:attr:`Ask.slot`); with
+            it, a question about named papers that asks a slot ("How much does PrefixRL increase
+            the final reward?") is answered by the clause that states it ("and increases the final
+            reward by 3x"), not by the clause before it.
 
     Returns:
         One line, or for a list the count line and one line per paper.
@@ -499,8 +534,12 @@ def lead_line(
             body = _number_quotes(s) if plan.ask.amount else ""
             lines.append(f"- {_name(s)} — {body or quoted(ev.sentence, key_clause(ev.sentence))}")
         return "\n".join(lines)
+    if stating is not None and named and plan.ask.slot is not None and len(plan.aspects) <= 1:
+        lines = [_slot_line(s, stating, plan.ask) for s in sources]
+        if all(lines):
+            return "\n".join(lines)
     if rank is not None and named and len(plan.aspects) > 1:
-        return "\n".join(_per_part(s, plan, rank) for s in sources)
+        return "\n".join(_per_part(s, plan, rank, stating) for s in sources)
     if plan.ask.amount:
         return "\n".join(_amount(s) for s in sources)
     # What a paper does (its approach sentence) answers a question that found it by what it does

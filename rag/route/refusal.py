@@ -3,10 +3,11 @@
 Three classes of question are refused, whatever their phrasing (the plan, not the wording,
 decides):
 
-1. **details abstracts do not state**: authors (unless the records have them), affiliations,
-   licences, dates, hardware, funding, hyper-parameters, review outcomes (acceptance, rejection,
-   reviewers' scores), and model sizes unless the paper's abstract states one
-   (:class:`rag.question.plan.Detail`);
+1. **a slot the paper's abstract does not state**: the detail or measure a question asks of a
+   named (or described) paper (:class:`rag.types.Slot`: a learning rate, GPU hours, a licence, a
+   date, a model size, "the number of out-of-distribution images") when no sentence of its
+   abstract states it (:func:`rag.route.slot.slot_span`): one check, whatever the detail and its
+   wording; authors are answered from the records when they hold them;
 2. **terms the papers never mention**: a coined term the question states that no abstract
    contains, or that the named paper's abstract does not contain ("What BLEU does ME-DLM reach
    on WMT14?");
@@ -27,11 +28,13 @@ from dataclasses import dataclass
 from rag.lexicon import states_phrase
 from rag.llm.prose import REFUSAL
 from rag.protocols import EvidenceSource, Retriever
-from rag.question.details import MODEL_SIZE
 from rag.question.plan import Detail, Plan, Topic
+from rag.question.slots import detail_slot
+from rag.route.lead import key_clause, quoted
+from rag.route.slot import slot_span
 from rag.settings import RetrievalSettings
 from rag.text import content_terms, normalize, numbers
-from rag.types import PaperHit, Retrieval
+from rag.types import Ask, PaperHit, Retrieval, Slot
 from store.papers import Paper, strip_markup
 
 __all__ = ["NOT_ENGLISH", "NOTHING_CLOSE", "PartialPaper", "PartsCoverage", "RefusalPolicy", "TopicEvidence"]
@@ -52,21 +55,12 @@ NEAR_COVERAGE = 20
 NAMED_PARTIAL = 3
 """Most papers a refusal of a combined topic names as closest (one per set of parts stated)."""
 
-# A parameter count or model size an abstract states: "7B", "Agent-Omit-8B", "1.3 billion parameters".
-# Details an abstract may state after all; the others (affiliations, dates, funding) it never does.
-_STATABLE = frozenset({"hyper-parameters", "hardware or compute", "licence"})
-
-
-
-
 
 
 def _alnum(text: str) -> str:
     """Only the letters and digits of ``text``: "resnet-50" and "ResNet 50" meet as "resnet50"."""
     return re.sub(r"[\W_]+", "", text.lower())
 
-
-_SIZE = re.compile(rf"{MODEL_SIZE.pattern}|\bparameters?\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -184,30 +178,56 @@ class RefusalPolicy:
 
     # --- what abstracts do not state --------------------------------------------------
 
-    def metadata(self, detail: Detail | None, papers: Sequence[Paper], *, asked: bool = False) -> str:
-        """The refusal for a detail abstracts do not state, or ``""`` (none asked, or the papers
-        state it: the records hold the authors, the abstract gives a model size, or states the very
-        detail asked, as in "clips the adaptive learning rate"). ``asked``: ``papers`` are the ones
-        the question names or refers to (the refusal names them), not the closest found."""
+    def states(self, slot: Slot, paper: Paper) -> bool:
+        """Whether some sentence of ``paper``'s abstract states ``slot`` (:func:`rag.route.slot.slot_span`)."""
+        return any(slot_span(slot, x.text) is not None for x in self.evidence.sentences(paper)[0])
+
+    def metadata(
+        self, detail: Detail | None, papers: Sequence[Paper], *, asked: bool = False, slot: Slot | None = None
+    ) -> str:
+        """The refusal for a detail the papers do not state, or ``""`` (none asked, or the papers
+        state it: the records hold the authors, or a sentence of each abstract states the slot: a
+        model size, "clips the adaptive learning rate", "released under an open-source license").
+        ``asked``: ``papers`` are the ones the question names or refers to (the refusal names them),
+        not the closest found. ``slot``: the detail's slot (default: read from ``detail``)."""
         if detail is None:
             return ""
         what = detail.kind
         if what == "authors" and papers and all(p.authors for p in papers):
             return ""
-        if what == "model size" and papers and all(_SIZE.search(p.abstract) for p in papers):
+        slot = slot or detail_slot(detail)
+        if papers and all(self.states(slot, p) for p in papers):
             return ""
-        phrase = detail.phrase
-        if what in _STATABLE and papers and phrase and all(states_phrase(phrase, p.abstract) for p in papers):
-            return ""
+        name = slot.name
         if asked and papers and what == "publication date" and all(p.year for p in papers):
             # the records hold a year (a seed file's header "ICML 2026 Papers"), not a date
             years = "; ".join(f"{p.label} ({p.id}): {' '.join(x for x in (p.venue, str(p.year)) if x)}" for p in papers)
-            return f"{REFUSAL} The abstracts do not state {what}; the records give only venue and year: {years}."
+            return f"{REFUSAL} The abstracts do not state {name}; the records give only venue and year: {years}."
         if asked and papers:
             about = " and ".join(f"{p.label} ({p.id})" for p in papers)
-            return f"{REFUSAL} The abstracts do not state {what}, nor does the record of {about}."
+            return f"{REFUSAL} The abstracts do not state {name}, nor does the record of {about}."
         closest = f"; the closest paper is {papers[0].label} ({papers[0].id})." if papers else "."
-        return f"{REFUSAL} The abstracts do not state {what}{closest}"
+        return f"{REFUSAL} The abstracts do not state {name}{closest}"
+
+    def slot(self, ask: Ask, papers: Sequence[Paper]) -> str:
+        """The refusal for a measure asked of named papers none of which states it ("exactly how
+        many out-of-distribution images does it add?"), or ``""``: "The abstract of X does not state
+        <slot>; closest: “…”", quoting the clause of the sentence that answers the question best.
+        A detail is refused by :meth:`metadata`; a paper that states the slot answers, and so does a
+        question of several parts ("How many levels does X define, and on which benchmarks?")."""
+        slot = ask.slot
+        # a question that also asks something else ("..., and which benchmarks?") is answered part by part
+        asks_more = any(p.slot is None and p.title.endswith("?") for p in ask.parts)
+        if slot is None or slot.detail or asks_more or not papers or any(self.states(slot, p) for p in papers):
+            return ""
+        paper = papers[0]
+        about = " and ".join(f"{p.label} ({p.id})" for p in papers)
+        ranked = self.evidence.score(ask, paper)
+        closest = ""
+        if ranked:
+            best = ranked[0].sentence
+            closest = f"; closest: {quoted(best, key_clause(best))}"
+        return f"{REFUSAL} The abstract of {about} does not state {slot.name}{closest}."
 
     def absent_terms(self, plan: Plan, retrieval: Retrieval, papers: Sequence[Paper]) -> str:
         """The refusal for coined terms the named papers (or every abstract) never mention, or ``""``."""
@@ -260,7 +280,9 @@ class RefusalPolicy:
         rare = quoted or any(self.rare(w) for w in plan.rare)
         return TopicEvidence(best, top.dense, top.coverage, stated, rare, complete)
 
-    def topic(self, plan: Plan, topic: Topic, retrieval: Retrieval, detail: Detail | None = None) -> str:
+    def topic(
+        self, plan: Plan, topic: Topic, retrieval: Retrieval, detail: Detail | None = None, *, slot: Slot | None = None
+    ) -> str:
         """The refusal for a question that names no paper, or ``""`` when the collection answers it.
 
         Refused when no sentence of the first candidates is within ``set_refusal_floor`` of the
@@ -271,14 +293,35 @@ class RefusalPolicy:
         is within ``set_lexical_floor``. Words stated apart ("music" ... "generate") do not count. In another
         language the English embedder cannot judge closeness: the English terms the question
         carries ("component numeracy") decide alone.
+
+        A detail asked of a paper the question describes ("what's the parameter count of the
+        ride-hailing matching model?", :meth:`described`) is asked of the paper found for the
+        description: refused as not stated only when that paper's abstract does not state it.
+        ``slot``: the detail's slot (default: read from ``detail``).
         """
         if not retrieval.hits:
             return f"{REFUSAL} The collection is empty or holds nothing related; ingest papers first."
+        if detail is not None and self.described(detail, topic):
+            if self._topic(plan, topic, retrieval):  # no paper fits the description
+                return self.metadata(detail, [], slot=slot)
+            return self.metadata(detail, [retrieval.hits[0].paper], asked=True, slot=slot)
         if detail is not None:
-            stated = [h.paper for h in retrieval.hits[:1] if states_phrase(detail.phrase, h.paper.abstract)]
-            refusal = self.metadata(detail, stated)
+            top = retrieval.hits[0].paper
+            stated = [top] if self.states(slot or detail_slot(detail), top) else []
+            refusal = self.metadata(detail, stated, slot=slot)
             if refusal:
                 return refusal
+        return self._topic(plan, topic, retrieval)
+
+    @staticmethod
+    def described(detail: Detail | None, topic: Topic) -> bool:
+        """Whether a detail is asked of one paper the question describes rather than names ("the
+        parameter count of the ride-hailing matching model"): something besides the detail is asked
+        (:attr:`Detail.only` is false), of one paper (not "which papers ...")."""
+        return detail is not None and not detail.only and topic.number != "many" and bool(topic.text)
+
+    def _topic(self, plan: Plan, topic: Topic, retrieval: Retrieval) -> str:
+        """The refusal of :meth:`topic` for its topic alone (no detail), or ``""``."""
         absent = self.absent_topic(topic, retrieval)
         if absent:
             return absent

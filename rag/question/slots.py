@@ -1,0 +1,126 @@
+"""The slot of a question: the measure, entity or detail it asks of a paper (:class:`rag.types.Slot`).
+
+A detail (:class:`rag.question.plan.Detail`) is its own slot: a model size is stated by the form of
+a size ("12M-parameter"), a date by the form of a date, any other detail by its words ("learning
+rate", "GPU hours", "licence"). A question that asks an amount ("how many out-of-distribution
+images does it add", "how much does PrefixRL increase the final reward", "what BLEU score") asks
+the noun phrase after the words that open the amount, or after the verb that moves it, or the
+subject of the auxiliary that follows them ("by what factor does <the final reward> go up"). A guessed
+model size ("is it 7B?") is a model-size slot with its value. The words are classes of
+``vocabulary/slots.toml``; the answering stages check the slot against sentences
+(:mod:`rag.route.slot`) and never read the question.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+
+from rag.question.plan import Detail
+from rag.text import content_terms, normalize
+from rag.types import Slot
+from rag.vocabulary import beside
+
+__all__ = ["GUESSED_SIZE", "detail_slot", "measure_slot", "read_slot"]
+
+_VOCABULARY = beside(__file__, "slots")
+_OPENER = _VOCABULARY["opener"]
+_DETERMINER = _VOCABULARY["determiner"].words
+_STOP = _VOCABULARY["stop"].words
+_AUXILIARY = _VOCABULARY["auxiliary"].words
+_VERB = _VOCABULARY["measure_verb"].words
+_GENERIC = _VOCABULARY["generic"].words
+_LEARNING_RATE = _VOCABULARY["learning_rate_shorthand"]
+_WORD = re.compile(r"[\w@][\w@'’.-]*[\w%]|[\w%]")
+
+GUESSED_SIZE = re.compile(r"(?<![\w-])\d+(?:\.\d+)?\s?[BM]\b(?!-)")  # case-sensitive: "7B", "350M", not "Agent-Omit-8B"
+"""A model size a question guesses as a value of its own ("is it 7B?", "a 350M model?"), not part of a name."""
+
+# How a detail is named in an answer: a hyper-parameter by the words that ask it ("learning rate",
+# "batch size"), any other by its kind ("affiliations", "hardware or compute").
+_NAMED_BY_PHRASE = frozenset({"hyper-parameters"})
+_FORMS = {"model size": "model size", "publication date": "date"}
+_UNSTATED = frozenset({"authors", "review outcomes"})
+"""Details no sentence of an abstract states by the words that ask them ("rejection sampling" is no
+review outcome): the records answer authors, nothing answers a review outcome."""
+
+
+def _phrase_after(words: list[str], i: int) -> list[str]:
+    """The noun phrase from ``words[i]``: determiners skipped, up to a stop word or a verb of measure."""
+    out: list[str] = []
+    for w in words[i:]:
+        low = w.lower()
+        if not out and low in _DETERMINER:
+            continue
+        if low in _STOP or low in _VERB:
+            break
+        out.append(w)
+    return out
+
+
+def _terms(phrase: list[str], names: Collection[str]) -> tuple[str, ...]:
+    """The content terms of a phrase without generic measure words and names, in order."""
+    named = {normalize(n).lower() for n in names}
+    out = []
+    for w in phrase:
+        low = w.lower().strip("'’").removesuffix("'s").removesuffix("’s")
+        if low in _GENERIC or low in named or not content_terms(low):
+            continue
+        out.append(low)
+    return tuple(out)
+
+
+def measure_slot(text: str, names: Collection[str] = ()) -> Slot | None:
+    """The measure an amount question asks, or ``None`` when no phrase names one.
+
+    Args:
+        text: The question (or the part of it that asks the amount).
+        names: Names it states (paper labels, coined terms): never part of the slot.
+
+    Returns:
+        A :class:`Slot` with ``amount`` set and its terms (head noun last), e.g. "How much does
+        PrefixRL increase the final reward?" -> terms ``("final", "reward")``.
+    """
+    words = _WORD.findall(text)
+    starts = [m.end() for m in _OPENER.finditer(text)]
+    for end in starts:
+        i = len(_WORD.findall(text[:end]))
+        terms = _terms(_phrase_after(words, i), names)
+        if not terms:  # "how much does X increase <the final reward>": the verb's object
+            verb = next((j for j in range(i, len(words)) if words[j].lower() in _VERB), None)
+            terms = _terms(_phrase_after(words, verb + 1), names) if verb is not None else ()
+        aux = next((j for j in range(i, min(i + 3, len(words))) if words[j].lower() in _AUXILIARY), None)
+        if not terms and aux is not None:  # "by what factor does <the final reward> go up"
+            terms = _terms(_phrase_after(words, aux + 1), names)
+        if terms:
+            return Slot(" ".join(terms), terms, amount=True)
+    return None
+
+
+def detail_slot(detail: Detail, *, amount: bool = False, guess: str = "") -> Slot:
+    """The slot of a detail: its form (a model size, a date), else its words ("learning rate" also
+    for "lr"), with a number when a value is asked (``amount``: "what learning rate", "how many GPU
+    hours"); ``guess``: the value the question guesses ("7B")."""
+    phrase = "learning rate" if _LEARNING_RATE.fullmatch(detail.phrase) else detail.phrase
+    by_phrase = detail.kind in _NAMED_BY_PHRASE and phrase
+    terms = tuple(content_terms(phrase)) if detail.kind not in _FORMS and detail.kind not in _UNSTATED else ()
+    return Slot(phrase if by_phrase else detail.kind, terms, amount=amount and bool(terms),
+                form=_FORMS.get(detail.kind, ""), value=guess, detail=True)
+
+
+def read_slot(text: str, *, amount: bool, detail: Detail | None = None, names: Collection[str] = (),
+              guess: str = "") -> Slot | None:
+    """The slot of a question (see the module docstring), or ``None``.
+
+    Args:
+        text: The question as asked (names and all).
+        amount: It asks an amount (:attr:`rag.types.Ask.amount`).
+        detail: The detail it asks, when it asks one.
+        names: The names it states (never part of a measure's terms).
+        guess: A model size it guesses ("7B"), read by :data:`GUESSED_SIZE`.
+    """
+    if detail is not None:
+        return detail_slot(detail, amount=amount, guess=guess)
+    if guess:
+        return Slot("model size", form="model size", value=guess, detail=True)
+    return measure_slot(text, names) if amount else None

@@ -1,0 +1,115 @@
+"""Which clause of a sentence states the slot a question asks (:class:`rag.types.Slot`).
+
+One check serves the lead and the refusal: the lead quotes the clause that states the slot ("How
+much does PrefixRL increase the final reward?" -> "and increases the final reward by 3x", not the
+clause before it), and a paper none of whose sentences states the slot is answered "The abstract of
+X does not state <slot>" (:meth:`rag.route.refusal.RefusalPolicy.slot`), whatever the words that
+asked it: details abstracts seldom state (a learning rate, GPU hours, a licence, a date) and
+measures they may or may not (a parameter count, the number of images added) alike.
+
+A sentence states a slot when
+
+* its form says so: a model size ("12M-parameter", "Agent-Omit-8B", "3B–72B models", "1.3 billion
+  parameters"; "L2M" is a name, and "analytic parameters" are no size) or a date ("March 2024");
+* else, for a detail, its words side by side (:func:`rag.lexicon.states_phrase`: "learning rate",
+  not "federated learning");
+* else, for a measure, a clause states one of its terms (compared as term keys,
+  :func:`rag.lexicon.term_key`; the most of them it can), with an amount in the same clauses when
+  one is asked (a figure, a number word, "an order of magnitude": :func:`states_amount`). Any one
+  term is enough, so that "the storage reduction" is stated by "reduces storage by 65x": the check
+  refuses only what no sentence comes near.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rag.lexicon import states_phrase, term_key
+from rag.route.lead import MIN_CLAUSE_WORDS, _capped, _keys_at, clause_spans, term_span
+from rag.text import states_figure
+from rag.types import Slot
+from rag.vocabulary import beside
+
+__all__ = ["DATE", "MODEL_SIZE", "slot_span", "slot_strength", "states_amount"]
+
+_VOCABULARY = beside(__file__, "slots")
+
+MODEL_SIZE = re.compile(
+    r"(?<![A-Za-z0-9.])\d+(?:\.\d+)?\s?[BM]\b"  # "7B", "Agent-Omit-8B", "12M-parameter"; not "L2M"
+    r"|\b\d+(?:\.\d+)?\s*(?:million|billion|[MB])?[\s-]*param(?:eter)?s?\b"  # "350M parameters", "12M-parameter"
+    r"|\b(?:million|billion)\s+param(?:eter)?s?\b",  # "with 1.3 billion parameters"
+)
+"""A model size a sentence states (case-sensitive for the unit letters: "7b" is no size)."""
+DATE = re.compile(
+    rf"\b{_VOCABULARY['month'].bare}\.?\s+(?:\d{{1,2}},?\s+)?(?:19|20)\d\d\b|\b(?:19|20)\d\d-\d\d-\d\d\b", re.I
+)
+"""A date a sentence states: a month with its year ("March 2024", "Dec. 3, 2023") or an ISO date."""
+
+_FORMS = {"model size": MODEL_SIZE, "date": DATE}
+_AMOUNT_PHRASE = _VOCABULARY["amount_phrase"]
+
+
+def states_amount(text: str) -> bool:
+    """Whether ``text`` states an amount: a figure or a number word (:func:`rag.text.states_figure`:
+    "2.33%", "four levels") or an amount in words ("an order of magnitude", "one-eighth")."""
+    return states_figure(text) or bool(_AMOUNT_PHRASE.search(text))
+
+
+def _grown(sentence: str, spans: list[tuple[int, int]], i: int) -> tuple[int, int, bool]:
+    """Clause ``i`` with the clause before it while it is shorter than :data:`MIN_CLAUSE_WORDS`."""
+    j = i
+    while j > 0 and len(sentence[spans[j][0] : spans[i][1]].split()) < MIN_CLAUSE_WORDS:
+        j -= 1
+    return _capped(sentence, spans[j][0], spans[i][1], spans)
+
+
+def slot_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None:
+    """The clauses of ``sentence`` that state ``slot`` (see the module docstring), or ``None``.
+
+    Returns:
+        ``(start, end, cut)``: offsets into ``sentence`` (``sentence[start:end]`` is an exact
+        substring, at most :data:`rag.route.lead.MAX_LEAD_WORDS` words; ``cut`` when shortened).
+    """
+    form = _FORMS.get(slot.form)
+    if form is not None:
+        m = form.search(sentence)
+        if m is None:
+            return None
+        spans = clause_spans(sentence)
+        i = next((k for k, (a, b) in enumerate(spans) if a <= m.start() < b), None)
+        return _grown(sentence, spans, i) if i is not None else (0, len(sentence), False)
+    if not slot.terms:
+        return None
+    if slot.detail:  # a detail is stated by its words side by side ("learning rate", not "learning")
+        if not states_phrase(" ".join(slot.terms), sentence):
+            return None
+        got = term_span(sentence, slot.terms)
+        if got is None or (slot.amount and not states_amount(sentence)):
+            return None
+        return got[0], got[1], got[2]
+    keys = {k for k, _, _ in _keys_at(sentence)}
+    present = [t for t in slot.terms if term_key(t) in keys]
+    if not present:
+        return None
+    # Among the terms it states, the run of clauses that states the most (the head noun last).
+    for n in range(len(present), 0, -1):
+        for i in range(len(present) - n + 1):
+            got = term_span(sentence, present[i : i + n])
+            if got is None:
+                continue
+            span = (got[0], got[1], got[2])
+            if not slot.amount or states_amount(sentence[got[0] : got[1]]):
+                return span
+    return None
+
+
+def slot_strength(slot: Slot, sentence: str) -> int:
+    """How much of ``slot`` a sentence states: the number of its terms in the stating clauses (1 for
+    a form), 0 when it does not state it (:func:`slot_span`)."""
+    span = slot_span(slot, sentence)
+    if span is None:
+        return 0
+    if slot.form:
+        return 1
+    keys = {k for k, _, _ in _keys_at(sentence[span[0] : span[1]])}
+    return sum(term_key(t) in keys for t in slot.terms)

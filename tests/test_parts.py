@@ -121,9 +121,22 @@ def test_a_topic_of_one_part_is_judged_whole_not_by_parts():
     assert not got.checked
 
 
-def test_the_part_check_is_off_by_default():
+def test_a_description_of_one_paper_is_judged_whole_not_by_parts():
+    # the frame asks for one paper described in other words: the membership model judges it
+    got = Seams([GRAPH, TRAFFIC, CROP]).coverage("I remember a paper that applies graph transformers to traffic forecasting")
+    assert not got.checked
+
+
+def test_a_part_no_candidate_states_on_its_own_leaves_the_topic_judged_whole():
+    # "rainfall nowcasting" is no subject any candidate holds: the parts are not two subjects held
+    # apart but a description in other words, so nothing is refused for the combination
+    got = Seams([GRAPH, TRAFFIC, CROP]).coverage("papers applying graph transformers to rainfall nowcasting?")
+    assert not got.checked
+
+
+def test_the_part_check_can_be_switched_off():
     seams = Seams([GRAPH, TRAFFIC, CROP])
-    seams.policy.settings = RetrievalSettings(part_generic_share=1.0)
+    seams.policy.settings = RetrievalSettings(part_generic_share=1.0, part_check=False)
     assert not seams.coverage("any work applying graph transformers to traffic forecasting").checked
 
 

@@ -400,7 +400,7 @@ class RefusalPolicy:
         """
         rs = self.settings
         n = max(1, len(self.retriever.papers))
-        if not rs.part_check or not topic.parts or len(set(topic.terms)) > rs.part_max_terms:
+        if not rs.part_check or topic.number != "many" or not topic.parts or len(set(topic.terms)) > rs.part_max_terms:
             return PartsCoverage(False, [], [])
 
         def specific(part: str) -> bool:
@@ -445,4 +445,9 @@ class RefusalPolicy:
             miss = tuple(p for p in best if not stated[p])
             partial.append((-len(said), i, PartialPaper(h, said, miss, sentence)))
         partial.sort(key=lambda x: (x[0], x[1]))
+        if not complete and not any(all(any(p in x.stated for _, _, x in partial) for p in a) for a in alts):
+            # no alternative whose every part some candidate states on its own: the parts are not
+            # subjects the collection holds separately (a description in other words), so the
+            # topic is judged whole by the membership model
+            return PartsCoverage(False, [], [])
         return PartsCoverage(True, complete, [x for _, _, x in partial], tuple(alts))

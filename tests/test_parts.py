@@ -123,7 +123,8 @@ def test_a_topic_of_one_part_is_judged_whole_not_by_parts():
 
 def test_a_description_of_one_paper_is_judged_whole_not_by_parts():
     # the frame asks for one paper described in other words: the membership model judges it
-    got = Seams([GRAPH, TRAFFIC, CROP]).coverage("I remember a paper that applies graph transformers to traffic forecasting")
+    seams = Seams([GRAPH, TRAFFIC, CROP])
+    got = seams.coverage("I remember a paper that applies graph transformers to traffic forecasting")
     assert not got.checked
 
 

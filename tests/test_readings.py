@@ -114,6 +114,8 @@ def test_a_pronoun_that_can_only_refer_back_gives_no_reading_of_its_own(reader, 
         ("which paper detects audio deepfakes?", True),
         ("is there work on ride-hailing platforms?", True),
         ("any study that prunes data", True),
+        ("which method cuts its memory by an order of magnitude?", True),
+        ("is there an approach that adapts its damping factor?", True),
         ("what dataset does it use?", False),
         ("how does it handle unseen attacks?", False),
         ("which language does it clone voices in?", False),
@@ -298,6 +300,8 @@ STANDALONE = [
     ("what does SoT introduce?",
      "which paper trains a diffusion model by matching the likelihood along its reverse path?",
      "Likelihood Matching"),
+    ("Summarize DocVAL", "Which method reduces its storage by 65x?", "APM"),
+    ("What does SENDAI reconstruct?", "which approach speeds up Shampoo by adapting its damping factor?", "FOAM"),
 ]
 """(question about one paper, a message that describes another with a pronoun, the paper it
 describes; ``None``: any paper but the first one)."""
@@ -315,6 +319,7 @@ FOLLOW_UPS = [
     ("What does Agent-Omit omit?", "which benchmarks is it evaluated on?", "Agent-Omit"),
     ("What does SENDAI reconstruct?", "how does it cope with distribution shift in the target domain?", "SENDAI"),
     ("What does DANCE do?", "which paper's clients share their condensed graphs?", "DANCE"),
+    ("Summarize DocVAL", "which method does it propose for localization?", "DocVAL"),
     ("What does EMPG do?", "how does it assign credit to intermediate steps of long-horizon tasks?", "EMPG"),
     ("What does CogRouter do?",
      "how does the agent pick a cognitive level at each step, and what decides its depth?", "CogRouter"),

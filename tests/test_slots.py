@@ -227,3 +227,15 @@ def test_a_leading_setting_is_no_other_question():
     seams = Seams(PAPERS)
     plan = seams.plan("On noisy devices, exactly how many qubits does QCirc map?")
     assert seams.policy.slot(plan.ask, [seams.catalogue["qc"]]).startswith(REFUSAL)
+
+
+def test_two_measures_asked_in_one_sentence_are_refused_only_when_neither_is_stated():
+    # "compared" ends a measure's phrase; each part asks its own measure and answers on its own
+    seams = Seams(PAPERS)
+    asked = "Question first: for TinyServe, how much faster is the same {} reached compared with the strongest " \
+        "baseline, and by how much does the {} drop?"
+    plan = seams.plan(asked.format("latency", "cost"))
+    assert [p.slot.name for p in plan.ask.parts if p.slot] == ["latency", "cost"]
+    assert seams.policy.slot(plan.ask, [seams.catalogue["serve"]]) == ""
+    plan = seams.plan(asked.format("energy use", "carbon footprint"))
+    assert seams.policy.slot(plan.ask, [seams.catalogue["serve"]]).startswith(REFUSAL)

@@ -220,6 +220,11 @@ class RefusalPolicy:
         asks_more = any(p.slot is None and p.title.endswith("?") for p in ask.parts)
         if slot is None or slot.detail or asks_more or not papers or any(self.states(slot, p) for p in papers):
             return ""
+        # a question of several parts, each asking its own measure: refused only when no part's
+        # measure is stated (the whole question's phrase can straddle two parts)
+        parts = [p.slot for p in ask.parts if p.slot is not None] if len(ask.parts) > 1 else []
+        if any(self.states(s, p) for s in parts for p in papers):
+            return ""
         paper = papers[0]
         about = " and ".join(f"{p.label} ({p.id})" for p in papers)
         ranked = self.evidence.score(ask, paper)

@@ -36,8 +36,8 @@ _ABBREV = {
     "e.g", "i.e", "et al", "al", "etc", "vs", "fig", "figs", "eq", "eqs", "sec", "cf", "approx", "resp", "no", "dr"
 }
 # A sentence ends at . ! ? (optionally closed by braces, quotes, emphasis) followed by space and a
-# plausible sentence start.
-_END = re.compile(r"[.!?][}\)\]\"'*]*\s+(?=[A-Z0-9\\$(\[*\"'`])")
+# plausible sentence start, or a chat-template token ("<|im_start|>") that opens a message of its own.
+_END = re.compile(r"[.!?][}\)\]\"'*]*\s+(?=[A-Z0-9\\$(\[*\"'`]|<\|?[a-z_]+\|?>)")
 
 
 @dataclass(frozen=True)

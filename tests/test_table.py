@@ -193,11 +193,14 @@ def test_dev_questions_as_tables_have_the_gold_papers_as_rows_and_their_facts_in
     scores = [score_table(q, turn) for q, turn in dev_tables]
     mean = lambda k, kind: sum(s[k] for s in scores if s["kind"] == kind) / sum(s["kind"] == kind for s in scores)  # noqa: E731
     # Rows of "which papers" tables are the members of the relevance model (leave-one-question-out
-    # recall 0.912, precision 0.848 in rag/membership.py); a comparison's rows are its two papers.
+    # on dev recall 0.898, precision 0.885 in rag/route/membership.py); a comparison's rows are its
+    # two papers. The facts of a "which papers" table are in its rows, so they follow its recall:
+    # 0.90 before the refit of issue 32 (recall 0.912), 0.893 after (two dev lists lose a member,
+    # mp_10 and mp_25, for precision on the library).
     assert mean("recall", "multi") >= 0.85 and mean("precision", "multi") >= 0.80
     assert mean("recall", "compare") == 1.0 and mean("precision", "compare") == 1.0
     facts = [s["facts"] for s in scores if s["facts"] is not None]
-    assert sum(facts) / len(facts) >= 0.90
+    assert sum(facts) / len(facts) >= 0.88
 
 
 @pytest.mark.slow

@@ -57,12 +57,24 @@ def _health(home: Path) -> dict:
     return health
 
 
+def _rounded(value):
+    """JSON with its floats to 4 decimals: two processes may embed with different BLAS thread
+    counts, so a score can differ in its last float32 digits (the papers, cells and text may not)."""
+    if isinstance(value, float):
+        return round(value, 4)
+    if isinstance(value, dict):
+        return {k: _rounded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_rounded(v) for v in value]
+    return value
+
+
 def _same(text: str) -> str | dict:
     """Output with the per-run timings left out (the footer's seconds, the JSON's ``timings``)."""
     if text.startswith("{"):
         data = json.loads(text)
         data.pop("timings")
-        return data
+        return _rounded(data)
     text = re.sub(r"retrieval \d+\.\d+ s, generation \d+\.\d+ s", "retrieval - s, generation - s", text)
     return re.sub(r"· \d+\.\d+ s$", "· - s", text.rstrip("\n"))
 

@@ -112,6 +112,24 @@ def test_a_topic_nothing_is_close_to_is_refused_naming_the_closest_paper(seams):
     )  # with its sentence closest to the topic, so the reader can judge
 
 
+def test_in_a_library_a_topic_whose_every_alternative_holds_a_word_no_abstract_uses_is_refused():
+    # 1,004 papers (UNUSED_MIN_PAPERS = 1000): "earthquakes" and "aftershocks" are in no abstract;
+    # "forecast" and "learning" find papers on other subjects. Each alternative ("forecast
+    # earthquakes", "aftershocks with machine learning") holds a word no abstract uses.
+    fillers = [make_paper(f"f{i}", f"We forecast graph signals with machine learning, study {i}.") for i in range(1000)]
+    library = Seams([*PAPERS, *fillers])
+    refusal = library.topic_refusal("Which papers forecast earthquakes or aftershocks with machine learning?")
+    assert refusal.startswith(f"{REFUSAL} No abstract in the collection mentions earthquakes or aftershocks;")
+    assert "the closest paper is" in refusal  # named with its closest sentence, so the reader can judge
+    # one alternative the abstracts hold ("protein folding") keeps the topic to the usual checks
+    either = library.topic_refusal("Which papers forecast earthquakes or protein folding?")
+    assert "mentions" not in either
+    # the same topic in the four-paper collection: a word in none of a few abstracts says little
+    assert "mentions" not in Seams(PAPERS).topic_refusal(
+        "Which papers forecast earthquakes or aftershocks with machine learning?"
+    )
+
+
 def test_a_topic_an_abstract_states_is_answered(seams):
     # {protein, structure, prediction}: FoldNet holds all three (share 1.0 >= relevance_floor) and
     # its sentence "We introduce FoldNet, a graph network for protein structure prediction."
@@ -189,7 +207,7 @@ def test_a_rare_coined_name_one_abstract_holds_keeps_a_weak_topic_answered():
     assert (ev.rare, ev.stated, ev.complete) == (True, False, False)
     assert ev.best_sentence < RetrievalSettings().set_lexical_floor
     assert seams.topic_refusal(with_name) == ""
-    assert seams.topic_refusal(without).startswith(NOTHING_CLOSE)
+    assert seams.topic_refusal(without).startswith(REFUSAL)  # "train" is in no abstract of the fakes
 
 
 # --- refusal: coined terms the named paper never mentions ---------------------------------------

@@ -54,6 +54,10 @@ def cat() -> Catalogue:
         ("what are the papers about federated learning", "federated learning", "many"),
         ("federated learning", "federated learning", "open"),  # keywords only
         ("Which of these abstracts involve sound data", "sound data", "many"),
+        # a preposition and pronoun pointing back at the topic close the frame (trailing_reference)
+        ("crop yield from satellite data - is there a paper on it?", "crop yield from satellite data", "open"),
+        ("graph unlearning: anything about this?", "graph unlearning", "open"),
+        ("speech synthesis, any papers on that", "speech synthesis", "many"),
     ],
 )
 def test_the_frame_is_peeled_off_whatever_its_words(question, topic, number):
@@ -266,6 +270,31 @@ def test_the_question_model_and_evidence_selection_read_summary_words_alike(cat,
     plan = read_question(question, cat)
     asked = plan.ask if plan.intent == "ask" else plan.otherwise.ask
     assert asked.summary and is_summary(question), question
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "which papers explain grokking, where a network suddenly generalizes late?",
+        "papers that describe a new benchmark for agents",
+        "Which work explains double descent?",
+        "any study which described speech deepfakes",
+    ],
+)
+def test_papers_that_explain_or_describe_a_topic_ask_for_papers_not_a_summary(cat, question):
+    from rag.question.roles import is_summary
+
+    # papers are the subject of "explain" / "describe" (class paper_subject): a topic, not a request
+    assert not is_summary(question), question
+    plan = read_question(question, cat)
+    assert plan.intent == "ask" and not plan.ask.summary, question
+
+
+@pytest.mark.parametrize("question", ["explain the second one", "can you describe DocVAL?", "describe papers on RL"])
+def test_explain_and_describe_asked_of_paperchat_ask_for_a_summary(question):
+    from rag.question.roles import is_summary
+
+    assert is_summary(question), question
 
 
 def test_topic_summaries(cat):

@@ -140,6 +140,7 @@ def _typo_of(w: str, words: Iterable[str]) -> str:
 # Words after which a plural noun is the head of the request: "which methods ...", "I'm looking for
 # approaches that ...", "any LLMs that ..." ask for several papers as "which papers" does.
 _HEAD_DETERMINERS = _VOCABULARY["head_determiner"].words
+_TRAILING_REFERENCE = _VOCABULARY["trailing_reference"]
 
 
 def _plural_noun(token: str) -> bool:
@@ -213,7 +214,12 @@ def split_frame(query: str, plural_heads: bool = True) -> tuple[str, Number]:
         number = "open"
     start = toks[i][1] if i < len(toks) else len(text)
     j = len(toks)
-    while j > i and frame_word(toks[j - 1][0]):
+    while j > i:
+        if j - 2 >= i and _TRAILING_REFERENCE.fullmatch(f"{toks[j - 2][0]} {toks[j - 1][0]}"):
+            j -= 2  # "... - is there a paper on it?": "on it" points back at the topic
+            continue
+        if not frame_word(toks[j - 1][0]):
+            break
         if _is_set_noun(toks[j - 1][0]) == "many":
             number = "many"
         j -= 1

@@ -34,7 +34,14 @@ _INTENT_CUES = {
     "theory": _VOCABULARY["theory"].pattern,
     "efficiency": _EFFICIENCY_ASKED,
 }
-SUMMARY_WORDS = re.compile(rf"{_V['summary']}|\bwhat {_V['what_is_aux']} .{{0,40}} {_V['about_do']}", re.I)
+# "explain"/"describe" ask for a summary unless papers are their subject ("which papers explain X"):
+# one fixed-width look-behind per word of paper_subject (Python's look-behind takes no alternatives
+# of different widths)
+_NOT_AFTER_PAPERS = "".join(rf"(?<!\b{w} )" for w in sorted(_VOCABULARY["paper_subject"].words))
+SUMMARY_WORDS = re.compile(
+    rf"{_V['summary']}|{_NOT_AFTER_PAPERS}{_V['summary_verb']}|\bwhat {_V['what_is_aux']} .{{0,40}} {_V['about_do']}",
+    re.I,
+)
 """Words that ask for a summary, gist or overview of a paper: the one reading of "summary" (the
 question model's :attr:`rag.question.QuestionPlan.summary` and evidence selection both use it)."""
 

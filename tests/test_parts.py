@@ -34,6 +34,10 @@ from tests.fakes import FakeEvidence, FakeRetriever
         # what the papers are contrasted with is not a part they must state
         ("exact inference in sum-product networks instead of sampling", (("exact inference", "sum-product networks"),)),
         ("optimal transport", ()),
+        # a part ending in a pro-form is the part before it again ("smaller ones": smaller models)
+        ("compressing big speech recognisers into smaller ones", ()),
+        ("compressing big speech recognisers into smaller", ()),  # "ones" peeled off with the frame
+        ("turning dense transformers into sparse ones for long documents", (("turning dense transformers", "long documents"),)),
         ("tokenizers or vocabularies", ()),
         ("state-of-the-art language models", ()),
     ],

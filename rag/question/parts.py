@@ -62,15 +62,23 @@ def without_paper_description(question: str) -> str:
 _RELATION = re.compile(rf"\s+{_VOCABULARY['part_relation'].source}\s+|:\s+", re.I)
 _CONTRAST = _VOCABULARY["part_contrast"].pattern
 _FIELD = _VOCABULARY["field_word"].words
+_PRO_FORM = _VOCABULARY["pro_form"].words
+_COMPARATIVE = _VOCABULARY["comparative"].words
 
 
 def _segments(alternative: str) -> list[str]:
     """The parts of one alternative of a topic, split at the prepositions that relate them
     ("denoising diffusion models for probabilistic weather forecasting" -> ["denoising diffusion
     models", "probabilistic weather forecasting"]; "state-of-the-art" is one word); parts made only
-    of words that name the field ("apply deep learning") are dropped."""
+    of words that name the field ("apply deep learning") or of comparatives ("into smaller"), and
+    parts that end in a pro-form referring back to the part before ("into smaller ones for speech"),
+    are dropped."""
     pieces = [p.strip(" ,;:.-") for p in _RELATION.split(f" {alternative} ")]
-    return [p for p in pieces if p and [t for t in content_terms(p) if t.lower() not in _FIELD]]
+    return [
+        p for p in pieces
+        if p and [t for t in content_terms(p) if t.lower() not in _FIELD | _COMPARATIVE]
+        and p.split()[-1].lower() not in _PRO_FORM
+    ]
 
 
 def topic_parts(topic: str) -> tuple[tuple[str, ...], ...]:

@@ -58,6 +58,9 @@ def cat() -> Catalogue:
         ("crop yield from satellite data - is there a paper on it?", "crop yield from satellite data", "open"),
         ("graph unlearning: anything about this?", "graph unlearning", "open"),
         ("speech synthesis, any papers on that", "speech synthesis", "many"),
+        # where the papers are is never the topic (in_collection), wherever it stands
+        ("Which work in my library studies spiking networks?", "spiking networks", "many"),
+        ("papers in the collection on pruning, please", "pruning", "many"),
     ],
 )
 def test_the_frame_is_peeled_off_whatever_its_words(question, topic, number):

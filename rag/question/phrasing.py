@@ -141,6 +141,7 @@ def _typo_of(w: str, words: Iterable[str]) -> str:
 # approaches that ...", "any LLMs that ..." ask for several papers as "which papers" does.
 _HEAD_DETERMINERS = _VOCABULARY["head_determiner"].words
 _TRAILING_REFERENCE = _VOCABULARY["trailing_reference"]
+_IN_COLLECTION = _VOCABULARY["in_collection"]
 
 
 def _plural_noun(token: str) -> bool:
@@ -181,7 +182,8 @@ def split_frame(query: str, plural_heads: bool = True) -> tuple[str, Number]:
     Returns:
         ``(topic, number)``; the topic is the query itself when nothing would be left.
     """
-    text = query.strip()
+    # "What work in the library models ...": where the papers are is never the topic
+    text = re.sub(r"\s+(?=[,;:.?!])", "", " ".join(_IN_COLLECTION.sub(" ", query).split()))
     toks = [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
     number: Number = "open"
     saw_which = False

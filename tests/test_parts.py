@@ -37,7 +37,10 @@ from tests.fakes import FakeEvidence, FakeRetriever
         # a part ending in a pro-form is the part before it again ("smaller ones": smaller models)
         ("compressing big speech recognisers into smaller ones", ()),
         ("compressing big speech recognisers into smaller", ()),  # "ones" peeled off with the frame
-        ("turning dense transformers into sparse ones for long documents", (("turning dense transformers", "long documents"),)),
+        (
+            "turning dense transformers into sparse ones for long documents",
+            (("turning dense transformers", "long documents"),),
+        ),
         ("tokenizers or vocabularies", ()),
         ("state-of-the-art language models", ()),
     ],

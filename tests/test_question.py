@@ -59,7 +59,10 @@ def cat() -> Catalogue:
         ("graph unlearning: anything about this?", "graph unlearning", "open"),
         ("speech synthesis, any papers on that", "speech synthesis", "many"),
         # where the papers are is never the topic (in_collection), wherever it stands
-        ("Which work in my library studies spiking networks?", "spiking networks", "many"),
+        ("Which work in my library studies spiking networks?", "spiking networks", "open"),
+        # after a paper noun, "studies" / "works" is the verb (verb_noun), not a set of papers
+        ("which paper studies ride-hailing", "ride-hailing", "one"),
+        ("Which method works on point clouds?", "method works on point clouds", "open"),
         ("papers in the collection on pruning, please", "pruning", "many"),
     ],
 )

@@ -195,6 +195,25 @@ def test_a_described_paper_is_found_before_a_detail_is_declared_missing(extracti
     assert gone.refused and "DexMachina" in gone.text and not gone.citations, gone.text
 
 
+@pytest.mark.parametrize(
+    ("question", "paper", "stated"),
+    [
+        ("which paper matches riders to drivers in ride-hailing, and how big is its model?", "RAST-MoE",
+         "12M-parameter"),
+        ("Is there a paper on detecting spoofed speech, and which benchmarks does it test on?", "CA-SOADD",
+         "ASVSpoof and MLAAD"),
+        ("which paper studies proactive assistants, and what baseline does it propose?", "ProAct-75",
+         "reference baseline"),
+    ],
+)
+def test_a_paper_found_by_the_first_part_answers_the_other_parts(extractive, question, paper, stated):
+    # the first part asks for a paper, the others ask of it ("its", "it"): the topic is the first
+    # part's (not "... and how big is its model"), one paper answers, and the lead answers each part
+    ans = extractive.ask(question)
+    assert [c.label for c in ans.citations] == [paper], ans.text
+    assert stated in ans.lead, ans.lead
+
+
 def test_an_amount_asked_in_another_language_leads_with_the_numbers(extractive):
     ans = extractive.ask("¿Cuánto reduce RAST-MoE el retraso de recogida?")
     assert "15%" in ans.lead, ans.lead

@@ -142,6 +142,7 @@ def _typo_of(w: str, words: Iterable[str]) -> str:
 _HEAD_DETERMINERS = _VOCABULARY["head_determiner"].words
 _TRAILING_REFERENCE = _VOCABULARY["trailing_reference"]
 _IN_COLLECTION = _VOCABULARY["in_collection"]
+_VERB_NOUNS = _VOCABULARY["verb_noun"].words
 
 
 def _plural_noun(token: str) -> bool:
@@ -197,6 +198,8 @@ def split_frame(query: str, plural_heads: bool = True) -> tuple[str, Number]:
         t = toks[i][0].lower()
         t = _frame_form(t) or t
         kind = _is_set_noun(t)
+        if t in _VERB_NOUNS and i and (_is_set_noun(toks[i - 1][0]) or toks[i - 1][0].lower() in _PAPER_HEAD):
+            break  # "which paper studies ride-hailing": the verb, not a set of papers
         how_many = t == "many" and i and toks[i - 1][0].lower() == "how"
         # a quantifier over a mass noun asks for the set: "any work on X", "anything on X"
         quantified = t == "anything" or (t == "work" and i and toks[i - 1][0].lower() in ("any", "all", "some"))

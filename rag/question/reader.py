@@ -665,7 +665,13 @@ class Reader:
         if cat is not None:
             names += [n for r in refs if r.kind in ("name", "id") for pid in r.paper_ids for n in (cat[pid].label,)]
         names_papers = any(r.kind in ("name", "id", "number", "ordinal", "pronoun") for r in refs)
-        topic_text, number = split_frame(query, plural_heads=not names_papers)
+        # "which paper studies ride-hailing, and how many parameters does its model have?": the
+        # first part asks for the paper, the others ask of it ("its": the paper asked for); the
+        # topic is the first part's
+        asked = question_parts(query)
+        names_some = any(r.kind in ("name", "id", "number", "ordinal") for r in refs)
+        framed = asked[0] if len(asked) > 1 and not names_some and asks_for_paper(asked[0]) else query
+        topic_text, number = split_frame(framed, plural_heads=not names_papers)
         if number == "many":  # "their code", "these abstracts": in a set question they mean the papers asked for
             refs = [r for r in refs if r.kind != "pronoun" and (r.kind != "plural" or r.count)]
         header["refs"] = tuple(refs)

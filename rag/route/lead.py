@@ -538,7 +538,9 @@ def lead_line(
         lines = [_slot_line(s, stating, plan.ask) for s in sources]
         if all(lines):
             return "\n".join(lines)
-    if rank is not None and named and len(plan.aspects) > 1:
+    if rank is not None and len(plan.aspects) > 1:
+        # named papers, or the one paper a question found by its first part ("Which paper detects
+        # audio deepfakes, and what dataset does it evaluate on?"): each part answered in turn
         return "\n".join(_per_part(s, plan, rank, stating) for s in sources)
     if plan.ask.amount:
         return "\n".join(_amount(s) for s in sources)

@@ -343,8 +343,9 @@ class RefusalPolicy:
         if not retrieval.hits:
             return f"{REFUSAL} The collection is empty or holds nothing related; ingest papers first."
         if detail is not None and self.described(detail, topic):
-            if self._topic(plan, topic, retrieval):  # no paper fits the description
-                return self.metadata(detail, [], slot=slot)
+            unfound = self._topic(plan, topic, retrieval)
+            if unfound:  # no paper fits the description: say so (naming the closest), not "not stated"
+                return unfound
             return self.metadata(detail, [retrieval.hits[0].paper], asked=True, slot=slot)
         if detail is not None:
             top = retrieval.hits[0].paper

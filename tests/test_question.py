@@ -233,6 +233,21 @@ def test_a_question_about_one_paper_with_and_and_each_is_not_a_comparison(cat):
 
 @pytest.mark.parametrize(
     "question",
+    [
+        "How much faster is DANCE than the strongest baseline?",
+        "what accuracy gain does DANCE report compared with prior methods?",
+        "DANCE vs. the state of the art: how large is the improvement?",
+        "How does DANCE compare with existing approaches on communication cost?",
+    ],
+)
+def test_a_measure_against_baselines_asks_of_one_paper_not_a_comparison(cat, question):
+    # the second side names what the paper is measured against (baseline_side), not a paper
+    plan = read_question(question, cat)
+    assert plan.intent == "ask" and plan.named_ids == ("a#1",), (question, plan.intent)
+
+
+@pytest.mark.parametrize(
+    "question",
     ["Summarize DANCE", "Give me the gist of DANCE.", "tl;dr of DANCE", "dance overview", "What is DANCE about?"],
 )
 def test_summaries_of_one_paper_however_asked(cat, question):

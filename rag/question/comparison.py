@@ -61,5 +61,12 @@ def _compare_body(query: str) -> str:
 
 
 def explicit_two(query: str) -> bool:
-    """An explicit second side: "X vs Y", "compare X with Y", "differ from Y"."""
+    """An explicit second side: "X vs Y", "compare X with Y", "differ from Y"; not when that side
+    names what a paper is measured against ("compared with the strongest baseline": class
+    ``baseline_side``), which asks a measure of one paper, not a comparison of two."""
+    sides = comparison_sides(query)
+    other = sides[0][1].strip(" ?.!") if sides else ""
+    m = _VOCABULARY["baseline_side"].pattern.match(other)
+    if m and (m.end() == len(other) or other[m.end()] == " "):  # "prior work" / "prior work on storage"
+        return False
     return bool(_VOCABULARY["second_side"].search(_compare_body(query)))

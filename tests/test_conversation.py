@@ -179,6 +179,16 @@ def test_a_pronoun_after_a_description_in_the_same_question_means_that_paper(con
     assert t.kind == "answer" and ids(t) == [SAT], t.answer.text
 
 
+def test_ordinals_reach_as_far_as_a_list_does(conv: Conversation):
+    # a list holds up to twelve papers: "the sixth one" is its sixth; one past its end says so
+    t1 = conv.ask("papers on LLM agents")
+    assert len(t1.citations) == 6, t1.answer.text
+    t2 = conv.ask("what does the sixth one propose?")
+    assert ids(t2) == [t1.citations[5].paper_id], t2.answer.text
+    t3 = conv.ask("what about the seventh one?")
+    assert not t3.citations and "lists 6 papers" in t3.answer.text, t3.answer.text
+
+
 def test_an_ordinal_without_an_earlier_list_is_asked_back(conv: Conversation):
     t = conv.ask("what benchmarks does the second one use?")
     assert not t.citations and "refers to no paper" in t.answer.text, t.answer.text

@@ -431,7 +431,10 @@ def test_follow_up_ordinals_need_no_noun(cat):
 # Each ordinal class of vocabulary/reader.toml refers to one place in the last answer's list, each
 # counting class to one number of papers: every row of every class reads as its class means.
 READER_WORDS = Vocabulary(ROOT / "rag" / "question" / "vocabulary" / "reader.toml")
-PLACES = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "last": -1, "former": 0, "latter": -1}
+PLACES = {
+    "first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "sixth": 5, "seventh": 6, "eighth": 7, "ninth": 8,
+    "tenth": 9, "eleventh": 10, "twelfth": 11, "last": -1, "former": 0, "latter": -1,
+}
 COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5}
 
 

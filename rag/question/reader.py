@@ -115,7 +115,10 @@ _CONTRIBUTES = _VOCABULARY["contribution"].pattern
 _ID = re.compile(r"`?([\w.-]+#\d+)`?")
 _NUMBER_REF = re.compile(rf"\[(\d+(?:\s*,\s*\d+)*)\]|{_V['numbered_noun']}\s+#?(\d+)\b", re.I)
 # The place in the last answer's list each class of ordinals refers to.
-_ORDINAL_INDEX = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "last": -1, "former": 0, "latter": -1}
+_ORDINAL_INDEX = {
+    "first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "sixth": 5, "seventh": 6, "eighth": 7, "ninth": 8,
+    "tenth": 9, "eleventh": 10, "twelfth": 11, "last": -1, "former": 0, "latter": -1,
+}
 _ORDINALS = {word: i for name, i in _ORDINAL_INDEX.items() for word in _VOCABULARY[name].words}
 _ORDINAL_REF = re.compile(
     rf"\bthe\s+(?P<ord>{_V['ordinal']})"

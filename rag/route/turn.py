@@ -149,7 +149,9 @@ class History:
         listed = self.last_list()
         if not listed:
             return f"no earlier answer lists papers to count in, so “{text}” refers to no paper"
-        names = ", ".join(f"{c.label} {format_marker(c.number)}" for c in listed[:5])
+        names = ", ".join(f"{c.label} {format_marker(c.number)}" for c in listed[:6])
+        if len(listed) > 6:
+            names += f", … {listed[-1].label} {format_marker(listed[-1].number)}"
         n = len(listed)
         return f"the last answer lists {n} paper{'s' if n != 1 else ''} ({names}), so “{text}” refers to no paper"
 

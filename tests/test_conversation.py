@@ -189,6 +189,22 @@ def test_ordinals_reach_as_far_as_a_list_does(conv: Conversation):
     assert not t3.citations and "lists 6 papers" in t3.answer.text, t3.answer.text
 
 
+@pytest.mark.parametrize(
+    ("message", "paper"),
+    [
+        ("how big is its model? I mean the ride-hailing one", "RAST-MoE"),
+        ("does it release code, I mean the compositional image generation one", "SoT"),
+        ("what benchmark does it build - the proactive assistant one", "ProAct-75"),
+        ("how much compute does it save? I mean the Shampoo preconditioner one", "FOAM"),
+    ],
+)
+def test_a_description_of_the_paper_meant_beats_the_pronoun(conv: Conversation, message: str, paper: str):
+    # "it" alone would be the last answer's first paper; "the X one" says which paper is meant
+    conv.ask("papers on LLM agents")
+    t = conv.ask(message)
+    assert [c.label for c in t.citations][:1] == [paper], (message, t.answer.text)
+
+
 def test_an_ordinal_without_an_earlier_list_is_asked_back(conv: Conversation):
     t = conv.ask("what benchmarks does the second one use?")
     assert not t.citations and "refers to no paper" in t.answer.text, t.answer.text

@@ -423,6 +423,28 @@ def test_a_keyword_query_of_the_abstracts_words_is_english():
     assert looks_non_english("Welche Arbeiten nutzen DANCE?", known)  # a sentence is still judged
 
 
+@pytest.mark.parametrize(
+    "question",
+    ["Which papers tackle recommender systems?", "what about sentiment classifiers for product reviews?",
+     "papers with benchmark suites for tabular learners"],
+)
+def test_an_english_question_is_english_whatever_another_dictionarys_loanwords_score(question):
+    # German's dictionary knows English loanwords ("recommender"): a question English mostly knows
+    # that holds an English-only function word ("which", "the", "papers") stays English
+    from rag.question.language import looks_non_english
+
+    assert not looks_non_english(question), question
+
+
+@pytest.mark.parametrize(
+    "question", ["Welke papers gebruiken versterkend leren?", "Quels articles utilisent le RL?", "Was erreicht DANCE?"]
+)
+def test_a_question_in_another_language_is_still_not_english(question):
+    from rag.question.language import looks_non_english
+
+    assert looks_non_english(question), question
+
+
 def test_follow_up_ordinals_need_no_noun(cat):
     refs = read_question("and the third?", cat).refs
     assert [(r.kind, r.index) for r in refs] == [("ordinal", 2)]

@@ -214,6 +214,15 @@ def test_a_paper_found_by_the_first_part_answers_the_other_parts(extractive, que
     assert stated in ans.lead, ans.lead
 
 
+def test_a_detail_of_a_paper_named_by_a_description_is_asked_of_the_paper_it_finds(extractive):
+    # the description ("the ride-hailing paper") finds the paper; the detail's words ("big is the
+    # model of") are not searched as a topic
+    ans = extractive.ask("how big is the model of the ride-hailing paper?")
+    assert [c.label for c in ans.citations] == ["RAST-MoE"] and "12M-parameter" in ans.lead, ans.text
+    gone = extractive.ask("what licence does the ride-hailing paper use?")
+    assert gone.refused and "RAST-MoE" in gone.text, gone.text  # checked in the paper found, then refused
+
+
 def test_an_amount_asked_in_another_language_leads_with_the_numbers(extractive):
     ans = extractive.ask("¿Cuánto reduce RAST-MoE el retraso de recogida?")
     assert "15%" in ans.lead, ans.lead

@@ -144,7 +144,10 @@ _POSSESSIVE = _VOCABULARY["possessive"].words
 _DESCRIBED = re.compile(
     rf"\bthe\s+(?P<d>(?:(?!{_V['not_description_word']})[\w$\\{{}}/-]+\s+){{1,8}}?){_V['described_noun']}(?!s)"
     rf"|\bthe\s+{_V['described_one']}\s+{_V['description_link']}\s+"
-    rf"(?P<e>[^,;:?]+?)(?=\s*(?:[,;:?]|$|\s+{_V['description_end']}\s))",
+    rf"(?P<e>[^,;:?]+?)(?=\s*(?:[,;:?]|$|\s+{_V['description_end']}\s))"
+    # "I mean the ride hailing one", "the text-to-image one with shape assembly"
+    rf"|\bthe\s+(?P<o>(?:(?!{_V['not_description_word']}|{_V['not_one_description']})[\w$\\{{}}/-]+\s+){{1,6}}?)"
+    rf"{_V['one_description']}\b(?:\s+with\s+(?P<w>[^,;:?.]+))?",
     re.I,
 )
 
@@ -200,7 +203,7 @@ def _refs(query: str, catalogue: Catalogue | None, names: NameReader | None) -> 
     for m in _PRONOUN.finditer(query):
         add(m.start(), m.end(), PaperRef(m.group(0), "pronoun"))
     for m in _DESCRIBED.finditer(query):
-        if content_terms(m.group("d") or m.group("e") or ""):
+        if content_terms(m.group("d") or m.group("e") or m.group("o") or ""):
             add(m.start(), m.end(), PaperRef(m.group(0), "description"))
     return sorted(out, key=lambda t: t[0])
 
@@ -689,6 +692,12 @@ class Reader:
         # Yes/no only about papers the question refers to: "Does any paper ..." asks for papers.
         is_polar = polar(query) and any(r.kind != "plural" or number != "many" for r in refs)
         asked_terms = polar_terms(aspect) if is_polar else ()
+        describing = [r for r in refs if r.kind == "description"]
+        if kind and describing and not distinct:
+            # a detail of the paper a description names ("how big is the model of the ride-hailing
+            # paper?", "... I mean the ride-hailing one"): the description finds the paper, not
+            # the words of the detail ("big is the model of")
+            topic_text, number = split_frame(describing[0].text)[0], "one"
         topic = self.topic(topic_text, number=number, query=query, distinct=bool(distinct))
         detail = None
         if kind:

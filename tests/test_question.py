@@ -238,6 +238,9 @@ def test_a_question_about_one_paper_with_and_and_each_is_not_a_comparison(cat):
         "what accuracy gain does DANCE report compared with prior methods?",
         "DANCE vs. the state of the art: how large is the improvement?",
         "How does DANCE compare with existing approaches on communication cost?",
+        # a plural set of other methods (baseline_head), or another question (question_side)
+        "whats the accuracy gain of DANCE vs graph-based approaches",
+        "What does DANCE gain in accuracy, and what is it compared against?",
     ],
 )
 def test_a_measure_against_baselines_asks_of_one_paper_not_a_comparison(cat, question):
@@ -668,3 +671,12 @@ def test_a_comparison_of_two_described_papers_asks_nothing_beyond_them(cat, ques
 @pytest.mark.parametrize("question", ["does FOAM reduce training time?", "How much faster does APM train?"])
 def test_a_question_about_training_speed_is_no_detail(cat, question):
     assert getattr(read_question(question, cat), "detail", None) is None
+
+
+@pytest.mark.parametrize(
+    "question", ["whats the accuracy of DANCE", "what's DANCE's accuracy gain?", "what’s the speedup"]
+)
+def test_a_contracted_what_asks_an_amount_as_what_does(question):
+    from rag.question.phrasing import asks_quantity
+
+    assert asks_quantity(question, "open"), question

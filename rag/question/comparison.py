@@ -63,10 +63,17 @@ def _compare_body(query: str) -> str:
 def explicit_two(query: str) -> bool:
     """An explicit second side: "X vs Y", "compare X with Y", "differ from Y"; not when that side
     names what a paper is measured against ("compared with the strongest baseline": class
-    ``baseline_side``), which asks a measure of one paper, not a comparison of two."""
+    ``baseline_side``), which asks a measure of one paper, not a comparison of two, or opens
+    another question ("..., and what is it compared against?": class ``question_side``)."""
+    body = _compare_body(query)
+    second = _VOCABULARY["second_side"].search(body)
+    if second is None:
+        return False
     sides = comparison_sides(query)
-    other = sides[0][1].strip(" ?.!") if sides else ""
+    other = (sides[0][1] if sides else body[second.end() :]).strip(" ,?.!")
     m = _VOCABULARY["baseline_side"].pattern.match(other)
     if m and (m.end() == len(other) or other[m.end()] == " "):  # "prior work" / "prior work on storage"
         return False
-    return bool(_VOCABULARY["second_side"].search(_compare_body(query)))
+    if other.split() and other.split()[-1].lower() in _VOCABULARY["baseline_head"].words:  # "high-frequency methods"
+        return False
+    return not _VOCABULARY["question_side"].pattern.match(other)  # "..., and what is it compared against"

@@ -143,6 +143,7 @@ _HEAD_DETERMINERS = _VOCABULARY["head_determiner"].words
 _TRAILING_REFERENCE = _VOCABULARY["trailing_reference"]
 _IN_COLLECTION = _VOCABULARY["in_collection"]
 _VERB_NOUNS = _VOCABULARY["verb_noun"].words
+_WH_AMOUNT = _VOCABULARY["wh_amount"].words
 
 
 def _plural_noun(token: str) -> bool:
@@ -452,7 +453,7 @@ def asks_quantity(query: str, number: Number) -> bool:
         papers = nxt[:1] == ["many"] and len(nxt) > 1 and _is_set_noun(nxt[1]) == "many"  # "how many papers"
         if w == "how" and nxt and nxt[0] in _HOW_AMOUNT and not papers:
             return True
-        if w in ("what", "which"):
+        if w in _WH_AMOUNT:
             j = i + 1
             while j < len(words) and words[j] in _WH_FILLER:
                 j += 1

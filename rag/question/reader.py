@@ -725,7 +725,10 @@ class Reader:
         # --- comparisons: two papers and a comparison word or "each"/"both"/"or"; or "compare them"
         sides = tuple(comparison_sides(query))
         described = [r for r in refs if r.kind == "description"]
-        pronoun = any(r.kind == "pronoun" for r in refs)  # "how does it differ from ...": the paper of the last turn
+        # "how does it differ from APM?": "it" is the paper of the last turn; after a name it is
+        # that paper ("What does DocVAL gain, and what is it compared against?": one paper)
+        first = next((r for r in refs if r.kind in ("name", "id", "number", "ordinal", "pronoun")), None)
+        pronoun = first is not None and first.kind == "pronoun"
         two = len(distinct) + len(described) + int(pronoun) >= 2
         explicit = bool(_COMPARE_WORD.search(query))
         pair = TWO.search(query)  # "the two federated learning papers"

@@ -34,6 +34,12 @@ from tests.fakes import FakeEvidence, FakeRetriever
         # what the papers are contrasted with is not a part they must state
         ("exact inference in sum-product networks instead of sampling", (("exact inference", "sum-product networks"),)),
         ("optimal transport", ()),
+        # "and" with a relating verb joins two predicates a paper must both state (part_conjunct)
+        ("protein design and apply diffusion models", (("protein design", "diffusion models"),)),
+        (
+            "speech recognition and rely on self-supervised features",
+            (("speech recognition", "self-supervised features"),),
+        ),
         # a part ending in a pro-form is the part before it again ("smaller ones": smaller models)
         ("compressing big speech recognisers into smaller ones", ()),
         ("compressing big speech recognisers into smaller", ()),  # "ones" peeled off with the frame
@@ -121,6 +127,12 @@ def test_a_combination_no_paper_states_is_refused_naming_the_closest_with_their_
     assert "states “graph transformers” but not “traffic forecasting”" in text
     assert "states “traffic forecasting” but not “graph transformers”" in text
     assert "We propose MolGT, graph transformers for molecular property prediction.”" in text
+
+
+def test_two_predicates_joined_by_and_are_parts_a_paper_must_both_state():
+    got = Seams([GRAPH, TRAFFIC, CROP]).coverage("which papers do traffic forecasting and use graph transformers?")
+    assert got.checked and not got.complete
+    assert "states “traffic forecasting” but not “graph transformers”" in got.refusal()
 
 
 def test_a_topic_of_one_part_is_judged_whole_not_by_parts():

@@ -59,7 +59,9 @@ def without_paper_description(question: str) -> str:
     return out if len(content_terms(out)) >= 2 or asks_role else question
 
 
-_RELATION = re.compile(rf"\s+{_VOCABULARY['part_relation'].source}\s+|:\s+", re.I)
+_RELATION = re.compile(
+    rf"\s+(?:{_VOCABULARY['part_conjunct'].source}|{_VOCABULARY['part_relation'].source})\s+|:\s+", re.I
+)
 _CONTRAST = _VOCABULARY["part_contrast"].pattern
 _FIELD = _VOCABULARY["field_word"].words
 _PRO_FORM = _VOCABULARY["pro_form"].words
@@ -69,7 +71,8 @@ _COMPARATIVE = _VOCABULARY["comparative"].words
 def _segments(alternative: str) -> list[str]:
     """The parts of one alternative of a topic, split at the prepositions that relate them
     ("denoising diffusion models for probabilistic weather forecasting" -> ["denoising diffusion
-    models", "probabilistic weather forecasting"]; "state-of-the-art" is one word); parts made only
+    models", "probabilistic weather forecasting"]; "state-of-the-art" is one word) and at an "and"
+    that joins two predicates ("medical imaging and use reinforcement learning"); parts made only
     of words that name the field ("apply deep learning") or of comparatives ("into smaller"), and
     parts that end in a pro-form referring back to the part before ("into smaller ones for speech"),
     are dropped."""

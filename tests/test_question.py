@@ -335,6 +335,9 @@ def test_topic_summaries(cat):
         ("DANCE paper authors", "authors"),
         ("DANCE - authored by whom?", "authors"),
         ("which lab or company is behind APM", "affiliations"),
+        # where the authors work, asked through "the authors of": affiliations, not the authors
+        ("which university are the authors of DANCE affiliated with?", "affiliations"),
+        ("what institutions do the authors of APM belong to", "affiliations"),
         ("What license is the DANCE code under?", "licence"),
         ("How many parameters does the APM model have?", "model size"),
         ("What learning rate does APM use?", "hyper-parameters"),

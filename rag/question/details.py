@@ -27,10 +27,12 @@ _VENUE = _V["venue"]
 
 # Each detail: its phrases (a class of vocabulary/details.toml) and the few structures around them.
 _DETAILS = {
+    # where the authors work before who they are: "which universities are the authors of X
+    # affiliated with?" asks the affiliations, which no record holds
+    "affiliations": _V["affiliation"],
     # "authors" as what is asked, not as the subject of a finding ("what do its authors discover").
     "authors": rf"{_V['author_phrase']}|{_V['who_is_the']}\s+authors?|\bauthors? of\b(?!.*{_V['finding_verb']})|"
     r"\bauthor(s|ship)?\W*$",
-    "affiliations": _V["affiliation"],
     "licence": _V["licence"],
     "publication date": rf"{_V['date_phrase']}|\b{_V['which']} year is\b.*\bfrom\b|"
     rf"\b{_V['which']} {_V['month_year']}.*{_V['appeared']}",

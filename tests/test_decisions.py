@@ -398,3 +398,19 @@ def test_list_heads_say_how_sure_the_answer_is():
     )
     assert mention_head(2) == "Also mention it, without being clearly about it (2):"
     assert mention_head(1) == "Also mentions it, without being clearly about it (1):"
+
+
+def test_an_amount_beside_the_papers_own_name_states_no_measure():
+    # "how many tasks": "3-17%" stands beside "Mixup-T5", a word of the paper's own title, not
+    # beside a word of the measure; beside "tasks" it would state it
+    collection = make_paper(
+        "mix",
+        "We release the Mixup Collection of tasks. Mixup-T5 beats prior models by 3-17% in every setting.",
+        title="The Mixup Collection",
+    )
+    counted = make_paper("cnt", "We release Tally, a suite of 1,836 tasks for instruction tuning.", title="Tally")
+    seams = Seams([*PAPERS, collection, counted])
+    plan = seams.plan("The Mixup Collection: exactly how many tasks does Mixup-T5 see?")
+    assert not seams.policy.states_near(plan.ask, collection)
+    plan = seams.plan("Tally: exactly how many instruction tasks?")
+    assert seams.policy.states_near(plan.ask, counted)

@@ -224,12 +224,16 @@ class RefusalPolicy:
 
     def states_near(self, ask: Ask, paper: Paper) -> bool:
         """Whether a clause of ``paper``'s abstract states an amount beside a specific word of the
-        question other than a name ("What accuracy does X reach on herbarium records?" -> "91% of
-        herbarium records"; "what speed-up over the strongest baseline?" -> "2x faster than the
-        strongest baseline"): the measure is worded otherwise, so it is not declared missing.
+        question other than a name or a word of the paper's own title ("What accuracy does X reach
+        on herbarium records?" -> "91% of herbarium records"; "what speed-up over the strongest
+        baseline?" -> "2x faster than the strongest baseline"): the measure is worded otherwise, so
+        it is not declared missing.
         Specific: held by at most :data:`NEAR_SPECIFIC_SHARE` of the abstracts."""
         n = max(1, len(self.retriever.papers))
         named = {term_key(t) for e in ask.entities for t in content_terms(e)}
+        # the words that name the paper itself ("Flan" of "The Flan Collection: how many tasks?")
+        # say which paper, not which measure: "by 3-17%" beside "Flan-T5" states no task count
+        named |= {term_key(t) for x in (paper.title, paper.label, *paper.aliases) for t in content_terms(x or "")}
         wanted = {
             term_key(t) for t in content_terms(ask.matching or ask.text)
             if self.retriever.document_frequency(t) <= NEAR_SPECIFIC_SHARE * n

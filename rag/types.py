@@ -95,6 +95,9 @@ class Slot:
         value: A value the question guesses ("is it 7B?" -> ``"7B"``), ``""`` for none.
         detail: The question asks a detail abstracts seldom state (:class:`rag.question.plan.Detail`):
             no sentence that states it means the abstract does not, whatever else it says.
+        count: A count of its head noun ("how many images", "number of tasks"): a number of
+            something else ("16000 tasks" for "how many images") does not state it, however near
+            the question's other words it stands.
     """
 
     name: str
@@ -103,6 +106,7 @@ class Slot:
     form: str = ""
     value: str = ""
     detail: bool = False
+    count: bool = False
 
 
 @dataclass(frozen=True)

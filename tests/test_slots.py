@@ -223,6 +223,23 @@ def test_a_detail_of_a_paper_named_by_a_description_is_asked_of_the_paper_it_fin
     assert gone.refused and "RAST-MoE" in gone.text, gone.text  # checked in the paper found, then refused
 
 
+def test_a_count_is_stated_only_by_a_number_of_its_unit():
+    from rag.question.slots import measure_slot
+
+    counted = measure_slot("How many screenshots does the HyperTrack dataset hold?")
+    assert counted is not None and counted.count and counted.terms == ("screenshots",)
+    measured = measure_slot("what speed-up over the strongest baseline?")
+    assert measured is not None and not measured.count
+
+
+def test_a_number_of_another_unit_does_not_answer_a_count(extractive):
+    # "over 16000 real-world tasks" beside "dataset" counts tasks, not screenshots
+    ans = extractive.ask("How many screenshots does the HyperTrack dataset hold?")
+    assert ans.refused and "does not state screenshots" in ans.text, ans.text
+    ans = extractive.ask("how many tasks are in HyperTrack?")
+    assert not ans.refused and "16000" in ans.lead, ans.text
+
+
 def test_an_amount_asked_in_another_language_leads_with_the_numbers(extractive):
     ans = extractive.ask("¿Cuánto reduce RAST-MoE el retraso de recogida?")
     assert "15%" in ans.lead, ans.lead

@@ -25,6 +25,7 @@ __all__ = ["GUESSED_SIZE", "detail_slot", "measure_slot", "read_slot"]
 
 _VOCABULARY = beside(__file__, "slots")
 _OPENER = _VOCABULARY["opener"]
+_COUNT_OPENER = _VOCABULARY["count_opener"]
 _DETERMINER = _VOCABULARY["determiner"].words
 _STOP = _VOCABULARY["stop"].words
 _AUXILIARY = _VOCABULARY["auxiliary"].words
@@ -93,7 +94,8 @@ def measure_slot(text: str, names: Collection[str] = ()) -> Slot | None:
         if not terms and aux is not None:  # "by what factor does <the final reward> go up"
             terms = _terms(_phrase_after(words, aux + 1), names)
         if terms:
-            return Slot(" ".join(terms), terms, amount=True)
+            counted = any(m.end() == end for m in _COUNT_OPENER.finditer(text))
+            return Slot(" ".join(terms), terms, amount=True, count=counted)
     return None
 
 

@@ -263,8 +263,8 @@ class RefusalPolicy:
         parts = [p.slot for p in ask.parts if p.slot is not None] if len(ask.parts) > 1 else []
         if any(self.states(s, p) for s in parts for p in papers):
             return ""
-        if any(self.states_near(ask, p) for p in papers):
-            return ""
+        if not slot.count and any(self.states_near(ask, p) for p in papers):
+            return ""  # a count names its unit: "16000 tasks" beside "dataset" counts no images
         paper = papers[0]
         about = " and ".join(f"{p.label} ({p.id})" for p in papers)
         ranked = self.evidence.score(ask, paper)

@@ -339,6 +339,21 @@ def test_yes_no_lead_says_yes_only_when_a_sentence_states_it(components, questio
 
 
 @pytest.mark.parametrize(
+    ("question", "stated"),
+    [
+        ("Does ME-DLM need fewer diffusion steps?", "one-eighth of the total diffusion steps"),
+        ("is FOAM quicker in wall-clock time than standard Shampoo?", "compared to standard Shampoo"),
+        ("Does FOAM take less wall-clock time than Shampoo?", "compared to standard Shampoo"),
+    ],
+)
+def test_a_yes_no_comparison_quotes_the_sentence_that_states_it_not_yes(components, question, stated):
+    # the comparative is the claim's direction, not a word a sentence must hold; the sentence that
+    # states the rest (one with a figure first) is quoted for the reader to judge, never as "Yes"
+    ans = ask(components, question)
+    assert ans.lead.startswith("Stated in ") and stated in ans.lead, ans.lead
+
+
+@pytest.mark.parametrize(
     ("question", "framing"),
     [
         ("Does DGSA work on low-resource languages?", "Stated as the problem "),

@@ -683,3 +683,10 @@ def test_a_contracted_what_asks_an_amount_as_what_does(question):
     from rag.question.phrasing import asks_quantity
 
     assert asks_quantity(question, "open"), question
+
+
+def test_a_yes_no_comparison_leaves_its_comparative_out_of_the_terms(cat):
+    plan = read_question("Does DANCE need fewer communication rounds?", cat)
+    assert plan.polar and plan.polar_compared and "fewer" not in plan.polar_terms
+    plan = read_question("Does DANCE use LLM surrogates?", cat)
+    assert plan.polar and not plan.polar_compared

@@ -341,6 +341,8 @@ class AskPlan(Plan):
         detail: A detail abstracts do not state, when asked.
         polar: A yes/no question about papers it refers to ("Does DANCE use LLM surrogates?").
         polar_terms: For ``polar``: the content terms a sentence must state for "yes".
+        polar_compared: For ``polar``: it asks a comparison ("fewer diffusion steps?"), which a
+            sentence states with a figure, its direction for the reader to judge.
         own_limits: It asks for a paper's own limitations, not the limitation it addresses.
         seeks: Its frame names the paper asked for ("which paper ...", "is there work on ...").
         alone: The message read as a question of its own, its pronouns the described paper's own
@@ -356,6 +358,7 @@ class AskPlan(Plan):
     detail: Detail | None = None
     polar: bool = False
     polar_terms: tuple[str, ...] = ()
+    polar_compared: bool = False
     own_limits: bool = False
     seeks: bool = False
     alone: AskPlan | None = None

@@ -9,7 +9,7 @@ from rag.question.phrasing import WORD
 from rag.text import content_terms
 from rag.vocabulary import beside
 
-__all__ = ["polar", "polar_terms"]
+__all__ = ["polar", "polar_compares", "polar_terms"]
 
 _VOCABULARY = beside(__file__, "polar")
 _AUXILIARIES = _VOCABULARY["auxiliary"].words
@@ -17,6 +17,7 @@ _NOT_POLAR_SUBJECTS = _VOCABULARY["not_polar_subject"].words
 _JOINERS = _VOCABULARY["joiner"].words
 _GENERIC_HEADS = _VOCABULARY["generic_head"].words
 _POLAR_GENERIC = _VOCABULARY["relating"].words
+_COMPARATIVE = _VOCABULARY["comparative"].words
 
 
 def polar(query: str) -> bool:
@@ -35,8 +36,16 @@ def polar_terms(aspect: str) -> tuple[str, ...]:
 
     "Does use LLM surrogates" -> ``("llm", "surrogates")``; order kept, each term once. A generic
     head noun after another term ("MODIS data", "a frozen LVLM model") is implied by it: an
-    abstract says "reconstructing MODIS ... fields", not "MODIS data".
+    abstract says "reconstructing MODIS ... fields", not "MODIS data". A comparative ("fewer",
+    "faster") is left out (:func:`polar_compares`).
     """
-    terms = [t for t in content_terms(aspect) if t not in _POLAR_GENERIC]
+    terms = [t for t in content_terms(aspect) if t not in _POLAR_GENERIC and t.lower() not in _COMPARATIVE]
     kept = [t for i, t in enumerate(terms) if not (i and t in _GENERIC_HEADS)]
     return tuple(dict.fromkeys(kept))
+
+
+def polar_compares(aspect: str) -> bool:
+    """Whether a yes/no question asks a comparison ("Does ME-DLM use fewer diffusion steps?"): its
+    comparative is not a term a sentence must hold (:func:`polar_terms` leaves it out) but a
+    direction a sentence states with a figure ("one-eighth of the total diffusion steps")."""
+    return any(w.lower() in _COMPARATIVE for w in WORD.findall(aspect))  # "less", "more" are stop words

@@ -85,7 +85,7 @@ from rag.question.plan import (
     TablePlan,
     Topic,
 )
-from rag.question.polar import polar, polar_terms
+from rag.question.polar import polar, polar_compares, polar_terms
 from rag.question.roles import asks_own_limitations, is_summary, question_roles
 from rag.question.slots import GUESSED_SIZE, read_slot
 from rag.question.table import asks_table, column_phrases, split_table
@@ -720,6 +720,7 @@ class Reader:
             detail=detail,
             polar=is_polar and bool(asked_terms),
             polar_terms=asked_terms,
+            polar_compared=is_polar and bool(asked_terms) and polar_compares(aspect),
             own_limits=asks_own_limitations(query, names),
         )
         # --- comparisons: two papers and a comparison word or "each"/"both"/"or"; or "compare them"

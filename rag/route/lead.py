@@ -72,6 +72,13 @@ list heading ("(2) Suboptimal.", "(1) Overhead."): left out of a quotation."""
 MAX_NUMBER_QUOTES = 2
 """Most evidence sentences an amount lead quotes numbers from (best first)."""
 _VOCABULARY = beside(__file__, "lead")
+_AMOUNT_PHRASE = beside(__file__, "slots")["amount_phrase"]
+
+
+def states_amount(text: str) -> bool:
+    """Whether ``text`` states an amount: a figure or a number word (:func:`rag.text.states_figure`:
+    "2.33%", "four levels") or an amount in words ("an order of magnitude", "one-eighth")."""
+    return states_figure(text) or bool(_AMOUNT_PHRASE.search(text))
 """The lead's word tables (``vocabulary/lead.toml``)."""
 # Words and word pairs that open a sentence with where it stands, not what it states ("However,",
 # "To address these issues,", "In this work,"). Openers that carry content are kept ("On hard
@@ -373,8 +380,15 @@ def _per_part(s: Source, plan: AskPlan, rank: Rank, stating: Stating | None = No
     return f"{_name(s)}: " + "; ".join(quotes) if quotes else _amount(s)
 
 
-def _polar(s: Source, terms: Sequence[str], sentences: Sentences, move: Move = lambda e: "unknown") -> str:
+def _polar(
+    s: Source, terms: Sequence[str], sentences: Sentences, move: Move = lambda e: "unknown", compared: bool = False
+) -> str:
     """Yes with the stating clause, the clause with its negation, or "does not state this".
+
+    ``compared``: the question asks a comparison ("fewer diffusion steps?"); its comparative is no
+    term a sentence must hold, and the sentence that states the other terms (one with a figure
+    first: "one-eighth of the total diffusion steps") is quoted as stated, not as "yes": the
+    direction is the reader's to judge.
 
     A sentence of the abstract that states the terms but is not among the source's evidence is
     added to it (so the quotation below the lead holds it too). A sentence of the abstract's
@@ -386,6 +400,8 @@ def _polar(s: Source, terms: Sequence[str], sentences: Sentences, move: Move = l
     pid = s.hit.paper.id
     candidates += [Evidence(pid, x.text, x.start, x.end, 0.0) for x in sentences(candidates[0]) if x.start not in seen]
     stating = [(e, span) for e in candidates if (span := term_span(e.sentence, terms)) is not None]
+    if compared:  # a sentence with a figure first ("one-eighth of the total diffusion steps")
+        stating = sorted(stating, key=lambda es: not states_amount(es[0].sentence))
     # A sentence that affirms the terms first; else one that negates them; else one that sets them against the paper.
     # Among equals, a sentence about the paper's own work ("we", "our", its label) before background.
     label = s.hit.paper.label
@@ -397,7 +413,9 @@ def _polar(s: Source, terms: Sequence[str], sentences: Sentences, move: Move = l
 
     def rank(es: tuple[Evidence, tuple[int, int, bool, bool]]) -> tuple[int, int, int]:
         e, span = es
-        stance = 2 if span[3] else int(contrasted(e.sentence, span, terms))
+        # a comparison asked ("faster than Shampoo?") is answered by the sentence that sets the
+        # paper against it ("reduces wall-clock time compared to standard Shampoo")
+        stance = 2 if span[3] else int(not compared and contrasted(e.sentence, span, terms))
         return stance, int(bool(framing(e))), 0 if _OWN.search(e.sentence) or label in e.sentence else 1
 
     ranked = sorted(stating, key=rank)
@@ -406,13 +424,15 @@ def _polar(s: Source, terms: Sequence[str], sentences: Sentences, move: Move = l
             s.evidence = sorted([*s.evidence, e], key=lambda x: x.start)
         if span[3]:
             return f"Stated with a negation in {_name(s)}: {quoted(e.sentence, span)}"
-        if contrasted(e.sentence, span, terms):
+        if not compared and contrasted(e.sentence, span, terms):
             said = quoted(e.sentence, span)
             return f"Not stated as what {_name(s)} does; its abstract mentions it in contrast: {said}"
         if framing(e) == "gap":
             return f"Stated as the problem {_name(s)} addresses: {quoted(e.sentence, span)}"
         if framing(e) == "background":
             return f"Stated as the setting of {_name(s)}: {quoted(e.sentence, span)}"
+        if compared:  # the direction of the comparison is the reader's to judge
+            return f"Stated in {_name(s)} (judge the comparison from it): {quoted(e.sentence, span)}"
         return f"Yes: {_name(s)} — {quoted(e.sentence, span)}"
     keys = {k for e in candidates for k, _, _ in _keys_at(e.sentence)}
     missing = [t for t in terms if term_key(t) not in keys]
@@ -526,7 +546,7 @@ def lead_line(
     if plan.own_limits and named:
         return "\n".join(_limits(s, move) for s in sources)
     if plan.polar and plan.polar_terms and named:
-        return "\n".join(_polar(s, plan.polar_terms, sentences, move) for s in sources)
+        return "\n".join(_polar(s, plan.polar_terms, sentences, move, plan.polar_compared) for s in sources)
     if listing:
         lines = [about_head(len(sources), matched, at_least)]
         for s in sources:

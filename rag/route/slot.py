@@ -25,8 +25,7 @@ from __future__ import annotations
 import re
 
 from rag.lexicon import states_phrase, term_key
-from rag.route.lead import MIN_CLAUSE_WORDS, _capped, _keys_at, clause_spans, term_span
-from rag.text import states_figure
+from rag.route.lead import MIN_CLAUSE_WORDS, _capped, _keys_at, clause_spans, states_amount, term_span
 from rag.types import Slot
 from rag.vocabulary import beside
 
@@ -46,13 +45,6 @@ DATE = re.compile(
 """A date a sentence states: a month with its year ("March 2024", "Dec. 3, 2023") or an ISO date."""
 
 _FORMS = {"model size": MODEL_SIZE, "date": DATE}
-_AMOUNT_PHRASE = _VOCABULARY["amount_phrase"]
-
-
-def states_amount(text: str) -> bool:
-    """Whether ``text`` states an amount: a figure or a number word (:func:`rag.text.states_figure`:
-    "2.33%", "four levels") or an amount in words ("an order of magnitude", "one-eighth")."""
-    return states_figure(text) or bool(_AMOUNT_PHRASE.search(text))
 
 
 def _grown(sentence: str, spans: list[tuple[int, int]], i: int) -> tuple[int, int, bool]:

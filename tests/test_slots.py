@@ -108,7 +108,14 @@ def test_a_detail_is_stated_by_its_words_side_by_side():
         ("across 3B–72B models", True),
         ("we train Omit-8B with RL", True),
         ("with 1.3 billion parameters", True),
+        ("the largest model has 1.2 trillion parameters", True),
+        ("a 1.6T sparse model", True),
+        # relative to another model (size_relation): the abstract states a size, to be quoted
+        ("matches the baseline with 4x fewer parameters", True),
+        ("compression that reduces model size by up to 5.2×", True),
         ("we introduce L2M, which measures", False),  # a name, not two million
+        ("it needs 3x fewer steps", False),
+        ("T5 reaches 80%", False),
         ("the analytic parameters of the projector", False),
         ("a 7b thing", False),
     ],

@@ -34,11 +34,15 @@ __all__ = ["DATE", "MODEL_SIZE", "slot_span", "slot_strength", "states_amount"]
 _VOCABULARY = beside(__file__, "slots")
 
 MODEL_SIZE = re.compile(
-    r"(?<![A-Za-z0-9.])\d+(?:\.\d+)?\s?[BM]\b"  # "7B", "Agent-Omit-8B", "12M-parameter"; not "L2M"
-    r"|\b\d+(?:\.\d+)?\s*(?:million|billion|[MB])?[\s-]*param(?:eter)?s?\b"  # "350M parameters", "12M-parameter"
-    r"|\b(?:million|billion)\s+param(?:eter)?s?\b",  # "with 1.3 billion parameters"
+    r"(?<![A-Za-z0-9.])\d+(?:\.\d+)?\s?[BMT]\b"  # "7B", "Agent-Omit-8B", "12M-parameter"; not "L2M"
+    r"|\b\d+(?:\.\d+)?\s*(?:million|billion|trillion|[MBT])?[\s-]*param(?:eter)?s?\b"  # "350M parameters"
+    r"|\b(?:million|billion|trillion)\s+param(?:eter)?s?\b"  # "with 1.3 billion parameters"
+    # relative to another model: "3x fewer parameters", "reduce MoE model size by up to 3.7x"
+    rf"|\d+(?:\.\d+)?\s?[x×]\s+{_VOCABULARY['size_relation'].source}"
+    rf"|{_VOCABULARY['size_relation'].source}\s+\d+(?:\.\d+)?\s?[x×]",
 )
-"""A model size a sentence states (case-sensitive for the unit letters: "7b" is no size)."""
+"""A model size a sentence states (case-sensitive for the unit letters: "7b" is no size): "7B",
+"1.2 trillion parameters", or relative to another model ("3× fewer parameters")."""
 DATE = re.compile(
     rf"\b{_VOCABULARY['month'].bare}\.?\s+(?:\d{{1,2}},?\s+)?(?:19|20)\d\d\b|\b(?:19|20)\d\d-\d\d-\d\d\b", re.I
 )

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, replace
 from typing import TypedDict
 
 from rag.index.catalogue import Catalogue
-from rag.lexicon import english_word
+from rag.lexicon import english_word, states_phrase
 from rag.question.asks import read_ask, text_about
 from rag.question.columns import read_columns
 from rag.question.comparison import TWO, comparison_sides, explicit_two
@@ -745,7 +745,7 @@ class Reader:
         if (explicit and (pair or plural)) or number != "many" and (
             (two and (explicit or ranks or alternative))
             or (explicit and number == "open" and sides and not distinct and all(content_terms(x) for x in sides[0]))
-            or (explicit and len(distinct) == 1 and explicit_two(query))
+            or (explicit and len(distinct) == 1 and explicit_two(query) and not self._within(papers, sides))
         ):
             # A side that describes its paper ("the one on likelihood matching for diffusion") or is one
             # coined name ("ProAct-Helper", named in an abstract but not a paper's name) is no aspect.
@@ -772,6 +772,25 @@ class Reader:
             instead = _NEGATED_BE.sub(r"\1 ", _NEGATION.sub("", query, count=1), count=1).strip()
             return Reply(**header, kind="negated", instead=instead)
         return base
+
+    def _within(self, named: Sequence[PaperRef], sides: Sequence[tuple[str, str]]) -> bool:
+        """Whether the second side of a comparison with one named paper is something that paper's
+        own abstract states ("How much energy does GLaM use compared with GPT-3?": GLaM's abstract
+        compares itself with GPT-3): a measure of that paper, answered from its abstract, not a
+        second paper to ask for. A side no abstract of the named paper states ("compare DANCE
+        with DANSE") stays a side."""
+        ids = {pid for r in named for pid in r.paper_ids}
+        if self.catalogue is None or len(ids) != 1 or not sides:
+            return False
+        pid = next(iter(ids))
+        if pid not in self.catalogue.papers:
+            return False
+        # the side that does not hold the paper's name ("music-carrier ASR attack paper vs CA-SOADD")
+        said = [r.text.lower() for r in named]
+        others = [x.strip(" ?.!,") for x in sides[0] if not any(n in x.lower() for n in said)]
+        if len(others) != 1 or not content_terms(others[0]):
+            return False
+        return states_phrase(others[0], self.catalogue[pid].text_for_index)
 
     def _table(self, header: _Header, table: tuple[str, str], named: set[str]) -> TablePlan:
         """The plan of a table request read from a message: its rows and columns split

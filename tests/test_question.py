@@ -690,3 +690,19 @@ def test_a_yes_no_comparison_leaves_its_comparative_out_of_the_terms(cat):
     assert plan.polar and plan.polar_compared and "fewer" not in plan.polar_terms
     plan = read_question("Does DANCE use LLM surrogates?", cat)
     assert plan.polar and not plan.polar_compared
+
+
+@pytest.mark.parametrize(
+    ("question", "detail"),
+    [
+        ("I remember a paper showing that tuning the learning rate per layer stabilises RL", None),
+        ("i recall a paper where training runs on 8 GPUs made graph condensation practical", None),
+        ("I remember the DANCE paper; what learning rate does it use?", "hyper-parameters"),
+        ("What learning rate does APM use?", "hyper-parameters"),
+    ],
+)
+def test_a_detail_word_inside_a_description_of_a_paper_is_not_asked(cat, question, detail):
+    # "I remember a paper showing that ..." describes the paper (describing_frame); a detail asked
+    # in another part of the message is still asked
+    plan = read_question(question, cat)
+    assert (plan.detail.kind if plan.detail else None) == detail, question

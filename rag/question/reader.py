@@ -152,6 +152,7 @@ _DESCRIBED = re.compile(
 )
 
 
+_DESCRIBING = _VOCABULARY["describing_frame"].pattern
 _SIDE_DESCRIPTION = re.compile(rf"^the\s+{_V['described_one']}\s+{_V['side_link']}", re.I)
 
 
@@ -684,6 +685,8 @@ class Reader:
         papers = [r for r in refs if r.kind in ("name", "id", "number", "ordinal")]
         distinct = {pid for r in papers for pid in r.paper_ids} | {f"#{r.index}" for r in papers if not r.paper_ids}
         kind = asked_detail(query)
+        if kind and len(asked) == 1 and _DESCRIBING.match(query.strip()):
+            kind = ""  # "I remember a paper showing that picking hyperparameters online is a pitfall"
         summary = is_summary(query)
         aspect = _aspect(query, refs, names)
         roles = frozenset(question_roles(aspect or query))

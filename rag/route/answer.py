@@ -159,14 +159,18 @@ class AnswerPipeline:
         left_out: list[PaperHit] = []
         mentions: list[PaperHit] = []
         partly = ""
+        unstated = ""  # a detail no abstract states, asked beside other parts that are answered
         if papers:
             retrieval = self.retriever.search(plan.search)
             timings.retrieval = time.perf_counter() - t0
             chosen_papers = [self.catalogue[p] for p in papers[: top_k or rs.top_k]]
+            missing = self.refusals.metadata(plan.detail, chosen_papers, asked=True, slot=plan.ask.slot)
+            if missing and self._asks_beside(plan):
+                unstated, missing = missing.removeprefix(f"{REFUSAL} "), ""
             refusal = (
-                self.refusals.metadata(plan.detail, chosen_papers, asked=True, slot=plan.ask.slot)
+                missing
                 or self.refusals.absent_terms(plan, retrieval, chosen_papers)
-                or self.refusals.slot(plan.ask, chosen_papers)
+                or ("" if unstated else self.refusals.slot(plan.ask, chosen_papers))
             )
             by_id = {h.paper.id: h for h in retrieval.hits}
             chosen = [by_id.get(p.id) or PaperHit(p, 1.0) for p in chosen_papers]
@@ -180,6 +184,15 @@ class AnswerPipeline:
             judged_apart = topic.artifact or topic.about_links
             refused = not (judged_apart and retrieval.hits)
             refusal = self.refusals.topic(plan, topic, retrieval, plan.detail, slot=plan.ask.slot) if refused else ""
+            if (
+                refusal
+                and self._asks_beside(plan)
+                and self.refusals.described(plan.detail, topic)
+                and not self.refusals.topic(plan, topic, retrieval)
+            ):
+                # "On which benchmark does the X paper report its gains, and how many GPUs did it
+                # use?": the paper found answers the other part; the detail is said to be missing
+                unstated, refusal = refusal.removeprefix(f"{REFUSAL} "), ""
             found = Found([], 0, False) if refusal else self.found(topic, retrieval)
             chosen, matched, at_least, left_out, mentions = (
                 found.chosen, found.matched, found.at_least, found.left_out, found.mentions
@@ -246,6 +259,8 @@ class AnswerPipeline:
             ) + "."
         if partly:
             text += f"\n\n{partly}"
+        if unstated:
+            text += f"\n\n{unstated}"
         if plan.trimmed:
             note = "; ".join(x for x in (note, plan.dropped or "question trimmed to its first part (too long)") if x)
         timings.total = time.perf_counter() - t0
@@ -286,6 +301,13 @@ class AnswerPipeline:
         """
         found = self.found(topic, retrieval, limit)
         return found.chosen, found.matched, found.at_least, found.left_out
+
+    @staticmethod
+    def _asks_beside(plan: AskPlan) -> bool:
+        """Whether the question asks a detail beside other parts ("On which benchmark ..., and how
+        many GPUs did it train on?"): a detail no abstract states is then said to be missing below
+        the answer to the other parts, not a refusal of the whole question."""
+        return plan.detail is not None and not plan.detail.only and len(plan.aspects) > 1
 
     def found(self, topic: Topic, retrieval: Retrieval, limit: int | None = None) -> Found:
         """:meth:`find`, with the papers that only mention the topic (:attr:`Found.mentions`)."""

@@ -147,7 +147,7 @@ _DESCRIBED = re.compile(
     rf"(?P<e>[^,;:?]+?)(?=\s*(?:[,;:?]|$|\s+{_V['description_end']}\s))"
     # "I mean the ride hailing one", "the text-to-image one with shape assembly"
     rf"|\bthe\s+(?P<o>(?:(?!{_V['not_description_word']}|{_V['not_one_description']})[\w$\\{{}}/-]+\s+){{1,6}}?)"
-    rf"{_V['one_description']}\b(?:\s+with\s+(?P<w>[^,;:?.]+))?",
+    rf"{_V['one_description']}\b(?:\s+with\s+[^,;:?.]+)?",
     re.I,
 )
 
@@ -695,12 +695,12 @@ class Reader:
         # Yes/no only about papers the question refers to: "Does any paper ..." asks for papers.
         is_polar = polar(query) and any(r.kind != "plural" or number != "many" for r in refs)
         asked_terms = polar_terms(aspect) if is_polar else ()
-        describing = [r for r in refs if r.kind == "description"]
-        if kind and describing and not distinct:
+        described = [r for r in refs if r.kind == "description"]
+        if kind and described and not distinct:
             # a detail of the paper a description names ("how big is the model of the ride-hailing
             # paper?", "... I mean the ride-hailing one"): the description finds the paper, not
             # the words of the detail ("big is the model of")
-            topic_text, number = split_frame(describing[0].text)[0], "one"
+            topic_text, number = split_frame(described[0].text)[0], "one"
         topic = self.topic(topic_text, number=number, query=query, distinct=bool(distinct))
         detail = None
         if kind:
@@ -728,7 +728,6 @@ class Reader:
         )
         # --- comparisons: two papers and a comparison word or "each"/"both"/"or"; or "compare them"
         sides = tuple(comparison_sides(query))
-        described = [r for r in refs if r.kind == "description"]
         # "how does it differ from APM?": "it" is the paper of the last turn; after a name it is
         # that paper ("What does DocVAL gain, and what is it compared against?": one paper)
         first = next((r for r in refs if r.kind in ("name", "id", "number", "ordinal", "pronoun")), None)

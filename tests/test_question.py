@@ -394,6 +394,33 @@ def test_papers_that_introduce_an_artifact(cat):
         assert plan.intent == "ask" and plan.topic.artifact, q
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which papers build retrieval-augmented language models that fetch passages from an external corpus?",
+        "papers that propose agents which are evaluated on a new benchmark",
+        "any work that introduces optimizers whose metric of success is wall-clock time?",
+    ],
+)
+def test_an_artifact_noun_in_a_clause_about_the_head_is_not_the_contribution(cat, question):
+    plan = read_question(question, cat)
+    assert plan.intent == "ask" and not plan.topic.artifact, plan.topic
+
+
+@pytest.mark.parametrize(
+    "question, items",
+    [
+        ("knowledge distillation papers (big model -> small student)", ["knowledge distillation", "big model -> small student"]),
+        ("which papers evaluate on math benchmarks (e.g. GSM8K)?", ["math benchmarks", "GSM8K"]),
+        ("papers on retrosynthesis (predicting reactants or planning routes)", ["retrosynthesis", "predicting reactants"]),
+    ],
+)
+def test_a_parenthesis_that_ends_the_topic_is_closed_and_lists_its_items(cat, question, items):
+    topic = read_question(question, cat).topic
+    assert topic.text.count("(") == topic.text.count(")") == 1, topic.text
+    assert all(i in topic.facets for i in items), topic.facets
+
+
 # --- hostile and odd input -------------------------------------------------------------------
 
 

@@ -230,6 +230,8 @@ def split_frame(query: str, plural_heads: bool = True) -> tuple[str, Number]:
             number = "many"
         j -= 1
     end = toks[j - 1][2] if j > i else start
+    if j > i and text[start:end].count("(") > text[start:end].count(")"):
+        end = text.find(")", end) + 1 or end  # "papers on X (A, B)": the parenthesis closes the topic
     body = text[start:end]
     if i > 0:  # a relating verb only after a frame: "Which papers use RL" -> "RL"; "Attack speech" stays
         rest = _ASPECT_IS.sub("", RELATING.sub("", body, count=1), count=1)

@@ -112,6 +112,7 @@ _ALTERNATIVE = _VOCABULARY["alternative"].pattern
 _LINK = _VOCABULARY["link_word"].pattern
 _ARTIFACT = _VOCABULARY["artifact"].pattern
 _CONTRIBUTES = _VOCABULARY["contribution"].pattern
+_CLAUSE_OPENER = _VOCABULARY["clause_opener"].pattern
 _ID = re.compile(r"`?([\w.-]+#\d+)`?")
 _NUMBER_REF = re.compile(rf"\[(\d+(?:\s*,\s*\d+)*)\]|{_V['numbered_noun']}\s+#?(\d+)\b", re.I)
 # The place in the last answer's list each class of ordinals refers to.
@@ -458,7 +459,11 @@ class Reader:
         t_topic, t_excl = split_exclusion(text)
         artifact: tuple[str, ...] = ()
         if number != "one" and not distinct and _CONTRIBUTES.search(query):
-            artifact = tuple(dict.fromkeys(w.lower() for w in _ARTIFACT.findall(t_topic)))
+            # The artifact is the head of what the papers contribute, not a noun of a clause
+            # about it: "models that fetch passages from an external corpus" asks for models.
+            opener = _CLAUSE_OPENER.search(t_topic)
+            head_phrase = t_topic[: opener.start()] if opener else t_topic
+            artifact = tuple(dict.fromkeys(w.lower() for w in _ARTIFACT.findall(head_phrase)))
         terms = content_terms(t_topic or query)
         return Topic(
             text=t_topic,

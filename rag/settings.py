@@ -240,6 +240,18 @@ class RetrievalSettings(_Section):
         "gives described-paper precision 0.785 on library_dev, 0.7 and 0.85 give 0.833 at the same recall (0.833); "
         "0.7 keeps the rephrasings' 'which papers' asked without 'which papers' (recall 0.833 vs 0.817 at 0.85).",
     )
+    description_clause_floor: float = Field(
+        0.45,
+        ge=0.0,
+        le=1.0,
+        description="A description of one paper in several clauses is answered first by the candidate that states "
+        "its clauses best (rag.route.membership.Membership.clause_fit) among those whose membership probability is "
+        "at least this share of the best one's. Chosen over 0.2-0.5 (and equal vs IDF clause weights, margins 0 "
+        "and 0.02) on the described papers retrieval finds: dev and its rephrasings 112 of 113 right with the most "
+        "probable paper, 113 at 0.45; library_dev and library_own 29 of 37, 32 at 0.45. Leave one question out "
+        "(the choice made without it): 111 and 30. benchmarks/questions/library_lists.jsonl, not used: 8 of 8 "
+        "either way.",
+    )
     mention_membership: float = Field(
         0.15,
         ge=0.0,
@@ -290,6 +302,14 @@ class AnswerSettings(_Section):
     """How evidence is selected and claims are checked."""
 
     evidence_per_paper: int = Field(3, ge=1, le=10, description="Most evidence sentences quoted per source.")
+    description_clauses: int = Field(
+        4,
+        ge=1,
+        le=10,
+        description="Most evidence sentences quoted for a paper found by a description, one per clause of the "
+        "description (rag.question.parts.description_clauses). Calibrated on library_dev and library_own described "
+        "papers: see the closing note of issue 32.",
+    )
     claim_support_floor: float = Field(
         0.45, ge=0.0, le=1.0, description="Least cosine between a claim and its cited sentence to count as supported."
     )

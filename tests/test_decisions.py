@@ -155,11 +155,17 @@ def test_a_lower_case_acronym_an_abstract_holds_is_not_refused():
 @pytest.mark.parametrize(
     ("question", "kind", "refusal"),
     [
-        ("What licence is QCirc released under?", "licence",
-         f"{REFUSAL} The abstracts do not state licence, nor does the record of QCirc (qc)."),
+        (
+            "What licence is QCirc released under?",
+            "licence",
+            f"{REFUSAL} The abstracts do not state licence, nor does the record of QCirc (qc).",
+        ),
         ("What licence is FoldNet released under?", "licence", ""),  # "released under the MIT licence"
-        ("Who are the authors of TinyServe?", "authors",
-         f"{REFUSAL} The abstracts do not state authors, nor does the record of TinyServe (serve)."),
+        (
+            "Who are the authors of TinyServe?",
+            "authors",
+            f"{REFUSAL} The abstracts do not state authors, nor does the record of TinyServe (serve).",
+        ),
         ("Who are the authors of QCirc?", "authors", ""),  # the record holds two authors
     ],
 )
@@ -286,6 +292,32 @@ def test_members_keep_those_at_or_above_the_floor_most_probable_first():
     assert [h.paper.id for h, _ in membership.members(TOPIC, (), hits, floor=at, many=True)] == ["fold", "dock"]
     above = np.nextafter(at, 1.0)
     assert [h.paper.id for h, _ in membership.members(TOPIC, (), hits, floor=above, many=True)] == ["fold"]
+
+
+def test_the_paper_that_states_each_clause_of_a_description_fits_it_better_than_a_neighbour():
+    # The neighbour repeats the first clause's words in one sentence; the paper meant states the
+    # first clause in part and the second one in another sentence: its mean of best cosines is higher.
+    neighbour = make_paper(
+        "near",
+        "Scheduling jobs with precedence constraints is hard. "
+        "We study scheduling jobs with precedence constraints and unknown processing times.",
+    )
+    meant = make_paper(
+        "meant",
+        "Jobs arrive online with precedence constraints. "
+        "We show that learned advice gives lower and upper bounds on the competitive ratio.",
+    )
+    membership, retriever = _membership([neighbour, meant])
+    hits = retriever.search(SearchQuery("scheduling jobs with precedence constraints")).hits
+    clauses = [
+        "scheduling jobs with precedence constraints and unknown processing times",
+        "learned advice lower and upper bounds",
+    ]
+    fit = dict(zip([h.paper.id for h in hits], membership.clause_fit(clauses, hits), strict=True))
+    assert fit["meant"] > fit["near"]
+    whole = dict(zip([h.paper.id for h in hits], membership.features(" ".join(clauses), (), hits)[:, 0], strict=True))
+    assert whole["near"] > whole["meant"]  # as a whole, the neighbour's one sentence is closer
+    assert membership.clause_fit([], hits).tolist() == [0.0, 0.0]
 
 
 def test_contributors_are_the_papers_that_state_the_artifact_as_their_own():

@@ -21,8 +21,12 @@ ROOT = Path(__file__).resolve().parents[1]
 PAPERS = [
     Paper("a#1", "We propose DANCE, a graph condensation method for federated learning.", label="DANCE"),
     Paper("a#2", "We propose APM, which distills multimodal datasets into a few pairs.", label="APM"),
-    Paper("a#3", "We introduce Shape-of-Thought, a visual chain of thought for text-to-image models.",
-          label="Shape-of-Thought", aliases=("SoT",)),
+    Paper(
+        "a#3",
+        "We introduce Shape-of-Thought, a visual chain of thought for text-to-image models.",
+        label="Shape-of-Thought",
+        aliases=("SoT",),
+    ),
     Paper("a#4", "We study agents that decide when to act; we release ProAct-75, a benchmark.", label="ProAct-75"),
 ]
 
@@ -410,9 +414,15 @@ def test_an_artifact_noun_in_a_clause_about_the_head_is_not_the_contribution(cat
 @pytest.mark.parametrize(
     "question, items",
     [
-        ("knowledge distillation papers (big model -> small student)", ["knowledge distillation", "big model -> small student"]),
+        (
+            "knowledge distillation papers (big model -> small student)",
+            ["knowledge distillation", "big model -> small student"],
+        ),
         ("which papers evaluate on math benchmarks (e.g. GSM8K)?", ["math benchmarks", "GSM8K"]),
-        ("papers on retrosynthesis (predicting reactants or planning routes)", ["retrosynthesis", "predicting reactants"]),
+        (
+            "papers on retrosynthesis (predicting reactants or planning routes)",
+            ["retrosynthesis", "predicting reactants"],
+        ),
     ],
 )
 def test_a_parenthesis_that_ends_the_topic_is_closed_and_lists_its_items(cat, question, items):
@@ -458,8 +468,11 @@ def test_a_keyword_query_of_the_abstracts_words_is_english():
 
 @pytest.mark.parametrize(
     "question",
-    ["Which papers tackle recommender systems?", "what about sentiment classifiers for product reviews?",
-     "papers with benchmark suites for tabular learners"],
+    [
+        "Which papers tackle recommender systems?",
+        "what about sentiment classifiers for product reviews?",
+        "papers with benchmark suites for tabular learners",
+    ],
 )
 def test_an_english_question_is_english_whatever_another_dictionarys_loanwords_score(question):
     # German's dictionary knows English loanwords ("recommender"): a question English mostly knows
@@ -487,8 +500,21 @@ def test_follow_up_ordinals_need_no_noun(cat):
 # counting class to one number of papers: every row of every class reads as its class means.
 READER_WORDS = Vocabulary(ROOT / "rag" / "question" / "vocabulary" / "reader.toml")
 PLACES = {
-    "first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "sixth": 5, "seventh": 6, "eighth": 7, "ninth": 8,
-    "tenth": 9, "eleventh": 10, "twelfth": 11, "last": -1, "former": 0, "latter": -1,
+    "first": 0,
+    "second": 1,
+    "third": 2,
+    "fourth": 3,
+    "fifth": 4,
+    "sixth": 5,
+    "seventh": 6,
+    "eighth": 7,
+    "ninth": 8,
+    "tenth": 9,
+    "eleventh": 10,
+    "twelfth": 11,
+    "last": -1,
+    "former": 0,
+    "latter": -1,
 }
 COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5}
 
@@ -517,9 +543,14 @@ def test_every_counting_row_counts_its_papers(cat, cls, word):
 @pytest.mark.parametrize(
     ("question", "number"),
     [
-        ("How many papers are in the collection?", "one"), ("how many abstracts are there", "one"),
-        ("what papers are in the collection?", "many"), ("list all papers", "many"), ("papers", "many"),
-        ("Which papers do you have?", "many"), ("show me everything", "many"), ("what is in the corpus?", "many"),
+        ("How many papers are in the collection?", "one"),
+        ("how many abstracts are there", "one"),
+        ("what papers are in the collection?", "many"),
+        ("list all papers", "many"),
+        ("papers", "many"),
+        ("Which papers do you have?", "many"),
+        ("show me everything", "many"),
+        ("what is in the corpus?", "many"),
         ("which papers were published", "many"),  # "in 2026" read off as a year filter
     ],
 )
@@ -531,8 +562,13 @@ def test_a_question_for_the_collection_itself(cat, question, number):
 @pytest.mark.parametrize(
     "question",
     [
-        "Which papers have code?", "how many papers use RL?", "what does DANCE do?", "papers on agents", "hi",
-        "when was the paper published?", "who published these papers?",
+        "Which papers have code?",
+        "how many papers use RL?",
+        "what does DANCE do?",
+        "papers on agents",
+        "hi",
+        "when was the paper published?",
+        "who published these papers?",
     ],
 )
 def test_a_question_with_a_topic_or_a_paper_is_not_for_the_whole_collection(cat, question):
@@ -540,8 +576,13 @@ def test_a_question_with_a_topic_or_a_paper_is_not_for_the_whole_collection(cat,
 
 
 def test_publication_dates_are_details_abstracts_do_not_state(cat):
-    for q in ("What year was DANCE published?", "when was APM published", "DANCE publication year",
-              "What year is the APM paper from?", "when were they published?"):
+    for q in (
+        "What year was DANCE published?",
+        "when was APM published",
+        "DANCE publication year",
+        "What year is the APM paper from?",
+        "when were they published?",
+    ):
         assert read_question(q, cat).detail.kind == "publication date", q
 
 
@@ -563,8 +604,18 @@ def test_comparison_headings_keep_the_question_words(cat):
 
 @pytest.mark.parametrize(
     "message",
-    ["hello!", "hi there", "thanks!", "ok", "Good evening :)", "thank you so much", "cool, got it", "bye!",
-     "what can you do?", "Hey paperchat"],
+    [
+        "hello!",
+        "hi there",
+        "thanks!",
+        "ok",
+        "Good evening :)",
+        "thank you so much",
+        "cool, got it",
+        "bye!",
+        "what can you do?",
+        "Hey paperchat",
+    ],
 )
 def test_a_message_that_asks_nothing_is_social(cat, message):
     plan = read_question(message, cat)
@@ -656,9 +707,12 @@ def test_a_verdict_question_that_names_nothing_is_verdict_only(question, only):
 @pytest.mark.parametrize(
     ("question", "criterion"),
     [
-        ("which one is faster?", "faster"), ("Is APM more accurate than DANCE?", "more accurate"),
-        ("which gets higher accuracy?", "higher accuracy"), ("so which one wins?", "better"),
-        ("X vs Y: which one comes out on top?", "better"), ("compare DANCE and APM", "better"),
+        ("which one is faster?", "faster"),
+        ("Is APM more accurate than DANCE?", "more accurate"),
+        ("which gets higher accuracy?", "higher accuracy"),
+        ("so which one wins?", "better"),
+        ("X vs Y: which one comes out on top?", "better"),
+        ("compare DANCE and APM", "better"),
     ],
 )
 def test_a_verdict_is_asked_by_the_criterion_the_question_words(question, criterion):
@@ -733,3 +787,23 @@ def test_a_detail_word_inside_a_description_of_a_paper_is_not_asked(cat, questio
     # in another part of the message is still asked
     plan = read_question(question, cat)
     assert (plan.detail.kind if plan.detail else None) == detail, question
+
+
+@pytest.mark.parametrize(
+    "description, clauses",
+    [
+        (
+            "a paper recasting pruning as a matching problem, with guarantees for sparse graphs",
+            ["a paper recasting pruning as a matching problem", "with guarantees for sparse graphs"],
+        ),
+        (
+            "the work where agents learn from logged data; evaluated on a large shopping site",
+            ["the work where agents learn from logged data", "evaluated on a large shopping site"],
+        ),
+        ("graph neural networks for molecules", ["graph neural networks for molecules"]),
+    ],
+)
+def test_a_description_of_one_paper_is_read_clause_by_clause(description, clauses):
+    from rag.question.parts import description_clauses
+
+    assert description_clauses(description) == clauses  # a piece of one content word joins the next

@@ -15,7 +15,7 @@ from rag.question.roles import is_summary, question_roles
 from rag.text import content_terms
 from rag.vocabulary import beside
 
-__all__ = ["described_head", "question_parts", "topic_parts", "without_paper_description"]
+__all__ = ["described_head", "description_clauses", "question_parts", "topic_parts", "without_paper_description"]
 
 _VOCABULARY = beside(__file__, "parts")
 _V = {name: cls.source for name, cls in _VOCABULARY.items()}
@@ -43,6 +43,39 @@ _DESCRIPTION = re.compile(
     rf"{_V['paper_noun']}\s*,?",
     re.I,
 )
+
+
+_CLAUSE = re.compile(rf"\s*[,;:()]\s*|\s+[-–—]+\s+|\s+(?={_VOCABULARY['clause_boundary'].source}\s)", re.I)
+DESCRIPTION_CLAUSE_TERMS = 2
+"""Fewest content terms of a clause of a description (:func:`description_clauses`); a shorter
+piece ("pairs", "or lists") joins the clause before it."""
+
+
+def description_clauses(description: str) -> list[str]:
+    """The clauses of a description of one paper, each of which one sentence of its abstract may
+    state: "that paper recasting predict-then-optimize training as getting the ordering of feasible
+    solutions right, with losses over single solutions, pairs or lists" -> ["that paper recasting
+    ... right", "with losses over single solutions pairs or lists"].
+
+    Split at commas, semicolons, colons, parentheses and dashes, and before the words that open
+    another clause (``clause_boundary``: "that", "where", "with", "evaluated", ...); a piece of
+    fewer than :data:`DESCRIPTION_CLAUSE_TERMS` content terms joins the one before it.
+
+    Returns:
+        The clauses in order; ``[description]`` when it has one.
+    """
+    out: list[str] = []
+    for piece in (p.strip() for p in _CLAUSE.split(description)):
+        if not piece:
+            continue
+        if out and len(content_terms(piece)) < DESCRIPTION_CLAUSE_TERMS:
+            out[-1] = f"{out[-1]} {piece}"
+        else:
+            out.append(piece)
+    if len(out) > 1 and len(content_terms(out[0])) < DESCRIPTION_CLAUSE_TERMS:
+        first = out.pop(0)
+        out[0] = f"{first} {out[0]}"
+    return out or [description]
 
 
 def without_paper_description(question: str) -> str:

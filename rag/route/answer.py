@@ -21,7 +21,7 @@ import functools
 import threading
 import time
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rag.citations import format_marker
 from rag.evidence.rows import LIMITATIONS, select_rows
@@ -33,6 +33,7 @@ from rag.llm.prose import REFUSAL, ProseWriter, Source
 from rag.protocols import evidence_settings
 from rag.question.asks import read_ask
 from rag.question.filters import FILTER_KINDS
+from rag.question.parts import description_clauses
 from rag.question.plan import Ask, AskPlan, Plan, Topic
 from rag.question.reader import Reader
 from rag.route.lead import key_clause, lead_line, list_head, mention_head, quoted
@@ -329,12 +330,16 @@ class AnswerPipeline:
             members = self.membership.contributors(topic.artifact, members)
         else:
             many = topic.number == "many"
-            scored = self.membership.members(topic.text, topic.facets, checked, rs.mention_membership, many)
+            floor = rs.mention_membership if many else 0.0
+            scored = self.membership.members(topic.text, topic.facets, checked, floor, many)
             members = [h for h, p in scored if p >= rs.set_membership]
+            described = None if many else self._described(topic, scored)
+            if described is not None:
+                members = [described, *(h for h in members if h is not described)]
             if not many and members:
                 # A description of one paper is answered by its most probable paper alone; another
                 # joins it only when it is as clearly described (retrieval.description_membership).
-                members = members[:1] + [h for h, p in scored[1:] if p >= rs.description_membership]
+                members = members[:1] + [h for h, p in scored if h is not members[0] and p >= rs.description_membership]
             # Below the answer's probability but above the floor of a mention: named after the
             # answer, not cited (the gold sets count a paper that is about the topic, not one
             # that mentions it).
@@ -361,6 +366,24 @@ class AnswerPipeline:
         # are not checked against the exclusion.
         mentions = [] if topic.exclusion else mentions[: rs.max_mentions]
         return Found(members[:limit], len(members), at_least, left_out, mentions if members else [])
+
+    def _described(self, topic: Topic, scored: Sequence[tuple[PaperHit, float]]) -> PaperHit | None:
+        """The paper a description of several clauses means, or ``None`` for a description of one.
+
+        Among the candidates whose membership probability is at least
+        ``retrieval.description_clause_floor`` x the best one's, the paper whose sentences state
+        the clauses best (:meth:`rag.route.membership.Membership.clause_fit`): a long description
+        ("a task becomes visible only once its prerequisites are done; what can untrusted advice
+        buy? lower and upper bounds") is met by one abstract clause by clause, while a neighbour
+        that shares its subject words may score higher as a whole.
+        """
+        clauses = description_clauses(topic.text)
+        if len(clauses) < 2 or not scored:
+            return None
+        top = scored[0][1]
+        near = [h for h, p in scored if p >= self.settings.retrieval.description_clause_floor * top]
+        fit = self.membership.clause_fit(clauses, near)
+        return near[int(fit.argmax())]
 
     def _mentions(self, plan: AskPlan, mentions: Sequence[PaperHit]) -> str:
         """The papers that mention the topic without being clearly about it (:attr:`Found.mentions`),
@@ -422,6 +445,14 @@ class AnswerPipeline:
             stating = [self.evidence.own_statement(ask, h.paper, qvec) for h in chosen]
             sources = [Source(i + 1, h, [e] if e else []) for i, (h, e) in enumerate(zip(chosen, stating, strict=True))]
         else:
+            if not named and not ask.parts:
+                # A paper described, not named ("that paper recasting X as Y, with losses over
+                # pairs or lists"): each clause of the description may be stated by another
+                # sentence, and the reader checks the paper by all of them.
+                clauses = description_clauses(ask.text)
+                if len(clauses) > 1:
+                    ask = replace(ask, parts=tuple(read_ask(c) for c in clauses))
+                    per = max(per, min(len(clauses), self.settings.answer.description_clauses))
             sources = [
                 Source(i + 1, h, self.evidence.select(ask, h.paper, k=per, qvec=qvec)) for i, h in enumerate(chosen)
             ]

@@ -14,6 +14,7 @@ leave-one-question-out estimate is in the docstring of :data:`COEF`.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -159,6 +160,38 @@ class Membership:
         prob = probability(feats, many, len(set(content_terms(topic))))
         order = np.argsort(-prob, kind="stable")
         return [(hits[i], float(prob[i])) for i in order if prob[i] >= floor]
+
+    def clause_fit(self, clauses: Sequence[str], hits: Sequence[PaperHit]) -> np.ndarray:
+        """How well each hit's abstract states every clause of a description of one paper.
+
+        For each clause (:func:`rag.question.parts.description_clauses`), the best cosine between
+        it and a sentence of the abstract; the mean over the clauses, each weighted by how specific
+        its words are (the sum of their IDF, ``ln(N / (1 + df))``, over the collection's ``N``
+        abstracts; equal weights when no word is specific), so that "so that it becomes more
+        efficient" weighs less than "skip unnecessary reasoning". The paper a description means
+        states each of its clauses somewhere ("recasting X as ranking" in one sentence, "with
+        losses over pairs or lists" in another); a neighbour on the same subject states one.
+
+        Returns:
+            ``(len(hits),)`` float in [-1, 1]; 0 for an abstract without sentences.
+        """
+        if not hits or not clauses:
+            return np.zeros(len(hits))
+        n = max(1, len(self.retriever.papers))
+        weights = np.array(
+            [
+                sum(max(0.0, math.log(n / (1 + self.retriever.document_frequency(t)))) for t in set(content_terms(c)))
+                for c in clauses
+            ]
+        )
+        weights = weights / weights.sum() if weights.sum() > 0 else np.full(len(clauses), 1.0 / len(clauses))
+        cvecs = self.retriever.query_vectors(list(clauses))
+        self.evidence.warm([h.paper for h in hits])
+        fit = []
+        for h in hits:
+            sents, vecs = self.evidence.sentences(h.paper)
+            fit.append(float((vecs @ cvecs.T).max(axis=0) @ weights) if sents else 0.0)
+        return np.array(fit)
 
     def contributors(self, artifact: Sequence[str], members: list[PaperHit]) -> list[PaperHit]:
         """Members that state an artifact ("dataset", "benchmark", ...) as their own contribution:

@@ -211,6 +211,14 @@ class AnswerPipeline:
                     complete = covered.complete[:1] if topic.number == "one" else covered.complete
                     chosen, matched, at_least = complete[: rs.max_set_size], len(complete), False
                     partly = covered.note()
+            slot = plan.ask.slot
+            counted = slot is not None and slot.count and not plan.seeks
+            if not refusal and len(chosen) == 1 and topic.number != "many" and counted:
+                # "The Flan Collection: exactly how many tasks does it contain?": the paper found
+                # answers a count only with a number of its unit (rag.route.refusal.RefusalPolicy.slot).
+                # A count inside a description of the paper sought ("work that proves a lower
+                # bound on how many samples are needed") describes it, it is not asked.
+                refusal = self.refusals.slot(plan.ask, [chosen[0].paper])
             if not refusal and not chosen:
                 refusal = REFUSAL
                 if left_out:

@@ -272,7 +272,8 @@ class RefusalPolicy:
         if ranked:
             best = ranked[0].sentence
             closest = f"; closest: {quoted(best, key_clause(best))}"
-        return f"{REFUSAL} The abstract of {about} does not state {slot.name}{closest}."
+        what = f"the number of {slot.name}" if slot.count else slot.name
+        return f"{REFUSAL} The abstract of {about} does not state {what}{closest}."
 
     def absent_terms(self, plan: Plan, retrieval: Retrieval, papers: Sequence[Paper]) -> str:
         """The refusal for coined terms the named papers (or every abstract) never mention, or ``""``."""

@@ -141,7 +141,7 @@ def test_a_measure_no_sentence_states_is_refused_with_the_closest_clause():
     seams = Seams(PAPERS)
     plan = seams.plan("exactly how many qubits does QCirc map?")
     refusal = seams.policy.slot(plan.ask, [seams.catalogue["qc"]])
-    assert refusal.startswith(f"{REFUSAL} The abstract of QCirc (qc) does not state qubits; closest: “")
+    assert refusal.startswith(f"{REFUSAL} The abstract of QCirc (qc) does not state the number of qubits; closest: “")
 
 
 def test_a_measure_a_sentence_states_is_not_refused():

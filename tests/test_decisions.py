@@ -446,3 +446,20 @@ def test_an_amount_beside_the_papers_own_name_states_no_measure():
     assert not seams.policy.states_near(plan.ask, collection)
     plan = seams.plan("Tally: exactly how many instruction tasks?")
     assert seams.policy.states_near(plan.ask, counted)
+
+
+def test_each_clause_of_a_description_brings_the_sentence_closest_to_it():
+    paper = make_paper(
+        "ads",
+        "Safe reinforcement learning has progressed. Policies must respond to safety budgets set at deployment "
+        "time. We propose BudgetRL for offline data. Experiments on a large advertising system show gains.",
+    )
+    selector = EvidenceSelector(HashingEmbedder(2**16), [paper])
+    clauses = ["budgets set at deployment time", "evaluated on a large advertising system"]
+    got = selector.closest(paper, clauses)
+    assert [e.sentence for e in got] == [
+        "Policies must respond to safety budgets set at deployment time.",
+        "Experiments on a large advertising system show gains.",
+    ]  # in abstract order, each once
+    assert [e.start for e in selector.closest(paper, [clauses[0], clauses[0]])] == [got[0].start]
+    assert selector.closest(paper, []) == []

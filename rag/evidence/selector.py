@@ -6,7 +6,7 @@ import math
 import re
 import threading
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -221,6 +221,17 @@ class EvidenceSelector:
             out.append(Evidence(paper.id, s.text, s.start, s.end, min(1.0, sc)))
         out.sort(key=lambda e: e.score, reverse=True)
         return out
+
+    def closest(self, paper: Paper, texts: Sequence[str]) -> list[Evidence]:
+        """For each of ``texts``, the sentence of ``paper`` closest to it (cosine of their
+        embeddings), each sentence once, in abstract order; scores are the cosines in [-1, 1].
+        ``[]`` for an abstract without sentences or no texts."""
+        sents, vecs = self.sentences(paper)
+        if not sents or not texts:
+            return []
+        sims = vecs @ self.embedder.embed(list(texts)).T
+        best = {int(sims[:, j].argmax()): float(sims[:, j].max()) for j in range(len(texts))}
+        return [Evidence(paper.id, sents[i].text, sents[i].start, sents[i].end, c) for i, c in sorted(best.items())]
 
     def gist(self, paper: Paper) -> Evidence | None:
         """The sentence that says what the paper does, or ``None`` when none does.

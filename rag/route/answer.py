@@ -453,6 +453,7 @@ class AnswerPipeline:
             stating = [self.evidence.own_statement(ask, h.paper, qvec) for h in chosen]
             sources = [Source(i + 1, h, [e] if e else []) for i, (h, e) in enumerate(zip(chosen, stating, strict=True))]
         else:
+            clauses: list[str] = []
             if not named and not ask.parts:
                 # A paper described, not named ("that paper recasting X as Y, with losses over
                 # pairs or lists"): each clause of the description may be stated by another
@@ -461,9 +462,16 @@ class AnswerPipeline:
                 if len(clauses) > 1:
                     ask = replace(ask, parts=tuple(read_ask(c) for c in clauses))
                     per = max(per, min(len(clauses), self.settings.answer.description_clauses))
+                else:
+                    clauses = []
             sources = [
                 Source(i + 1, h, self.evidence.select(ask, h.paper, k=per, qvec=qvec)) for i, h in enumerate(chosen)
             ]
+            for s in sources if clauses else []:
+                # and the sentence closest to each clause, whatever the question as a whole scores it
+                have = {e.start for e in s.evidence}
+                near = [e for e in self.evidence.closest(s.hit.paper, clauses) if e.start not in have]
+                s.evidence = sorted([*s.evidence, *near], key=lambda e: e.start)
         if plan.own_limits and named and not listing:
             # "what are its limitations?": the limitation the abstract states of the paper's own
             # work, else the gap it addresses (the lead says which, :func:`rag.route.lead.lead_line`).

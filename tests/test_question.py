@@ -807,3 +807,24 @@ def test_a_description_of_one_paper_is_read_clause_by_clause(description, clause
     from rag.question.parts import description_clauses
 
     assert description_clauses(description) == clauses  # a piece of one content word joins the next
+
+
+@pytest.mark.parametrize(
+    ("question", "kept", "excluded"),
+    [
+        ("papers on (non-English) text classification", "text classification", "English"),
+        (
+            "which works synthesize general (non-speech) sounds from captions?",
+            "synthesize general sounds from captions",
+            "speech",
+        ),
+    ],
+)
+def test_a_word_negated_by_a_prefix_in_parentheses_is_excluded(cat, question, kept, excluded):
+    topic = read_question(question, cat).topic
+    assert topic.text == kept and topic.exclusion == excluded, topic
+
+
+def test_a_negating_prefix_outside_parentheses_is_part_of_the_term(cat):
+    topic = read_question("non-convex optimization papers", cat).topic
+    assert topic.text == "non-convex optimization" and not topic.exclusion, topic

@@ -96,11 +96,13 @@ _INJECTION = re.compile(
 )
 _QUESTION_START = re.compile(rf"{_VOCABULARY['question_start'].bare}\b", re.I)  # read with .match
 
-# What a topic excludes: "RL for reasoning, outside of agent settings", "(not counting surveys)".
+# What a topic excludes: "RL for reasoning, outside of agent settings", "(not counting surveys)",
+# "general (non-speech) audio".
 _EXCLUSION = re.compile(
-    rf"\s*[,;(]?\s*\b(?:{_V['excluding']}|(?<=[(,] )not|(?<=\()not|"
+    rf"\s*[,;(]?\s*(?:\b(?:{_V['excluding']}|(?<=[(,] )not|(?<=\()not|"
     # a negated relative clause: "that are not about X", "which don't use X", "(papers on T) don't use X"
     rf"{_V['relative']}\s+{_V['negation']}(?:\s+{_V['negated_relating']})?|{_V['negation']}\s+{_V['negated_relating']})\s+"
+    rf"|(?<=\(){_V['negating_prefix']}-)"
     r"(?:the\s+)?(?P<x>[^,;?.()]+)\)?",
     re.I,
 )
@@ -272,7 +274,7 @@ def split_exclusion(topic: str) -> tuple[str, str]:
     m = _EXCLUSION.search(topic)
     if not m or not [t for t in content_terms(m.group("x")) if t not in _GENERIC]:
         return topic, ""
-    kept = (topic[: m.start()] + " " + topic[m.end() :]).strip(" ,;(")
+    kept = re.sub(r"\s+", " ", topic[: m.start()] + " " + topic[m.end() :]).strip(" ,;(")
     kept = re.sub(r"\s*,?\s*\bi\.e\.?\s*$", "", kept).strip(" ,;")
     return (kept, m.group("x").strip()) if content_terms(kept) else (topic, "")
 

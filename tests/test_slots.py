@@ -261,6 +261,9 @@ def test_a_count_asked_of_a_paper_found_by_its_name_in_words_is_refused_when_not
     # abstract must count the unit (HyperTrack's "over 16000 real-world tasks" counts no apps' users)
     ans = extractive.ask("exactly how many users took part in the GUI navigation dataset with Chinese mobile apps?")
     assert ans.refused and "does not state the number of users" in ans.text, ans.text
+    # the unit as far as the abstract words it: "Chinese mobile apps" counted by "650 Chinese mobile applications"
+    ans = extractive.ask("exactly how many chinese mobile apps does the GUI navigation dataset span?")
+    assert not ans.refused and "650" in ans.lead, ans.text
     # a count inside the description of the paper sought describes it: it is not asked
     ans = extractive.ask("is there a paper bounding how many samples RL needs to unlock reasoning in LLMs?")
     assert not ans.refused and [c.label for c in ans.citations][:1] == ["DoPR"], ans.text

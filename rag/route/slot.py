@@ -94,7 +94,9 @@ def slot_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None:
             if got is None:
                 continue
             span = (got[0], got[1], got[2])
-            if slot.count and not counts(sentence[got[0] : got[1]], slot.terms[-1]):
+            # a count is a number of the unit, as far as the sentence words it ("how many Chinese
+            # mobile apps": "650 Chinese mobile applications" counts them by "mobile")
+            if slot.count and not counts(sentence[got[0] : got[1]], present[i + n - 1]):
                 continue
             if not slot.amount or states_amount(sentence[got[0] : got[1]]):
                 return span

@@ -58,12 +58,18 @@ def test_key_clause_drops_the_opening_clause_and_caps_its_words():
 @pytest.mark.parametrize(
     ("sentence", "quoted"),
     [
-        ("Empirically, APM achieves up to 65x storage reduction, while scaling to 1,000 pairs.",
-         "APM achieves up to 65x storage reduction, while scaling to 1,000 pairs"),
-        ("Across 8 TAG datasets, DANCE improves accuracy by 2.33%, with 33.42% fewer tokens.",
-         "Across 8 TAG datasets, DANCE improves accuracy by 2.33%, with 33.42% fewer tokens"),
-        ("We study agents, and our method is 3x faster on hard problems.",
-         "and our method is 3x faster on hard problems"),
+        (
+            "Empirically, APM achieves up to 65x storage reduction, while scaling to 1,000 pairs.",
+            "APM achieves up to 65x storage reduction, while scaling to 1,000 pairs",
+        ),
+        (
+            "Across 8 TAG datasets, DANCE improves accuracy by 2.33%, with 33.42% fewer tokens.",
+            "Across 8 TAG datasets, DANCE improves accuracy by 2.33%, with 33.42% fewer tokens",
+        ),
+        (
+            "We study agents, and our method is 3x faster on hard problems.",
+            "and our method is 3x faster on hard problems",
+        ),
     ],
 )
 def test_number_span_quotes_the_numeric_clauses_with_their_context(sentence, quoted):
@@ -391,3 +397,23 @@ def test_every_lead_over_dev_questions_is_grounded(components):
         if not ans.refused:
             plan = read_question(r["question"], components.retriever.catalogue)
             assert_lead_is_grounded(ans, components, frozenset(getattr(plan, "polar_terms", ())))
+
+
+@pytest.mark.parametrize(
+    ("sentence", "terms", "negated"),
+    [
+        (
+            "FooNet not only outperforms the strong baseline BarNet but also halves memory.",
+            ["outperforms", "BarNet"],
+            False,
+        ),
+        ("It is not just faster than prior solvers, it is exact.", ["faster"], False),
+        ("The method does not outperform BarNet on small graphs.", ["outperform", "BarNet"], True),
+        ("We train it without any labels.", ["labels"], True),
+    ],
+)
+def test_not_before_an_additive_word_adds_it_does_not_negate(sentence, terms, negated):
+    from rag.route.lead import term_span
+
+    span = term_span(sentence, terms)
+    assert span is not None and span[3] is negated, span

@@ -87,6 +87,7 @@ def states_amount(text: str) -> bool:
 _OPENERS = _VOCABULARY["opener"].words
 _OPENER_PAIRS = frozenset(_VOCABULARY["opener_pair"].phrases)
 _NEGATIONS = _VOCABULARY["negation"].words
+_ADDITIVE = _VOCABULARY["additive_after_negation"].words
 _CONTRAST = _VOCABULARY["contrast"].words
 """Words that, up to :data:`STANCE_WINDOW` words before an asked term in its clause, make the
 mention a contrast ("improved decoding efficiency over autoregressive models"), not a statement
@@ -272,9 +273,19 @@ def term_span(sentence: str, terms: Sequence[str]) -> tuple[int, int, bool, bool
     for k, x, _ in found:
         if k in wanted and lo <= x < hi:
             i = max(j for j, (start, _) in enumerate(words) if start <= x)
-            negated = negated or any(w in _NEGATIONS or w.endswith("-free") for _, w in words[max(0, i - 2) : i + 1])
+            negated = negated or any(_negates(words, m) for m in range(max(0, i - 2), i + 1))
     a, b, cut = _capped(sentence, lo, hi, spans)
     return a, b, cut, negated
+
+
+def _negates(words: Sequence[tuple[int, str]], k: int) -> bool:
+    """Whether word ``k`` of ``words`` (offset, lower-cased word) negates what follows: a negation
+    ("without", "no", "not"; "label-free"), but not "not" before an additive word ("not only
+    outperforms X but also ...")."""
+    w = words[k][1]
+    if w.endswith("-free"):
+        return True
+    return w in _NEGATIONS and not (k + 1 < len(words) and words[k + 1][1] in _ADDITIVE)
 
 
 def contrasted(sentence: str, span: tuple[int, int, bool, bool], terms: Sequence[str]) -> bool:

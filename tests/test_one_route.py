@@ -187,6 +187,24 @@ def test_a_table_asked_in_chat_is_the_table_paperchat_table_gives(extractive, me
     assert _rows(chat) == _rows(cli)
 
 
+@pytest.mark.parametrize(
+    ("topic", "refused"),
+    [
+        ("reinforcement learning for GUI agents", False),
+        # the membership model admits papers on one part; no abstract states both parts
+        ("graph neural networks for federated learning", True),
+        ("speech synthesis with diffusion", True),
+    ],
+)
+def test_a_table_of_a_topic_of_several_parts_has_the_rows_the_chat_list_cites(extractive, topic, refused):
+    # the rows are the papers that state every part, as the chat answer to "which papers ..." cites
+    listed = Conversation(extractive.pipeline).ask(f"Which papers are about {topic}?")
+    table = Conversation(extractive.pipeline).table(topic, columns=["benchmark"])
+    assert listed.answer.refused is table.answer.refused is refused, (listed.answer.text, table.answer.text)
+    if not refused:
+        assert sorted(_rows(table)[0]) == sorted(c.paper_id for c in listed.answer.citations)
+
+
 def test_a_table_of_named_papers_in_chat_is_the_table_of_those_papers(extractive):
     chat = Conversation(extractive.pipeline).ask("make a table of HyperTrack, RAST-MoE and MCLP with columns "
                                                  "dataset name, dataset size, model size")

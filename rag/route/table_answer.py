@@ -36,7 +36,8 @@ def answer_table(
     The rows are the papers ``ids`` (named, in that order) or, when none are given, every paper
     the membership model accepts for the plan's topic among the ``retrieval.candidates`` checked
     (:meth:`rag.route.answer.AnswerPipeline.find`), most probable first; the refusal policy applies to
-    the topic as it does to a "which papers" question.
+    the topic as it does to a "which papers" question, and so does the check that a paper states
+    every part of a topic of several parts (:meth:`rag.route.refusal.RefusalPolicy.parts`).
 
     Args:
         pipeline: The answer pipeline (retriever, membership, refusal policy, evidence).
@@ -66,6 +67,14 @@ def answer_table(
         found, matched, at_least, left_out = (
             ([], 0, False, []) if refusal else pipeline.find(subject, retrieval, pipeline.settings.retrieval.candidates)
         )
+        if not refusal and found and not apart:
+            # a topic of several parts: the rows are the papers that state every part, as the same
+            # topic asked in chat lists them (AnswerPipeline.answer); none -> refused alike
+            covered = pipeline.refusals.parts(subject, retrieval, found)
+            if covered.checked and not covered.complete:
+                refusal = covered.refusal()
+            elif covered.checked:
+                found, matched, at_least = covered.complete, len(covered.complete), False
         hits = [h for h in found if pipeline.evidence.sentences(h.paper)[0]]
         timings.retrieval = time.perf_counter() - t0  # finding the rows: search, refusal policy, membership
         if refusal or not hits:

@@ -184,7 +184,17 @@ class AnswerPipeline:
             # (below), not by how close a sentence comes to "a new large-scale dataset".
             judged_apart = topic.artifact or topic.about_links
             refused = not (judged_apart and retrieval.hits)
-            refusal = self.refusals.topic(plan, topic, retrieval, plan.detail, slot=plan.ask.slot) if refused else ""
+            # A detail of a paper the question describes ("What model size was the LLM watermark
+            # tested on?") is asked of the paper the description finds, not of retrieval's first.
+            described = self.refusals.described(plan.detail, topic) and bool(retrieval.hits)
+            meant = (self.found(topic, retrieval).chosen or retrieval.hits)[0] if described and refused else None
+            refusal = (
+                self.refusals.topic(
+                    plan, topic, retrieval, plan.detail, slot=plan.ask.slot, described=meant.paper if meant else None
+                )
+                if refused
+                else ""
+            )
             if (
                 refusal
                 and self._asks_beside(plan)
@@ -198,9 +208,9 @@ class AnswerPipeline:
             chosen, matched, at_least, left_out, mentions = (
                 found.chosen, found.matched, found.at_least, found.left_out, found.mentions
             )
-            if not refusal and retrieval.hits and self.refusals.described(plan.detail, topic):
+            if not refusal and described:
                 # a detail of the paper the question describes, which states it (rag.route.refusal)
-                chosen, matched, at_least, left_out, mentions = retrieval.hits[:1], 1, False, [], []
+                chosen, matched, at_least, left_out, mentions = [meant or retrieval.hits[0]], 1, False, [], []
             if not refusal and chosen and not judged_apart:
                 # a topic of several parts: the papers that state every part answer; none -> refused,
                 # naming the closest papers with the part each states (rag.route.refusal)
@@ -233,6 +243,9 @@ class AnswerPipeline:
         if refusal:
             return self.refusal(plan.asked, refusal, timings, t0, hits=retrieval.hits[: rs.top_k])
         chosen = [h for h in chosen if self.evidence.sentences(h.paper)[0]]  # an abstract of instructions only
+        # a paper the parts check put in the answer is not also named as only mentioning the topic
+        answered = {h.paper.id for h in chosen}
+        mentions = [h for h in mentions if h.paper.id not in answered]
         if not chosen:
             return self.refusal(plan.asked, REFUSAL, timings, t0, hits=retrieval.hits[: rs.top_k])
         several = not papers and (len(chosen) > 1 or plan.number == "many")

@@ -327,7 +327,14 @@ class RefusalPolicy:
         return TopicEvidence(best, top.dense, top.coverage, stated, rare, complete)
 
     def topic(
-        self, plan: Plan, topic: Topic, retrieval: Retrieval, detail: Detail | None = None, *, slot: Slot | None = None
+        self,
+        plan: Plan,
+        topic: Topic,
+        retrieval: Retrieval,
+        detail: Detail | None = None,
+        *,
+        slot: Slot | None = None,
+        described: Paper | None = None,
     ) -> str:
         """The refusal for a question that names no paper, or ``""`` when the collection answers it.
 
@@ -343,7 +350,8 @@ class RefusalPolicy:
         A detail asked of a paper the question describes ("what's the parameter count of the
         ride-hailing matching model?", :meth:`described`) is asked of the paper found for the
         description: refused as not stated only when that paper's abstract does not state it.
-        ``slot``: the detail's slot (default: read from ``detail``).
+        ``slot``: the detail's slot (default: read from ``detail``). ``described``: the paper the
+        answer found for the description (default: the first candidate of retrieval).
         """
         if not retrieval.hits:
             return f"{REFUSAL} The collection is empty or holds nothing related; ingest papers first."
@@ -351,7 +359,7 @@ class RefusalPolicy:
             unfound = self._topic(plan, topic, retrieval)
             if unfound:  # no paper fits the description: say so (naming the closest), not "not stated"
                 return unfound
-            return self.metadata(detail, [retrieval.hits[0].paper], asked=True, slot=slot)
+            return self.metadata(detail, [described or retrieval.hits[0].paper], asked=True, slot=slot)
         if detail is not None:
             top = retrieval.hits[0].paper
             stated = [top] if self.states(slot or detail_slot(detail), top) else []

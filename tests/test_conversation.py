@@ -463,6 +463,14 @@ def test_authors_are_answered_from_the_records(mixed: Components):
     assert seed.answer.refused and "do not state authors" in seed.answer.text
 
 
+def test_authors_of_a_paper_the_question_describes_are_answered_from_its_record(mixed: Components):
+    t = Conversation(mixed.pipeline).ask(
+        "who wrote the paper that generates 3D molecules with an equivariant diffusion model?"
+    )
+    assert not t.answer.refused and "from its record" in t.answer.text, t.answer.text
+    assert [c.paper_id for c in t.citations][:1] == ["icml-d8c9e0fe2a93"], t.answer.text  # Equivariant Diffusion ...
+
+
 # --- messages that ask nothing; details asked of the previous paper ------------------------
 
 
@@ -489,8 +497,12 @@ def test_a_detail_with_no_topic_is_asked_of_the_previous_paper(mixed: Components
 
 def test_a_detail_the_record_lacks_is_refused_naming_the_previous_paper(conv: Conversation):
     conv.ask("Summarize DANCE")
-    for q in ("who are the authors?", "when was the paper published?", "any funding information?",
-              "what review scores did this one get?"):
+    for q in (
+        "who are the authors?",
+        "when was the paper published?",
+        "any funding information?",
+        "what review scores did this one get?",
+    ):
         t = conv.ask(q)
         assert t.answer.refused and not t.citations, q
         assert "do not state" in t.answer.text and DANCE in t.answer.text and "closest" not in t.answer.text, q

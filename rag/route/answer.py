@@ -161,6 +161,7 @@ class AnswerPipeline:
         mentions: list[PaperHit] = []
         partly = ""
         unstated = ""  # a detail no abstract states, asked beside other parts that are answered
+        described = False  # a detail asked of one paper the question describes
         if papers:
             retrieval = self.retriever.search(plan.search)
             timings.retrieval = time.perf_counter() - t0
@@ -252,7 +253,10 @@ class AnswerPipeline:
         t = time.perf_counter()
         sources = self._sources(plan, chosen, listing=several, named=bool(papers))
         timings.evidence = time.perf_counter() - t
-        if plan.detail and plan.detail.kind == "authors" and papers and all(h.paper.authors for h in chosen):
+        # who wrote a paper the question names, or one it describes ("who wrote the paper that
+        # proposed green tokens for watermarking?"): from the records
+        by_record = bool(papers) or described
+        if plan.detail and plan.detail.kind == "authors" and by_record and all(h.paper.authors for h in chosen):
             return self._authors(plan, sources, retrieval, timings, t0)
         t = time.perf_counter()
         prose = self.writer.write(plan.query, len(chosen) > 1, sources, on_token, stop)

@@ -188,7 +188,8 @@ class AnswerPipeline:
             # A detail of a paper the question describes ("What model size was the LLM watermark
             # tested on?") is asked of the paper the description finds, not of retrieval's first.
             described = self.refusals.described(plan.detail, topic) and bool(retrieval.hits)
-            meant = (self.found(topic, retrieval).chosen or retrieval.hits)[0] if described and refused else None
+            first_found = self.found(topic, retrieval) if described and refused else None
+            meant = (first_found.chosen or retrieval.hits)[0] if first_found is not None else None
             refusal = (
                 self.refusals.topic(
                     plan, topic, retrieval, plan.detail, slot=plan.ask.slot, described=meant.paper if meant else None
@@ -205,7 +206,10 @@ class AnswerPipeline:
                 # "On which benchmark does the X paper report its gains, and how many GPUs did it
                 # use?": the paper found answers the other part; the detail is said to be missing
                 unstated, refusal = refusal.removeprefix(f"{REFUSAL} "), ""
-            found = Found([], 0, False) if refusal else self.found(topic, retrieval)
+            if refusal:
+                found = Found([], 0, False)
+            else:
+                found = first_found if first_found is not None else self.found(topic, retrieval)
             chosen, matched, at_least, left_out, mentions = (
                 found.chosen, found.matched, found.at_least, found.left_out, found.mentions
             )

@@ -828,3 +828,17 @@ def test_a_word_negated_by_a_prefix_in_parentheses_is_excluded(cat, question, ke
 def test_a_negating_prefix_outside_parentheses_is_part_of_the_term(cat):
     topic = read_question("non-convex optimization papers", cat).topic
     assert topic.text == "non-convex optimization" and not topic.exclusion, topic
+
+
+@pytest.mark.parametrize(
+    ("topic", "parts"),
+    [
+        ("in-context learning of transformers theoretically", (("in-context learning", "transformers"),)),
+        ("automatically generated proofs for math olympiads", (("generated proofs", "math olympiads"),)),
+        ("family of diffusion models for audio", (("family", "diffusion models", "audio"),)),  # a noun in -ly stays
+    ],
+)
+def test_an_adverb_of_manner_is_no_part_of_a_topic(topic, parts):
+    from rag.question.parts import topic_parts
+
+    assert topic_parts(topic) == parts

@@ -101,6 +101,17 @@ _PRO_FORM = _VOCABULARY["pro_form"].words
 _COMPARATIVE = _VOCABULARY["comparative"].words
 
 
+_MANNER_SUFFIXES = tuple(_VOCABULARY["manner_adverb_suffix"].words)
+MANNER_MIN_LETTERS = 7
+"""Shortest manner adverb (:func:`_manner`): "really" and "tally" are not read as one."""
+
+
+def _manner(word: str) -> bool:
+    """Whether ``word`` is an adverb of manner by its ending ("theoretically", "extensively")."""
+    w = word.lower().strip(",;:.()")
+    return len(w) >= MANNER_MIN_LETTERS and w.isalpha() and w.endswith(_MANNER_SUFFIXES)
+
+
 def _segments(alternative: str) -> list[str]:
     """The parts of one alternative of a topic, split at the prepositions that relate them
     ("denoising diffusion models for probabilistic weather forecasting" -> ["denoising diffusion
@@ -108,7 +119,9 @@ def _segments(alternative: str) -> list[str]:
     that joins two predicates ("medical imaging and use reinforcement learning"); parts made only
     of words that name the field ("apply deep learning") or of comparatives ("into smaller"), and
     parts that end in a pro-form referring back to the part before ("into smaller ones for speech"),
-    are dropped."""
+    are dropped, and so are adverbs of manner ("transformers theoretically": "transformers")."""
+    # how the papers study it ("theoretically", "empirically") is no part a paper must state
+    alternative = " ".join(w for w in alternative.split() if not _manner(w))
     pieces = [p.strip(" ,;:.-") for p in _RELATION.split(f" {alternative} ")]
     return [
         p for p in pieces

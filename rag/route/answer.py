@@ -362,9 +362,9 @@ class AnswerPipeline:
             floor = rs.mention_membership if many else 0.0
             scored = self.membership.members(topic.text, topic.facets, checked, floor, many)
             members = [h for h, p in scored if p >= rs.set_membership]
-            described = None if many else self._described(topic, scored)
-            if described is not None:
-                members = [described, *(h for h in members if h is not described)]
+            by_clauses = None if many else self._described(topic, scored)
+            if by_clauses is not None:
+                members = [by_clauses, *(h for h in members if h is not by_clauses)]
             if not many and members:
                 # A description of one paper is answered by its most probable paper alone; another
                 # joins it only when it is as clearly described (retrieval.description_membership).

@@ -413,6 +413,25 @@ def test_a_year_stated_in_the_message_filters_answers_and_topic_summaries(mixed:
     assert topic.question == "Summarize the papers from 2023 on diffusion models"
 
 
+def test_a_question_within_the_last_list_is_asked_of_its_papers_only(mixed: Components):
+    conv = Conversation(mixed.pipeline)
+    auto = Filters(auto=True)
+    listed = conv.ask("Which papers use diffusion models?", filters=auto)
+    first = set(ids(listed))
+    assert len(first) >= 4 and {2022, 2023} <= years(listed), listed.answer.text
+    recent = conv.ask("which of them are from 2023?", filters=auto)  # not the 2023 papers of the collection
+    assert recent.citations and set(ids(recent)) <= first and years(recent) == {2023}, recent.answer.text
+    n = len({p for p in first if YEAR.get(p) == 2023})
+    assert recent.answer.text.startswith(f"{n} of the {len(first)} papers of the previous answer match")
+    molecules = conv.ask("Among these, which generate molecules?", filters=auto)  # within the 2023 papers
+    assert molecules.citations and set(ids(molecules)) <= set(ids(recent)), molecules.answer.text
+    assert_grounded(molecules, mixed)
+    speech = conv.ask("do any of them synthesize speech?", filters=auto)  # Guided-TTS is 2022: not among them
+    assert speech.kind == "refusal" and "Asked within the" in speech.answer.text, speech.answer.text
+    alone = Conversation(mixed.pipeline).ask("which ones use diffusion models?", filters=auto)  # no list yet
+    assert set(ids(alone)) == first, alone.answer.text
+
+
 def test_named_papers_resolve_outside_the_filter_and_are_flagged(mixed: Components):
     conv = Conversation(mixed.pipeline)
     summary = conv.ask("Summarize DANCE", filters=Filters(year=2023))

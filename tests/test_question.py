@@ -12,7 +12,7 @@ import pytest
 
 from rag.index.catalogue import Catalogue
 from rag.question.phrasing import clean_input, facets, split_exclusion, split_frame
-from rag.question.reader import MAX_QUESTION_CHARS, read_question
+from rag.question.reader import MAX_QUESTION_CHARS, narrowed_question, read_question
 from rag.vocabulary import Vocabulary
 from store.papers import Paper
 
@@ -842,3 +842,37 @@ def test_an_adverb_of_manner_is_no_part_of_a_topic(topic, parts):
     from rag.question.parts import topic_parts
 
     assert topic_parts(topic) == parts
+
+
+# --- a question asked within the papers the previous answer listed ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "narrowed"),
+    [
+        ("which of them use reinforcement learning?", "which papers use reinforcement learning?"),
+        ("ok, which of those papers release code?", "which papers release code?"),
+        ("Among these, which study robotics?", "which papers study robotics?"),
+        ("out of them, how many use transformers?", "how many papers use transformers?"),
+        ("are any of these from 2022?", "are any papers from 2022?"),
+        ("Which ones are theoretical?", "which papers are theoretical?"),
+        ("so which of the listed methods are from 2023", None),  # "the listed" is no row (yet)
+        ("which one is faster?", None),  # a choice among them
+        ("which of them is better?", None),
+        ("which papers use RL?", None),
+        ("How many papers deal with audio, and which ones are they?", None),
+    ],
+)
+def test_a_question_within_the_last_list_is_read_as_a_question_of_its_own(question, narrowed):
+    assert narrowed_question(question) == narrowed
+
+
+def test_a_question_within_the_last_list_is_marked_to_be_asked_within_it(cat):
+    plan = read_question("which of them use reinforcement learning?", cat)
+    assert plan.follow is not None and plan.follow.kind == "narrow"
+    assert (plan.intent, plan.topic.text, plan.number) == ("ask", "reinforcement learning", "many")
+    assert plan.asked == "which of them use reinforcement learning?" and not plan.refs
+    years = read_question("which ones are from 2023?", cat, filters=("year",))
+    assert years.follow is not None and years.follow.kind == "narrow" and years.filters.year == 2023
+    chosen = read_question("which of them is faster?", cat)  # ranks them: a comparison, not a list
+    assert chosen.follow is not None and chosen.follow.kind == "choose"

@@ -210,14 +210,16 @@ class FollowUp:
             another paper or topic), ``of_reference`` ("and what about its limitations?": a new
             question of the paper referred to), ``verdict`` ("which is better?", "which one wins?":
             which of the papers discussed wins) or ``choose`` ("which one needs less memory?":
-            a question choosing among the papers discussed).
+            a question choosing among the papers discussed) or ``narrow`` ("which of them use
+            RL?", "which ones are from 2023?": the plan itself asked within the papers the previous
+            answer listed).
         target: For ``what_about``: the other paper or topic as written ("APM", "the first one").
         target_refs: The references inside ``target``.
         plan: For ``of_reference``: the plan of the new question as asked of the paper; for
             ``verdict``/``choose``: the comparison to make once the papers are known.
     """
 
-    kind: Literal["what_about", "of_reference", "verdict", "choose"]
+    kind: Literal["what_about", "of_reference", "verdict", "choose", "narrow"]
     target: str = ""
     target_refs: tuple[PaperRef, ...] = ()
     plan: Plan | None = None

@@ -294,6 +294,36 @@ _WHAT_ABOUT = re.compile(rf"^\s*(?:{_V['what_about_lead']}\s+)?{_V['what_about']
 _WHICH_OF_THEM = re.compile(rf"^\W*(?:{_V['choice_lead']}\W+)?{_V['which_of_them']}", re.I)
 
 
+# A question asked within the papers the previous answer listed ("which of them use RL?", "which
+# ones are from 2023?", "of those, which use CIFAR-10?", "do any of these release code?").
+_NARROW_LEAD = rf"^\W*(?:{_V['choice_lead']}\W+)?"
+_NARROW_OF = re.compile(rf"{_NARROW_LEAD}(?P<aux>\w+\s+)?(?P<wh>{_V['narrowing_wh']})\s+of\s+{_V['narrowed']}", re.I)
+_NARROW_ONES = re.compile(rf"{_NARROW_LEAD}(?P<wh>{_V['narrowing_ones']})", re.I)
+_NARROW_PREP = re.compile(
+    rf"{_NARROW_LEAD}{_V['narrowing_prep']}\s+{_V['narrowed']}\W+(?P<wh>{_V['narrowing_wh']})\b", re.I
+)
+
+
+def narrowed_question(query: str) -> str | None:
+    """The question a message asks within the papers the previous answer listed, as a question of
+    its own: the words that refer to the list become "papers" ("which of them use RL?" -> "which
+    papers use RL?", "of those, how many are from 2022?" -> "how many papers are from 2022?", "do
+    any of these release code?" -> "do any papers release code?", "which ones ..." -> "which
+    papers ..."); ``None`` when the message does not open so, or when it ranks the papers ("which
+    of them is faster?": a choice among them, :class:`FollowUp` ``choose``)."""
+    if asks_better(query):
+        return None
+    for pattern in (_NARROW_OF, _NARROW_PREP, _NARROW_ONES):
+        m = pattern.match(query)
+        if m is None:
+            continue
+        wh = m.group("wh").lower()
+        wh = "which" if wh == "which ones" else wh
+        aux = m.groupdict().get("aux") or ""
+        return f"{aux}{wh} papers{query[m.end():]}"
+    return None
+
+
 def _what_about(query: str, refs: Sequence[PaperRef]) -> str | None:
     """``X`` of "what about X?", or of "and <reference>?" (a message that is only "and" and a reference
     to a paper: "and the first one?", "and [3]?"); ``None`` for any other message ("and which use RL?")."""
@@ -553,6 +583,10 @@ class Reader:
         greeting = bool(query) and social(query)
         if not greeting:  # "hi, which papers ...", "thanks! and who wrote it?": what is asked
             query = strip_social(query)
+        narrowed = narrowed_question(query) if query and not greeting else None
+        if narrowed is not None:  # "which of them use RL?": "which papers use RL?" within the last list
+            plan = self.read(narrowed, filters=filters)
+            return replace(plan, asked=asked, follow=plan.follow or FollowUp("narrow"))
         cat = self.catalogue
         stated = StatedFilters()
         if query and not greeting:

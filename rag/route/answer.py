@@ -139,6 +139,7 @@ class AnswerPipeline:
         top_k: int | None = None,
         on_token: Callable[[str], None] | None = None,
         stop: threading.Event | None = None,
+        scope: str = "",
     ) -> Answer:
         """Answer a question (:class:`rag.question.plan.AskPlan`).
 
@@ -149,6 +150,8 @@ class AnswerPipeline:
             top_k: Most named papers answered about (default ``retrieval.top_k``).
             on_token: Receives LLM prose pieces as they stream.
             stop: When set, generation stops.
+            scope: What ``allowed`` is when it is a set of papers rather than the collection under a
+                filter ("the 12 papers of the previous answer"): a list's head counts in it.
 
         Returns:
             The answer (``refused`` with the refusal phrase when the collection does not answer).
@@ -279,8 +282,11 @@ class AnswerPipeline:
             move=lambda e: self.evidence.moves(self.catalogue[e.paper_id]).get(e.start, "unknown"),
             rank=self._rank_evidence,
             stating=self._stating,
+            scope=scope,
         )
-        text = render(sources, prose.text, listing=several, matched=matched, at_least=at_least, lead=lead)
+        text = render(
+            sources, prose.text, listing=several, matched=matched, at_least=at_least, lead=lead, scope=scope
+        )
         if mentions:
             text += "\n\n" + self._mentions(plan, mentions)
         if left_out:
@@ -575,15 +581,17 @@ def citation(s: Source) -> Citation:
 
 
 def render(
-    sources: Sequence[Source], prose: str, *, listing: bool, matched: int, at_least: bool = False, lead: str = ""
+    sources: Sequence[Source], prose: str, *, listing: bool, matched: int, at_least: bool = False, lead: str = "",
+    scope: str = "",
 ) -> str:
     """The answer text: the lead (:mod:`rag.route.lead`) or, for a list without one, how many papers
-    match; the prose; every source's quoted evidence."""
+    match (in the collection, or in ``scope``: "the 12 papers of the previous answer"); the prose;
+    every source's quoted evidence."""
     lines = []
     if lead:
         lines += [lead, ""]
     elif listing:
-        lines.append(list_head(len(sources), matched, at_least))
+        lines.append(list_head(len(sources), matched, at_least, scope))
     if prose or lead:
         lines += [prose, "", "Evidence:"] if prose else ["Evidence:"]
     for s in sources:

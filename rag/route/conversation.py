@@ -297,6 +297,9 @@ class Conversation:
         t0 = time.perf_counter()
         fplan = filters.plan(plan.filters, self.papers)
         plan, shown = self.resolver.follow_up(plan)
+        if plan.follow is not None and plan.follow.kind == "narrow" and len(listed := self.history.last_list()) >= 2:
+            # "which of them use RL?", "which ones are from 2022?": asked within the last list
+            fplan = fplan.within([c.paper_id for c in listed], f"the {len(listed)} papers of the previous answer")
         if isinstance(plan, Reply):
             return self._reply(plan, fplan, t0)
         if isinstance(plan, CollectionPlan):
@@ -355,8 +358,10 @@ class Conversation:
             return self._refusal_turn(plan, text, t0, fplan, standalone=standalone)
         if not ids and not plan.english and not plan.topic.text:
             return self._refusal_turn(plan, f"{REFUSAL} {NOT_ENGLISH}", t0, fplan)
-        ans = self.pipeline.answer(plan, papers=ids, allowed=allowed, **kw)
+        ans = self.pipeline.answer(plan, papers=ids, allowed=allowed, scope=fplan.scope, **kw)
         ans = replace(self.renumber(ans), question=plan.asked, note=self._note(fplan, ans.note))
+        if ans.refused and fplan.scope:  # "do any of them evaluate on CIFAR-10?": none of the list does
+            ans = replace(ans, text=ans.text.replace(REFUSAL, f"{REFUSAL} Asked within {fplan.scope}:", 1))
         if reading.offer:
             ans = replace(ans, text=f"{ans.text}\n\n{reading.offer}")
         return Turn(plan.asked, standalone, ans, "refusal" if ans.refused else "answer", plan=plan)
@@ -469,19 +474,23 @@ class Conversation:
             empty = f"{REFUSAL} The collection is empty; ingest papers first."
             return self._refusal_turn(plan, self._no_match(fplan) if description else empty, t0, fplan)
         if not plan.count:
-            ans = list_papers(self.pipeline, plan.asked, ids, description)
+            ans = list_papers(self.pipeline, plan.asked, ids, description, fplan.scope)
             ans = replace(self.renumber(ans), note=self._note(fplan, ans.note))
             return Turn(plan.asked, plan.asked, ans, "refusal" if ans.refused else "answer", plan=plan)
         n, total = len(ids), len(self.papers)
         held = f"The collection holds {n} paper{'s' if n != 1 else ''}."
         if description and n < total:
             held = f"{n} of the collection's {total} papers match the filter ({description})."
+        if fplan.scope:  # "how many of them are from 2023?"
+            held = f"{n} of {fplan.scope} {'match the filter (' + description + ')' if description else 'are counted'}."
         ans = Answer(question=plan.asked, text=held, note=self._note(fplan, "from the index"), lead=held,
                      timings=Timings(total=time.perf_counter() - t0))
         return Turn(plan.asked, plan.asked, ans, "answer", plan=plan)
 
     @staticmethod
     def _no_match(plan: FilterPlan) -> str:
+        if plan.scope:
+            return f"{REFUSAL} None of {plan.scope} matches the filter ({plan.description})."
         return f"{REFUSAL} No paper in the collection matches the filter ({plan.description})."
 
     @staticmethod

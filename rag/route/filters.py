@@ -16,7 +16,7 @@ exactly that author's papers. An automatic filter is always visible: the answer'
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 
 from rag.question.plan import StatedFilters
@@ -148,12 +148,21 @@ class FilterPlan:
         note: What the answer's note shows, e.g. ``"filter: year=2023 (remove with --no-auto-filter)"``.
         description: The effective restrictions, e.g. ``"year=2023, venue=ICML"``.
         by_author: An author restricts the papers (given, or stated in the question).
+        scope: The set of papers the question is asked within, when it is not the collection ("the
+            12 papers of the previous answer", :meth:`within`); ``""`` otherwise.
     """
 
     allowed: set[str] | None
     note: str
     description: str
     by_author: bool = False
+    scope: str = ""
+
+    def within(self, ids: Collection[str], what: str) -> FilterPlan:
+        """These filters within a set of papers (``what`` names it: "the 12 papers of the previous
+        answer"): a question asked of a list ("which of them use RL?") searches only its papers."""
+        note = "; ".join(x for x in (self.note, f"asked within {what}") if x)
+        return FilterPlan(self.restrict(set(ids)), note, self.description, self.by_author, scope=what)
 
     def restrict(self, allowed: set[str] | None) -> set[str] | None:
         """Intersect with another restriction (``None`` means no restriction)."""

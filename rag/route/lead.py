@@ -483,25 +483,32 @@ def _limits(s: Source, move: Move) -> str:
     return f"The abstract of {_name(s)} states no limitation of its own."
 
 
-def list_head(n_listed: int, matched: int, at_least: bool) -> str:
-    """``"N papers in the collection match"`` (N the papers found; the listed count when fewer)."""
+def _counted(n: int, scope: str) -> str:
+    """``"N papers in the collection"``, or within a set of papers ``"N of the 12 papers of the
+    previous answer"`` (``scope`` names the set)."""
+    return f"{n} of {scope}" if scope else f"{n} paper{'s' if n != 1 else ''} in the collection"
+
+
+def list_head(n_listed: int, matched: int, at_least: bool, scope: str = "") -> str:
+    """``"N papers in the collection match"`` (N the papers found; the listed count when fewer);
+    ``scope`` names the set searched when it is not the collection (:func:`_counted`)."""
     n = max(matched, n_listed)
-    head = f"{'At least ' if at_least else ''}{n} paper{'s' if n != 1 else ''} in the collection "
-    head += "matches" if n == 1 else "match"
+    head = f"{'At least ' if at_least else ''}{_counted(n, scope)} "
+    head += "matches" if n == 1 and not scope else "match"
     if n > n_listed:
         head += f"; the {n_listed} most relevant are listed"
     return head + ":"
 
 
-def about_head(n_listed: int, matched: int, at_least: bool) -> str:
+def about_head(n_listed: int, matched: int, at_least: bool, scope: str = "") -> str:
     """The head of a list of papers found for a topic: ``"N papers in the collection are clearly
     about this:"``, N the papers whose calibrated membership probability reaches
     ``retrieval.set_membership`` (:mod:`rag.route.membership`; the listed count when fewer). The
     papers that only mention the topic are counted apart (:func:`mention_head`)."""
     n = max(matched, n_listed)
     verb = "is" if n == 1 else "are"
-    papers = f"{n} paper{'s' if n != 1 else ''}"
-    head = f"{'At least ' if at_least else ''}{papers} in the collection {verb} clearly about this"
+    verb = "are" if scope and n != 1 else verb
+    head = f"{'At least ' if at_least else ''}{_counted(n, scope)} {verb} clearly about this"
     if n > n_listed:
         head += f"; the {n_listed} most relevant are listed"
     return head + ":"
@@ -526,6 +533,7 @@ def lead_line(
     move: Move = lambda e: "unknown",
     rank: Rank | None = None,
     stating: Stating | None = None,
+    scope: str = "",
 ) -> str:
     """The lead of an extractive answer (see the module docstring); ``""`` without evidence.
 
@@ -559,7 +567,7 @@ def lead_line(
     if plan.polar and plan.polar_terms and named:
         return "\n".join(_polar(s, plan.polar_terms, sentences, move, plan.polar_compared) for s in sources)
     if listing:
-        lines = [about_head(len(sources), matched, at_least)]
+        lines = [about_head(len(sources), matched, at_least, scope)]
         for s in sources:
             ev = _best(s)
             body = _number_quotes(s) if plan.ask.amount else ""

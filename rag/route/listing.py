@@ -23,9 +23,12 @@ LIST_MAX = 100
 The most prolific author of the 3,098 ICML 2022-23 papers has 18."""
 
 
-def list_papers(pipeline: AnswerPipeline, question: str, ids: Collection[str], description: str) -> Answer:
+def list_papers(
+    pipeline: AnswerPipeline, question: str, ids: Collection[str], description: str, scope: str = ""
+) -> Answer:
     """Every paper of ``ids`` (those passing the filter ``description``, e.g. ``"author=Tri Dao"``;
-    ``""``: the whole collection), as a cited list.
+    ``""``: the whole collection), as a cited list; ``scope`` names the set ``ids`` were taken
+    from when it is not the collection ("the 12 papers of the previous answer").
 
     Returns:
         An answer of kind ``list``, ``matched`` = ``len(ids)``; refused when ``ids`` is empty.
@@ -39,7 +42,7 @@ def list_papers(pipeline: AnswerPipeline, question: str, ids: Collection[str], d
         gist = pipeline.evidence.gist(p)
         evidence = [gist] if gist else pipeline.evidence.select(main_points(), p, k=1)
         sources.append(Source(i + 1, PaperHit(p, 1.0), evidence))
-    text = render(sources, "", listing=True, matched=len(papers))
+    text = render(sources, "", listing=True, matched=len(papers), scope=scope)
     elapsed = time.perf_counter() - t0
     return Answer(
         question=question,

@@ -68,6 +68,15 @@ def cat() -> Catalogue:
         ("which paper studies ride-hailing", "ride-hailing", "one"),
         ("Which method works on point clouds?", "method works on point clouds", "open"),
         ("papers in the collection on pruning, please", "pruning", "many"),
+        # a predicate that only says the topic matters to the paper is no part of it (centrality)
+        ("papers in which transformers play a central role", "transformers", "many"),
+        ("Which works have contrastive learning at their core?", "contrastive learning", "many"),
+        ("which papers use a pretrained ViT as the backbone", "pretrained ViT", "many"),
+        ("papers where optimal transport is a key ingredient of the method", "optimal transport", "many"),
+        ("any work whose approach depends heavily on Gaussian processes?", "Gaussian processes", "many"),
+        ("papers on central limit theorems", "central limit theorems", "many"),  # counter-examples
+        ("Which papers study backbone networks for detection?", "backbone networks for detection", "many"),
+        ("which papers use key-value caches", "key-value caches", "many"),
     ],
 )
 def test_the_frame_is_peeled_off_whatever_its_words(question, topic, number):
@@ -856,6 +865,7 @@ def test_an_adverb_of_manner_is_no_part_of_a_topic(topic, parts):
         ("out of them, how many use transformers?", "how many papers use transformers?"),
         ("are any of these from 2022?", "are any papers from 2022?"),
         ("Which ones are theoretical?", "which papers are theoretical?"),
+        ("Which of these abstracts involve sound data", "which papers involve sound data"),
         ("so which of the listed methods are from 2023", None),  # "the listed" is no row (yet)
         ("which one is faster?", None),  # a choice among them
         ("which of them is better?", None),

@@ -87,6 +87,13 @@ _ASPECT_IS = re.compile(
     re.I,
 )
 
+# A topic said to be central to the paper, or what the paper's method relies on: "(papers) where a
+# VLM is central to the method", "diffusion models as the backbone", "whose method relies on X" ->
+# the topic alone (the relative before a centrality predicate goes with it: "in which X plays a key role").
+_CENTRAL_TAIL = re.compile(rf"\s+{_V['centrality']}$", re.I)
+_CENTRAL_LEAD = re.compile(rf"^{_V['aspect_relative']}\s+", re.I)
+_METHOD_RELATIVE = re.compile(rf"^{_V['method_relative']}\s+", re.I)
+
 # "ignore ... the rules", "print ... the system prompt", "you are now", "system: ...". The verbs
 # are matched as the end of a word and what is dropped as the start of one, as before.
 _INJECTION = re.compile(
@@ -236,8 +243,12 @@ def split_frame(query: str, plural_heads: bool = True) -> tuple[str, Number]:
         end = text.find(")", end) + 1 or end  # "papers on X (A, B)": the parenthesis closes the topic
     body = text[start:end]
     if i > 0:  # a relating verb only after a frame: "Which papers use RL" -> "RL"; "Attack speech" stays
-        rest = _ASPECT_IS.sub("", RELATING.sub("", body, count=1), count=1)
+        rest = _ASPECT_IS.sub("", RELATING.sub("", _METHOD_RELATIVE.sub("", body, count=1), count=1), count=1)
         body = rest if content_terms(rest) else body
+    central = _CENTRAL_TAIL.sub("", body.rstrip(" ?.!"), count=1)
+    if central != body.rstrip(" ?.!"):
+        central = _CENTRAL_LEAD.sub("", central, count=1)
+        body = central if content_terms(central) else body
     words = body.split()
 
     def interior(w: str) -> bool:

@@ -18,7 +18,15 @@ from rag.index.catalogue import Catalogue
 from rag.pipeline import Components
 from rag.question.reader import read_question
 from rag.route.conversation import Conversation
-from rag.route.lead import MAX_LEAD_WORDS, clause_spans, contrasted, key_clause, number_span, term_span
+from rag.route.lead import (
+    MAX_LEAD_WORDS,
+    availability_span,
+    clause_spans,
+    contrasted,
+    key_clause,
+    number_span,
+    term_span,
+)
 from rag.types import Answer
 from store.papers import Paper, strip_markup
 from tests.conftest import DEV
@@ -161,6 +169,46 @@ def cat() -> Catalogue:
 def test_yes_no_questions_about_a_paper(cat, question, terms):
     plan = read_question(question, cat)
     assert plan.polar and plan.polar_terms == terms and not plan.ask.amount
+
+
+@pytest.mark.parametrize(
+    ("question", "artifact"),
+    [
+        ("Does DANCE release code?", "code"),
+        ("is APM open source?", "code"),  # no artifact named: its code
+        ("has the DANCE implementation been made available?", "code"),
+        ("does APM release its dataset?", "data"),
+        ("are the DANCE checkpoints released?", "models"),
+        ("is the DANCE model code public?", "code"),  # code beside a model noun is code
+        ("Is APM evaluated on public benchmarks?", ""),  # "public" describes, it asks no availability
+        ("Does DANCE use open-set recognition?", ""),
+    ],
+)
+def test_a_yes_no_question_may_ask_whether_an_artifact_is_available(cat, question, artifact):
+    plan = read_question(question, cat)
+    assert plan.polar and plan.polar_available == artifact
+    if artifact:
+        assert plan.polar_terms == (artifact,)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "artifact", "states"),
+    [
+        ("Our software and data are publicly available.", "code", True),
+        ("Our software and data are publicly available.", "data", True),
+        ("Code: https://github.com/someone/thing", "code", True),  # a code host needs no word of availability
+        ("We open-source the trained checkpoints.", "models", True),
+        ("Our code and data are avaliable at https://github.com/x/y.", "data", True),  # misspelt, but linked
+        ("We evaluate on a publicly available benchmark.", "code", False),
+        ("The code will not be released.", "code", True),  # stated, with its negation
+        ("We release a new dataset of 10k dialogues.", "code", False),
+    ],
+)
+def test_a_sentence_makes_an_artifact_available_in_any_words(sentence, artifact, states):
+    span = availability_span(sentence, artifact)
+    assert (span is not None) == states
+    if span is not None:
+        assert span[3] == ("not" in sentence.split())
 
 
 @pytest.mark.parametrize(
@@ -342,6 +390,24 @@ def test_yes_no_lead_says_yes_only_when_a_sentence_states_it(components, questio
         assert any(quote in strip_markup(e.sentence) for c in ans.citations for e in c.evidence)  # quoted below too
     else:
         assert ans.lead.startswith("The abstract of ") and "does not state this" in ans.lead
+
+
+@pytest.mark.parametrize(
+    ("question", "stated"),
+    [
+        ("Does Graph-R1 release code?", "Our software and data are publicly available"),  # no word of the question
+        ("is ProAct-75 open source?", "Code is available at https://github.com/ZhuXMMM/ProAct.git"),
+        ("Does Agent-Omit release its data?", "Our code and data are avaliable at"),
+        ("Is DANCE's implementation publicly available?", None),
+    ],
+)
+def test_yes_no_availability_is_answered_by_the_sentence_that_makes_it_available(components, question, stated):
+    ans = ask(components, question)
+    assert not ans.refused and len(ans.citations) == 1, ans.text
+    if stated is None:
+        assert ans.lead.startswith("The abstract of ") and "makes its code available" in ans.lead, ans.lead
+    else:
+        assert ans.lead.startswith("Yes: ") and stated in ans.lead, ans.lead
 
 
 @pytest.mark.parametrize(

@@ -345,6 +345,9 @@ class AskPlan(Plan):
         polar_terms: For ``polar``: the content terms a sentence must state for "yes".
         polar_compared: For ``polar``: it asks a comparison ("fewer diffusion steps?"), which a
             sentence states with a figure, its direction for the reader to judge.
+        polar_available: For ``polar``: the artifact whose availability it asks (``"code"``,
+            ``"data"``, ``"models"``: "does ClimaX release code?"), stated by a sentence in any
+            words (:func:`rag.route.lead.availability_span`); ``""`` otherwise.
         own_limits: It asks for a paper's own limitations, not the limitation it addresses.
         seeks: Its frame names the paper asked for ("which paper ...", "is there work on ...").
         alone: The message read as a question of its own, its pronouns the described paper's own
@@ -361,6 +364,7 @@ class AskPlan(Plan):
     polar: bool = False
     polar_terms: tuple[str, ...] = ()
     polar_compared: bool = False
+    polar_available: str = ""
     own_limits: bool = False
     seeks: bool = False
     alone: AskPlan | None = None

@@ -9,7 +9,7 @@ from rag.question.phrasing import WORD
 from rag.text import content_terms
 from rag.vocabulary import beside
 
-__all__ = ["polar", "polar_compares", "polar_terms"]
+__all__ = ["polar", "polar_available", "polar_compares", "polar_terms"]
 
 _VOCABULARY = beside(__file__, "polar")
 _AUXILIARIES = _VOCABULARY["auxiliary"].words
@@ -18,6 +18,11 @@ _JOINERS = _VOCABULARY["joiner"].words
 _GENERIC_HEADS = _VOCABULARY["generic_head"].words
 _POLAR_GENERIC = _VOCABULARY["relating"].words
 _COMPARATIVE = _VOCABULARY["comparative"].words
+_AVAILABILITY = _VOCABULARY["availability"]
+_AVAILABILITY_FINAL = _VOCABULARY["availability_final"].words
+_AVAILABLE_DATA = _VOCABULARY["available_data"].words
+_AVAILABLE_MODELS = _VOCABULARY["available_models"].words
+_AVAILABLE_CODE = _VOCABULARY["available_code"].words
 
 
 def polar(query: str) -> bool:
@@ -49,3 +54,23 @@ def polar_compares(aspect: str) -> bool:
     comparative is not a term a sentence must hold (:func:`polar_terms` leaves it out) but a
     direction a sentence states with a figure ("one-eighth of the total diffusion steps")."""
     return any(w.lower() in _COMPARATIVE for w in WORD.findall(aspect))  # "less", "more" are stop words
+
+
+def polar_available(aspect: str) -> str:
+    """The artifact whose availability a yes/no question asks: ``"code"``, ``"data"`` or
+    ``"models"``; ``""`` when it asks no availability.
+
+    "Does ClimaX release code?", "is FlexGen open source?" -> ``"code"`` (an availability word with
+    no artifact asks for code); "does it release its dataset?" -> ``"data"``; "are the model weights
+    public?" -> ``"models"``. A sentence answers it by stating the artifact available in any words
+    ("Our software and data are publicly available", a repository link): the words of the question
+    are no terms a sentence must hold (:func:`rag.route.lead.availability_span`).
+    """
+    words = [w.lower() for w in WORD.findall(aspect)]
+    if not (_AVAILABILITY.search(aspect) or (words and words[-1] in _AVAILABILITY_FINAL)):
+        return ""
+    if any(w in _AVAILABLE_MODELS for w in words) and not any(w in _AVAILABLE_CODE for w in words):
+        return "models"
+    if any(w in _AVAILABLE_DATA for w in words):
+        return "data"
+    return "code"

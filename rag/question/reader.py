@@ -85,7 +85,7 @@ from rag.question.plan import (
     TablePlan,
     Topic,
 )
-from rag.question.polar import polar, polar_compares, polar_terms
+from rag.question.polar import polar, polar_available, polar_compares, polar_terms
 from rag.question.roles import asks_own_limitations, is_summary, question_roles
 from rag.question.slots import GUESSED_SIZE, read_slot
 from rag.question.table import asks_table, column_phrases, split_table
@@ -733,7 +733,9 @@ class Reader:
             roles |= {"problem", "method", "result"}
         # Yes/no only about papers the question refers to: "Does any paper ..." asks for papers.
         is_polar = polar(query) and any(r.kind != "plural" or number != "many" for r in refs)
-        asked_terms = polar_terms(aspect) if is_polar else ()
+        available = polar_available(aspect) if is_polar else ""
+        # "does it release code?", "is FlexGen open source?": the artifact's availability, in any words
+        asked_terms = (available,) if available else polar_terms(aspect) if is_polar else ()
         described = [r for r in refs if r.kind == "description"]
         if kind and described and not distinct:
             # a detail of the paper a description names ("how big is the model of the ride-hailing
@@ -762,7 +764,8 @@ class Reader:
             detail=detail,
             polar=is_polar and bool(asked_terms),
             polar_terms=asked_terms,
-            polar_compared=is_polar and bool(asked_terms) and polar_compares(aspect),
+            polar_compared=is_polar and bool(asked_terms) and polar_compares(aspect) and not available,
+            polar_available=available if is_polar else "",
             own_limits=asks_own_limitations(query, names),
         )
         # --- comparisons: two papers and a comparison word or "each"/"both"/"or"; or "compare them"

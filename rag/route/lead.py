@@ -99,6 +99,9 @@ STANCE_WINDOW = 4
 """Words before a term searched for a contrast word: a clause's preposition phrase ("over
 autoregressive diffusion language models") puts its head noun up to four words after it."""
 _OWN = _VOCABULARY["own"].pattern
+_AVAILABILITY_CUE = _VOCABULARY["availability_cue"]
+_AVAILABLE_NOUNS = {k: _VOCABULARY[f"available_{k}"] for k in ("code", "data", "models")}
+_CODE_HOST = _VOCABULARY["code_host"]
 _WORDS = re.compile(r"\S+")
 _ENUMERATOR = re.compile(r"\(\d{1,2}\)|^\d{1,2}\)")
 """A list item's number ("(1) Overhead", "2) Suboptimal"): it counts items, it states no figure."""
@@ -310,6 +313,26 @@ def contrasted(sentence: str, span: tuple[int, int, bool, bool], terms: Sequence
     return False
 
 
+def availability_span(sentence: str, artifact: str) -> tuple[int, int, bool, bool] | None:
+    """Whether ``sentence`` makes ``artifact`` (``"code"``, ``"data"`` or ``"models"``,
+    :attr:`rag.question.plan.AskPlan.polar_available`) available, as :func:`term_span` gives it:
+    ``(0, len(sentence), False, negated)``, or ``None``.
+
+    It does when it holds a word of availability (``availability_cue``: "available", "release",
+    "open-sourced", a link) and a noun of the artifact ("Our software and data are publicly
+    available" makes code and data available), or, for code, a link to a code host ("Project:
+    https://github.com/..."). ``negated`` when a negation stands within two words before the cue
+    ("the code is not available").
+    """
+    cue = _AVAILABILITY_CUE.search(sentence)
+    if cue is None:
+        return None
+    if not _AVAILABLE_NOUNS[artifact].search(sentence) and not (artifact == "code" and _CODE_HOST.search(sentence)):
+        return None
+    before = [w.lower().strip("(),.;:") for w in sentence[: cue.start()].split()[-2:]]
+    return 0, len(sentence), False, any(w in _NEGATIONS for w in before)
+
+
 def quoted(sentence: str, span: tuple[int, int, bool] | tuple[int, int, bool, bool]) -> str:
     """``“span”`` as every quotation is shown (:func:`strip_markup`), an ellipsis after a cut one."""
     a, b, cut = span[0], span[1], span[2]
@@ -392,14 +415,17 @@ def _per_part(s: Source, plan: AskPlan, rank: Rank, stating: Stating | None = No
 
 
 def _polar(
-    s: Source, terms: Sequence[str], sentences: Sentences, move: Move = lambda e: "unknown", compared: bool = False
+    s: Source, terms: Sequence[str], sentences: Sentences, move: Move = lambda e: "unknown", compared: bool = False,
+    available: str = "",
 ) -> str:
     """Yes with the stating clause, the clause with its negation, or "does not state this".
 
     ``compared``: the question asks a comparison ("fewer diffusion steps?"); its comparative is no
     term a sentence must hold, and the sentence that states the other terms (one with a figure
     first: "one-eighth of the total diffusion steps") is quoted as stated, not as "yes": the
-    direction is the reader's to judge.
+    direction is the reader's to judge. ``available``: the question asks whether an artifact is
+    made available ("does ClimaX release code?"); a sentence that makes it available in any words
+    states it (:func:`availability_span`), not one that holds the question's words.
 
     A sentence of the abstract that states the terms but is not among the source's evidence is
     added to it (so the quotation below the lead holds it too). A sentence of the abstract's
@@ -410,7 +436,10 @@ def _polar(
     seen = {e.start for e in candidates}
     pid = s.hit.paper.id
     candidates += [Evidence(pid, x.text, x.start, x.end, 0.0) for x in sentences(candidates[0]) if x.start not in seen]
-    stating = [(e, span) for e in candidates if (span := term_span(e.sentence, terms)) is not None]
+    if available:
+        stating = [(e, span) for e in candidates if (span := availability_span(e.sentence, available)) is not None]
+    else:
+        stating = [(e, span) for e in candidates if (span := term_span(e.sentence, terms)) is not None]
     if compared:  # a sentence with a figure first ("one-eighth of the total diffusion steps")
         stating = sorted(stating, key=lambda es: not states_amount(es[0].sentence))
     # A sentence that affirms the terms first; else one that negates them; else one that sets them against the paper.
@@ -445,6 +474,8 @@ def _polar(
         if compared:  # the direction of the comparison is the reader's to judge
             return f"Stated in {_name(s)} (judge the comparison from it): {quoted(e.sentence, span)}"
         return f"Yes: {_name(s)} — {quoted(e.sentence, span)}"
+    if available:
+        return f"The abstract of {_name(s)} does not state this: no sentence makes its {available} available."
     keys = {k for e in candidates for k, _, _ in _keys_at(e.sentence)}
     missing = [t for t in terms if term_key(t) not in keys]
     what = (
@@ -565,7 +596,9 @@ def lead_line(
     if plan.own_limits and named:
         return "\n".join(_limits(s, move) for s in sources)
     if plan.polar and plan.polar_terms and named:
-        return "\n".join(_polar(s, plan.polar_terms, sentences, move, plan.polar_compared) for s in sources)
+        return "\n".join(
+            _polar(s, plan.polar_terms, sentences, move, plan.polar_compared, plan.polar_available) for s in sources
+        )
     if listing:
         lines = [about_head(len(sources), matched, at_least, scope)]
         for s in sources:

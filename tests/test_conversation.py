@@ -18,6 +18,7 @@ from rag.pipeline import Components
 from rag.route.answer import REFUSAL
 from rag.route.conversation import Conversation, Turn, renumber_markers
 from rag.route.filters import AUTO_HINT, Filters
+from rag.route.lead import availability_span
 from rag.route.summary import MAX_SUMMARY_PAPERS
 
 DANCE = "000_6b930c46f6674b66#1"
@@ -427,9 +428,28 @@ def test_a_question_within_the_last_list_is_asked_of_its_papers_only(mixed: Comp
     assert molecules.citations and set(ids(molecules)) <= set(ids(recent)), molecules.answer.text
     assert_grounded(molecules, mixed)
     speech = conv.ask("do any of them synthesize speech?", filters=auto)  # Guided-TTS is 2022: not among them
-    assert speech.kind == "refusal" and "Asked within the" in speech.answer.text, speech.answer.text
+    assert speech.kind == "refusal" and "None of the " in speech.answer.text, speech.answer.text
+    assert "papers of the previous answer states “synthesize speech”" in speech.answer.text
     alone = Conversation(mixed.pipeline).ask("which ones use diffusion models?", filters=auto)  # no list yet
     assert set(ids(alone)) == first, alone.answer.text
+
+
+def test_a_question_within_the_last_list_keeps_the_papers_that_state_it(conv: Conversation, components):
+    listed = conv.ask("Which papers use reinforcement learning for LLM agents?")
+    first = ids(listed)
+    code = conv.ask("which of these release code?")  # "Our software and data are publicly available" counts
+    kept = ids(code)
+    assert kept and set(kept) < set(first), code.answer.text
+    assert code.answer.text.startswith(f"{len(kept)} of the {len(first)} papers of the previous answer make")
+    assert "No sentence states it in: " in code.answer.text  # the others were checked, and are named
+    for c in code.citations:  # each kept paper is quoted with the sentence that makes its code available
+        assert availability_span(c.evidence[0].sentence, "code") is not None
+    assert_grounded(code, components)
+    conv2 = Conversation(conv.pipeline)
+    conv2.ask("Which papers use reinforcement learning for LLM agents?")
+    alf = conv2.ask("which of them are evaluated on ALFWorld or ScienceWorld?")  # alternatives: either one
+    assert alf.citations and set(ids(alf)) < set(first), alf.answer.text
+    assert all(re.search("ALFWorld|ScienceWorld", c.evidence[0].sentence) for c in alf.citations)
 
 
 def test_named_papers_resolve_outside_the_filter_and_are_flagged(mixed: Components):

@@ -886,3 +886,19 @@ def test_a_question_within_the_last_list_is_marked_to_be_asked_within_it(cat):
     assert years.follow is not None and years.follow.kind == "narrow" and years.filters.year == 2023
     chosen = read_question("which of them is faster?", cat)  # ranks them: a comparison, not a list
     assert chosen.follow is not None and chosen.follow.kind == "choose"
+
+
+@pytest.mark.parametrize(
+    ("question", "stated", "available"),
+    [
+        ("which of them study speech or audio?", (("speech",), ("audio",)), ""),  # either alternative keeps a paper
+        ("among these, which are evaluated on Flickr30k", (("flickr30k",),), ""),
+        ("which of these release code?", (), "code"),  # the artifact made available, in any words
+        ("do any of them open-source their datasets?", (), "data"),
+        ("which ones are from 2023?", (), ""),  # no topic: the filter alone
+    ],
+)
+def test_a_question_within_the_last_list_says_what_each_paper_must_state(cat, question, stated, available):
+    follow = read_question(question, cat, filters=("year",)).follow
+    assert follow is not None and follow.kind == "narrow"
+    assert (follow.stated, follow.available) == (stated, available)

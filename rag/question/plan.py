@@ -214,6 +214,12 @@ class FollowUp:
             RL?", "which ones are from 2023?": the plan itself asked within the papers the previous
             answer listed).
         target: For ``what_about``: the other paper or topic as written ("APM", "the first one").
+        stated: For ``narrow``: what a listed paper must state to be kept, as alternatives of terms
+            (:func:`rag.question.polar.polar_terms` of each facet: "which of them study speech or
+            audio?" -> ``(("speech",), ("audio",))``); empty when the question asks no topic
+            ("which ones are from 2023?").
+        available: For ``narrow``: the artifact a listed paper must make available ("which of them
+            release code?", :func:`rag.question.polar.polar_available`), else ``""``.
         target_refs: The references inside ``target``.
         plan: For ``of_reference``: the plan of the new question as asked of the paper; for
             ``verdict``/``choose``: the comparison to make once the papers are known.
@@ -223,6 +229,8 @@ class FollowUp:
     target: str = ""
     target_refs: tuple[PaperRef, ...] = ()
     plan: Plan | None = None
+    stated: tuple[tuple[str, ...], ...] = ()
+    available: str = ""
 
 
 @dataclass(frozen=True)

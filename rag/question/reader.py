@@ -324,6 +324,18 @@ def narrowed_question(query: str) -> str | None:
     return None
 
 
+def _narrowing(plan: Plan) -> FollowUp:
+    """The :class:`FollowUp` of a question asked within the last list: what each listed paper must
+    state to be kept (the terms of each alternative of its topic, or the artifact it must make
+    available)."""
+    if not isinstance(plan, AskPlan) or not plan.topic.text or plan.detail is not None:
+        return FollowUp("narrow")
+    text = plan.topic.text
+    available = polar_available(plan.query)  # "which of these release code?": the topic is "code"
+    alternatives = tuple(t for f in (plan.topic.facets or (text,)) if (t := polar_terms(f)))
+    return FollowUp("narrow", stated=() if available else alternatives, available=available)
+
+
 def _what_about(query: str, refs: Sequence[PaperRef]) -> str | None:
     """``X`` of "what about X?", or of "and <reference>?" (a message that is only "and" and a reference
     to a paper: "and the first one?", "and [3]?"); ``None`` for any other message ("and which use RL?")."""
@@ -586,7 +598,7 @@ class Reader:
         narrowed = narrowed_question(query) if query and not greeting else None
         if narrowed is not None:  # "which of them use RL?": "which papers use RL?" within the last list
             plan = self.read(narrowed, filters=filters)
-            return replace(plan, asked=asked, follow=plan.follow or FollowUp("narrow"))
+            return replace(plan, asked=asked, follow=plan.follow or _narrowing(plan))
         cat = self.catalogue
         stated = StatedFilters()
         if query and not greeting:

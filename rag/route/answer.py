@@ -36,7 +36,7 @@ from rag.question.filters import FILTER_KINDS
 from rag.question.parts import description_clauses
 from rag.question.plan import Ask, AskPlan, Plan, Topic
 from rag.question.reader import Reader
-from rag.route.lead import key_clause, lead_line, list_head, mention_head, quoted
+from rag.route.lead import availability_span, key_clause, lead_line, list_head, mention_head, quoted, term_span
 from rag.route.membership import Membership, more_may_match
 from rag.route.refusal import RefusalPolicy
 from rag.route.slot import slot_span, slot_strength
@@ -165,6 +165,9 @@ class AnswerPipeline:
         partly = ""
         unstated = ""  # a detail no abstract states, asked beside other parts that are answered
         described = False  # a detail asked of one paper the question describes
+        follow = plan.follow
+        if not papers and scope and allowed and follow is not None and (follow.stated or follow.available):
+            return self._within_list(plan, allowed, scope, timings, t0)
         if papers:
             retrieval = self.retriever.search(plan.search)
             timings.retrieval = time.perf_counter() - t0
@@ -554,6 +557,77 @@ class AnswerPipeline:
             note="authors from the paper records (abstracts do not state them)",
             matched=len(sources),
             timings=timings,
+            lead=lead,
+        )
+
+    def _within_list(self, plan: AskPlan, listed: Collection[str], scope: str, timings: Timings, t0: float) -> Answer:
+        """A question asked within the papers the previous answer listed ("which of them use
+        transformers?", "which of these release code?"): each listed paper is kept when a sentence
+        of its abstract states what is asked, without a negation before it (the terms of one
+        alternative, :func:`rag.route.lead.term_span`; or the artifact made available,
+        :func:`rag.route.lead.availability_span`), and quoted with that sentence. The list was
+        already about its topic, so the check is what each paper states, not how close it comes
+        to the words (calibrated membership would judge the new words against the whole collection).
+        The papers none of whose sentences states it are named, so the reader sees every listed
+        paper was checked.
+
+        Returns:
+            A ``list`` answer of the papers that state it (in order of retrieval for the ask), or a
+            refusal naming the papers checked when none does.
+        """
+        assert plan.follow is not None
+        alternatives, available = plan.follow.stated, plan.follow.available
+        retrieval = self.retriever.search(plan.topic.search, allowed=set(listed))
+        timings.retrieval = time.perf_counter() - t0
+        scores = {h.paper.id: h.score for h in retrieval.hits}
+        order = sorted(listed, key=lambda p: (-scores.get(p, 0.0), p))
+
+        def stating(paper_id: str) -> Evidence | None:
+            for s in self.evidence.sentences(self.catalogue[paper_id])[0]:
+                spans = [availability_span(s.text, available)] if available else [
+                    term_span(s.text, terms) for terms in alternatives
+                ]
+                if any(span is not None and not span[3] for span in spans):
+                    return Evidence(paper_id, s.text, s.start, s.end, 1.0)
+            return None
+
+        t = time.perf_counter()
+        found = [(p, e) for p in order if (e := stating(p)) is not None]
+        timings.evidence = time.perf_counter() - t
+        unstated = [self.catalogue[p].label for p in order if p not in dict(found)]
+        asked = " or ".join(f"“{' '.join(t)}”" for t in alternatives)
+        one = len(found) == 1
+        if available:
+            verb = f"makes its {available} available" if one else f"make their {available} available"
+        else:
+            verb = f"state{'s' if one else ''} {asked}"
+        if not found:
+            what = f"makes its {available} available" if available else f"states {asked}"
+            message = f"{REFUSAL} None of {scope} {what}; checked: {', '.join(unstated)}."
+            return self.refusal(plan.asked, message, timings, t0)
+        sources = [
+            Source(i + 1, PaperHit(self.catalogue[p], scores.get(p, 0.0)), [e]) for i, (p, e) in enumerate(found)
+        ]
+        n = len(found)
+        lines = [f"{n} of {scope} {verb}:"]
+        for s in sources:
+            said = s.evidence[0].sentence
+            lines.append(f"- **{s.hit.paper.label}** {format_marker(s.number)} — {quoted(said, (0, len(said), False))}")
+        if unstated:
+            lines.append(f"\nNo sentence states it in: {', '.join(unstated)}.")
+        lead = "\n".join(lines)
+        text = render(sources, "", listing=True, matched=n, lead=lead)
+        timings.total = time.perf_counter() - t0
+        return Answer(
+            question=plan.asked,
+            text=text,
+            citations=[citation(s) for s in sources],
+            hits=[s.hit for s in sources],
+            backend="none",
+            note=f"each of {scope} checked for a sentence that states it",
+            matched=n,
+            timings=timings,
+            kind="list",
             lead=lead,
         )
 

@@ -360,7 +360,7 @@ class Conversation:
             return self._refusal_turn(plan, f"{REFUSAL} {NOT_ENGLISH}", t0, fplan)
         ans = self.pipeline.answer(plan, papers=ids, allowed=allowed, scope=fplan.scope, **kw)
         ans = replace(self.renumber(ans), question=plan.asked, note=self._note(fplan, ans.note))
-        if ans.refused and fplan.scope:  # "do any of them evaluate on CIFAR-10?": none of the list does
+        if ans.refused and fplan.scope and fplan.scope not in ans.text:  # none of the list answers
             ans = replace(ans, text=ans.text.replace(REFUSAL, f"{REFUSAL} Asked within {fplan.scope}:", 1))
         if reading.offer:
             ans = replace(ans, text=f"{ans.text}\n\n{reading.offer}")

@@ -24,6 +24,10 @@ __all__ = ["TERM_SHARE", "Catalogue", "NameIndex"]
 
 _RUN = re.compile(r"[\w-]+")
 _WORD = re.compile(r"[A-Za-z][\w-]*")
+_SIZED = re.compile(r"^(?P<name>[A-Za-z][\w-]{2,}?)-?\d+(?:\.\d+)?[BMK]$")
+"""A named model with its size glued on ("Seg-Zero-7B", "Flamingo80B"): the name alone is a term of
+the abstract too, so "Does RSAgent outperform Seg-Zero?" is not refused as naming something no
+abstract mentions."""
 
 
 def _bounded(key: str) -> re.Pattern[str]:
@@ -111,6 +115,8 @@ class NameIndex:
                         self.phrases[spaced].add(p.id)  # "shape of thought" for Shape-of-Thought
             for ent in named_entities(p.text_for_index):
                 self.terms[ent.lower()].add(p.id)
+                if sized := _SIZED.match(ent):
+                    self.terms[sized.group("name").lower()].add(p.id)
                 for part in ent.split("-"):
                     if len(part) >= 4 and any(c.isupper() for c in part[1:]):
                         self.terms[part.lower()].add(p.id)

@@ -776,7 +776,10 @@ class Reader:
             detail=detail,
             polar=is_polar and bool(asked_terms),
             polar_terms=asked_terms,
-            polar_compared=is_polar and bool(asked_terms) and polar_compares(aspect) and not available,
+            # "Is BLIP-2 better than Flamingo?", "does X outperform Y?": the sentence that sets the
+            # paper against Y answers it, for the reader to judge (not "mentioned in contrast")
+            polar_compared=is_polar and bool(asked_terms) and (polar_compares(aspect) or asks_better(query))
+            and not available,
             polar_available=available if is_polar else "",
             own_limits=asks_own_limitations(query, names),
         )

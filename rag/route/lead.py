@@ -227,12 +227,20 @@ def number_span(sentence: str) -> tuple[int, int, bool] | None:
     return _capped(sentence, kept[first][0], kept[last][1], spans)
 
 
+_SIZED_NAME = re.compile(r"^([a-z][a-z0-9-]{2,}?)-?\d+(?:\.\d+)?[bmk]?$")
+"""A name glued to a size or version ("flamingo80b", "seg-zero-7b", "resnet50"): its name part is a
+term too, so "Is BLIP-2 better than Flamingo?" finds "outperforms Flamingo80B"."""
+
+
 def _keys_at(sentence: str) -> list[tuple[str, int, int]]:
-    """Term keys of the content tokens of a sentence with their offsets (hyphenated parts too)."""
+    """Term keys of the content tokens of a sentence with their offsets (hyphenated parts too, and
+    the name of a name glued to its size: :data:`_SIZED_NAME`)."""
     out = []
     for m in _TERM_TOKEN.finditer(sentence):
         tok = m.group(0).lower()
-        for part in {tok, *(p for p in tok.split("-") if len(p) > 1)}:
+        parts = {tok, *(p for p in tok.split("-") if len(p) > 1)}
+        parts |= {g.group(1).rstrip("-") for p in list(parts) if (g := _SIZED_NAME.match(p))}
+        for part in parts:
             if content_terms(part):
                 out.append((term_key(part), m.start(), m.end()))
     return out

@@ -902,3 +902,14 @@ def test_a_question_within_the_last_list_says_what_each_paper_must_state(cat, qu
     follow = read_question(question, cat, filters=("year",)).follow
     assert follow is not None and follow.kind == "narrow"
     assert (follow.stated, follow.available) == (stated, available)
+
+
+def test_a_link_word_asked_of_another_paper_is_no_paper_name():
+    cat = Catalogue([
+        Paper("u#1", "We propose a novel URL framework that predicts future states of the latent space.", label="URL"),
+        Paper("c#1", "ClimaX is a foundation model for weather. Code: https://github.com/x/climax.", label="ClimaX"),
+        Paper("d#1", "A third abstract about graphs and their spectra.", label="Spectra"),
+    ])
+    assert read_question("What is the code URL of ClimaX?", cat).named_ids == ("c#1",)
+    assert read_question("ClimaX: GitHub link?", cat).named_ids == ("c#1",)
+    assert read_question("Summarize URL", cat).named_ids == ("u#1",)  # alone, the label names its paper

@@ -186,7 +186,13 @@ def _refs(query: str, catalogue: Catalogue | None, names: NameReader | None) -> 
         for m in _ID.finditer(query):
             if m.group(1) in catalogue:
                 add(m.start(), m.end(), PaperRef(m.group(1), "id", (m.group(1),)))
-        for name, ids in (names.named(query) if names is not None else {}).items():
+        named = names.named(query) if names is not None else {}
+        # "What is the code URL of ClimaX?": with another paper named, a link word is the link asked
+        # for, not a paper labelled "URL" ("Summarize URL" still names it)
+        linked = _asks_link(query) and any(not _LINK.fullmatch(n) for n in named)
+        for name, ids in named.items():
+            if linked and _LINK.fullmatch(name):
+                continue
             found = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", query, re.I)
             pos = found.start() if found else len(query)
             add(pos, pos + len(name), PaperRef(name, "name", ids))

@@ -913,3 +913,16 @@ def test_a_link_word_asked_of_another_paper_is_no_paper_name():
     assert read_question("What is the code URL of ClimaX?", cat).named_ids == ("c#1",)
     assert read_question("ClimaX: GitHub link?", cat).named_ids == ("c#1",)
     assert read_question("Summarize URL", cat).named_ids == ("u#1",)  # alone, the label names its paper
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "the paper that samples from a large model faster by running a small model and checking its tokens in parallel",
+        "that work that makes agents act faster by trimming their thoughts",
+        "the study that trains retrieval faster than before by caching its index",
+    ],
+)
+def test_a_pronoun_inside_a_description_is_the_described_papers_own_not_a_second_paper(cat, question):
+    # "faster" ranks, but there is one paper: the one described ("its" is its own)
+    assert read_question(question, cat).intent == "ask"

@@ -794,7 +794,9 @@ class Reader:
         # "how does it differ from APM?": "it" is the paper of the last turn; after a name it is
         # that paper ("What does DocVAL gain, and what is it compared against?": one paper)
         first = next((r for r in refs if r.kind in ("name", "id", "number", "ordinal", "pronoun")), None)
-        pronoun = first is not None and first.kind == "pronoun"
+        # a pronoun after a description is the described paper's own ("the paper that samples from a
+        # large model faster ... and checks its tokens"), no second paper
+        pronoun = first is not None and first.kind == "pronoun" and not described
         two = len(distinct) + len(described) + int(pronoun) >= 2
         explicit = bool(_COMPARE_WORD.search(query))
         pair = TWO.search(query)  # "the two federated learning papers"

@@ -376,6 +376,7 @@ def test_topic_summary_refuses_an_absent_topic(conv: Conversation):
 # --- filters (seed papers without a year + 49 ICML papers of 2022/2023; ``mixed`` in conftest) ----
 
 YEAR = {r["id"]: r["year"] for r in map(json.loads, MIXED.read_text().splitlines())}
+TITLES = {r["id"]: r["title"] for r in map(json.loads, MIXED.read_text().splitlines())}
 
 
 def years(turn: Turn) -> set[int | None]:
@@ -450,6 +451,16 @@ def test_a_question_within_the_last_list_keeps_the_papers_that_state_it(conv: Co
     alf = conv2.ask("which of them are evaluated on ALFWorld or ScienceWorld?")  # alternatives: either one
     assert alf.citations and set(ids(alf)) < set(first), alf.answer.text
     assert all(re.search("ALFWorld|ScienceWorld", c.evidence[0].sentence) for c in alf.citations)
+
+
+def test_a_paper_asked_by_its_title_is_that_paper_or_is_said_to_be_absent(mixed: Components):
+    conv = Conversation(mixed.pipeline)
+    absent = conv.ask("Summarize Attention Is All You Need")  # not a topic to list papers on
+    assert absent.kind == "refusal" and not absent.citations
+    assert "No paper titled “Attention Is All You Need” is in the collection." in absent.answer.text
+    diffpure = next(pid for pid, r in TITLES.items() if r == "Diffusion Models for Adversarial Purification")
+    held = conv.ask('What does "Diffusion Model for Adversarial Purification" propose?')  # one letter off
+    assert ids(held) == [diffpure], held.answer.text
 
 
 def test_named_papers_resolve_outside_the_filter_and_are_flagged(mixed: Components):

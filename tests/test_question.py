@@ -12,7 +12,7 @@ import pytest
 
 from rag.index.catalogue import Catalogue
 from rag.question.phrasing import clean_input, facets, split_exclusion, split_frame
-from rag.question.reader import MAX_QUESTION_CHARS, narrowed_question, read_question
+from rag.question.reader import MAX_QUESTION_CHARS, asked_title, narrowed_question, read_question
 from rag.vocabulary import Vocabulary
 from store.papers import Paper
 
@@ -926,3 +926,30 @@ def test_a_link_word_asked_of_another_paper_is_no_paper_name():
 def test_a_pronoun_inside_a_description_is_the_described_papers_own_not_a_second_paper(cat, question):
     # "faster" ranks, but there is one paper: the one described ("its" is its own)
     assert read_question(question, cat).intent == "ask"
+
+
+@pytest.mark.parametrize(
+    ("question", "title"),
+    [
+        ("Summarize Attention Is All You Need", "Attention Is All You Need"),
+        ("what does Learning To Rank With Decision Trees propose?", "Learning To Rank With Decision Trees"),
+        ('Data of "Deep Residual Learning for Image Recognition"?', "Deep Residual Learning for Image Recognition"),
+        ("Summarize Graph Neural Networks", ""),  # a capitalised topic
+        ("Summarize Reinforcement Learning For LLM Agents", ""),  # one capitalised function word is not enough
+        ('Which papers mention "chain of thought"?', ""),  # a quoted term
+        ("What Is DANCE About?", ""),  # the question's own words
+    ],
+)
+def test_a_title_asked_about_is_read_as_a_title(question, title):
+    assert asked_title(question) == title
+
+
+def test_a_title_the_collection_lacks_is_marked_and_one_it_holds_names_its_paper():
+    cat = Catalogue([
+        Paper("t#1", "We study attention.", title="Efficient Attention via Control Variates", label="EAVC"),
+        Paper("t#2", "We study ranking.", title="Learning to Rank with Decision Trees", label="LRDT"),
+    ])
+    missing = read_question("Summarize Attention Is All You Need", cat)
+    assert missing.missing_title == "Attention Is All You Need" and not missing.named_ids
+    found = read_question('what does "Learning to Rank with Decision Tree" propose?', cat)  # one letter off
+    assert found.named_ids == ("t#2",) and not found.missing_title

@@ -13,6 +13,8 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
+from rapidfuzz import fuzz, process
+
 from rag.index.authors import AuthorIndex
 from rag.lexicon import lemma, stem
 from rag.text import named_entities, normalize, normalize_case_keep
@@ -24,6 +26,17 @@ __all__ = ["TERM_SHARE", "Catalogue", "NameIndex"]
 
 _RUN = re.compile(r"[\w-]+")
 _WORD = re.compile(r"[A-Za-z][\w-]*")
+TITLE_MATCH_MIN = 92.0
+"""Least rapidfuzz ratio (0-100) between a title asked for and a record's title for the record to be
+that paper: set by hand so that a typing error or two in a 60-character title still matches (a
+ratio of about 96) while another paper's title of shared words does not (the closest pairs of
+distinct titles among 800 of the 3,098 ICML 2022-23 papers score 82 at most)."""
+
+TITLE_CLOSE_MIN = 70.0
+"""Least rapidfuzz ratio for a title to be named as the closest to one the collection lacks; below
+it the closest title shares little more than common words and naming it would mislead (set by hand:
+"Attention Is All You Need" against the 3,098 ICML 2022-23 titles scores under 50)."""
+
 _SIZED = re.compile(r"^(?P<name>[A-Za-z][\w-]{2,}?)-?\d+(?:\.\d+)?[BMK]$")
 """A named model with its size glued on ("Seg-Zero-7B", "Flamingo80B"): the name alone is a term of
 the abstract too, so "Does RSAgent outperform Seg-Zero?" is not refused as naming something no
@@ -163,6 +176,30 @@ class Catalogue:
 
     def __len__(self) -> int:
         return len(self.papers)
+
+    @functools.cached_property
+    def _titles(self) -> dict[str, str]:
+        """Normalized title -> paper id, for the records that carry a title."""
+        return {normalize(p.title): p.id for p in self.papers.values() if p.title}
+
+    def titled(self, title: str) -> tuple[str | None, str]:
+        """The paper whose title is ``title`` (case, punctuation and a few typing errors aside:
+        rapidfuzz ratio >= :data:`TITLE_MATCH_MIN` of the normalized titles), and the closest title
+        of the collection (when it scores :data:`TITLE_CLOSE_MIN` or more): ``(paper id or None,
+        closest title or "")``. ``(None, "")`` when no record carries a title."""
+        key = normalize(title)
+        if not self._titles or not key:
+            return None, ""
+        if key in self._titles:
+            pid = self._titles[key]
+            return pid, self.papers[pid].title or ""
+        got = process.extractOne(key, list(self._titles), scorer=fuzz.ratio)
+        if got is None:
+            return None, ""
+        pid = self._titles[got[0]]
+        if got[1] >= TITLE_MATCH_MIN:
+            return pid, self.papers[pid].title or ""
+        return None, (self.papers[pid].title or "") if got[1] >= TITLE_CLOSE_MIN else ""
 
     @functools.cached_property
     def index_keys(self) -> frozenset[str]:

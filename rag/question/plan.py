@@ -255,6 +255,10 @@ class Plan:
             named entities, hyphenated compounds, coined terms the collection indexes).
         figures: Figures the query quotes ("65x", "40%"): a measured result identifies its paper.
         follow: When the message continues the previous question (:class:`FollowUp`).
+        missing_title: A paper's title the question asks about that no record of the collection
+            has (:func:`rag.question.reader.asked_title`, :meth:`rag.index.catalogue.Catalogue.titled`):
+            the question is refused, naming the closest title, not answered as a topic.
+        closest_title: The collection's title closest to the one asked for (``""`` when none).
     """
 
     asked: str
@@ -270,6 +274,8 @@ class Plan:
     rare: tuple[str, ...] = ()
     figures: frozenset[str] = frozenset()
     follow: FollowUp | None = None
+    missing_title: str = ""
+    closest_title: str = ""
 
     @property
     def intent(self) -> str:

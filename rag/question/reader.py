@@ -52,6 +52,7 @@ from rag.question.names import NameReader
 from rag.question.parts import described_head, question_parts, topic_parts, without_paper_description
 from rag.question.phrasing import (
     BETTER,
+    FRAME_WORDS,
     asks_better,
     asks_collection,
     asks_for_paper,
@@ -342,6 +343,38 @@ def _narrowing(plan: Plan) -> FollowUp:
     return FollowUp("narrow", stated=() if available else alternatives, available=available)
 
 
+_TITLE_FUNCTION = _VOCABULARY["title_function_word"].words
+_QUOTED = re.compile(r"[“\"]([^”\"]{8,})[”\"]")
+_TITLE_WORD = re.compile(r"[\w'’:-]+")
+
+
+def asked_title(query: str) -> str:
+    """A paper's title the question asks about, as written; ``""`` when it states none.
+
+    A title is a quoted phrase of four or more words, two or more of them capitalised ("What
+    datasets does \u201cDeep Residual Learning for Image Recognition\u201d use?"), or a run of three or
+    more capitalised words two of which, past the first, are function words a title capitalises
+    ("Summarize Attention Is All You Need"; class ``title_function_word``). A capitalised topic
+    ("Graph Neural Networks", "Reinforcement Learning For LLM Agents") and a quoted term ("chain
+    of thought") are no titles.
+    """
+    for m in _QUOTED.finditer(query):
+        words = m.group(1).split()
+        if len(words) >= 4 and sum(w[:1].isupper() for w in words) >= 2:
+            return m.group(1).strip()
+    run: list[str] = []
+    for w in [*_TITLE_WORD.findall(query), ""]:
+        if w[:1].isupper() or w[:1].isdigit():
+            run.append(w)
+            continue
+        while run and run[0].lower() in FRAME_WORDS:  # "Summarize ...", "What Is ...": the question's own words
+            run = run[1:]
+        if len(run) >= 3 and sum(x.lower() in _TITLE_FUNCTION for x in run[1:]) >= 2:
+            return " ".join(run)
+        run = []
+    return ""
+
+
 def _what_about(query: str, refs: Sequence[PaperRef]) -> str | None:
     """``X`` of "what about X?", or of "and <reference>?" (a message that is only "and" and a reference
     to a paper: "and the first one?", "and [3]?"); ``None`` for any other message ("and which use RL?")."""
@@ -429,6 +462,8 @@ class _Header(TypedDict, total=False):
     coined: tuple[str, ...]
     rare: tuple[str, ...]
     figures: frozenset[str]
+    missing_title: str
+    closest_title: str
 
 
 class Reader:
@@ -617,6 +652,14 @@ class Reader:
         )
         located = _refs(query, cat, self.names) if query else []
         refs = [r for _, r in located]
+        title = asked_title(query) if cat is not None and not any(r.kind in ("name", "id") for r in refs) else ""
+        if title and cat is not None:  # "Summarize Attention Is All You Need": a paper asked by its title
+            pid, header["closest_title"] = cat.titled(title)
+            if pid is not None:
+                located = sorted([*located, (query.find(title), PaperRef(title, "name", (pid,)))], key=lambda t: t[0])
+                refs = [r for _, r in located]
+            else:
+                header["missing_title"] = title
         if greeting and not any(r.kind in ("name", "id") for r in refs):  # "got it" refers to no paper
             return Reply(**header, kind="social")
         held = asks_collection(query) if query and not refs else ""

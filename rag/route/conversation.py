@@ -302,6 +302,12 @@ class Conversation:
             fplan = fplan.within([c.paper_id for c in listed], f"the {len(listed)} papers of the previous answer")
         if isinstance(plan, Reply):
             return self._reply(plan, fplan, t0)
+        if plan.missing_title and any(p.title for p in self.papers.values()):
+            # "Summarize Attention Is All You Need" when no record has that title (records without
+            # titles cannot say)
+            closest = f" The closest title is “{plan.closest_title}”." if plan.closest_title else ""
+            text = f"{REFUSAL} No paper titled “{plan.missing_title}” is in the collection.{closest}"
+            return self._refusal_turn(plan, text, t0, fplan)
         if isinstance(plan, CollectionPlan):
             return self._collection(plan, fplan, t0)
         if fplan.allowed is not None and not fplan.allowed and not plan.named_ids:

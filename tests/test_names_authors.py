@@ -181,4 +181,7 @@ def test_an_author_no_record_names_gets_an_empty_filter_that_says_why():
     # a method's name, a single capitalised word, or the option off: no person
     assert stated_person("methods guided by Process Reward Models", index.vocabulary) == ""
     assert stated_person("what is improved by DANCE?", index.vocabulary) == ""
+    # a surname an abstract cites ("the formulation by Hinton (1999)") still names a person with a first name
+    cited = {"we", "formulation", "hinton", "product", "experts"}
+    assert stated_person("Which papers by Geoffrey Hinton are in the collection?", cited) == "Geoffrey Hinton"
     assert read_and_plan(Filters(auto=False), "papers by Sergey Levine", {"s": seedlike[0]}, index)[0].allowed is None

@@ -177,13 +177,14 @@ _PERSON = re.compile(  # case-sensitive: the name's capitals say it is a name
 def stated_person(question: str, vocabulary: Collection[str] = frozenset()) -> str:
     """A person's name the question asks the papers of ("papers by Sergey Levine", "which papers
     did Yoshua Bengio write?"), for when the records name no such author; ``""`` if none. Two
-    capitalised words at least ("improved by DANCE" names a method), none a word of the
-    abstracts (``vocabulary``, lower case: "guided by Process Reward Models" names a method)."""
+    capitalised words at least ("improved by DANCE" names a method), not all of them words of the
+    abstracts (``vocabulary``, lower case: "guided by Process Reward Models" names a method; an
+    abstract may cite "the formulation by Hinton (1999)", yet "Geoffrey Hinton" is a person)."""
     m = _PERSON.search(question)
     if not m:
         return ""
     name = (m.group("a") or m.group("b")).rstrip(".")
-    return "" if any(fold(w) in vocabulary for w in name.split()) else name
+    return "" if all(fold(w) in vocabulary for w in name.split()) else name
 
 
 def topic_left(topic: str) -> bool:

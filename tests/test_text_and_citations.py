@@ -22,6 +22,25 @@ def test_sentence_spans_are_exact_and_abbreviations_do_not_split():
     assert sents[-1].text == "\\textbf{(1) Overhead.} Costs rise with size."  # the heading fragment joins its sentence
 
 
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [
+        # scraped abstracts lose the space after a period: the sentence still ends there
+        ("Learned models offload decisions to classical trajectory optimizers.While conceptually simple, "
+         "this combination has shortcomings.", "Learned models offload decisions to classical trajectory optimizers."),
+        ("Prior samplers are slow at inference time.Extensive experiments show a large speed-up here.",
+         "Prior samplers are slow at inference time."),
+        # an abbreviation, a name with a capitalised part or a short word keeps its sentence whole
+        ("As shown in Fig.The curves rise with the number of steps in all runs.", None),
+        ("We compare against ResNet.V2 baselines on five large benchmarks.", None),
+    ],
+)
+def test_a_period_without_a_space_between_two_words_ends_a_sentence(text, first):
+    sents = split_sentences(text)
+    assert [text[s.start : s.end] for s in sents] == [s.text for s in sents]
+    assert sents[0].text == (first or text)
+
+
 def test_numbers_and_names():
     assert numbers("gains \\textbf{2.33\\%} on 91,581 steps [3]") == {"2.33%", "91581"}
     assert {"DANCE", "GSM8K", "Graph-R1"} <= named_entities("DANCE beats Graph-R1 on GSM8K. The model")

@@ -38,10 +38,10 @@ _ABBREV = {
 # A sentence ends at . ! ? (optionally closed by braces, quotes, emphasis) followed by space and a
 # plausible sentence start, or a chat-template token ("<|im_start|>") that opens a message of its own;
 # or, in abstracts scraped without the space, at a period between a lower-case word and a capitalised
-# one ("trajectory optimizers.While conceptually simple": 78 of the 3,098 ICML 2022-23 abstracts).
+# one ("trajectory optimizers.While conceptually simple": 112 of the 3,098 ICML 2022-23 abstracts).
 _END = re.compile(
     r"[.!?][}\)\]\"'*]*\s+(?=[A-Z0-9\\$(\[*\"'`]|<\|?[a-z_]+\|?>)"
-    r"|(?<=[a-z]{2})[.!?](?=[A-Z][a-z]{2,})"
+    r"|(?<=[a-z]{2})[.!?](?=[A-Z][a-z]+\b)"
 )
 
 

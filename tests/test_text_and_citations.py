@@ -30,6 +30,8 @@ def test_sentence_spans_are_exact_and_abbreviations_do_not_split():
          "this combination has shortcomings.", "Learned models offload decisions to classical trajectory optimizers."),
         ("Prior samplers are slow at inference time.Extensive experiments show a large speed-up here.",
          "Prior samplers are slow at inference time."),
+        ("A model plans by iteratively denoising trajectories.We show how guided sampling plans.",
+         "A model plans by iteratively denoising trajectories."),
         # an abbreviation, a name with a capitalised part or a short word keeps its sentence whole
         ("As shown in Fig.The curves rise with the number of steps in all runs.", None),
         ("We compare against ResNet.V2 baselines on five large benchmarks.", None),

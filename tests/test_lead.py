@@ -14,6 +14,7 @@ import pytest
 
 from rag.citations import cited_numbers
 from rag.evidence.roles import FIRST_PERSON
+from rag.evidence.rows import select_rows
 from rag.index.catalogue import Catalogue
 from rag.pipeline import Components
 from rag.question.reader import read_question
@@ -500,3 +501,15 @@ def test_not_before_an_additive_word_adds_it_does_not_negate(sentence, terms, ne
 
     span = term_span(sentence, terms)
     assert span is not None and span[3] is negated, span
+
+
+@pytest.mark.parametrize("label", ["DANCE", "APM", "CogRouter", "EMPG", "RSAgent", "ProAct-75", "SENDAI"])
+def test_a_question_about_a_papers_data_is_answered_by_the_tables_data_row(components, label):
+    # one route: the chat answer to "what data" quotes what the comparison table's data row quotes
+    pid = next(p.id for p in components.retriever.catalogue.papers.values() if p.label == label)
+    row = select_rows(components.pipeline.evidence, components.retriever.catalogue[pid]).get("data", ())
+    ans = ask(components, f"What data does {label} use?")
+    assert [c.paper_id for c in ans.citations] == [pid], ans.text
+    if row:
+        quote = _QUOTE.search(ans.lead).group(1).rstrip("…")
+        assert quote in strip_markup(row[0].sentence), (ans.lead, row[0].sentence)

@@ -24,7 +24,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 
 from rag.citations import format_marker
-from rag.evidence.rows import LIMITATIONS, select_rows
+from rag.evidence.rows import LIMITATIONS, ROWS, select_rows
 from rag.evidence.selector import EvidenceSelector
 from rag.index.retrieve import HybridRetriever
 from rag.lexicon import states_phrase
@@ -47,6 +47,7 @@ from store.papers import has_opening_label, is_code_link, strip_markup
 __all__ = ["EMPTY_QUESTION", "MAIN_POINTS", "REFUSAL", "AnswerPipeline", "Found", "main_points"]
 
 EMPTY_QUESTION = "Please ask a question about the papers in the collection."
+_DATA_ROW = next(r for r in ROWS if r.key == "data")
 MAIN_POINTS = "What problem does it address, what does it propose, and what results does it report?"
 """What to quote from a paper when a question names it but asks for nothing in particular."""
 EXCLUSION_COVERAGE = 0.5
@@ -286,6 +287,7 @@ class AnswerPipeline:
             rank=self._rank_evidence,
             stating=self._stating,
             scope=scope,
+            data_row=self._data_row,
         )
         text = render(
             sources, prose.text, listing=several, matched=matched, at_least=at_least, lead=lead, scope=scope
@@ -559,6 +561,12 @@ class AnswerPipeline:
             timings=timings,
             lead=lead,
         )
+
+    def _data_row(self, s: Source) -> Evidence | None:
+        """The sentence the "Data / benchmarks" row of a comparison table quotes for ``s``'s paper
+        (:func:`rag.evidence.rows.select_rows`), or ``None`` when the row is empty."""
+        got = select_rows(self.evidence, s.hit.paper).get(_DATA_ROW.key, ())  # every row: each takes its own
+        return got[0] if got else None
 
     def _within_list(self, plan: AskPlan, listed: Collection[str], scope: str, timings: Timings, t0: float) -> Answer:
         """A question asked within the papers the previous answer listed ("which of them use

@@ -573,6 +573,7 @@ def lead_line(
     rank: Rank | None = None,
     stating: Stating | None = None,
     scope: str = "",
+    data_row: Callable[[Source], Evidence | None] | None = None,
 ) -> str:
     """The lead of an extractive answer (see the module docstring); ``""`` without evidence.
 
@@ -594,6 +595,11 @@ def lead_line(
             it, a question about named papers that asks a slot ("How much does PrefixRL increase
             the final reward?") is answered by the clause that states it ("and increases the final
             reward by 3x"), not by the clause before it.
+        scope: The set of papers a list was found in when not the collection (its head counts in it).
+        data_row: The sentence a comparison table's "Data / benchmarks" row quotes for a source
+            (:func:`rag.evidence.rows.select_rows`); with it, a question about a named paper's data
+            ("What data is ClimaX pretrained on?") is answered by that sentence, as the table would
+            answer it, not by the sentence closest to its words ("... can then be fine-tuned ...").
 
     Returns:
         One line, or for a list the count line and one line per paper.
@@ -628,6 +634,17 @@ def lead_line(
     # ("which paper distills ...") or asks what it does ("what does the routing paper propose?");
     # a question asking for another part (its data, results, problem), a detail ("what license ..."), a
     # quoted figure ("reports 65x ...") or something particular of a named paper gets the sentence that states it.
+    if named and data_row is not None and plan.ask.roles == {"data"} and not (plan.detail or plan.figures):
+        lines = []
+        for s in sources:
+            row = data_row(s)
+            if row is None:
+                lines.append(one_paper_lead(s, gist(s), named=True))
+                continue
+            if all(e.start != row.start for e in s.evidence):
+                s.evidence = sorted([*s.evidence, row], key=lambda e: e.start)
+            lines.append(f"{_name(s)} — {quoted(row.sentence, key_clause(row.sentence))}")
+        return "\n".join(lines)
     own = named and "method" not in plan.ask.roles
     best = bool(plan.ask.roles - {"method"} or plan.detail or plan.figures) or own
     return "\n".join(one_paper_lead(s, gist(s), named=best) for s in sources)

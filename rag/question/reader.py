@@ -838,8 +838,11 @@ class Reader:
         # that paper ("What does DocVAL gain, and what is it compared against?": one paper)
         first = next((r for r in refs if r.kind in ("name", "id", "number", "ordinal", "pronoun")), None)
         # a pronoun after a description is the described paper's own ("the paper that samples from a
-        # large model faster ... and checks its tokens"), no second paper
-        pronoun = first is not None and first.kind == "pronoun" and not described
+        # large model faster ... and checks its tokens"), no second paper; before one ("How does it
+        # differ from the paper about robot hands?") it is the earlier turn's paper
+        pronoun = first is not None and first.kind == "pronoun" and not any(
+            r.kind == "description" for r in refs[: refs.index(first)]
+        )
         two = len(distinct) + len(described) + int(pronoun) >= 2
         explicit = bool(_COMPARE_WORD.search(query))
         pair = TWO.search(query)  # "the two federated learning papers"

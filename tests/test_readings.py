@@ -302,6 +302,11 @@ STANDALONE = [
      "Likelihood Matching"),
     ("Summarize DocVAL", "Which method reduces its storage by 65x?", "APM"),
     ("What does SENDAI reconstruct?", "which approach speeds up Shampoo by adapting its damping factor?", "FOAM"),
+    # a pronoun in a later part may be the subject the first part names
+    ("What benchmarks does CogRouter use?",
+     "What does federated graph condensation do, and how much does it improve accuracy?", "DANCE"),
+    ("What does PrefixRL reuse?",
+     "what does entropy-modulated policy gradient do, and how much does it help agents?", "EMPG"),
 ]
 """(question about one paper, a message that describes another with a pronoun, the paper it
 describes; ``None``: any paper but the first one)."""
@@ -330,6 +335,8 @@ FOLLOW_UPS = [
      "CA-SOADD"),
     ("What does HieRD distill?", "how does the student learn from the teacher's embeddings and their geometry?",
      "HieRD"),
+    ("What does FOAM do?", "what memory does it save, and how fast does it train?", "FOAM"),
+    ("What does DANCE condense?", "What accuracy gains are reported, and on which datasets is it evaluated?", "DANCE"),
 ]
 """(question about one paper, a follow-up about it, that paper)."""
 

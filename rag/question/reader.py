@@ -743,7 +743,12 @@ class Reader:
         own = all(
             r.text.lower() in _POSSESSIVE and len(content_terms(query[:pos])) >= 2 for pos, r in back
         )
-        if not (seeks or own):
+        # "What does mimetic initialization do, and how much does it help ViTs?": a pronoun in a
+        # later part may be the subject the first part names (two content words or more)
+        parts = question_parts(query)
+        later = len(parts) > 1 and (second := query.find(parts[1])) > 0 and all(pos >= second for pos, _ in back)
+        subject = later and len([t for t in content_terms(parts[0]) if t.lower() not in FRAME_WORDS]) >= 2
+        if not (seeks or own or subject):
             return plan
         kept = [r for _, r in located if r not in plan.refs]
         alone = self._question(query, kept, _Header(**header))

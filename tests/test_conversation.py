@@ -435,6 +435,14 @@ def test_a_question_within_the_last_list_is_asked_of_its_papers_only(mixed: Comp
     assert set(ids(alone)) == first, alone.answer.text
 
 
+def test_a_question_within_a_one_paper_answer_is_asked_of_that_paper(conv: Conversation):
+    one = conv.ask("Which paper detects audio deepfakes by modelling only real speech?")
+    assert len(one.citations) == 1, one.answer.text
+    within = conv.ask("which of them use reinforcement learning?")  # not every RL paper of the collection
+    assert within.kind == "refusal" and not within.citations, within.answer.text
+    assert "None of the 1 paper of the previous answer states" in within.answer.text
+
+
 def test_a_question_within_the_last_list_keeps_the_papers_that_state_it(conv: Conversation, components):
     listed = conv.ask("Which papers use reinforcement learning for LLM agents?")
     first = ids(listed)

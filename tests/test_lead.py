@@ -217,6 +217,7 @@ def test_a_yes_no_question_may_ask_whether_an_artifact_is_available(cat, questio
         ("We evaluate on a publicly available benchmark.", "code", False),
         ("The code will not be released.", "code", True),  # stated, with its negation
         ("We release a new dataset of 10k dialogues.", "code", False),
+        ("We are releasing models and inference code to serve as a foundation.", "code", True),
     ],
 )
 def test_a_sentence_makes_an_artifact_available_in_any_words(sentence, artifact, states):

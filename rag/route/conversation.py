@@ -297,9 +297,11 @@ class Conversation:
         t0 = time.perf_counter()
         fplan = filters.plan(plan.filters, self.papers)
         plan, shown = self.resolver.follow_up(plan)
-        if plan.follow is not None and plan.follow.kind == "narrow" and len(listed := self.history.last_list()) >= 2:
+        if plan.follow is not None and plan.follow.kind == "narrow" and (listed := self.history.last_list()):
             # "which of them use RL?", "which ones are from 2022?": asked within the last list
-            fplan = fplan.within([c.paper_id for c in listed], f"the {len(listed)} papers of the previous answer")
+            n = len(listed)
+            what = f"the {n} paper{'s' if n != 1 else ''} of the previous answer"
+            fplan = fplan.within([c.paper_id for c in listed], what)
         if isinstance(plan, Reply):
             return self._reply(plan, fplan, t0)
         if plan.missing_title and any(p.title for p in self.papers.values()):

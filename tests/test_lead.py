@@ -514,3 +514,41 @@ def test_a_question_about_a_papers_data_is_answered_by_the_tables_data_row(compo
     if row:
         quote = _QUOTE.search(ans.lead).group(1).rstrip("…")
         assert quote in strip_markup(row[0].sentence), (ans.lead, row[0].sentence)
+
+
+@pytest.fixture(scope="module")
+def figured(tmp_path_factory, embedder) -> Components:
+    """A real store of four ICML 2022-23 papers of the project's corpus whose figure is in one
+    sentence far from the words of a question about it."""
+    import gzip
+
+    from rag.index.ingest import ingest_paths
+    from rag.pipeline import build_pipeline, open_store, prepare_environment
+    from rag.settings import Settings
+    from tests.conftest import ROOT
+
+    wanted = ("Model soups", "Fast Inference from Transformers via Speculative Decoding", "FlexGen", "ClimaX")
+    corpus = ROOT / "benchmarks" / "corpus" / "icml_2022_2023.jsonl.gz"
+    with gzip.open(corpus, "rt", encoding="utf-8") as f:
+        rows = [line for line in f if json.loads(line).get("title", "").startswith(wanted)]
+    assert len(rows) == len(wanted)
+    path = tmp_path_factory.mktemp("figured") / "papers.jsonl"
+    path.write_text("".join(rows), encoding="utf-8")
+    settings = Settings(home=tmp_path_factory.mktemp("figured_home"))
+    prepare_environment(settings)
+    store = open_store(settings)
+    ingest_paths([path], store, embedder)
+    return build_pipeline(settings, embedder=embedder, store=store, llm=None)
+
+
+@pytest.mark.parametrize(
+    ("question", "figure"),
+    [
+        ("what accuracy does model soups reach?", "90.94%"),
+        ("What speed-up does speculative decoding report, and on which model?", "2X-3X"),
+    ],
+)
+def test_an_amount_asked_is_answered_by_a_sentence_with_a_figure(figured, question, figure):
+    # the evidence chosen for the whole question held no figure; the lead quoted none
+    ans = Conversation(figured.pipeline).ask(question).answer
+    assert figure in ans.lead, ans.lead

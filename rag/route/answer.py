@@ -36,7 +36,16 @@ from rag.question.filters import FILTER_KINDS
 from rag.question.parts import description_clauses
 from rag.question.plan import Ask, AskPlan, Plan, Topic
 from rag.question.reader import Reader
-from rag.route.lead import availability_span, key_clause, lead_line, list_head, mention_head, quoted, term_span
+from rag.route.lead import (
+    availability_span,
+    key_clause,
+    lead_line,
+    list_head,
+    mention_head,
+    number_span,
+    quoted,
+    term_span,
+)
 from rag.route.membership import Membership, more_may_match
 from rag.route.refusal import RefusalPolicy
 from rag.route.slot import slot_span, slot_strength
@@ -504,6 +513,19 @@ class AnswerPipeline:
                 have = {e.start for e in s.evidence}
                 near = [e for e in self.evidence.closest(s.hit.paper, clauses) if e.start not in have]
                 s.evidence = sorted([*s.evidence, *near], key=lambda e: e.start)
+            amounts = [a for a in plan.aspects if a.amount] if len(plan.aspects) > 1 else [plan.ask] * plan.ask.amount
+            for part in amounts:
+                # "what accuracy does model soups reach?", "What speed-up does it report, and on which
+                # model?": an amount asked is answered by a sentence with a figure ("show a 2X-3X
+                # acceleration"), the one of the abstract closest to what is asked, when the evidence
+                # chosen for the whole question holds none
+                for s in sources:
+                    if any(number_span(e.sentence) for e in s.evidence):
+                        continue
+                    scored = self.evidence.score(part, s.hit.paper)
+                    figured = next((e for e in scored if number_span(e.sentence)), None)
+                    if figured is not None:
+                        s.evidence = sorted([*s.evidence, figured], key=lambda e: e.start)
         if plan.own_limits and named and not listing:
             # "what are its limitations?": the limitation the abstract states of the paper's own
             # work, else the gap it addresses (the lead says which, :func:`rag.route.lead.lead_line`).

@@ -435,6 +435,20 @@ def test_a_question_within_the_last_list_is_asked_of_its_papers_only(mixed: Comp
     assert set(ids(alone)) == first, alone.answer.text
 
 
+@pytest.mark.parametrize(
+    ("first", "follow_up", "label"),
+    [
+        ("Summarize FOAM", "what does it reduce compared with standard second-order methods?", "FOAM"),
+        ("Summarize APM", "what storage reduction does it report compared with existing distillation methods?", "APM"),
+        ("Summarize CogRouter", "what gains does it report compared with fixed-depth approaches?", "CogRouter"),
+    ],
+)
+def test_a_follow_up_measured_against_a_set_of_methods_asks_of_the_earlier_paper(conv, first, follow_up, label):
+    conv.ask(first)
+    turn = conv.ask(follow_up)  # "compared with ... methods" names no second paper to pick
+    assert turn.kind == "answer" and [c.label for c in turn.citations] == [label], turn.answer.text
+
+
 def test_a_question_within_a_one_paper_answer_is_asked_of_that_paper(conv: Conversation):
     one = conv.ask("Which paper detects audio deepfakes by modelling only real speech?")
     assert len(one.citations) == 1, one.answer.text

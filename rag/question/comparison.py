@@ -60,6 +60,20 @@ def _compare_body(query: str) -> str:
     return _COMPARE_TAIL.sub("", body).strip(" ?.!")
 
 
+def against_baseline(query: str) -> bool:
+    """Whether the second side of a comparison names what a paper is measured against, not a paper
+    ("what acceleration does it report compared with conditional computation approaches?",
+    "vs. prior work": classes ``baseline_side`` and ``baseline_head``)."""
+    sides = comparison_sides(query)
+    if not sides:
+        return False
+    other = sides[0][1].strip(" ,?.!")
+    m = _VOCABULARY["baseline_side"].pattern.match(other)
+    if m and (m.end() == len(other) or other[m.end()] == " "):
+        return True
+    return bool(other.split()) and other.split()[-1].lower() in _VOCABULARY["baseline_head"].words
+
+
 def explicit_two(query: str) -> bool:
     """An explicit second side: "X vs Y", "compare X with Y", "differ from Y"; not when that side
     names what a paper is measured against ("compared with the strongest baseline": class

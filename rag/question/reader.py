@@ -44,7 +44,7 @@ from rag.index.catalogue import Catalogue
 from rag.lexicon import english_word, states_phrase
 from rag.question.asks import read_ask, text_about
 from rag.question.columns import read_columns
-from rag.question.comparison import TWO, comparison_sides, explicit_two
+from rag.question.comparison import TWO, against_baseline, comparison_sides, explicit_two
 from rag.question.details import DETAIL_PATTERNS, asked_detail, detail_only
 from rag.question.filters import FILTER_KINDS, read_filters, topic_left
 from rag.question.language import looks_non_english
@@ -862,7 +862,8 @@ class Reader:
         alternative = bool(_ALTERNATIVE.search(query))
         if (explicit and (pair or plural)) or number != "many" and (
             (two and (explicit or ranks or alternative))
-            or (explicit and number == "open" and sides and not distinct and all(content_terms(x) for x in sides[0]))
+            or (explicit and number == "open" and sides and not distinct and all(content_terms(x) for x in sides[0])
+                and not (pronoun and against_baseline(query)))
             or (explicit and len(distinct) == 1 and explicit_two(query) and not self._within(papers, sides))
         ):
             # A side that describes its paper ("the one on likelihood matching for diffusion") or is one

@@ -26,6 +26,7 @@ from rag.route.lead import (
     contrasted,
     key_clause,
     number_span,
+    states_terms,
     term_span,
 )
 from rag.types import Answer
@@ -552,3 +553,17 @@ def test_an_amount_asked_is_answered_by_a_sentence_with_a_figure(figured, questi
     # the evidence chosen for the whole question held no figure; the lead quoted none
     ans = Conversation(figured.pipeline).ask(question).answer
     assert figure in ans.lead, ans.lead
+
+
+@pytest.mark.parametrize(
+    ("sentence", "terms", "stated"),
+    [
+        ("We evaluate on the Open Graph Benchmark Code2 dataset.", ("ogb",), True),
+        ("Large Language Models are costly to serve at scale.", ("llms",), True),
+        ("We evaluate on ZINC and PCQM4M graphs.", ("ogb",), False),
+        ("our graph benchmark is open to all users", ("ogb",), False),  # initials of lower-case words
+        ("We evaluate on the Open Graph Benchmark with transformers.", ("ogb", "transformers"), True),
+    ],
+)
+def test_an_acronym_is_stated_by_the_words_it_stands_for(sentence, terms, stated):
+    assert (states_terms(sentence, terms) is not None) == stated

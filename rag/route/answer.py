@@ -44,7 +44,7 @@ from rag.route.lead import (
     mention_head,
     number_span,
     quoted,
-    term_span,
+    states_terms,
 )
 from rag.route.membership import Membership, more_may_match
 from rag.route.refusal import RefusalPolicy
@@ -594,7 +594,7 @@ class AnswerPipeline:
         """A question asked within the papers the previous answer listed ("which of them use
         transformers?", "which of these release code?"): each listed paper is kept when a sentence
         of its abstract states what is asked, without a negation before it (the terms of one
-        alternative, :func:`rag.route.lead.term_span`; or the artifact made available,
+        alternative, :func:`rag.route.lead.states_terms`, an acronym spelled out too; or the artifact made available,
         :func:`rag.route.lead.availability_span`), and quoted with that sentence. The list was
         already about its topic, so the check is what each paper states, not how close it comes
         to the words (calibrated membership would judge the new words against the whole collection).
@@ -615,7 +615,7 @@ class AnswerPipeline:
         def stating(paper_id: str) -> Evidence | None:
             for s in self.evidence.sentences(self.catalogue[paper_id])[0]:
                 spans = [availability_span(s.text, available)] if available else [
-                    term_span(s.text, terms) for terms in alternatives
+                    states_terms(s.text, terms) for terms in alternatives
                 ]
                 if any(span is not None and not span[3] for span in spans):
                     return Evidence(paper_id, s.text, s.start, s.end, 1.0)

@@ -321,6 +321,27 @@ def contrasted(sentence: str, span: tuple[int, int, bool, bool], terms: Sequence
     return False
 
 
+def spells_out(sentence: str, acronym: str) -> bool:
+    """Whether ``sentence`` spells out ``acronym`` (2 to 6 letters, any case) as capitalised words
+    whose initials are its letters: "Open Graph Benchmark" for "ogb", "Large Language Models" for
+    "llms" (a plural "s" aside)."""
+    letters = acronym.lower().removesuffix("s") if len(acronym) > 2 else acronym.lower()
+    if not (2 <= len(letters) <= 6 and letters.isalpha()):
+        return False
+    words = r"\s+".join(rf"{c.upper()}[a-z]+(?:-[A-Za-z]+)?" for c in letters)
+    return re.search(rf"\b{words}\b", sentence) is not None
+
+
+def states_terms(sentence: str, terms: Sequence[str]) -> tuple[int, int, bool, bool] | None:
+    """:func:`term_span` with acronyms spelled out: a term the sentence writes as the words its
+    letters stand for (:func:`spells_out`: "OGB" as "Open Graph Benchmark") is stated."""
+    spelled = [t for t in terms if spells_out(sentence, t)]
+    rest = [t for t in terms if t not in spelled]
+    if not rest:
+        return (0, len(sentence), False, False) if spelled else None
+    return term_span(sentence, rest)
+
+
 def availability_span(sentence: str, artifact: str) -> tuple[int, int, bool, bool] | None:
     """Whether ``sentence`` makes ``artifact`` (``"code"``, ``"data"`` or ``"models"``,
     :attr:`rag.question.plan.AskPlan.polar_available`) available, as :func:`term_span` gives it:

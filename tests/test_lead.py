@@ -528,7 +528,10 @@ def figured(tmp_path_factory, embedder) -> Components:
     from rag.settings import Settings
     from tests.conftest import ROOT
 
-    wanted = ("Model soups", "Fast Inference from Transformers via Speculative Decoding", "FlexGen", "ClimaX")
+    wanted = (
+        "Model soups", "Fast Inference from Transformers via Speculative Decoding", "FlexGen", "ClimaX",
+        "Scaling Vision Transformers to 22 Billion Parameters",
+    )
     corpus = ROOT / "benchmarks" / "corpus" / "icml_2022_2023.jsonl.gz"
     with gzip.open(corpus, "rt", encoding="utf-8") as f:
         rows = [line for line in f if json.loads(line).get("title", "").startswith(wanted)]
@@ -553,6 +556,12 @@ def test_an_amount_asked_is_answered_by_a_sentence_with_a_figure(figured, questi
     # the evidence chosen for the whole question held no figure; the lead quoted none
     ans = Conversation(figured.pipeline).ask(question).answer
     assert figure in ans.lead, ans.lead
+
+
+def test_a_slot_is_answered_by_the_papers_own_figure_not_its_backgrounds(figured):
+    # "the largest large language models (LLMs) contain upwards of 100B parameters" is background
+    ans = Conversation(figured.pipeline).ask("What model size does ViT-22B use?").answer
+    assert "22B-parameter ViT" in ans.lead and "100B" not in ans.lead, ans.lead
 
 
 @pytest.mark.parametrize(

@@ -446,23 +446,27 @@ class AnswerPipeline:
         return "\n".join(lines)
 
     def _stating(self, ask: Ask, source: Source) -> tuple[Evidence, tuple[int, int, bool]] | None:
-        """The sentence of ``source``'s abstract that states ``ask``'s slot best (the most of its
-        terms; the better scored among equals) with the clauses that state it, added to the
-        source's evidence; ``None`` when no sentence states it (:func:`rag.route.slot.slot_span`)."""
+        """The sentence of ``source``'s abstract that states ``ask``'s slot best (one about the
+        paper's own work before one of its background or gap, which states the field's or prior
+        work's figures: "the largest large language models (LLMs) contain upwards of 100B
+        parameters" is no size of ViT-22B; then the most of its terms; the better scored among
+        equals) with the clauses that state it, added to the source's evidence; ``None`` when no
+        sentence states it (:func:`rag.route.slot.slot_span`)."""
         slot = ask.slot
         if slot is None:
             return None
-        best: tuple[int, float, Evidence, tuple[int, int, bool]] | None = None
+        moves = self.evidence.moves(source.hit.paper)
+        best: tuple[tuple[bool, int, float], Evidence, tuple[int, int, bool]] | None = None
         for e in self.evidence.score(ask, source.hit.paper):
             span = slot_span(slot, e.sentence)
             if span is None:
                 continue
-            strength = slot_strength(slot, e.sentence)
-            if best is None or (strength, e.score) > (best[0], best[1]):
-                best = (strength, e.score, e, span)
+            key = (moves.get(e.start) not in ("background", "gap"), slot_strength(slot, e.sentence), e.score)
+            if best is None or key > best[0]:
+                best = (key, e, span)
         if best is None:
             return None
-        e, span = best[2], best[3]
+        e, span = best[1], best[2]
         if all(x.start != e.start for x in source.evidence):
             source.evidence = sorted([*source.evidence, e], key=lambda x: x.start)
         return e, span

@@ -100,6 +100,20 @@ def with_llm(seed_settings, embedder, seed_store, embedded_llm):
     return build_pipeline(seed_settings, embedder=embedder, store=seed_store, llm=embedded_llm)
 
 
+def pipeline_over(home, paths, embedder):
+    """An extractive pipeline over the papers of ``paths``, ingested into a fresh real store in
+    ``home`` (a fixture's own small collection)."""
+    from rag.index.ingest import ingest_paths
+    from rag.pipeline import build_pipeline, open_store, prepare_environment
+    from rag.settings import Settings
+
+    settings = Settings(home=home)
+    prepare_environment(settings)
+    store = open_store(settings)
+    ingest_paths(list(paths), store, embedder)
+    return build_pipeline(settings, embedder=embedder, store=store, llm=None)
+
+
 @pytest.fixture(scope="session")
 def mixed(tmp_path_factory, embedder):
     """The pipeline (extractive) over the 38 seed papers (no year) plus the 49 ICML 2022/2023

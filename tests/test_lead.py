@@ -523,10 +523,7 @@ def figured(tmp_path_factory, embedder) -> Components:
     sentence far from the words of a question about it."""
     import gzip
 
-    from rag.index.ingest import ingest_paths
-    from rag.pipeline import build_pipeline, open_store, prepare_environment
-    from rag.settings import Settings
-    from tests.conftest import ROOT
+    from tests.conftest import ROOT, pipeline_over
 
     wanted = (
         "Model soups", "Fast Inference from Transformers via Speculative Decoding", "FlexGen", "ClimaX",
@@ -538,11 +535,7 @@ def figured(tmp_path_factory, embedder) -> Components:
     assert len(rows) == len(wanted)
     path = tmp_path_factory.mktemp("figured") / "papers.jsonl"
     path.write_text("".join(rows), encoding="utf-8")
-    settings = Settings(home=tmp_path_factory.mktemp("figured_home"))
-    prepare_environment(settings)
-    store = open_store(settings)
-    ingest_paths([path], store, embedder)
-    return build_pipeline(settings, embedder=embedder, store=store, llm=None)
+    return pipeline_over(tmp_path_factory.mktemp("figured_home"), [path], embedder)
 
 
 @pytest.mark.parametrize(

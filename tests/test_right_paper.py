@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import pipeline_over
 
 pytestmark = pytest.mark.slow
 
@@ -48,18 +49,10 @@ FAMILY = {
 
 @pytest.fixture(scope="module")
 def family(tmp_path_factory, embedder):
-    from rag.index.ingest import ingest_paths
-    from rag.pipeline import build_pipeline, open_store, prepare_environment
-    from rag.settings import Settings
-
     home = tmp_path_factory.mktemp("family_home")
     src = home / "family.jsonl"
     src.write_text("\n".join(json.dumps({"id": k, "title": "", "abstract": v}) for k, v in FAMILY.items()))
-    settings = Settings(home=home)
-    prepare_environment(settings)
-    store = open_store(settings)
-    ingest_paths([src], store, embedder)
-    return build_pipeline(settings, embedder=embedder, store=store, llm=None)
+    return pipeline_over(home, [src], embedder)
 
 
 @pytest.mark.parametrize(

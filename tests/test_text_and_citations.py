@@ -148,7 +148,7 @@ def test_name_index_matches_exact_misspelled_and_phrase_names_but_not_shared_one
 def test_facets_split_the_alternatives_of_a_set_question():
     from rag.question.phrasing import facets
 
-    assert facets("work on speech or audio") == ("work on speech", "audio")
+    assert facets("work on speech or audio") == ("work on speech", "work on audio")
     parts = ("attack speech systems", "spoofing", "deepfakes")
     assert facets("attack speech systems, such as spoofing or deepfakes") == parts
     assert facets("are about diffusion models") == ()  # one part: no facets
@@ -170,6 +170,32 @@ def test_facets_split_the_alternatives_of_a_set_question():
         "smaller datasets", "condensing graphs", "distilling data",
     )
     assert facets("speech or audio (e.g. TTS)") == ("speech", "audio", "TTS")
+    # two alternatives share the words around them (coordination), whatever the topic
+    assert facets("crop yield prediction from weather or satellite data") == (
+        "crop yield prediction from weather", "crop yield prediction from satellite data",
+    )
+    assert facets("give an error or confidence bound with each forecast") == (  # after a determiner: a modifier
+        "give an error bound with each forecast", "give an confidence bound with each forecast",
+    )
+    assert facets("stop agents from overthinking or carrying redundant context") == (  # a verb is not shared
+        "stop agents from overthinking", "stop agents from carrying redundant context",
+    )
+    assert facets("proofs, formal bounds, convergence analyses or guarantees") == (  # items of a list stand alone
+        "proofs", "formal bounds", "convergence analyses", "guarantees",
+    )
+    assert facets("choose the structure of a tensor network or tensor decomposition") == (
+        "choose the structure of a tensor network", "choose the structure of a tensor decomposition",
+    )
+    assert facets("unlearning in GNNs, e.g. deleting nodes or edges from a trained GNN") == (
+        "unlearning in GNNs", "deleting nodes from a trained GNN", "deleting edges from a trained GNN",
+    )
+    assert facets("use transformers or graph neural networks for molecules") == (
+        "use transformers for molecules", "use graph neural networks for molecules",
+    )
+    assert facets("GANs or diffusion models") == ("GANs", "diffusion models")  # a plural is a whole phrase
+    assert facets("sign language recognition, or translating signing videos") == (  # a comma: whole phrases
+        "sign language recognition", "translating signing videos",
+    )
 
 
 def test_the_topic_drops_the_frame_and_the_relating_verb_only():

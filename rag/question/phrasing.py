@@ -120,6 +120,8 @@ _FACET_SPLIT = re.compile(
     rf",(?!\s*(?:and\s+)?{_V['sequence_word']})|;|\s/\s|/(?=\s*[a-z])|{_V['facet_word']}|:(?=\s)", re.I
 )
 _PARENTHESIS = re.compile(r"\(([^()]*)\)")
+_DETERMINER = re.compile(_V["determiner"], re.I)
+_ALTERNATIVE = re.compile(rf"(?:^|\s+){_V['alternative_word']}(?:\s+|$)", re.I)
 
 
 def _is_set_noun(word: str) -> str:
@@ -315,15 +317,52 @@ def facets(topic: str) -> tuple[str, ...]:
         items = [x.strip(" .-") for i in lists for x in (facets(i) or _FACET_SPLIT.split(i)) if x and content_terms(x)]
         found = tuple(dict.fromkeys([*(facets(head) or (head,) if content_terms(head) else ()), *items]))
         return found if len(found) > 1 else ()
-    parts = [p.strip(" .()-") for p in _FACET_SPLIT.split(topic)]
-    parts = [p for p in parts if p and content_terms(p)]
-    if len(parts) == 2 and re.search(r"\bor\b", topic, re.I):
-        left, right = (p.split() for p in parts)
-        if len(right) == 1 and "-" not in right[0] and len(content_terms(parts[0])) >= 3:
-            parts[1] = " ".join([*left[:-1], *right])
-        elif len(left) == 1 and "-" not in left[0] and len(content_terms(parts[1])) >= 2:
-            parts[0] = " ".join([*left, *right[1:]])
+    # a piece after a bare comma or semicolon is an item of a list ("A, B, C or D")
+    cuts = [(m.start(), m.end(), m.group(0).strip() in ",;") for m in _FACET_SPLIT.finditer(topic)]
+    bounds = [(0, len(topic) if not cuts else cuts[0][0], False)]
+    bounds += [(end, cuts[i + 1][0] if i + 1 < len(cuts) else len(topic), comma) for i, (_, end, comma) in enumerate(cuts)]
+    parts = [c for a, b, listed in bounds for c in _coordinated(topic[a:b], listed)]
     return tuple(parts) if len(parts) > 1 else ()
+
+
+def _coordinated(piece: str, listed: bool = False) -> list[str]:
+    """The alternatives of one piece of a topic joined by "or", each with the words they share.
+
+    Two alternatives share the words around them (coordination): "crop yield prediction from
+    weather or satellite data" -> "crop yield prediction from weather data", "crop yield
+    prediction from satellite data". The coordinated words are the run of content words before
+    "or" (after the last function word) and the run after it (before the first function word);
+    the words before the first run and after the second belong to both. A one-word alternative
+    beside a longer run shares that run's other words: "estimate or quantify uncertainty" ->
+    "estimate uncertainty", "an uncertainty or confidence estimate" -> "an uncertainty estimate"
+    (only as the first word of a phrase, or after a ``determiner``: "agents from overthinking or
+    carrying redundant context" keeps "overthinking"); "cutting unnecessary thinking or context" ->
+    "cutting unnecessary context". A hyphenated word is a term of its own ("text-to-speech or speech synthesis"), and a
+    plural one a whole noun phrase ("GANs or diffusion models"). Parts without a content term are
+    dropped; three or more alternatives are split as they stand, and so are the last two items of
+    a list ("proofs, formal bounds, convergence analyses or guarantees": ``listed``).
+    """
+    parts = [p.strip(" .()-") for p in _ALTERNATIVE.split(piece)]
+    parts = [p for p in parts if p and content_terms(p)]
+    if len(parts) != 2:
+        return parts
+    left, right = parts[0].split(), parts[1].split()
+    start = max((i + 1 for i, w in enumerate(left) if not content_terms(w)), default=0)
+    end = next((i for i, w in enumerate(right) if not content_terms(w)), len(right))
+    before, x, y, after = left[:start], left[start:], right[:end], right[end:]
+    if not x or not y or listed:
+        return parts
+    opens = not before or bool(_DETERMINER.fullmatch(before[-1]))
+    if len(x) == 1 and opens and len(y) >= 2 and "-" not in x[0] and not _plural(x[0]):
+        x = [*x, *y[1:]]
+    elif len(y) == 1 and len(x) >= 2 and "-" not in y[0]:
+        y = [*x[:-1], *y]
+    return [" ".join([*before, *x, *after]), " ".join([*before, *y, *after])]
+
+
+def _plural(word: str) -> bool:
+    """A plural noun ("GANs", "transformers"): it names a whole thing, not a modifier."""
+    return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
 
 
 def strip_injection(text: str) -> tuple[str, bool]:

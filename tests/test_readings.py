@@ -367,6 +367,39 @@ def test_a_genuine_follow_up_stays_about_the_earlier_paper(conv, first, message,
     assert [c.label for c in t.citations][:1] == [paper], (message, t.answer.text)
 
 
+DEFINITE = [
+    ("Summarize DocVAL", "is the validator trained with reinforcement learning?", "DocVAL"),
+    ("Summarize Agent-Omit", "which benchmarks does the agent use?", "Agent-Omit"),
+]
+"""(question about one paper, a follow-up that names no paper and uses no pronoun but a definite
+description of something the paper states, that paper). Asked alone, each lists several papers."""
+
+
+@pytest.mark.parametrize(("first", "message", "paper"), DEFINITE)
+def test_a_definite_description_of_what_the_earlier_paper_states_continues_it(conv, extractive, first, message, paper):
+    from rag.route.conversation import Conversation
+
+    alone = Conversation(extractive.pipeline).ask(message)
+    assert len(alone.citations) > 1, alone.answer.text  # the mechanism is what binds it
+    conv.ask(first)
+    t = conv.ask(message)
+    assert [c.label for c in t.citations] == [paper], t.answer.text
+    assert t.answer.text.splitlines()[-1].startswith(f"Not about {paper}? On its own the question finds ")
+
+
+@pytest.mark.parametrize(
+    ("first", "message", "paper"),
+    [
+        ("Summarize DocVAL", "what is the best approach to audio deepfake detection?", "CA-SOADD"),
+        ("Summarize Agent-Omit", "how do the experts of the ride-hailing model share the work?", "RAST-MoE"),
+    ],
+)
+def test_a_definite_description_of_another_subject_is_read_on_its_own(conv, first, message, paper):
+    conv.ask(first)
+    t = conv.ask(message)
+    assert [c.label for c in t.citations][:1] == [paper], t.answer.text
+
+
 def test_when_two_papers_state_the_description_the_other_reading_is_offered(conv):
     # DANCE trains across clients too; the frame asks for a paper, so the answer finds one on its
     # own and offers the question about DANCE in one line

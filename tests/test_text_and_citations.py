@@ -198,6 +198,17 @@ def test_facets_split_the_alternatives_of_a_set_question():
     )
 
 
+def test_definite_words_are_the_first_word_of_each_definite_description():
+    from rag.question.phrasing import definite_words
+
+    assert definite_words("is the adversary itself strong at Go?") == ["adversary"]
+    assert definite_words("how does the curvature criterion work, and what does the model forecast?") == [
+        "curvature", "model",
+    ]
+    assert definite_words("is there a paper on protein folding?") == []  # indefinite
+    assert definite_words("what is the best model for segmentation?") == ["best"]
+
+
 def test_the_topic_drops_the_frame_and_the_relating_verb_only():
     from rag.question.phrasing import split_frame
 

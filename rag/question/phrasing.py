@@ -36,6 +36,7 @@ __all__ = [
     "asks_quantity",
     "clean_input",
     "excluded_terms",
+    "definite_words",
     "facets",
     "keep_asking",
     "social",
@@ -121,6 +122,7 @@ _FACET_SPLIT = re.compile(
 )
 _PARENTHESIS = re.compile(r"\(([^()]*)\)")
 _DETERMINER = re.compile(_V["determiner"], re.I)
+_DEFINITE = re.compile(rf"{_V['definite_article']}\s+([\w-]+)", re.I)
 _ALTERNATIVE = re.compile(rf"(?:^|\s+){_V['alternative_word']}(?:\s+|$)", re.I)
 
 
@@ -319,8 +321,9 @@ def facets(topic: str) -> tuple[str, ...]:
         return found if len(found) > 1 else ()
     # a piece after a bare comma or semicolon is an item of a list ("A, B, C or D")
     cuts = [(m.start(), m.end(), m.group(0).strip() in ",;") for m in _FACET_SPLIT.finditer(topic)]
-    bounds = [(0, len(topic) if not cuts else cuts[0][0], False)]
-    bounds += [(end, cuts[i + 1][0] if i + 1 < len(cuts) else len(topic), comma) for i, (_, end, comma) in enumerate(cuts)]
+    starts = [(0, False)] + [(end, comma) for _, end, comma in cuts]
+    stops = [start for start, _, _ in cuts] + [len(topic)]
+    bounds = [(a, b, listed) for (a, listed), b in zip(starts, stops, strict=True)]
     parts = [c for a, b, listed in bounds for c in _coordinated(topic[a:b], listed)]
     return tuple(parts) if len(parts) > 1 else ()
 
@@ -358,6 +361,19 @@ def _coordinated(piece: str, listed: bool = False) -> list[str]:
     elif len(y) == 1 and len(x) >= 2 and "-" not in y[0]:
         y = [*x[:-1], *y]
     return [" ".join([*before, *x, *after]), " ".join([*before, *y, *after])]
+
+
+def definite_words(text: str) -> list[str]:
+    """The first content word of each definite description of a message (after "the",
+    ``definite_article``): "is the adversary itself strong at Go?" -> ``["adversary"]``; "how does
+    the curvature criterion work?" -> ``["curvature"]``; "what is the best model for X?" ->
+    ``["best"]``; ``[]`` when none."""
+    out = []
+    for m in _DEFINITE.finditer(text):
+        w = m.group(1).split()[0]
+        if content_terms(w):
+            out.append(w)
+    return out
 
 
 def _plural(word: str) -> bool:

@@ -350,6 +350,8 @@ class Conversation:
         # "which paper detects deepfakes and tests its robustness?" after a CogRouter question: the
         # evidence decides whether "its" is CogRouter's or the described paper's
         reading = self.resolver.arbitrate(plan, fplan.allowed)
+        if reading.plan is plan and not shown:
+            reading = self.resolver.continued(plan, fplan.allowed)
         plan = reading.plan
         ids, standalone, unresolved = self.resolver.referred(plan)
         standalone = shown or standalone

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
 from rag.citations import format_marker
+from rag.question.phrasing import definite_words
 from rag.question.plan import AskPlan, ComparePlan, FollowUp, PaperRef, Plan
 from rag.route.turn import History, Turn
 from rag.types import SearchQuery
@@ -275,6 +276,58 @@ class ReferenceResolver:
             return Reading(alone, offer, follow, own)
         offer = f"Not about {referred}? On its own the question finds {display_name(found)} ({found.id})."
         return Reading(plan, offer if close else "", follow, own)
+
+    def continued(self, plan: AskPlan, allowed: set[str] | None = None) -> Reading:
+        """Whether a message that names no paper and refers to none by a pronoun continues the
+        conversation about the one paper just answered through a definite description of something
+        of that paper: "is the adversary itself strong at Go?" after a summary of the Go-adversary
+        paper, "what variables does the model forecast?" after ClimaX.
+
+        A definite description ("the adversary", "the curvature criterion") refers to something the
+        conversation holds when the earlier paper states its first word
+        (:func:`rag.question.phrasing.definite_words`; "the best model for X" is not stated by
+        "model" alone). The evidence then weighs the two readings as
+        :meth:`arbitrate` does: the best sentence score of what the message asks in the earlier
+        paper against the same in the paper it finds on its own; the earlier paper is answered
+        unless the other is ahead by more than ``answer.reading_band`` ("what is the best model
+        for image segmentation?" after ClimaX finds a segmentation paper). The answer offers the
+        other reading in one line. A frame that asks for a paper or papers ("which paper ...",
+        :attr:`AskPlan.seeks`) is read on its own.
+
+        Returns:
+            The :class:`Reading`: the message asked of the earlier paper (a ``name`` reference to
+            it), or ``plan`` itself.
+        """
+        if plan.refs or plan.seeks or plan.alone is not None or not plan.topic.text:
+            return Reading(plan)
+        recent = self.history.recent()
+        if len(recent) != 1:
+            return Reading(plan)
+        earlier = self.papers[recent[0].paper_id]
+        pipeline = self.pipeline
+        cfg = pipeline.settings.answer
+        retriever = pipeline.retriever
+        if not any(retriever.coverages(w, [earlier.id])[0] >= 1.0 for w in definite_words(plan.query)):
+            return Reading(plan)
+        name = display_name(earlier)
+        asked = replace(plan, refs=(PaperRef(name, "name", (earlier.id,)),))
+        retrieval = retriever.search(plan.topic.search, allowed=allowed)
+        if not retrieval.hits:
+            return Reading(plan)
+        found = retrieval.hits[0].paper
+        if found.id == earlier.id:
+            return Reading(asked)
+        ask = plan.topic.ask
+
+        def best(paper: Paper) -> float:
+            scored = pipeline.evidence.score(ask, paper)
+            return scored[0].score if scored else 0.0
+
+        follow, own = best(earlier), best(found)
+        if own - follow > cfg.reading_band:
+            return Reading(plan)
+        offer = f"Not about {name}? On its own the question finds {display_name(found)} ({found.id})."
+        return Reading(asked, offer, follow, own)
 
     # --- follow-ups -----------------------------------------------------------------------
 

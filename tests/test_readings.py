@@ -371,6 +371,19 @@ DEFINITE = [
     ("Summarize DocVAL", "is the validator trained with reinforcement learning?", "DocVAL"),
     ("Summarize Agent-Omit", "which benchmarks does the agent use?", "Agent-Omit"),
 ]
+
+
+@pytest.mark.parametrize(
+    ("first", "message", "paper"),
+    [
+        ("What does SENDAI reconstruct?", "does the framework need many sensors?", "SENDAI"),
+        ("What does FOAM do?", "is the method tested on language models?", "FOAM"),
+    ],
+)
+def test_the_method_or_the_framework_is_the_paper_just_discussed(conv, first, message, paper):
+    conv.ask(first)
+    t = conv.ask(message)
+    assert [c.label for c in t.citations][:1] == [paper], t.answer.text
 """(question about one paper, a follow-up that names no paper and uses no pronoun but a definite
 description of something the paper states, that paper). Asked alone, each lists several papers."""
 

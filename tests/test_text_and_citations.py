@@ -198,6 +198,16 @@ def test_facets_split_the_alternatives_of_a_set_question():
     )
 
 
+def test_a_definite_paper_noun_refers_to_a_paper_already_discussed_unless_described():
+    from rag.question.phrasing import asks_for_paper
+
+    assert not asks_for_paper("does the method quantize the cache?")
+    assert not asks_for_paper("is the framework trained end to end?")
+    assert asks_for_paper("which is the method that prunes data?")
+    assert asks_for_paper("what is the approach to routing requests?")
+    assert asks_for_paper("is there a framework for federated graph learning?")
+
+
 def test_definite_words_are_the_first_word_of_each_definite_description():
     from rag.question.phrasing import definite_words
 
@@ -207,6 +217,7 @@ def test_definite_words_are_the_first_word_of_each_definite_description():
     ]
     assert definite_words("is there a paper on protein folding?") == []  # indefinite
     assert definite_words("what is the best model for segmentation?") == ["best"]
+    assert definite_words("does the method quantize the cache?") == ["method", "cache"]  # "method": own_noun
 
 
 def test_the_topic_drops_the_frame_and_the_relating_verb_only():

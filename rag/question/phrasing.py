@@ -37,6 +37,7 @@ __all__ = [
     "clean_input",
     "excluded_terms",
     "definite_words",
+    "own_noun",
     "facets",
     "keep_asking",
     "social",
@@ -122,6 +123,9 @@ _FACET_SPLIT = re.compile(
 )
 _PARENTHESIS = re.compile(r"\(([^()]*)\)")
 _DETERMINER = re.compile(_V["determiner"], re.I)
+_OWN_NOUN = re.compile(_V["own_noun"], re.I)
+_DEFINITE_WORD = re.compile(_V["definite_article"], re.I)
+_DESCRIBING = re.compile(rf"{_V['relative_pronoun']}|{_V['describing_word']}", re.I)
 _DEFINITE = re.compile(rf"{_V['definite_article']}\s+([\w-]+)", re.I)
 _ALTERNATIVE = re.compile(rf"(?:^|\s+){_V['alternative_word']}(?:\s+|$)", re.I)
 
@@ -273,11 +277,17 @@ def asks_for_paper(query: str) -> bool:
     """Whether the frame at the start of ``query`` names the paper asked for ("which paper ...",
     "is there work on ...", "any study that ..."; :data:`FRAME_WORDS` then a ``paper_head`` noun):
     the rest describes that paper, so a pronoun in it may be the paper's own ("which paper detects
-    audio deepfakes and tests its robustness?"). False for "what dataset does it use?"."""
-    for m in _TOKEN.finditer(query.strip()):
-        t = m.group(0).lower().replace("’", "'")
+    audio deepfakes and tests its robustness?"). False for "what dataset does it use?" and for a
+    definite description of a paper already discussed ("does the method quantize the cache?")
+    unless a relative clause or preposition describes it ("the paper that ...", "the method for ...")."""
+    tokens = [m.group(0).lower().replace("’", "'") for m in _TOKEN.finditer(query.strip())]
+    for i, t in enumerate(tokens):
         if t in _PAPER_HEAD:
-            return True
+            # "does the method quantize the cache?" refers to a paper already discussed; "which is
+            # the method that ...", "the paper on X" describe the one asked for
+            after = tokens[i + 1] if i + 1 < len(tokens) else ""
+            definite = i > 0 and bool(_DEFINITE_WORD.fullmatch(tokens[i - 1]))
+            return not definite or bool(_DESCRIBING.fullmatch(after)) or not content_terms(after)
         if not (_frame_form(t) or _is_set_noun(t)):
             return False
     return False
@@ -363,6 +373,12 @@ def _coordinated(piece: str, listed: bool = False) -> list[str]:
     return [" ".join([*before, *x, *after]), " ".join([*before, *y, *after])]
 
 
+def own_noun(word: str) -> bool:
+    """Whether a definite description's word names the paper just discussed or its contribution
+    ("the model", "the method"; ``own_noun``), whatever the abstract calls it."""
+    return bool(_OWN_NOUN.fullmatch(word))
+
+
 def definite_words(text: str) -> list[str]:
     """The first content word of each definite description of a message (after "the",
     ``definite_article``): "is the adversary itself strong at Go?" -> ``["adversary"]``; "how does
@@ -371,7 +387,7 @@ def definite_words(text: str) -> list[str]:
     out = []
     for m in _DEFINITE.finditer(text):
         w = m.group(1).split()[0]
-        if content_terms(w):
+        if content_terms(w) or own_noun(w):
             out.append(w)
     return out
 

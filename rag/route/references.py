@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
 from rag.citations import format_marker
-from rag.question.phrasing import definite_words
+from rag.question.phrasing import definite_words, own_noun
 from rag.question.plan import AskPlan, ComparePlan, FollowUp, PaperRef, Plan
 from rag.route.turn import History, Turn
 from rag.types import SearchQuery
@@ -283,10 +283,12 @@ class ReferenceResolver:
         of that paper: "is the adversary itself strong at Go?" after a summary of the Go-adversary
         paper, "what variables does the model forecast?" after ClimaX.
 
-        A definite description ("the adversary", "the curvature criterion") refers to something the
-        conversation holds when the earlier paper states its first word
-        (:func:`rag.question.phrasing.definite_words`; "the best model for X" is not stated by
-        "model" alone). The evidence then weighs the two readings as
+        A definite description may refer to something the conversation holds when its first word
+        (:func:`rag.question.phrasing.definite_words`) names the paper's own contribution ("the
+        model", "the method": :func:`rag.question.phrasing.own_noun`) or is a word the earlier paper
+        states ("the adversary", "the curvature criterion"; not "the best model for X" after a
+        paper that never says "best"). "The method", "the model" refer to it as a pronoun would: the
+        earlier paper is answered. For another word, the evidence then weighs the two readings as
         :meth:`arbitrate` does: the best sentence score of what the message asks in the earlier
         paper against the same in the paper it finds on its own; the earlier paper is answered
         unless the other is ahead by more than ``answer.reading_band`` ("what is the best model
@@ -307,7 +309,9 @@ class ReferenceResolver:
         pipeline = self.pipeline
         cfg = pipeline.settings.answer
         retriever = pipeline.retriever
-        if not any(retriever.coverages(w, [earlier.id])[0] >= 1.0 for w in definite_words(plan.query)):
+        words = definite_words(plan.query)
+        own_word = any(own_noun(w) for w in words)
+        if not own_word and not any(retriever.coverages(w, [earlier.id])[0] >= 1.0 for w in words):
             return Reading(plan)
         name = display_name(earlier)
         asked = replace(plan, refs=(PaperRef(name, "name", (earlier.id,)),))
@@ -324,7 +328,7 @@ class ReferenceResolver:
             return scored[0].score if scored else 0.0
 
         follow, own = best(earlier), best(found)
-        if own - follow > cfg.reading_band:
+        if own - follow > cfg.reading_band and not own_word:
             return Reading(plan)
         offer = f"Not about {name}? On its own the question finds {display_name(found)} ({found.id})."
         return Reading(asked, offer, follow, own)

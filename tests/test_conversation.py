@@ -435,6 +435,18 @@ def test_a_question_within_the_last_list_is_asked_of_its_papers_only(mixed: Comp
     assert set(ids(alone)) == first, alone.answer.text
 
 
+def test_what_about_after_a_question_within_a_list_stays_within_it(mixed: Components):
+    conv = Conversation(mixed.pipeline)
+    listed = conv.ask("Which papers use diffusion models?")
+    first = set(ids(listed))
+    conv.ask("which of them generate molecules?")
+    other = conv.ask("what about ones on images?")  # the list again, not every image paper of the collection
+    assert other.citations and set(ids(other)) <= first, other.answer.text
+    assert f"of the {len(first)} papers of the previous answer" in other.answer.text
+    assert "“images”" in other.answer.text  # the frame words ("ones on") are no term a paper must state
+    assert other.question == "what about ones on images?"  # the turn keeps what was typed (the page shows it)
+
+
 @pytest.mark.parametrize(
     ("first", "follow_up", "label"),
     [

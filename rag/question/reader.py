@@ -602,8 +602,13 @@ class Reader:
 
     def retopic(self, plan: AskPlan, text: str) -> AskPlan:
         """The question of ``plan`` asked of another topic ("what about diffusion?" after "Which
-        papers use RL?"): its frame and number, ``text`` as its topic, no papers named."""
-        return replace(
+        papers use RL?"): its frame and number, ``text`` as its topic, no papers named. A question
+        asked within the last list ("which of them use transformers?") is asked within it again,
+        of what the new topic states ("what about ones on graphs?": "graphs", the frame words peeled
+        as from a question)."""
+        peeled, _ = split_frame(text)
+        text = peeled if content_terms(peeled) else text
+        out = replace(
             plan,
             refs=(),
             topic=self.topic(text, number=plan.number),
@@ -612,6 +617,8 @@ class Reader:
             figures=frozenset(quoted_figures(text)),
             follow=None,
         )
+        narrowed = plan.follow is not None and plan.follow.kind == "narrow"
+        return replace(out, follow=_narrowing(out)) if narrowed else out
 
     def _set_topic(self, text: str) -> Topic:
         """"the two federated learning papers": the topic whose likeliest two papers are meant."""

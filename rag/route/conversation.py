@@ -296,12 +296,30 @@ class Conversation:
     ) -> Turn:
         t0 = time.perf_counter()
         fplan = filters.plan(plan.filters, self.papers)
+        asked, message = plan.follow, plan.asked
         plan, shown = self.resolver.follow_up(plan)
-        if plan.follow is not None and plan.follow.kind == "narrow" and (listed := self.history.last_list()):
+        if plan.asked != message:  # the previous question, asked again: the turn keeps what was typed
+            plan = replace(plan, asked=message)
+        within: tuple[str, ...] = ()
+        if asked is not None and asked.kind == "what_about" and shown:
+            # "what about ones on graphs?" after "which of them use transformers?": the previous
+            # question again, within the same list
+            prev = self.history.previous_answer()
+            within = prev.within if prev is not None else ()
+        elif plan.follow is not None and plan.follow.kind == "narrow" and (listed := self.history.last_list()):
             # "which of them use RL?", "which ones are from 2022?": asked within the last list
-            n = len(listed)
-            what = f"the {n} paper{'s' if n != 1 else ''} of the previous answer"
-            fplan = fplan.within([c.paper_id for c in listed], what)
+            within = tuple(c.paper_id for c in listed)
+        if within:
+            n = len(within)
+            fplan = fplan.within(within, f"the {n} paper{'s' if n != 1 else ''} of the previous answer")
+        turn = self._route(plan, fplan, t0, shown, top_k=top_k, on_token=on_token, stop=stop)
+        return replace(turn, within=within) if within else turn
+
+    def _route(
+        self, plan: Plan, fplan: FilterPlan, t0: float, shown: str, *, top_k: int | None,
+        on_token: Callable[[str], None] | None, stop: threading.Event | None
+    ) -> Turn:
+        """The turn that answers ``plan`` under ``fplan`` (``shown``: how a follow-up was spelled out)."""
         if isinstance(plan, Reply):
             return self._reply(plan, fplan, t0)
         if plan.missing_title and any(p.title for p in self.papers.values()):
@@ -354,7 +372,7 @@ class Conversation:
             reading = self.resolver.continued(plan, fplan.allowed)
         plan = reading.plan
         ids, standalone, unresolved = self.resolver.referred(plan)
-        standalone = shown or standalone
+        standalone = shown or reading.spelled or standalone
         if unresolved is not None:
             return self._clarify(plan, [unresolved], t0, "ask about")
         allowed = fplan.allowed

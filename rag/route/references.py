@@ -61,12 +61,15 @@ class Reading:
             CogRouter? Ask: “...”"); ``""`` otherwise.
         follow: Best sentence score, in [0, 1], of the ask in the papers referred to (0 when not weighed).
         alone: Best sentence score, in [0, 1], of the ask in the paper found on its own (0 when not weighed).
+        spelled: How the message reads with the paper it continues named ("who wrote the paper? —
+            DiffPure?"); ``""`` when :meth:`ReferenceResolver.referred` spells it.
     """
 
     plan: AskPlan
     offer: str = ""
     follow: float = 0.0
     alone: float = 0.0
+    spelled: str = ""
 
 
 class AnswerPipelineSource(Protocol):
@@ -315,12 +318,13 @@ class ReferenceResolver:
             return Reading(plan)
         name = display_name(earlier)
         asked = replace(plan, refs=(PaperRef(name, "name", (earlier.id,)),))
+        spelled = f"{plan.query.strip().rstrip('?.! ')} — {name}?"
         retrieval = retriever.search(plan.topic.search, allowed=allowed)
         if not retrieval.hits:
             return Reading(plan)
         found = retrieval.hits[0].paper
         if found.id == earlier.id:
-            return Reading(asked)
+            return Reading(asked, spelled=spelled)
         ask = plan.topic.ask
 
         def best(paper: Paper) -> float:
@@ -331,7 +335,7 @@ class ReferenceResolver:
         if own - follow > cfg.reading_band and not own_word:
             return Reading(plan)
         offer = f"Not about {name}? On its own the question finds {display_name(found)} ({found.id})."
-        return Reading(asked, offer, follow, own)
+        return Reading(asked, offer, follow, own, spelled)
 
     # --- follow-ups -----------------------------------------------------------------------
 

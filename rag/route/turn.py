@@ -35,6 +35,8 @@ class Turn:
         paper_table: The table of a ``table`` turn (rows papers, columns phrases).
         candidates: Papers to choose from, for a ``clarify`` turn.
         plan: How the message was read.
+        within: The papers of an earlier list the question was asked within ("which of them use
+            RL?", and "what about X?" after it); ``()`` for a question asked of the collection.
     """
 
     question: str
@@ -45,6 +47,7 @@ class Turn:
     paper_table: PaperTable | None = None
     candidates: tuple[Paper, ...] = ()
     plan: Plan | None = None
+    within: tuple[str, ...] = ()
 
     @property
     def citations(self) -> list[Citation]:

@@ -557,6 +557,31 @@ def test_a_slot_is_answered_by_the_papers_own_figure_not_its_backgrounds(figured
     assert "22B-parameter ViT" in ans.lead and "100B" not in ans.lead, ans.lead
 
 
+def test_an_amount_of_memory_is_stated_by_a_figure_in_a_memory_unit(figured):
+    # "running OPT-175B on a single 16GB GPU" states the memory; the sentence that says "memory"
+    # ("limited GPU memory") states no amount, and the answer was a false "does not state memory"
+    conv = Conversation(figured.pipeline)
+    conv.ask("What does FlexGen do?")
+    ans = conv.ask("how much memory does the GPU need?").answer
+    assert not ans.refused and "16GB" in ans.lead, ans.text
+
+
+@pytest.mark.parametrize(
+    ("sentence", "stated"),
+    [
+        ("FlexGen runs OPT-175B on a single 16GB GPU.", True),
+        ("The index needs 40 GiB of RAM.", True),
+        ("GBDT models need little memory.", False),  # memory without an amount
+        ("We train on 8 GPUs.", False),
+    ],
+)
+def test_a_memory_slot_is_stated_by_its_unit(sentence, stated):
+    from rag.route.slot import slot_span
+    from rag.types import Slot
+
+    assert (slot_span(Slot("memory", ("memory",), amount=True), sentence) is not None) is stated
+
+
 @pytest.mark.parametrize(
     ("sentence", "terms", "stated"),
     [

@@ -29,7 +29,7 @@ from rag.route.lead import MIN_CLAUSE_WORDS, _capped, _keys_at, clause_spans, st
 from rag.types import Slot
 from rag.vocabulary import beside
 
-__all__ = ["DATE", "MODEL_SIZE", "counts", "slot_span", "slot_strength", "states_amount"]
+__all__ = ["DATE", "MEMORY_AMOUNT", "MODEL_SIZE", "counts", "slot_span", "slot_strength", "states_amount"]
 
 _VOCABULARY = beside(__file__, "slots")
 
@@ -49,6 +49,9 @@ DATE = re.compile(
 """A date a sentence states: a month with its year ("March 2024", "Dec. 3, 2023") or an ISO date."""
 
 _FORMS = {"model size": MODEL_SIZE, "date": DATE}
+_MEMORY_MEASURE = _VOCABULARY["memory_measure"].pattern
+MEMORY_AMOUNT = re.compile(rf"(?<![\w.])\d+(?:\.\d+)?\s?-?{_VOCABULARY['memory_unit'].bare}\b")
+"""An amount of memory a sentence states: a figure in a memory unit ("a single 16GB GPU", "40 GiB")."""
 
 
 def _grown(sentence: str, spans: list[tuple[int, int]], i: int) -> tuple[int, int, bool]:
@@ -83,6 +86,11 @@ def slot_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None:
         if got is None or (slot.amount and not states_amount(sentence)):
             return None
         return got[0], got[1], got[2]
+    if slot.amount and _MEMORY_MEASURE.fullmatch(slot.terms[-1]) and (m := MEMORY_AMOUNT.search(sentence)):
+        # "how much memory does the GPU need?": "on a single 16GB GPU" states it in its unit
+        spans = clause_spans(sentence)
+        i = next((k for k, (a, b) in enumerate(spans) if a <= m.start() < b), None)
+        return _grown(sentence, spans, i) if i is not None else (0, len(sentence), False)
     keys = {k for k, _, _ in _keys_at(sentence)}
     present = [t for t in slot.terms if term_key(t) in keys]
     if not present:

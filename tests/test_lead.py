@@ -557,6 +557,24 @@ def test_a_slot_is_answered_by_the_papers_own_figure_not_its_backgrounds(figured
     assert "22B-parameter ViT" in ans.lead and "100B" not in ans.lead, ans.lead
 
 
+@pytest.mark.parametrize(
+    ("sentence", "term", "negated"),
+    [
+        ("It is competitive without the need for any dataset specific fine-tuning.", "fine-tuning", True),
+        ("This does not require any retraining of the model.", "retraining", True),
+        ("The detector is trained with no labelled fakes.", "fakes", True),
+        ("We do not use any labels for the reinforcement learning stage.", "reinforcement", False),  # labels are
+        ("It needs no labels but fine-tuning on the target.", "fine-tuning", False),  # the clause turns
+        ("We use no labels, and fine-tuning improves it.", "fine-tuning", False),  # a comma ends the reach
+    ],
+)
+def test_a_negation_reaches_its_term_through_the_words_between(sentence, term, negated):
+    from rag.route.lead import term_span
+
+    got = term_span(sentence, [term])
+    assert got is not None and got[3] is negated
+
+
 def test_an_amount_of_memory_is_stated_by_a_figure_in_a_memory_unit(figured):
     # "running OPT-175B on a single 16GB GPU" states the memory; the sentence that says "memory"
     # ("limited GPU memory") states no amount, and the answer was a false "does not state memory"

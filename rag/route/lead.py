@@ -88,6 +88,8 @@ _OPENERS = _VOCABULARY["opener"].words
 _OPENER_PAIRS = frozenset(_VOCABULARY["opener_pair"].phrases)
 _NEGATIONS = _VOCABULARY["negation"].words
 _ADDITIVE = _VOCABULARY["additive_after_negation"].words
+_SCOPE_END = _VOCABULARY["negation_scope_end"].words
+_THROUGH = _VOCABULARY["negation_through"].words
 _CONTRAST = _VOCABULARY["contrast"].words
 """Words that, up to :data:`STANCE_WINDOW` words before an asked term in its clause, make the
 mention a contrast ("improved decoding efficiency over autoregressive models"), not a statement
@@ -284,9 +286,38 @@ def term_span(sentence: str, terms: Sequence[str]) -> tuple[int, int, bool, bool
     for k, x, _ in found:
         if k in wanted and lo <= x < hi:
             i = max(j for j, (start, _) in enumerate(words) if start <= x)
-            negated = negated or any(_negates(words, m) for m in range(max(0, i - 2), i + 1))
+            negated = negated or _negated(sentence, words, i)
     a, b, cut = _capped(sentence, lo, hi, spans)
     return a, b, cut, negated
+
+
+NEGATION_REACH = 2
+"""Most words between a negation and the term it negates besides the words it reaches through
+(``negation_through``: "without the need for any"): "no retraining", "without any task labels",
+"without the need for any dataset specific fine-tuning"; not "not use any labels for the RL stage"."""
+_SCOPE_BREAK = re.compile(r"[,;:()]")
+
+
+def _negated(sentence: str, words: Sequence[tuple[int, str]], i: int) -> bool:
+    """Whether word ``i`` of ``words`` (offset, lower-cased word) is negated: a negation
+    (:func:`_negates`; or the word itself, "label-free") followed by words it reaches through
+    (``negation_through``: "the need for any") and at most :data:`NEGATION_REACH` others before
+    it, with no clause break (a comma, a parenthesis) or a word that turns the clause
+    (``negation_scope_end``: "but", "while", "instead") between them."""
+    m = i
+    while m >= 0:
+        if m < i and (words[m][1] in _SCOPE_END or _SCOPE_BREAK.search(sentence, words[m][0], words[m + 1][0])):
+            return False
+        if _negates(words, m):
+            j = m + 1
+            while j < i and words[j][1] in _THROUGH:
+                j += 1
+            if m == i or i - j <= NEGATION_REACH:
+                return True
+        if i - m > 2 * NEGATION_REACH + len(_THROUGH):
+            return False
+        m -= 1
+    return False
 
 
 def _negates(words: Sequence[tuple[int, str]], k: int) -> bool:

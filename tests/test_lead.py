@@ -558,6 +558,21 @@ def test_a_slot_is_answered_by_the_papers_own_figure_not_its_backgrounds(figured
 
 
 @pytest.mark.parametrize(
+    ("sentence", "term", "stated"),
+    [
+        ("We learn data transformations for PDE solvers.", "transformers", False),  # a sibling of the stem
+        ("A transformer-based PDE solver.", "transformers", True),
+        ("We propose a new optimization method.", "optimizer", False),
+        ("We distill the teacher into a student.", "distillation", True),  # the process of the same stem
+    ],
+)
+def test_a_term_is_stated_by_words_of_its_sense_not_only_of_its_stem(sentence, term, stated):
+    from rag.route.lead import term_span
+
+    assert (term_span(sentence, [term]) is not None) is stated
+
+
+@pytest.mark.parametrize(
     ("sentence", "term", "negated"),
     [
         ("It is competitive without the need for any dataset specific fine-tuning.", "fine-tuning", True),

@@ -32,7 +32,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from rag.citations import format_marker
-from rag.lexicon import term_key
+from rag.lexicon import lemma, states_form, term_key
 from rag.llm.claims import PRIOR_WORK
 from rag.llm.prose import Source
 from rag.question.plan import Ask, AskPlan
@@ -251,6 +251,22 @@ def _keys_at(sentence: str) -> list[tuple[str, int, int]]:
 _SUBORDINATE = _VOCABULARY["subordinate"].pattern
 
 
+def _stating(sentence: str, terms: Sequence[str]) -> list[tuple[str, int, int]]:
+    """:func:`_keys_at` without the words that share an asked term's stem but not its sense
+    (:func:`rag.lexicon.states_form`): "transformations" does not state "transformers",
+    "optimization" does not state "optimizer"."""
+    asked = {term_key(t): lemma(t.lower()) for t in terms}
+
+    def states(key: str, start: int, end: int) -> bool:
+        if key not in asked:
+            return True
+        tok = sentence[start:end].lower()
+        same = [p for p in {tok, *tok.split("-")} if content_terms(p) and term_key(p) == key]
+        return not same or any(states_form(asked[key], lemma(p)) for p in same)
+
+    return [f for f in _keys_at(sentence) if states(*f)]
+
+
 def term_span(sentence: str, terms: Sequence[str]) -> tuple[int, int, bool, bool] | None:
     """The clauses of ``sentence`` that state every term (as term keys), or ``None``.
 
@@ -259,7 +275,7 @@ def term_span(sentence: str, terms: Sequence[str]) -> tuple[int, int, bool, bool
         ("without", "no", "not") stands within two words before a term.
     """
     wanted = {term_key(t) for t in terms}
-    found = _keys_at(sentence)
+    found = _stating(sentence, terms)
     if not wanted or not wanted <= {k for k, _, _ in found}:
         return None
     spans = clause_spans(sentence)

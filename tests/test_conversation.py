@@ -570,6 +570,15 @@ def test_a_message_that_asks_nothing_says_what_can_be_asked(conv: Conversation, 
     assert not [label for label in labels if label in text], text
 
 
+def test_a_count_with_no_topic_of_its_own_is_asked_of_the_previous_paper(conv: Conversation):
+    conv.ask("What is Agent-Omit?")
+    t = conv.ask("how many benchmarks?")  # not "how many papers are about benchmarks"
+    assert [c.label for c in t.citations] == ["Agent-Omit"] and "five agent benchmarks" in t.answer.lead, t.answer.text
+    assert t.standalone.endswith("— Agent-Omit?"), t.standalone
+    fresh = Conversation(conv.pipeline).ask("how many benchmarks?")  # nothing before: the collection is asked
+    assert [c.label for c in fresh.citations] != ["Agent-Omit"], fresh.answer.text
+
+
 def test_a_detail_with_no_topic_is_asked_of_the_previous_paper(mixed: Components):
     conv = Conversation(mixed.pipeline)
     first = conv.ask("Summarize DiffPure")

@@ -14,9 +14,11 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
 from rag.citations import format_marker
+from rag.lexicon import term_key
 from rag.question.phrasing import definite_words, own_noun
 from rag.question.plan import AskPlan, ComparePlan, FollowUp, PaperRef, Plan
 from rag.route.turn import History, Turn
+from rag.text import content_terms
 from rag.types import SearchQuery
 from store.papers import Paper
 
@@ -49,6 +51,16 @@ class Resolution:
     def resolved(self) -> bool:
         """Exactly one paper."""
         return len(self.paper_ids) == 1
+
+
+def _slot_only(plan: AskPlan) -> bool:
+    """Whether a question asks a measure or count and nothing else ("how many tasks?", "how many
+    benchmarks?"): its topic's words are the slot's own."""
+    slot = plan.ask.slot
+    if slot is None or not (slot.amount or slot.count) or not slot.terms or plan.topic.number == "many":
+        return False
+    terms = {term_key(t) for t in content_terms(plan.topic.text)}
+    return bool(terms) and terms <= {term_key(t) for t in slot.terms}
 
 
 @dataclass(frozen=True)
@@ -142,7 +154,9 @@ class ReferenceResolver:
         if not ids and unlisted is not None:
             return [], plan.spelled_out(spelled), unlisted
         described = any(r.kind == "description" for r in plan.refs)
-        detail_only = isinstance(plan, AskPlan) and plan.detail is not None and plan.detail.only
+        detail_only = isinstance(plan, AskPlan) and (
+            (plan.detail is not None and plan.detail.only) or _slot_only(plan)
+        )
         if not ids:
             # "What does the SAT paper propose, and how much does it improve?": "it" is the paper
             # the question describes, not one of an earlier turn.
@@ -161,8 +175,9 @@ class ReferenceResolver:
                 msg = f"nothing was cited before, so “{ref}” refers to no paper"
                 return [], plan.spelled_out(spelled), Resolution(ref, (), "earlier turn", msg)
             elif not plan.refs and detail_only and recent:
-                # "who are the authors?", "when was the paper published?": a detail with no topic of
-                # its own is asked of the papers of the previous answer, as "their authors" would be
+                # "who are the authors?", "when was the paper published?", "how many tasks?": a detail
+                # or measure with no topic of its own is asked of the papers of the previous answer,
+                # as "their authors" would be
                 chosen = [c.paper_id for c in recent[:3]]
                 ids.extend(chosen)
                 label = " and ".join(display_name(self.papers[p]) for p in chosen)

@@ -590,6 +590,30 @@ def test_a_negation_reaches_its_term_through_the_words_between(sentence, term, n
     assert got is not None and got[3] is negated
 
 
+def test_a_detail_of_a_paper_found_by_its_title_is_answered_by_the_clause_that_states_it(figured):
+    # found by its title's words, not named: the lead quoted the name "ViT-22B" in another sentence
+    # and a cited work's "4B parameters (Chen et al., 2022)" instead of the size the paper states
+    title = "'Scaling Vision Transformers to 22 Billion Parameters'"
+    ans = Conversation(figured.pipeline).ask(f"How many parameters does the vision transformer in {title} have?").answer
+    assert "22B-parameter ViT" in ans.lead and "4B parameters" not in ans.lead, ans.lead
+
+
+@pytest.mark.parametrize(
+    ("sentence", "strength"),
+    [
+        ("We train a 22B-parameter ViT (ViT-22B).", 2),
+        ("ViT-22B demonstrates the potential for scaling.", 1),  # the size is part of a name
+        ("It has 1.3 billion parameters.", 2),
+        ("Our 7B model wins.", 1),
+    ],
+)
+def test_a_model_size_stated_with_its_unit_is_stronger_than_one_in_a_name(sentence, strength):
+    from rag.route.slot import slot_strength
+    from rag.types import Slot
+
+    assert slot_strength(Slot("model size", form="model size", detail=True), sentence) == strength
+
+
 def test_an_amount_of_memory_is_stated_by_a_figure_in_a_memory_unit(figured):
     # "running OPT-175B on a single 16GB GPU" states the memory; the sentence that says "memory"
     # ("limited GPU memory") states no amount, and the answer was a false "does not state memory"

@@ -287,7 +287,7 @@ class AnswerPipeline:
             plan,
             sources,
             listing=several,
-            named=bool(papers),
+            named=bool(papers) or described,  # a detail of the paper described is asked of it as if named
             matched=matched,
             at_least=at_least,
             gist=lambda s: self.evidence.gist(s.hit.paper),

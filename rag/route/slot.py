@@ -134,12 +134,21 @@ def counts(text: str, unit: str) -> bool:
     return False
 
 
+_PARAMETERS = re.compile(r"[\s-]*param", re.I)
+"""A model size stated with its unit: "22B-parameter", "350M parameters", "1.3 billion parameters"."""
+
+
 def slot_strength(slot: Slot, sentence: str) -> int:
     """How much of ``slot`` a sentence states: the number of its terms in the stating clauses (1 for
-    a form), 0 when it does not state it (:func:`slot_span`)."""
+    a form; 2 for a model size stated with its unit, "parameters"), 0 when it does not state it
+    (:func:`slot_span`)."""
     span = slot_span(slot, sentence)
     if span is None:
         return 0
+    if slot.form == "model size":
+        # "a 22B-parameter ViT" states a size; "ViT-22B demonstrates ..." may only name the model
+        sizes = MODEL_SIZE.finditer(sentence)
+        return 2 if any("param" in m.group(0).lower() or _PARAMETERS.match(sentence, m.end()) for m in sizes) else 1
     if slot.form:
         return 1
     keys = {k for k, _, _ in _keys_at(sentence[span[0] : span[1]])}

@@ -614,6 +614,21 @@ def test_a_model_size_stated_with_its_unit_is_stronger_than_one_in_a_name(senten
     assert slot_strength(Slot("model size", form="model size", detail=True), sentence) == strength
 
 
+@pytest.mark.parametrize(
+    ("sentence", "stated"),
+    [
+        ("Lower bounds show this is optimal, yielding an almost quadratic speedup over classical algorithms.", True),
+        ("The sampler is exponentially faster than MCMC, a speedup we prove.", True),
+        ("We study the speedup of quadrature rules.", False),  # no amount, in figures or words
+    ],
+)
+def test_an_amount_in_words_states_a_measure(sentence, stated):
+    from rag.route.slot import slot_span
+    from rag.types import Slot
+
+    assert (slot_span(Slot("speedup", ("speedup",), amount=True), sentence) is not None) is stated
+
+
 def test_an_amount_of_memory_is_stated_by_a_figure_in_a_memory_unit(figured):
     # "running OPT-175B on a single 16GB GPU" states the memory; the sentence that says "memory"
     # ("limited GPU memory") states no amount, and the answer was a false "does not state memory"

@@ -570,6 +570,16 @@ def test_a_message_that_asks_nothing_says_what_can_be_asked(conv: Conversation, 
     assert not [label for label in labels if label in text], text
 
 
+def test_by_how_much_asks_the_previous_question_for_its_figure(conv: Conversation):
+    conv.ask("Which papers use mixture of experts?")
+    conv.ask("what does the first one reduce?")
+    t = conv.ask("and by how much?")  # was "Please ask a question about the papers"
+    assert [c.label for c in t.citations] == ["RAST-MoE"] and "10%" in t.answer.lead, t.answer.text
+    assert t.question == "and by how much?" and t.standalone.endswith("— and by how much?"), t.standalone
+    fresh = Conversation(conv.pipeline).ask("by how much?")  # nothing asked before: nothing to continue
+    assert fresh.kind == "refusal" and not fresh.citations
+
+
 def test_a_count_with_no_topic_of_its_own_is_asked_of_the_previous_paper(conv: Conversation):
     conv.ask("What is Agent-Omit?")
     t = conv.ask("how many benchmarks?")  # not "how many papers are about benchmarks"

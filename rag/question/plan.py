@@ -212,7 +212,8 @@ class FollowUp:
             which of the papers discussed wins) or ``choose`` ("which one needs less memory?":
             a question choosing among the papers discussed) or ``narrow`` ("which of them use
             RL?", "which ones are from 2023?": the plan itself asked within the papers the previous
-            answer listed).
+            answer listed) or ``amount`` ("by how much?": the previous question, asked for its
+            figure).
         target: For ``what_about``: the other paper or topic as written ("APM", "the first one").
         stated: For ``narrow``: what a listed paper must state to be kept, as alternatives of terms
             (:func:`rag.question.polar.polar_terms` of each facet: "which of them study speech or
@@ -225,7 +226,7 @@ class FollowUp:
             ``verdict``/``choose``: the comparison to make once the papers are known.
     """
 
-    kind: Literal["what_about", "of_reference", "verdict", "choose", "narrow"]
+    kind: Literal["what_about", "of_reference", "verdict", "choose", "narrow", "amount"]
     target: str = ""
     target_refs: tuple[PaperRef, ...] = ()
     plan: Plan | None = None

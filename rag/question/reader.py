@@ -127,6 +127,7 @@ _ORDINAL_REF = re.compile(
     rf"(?:\s+{_V['ordinal_noun']}|(?=\s*[?.!,]*\s*$))|\bthe\s+(?P<fl>{_V['pair_ordinal']})",
     re.I,
 )
+_AMOUNT_ONLY = re.compile(rf"(?:and\s+)?{_V['amount_only']}", re.I)
 _PRONOUN = re.compile(rf"{_V['pronoun']}|{_V['this_that']}\s+{_V['paper_noun']}(?!s)", re.I)
 _PLURAL = re.compile(
     rf"{_V['plural_pronoun']}|\b(?:{_V['counted_lead']} {_V['count']}|"
@@ -678,7 +679,9 @@ class Reader:
             if stated.authors or stated.person:  # "Which papers did X publish?": the author's papers
                 return CollectionPlan(**header)
             if english:
-                return Reply(**header, kind="empty")
+                # "by how much?", "how many?": the previous question, asked for its amount
+                amount = FollowUp("amount") if _AMOUNT_ONLY.fullmatch(query.strip(" ?.!")) else None
+                return Reply(**header, kind="empty", follow=amount)
             return AskPlan(**header, topic=Topic(""), ask=read_ask(query))
         header["search"] = self.search_query(query)
         header["coined"] = self._coined(query)

@@ -369,6 +369,16 @@ class ReferenceResolver:
             if prev is None or not isinstance(prev.plan, AskPlan):
                 return plan, ""
             return self._what_about(plan, prev, follow)
+        if follow.kind == "amount":
+            # "what does the first one reduce?" then "by how much?": that question, of the papers it
+            # answered about, for its figure
+            prev = self.history.previous_answer()
+            if prev is None or not isinstance(prev.plan, AskPlan):
+                return plan, ""
+            cited = tuple(PaperRef(c.label, "name", (c.paper_id,)) for c in prev.citations[:MAX_COMPARED])
+            refs = cited if prev.plan.refers_back else prev.plan.refs
+            again = replace(prev.plan, asked=plan.asked, ask=replace(prev.plan.ask, amount=True), refs=refs)
+            return again, f"{prev.standalone.strip().rstrip('?.! ')} — {plan.query.strip().rstrip('?.! ')}?"
         # "which one needs less memory?" chooses among the latest answer's papers, not older ones
         if follow.kind == "choose" and len(self.history.recent()) <= 1:
             return plan, ""

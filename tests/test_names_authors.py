@@ -181,6 +181,10 @@ def test_an_author_no_record_names_gets_an_empty_filter_that_says_why():
     # a method's name, a single capitalised word, or the option off: no person
     assert stated_person("methods guided by Process Reward Models", index.vocabulary) == ""
     assert stated_person("what is improved by DANCE?", index.vocabulary) == ""
+    # a quoted title whose last words follow "by": the closing quote is no part of a name
+    words = {"transformers", "learn", "gradient", "descent"}
+    assert stated_person("Summarize 'Transformers Learn In-Context by Gradient Descent'", words) == ""
+    assert stated_person("Summarize “Learning by Gradient Descent”", words) == ""
     # a surname an abstract cites ("the formulation by Hinton (1999)") still names a person with a first name
     cited = {"we", "formulation", "hinton", "product", "experts"}
     assert stated_person("Which papers by Geoffrey Hinton are in the collection?", cited) == "Geoffrey Hinton"

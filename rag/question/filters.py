@@ -183,8 +183,8 @@ def stated_person(question: str, vocabulary: Collection[str] = frozenset()) -> s
     m = _PERSON.search(question)
     if not m:
         return ""
-    name = (m.group("a") or m.group("b")).rstrip(".")
-    return "" if all(fold(w) in vocabulary for w in name.split()) else name
+    name = (m.group("a") or m.group("b")).rstrip(".'’\"”")  # "... by Gradient Descent'": the quote closes a title
+    return "" if all(fold(w.strip("'’\"”“")) in vocabulary for w in name.split()) else name
 
 
 def topic_left(topic: str) -> bool:

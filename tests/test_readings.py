@@ -388,6 +388,14 @@ def test_the_method_or_the_framework_is_the_paper_just_discussed(conv, first, me
 description of something the paper states, that paper). Asked alone, each lists several papers."""
 
 
+def test_it_in_a_first_question_that_seeks_a_paper_is_that_papers_own(conv):
+    # nothing cited before: "it" can only be the paper the message describes (was "I could not find 'it'")
+    t = conv.ask("Which paper studies ride-hailing, and what does it improve?")
+    assert [c.label for c in t.citations] == ["RAST-MoE"], t.answer.text
+    dangling = conv.ask("what does it do?")  # RAST-MoE is cited now: "it" refers back to it
+    assert [c.label for c in dangling.citations] == ["RAST-MoE"], dangling.answer.text
+
+
 @pytest.mark.parametrize(("first", "message", "paper"), DEFINITE)
 def test_a_definite_description_of_what_the_earlier_paper_states_continues_it(conv, extractive, first, message, paper):
     from rag.route.conversation import Conversation

@@ -735,7 +735,8 @@ class Reader:
         :attr:`AskPlan.alone`: the message read with them referring to no earlier paper.
 
         It could stand alone when every reference is a pronoun ("it", "its", "their"; no name,
-        number, ordinal, description or counted "both"), it states two or more words besides them,
+        number, ordinal, description or counted "both"), it states two or more words besides them
+        (one, in a first part whose frame names the paper asked for),
         asks more than a detail of the last paper, and either its frame names the paper asked for
         ("which paper detects audio deepfakes and tests its robustness?") or every pronoun is a
         possessive after two or more content words it can stand for ("is work on training models
@@ -744,7 +745,16 @@ class Reader:
         seeks = asks_for_paper(query)
         plan = replace(plan, seeks=seeks)
         back = [(pos, r) for pos, r in located if r in plan.refs]
-        if not back or len(back) != len(plan.refs) or not plan.content_beyond_pronouns:
+        parts = question_parts(query)
+        later = len(parts) > 1 and (second := query.find(parts[1])) > 0 and all(pos >= second for pos, _ in back)
+        # a first clause that seeks a paper describes it in as little as one word ("which paper
+        # studies ride-hailing, and what does it improve?")
+        first = min((pos for pos, _ in back), default=0)
+        clause = re.search(r"[,;]|\band\b", query[:first])
+        described = plan.content_beyond_pronouns or (
+            seeks and clause is not None and bool(content_terms(query[: clause.start()]))
+        )
+        if not back or len(back) != len(plan.refs) or not described:
             return plan
         if any(r.kind not in ("pronoun", "plural") or r.count for _, r in back):
             return plan
@@ -755,8 +765,6 @@ class Reader:
         )
         # "What does mimetic initialization do, and how much does it help ViTs?": a pronoun in a
         # later part may be the subject the first part names (two content words or more)
-        parts = question_parts(query)
-        later = len(parts) > 1 and (second := query.find(parts[1])) > 0 and all(pos >= second for pos, _ in back)
         subject = later and len([t for t in content_terms(parts[0]) if t.lower() not in FRAME_WORDS]) >= 2
         if not (seeks or own or subject):
             return plan

@@ -267,6 +267,10 @@ class ReferenceResolver:
         if alone is None:
             return Reading(plan)
         ids, spelled, unresolved = self.referred(plan)
+        if unresolved is not None and not self.history.recent():
+            # "Which paper studies ride-hailing, and what does it improve?" as a first question:
+            # nothing was cited, so "it" can only be the paper the message describes
+            return Reading(alone)
         if unresolved is not None or not ids:
             return Reading(plan)
         pipeline = self.pipeline

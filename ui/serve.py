@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import signal
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -121,6 +123,11 @@ def launch(
     if block if announce is None else announce:
         write_discovery(home, info)
     if block:
+        if threading.current_thread() is threading.main_thread():
+            # Ctrl+C stops the page even when it was started with SIGINT ignored (a background job
+            # of a shell without job control): Python then installs no KeyboardInterrupt handler,
+            # and Gradio's wait loop would never end
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         try:
             demo.block_thread()
         finally:

@@ -19,7 +19,7 @@ from rag.question.phrasing import definite_words, own_noun
 from rag.question.plan import AskPlan, ComparePlan, FollowUp, PaperRef, Plan
 from rag.route.turn import History, Turn
 from rag.text import content_terms
-from rag.types import SearchQuery
+from rag.types import Ask, SearchQuery
 from store.papers import Paper
 
 if TYPE_CHECKING:
@@ -283,12 +283,8 @@ class ReferenceResolver:
             return Reading(alone if plan.seeks else plan)
         ask = topic.ask
 
-        def best(paper: Paper) -> float:
-            scored = pipeline.evidence.score(ask, paper)
-            return scored[0].score if scored else 0.0
-
-        follow = max(best(self.papers[p]) for p in ids)
-        own = best(found)
+        follow = max(self._best(ask, self.papers[p]) for p in ids)
+        own = self._best(ask, found)
         cfg = pipeline.settings.answer
         margin = own - follow + (cfg.reading_prior if plan.seeks else 0.0)
         close = abs(margin) < cfg.reading_band
@@ -298,6 +294,12 @@ class ReferenceResolver:
             return Reading(alone, offer, follow, own)
         offer = f"Not about {referred}? On its own the question finds {display_name(found)} ({found.id})."
         return Reading(plan, offer if close else "", follow, own)
+
+    def _best(self, ask: Ask, paper: Paper) -> float:
+        """The best sentence score of ``ask`` in ``paper``'s abstract, in [0, 1] (0 with no sentence):
+        how well a paper states what a message asks, for weighing two readings."""
+        scored = self.pipeline.evidence.score(ask, paper)
+        return scored[0].score if scored else 0.0
 
     def continued(self, plan: AskPlan, allowed: set[str] | None = None) -> Reading:
         """Whether a message that names no paper and refers to none by a pronoun continues the
@@ -346,11 +348,7 @@ class ReferenceResolver:
             return Reading(asked, spelled=spelled)
         ask = plan.topic.ask
 
-        def best(paper: Paper) -> float:
-            scored = pipeline.evidence.score(ask, paper)
-            return scored[0].score if scored else 0.0
-
-        follow, own = best(earlier), best(found)
+        follow, own = self._best(ask, earlier), self._best(ask, found)
         if own - follow > cfg.reading_band and not own_word:
             return Reading(plan)
         offer = f"Not about {name}? On its own the question finds {display_name(found)} ({found.id})."

@@ -669,3 +669,28 @@ def test_an_aspect_that_names_a_row_is_that_row(conv: Conversation):
     assert "ALFWorld and ScienceWorld" in block, block  # as the table's data row quotes it
     row = text.split("| **Data / benchmarks** |", 1)[1].split("\n", 1)[0]
     assert block.count(NOT_STATED) == row.count("not stated"), (block, row)
+
+
+@pytest.mark.parametrize(
+    "follow_up", ["and retrieval?", "what about retrieval?", "but how about cross-modal retrieval?"]
+)
+def test_what_about_a_word_the_paper_states_asks_it_of_that_paper(conv: Conversation, follow_up):
+    conv.ask("How much storage reduction does APM achieve?")
+    t = conv.ask(follow_up)  # was every retrieval paper of the collection
+    assert ids(t) == [APM] and "12.8" in t.answer.lead, t.answer.text
+    assert t.standalone.endswith("— APM?") and t.question == follow_up, t.standalone
+
+
+def test_what_about_a_word_the_paper_never_states_is_the_previous_question_of_that_topic(conv: Conversation):
+    conv.ask("How much storage reduction does APM achieve?")
+    t = conv.ask("and graphs?")
+    assert APM not in ids(t), t.answer.text
+
+
+@pytest.mark.parametrize("follow_up", ["what datasets are used?", "what benchmarks?", "and the results?"])
+def test_a_question_naming_only_a_part_of_an_abstract_is_asked_of_the_previous_paper(conv: Conversation, follow_up):
+    conv.ask("How much storage reduction does APM achieve?")
+    t = conv.ask(follow_up)  # was a list of papers about datasets
+    assert ids(t) == [APM] and "APM" in t.standalone, t.answer.text
+    fresh = Conversation(conv.pipeline).ask(follow_up)  # nothing before: the collection is asked
+    assert ids(fresh) != [APM], fresh.answer.text

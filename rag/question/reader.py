@@ -377,18 +377,24 @@ def asked_title(query: str) -> str:
 
 
 def _what_about(query: str, refs: Sequence[PaperRef]) -> str | None:
-    """``X`` of "what about X?", or of "and <reference>?" (a message that is only "and" and a reference
-    to a paper: "and the first one?", "and [3]?"); ``None`` for any other message ("and which use RL?")."""
+    """``X`` of "what about X?", of "and <reference>?" (a message that is only "and" and a reference
+    to a paper: "and the first one?", "and [3]?"), or of "and <noun phrase>?" ("and memory?", "or
+    diffusion models?": no frame word of a question of its own); ``None`` for any other message
+    ("and which use RL?", "and I need papers on X")."""
     m = _WHAT_ABOUT.match(query)
     if m:
         return m.group("x")
     m = _AND.match(query)
-    if not m or not refs:
+    if not m:
         return None
-    rest = m.group("x")
+    x = m.group("x")
+    if not refs:
+        peeled, _ = split_frame(x)
+        return x if content_terms(x) and normalize(peeled) == normalize(x) else None
+    rest = x
     for r in refs:
         rest = rest.replace(r.text, " ")
-    return None if content_terms(rest) else m.group("x")
+    return None if content_terms(rest) else x
 
 
 def _of_reference(refs: Sequence[PaperRef], x: str) -> bool:

@@ -54,8 +54,11 @@ class Resolution:
 
 
 def _slot_only(plan: AskPlan) -> bool:
-    """Whether a question asks a measure or count and nothing else ("how many tasks?", "how many
-    benchmarks?"): its topic's words are the slot's own."""
+    """Whether a question asks a measure, a count or a part of an abstract and nothing else ("how
+    many tasks?", "how many benchmarks?", "what datasets are used?", "what are the results?"): its
+    topic's words are the slot's own, or only name a row of a summary (:attr:`Ask.row`)."""
+    if plan.topic.ask.row:
+        return True
     slot = plan.ask.slot
     if slot is None or not (slot.amount or slot.count) or not slot.terms or plan.topic.number == "many":
         return False
@@ -416,7 +419,38 @@ class ReferenceResolver:
             old = [n for c in prev.citations for p in (self.papers[c.paper_id],) for n in (p.label, *p.aliases)]
             old += [r.text for r in prev.plan.refs]
             return reader.retarget(prev.plan, old, refs), shown
+        aspect = self._aspect(plan, prev, x)
+        if aspect is not None:
+            return aspect
         return reader.retopic(prev.plan, x), shown
+
+    def _aspect(self, plan: Plan, prev: Turn, x: str) -> tuple[Plan, str] | None:
+        """"what about memory?", "and memory?" after "what speedup does SmoothQuant get?": X asked
+        of the one paper the previous question was about, when that paper states every word of X
+        (evidence, as :meth:`continued` weighs a definite description); a measure when the previous
+        question asked one. ``None`` when X is another topic for the previous question ("what about
+        graphs?" after "which papers use transformers?", or after a paper that never says "graphs")."""
+        recent = self.history.recent()
+        asked = prev.plan
+        if (
+            not isinstance(plan, AskPlan)
+            or not isinstance(asked, AskPlan)
+            or len(recent) != 1
+            or asked.seeks
+            or not (asked.refs or asked.named_ids)
+        ):
+            return None
+        earlier = self.papers[recent[0].paper_id]
+        if not content_terms(x) or self.pipeline.retriever.coverages(x, [earlier.id])[0] < 1.0:
+            return None
+        ask = plan.ask
+        if asked.ask.amount and not ask.amount:
+            # "what speedup ...?" then "and memory?": a figure is preferred, none is required (the
+            # figure may stand with a metric's name, "retrieval tasks, e.g., 12.8 IR@1")
+            ask = replace(ask, amount=True)
+        name = display_name(earlier)
+        again = replace(plan, refs=(PaperRef(name, "name", (earlier.id,)),), ask=ask, aspects=(ask,), follow=None)
+        return again, f"{plan.query.strip().rstrip('?.! ')} — {name}?"
 
     # --- comparisons ----------------------------------------------------------------------
 

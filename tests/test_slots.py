@@ -19,7 +19,7 @@ import pytest
 from rag.llm.prose import REFUSAL
 from rag.question.slots import measure_slot
 from rag.route.lead import clause_spans
-from rag.route.slot import DATE, MODEL_SIZE, slot_span
+from rag.route.slot import DATE, MODEL_SIZE, slot_span, states_amount
 from rag.types import Slot
 from store.papers import make_paper
 from tests.test_decisions import PAPERS, Seams
@@ -352,3 +352,29 @@ def test_two_measures_asked_in_one_sentence_are_refused_only_when_neither_is_sta
     assert seams.policy.slot(plan.ask, [seams.catalogue["serve"]]) == ""
     plan = seams.plan(asked.format("energy use", "carbon footprint"))
     assert seams.policy.slot(plan.ask, [seams.catalogue["serve"]]).startswith(REFUSAL)
+
+
+@pytest.mark.parametrize(
+    ("term", "sentence"),
+    [
+        ("speed-up", "yielding an almost quadratic speedup over the best classical algorithm."),
+        ("speedup", "It gives a 3x speed-up in wall-clock time."),
+        ("speed-up", "PrefixRL reaches the same training reward 2x faster than the strongest baseline."),
+        ("faster", "It accelerates inference by 2.5x on a single GPU."),
+        ("fine-tuning", "Finetuning on 10K examples suffices."),
+    ],
+)
+def test_a_measure_is_stated_by_its_unhyphenated_form_or_by_a_word_of_its_class(term, sentence):
+    # "what speed-up does it claim?" was answered "does not state speed-up" of "quadratic speedup"
+    span = slot_span(Slot(term, (term,), amount=True), sentence)
+    assert span is not None and states_amount(sentence[span[0] : span[1]]), sentence
+
+
+def test_a_word_of_another_measure_does_not_state_a_speed():
+    assert slot_span(Slot("speed-up", ("speed-up",), amount=True), "It reduces memory by 2x.") is None
+    assert slot_span(Slot("memory", ("memory",), amount=True), "It runs 2x faster.") is None
+
+
+def test_the_one_paper_a_question_finds_leads_with_the_clause_that_states_its_measure(extractive):
+    ans = extractive.ask("What is the speed-up of the quantum algorithm for nested expectations?")
+    assert "quadratic speedup" in ans.lead and "cost" not in ans.lead, ans.lead

@@ -32,7 +32,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from rag.citations import format_marker
-from rag.lexicon import lemma, states_form, term_key
+from rag.lexicon import joined_form, lemma, states_form, term_key
 from rag.llm.claims import PRIOR_WORK
 from rag.llm.prose import Source
 from rag.question.plan import Ask, AskPlan
@@ -241,6 +241,8 @@ def _keys_at(sentence: str) -> list[tuple[str, int, int]]:
     for m in _TERM_TOKEN.finditer(sentence):
         tok = m.group(0).lower()
         parts = {tok, *(p for p in tok.split("-") if len(p) > 1)}
+        if joined := joined_form(tok):  # "speed-up" states "speedup" too
+            parts.add(joined)
         parts |= {g.group(1).rstrip("-") for p in list(parts) if (g := _SIZED_NAME.match(p))}
         for part in parts:
             if content_terms(part):
@@ -688,7 +690,9 @@ def lead_line(
             body = _number_quotes(s) if plan.ask.amount else ""
             lines.append(f"- {_name(s)} — {body or quoted(ev.sentence, key_clause(ev.sentence))}")
         return "\n".join(lines)
-    if stating is not None and named and plan.ask.slot is not None and len(plan.aspects) <= 1:
+    if stating is not None and (named or len(sources) == 1) and plan.ask.slot is not None and len(plan.aspects) <= 1:
+        # a named paper, or the one paper the question found ("What is the speedup of the quantum
+        # algorithm for nested expectations?"): the clauses that state the slot, when some do
         lines = [_slot_line(s, stating, plan.ask) for s in sources]
         if all(lines):
             return "\n".join(lines)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from rag.lexicon import states_phrase, term_key
+from rag.lexicon import joined_form, states_phrase, term_key
 from rag.route.lead import MIN_CLAUSE_WORDS, _capped, _keys_at, clause_spans, states_amount, term_span
 from rag.types import Slot
 from rag.vocabulary import beside
@@ -50,6 +50,7 @@ DATE = re.compile(
 
 _FORMS = {"model size": MODEL_SIZE, "date": DATE}
 _MEMORY_MEASURE = _VOCABULARY["memory_measure"].pattern
+_SPEED_MEASURE = _VOCABULARY["speed_measure"].pattern
 MEMORY_AMOUNT = re.compile(rf"(?<![\w.])\d+(?:\.\d+)?\s?-?{_VOCABULARY['memory_unit'].bare}\b")
 """An amount of memory a sentence states: a figure in a memory unit ("a single 16GB GPU", "40 GiB")."""
 
@@ -92,7 +93,7 @@ def slot_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None:
         i = next((k for k, (a, b) in enumerate(spans) if a <= m.start() < b), None)
         return _grown(sentence, spans, i) if i is not None else (0, len(sentence), False)
     keys = {k for k, _, _ in _keys_at(sentence)}
-    present = [t for t in slot.terms if term_key(t) in keys]
+    present = [f for t in slot.terms if (f := _as_stated(t, keys, sentence))]
     if not present:
         return None
     # Among the terms it states, the run of clauses that states the most (the head noun last).
@@ -109,6 +110,21 @@ def slot_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None:
             if not slot.amount or states_amount(sentence[got[0] : got[1]]):
                 return span
     return None
+
+
+def _as_stated(term: str, keys: set[str], sentence: str) -> str:
+    """How ``sentence`` (its term ``keys``, :func:`rag.route.lead._keys_at`) states an asked term:
+    the term itself, written without its hyphen ("speed-up" by "speedup"; a hyphenated word of the
+    sentence gives its joined key there), or, for a measure of speed, any word of that class
+    (vocabulary ``speed_measure``: "speed-up" by "2x faster"); ``""`` when it does not."""
+    if term_key(term) in keys:
+        return term
+    joined = joined_form(term)
+    if joined and term_key(joined) in keys:
+        return joined
+    if _SPEED_MEASURE.fullmatch(term) and (m := _SPEED_MEASURE.search(sentence)):
+        return m.group(0)
+    return ""
 
 
 COUNT_WINDOW = 4

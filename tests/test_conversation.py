@@ -694,3 +694,20 @@ def test_a_question_naming_only_a_part_of_an_abstract_is_asked_of_the_previous_p
     assert ids(t) == [APM] and "APM" in t.standalone, t.answer.text
     fresh = Conversation(conv.pipeline).ask(follow_up)  # nothing before: the collection is asked
     assert ids(fresh) != [APM], fresh.answer.text
+
+
+@pytest.mark.parametrize(
+    ("question", "label"),
+    [("does the ride-hailing paper release code?", "RAST-MoE"), ("does the augmentation one release code?", "ReAugment")],
+)
+def test_a_yes_no_question_about_a_described_paper_is_asked_of_that_paper(conv: Conversation, question, label):
+    t = conv.ask(question)  # was a list of the 8 papers that release code
+    assert [c.label for c in t.citations] == [label], t.answer.text
+    assert "no sentence makes its code available" in t.answer.text, t.answer.text
+
+
+def test_a_description_after_a_list_means_the_listed_paper_that_states_it(conv: Conversation):
+    conv.ask("Which papers deal with time series?")
+    t = conv.ask("does it release code? I mean the augmentation one")
+    assert [c.label for c in t.citations] == ["ReAugment"], t.answer.text
+    assert [c.label for c in conv.ask("what is its main result?").citations] == ["ReAugment"]

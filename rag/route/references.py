@@ -157,6 +157,14 @@ class ReferenceResolver:
         if not ids and unlisted is not None:
             return [], plan.spelled_out(spelled), unlisted
         described = any(r.kind == "description" for r in plan.refs)
+        if not ids and described:
+            # "does the ride-hailing paper release code?", "I mean the augmentation one": the paper
+            # the description finds, asked the rest (not every paper that releases code)
+            polar = isinstance(plan, AskPlan) and plan.polar
+            for r in plan.refs:
+                if r.kind == "description" and (pid := self._described(r.text, polar)):
+                    ids.append(pid)
+                    spelled[r] = display_name(self.papers[pid])
         detail_only = isinstance(plan, AskPlan) and (
             (plan.detail is not None and plan.detail.only) or _slot_only(plan)
         )
@@ -220,6 +228,26 @@ class ReferenceResolver:
         if len(got.fuzzy) > 1:
             return Resolution(ref, got.fuzzy[:5], "name", f"“{ref}” is close to the names of {len(got.fuzzy)} papers")
         return self._by_description(ref, got.described, got.search)
+
+    def _described(self, ref: str, polar: bool) -> str:
+        """The one paper a description in a question means ("the augmentation one" after a list,
+        "does the ride-hailing paper release code?"), or ``""``: among the papers the latest answer
+        cited, the only one that states every word of it; else, for a yes/no question (which asks of
+        a paper, never for a list), the paper the collection finds for it when relevant and clearly
+        ahead (:meth:`_by_description`). Otherwise the description is read with the question's
+        topic, which finds the paper it describes by every word the question states (``""``)."""
+        got = self.pipeline.reader.reference(ref, fuzzy_floor=self.pipeline.settings.retrieval.name_match_min)
+        if not got.described or got.named or got.number is not None or got.back is not None:
+            return ""
+        recent = [c.paper_id for c in self.history.recent()]
+        if recent:
+            stating = [p for p, c in zip(recent, self.pipeline.retriever.coverages(got.search.text, recent)) if c >= 1.0]
+            if len(stating) == 1:
+                return stating[0]
+        if not polar:
+            return ""
+        found = self._by_description(got.text, got.described, got.search)
+        return found.paper_ids[0] if found.resolved else ""
 
     def _by_description(self, ref: str, described: bool, search: SearchQuery) -> Resolution:
         rs = self.pipeline.settings.retrieval

@@ -698,7 +698,10 @@ def test_a_question_naming_only_a_part_of_an_abstract_is_asked_of_the_previous_p
 
 @pytest.mark.parametrize(
     ("question", "label"),
-    [("does the ride-hailing paper release code?", "RAST-MoE"), ("does the augmentation one release code?", "ReAugment")],
+    [
+        ("does the ride-hailing paper release code?", "RAST-MoE"),
+        ("does the augmentation one release code?", "ReAugment"),
+    ],
 )
 def test_a_yes_no_question_about_a_described_paper_is_asked_of_that_paper(conv: Conversation, question, label):
     t = conv.ask(question)  # was a list of the 8 papers that release code

@@ -241,7 +241,8 @@ class ReferenceResolver:
             return ""
         recent = [c.paper_id for c in self.history.recent()]
         if recent:
-            stating = [p for p, c in zip(recent, self.pipeline.retriever.coverages(got.search.text, recent)) if c >= 1.0]
+            covered = self.pipeline.retriever.coverages(got.search.text, recent)
+            stating = [p for p, c in zip(recent, covered, strict=True) if c >= 1.0]
             if len(stating) == 1:
                 return stating[0]
         if not polar:

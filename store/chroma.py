@@ -163,6 +163,7 @@ def _paper_meta(paper: Paper, n_chunks: int) -> dict:
         "source": paper.source,
         "doi": paper.doi,
         "label_kind": paper.label_kind,
+        "cite_key": paper.cite_key,
         "content_hash": paper.content_hash,
         "n_chunks": n_chunks,
     }
@@ -190,6 +191,7 @@ def _paper_from(pid: str, abstract: str, meta: dict) -> Paper:
         aliases=aliases,
         doi=meta.get("doi", ""),
         label_kind=kind,
+        cite_key=meta.get("cite_key", ""),
     )
 
 

@@ -5,18 +5,20 @@ DOI ``10.48550/arXiv.X`` counts as arXiv id ``X``) or a normalised title
 (:func:`store.formats.common.title_key`); a title shared by records that state different DOIs
 or different arXiv ids merges none of them (distinct papers with one title). The merged paper
 takes every field of the record with the most fields (title, authors, year, venue, URL, DOI;
-the earlier record on a tie) and fills its empty fields from the others in order, except that
-a preprint server as venue ("arXiv") gives way to another record's journal or conference (and
-its year); its abstract and source are that record's, and it stands in that record's file
-(the other records count as merged in theirs). Its id is the id of the stored paper it
-matched, else its DOI, else its arXiv id, else the first record's id, so re-importing the same
+the earlier record on a tie) and fills its empty fields (its citation key too) from the others
+in order, except that a preprint server as venue ("arXiv") gives way to another record's journal
+or conference (and its year); its abstract and source are that record's, and it stands in that
+record's file (the other records count as merged in theirs). Its id is the id of the stored paper
+it matched, else its DOI, else its arXiv id, else the first record's id, so re-importing the same
 files, in one command or in several, gives the same ids.
 
 Papers already in the store take part: a record that is the same paper as a stored paper from
 another source (or under another id) keeps the stored id, and the stored paper's fields fill the
 record's empty ones (the record read now wins over what is stored; the paper is then updated, or
 unchanged). A stored paper that a record of its own source file has again is that record's
-earlier version and does not take part (its fields are replaced, not merged).
+earlier version and does not take part (its fields are replaced, not merged), except its citation
+key: a record that states none keeps the stored one (the key a ``.bib`` or Zotero import gave the
+paper survives re-importing the file that holds its abstract).
 """
 
 from __future__ import annotations
@@ -97,6 +99,7 @@ def _combine(best: Paper, others: Sequence[Paper], pid: str) -> Paper:
         url=pick("url"),
         source=best.source,
         doi=pick("doi"),
+        cite_key=pick("cite_key"),
     )
 
 
@@ -133,10 +136,13 @@ def merge_duplicates(results: Sequence[ReadResult], known: Iterable[Paper] = ())
 
     Returns:
         The results with one paper per group of duplicates and the per-result merge counts.
-        Records that are no one's duplicate come back unchanged (same objects).
+        Records that are no one's duplicate come back unchanged (same objects), unless they keep a
+        stored citation key.
     """
     read_from = {(p.id, p.source) for r in results for p in r.papers}
+    known = list(known)
     stored = [p for p in known if (p.id, p.source) not in read_from]  # else an earlier version, replaced
+    kept_keys = {p.id: p.cite_key for p in known if (p.id, p.source) in read_from and p.cite_key}
     entries: list[tuple[int, int, Paper]] = [(-1, i, p) for i, p in enumerate(stored)]
     entries += [(ri, pi, p) for ri, r in enumerate(results) for pi, p in enumerate(r.papers)]
     keys = [paper_keys(p) for _, _, p in entries]
@@ -187,6 +193,8 @@ def merge_duplicates(results: Sequence[ReadResult], known: Iterable[Paper] = ())
         papers = []
         for pi, p in enumerate(r.papers):
             q = replace.get((ri, pi), p)
+            if q is not None and not q.cite_key and q.id in kept_keys:
+                q = replace_fields(q, cite_key=kept_keys[q.id])
             if q is not None:
                 papers.append(q)
         out.append(replace_fields(r, papers=papers))

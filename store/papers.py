@@ -71,6 +71,9 @@ class Paper:
         doi: The paper's DOI as the source writes it (``10.1145/3292500.3330701``), or ``""``.
         label_kind: What the label is: ``"name"`` (a name the record states), ``"title"`` or
             ``"phrase"`` (a description of the abstract, see :attr:`describes`).
+        cite_key: The citation key the user's own reference library gave the record (a ``.bib``
+            entry key, a Zotero / Better BibTeX citation key, CSL's ``citation-key``), or ``""``:
+            BibTeX exports use it as the entry key (:func:`ui.exports.bibtex_keys`).
     """
 
     id: str
@@ -85,6 +88,7 @@ class Paper:
     aliases: tuple[str, ...] = field(default=())
     doi: str = ""
     label_kind: str = "name"
+    cite_key: str = ""
 
     @property
     def describes(self) -> bool:
@@ -96,11 +100,16 @@ class Paper:
     def content_hash(self) -> str:
         """SHA-256 (hex, 16 characters) of every field that reaches the index.
 
-        The DOI joins the hashed fields only when there is one, so papers without a DOI keep
-        the hashes they had before the field existed (no re-embedding after an upgrade).
+        The DOI and the citation key join the hashed fields only when there is one, so papers
+        without them keep the hashes they had before the fields existed (no re-embedding after an
+        upgrade); a paper whose import gives it a key is written again once, with its key.
         """
         fields = [self.id, self.title, self.abstract, list(self.authors), self.year, self.venue, self.url]
-        payload = json.dumps([*fields, self.doi] if self.doi else fields, ensure_ascii=False)
+        if self.cite_key:
+            fields += [self.doi, self.cite_key]
+        elif self.doi:
+            fields.append(self.doi)
+        payload = json.dumps(fields, ensure_ascii=False)
         return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
 
     @property
@@ -218,13 +227,15 @@ def make_paper(
     url: str = "",
     source: str = "",
     doi: str = "",
+    cite_key: str = "",
 ) -> Paper:
     """Build a :class:`Paper`, deriving its label (:func:`store.labels.choose_label`), aliases
     and code URL from the record. A name the title states before a colon is the label; the name
     the abstract introduces then stays an alias when it is a coined name. Every text field is
     normalised first (:func:`store.textin.clean_text`: NFC, lone surrogates to U+FFFD,
     control characters dropped, white space folded), so whatever a reader decoded can be
-    hashed, embedded and stored.
+    hashed, embedded and stored. ``cite_key`` is the key the user's reference library gave the
+    record (``""``: none).
 
     Raises:
         ValueError: the id or the abstract is empty after normalisation.
@@ -249,6 +260,7 @@ def make_paper(
         aliases=aliases,
         doi=doi,
         label_kind=kind,
+        cite_key=clean_text(cite_key),
     )
 
 

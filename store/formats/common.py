@@ -13,6 +13,7 @@ from typing import Any
 
 __all__ = [
     "arxiv_id",
+    "citation_key",
     "clean_abstract",
     "clean_title",
     "doi_url",
@@ -208,6 +209,27 @@ def arxiv_id(*values: Any) -> str:
 def doi_url(doi: str) -> str:
     """``https://doi.org/<doi>``, or ``""`` without a DOI."""
     return f"https://doi.org/{doi}" if doi else ""
+
+
+_PINNED_KEY = re.compile(r"(?i)(?:^|\s)citation[- ]key\s*:\s*([^\s,{}()\"#%'~=\\]+)")
+
+
+def citation_key(field: Any = "", extra: Any = "") -> str:
+    """The citation key a record gives itself: its key field as written (Zotero's ``citationKey``,
+    CSL's ``citation-key``), else the key its "Extra" field pins (``Citation Key: smith2020deep``,
+    as Better BibTeX pins keys, or ``citation-key: ...``, as Zotero maps CSL variables there).
+
+    Returns:
+        The key, ``""`` when the record gives none (a key field holding white space is no key).
+
+    >>> citation_key("", "arXiv: 2301.00001\nCitation Key: smith2020deep")
+    'smith2020deep'
+    """
+    key = text(field)
+    if key and " " not in key:
+        return key
+    m = _PINNED_KEY.search(text(extra))
+    return m.group(1) if m else ""
 
 
 def stable_id(doi: str, arxiv: str, own_key: str) -> str:

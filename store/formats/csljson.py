@@ -23,6 +23,7 @@ from typing import Any
 
 from store.formats.common import (
     arxiv_id,
+    citation_key,
     clean_abstract,
     clean_title,
     doi_url,
@@ -124,7 +125,8 @@ def paper_from_csl(rec: Mapping[str, Any], *, source: str, fallback_id: str) -> 
     Returns:
         The paper: id the DOI, else the arXiv id (from ``number``, ``URL``, ``note`` or an arXiv
         DOI), else the item's own key; venue the container title, else the event, else a
-        preprint's publisher ("arXiv").
+        preprint's publisher ("arXiv"); citation key the item's ``citation-key``, else the one
+        its ``note`` (Zotero's Extra) pins.
 
     Raises:
         ValueError: The item has no abstract.
@@ -154,4 +156,5 @@ def paper_from_csl(rec: Mapping[str, Any], *, source: str, fallback_id: str) -> 
         url=url or doi_url(doi),
         source=source,
         doi=doi,
+        cite_key=citation_key(rec.get("citation-key"), rec.get("note")),
     )

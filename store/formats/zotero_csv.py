@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 
 from store.formats.common import (
     arxiv_id,
+    citation_key,
     clean_abstract,
     clean_title,
     doi_url,
@@ -76,7 +77,7 @@ def paper_from_zotero_row(row: Mapping[str, str], *, source: str, fallback_id: s
     Returns:
         The paper: id the DOI, else the arXiv id, else ``zotero:<Key>``; venue the publication
         title, else the conference name, else (a preprint) the repository; URL the item's, else
-        the DOI's.
+        the DOI's; citation key the "Citation Key" column's, else the one "Extra" pins.
 
     Raises:
         ValueError: The row has no abstract.
@@ -104,4 +105,5 @@ def paper_from_zotero_row(row: Mapping[str, str], *, source: str, fallback_id: s
         url=url or doi_url(doi),
         source=source,
         doi=doi,
+        cite_key=citation_key(row.get("citation key"), extra),
     )

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from store.formats.common import (
     arxiv_id,
+    citation_key,
     clean_abstract,
     clean_title,
     doi_url,
@@ -43,7 +44,9 @@ __all__ = ["looks_like_sqlite", "read_zotero_sqlite"]
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _SKIPPED_TYPES = ("note", "attachment", "annotation")
 _VENUE_FIELDS = ("publicationTitle", "proceedingsTitle", "conferenceName", "bookTitle", "repository", "publisher")
-_FIELDS = ("title", "abstractNote", "date", "DOI", "url", "extra", "archiveID", "number", *_VENUE_FIELDS)
+_FIELDS = (
+    "title", "abstractNote", "date", "DOI", "url", "extra", "archiveID", "number", "citationKey", *_VENUE_FIELDS
+)
 _REQUIRED = ("items", "itemData", "itemDataValues", "creators", "itemCreators", "creatorTypes")
 
 
@@ -181,6 +184,7 @@ def _paper(key: str, f: dict[str, str], authors: list[str], *, source: str) -> P
         url=url or doi_url(doi),
         source=source,
         doi=doi,
+        cite_key=citation_key(f.get("citationKey"), extra),
     )
 
 
@@ -194,7 +198,8 @@ def read_zotero_sqlite(path: Path, collection: str | None = None) -> ReadResult:
 
     Returns:
         One paper per item with an abstract (id the DOI, else the arXiv id from the archive ID,
-        Extra or URL, else ``zotero:<item key>``); one problem per item without an abstract,
+        Extra or URL, else ``zotero:<item key>``; citation key the ``citationKey`` field's, else
+        the one Extra pins); one problem per item without an abstract,
         naming its key and title; one problem for a file that is not a Zotero database or a
         collection name that does not exist (the problem lists the collections).
     """

@@ -127,7 +127,8 @@ def _failed_reason(block: Any) -> str:
 
 
 def read_bibtex(path: Path, field_map: dict[str, str] | None = None) -> ReadResult:
-    """Read a BibTeX file with bibtexparser 2.x; the entry key is the paper id.
+    """Read a BibTeX file with bibtexparser 2.x; the entry key is the paper id and its citation key
+    (:attr:`~store.papers.Paper.cite_key`, kept when a merge gives the paper another id).
 
     ``title`` (braces stripped), ``author`` (``"Last, First and ..."`` to
     ``"First Last"``), ``year``, ``booktitle``/``journal`` as venue and
@@ -230,4 +231,5 @@ def _paper_from_entry(entry: Any, field_map: Mapping[str, str] | None, *, source
         venue=_unbrace(lookup(fields, "venue", field_map) or ""),
         url=_unbrace(fields.get(mapped_url, "")) or _bib_url(fields),
         source=source,
+        cite_key=entry.key,
     )

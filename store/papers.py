@@ -5,7 +5,9 @@ Formats read here:
 * the seed text format: a header line, then abstracts separated by blank lines;
   paper ids are ``<file stem>#<n>`` with ``n`` the 1-based position after the header;
 * JSONL: one object per line with ``id``, ``title``, ``abstract`` and optional
-  ``authors``, ``year``, ``venue``, ``url``.
+  ``authors``, ``year``, ``venue``, ``url``;
+* any format read here or registered in :data:`READERS`, compressed with gzip
+  (``papers.jsonl.gz``: the format is the suffix before ``.gz``, see :mod:`store.compressed`).
 
 A bad record never aborts a file: it becomes an :class:`IngestProblem` naming the
 file, the line and the reason, and the remaining records are read.
@@ -17,10 +19,12 @@ import hashlib
 import inspect
 import json
 import re
+import tempfile
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from store.compressed import format_suffix, gunzip, inner_name, is_compressed
 from store.encoding import read_text
 from store.guard import neutralize_markers
 from store.labels import (  # noqa: F401 - re-exported: the label helpers were defined here before
@@ -405,11 +409,12 @@ def _sniffed_reader(path: Path) -> Callable[..., ReadResult] | None:
 
 
 def iter_corpus_files(paths: Iterable[Path]) -> Iterator[Path]:
-    """Yield readable corpus files under ``paths`` (folders are walked recursively, sorted)."""
+    """Yield readable corpus files under ``paths`` (folders are walked recursively, sorted; a file
+    there is read when its format suffix, before any ``.gz``, is one of :data:`READERS`)."""
     for p in paths:
         if p.is_dir():
             for child in sorted(p.rglob("*")):
-                if child.is_file() and child.suffix.lower() in READERS and not child.name.startswith("."):
+                if child.is_file() and format_suffix(child) in READERS and not child.name.startswith("."):
                     yield child
         else:
             yield p
@@ -420,7 +425,8 @@ def read_path(
 ) -> ReadResult:
     """Read one corpus file with the reader its content (see :data:`SNIFFERS`) or extension selects.
 
-    Unknown extensions and missing files become a problem in the result; nothing raises.
+    Unknown extensions and missing files become a problem in the result; nothing raises. A
+    gzip-compressed file (``a.jsonl.gz``) is read as the file inside it (:func:`_read_compressed`).
 
     Args:
         path: The corpus file.
@@ -431,12 +437,11 @@ def read_path(
     """
     if not path.exists():
         return ReadResult(file=path.name, problems=[IngestProblem(str(path), None, "no such file")])
+    if is_compressed(path):
+        return _read_compressed(path, field_map, collection)
     reader = _sniffed_reader(path) or READERS.get(path.suffix.lower())
     if reader is None:
-        return ReadResult(
-            file=path.name,
-            problems=[IngestProblem(path.name, None, f"unsupported format {path.suffix!r} (use {', '.join(READERS)})")],
-        )
+        return ReadResult(file=path.name, problems=[_unsupported(path.name, path.suffix)])
     params = inspect.signature(reader).parameters
     kwargs: dict = {}
     if field_map and "field_map" in params:
@@ -444,3 +449,46 @@ def read_path(
     if collection is not None and "collection" in params:
         kwargs["collection"] = collection
     return reader(path, **kwargs)
+
+
+def _unsupported(file: str, suffix: str) -> IngestProblem:
+    return IngestProblem(
+        file, None, f"unsupported format {suffix!r} (use {', '.join(READERS)}, or any of them gzipped: .jsonl.gz)"
+    )
+
+
+def _read_compressed(path: Path, field_map: dict[str, str] | None, collection: str | None) -> ReadResult:
+    """Read a gzip-compressed corpus file as the file inside it (:mod:`store.compressed`).
+
+    The inner file is decompressed into a temporary folder under its own name and read by
+    :func:`read_path`; the result, its problems, repairs and papers' sources then name ``path``
+    (line numbers are those of the decompressed text). Data that ends early or is damaged keeps
+    the records before the cut, and the file gets one more problem saying so (it fails no counted
+    record: how many were lost is unknown). Nothing raises.
+    """
+    suffix = format_suffix(path)
+    if not suffix:
+        reason = f"compressed file without a format suffix: name it as the file inside, e.g. {path.stem}.jsonl.gz"
+        return ReadResult(file=path.name, problems=[IngestProblem(path.name, None, reason)])
+    if suffix not in READERS:
+        return ReadResult(file=path.name, problems=[_unsupported(path.name, suffix)])
+    inner = inner_name(path)
+    with tempfile.TemporaryDirectory(prefix="paperchat-gz-") as tmp:
+        plain = Path(tmp) / inner
+        try:
+            cut = gunzip(path, plain)
+        except OSError as exc:
+            reason = f"cannot decompress file: {exc.strerror or exc}"
+            return ReadResult(file=path.name, problems=[IngestProblem(path.name, None, reason)])
+        except ValueError as exc:
+            return ReadResult(file=path.name, problems=[IngestProblem(path.name, None, str(exc))])
+        result = read_path(plain, field_map, collection=collection)
+
+    def named(problem: IngestProblem) -> IngestProblem:
+        return replace(problem, file=path.name) if problem.file in (inner, str(plain)) else problem
+
+    papers = [replace(p, source=path.name) if p.source == inner else p for p in result.papers]
+    problems = [named(q) for q in result.problems]
+    if cut:
+        problems.append(IngestProblem(path.name, None, cut, records=0))
+    return replace(result, file=path.name, papers=papers, problems=problems, repairs=[named(q) for q in result.repairs])

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import DEV, SEED
+from conftest import DEV, ROOT, SEED
 
 pytestmark = pytest.mark.slow
 EXE = [sys.executable, "-m", "ui.cli"]
@@ -172,3 +172,17 @@ def test_sync_and_remove_keep_the_index_equal_to_the_source(home, tmp_path, embe
     out = run(home, "remove", "--source", str(mine))
     assert out.returncode == 0 and "removed 1 paper: mine#2" in out.stdout
     assert f"store: {base} papers" in out.stdout
+
+
+def test_ingest_reads_a_gzipped_corpus_and_names_its_bad_record(tmp_path):
+    import gzip
+
+    with gzip.open(ROOT / "benchmarks" / "corpus" / "icml_2022_2023.jsonl.gz", "rt", encoding="utf-8") as f:
+        lines = [next(f) for _ in range(3)]
+    corpus = tmp_path / "icml_few.jsonl.gz"
+    corpus.write_bytes(gzip.compress("".join([lines[0], "{not json\n", *lines[1:]]).encode("utf-8")))
+    env = dict(os.environ, PAPERCHAT_HOME=str(tmp_path / "home"))
+    out = run(env, "ingest", "--quiet", "--local", str(corpus))
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert "icml_few.jsonl.gz: found 4, added 3, updated 0, unchanged 0, failed 1; utf-8" in out.stdout
+    assert "icml_few.jsonl.gz:2: invalid JSON" in out.stderr and "unsupported format" not in out.stderr

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from rag.index.ingest import ingest_paths
 from rag.pipeline import Components
+from store.compressed import numbered_name
 from store.home import StoreBusy, WriterLock
 
 __all__ = ["UPLOAD_DIR", "ingest_uploads", "upload_dir"]
@@ -32,7 +33,8 @@ def upload_dir(components: Components) -> Path:
 
 def _keep(files: Sequence[str | Path], into: Path) -> list[Path]:
     """Copy uploaded files into ``into`` under their own names (a name already there from another
-    upload gets a ``-2``, ``-3``, ... suffix unless the content is the same)."""
+    upload gets a ``-2``, ``-3``, ... before its format suffix unless the content is the same:
+    ``a.jsonl.gz`` -> ``a-2.jsonl.gz``)."""
     into.mkdir(parents=True, exist_ok=True)
     kept = []
     for f in files:
@@ -40,7 +42,7 @@ def _keep(files: Sequence[str | Path], into: Path) -> list[Path]:
         dest = into / src.name
         n = 2
         while dest.exists() and dest.read_bytes() != src.read_bytes():
-            dest = into / f"{src.stem}-{n}{src.suffix}"
+            dest = into / numbered_name(src.name, n)
             n += 1
         shutil.copyfile(src, dest)
         kept.append(dest)
@@ -55,7 +57,10 @@ def ingest_uploads(components: Components, files: Sequence[str | Path] | None) -
     raised: a busy writer lock or an unreadable file is said in the report.
     """
     if not files:
-        return "Choose one or more files first (.jsonl, .json, .csv, .tsv, .bib, .txt, .xml, zotero.sqlite)."
+        return (
+            "Choose one or more files first (.jsonl, .json, .csv, .tsv, .bib, .txt, .xml, zotero.sqlite; "
+            "any of them gzipped, .jsonl.gz)."
+        )
     settings = components.settings
     try:
         with WriterLock(settings.home, command="paperchat page (add papers)", timeout=settings.store.lock_timeout):

@@ -13,6 +13,7 @@ import numpy as np
 
 from rag.text import Sentence, split_sentences
 from store.chroma import ChromaStore, Chunk, StoreError
+from store.compressed import corpus_stem
 from store.merge import merge_duplicates
 from store.papers import IngestProblem, Paper, ReadResult, iter_corpus_files, read_path
 
@@ -400,7 +401,7 @@ def read_corpus(
                 fr.fail(IngestProblem(res.file, None, f"duplicate paper id {p.id!r} (kept the first)"))
                 continue
             other = held_from.get(p.id, p.source)
-            if other != p.source and p.id.startswith(f"{Path(p.source).stem}#"):  # an id made from the file name
+            if other != p.source and p.id.startswith(f"{corpus_stem(p.source)}#"):  # an id made from the file name
                 fr.fail(
                     IngestProblem(
                         res.file,

@@ -23,10 +23,12 @@ across re-imports: the DOI, else the arXiv id without version, else the source's
 from __future__ import annotations
 
 import functools
+import gzip
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from store.compressed import is_compressed
 from store.formats.arxiv_atom import looks_like_atom, read_atom
 from store.formats.csljson import is_csl_item, paper_from_csl
 from store.formats.openreview import is_openreview_note, paper_from_note
@@ -49,11 +51,12 @@ def _sniff(path: Path, head: bytes) -> Callable[..., ReadResult] | None:
 
 
 def is_zotero_database(path: Path) -> bool:
-    """Whether ``path`` is an SQLite file (which the Zotero reader takes), by its first bytes."""
+    """Whether ``path`` is an SQLite file (which the Zotero reader takes), by its first bytes
+    (decompressed first for a ``.gz`` file)."""
     try:
-        with path.open("rb") as handle:
+        with gzip.open(path, "rb") if is_compressed(path) else path.open("rb") as handle:
             return looks_like_sqlite(handle.read(16))
-    except OSError:
+    except (OSError, EOFError):
         return False
 
 

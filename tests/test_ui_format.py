@@ -309,16 +309,19 @@ def test_bibtex_entries(dance: Paper, apm: Paper, papers):
     bib = bibtex([cite(apm, 2, "APM is 9.6x faster."), cite(dance, 1, S1), cite(dance, 1, S2)], papers)
     entries = bib.strip().split("\n\n")
     assert len(entries) == 2  # one per paper, by number
-    assert entries[0] == (
-        "@misc{000_6b930c46f6674b66_1,\n"
-        "  title = {{DANCE}},\n"
+    assert entries[0] == (  # no title in the record: the label is a note, never a title
+        "@misc{lovelace2026,\n"
         "  author = {Ada Lovelace and Alan Turing and Grace Hopper},\n"
         "  year = {2026},\n"
-        "  note = {Paper id: 000\\_6b930c46f6674b66\\#1},\n"
+        "  note = {No title in the record; paperchat shows it as: DANCE. Paper id: 000\\_6b930c46f6674b66\\#1},\n"
         "  howpublished = {\\url{https://project-dance.github.io}}\n"
         "}"
     )
-    assert "howpublished" not in entries[1] and "author" not in entries[1]
+    assert entries[1] == (  # no author: a key from the id; nothing the record lacks
+        "@misc{000_6b930c46f6674b66_2,\n"
+        "  note = {No title in the record; paperchat shows it as: APM. Paper id: 000\\_6b930c46f6674b66\\#2}\n"
+        "}"
+    )
     assert bib.count("{") == bib.count("}")
 
 
@@ -332,13 +335,17 @@ def test_bibtex_escapes_specials_and_uses_title_when_known():
     assert bibtex([], {}) == ""
 
 
-def test_bibtex_key_is_safe():
-    assert bibtex_key("004_7c6cb99d3d3a622c#19") == "004_7c6cb99d3d3a622c_19"
-    assert bibtex_key("a b/c{d}") == "a_b_c_d"
-    assert bibtex_key("###") == "paper"
+def test_bibtex_key_from_an_id_is_safe():
+    def key(pid: str) -> str:
+        return bibtex_key(Paper(id=pid, abstract="An abstract."))
+
+    assert key("004_7c6cb99d3d3a622c#19") == "004_7c6cb99d3d3a622c_19"
+    assert key("a b/c{d}") == "a_b_c_d"
+    assert key("###") == "paper"
 
 
 def test_full_url_adds_a_scheme_only_when_missing():
     assert full_url("project-x.github.io") == "https://project-x.github.io"
     assert full_url("http://a.b") == "http://a.b"
     assert full_url("") == ""
+

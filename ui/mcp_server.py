@@ -125,7 +125,7 @@ def build_server(library: Library) -> MCPServer:
         return answer_json(turn)
 
     @server.tool(description="The full record of one paper by id: title, label, authors, year, venue, url, DOI, "
-                 "source file and the abstract that evidence spans index into.")
+                 "citation key, source file and the abstract that evidence spans index into.")
     def get_paper(
         id: Annotated[str, Field(description="A paper id as search_papers and citations give it.")],  # noqa: A002
     ) -> dict[str, Any]:
@@ -134,7 +134,12 @@ def build_server(library: Library) -> MCPServer:
         except UnknownPaper as exc:
             raise ToolError(str(exc)) from exc
 
-    @server.tool(description="BibTeX (@misc entries: title, authors, year, paper id note, url) of papers by id.")
+    @server.tool(
+        description="BibTeX of papers by id: one @misc entry each with the record's own fields only (title when "
+        "the record has one, authors, year, DOI, url; a note with the paper id, and the label for a record without "
+        "a title). Keys are stable: the key the user's own .bib or Zotero library gave the paper, else "
+        "authorYEARword (a, b, c told apart), else from the paper id."
+    )
     def bibtex(ids: Annotated[list[str], Field(description="Paper ids.")]) -> str:
         try:
             return library.bibtex(ids)

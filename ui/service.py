@@ -171,7 +171,8 @@ class Library:
         )
 
     def bibtex(self, paper_ids: Sequence[str]) -> str:
-        """``@misc`` BibTeX entries of the papers, in the order given (:func:`ui.exports.bibtex`).
+        """``@misc`` BibTeX entries of the papers, in the order given (:func:`ui.exports.bibtex`):
+        the records' own fields, keys told apart over the whole collection (the same in every export).
 
         Raises:
             UnknownPaper: an id is not in the collection (the first unknown one is named).
@@ -184,4 +185,4 @@ class Library:
             Citation(number=i, paper_id=p.id, label=p.label, evidence=(), url=p.url, authors=p.author_line, year=p.year)
             for i, p in enumerate(found, start=1)
         ]
-        return bibtex(cits, {p.id: p for p in found})
+        return bibtex(cits, self.papers)

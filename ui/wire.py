@@ -47,6 +47,7 @@ def paper_json(paper: Paper) -> dict[str, Any]:
         "venue": paper.venue,
         "url": paper.url,
         "doi": paper.doi,
+        "cite_key": paper.cite_key,
         "source": paper.source,
         "aliases": list(paper.aliases),
         "abstract": paper.abstract,

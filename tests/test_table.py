@@ -26,6 +26,7 @@ from rag.question.reader import read_question
 from rag.route.conversation import Conversation
 from rag.route.table_text import table_csv, table_markdown
 from rag.types import Citation, Evidence
+from ui.evidence_panel import full_url
 
 GOLD = {r["id"]: r for r in map(json.loads, SEED.read_text(encoding="utf-8").splitlines())}
 DANCE, APM, SENDAI = "000_6b930c46f6674b66#1", "000_6b930c46f6674b66#2", "000_6b930c46f6674b66#8"
@@ -285,6 +286,10 @@ def test_paperchat_table_prints_markdown_json_and_csv(extractive, monkeypatch):
     assert md.exit_code == 0 and "| Paper | Reinforcement learning for LLM agents | Benchmark |" in md.output
     rows = list(csv.reader(io.StringIO(run(main, [*args, "--csv"]).output)))
     assert len(rows) == 1 + len(data["table"]["rows"]) and rows[0][-1] == "Code"
+    assert rows[0][:4] == ["number", "paper", "paper_id", "link"]  # each row's id and link
+    assert [r[2] for r in rows[1:]] == [r["paper_id"] for r in data["table"]["rows"]]
+    assert [r[3] for r in rows[1:]] == [full_url(papers[r[2]].url) for r in rows[1:]]
+    assert any(r[3] for r in rows[1:])
     assert run(main, ["table"]).exit_code == 2  # neither a topic nor papers: usage error
 
 

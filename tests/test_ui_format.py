@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from datetime import UTC, datetime
 
@@ -24,7 +26,7 @@ from ui.chat import (
     status_line,
 )
 from ui.evidence_panel import display_text, evidence_panel, full_url, highlight_abstract
-from ui.exports import answer_markdown, bibtex, bibtex_key, conversation_markdown
+from ui.exports import answer_markdown, bibtex, bibtex_key, conversation_markdown, references_markdown, table_csv
 
 ABSTRACT = (
     "Federated graph learning is costly. We propose \\textbf{DANCE}, a condensation method. "
@@ -349,3 +351,40 @@ def test_full_url_adds_a_scheme_only_when_missing():
     assert full_url("http://a.b") == "http://a.b"
     assert full_url("") == ""
 
+
+# --- exports carry each paper's id and link ----------------------------------------------------
+
+
+def test_references_link_the_url_else_the_doi():
+    with_doi = Paper(id="10.5555/x.1", abstract="A b.", label="X", doi="10.5555/x.1")
+    bare = Paper(id="p#9", abstract="A b.", label="Y")
+    cits = [Citation(1, with_doi.id, "X", ()), Citation(2, bare.id, "Y", ())]
+    md = references_markdown(cits, {p.id: p for p in (with_doi, bare)})
+    assert "- [1] X. paper id `10.5555/x.1`. <https://doi.org/10.5555/x.1>." in md
+    assert "- [2] Y. paper id `p#9`." in md and "<" not in md.split("[2]")[1]  # no link invented
+
+
+def test_table_csv_has_the_paper_id_and_link_and_survives_commas_quotes_and_newlines():
+    from rag.evidence.table import Cell, PaperTable
+    from rag.question.columns import column
+
+    tricky = 'Uses "A, B"\nand C.'
+    papers = [
+        Paper(id="a#1", abstract=tricky, label='Net, "v2"', url="net.io"),
+        Paper(id="10.5555/b", abstract="We do B.", label="B", doi="10.5555/b"),
+        Paper(id="c#3", abstract="We do C.", label="C"),
+    ]
+    cits = tuple(
+        Citation(i, p.id, p.label, (Evidence(p.id, p.abstract, 0, len(p.abstract), 1.0),), url=p.url)
+        for i, p in enumerate(papers, start=1)
+    )
+    cells = tuple((Cell(c.evidence),) for c in cits)
+    table = PaperTable((column("data"),), cits, cells, "things", 3)
+    rows = list(csv.reader(io.StringIO(table_csv(table, {p.id: p for p in papers}), newline="")))
+    assert rows[0] == ["number", "paper", "paper_id", "link", "Data"]
+    assert [r[:4] for r in rows[1:]] == [
+        ["1", 'Net, "v2"', "a#1", "https://net.io"],
+        ["2", "B", "10.5555/b", "https://doi.org/10.5555/b"],
+        ["3", "C", "c#3", ""],
+    ]
+    assert rows[1][4] == f"“{tricky}”" and len(rows) == 4  # quoted by the csv module: one record per paper

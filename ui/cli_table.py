@@ -55,7 +55,7 @@ def table(
         return
     comp = build_components(settings, llm=None, ensure_corpus=True)
     turn = Conversation(comp.pipeline).table(topic, refs, cols)
-    out, code = render_table(turn, as_json=as_json, as_csv=as_csv)
+    out, code = render_table(turn, as_json=as_json, as_csv=as_csv, papers=comp.retriever.papers)
     click.echo(out)
     if code:
         sys.exit(code)

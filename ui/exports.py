@@ -1,28 +1,37 @@
 """Exports of a conversation: Markdown of one answer or of the whole conversation (answer text,
-quoted evidence, references) and BibTeX of the cited papers.
+quoted evidence, references), CSV of a table, and BibTeX of the cited papers.
 
-BibTeX carries only what the paper's record states: the entry of a record without a title has no
-``title`` field (the label paperchat shows goes to ``note``). Entry keys are stable
-(:func:`bibtex_keys`): the key the user's own ``.bib`` or Zotero library gave the paper, else
-``authorYEARword``, else one made from the paper id.
+Every export carries each paper's id and its link (the record's URL, else its DOI's), and only what
+the paper's record states: a BibTeX entry of a record without a title has no ``title`` field (the
+label paperchat shows goes to ``note``). Entry keys are stable (:func:`bibtex_keys`): the key the
+user's own ``.bib`` or Zotero library gave the paper, else ``authorYEARword``, else one made from
+the paper id.
 
 Pure functions of domain objects; nothing here imports Gradio (``tests/test_ui_format.py``).
 """
 
 from __future__ import annotations
 
+import csv
 import functools
+import io
 import re
 import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from rag.route.conversation import Turn
+from rag.route.table_text import cell_text
 from rag.types import Citation
+from store.formats.common import doi_url
 from store.papers import Paper, strip_markup
 from ui.chat import turn_text
 from ui.evidence_panel import full_url
+
+if TYPE_CHECKING:
+    from rag.evidence.table import PaperTable
 
 __all__ = [
     "KEY_SKIP_WORDS",
@@ -31,8 +40,17 @@ __all__ = [
     "bibtex_key",
     "bibtex_keys",
     "conversation_markdown",
+    "paper_link",
     "references_markdown",
+    "table_csv",
 ]
+
+
+def paper_link(citation: Citation, paper: Paper | None) -> str:
+    """The link of a cited paper: its URL with a scheme (the citation's, else the record's), else
+    its DOI's ``https://doi.org/...``; ``""`` when the record has neither."""
+    url = full_url(citation.url or (paper.url if paper else ""))
+    return url or (doi_url(paper.doi) if paper and paper.doi else "")
 
 
 def _reference_line(c: Citation, paper: Paper | None) -> str:
@@ -43,14 +61,15 @@ def _reference_line(c: Citation, paper: Paper | None) -> str:
         bits.append(authors)
     if year:
         bits.append(str(year))
-    url = full_url(c.url)
+    url = paper_link(c, paper)
     if url:
         bits.append(f"<{url}>")
     return ". ".join(b.rstrip(".") for b in bits) + "."
 
 
 def references_markdown(citations: Iterable[Citation], papers: Mapping[str, Paper]) -> str:
-    """A ``## References`` section: one line per cited paper, by number."""
+    """A ``## References`` section: one line per cited paper, by number: ``- [n] label. paper id
+    `id`. authors. year. <link>.`` (authors, year and link only when the record states them)."""
     lines = ["## References", ""]
     for c in sorted({c.number: c for c in citations}.values(), key=lambda c: c.number):
         lines.append(f"- {_reference_line(c, papers.get(c.paper_id))}")
@@ -112,6 +131,29 @@ def conversation_markdown(
     if references:
         lines.append(references_markdown(references.values(), papers))
     return "\n".join(lines).rstrip() + "\n"
+
+
+def table_csv(table: PaperTable, papers: Mapping[str, Paper] | None = None) -> str:
+    """A table as CSV (RFC 4180 through :mod:`csv`, ``\\r\\n`` line ends).
+
+    Args:
+        table: The table (rows are cited papers, columns are phrases).
+        papers: The collection by id, for each row's link when its citation has no URL (the DOI's).
+
+    Returns:
+        A header ``number, paper, paper_id, link`` and one column per phrase, then one line per
+        row: its citation number, label, paper id, link (``""`` when the record has none) and each
+        cell as :func:`rag.route.table_text.cell_text` gives it (the value and the quoted
+        sentences, or "not stated in the abstract").
+    """
+    papers = papers or {}
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(["number", "paper", "paper_id", "link", *(c.title for c in table.columns)])
+    for c, row in zip(table.papers, table.cells, strict=True):
+        link = paper_link(c, papers.get(c.paper_id))
+        w.writerow([c.number, strip_markup(c.label), c.paper_id, link, *(cell_text(cell) for cell in row)])
+    return out.getvalue()
 
 
 # --- BibTeX ---------------------------------------------------------------------------------

@@ -34,12 +34,11 @@ from rag.pipeline import Components
 from rag.question.phrasing import keep_asking
 from rag.route.conversation import Conversation, Turn
 from rag.route.filters import Filters
-from rag.route.table_text import table_csv
 from rag.settings import Settings
 from store.textin import clean_text
 from ui.chat import escape_dollars, history_messages, status_line
 from ui.evidence_panel import EMPTY_PANEL, evidence_panel
-from ui.exports import answer_markdown, bibtex, conversation_markdown
+from ui.exports import answer_markdown, bibtex, conversation_markdown, table_csv
 from ui.session import Backends, Session, parse_filters
 from ui.uploads import ingest_uploads
 
@@ -314,7 +313,7 @@ class Handlers:
             return gr.DownloadButton(visible=False), gr.DownloadButton(visible=False)
         session.export_dir.mkdir(parents=True, exist_ok=True)
         csv_path = session.export_dir / f"paperchat-table-{session.exports}.csv"
-        csv_path.write_text(table_csv(table), encoding="utf-8")
+        csv_path.write_text(table_csv(table, self.papers), encoding="utf-8", newline="")
         bib_path = session.export_dir / f"paperchat-rows-{session.exports}.bib"
         bib_path.write_text(bibtex(table.papers, self.papers), encoding="utf-8")
         shown = (gr.DownloadButton(value=str(path), visible=True) for path in (csv_path, bib_path))

@@ -11,7 +11,7 @@ import: the command line imports this module before it knows whether it answers 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -19,6 +19,7 @@ import click
 if TYPE_CHECKING:  # loaded by the functions that need them, not on import
     from rag.route.turn import Turn
     from rag.types import Answer, Citation
+    from store.papers import Paper
 
 __all__ = [
     "Qid", "print_answer", "print_answer_data", "render_answer", "render_comparison", "render_table", "sources_text"
@@ -101,28 +102,31 @@ def render_comparison(turn: Turn) -> str:
     return "\n".join(lines)
 
 
-def render_table(turn: Turn, *, as_json: bool = False, as_csv: bool = False) -> tuple[str, int]:
+def render_table(
+    turn: Turn, *, as_json: bool = False, as_csv: bool = False, papers: Mapping[str, Paper] | None = None
+) -> tuple[str, int]:
     """A table turn as ``paperchat table`` prints it.
 
     Args:
         turn: The turn of :meth:`rag.route.conversation.Conversation.table`.
         as_json: The JSON of :func:`ui.wire.answer_json` (indented), table included.
-        as_csv: The table as CSV (:func:`rag.route.table_text.table_csv`); when no table was made,
-            the text below instead.
+        as_csv: The table as CSV (:func:`ui.exports.table_csv`: number, paper, paper id, link and
+            a column per phrase); when no table was made, the text below instead.
+        papers: The collection by id, for the CSV's links of rows whose citation has no URL.
 
     Returns:
         ``(stdout without its last newline, exit code)``; the exit code is 1 when no table was made.
         The text form is the answer's text (the Markdown table), :func:`sources_text`, and a line
         ``<note> · <total seconds> s``.
     """
-    from rag.route.table_text import table_csv
+    from ui.exports import table_csv
     from ui.wire import answer_json
 
     code = 1 if turn.paper_table is None else 0
     if as_json:
         return json.dumps(answer_json(turn), ensure_ascii=False, indent=2), code
     if as_csv and turn.paper_table is not None:
-        return table_csv(turn.paper_table).removesuffix("\n"), code
+        return table_csv(turn.paper_table, papers).removesuffix("\n"), code
     ans = turn.answer
     text = "\n\n".join(x for x in (ans.text, sources_text(ans.citations)) if x)
     return f"{text}\n{ans.note} · {ans.timings.total:.2f} s", code

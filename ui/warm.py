@@ -170,8 +170,9 @@ class WarmService:
     def table(self, req: TableRequest) -> CommandOutput:
         """A table as ``paperchat table`` makes it (extractive, over the current components)."""
         self.backends.refresh()
-        turn = Conversation(self.backends.components.pipeline).table(req.topic, req.papers, req.columns)
-        out, code = render_table(turn, as_json=req.as_json, as_csv=req.as_csv)
+        components = self.backends.components
+        turn = Conversation(components.pipeline).table(req.topic, req.papers, req.columns)
+        out, code = render_table(turn, as_json=req.as_json, as_csv=req.as_csv, papers=components.retriever.papers)
         return CommandOutput(stdout=out, exit_code=code)
 
     def ingest(self, req: IngestRequest) -> CommandOutput:

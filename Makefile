@@ -9,7 +9,7 @@ EMBEDDED_STAMP := $(VENV)/.installed-embedded
 EMBEDDED ?= 0
 # Portable llama.cpp build: the native one uses AMX instructions some VMs advertise but forbid (SIGSEGV).
 LLAMA_CMAKE := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
-.PHONY: install run test test-fast eval eval-library bench lint clean
+.PHONY: install run test test-fast eval eval-library bench lint docs clean
 
 # Two stamps: the base install, and the embedded LLM on top of it. Each is redone only when its
 # files change, so `make run` after `make test` keeps the embedded model and reinstalls nothing.
@@ -59,6 +59,15 @@ bench: install
 
 lint: install
 	$(BIN)/ruff check rag store ui prompts tests
+	@$(MAKE) --no-print-directory docs
+
+# The documentation site (mkdocs.yml), built into a temporary directory that is then removed: with
+# --strict a link to a missing page or heading fails. Never add --quiet: it hides the warnings that
+# --strict counts, and the build passes whatever is broken. NO_MKDOCS_2_WARNING drops mkdocs-material's
+# end-of-life banner.
+docs: install
+	@d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && \
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir "$$d"
 
 clean:
 	rm -rf $(VENV) .paperchat $(LIBRARY_HOME) .pytest_cache

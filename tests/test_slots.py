@@ -378,3 +378,11 @@ def test_a_word_of_another_measure_does_not_state_a_speed():
 def test_the_one_paper_a_question_finds_leads_with_the_clause_that_states_its_measure(extractive):
     ans = extractive.ask("What is the speed-up of the quantum algorithm for nested expectations?")
     assert "quadratic speedup" in ans.lead and "cost" not in ans.lead, ans.lead
+
+
+def test_a_list_items_number_is_no_amount():
+    # "what accuracy does model soups reach?" quoted "to (1) train multiple models ... (2) pick the
+    # individual model" as the accuracy, not "90.94% top-1 accuracy"
+    slot = Slot("accuracy", ("accuracy",), amount=True)
+    assert slot_span(slot, "The recipe for maximizing model accuracy is to (1) train models and (2) pick one.") is None
+    assert states_amount("(1) Overhead.") is False and states_amount("It reaches 90.94% accuracy.") is True

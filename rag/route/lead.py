@@ -77,7 +77,10 @@ _AMOUNT_PHRASE = beside(__file__, "slots")["amount_phrase"]
 
 def states_amount(text: str) -> bool:
     """Whether ``text`` states an amount: a figure or a number word (:func:`rag.text.states_figure`:
-    "2.33%", "four levels") or an amount in words ("an order of magnitude", "one-eighth")."""
+    "2.33%", "four levels") or an amount in words ("an order of magnitude", "one-eighth"). A list
+    item's number states none ("to (1) train multiple models and (2) pick the best":
+    :data:`_ENUMERATOR`)."""
+    text = _ENUMERATOR.sub(" ", text)
     return states_figure(text) or bool(_AMOUNT_PHRASE.search(text))
 """The lead's word tables (``vocabulary/lead.toml``)."""
 # Words and word pairs that open a sentence with where it stands, not what it states ("However,",

@@ -200,3 +200,27 @@ def test_medical_imaging_in_the_researchers_words_reaches_the_brain_imaging_pape
     answer = extractive.ask("I want papers on medical imaging")
     assert not answer.refused
     assert [c.label for c in answer.citations] == ["DDL"]
+
+
+def test_a_one_word_part_beside_a_generic_one_is_still_required():
+    # "evaluation" is in three of four abstracts (generic at a share of 0.5): it is not checked, but
+    # the name beside it is; before, every paper that evaluates something joined the list
+    named = make_paper("named", "We propose PlanAct, an agent whose evaluation on AgentGym shows large gains.")
+    others = [
+        make_paper("eval1", "A careful evaluation of language models across ten tasks."),
+        make_paper("eval2", "We revisit evaluation protocols for image classifiers."),
+        CROP,
+    ]
+    seams = Seams([named, *others])
+    seams.policy.settings = RetrievalSettings(part_generic_share=0.5, part_check=True)
+    got = seams.coverage("which papers use AgentGym for evaluation?")
+    assert got.checked and [h.paper.id for h in got.complete] == ["named"]
+    # a longer part left alone describes the paper in other words: judged whole
+    assert not seams.coverage("which papers do careful protocol revisions for evaluation?").checked
+
+
+@pytest.mark.parametrize("question", ["any papers testing on ScienceWorld?", "papers evaluating on WebShop?"])
+def test_an_evaluation_verb_relates_the_benchmark_it_is_not_a_part(extractive, question):
+    # "testing on ScienceWorld" was refused: no abstract states "testing" with "ScienceWorld"
+    answer = extractive.ask(question)
+    assert not answer.refused and len(answer.citations) == 1, answer.text

@@ -13,6 +13,7 @@ from store.keyphrase import key_phrase
 __all__ = [
     "MAX_TITLE_CHARS",
     "choose_label",
+    "typed_form",
     "derive_label",
     "find_code_url",
     "is_code_link",
@@ -271,6 +272,13 @@ def is_opening(label: str, abstract: str) -> bool:
 
 
 _TITLE_NAME = re.compile(r"^\s*(?P<name>[^:]{1,40}?)\s*:\s+\S")
+_MATH_MARKUP = re.compile(r"[$^_{}]|\\[A-Za-z]+")
+
+
+def typed_form(name: str) -> str:
+    """A name as a question types it, without LaTeX math markup: "Mu$^2$SLAM" -> "Mu2SLAM",
+    "$\\mathcal{V}$-Usable" -> "V-Usable"."""
+    return _MATH_MARKUP.sub("", name)
 
 
 def title_name(title: str) -> str | None:
@@ -282,6 +290,6 @@ def title_name(title: str) -> str | None:
     if not m:
         return None
     words = m.group("name").split()
-    if 1 <= len(words) <= 3 and any(is_name_token(w.strip("()[],")) for w in words):
+    if 1 <= len(words) <= 3 and any(is_name_token(typed_form(w).strip("()[],")) for w in words):
         return m.group("name")
     return None

@@ -176,3 +176,15 @@ def test_quotes_read_inline_math_as_text_and_leave_plain_text_alone(raw, shown):
     from store.labels import strip_markup
 
     assert strip_markup(raw) == shown
+
+
+@pytest.mark.parametrize(
+    ("title", "typed"),
+    [("Mu$^2$SLAM: Multitask, Multilingual Speech and Language Models", "Mu2SLAM"), ("H$_2$Net: Water Flow", "H2Net")],
+)
+def test_a_name_written_with_math_markup_is_matched_as_typed(title, typed):
+    # "summarize Mu2SLAM" was "No abstract in the collection mentions Mu2SLAM"
+    p = make_paper("m1", "We present a sequence-to-sequence model of speech and text.", title=title)
+    other = make_paper("m2", "We propose DANCE, a dancer. It dances.")
+    names = NameReader(Catalogue([p, other]))
+    assert names.named(f"what does {typed} do?") == {typed: ("m1",)}

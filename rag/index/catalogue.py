@@ -19,7 +19,7 @@ from rag.index.authors import AuthorIndex
 from rag.lexicon import lemma, stem
 from rag.text import named_entities, normalize, normalize_case_keep
 from store.distinct import distinct_labels
-from store.labels import title_name
+from store.labels import title_name, typed_form
 from store.papers import Paper
 
 __all__ = ["TERM_SHARE", "Catalogue", "NameIndex"]
@@ -123,6 +123,8 @@ class NameIndex:
                     self.phrases[key].add(p.id)
                 else:
                     self.names[key].add(p.id)
+                    if (typed := typed_form(key)) and typed != key:
+                        self.names[typed].add(p.id)  # "Mu$^2$SLAM" as typed: "mu2slam"
                     spaced = key.replace("-", " ")
                     if spaced.count(" ") >= 2 and not any(spaced in texts[pid] for pid in texts if pid != p.id):
                         self.phrases[spaced].add(p.id)  # "shape of thought" for Shape-of-Thought

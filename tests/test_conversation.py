@@ -211,11 +211,14 @@ def test_an_ordinal_without_an_earlier_list_is_asked_back(conv: Conversation):
     assert not t.citations and "refers to no paper" in t.answer.text, t.answer.text
 
 
-def test_follow_up_what_about(conv: Conversation):
+@pytest.mark.parametrize("follow_up", ["What about APM?", "I mean APM", "no, I meant APM"])
+def test_follow_up_what_about(conv: Conversation, follow_up):
     conv.ask("What accuracy gain does DANCE report?")
-    t = conv.ask("What about APM?")
-    assert "APM" in t.standalone and "DANCE" not in t.standalone
-    assert ids(t) == [APM]
+    t = conv.ask(follow_up)  # the previous question of APM, whose abstract states no accuracy
+    assert "APM" in t.standalone and "DANCE" not in t.standalone and "accuracy" in t.standalone, t.standalone
+    assert t.answer.refused and "The abstract of APM" in t.answer.text and "does not state accuracy" in t.answer.text
+    t = conv.ask("what about the paper on causal discovery?")  # a description finds its paper
+    assert "causal preference elicitation" in t.answer.text and "accuracy" in t.standalone, t.answer.text
 
 
 def test_question_naming_a_paper_is_not_rewritten(conv: Conversation):
@@ -714,3 +717,11 @@ def test_a_description_after_a_list_means_the_listed_paper_that_states_it(conv: 
     t = conv.ask("does it release code? I mean the augmentation one")
     assert [c.label for c in t.citations] == ["ReAugment"], t.answer.text
     assert [c.label for c in conv.ask("what is its main result?").citations] == ["ReAugment"]
+
+
+@pytest.mark.parametrize("correction", ["I mean the deepfake one", "no, I mean the deepfake one"])
+def test_a_correction_asks_the_previous_question_of_the_paper_it_describes(conv: Conversation, correction):
+    conv.ask("Which papers work on speech or audio?")
+    conv.ask("what data does the third one use?")
+    t = conv.ask(correction)  # was CA-SOADD's method sentence: the data question was dropped
+    assert [c.label for c in t.citations] == ["CA-SOADD"] and "ASVSpoof" in t.answer.lead, t.answer.text

@@ -296,7 +296,7 @@ def _parts(
 # --- follow-ups: messages that continue the previous question --------------------------------
 
 _AND = re.compile(rf"^\s*{_V['and_lead']}\s+(?:{_V['and_prep']}\s+)?(?P<x>.+?)\s*[?.!]*\s*$", re.I)
-_WHAT_ABOUT = re.compile(rf"^\s*(?:{_V['what_about_lead']}\s+)?{_V['what_about']}\s+(?P<x>.+?)\s*\??\s*$", re.I)
+_WHAT_ABOUT = re.compile(rf"^\s*(?:{_V['what_about_lead']}[\s,]+)?{_V['what_about']}\s+(?P<x>.+?)\s*\??\s*$", re.I)
 # A question that chooses among papers already discussed ("which one needs less memory?",
 # "which of them uses ALFWorld?"): one class with "which is better?".
 _WHICH_OF_THEM = re.compile(rf"^\W*(?:{_V['choice_lead']}\W+)?{_V['which_of_them']}", re.I)
@@ -395,6 +395,13 @@ def _what_about(query: str, refs: Sequence[PaperRef]) -> str | None:
     for r in refs:
         rest = rest.replace(r.text, " ")
     return None if content_terms(rest) else x
+
+
+def _without(text: str, phrases: Sequence[str]) -> str:
+    """``text`` with each of ``phrases`` taken out as whole words."""
+    for p in phrases:
+        text = re.sub(rf"(?<![\w-]){re.escape(p)}(?![\w-])", " ", text, flags=re.I)
+    return text
 
 
 def _of_reference(refs: Sequence[PaperRef], x: str) -> bool:
@@ -725,7 +732,9 @@ class Reader:
         x = _what_about(query, plan.refs)
         if x is not None and _of_reference(plan.refs, x):
             return self.read(f"What are {x}?", filters=())
-        if x is not None and not plan.named_ids and not (plan.detail and plan.detail.only):
+        # "what about APM?", "I mean APM": a name alone asks the previous question of it
+        only_names = x is not None and plan.named_ids and not content_terms(_without(x, [r.text for r in plan.refs]))
+        if x is not None and (not plan.named_ids or only_names) and not (plan.detail and plan.detail.only):
             inner = [r for r in plan.refs if r.text.lower() in x.lower()]
             return FollowUp("what_about", target=x, target_refs=tuple(inner))
         if plan.named_ids:

@@ -440,6 +440,18 @@ class ReferenceResolver:
             pid = listed[ordinal.index].paper_id
             x = self._named(pid)
             refs = (PaperRef(self.papers[pid].label, "name", (pid,)),)
+        # "I mean the deepfake one", "what about the paper on causal discovery?": the paper the
+        # description finds, as when a yes/no question describes it (clearly ahead, or the only one
+        # of the latest answer that states it); else the description stays words of a topic
+        refs = tuple(
+            PaperRef(self.papers[pid].label, "name", (pid,))
+            if r.kind == "description" and (pid := self._described(r.text, True))
+            else r
+            for r in refs
+        )
+        refs = tuple(r for r in refs if r.kind != "description")
+        if refs:
+            x = " and ".join(self._named(r.paper_ids[0]) if r.paper_ids else r.text for r in refs)
         label = display_name(self.papers[prev.citations[0].paper_id])
         base = prev.standalone
         shown = base.replace(label, x) if label in base else f"{base.rstrip('?. ')} — {x}?"

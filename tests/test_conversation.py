@@ -725,3 +725,10 @@ def test_a_correction_asks_the_previous_question_of_the_paper_it_describes(conv:
     conv.ask("what data does the third one use?")
     t = conv.ask(correction)  # was CA-SOADD's method sentence: the data question was dropped
     assert [c.label for c in t.citations] == ["CA-SOADD"] and "ASVSpoof" in t.answer.lead, t.answer.text
+
+
+def test_which_one_after_two_one_paper_answers_chooses_between_them(conv: Conversation):
+    conv.ask("summarize DANCE")
+    conv.ask("and APM?")
+    t = conv.ask("which one is faster?")  # was asked alone: "nothing in the collection is close"
+    assert sorted(ids(t)) == sorted([DANCE, APM]), t.answer.text

@@ -12,9 +12,10 @@ import pytest
 
 from rag.index.catalogue import Catalogue
 from rag.question.phrasing import clean_input, facets, split_exclusion, split_frame
-from rag.question.reader import MAX_QUESTION_CHARS, asked_title, narrowed_question, read_question
+from rag.question.plan import AskPlan
+from rag.question.reader import MAX_QUESTION_CHARS, Reader, asked_title, narrowed_question, read_question
 from rag.vocabulary import Vocabulary
-from store.papers import Paper
+from store.papers import Paper, make_paper
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -953,3 +954,12 @@ def test_a_title_the_collection_lacks_is_marked_and_one_it_holds_names_its_paper
     assert missing.missing_title == "Attention Is All You Need" and not missing.named_ids
     found = read_question('what does "Learning to Rank with Decision Tree" propose?', cat)  # one letter off
     assert found.named_ids == ("t#2",) and not found.missing_title
+
+
+def test_a_detail_word_inside_a_papers_name_is_no_detail_asked():
+    # "What speedup does Gating Dropout report?" was refused: "The abstracts do not state dropout"
+    abstract = "We propose Gating Dropout, which lets tokens skip all-to-all communication."
+    paper = make_paper("g1", abstract, title="Gating Dropout")
+    plan = Reader(Catalogue([paper])).read("What speedup does Gating Dropout report?")
+    assert isinstance(plan, AskPlan) and plan.detail is None and plan.named_ids == ("g1",), plan
+    assert Reader(Catalogue([paper])).read("what dropout rate does Gating Dropout use?").detail is not None

@@ -397,10 +397,11 @@ def _what_about(query: str, refs: Sequence[PaperRef]) -> str | None:
     return None if content_terms(rest) else x
 
 
-def _without(text: str, phrases: Sequence[str]) -> str:
-    """``text`` with each of ``phrases`` taken out as whole words."""
+def _without(text: str, phrases: Sequence[str], instead: str = "") -> str:
+    """``text`` with each of ``phrases`` taken out as whole words (``instead`` in its place: "it"
+    keeps the frame of "Was DANCE accepted?")."""
     for p in phrases:
-        text = re.sub(rf"(?<![\w-]){re.escape(p)}(?![\w-])", " ", text, flags=re.I)
+        text = re.sub(rf"(?<![\w-]){re.escape(p)}(?![\w-])", f" {instead} ", text, flags=re.I)
     return text
 
 
@@ -822,7 +823,9 @@ class Reader:
         header["refs"] = tuple(refs)
         papers = [r for r in refs if r.kind in ("name", "id", "number", "ordinal")]
         distinct = {pid for r in papers for pid in r.paper_ids} | {f"#{r.index}" for r in papers if not r.paper_ids}
-        kind = asked_detail(query)
+        # a detail in a paper's name is none asked ("What speedup does Gating Dropout report?")
+        unnamed = _without(query, [r.text for r in refs if r.kind in ("name", "id")], "it")
+        kind = asked_detail(unnamed)
         if kind and len(asked) == 1 and _DESCRIBING.match(query.strip()):
             kind = ""  # "I remember a paper showing that picking hyperparameters online is a pitfall"
         summary = is_summary(query)
@@ -844,8 +847,8 @@ class Reader:
         topic = self.topic(topic_text, number=number, query=query, distinct=bool(distinct))
         detail = None
         if kind:
-            phrase = DETAIL_PATTERNS[kind].search(query)
-            detail = Detail(kind, normalize(phrase.group(0)) if phrase else "", detail_only(query, kind))
+            phrase = DETAIL_PATTERNS[kind].search(unnamed)
+            detail = Detail(kind, normalize(phrase.group(0)) if phrase else "", detail_only(unnamed, kind))
         # A model size guessed of the papers named ("is APM a 7B model?"): asked, not a term to find.
         referred = distinct or any(r.kind == "pronoun" for r in refs)
         guess = GUESSED_SIZE.search(query) if referred and is_polar and not kind else None

@@ -414,7 +414,7 @@ class ReferenceResolver:
             again = replace(prev.plan, asked=plan.asked, ask=replace(prev.plan.ask, amount=True), refs=refs)
             return again, f"{prev.standalone.strip().rstrip('?.! ')} — {plan.query.strip().rstrip('?.! ')}?"
         # "which one needs less memory?" chooses among the latest answer's papers, not older ones
-        if follow.kind == "choose" and len(self.history.recent()) <= 1:
+        if follow.kind == "choose" and len(self.history.recent()) <= 1 and not self.history.one_on_one():
             return plan, ""
         among = self.history.discussed()
         if len(among) <= 1 or not isinstance(follow.plan, ComparePlan):

@@ -158,6 +158,14 @@ class History:
         n = len(listed)
         return f"the last answer lists {n} paper{'s' if n != 1 else ''} ({names}), so “{text}” refers to no paper"
 
+    def one_on_one(self) -> bool:
+        """Whether the latest two turns that cited papers each cited one paper, not the same one
+        ("summarize ClimaX", "and SFNO?"): "which one ...?" then chooses between those two."""
+        cited = [t for t in reversed(self.turns) if t.citations][:2]
+        return len(cited) == 2 and all(len(t.citations) == 1 for t in cited) and (
+            cited[0].citations[0].paper_id != cited[1].citations[0].paper_id
+        )
+
     def previous_answer(self) -> Turn | None:
         """The latest turn that answered a question and cited papers (what "what about X?" continues)."""
         return next((t for t in reversed(self.turns) if t.kind == "answer" and t.plan and t.citations), None)

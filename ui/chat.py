@@ -24,6 +24,7 @@ from rag.route.conversation import Turn
 from rag.route.table_text import TABLE_FOLD, table_head, table_markdown, table_text
 from rag.types import Answer, Citation
 from store.guard import math_spans
+from ui.display import display_markdown
 
 __all__ = [
     "DOLLAR",
@@ -160,7 +161,9 @@ def link_markers(text: str) -> str:
 
 
 def _chat_text(text: str) -> str:
-    return escape_dollars(link_markers(text))
+    """Route text as the chat shows it: abstract markup and URLs (:func:`ui.display.display_markdown`),
+    linked markers, literal dollars."""
+    return escape_dollars(link_markers(display_markdown(text)))
 
 
 # --- chat messages ---------------------------------------------------------------------
@@ -193,7 +196,7 @@ def table_chat_markdown(table: PaperTable, text: str) -> str:
     whole = table_text(table)
     rest = text[len(whole) :] if text.startswith(whole) else ""
     body = table_head(table) + "\n\n" + table_markdown(table, cell_link, fold=TABLE_FOLD)
-    return escape_dollars(link_markers(body + rest))
+    return _chat_text(body + rest)
 
 
 def chat_markdown(turn: Turn) -> str:

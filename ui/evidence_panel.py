@@ -3,16 +3,18 @@ with its evidence sentences highlighted by their character spans (``abstract[sta
 
 Pure functions of domain objects; nothing here imports Gradio (``tests/test_ui_format.py``).
 Each source is the element ``#src-n`` that the chat's marker ``[n]`` links to (:mod:`ui.chat`).
+Abstract text is shown as :func:`ui.display.display_html` shows it (LaTeX markup as text, URLs as
+links); the spans stay offsets into the stored abstract.
 """
 
 from __future__ import annotations
 
 import html
-import re
 from collections.abc import Iterable, Mapping, Sequence
 
 from rag.types import Citation
-from store.papers import Paper, strip_markup
+from store.papers import Paper
+from ui.display import display_html, display_text, full_url
 
 __all__ = ["EMPTY_PANEL", "display_text", "evidence_panel", "full_url", "highlight_abstract"]
 
@@ -22,30 +24,12 @@ EMPTY_PANEL = (
     "relies on highlighted in each abstract.</p></div>"
 )
 
-def display_text(text: str) -> str:
-    """Plain text for the HTML panel, as every quotation is shown (:func:`store.papers.strip_markup`):
-    LaTeX/Markdown emphasis dropped, simple math as Unicode (``65$\\times$`` -> ``65×``); math that
-    is not simple (``$\\tilde O(\\varepsilon^{-1})$``) is kept as written."""
-    return strip_markup(text)
-
-
-# --- evidence panel --------------------------------------------------------------------
-
-
-def full_url(url: str) -> str:
-    """A URL with a scheme (``project-x.github.io`` -> ``https://project-x.github.io``)."""
-    url = url.strip()
-    if not url:
-        return ""
-    return url if re.match(r"^[a-z][a-z0-9+.-]*://", url, re.I) else f"https://{url}"
-
-
 def highlight_abstract(abstract: str, spans: Iterable[tuple[int, int]], *, tagged: bool = False) -> str:
     """The abstract as HTML with each span wrapped in ``<mark>``.
 
     Spans are character offsets ``(start, end)`` into ``abstract`` (end exclusive);
     overlapping or touching spans are merged, spans are clipped to the text, empty ones
-    ignored. Each piece is shown with :func:`display_text` and HTML-escaped. With ``tagged``,
+    ignored. Each piece is shown with :func:`ui.display.display_html` (escaped, URLs as links). With ``tagged``,
     each mark sits in ``<span class="pc-span" data-span="start-end">`` (the merged offsets), so
     the page can find the sentence of a table cell by its span.
     """
@@ -58,11 +42,11 @@ def highlight_abstract(abstract: str, spans: Iterable[tuple[int, int]], *, tagge
             merged.append([s, e])
     out, pos = [], 0
     for s, e in merged:
-        out.append(html.escape(display_text(abstract[pos:s])))
-        mark = f"<mark>{html.escape(display_text(abstract[s:e]))}</mark>"
+        out.append(display_html(abstract[pos:s]))
+        mark = f"<mark>{display_html(abstract[s:e])}</mark>"
         out.append(f'<span class="pc-span" data-span="{s}-{e}">{mark}</span>' if tagged else mark)
         pos = e
-    out.append(html.escape(display_text(abstract[pos:])))
+    out.append(display_html(abstract[pos:]))
     return "".join(out)
 
 
@@ -70,7 +54,7 @@ def _meta_line(c: Citation, paper: Paper | None) -> str:
     parts = [f"<code>{html.escape(c.paper_id)}</code>"]
     url = full_url(c.url or (paper.url if paper else ""))
     if url:
-        shown = re.sub(r"^https?://", "", url)
+        shown = url.split("://", 1)[-1] if url.startswith(("http://", "https://")) else url
         href = html.escape(url, quote=True)
         parts.append(f'<a href="{href}" target="_blank" rel="noopener noreferrer">{html.escape(shown)}</a>')
     authors = c.authors or (paper.author_line if paper else "")
@@ -115,7 +99,7 @@ def evidence_panel(
         abstract = (
             highlight_abstract(paper.abstract, spans, tagged=True)
             if paper
-            else html.escape(" ".join(e.sentence for e in c.evidence))
+            else html.escape(" ".join(display_text(e.sentence) for e in c.evidence))
         )
         parts.append(
             f'<section class="pc-src" id="src-{c.number}" data-paper-id="{html.escape(c.paper_id, quote=True)}" '

@@ -7,6 +7,10 @@ label paperchat shows goes to ``note``). Entry keys are stable (:func:`bibtex_ke
 user's own ``.bib`` or Zotero library gave the paper, else ``authorYEARword``, else one made from
 the paper id.
 
+Abstract text is shown as on the page (:mod:`ui.display`): LaTeX markup outside math as text
+(``\\url{x}`` -> a link in Markdown, ``x`` in CSV and BibTeX; ``---`` -> ``—``), the same in
+every export.
+
 Pure functions of domain objects; nothing here imports Gradio (``tests/test_ui_format.py``).
 """
 
@@ -28,7 +32,7 @@ from rag.types import Citation
 from store.formats.common import doi_url
 from store.papers import Paper, strip_markup
 from ui.chat import turn_text
-from ui.evidence_panel import full_url
+from ui.display import display_markdown, display_text, full_url
 
 if TYPE_CHECKING:
     from rag.evidence.table import PaperTable
@@ -54,7 +58,7 @@ def paper_link(citation: Citation, paper: Paper | None) -> str:
 
 
 def _reference_line(c: Citation, paper: Paper | None) -> str:
-    bits = [f"[{c.number}] {strip_markup(c.label)}", f"paper id `{c.paper_id}`"]
+    bits = [f"[{c.number}] {display_text(c.label)}", f"paper id `{c.paper_id}`"]
     authors = c.authors or (paper.author_line if paper else "")
     year = c.year or (paper.year if paper else None)
     if authors:
@@ -80,9 +84,8 @@ def _evidence_markdown(citations: Iterable[Citation]) -> str:
     lines = ["### Evidence", ""]
     for c in sorted(citations, key=lambda c: c.number):
         for e in c.evidence:
-            lines.append(
-                f"- [{c.number}] {strip_markup(c.label)}: “{strip_markup(e.sentence)}” (characters {e.start}–{e.end})"
-            )
+            quoted = display_markdown(strip_markup(e.sentence))
+            lines.append(f"- [{c.number}] {display_text(c.label)}: “{quoted}” (characters {e.start}–{e.end})")
     return "\n".join(lines)
 
 
@@ -90,7 +93,7 @@ def _turn_section(turn: Turn, heading: str) -> list[str]:
     lines = [heading, ""]
     if turn.rewritten:
         lines += [f"_Interpreted as: {turn.interpreted}_", ""]
-    lines += [turn_text(turn), ""]
+    lines += [display_markdown(turn_text(turn)), ""]
     if turn.citations:
         lines += [_evidence_markdown(turn.citations), ""]
     return lines
@@ -144,7 +147,8 @@ def table_csv(table: PaperTable, papers: Mapping[str, Paper] | None = None) -> s
         A header ``number, paper, paper_id, link`` and one column per phrase, then one line per
         row: its citation number, label, paper id, link (``""`` when the record has none) and each
         cell as :func:`rag.route.table_text.cell_text` gives it (the value and the quoted
-        sentences, or "not stated in the abstract").
+        sentences, or "not stated in the abstract"), LaTeX markup as :func:`ui.display.display_text`
+        shows it.
     """
     papers = papers or {}
     out = io.StringIO()
@@ -152,7 +156,8 @@ def table_csv(table: PaperTable, papers: Mapping[str, Paper] | None = None) -> s
     w.writerow(["number", "paper", "paper_id", "link", *(c.title for c in table.columns)])
     for c, row in zip(table.papers, table.cells, strict=True):
         link = paper_link(c, papers.get(c.paper_id))
-        w.writerow([c.number, strip_markup(c.label), c.paper_id, link, *(cell_text(cell) for cell in row)])
+        cells = (display_text(cell_text(cell)) for cell in row)
+        w.writerow([c.number, display_text(c.label), c.paper_id, link, *cells])
     return out.getvalue()
 
 
@@ -288,7 +293,7 @@ _BIB_SPECIAL = re.compile(r"([&%$#_{}])")
 
 def _bib_text(text: str) -> str:
     """Plain text safe in a braced BibTeX field (LaTeX specials escaped)."""
-    text = strip_markup(text).replace("\\", "")
+    text = display_text(text).replace("\\", "")
     text = _BIB_SPECIAL.sub(r"\\\1", text)
     return re.sub(r"\s+", " ", text).strip()
 
@@ -313,7 +318,7 @@ def _entry_fields(c: Citation, p: Paper | None) -> list[tuple[str, str]]:
         fields.append(("doi", p.doi))
     note = f"Paper id: {_bib_text(c.paper_id)}"
     if not title:
-        label = strip_markup((p.label if p else "") or c.label).rstrip("…").strip()
+        label = display_text((p.label if p else "") or c.label).rstrip("…").strip()
         note = f"No title in the record; paperchat shows it as: {_bib_text(label)}. {note}"
     fields.append(("note", note))
     url = full_url(c.url or (p.url if p else ""))

@@ -6,6 +6,7 @@ otherwise. Screenshots go to the test's ``tmp_path`` and are copied to ``tests/o
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -91,6 +92,7 @@ def test_question_answer_and_evidence_panel(page, tmp_path: Path):
     bot.wait_for()
     answer = bot.inner_text()
     assert "DANCE" in answer and "2.33%" in answer
+    assert "Evidence:" not in answer  # the lead quotes the only evidence sentence: not quoted again
     assert page.locator('#pc-chat a[href="#src-1"]').count() >= 1  # the marker is a link
     marks = section.query_selector_all("mark")
     assert marks and any("2.33%" in m.inner_text() for m in marks)
@@ -150,7 +152,7 @@ def test_a_table_cell_click_highlights_its_sentence_in_the_evidence_panel(page, 
     assert page.locator("#pc-chat table tr").count() == 4  # header + DANCE, APM, SENDAI
     links = page.locator('#pc-chat td a[href^="#src-2-s"]')
     href = links.first.get_attribute("href")
-    start, end = (int(x) for x in href.split("-s", 1)[1].split("-"))
+    start, end = (int(x) for x in re.findall(r"-s(\d+)-(\d+)", href)[0])  # #src-2-sA-B[-sC-D...]
     sentence = extractive.retriever.papers[APM].abstract[start:end]
     cell = page.locator("#pc-chat td").filter(has=page.locator(f'a[href="{href}"]')).first
     cell.click(position={"x": 4, "y": 4})  # a click anywhere in the cell, not only on its marker

@@ -47,7 +47,7 @@ _PANEL_CSS = """
 
 # Clicking a marker [n] in the chat brings the source #src-n of the evidence panel into view
 # (also when it sits in the collapsed list of earlier sources); clicking a table cell (or its
-# marker, #src-n-sA-B) also highlights the cell's sentence, the panel's span A-B; plus a few chat
+# marker, #src-n-sA-B-sC-D) also highlights the cell's sentences, the panel's spans A-B, C-D; plus a few chat
 # styles (the comparison table's row headings, marker links). Installed once per page.
 _CLICK_JS = """
 if (!window.__paperchatLinks) {
@@ -65,18 +65,18 @@ if (!window.__paperchatLinks) {
     const td = t ? t.closest('#pc-chat td') : null;
     if (!a && td) a = td.querySelector('a[href^="#src-"][href*="-s"]');  // a click anywhere in a table cell
     if (!a) return;
-    const m = a.getAttribute('href').match(/^#src-(\d+)(?:-s(\d+)-(\d+))?$/);
+    const m = a.getAttribute('href').match(/^#src-(\d+)((?:-s\d+-\d+)*)$/);
     const el = m ? document.getElementById('src-' + m[1]) : null;
     if (!el) return;
     ev.preventDefault();
     const det = el.closest('details');
     if (det) det.open = true;
     document.querySelectorAll('.pc-cell-hit').forEach((x) => x.classList.remove('pc-cell-hit'));
-    if (m[2]) {  // a table cell: highlight its sentence (by its span in the abstract)
-      const s = Number(m[2]), e = Number(m[3]);
+    const spans = [...m[2].matchAll(/-s(\d+)-(\d+)/g)].map((x) => [Number(x[1]), Number(x[2])]);
+    if (spans.length) {  // a table cell: highlight its sentences (by their spans in the abstract)
       el.querySelectorAll('.pc-span').forEach((sp) => {
         const [a0, b0] = sp.dataset.span.split('-').map(Number);
-        if (a0 < e && b0 > s) sp.classList.add('pc-cell-hit');
+        if (spans.some(([s, e]) => a0 < e && b0 > s)) sp.classList.add('pc-cell-hit');
       });
     }
     const hit = el.querySelector('.pc-cell-hit');

@@ -1,11 +1,15 @@
-"""The chat's Markdown: literal dollars kept apart from math, ``[n]`` markers linked, the messages
-of a conversation and the status line.
+"""The chat's Markdown: literal dollars kept apart from math, ``[n]`` markers linked, each sentence
+quoted once, the messages of a conversation and the status line.
 
 Pure functions of domain objects (turns, answers); nothing here imports Gradio or touches state
-(``tests/test_ui_format.py``). Conventions:
+(``tests/test_ui_format.py``, ``tests/test_ui_quoting.py``). Conventions:
 
 * a citation marker ``[n]`` is linked to the evidence panel's element ``#src-n``
-  (:mod:`ui.evidence_panel`);
+  (:mod:`ui.evidence_panel`); a table cell's marker to the spans of its sentences there
+  (:func:`cell_href`);
+* the chat shows the route's text (:func:`turn_text`, what exports and ``eval`` read) with each
+  evidence sentence quoted once (:mod:`ui.quoting`), and abstract markup and URLs as
+  :func:`ui.display.display_markdown` shows them;
 * the chat renders LaTeX between ``$$...$$``, ``\\(...\\)`` and ``$...$`` (see
   :data:`LATEX_DELIMITERS`); a ``$`` that does not open or close math (``$5 per token``)
   is replaced by :data:`DOLLAR` so it is shown as a dollar sign, never as math.
@@ -16,25 +20,33 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from rag.citations import MARKER
+from rag.citations import MARKER, format_marker
+from rag.evidence.rows import NOT_STATED
 from rag.evidence.table import Cell, PaperTable
 from rag.route.compare import ComparisonTable
 from rag.route.compare import table_markdown as comparison_table_markdown
 from rag.route.conversation import Turn
-from rag.route.table_text import TABLE_FOLD, table_head, table_markdown, table_text
-from rag.types import Answer, Citation
+from rag.route.table_text import TABLE_FOLD, table_head, table_text
+from rag.types import Answer, Citation, Evidence
 from store.guard import math_spans
+from store.papers import strip_markup
 from ui.display import display_markdown
+from ui.quoting import Quoted, drop_repeated_quotes, quote, repeat_note
 
 __all__ = [
     "DOLLAR",
     "LATEX_DELIMITERS",
+    "answer_chat_markdown",
+    "cell_href",
     "cell_link",
     "chat_markdown",
+    "comparison_chat_markdown",
+    "comparison_chat_table",
     "comparison_markdown",
     "escape_dollars",
     "history_messages",
     "link_markers",
+    "paper_chat_table",
     "preview",
     "status_line",
     "streaming_markdown",
@@ -176,34 +188,141 @@ def comparison_markdown(table: ComparisonTable) -> str:
 
 def turn_text(turn: Turn) -> str:
     """The turn's answer as Markdown with plain ``[n]`` markers: exactly the text the route
-    produced (a comparison's text holds its table), which chat, exports and ``eval`` share."""
+    produced (a comparison's text holds its table), which exports and ``eval`` share; the chat
+    shows it through :func:`chat_markdown`."""
     return turn.answer.text
 
 
+def cell_href(number: int, evidence: Sequence[Evidence]) -> str:
+    """The link of a table cell's marker: ``#src-3-s120-245-s300-410``, the evidence panel's source
+    and the span of each sentence of the cell in its abstract (the page highlights exactly those);
+    ``#src-3`` for a cell that quotes nothing."""
+    return f"#src-{number}" + "".join(f"-s{e.start}-{e.end}" for e in evidence)
+
+
 def cell_link(citation: Citation, cell: Cell) -> str:
-    """A table cell's marker as a link to its sentence: ``[\\[3\\]](#src-3-s120-245)``, the span of the
-    cell's sentences in the abstract (the page highlights it in the evidence panel)."""
-    n = citation.number
-    if not cell.evidence:
-        return f"[\\[{n}\\]](#src-{n})"
-    return f"[\\[{n}\\]](#src-{n}-s{cell.evidence[0].start}-{cell.evidence[-1].end})"
+    """A table cell's marker as a link to its sentences: ``[\\[3\\]](#src-3-s120-245)`` (:func:`cell_href`)."""
+    return f"[\\[{citation.number}\\]]({cell_href(citation.number, cell.evidence)})"
+
+
+def _md_cell(text: str) -> str:
+    """Text safe inside a Markdown table cell (no pipes, no line breaks)."""
+    return re.sub(r"\s+", " ", text).replace("|", "\\|").strip()
+
+
+def _quoted_cell(evidence: Sequence[Evidence], quoted: Quoted, where: str) -> str:
+    """A cell's quotations; those of sentences the message quoted before are replaced by where
+    (:func:`ui.quoting.repeat_note`). The cell's own are recorded as quoted at ``where``."""
+    places = quoted.repeated(evidence)
+    fresh = [e for e in evidence if quoted.seen(e) is None]
+    for e in fresh:
+        quoted.show(e, where)
+    said = " ".join(quote(e) for e in fresh)
+    return f"{said} {repeat_note(places, partly=bool(fresh))}".strip() if places else said
+
+
+def comparison_chat_table(table: ComparisonTable, quoted: Quoted) -> str:
+    """The comparison's rows as the chat shows them: each cell's sentences quoted unless the
+    message quoted them before (then where, "quoted above" or "same as **Row**"), and its marker
+    linked to its sentences (:func:`cell_href`).
+
+    Args:
+        table: The comparison.
+        quoted: What the message quoted before the table; updated row by row.
+    """
+    head = "| | " + " | ".join(_md_cell(f"{strip_markup(c.label)} {format_marker(c.number)}") for c in table.papers)
+    lines = [head + " |", "|---|" + "---|" * len(table.papers)]
+    for row, cells in zip(table.rows, table.cells, strict=True):
+        parts = [
+            _md_cell(_quoted_cell(evs, quoted, row.title)) + f" [\\[{c.number}\\]]({cell_href(c.number, evs)})"
+            if evs else f"_{NOT_STATED}_"
+            for c, evs in zip(table.papers, cells, strict=True)
+        ]  # fmt: skip
+        lines.append(f"| **{_md_cell(row.title)}** | " + " | ".join(parts) + " |")
+    return "\n".join(lines)
+
+
+def paper_chat_table(table: PaperTable, fold: int | None = TABLE_FOLD) -> str:
+    """A table across papers as the chat shows it (as :func:`rag.route.table_text.table_markdown`):
+    a row per paper, a cell quoting its sentences once in the row (a sentence another column of the
+    row quoted says "same as **Column**"), its marker linked to its sentences; rows after ``fold``
+    folded into a ``<details>`` block."""
+    head = "| Paper | " + " | ".join(_md_cell(c.title) for c in table.columns) + " |"
+    rule = "|---|" + "---|" * len(table.columns)
+
+    def line(c: Citation, row: Sequence[Cell]) -> str:
+        quoted = Quoted([c])
+        cells = []
+        for column, cell in zip(table.columns, row, strict=True):
+            if not cell.stated:
+                cells.append(f"_{NOT_STATED}_")
+                continue
+            value = f"{cell.value} — " if cell.value else ""
+            cells.append(_md_cell(value + _quoted_cell(cell.evidence, quoted, column.title)) + " " + cell_link(c, cell))
+        return f"| **{_md_cell(strip_markup(c.label))}** {format_marker(c.number)} | " + " | ".join(cells) + " |"
+
+    lines = [line(c, row) for c, row in zip(table.papers, table.cells, strict=True)]
+    if fold is None or len(lines) <= fold:
+        return "\n".join([head, rule, *lines])
+    shown, rest = lines[:fold], lines[fold:]
+    return "\n".join(
+        [head, rule, *shown, "", f"<details><summary>{len(rest)} more rows</summary>", "", head, rule, *rest,
+         "", "</details>"]
+    )  # fmt: skip
 
 
 def table_chat_markdown(table: PaperTable, text: str) -> str:
-    """A table turn in the chat: the head line, the table with each cell's marker linked to its
-    sentence and rows after the first :data:`rag.route.table_text.TABLE_FOLD` folded, then what the
+    """A table turn in the chat: the head line, the table (:func:`paper_chat_table`), then what the
     answer ``text`` says after its table (papers left out)."""
     whole = table_text(table)
     rest = text[len(whole) :] if text.startswith(whole) else ""
-    body = table_head(table) + "\n\n" + table_markdown(table, cell_link, fold=TABLE_FOLD)
-    return _chat_text(body + rest)
+    return _chat_text(table_head(table) + "\n\n" + paper_chat_table(table) + rest)
+
+
+def _join(*parts: str) -> str:
+    return "\n\n".join(p.strip("\n") for p in parts if p.strip())
+
+
+def _comparison_parts(turn: Turn) -> tuple[str, str, str, bool, Quoted]:
+    """A comparison's text split for the chat: ``(lead, text before the table with each sentence
+    quoted once, text after the table, whether the table was found, what was quoted before it)``."""
+    table, ans = turn.table, turn.answer
+    assert table is not None
+    before, found, after = ans.text.partition(comparison_table_markdown(table))
+    quoted = Quoted(table.papers)
+    lead = ans.lead if ans.lead and before.startswith(ans.lead) else ""
+    quoted.read_lead(lead)
+    body = drop_repeated_quotes(before[len(lead) :], quoted)
+    return lead, body, after, bool(found), quoted
+
+
+def comparison_chat_markdown(turn: Turn) -> str:
+    """A comparison in the chat: its lead, its text with each sentence quoted once
+    (:func:`ui.quoting.drop_repeated_quotes`), its table (:func:`comparison_chat_table`), then its note."""
+    assert turn.table is not None
+    lead, body, after, found, quoted = _comparison_parts(turn)
+    grid = comparison_chat_table(turn.table, quoted) if found else ""
+    return _chat_text(_join(lead, body, grid, after))
+
+
+def answer_chat_markdown(turn: Turn) -> str:
+    """An answer in the chat: the route's text with each sentence quoted once: a sentence its lead
+    quotes (whole or in part) is not quoted again under ``Evidence:`` (the evidence panel shows it
+    highlighted in its abstract); URLs and LaTeX as :func:`ui.display.display_markdown` shows them."""
+    text, lead = turn_text(turn), turn.answer.lead
+    if lead and text.startswith(lead):
+        quoted = Quoted(turn.citations)
+        quoted.read_lead(lead)
+        text = _join(lead, drop_repeated_quotes(text[len(lead) :], quoted))
+    return _chat_text(text)
 
 
 def chat_markdown(turn: Turn) -> str:
-    """The assistant message of a turn: linked markers, literal dollars, the rewrite shown."""
+    """The assistant message of a turn: each sentence quoted once, linked markers, literal dollars,
+    the rewrite shown."""
     if turn.paper_table is not None:
         return table_chat_markdown(turn.paper_table, turn.answer.text)
-    body = _chat_text(turn_text(turn))
+    body = comparison_chat_markdown(turn) if turn.table is not None else answer_chat_markdown(turn)
     if turn.rewritten:
         body = f"_Interpreted as: {escape_dollars(turn.interpreted)}_\n\n{body}"
     return body

@@ -1,8 +1,12 @@
 """The chat quotes each evidence sentence once (``ui.quoting``, ``ui.chat``), the answer's text
-(what ``eval``, the command line and the exports read) stays as the route wrote it."""
+(what ``eval``, the command line and the exports read) stays as the route wrote it; tables sit in
+their own blocks with copy links; a comparison's panel highlights what its text quotes and tags the
+rest with rows; the copy links' text (``ui.exports.table_copies``)."""
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 
 import pytest
@@ -14,7 +18,9 @@ from rag.route.compare import ComparisonTable, table_markdown
 from rag.route.conversation import Turn
 from rag.types import Answer, Citation, Evidence
 from store.papers import Paper
-from ui.chat import cell_href, chat_markdown
+from ui.chat import COMPARISON_LEGEND, cell_href, chat_markdown, history_messages, panel_marks
+from ui.evidence_panel import copy_sources, evidence_panel, highlight_abstract
+from ui.exports import comparison_csv, table_copies
 from ui.quoting import Quoted, drop_repeated_quotes, repeat_note
 
 A = Paper(
@@ -29,6 +35,7 @@ B = Paper(
     abstract="Distillation is slow. We propose analytic parameter matching (APM) for distillation. "
     "APM achieves up to 65x storage reduction on Flickr30k.",
 )
+PAPERS = {A.id: A, B.id: B}
 
 
 def ev(paper: Paper, sentence: str) -> Evidence:
@@ -128,7 +135,7 @@ def comparison() -> Turn:
 
 
 def test_a_comparison_quotes_each_sentence_once_and_says_where_instead(comparison: Turn):
-    msg = chat_markdown(comparison)
+    msg = chat_markdown(comparison, copy_key=3)
     assert_each_quoted_once(msg)
     rows = {line.split("|")[1].strip(): line for line in msg.splitlines() if line.startswith("| **")}
     assert "_quoted above_ [\\[1\\]](#src-1-s" in rows["**Approach**"]  # the lead quotes the approaches
@@ -137,12 +144,48 @@ def test_a_comparison_quotes_each_sentence_once_and_says_where_instead(compariso
     assert msg.endswith("Note: x.") and comparison.answer.text.count(A_RESULT.sentence) == 2  # the text is kept
 
 
+def test_a_table_sits_in_its_own_block_with_its_copy_links(comparison: Turn):
+    msg = chat_markdown(comparison, copy_key=3)
+    block = msg.split('<div class="pc-table">', 1)[1]
+    assert block.index("| |") < block.index("</div>") < block.index('href="#pc-copy-md-3"') < block.index(
+        'href="#pc-copy-csv-3"'
+    )
+    assert "pc-copy" not in chat_markdown(comparison)  # no key, no copy links
+    messages = history_messages([comparison, comparison])
+    assert "#pc-copy-md-2" in messages[3]["content"]  # keyed by the turn's number
+
+
 def test_a_cell_links_each_of_its_sentences():
     assert cell_href(3, (A_PROBLEM, A_RESULT)) == f"#src-3-s0-{A_PROBLEM.end}-s{A_RESULT.start}-{A_RESULT.end}"
     assert cell_href(3, ()) == "#src-3"
 
 
-# --- tables across papers ------------------------------------------------------------------------
+def test_the_panel_of_a_comparison_highlights_what_its_text_quotes_and_tags_rows(comparison: Turn):
+    marks = panel_marks(comparison)
+    assert marks is not None and marks.legend == COMPARISON_LEGEND
+    key = (A.id, A_RESULT.start, A_RESULT.end)
+    assert marks.labels[key] == "Data / benchmarks · Key results"
+    assert marks.plain == {(e.paper_id, e.start, e.end) for e in (A_PROBLEM, A_RESULT, B_PROBLEM, B_RESULT)}
+    html = evidence_panel(comparison.citations, PAPERS, marks=marks)
+    section = html.split('id="src-1"', 1)[1].split("</section>", 1)[0]
+    assert re.findall(r"<mark>(.*?)</mark>", section) == [A_APPROACH.sentence]  # the lead's sentence only
+    assert section.count('class="pc-plain"') == 2 and 'data-label="Problem"' in section
+    assert COMPARISON_LEGEND in html
+
+
+def test_a_run_of_sentences_with_one_label_shows_it_once():
+    text = "One. Two. Three."
+    out = highlight_abstract(text, [(0, 4), (5, 9), (10, 16)], labels={(0, 4): "Problem", (5, 9): "Problem",
+                                                                       (10, 16): "Approach"})  # fmt: skip
+    assert re.findall(r'data-label="([^"]*)"', out) == ["Problem", "Approach"]
+
+
+def test_other_answers_are_fully_highlighted():
+    turn = extractive_turn(A_RESULT, lead="x")
+    assert panel_marks(turn) is None
+
+
+# --- tables across papers and what the copy links copy ------------------------------------------------
 
 
 @pytest.fixture
@@ -162,11 +205,30 @@ def paper_table() -> Turn:
 
 
 def test_a_table_row_quotes_a_sentence_once_and_links_urls(paper_table: Turn):
-    msg = chat_markdown(paper_table)
+    msg = chat_markdown(paper_table, copy_key=1)
     dance = next(line for line in msg.splitlines() if line.startswith("| **DANCE**"))
     assert dance.count(A_RESULT.sentence) == 1 and "_same as **Main result**_" in dance
     assert "Flickr30k — _same as **Main result**_" in msg  # the value stays, the sentence is not repeated
     assert "[github.com/x/dance](https://github.com/x/dance)" in dance
+    assert "#pc-copy-csv-1" in msg
+
+
+def test_table_copies_hold_the_whole_tables_with_references(paper_table: Turn, comparison: Turn):
+    plain = Turn("q", "q", Answer("q", "x", []))
+    copies = table_copies([paper_table, plain, comparison], PAPERS)
+    assert [k for k, _, _ in copies] == [1, 3]
+    md, csv_text = copies[0][1], copies[0][2]
+    assert md.count(A_RESULT.sentence) == 2  # what the answer holds: every cell as the table has it
+    assert "## References" in md and "paper id `a#1`" in md and csv_text.startswith("number,paper,paper_id,link")
+    rows = list(csv.reader(io.StringIO(copies[1][2], newline="")))
+    assert rows[:3] == [["row", "DANCE [1]", "APM [2]"], ["paper_id", "a#1", "b#2"], ["link", "", ""]]
+    assert rows[3] == ["Problem", f"“{A_PROBLEM.sentence}”", f"“{B_PROBLEM.sentence}”"]
+    assert rows[5] == ["Data / benchmarks", f"“{A_RESULT.sentence}”", NOT_STATED]
+    assert copies[1][2] == comparison_csv(comparison.table, PAPERS)
+    hidden = copy_sources([(7, "a <b>", "c,d")])
+    assert hidden == (
+        '<div class="pc-copies" hidden><pre data-copy="md-7">a &lt;b&gt;</pre><pre data-copy="csv-7">c,d</pre></div>'
+    )
 
 
 # --- every answer of the real route -------------------------------------------------------------------
@@ -190,7 +252,7 @@ def test_no_answer_of_the_route_quotes_a_sentence_twice_in_the_chat(extractive, 
     from rag.route.conversation import Conversation
 
     turn = Conversation(extractive.pipeline).ask(question)
-    msg = chat_markdown(turn)
+    msg = chat_markdown(turn, copy_key=1)
     assert_each_quoted_once(msg)
     for c in turn.citations:  # every sentence the answer cites is still in the chat or the panel
         for e in c.evidence:

@@ -1,5 +1,5 @@
 """The chat's Markdown: literal dollars kept apart from math, ``[n]`` markers linked, each sentence
-quoted once, the messages of a conversation and the status line.
+quoted once, tables in their own blocks, the messages of a conversation and the status line.
 
 Pure functions of domain objects (turns, answers); nothing here imports Gradio or touches state
 (``tests/test_ui_format.py``, ``tests/test_ui_quoting.py``). Conventions:
@@ -10,6 +10,8 @@ Pure functions of domain objects (turns, answers); nothing here imports Gradio o
 * the chat shows the route's text (:func:`turn_text`, what exports and ``eval`` read) with each
   evidence sentence quoted once (:mod:`ui.quoting`), and abstract markup and URLs as
   :func:`ui.display.display_markdown` shows them;
+* a table sits in a block of class :data:`TABLE_CLASS` that scrolls sideways on its own, followed
+  by links that copy it as Markdown or CSV (:func:`copy_links`);
 * the chat renders LaTeX between ``$$...$$``, ``\\(...\\)`` and ``$...$`` (see
   :data:`LATEX_DELIMITERS`); a ``$`` that does not open or close math (``$5 per token``)
   is replaced by :data:`DOLLAR` so it is shown as a dollar sign, never as math.
@@ -31,11 +33,16 @@ from rag.types import Answer, Citation, Evidence
 from store.guard import math_spans
 from store.papers import strip_markup
 from ui.display import display_markdown
-from ui.quoting import Quoted, drop_repeated_quotes, quote, repeat_note
+from ui.evidence_panel import Marks
+from ui.quoting import EvidenceKey, Quoted, drop_repeated_quotes, evidence_key, quote, repeat_note
 
 __all__ = [
+    "COMPARISON_LEGEND",
+    "COPY_CLASS",
     "DOLLAR",
     "LATEX_DELIMITERS",
+    "TABLE_CLASS",
+    "TABLE_LEGEND",
     "answer_chat_markdown",
     "cell_href",
     "cell_link",
@@ -43,9 +50,11 @@ __all__ = [
     "comparison_chat_markdown",
     "comparison_chat_table",
     "comparison_markdown",
+    "copy_links",
     "escape_dollars",
     "history_messages",
     "link_markers",
+    "panel_marks",
     "paper_chat_table",
     "preview",
     "status_line",
@@ -180,6 +189,13 @@ def _chat_text(text: str) -> str:
 
 # --- chat messages ---------------------------------------------------------------------
 
+TABLE_CLASS = "pc-table"
+"""The class of the block around a table in the chat: it scrolls sideways on its own, so a wide
+table never widens the page (the page's stylesheet, :mod:`ui.page`)."""
+
+COPY_CLASS = "pc-copy"
+"""The class of a table's copy links (``#pc-copy-md-k``, ``#pc-copy-csv-k``, see :func:`copy_links`)."""
+
 
 def comparison_markdown(table: ComparisonTable) -> str:
     """The comparison's default rows as a Markdown table (see :func:`rag.route.compare.table_markdown`)."""
@@ -219,6 +235,21 @@ def _quoted_cell(evidence: Sequence[Evidence], quoted: Quoted, where: str) -> st
         quoted.show(e, where)
     said = " ".join(quote(e) for e in fresh)
     return f"{said} {repeat_note(places, partly=bool(fresh))}".strip() if places else said
+
+
+def copy_links(key: int) -> str:
+    """The links under a table that copy it as Markdown or CSV (the page's script copies the text
+    the evidence panel holds for table ``key``, :func:`ui.evidence_panel.copy_sources`)."""
+    return (
+        f'<p class="{COPY_CLASS}"><a href="#pc-copy-md-{key}">Copy as Markdown</a> '
+        f'<a href="#pc-copy-csv-{key}">Copy as CSV</a></p>'
+    )
+
+
+def _table_block(table_md: str, copy_key: int | None) -> str:
+    """A Markdown table in its own sideways-scrolling block, then its copy links (when keyed)."""
+    block = f'<div class="{TABLE_CLASS}">\n\n{table_md}\n\n</div>'
+    return block + ("\n\n" + copy_links(copy_key) if copy_key is not None else "")
 
 
 def comparison_chat_table(table: ComparisonTable, quoted: Quoted) -> str:
@@ -271,12 +302,13 @@ def paper_chat_table(table: PaperTable, fold: int | None = TABLE_FOLD) -> str:
     )  # fmt: skip
 
 
-def table_chat_markdown(table: PaperTable, text: str) -> str:
-    """A table turn in the chat: the head line, the table (:func:`paper_chat_table`), then what the
-    answer ``text`` says after its table (papers left out)."""
+def table_chat_markdown(table: PaperTable, text: str, copy_key: int | None = None) -> str:
+    """A table turn in the chat: the head line, the table (:func:`paper_chat_table`) in its own
+    scrolling block with its copy links when ``copy_key`` is given, then what the answer ``text``
+    says after its table (papers left out)."""
     whole = table_text(table)
     rest = text[len(whole) :] if text.startswith(whole) else ""
-    return _chat_text(table_head(table) + "\n\n" + paper_chat_table(table) + rest)
+    return _chat_text(table_head(table) + "\n\n" + _table_block(paper_chat_table(table), copy_key) + rest)
 
 
 def _join(*parts: str) -> str:
@@ -296,13 +328,52 @@ def _comparison_parts(turn: Turn) -> tuple[str, str, str, bool, Quoted]:
     return lead, body, after, bool(found), quoted
 
 
-def comparison_chat_markdown(turn: Turn) -> str:
+def comparison_chat_markdown(turn: Turn, copy_key: int | None = None) -> str:
     """A comparison in the chat: its lead, its text with each sentence quoted once
-    (:func:`ui.quoting.drop_repeated_quotes`), its table (:func:`comparison_chat_table`), then its note."""
+    (:func:`ui.quoting.drop_repeated_quotes`), its table (:func:`comparison_chat_table`) in its own
+    scrolling block with copy links when ``copy_key`` is given, then its note."""
     assert turn.table is not None
     lead, body, after, found, quoted = _comparison_parts(turn)
-    grid = comparison_chat_table(turn.table, quoted) if found else ""
+    grid = _table_block(comparison_chat_table(turn.table, quoted), copy_key) if found else ""
     return _chat_text(_join(lead, body, grid, after))
+
+
+COMPARISON_LEGEND = (
+    "Highlighted: the sentences the answer quotes above its table. A tag names the row of each "
+    "sentence a cell quotes; click a cell to highlight its sentences."
+)
+"""The evidence panel's legend for a comparison (:func:`panel_marks`)."""
+
+TABLE_LEGEND = "A tag names the column of each highlighted sentence; click a cell to pick out its sentences."
+"""The evidence panel's legend for a table across papers (:func:`panel_marks`)."""
+
+
+def panel_marks(turn: Turn) -> Marks | None:
+    """How the evidence panel marks a table turn's sentences (:class:`ui.evidence_panel.Marks`).
+
+    A comparison: every sentence a cell quotes is tagged with its rows; only those its text quotes
+    above the table (the lead, the aspect asked, the head-to-head) are highlighted, the others are
+    shown plain, so the highlight no longer covers half of every abstract. A table across papers:
+    every sentence highlighted and tagged with its columns. Any other turn: ``None`` (every
+    evidence sentence highlighted).
+    """
+    labels: dict[EvidenceKey, list[str]] = {}
+    if turn.paper_table is not None:
+        pt = turn.paper_table
+        for row in pt.cells:
+            for column, cell in zip(pt.columns, row, strict=True):
+                for e in cell.evidence:
+                    labels.setdefault(evidence_key(e), []).append(column.title)
+        return Marks({k: " · ".join(dict.fromkeys(v)) for k, v in labels.items()}, legend=TABLE_LEGEND)
+    if turn.table is None:
+        return None
+    *_, quoted = _comparison_parts(turn)
+    for r, cells in zip(turn.table.rows, turn.table.cells, strict=True):
+        for evs in cells:
+            for e in evs:
+                labels.setdefault(evidence_key(e), []).append(r.title)
+    plain = frozenset(k for k in labels if k not in quoted.where)
+    return Marks({k: " · ".join(dict.fromkeys(v)) for k, v in labels.items()}, plain, COMPARISON_LEGEND)
 
 
 def answer_chat_markdown(turn: Turn) -> str:
@@ -317,12 +388,18 @@ def answer_chat_markdown(turn: Turn) -> str:
     return _chat_text(text)
 
 
-def chat_markdown(turn: Turn) -> str:
+def chat_markdown(turn: Turn, copy_key: int | None = None) -> str:
     """The assistant message of a turn: each sentence quoted once, linked markers, literal dollars,
-    the rewrite shown."""
+    tables in their own scrolling blocks, the rewrite shown.
+
+    Args:
+        turn: A finished turn.
+        copy_key: The turn's number in the conversation (from 1): a table then gets links that
+            copy it as Markdown or CSV (:func:`copy_links`); ``None``: none.
+    """
     if turn.paper_table is not None:
-        return table_chat_markdown(turn.paper_table, turn.answer.text)
-    body = comparison_chat_markdown(turn) if turn.table is not None else answer_chat_markdown(turn)
+        return table_chat_markdown(turn.paper_table, turn.answer.text, copy_key)
+    body = comparison_chat_markdown(turn, copy_key) if turn.table is not None else answer_chat_markdown(turn)
     if turn.rewritten:
         body = f"_Interpreted as: {escape_dollars(turn.interpreted)}_\n\n{body}"
     return body
@@ -366,9 +443,9 @@ def history_messages(
             longer one is cut (:func:`preview`). ``None``: shown whole.
     """
     msgs: list[dict[str, str]] = []
-    for t in turns:
+    for k, t in enumerate(turns, start=1):
         msgs.append({"role": "user", "content": escape_dollars(preview(t.question, preview_chars))})
-        msgs.append({"role": "assistant", "content": chat_markdown(t)})
+        msgs.append({"role": "assistant", "content": chat_markdown(t, copy_key=k)})
     if pending is not None:
         msgs.append({"role": "user", "content": escape_dollars(preview(pending, preview_chars))})
         msgs.append(

@@ -1,15 +1,16 @@
 """Exports of a conversation: Markdown of one answer or of the whole conversation (answer text,
-quoted evidence, references), CSV of a table, and BibTeX of the cited papers.
+quoted evidence, references), CSV and Markdown of a table (what the page's copy links copy), and
+BibTeX of the cited papers.
+
+Abstract text is shown as on the page (:mod:`ui.display`): LaTeX markup outside math as text
+(``\\url{x}`` -> a link in Markdown, ``x`` in CSV and BibTeX; ``---`` -> ``—``), the same in
+every export.
 
 Every export carries each paper's id and its link (the record's URL, else its DOI's), and only what
 the paper's record states: a BibTeX entry of a record without a title has no ``title`` field (the
 label paperchat shows goes to ``note``). Entry keys are stable (:func:`bibtex_keys`): the key the
 user's own ``.bib`` or Zotero library gave the paper, else ``authorYEARword``, else one made from
 the paper id.
-
-Abstract text is shown as on the page (:mod:`ui.display`): LaTeX markup outside math as text
-(``\\url{x}`` -> a link in Markdown, ``x`` in CSV and BibTeX; ``---`` -> ``—``), the same in
-every export.
 
 Pure functions of domain objects; nothing here imports Gradio (``tests/test_ui_format.py``).
 """
@@ -26,8 +27,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from rag.evidence.rows import NOT_STATED
+from rag.route.compare import ComparisonTable
+from rag.route.compare import table_markdown as comparison_table_markdown
 from rag.route.conversation import Turn
-from rag.route.table_text import cell_text
+from rag.route.table_text import cell_text, table_text
 from rag.types import Citation
 from store.formats.common import doi_url
 from store.papers import Paper, strip_markup
@@ -43,9 +47,11 @@ __all__ = [
     "bibtex",
     "bibtex_key",
     "bibtex_keys",
+    "comparison_csv",
     "conversation_markdown",
     "paper_link",
     "references_markdown",
+    "table_copies",
     "table_csv",
 ]
 
@@ -159,6 +165,57 @@ def table_csv(table: PaperTable, papers: Mapping[str, Paper] | None = None) -> s
         cells = (display_text(cell_text(cell)) for cell in row)
         w.writerow([c.number, display_text(c.label), c.paper_id, link, *cells])
     return out.getvalue()
+
+
+def comparison_csv(table: ComparisonTable, papers: Mapping[str, Paper] | None = None) -> str:
+    """A comparison's table as CSV (RFC 4180 through :mod:`csv`, ``\\r\\n`` line ends).
+
+    Args:
+        table: The comparison (rows are aspects, columns are the compared papers).
+        papers: The collection by id, for each paper's link when its citation has no URL.
+
+    Returns:
+        A header ``row`` and ``label [n]`` per paper; a ``paper_id`` line and a ``link`` line
+        (``""`` when the record has none); then one line per row: its title and each paper's
+        quoted sentences, or "not stated in the abstract".
+    """
+    papers = papers or {}
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(["row", *(f"{display_text(c.label)} [{c.number}]" for c in table.papers)])
+    w.writerow(["paper_id", *(c.paper_id for c in table.papers)])
+    w.writerow(["link", *(paper_link(c, papers.get(c.paper_id)) for c in table.papers)])
+    for row, cells in zip(table.rows, table.cells, strict=True):
+        said = [" ".join(f"“{display_text(e.sentence)}”" for e in evs) or NOT_STATED for evs in cells]
+        w.writerow([row.title, *said])
+    return out.getvalue()
+
+
+def table_copies(turns: Sequence[Turn], papers: Mapping[str, Paper]) -> list[tuple[int, str, str]]:
+    """What the chat's copy links copy, for each table of a conversation.
+
+    Args:
+        turns: The conversation's turns, in order.
+        papers: The collection by id (links).
+
+    Returns:
+        ``(turn number from 1, Markdown, CSV)`` per turn with a table: the Markdown is the whole
+        table as the answer's text holds it (a table across papers with its head line; every
+        row, none folded), then its references (:func:`references_markdown`); the CSV is
+        :func:`table_csv` or :func:`comparison_csv`.
+    """
+    out = []
+    for k, t in enumerate(turns, start=1):
+        if t.paper_table is not None:
+            md, csv_text = table_text(t.paper_table), table_csv(t.paper_table, papers)
+            cited = t.paper_table.papers
+        elif t.table is not None:
+            md, csv_text = comparison_table_markdown(t.table), comparison_csv(t.table, papers)
+            cited = t.table.papers
+        else:
+            continue
+        out.append((k, display_markdown(md) + "\n\n" + references_markdown(cited, papers) + "\n", csv_text))
+    return out
 
 
 # --- BibTeX ---------------------------------------------------------------------------------

@@ -36,9 +36,9 @@ from rag.route.conversation import Conversation, Turn
 from rag.route.filters import Filters
 from rag.settings import Settings
 from store.textin import clean_text
-from ui.chat import escape_dollars, history_messages, status_line
+from ui.chat import escape_dollars, history_messages, panel_marks, status_line
 from ui.evidence_panel import EMPTY_PANEL, evidence_panel
-from ui.exports import answer_markdown, bibtex, conversation_markdown, table_csv
+from ui.exports import answer_markdown, bibtex, conversation_markdown, table_copies, table_csv
 from ui.session import Backends, Session, parse_filters
 from ui.uploads import ingest_uploads
 
@@ -156,7 +156,14 @@ class Handlers:
             note = "This answer cites no paper: the collection does not answer it."
         elif turn.kind == "clarify":
             note = "Nothing cited yet: choose one of the candidates listed in the chat."
-        return evidence_panel(turn.citations, self.papers, earlier=list(conv.references.values()), note=note)
+        return evidence_panel(
+            turn.citations,
+            self.papers,
+            earlier=list(conv.references.values()),
+            note=note,
+            marks=panel_marks(turn),
+            copies=table_copies(conv.turns, self.papers),
+        )
 
     def _final_outputs(self, session: Session, *, stopped: bool = False, warning: str = "") -> tuple:
         """Every output of the page for the session's finished last turn."""

@@ -3,8 +3,9 @@ wiring of its events to :class:`ui.handlers.Handlers`.
 
 Thin by design: :func:`build_app` lays out components and connects them to the handlers
 (conversation logic is :class:`rag.route.conversation.Conversation`, rendering the pure formatters
-of :mod:`ui.chat`, :mod:`ui.evidence_panel` and :mod:`ui.exports`); :func:`ui.serve.launch` serves
-it. Every user has their own conversation in a ``gr.State``; nothing lives at module level.
+of :mod:`ui.chat`, :mod:`ui.evidence_panel` and :mod:`ui.exports`; the stylesheet and script are
+:mod:`ui.page`); :func:`ui.serve.launch` serves it with that stylesheet. Every user has their own
+conversation in a ``gr.State``; nothing lives at module level.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from rag.pipeline import Components
 from ui.chat import LATEX_DELIMITERS
 from ui.evidence_panel import EMPTY_PANEL
 from ui.handlers import Handlers
+from ui.page import PAGE_JS
 from ui.session import AUTO_FILTER_LABEL, BACKENDS, Session
 
 __all__ = ["build_app"]
@@ -28,64 +30,6 @@ EXAMPLES = [
     "Summarize the papers on federated learning",
     "Table of the papers on reinforcement learning with columns benchmark, main result, code",
 ]
-
-_PANEL_CSS = """
-.pc-evidence { font-size: 0.92rem; line-height: 1.45; }
-.pc-evidence .pc-head { margin: 0 0 0.5rem 0; }
-.pc-evidence .pc-note { margin: 0 0 0.5rem 0; color: var(--body-text-color-subdued); }
-.pc-src { border: 1px solid var(--border-color-primary); border-radius: 8px; padding: 0.6rem 0.8rem;
-          margin-bottom: 0.7rem; scroll-margin-top: 0.5rem; transition: box-shadow 0.3s; }
-.pc-src h4 { margin: 0 0 0.25rem 0; font-size: 1rem; }
-.pc-src .pc-num { color: var(--color-accent); font-weight: 700; }
-.pc-meta { font-size: 0.8rem; color: var(--body-text-color-subdued); margin-bottom: 0.35rem; word-break: break-all; }
-.pc-abstract { margin: 0; }
-.pc-abstract mark { background: #fde68a; color: #111827; padding: 0 1px; border-radius: 2px; }
-.pc-flash { box-shadow: 0 0 0 3px var(--color-accent); }
-.pc-span.pc-cell-hit mark { background: #fb923c; outline: 2px solid #c2410c; }
-.pc-earlier summary { cursor: pointer; }
-"""
-
-# Clicking a marker [n] in the chat brings the source #src-n of the evidence panel into view
-# (also when it sits in the collapsed list of earlier sources); clicking a table cell (or its
-# marker, #src-n-sA-B-sC-D) also highlights the cell's sentences, the panel's spans A-B, C-D; plus a few chat
-# styles (the comparison table's row headings, marker links). Installed once per page.
-_CLICK_JS = """
-if (!window.__paperchatLinks) {
-  window.__paperchatLinks = true;
-  const style = document.createElement('style');
-  style.textContent = `
-    #pc-chat table td:first-child, #pc-chat table th:first-child {
-      min-width: 7.5em; word-break: normal; overflow-wrap: normal; }
-    #pc-chat table td { vertical-align: top; }
-    #pc-chat a[href^="#src-"] { text-decoration: none; font-weight: 600; }`;
-  document.head.appendChild(style);
-  document.addEventListener('click', (ev) => {
-    const t = ev.target && ev.target.closest ? ev.target : null;
-    let a = t ? t.closest('a[href^="#src-"]') : null;
-    const td = t ? t.closest('#pc-chat td') : null;
-    if (!a && td) a = td.querySelector('a[href^="#src-"][href*="-s"]');  // a click anywhere in a table cell
-    if (!a) return;
-    const m = a.getAttribute('href').match(/^#src-(\d+)((?:-s\d+-\d+)*)$/);
-    const el = m ? document.getElementById('src-' + m[1]) : null;
-    if (!el) return;
-    ev.preventDefault();
-    const det = el.closest('details');
-    if (det) det.open = true;
-    document.querySelectorAll('.pc-cell-hit').forEach((x) => x.classList.remove('pc-cell-hit'));
-    const spans = [...m[2].matchAll(/-s(\d+)-(\d+)/g)].map((x) => [Number(x[1]), Number(x[2])]);
-    if (spans.length) {  // a table cell: highlight its sentences (by their spans in the abstract)
-      el.querySelectorAll('.pc-span').forEach((sp) => {
-        const [a0, b0] = sp.dataset.span.split('-').map(Number);
-        if (spans.some(([s, e]) => a0 < e && b0 > s)) sp.classList.add('pc-cell-hit');
-      });
-    }
-    const hit = el.querySelector('.pc-cell-hit');
-    (hit || el).scrollIntoView({behavior: 'smooth', block: hit ? 'center' : 'start'});
-    el.classList.add('pc-flash');
-    setTimeout(() => el.classList.remove('pc-flash'), 1600);
-  }, true);
-}
-"""
 
 
 def build_app(components: Components, *, default_llm_note: str = "", handlers: Handlers | None = None) -> gr.Blocks:
@@ -110,11 +54,13 @@ def build_app(components: Components, *, default_llm_note: str = "", handlers: H
         session_state = gr.State(None)
         header = gr.Markdown(handlers.header(), elem_id="pc-header")
         with gr.Row(equal_height=False):
-            with gr.Column(scale=3, min_width=420):
+            with gr.Column(scale=3, min_width=320):
                 chatbot = gr.Chatbot(
                     label="Conversation",
                     elem_id="pc-chat",
-                    height=560,
+                    height="auto",  # grows with its answers: the page scrolls, not a box (ui.page)
+                    min_height=160,
+                    autoscroll=False,  # ui.page's script shows the start of a new answer instead
                     latex_delimiters=LATEX_DELIMITERS,
                     buttons=["copy"],
                     feedback_options=None,
@@ -143,15 +89,8 @@ def build_app(components: Components, *, default_llm_note: str = "", handlers: H
                     dl_csv = gr.DownloadButton("Table (.csv)", size="sm", visible=False, elem_id="pc-dl-csv")
                     dl_rows = gr.DownloadButton("Rows (.bib)", size="sm", visible=False, elem_id="pc-dl-rows")
                 gr.Examples(EXAMPLES, inputs=question, label="Examples")
-            with gr.Column(scale=2, min_width=360):
-                evidence = gr.HTML(
-                    EMPTY_PANEL,
-                    elem_id="pc-evidence",
-                    css_template=_PANEL_CSS,
-                    js_on_load=_CLICK_JS,
-                    max_height=760,
-                    padding=True,
-                )
+            with gr.Column(scale=2, min_width=320, elem_id="pc-side"):  # stays in view on a wide screen
+                evidence = gr.HTML(EMPTY_PANEL, elem_id="pc-evidence", js_on_load=PAGE_JS, padding=True)
         with gr.Accordion("Settings", open=False):
             with gr.Row():
                 backend_dd = gr.Dropdown(

@@ -41,6 +41,7 @@ __all__ = [
     "COPY_CLASS",
     "DOLLAR",
     "LATEX_DELIMITERS",
+    "SEARCHING",
     "TABLE_CLASS",
     "TABLE_LEGEND",
     "answer_chat_markdown",
@@ -188,6 +189,10 @@ def _chat_text(text: str) -> str:
 
 
 # --- chat messages ---------------------------------------------------------------------
+
+SEARCHING = "Searching the abstracts…"
+"""The assistant's message while a question is answered and nothing is written yet (the page's
+script waits for it to be replaced before it shows the answer's first line, :mod:`ui.page`)."""
 
 TABLE_CLASS = "pc-table"
 """The class of the block around a table in the chat: it scrolls sideways on its own, so a wide
@@ -449,7 +454,7 @@ def history_messages(
     if pending is not None:
         msgs.append({"role": "user", "content": escape_dollars(preview(pending, preview_chars))})
         msgs.append(
-            {"role": "assistant", "content": streaming_markdown(partial) if partial else "_Searching the abstracts…_"}
+            {"role": "assistant", "content": streaming_markdown(partial) if partial else f"_{SEARCHING}_"}
         )
     return msgs
 

@@ -14,6 +14,7 @@ from rag.pipeline import Components
 from ui.app import build_app
 from ui.bind import is_loopback_host
 from ui.handlers import Handlers, export_root
+from ui.page import PAGE_CSS
 
 __all__ = ["Auth", "check_bind", "is_loopback_host", "launch", "parse_auth"]
 
@@ -116,6 +117,7 @@ def launch(
         show_error=True,
         footer_links=["api"],
         allowed_paths=[str(export_root(components.settings))],  # exports live in the data directory
+        css=PAGE_CSS,
     )
     info = new_server_info(components.settings, host, demo.server_port or port, "page")
     add_warm_routes(demo.app, WarmService(handlers.backends, info))

@@ -24,6 +24,7 @@ import queue
 import threading
 import uuid
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -165,16 +166,31 @@ class Handlers:
             copies=table_copies(conv.turns, self.papers),
         )
 
-    def _final_outputs(self, session: Session, *, stopped: bool = False, warning: str = "") -> tuple:
-        """Every output of the page for the session's finished last turn."""
+    def _final_outputs(
+        self, session: Session, *, stopped: bool = False, warning: str = "", notice: str = ""
+    ) -> tuple:
+        """Every output of the page for the session's finished last turn.
+
+        Args:
+            session: The session; its last turn is finished.
+            stopped: The user stopped the answer.
+            warning: Shown above the status line (a filter or backend could not be used).
+            notice: What the answer's note starts with that is said about the message (it was
+                trimmed): shown once, above the status line, not again in it.
+        """
         conv = session.conversation
         turn = conv.turns[-1]
-        status = status_line(turn.answer, stopped=stopped)
+        note = turn.answer.note
+        if notice and note.startswith(notice):
+            note = note[len(notice) :].removeprefix("; ")
+        warnings = [w for w in (notice, warning) if w]
         session.retry = turn.question if turn.answer.incomplete and not stopped else ""
-        if session.retry:
-            warning = " ".join(x for x in (warning, f"{turn.answer.note} Press Retry to ask again.") if x)
-        if warning:
-            status = f"⚠️ {escape_dollars(warning)}\n\n{status}"
+        if session.retry:  # the note says why the reply was not used: said once, with the remedy
+            warnings.append(f"{note} Press Retry to ask again.")
+            note = ""
+        status = status_line(replace(turn.answer, note=note), stopped=stopped)
+        if warnings:
+            status = f"⚠️ {escape_dollars(' '.join(warnings))}\n\n{status}"
         details = {"kind": turn.kind, "standalone": turn.standalone, **turn.answer.to_dict()}
         a, c, b = self._write_exports(session, turn)
         return (
@@ -223,7 +239,7 @@ class Handlers:
                 session,
             )
             return
-        warning = " ".join(x for x in (trimmed, filter_warning) if x)
+        warning = filter_warning
         try:
             conv.pipeline, session.backend_note = self.backends.resolve(backend, model)
         except LLMError as exc:
@@ -287,7 +303,8 @@ class Handlers:
                 skip, skip, skip, skip, skip, session,
             )  # fmt: skip
             return
-        yield (*self._final_outputs(session, stopped=stop.is_set(), warning=warning)[:7], skip, session)
+        outputs = self._final_outputs(session, stopped=stop.is_set(), warning=warning, notice=trimmed)
+        yield (*outputs[:7], skip, session)
 
     def stop_answer(self, session: Session | None) -> tuple:
         """Stop the running answer (server side) and show what was checked so far."""

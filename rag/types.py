@@ -5,14 +5,18 @@ CLI and UI only render these objects; nobody re-parses free text downstream.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field
 from typing import Literal
 
 from store.papers import Paper
 
 __all__ = [
-    "Answer", "Ask", "ClaimCheck", "Citation", "Evidence", "PaperHit", "Retrieval", "SearchQuery", "Slot", "Timings",
+    "STEPS", "STEP_NAMES", "Answer", "Ask", "ClaimCheck", "Citation", "Evidence", "PaperHit", "Retrieval",
+    "SearchQuery", "Slot", "Timings", "timed",
 ]
 
 
@@ -224,14 +228,121 @@ class ClaimCheck:
     reason: str = ""
 
 
+STEPS = ("loading", "reading", "retrieval", "membership", "evidence", "generation", "rendering")
+"""The steps of one question, in the order they run; they never overlap, so their seconds add up to
+:attr:`Timings.total` but for :attr:`Timings.other` (work between them: the conversation's bookkeeping)."""
+
+STEP_NAMES = {
+    "loading": "loading",
+    "reading": "reading the question",
+    "retrieval": "retrieval",
+    "membership": "choosing the papers",
+    "evidence": "evidence",
+    "generation": "generation",
+    "rendering": "rendering",
+    "other": "other",
+}
+"""What each step is called where the footer names the one that took the time."""
+
+
 @dataclass
 class Timings:
-    """Wall-clock seconds spent in each stage of one question."""
+    """Wall-clock seconds of one question, per step (:data:`STEPS`), and what took them.
+
+    The route fills ``retrieval``, ``membership``, ``evidence`` and ``generation``; the step that
+    reads the question and the evidence selector add ``reading`` and ``embedding`` to the Timings
+    being measured in their thread (:meth:`measuring`); the page, the command line and the servers
+    fill ``loading`` (rebuilding the components after a write, choosing the LLM, a cold command's
+    start), ``rendering`` and ``total`` (from the message received to its output made).
+
+    Attributes:
+        retrieval: Dense and lexical search, seconds.
+        evidence: Choosing each answered paper's evidence sentences, seconds.
+        generation: The LLM writing and the checks of its prose, seconds (0 without an LLM).
+        total: Seconds from the message received to the answer made (rendered, where the caller
+            renders it); the steps' sum when nothing else was measured.
+        loading: Seconds before the question could be read: a cold command loading the components,
+            the page or a server rebuilding them after a write or checking which LLM answers.
+        reading: Reading the question into its plan (spelling, language, names, filters), seconds.
+        membership: Deciding which papers answer and whether to refuse, seconds.
+        rendering: Turning the answer into what is shown (chat, panel, exports, terminal text), seconds.
+        embedding: Seconds, within ``membership`` and ``evidence``, spent embedding the sentences of
+            abstracts no question had used yet (a part of those steps, not a step of its own).
+        embedded: How many abstracts' sentences were embedded for this question.
+    """
 
     retrieval: float = 0.0
     evidence: float = 0.0
     generation: float = 0.0
     total: float = 0.0
+    loading: float = 0.0
+    reading: float = 0.0
+    membership: float = 0.0
+    rendering: float = 0.0
+    embedding: float = 0.0
+    embedded: int = 0
+
+    @property
+    def other(self) -> float:
+        """Seconds of ``total`` no step accounts for (>= 0)."""
+        return max(0.0, self.total - sum(getattr(self, s) for s in STEPS))
+
+    def parts(self) -> list[tuple[str, float]]:
+        """``(step, seconds)`` for every step of :data:`STEPS` that took time, then ``("other", s)``."""
+        return [(s, getattr(self, s)) for s in STEPS if getattr(self, s) > 0.0] + [("other", self.other)]
+
+    def slowest(self) -> str:
+        """The step (or ``"other"``) that took the most seconds."""
+        return max(self.parts(), key=lambda part: part[1])[0]
+
+    def include(self, clock: Timings) -> Timings:
+        """Add what ``clock`` measured around the route (``loading``, ``reading``, ``rendering``,
+        ``embedding``, ``embedded``) to these Timings of the route's answer; returns ``self``."""
+        for name in ("loading", "reading", "rendering", "embedding", "embedded"):
+            setattr(self, name, getattr(self, name) + getattr(clock, name))
+        return self
+
+    def to_dict(self) -> dict[str, float | int]:
+        """Every field, and ``other`` (seconds; ``embedded`` a count)."""
+        return {**asdict(self), "other": self.other}
+
+    @contextmanager
+    def measuring(self) -> Iterator[Timings]:
+        """While the block runs, :func:`timed` steps of this thread add to these Timings."""
+        token = _MEASURED.set(self)
+        try:
+            yield self
+        finally:
+            _MEASURED.reset(token)
+
+    @contextmanager
+    def step(self, name: str) -> Iterator[None]:
+        """Add the block's wall-clock seconds to the field ``name``."""
+        t = time.perf_counter()
+        try:
+            yield
+        finally:
+            setattr(self, name, getattr(self, name) + time.perf_counter() - t)
+
+
+_MEASURED: ContextVar[Timings | None] = ContextVar("paperchat_measured_timings", default=None)
+"""The Timings of the question being answered in this thread (:meth:`Timings.measuring`): a context
+variable, so concurrent questions (threads of the page or a server) each add to their own."""
+
+
+@contextmanager
+def timed(name: str, *, tally: str = "") -> Iterator[None]:
+    """Add the block's wall-clock seconds to field ``name`` of the Timings being measured in this
+    thread (:meth:`Timings.measuring`), and 1 to its field ``tally`` when given; nothing when no
+    Timings is being measured (a background thread, a caller that does not time)."""
+    clock = _MEASURED.get()
+    if clock is None:
+        yield
+        return
+    if tally:
+        setattr(clock, tally, getattr(clock, tally) + 1)
+    with clock.step(name):
+        yield
 
 
 @dataclass
@@ -318,7 +429,7 @@ class Answer:
             "retrieved": [
                 {"paper_id": h.paper.id, "label": h.paper.label, "score": round(h.score, 4)} for h in self.hits
             ],
-            "timings": asdict(self.timings),
+            "timings": self.timings.to_dict(),
             "incomplete": self.incomplete,
             "lead": self.lead,
         }

@@ -269,7 +269,7 @@ def test_status_line_names_backend_note_and_seconds():
     line = status_line(ans)
     assert line == (
         "**LLM:** embedded:SmolLM2-135M-Instruct — 2 of 3 claims supported · retrieval 0.03 s · "
-        "generation 2.50 s · total 2.80 s"
+        "evidence 0.20 s · generation 2.50 s · other 0.07 s · total 2.80 s (most in generation)"
     )
     assert status_line(ans, stopped=True).startswith("**Stopped.** ")
     extractive = status_line(Answer("q", "t", backend="none", timings=Timings(0.1, 0, 0, 0.2)))

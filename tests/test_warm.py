@@ -75,7 +75,7 @@ def _same(text: str) -> str | dict:
         data = json.loads(text)
         data.pop("timings")
         return _rounded(data)
-    text = re.sub(r"retrieval \d+\.\d+ s, generation \d+\.\d+ s", "retrieval - s, generation - s", text)
+    text = re.sub(r"(?m) · (?:[a-z]+ \d+\.\d+ s, )*total \d+\.\d+ s.*$", " · - s", text)  # the footer's steps
     return re.sub(r"· \d+\.\d+ s$", "· - s", text.rstrip("\n"))
 
 

@@ -35,6 +35,7 @@ from store.papers import strip_markup
 from ui.display import display_markdown
 from ui.evidence_panel import Marks
 from ui.quoting import EvidenceKey, Quoted, drop_repeated_quotes, evidence_key, quote, repeat_note
+from ui.render import timing_note, timing_parts
 
 __all__ = [
     "COMPARISON_LEGEND",
@@ -463,18 +464,18 @@ def history_messages(
 
 
 def status_line(answer: Answer, *, stopped: bool = False) -> str:
-    """One Markdown line: which LLM answered (and why), and seconds per stage."""
+    """One Markdown line: which LLM answered (and why), the seconds of each step that took time,
+    adding up to the total (:func:`ui.render.timing_parts`), and for a slow answer what took
+    the time (:func:`ui.render.timing_note`)."""
     parts = [f"**LLM:** {answer.backend}"]
     if answer.note:
         parts[0] += f" — {answer.note}"
     elif answer.backend == "none":
         parts[0] += " — extractive answer"
-    t = answer.timings
-    parts.append(f"retrieval {t.retrieval:.2f} s")
-    if answer.backend != "none":
-        parts.append(f"generation {t.generation:.2f} s")
-    parts.append(f"total {t.total:.2f} s")
+    parts += timing_parts(answer.timings, generation=answer.backend != "none")
     line = " · ".join(parts)
+    if note := timing_note(answer.timings):
+        line += f" ({note})"
     if stopped:
         line = "**Stopped.** " + line
     return escape_dollars(line)

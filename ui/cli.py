@@ -210,8 +210,11 @@ def ask(ctx, question: str | None, batch: Path | None, as_json: bool, backend, o
         if ask_warm(warm, read, settings, filters, top_k, as_json, batch is not None):
             return
     from rag.route.conversation import Conversation
+    from ui.service import timed_ask
 
+    started = time.perf_counter()
     comp = build_components(settings, ensure_corpus=True)
+    loading = time.perf_counter() - started  # the first answer's footer counts what this process loaded
     on_token: Callable[[str], None] | None = None
     if stream and not as_json and batch is None and sys.stdout.isatty():
 
@@ -220,9 +223,12 @@ def ask(ctx, question: str | None, batch: Path | None, as_json: bool, backend, o
 
         on_token = echo
 
-    for qid, raw in items:
+    for n, (qid, raw) in enumerate(items):
+        if n:
+            started, loading = time.perf_counter(), 0.0
         text, trimmed = question_in(raw, settings)
-        turn = Conversation(comp.pipeline).ask(text, top_k=top_k, on_token=on_token, filters=filters)
+        turn = timed_ask(Conversation(comp.pipeline), text, started=started, loading=loading, top_k=top_k,
+                         on_token=on_token, filters=filters)  # fmt: skip
         ans = turn.answer
         if trimmed:  # a trimmed question says so
             ans.note = "; ".join(x for x in (trimmed, ans.note) if x)

@@ -22,6 +22,7 @@ import functools
 import logging
 import queue
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import replace
@@ -36,6 +37,7 @@ from rag.question.phrasing import keep_asking
 from rag.route.conversation import Conversation, Turn
 from rag.route.filters import Filters
 from rag.settings import Settings
+from rag.types import Timings
 from store.textin import clean_text
 from ui.chat import escape_dollars, history_messages, panel_marks, status_line
 from ui.evidence_panel import EMPTY_PANEL, evidence_panel
@@ -167,7 +169,14 @@ class Handlers:
         )
 
     def _final_outputs(
-        self, session: Session, *, stopped: bool = False, warning: str = "", notice: str = ""
+        self,
+        session: Session,
+        *,
+        stopped: bool = False,
+        warning: str = "",
+        notice: str = "",
+        clock: Timings | None = None,
+        started: float | None = None,
     ) -> tuple:
         """Every output of the page for the session's finished last turn.
 
@@ -177,9 +186,20 @@ class Handlers:
             warning: Shown above the status line (a filter or backend could not be used).
             notice: What the answer's note starts with that is said about the message (it was
                 trimmed): shown once, above the status line, not again in it.
+            clock: What was measured around the route (loading, reading...): added to the answer's
+                timings with the seconds of this rendering (:meth:`rag.types.Timings.include`).
+            started: ``time.perf_counter()`` when the message arrived: the answer's total then runs
+                from it to the status line (which is made last).
         """
         conv = session.conversation
         turn = conv.turns[-1]
+        t = time.perf_counter()
+        history, panel = self.history(conv.turns), self._panel_for(session)
+        a, c, b = self._write_exports(session, turn)
+        if clock is not None and started is not None:
+            timings = turn.answer.timings.include(clock)
+            timings.rendering += time.perf_counter() - t
+            timings.total = time.perf_counter() - started
         note = turn.answer.note
         if notice and note.startswith(notice):
             note = note[len(notice) :].removeprefix("; ")
@@ -192,10 +212,9 @@ class Handlers:
         if warnings:
             status = f"⚠️ {escape_dollars(' '.join(warnings))}\n\n{status}"
         details = {"kind": turn.kind, "standalone": turn.standalone, **turn.answer.to_dict()}
-        a, c, b = self._write_exports(session, turn)
         return (
-            self.history(conv.turns),
-            self._panel_for(session),
+            history,
+            panel,
             status,
             details,
             gr.DownloadButton(value=a, interactive=True),
@@ -218,7 +237,12 @@ class Handlers:
         auto_filter: bool,
         session: Session | None,
     ) -> Iterator[tuple]:
-        """Answer one message with the session's settings, streaming LLM prose, then the checked answer."""
+        """Answer one message with the session's settings, streaming LLM prose, then the checked answer.
+
+        The answer's footer times it from here (:class:`rag.types.Timings`): choosing the LLM and
+        rebuilding the components count as ``loading``, making the outputs as ``rendering``."""
+        started = time.perf_counter()
+        clock = Timings()
         session = session or self.new_session()
         conv = session.conversation
         session.filters, filter_warning = parse_filters(year, venue, author, auto_filter)
@@ -241,7 +265,8 @@ class Handlers:
             return
         warning = filter_warning
         try:
-            conv.pipeline, session.backend_note = self.backends.resolve(backend, model)
+            with clock.step("loading"):
+                conv.pipeline, session.backend_note = self.backends.resolve(backend, model)
         except LLMError as exc:
             warning = " ".join(x for x in (warning, f"{exc} Answering with the default backend instead.") if x)
             conv.pipeline, session.backend_note = self.components.pipeline, self.backends.default_note
@@ -253,7 +278,8 @@ class Handlers:
 
         def work() -> None:
             try:
-                turn = conv.ask(message, top_k=int(top_k), on_token=pieces.put, stop=stop, filters=filters)
+                with clock.measuring():
+                    turn = conv.ask(message, top_k=int(top_k), on_token=pieces.put, stop=stop, filters=filters)
                 if trimmed:
                     turn.answer.note = "; ".join(x for x in (trimmed, turn.answer.note) if x)
             except Exception as exc:  # noqa: BLE001 - shown to the user, logged with traceback
@@ -303,7 +329,9 @@ class Handlers:
                 skip, skip, skip, skip, skip, session,
             )  # fmt: skip
             return
-        outputs = self._final_outputs(session, stopped=stop.is_set(), warning=warning, notice=trimmed)
+        outputs = self._final_outputs(
+            session, stopped=stop.is_set(), warning=warning, notice=trimmed, clock=clock, started=started
+        )
         yield (*outputs[:7], skip, session)
 
     def stop_answer(self, session: Session | None) -> tuple:

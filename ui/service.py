@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import difflib
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 from rag.pipeline import Components, refreshed
 from rag.question.phrasing import keep_asking
@@ -20,12 +22,25 @@ from rag.route.answer import AnswerPipeline
 from rag.route.conversation import Conversation, Turn
 from rag.route.filters import Filters
 from rag.route.search import Found, search_papers
-from rag.types import Citation
+from rag.types import Citation, Timings
 from store.papers import Paper
 from store.textin import clean_text
 from ui.exports import bibtex
 
-__all__ = ["Library", "UnknownPaper"]
+__all__ = ["Library", "UnknownPaper", "timed_ask"]
+
+
+def timed_ask(conversation: Conversation, text: str, *, started: float, loading: float = 0.0, **kw: Any) -> Turn:
+    """``conversation.ask(text, **kw)`` with the answer's timings as its footer shows them: the
+    reading of the question and the first embeddings measured around the route
+    (:meth:`rag.types.Timings.measuring`), ``loading`` seconds spent before (a cold command's start,
+    a rebuild after a write), and a total from ``started`` (``time.perf_counter()`` when the
+    message arrived) to now."""
+    clock = Timings(loading=loading)
+    with clock.measuring():
+        turn = conversation.ask(text, **kw)
+    turn.answer.timings.include(clock).total = time.perf_counter() - started
+    return turn
 
 
 class UnknownPaper(KeyError):
@@ -107,11 +122,13 @@ class Library:
 
         A question longer than ``input.max_question_chars`` is trimmed and the answer's note says so.
         """
+        started = time.perf_counter()
         text, trimmed = self.question(question)
         conv = conversation or self.conversation()
         with self.slot():
             conv.pipeline = self.pipeline  # a kept conversation answers from the store as it is now
-            turn = conv.ask(text, filters=filters, top_k=top_k, stop=stop)
+            loading = time.perf_counter() - started  # a rebuild after a write, a wait for a free slot
+            turn = timed_ask(conv, text, started=started, loading=loading, filters=filters, top_k=top_k, stop=stop)
         if trimmed:
             turn.answer.note = "; ".join(x for x in (trimmed, turn.answer.note) if x)
         return turn

@@ -40,7 +40,7 @@ from rag.route.filters import Filters
 from rag.settings import Settings
 from ui.discovery import TOKEN_HEADER, CommandOutput, ServerInfo, advertise, new_server_info
 from ui.render import render_answer, render_comparison, render_table
-from ui.service import Library
+from ui.service import Library, timed_ask
 from ui.session import Backends
 
 __all__ = ["AskRequest", "CompareRequest", "IngestRequest", "WarmService", "add_warm_routes", "serve_advertised"]
@@ -139,14 +139,20 @@ class WarmService:
         return c.answerer(llm, note)
 
     def ask(self, req: AskRequest) -> dict[str, Any]:
-        """Answer as ``paperchat ask`` does (:class:`AskRequest`); see the module docstring for the reply."""
+        """Answer as ``paperchat ask`` does (:class:`AskRequest`); see the module docstring for the reply.
+        The answer's footer times it from the request's arrival (choosing the LLM and a rebuild after
+        a write count as ``loading``)."""
+        started = time.perf_counter()
         model = req.ollama_model or self.backends.components.settings.llm.ollama_model
         try:
             pipeline = self._pipeline(req.backend, model)
         except LLMError as exc:
             return {"error": str(exc), "exit_code": 1}
         filters = Filters(year=req.year, venue=req.venue, author=req.author, auto=req.auto)
-        ans = Conversation(pipeline).ask(req.question, top_k=req.top_k, filters=filters).answer
+        loading = time.perf_counter() - started
+        turn = timed_ask(Conversation(pipeline), req.question, started=started, loading=loading, top_k=req.top_k,
+                         filters=filters)  # fmt: skip
+        ans = turn.answer
         if req.notice:
             ans.note = "; ".join(x for x in (req.notice, ans.note) if x)
         return {"answer": ans.to_dict(), "text": render_answer(ans)}

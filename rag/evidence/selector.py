@@ -31,7 +31,7 @@ from rag.text import (
     numbers,
     split_sentences,
 )
-from rag.types import Ask, Evidence
+from rag.types import Ask, Evidence, timed
 from store.guard import is_instruction
 from store.papers import Paper
 
@@ -131,11 +131,13 @@ class EvidenceSelector:
             self.sentences(p)
 
     def sentences(self, paper: Paper) -> tuple[list[Sentence], np.ndarray]:
-        """Sentences of the abstract and their ``(m, d)`` float32 unit embeddings (cached)."""
+        """Sentences of the abstract and their ``(m, d)`` float32 unit embeddings (cached; the seconds
+        of a first embedding are the answer's ``timings.embedding``, :func:`rag.types.timed`)."""
         got = self._cache.get(paper.id)
         if got is None:
             sents = _data_sentences(paper.abstract)
-            got = (sents, self.embedder.embed([s.text for s in sents]))
+            with timed("embedding", tally="embedded"):
+                got = (sents, self.embedder.embed([s.text for s in sents]))
             self._cache[paper.id] = got
             self._abstracts[paper.id] = paper.abstract
         return got

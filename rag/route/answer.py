@@ -50,7 +50,7 @@ from rag.route.membership import Membership, more_may_match
 from rag.route.refusal import RefusalPolicy
 from rag.route.slot import slot_span, slot_strength
 from rag.settings import Settings
-from rag.types import Answer, Citation, Evidence, PaperHit, Retrieval, Timings
+from rag.types import Answer, Citation, Evidence, PaperHit, Retrieval, Timings, timed
 from store.papers import has_opening_label, is_code_link, strip_markup
 
 __all__ = ["EMPTY_QUESTION", "MAIN_POINTS", "REFUSAL", "AnswerPipeline", "Found", "main_points"]
@@ -135,8 +135,10 @@ class AnswerPipeline:
         return self.retriever.catalogue
 
     def read(self, text: str | None, *, filters: Collection[str] = FILTER_KINDS) -> Plan:
-        """Read a message into its plan (:meth:`rag.question.reader.Reader.read`) against this collection."""
-        return self.reader.read(text, filters=filters)
+        """Read a message into its plan (:meth:`rag.question.reader.Reader.read`) against this collection
+        (its seconds are the answer's ``timings.reading`` when measured: :meth:`rag.types.Timings.measuring`)."""
+        with timed("reading"):
+            return self.reader.read(text, filters=filters)
 
     # --- answering a plan ------------------------------------------------------------
 
@@ -261,9 +263,11 @@ class AnswerPipeline:
                 elif retrieval.hits:
                     top = retrieval.hits[0].paper
                     refusal += f" No paper is close enough to it; the closest is {top.label} ({top.id})."
+        timings.membership = time.perf_counter() - t0 - timings.retrieval
         if refusal:
             return self.refusal(plan.asked, refusal, timings, t0, hits=retrieval.hits[: rs.top_k])
         chosen = [h for h in chosen if self.evidence.sentences(h.paper)[0]]  # an abstract of instructions only
+        timings.membership = time.perf_counter() - t0 - timings.retrieval
         # a paper the parts check put in the answer is not also named as only mentioning the topic
         answered = {h.paper.id for h in chosen}
         mentions = [h for h in mentions if h.paper.id not in answered]

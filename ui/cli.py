@@ -294,7 +294,10 @@ def ui(ctx, host: str, port: int, auth: str | None, backend, ollama_model) -> No
             check_bind(host, parse_auth(auth))
         except ValueError as exc:
             raise click.ClickException(str(exc)) from exc
-        comp = build_components(settings, ensure_corpus=True)
+        from ui.warm import load_warmed
+
+        click.echo("paperchat: loading the papers and warming up for the first question…", err=True)
+        comp = load_warmed(lambda: build_components(settings, ensure_corpus=True))
         from rag.pipeline import prewarming
 
         # answers never wait for the first embedding of a paper's sentences; stopped before exit

@@ -37,8 +37,9 @@ def _open_library(settings: Settings, stack: contextlib.ExitStack) -> Library:
     from rag.pipeline import prewarming
     from ui.cli_setup import build_components
     from ui.service import Library
+    from ui.warm import load_warmed
 
-    comp = build_components(settings, ensure_corpus=True)
+    comp = load_warmed(lambda: build_components(settings, ensure_corpus=True))
     stack.enter_context(prewarming(comp))
     return Library(comp, workers=settings.api.workers)
 

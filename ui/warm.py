@@ -20,11 +20,13 @@ from __future__ import annotations
 import contextlib
 import hmac
 import json
+import logging
 import os
 import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +35,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from rag.llm.clients import ChatLLM, LLMError
-from rag.pipeline import make_llm
+from rag.pipeline import Components, make_llm
 from rag.route.answer import AnswerPipeline
 from rag.route.conversation import Conversation
 from rag.route.filters import Filters
@@ -43,7 +45,62 @@ from ui.render import render_answer, render_comparison, render_table
 from ui.service import Library, timed_ask
 from ui.session import Backends
 
-__all__ = ["AskRequest", "CompareRequest", "IngestRequest", "WarmService", "add_warm_routes", "serve_advertised"]
+__all__ = [
+    "WARM_QUESTIONS", "AskRequest", "CompareRequest", "IngestRequest", "WarmService", "add_warm_routes", "load_warmed",
+    "serve_advertised", "warm_up",
+]
+
+log = logging.getLogger(__name__)
+
+WARM_QUESTIONS = (
+    "Welche Arbeiten nutzen bestärkendes Lernen?",
+    "What does {label} propse?",
+)
+"""Questions a warm process answers once while it starts (:func:`load_warmed`), so that its first
+real question waits for nothing that is loaded on first use. The first is in another language: the
+language check then reads the dictionaries of the seven languages it weighs (about 3 s and 400 MB
+on two cores), which a question with a typing error needs too ("What does APM propse?" took 4-7 s
+on a freshly started page, issue 34); it is read in a thread while the components load. The second,
+with a typing error, about the collection's first paper (``{label}``), runs reading, the embedder,
+the store and the lexical index once."""
+
+
+def _read_languages() -> None:
+    from rag.question.language import looks_non_english
+
+    looks_non_english(WARM_QUESTIONS[0])
+
+
+def warm_up(components: Components) -> float:
+    """Answer :data:`WARM_QUESTIONS` in a throwaway conversation, extractively; returns the seconds taken."""
+    t = time.perf_counter()
+    papers = components.retriever.papers
+    label = next(iter(papers.values())).label if papers else "DANCE"
+    conversation = Conversation(components.answerer(None))
+    for question in WARM_QUESTIONS:
+        conversation.ask(question.format(label=label))
+    return time.perf_counter() - t
+
+
+def load_warmed(build: Callable[[], Components]) -> Components:
+    """``build()`` the components of a warm process (the page, the API, the MCP server) while the
+    language dictionaries load in another thread, then :func:`warm_up` them (a failure there is
+    logged, never fatal: it only means a slower first question)."""
+    reader = threading.Thread(target=_read_languages, name="paperchat-warm-languages", daemon=True)
+    reader.start()
+    t = time.perf_counter()
+    components = build()
+    loaded = time.perf_counter() - t
+    reader.join()
+    try:
+        warmed = warm_up(components)
+    except Exception:  # noqa: BLE001 - a slower first question, not a failed start
+        log.warning("warming up for the first question failed", exc_info=True)
+        warmed = 0.0
+    log.info("loaded in %.1f s, warmed up for the first question in %.1f s more", loaded, warmed)
+    return components
+
+
 
 
 class AskRequest(BaseModel):

@@ -41,10 +41,11 @@ def _home_with_seed(home: Path, embedder) -> None:
     ingest_paths([ROOT / "data"], open_store(settings), embedder)
 
 
-def _cli(home: Path, *args: str):
+def _cli(home: Path, *args: str, input: str | None = None):
     from ui.cli import main
 
-    return CliRunner().invoke(main, list(args), env={"PAPERCHAT_HOME": str(home), "PAPERCHAT_LOCAL": ""})
+    env = {"PAPERCHAT_HOME": str(home), "PAPERCHAT_LOCAL": ""}
+    return CliRunner().invoke(main, list(args), input=input, env=env)
 
 
 def _health(home: Path) -> dict:
@@ -122,7 +123,7 @@ def test_compare_through_the_server_prints_what_compare_local_prints(api_home):
     warm = _cli(home, "compare", "DANCE", "APM")
     local = _cli(home, "compare", "DANCE", "APM", "--local")
     assert warm.exit_code == local.exit_code == 0, (warm.output, local.output)
-    assert warm.stdout == local.stdout and "DANCE" in warm.stdout
+    assert _same(warm.stdout) == _same(local.stdout) and "DANCE" in warm.stdout
     assert _health(home)["served"] == served + 1
 
 
@@ -135,6 +136,82 @@ def test_table_through_the_server_prints_what_table_local_prints(api_home):
         assert warm.exit_code == local.exit_code == 0, (warm.output, local.output)
         assert _same(warm.stdout) == _same(local.stdout) and warm.stdout.strip()
     assert _health(home)["served"] == served + 2
+
+
+DANCE, APM = "000_6b930c46f6674b66#1", "000_6b930c46f6674b66#2"
+CHAT = "What does DANCE propose?\nwhat about APM?\nwhat about its limitations?\n"
+"""A conversation whose follow-ups resolve only against its own earlier turns."""
+
+
+def test_chat_through_the_server_prints_what_chat_local_prints(api_home):
+    home, _ = api_home
+    served = _health(home)["served"]
+    for extra in ([], ["--json"]):
+        warm = _cli(home, "chat", "--llm", "none", *extra, input=CHAT)
+        local = _cli(home, "chat", "--llm", "none", "--local", *extra, input=CHAT)
+        assert warm.exit_code == local.exit_code == 0, (warm.output, local.output)
+        if extra:
+            assert [_same(x) for x in warm.stdout.splitlines()] == [_same(x) for x in local.stdout.splitlines()]
+            turns = [json.loads(x) for x in warm.stdout.splitlines()]
+            assert [t["citations"][0]["paper_id"] for t in turns] == [DANCE, APM, APM]
+            assert "APM" in turns[2]["interpreted_as"]  # "its" is the paper of the turn before
+        else:
+            assert _same(warm.stdout) == _same(local.stdout) and "Interpreted as:" in warm.stdout
+    assert _health(home)["served"] == served + 2 * 4  # per chat: its start and three messages
+
+
+def _routes(home: Path) -> tuple[str, dict[str, str]]:
+    from ui.discovery import TOKEN_HEADER
+
+    data = json.loads((home / "server.json").read_text())
+    return f"http://127.0.0.1:{data['port']}/paperchat", {TOKEN_HEADER: data["token"]}
+
+
+def test_the_server_keeps_each_chat_session_apart(api_home):
+    home, _ = api_home
+    url, token = _routes(home)
+    with httpx.Client(base_url=url, headers=token, timeout=120) as http:
+        sessions = [http.post("/chat/start", json={"backend": "none"}).json()["session"] for _ in range(2)]
+        assert sessions[0] != sessions[1]
+
+        def say(session: str, text: str) -> dict:
+            r = http.post("/chat", json={"session": session, "question": text})
+            r.raise_for_status()
+            return r.json()["answer"]
+
+        say(sessions[0], "What does DANCE propose?")
+        say(sessions[1], "What does APM propose?")  # interleaved: each follow-up is about its own session's paper
+        for session, paper, label in ((sessions[0], DANCE, "DANCE"), (sessions[1], APM, "APM")):
+            answer = say(session, "what datasets does it use?")
+            assert [c["paper_id"] for c in answer["citations"]] == [paper] and label in answer["interpreted_as"]
+        assert http.post("/chat/end", json={"session": sessions[0]}).json() == {"ended": True}
+        gone = http.post("/chat", json={"session": sessions[0], "question": "and its limitations?"})
+        assert gone.status_code == 404 and "unknown chat session" in gone.json()["error"]
+        bad = http.post("/chat/start", json={"backend": "ollama", "ollama_model": "no-such-model"}).json()
+        assert bad["exit_code"] == 1 and "Ollama" in bad["error"]
+    assert httpx.post(f"{url}/chat/start", json={}, timeout=10).status_code == 403  # the token is needed
+
+
+def test_a_chat_the_server_dropped_is_opened_again_with_its_earlier_messages(api_home):
+    from rag.route.filters import Filters
+    from rag.settings import Settings
+    from ui.cli_warm import WarmChat
+    from ui.discovery import WarmClient, _read
+
+    home, _ = api_home
+    info = _read(home / "server.json")
+    assert info is not None
+    chat = WarmChat(WarmClient(info), Settings(home=home, llm={"backend": "none"}), Filters(), None)
+    assert chat.start()
+    first = chat("What does APM propose?", "")
+    assert [c["paper_id"] for c in first.data["citations"]] == [APM]
+    dropped = chat.session
+    url, token = _routes(home)
+    assert httpx.post(f"{url}/chat/end", json={"session": dropped}, headers=token, timeout=10).json()["ended"]
+    follow = chat("what datasets does it use?", "")  # the server no longer knows the session
+    assert chat.session != dropped and [c["paper_id"] for c in follow.data["citations"]] == [APM]
+    assert "APM" in follow.interpreted
+    chat.end()
 
 
 def test_an_ingest_through_the_server_is_answered_from_at_once_by_it_and_its_api(api_home, tmp_path):
@@ -254,3 +331,17 @@ def test_the_page_serves_the_command_line_too(tmp_path, embedder):
         assert [c["paper_id"] for c in json.loads(warm.stdout)["citations"]] == ["z-1"]
         assert _health(home)["served"] == 2
         assert len(components.retriever.papers) == 39  # the page's own components were rebuilt
+
+
+def test_the_warm_process_keeps_at_most_chat_sessions_conversations(extractive, monkeypatch):
+    import ui.warm
+    from ui.discovery import ServerInfo
+    from ui.session import Backends
+
+    monkeypatch.setattr(ui.warm, "CHAT_SESSIONS", 2)
+    info = ServerInfo(pid=os.getpid(), host="127.0.0.1", port=0, kind="api", token="t", settings="")
+    service = ui.warm.WarmService(Backends(extractive, ""), info)
+    opened = [service.chat_start(ui.warm.ChatStartRequest(backend="none"))["session"] for _ in range(3)]
+    asked = [service.chat(ui.warm.ChatMessageRequest(session=s, question="What does APM propose?")) for s in opened]
+    assert asked[0] is None  # the least recently used was dropped
+    assert all(r is not None and r["answer"]["citations"][0]["paper_id"] == APM for r in asked[1:])

@@ -12,8 +12,14 @@ the turn's kind (``turn``) and the question as read (``interpreted_as``).
 Input ends at end of file or at a line ``exit`` / ``quit``; empty lines are skipped. A prompt
 ``> `` is shown only when typing at a terminal, so piped input gives the answers alone. Papers
 ingested or removed while the conversation runs are answered from at the next message, as on the
-page. The conversation is answered in this process: the warm process of ``paperchat serve`` or
-``paperchat ui`` answers single questions only (:mod:`ui.warm`).
+page.
+
+When ``paperchat serve`` or ``paperchat ui`` serves the data directory, that process answers and
+keeps the conversation (one per ``paperchat chat``, :meth:`ui.warm.WarmService.chat`; nothing is
+loaded here, so the first answer comes in about a second instead of after the 10-20 s load);
+LLM prose then arrives with the checked answer rather than streamed. If that process stops
+mid-conversation, the conversation goes on in this process (its earlier messages are asked again
+here first, so follow-ups still resolve). ``--local`` (or ``PAPERCHAT_LOCAL=1``) answers here.
 """
 
 from __future__ import annotations
@@ -23,13 +29,20 @@ import importlib
 import json
 import logging
 import sys
+import time
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, NamedTuple
 
 import click
 
 from ui.cli_setup import answer_options, command_settings, question_in
+from ui.cli_warm import LOCAL_HELP, ChatFailed, WarmChat, WarmGone
 
-__all__ = ["PROMPT", "chat"]
+if TYPE_CHECKING:  # loaded when the conversation runs here, not on import
+    from rag.route.filters import Filters
+    from rag.settings import Settings
+
+__all__ = ["PROMPT", "Answered", "chat"]
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +50,20 @@ PROMPT = "> "
 """The prompt shown before each message when typing at a terminal."""
 
 _ENDS = {"exit", "quit"}
+
+
+class Answered(NamedTuple):
+    """One message answered, as ``paperchat chat`` prints it.
+
+    Attributes:
+        data: The turn's JSON (:func:`ui.wire.answer_json`), printed with ``--json``.
+        text: The terminal rendering (:func:`ui.render.render_comparison`).
+        interpreted: The question as read when a follow-up's references were spelled out, else ``""``.
+    """
+
+    data: dict
+    text: str
+    interpreted: str
 
 
 def _lines() -> Iterator[str]:
@@ -76,34 +103,85 @@ def _lines() -> Iterator[str]:
             yield line
 
 
+class LocalChat:
+    """The conversation answered in this process (the components loaded here).
+
+    Args:
+        settings: The command's settings.
+        filters: The year / venue / author filters of the whole conversation.
+        top_k: Most named papers one answer is about (``None``: the setting).
+        on_token: Receives LLM prose pieces as they stream (``None``: not streamed).
+    """
+
+    def __init__(self, settings: Settings, filters: Filters, top_k: int | None,
+                 on_token: Callable[[str], None] | None) -> None:  # fmt: skip
+        from rag.route.conversation import Conversation
+        from ui.cli_setup import build_components
+
+        self.components = build_components(settings, ensure_corpus=True)
+        self.conversation = Conversation(self.components.pipeline)
+        self.filters, self.top_k, self.on_token = filters, top_k, on_token
+
+    def _turn(self, text: str, on_token: Callable[[str], None] | None):
+        from rag.pipeline import refreshed
+        from ui.service import timed_ask
+
+        started = time.perf_counter()
+        self.components = refreshed(self.components) or self.components  # what was ingested or removed meanwhile
+        self.conversation.pipeline = self.components.pipeline
+        return timed_ask(self.conversation, text, started=started, loading=time.perf_counter() - started,
+                         top_k=self.top_k, on_token=on_token, filters=self.filters)  # fmt: skip
+
+    def replay(self, texts: list[str]) -> None:
+        """Ask earlier messages again, printing nothing (the conversation moved here mid-way)."""
+        for text in texts:
+            with contextlib.suppress(Exception):  # a message that failed before fails quietly again
+                self._turn(text, None)
+
+    def __call__(self, text: str, notice: str) -> Answered:
+        """Answer one message.
+
+        Raises:
+            ChatFailed: answering failed (the reason is its message; the conversation goes on).
+        """
+        from ui.render import render_comparison
+        from ui.wire import answer_json
+
+        try:
+            turn = self._turn(text, self.on_token)
+        except Exception as exc:  # noqa: BLE001 - reported; the conversation goes on
+            log.debug("answering %r failed", text, exc_info=True)
+            raise ChatFailed(str(exc) or type(exc).__name__) from exc
+        if notice:  # a trimmed question says so
+            turn.answer.note = "; ".join(x for x in (notice, turn.answer.note) if x)
+        return Answered(answer_json(turn), render_comparison(turn), turn.interpreted if turn.rewritten else "")
+
+
 @click.command()
 @click.option("--json", "as_json", is_flag=True, help="Print each answer as one JSON line (turn number as qid).")
 @answer_options
+@click.option("--local", is_flag=True, envvar="PAPERCHAT_LOCAL", help=LOCAL_HELP)
 @click.pass_context
 def chat(ctx: click.Context, as_json: bool, backend, ollama_model, top_k, stream: bool, year, venue, author,
-         no_auto_filter: bool) -> None:  # fmt: skip
+         no_auto_filter: bool, local: bool) -> None:  # fmt: skip
     """A conversation: answer each line of input, follow-ups about earlier answers included.
 
     "Which papers use reinforcement learning?", then "what datasets does the second one use?",
     then "compare [1] and [3]": one conversation as on the chat page, each paper keeping its
     citation number. Ends at end of input or a line `exit` or `quit`. A message that fails is
     reported and the conversation goes on (with --json as a line {"qid", "question", "error"});
-    the exit code is then 1.
+    the exit code is then 1. When `paperchat serve` or `paperchat ui` serves this data directory,
+    that process answers and keeps the conversation (nothing is loaded here); --local answers here.
     """
-    from rag.pipeline import refreshed
-    from rag.route.conversation import Conversation
     from rag.route.filters import Filters
     from store.textin import clean_text
-    from ui.cli_setup import build_components
-    from ui.render import print_answer_data, render_comparison
-    from ui.wire import answer_json
+    from ui.discovery import connect
+    from ui.render import print_answer_data
 
     settings = command_settings(ctx, backend=backend, ollama_model=ollama_model)
     filters = Filters(year=year, venue=clean_text(venue), author=clean_text(author), auto=not no_auto_filter)
-    comp = build_components(settings, ensure_corpus=True)
-    conversation = Conversation(comp.pipeline)
-    on_token: Callable[[str], None] | None = None
     streamed: list[str] = []  # prose pieces printed during the current turn
+    on_token: Callable[[str], None] | None = None
     if stream and not as_json and sys.stdout.isatty():
 
         def echo(piece: str) -> None:
@@ -112,34 +190,45 @@ def chat(ctx: click.Context, as_json: bool, backend, ollama_model, top_k, stream
 
         on_token = echo
 
+    warm = connect(settings, local)
+    remote = WarmChat(warm, settings, filters, top_k) if warm is not None else None
+    answer: Callable[[str, str], Answered]
+    answer = remote if remote is not None and remote.start() else LocalChat(settings, filters, top_k, on_token)
+    asked: list[str] = []  # the messages so far, asked again here when the warm process goes away
     failed = 0
-    for n, raw in enumerate(_lines(), start=1):
-        text, trimmed = question_in(raw, settings)
-        streamed.clear()
-        try:
-            comp = refreshed(comp) or comp  # what was ingested or removed meanwhile, as the page does
-            conversation.pipeline = comp.pipeline
-            turn = conversation.ask(text, top_k=top_k, on_token=on_token, filters=filters)
-        except Exception as exc:  # noqa: BLE001 - reported; the conversation goes on
-            log.debug("answering %r failed", text, exc_info=True)
-            failed += 1
-            reason = str(exc) or type(exc).__name__
-            if streamed:
-                click.echo("", err=True)
-            click.echo(f"Error: answering “{text}” failed ({reason}); ask again or ask something else.", err=True)
-            if as_json:
-                click.echo(json.dumps({"qid": str(n), "question": text, "error": reason}, ensure_ascii=False))
-            continue
-        ans = turn.answer
-        if trimmed:  # a trimmed question says so
-            ans.note = "; ".join(x for x in (trimmed, ans.note) if x)
-        if streamed:  # the checked answer follows the prose
-            click.echo("\n", err=True)
-        if turn.rewritten and not as_json:
-            click.echo(f"Interpreted as: {turn.interpreted}\n")
-        if as_json:  # with the turn kind and "interpreted_as", as the HTTP API gives a turn
-            print_answer_data(answer_json(turn), "", True, str(n))
-        else:
-            click.echo(render_comparison(turn) + "\n")  # any other turn: as `paperchat ask` prints it
+    try:
+        for n, raw in enumerate(_lines(), start=1):
+            text, trimmed = question_in(raw, settings)
+            streamed.clear()
+            try:
+                try:
+                    got = answer(text, trimmed)
+                except WarmGone as exc:  # the conversation goes on here, its earlier messages asked again
+                    log.warning("%s: going on in this process", exc)
+                    local_chat = LocalChat(settings, filters, top_k, on_token)
+                    local_chat.replay(asked)
+                    answer = local_chat
+                    got = answer(text, trimmed)
+            except ChatFailed as exc:
+                failed += 1
+                if streamed:
+                    click.echo("", err=True)
+                click.echo(f"Error: answering “{text}” failed ({exc}); ask again or ask something else.", err=True)
+                if as_json:
+                    click.echo(json.dumps({"qid": str(n), "question": text, "error": str(exc)}, ensure_ascii=False))
+                continue
+            finally:
+                asked.append(text)
+            if streamed:  # the checked answer follows the prose
+                click.echo("\n", err=True)
+            if got.interpreted and not as_json:
+                click.echo(f"Interpreted as: {got.interpreted}\n")
+            if as_json:  # with the turn kind and "interpreted_as", as the HTTP API gives a turn
+                print_answer_data(got.data, "", True, str(n))
+            else:
+                click.echo(got.text + "\n")  # any other turn: as `paperchat ask` prints it
+    finally:
+        if remote is not None:
+            remote.end()
     if failed:
         sys.exit(1)

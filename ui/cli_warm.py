@@ -1,12 +1,14 @@
-"""``paperchat ask``, ``compare``, ``table`` and ``ingest`` run by the warm process (:mod:`ui.discovery`).
+"""``paperchat ask``, ``chat``, ``compare``, ``table`` and ``ingest`` run by the warm process (:mod:`ui.discovery`).
 
 Each function sends the command's work to the process and prints what the command prints
 in-process, and returns True; it returns False, having printed nothing, when the process cannot
 be used after all (it went away since it was found): the command then runs in-process.
+``paperchat chat`` keeps its conversation in the process (:class:`WarmChat`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Sequence
 from pathlib import Path
@@ -18,11 +20,107 @@ from rag.settings import Settings
 from ui.discovery import WarmClient
 from ui.render import Qid, print_answer_data
 
-__all__ = ["LOCAL_HELP", "ask_warm", "compare_warm", "ingest_warm", "table_warm"]
+__all__ = ["LOCAL_HELP", "ChatFailed", "WarmChat", "WarmGone", "ask_warm", "compare_warm", "ingest_warm", "table_warm"]
 
 log = logging.getLogger(__name__)
 
 LOCAL_HELP = "Run in this process even when `paperchat serve` or `paperchat ui` serves this data directory."
+
+
+class ChatFailed(Exception):
+    """Answering one message of ``paperchat chat`` failed (the message is the reason); the
+    conversation goes on."""
+
+
+class WarmGone(Exception):
+    """The warm process stopped answering in the middle of a ``paperchat chat`` conversation."""
+
+
+class WarmChat:
+    """A ``paperchat chat`` conversation kept by the warm process (``/paperchat/chat*`` routes of
+    :mod:`ui.warm`): the process answers each message in the conversation it keeps for this one.
+
+    Args:
+        client: The warm process.
+        settings: The command's settings (its LLM backend and model are sent).
+        filters: The filters of the whole conversation.
+        top_k: Most named papers one answer is about (``None``: the process's setting).
+    """
+
+    def __init__(self, client: WarmClient, settings: Settings, filters: Filters, top_k: int | None) -> None:
+        self.client = client
+        self.options = {
+            "backend": settings.llm.backend, "ollama_model": settings.llm.ollama_model, "top_k": top_k,
+            "year": filters.year, "venue": filters.venue, "author": filters.author, "auto": filters.auto,
+        }  # fmt: skip
+        self.session = ""
+        self._asked: list[tuple[str, str]] = []  # (message, notice), asked again if the process drops the session
+
+    def start(self) -> bool:
+        """Open the conversation in the process; False, after saying so, when the process went away
+        (the command then answers in-process).
+
+        Raises:
+            click.ClickException: the LLM asked for is not usable (as ``paperchat chat`` says in-process).
+        """
+        import httpx
+
+        try:
+            reply = self.client.post("chat/start", self.options)
+        except httpx.HTTPError as exc:
+            _gone(self.client, exc)
+            return False
+        if "error" in reply:
+            raise click.ClickException(reply["error"])
+        self.session = reply["session"]
+        return True
+
+    def _send(self, text: str, notice: str) -> dict:
+        import httpx
+
+        try:
+            return self.client.post("chat", {"session": self.session, "question": text, "notice": notice})
+        except httpx.HTTPStatusError as exc:
+            if exc.response.status_code != 404:
+                raise WarmGone(f"the warm process at {self.client.info.url} failed ({exc})") from exc
+        except httpx.HTTPError as exc:
+            raise WarmGone(f"the warm process at {self.client.info.url} stopped answering ({exc})") from exc
+        # The process no longer keeps this conversation (it kept too many): open it again there.
+        log.info("the warm process dropped this conversation: asking its %d messages again", len(self._asked))
+        try:
+            if not self.start():
+                raise WarmGone(f"the warm process at {self.client.info.url} stopped answering")
+            for message, said in [*self._asked, (text, notice)]:
+                reply = self.client.post("chat", {"session": self.session, "question": message, "notice": said})
+            return reply
+        except httpx.HTTPError as exc:
+            raise WarmGone(f"the warm process at {self.client.info.url} stopped answering ({exc})") from exc
+
+    def __call__(self, text: str, notice: str):
+        """Answer one message in the kept conversation (an :class:`ui.cli_chat.Answered`).
+
+        Raises:
+            ChatFailed: answering this message failed; the conversation goes on.
+            WarmGone: the process stopped answering (the caller goes on in-process).
+            click.ClickException: the LLM is no longer usable.
+        """
+        from ui.cli_chat import Answered
+
+        reply = self._send(text, notice)
+        self._asked.append((text, notice))
+        if "error" in reply:
+            raise click.ClickException(reply["error"])
+        if "failed" in reply:
+            raise ChatFailed(reply["failed"])
+        return Answered(reply["answer"], reply["text"], reply.get("interpreted", ""))
+
+    def end(self) -> None:
+        """Tell the process the conversation ended (it forgets it); nothing when it went away."""
+        import httpx
+
+        if self.session:
+            with contextlib.suppress(httpx.HTTPError):
+                self.client.post("chat/end", {"session": self.session})
 
 
 def _gone(client: WarmClient, exc: Exception) -> None:

@@ -3,9 +3,9 @@
 ``paperchat serve`` and ``paperchat ui`` load the embedder, the retriever and the LLM once. While
 they run they keep ``<home>/server.json`` (:data:`DISCOVERY_FILE`): the address they listen on,
 their PID, what they are (``api`` or ``page``), a random token and a key of the settings they
-answer with. ``paperchat ask``, ``compare`` and ``ingest`` read it (:func:`find_server`) and send
-their work there (:class:`WarmClient`, ``/paperchat/*`` routes of :mod:`ui.warm`) instead of
-loading everything again; ``--local`` (or ``PAPERCHAT_LOCAL=1``) keeps them in-process.
+answer with. ``paperchat ask``, ``chat``, ``compare``, ``table`` and ``ingest`` read it
+(:func:`find_server`) and send their work there (:class:`WarmClient`, ``/paperchat/*`` routes of
+:mod:`ui.warm`) instead of loading everything again; ``--local`` (or ``PAPERCHAT_LOCAL=1``) keeps them in-process.
 
 A file is used only when its process is alive, answers ``/paperchat/health`` with the same PID
 within :data:`HEALTH_TIMEOUT`, and serves the same settings (index, retrieval, answer settings:
@@ -305,6 +305,15 @@ class WarmClient:
             httpx.HTTPError: the process went away or failed.
         """
         return self._post("ask", body)
+
+    def post(self, route: str, body: dict[str, Any]) -> dict[str, Any]:
+        """``POST /paperchat/<route>`` with the token: the JSON reply (``chat/start``, ``chat``, ``chat/end``).
+
+        Raises:
+            httpx.HTTPError: the process went away or failed; ``httpx.HTTPStatusError`` with status
+                404 from ``chat`` when it no longer keeps the session.
+        """
+        return self._post(route, body)
 
     def run(self, command: str, body: dict[str, Any]) -> CommandOutput:
         """``POST /paperchat/<command>`` (``compare``, ``ingest``): the command's output.

@@ -1,12 +1,15 @@
 """The ``/paperchat/*`` routes a warm process (``paperchat serve``, ``paperchat ui``) serves to the
-command line, so ``paperchat ask``, ``compare`` and ``ingest`` run on its loaded embedder,
-retriever and LLM (:mod:`ui.discovery` finds the process and sends the requests).
+command line, so ``paperchat ask``, ``chat``, ``compare``, ``table`` and ``ingest`` run on its loaded
+embedder, retriever and LLM (:mod:`ui.discovery` finds the process and sends the requests).
 
 Each route does what the command does in-process and returns what it would print:
 
 - ``GET /paperchat/health``: ``{"pid", "kind", "settings", "writes", "served"}``.
 - ``POST /paperchat/ask``: one question (:class:`AskRequest`) -> ``{"answer": Answer.to_dict(),
   "text": the terminal rendering}``, or ``{"error", "exit_code"}`` when the LLM asked for is not usable.
+- ``POST /paperchat/chat/start`` (:class:`ChatStartRequest`) -> ``{"session"}``; ``POST /paperchat/chat``
+  (:class:`ChatMessageRequest`) -> one message of that ``paperchat chat`` conversation, kept here
+  per session (:meth:`WarmService.chat`; 404 for an unknown session); ``POST /paperchat/chat/end``.
 - ``POST /paperchat/compare``, ``/paperchat/table`` and ``/paperchat/ingest``: ``{"stdout", "stderr", "exit_code"}``.
 
 Answers are made over the store as it is now (the components are rebuilt when the data directory's
@@ -22,11 +25,14 @@ import hmac
 import json
 import logging
 import os
+import secrets
 import signal
 import sys
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -101,8 +107,6 @@ def load_warmed(build: Callable[[], Components]) -> Components:
     return components
 
 
-
-
 class AskRequest(BaseModel):
     """One ``paperchat ask`` question, as the command line read it."""
 
@@ -116,6 +120,28 @@ class AskRequest(BaseModel):
     venue: str = ""
     author: str = ""
     auto: bool = Field(True, description="Turn a year stated in the question into a filter.")
+
+
+class ChatStartRequest(BaseModel):
+    """The options of a ``paperchat chat`` conversation, for all its messages."""
+
+    model_config = ConfigDict(extra="forbid")
+    backend: str = Field("auto", description="LLM backend: auto, ollama, embedded or none.")
+    ollama_model: str = Field("", description="Ollama model ('' = the server's setting).")
+    top_k: int | None = Field(None, ge=1, le=50, description="Most named papers one answer is about.")
+    year: int | None = Field(None, ge=1900, le=2100)
+    venue: str = ""
+    author: str = ""
+    auto: bool = Field(True, description="Turn a year stated in the question into a filter.")
+
+
+class ChatMessageRequest(BaseModel):
+    """One message of a ``paperchat chat`` conversation the process keeps (:meth:`WarmService.chat_start`)."""
+
+    model_config = ConfigDict(extra="forbid")
+    session: str = Field(description="The conversation's id, from ``/paperchat/chat/start``.")
+    question: str = Field("", description="The message, already cleaned and trimmed by the client.")
+    notice: str = Field("", description="The trimming notice to add to the answer's note ('' when it fit).")
 
 
 class CompareRequest(BaseModel):
@@ -149,6 +175,20 @@ class IngestRequest(BaseModel):
     collection: str | None = None
 
 
+CHAT_SESSIONS = 32
+"""``paperchat chat`` conversations a warm process keeps at once. One is a few kilobytes (its turns);
+when more are open, the least recently used is dropped, and its client, told the session is unknown,
+opens a new one and asks its earlier messages again (seconds), so the bound costs time, never answers."""
+
+
+@dataclass
+class ChatSession:
+    """A ``paperchat chat`` conversation kept by the warm process: its turns and its options."""
+
+    conversation: Conversation
+    options: ChatStartRequest
+
+
 class WarmService:
     """What the routes run on: the process's :class:`~ui.session.Backends` (shared with the page
     when it is the page, so both see the same rebuilds).
@@ -163,6 +203,7 @@ class WarmService:
         self.info = info
         self._llms: dict[tuple[str, str], ChatLLM | None] = {}
         self._lock = threading.Lock()
+        self._chats: OrderedDict[str, ChatSession] = OrderedDict()
         self.served = 0
         """Commands run for the command line (a counter, reported by ``/paperchat/health``)."""
 
@@ -170,6 +211,10 @@ class WarmService:
         """Count one command served."""
         with self._lock:
             self.served += 1
+
+    def _model(self, asked: str) -> str:
+        """The Ollama model a request asked for ('' = the one this process was started with)."""
+        return asked or self.backends.components.settings.llm.ollama_model
 
     def _pipeline(self, backend: str, model: str) -> AnswerPipeline:
         """A pipeline over the current components with the LLM and note ``paperchat ask --llm backend``
@@ -200,9 +245,8 @@ class WarmService:
         The answer's footer times it from the request's arrival (choosing the LLM and a rebuild after
         a write count as ``loading``)."""
         started = time.perf_counter()
-        model = req.ollama_model or self.backends.components.settings.llm.ollama_model
         try:
-            pipeline = self._pipeline(req.backend, model)
+            pipeline = self._pipeline(req.backend, self._model(req.ollama_model))
         except LLMError as exc:
             return {"error": str(exc), "exit_code": 1}
         filters = Filters(year=req.year, venue=req.venue, author=req.author, auto=req.auto)
@@ -213,6 +257,63 @@ class WarmService:
         if req.notice:
             ans.note = "; ".join(x for x in (req.notice, ans.note) if x)
         return {"answer": ans.to_dict(), "text": render_answer(ans)}
+
+    def chat_start(self, req: ChatStartRequest) -> dict[str, Any]:
+        """Open a ``paperchat chat`` conversation with these options: ``{"session": id}``, or
+        ``{"error", "exit_code"}`` when the LLM asked for is not usable (as ``paperchat chat`` stops
+        in-process before reading its input). At most :data:`CHAT_SESSIONS` are kept."""
+        try:
+            pipeline = self._pipeline(req.backend, self._model(req.ollama_model))
+        except LLMError as exc:
+            return {"error": str(exc), "exit_code": 1}
+        session = secrets.token_urlsafe(16)
+        with self._lock:
+            self._chats[session] = ChatSession(Conversation(pipeline), req)
+            while len(self._chats) > CHAT_SESSIONS:
+                dropped, _ = self._chats.popitem(last=False)
+                log.info("dropped the least recently used chat session %s (%d kept)", dropped[:6], CHAT_SESSIONS)
+        return {"session": session}
+
+    def chat(self, req: ChatMessageRequest) -> dict[str, Any] | None:
+        """Answer one message in its kept conversation, as ``paperchat chat`` does in-process
+        (follow-ups resolve against the session's earlier turns, never another session's).
+
+        Returns:
+            ``None`` when the session is unknown (ended, dropped, or the process restarted);
+            ``{"error", "exit_code"}`` when the LLM is no longer usable; ``{"failed": reason}`` when
+            answering failed (the conversation goes on); else ``{"answer": answer_json(turn), "text":
+            the terminal rendering, "interpreted": the question as read when a follow-up was spelled out}``.
+        """
+        from ui.wire import answer_json
+
+        started = time.perf_counter()
+        with self._lock:
+            kept = self._chats.get(req.session)
+            if kept is not None:
+                self._chats.move_to_end(req.session)
+        if kept is None:
+            return None
+        o = kept.options
+        try:
+            kept.conversation.pipeline = self._pipeline(o.backend, self._model(o.ollama_model))
+        except LLMError as exc:
+            return {"error": str(exc), "exit_code": 1}
+        filters = Filters(year=o.year, venue=o.venue, author=o.author, auto=o.auto)
+        try:
+            turn = timed_ask(kept.conversation, req.question, started=started, loading=time.perf_counter() - started,
+                             top_k=o.top_k, filters=filters)  # fmt: skip
+        except Exception as exc:  # noqa: BLE001 - reported to the client; the conversation goes on
+            log.warning("answering %r failed", req.question, exc_info=True)
+            return {"failed": str(exc) or type(exc).__name__}
+        if req.notice:
+            turn.answer.note = "; ".join(x for x in (req.notice, turn.answer.note) if x)
+        interpreted = turn.interpreted if turn.rewritten else ""
+        return {"answer": answer_json(turn), "text": render_comparison(turn), "interpreted": interpreted}
+
+    def chat_end(self, session: str) -> bool:
+        """Forget a conversation (its client ended); False when it was not kept."""
+        with self._lock:
+            return self._chats.pop(session, None) is not None
 
     def compare(self, req: CompareRequest) -> CommandOutput:
         """Compare as ``paperchat compare`` does (extractive, no LLM)."""
@@ -290,6 +391,26 @@ def add_warm_routes(app: FastAPI, service: WarmService) -> None:
         service.count()
         return service.ask(req)
 
+    def chat_start(req: ChatStartRequest, request: Request):
+        if not _authorized(request, service.info.token):
+            return forbidden()
+        service.count()
+        return service.chat_start(req)
+
+    def chat(req: ChatMessageRequest, request: Request):
+        if not _authorized(request, service.info.token):
+            return forbidden()
+        service.count()
+        reply = service.chat(req)
+        if reply is None:
+            return JSONResponse({"error": "unknown chat session (ended, dropped or the process restarted)"}, 404)
+        return reply
+
+    def chat_end(req: ChatMessageRequest, request: Request):
+        if not _authorized(request, service.info.token):
+            return forbidden()
+        return {"ended": service.chat_end(req.session)}
+
     def compare(req: CompareRequest, request: Request):
         if not _authorized(request, service.info.token):
             return forbidden()
@@ -310,6 +431,9 @@ def add_warm_routes(app: FastAPI, service: WarmService) -> None:
 
     app.add_api_route("/paperchat/health", health, methods=["GET"], include_in_schema=False)
     app.add_api_route("/paperchat/ask", ask, methods=["POST"], include_in_schema=False)
+    app.add_api_route("/paperchat/chat/start", chat_start, methods=["POST"], include_in_schema=False)
+    app.add_api_route("/paperchat/chat", chat, methods=["POST"], include_in_schema=False)
+    app.add_api_route("/paperchat/chat/end", chat_end, methods=["POST"], include_in_schema=False)
     app.add_api_route("/paperchat/compare", compare, methods=["POST"], include_in_schema=False)
     app.add_api_route("/paperchat/table", table, methods=["POST"], include_in_schema=False)
     app.add_api_route("/paperchat/ingest", ingest, methods=["POST"], include_in_schema=False)

@@ -121,6 +121,8 @@ class OllamaStandin:
         errors: Model name -> (HTTP status, message): ``/api/chat`` for that model fails so.
         mode: How a streamed reply ends: one of :data:`MODES` (see the module doc).
         first_byte_delay: Seconds before the response starts, in ``"slow_first_byte"`` mode.
+        port: TCP port on 127.0.0.1 (0: a free one), e.g. one a page was told Ollama listens on
+            before Ollama started.
 
     Attributes:
         host: Base URL, e.g. ``"http://127.0.0.1:54321"`` (once started).
@@ -138,6 +140,7 @@ class OllamaStandin:
         errors: Mapping[str, tuple[int, str]] | None = None,
         mode: str = "normal",
         first_byte_delay: float = 1.0,
+        port: int = 0,
     ):
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
@@ -154,13 +157,14 @@ class OllamaStandin:
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
         self.host = ""
+        self.port = port
 
     # -- lifecycle ------------------------------------------------------------------------
 
     def start(self) -> Self:
         """Start serving in a background thread."""
         handler = type("Handler", (_Handler,), {"standin": self})
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._server = ThreadingHTTPServer(("127.0.0.1", self.port), handler)
         self._server.daemon_threads = True
         self.host = f"http://127.0.0.1:{self._server.server_address[1]}"
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)

@@ -21,7 +21,7 @@ from rag.route.answer import AnswerPipeline
 from rag.route.conversation import Conversation
 from rag.route.filters import Filters
 
-__all__ = ["AUTO_FILTER_LABEL", "BACKENDS", "UI_AUTO_HINT", "Backends", "Session", "parse_filters"]
+__all__ = ["AUTO_FILTER_LABEL", "AUTO_RECHECK_S", "BACKENDS", "UI_AUTO_HINT", "Backends", "Session", "parse_filters"]
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +34,12 @@ AUTO_FILTER_LABEL = "Apply filters stated in the question"
 UI_AUTO_HINT = f"untick “{AUTO_FILTER_LABEL}” in Settings to remove"
 """How to undo an automatic filter in the UI; shown in the answer's note."""
 
-_AUTO_TTL = 30.0  # seconds an "auto"/"ollama" resolution is reused before Ollama is pinged again
+AUTO_RECHECK_S = 30.0
+"""Seconds an ``auto`` or ``ollama`` choice is reused before Ollama is asked again whether it runs
+and has the model (``GET /api/tags``: a millisecond or two when it answers or refuses at once, at
+most the ping's 2 s timeout when its host does not answer). A page started before Ollama gives
+prose at most this long after Ollama comes up (at once after *Refresh Ollama models*), while a
+busy page pings at most twice a minute. Set by hand."""
 
 
 def parse_filters(year: str | float | None, venue: str, author: str, auto: bool) -> tuple[Filters, str]:
@@ -70,7 +75,8 @@ class Backends:
     """Answer pipelines per LLM choice, sharing one retriever, evidence selector and model.
 
     An LLM is loaded once per name (one embedded model however many sessions choose it);
-    ``auto``/``ollama`` choices are re-checked after :data:`_AUTO_TTL` seconds.
+    ``auto``/``ollama`` choices, the page's default among them, are re-checked after
+    :data:`AUTO_RECHECK_S` seconds, so Ollama started after the page is used without restarting it.
     """
 
     def __init__(self, components: Components, default_note: str):
@@ -82,14 +88,26 @@ class Backends:
         """
         self.components = components
         p = components.pipeline
-        self.default_backend = "none" if p.llm is None else components.settings.llm.backend
+        # The configured choice, "auto" by default, also when it found no LLM at start: it is
+        # checked again when used (AUTO_RECHECK_S), so the page needs no restart once Ollama runs.
+        self.default_backend = components.settings.llm.backend
         self.default_model = components.settings.llm.ollama_model
         self.default_note = default_note or p.llm_note or ("extractive answer (no LLM)" if p.llm is None else "")
         self._lock = threading.Lock()
         self._llms: dict[str, Any] = {p.llm.name: p.llm} if p.llm is not None else {}
-        self._cache: dict[tuple[str, str], tuple[float, AnswerPipeline, str]] = {
-            (self.default_backend, self.default_model): (float("inf"), p, self.default_note)
+        self._cache = self._first_choices(p)
+
+    def _first_choices(self, p: AnswerPipeline) -> dict[tuple[str, str], tuple[float, AnswerPipeline, str]]:
+        """The cache of resolved choices over a new default pipeline ``p``: the default choice (until
+        :data:`AUTO_RECHECK_S` from now for ``auto``/``ollama``) and, when ``p`` has no LLM, ``none``."""
+        recheck = self.default_backend in ("auto", "ollama")
+        until = time.monotonic() + AUTO_RECHECK_S if recheck else float("inf")
+        cache: dict[tuple[str, str], tuple[float, AnswerPipeline, str]] = {
+            (self.default_backend, self.default_model): (until, p, self.default_note)
         }
+        if p.llm is None and self.default_backend != "none":
+            cache[("none", self.default_model)] = (float("inf"), p, "extractive answer (no LLM)")
+        return cache
 
     def refresh(self) -> bool:
         """Rebuild the shared components over the store as it is now when another process wrote to
@@ -101,7 +119,7 @@ class Backends:
         with self._lock:
             c = self.components  # shared with the handlers: changed in place
             c.store, c.retriever, c.pipeline, c.version = fresh.store, fresh.retriever, fresh.pipeline, fresh.version
-            self._cache = {(self.default_backend, self.default_model): (float("inf"), c.pipeline, self.default_note)}
+            self._cache = self._first_choices(c.pipeline)
         log.info("the data directory changed: %d papers now", len(c.retriever.papers))
         return True
 
@@ -128,7 +146,7 @@ class Backends:
                 llm = self._llms.setdefault(llm.name, llm)
             c = self.components
             pipeline = c.answerer(llm, note)
-            ttl = _AUTO_TTL if backend in ("auto", "ollama") else float("inf")
+            ttl = AUTO_RECHECK_S if backend in ("auto", "ollama") else float("inf")
             self._cache[key] = (time.monotonic() + ttl, pipeline, note)
         return pipeline, note
 

@@ -34,8 +34,8 @@ def test_a_page_started_before_ollama_answers_with_it_once_ollama_runs(extractiv
     monkeypatch.setattr(ui.session, "AUTO_RECHECK_S", RECHECK)
     port = free_port()  # where Ollama will listen, once started
     s = extractive.settings
-    settings = s.model_copy(update={"llm": s.llm.model_copy(update={"backend": "auto",
-                                                                     "ollama_host": f"http://127.0.0.1:{port}"})})  # fmt: skip
+    llm = s.llm.model_copy(update={"backend": "auto", "ollama_host": f"http://127.0.0.1:{port}"})
+    settings = s.model_copy(update={"llm": llm})
     components = build_pipeline(settings, embedder=extractive.embedder, store=extractive.store)  # auto: no Ollama
     assert components.pipeline.llm is None
     with served(components) as url:

@@ -17,7 +17,8 @@ import pytest
 
 from rag.types import STEPS, Answer, Timings, timed
 from ui.chat import status_line
-from ui.render import NAMED_FROM, render_answer, timing_note, timing_parts
+from ui.footer import NAMED_FROM, timing_note, timing_parts
+from ui.render import render_answer
 
 NUMBER = re.compile(r"([a-z]+) (\d+\.\d+) s")
 

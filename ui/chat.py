@@ -34,8 +34,8 @@ from store.guard import math_spans
 from store.papers import strip_markup
 from ui.display import display_markdown
 from ui.evidence_panel import Marks
+from ui.footer import timing_note, timing_parts
 from ui.quoting import EvidenceKey, Quoted, drop_repeated_quotes, evidence_key, quote, repeat_note
-from ui.render import timing_note, timing_parts
 
 __all__ = [
     "COMPARISON_LEGEND",
@@ -465,8 +465,8 @@ def history_messages(
 
 def status_line(answer: Answer, *, stopped: bool = False) -> str:
     """One Markdown line: which LLM answered (and why), the seconds of each step that took time,
-    adding up to the total (:func:`ui.render.timing_parts`), and for a slow answer what took
-    the time (:func:`ui.render.timing_note`)."""
+    adding up to the total (:func:`ui.footer.timing_parts`), and for a slow answer what took
+    the time (:func:`ui.footer.timing_note`)."""
     parts = [f"**LLM:** {answer.backend}"]
     if answer.note:
         parts[0] += f" — {answer.note}"

@@ -31,18 +31,18 @@ import logging
 import sys
 import time
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 import click
 
 from ui.cli_setup import answer_options, command_settings, question_in
-from ui.cli_warm import LOCAL_HELP, ChatFailed, WarmChat, WarmGone
+from ui.cli_warm import LOCAL_HELP, Answered, ChatFailed, WarmChat, WarmGone
 
 if TYPE_CHECKING:  # loaded when the conversation runs here, not on import
     from rag.route.filters import Filters
     from rag.settings import Settings
 
-__all__ = ["PROMPT", "Answered", "chat"]
+__all__ = ["PROMPT", "LocalChat", "chat"]
 
 log = logging.getLogger(__name__)
 
@@ -50,20 +50,6 @@ PROMPT = "> "
 """The prompt shown before each message when typing at a terminal."""
 
 _ENDS = {"exit", "quit"}
-
-
-class Answered(NamedTuple):
-    """One message answered, as ``paperchat chat`` prints it.
-
-    Attributes:
-        data: The turn's JSON (:func:`ui.wire.answer_json`), printed with ``--json``.
-        text: The terminal rendering (:func:`ui.render.render_comparison`).
-        interpreted: The question as read when a follow-up's references were spelled out, else ``""``.
-    """
-
-    data: dict
-    text: str
-    interpreted: str
 
 
 def _lines() -> Iterator[str]:

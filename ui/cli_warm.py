@@ -12,6 +12,7 @@ import contextlib
 import logging
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 import click
 
@@ -20,11 +21,28 @@ from rag.settings import Settings
 from ui.discovery import WarmClient
 from ui.render import Qid, print_answer_data
 
-__all__ = ["LOCAL_HELP", "ChatFailed", "WarmChat", "WarmGone", "ask_warm", "compare_warm", "ingest_warm", "table_warm"]
+__all__ = [
+    "LOCAL_HELP", "Answered", "ChatFailed", "WarmChat", "WarmGone", "ask_warm", "compare_warm", "ingest_warm",
+    "table_warm",
+]
 
 log = logging.getLogger(__name__)
 
 LOCAL_HELP = "Run in this process even when `paperchat serve` or `paperchat ui` serves this data directory."
+
+
+class Answered(NamedTuple):
+    """One message answered, as ``paperchat chat`` prints it.
+
+    Attributes:
+        data: The turn's JSON (:func:`ui.wire.answer_json`), printed with ``--json``.
+        text: The terminal rendering (:func:`ui.render.render_comparison`).
+        interpreted: The question as read when a follow-up's references were spelled out, else ``""``.
+    """
+
+    data: dict
+    text: str
+    interpreted: str
 
 
 class ChatFailed(Exception):
@@ -96,16 +114,14 @@ class WarmChat:
         except httpx.HTTPError as exc:
             raise WarmGone(f"the warm process at {self.client.info.url} stopped answering ({exc})") from exc
 
-    def __call__(self, text: str, notice: str):
-        """Answer one message in the kept conversation (an :class:`ui.cli_chat.Answered`).
+    def __call__(self, text: str, notice: str) -> Answered:
+        """Answer one message in the kept conversation.
 
         Raises:
             ChatFailed: answering this message failed; the conversation goes on.
             WarmGone: the process stopped answering (the caller goes on in-process).
             click.ClickException: the LLM is no longer usable.
         """
-        from ui.cli_chat import Answered
-
         reply = self._send(text, notice)
         self._asked.append((text, notice))
         if "error" in reply:

@@ -8,6 +8,7 @@ import os
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rag.llm.clients import ChatLLM, EmbeddedLLM, LLMError, LLMUnavailable
@@ -15,6 +16,7 @@ from rag.settings import Settings
 from store.chroma import ChromaStore
 
 if TYPE_CHECKING:  # imported where used: a command that only opens the store loads no model code
+    from rag.evidence.selector import EvidenceSelector
     from rag.index.embed import Embedder
     from rag.index.retrieve import HybridRetriever
     from rag.question.reader import Reader
@@ -27,6 +29,7 @@ __all__ = [
     "Components",
     "build_pipeline",
     "data_version",
+    "keep_sentences",
     "make_embedder",
     "make_llm",
     "open_store",
@@ -196,8 +199,9 @@ def refreshed(components: Components) -> Components | None:
 def prewarming(components: Components) -> Iterator[threading.Thread]:
     """Embed the sentences of every paper of the collection in a background thread while the block
     runs (:meth:`rag.evidence.selector.EvidenceSelector.warm_all`), so that in a serving process (the page,
-    the API, the MCP server) no answer waits for the first embedding of its papers' sentences.
-    Yields the started thread.
+    the API, the MCP server) no answer waits for the first embedding of its papers' sentences, then
+    keep them on disk for the next process (:func:`keep_sentences`; also what was embedded when the
+    block ends first). Yields the started thread.
 
     On leaving the block the thread is told to stop and is joined (it finishes the abstract it is
     embedding, tens of milliseconds). A serving command must leave the block before the
@@ -206,15 +210,39 @@ def prewarming(components: Components) -> Iterator[threading.Thread]:
     """
     papers = list(components.retriever.papers.values())
     stop = threading.Event()
-    thread = threading.Thread(
-        target=components.pipeline.evidence.warm_all, args=(papers, stop), name="paperchat-prewarm", daemon=True
-    )
+    evidence = components.pipeline.evidence
+
+    def warm_and_keep() -> None:
+        evidence.warm_all(papers, stop)
+        keep_sentences(components.settings, evidence)  # the next process reads them instead (rag.evidence.kept)
+
+    thread = threading.Thread(target=warm_and_keep, name="paperchat-prewarm", daemon=True)
     thread.start()
     try:
         yield thread
     finally:
         stop.set()
         thread.join()
+
+
+def _sentences_path(settings: Settings) -> Path:
+    from rag.evidence.kept import kept_path
+
+    return kept_path(settings.home / "cache" / "index", settings.index_name())
+
+
+def keep_sentences(settings: Settings, evidence: EvidenceSelector) -> int:
+    """Write the sentence embeddings ``evidence`` (an :class:`~rag.evidence.selector.EvidenceSelector`)
+    holds to the data directory (:mod:`rag.evidence.kept`), unless they are all there already;
+    returns how many papers were written."""
+    from rag.evidence import kept
+
+    entries = evidence.embedded()
+    if not entries or len(entries) == evidence.kept_on_disk:
+        return 0
+    written = kept.save(_sentences_path(settings), entries, evidence.embedder.name, evidence.embedder.dimension)
+    evidence.kept_on_disk = written or evidence.kept_on_disk
+    return written
 
 
 def build_pipeline(
@@ -242,6 +270,11 @@ def build_pipeline(
     store = store or open_store(settings)
     retriever = HybridRetriever(store, embedder, settings.retrieval, cache_dir=settings.home / "cache" / "index")
     evidence = EvidenceSelector(embedder, list(retriever.papers.values()), settings.evidence)
+    from rag.evidence.kept import load  # sentences an earlier process embedded (rag.evidence.kept)
+
+    on_disk = load(_sentences_path(settings), retriever.papers.values(), embedder.name, embedder.dimension)
+    evidence.use_kept(on_disk)
+    evidence.kept_on_disk = len(on_disk)
     note = ""
     if llm == "configured":
         try:

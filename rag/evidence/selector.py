@@ -84,6 +84,9 @@ class EvidenceSelector:
         self.settings = settings if settings is not None else EvidenceSettings()
         self._cache: dict[str, tuple[list[Sentence], np.ndarray]] = {}
         self._abstracts: dict[str, str] = {}  # the abstract each cache entry was computed from
+        self._kept: dict[str, tuple[str, np.ndarray]] = {}  # read from disk, not used yet (rag.evidence.kept)
+        self.kept_on_disk = 0
+        """Papers whose sentence embeddings the data directory holds (:func:`rag.pipeline.keep_sentences`)."""
         self._moves: dict[str, list[str]] = {}
         df: Counter[str] = Counter()
         for p in papers:
@@ -111,6 +114,22 @@ class EvidenceSelector:
                 taken += 1
         return taken
 
+    def use_kept(self, kept: dict[str, tuple[str, np.ndarray]]) -> None:
+        """Take sentence embeddings kept on disk (:func:`rag.evidence.kept.load`: paper id -> (its
+        abstract, ``(m, d)`` float32)): a paper's first use reads them instead of embedding, when its
+        abstract is the same and still splits into ``m`` sentences."""
+        self._kept.update(kept)
+
+    def embedded(self) -> dict[str, tuple[str, np.ndarray]]:
+        """Paper id -> (abstract, ``(m, d)`` sentence embeddings) of every paper used or warmed so far,
+        and of those kept on disk not used yet (what :func:`rag.evidence.kept.save` writes)."""
+        out = dict(self._kept)
+        for pid, (_, vecs) in list(self._cache.items()):  # another thread may be adding one meanwhile
+            abstract = self._abstracts.get(pid)
+            if abstract is not None:
+                out[pid] = (abstract, vecs)
+        return out
+
     def warm_all(self, papers: list[Paper], stop: threading.Event | None = None) -> None:
         """Embed the sentences of every paper of ``papers`` (one call per paper, as :meth:`warm`)
         until done or ``stop`` is set: a serving process runs this in the background so that no
@@ -136,8 +155,12 @@ class EvidenceSelector:
         got = self._cache.get(paper.id)
         if got is None:
             sents = _data_sentences(paper.abstract)
-            with timed("embedding", tally="embedded"):
-                got = (sents, self.embedder.embed([s.text for s in sents]))
+            kept = self._kept.pop(paper.id, None)
+            if kept is not None and kept[0] == paper.abstract and len(kept[1]) == len(sents):
+                got = (sents, kept[1])
+            else:
+                with timed("embedding", tally="embedded"):
+                    got = (sents, self.embedder.embed([s.text for s in sents]))
             self._cache[paper.id] = got
             self._abstracts[paper.id] = paper.abstract
         return got

@@ -110,6 +110,9 @@ def test_what_is_saved_includes_kept_entries_not_used_yet(tmp_path):
     second = EvidenceSelector(emb, PAPERS)
     second.use_kept(kept.load(path, PAPERS, emb.name, emb.dimension))
     second.sentences(PAPERS[0])  # one used, the others still waiting in memory
+    emb.embedded.clear()
+    second.warm_all(PAPERS)  # a serving process's background warming leaves kept papers to their first use
+    assert emb.embedded == [] and len(second._kept) == len(PAPERS) - 1
     assert sorted(second.embedded()) == sorted(p.id for p in PAPERS)
 
 

@@ -135,11 +135,13 @@ class EvidenceSelector:
         until done or ``stop`` is set: a serving process runs this in the background so that no
         answer waits for the first embedding of a paper's sentences. ``stop`` is looked at before
         each paper, so a process that stops waits for one abstract's embedding at most (tens of
-        milliseconds on two cores)."""
+        milliseconds on two cores). Papers whose embeddings were kept on disk (:meth:`use_kept`) are
+        left to their first use."""
         for p in papers:
             if stop is not None and stop.is_set():
                 return
-            self.sentences(p)
+            if p.id not in self._kept:  # kept on disk: read when first used (splitting all would hold the GIL)
+                self.sentences(p)
 
     def warm(self, papers: list[Paper]) -> None:
         """Embed the sentences of every paper not cached yet, one call per paper: a paper's vectors

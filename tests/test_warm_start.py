@@ -50,3 +50,16 @@ def test_after_warming_the_first_question_with_a_typing_error_reads_nothing_from
     assert plan.english  # read as the English question it is
     turn = extractive.conversation().ask(TYPO)
     assert len(loaded) == before and turn.answer.cited_ids == ["000_6b930c46f6674b66#2"]  # APM
+
+
+def test_the_page_renders_one_answer_before_serving_and_keeps_none_of_its_files(extractive):
+    from ui.exports import bibtex_key
+    from ui.handlers import Handlers
+
+    handlers = Handlers(extractive)
+    before = set(handlers.export_root.glob("*")) if handlers.export_root.exists() else set()
+    bibtex_key.cache_clear()  # as in a fresh process
+    assert handlers.warm_up(TYPO) > 0
+    # the first export's keys of the whole collection are computed (told apart across all papers)
+    assert bibtex_key.cache_info().currsize == len(extractive.retriever.papers)
+    assert set(handlers.export_root.glob("*")) == before  # the throwaway session's files are gone

@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import logging
 import queue
+import shutil
 import threading
 import time
 import uuid
@@ -333,6 +334,23 @@ class Handlers:
             session, stopped=stop.is_set(), warning=warning, notice=trimmed, clock=clock, started=started
         )
         yield (*outputs[:7], skip, session)
+
+    def warm_up(self, question: str) -> float:
+        """Answer and render ``question`` once, extractively, in a throwaway session whose export files
+        are then removed, so that the page's first question waits for nothing its rendering computes
+        on first use (the BibTeX keys of the whole collection: 0.2-0.6 s on 3,136 papers). Returns
+        the seconds taken; a failure is logged, never raised (a slower first answer, not a failed start)."""
+        t = time.perf_counter()
+        session = self.new_session()
+        try:
+            top_k = self.settings.retrieval.top_k
+            for _ in self.respond(question, "none", self.backends.default_model, top_k, "", "", "", True, session):
+                pass
+        except Exception:  # noqa: BLE001 - see the docstring
+            log.warning("warming the page up failed", exc_info=True)
+        finally:
+            shutil.rmtree(session.export_dir, ignore_errors=True)
+        return time.perf_counter() - t
 
     def stop_answer(self, session: Session | None) -> tuple:
         """Stop the running answer (server side) and show what was checked so far."""

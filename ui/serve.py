@@ -73,6 +73,7 @@ def launch(
     default_llm_note: str = "",
     block: bool = True,
     announce: bool | None = None,
+    warm: bool | None = None,
 ) -> gr.Blocks:
     """Serve the app (never through a share link), with the ``/paperchat/*`` routes of :mod:`ui.warm`
     so the command line answers through it; while it blocks, the data directory's discovery file
@@ -89,6 +90,8 @@ def launch(
             the server running in a background thread (tests; call ``demo.close()``).
         announce: Keep the discovery file (default: while blocking). With ``block=False`` the file
             stays until the process ends (tests; a closed page's file is then ignored as not answering).
+        warm: Answer and render one question before serving (:meth:`ui.handlers.Handlers.warm_up`;
+            default: while blocking), so the first question waits for nothing rendering loads.
 
     Returns:
         The running app.
@@ -99,9 +102,11 @@ def launch(
     auth = parse_auth(auth)
     check_bind(host, auth)
     from ui.discovery import new_server_info, remove_discovery, write_discovery
-    from ui.warm import WarmService, add_warm_routes
+    from ui.warm import WarmService, add_warm_routes, warm_questions
 
     handlers = Handlers(components, default_llm_note)
+    if block if warm is None else warm:
+        handlers.warm_up(warm_questions(components)[-1])
     demo = build_app(components, default_llm_note=default_llm_note, handlers=handlers)
     if block:
         shown = f"[{host}]" if ":" in host else host

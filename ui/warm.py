@@ -53,7 +53,7 @@ from ui.session import Backends
 
 __all__ = [
     "WARM_QUESTIONS", "AskRequest", "CompareRequest", "IngestRequest", "WarmService", "add_warm_routes", "load_warmed",
-    "serve_advertised", "warm_up",
+    "serve_advertised", "warm_questions", "warm_up",
 ]
 
 log = logging.getLogger(__name__)
@@ -77,14 +77,19 @@ def _read_languages() -> None:
     looks_non_english(WARM_QUESTIONS[0])
 
 
+def warm_questions(components: Components) -> list[str]:
+    """:data:`WARM_QUESTIONS` about this collection (``{label}``: its first paper's name)."""
+    papers = components.retriever.papers
+    label = next(iter(papers.values())).label if papers else "DANCE"
+    return [q.format(label=label) for q in WARM_QUESTIONS]
+
+
 def warm_up(components: Components) -> float:
     """Answer :data:`WARM_QUESTIONS` in a throwaway conversation, extractively; returns the seconds taken."""
     t = time.perf_counter()
-    papers = components.retriever.papers
-    label = next(iter(papers.values())).label if papers else "DANCE"
     conversation = Conversation(components.answerer(None))
-    for question in WARM_QUESTIONS:
-        conversation.ask(question.format(label=label))
+    for question in warm_questions(components):
+        conversation.ask(question)
     return time.perf_counter() - t
 
 

@@ -719,6 +719,20 @@ def test_a_description_after_a_list_means_the_listed_paper_that_states_it(conv: 
     assert [c.label for c in conv.ask("what is its main result?").citations] == ["ReAugment"]
 
 
+@pytest.mark.parametrize(
+    ("message", "label", "said"),
+    [
+        ("and the TTS one, does it release code?", "MCLP", "github.com/y-ren16/MCLP"),  # a new user's: was 8 papers
+        ("the deepfake one: what benchmarks does it use?", "CA-SOADD", "ASVSpoof"),
+    ],
+)
+def test_a_described_paper_put_before_its_question_is_the_listed_paper(conv: Conversation, message, label, said):
+    conv.ask("Which papers work on speech or audio?")
+    t = conv.ask(message)
+    assert [c.label for c in t.citations] == [label], t.answer.text
+    assert said in t.answer.text, t.answer.text
+
+
 @pytest.mark.parametrize("correction", ["I mean the deepfake one", "no, I mean the deepfake one"])
 def test_a_correction_asks_the_previous_question_of_the_paper_it_describes(conv: Conversation, correction):
     conv.ask("Which papers work on speech or audio?")

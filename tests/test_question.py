@@ -13,7 +13,14 @@ import pytest
 from rag.index.catalogue import Catalogue
 from rag.question.phrasing import clean_input, facets, split_exclusion, split_frame
 from rag.question.plan import AskPlan
-from rag.question.reader import MAX_QUESTION_CHARS, Reader, asked_title, narrowed_question, read_question
+from rag.question.reader import (
+    MAX_QUESTION_CHARS,
+    Reader,
+    asked_title,
+    dislocated_question,
+    narrowed_question,
+    read_question,
+)
 from rag.vocabulary import Vocabulary
 from store.papers import Paper, make_paper
 
@@ -852,6 +859,38 @@ def test_an_adverb_of_manner_is_no_part_of_a_topic(topic, parts):
     from rag.question.parts import topic_parts
 
     assert topic_parts(topic) == parts
+
+
+# --- a paper put before its question and taken up by a pronoun ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "question"),
+    [
+        ("and the TTS one, does it release code?", "does the TTS one release code?"),  # a new-user message
+        # phrasings the class was not written for
+        ("the ride-hailing paper: how big is its model?", "how big is the ride-hailing paper's model?"),
+        ("so that deepfake paper, is it evaluated on ASVspoof?", "is that deepfake paper evaluated on ASVspoof?"),
+        ("the papers on RL, do they use PPO?", "do the papers on RL use PPO?"),
+        ("this one, what are its limitations?", "what are this one's limitations?"),
+        # not so built
+        ("OK, does it use RL?", None),  # a lead word, not a paper
+        ("DANCE, what does it propose?", None),  # a name put first is a reference of its own
+        ("So, does it use RL?", None),
+        ("Which paper, if any, uses RL?", None),
+        ("In this paper, what is proposed?", None),
+        ("the graph paper, summarize", None),  # no question word after the comma
+        ("does the TTS one release code?", None),
+    ],
+)
+def test_a_paper_put_before_its_question_is_read_in_the_pronouns_place(message, question):
+    assert dislocated_question(message) == question
+
+
+def test_a_paper_put_before_its_question_is_asked_of_that_paper(cat):
+    plan = read_question("and the paper on multimodal datasets, does it use LLMs?", cat)
+    assert plan.asked == "and the paper on multimodal datasets, does it use LLMs?"  # as typed
+    assert plan.query == "does the paper on multimodal datasets use LLMs?"
 
 
 # --- a question asked within the papers the previous answer listed ------------------------------

@@ -332,6 +332,40 @@ def narrowed_question(query: str) -> str | None:
     return None
 
 
+# A paper described before the question that takes it up with a pronoun ("and the TTS one, does it
+# release code?", "that ride-hailing paper: how big is its model?"): "the/that/this" and at most
+# DISLOCATED_MAX_WORDS words before a comma, colon or dash. A name put first ("DANCE: what does it
+# propose?") needs no rewriting: the name is a reference of the message the pronoun takes up.
+DISLOCATED_MAX_WORDS = 6
+_DISLOCATED = re.compile(
+    rf"^\W*(?:{_V['choice_lead']}\W+)?(?P<paper>{_V['dislocated_lead']}(?:\s+[^\s,:;?!]+){{1,{DISLOCATED_MAX_WORDS}}})"
+    rf"\s*(?:[,:;]|\s[-–—])\s*(?P<question>{_V['dislocated_question']}\b.*)$",
+    re.I | re.S,
+)
+_TAKEN_UP = re.compile(_V["dislocated_pronoun"], re.I)
+
+
+def dislocated_question(query: str) -> str | None:
+    """The question of a message that puts its paper first and takes it up with a pronoun, with
+    the paper in the pronoun's place: "and the TTS one, does it release code?" -> "does the TTS one
+    release code?", "the ride-hailing paper: how big is its model?" -> "how big is the ride-hailing
+    paper's model?"; ``None``
+    when the message is not so built (the first pronoun of the question is replaced, a possessive by
+    the paper's possessive)."""
+    m = _DISLOCATED.match(query)
+    if m is None:
+        return None
+    paper, question = m.group("paper").strip(), m.group("question")
+    if _TAKEN_UP.search(paper):
+        return None
+    p = _TAKEN_UP.search(question)
+    if p is None:
+        return None
+    word = p.group(0).lower()
+    put = f"{paper}'s" if word in ("its", "their") else paper
+    return question[: p.start()] + put + question[p.end() :]
+
+
 def _narrowing(plan: Plan) -> FollowUp:
     """The :class:`FollowUp` of a question asked within the last list: what each listed paper must
     state to be kept (the terms of each alternative of its topic, or the artifact it must make
@@ -658,6 +692,9 @@ class Reader:
         greeting = bool(query) and social(query)
         if not greeting:  # "hi, which papers ...", "thanks! and who wrote it?": what is asked
             query = strip_social(query)
+        resumed = dislocated_question(query) if query and not greeting else None
+        if resumed is not None:  # "the TTS one, does it release code?": "does the TTS one release code?"
+            return replace(self.read(resumed, filters=filters), asked=asked)
         narrowed = narrowed_question(query) if query and not greeting else None
         if narrowed is not None:  # "which of them use RL?": "which papers use RL?" within the last list
             plan = self.read(narrowed, filters=filters)

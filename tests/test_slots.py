@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from rag.llm.prose import REFUSAL
-from rag.question.slots import measure_slot
+from rag.question.slots import DATA_SIZE, measure_slot
 from rag.route.lead import clause_spans
 from rag.route.slot import DATE, MODEL_SIZE, slot_span, states_amount
 from rag.types import Slot
@@ -40,6 +40,40 @@ from tests.test_decisions import PAPERS, Seams
 def test_an_amount_asks_the_noun_phrase_after_its_opener_or_its_verb(question, terms):
     slot = measure_slot(question, {"FoldNet", "QCirc", "TinyServe"})
     assert slot is not None and slot.amount and slot.terms == terms, slot
+
+
+@pytest.mark.parametrize(
+    ("question", "data_size"),
+    [
+        ("what dataset size does FoldNet train on?", True),
+        ("how big is TinyServe's training set?", True),
+        ("how much data does QCirc need?", True),
+        ("what is the size of the pretraining corpus?", True),
+        ("how large a benchmark does it build?", True),
+        ("how many datasets does FoldNet use?", False),  # counts datasets
+        ("how much memory does TinyServe need?", False),
+        ("what model size does QCirc use?", False),
+        ("how much does the dataset improve accuracy?", False),
+    ],
+)
+def test_the_size_of_a_dataset_is_one_slot_whatever_its_words(question, data_size):
+    slot = measure_slot(question, ["FoldNet", "TinyServe", "QCirc"])
+    assert slot is not None
+    assert (slot.form == DATA_SIZE) is data_size, slot
+
+
+@pytest.mark.parametrize(
+    ("sentence", "stated"),
+    [
+        ("We release 95K validator-verified CoT traces and show that supervision matters.", True),
+        ("Spanning 75 tasks, our dataset features 91,581 step-level annotations.", True),
+        ("We collect over 1,200 hours of speech from 40 speakers.", True),
+        ("Across 8 TAG datasets, it improves accuracy by 2.33% with 33.42% fewer tokens.", False),
+        ("Our 12M-parameter model reduces delay by 10%.", False),
+    ],
+)
+def test_the_size_of_a_dataset_is_stated_by_a_count_of_its_items(sentence, stated):
+    assert (slot_span(Slot(DATA_SIZE, form=DATA_SIZE, amount=True), sentence) is not None) is stated
 
 
 def test_a_question_that_names_no_measure_has_no_slot():

@@ -42,6 +42,7 @@ from store.labels import find_code_url, stated_name
 from store.papers import Paper, strip_markup
 
 __all__ = [
+    "DATA_ITEMS",
     "DEFAULT_COLUMNS",
     "KINDS",
     "TOPIC",
@@ -140,7 +141,7 @@ _SIZE = re.compile(
 )
 """A model's size: a parameter count ("7B", "1.5 billion parameters", "12M-parameter"); a number
 that counts items ("100 M jets", "10K dialogues") is a dataset's size, not a model's."""
-_ITEMS = re.compile(
+DATA_ITEMS = re.compile(
     r"(?<![\w.+])(?:(?:over|more than|about|around|nearly|approximately|roughly|~)\s+)?"
     r"\d[\d,]*(?:\.\d+)?\s?(?:[KMB]\b|k\b|thousand\b|million\b|billion\b)?\+?"
     r"\s+(?:[\w-]+\s+){0,2}?" + _COUNT_NOUN + r"(?![\w-])",
@@ -233,7 +234,7 @@ def _dataset_size_cell(paper: Paper, evidence: EvidenceSource) -> Cell:
     if first is None:
         return Cell()
     for i in range(first, len(sents)):
-        found = list(dict.fromkeys(m.group(0).strip() for m in _ITEMS.finditer(texts[i])))
+        found = list(dict.fromkeys(m.group(0).strip() for m in DATA_ITEMS.finditer(texts[i])))
         if found and (i <= first + 1 or DATASET_NOUN.search(texts[i])):
             ev = (Evidence(paper.id, sents[i].text, sents[i].start, sents[i].end, 1.0),)
             value = "; ".join(found)

@@ -32,6 +32,13 @@ _AUXILIARY = _VOCABULARY["auxiliary"].words
 _VERB = _VOCABULARY["measure_verb"].words
 _GENERIC = _VOCABULARY["generic"].words
 _LEARNING_RATE = _VOCABULARY["learning_rate_shorthand"]
+_DATA_NOUN = _VOCABULARY["data_noun"].words
+_DATA_SIZE_WORD = _VOCABULARY["data_size_word"].words
+_DATA_SIZE_OPENER = _VOCABULARY["data_size_opener"]
+_SIZE_NOUN = _VOCABULARY["size_noun"].words
+DATA_SIZE = "dataset size"
+"""The slot of a question asking how large a dataset is: stated by a count of its items
+(:data:`rag.route.slot.DATA_ITEMS`), whatever words the question used for the dataset."""
 _WORD = re.compile(r"[\w@][\w@'’.-]*[\w%]|[\w%]")
 
 GUESSED_SIZE = re.compile(r"(?<![\w-])\d+(?:\.\d+)?\s?[BM]\b(?!-)")  # case-sensitive: "7B", "350M", not "Agent-Omit-8B"
@@ -93,10 +100,25 @@ def measure_slot(text: str, names: Collection[str] = ()) -> Slot | None:
         aux = next((j for j in range(i, min(i + 3, len(words))) if words[j].lower() in _AUXILIARY), None)
         if not terms and aux is not None:  # "by what factor does <the final reward> go up"
             terms = _terms(_phrase_after(words, aux + 1), names)
+        if terms and set(terms) <= _SIZE_NOUN and end != starts[-1]:
+            continue  # "what is the size of the training set": the size of what follows
         if terms:
             counted = any(m.end() == end for m in _COUNT_OPENER.finditer(text))
+            sized = any(m.end() == end for m in _DATA_SIZE_OPENER.finditer(text))
+            if _asks_data_size(terms, sized=sized, counted=counted):
+                return Slot(DATA_SIZE, form=DATA_SIZE, amount=True)
             return Slot(" ".join(terms), terms, amount=True, count=counted)
     return None
+
+
+def _asks_data_size(terms: tuple[str, ...], *, sized: bool, counted: bool) -> bool:
+    """Whether a measure's terms ask the size of a dataset: only words of a dataset and of its size
+    ("dataset size", "training set", "data" after "how much"), one of them a dataset's noun, and a
+    size asked (a size word, or an opener of a size: "how much data", not "how many datasets")."""
+    words = {t.lower() for t in terms}
+    if counted or not words & _DATA_NOUN or not words <= _DATA_NOUN | _DATA_SIZE_WORD | _SIZE_NOUN:
+        return False
+    return sized or bool(words & _SIZE_NOUN)
 
 
 def detail_slot(detail: Detail, *, amount: bool = False, guess: str = "") -> Slot:

@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import re
 
+from rag.evidence.table import DATA_ITEMS
 from rag.lexicon import joined_form, states_phrase, term_key
+from rag.question.slots import DATA_SIZE
 from rag.route.lead import MIN_CLAUSE_WORDS, _capped, _keys_at, clause_spans, states_amount, term_span
 from rag.types import Slot
 from rag.vocabulary import beside
@@ -48,7 +50,7 @@ DATE = re.compile(
 )
 """A date a sentence states: a month with its year ("March 2024", "Dec. 3, 2023") or an ISO date."""
 
-_FORMS = {"model size": MODEL_SIZE, "date": DATE}
+_FORMS = {"model size": MODEL_SIZE, "date": DATE, DATA_SIZE: DATA_ITEMS}
 _MEMORY_MEASURE = _VOCABULARY["memory_measure"].pattern
 _SPEED_MEASURE = _VOCABULARY["speed_measure"].pattern
 MEMORY_AMOUNT = re.compile(rf"(?<![\w.])\d+(?:\.\d+)?\s?-?{_VOCABULARY['memory_unit'].bare}\b")

@@ -15,6 +15,7 @@ REQUIRED: dict[str, frozenset[str]] = {
     "system": frozenset({"refusal"}),
     "answer": frozenset({"sources", "question", "sentences", "example"}),
     "rewrite": frozenset({"history", "question"}),
+    "related_work": frozenset({"sources", "topic", "group", "example"}),
 }
 
 

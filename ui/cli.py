@@ -1,5 +1,6 @@
 """The ``paperchat`` command line: ingest, ask, compare, ui, eval, config, remove; mcp and serve
-(:mod:`ui.cli_remote`); table (:mod:`ui.cli_table`); chat (:mod:`ui.cli_chat`).
+(:mod:`ui.cli_remote`); table (:mod:`ui.cli_table`); chat (:mod:`ui.cli_chat`); related-work
+(:mod:`ui.cli_related_work`).
 
 Every command that answers goes through :class:`rag.route.conversation.Conversation`, the route the
 chat page serves, so the CLI, ``eval`` and the page answer alike.
@@ -23,6 +24,7 @@ import click
 from rag.settings import Settings, default_corpus
 from store.textin import clean_text
 from ui.cli_chat import chat
+from ui.cli_related_work import related_work
 from ui.cli_remote import mcp, serve
 from ui.cli_setup import (
     LLM_CHOICE,
@@ -432,6 +434,7 @@ main.add_command(chat)
 main.add_command(mcp)
 main.add_command(serve)
 main.add_command(table)
+main.add_command(related_work)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -9,7 +9,9 @@ A message is read once (:func:`rag.question.reader.read`) into one of
 * :class:`AskPlan`: a question about papers it names or about a topic ("which papers ...");
 * :class:`ComparePlan`: papers side by side, with what to quote from each;
 * :class:`TablePlan`: one row per paper, one column per phrase asked;
-* :class:`SummaryPlan`: one paper's summary, or a synthesis of the papers on a topic.
+* :class:`SummaryPlan`: one paper's summary, or a synthesis of the papers on a topic;
+* :class:`RelatedWorkPlan`: a related-work draft on a topic, over the papers a "which papers"
+  question on it lists.
 
 Every plan starts with the :class:`Plan` header: what was asked, the query read, the papers it
 refers to and the filters it states. Later stages read these fields, never the text again.
@@ -38,6 +40,7 @@ __all__ = [
     "PaperRef",
     "Plan",
     "RefKind",
+    "RelatedWorkPlan",
     "Reply",
     "StatedFilters",
     "SummaryPlan",
@@ -458,3 +461,24 @@ class SummaryPlan(Plan):
     def intent(self) -> str:
         """``topic_summary`` for the papers on a topic, else ``summary``."""
         return "topic_summary" if self.topic is not None else "summary"
+
+
+@dataclass(frozen=True)
+class RelatedWorkPlan(Plan):
+    """A related-work draft on a topic ("draft a related-work section on T"): the papers that
+    "Which papers are about T?" lists, grouped by what they do, each group a paragraph of cited
+    statements (:mod:`rag.route.related_work`).
+
+    Attributes:
+        subject: The topic as asked ("reinforcement learning for LLM agents").
+        papers: The plan of "Which papers are about <subject>?", read as that question is: its
+            papers are the draft's (``None`` when the topic reads as no such question).
+    """
+
+    subject: str = ""
+    papers: AskPlan | None = None
+
+    @property
+    def intent(self) -> str:
+        """``related_work``."""
+        return "related_work"

@@ -19,8 +19,9 @@ phrasing, so that it holds however a researcher asks:
   ("the ride-hailing paper");
 * **intent**: a comparison (a comparison word, or two named papers and "each"/"both"/"or" or a
   word that ranks them: "better", "outperforms"; its ``verdict`` when it asks which wins), a
-  table, a summary (a summary word and one paper, nothing else asked), a topic summary, the
-  collection itself, a reply that asks nothing, or a question (:class:`rag.question.plan.AskPlan`);
+  table, a summary (a summary word and one paper, nothing else asked), a topic summary, a
+  related-work draft (:mod:`rag.question.related_work`), the collection itself, a reply that
+  asks nothing, or a question (:class:`rag.question.plan.AskPlan`);
 * **asks**: what to quote from each paper (the question without frame, names and
   comparison/summary words) with its rhetorical roles and sub-questions (:class:`rag.question.plan.Ask`);
 * **form**: whether the question asks yes or no about papers it refers to ("Does DANCE use
@@ -80,6 +81,7 @@ from rag.question.plan import (
     Number,
     PaperRef,
     Plan,
+    RelatedWorkPlan,
     Reply,
     StatedFilters,
     SummaryPlan,
@@ -87,6 +89,7 @@ from rag.question.plan import (
     Topic,
 )
 from rag.question.polar import polar, polar_available, polar_compares, polar_terms
+from rag.question.related_work import related_work_topic
 from rag.question.roles import asks_own_limitations, is_summary, question_roles
 from rag.question.slots import GUESSED_SIZE, read_slot
 from rag.question.table import asks_table, column_phrases, split_table
@@ -570,6 +573,21 @@ class Reader:
         header = _Header(asked=message, query=message, filters=stated)
         return self.table_plan(header, rest, phrases, named=not rows)
 
+    def related_work(self, topic: str, *, filters: Collection[str] = FILTER_KINDS) -> RelatedWorkPlan:
+        """The plan of a related-work draft asked by its topic (``paperchat related-work``, the MCP
+        tool, the API): ``topic`` as a chat request's topic is read, the filters it states taken out."""
+        stated, rest = self.stated(clean_input(topic), filters)
+        rest = rest.strip()
+        message = f"Draft a related-work section on {rest}"
+        return self._related_work(_Header(asked=message, query=message, filters=stated), rest)
+
+    def _related_work(self, header: _Header, topic: str) -> RelatedWorkPlan:
+        """A related-work draft on ``topic``: its papers are those of "Which papers are about
+        <topic>?", read as that question is (the same reading, membership and refusal)."""
+        subject = topic.strip(" ?.!,;:")
+        papers = self.read(f"Which papers are about {subject}?", filters=()) if content_terms(subject) else None
+        return RelatedWorkPlan(**header, subject=subject, papers=papers if isinstance(papers, AskPlan) else None)
+
     def columns(self, text: str | Sequence[str]) -> tuple[Column, ...]:
         """The columns a list of phrases asks for (:func:`rag.question.columns.read_columns`)."""
         return read_columns(text)
@@ -709,6 +727,9 @@ class Reader:
             asked=asked, query=query, injected=injected, trimmed=trimmed, dropped=dropped, english=english,
             filters=stated,
         )
+        drafted = related_work_topic(query) if query and not greeting else None
+        if drafted is not None:  # "draft a related-work section on T"
+            return self._related_work(header, drafted)
         located = _refs(query, cat, self.names) if query else []
         refs = [r for _, r in located]
         title = asked_title(query) if cat is not None and not any(r.kind in ("name", "id") for r in refs) else ""

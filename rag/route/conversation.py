@@ -12,13 +12,14 @@ A :class:`Conversation` holds the turns of one user's session. For each message 
   "both" through earlier turns, descriptions through retrieval (:mod:`rag.route.references`);
 * dispatches on the plan's type: a comparison (:mod:`rag.route.compare`), a table across papers
   (:mod:`rag.route.table_answer`), a summary of one paper or of a topic (:mod:`rag.route.summary`),
+  a related-work draft (:mod:`rag.route.related_work`),
   the collection itself (:mod:`rag.route.listing`), a reply that asks nothing, or a question
   (:meth:`rag.route.answer.AnswerPipeline.answer`);
 * keeps one citation numbering for the whole conversation: a paper keeps the number it first got.
 
 The typed entry points (:meth:`Conversation.compare_papers`, :meth:`Conversation.table`,
-:meth:`Conversation.summarize`) build their plans directly. No Gradio here: the UI only renders
-:class:`Turn` objects.
+:meth:`Conversation.summarize`, :meth:`Conversation.related_work`) build their plans directly. No
+Gradio here: the UI only renders :class:`Turn` objects.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from rag.question.plan import (
     ComparePlan,
     PaperRef,
     Plan,
+    RelatedWorkPlan,
     Reply,
     SummaryPlan,
     TablePlan,
@@ -48,6 +50,7 @@ from rag.route.head_to_head import head_to_head, head_to_head_text
 from rag.route.listing import list_papers
 from rag.route.references import ReferenceResolver, Resolution, display_name
 from rag.route.refusal import NOT_ENGLISH
+from rag.route.related_work import draft_related_work
 from rag.route.summary import summarize_paper, summarize_topic
 from rag.route.table_answer import answer_table
 from rag.route.turn import History, Turn, TurnKind, renumber_markers
@@ -288,6 +291,24 @@ class Conversation:
             self.turns.append(turn)
             return turn
 
+    def related_work(
+        self, topic: str, *, filters: Filters | None = None, stop: threading.Event | None = None
+    ) -> Turn:
+        """A related-work draft on ``topic`` (:mod:`rag.route.related_work`): the papers "Which
+        papers are about <topic>?" lists, grouped, each group a paragraph of cited statements;
+        filters as for :meth:`ask` (the ones ``topic`` states are read unless ``filters`` turns it off).
+
+        Returns:
+            A ``related_work`` turn (its ``related_work`` draft), or a ``refusal`` when no paper is
+            on the topic.
+        """
+        filters = filters if filters is not None else Filters()
+        plan = self.pipeline.reader.related_work(topic, filters=filters.reads)
+        with self._lock:
+            turn = self._turn(plan, top_k=None, on_token=None, stop=stop, filters=filters)
+            self.turns.append(turn)
+            return turn
+
     # --- dispatch ----------------------------------------------------------------------
 
     def _turn(
@@ -330,6 +351,8 @@ class Conversation:
             return self._refusal_turn(plan, text, t0, fplan)
         if isinstance(plan, CollectionPlan):
             return self._collection(plan, fplan, t0)
+        if isinstance(plan, RelatedWorkPlan):
+            return self._related_work(plan, fplan, stop)
         if fplan.allowed is not None and not fplan.allowed and not plan.named_ids:
             return self._refusal_turn(plan, self._no_match(fplan), t0, fplan)
         if isinstance(plan, TablePlan):
@@ -490,6 +513,14 @@ class Conversation:
         ans = replace(ans, question=plan.asked, note=self._note(fplan, ans.note))
         kind: TurnKind = "refusal" if ans.refused else "summary"
         return Turn(plan.asked, f"Summarize the papers on {plan.topic.text}", ans, kind, plan=plan)
+
+    def _related_work(self, plan: RelatedWorkPlan, fplan: FilterPlan, stop: threading.Event | None) -> Turn:
+        """A related-work draft turn (:func:`rag.route.related_work.draft_related_work`)."""
+        ans, draft = draft_related_work(self.pipeline, plan, self.cite, allowed=fplan.allowed, stop=stop)
+        ans = replace(ans, note=self._note(fplan, ans.note))
+        standalone = f"Related work on {plan.subject}"
+        kind: TurnKind = "refusal" if draft is None else "related_work"
+        return Turn(plan.asked, standalone, ans, kind, related_work=draft, plan=plan)
 
     # --- filters, clarifications, refusals --------------------------------------------------
 

@@ -12,12 +12,13 @@ from rag.citations import MARKER, format_marker
 from rag.evidence.table import PaperTable
 from rag.question.plan import Plan
 from rag.route.compare import ComparisonTable
+from rag.route.related_work import RelatedWork
 from rag.types import Answer, Citation
 from store.papers import Paper
 
 __all__ = ["CitationNumbering", "History", "Turn", "TurnKind", "renumber_markers"]
 
-TurnKind = Literal["answer", "compare", "table", "summary", "clarify", "refusal"]
+TurnKind = Literal["answer", "compare", "table", "summary", "related_work", "clarify", "refusal"]
 
 
 @dataclass
@@ -30,9 +31,11 @@ class Turn:
             ``question`` when it has none; for comparisons and summaries, what was done).
         answer: The answer, with markers and citations in conversation numbering; its ``text``
             is what the page shows.
-        kind: ``answer``, ``compare``, ``table``, ``summary``, ``clarify`` or ``refusal``.
+        kind: ``answer``, ``compare``, ``table``, ``summary``, ``related_work``, ``clarify`` or ``refusal``.
         table: The comparison table of a ``compare`` turn.
         paper_table: The table of a ``table`` turn (rows papers, columns phrases).
+        related_work: The draft of a ``related_work`` turn (groups of cited statements; its
+            LaTeX, Markdown and BibTeX are :mod:`ui.related_work`'s).
         candidates: Papers to choose from, for a ``clarify`` turn.
         plan: How the message was read.
         within: The papers of an earlier list the question was asked within ("which of them use
@@ -45,6 +48,7 @@ class Turn:
     kind: TurnKind = "answer"
     table: ComparisonTable | None = None
     paper_table: PaperTable | None = None
+    related_work: RelatedWork | None = None
     candidates: tuple[Paper, ...] = ()
     plan: Plan | None = None
     within: tuple[str, ...] = ()

@@ -15,7 +15,7 @@ from typing import Any
 from store.papers import IngestProblem, Paper, ReadResult, decode_file, make_paper
 from store.readers.fields import lookup, parse_year
 
-__all__ = ["latex_to_text", "read_bibtex"]
+__all__ = ["bib_identities", "latex_to_text", "read_bibtex"]
 
 log = logging.getLogger(__name__)
 
@@ -233,3 +233,43 @@ def _paper_from_entry(entry: Any, field_map: Mapping[str, str] | None, *, source
         source=source,
         cite_key=entry.key,
     )
+
+
+def bib_identities(text: str) -> list[tuple[Paper, Any]]:
+    """The entries of a ``.bib`` text as records to match papers by, abstract or not: one
+    ``(record, entry)`` per entry, the record holding what identifies the paper (id and
+    :attr:`~store.papers.Paper.cite_key` the entry key, ``title``, ``doi``, ``url`` read as
+    :func:`read_bibtex` reads them; arXiv ``eprint`` in the URL) and ``entry`` the bibtexparser
+    ``Entry`` as parsed (to write it again as the user wrote it). Blocks that are no entry, and
+    entries the parser gave up on, are left out.
+
+    Raises:
+        ValueError: the text cannot be parsed as BibTeX at all, or holds no entry.
+    """
+    import bibtexparser
+    from bibtexparser.model import DuplicateFieldKeyBlock, Entry
+
+    with _library_messages():
+        try:
+            library = bibtexparser.parse_string(text)
+        except Exception as exc:  # noqa: BLE001 - the parser's own crash, said as bad input
+            raise ValueError(f"cannot parse BibTeX: {exc}") from exc
+    out = []
+    for block in library.blocks:
+        if isinstance(block, DuplicateFieldKeyBlock) and isinstance(block.ignore_error_block, Entry):
+            block = block.ignore_error_block
+        if not isinstance(block, Entry):
+            continue
+        fields = {f.key.strip().lower(): f.value if isinstance(f.value, str) else str(f.value) for f in block.fields}
+        record = Paper(
+            id=block.key,
+            abstract="",
+            title=_unbrace(fields.get("title", "")),
+            doi=_unbrace(fields.get("doi", "")),
+            url=_bib_url(fields),
+            cite_key=block.key,
+        )
+        out.append((record, block))
+    if not out:
+        raise ValueError("no BibTeX entries found")
+    return out

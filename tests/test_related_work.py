@@ -101,7 +101,7 @@ def test_papers_are_grouped_by_a_shared_phrase_each_once_the_topic_words_naming_
         ("Molecule generation", ["c", "d"]),
         ("Speech synthesis", ["a", "b"]),
         ("Other work on diffusion models", ["e"]),
-    ]  # "diffusion models", held by every paper, is the topic's; "molecule generation" has the higher idf x count tie-break
+    ]  # "diffusion models", in every paper, is the topic's; two groups of two, equal scores: by phrase
     assert sorted(p.id for _, ps in groups for p in ps) == ["a", "b", "c", "d", "e"]
     assert group_papers([], "x", lambda p: [], lambda w: 1.0) == []
 
@@ -269,3 +269,37 @@ def test_the_command_writes_the_draft_and_its_bib(from_bib, tmp_path):
         env=env, capture_output=True, text=True, timeout=600, check=False,
     )  # fmt: skip
     assert bad.returncode == 2 and "BibTeX" in bad.stderr
+
+
+def test_the_api_and_the_mcp_tool_give_the_draft_the_command_gives(from_bib):
+    import anyio
+    from fastapi.testclient import TestClient
+
+    from ui.api import create_app
+    from ui.mcp_server import build_server
+    from ui.related_work import related_work
+    from ui.service import Library
+
+    refs = REFS.read_text()
+    turn, files = related_work(Conversation(from_bib.pipeline), TOPIC, bib=refs)
+    assert files is not None
+    library = Library(from_bib)
+    with TestClient(create_app(library)) as http:
+        got = http.post("/v1/related-work", json={"topic": TOPIC, "bib": refs})
+        assert got.status_code == 200, got.text
+        draft = got.json()["draft"]
+        assert (draft["text"], draft["bib"], draft["keys"]) == (files.text, files.bib, files.keys)
+        assert sorted(draft["from_bib"]) == sorted(files.from_bib)
+        for g in draft["groups"]:
+            for s in g["statements"]:
+                (e,) = s["evidence"]
+                assert from_bib.retriever.papers[e["paper_id"]].abstract[e["start"] : e["end"]] == s["text"]
+        bad = http.post("/v1/related-work", json={"topic": TOPIC, "format": "docx"})
+        assert bad.status_code == 400 and "latex or markdown" in bad.json()["error"]["message"]
+    server = build_server(library)
+    result = anyio.run(lambda: server.call_tool("related_work", {"topic": TOPIC, "format": "markdown"}))
+    structured = result.structured_content
+    assert structured["draft"]["format"] == "markdown" and "[@" in structured["draft"]["text"]
+    assert set(structured["draft"]["keys"].values()) <= {
+        e.key for e in bibtexparser.parse_string(structured["draft"]["bib"]).entries
+    }

@@ -1,5 +1,6 @@
 """paperchat as an OpenAI-compatible HTTP API (``paperchat serve``): ``POST /v1/chat/completions``
-(plain and streamed) and ``GET /v1/models``, on FastAPI + uvicorn.
+(plain and streamed) and ``GET /v1/models``, on FastAPI + uvicorn; ``POST /v1/related-work`` drafts
+related work with the user's citation keys (:mod:`ui.related_work`).
 
 A chat client (Open WebUI, the ``openai`` Python client) sends the whole conversation with every
 request. Its user messages go through one :class:`rag.route.conversation.Conversation`, so "what
@@ -40,7 +41,7 @@ from ui.render import sources_text
 from ui.service import Library
 from ui.wire import answer_json
 
-__all__ = ["ChatRequest", "Conversations", "create_app", "reply_content", "start"]
+__all__ = ["ChatRequest", "Conversations", "RelatedWorkRequest", "create_app", "reply_content", "start"]
 
 KEEP_ALIVE = 10.0
 """Seconds between SSE comments while a streamed answer is being made (keeps proxies from closing)."""
@@ -129,6 +130,15 @@ def reply_content(turn: Turn) -> str:
     """The assistant message: the answer text (``[n]`` markers), then the sources when it cites any."""
     sources = sources_text(turn.citations)
     return turn.answer.text.rstrip() + (f"\n\n{sources}" if sources else "")
+
+
+class RelatedWorkRequest(BaseModel):
+    """``POST /v1/related-work``: the topic, ``latex`` or ``markdown``, and the user's ``.bib`` text (optional)."""
+
+    model_config = ConfigDict(extra="forbid")
+    topic: str = Field(min_length=1)
+    format: str = "latex"
+    bib: str = ""
 
 
 def _error(status: int, message: str, kind: str = "invalid_request_error", code: str | None = None) -> JSONResponse:
@@ -244,6 +254,21 @@ def create_app(library: Library, *, api_key: str = "", model: str = "paperchat",
                 stop.set()  # a client that hangs up stops the LLM's generation
 
         return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+
+    @app.post("/v1/related-work")
+    async def related_work(req: RelatedWorkRequest):
+        """A related-work draft (:meth:`ui.service.Library.related_work`): its text, .bib and groups."""
+        from ui.related_work import CitationError
+
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(
+                None, lambda: library.related_work(req.topic, fmt=req.format, bib=req.bib or None)
+            )
+        except CitationError as exc:
+            return _error(500, f"the draft's citations do not resolve: {exc}", kind="server_error")
+        except ValueError as exc:
+            return _error(400, str(exc))
 
     return app
 

@@ -163,7 +163,7 @@ class _PaperServer(MCPServer[None]):
 
 def build_server(library: Library | Deferred[Library]) -> MCPServer:
     """The MCP server over ``library`` (tools ``search_papers``, ``ask``, ``compare``, ``table``,
-    ``get_paper``, ``bibtex``; the papers as resources, paged, and the template ``paper://{id}``).
+    ``related_work``, ``get_paper``, ``bibtex``; the papers as resources, paged, and the template ``paper://{id}``).
 
     Args:
         library: The loaded collection, or a :class:`~ui.deferred.Deferred` one: its load starts
@@ -262,6 +262,31 @@ def build_server(library: Library | Deferred[Library]) -> MCPServer:
         except ValueError as exc:
             raise ToolError(str(exc)) from exc
         return answer_json(turn)
+
+    @server.tool(
+        description="A related-work draft on a topic: the papers 'which papers are about <topic>?' lists, "
+        "grouped by the key phrases of what they do (each paper in one group), each group a paragraph of "
+        "statements: the paper's own sentence for the topic quoted verbatim (an exact span, with its "
+        "evidence), or, with an LLM, prose checked sentence by sentence. Returns the draft as LaTeX "
+        "(\\cite{key}) or Markdown ([@key]) with the .bib entries it cites; keys are the user's own "
+        "(their .bib or Zotero key, or those of the .bib text given, matched by DOI, arXiv id or title), "
+        "else the key the bibtex tool gives; every cited key is checked to resolve in the .bib."
+    )
+    def related_work(
+        topic: Topic,
+        format: Annotated[  # noqa: A002 - the option's name in the CLI and the API
+            str, Field(description="latex (\\cite{key}) or markdown ([@key], pandoc).")
+        ] = "latex",
+        bib: Annotated[
+            str, Field(description="The text of the user's .bib: its keys for the papers it holds (optional).")
+        ] = "",
+    ) -> dict[str, Any]:
+        from ui.related_work import CitationError
+
+        try:
+            return loaded().related_work(topic, fmt=format, bib=bib or None)
+        except (ValueError, CitationError) as exc:
+            raise ToolError(str(exc)) from exc
 
     @server.tool(description="The full record of one paper by id: title, label, authors, year, venue, url, DOI, "
                  "citation key, source file and the abstract that evidence spans index into.")

@@ -30,6 +30,7 @@ from store.merge import paper_keys
 from store.papers import Paper
 from store.readers.bibtex import bib_identities
 from ui.exports import bibtex, bibtex_keys
+from ui.wire import answer_json
 
 __all__ = [
     "FORMATS",
@@ -38,6 +39,7 @@ __all__ = [
     "Format",
     "check_citations",
     "draft_files",
+    "draft_json",
     "related_work",
     "user_keys",
 ]
@@ -282,3 +284,48 @@ def related_work(
     if turn.related_work is None:
         return turn, None
     return turn, draft_files(turn.related_work, conversation.papers, fmt=fmt, bib=bib)
+
+
+def draft_json(turn: Turn, files: DraftFiles | None) -> dict[str, Any]:
+    """A draft as the API and the MCP tool return it: the answer's fields (:func:`ui.wire.answer_json`:
+    text with ``[n]`` markers, citations with evidence spans, refused, note) and ``draft``
+    (``None`` for a refusal): the format, the ``text`` and ``bib`` files, the key of each paper,
+    those from the user's ``.bib``, and the groups, each with its statements (text, quoted or not,
+    the papers and keys it cites, and its evidence: paper id, character span, sentence)."""
+    out = answer_json(turn)
+    draft = turn.related_work
+    if draft is None or files is None:
+        return {**out, "draft": None}
+    groups = [
+        {
+            "name": g.name,
+            "papers": [{"paper_id": pid, "key": files.keys[pid]} for pid in g.paper_ids],
+            "statements": [
+                {
+                    "text": s.text,
+                    "quoted": s.quoted,
+                    "paper_ids": list(s.paper_ids),
+                    "keys": [files.keys[pid] for pid in s.paper_ids],
+                    "evidence": [
+                        {"paper_id": e.paper_id, "start": e.start, "end": e.end, "sentence": e.sentence}
+                        for e in s.evidence
+                    ],
+                }
+                for s in g.statements
+            ],
+        }
+        for g in draft.groups
+    ]
+    return {
+        **out,
+        "draft": {
+            "subject": draft.subject,
+            "format": files.fmt,
+            "text": files.text,
+            "bib": files.bib,
+            "keys": files.keys,
+            "from_bib": sorted(files.from_bib),
+            "backend": draft.backend,
+            "groups": groups,
+        },
+    }

@@ -168,6 +168,19 @@ class Library:
         with self.slot():
             return self.conversation().table(self.question(topic)[0], refs, [self.question(c)[0] for c in columns])
 
+    def related_work(self, topic: str, *, fmt: str = "latex", bib: str | None = None) -> dict[str, Any]:
+        """A related-work draft on ``topic`` as JSON (:func:`ui.related_work.related_work`, then
+        :func:`ui.related_work.draft_json`): the draft's text and ``.bib``, every key checked.
+
+        Raises:
+            ValueError: an empty topic, an unknown format or a ``bib`` that is no BibTeX.
+        """
+        from ui.related_work import draft_json, related_work
+
+        with self.slot():
+            turn, files = related_work(self.conversation(), self.question(topic)[0], fmt=fmt, bib=bib)  # type: ignore[arg-type]
+        return draft_json(turn, files)
+
     # --- records ------------------------------------------------------------------------
 
     def paper(self, paper_id: str) -> Paper:

@@ -14,6 +14,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import bibtexparser
 import pytest
@@ -303,3 +304,20 @@ def test_the_api_and_the_mcp_tool_give_the_draft_the_command_gives(from_bib):
     assert set(structured["draft"]["keys"].values()) <= {
         e.key for e in bibtexparser.parse_string(structured["draft"]["bib"]).entries
     }
+
+
+def test_the_page_offers_a_draft_in_chat_as_tex_and_bib(from_bib):
+    from ui.handlers import Handlers
+
+    handlers = Handlers(from_bib)
+    session = handlers.new_session()
+    hidden = handlers.related_work_downloads(session)
+    assert all(b.visible is False for b in hidden)  # nothing drafted yet
+    session.conversation.ask(f"Can you draft the related-work section for {TOPIC}?")
+    tex_button, bib_button = handlers.related_work_downloads(session)
+    paths = [b.value["path"] if isinstance(b.value, dict) else b.value for b in (tex_button, bib_button)]
+    tex, bib = (Path(p).read_text(encoding="utf-8") for p in paths)
+    assert tex.startswith("% Related work on “diffusion models”") and "\\section{Related Work}" in tex
+    assert set(cited_keys(tex)) == {e.key for e in bibtexparser.parse_string(bib).entries}
+    session.conversation.ask("What does MolDiff address?")  # another answer: the buttons go
+    assert all(b.visible is False for b in handlers.related_work_downloads(session))

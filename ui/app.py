@@ -88,6 +88,8 @@ def build_app(components: Components, *, default_llm_note: str = "", handlers: H
                     dl_bib = gr.DownloadButton("References (.bib)", size="sm", interactive=False, elem_id="pc-dl-bib")
                     dl_csv = gr.DownloadButton("Table (.csv)", size="sm", visible=False, elem_id="pc-dl-csv")
                     dl_rows = gr.DownloadButton("Rows (.bib)", size="sm", visible=False, elem_id="pc-dl-rows")
+                    rw_tex = gr.DownloadButton("Related work (.tex)", size="sm", visible=False, elem_id="pc-rw-tex")
+                    rw_bib = gr.DownloadButton("Related work (.bib)", size="sm", visible=False, elem_id="pc-rw-bib")
                 gr.Examples(EXAMPLES, inputs=question, label="Examples")
             with gr.Column(scale=2, min_width=320, elem_id="pc-side"):  # stays in view on a wide screen
                 evidence = gr.HTML(EMPTY_PANEL, elem_id="pc-evidence", js_on_load=PAGE_JS, padding=True)
@@ -161,6 +163,9 @@ def build_app(components: Components, *, default_llm_note: str = "", handlers: H
         for event in (ask_event, retry_event):
             event.then(handlers.retry_button, inputs=[session_state], outputs=[retry_btn], api_name=False)
             event.then(handlers.table_downloads, inputs=[session_state], outputs=[dl_csv, dl_rows], api_name=False)
+            event.then(
+                handlers.related_work_downloads, inputs=[session_state], outputs=[rw_tex, rw_bib], api_name=False
+            )
 
         def cancelling(button: gr.Button, handler: Callable[[Session | None], tuple], api_name: str) -> None:
             """Wire a button that ends the running answer (Stop, New conversation)."""

@@ -389,6 +389,25 @@ class Handlers:
         shown = (gr.DownloadButton(value=str(path), visible=True) for path in (csv_path, bib_path))
         return next(shown), next(shown)
 
+    def related_work_downloads(self, session: Session | None) -> tuple[Any, Any]:
+        """After an answer: the LaTeX of a related-work draft and the .bib it cites, every key
+        checked (:func:`ui.related_work.draft_files`), when the last turn is a draft; else both
+        buttons hidden."""
+        from ui.related_work import draft_files
+
+        turns = session.conversation.turns if session is not None else []
+        draft = turns[-1].related_work if turns else None
+        if session is None or draft is None:
+            return gr.DownloadButton(visible=False), gr.DownloadButton(visible=False)
+        files = draft_files(draft, self.papers)
+        session.export_dir.mkdir(parents=True, exist_ok=True)
+        tex_path = session.export_dir / f"related-work-{session.exports}.tex"
+        tex_path.write_text(files.text, encoding="utf-8")
+        bib_path = session.export_dir / f"related-work-{session.exports}.bib"
+        bib_path.write_text(files.bib, encoding="utf-8")
+        shown = (gr.DownloadButton(value=str(path), visible=True) for path in (tex_path, bib_path))
+        return next(shown), next(shown)
+
     def retry_button(self, session: Session | None) -> Any:
         """Show Retry only after an answer whose LLM reply was incomplete."""
         return gr.Button(visible=bool(session and session.retry))

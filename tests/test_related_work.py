@@ -321,3 +321,10 @@ def test_the_page_offers_a_draft_in_chat_as_tex_and_bib(from_bib):
     assert set(cited_keys(tex)) == {e.key for e in bibtexparser.parse_string(bib).entries}
     session.conversation.ask("What does MolDiff address?")  # another answer: the buttons go
     assert all(b.visible is False for b in handlers.related_work_downloads(session))
+
+
+def test_an_at_sign_quoted_from_an_abstract_is_no_citation():
+    a = make_paper("x1", "Ask @widgetbot for help. It answers.", title="Widgets Talk to Their Users", year=2023,
+                   authors=["Ada Lovelace"])  # fmt: skip
+    md = draft_files(_draft_of([a]), {"x1": a}, fmt="markdown")
+    assert "“Ask @widgetbot for help.”" in md.text and md.keys == {"x1": "lovelace2023widgets"}

@@ -15,9 +15,7 @@ through; the page exports a draft turn of its chat with :func:`draft_files`.
 
 from __future__ import annotations
 
-import io
 import re
-import zipfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
@@ -48,7 +46,7 @@ Format = Literal["latex", "markdown"]
 FORMATS: tuple[Format, ...] = ("latex", "markdown")
 
 _LATEX_CITE = re.compile(r"\\cite[a-zA-Z]*\*?(?:\[[^\]]*\])*\{([^}]*)\}")
-_MD_CITE = re.compile(r"(?<![\w@])@([A-Za-z0-9_][\w:.#$%&+?<>~/-]*[\w])")
+_MD_CITE = re.compile(r"\[(@[^\[\]]+)\]")  # pandoc's [@a; @b]: a quoted "@user" in an abstract is none
 _MATH = re.compile(r"(\$\$.+?\$\$|\$[^$]+\$|\\\(.+?\\\))", re.S)
 _LATEX_SPECIAL = re.compile(r"(?<!\\)([%&#_])")
 
@@ -79,14 +77,6 @@ class DraftFiles:
     def text_name(self) -> str:
         """``related-work.tex`` or ``related-work.md``."""
         return "related-work.tex" if self.fmt == "latex" else "related-work.md"
-
-    def zip_bytes(self) -> bytes:
-        """A zip archive of the draft and ``related-work.bib``."""
-        out = io.BytesIO()
-        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
-            z.writestr(self.text_name, self.text)
-            z.writestr("related-work.bib", self.bib)
-        return out.getvalue()
 
 
 def user_keys(bib_text: str, papers: Iterable[Paper]) -> dict[str, tuple[str, Any]]:
@@ -133,7 +123,8 @@ def check_citations(text: str, bib: str, fmt: Format) -> set[str]:
     if fmt == "latex":
         cited = {k.strip() for m in _LATEX_CITE.finditer(text) for k in m.group(1).split(",") if k.strip()}
     else:
-        cited = set(_MD_CITE.findall(text))
+        cited = {k.strip().removeprefix("@") for m in _MD_CITE.finditer(text) for k in m.group(1).split(";")}
+        cited.discard("")
     held = {e.key for e in bibtexparser.parse_string(bib).entries}
     missing = sorted(cited - held)
     if missing:

@@ -328,3 +328,16 @@ def test_an_at_sign_quoted_from_an_abstract_is_no_citation():
                    authors=["Ada Lovelace"])  # fmt: skip
     md = draft_files(_draft_of([a]), {"x1": a}, fmt="markdown")
     assert "“Ask @widgetbot for help.”" in md.text and md.keys == {"x1": "lovelace2023widgets"}
+
+
+def test_a_paper_imported_from_zotero_is_cited_with_its_zotero_key(tmp_path, embedder):
+    from zotero_fixture import build_zotero_db
+
+    comp = pipeline_over(tmp_path / "home", [build_zotero_db(tmp_path)], embedder)
+    conv = Conversation(comp.pipeline)
+    turn = conv.related_work("mixture-of-experts routing")
+    draft = _check_draft(turn, conv.papers)
+    files = draft_files(draft, conv.papers)
+    keyed = {conv.papers[pid].title: key for pid, key in files.keys.items()}
+    assert keyed["Sparse Mixture-of-Experts Routing with Learned Capacity"] == "okafor2024sparse"  # Better BibTeX's
+    assert set(cited_keys(files.text)) == {e.key for e in bibtexparser.parse_string(files.bib).entries}

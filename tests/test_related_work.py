@@ -341,3 +341,17 @@ def test_a_paper_imported_from_zotero_is_cited_with_its_zotero_key(tmp_path, emb
     keyed = {conv.papers[pid].title: key for pid, key in files.keys.items()}
     assert keyed["Sparse Mixture-of-Experts Routing with Learned Capacity"] == "okafor2024sparse"  # Better BibTeX's
     assert set(cited_keys(files.text)) == {e.key for e in bibtexparser.parse_string(files.bib).entries}
+
+
+@pytest.mark.parametrize(
+    ("subject", "short"),
+    [
+        ("text-to-speech", "TTS"),
+        ("reinforcement learning from human feedback", "RLHF"),
+        ("large language models", "LLMs"),
+    ],
+)
+def test_the_topics_own_abbreviation_names_no_group(subject: str, short: str):
+    papers = [_paper("a", f"We train {short} with a reward model."), _paper("b", f"Our {short} uses a reward model.")]
+    groups = group_papers(papers, subject, lambda p: [p.abstract], lambda w: 1.0)
+    assert [name for name, _ in groups] == ["Reward model"]

@@ -254,9 +254,11 @@ def group_papers(
     """
     if not papers:
         return []
-    words = _WORD.findall(subject)
-    topic = {stem(w.lower()) for w in words}
-    # the topic's abbreviations ("reinforcement learning" -> RL, "large language models" -> LLM, LLMs)
+    words = re.findall(r"[A-Za-z0-9]+", subject)  # a compound's parts too: "text-to-speech"
+    topic = {stem(w.lower()) for w in [*_WORD.findall(subject), *words]}
+    # the topic's abbreviations ("reinforcement learning" -> RL, "large language models" -> LLM,
+    # LLMs, "text-to-speech" -> TTS)
+    words = [w for w in words if w.lower() not in STOPWORDS or w.lower() == "to"]
     for i in range(len(words)):
         for j in range(i + 2, len(words) + 1):
             short = "".join(w[0] for w in words[i:j]).lower()

@@ -386,7 +386,7 @@ class Answer:
     matched: int = 0
     matched_at_least: bool = False
     timings: Timings = field(default_factory=Timings)
-    kind: Literal["answer", "refusal", "list", "compare", "summary", "table", "related_work"] = "answer"
+    kind: Literal["answer", "refusal", "list", "compare", "summary", "table", "related_work", "similar"] = "answer"
     incomplete: str = ""
     lead: str = ""
 

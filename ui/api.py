@@ -1,6 +1,7 @@
 """paperchat as an OpenAI-compatible HTTP API (``paperchat serve``): ``POST /v1/chat/completions``
-(plain and streamed) and ``GET /v1/models``, on FastAPI + uvicorn; ``POST /v1/related-work`` drafts
-related work with the user's citation keys (:mod:`ui.related_work`).
+(plain and streamed) and ``GET /v1/models``, on FastAPI + uvicorn; beside them, paperchat's own
+``GET /v1/similar`` (the papers like one paper), ``GET|POST|DELETE /v1/watches`` (saved questions) and
+``POST /v1/related-work`` (a related-work draft with the user's citation keys, :mod:`ui.related_work`).
 
 A chat client (Open WebUI, the ``openai`` Python client) sends the whole conversation with every
 request. Its user messages go through one :class:`rag.route.conversation.Conversation`, so "what
@@ -29,7 +30,7 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import uvicorn
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
@@ -37,9 +38,10 @@ from starlette.exceptions import HTTPException
 
 from rag.route.conversation import Conversation, Turn
 from rag.route.filters import Filters
+from store.watches import WatchError
 from ui.render import sources_text
 from ui.service import Library
-from ui.wire import answer_json
+from ui.wire import answer_json, watch_json
 
 __all__ = ["ChatRequest", "Conversations", "RelatedWorkRequest", "create_app", "reply_content", "start"]
 
@@ -83,6 +85,13 @@ class ChatRequest(BaseModel):
     def user_messages(self) -> list[str]:
         """The texts of the user messages, in order (system and assistant messages are not questions)."""
         return [m.text() for m in self.messages if m.role == "user"]
+
+
+class WatchRequest(BaseModel):
+    """``POST /v1/watches``: the question to save."""
+
+    model_config = ConfigDict(extra="forbid")
+    question: str = Field(min_length=1, description="The question, e.g. 'reinforcement learning for LLM agents'.")
 
 
 class Conversations:
@@ -193,6 +202,47 @@ def create_app(library: Library, *, api_key: str = "", model: str = "paperchat",
         if name != model:
             return _error(404, f"No model '{name}': this server answers as '{model}'.", code="model_not_found")
         return model_card()
+
+    @app.get("/v1/similar")
+    async def similar(
+        paper: str = Query(description="The paper: a name, an id or a short description."),
+        k: int = Query(5, ge=1, le=50, description="How many related papers."),
+        year: int | None = Query(None, ge=1900, le=2100, description="Only related papers of this year."),
+        venue: str = Query("", description="Only related papers whose venue contains this."),
+        author: str = Query("", description="Only related papers with an author whose name contains this."),
+    ):
+        """The papers nearest to one paper, as ``paperchat similar --json`` prints them (its
+        ``similar`` field: sentence pairs and shared terms); turn ``clarify`` when the paper is unclear."""
+        filters = Filters(year=year, venue=venue.strip(), author=author.strip(), auto=False)
+        try:
+            turn = await asyncio.get_running_loop().run_in_executor(
+                None, lambda: library.similar(paper, k=k, filters=filters)
+            )
+        except ValueError as exc:
+            return _error(400, str(exc))
+        return answer_json(turn)
+
+    @app.get("/v1/watches")
+    def list_watches() -> dict[str, Any]:
+        """The saved questions, in the order saved, with the papers each has reported."""
+        return {"watches": [watch_json(w) for w in library.watches.load()]}
+
+    @app.post("/v1/watches")
+    def add_watch(req: WatchRequest):
+        """Save a question: every ingest then asks it again over the papers it added or updated."""
+        try:
+            w, added = library.watches.add(req.question)
+        except WatchError as exc:
+            return _error(400, str(exc))
+        return {"watch": watch_json(w), "added": added}
+
+    @app.delete("/v1/watches")
+    def remove_watch(question: str = Query(description="The saved question's text or number (from 1).")):
+        """Remove a saved question."""
+        try:
+            return {"removed": watch_json(library.watches.remove(question))}
+        except WatchError as exc:
+            return _error(404, str(exc), code="watch_not_found")
 
     @app.post("/v1/chat/completions")
     async def chat(req: ChatRequest):

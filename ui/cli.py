@@ -1,6 +1,6 @@
 """The ``paperchat`` command line: ingest, ask, compare, ui, eval, config, remove; mcp and serve
-(:mod:`ui.cli_remote`); table (:mod:`ui.cli_table`); chat (:mod:`ui.cli_chat`); related-work
-(:mod:`ui.cli_related_work`).
+(:mod:`ui.cli_remote`); table (:mod:`ui.cli_table`); chat (:mod:`ui.cli_chat`); similar and watch
+(:mod:`ui.cli_related`); related-work (:mod:`ui.cli_related_work`).
 
 Every command that answers goes through :class:`rag.route.conversation.Conversation`, the route the
 chat page serves, so the CLI, ``eval`` and the page answer alike.
@@ -24,6 +24,7 @@ import click
 from rag.settings import Settings, default_corpus
 from store.textin import clean_text
 from ui.cli_chat import chat
+from ui.cli_related import similar, watch
 from ui.cli_related_work import related_work
 from ui.cli_remote import mcp, serve
 from ui.cli_setup import (
@@ -143,6 +144,10 @@ def ingest(
     with WriterLock(settings.home, command=command, timeout=settings.store.lock_timeout):
         report = locked_ingest(settings, list(paths) or [default_corpus()], quiet, field_map, sync, collection)
     print_ingest_report(report, settings)
+    from ui.watching import after_ingest
+
+    for line in after_ingest(settings, report.changed):  # saved questions asked again over the new papers
+        click.echo(line)
     failed = report.failed
     if failed:
         click.echo(
@@ -435,6 +440,8 @@ main.add_command(mcp)
 main.add_command(serve)
 main.add_command(table)
 main.add_command(related_work)
+main.add_command(similar)
+main.add_command(watch)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -100,8 +100,16 @@ class Handlers:
     def add_papers(self, files: list[str] | None) -> tuple[str, str]:
         """Ingest uploaded files (:func:`ui.uploads.ingest_uploads`): the per-file report, and the
         heading with the new count; the next answer searches the added papers."""
-        report = ingest_uploads(self.components, files)
+        report = ingest_uploads(self.components, files, after=self._watched)
         return report, self.header()
+
+    def _watched(self, changed: list[str]) -> str:
+        """The saved questions' notice after an upload: each asked again over the papers it added
+        or updated (:func:`ui.watching.watch_lines`), over the components rebuilt with them."""
+        from ui.watching import watch_lines, watch_notice
+
+        self.backends.refresh()
+        return watch_notice(watch_lines(self.components, changed))
 
     def default_status(self) -> str:
         """The status line before the first answer: the default LLM and why it was chosen."""

@@ -55,6 +55,7 @@ GUARANTEES = (
 INSTRUCTIONS = (
     "paperchat answers questions about a local collection of ML paper abstracts, with citations. "
     "Use search_papers to find papers, ask for a cited answer, compare or table for papers side by side, "
+    "similar_papers for the papers like one paper, watch_question to be told of new papers that match, "
     "get_paper for a full record and bibtex for references. Quote its evidence sentences rather than "
     "paraphrasing them as the papers' words. " + GUARANTEES
 )
@@ -163,7 +164,8 @@ class _PaperServer(MCPServer[None]):
 
 def build_server(library: Library | Deferred[Library]) -> MCPServer:
     """The MCP server over ``library`` (tools ``search_papers``, ``ask``, ``compare``, ``table``,
-    ``related_work``, ``get_paper``, ``bibtex``; the papers as resources, paged, and the template ``paper://{id}``).
+    ``related_work``, ``similar_papers``, ``watch_question``, ``list_watches``, ``remove_watch``, ``get_paper``,
+    ``bibtex``; the papers as resources, paged, and the template ``paper://{id}``).
 
     Args:
         library: The loaded collection, or a :class:`~ui.deferred.Deferred` one: its load starts
@@ -286,6 +288,61 @@ def build_server(library: Library | Deferred[Library]) -> MCPServer:
         try:
             return loaded().related_work(topic, fmt=format, bib=bib or None)
         except (ValueError, CitationError) as exc:
+            raise ToolError(str(exc)) from exc
+
+    @server.tool(
+        description="The papers of the collection nearest to one paper by abstract (dense and lexical retrieval "
+        "fused, as search_papers), nearest first, never the paper itself. Each comes with the pair of sentences, "
+        "one of each abstract, that are closest (exact spans: abstract[start:end] == sentence) and the key terms "
+        "both abstracts state, in the field 'similar'; the text lists them with [n] markers. An unclear paper "
+        "gives turn 'clarify' with candidates instead. Filters restrict the related papers."
+    )
+    def similar_papers(
+        paper: Annotated[str, Field(description="The paper: a name (DANCE), an id or a short description.")],
+        k: Annotated[int, Field(ge=1, le=50, description="How many related papers.")] = 5,
+        year: Year = None,
+        venue: Venue = "",
+        author: Author = "",
+    ) -> dict[str, Any]:
+        from ui.wire import answer_json
+
+        try:
+            return answer_json(loaded().similar(paper, k=k, filters=_filters(year, venue, author)))
+        except ValueError as exc:
+            raise ToolError(str(exc)) from exc
+
+    @server.tool(
+        description="Save a question to watch: after every ingest (CLI, page upload, API, a synced folder) it is "
+        "asked again over the papers just added or updated, and the ingest's report names the new papers that "
+        "match, each with its evidence sentence (never the same paper twice). Saved in the data directory."
+    )
+    def watch_question(question: Question) -> dict[str, Any]:
+        from store.watches import WatchError
+        from ui.wire import watch_json
+
+        try:
+            w, added = loaded().watches.add(question)
+        except WatchError as exc:
+            raise ToolError(str(exc)) from exc
+        return {"watch": watch_json(w), "added": added}
+
+    @server.tool(description="The saved questions (watch_question), in the order saved, each with the ids of the "
+                 "papers it has reported.")
+    def list_watches() -> dict[str, Any]:
+        from ui.wire import watch_json
+
+        return {"watches": [watch_json(w) for w in loaded().watches.load()]}
+
+    @server.tool(description="Stop watching a saved question: its text, or its number in list_watches (from 1).")
+    def remove_watch(
+        question: Annotated[str, Field(description="The saved question's text, or its number from 1.")],
+    ) -> dict[str, Any]:
+        from store.watches import WatchError
+        from ui.wire import watch_json
+
+        try:
+            return {"removed": watch_json(loaded().watches.remove(question))}
+        except WatchError as exc:
             raise ToolError(str(exc)) from exc
 
     @server.tool(description="The full record of one paper by id: title, label, authors, year, venue, url, DOI, "

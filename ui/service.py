@@ -25,6 +25,7 @@ from rag.route.search import Found, search_papers
 from rag.types import Citation, Timings
 from store.papers import Paper
 from store.textin import clean_text
+from store.watches import Watches
 from ui.exports import bibtex
 
 __all__ = ["Library", "UnknownPaper", "timed_ask"]
@@ -180,6 +181,23 @@ class Library:
         with self.slot():
             turn, files = related_work(self.conversation(), self.question(topic)[0], fmt=fmt, bib=bib)  # type: ignore[arg-type]
         return draft_json(turn, files)
+
+    def similar(self, ref: str, *, k: int = 5, filters: Filters | None = None) -> Turn:
+        """The ``k`` papers nearest to one paper (:meth:`rag.route.conversation.Conversation.similar`).
+
+        Raises:
+            ValueError: no reference given, or ``k`` outside 1-50.
+        """
+        text = self.question(ref)[0]
+        if not text.strip():
+            raise ValueError("name a paper (a name, an id or a short description)")
+        with self.slot():
+            return self.conversation().similar(text, k=k, filters=filters)
+
+    @property
+    def watches(self) -> Watches:
+        """The saved questions of the data directory (:class:`store.watches.Watches`)."""
+        return Watches(self._components.settings.home)
 
     # --- records ------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import shutil
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from rag.index.ingest import ingest_paths
@@ -49,12 +49,23 @@ def _keep(files: Sequence[str | Path], into: Path) -> list[Path]:
     return kept
 
 
-def ingest_uploads(components: Components, files: Sequence[str | Path] | None) -> str:
+def ingest_uploads(
+    components: Components,
+    files: Sequence[str | Path] | None,
+    after: Callable[[list[str]], str] | None = None,
+) -> str:
     """Ingest uploaded files into the page's store; returns the report as Markdown.
 
     One line per file as ``paperchat ingest`` prints it (found, added, updated, unchanged,
     failed), each failed record with its file and line, then the store's totals. Nothing is
     raised: a busy writer lock or an unreadable file is said in the report.
+
+    Args:
+        components: The page's components (their store and embedder are written with).
+        files: The uploaded files (Gradio's temporary paths).
+        after: Called, once the writer lock is released, with the ids of the papers added or
+            updated; what it returns (Markdown: the saved questions' notice,
+            :func:`ui.watching.watch_notice`) ends the report when not empty.
     """
     if not files:
         return (
@@ -83,4 +94,7 @@ def ingest_uploads(components: Components, files: Sequence[str | Path] | None) -
         lines += [f"  - failed {p}" for p in f.problems]
         lines += [f"  - repaired {p}" for p in f.repairs]
     lines.append(f"\n**{report.papers_in_store} papers** in the collection now ({report.seconds:.1f} s).")
+    notice = after(report.changed) if after is not None else ""
+    if notice:
+        lines.append(f"\n{notice}")
     return "\n".join(lines)

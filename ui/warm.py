@@ -363,7 +363,14 @@ class WarmService:
                 report = run_ingest(settings, store, c.embedder, paths, True, req.field_map, req.sync, req.collection)
         except StoreBusy as exc:
             return CommandOutput(stderr=f"Error: {exc}", exit_code=1)
-        return ingest_report_output(report, settings)
+        out = ingest_report_output(report, settings)
+        if report.changed:  # the saved questions, asked again over what this ingest added or updated
+            from ui.watching import watch_lines
+
+            self.backends.refresh()
+            lines = watch_lines(self.backends.components, report.changed)
+            out.stdout = "\n".join([out.stdout, *lines]) if lines else out.stdout
+        return out
 
 
 def _authorized(request: Request, token: str) -> bool:

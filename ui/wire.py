@@ -15,8 +15,9 @@ from rag.route.conversation import Turn
 from rag.route.search import Found
 from rag.route.table_text import cell_text
 from store.papers import Paper
+from store.watches import Watch
 
-__all__ = ["answer_json", "found_json", "paper_json", "paper_table_json", "table_json"]
+__all__ = ["answer_json", "found_json", "paper_json", "paper_table_json", "related_json", "table_json", "watch_json"]
 
 
 def answer_json(turn: Turn) -> dict[str, Any]:
@@ -33,7 +34,41 @@ def answer_json(turn: Turn) -> dict[str, Any]:
         data["table"] = paper_table_json(turn.paper_table)
     if turn.candidates:
         data["candidates"] = [{"paper_id": p.id, "label": p.label} for p in turn.candidates]
+    if turn.related is not None:
+        data["similar"] = related_json(turn)
     return data
+
+
+def related_json(turn: Turn) -> dict[str, Any]:
+    """The neighbours of a ``similar`` turn (``paperchat similar --json``, the MCP tool, the API).
+
+    Shape: ``{"paper": {"paper_id", "label", "number"}, "neighbours": [{"paper_id", "label", "number",
+    "score", "dense", "lexical", "terms", "pair": {"paper": evidence, "neighbour": evidence}}]}``,
+    nearest first; ``score`` the fused relevance in [0, 1]; each evidence ``{"paper_id", "sentence",
+    "start", "end", "score"}`` an exact span of its abstract (``score`` the pair's cosine);
+    ``number`` the citation number in the answer's text.
+    """
+    related = turn.related
+    if related is None:
+        return {"paper": None, "neighbours": []}
+    numbers = {c.paper_id: c.number for c in turn.citations}
+    seed = related.seed
+    return {
+        "paper": {"paper_id": seed.id, "label": seed.label, "number": numbers.get(seed.id)},
+        "neighbours": [
+            {
+                "paper_id": n.paper.id,
+                "label": n.paper.label,
+                "number": numbers.get(n.paper.id),
+                "score": round(n.hit.score, 4),
+                "dense": round(n.hit.dense, 4),
+                "lexical": round(n.hit.lexical, 4),
+                "terms": list(n.terms),
+                "pair": {"paper": asdict(n.seed_sentence), "neighbour": asdict(n.sentence)},
+            }
+            for n in related.neighbours
+        ],
+    }
 
 
 def paper_json(paper: Paper) -> dict[str, Any]:
@@ -137,3 +172,8 @@ def found_json(found: Found) -> dict[str, Any]:
         "relevant": found.relevant,
         "evidence": [asdict(e) for e in found.evidence],
     }
+
+
+def watch_json(watch: Watch) -> dict[str, Any]:
+    """A saved question: ``{"question", "added", "reported": [paper id]}`` (the MCP tools and the API)."""
+    return {"question": watch.question, "added": watch.added, "reported": list(watch.reported)}

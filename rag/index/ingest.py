@@ -177,6 +177,8 @@ class FileReport:
         synced: The file was synced (``--sync``): the line reports ``removed``.
         kept: Papers a sync did not remove although the file no longer yields them (because
             some of its records failed, or the file could not be read).
+        changed: Ids of the papers written (added or updated), in the order written: what saved
+            questions are asked again over (:mod:`rag.route.watch`).
     """
 
     file: str
@@ -192,6 +194,7 @@ class FileReport:
     repairs: list[IngestProblem] = field(default_factory=list)
     synced: bool = False
     kept: int = 0
+    changed: list[str] = field(default_factory=list)
 
     def fail(self, problem: IngestProblem) -> None:
         """Record a failure: its records (one, or every row of a table, see
@@ -241,6 +244,11 @@ class IngestReport:
     def added(self) -> int:
         """Papers added, over all files."""
         return sum(f.added for f in self.files)
+
+    @property
+    def changed(self) -> list[str]:
+        """Ids of the papers added or updated, over all files, each once."""
+        return list(dict.fromkeys(pid for f in self.files for pid in f.changed))
 
 
 def ingest_papers(
@@ -310,6 +318,7 @@ def ingest_papers(
             store.write_papers(items)
             n_updated = sum(p.id in stored for p in batch)
             into.added, into.updated = into.added + len(batch) - n_updated, into.updated + n_updated
+            into.changed += [p.id for p in batch]
             counted = True
         except KeyboardInterrupt:
             if not counted:  # count what the interrupted write stored, so the report equals the store
@@ -317,6 +326,7 @@ def ingest_papers(
                 done = [p for p in batch if now.get(p.id) == p.content_hash]
                 n_updated = sum(p.id in stored for p in done)
                 into.added, into.updated = into.added + len(done) - n_updated, into.updated + n_updated
+                into.changed += [p.id for p in done]
             raise
 
     for b in range(0, len(todo), batch_papers):

@@ -216,13 +216,16 @@ class HybridRetriever(BaseRetriever):
 
     # --- fusion --------------------------------------------------------------------
 
-    def search(self, query: SearchQuery, *, allowed: set[str] | None = None) -> Retrieval:
+    def search(self, query: SearchQuery, *, allowed: set[str] | None = None, rerank: bool = True) -> Retrieval:
         """Rank papers for a query.
 
         Args:
             query: The text and the names the question reader found in it
                 (:meth:`rag.question.names.NameReader.search_query`).
             allowed: Optional set of paper ids to restrict to (filters).
+            rerank: Rerank the head by term coverage (below); ``False`` keeps the fused order (a
+                whole abstract as the query, :mod:`rag.route.similar`, where coverage of its many
+                terms favours long abstracts over close ones).
 
         Returns:
             A :class:`Retrieval`; hits sorted by reciprocal rank fusion of the dense and BM25
@@ -272,7 +275,7 @@ class HybridRetriever(BaseRetriever):
                 )
             )
         hits.sort(key=lambda h: (fused[h.paper.id], h.score), reverse=True)
-        if not label_names and self.settings.rerank_depth > 1:
+        if rerank and not label_names and self.settings.rerank_depth > 1:
             # Rerank the head by IDF-weighted term coverage (ties: dense cosine). Rare terms a
             # paraphrase keeps ("bipartite", "preconditioner") identify the paper better than
             # rank fusion once thousands of related abstracts compete: with 3,136 ICML papers

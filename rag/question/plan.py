@@ -482,3 +482,19 @@ class RelatedWorkPlan(Plan):
     def intent(self) -> str:
         """``related_work``."""
         return "related_work"
+
+
+class SimilarPlan(Plan):
+    """The papers like one paper ("papers like DANCE", "more like [2]", "anything similar to the
+    ride-hailing paper?"): its paper is in ``refs``, or described.
+
+    Attributes:
+        described: The description of the paper when it names none ("the ride-hailing paper").
+    """
+
+    described: str = ""
+
+    @property
+    def intent(self) -> str:
+        """``similar``."""
+        return "similar"

@@ -83,12 +83,14 @@ from rag.question.plan import (
     Plan,
     RelatedWorkPlan,
     Reply,
+    SimilarPlan,
     StatedFilters,
     SummaryPlan,
     TablePlan,
     Topic,
 )
 from rag.question.polar import polar, polar_available, polar_compares, polar_terms
+from rag.question.related import asks_similar
 from rag.question.related_work import related_work_topic
 from rag.question.roles import asks_own_limitations, is_summary, question_roles
 from rag.question.slots import GUESSED_SIZE, read_slot
@@ -931,6 +933,11 @@ class Reader:
             polar_available=available if is_polar else "",
             own_limits=asks_own_limitations(query, names),
         )
+        # --- the papers like one paper: "papers like DANCE", "more like [2]", "anything similar to it?"
+        pronoun_only = not distinct and not described and any(r.kind == "pronoun" for r in refs)
+        if (len(distinct) + len(described) == 1 or pronoun_only) and asks_similar(query, [r.text for r in refs]):
+            desc = described[0] if described and not distinct else None
+            return SimilarPlan(**header, described=desc.text if desc else "")
         # --- comparisons: two papers and a comparison word or "each"/"both"/"or"; or "compare them"
         sides = tuple(comparison_sides(query))
         # "how does it differ from APM?": "it" is the paper of the last turn; after a name it is

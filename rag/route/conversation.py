@@ -13,6 +13,7 @@ A :class:`Conversation` holds the turns of one user's session. For each message 
 * dispatches on the plan's type: a comparison (:mod:`rag.route.compare`), a table across papers
   (:mod:`rag.route.table_answer`), a summary of one paper or of a topic (:mod:`rag.route.summary`),
   a related-work draft (:mod:`rag.route.related_work`),
+  the papers like one paper (:mod:`rag.route.similar`),
   the collection itself (:mod:`rag.route.listing`), a reply that asks nothing, or a question
   (:meth:`rag.route.answer.AnswerPipeline.answer`);
 * keeps one citation numbering for the whole conversation: a paper keeps the number it first got.
@@ -40,6 +41,7 @@ from rag.question.plan import (
     Plan,
     RelatedWorkPlan,
     Reply,
+    SimilarPlan,
     SummaryPlan,
     TablePlan,
 )
@@ -51,13 +53,14 @@ from rag.route.listing import list_papers
 from rag.route.references import ReferenceResolver, Resolution, display_name
 from rag.route.refusal import NOT_ENGLISH
 from rag.route.related_work import draft_related_work
+from rag.route.similar import DEFAULT_K, Related, similar_papers
 from rag.route.summary import summarize_paper, summarize_topic
 from rag.route.table_answer import answer_table
 from rag.route.turn import History, Turn, TurnKind, renumber_markers
 from rag.types import Answer, Citation, Evidence, PaperHit, Timings
 from store.papers import Paper
 
-__all__ = ["Conversation", "Resolution", "Turn", "display_name", "renumber_markers"]
+__all__ = ["Conversation", "Resolution", "Turn", "display_name", "renumber_markers", "similar_text"]
 
 INSTRUCTION = f"{REFUSAL} I only answer questions about the papers; I do not follow instructions inside a question."
 WELCOME = (
@@ -280,6 +283,30 @@ class Conversation:
             self.turns.append(turn)
             return turn
 
+    def similar(self, ref: str, *, k: int = DEFAULT_K, filters: Filters | None = None) -> Turn:
+        """The ``k`` papers nearest to one paper (by name, id, ``[n]``, earlier-turn reference or
+        description), each with the sentence pair and the key terms that make it similar
+        (:func:`rag.route.similar.similar_papers`); ``filters`` restrict the neighbours, never the paper.
+
+        Returns:
+            A ``similar`` turn (its citations: the neighbours nearest first, then the paper), or a
+            ``clarify`` turn when the reference is unclear.
+
+        Raises:
+            ValueError: ``k`` outside 1-50.
+        """
+        message = f"Papers like {ref.strip()}"
+        with self._lock:
+            t0 = time.perf_counter()
+            res = self.resolve(ref)
+            plan = SimilarPlan(message, message)
+            fplan = (filters or Filters(auto=False)).plan(plan.filters, self.papers)
+            turn = self._related(plan, res.paper_ids[0], fplan, t0, k) if res.resolved else self._clarify(
+                plan, [res], t0, "find papers like"
+            )
+            self.turns.append(turn)
+            return turn
+
     def summarize_topic(self, topic: str, *, filters: Filters | None = None) -> Turn:
         """Summarize the papers of the collection on a topic, grouped by theme."""
         message = f"Summarize the papers on {topic}"
@@ -369,6 +396,8 @@ class Conversation:
             if turn is not None or plan.otherwise is None:
                 return turn or self._refusal_turn(plan, REFUSAL, t0, fplan)
             plan = plan.otherwise
+        if isinstance(plan, SimilarPlan):
+            return self._similar(plan, fplan, t0)
         assert isinstance(plan, AskPlan)
         return self._answer(plan, fplan, t0, shown, top_k=top_k, on_token=on_token, stop=stop)
 
@@ -505,6 +534,47 @@ class Conversation:
         ans.timings.total = time.perf_counter() - t0
         return Turn(plan.asked, f"Summarize {paper.label}", ans, "summary", plan=plan)
 
+    def _similar(self, plan: SimilarPlan, fplan: FilterPlan, t0: float) -> Turn:
+        """"papers like DANCE": the paper the plan refers to (named, numbered, described or "it")
+        and its nearest papers; a clarification when no one paper is meant."""
+        ids, _, unresolved = self.resolver.referred(plan)
+        if unresolved is None and not ids and plan.described:
+            unresolved = self.resolve(plan.described)
+            ids = list(unresolved.paper_ids) if unresolved.resolved else []
+            unresolved = None if ids else unresolved
+        if unresolved is not None:
+            return self._clarify(plan, [unresolved], t0, "find papers like")
+        if len(ids) != 1:
+            what = plan.described or plan.query
+            res = Resolution(what, tuple(ids), "name", "no paper of the collection is meant")
+            return self._clarify(plan, [res], t0, "find papers like")
+        return self._related(plan, ids[0], fplan, t0)
+
+    def _related(self, plan: Plan, pid: str, fplan: FilterPlan, t0: float, k: int = DEFAULT_K) -> Turn:
+        """The ``similar`` turn of paper ``pid``: its neighbours within the filters, nearest first."""
+        related = similar_papers(self.pipeline, pid, k=k, allowed=fplan.allowed)
+        seed = related.seed
+        if not related.neighbours:
+            where = f"within the filter ({fplan.description})" if fplan.allowed is not None else "in the collection"
+            text = f"{REFUSAL} No other paper {where} is near {display_name(seed)}."
+            return self._refusal_turn(plan, text, t0, fplan, standalone=f"Papers like {seed.label}")
+        cits = [self.cite(n.paper, [n.sentence]) for n in related.neighbours]
+        own = self.cite(seed, [n.seed_sentence for n in related.neighbours])
+        text, lead = similar_text(related, cits, own)
+        ans = Answer(
+            question=plan.asked,
+            text=text,
+            citations=[*cits, own],
+            hits=[n.hit for n in related.neighbours],
+            backend="none",
+            note=self._note(fplan, "nearest abstracts by dense and lexical retrieval (extractive, no LLM)"),
+            matched=len(cits),
+            timings=Timings(retrieval=related.seconds, total=time.perf_counter() - t0),
+            kind="similar",
+            lead=lead,
+        )
+        return Turn(plan.asked, f"Papers like {seed.label}", ans, "similar", plan=plan, related=related)
+
     def _topic_summary(self, plan: SummaryPlan, fplan: FilterPlan, t0: float) -> Turn:
         assert plan.topic is not None
         allowed = fplan.allowed
@@ -604,3 +674,28 @@ class Conversation:
             kind="refusal",
         )
         return Turn(plan.asked, standalone or plan.asked, ans, "refusal", plan=plan)
+
+
+def similar_text(related: Related, cits: Sequence[Citation], own: Citation) -> tuple[str, str]:
+    """The text of a ``similar`` answer and its lead line: one item per neighbour (nearest first)
+    with the key terms both abstracts state and the pair of sentences that makes it similar, each
+    quoted with its citation.
+
+    Args:
+        related: The neighbours (:func:`rag.route.similar.similar_papers`).
+        cits: The citation of each neighbour, in the same order.
+        own: The citation of the paper asked about.
+
+    Returns:
+        ``(text, lead)``; ``text`` starts with ``lead``.
+    """
+    n = len(cits)
+    seed = display_name(related.seed)
+    lead = f"{n} paper{'s' if n != 1 else ''} like {seed} {format_marker(own.number)}, nearest first:"
+    lines = [lead, ""]
+    for i, (nb, c) in enumerate(zip(related.neighbours, cits, strict=True), start=1):
+        terms = f" — shared terms: {', '.join(nb.terms)}" if nb.terms else ""
+        lines.append(f"{i}. **{display_name(nb.paper)}** {format_marker(c.number)}{terms}")
+        lines.append(f"   - {seed}: “{nb.seed_sentence.sentence}” {format_marker(own.number)}")
+        lines.append(f"   - {display_name(nb.paper)}: “{nb.sentence.sentence}” {format_marker(c.number)}")
+    return "\n".join(lines), lead

@@ -48,6 +48,10 @@ class Filters:
             ``author`` is not.
         auto_hint: How to undo an automatic filter, shown in the note after it
             (default :data:`AUTO_HINT`, the CLI option).
+        within: Only these papers (ids), as a question asked of a list is
+            (:meth:`FilterPlan.within`): a saved question asked again over the papers an ingest
+            just added (:mod:`rag.route.watch`); ``None``: no such restriction.
+        within_what: How the answer's note names the papers of ``within`` ("the 3 papers just added").
     """
 
     year: int | None = None
@@ -55,6 +59,8 @@ class Filters:
     author: str = ""
     auto: bool = True
     auto_hint: str = AUTO_HINT
+    within: frozenset[str] | None = None
+    within_what: str = ""
 
     @property
     def active(self) -> bool:
@@ -108,8 +114,17 @@ class Filters:
             papers: Every paper of the collection, by id.
 
         Returns:
-            A :class:`FilterPlan`: the allowed ids (``None`` when nothing restricts) and the note to show.
+            A :class:`FilterPlan`: the allowed ids (``None`` when nothing restricts) and the note to
+            show; within :attr:`within` when set (:meth:`FilterPlan.within`).
         """
+        out = self._plan(stated, papers)
+        if self.within is None:
+            return out
+        n = len(self.within)
+        return out.within(self.within, self.within_what or f"the {n} paper{'s' if n != 1 else ''} given")
+
+    def _plan(self, stated: StatedFilters, papers: Mapping[str, Paper]) -> FilterPlan:
+        """:meth:`plan` without :attr:`within`."""
         explicit = replace(self, auto=False)
         auto_year = stated.year if self.auto and self.year is None else None
         auto_venue = stated.venue if self.auto and not self.venue.strip() else ""

@@ -13,12 +13,13 @@ from rag.evidence.table import PaperTable
 from rag.question.plan import Plan
 from rag.route.compare import ComparisonTable
 from rag.route.related_work import RelatedWork
+from rag.route.similar import Related
 from rag.types import Answer, Citation
 from store.papers import Paper
 
 __all__ = ["CitationNumbering", "History", "Turn", "TurnKind", "renumber_markers"]
 
-TurnKind = Literal["answer", "compare", "table", "summary", "related_work", "clarify", "refusal"]
+TurnKind = Literal["answer", "compare", "table", "summary", "related_work", "clarify", "refusal", "similar"]
 
 
 @dataclass
@@ -31,7 +32,8 @@ class Turn:
             ``question`` when it has none; for comparisons and summaries, what was done).
         answer: The answer, with markers and citations in conversation numbering; its ``text``
             is what the page shows.
-        kind: ``answer``, ``compare``, ``table``, ``summary``, ``related_work``, ``clarify`` or ``refusal``.
+        kind: ``answer``, ``compare``, ``table``, ``summary``, ``related_work``, ``similar`` (papers like one
+            paper), ``clarify`` or ``refusal``.
         table: The comparison table of a ``compare`` turn.
         paper_table: The table of a ``table`` turn (rows papers, columns phrases).
         related_work: The draft of a ``related_work`` turn (groups of cited statements; its
@@ -40,6 +42,7 @@ class Turn:
         plan: How the message was read.
         within: The papers of an earlier list the question was asked within ("which of them use
             RL?", and "what about X?" after it); ``()`` for a question asked of the collection.
+        related: The neighbours of a ``similar`` turn (:func:`rag.route.similar.similar_papers`).
     """
 
     question: str
@@ -52,6 +55,7 @@ class Turn:
     candidates: tuple[Paper, ...] = ()
     plan: Plan | None = None
     within: tuple[str, ...] = ()
+    related: Related | None = None
 
     @property
     def citations(self) -> list[Citation]:

@@ -79,6 +79,7 @@ def build_app(components: Components, *, default_llm_note: str = "", handlers: H
                     stop_btn = gr.Button("Stop", variant="stop", elem_id="pc-stop")
                     retry_btn = gr.Button("Retry", visible=False, elem_id="pc-retry")
                     new_btn = gr.Button("New conversation", elem_id="pc-new")
+                    watch_btn = gr.Button("Watch this question", elem_id="pc-watch")
                 status = gr.Markdown(handlers.default_status(), elem_id="pc-status")
                 with gr.Row():
                     dl_answer = gr.DownloadButton("Answer (.md)", size="sm", interactive=False, elem_id="pc-dl-answer")
@@ -194,6 +195,10 @@ def build_app(components: Components, *, default_llm_note: str = "", handlers: H
             inputs=[backend_dd, model_dd, top_k, session_state],
             outputs=[model_dd, effective, session_state],
             api_name="refresh_models",
+            concurrency_limit=None,
+        )
+        watch_btn.click(  # the question typed, else the last one asked: asked again after every ingest
+            handlers.watch_question, inputs=[question, session_state], outputs=[status], api_name="watch",
             concurrency_limit=None,
         )
         add_btn.click(

@@ -24,6 +24,7 @@ from ui.display import display_html, display_text, full_url
 
 __all__ = [
     "EMPTY_PANEL",
+    "MORE_LIKE",
     "Marks",
     "copy_sources",
     "display_text",
@@ -37,6 +38,17 @@ EMPTY_PANEL = (
     "<p>Ask a question: the papers an answer cites appear here, with the sentences it "
     "relies on highlighted in each abstract.</p></div>"
 )
+
+MORE_LIKE = "More papers like [{n}]"
+"""The message a source's "More like this" asks in the chat (the page's script types it, :mod:`ui.page`):
+read as a request for the papers like the paper cited ``[n]`` (:class:`rag.question.plan.SimilarPlan`)."""
+
+
+def more_like(number: int) -> str:
+    """A source's "More like this" link: ``<a class="pc-more" data-ask="More papers like [n]">``."""
+    ask = html.escape(MORE_LIKE.format(n=number), quote=True)
+    return f'<a class="pc-more" href="#pc-more-{number}" data-ask="{ask}" title="{ask}">More like this</a>'
+
 
 @dataclass(frozen=True)
 class Marks:
@@ -160,9 +172,9 @@ def evidence_panel(
     """HTML of the evidence panel for the current answer.
 
     One ``<section id="src-n" data-paper-id=...>`` per cited paper (in the answer's order):
-    number, label, id, link when the paper has a URL, authors/year when known, and the
-    abstract with the evidence sentences highlighted. Papers cited earlier in the
-    conversation but not now are listed briefly (``id="src-n"`` too), so every marker of
+    number, label, id, link when the paper has a URL, authors/year when known, a "More like
+    this" link (:func:`more_like`), and the abstract with the evidence sentences highlighted.
+    Papers cited earlier in the conversation but not now are listed briefly (``id="src-n"`` too), so every marker of
     the chat has a target.
 
     Args:
@@ -205,7 +217,7 @@ def evidence_panel(
             f'<section class="pc-src" id="src-{c.number}" data-paper-id="{html.escape(c.paper_id, quote=True)}" '
             f'data-number="{c.number}">'
             f'<h4><span class="pc-num">[{c.number}]</span> {html.escape(display_text(c.label))}</h4>'
-            f'<div class="pc-meta">{_meta_line(c, paper)}</div>'
+            f'<div class="pc-meta">{_meta_line(c, paper)} · {more_like(c.number)}</div>'
             f'<p class="pc-abstract">{abstract}</p></section>'
         )
     shown = {c.number for c in citations}

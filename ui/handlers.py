@@ -111,6 +111,26 @@ class Handlers:
         self.backends.refresh()
         return watch_notice(watch_lines(self.components, changed))
 
+    def watch_question(self, typed: str, session: Session | None) -> str:
+        """Save a question (*Watch this question*): the one typed in the box, else the last one the
+        session asked. Every ingest then asks it again over the papers it adds or updates and
+        reports the new matches (:mod:`rag.route.watch`). Returns the status line's notice."""
+        from store.watches import WatchError, Watches
+
+        text, _ = keep_asking(clean_text(typed or ""), self.settings.input.max_question_chars)
+        if not text.strip() and session is not None and session.conversation.turns:
+            text = session.conversation.turns[-1].question
+        try:
+            w, added = Watches(self.settings.home).add(text)
+        except WatchError:
+            return "⚠️ Type a question (or ask one first) to watch it."
+        n = len(Watches(self.settings.home).load())
+        state = "Watching" if added else "Already watching"
+        return escape_dollars(
+            f"🔔 {state} “{w.question}” ({n} saved question{'s' if n != 1 else ''}): each time papers are added, "
+            "the new ones that match it are reported."
+        )
+
     def default_status(self) -> str:
         """The status line before the first answer: the default LLM and why it was chosen."""
         line = f"**LLM:** {self.components.pipeline.backend}"

@@ -11,6 +11,8 @@ The script, installed once per page (:data:`PAGE_JS`):
 * a click on a marker ``[n]`` brings the evidence panel's source ``#src-n`` into view (also when it
   sits in the folded list of earlier sources); a click on a table cell (or its marker,
   ``#src-n-sA-B-sC-D``) highlights the cell's sentences, the panel's spans ``A-B``, ``C-D``;
+* a click on a source's "More like this" (``a.pc-more``) asks its ``data-ask`` message in the chat
+  ("More papers like [n]", :data:`ui.evidence_panel.MORE_LIKE`), as if typed;
 * a click on a table's "Copy as Markdown" / "Copy as CSV" (``#pc-copy-md-k``, ``#pc-copy-csv-k``)
   copies the text the panel holds for it (:func:`ui.evidence_panel.copy_sources`; the text copied
   last is also ``window.__paperchatCopied``, which the browser test waits for);
@@ -107,6 +109,17 @@ if (!window.__paperchatPage) {
   };
   document.addEventListener('click', (ev) => {
     const t = ev.target && ev.target.closest ? ev.target : null;
+    const more = t ? t.closest('a.pc-more[data-ask]') : null;
+    if (more) {  // "More like this" on a source: ask its message in the chat
+      ev.preventDefault();
+      const box = document.querySelector('#pc-question textarea');
+      const ask = document.getElementById('pc-ask');
+      if (!box || !ask) return;
+      box.value = more.dataset.ask;
+      box.dispatchEvent(new Event('input', {bubbles: true}));
+      setTimeout(() => ask.click(), 60);
+      return;
+    }
     const copy = t ? t.closest('a[href^="#pc-copy-"]') : null;
     if (copy) {  // "Copy as Markdown / CSV" under a table
       ev.preventDefault();

@@ -89,7 +89,10 @@ def test_initialize_is_answered_while_the_collection_is_still_loading():
     with library:
         run(build_server(library), steps)
     assert seen["loading"] is True
-    assert seen["tools"] == {"search_papers", "ask", "compare", "table", "related_work", "get_paper", "bibtex"}
+    assert seen["tools"] == {
+        "search_papers", "ask", "compare", "table", "related_work", "get_paper", "bibtex", "similar_papers",
+        "watch_question", "list_watches", "remove_watch",
+    }
     assert seen["templates"] == ["paper://{+paper_id}"]
     assert seen["paper"]["id"] == "p001#2" and seen["paper"]["title"] == "Method 1"
 

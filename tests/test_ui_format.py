@@ -189,7 +189,8 @@ def test_panel_links_url_and_shows_authors_and_year(dance: Paper, apm: Paper, pa
     assert 'href="https://project-dance.github.io"' in dance_part
     assert 'target="_blank"' in dance_part
     assert "Ada Lovelace et al. (2026)" in dance_part
-    assert "href=" not in apm_part  # no URL, no link
+    assert 'target="_blank"' not in apm_part and "href=\"http" not in apm_part  # no URL, no link
+    assert 'class="pc-more" href="#pc-more-2" data-ask="More papers like [2]"' in apm_part  # "More like this"
     assert "(None)" not in html
 
 

@@ -70,6 +70,7 @@ def test_papers_like_a_paper_in_chat_and_more_like_a_number(extractive, expected
     assert [c.paper_id for c in turn.citations] == [*expected, DANCE]  # the paper last, as quoted in each pair
     for n, c in zip(turn.related.neighbours, turn.citations, strict=False):
         assert f"“{n.sentence.sentence}” [{c.number}]" in turn.answer.text
+        assert turn.answer.text.count(f"“{n.seed_sentence.sentence}”") == 1  # the paper's sentence quoted once
     number = turn.citations[0].number  # "more like [n]": the first neighbour's number
     again = conv.ask(f"more like [{number}]")
     assert again.kind == "similar" and again.related.seed.id == expected[0]

@@ -679,7 +679,8 @@ class Conversation:
 def similar_text(related: Related, cits: Sequence[Citation], own: Citation) -> tuple[str, str]:
     """The text of a ``similar`` answer and its lead line: one item per neighbour (nearest first)
     with the key terms both abstracts state and the pair of sentences that makes it similar, each
-    quoted with its citation.
+    quoted with its citation (a sentence of the paper closest to several neighbours is quoted at
+    the first and named at the others).
 
     Args:
         related: The neighbours (:func:`rag.route.similar.similar_papers`).
@@ -693,9 +694,14 @@ def similar_text(related: Related, cits: Sequence[Citation], own: Citation) -> t
     seed = display_name(related.seed)
     lead = f"{n} paper{'s' if n != 1 else ''} like {seed} {format_marker(own.number)}, nearest first:"
     lines = [lead, ""]
+    quoted: dict[int, int] = {}  # start of a sentence of the paper -> the item that quoted it first
     for i, (nb, c) in enumerate(zip(related.neighbours, cits, strict=True), start=1):
         terms = f" — shared terms: {', '.join(nb.terms)}" if nb.terms else ""
         lines.append(f"{i}. **{display_name(nb.paper)}** {format_marker(c.number)}{terms}")
-        lines.append(f"   - {seed}: “{nb.seed_sentence.sentence}” {format_marker(own.number)}")
+        first = quoted.setdefault(nb.seed_sentence.start, i)
+        if first == i:
+            lines.append(f"   - {seed}: “{nb.seed_sentence.sentence}” {format_marker(own.number)}")
+        else:  # the paper's sentence closest to this one too: quoted once
+            lines.append(f"   - {seed}: the same sentence as in {first} {format_marker(own.number)}")
         lines.append(f"   - {display_name(nb.paper)}: “{nb.sentence.sentence}” {format_marker(c.number)}")
     return "\n".join(lines), lead

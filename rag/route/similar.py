@@ -18,13 +18,14 @@ with what makes it similar:
 from __future__ import annotations
 
 import math
+import re
 import time
 from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 
-from rag.lexicon import term_key
+from rag.lexicon import english_word, term_key
 from rag.route.answer import AnswerPipeline
 from rag.text import content_terms
 from rag.types import Evidence, PaperHit, SearchQuery
@@ -52,6 +53,9 @@ ICML neighbour, ``tests/fixtures/similar_pairs.jsonl``): hit@5 is 17/21 (0.81) f
 13/21 (0.62) for ``fused`` and for ``reranked``: a whole abstract as a BM25 query weighs its many
 generic words, and the fusion lets papers that share them outrank the close ones. The lexical
 side still finds candidates and names the shared terms (:attr:`Neighbour.terms`)."""
+
+_LINK = re.compile(r"(?:https?://|www\.)\S+", re.I)
+"""A link in an abstract: its parts are no key terms."""
 
 _MIN_TERM_CHARS = 3
 """Shortest shared term shown, in characters ("rl" and "ml" say little on their own)."""
@@ -120,7 +124,8 @@ def _terms(paper: Paper) -> dict[str, tuple[str, int]]:
     """The paper's key-term candidates: term key (a word's, or two adjacent content words' joined by
     a space) -> (the first form the title or abstract writes it in, how often it is written)."""
     out: dict[str, tuple[str, int]] = {}
-    words = [t for t in content_terms(f"{paper.title} {paper.abstract}") if not any(c.isdigit() for c in t)]
+    text = _LINK.sub(" ", f"{paper.title} {paper.abstract}")  # "github com" is no term the papers share
+    words = [t for t in content_terms(text) if not any(c.isdigit() for c in t)]
     keys = [term_key(t) for t in words]
     grams: list[tuple[tuple[str, ...], tuple[str, ...]]] = [
         ((k,), (w,)) for k, w in zip(keys, words, strict=True) if len(w) >= _MIN_TERM_CHARS
@@ -139,13 +144,24 @@ def _shared(pipeline: AnswerPipeline, seed_terms: dict[str, tuple[str, int]], ot
     A term weighs its rarity in the collection (the sum of its words' IDF) times the geometric mean
     of how often each abstract writes it: a term both abstracts repeat ("condensation", "federated
     learning") names what they share better than a rare word each writes once ("but", "face"). A
-    word is left out when a shared pair of words that holds it is shown.
+    term is kept only when one of its words is repeated by either abstract or is no dictionary word
+    (a coined term, an acronym): a dictionary word each abstract writes once ("lack", "face
+    challenges") is a coincidence of wording, read on the seed papers' neighbours. A word is left
+    out when a shared pair of words that holds it is shown.
     """
     theirs = _terms(other)
     idf = pipeline.evidence.idf
+
+    def salient(key: str, form: str) -> bool:
+        """A word of the term is repeated by one abstract, or is no dictionary word ("llms", "fgl")."""
+        return any(
+            seed_terms.get(k, ("", 0))[1] >= 2 or theirs.get(k, ("", 0))[1] >= 2 or not english_word(w)
+            for k, w in zip(key.split(), form.split(), strict=False)
+        )
+
     scored = []
     for key, (form, n) in seed_terms.items():
-        if key in theirs:
+        if key in theirs and salient(key, form):
             weight = sum(idf(w) for w in form.split()) * math.sqrt(n * theirs[key][1])
             scored.append((weight, form, key))
     scored.sort(key=lambda x: (-x[0], x[1]))

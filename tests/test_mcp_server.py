@@ -105,7 +105,11 @@ def test_ask_over_mcp_equals_paperchat_ask_for_every_named_fact_question(mcp_res
 
 def test_the_tools_say_what_they_guarantee(mcp_results):
     tools = {t.name: t for t in mcp_results()["tools"]}
-    assert set(tools) == {"search_papers", "ask", "compare", "table", "related_work", "get_paper", "bibtex"}
+    assert set(tools) == {
+        "search_papers", "ask", "compare", "table", "related_work", "get_paper", "bibtex", "similar_papers",
+        "watch_question", "list_watches", "remove_watch",
+    }
+    assert "exact spans" in (tools["similar_papers"].description or "")
     assert "exact span" in (tools["ask"].description or "") and REFUSAL in (tools["ask"].description or "")
     assert "exact spans" in (tools["search_papers"].description or "")
     assert "exact spans" in (tools["table"].description or "") and "not stated" in (tools["table"].description or "")

@@ -9,59 +9,69 @@ ingest`` then asks each one again over the papers it added or updated (:mod:`ui.
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
 from rag.settings import Settings
+from ui.cli_warm import LOCAL_HELP
 
-__all__ = ["similar", "watch"]
+__all__ = ["similar", "similar_output", "watch"]
+
+
+def similar_output(turn, as_json: bool):
+    """What ``paperchat similar`` prints for a ``similar`` (or ``clarify``) turn, in-process or in the
+    warm process: the answer as ``paperchat ask`` prints it, or ``--json``; exit code 1 when the paper
+    is unclear. Returns a :class:`ui.discovery.CommandOutput`."""
+    from ui.discovery import CommandOutput
+    from ui.render import render_answer
+    from ui.wire import answer_json
+
+    text = json.dumps(answer_json(turn), ensure_ascii=False, indent=2) if as_json else render_answer(turn.answer)
+    return CommandOutput(stdout=text, exit_code=1 if turn.kind == "clarify" else 0)
 
 
 @click.command()
 @click.argument("paper")
 @click.option(
-    "-k",
-    "--top",
-    "k",
-    type=click.IntRange(1, 50),
-    default=5,
-    show_default=True,
+    "-k", "--top", "k", type=click.IntRange(1, 50), default=5, show_default=True,
     help="How many related papers to list.",
-)
+)  # fmt: skip
 @click.option("--year", type=click.IntRange(1900, 2100), default=None, help="Only related papers of this year.")
 @click.option("--venue", default="", help="Only related papers whose venue contains this, e.g. ICML.")
 @click.option("--author", default="", help="Only related papers with an author whose name contains this.")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer and the neighbours (pairs, terms) as JSON.")
+@click.option("--local", is_flag=True, envvar="PAPERCHAT_LOCAL", help=LOCAL_HELP)
 @click.pass_context
-def similar(ctx: click.Context, paper: str, k: int, year: int | None, venue: str, author: str, as_json: bool) -> None:
+def similar(
+    ctx: click.Context, paper: str, k: int, year: int | None, venue: str, author: str, as_json: bool, local: bool
+) -> None:
     """The papers nearest to PAPER by abstract, nearest first, never PAPER itself.
 
     PAPER is a name the abstracts state (DANCE), a paper id, or a short description ("the
     ride-hailing paper"); in `paperchat chat`, "papers like [2]" also takes an answer's number.
     Each related paper comes with the pair of sentences, one of each abstract, that are closest,
-    and the key terms both abstracts state. Exits 1 when PAPER is unclear.
+    and the key terms both abstracts state. Exits 1 when PAPER is unclear. When `paperchat serve`
+    or `paperchat ui` serves this data directory, that process answers; --local answers here.
     """
     from rag.route.conversation import Conversation
     from rag.route.filters import Filters
     from store.textin import clean_text
     from ui.cli_setup import build_components, question_in
-    from ui.render import render_answer
-    from ui.wire import answer_json
+    from ui.cli_warm import similar_warm
+    from ui.discovery import connect
 
     settings: Settings = ctx.obj["settings"]
     ref = question_in(paper, settings)[0]
     if not ref.strip():
         raise click.UsageError("name a paper: paperchat similar DANCE")
-    filters = Filters(year=year, venue=clean_text(venue), author=clean_text(author), auto=False)
+    venue, author = clean_text(venue), clean_text(author)
+    warm = connect(settings, local)
+    body = {"paper": ref, "k": k, "year": year, "venue": venue, "author": author, "as_json": as_json}
+    if warm is not None and similar_warm(warm, body):
+        return
+    filters = Filters(year=year, venue=venue, author=author, auto=False)
     comp = build_components(settings, llm=None, ensure_corpus=True)
-    turn = Conversation(comp.pipeline).similar(ref, k=k, filters=filters)
-    if as_json:
-        click.echo(json.dumps(answer_json(turn), ensure_ascii=False, indent=2))
-    else:
-        click.echo(render_answer(turn.answer))
-    if turn.kind == "clarify":
-        sys.exit(1)
+    similar_output(Conversation(comp.pipeline).similar(ref, k=k, filters=filters), as_json).emit()
 
 
 @click.command()

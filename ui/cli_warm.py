@@ -1,4 +1,4 @@
-"""``paperchat ask``, ``chat``, ``compare``, ``table`` and ``ingest`` run by the warm process (:mod:`ui.discovery`).
+"""``paperchat ask``, ``chat``, ``compare``, ``table``, ``similar`` and ``ingest`` run by the warm process (:mod:`ui.discovery`).
 
 Each function sends the command's work to the process and prints what the command prints
 in-process, and returns True; it returns False, having printed nothing, when the process cannot
@@ -23,7 +23,7 @@ from ui.render import Qid, print_answer_data
 
 __all__ = [
     "LOCAL_HELP", "Answered", "ChatFailed", "WarmChat", "WarmGone", "ask_warm", "compare_warm", "ingest_warm",
-    "table_warm",
+    "similar_warm", "table_warm",
 ]
 
 log = logging.getLogger(__name__)
@@ -206,6 +206,12 @@ def table_warm(
     """``paperchat table`` through the warm process (exits 1 when no table was made, as in-process)."""
     body = {"topic": topic, "papers": papers, "columns": columns, "as_json": as_json, "as_csv": as_csv}
     return _run(client, "table", body)
+
+
+def similar_warm(client: WarmClient, body: dict) -> bool:
+    """``paperchat similar`` through the warm process (``body``: the fields of
+    :class:`ui.warm.SimilarRequest`; exits 1 when the paper is unclear, as in-process)."""
+    return _run(client, "similar", body)
 
 
 def ingest_warm(

@@ -10,7 +10,8 @@ Each route does what the command does in-process and returns what it would print
 - ``POST /paperchat/chat/start`` (:class:`ChatStartRequest`) -> ``{"session"}``; ``POST /paperchat/chat``
   (:class:`ChatMessageRequest`) -> one message of that ``paperchat chat`` conversation, kept here
   per session (:meth:`WarmService.chat`; 404 for an unknown session); ``POST /paperchat/chat/end``.
-- ``POST /paperchat/compare``, ``/paperchat/table`` and ``/paperchat/ingest``: ``{"stdout", "stderr", "exit_code"}``.
+- ``POST /paperchat/compare``, ``/paperchat/table``, ``/paperchat/similar`` and ``/paperchat/ingest``:
+  ``{"stdout", "stderr", "exit_code"}``.
 
 Answers are made over the store as it is now (the components are rebuilt when the data directory's
 write count moved, :meth:`ui.session.Backends.refresh`), so an ingest through this process, or
@@ -52,8 +53,8 @@ from ui.service import Library, timed_ask
 from ui.session import Backends
 
 __all__ = [
-    "WARM_QUESTIONS", "AskRequest", "CompareRequest", "IngestRequest", "WarmService", "add_warm_routes", "load_warmed",
-    "serve_advertised", "warm_questions", "warm_up",
+    "WARM_QUESTIONS", "AskRequest", "CompareRequest", "IngestRequest", "SimilarRequest", "WarmService", "add_warm_routes",
+    "load_warmed", "serve_advertised", "warm_questions", "warm_up",
 ]
 
 log = logging.getLogger(__name__)
@@ -168,6 +169,18 @@ class TableRequest(BaseModel):
     columns: list[str] = Field(default_factory=list)
     as_json: bool = False
     as_csv: bool = False
+
+
+class SimilarRequest(BaseModel):
+    """``paperchat similar PAPER [-k K] [--year/--venue/--author] [--json]``, the reference cleaned."""
+
+    model_config = ConfigDict(extra="forbid")
+    paper: str
+    k: int = Field(5, ge=1, le=50)
+    year: int | None = Field(None, ge=1900, le=2100)
+    venue: str = ""
+    author: str = ""
+    as_json: bool = False
 
 
 class IngestRequest(BaseModel):
@@ -344,6 +357,15 @@ class WarmService:
         out, code = render_table(turn, as_json=req.as_json, as_csv=req.as_csv, papers=components.retriever.papers)
         return CommandOutput(stdout=out, exit_code=code)
 
+    def similar(self, req: SimilarRequest) -> CommandOutput:
+        """The papers like one paper as ``paperchat similar`` prints them (over the current components)."""
+        from ui.cli_related import similar_output
+
+        self.backends.refresh()
+        filters = Filters(year=req.year, venue=req.venue, author=req.author, auto=False)
+        turn = Conversation(self.backends.components.pipeline).similar(req.paper, k=req.k, filters=filters)
+        return similar_output(turn, req.as_json)
+
     def ingest(self, req: IngestRequest) -> CommandOutput:
         """Ingest as ``paperchat ingest`` does, under the writer lock, with this process's embedder;
         the components are rebuilt before the next answer (the write count moved)."""
@@ -435,6 +457,12 @@ def add_warm_routes(app: FastAPI, service: WarmService) -> None:
         service.count()
         return service.table(req)
 
+    def similar(req: SimilarRequest, request: Request):
+        if not _authorized(request, service.info.token):
+            return forbidden()
+        service.count()
+        return service.similar(req)
+
     def ingest(req: IngestRequest, request: Request):
         if not _authorized(request, service.info.token):
             return forbidden()
@@ -448,6 +476,7 @@ def add_warm_routes(app: FastAPI, service: WarmService) -> None:
     app.add_api_route("/paperchat/chat/end", chat_end, methods=["POST"], include_in_schema=False)
     app.add_api_route("/paperchat/compare", compare, methods=["POST"], include_in_schema=False)
     app.add_api_route("/paperchat/table", table, methods=["POST"], include_in_schema=False)
+    app.add_api_route("/paperchat/similar", similar, methods=["POST"], include_in_schema=False)
     app.add_api_route("/paperchat/ingest", ingest, methods=["POST"], include_in_schema=False)
 
 

@@ -23,10 +23,10 @@ __all__ = ["answer_json", "found_json", "paper_json", "paper_table_json", "relat
 def answer_json(turn: Turn) -> dict[str, Any]:
     """The answer of a turn as ``paperchat ask --json`` prints it (:meth:`rag.types.Answer.to_dict`:
     text with ``[n]`` markers, ``refused``, ``citations`` with evidence spans, ``retrieved``...),
-    plus ``turn`` (``answer``, ``compare``, ``table``, ``summary``, ``clarify`` or ``refusal``),
+    plus ``turn`` (``answer``, ``compare``, ``table``, ``summary``, ``similar``, ``clarify`` or ``refusal``),
     ``interpreted_as`` (the question with earlier-turn references spelled out), for a ``table``
-    turn ``table`` (:func:`paper_table_json`) and, for a ``clarify`` turn, ``candidates``
-    (``[{"paper_id", "label"}]``)."""
+    turn ``table`` (:func:`paper_table_json`), for a ``similar`` turn ``similar`` (:func:`related_json`)
+    and, for a ``clarify`` turn, ``candidates`` (``[{"paper_id", "label"}]``)."""
     data = turn.answer.to_dict()
     data["turn"] = turn.kind
     data["interpreted_as"] = turn.standalone

@@ -125,8 +125,9 @@ def test_the_page_upload_and_the_warm_ingest_report_the_saved_questions(tmp_path
     Watches(settings.home).add(QUESTIONS[0])
     comp = build_pipeline(settings, embedder=embedder, llm=None)
     handlers = Handlers(comp)
+    session = handlers.new_session()
     f = _upload(tmp_path, 20)
-    report, _ = handlers.add_papers([str(f)])  # the page's Add papers
+    report, _ = handlers.add_papers([str(f)], session)  # the page's Add papers
     new = [json.loads(x)["id"] for x in f.read_text(encoding="utf-8").splitlines()]
     expected = _asked_within(settings, embedder, new)[QUESTIONS[0]]
     assert expected and "**Saved questions**" in report
@@ -145,3 +146,11 @@ def test_the_page_upload_and_the_warm_ingest_report_the_saved_questions(tmp_path
     line = next(x for x in out.stdout.splitlines() if x.startswith("watch “"))
     assert _labels(line) == [handlers.papers[pid].label for pid in expected_later]
     assert Watches(settings.home).load()[0].reported == expected + expected_later
+
+    # the page's next answer tells of the ingest made through another entry, once; not of its own upload
+    def status(question: str) -> str:
+        return list(handlers.respond(question, "none", "", 5, "", "", "", True, session))[-1][2]
+
+    shown = status("Which papers study diffusion models?")
+    assert shown.count("🔔 watch “") == 1 and line in shown.replace("\\$", "$")
+    assert "🔔" not in status("What accuracy gain does DANCE report?")

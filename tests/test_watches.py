@@ -16,7 +16,7 @@ from rag.route.filters import Filters
 from rag.route.watch import WatchMatch, WatchReport
 from rag.types import Evidence
 from store.papers import Paper
-from store.watches import WATCH_FILE, WatchError, Watches
+from store.watches import KEPT_REPORTS, WATCH_FILE, WatchError, Watches
 from tests.conftest import ROOT
 from ui.cli import main
 
@@ -101,3 +101,19 @@ def test_paperchat_watch_saves_lists_and_removes(tmp_path):
     assert bad.exit_code == 1 and "no saved question “graphs” (saved: 1. diffusion models)" in bad.output
     assert run(main, [*home, "watch"]).exit_code == 2  # nothing given: usage
     assert run(main, [*home, "watch", "x", "--list"]).exit_code == 2
+
+
+def test_the_reports_of_ingests_are_numbered_and_the_last_ones_kept(tmp_path):
+    w = Watches(tmp_path)
+    w.add("diffusion")
+    assert w.last_report() == 0 and w.report([]) == 0  # no line: nothing kept
+    numbers = [w.report([f"watch “diffusion”: report {i}"]) for i in range(1, KEPT_REPORTS + 3)]
+    assert numbers == list(range(1, KEPT_REPORTS + 3)) and w.last_report() == KEPT_REPORTS + 2
+    kept = w.reports_after(0)
+    assert (
+        len(kept) == KEPT_REPORTS
+        and kept[0].n == 3
+        and kept[-1].lines == [f"watch “diffusion”: report {KEPT_REPORTS + 2}"]
+    )
+    assert [r.n for r in w.reports_after(KEPT_REPORTS + 1)] == [KEPT_REPORTS + 2]
+    assert [x.question for x in w.load()] == ["diffusion"]  # the saved questions are kept beside them

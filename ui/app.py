@@ -202,7 +202,7 @@ def build_app(components: Components, *, default_llm_note: str = "", handlers: H
             concurrency_limit=None,
         )
         add_btn.click(
-            handlers.add_papers, inputs=[upload], outputs=[added, header], api_name="add_papers",
+            handlers.add_papers, inputs=[upload, session_state], outputs=[added, header], api_name="add_papers",
             concurrency_limit=1,
         )
         demo.load(handlers.header, outputs=[header], api_name=False)  # the collection as it is now

@@ -78,8 +78,25 @@ class Handlers:
         self.export_root = export_root(self.settings)
 
     def new_session(self) -> Session:
-        """A fresh conversation over the default pipeline, with its own export folder."""
-        return Session(Conversation(self.components.pipeline), self.export_root / uuid.uuid4().hex)
+        """A fresh conversation over the default pipeline, with its own export folder (saved-question
+        reports of earlier ingests are not shown to it)."""
+        from store.watches import Watches
+
+        session = Session(Conversation(self.components.pipeline), self.export_root / uuid.uuid4().hex)
+        session.reports_seen = Watches(self.settings.home).last_report()
+        return session
+
+    def _watch_news(self, session: Session) -> str:
+        """The saved questions' reports of ingests made since the session last looked (through any
+        entry: ``paperchat ingest``, the API, another page), as a notice above the status line."""
+        from store.watches import Watches
+
+        fresh = Watches(self.settings.home).reports_after(session.reports_seen)
+        if not fresh:
+            return ""
+        session.reports_seen = fresh[-1].n
+        lines = [f"🔔 {line} (ingest at {r.at})" for r in fresh for line in r.lines]
+        return escape_dollars("\n\n".join(lines))
 
     @property
     def papers(self):
@@ -97,10 +114,15 @@ class Handlers:
             "with columns benchmark, main result, code*."
         )
 
-    def add_papers(self, files: list[str] | None) -> tuple[str, str]:
-        """Ingest uploaded files (:func:`ui.uploads.ingest_uploads`): the per-file report, and the
-        heading with the new count; the next answer searches the added papers."""
+    def add_papers(self, files: list[str] | None, session: Session | None = None) -> tuple[str, str]:
+        """Ingest uploaded files (:func:`ui.uploads.ingest_uploads`): the per-file report (with the
+        saved questions' notice), and the heading with the new count; the next answer searches the
+        added papers. The session's next answer does not repeat the notice."""
         report = ingest_uploads(self.components, files, after=self._watched)
+        if session is not None:
+            from store.watches import Watches
+
+            session.reports_seen = Watches(self.settings.home).last_report()
         return report, self.header()
 
     def _watched(self, changed: list[str]) -> str:
@@ -240,6 +262,9 @@ class Handlers:
         status = status_line(replace(turn.answer, note=note), stopped=stopped)
         if warnings:
             status = f"⚠️ {escape_dollars(' '.join(warnings))}\n\n{status}"
+        news = self._watch_news(session)
+        if news:
+            status = f"{news}\n\n{status}"
         details = {"kind": turn.kind, "standalone": turn.standalone, **turn.answer.to_dict()}
         return (
             history,

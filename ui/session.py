@@ -184,4 +184,5 @@ class Session:
     backend_note: str = ""
     exports: int = 0
     retry: str = ""  # the question whose LLM reply was incomplete, offered again by the Retry button
+    reports_seen: int = 0  # the last saved-questions report shown (store.watches.Watches.report)
     filters: Filters = field(default_factory=lambda: Filters(auto=True, auto_hint=UI_AUTO_HINT))

@@ -93,7 +93,8 @@ def check_watches(pipeline: AnswerPipeline, watches: Watches, changed: Sequence[
             (removed since) are ignored.
 
     Returns:
-        One report per saved question, in the order saved (``[]`` when none is saved or nothing changed).
+        One report per saved question, in the order saved (``[]`` when none is saved or nothing
+        changed); their lines are kept in ``watches`` too (:meth:`store.watches.Watches.report`).
     """
     papers = pipeline.catalogue.papers
     new = [pid for pid in dict.fromkeys(changed) if pid in papers]
@@ -117,4 +118,5 @@ def check_watches(pipeline: AnswerPipeline, watches: Watches, changed: Sequence[
         )
         watches.record(w.question, [m.paper_id for m in matches])
         out.append(WatchReport(w.question, matches, n, turn.answer))
+    watches.report([r.line() for r in out])  # for a page open meanwhile (ui.handlers)
     return out

@@ -1,4 +1,5 @@
-"""``paperchat ask``, ``chat``, ``compare``, ``table``, ``similar`` and ``ingest`` run by the warm process (:mod:`ui.discovery`).
+"""``paperchat ask``, ``chat``, ``compare``, ``table``, ``similar`` and ``ingest`` run by the warm process
+(:mod:`ui.discovery`).
 
 Each function sends the command's work to the process and prints what the command prints
 in-process, and returns True; it returns False, having printed nothing, when the process cannot

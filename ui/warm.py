@@ -53,8 +53,8 @@ from ui.service import Library, timed_ask
 from ui.session import Backends
 
 __all__ = [
-    "WARM_QUESTIONS", "AskRequest", "CompareRequest", "IngestRequest", "SimilarRequest", "WarmService", "add_warm_routes",
-    "load_warmed", "serve_advertised", "warm_questions", "warm_up",
+    "WARM_QUESTIONS", "AskRequest", "CompareRequest", "IngestRequest", "SimilarRequest", "WarmService",
+    "add_warm_routes", "load_warmed", "serve_advertised", "warm_questions", "warm_up",
 ]
 
 log = logging.getLogger(__name__)

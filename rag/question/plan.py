@@ -484,6 +484,7 @@ class RelatedWorkPlan(Plan):
         return "related_work"
 
 
+@dataclass(frozen=True)
 class SimilarPlan(Plan):
     """The papers like one paper ("papers like DANCE", "more like [2]", "anything similar to the
     ride-hailing paper?"): its paper is in ``refs``, or described.

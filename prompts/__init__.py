@@ -16,6 +16,10 @@ REQUIRED: dict[str, frozenset[str]] = {
     "answer": frozenset({"sources", "question", "sentences", "example"}),
     "rewrite": frozenset({"history", "question"}),
     "related_work": frozenset({"sources", "topic", "group", "example"}),
+    "summary": frozenset({"sources", "question", "subject"}),
+    "topic": frozenset({"sources", "question", "subject"}),
+    "compare": frozenset({"sources", "question", "subject"}),
+    "list": frozenset({"sources", "question", "subject"}),
 }
 
 

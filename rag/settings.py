@@ -24,6 +24,7 @@ __all__ = [
     "FusionSettings",
     "InputSettings",
     "LLMSettings",
+    "PROMPT_TOKENS",
     "RetrievalSettings",
     "RowSettings",
     "Settings",
@@ -33,6 +34,19 @@ __all__ = [
 ]
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
+
+PROMPT_TOKENS = 512
+"""Default most tokens of one LLM prompt (``llm.prompt_tokens``), by the backend's count.
+
+Calibration, from published figures, not fitted: llama.cpp runs of Llama-3.2-3B Q4_K_M on two
+CPU threads read prompts at about 18-29 tokens/s (and write 8-11 tokens/s), so the first word of a
+reply waits prompt tokens / 18-29 seconds. Ollama's count here is an estimate that errs high
+(:data:`rag.llm.ollama.CHARS_PER_TOKEN` = 3.5 characters per token, where Llama-3's tokenizer takes
+about 4 on English abstracts), so 512 counted tokens are about 450 of the model's: 15-25 s before
+the first word, about 19 s at the middle rate, within the 20 s aimed at. The system prompt and the
+fixed instructions take about 250 of them, leaving room for four to seven evidence sentences;
+``benchmarks/prompt_tokens.py`` prints what each kind of answer sends on the dev set. A laptop that
+reads prompts ten times faster can raise it (``PAPERCHAT_LLM__PROMPT_TOKENS``)."""
 
 
 def default_corpus() -> Path:
@@ -285,6 +299,15 @@ class LLMSettings(_Section):
     ollama_model: str = Field("llama3.2:3b", description="Ollama model name; pull it with `ollama pull <model>`.")
     context_tokens: int = Field(4096, ge=512, le=131072, description="Context window requested, in tokens.")
     max_answer_tokens: int = Field(220, ge=16, le=4096, description="Most tokens generated for one answer.")
+    prompt_tokens: int = Field(
+        PROMPT_TOKENS,
+        ge=128,
+        le=131072,
+        description="Most tokens one prompt may hold (system prompt, instructions, question and evidence "
+        "sentences, by the backend's count): evidence sentences are dropped, the last ones of each paper "
+        "first, then the least relevant papers, until the prompt fits. Sized so a 3B model on two CPU cores "
+        "starts writing within about 20 s (see rag.settings.PROMPT_TOKENS).",
+    )
     temperature: float = Field(0.0, ge=0.0, le=2.0, description="Sampling temperature (0 = greedy).")
     timeout: float = Field(
         120.0, gt=0, description="Seconds to wait for the Ollama server to connect or send the next piece of a reply."

@@ -15,8 +15,8 @@ from typing import Literal
 from store.papers import Paper
 
 __all__ = [
-    "STEPS", "STEP_NAMES", "Answer", "Ask", "ClaimCheck", "Citation", "Evidence", "PaperHit", "Retrieval",
-    "SearchQuery", "Slot", "Timings", "timed",
+    "STEPS", "STEP_NAMES", "Answer", "Ask", "ClaimCheck", "Citation", "Evidence", "LLMUsage", "PaperHit",
+    "Retrieval", "SearchQuery", "Slot", "Timings", "timed",
 ]
 
 
@@ -346,6 +346,74 @@ def timed(name: str, *, tally: str = "") -> Iterator[None]:
 
 
 @dataclass
+class LLMUsage:
+    """What one LLM reply cost: the prompt as paperchat counted it against its budget, and the
+    server's own counts and durations when it reports them (Ollama's final message of a reply:
+    ``prompt_eval_count``, ``prompt_eval_duration``, ``eval_count``, ``eval_duration``,
+    ``load_duration``, ``total_duration``; durations arrive in nanoseconds and are kept in seconds).
+
+    Attributes:
+        prompt_tokens: Tokens of the prompt sent, by the backend's count (an estimate for Ollama:
+            :data:`rag.llm.ollama.CHARS_PER_TOKEN`), >= 0.
+        budget: The prompt budget the prompt was fitted to (``llm.prompt_tokens``), in tokens.
+        prompt_eval_count: Prompt tokens the server evaluated (Ollama leaves out a prefix it had
+            cached, such as the system prompt of the previous reply); ``None``: not reported.
+        prompt_eval_seconds: Seconds the server spent reading the prompt (before the first word).
+        eval_count: Tokens the server generated; ``None``: not reported.
+        eval_seconds: Seconds the server spent generating them.
+        load_seconds: Seconds the server spent loading the model for this reply.
+        total_seconds: Seconds the server spent on the whole reply.
+    """
+
+    prompt_tokens: int = 0
+    budget: int = 0
+    prompt_eval_count: int | None = None
+    prompt_eval_seconds: float | None = None
+    eval_count: int | None = None
+    eval_seconds: float | None = None
+    load_seconds: float | None = None
+    total_seconds: float | None = None
+
+    @staticmethod
+    def _rate(count: int | None, seconds: float | None) -> float | None:
+        return count / seconds if count is not None and seconds else None
+
+    @property
+    def prompt_rate(self) -> float | None:
+        """Prompt tokens read per second by the server (``None`` when not reported)."""
+        return self._rate(self.prompt_eval_count, self.prompt_eval_seconds)
+
+    @property
+    def output_rate(self) -> float | None:
+        """Tokens generated per second by the server (``None`` when not reported)."""
+        return self._rate(self.eval_count, self.eval_seconds)
+
+    def describe(self) -> str:
+        """One line for the status line: ``prompt 431 of 512 tokens (server read 402 in 17.1 s,
+        23.5 tokens/s) · output 64 tokens in 6.9 s (9.3 tokens/s)``; the server's part only when reported."""
+        line = f"prompt {self.prompt_tokens}" + (f" of {self.budget}" if self.budget else "") + " tokens"
+        if self.prompt_eval_count is not None and self.prompt_eval_seconds is not None:
+            rate = self.prompt_rate
+            line += f" (server read {self.prompt_eval_count} in {self.prompt_eval_seconds:.1f} s" + (
+                f", {rate:.1f} tokens/s)" if rate is not None else ")"
+            )
+        if self.eval_count is not None and self.eval_seconds is not None:
+            rate = self.output_rate
+            line += f" · output {self.eval_count} tokens in {self.eval_seconds:.1f} s" + (
+                f" ({rate:.1f} tokens/s)" if rate is not None else ""
+            )
+        return line
+
+    def to_dict(self) -> dict:
+        """JSON-ready dict: the fields, and ``prompt_tokens_per_second`` / ``output_tokens_per_second``."""
+        return {
+            **asdict(self),
+            "prompt_tokens_per_second": None if self.prompt_rate is None else round(self.prompt_rate, 2),
+            "output_tokens_per_second": None if self.output_rate is None else round(self.output_rate, 2),
+        }
+
+
+@dataclass
 class Answer:
     """A grounded answer.
 
@@ -371,6 +439,8 @@ class Answer:
         incomplete: Why the LLM's reply did not finish (cut stream, cut connection, deadline);
             ``""`` when it finished or no LLM ran. Its text was then not used: the answer is
             the extractive one, and the page offers to ask again.
+        usage: What the LLM reply cost (prompt and output tokens, the server's timings); ``None``
+            when no LLM was asked.
     """
 
     question: str
@@ -389,6 +459,7 @@ class Answer:
     kind: Literal["answer", "refusal", "list", "compare", "summary", "table", "related_work", "similar"] = "answer"
     incomplete: str = ""
     lead: str = ""
+    usage: LLMUsage | None = None
 
     @property
     def cited_ids(self) -> list[str]:
@@ -432,4 +503,5 @@ class Answer:
             "timings": self.timings.to_dict(),
             "incomplete": self.incomplete,
             "lead": self.lead,
+            "llm_usage": self.usage.to_dict() if self.usage is not None else None,
         }

@@ -24,7 +24,13 @@ How a reply ends can be staged with ``mode`` (what the adapter must treat as inc
 * ``"slow_first_byte"``: like ``"normal"`` after ``first_byte_delay`` seconds of silence.
 
 A piece stands for one token: ``options.num_predict`` caps the pieces sent (then
-``done_reason`` is ``"length"``). Between pieces the server waits ``chunk_delay`` seconds
+``done_reason`` is ``"length"``). The final message carries Ollama's usage fields as the real server
+sends them (docs.ollama.com/api/usage: ``total_duration``, ``load_duration``,
+``prompt_eval_count``, ``prompt_eval_duration``, ``eval_count``, ``eval_duration``, durations in
+nanoseconds); ``prompt_eval_count`` counts the messages' characters / 4 (about what Llama-3's
+tokenizer makes of English), and with ``rates`` the durations are those a model reading and
+writing at those tokens per second would report (a small CPU's, without waiting for it).
+Between pieces the server waits ``chunk_delay`` seconds
 and watches the socket, so a client that hangs up mid-stream is noticed (as Ollama notices
 it and stops generating) and recorded in :attr:`OllamaStandin.streams`.
 
@@ -52,7 +58,7 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Self
 
-__all__ = ["MODES", "OllamaStandin", "StreamRecord", "free_port", "split_words"]
+__all__ = ["MODES", "OllamaStandin", "StreamRecord", "echo_sources", "free_port", "split_words"]
 
 Reply = str | Sequence[str | dict[str, Any]]
 ReplySource = Reply | Callable[[list[dict[str, Any]]], Reply]
@@ -73,6 +79,22 @@ def free_port() -> int:
 def split_words(text: str) -> list[str]:
     """Split ``text`` into word-sized pieces that join back to it exactly."""
     return re.findall(r"\s*\S+|\s+$", text) or ([text] if text else [])
+
+
+_SOURCE_LINE = re.compile(r"^\[(\d+)\] [^:\n]+: (.+)$", re.M)
+
+
+def echo_sources(messages: list[dict[str, Any]]) -> str:
+    """A reply that paperchat's claim checks accept: for each source listed between the prompt's
+    ``<sources>`` tags (``[k] <label>: <sentences>``), its first evidence sentence cited ``[k]``.
+    It stands for a model that writes only what its sources state; no answer is hard-coded."""
+    user = next((str(m.get("content", "")) for m in reversed(messages) if m.get("role") == "user"), "")
+    block = user.split("<sources>", 1)[-1].split("</sources>", 1)[0]
+    out = []
+    for number, sentences in _SOURCE_LINE.findall(block):
+        first = re.split(r"(?<=[.!?])\s+(?=[A-Z])", sentences.strip())[0].rstrip(" .")
+        out.append(f"{first} [{number}].")
+    return " ".join(out)
 
 
 def _now() -> str:
@@ -109,6 +131,17 @@ class _ClientGone(Exception):
     pass
 
 
+class _Server(ThreadingHTTPServer):
+    """The HTTP server, quiet when a client closes a kept-alive connection it is waiting on (as
+    ``ollama.Client.close`` does): Ollama does not complain of it either."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        import sys
+
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 class OllamaStandin:
     """Stand-in Ollama HTTP server, used as a context manager.
 
@@ -123,6 +156,8 @@ class OllamaStandin:
         first_byte_delay: Seconds before the response starts, in ``"slow_first_byte"`` mode.
         port: TCP port on 127.0.0.1 (0: a free one), e.g. one a page was told Ollama listens on
             before Ollama started.
+        rates: ``(prompt tokens/s, output tokens/s)`` the usage durations are computed from
+            (``None``: the stand-in's own elapsed time).
 
     Attributes:
         host: Base URL, e.g. ``"http://127.0.0.1:54321"`` (once started).
@@ -141,11 +176,13 @@ class OllamaStandin:
         mode: str = "normal",
         first_byte_delay: float = 1.0,
         port: int = 0,
+        rates: tuple[float, float] | None = None,
     ):
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
         self.mode = mode
         self.first_byte_delay = first_byte_delay
+        self.rates = rates
         self.models = [_full_name(m) for m in models]
         self.errors = {_full_name(k): v for k, v in (errors or {}).items()}
         self.reply = reply
@@ -164,7 +201,7 @@ class OllamaStandin:
     def start(self) -> Self:
         """Start serving in a background thread."""
         handler = type("Handler", (_Handler,), {"standin": self})
-        self._server = ThreadingHTTPServer(("127.0.0.1", self.port), handler)
+        self._server = _Server(("127.0.0.1", self.port), handler)
         self._server.daemon_threads = True
         self.host = f"http://127.0.0.1:{self._server.server_address[1]}"
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
@@ -357,22 +394,28 @@ class _Handler(BaseHTTPRequestHandler):
         limit = options.get("num_predict")
         if isinstance(limit, int) and 0 <= limit < len(pieces):
             pieces, done_reason = pieces[:limit], "length"
-        prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in messages)
+        prompt_tokens = sum(len(str(m.get("content", ""))) for m in messages) // 4
+        written = sum(isinstance(p, str) for p in pieces)
+        rates = self.standin.rates
 
         def final(extra: dict[str, Any]) -> dict[str, Any]:
             total = time.monotonic_ns() - started
+            if rates:
+                reading, writing = int(prompt_tokens / rates[0] * 1e9), int(written / rates[1] * 1e9)
+            else:
+                reading, writing = total // 4, total // 2
             return {
                 "model": model,
                 "created_at": _now(),
                 **extra,
                 "done_reason": done_reason,
                 "done": True,
-                "total_duration": total,
+                "total_duration": reading + writing + 1_000_000 if rates else total,
                 "load_duration": 1_000_000,
                 "prompt_eval_count": prompt_tokens,
-                "prompt_eval_duration": total // 4,
-                "eval_count": sum(isinstance(p, str) for p in pieces),
-                "eval_duration": total // 2,
+                "prompt_eval_duration": reading,
+                "eval_count": written,
+                "eval_duration": writing,
             }
 
         record = StreamRecord(model=model, planned=len(pieces))

@@ -465,8 +465,9 @@ def history_messages(
 
 def status_line(answer: Answer, *, stopped: bool = False) -> str:
     """One Markdown line: which LLM answered (and why), the seconds of each step that took time,
-    adding up to the total (:func:`ui.footer.timing_parts`), and for a slow answer what took
-    the time (:func:`ui.footer.timing_note`)."""
+    adding up to the total (:func:`ui.footer.timing_parts`), for a slow answer what took the time
+    (:func:`ui.footer.timing_note`), and what the LLM reply cost when one was asked (prompt and
+    output tokens, the server's timings and tokens per second)."""
     parts = [f"**LLM:** {answer.backend}"]
     if answer.note:
         parts[0] += f" — {answer.note}"
@@ -476,6 +477,8 @@ def status_line(answer: Answer, *, stopped: bool = False) -> str:
     line = " · ".join(parts)
     if note := timing_note(answer.timings):
         line += f" ({note})"
+    if answer.usage is not None:
+        line += f" · {answer.usage.describe()}"
     if stopped:
         line = "**Stopped.** " + line
     return escape_dollars(line)

@@ -57,7 +57,9 @@ def render_answer(ans: Answer) -> str:
         The text, a blank line, :func:`sources_text` when something is cited, then a status line
         ``LLM: <backend> · <note> · <step> <s> s, ..., total <s> s (most in <step>...)``: the note
         only when set, the steps of :func:`ui.footer.timing_parts` (seconds to two decimals) and,
-        for a slow answer, :func:`ui.footer.timing_note`; no final newline.
+        for a slow answer, :func:`ui.footer.timing_note`; then what the LLM reply cost when one was
+        asked (:meth:`rag.types.LLMUsage.describe`: prompt and output tokens, the server's timings
+        and tokens per second); no final newline.
     """
     lines = [ans.text, ""]
     if ans.citations:
@@ -68,6 +70,8 @@ def render_answer(ans: Answer) -> str:
     status += " · " + ", ".join(timing_parts(ans.timings, generation=ans.backend != "none"))
     if note := timing_note(ans.timings):
         status += f" ({note})"
+    if ans.usage is not None:
+        status += f" · {ans.usage.describe()}"
     lines.append(status)
     return "\n".join(lines)
 

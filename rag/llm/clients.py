@@ -17,6 +17,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol, TypedDict, runtime_checkable
 
+from rag.types import LLMUsage
+
 __all__ = [
     "ChatLLM",
     "EmbeddedLLM",
@@ -102,10 +104,12 @@ class ChatLLM(Protocol):
         max_tokens: int = 256,
         temperature: float = 0.0,
         stop: threading.Event | None = None,
+        usage: LLMUsage | None = None,
     ) -> Iterator[str]:
         """Yield the reply in pieces as they are generated.
 
-        Generation ends early, on the server, when ``stop`` is set.
+        Generation ends early, on the server, when ``stop`` is set. ``usage``, when given, is filled
+        in place with what the backend reports of the reply (token counts, durations) once it ends.
 
         Raises:
             LLMUnavailable: the backend cannot be reached.
@@ -215,8 +219,10 @@ class EmbeddedLLM:
         max_tokens: int = 256,
         temperature: float = 0.0,
         stop: threading.Event | None = None,
+        usage: LLMUsage | None = None,
     ) -> Iterator[str]:
-        """Stream a chat completion (see :meth:`ChatLLM.stream`); one generation at a time.
+        """Stream a chat completion (see :meth:`ChatLLM.stream`); one generation at a time
+        (``usage``: the pieces generated and the seconds they took).
 
         Raises:
             LLMIncomplete: ``time_limit`` seconds passed before the model finished.
@@ -246,6 +252,8 @@ class EmbeddedLLM:
                     piece = chunk["choices"][0]["delta"].get("content")
                     if piece:
                         said.append(piece)
+                        if usage is not None:
+                            usage.eval_count, usage.eval_seconds = len(said), time.monotonic() - t0
                         yield piece
             except ValueError as exc:
                 raise LLMError(f"The embedded model failed: {exc}. Shorten the question or lower --top-k.") from exc
@@ -271,15 +279,20 @@ class QueuedLLM:
         """One token per whitespace-separated word."""
         return len(text.split())
 
-    def stream(self, messages, *, max_tokens=256, temperature=0.0, stop=None) -> Iterator[str]:
-        """Yield the next queued reply word by word."""
+    def stream(self, messages, *, max_tokens=256, temperature=0.0, stop=None, usage=None) -> Iterator[str]:
+        """Yield the next queued reply word by word (``usage``: words of the messages read, words
+        written, no durations)."""
         self.calls.append(list(messages))
         reply = self.replies.pop(0) if self.replies else ""
         failure = reply if isinstance(reply, LLMError) else None
         text = str(getattr(failure, "partial", "")) if failure is not None else str(reply)
-        for word in re.findall(r"\S+\s*", text):
+        words = re.findall(r"\S+\s*", text)
+        for word in words:
             if stop is not None and stop.is_set():
                 return
             yield word
         if failure is not None:
             raise failure
+        if usage is not None:
+            usage.prompt_eval_count = sum(self.count_tokens(m["content"]) for m in messages)
+            usage.eval_count = len(words)

@@ -20,8 +20,9 @@ import httpx
 import ollama
 
 from rag.llm.clients import LLMError, LLMIncomplete, LLMUnavailable, Message, ModelNotFound
+from rag.types import LLMUsage
 
-__all__ = ["OllamaLLM", "ThinkFilter"]
+__all__ = ["OllamaLLM", "ThinkFilter", "server_usage"]
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +110,22 @@ class ThinkFilter:
         rest = "" if self._inside else self._buffer
         self._buffer = ""
         return rest
+
+
+def server_usage(final: ollama.ChatResponse, usage: LLMUsage) -> None:
+    """Copy Ollama's own counts and timings of a finished reply (its final ``"done": true``
+    message; durations in nanoseconds, see docs.ollama.com/api/usage) into ``usage``, in seconds.
+    A field the server left out stays ``None``."""
+
+    def seconds(ns: int | None) -> float | None:
+        return ns / 1e9 if ns is not None else None
+
+    usage.prompt_eval_count = final.prompt_eval_count
+    usage.prompt_eval_seconds = seconds(final.prompt_eval_duration)
+    usage.eval_count = final.eval_count
+    usage.eval_seconds = seconds(final.eval_duration)
+    usage.load_seconds = seconds(final.load_duration)
+    usage.total_seconds = seconds(final.total_duration)
 
 
 def _is_loopback(host: str) -> bool:
@@ -234,6 +251,7 @@ class OllamaLLM:
         max_tokens: int = 256,
         temperature: float = 0.0,
         stop: threading.Event | None = None,
+        usage: LLMUsage | None = None,
     ) -> Iterator[str]:
         """Yield the reply in pieces as the server generates them.
 
@@ -246,6 +264,9 @@ class OllamaLLM:
             max_tokens: Most tokens to generate (``num_predict``).
             temperature: Sampling temperature; 0 is (near-)deterministic.
             stop: Set it from another thread to end generation early.
+            usage: Filled in place from Ollama's final message (``prompt_eval_count``,
+                ``eval_count`` and the durations, :func:`server_usage`); left as it is when the
+                reply never finished.
 
         Yields:
             Non-empty pieces of the reply text.
@@ -284,6 +305,8 @@ class OllamaLLM:
                     yield piece
                 if chunk.done:
                     done = True
+                    if usage is not None:
+                        server_usage(chunk, usage)
                     break
                 if time.monotonic() - t0 > self.deadline:
                     raise LLMIncomplete(self._deadline_reason(), "".join(said))

@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 
-from rag.citations import format_marker
+from rag.citations import cited_numbers, format_marker
 from rag.evidence.rows import LIMITATIONS, ROWS, select_rows
 from rag.evidence.selector import EvidenceSelector
 from rag.index.retrieve import HybridRetriever
@@ -53,7 +53,7 @@ from rag.settings import Settings
 from rag.types import Answer, Citation, Evidence, PaperHit, Retrieval, Timings, timed
 from store.papers import has_opening_label, is_code_link, strip_markup
 
-__all__ = ["EMPTY_QUESTION", "MAIN_POINTS", "REFUSAL", "AnswerPipeline", "Found", "main_points"]
+__all__ = ["EMPTY_QUESTION", "MAIN_POINTS", "REFUSAL", "AnswerPipeline", "Found", "list_lines", "main_points"]
 
 EMPTY_QUESTION = "Please ask a question about the papers in the collection."
 _DATA_ROW = next(r for r in ROWS if r.key == "data")
@@ -283,7 +283,13 @@ class AnswerPipeline:
         if plan.detail and plan.detail.kind == "authors" and by_record and all(h.paper.authors for h in chosen):
             return self._authors(plan, sources, retrieval, timings, t0)
         t = time.perf_counter()
-        prose = self.writer.write(plan.query, len(chosen) > 1, sources, on_token, stop)
+        if several and len(sources) > 1:
+            # "which papers ...": one line per paper on why it belongs, one sentence on what they share
+            subject = plan.topic.text or plan.query
+            prose = self.writer.write_kind("list", plan.query, subject, sources, on_token, stop)
+            prose = replace(prose, text=list_lines(prose.sentences) if prose.text else "")
+        else:
+            prose = self.writer.write(plan.query, len(chosen) > 1, sources, on_token, stop)
         timings.generation = time.perf_counter() - t
         language = "" if plan.english else "question not in English: quoting each paper's main points"
         note = "; ".join(x for x in (language, prose.note) if x)
@@ -336,6 +342,7 @@ class AnswerPipeline:
             kind="list" if several else "answer",
             incomplete=prose.incomplete,
             lead=lead,
+            usage=prose.usage,
         )
 
     def find(
@@ -690,6 +697,14 @@ def citation(s: Source) -> Citation:
     """The citation of a numbered source."""
     p = s.hit.paper
     return Citation(s.number, p.id, p.label, tuple(s.evidence), url=p.url, authors=p.author_line, year=p.year)
+
+
+def list_lines(sentences: Sequence[str]) -> str:
+    """A list answer's checked prose: a sentence that cites one paper (why it belongs) is a line of
+    its own (``- ...``), and the sentences that cite several (what they share) follow as one paragraph."""
+    own = [f"- {x}" for x in sentences if len(cited_numbers(x)) == 1]
+    shared = " ".join(x for x in sentences if len(cited_numbers(x)) != 1)
+    return "\n".join(own) + ("\n\n" + shared if own and shared else shared)
 
 
 def render(

@@ -3,7 +3,9 @@
 "How does each make X cheaper?" is answered first, with each paper's quoted answer or "not
 stated in the abstract"; the rows problem / approach / data / results / limitations follow
 (:data:`rag.evidence.rows.ROWS`). Every cell is a sentence of that paper's abstract with its span, so a
-comparison is equally grounded with or without an LLM.
+comparison is equally grounded with or without an LLM. With an LLM, a checked paragraph on the
+asked aspect (else on what the papers address, propose and report), written from those cells
+(:func:`prose_sources`), takes the place of the lead line; the rest is unchanged.
 """
 
 from __future__ import annotations
@@ -14,16 +16,17 @@ from dataclasses import dataclass
 
 from rag.citations import format_marker
 from rag.evidence.rows import NOT_STATED, ROWS, Row, select_rows
+from rag.llm.prose import Source, interleave
 from rag.protocols import EvidenceSource, evidence_settings
 from rag.question.plan import Ask
 from rag.route.lead import key_clause, quoted
 from rag.text import content_terms, named_entities, normalize
-from rag.types import Citation, Evidence
+from rag.types import Citation, Evidence, PaperHit
 from store.papers import Paper, strip_markup
 
 __all__ = [
-    "ASPECT_SENTENCES", "UNSTATED_ASPECT", "ComparisonTable", "build_table", "compare_lead", "comparison_text",
-    "table_markdown",
+    "ASPECT_SENTENCES", "OVERALL", "UNSTATED_ASPECT", "ComparisonTable", "build_table", "compare_lead",
+    "comparison_text", "prose_sources", "table_markdown",
 ]
 
 ASPECT_SENTENCES = 2
@@ -197,6 +200,39 @@ def comparison_text(table: ComparisonTable, papers: Sequence[Paper], idf: Callab
         sents.append(f"{'Neither' if n == 2 else 'No'} abstract states {' or '.join(missing)} {markers}.")
     lines += [" ".join(sents), "", table_markdown(table)]
     return "\n".join(lines)
+
+
+OVERALL = "the problem each addresses, what each proposes, and what each reports"
+"""What a comparison's prose compares when the question asks no aspect (``Compare A and B``)."""
+
+_OVERALL_ROWS = ("problem", "approach", "results")
+
+
+def prose_sources(table: ComparisonTable, hits: Sequence[PaperHit]) -> tuple[list[Source], str]:
+    """What the LLM writes a comparison's paragraph from: per paper (column order, numbered as
+    cited), the sentences of its cells for the aspects asked, the first of each aspect first
+    (:func:`rag.llm.prose.interleave`); when no abstract states an asked aspect (or for a paper
+    that states none), the cells of its problem, approach and results rows, one of each first.
+    And what the paragraph compares: the first aspect as the question words it, else :data:`OVERALL`.
+
+    Args:
+        table: The comparison (:func:`build_table`).
+        hits: The compared papers, in column order.
+
+    Returns:
+        ``(sources, subject)``.
+    """
+    n = len(table.papers)
+    rows = [i for i, r in enumerate(table.rows) if r.key in _OVERALL_ROWS]
+    overall = [interleave([table.cells[i][j] for i in rows]) for j in range(n)]
+    asked = [cells for cells in table.aspect_cells if any(cells)]
+    if asked:  # a paper that states none of it is shown by what it does
+        per = [interleave([cells[j] for cells in asked]) or overall[j] for j in range(n)]
+        subject = table.aspects[0]
+    else:
+        per, subject = overall, OVERALL
+    sources = [Source(c.number, h, evs) for c, h, evs in zip(table.papers, hits, per, strict=True)]
+    return sources, subject
 
 
 UNSTATED_ASPECT = "its abstract does not state it"

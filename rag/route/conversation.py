@@ -46,7 +46,7 @@ from rag.question.plan import (
     TablePlan,
 )
 from rag.route.answer import EMPTY_QUESTION, AnswerPipeline
-from rag.route.compare import build_table, compare_lead, comparison_text
+from rag.route.compare import build_table, compare_lead, comparison_text, prose_sources
 from rag.route.filters import FilterPlan, Filters
 from rag.route.head_to_head import head_to_head, head_to_head_text
 from rag.route.listing import list_papers
@@ -57,6 +57,7 @@ from rag.route.similar import DEFAULT_K, Related, similar_papers
 from rag.route.summary import summarize_paper, summarize_topic
 from rag.route.table_answer import answer_table
 from rag.route.turn import History, Turn, TurnKind, renumber_markers
+from rag.route.written import with_prose
 from rag.types import Answer, Citation, Evidence, PaperHit, Timings
 from store.papers import Paper
 
@@ -385,14 +386,14 @@ class Conversation:
         if isinstance(plan, TablePlan):
             return self._table(plan, fplan, t0)
         if isinstance(plan, ComparePlan):
-            turn = self._compare(plan, fplan, t0)
+            turn = self._compare(plan, fplan, t0, on_token=on_token, stop=stop)
             if turn is not None or plan.otherwise is None:
                 return turn or self._refusal_turn(plan, REFUSAL, t0, fplan)
             plan = plan.otherwise
         if isinstance(plan, SummaryPlan):
             if plan.topic is not None:
-                return self._topic_summary(plan, fplan, t0)
-            turn = self._summary(plan, fplan, t0)
+                return self._topic_summary(plan, fplan, t0, on_token=on_token, stop=stop)
+            turn = self._summary(plan, fplan, t0, on_token=on_token, stop=stop)
             if turn is not None or plan.otherwise is None:
                 return turn or self._refusal_turn(plan, REFUSAL, t0, fplan)
             plan = plan.otherwise
@@ -446,9 +447,18 @@ class Conversation:
             ans = replace(ans, text=f"{ans.text}\n\n{reading.offer}")
         return Turn(plan.asked, standalone, ans, "refusal" if ans.refused else "answer", plan=plan)
 
-    def _compare(self, plan: ComparePlan, fplan: FilterPlan, t0: float) -> Turn | None:
+    def _compare(
+        self,
+        plan: ComparePlan,
+        fplan: FilterPlan,
+        t0: float,
+        *,
+        on_token: Callable[[str], None] | None = None,
+        stop: threading.Event | None = None,
+    ) -> Turn | None:
         """A comparison turn, or ``None`` when the question compares one paper with something that
-        is not a paper of the collection (it is then answered as a question about that paper)."""
+        is not a paper of the collection (it is then answered as a question about that paper);
+        ``on_token`` and ``stop``: for the LLM's paragraph."""
         pair, ok = self.resolver.pair(plan)
         if not ok:
             # Ask which paper is meant when a side is ambiguous or an earlier-turn reference fails;
@@ -458,10 +468,20 @@ class Conversation:
             if unclear:
                 return self._clarify(plan, unclear, t0, "compare")
             return None
-        return self._compare_ids(plan, [r.paper_ids[0] for r in pair], fplan, t0)
+        return self._compare_ids(plan, [r.paper_ids[0] for r in pair], fplan, t0, on_token=on_token, stop=stop)
 
-    def _compare_ids(self, plan: ComparePlan, ids: Sequence[str], fplan: FilterPlan, t0: float) -> Turn:
-        """The comparison turn of the papers ``ids`` (two or more, in column order)."""
+    def _compare_ids(
+        self,
+        plan: ComparePlan,
+        ids: Sequence[str],
+        fplan: FilterPlan,
+        t0: float,
+        *,
+        on_token: Callable[[str], None] | None = None,
+        stop: threading.Event | None = None,
+    ) -> Turn:
+        """The comparison turn of the papers ``ids`` (two or more, in column order); with an LLM,
+        its checked paragraph in place of the lead line (:func:`rag.route.compare.prose_sources`)."""
         papers = [self.papers[pid] for pid in ids]
         t_ev = time.perf_counter()
         # "Which is better?": first whether the abstracts compare the papers at all (rag.route.head_to_head)
@@ -473,17 +493,17 @@ class Conversation:
         asked = table.aspect_cells[0] if table.aspect_cells and any(table.aspect_cells[0]) else None
         cells = asked or [table.cell("approach", c.paper_id) for c in table.papers]
         lead = compare_lead([(c.label, c.number) for c in table.papers], cells, aspect=asked is not None)
-        text = lead + "\n\n"
+        body = ""
         if h2h is not None:
             # "which one is faster?": the abstracts do not say which is faster (not "better")
-            text += head_to_head_text(h2h, table.papers, plan.verdict) + "\n\n"
-        text += comparison_text(table, papers, self.pipeline.evidence.idf)
+            body += head_to_head_text(h2h, table.papers, plan.verdict) + "\n\n"
+        body += comparison_text(table, papers, self.pipeline.evidence.idf)
         outside = self._outside(fplan, table.papers)
         if outside:
-            text += f"\n\nNote: {outside} (compared because named)."
+            body += f"\n\nNote: {outside} (compared because named)."
         ans = Answer(
             question=plan.asked,
-            text=text,
+            text=lead + "\n\n" + body,
             citations=list(table.papers),
             hits=[PaperHit(p, 1.0) for p in papers],
             backend="none",
@@ -493,6 +513,13 @@ class Conversation:
             kind="compare",
             lead=lead,
         )
+        if self.pipeline.llm is not None:
+            t = time.perf_counter()
+            sources, subject = prose_sources(table, ans.hits)
+            prose = self.pipeline.writer.write_kind("compare", plan.asked, subject, sources, on_token, stop)
+            ans.timings.generation = time.perf_counter() - t
+            ans.timings.total = time.perf_counter() - t0
+            ans = with_prose(ans, prose, body=body)
         standalone = "Compare " + " and ".join(p.label for p in papers)
         return Turn(plan.asked, standalone, ans, "compare", table=table, plan=plan)
 
@@ -512,7 +539,15 @@ class Conversation:
         what = "the papers on " + plan.topic.text if plan.topic else " and ".join(c.label for c in ans.citations)
         return Turn(plan.asked, f"Table of {what}", ans, "table" if table else "refusal", paper_table=table, plan=plan)
 
-    def _summary(self, plan: SummaryPlan, fplan: FilterPlan, t0: float) -> Turn | None:
+    def _summary(
+        self,
+        plan: SummaryPlan,
+        fplan: FilterPlan,
+        t0: float,
+        *,
+        on_token: Callable[[str], None] | None = None,
+        stop: threading.Event | None = None,
+    ) -> Turn | None:
         ids, _, _ = self.resolver.referred(plan)
         res: Resolution | None = None
         if len(ids) == 1:
@@ -524,12 +559,23 @@ class Conversation:
             if not res.resolved:
                 if len(res.paper_ids) > 1 and plan.described_topic is not None:
                     # a description several papers fit: summarize them as a topic
-                    return self._topic_summary(replace(plan, topic=plan.described_topic), fplan, t0)
+                    return self._topic_summary(
+                        replace(plan, topic=plan.described_topic), fplan, t0, on_token=on_token, stop=stop
+                    )
                 return self._clarify(plan, [res], t0, "summarize")
         paper = self.papers[res.paper_ids[0]]
         number = self.history.numbers.number(paper.id)
         outside = self._outside(fplan, [Citation(number, paper.id, paper.label, ())])
-        ans = summarize_paper(self.pipeline, paper, self.cite, how=res.how, outside=outside)
+        ans = summarize_paper(
+            self.pipeline,
+            paper,
+            self.cite,
+            how=res.how,
+            outside=outside,
+            question=plan.asked,
+            on_token=on_token,
+            stop=stop,
+        )
         ans = replace(ans, question=plan.asked, note=self._note(fplan, ans.note, outside))
         ans.timings.total = time.perf_counter() - t0
         return Turn(plan.asked, f"Summarize {paper.label}", ans, "summary", plan=plan)
@@ -575,11 +621,28 @@ class Conversation:
         )
         return Turn(plan.asked, f"Papers like {seed.label}", ans, "similar", plan=plan, related=related)
 
-    def _topic_summary(self, plan: SummaryPlan, fplan: FilterPlan, t0: float) -> Turn:
+    def _topic_summary(
+        self,
+        plan: SummaryPlan,
+        fplan: FilterPlan,
+        t0: float,
+        *,
+        on_token: Callable[[str], None] | None = None,
+        stop: threading.Event | None = None,
+    ) -> Turn:
         assert plan.topic is not None
         allowed = fplan.allowed
         where = "the collection" if allowed is None else f"the collection (filter: {fplan.description})"
-        ans = summarize_topic(self.pipeline, plan.topic, self.cite, allowed=allowed, where=where)
+        ans = summarize_topic(
+            self.pipeline,
+            plan.topic,
+            self.cite,
+            allowed=allowed,
+            where=where,
+            question=plan.asked,
+            on_token=on_token,
+            stop=stop,
+        )
         ans = replace(ans, question=plan.asked, note=self._note(fplan, ans.note))
         kind: TurnKind = "refusal" if ans.refused else "summary"
         return Turn(plan.asked, f"Summarize the papers on {plan.topic.text}", ans, kind, plan=plan)

@@ -1,19 +1,23 @@
-"""Extractive summaries: of one paper (its problem, approach, data, results, limitations) and of
-the papers on a topic (grouped by theme). Every line quotes a sentence of an abstract.
+"""Summaries: of one paper (its problem, approach, data, results, limitations) and of the papers on
+a topic (grouped by theme). Every line of the extractive summary quotes a sentence of an abstract;
+with an LLM, checked prose written from those sentences comes first and the quotes stay under it
+(:func:`rag.route.written.with_prose`), and a summary whose prose fails is the extractive one, saying why.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Sequence
 
 from rag.citations import format_marker
 from rag.evidence.rows import ROWS, select_rows
-from rag.llm.prose import REFUSAL
+from rag.llm.prose import REFUSAL, Source, interleave
 from rag.question.asks import read_ask
 from rag.question.plan import Topic
 from rag.route.lead import key_clause, quoted
 from rag.route.membership import more_may_match
+from rag.route.written import with_prose
 from rag.types import Answer, Citation, Evidence, PaperHit, Timings
 from store.papers import Paper, strip_markup
 
@@ -26,15 +30,29 @@ _THEME_TITLES = {"problem": "Problems addressed", "approach": "Approaches", "res
 Cite = Callable[[Paper, Sequence[Evidence]], Citation]
 
 
-def summarize_paper(pipeline, paper: Paper, cite: Cite, *, how: str = "", outside: str = "") -> Answer:
-    """One paper's summary from its abstract: a line per theme, and its limitations or that none are stated.
+def summarize_paper(
+    pipeline,
+    paper: Paper,
+    cite: Cite,
+    *,
+    how: str = "",
+    outside: str = "",
+    question: str = "",
+    on_token: Callable[[str], None] | None = None,
+    stop: threading.Event | None = None,
+) -> Answer:
+    """One paper's summary from its abstract: a line per theme, and its limitations or that none are
+    stated; with an LLM, its checked prose first (:func:`rag.route.written.with_prose`).
 
     Args:
-        pipeline: The :class:`rag.route.answer.AnswerPipeline` (its evidence selector).
+        pipeline: The :class:`rag.route.answer.AnswerPipeline` (its evidence selector and prose writer).
         paper: The paper.
         cite: Makes the paper's citation from its evidence (conversation numbering).
         how: How the paper was found ("name", "description"), for the note.
         outside: ``"outside the filter (...): X [1]"`` when a filter excludes it (else ``""``).
+        question: The request as asked (the LLM's prompt quotes it; default "Summarize <label>").
+        on_token: Receives LLM prose pieces as they stream.
+        stop: When set, generation stops.
     """
     t0 = time.perf_counter()
     evidence = pipeline.evidence
@@ -73,7 +91,7 @@ def summarize_paper(pipeline, paper: Paper, cite: Cite, *, how: str = "", outsid
     if outside:
         lines.append(f"- Note: {outside} (summarized because named).")
     note = "summary of abstract sentences (extractive, no LLM)" + (f"; {paper.label} found by {how}" if how else "")
-    return Answer(
+    answer = Answer(
         question="",
         text="\n".join(lines),
         citations=[c],
@@ -85,12 +103,33 @@ def summarize_paper(pipeline, paper: Paper, cite: Cite, *, how: str = "", outsid
         kind="summary",
         lead=lead,
     )
+    if pipeline.llm is None:
+        return answer
+    t = time.perf_counter()
+    groups: list[Sequence[Evidence]] = [sel[r.key] for r in rows if sel[r.key]] or [evs]
+    source = Source(c.number, PaperHit(paper, 1.0), interleave([*groups, limits]))
+    prose = pipeline.writer.write_kind(
+        "summary", question or f"Summarize {paper.label}", paper.label, [source], on_token, stop
+    )
+    answer.timings.generation = time.perf_counter() - t
+    answer.timings.total = time.perf_counter() - t0
+    return with_prose(answer, prose, body="\n".join(lines[2:]))
 
 
 def summarize_topic(
-    pipeline, subject: Topic, cite: Cite, *, allowed: set[str] | None = None, where: str = ""
+    pipeline,
+    subject: Topic,
+    cite: Cite,
+    *,
+    allowed: set[str] | None = None,
+    where: str = "",
+    question: str = "",
+    on_token: Callable[[str], None] | None = None,
+    stop: threading.Event | None = None,
 ) -> Answer:
-    """The papers on a topic, summarized by theme (problems, approaches, results).
+    """The papers on a topic, summarized by theme (problems, approaches, results); with an LLM, a
+    short checked synthesis grouping the papers by what they do comes after the count line and
+    before the quotes (:func:`rag.route.written.with_prose`).
 
     The papers are those the relevance model accepts (as for "which papers ..."), at most
     :data:`MAX_SUMMARY_PAPERS` quoted; the text says how many match.
@@ -101,6 +140,9 @@ def summarize_topic(
         cite: Makes a paper's citation (conversation numbering).
         allowed: Only these paper ids (filters); ``None`` = all.
         where: How to name the collection ("the collection (filter: year=2023)").
+        question: The request as asked (the LLM's prompt quotes it; default "Summarize the papers on <topic>").
+        on_token: Receives LLM prose pieces as they stream.
+        stop: When set, generation stops.
     """
     t0 = time.perf_counter()
     rs = pipeline.settings.retrieval
@@ -144,7 +186,7 @@ def summarize_topic(
         ]
         if items:
             lines += ["", f"**{_THEME_TITLES.get(theme.key, theme.title)}**", *items]
-    return Answer(
+    answer = Answer(
         question="",
         text="\n".join(lines),
         citations=[cites[h.paper.id] for h in used],
@@ -157,6 +199,22 @@ def summarize_topic(
         timings=Timings(retrieval=t_ret, evidence=time.perf_counter() - t0 - t_ret, total=time.perf_counter() - t0),
         kind="summary",
     )
+    if pipeline.llm is None:
+        return answer
+    t = time.perf_counter()
+    # each paper's sentences one per theme first (its problem, approach, results), most relevant paper first
+    sources = [
+        Source(cites[h.paper.id].number, h, interleave([per_paper[h.paper.id][t.key] for t in themes]))
+        for h in used
+    ]
+    sources = [s for s in sources if s.evidence]
+    if not sources:
+        return answer
+    ask = question or f"Summarize the papers on {topic}"
+    prose = pipeline.writer.write_kind("topic", ask, topic, sources, on_token, stop)
+    answer.timings.generation = time.perf_counter() - t
+    answer.timings.total = time.perf_counter() - t0
+    return with_prose(answer, prose, lead=head, body="\n".join(lines[1:]).strip())
 
 
 def _refusal(text: str, t0: float) -> Answer:

@@ -284,3 +284,39 @@ def test_every_kind_has_its_prompt_file():
     for kind in KINDS:
         assert (Path(PROMPT_DIR) / f"{kind}.txt").is_file()
         assert load_prompt(kind).variables == frozenset({"sources", "question", "subject"})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["summary", "compare"])
+def test_the_page_streams_a_summary_and_a_comparison_and_stop_ends_them(extractive, kind):
+    """The served page with Ollama chosen under Settings: a summary or a comparison shows its prose
+    as it streams (the chat's last message ends with the cursor), Stop ends the reply on the
+    server, and a finished one's status line says what it cost."""
+    from gradio_client import Client
+
+    from tests.conftest import served
+    from tests.test_ui_app import CHAT, DETAILS, STATUS, last_text
+
+    question = KIND_QUESTIONS[kind][0]
+    with OllamaStandin(models=[MODEL], reply=echo_sources, chunk_delay=0.05, rates=(23.5, 9.5)) as server:
+        s = extractive.settings
+        settings = s.model_copy(update={"llm": s.llm.model_copy(update={"ollama_host": server.host})})
+        with served(replace(extractive, settings=settings)) as url:
+            page = Client(url, verbose=False, download_files=False)
+            done = page.predict(question, "ollama", MODEL, 5, api_name="/ask")
+            assert done[DETAILS]["backend"] == f"ollama:{MODEL}" and done[DETAILS]["kind"] == KIND_QUESTIONS[kind][1]
+            assert "LLM sentences match their cited evidence" in done[STATUS]
+            assert "tokens/s" in done[STATUS] and "prompt " in done[STATUS]
+
+            server.mode = "trickle"  # the next reply never ends on its own
+            job = page.submit(question, "ollama", MODEL, 5, api_name="/ask")
+            t0 = time.perf_counter()
+            streamed = False
+            while not streamed and time.perf_counter() - t0 < 60:
+                streamed = any(o[CHAT] and last_text(o).endswith("▌") for o in job.outputs())
+                time.sleep(0.05)
+            assert streamed, "no streamed prose before the answer"
+            stopped = page.predict(api_name="/stop")
+            job.result(timeout=60)
+            assert stopped[STATUS].startswith("**Stopped.**")
+            assert server.streams[-1].finished.wait(10) and server.streams[-1].client_disconnected

@@ -20,6 +20,7 @@ REQUIRED: dict[str, frozenset[str]] = {
     "topic": frozenset({"sources", "question", "subject"}),
     "compare": frozenset({"sources", "question", "subject"}),
     "list": frozenset({"sources", "question", "subject"}),
+    "values": frozenset({"cells", "words"}),
 }
 
 

@@ -363,6 +363,8 @@ class LLMUsage:
         eval_seconds: Seconds the server spent generating them.
         load_seconds: Seconds the server spent loading the model for this reply.
         total_seconds: Seconds the server spent on the whole reply.
+        replies: How many replies these figures add up (table cell values take several prompts,
+            each within ``budget``).
     """
 
     prompt_tokens: int = 0
@@ -373,6 +375,7 @@ class LLMUsage:
     eval_seconds: float | None = None
     load_seconds: float | None = None
     total_seconds: float | None = None
+    replies: int = 1
 
     @staticmethod
     def _rate(count: int | None, seconds: float | None) -> float | None:
@@ -392,6 +395,10 @@ class LLMUsage:
         """One line for the status line: ``prompt 431 of 512 tokens (server read 402 in 17.1 s,
         23.5 tokens/s) · output 64 tokens in 6.9 s (9.3 tokens/s)``; the server's part only when reported."""
         line = f"prompt {self.prompt_tokens}" + (f" of {self.budget}" if self.budget else "") + " tokens"
+        if self.replies != 1:
+            line = f"{self.replies} prompts, {self.prompt_tokens} tokens" + (
+                f" (each at most {self.budget})" if self.budget else ""
+            )
         if self.prompt_eval_count is not None and self.prompt_eval_seconds is not None:
             rate = self.prompt_rate
             line += f" (server read {self.prompt_eval_count} in {self.prompt_eval_seconds:.1f} s" + (

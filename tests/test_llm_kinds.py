@@ -11,6 +11,7 @@ Ollama's usage fields and the status line.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -212,7 +213,7 @@ def test_each_kind_shows_the_llms_prose_when_its_sentences_are_supported(extract
     assert block and len(block) <= len(papers)
     for line in block:
         label, said = line.split(" ", 1)[1].split(": ", 1)
-        first = said.split(". ")[0]
+        first = said.removesuffix(" …").split(". ")[0]  # a long sentence may be clipped
         assert first in papers[label].abstract and len(said) < len(papers[label].abstract)
     k, n = got["claims_supported"]
     assert k == n > 0 and f"{k} of {n} LLM sentences match their cited evidence" in got["note"]
@@ -320,3 +321,74 @@ def test_the_page_streams_a_summary_and_a_comparison_and_stop_ends_them(extracti
             job.result(timeout=60)
             assert stopped[STATUS].startswith("**Stopped.**")
             assert server.streams[-1].finished.wait(10) and server.streams[-1].client_disconnected
+
+
+# --- table cell values (paperchat table --values) -------------------------------------------------
+
+_CELL = re.compile(r"^\[(\d+)\] [^:\n]+: (.+)$", re.M)
+
+
+def _values_reply(messages: list[dict]) -> str:
+    """A model shortening each cell to its first three words, except every third cell, for which it
+    writes words the cell does not state."""
+    block = messages[-1]["content"].split("<sources>", 1)[1].split("</sources>", 1)[0]
+    return "\n".join(
+        f"[{n}] " + (" ".join(text.split()[:3]) if int(n) % 3 else "quantum annealing gains")
+        for n, text in _CELL.findall(block)
+    )
+
+
+def test_cell_values_are_asked_in_prompts_within_the_budget_and_parsed_per_cell():
+    from rag.llm.values import propose_values
+
+    cells = [(f"column {k}", SENTENCES[k % 6]) for k in range(12)]
+    llm = QueuedLLM(["[1] Sentence 0 of\n[2] -\n[3] finding number 2", "[1] Sentence 3 of", "", ""])
+    settings = _writer(None, 260).settings
+    got = propose_values(llm, settings, cells)
+    assert got.prompts == len(llm.calls) >= 2  # twelve cells do not fit one prompt of 260 tokens
+    assert all(sum(llm.count_tokens(m["content"]) for m in call) <= 260 for call in llm.calls)
+    assert got.values[:3] == ["Sentence 0 of", "", "finding number 2"]
+    first_of_second = sum(1 for line in llm.calls[0][1]["content"].splitlines() if _CELL.match(line))
+    assert got.values[first_of_second] == "Sentence 3 of"
+    assert got.usage.replies == got.prompts and "prompts" in got.usage.describe()
+
+
+@pytest.mark.slow
+def test_a_table_with_values_shows_a_value_only_where_every_word_stands_in_its_cell(extractive):
+    from rag.evidence.table import value_supported
+
+    with OllamaStandin(models=[MODEL], reply=_values_reply) as server:
+        pipeline = extractive.answerer(OllamaLLM(server.host, MODEL), "stand-in")
+        turn = extractive.conversation(pipeline).table("speech", columns=["benchmark", "main result"], values=True)
+        plain = extractive.conversation().table("speech", columns=["benchmark", "main result"])
+        assert server.chat_requests
+    table, before = turn.paper_table, plain.paper_table
+    assert table is not None and before is not None
+    valued = [c for row in table.cells for c in row if c.value]
+    assert valued and all(value_supported(c.value, c.evidence) for c in valued)
+    assert not any("quantum" in c.value for c in valued)  # the unsupported values were not shown
+    assert [[c.evidence for c in row] for row in table.cells] == [[c.evidence for c in row] for row in before.cells]
+    assert "cell values: kept" in turn.answer.note and turn.answer.backend == f"ollama:{MODEL}"
+    assert turn.answer.usage is not None and turn.answer.usage.replies == len(server.chat_requests)
+    without = extractive.conversation().table("speech", columns=["benchmark"], values=True)
+    assert "no cell values: no LLM" in without.answer.note and without.answer.text == extractive.conversation().table(
+        "speech", columns=["benchmark"]
+    ).answer.text
+
+
+@pytest.mark.slow
+def test_paperchat_table_values_through_the_command_line(seed_settings, seed_store):
+    import os
+    import subprocess
+    import sys
+
+    with OllamaStandin(models=[MODEL], reply=_values_reply) as server:
+        env = dict(os.environ, PAPERCHAT_HOME=str(seed_settings.home), OLLAMA_HOST=server.host, PAPERCHAT_LOCAL="1")
+        out = subprocess.run(
+            [sys.executable, "-m", "ui.cli", "table", "speech", "--columns", "benchmark", "--values", "--json"],
+            env=env, capture_output=True, text=True, timeout=600, cwd=Path(__file__).resolve().parents[1],
+        )  # fmt: skip
+        assert out.returncode == 0, out.stderr
+        assert server.chat_requests
+    data = __import__("json").loads(out.stdout)
+    assert "cell values: kept" in data["note"] and data["backend"] == f"ollama:{MODEL}"

@@ -429,10 +429,13 @@ class TablePlan(Plan):
             names or refers to.
         columns: The columns asked, in order (:class:`Column`); ``()`` for the
             default ones.
+        values: Ask the LLM, if any, for a short value per cell (``paperchat table --values``),
+            shown only when every word of it stands in the cell's sentences.
     """
 
     topic: Topic | None = None
     columns: tuple[Column, ...] = ()
+    values: bool = False
 
     @property
     def intent(self) -> str:

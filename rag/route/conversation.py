@@ -237,18 +237,19 @@ class Conversation:
 
     def table(
         self, topic: str = "", papers: Sequence[str] = (), columns: Sequence[str] = (), *,
-        filters: Filters | None = None
+        filters: Filters | None = None, values: bool = False
     ) -> Turn:
         """A table of the papers on ``topic`` (read as a "which papers" question is) or of ``papers``
         (names, ids, ``[n]``, descriptions), a column per phrase of ``columns`` (default: problem,
-        approach, data, results, limitations); ``filters`` as for :meth:`ask`.
+        approach, data, results, limitations); ``filters`` as for :meth:`ask`; ``values``: the LLM,
+        if any, proposes a short value per cell (:func:`rag.route.table_answer.with_values`).
 
         Returns:
             A ``table`` turn (its ``paper_table``), a ``refusal`` when no paper is on the topic, or
             a ``clarify`` turn when a paper is unclear.
         """
         filters = filters if filters is not None else Filters()
-        plan = self.pipeline.reader.table(topic, columns, filters=filters.reads)
+        plan = replace(self.pipeline.reader.table(topic, columns, filters=filters.reads), values=values)
         with self._lock:
             found = [  # an exact id of the collection (any form: DOI, "openreview:...") is that paper
                 Resolution(r, (r.strip(),), "id") if r.strip() in self.papers else self.resolve(r)
@@ -384,7 +385,7 @@ class Conversation:
         if fplan.allowed is not None and not fplan.allowed and not plan.named_ids:
             return self._refusal_turn(plan, self._no_match(fplan), t0, fplan)
         if isinstance(plan, TablePlan):
-            return self._table(plan, fplan, t0)
+            return self._table(plan, fplan, t0, stop=stop)
         if isinstance(plan, ComparePlan):
             turn = self._compare(plan, fplan, t0, on_token=on_token, stop=stop)
             if turn is not None or plan.otherwise is None:
@@ -523,7 +524,7 @@ class Conversation:
         standalone = "Compare " + " and ".join(p.label for p in papers)
         return Turn(plan.asked, standalone, ans, "compare", table=table, plan=plan)
 
-    def _table(self, plan: TablePlan, fplan: FilterPlan, t0: float) -> Turn:
+    def _table(self, plan: TablePlan, fplan: FilterPlan, t0: float, stop: threading.Event | None = None) -> Turn:
         """A table turn (:func:`rag.route.table_answer.answer_table`): of the papers the plan refers to,
         else of its topic."""
         ids, _, unresolved = self.resolver.referred(plan)
@@ -534,7 +535,7 @@ class Conversation:
         if unresolved is not None:
             return self._clarify(plan, [unresolved], t0, "tabulate")
         columns = plan.columns or default_columns()
-        ans, table = answer_table(self.pipeline, plan, columns, self.cite, ids=ids, allowed=fplan.allowed)
+        ans, table = answer_table(self.pipeline, plan, columns, self.cite, ids=ids, allowed=fplan.allowed, stop=stop)
         ans = replace(ans, note=self._note(fplan, ans.note))
         what = "the papers on " + plan.topic.text if plan.topic else " and ".join(c.label for c in ans.citations)
         return Turn(plan.asked, f"Table of {what}", ans, "table" if table else "refusal", paper_table=table, plan=plan)

@@ -1,25 +1,30 @@
 """A table as an answer: its rows found (the papers named, or every member of a topic), its cells
-filled (:mod:`rag.evidence.table`), its text written (:mod:`rag.route.table_text`).
+filled (:mod:`rag.evidence.table`), with ``--values`` each cell's short value proposed by the LLM
+and kept when every word of it stands in the cell (:func:`with_values`), its text written
+(:mod:`rag.route.table_text`).
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from rag.evidence.table import PaperTable, fill_table
+from rag.evidence.table import Cell, PaperTable, fill_table, value_supported
 from rag.llm.prose import REFUSAL
+from rag.llm.values import propose_values
 from rag.question.columns import topic_column
 from rag.question.plan import Column, TablePlan
 from rag.route.table_text import table_head, table_text
-from rag.types import Answer, Citation, Evidence, PaperHit, Timings
-from store.papers import Paper
+from rag.types import Answer, Citation, Evidence, LLMUsage, PaperHit, Timings
+from store.papers import Paper, strip_markup
 
 if TYPE_CHECKING:
     from rag.route.answer import AnswerPipeline
 
-__all__ = ["answer_table"]
+__all__ = ["answer_table", "with_values"]
 
 
 def answer_table(
@@ -30,6 +35,7 @@ def answer_table(
     *,
     ids: Sequence[str] = (),
     allowed: set[str] | None = None,
+    stop: threading.Event | None = None,
 ) -> tuple[Answer, PaperTable | None]:
     """The table a plan asks for, as an answer.
 
@@ -46,6 +52,7 @@ def answer_table(
         cite: Makes a row's citation (conversation numbering).
         ids: Papers named by the user; empty: find them by the topic.
         allowed: Restrict found papers to these ids (filters); ``None``: all.
+        stop: When set, no more cell values are asked of the LLM (``plan.values``).
 
     Returns:
         ``(answer, table)``; the table is ``None`` when the answer is a refusal.
@@ -85,6 +92,17 @@ def answer_table(
         columns = (topic_column(topic), *columns)
     table = fill_table(pipeline.evidence, papers, columns, cite, topic=topic, matched=matched, at_least=at_least)
     timings.evidence = time.perf_counter() - t
+    note = f"table of abstract sentences (extractive): {len(papers)} rows x {len(columns)} columns"
+    backend, usage = "none", None
+    if plan.values and pipeline.llm is not None:
+        t = time.perf_counter()
+        valued, said, usage = with_values(pipeline, table, stop)
+        timings.generation = time.perf_counter() - t
+        note = f"{note}; {said}"
+        backend = pipeline.llm.name if valued.cells != table.cells else f"{pipeline.llm.name} -> extractive"
+        table = valued
+    elif plan.values:
+        note += "; no cell values: no LLM (start Ollama, or choose one with --llm)"
     text = table_text(table)
     if left_out:
         text += f"\n\nLeft out as about {subject.exclusion if subject else ''} ({len(left_out)}): " + ", ".join(
@@ -96,12 +114,55 @@ def answer_table(
         text=text,
         citations=list(table.papers),
         hits=hits,
-        backend="none",
-        note=f"table of abstract sentences (extractive): {len(papers)} rows x {len(columns)} columns",
+        backend=backend,
+        note=note,
         matched=table.matched,
         matched_at_least=at_least,
         timings=timings,
         kind="table",
         lead=table_head(table),
+        usage=usage,
     )
     return answer, table
+
+
+def with_values(
+    pipeline: AnswerPipeline, table: PaperTable, stop: threading.Event | None = None
+) -> tuple[PaperTable, str, LLMUsage]:
+    """``table`` with a short value in each stated cell that has none, where the LLM proposes one
+    every word of which stands in the cell's sentences (:func:`rag.evidence.table.value_supported`)
+    and that is shorter than the quote; other cells keep the quote alone.
+
+    Returns:
+        ``(table, what happened in one line, what the replies cost)``: "cell values: kept 5 of 9
+        the LLM proposed (every word in the cell's sentence), 12 cells asked in 2 prompts".
+    """
+    assert pipeline.llm is not None
+    asked = [
+        (i, j)
+        for i, row in enumerate(table.cells)
+        for j, cell in enumerate(row)
+        if cell.stated and not cell.value
+    ]
+    quotes = {
+        (i, j): " ".join(strip_markup(e.sentence) for e in table.cells[i][j].evidence) for i, j in asked
+    }
+    cells = [(table.columns[j].title, quotes[(i, j)]) for i, j in asked]
+    proposed = propose_values(pipeline.llm, pipeline.settings, cells, stop=stop)
+    rows = [list(row) for row in table.cells]
+    offered = kept = 0
+    for (i, j), value in zip(asked, proposed.values, strict=True):
+        if not value:
+            continue
+        offered += 1
+        cell = table.cells[i][j]
+        if value_supported(value, cell.evidence) and len(value) < len(quotes[(i, j)]):
+            rows[i][j] = Cell(cell.evidence, value)
+            kept += 1
+    said = (
+        f"cell values: kept {kept} of {offered} the LLM proposed (every word in the cell's sentence), "
+        f"{len(asked)} cells asked in {proposed.prompts} prompt{'s' if proposed.prompts != 1 else ''}"
+    )
+    if proposed.failures:
+        said += "; " + "; ".join(f"a prompt {f}" for f in proposed.failures)
+    return replace(table, cells=tuple(tuple(row) for row in rows)), said, proposed.usage

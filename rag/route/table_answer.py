@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from rag.evidence.table import Cell, PaperTable, fill_table, value_supported
 from rag.llm.prose import REFUSAL
-from rag.llm.values import propose_values
+from rag.llm.values import VALUE_WORDS, propose_values
 from rag.question.columns import topic_column
 from rag.question.plan import Column, TablePlan
 from rag.route.table_text import table_head, table_text
@@ -130,8 +130,9 @@ def with_values(
     pipeline: AnswerPipeline, table: PaperTable, stop: threading.Event | None = None
 ) -> tuple[PaperTable, str, LLMUsage]:
     """``table`` with a short value in each stated cell that has none, where the LLM proposes one
-    every word of which stands in the cell's sentences (:func:`rag.evidence.table.value_supported`)
-    and that is shorter than the quote; other cells keep the quote alone.
+    every word of which stands in the cell's sentences (:func:`rag.evidence.table.value_supported`),
+    of at most :data:`rag.llm.values.VALUE_WORDS` words and shorter than the quote; other cells
+    keep the quote alone.
 
     Returns:
         ``(table, what happened in one line, what the replies cost)``: "cell values: kept 5 of 9
@@ -156,7 +157,8 @@ def with_values(
             continue
         offered += 1
         cell = table.cells[i][j]
-        if value_supported(value, cell.evidence) and len(value) < len(quotes[(i, j)]):
+        short = len(value.split()) <= VALUE_WORDS and len(value) < len(quotes[(i, j)])
+        if short and value_supported(value, cell.evidence):
             rows[i][j] = Cell(cell.evidence, value)
             kept += 1
     said = (

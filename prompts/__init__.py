@@ -21,6 +21,7 @@ REQUIRED: dict[str, frozenset[str]] = {
     "compare": frozenset({"sources", "question", "subject"}),
     "list": frozenset({"sources", "question", "subject"}),
     "values": frozenset({"cells", "words"}),
+    "translate": frozenset({"question"}),
 }
 
 

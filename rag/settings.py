@@ -319,6 +319,12 @@ class LLMSettings(_Section):
         "is incomplete: its text is not shown as an answer, the extractive answer is.",
     )
     threads: int = Field(2, ge=1, le=64, description="CPU threads for the embedded model.")
+    translate: bool = Field(
+        True,
+        description="With an LLM, a question that does not read as English is translated into English by the LLM "
+        "before it is read (one short reply); the answer says so. Without an LLM such a question can only find the "
+        "names it states.",
+    )
 
 
 class AnswerSettings(_Section):

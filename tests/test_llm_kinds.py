@@ -392,3 +392,44 @@ def test_paperchat_table_values_through_the_command_line(seed_settings, seed_sto
         assert server.chat_requests
     data = __import__("json").loads(out.stdout)
     assert "cell values: kept" in data["note"] and data["backend"] == f"ollama:{MODEL}"
+
+
+# --- a question in another language -----------------------------------------------------------------
+
+GERMAN = "Welche Arbeiten befassen sich mit Sprache oder Audio?"
+ENGLISH = "Which papers work on speech or audio?"
+
+
+def _translating(translation: str):
+    """A model that translates with ``translation`` (whatever it is asked to translate) and otherwise
+    writes only what its sources state."""
+
+    def reply(messages: list[dict]) -> str:
+        if messages[-1]["content"].startswith("Translate this question"):
+            return translation
+        return echo_sources(messages)
+
+    return reply
+
+
+@pytest.mark.slow
+def test_a_question_in_another_language_is_translated_by_the_llm_and_says_so(extractive):
+    english = extractive.ask(ENGLISH)
+    without = extractive.ask(GERMAN)
+    assert without.refused  # no LLM: only names could be found, and it states none
+    with OllamaStandin(models=[MODEL], reply=_translating(ENGLISH)) as server, _served(extractive, server) as client:
+        got = _ask(client, GERMAN)
+        assert GERMAN in server.chat_requests[0]["messages"][0]["content"]  # the first reply asked: the translation
+    assert [c["paper_id"] for c in got["citations"]] == english.cited_ids
+    assert got["text"].endswith(f"Translated from your question by the LLM: “{ENGLISH}”. The quotes are the "
+                                "abstracts' own words.")  # fmt: skip
+    assert got["note"].startswith(f"question translated by the LLM: “{ENGLISH}”")
+    assert got["question"] == GERMAN
+
+
+@pytest.mark.slow
+def test_a_translation_that_is_not_english_either_leaves_the_question_as_it_was(extractive):
+    without = extractive.ask(GERMAN)
+    with OllamaStandin(models=[MODEL], reply=_translating(GERMAN)) as server, _served(extractive, server) as client:
+        got = _ask(client, GERMAN)
+    assert got["text"] == without.text and got["refused"]

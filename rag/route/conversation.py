@@ -33,6 +33,7 @@ from dataclasses import replace
 from rag.citations import format_marker
 from rag.evidence.table import default_columns
 from rag.llm.prose import REFUSAL
+from rag.llm.translate import translate
 from rag.question.plan import (
     AskPlan,
     CollectionPlan,
@@ -58,7 +59,7 @@ from rag.route.summary import summarize_paper, summarize_topic
 from rag.route.table_answer import answer_table
 from rag.route.turn import History, Turn, TurnKind, renumber_markers
 from rag.route.written import with_prose
-from rag.types import Answer, Citation, Evidence, PaperHit, Timings
+from rag.types import Answer, Citation, Evidence, LLMUsage, PaperHit, Timings
 from store.papers import Paper
 
 __all__ = ["Conversation", "Resolution", "Turn", "display_name", "renumber_markers", "similar_text"]
@@ -187,9 +188,44 @@ class Conversation:
         filters = filters if filters is not None else Filters()
         with self._lock:
             plan = self.pipeline.read(message, filters=filters.reads)
+            plan, translated = self._translated(plan, message, filters, stop)
             turn = self._turn(plan, top_k=top_k, on_token=on_token, stop=stop, filters=filters)
+            if translated is not None:
+                turn = self._say_translated(turn, *translated)
             self.turns.append(turn)
             return turn
+
+    def _translated(
+        self, plan: Plan, message: str, filters: Filters, stop: threading.Event | None
+    ) -> tuple[Plan, tuple[str, LLMUsage] | None]:
+        """``plan``, or with an LLM and ``llm.translate``, the plan of the English the LLM translates
+        a question that does not read as English into (:func:`rag.llm.translate.translate`), asked
+        as typed, and the English with what the reply cost; ``None`` when nothing was translated
+        (English, no LLM, or a translation that does not read as English either)."""
+        llm = self.pipeline.llm
+        if plan.english or llm is None or not self.pipeline.settings.llm.translate:
+            return plan, None
+        english, usage = translate(llm, message, temperature=self.pipeline.settings.llm.temperature, stop=stop)
+        if not english:
+            return plan, None
+        again = self.pipeline.read(english, filters=filters.reads)
+        if not again.english:
+            return plan, None
+        return replace(again, asked=message), (english, usage)
+
+    @staticmethod
+    def _say_translated(turn: Turn, english: str, usage: LLMUsage) -> Turn:
+        """The turn of a translated question: its answer says so at the end and in its note, and
+        keeps the cost of the translation when no other reply was made."""
+        said = f"Translated from your question by the LLM: “{english}”. The quotes are the abstracts' own words."
+        ans = turn.answer
+        ans = replace(
+            ans,
+            text=f"{ans.text}\n\n{said}",
+            note="; ".join(x for x in (f"question translated by the LLM: “{english}”", ans.note) if x),
+            usage=ans.usage or usage,
+        )
+        return replace(turn, answer=ans)
 
     def compare(self, a_ref: str, b_ref: str, *more: str, filters: Filters | None = None) -> Turn:
         """Compare two papers (or more: ``more``, up to five in all) given by name, id, ``[n]``, an

@@ -22,6 +22,7 @@ REQUIRED: dict[str, frozenset[str]] = {
     "list": frozenset({"sources", "question", "subject"}),
     "values": frozenset({"cells", "words"}),
     "translate": frozenset({"question"}),
+    "judge": frozenset({"sources", "topic"}),
 }
 
 

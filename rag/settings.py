@@ -319,6 +319,15 @@ class LLMSettings(_Section):
         "is incomplete: its text is not shown as an answer, the extractive answer is.",
     )
     threads: int = Field(2, ge=1, le=64, description="CPU threads for the embedded model.")
+    judge_borderline: int = Field(
+        0,
+        ge=0,
+        le=20,
+        description="With an LLM, most papers per 'which papers' answer whose membership probability is within "
+        "rag.llm.judge.BORDERLINE_BAND of retrieval.set_membership that the LLM judges against their best sentence "
+        "(one short reply each, cached by paper and topic); its verdict moves the paper across the threshold. "
+        "0 = off (the default: its effect is not yet measured with a real model).",
+    )
     translate: bool = Field(
         True,
         description="With an LLM, a question that does not read as English is translated into English by the LLM "

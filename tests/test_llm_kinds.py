@@ -433,3 +433,51 @@ def test_a_translation_that_is_not_english_either_leaves_the_question_as_it_was(
     with OllamaStandin(models=[MODEL], reply=_translating(GERMAN)) as server, _served(extractive, server) as client:
         got = _ask(client, GERMAN)
     assert got["text"] == without.text and got["refused"]
+
+
+# --- borderline members judged by the LLM (llm.judge_borderline, off by default) ---------------------
+
+
+def _judging(verdict: str):
+    """A model answering ``verdict`` to every membership question, and otherwise writing only what
+    its sources state."""
+
+    def reply(messages: list[dict]) -> str:
+        return verdict if "Reply with one word: yes or no" in messages[-1]["content"] else echo_sources(messages)
+
+    return reply
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("verdict", ["yes", "no"])
+def test_borderline_members_move_across_the_threshold_as_the_llm_judges_them(extractive, verdict):
+    rs = extractive.settings.retrieval
+    plan = extractive.reader.read(ENGLISH)
+    hits = extractive.retriever.search(plan.topic.search).hits[: rs.candidates]
+    scored = extractive.pipeline.membership.members(plan.topic.text, plan.topic.facets, hits, 0.0, True)
+    from rag.llm.judge import BORDERLINE_BAND
+
+    near = {h.paper.id for h, p in scored if abs(p - rs.set_membership) <= BORDERLINE_BAND}
+    assert near, "the test needs a borderline paper"
+    before = set(extractive.ask(ENGLISH).cited_ids)
+    with OllamaStandin(models=[MODEL], reply=_judging(verdict)) as server:
+        s = extractive.settings
+        settings = s.model_copy(update={"llm": s.llm.model_copy(update={"judge_borderline": 3})})
+        pipeline = replace(extractive, settings=settings).answerer(OllamaLLM(server.host, MODEL), "stand-in")
+        got = extractive.conversation(pipeline).ask(ENGLISH).answer
+        judged = [r for r in server.chat_requests if "yes or no" in r["messages"][-1]["content"]]
+        again = extractive.conversation(pipeline).ask(ENGLISH).answer
+        judged_again = [r for r in server.chat_requests if "yes or no" in r["messages"][-1]["content"]]
+    assert 0 < len(judged) <= min(3, len(near)) and len(judged_again) == len(judged)  # cached
+    cited = set(got.cited_ids)
+    assert cited == (before | near if verdict == "yes" else before - near)
+    assert set(again.cited_ids) == cited and "borderline paper" in got.note
+
+
+@pytest.mark.slow
+def test_without_the_setting_no_membership_is_judged(extractive):
+    with OllamaStandin(models=[MODEL], reply=_judging("yes")) as server:
+        pipeline = extractive.answerer(OllamaLLM(server.host, MODEL), "stand-in")
+        got = extractive.conversation(pipeline).ask(ENGLISH).answer
+        assert not [r for r in server.chat_requests if "yes or no" in r["messages"][-1]["content"]]
+    assert got.cited_ids == extractive.ask(ENGLISH).cited_ids

@@ -18,6 +18,7 @@ fresh :class:`rag.route.conversation.Conversation`, the route the chat page, the
 from __future__ import annotations
 
 import functools
+import math
 import threading
 import time
 from collections.abc import Callable, Collection, Sequence
@@ -29,6 +30,7 @@ from rag.evidence.selector import EvidenceSelector
 from rag.index.retrieve import HybridRetriever
 from rag.lexicon import states_phrase
 from rag.llm.clients import ChatLLM
+from rag.llm.judge import BORDERLINE_BAND, judge_member
 from rag.llm.prose import REFUSAL, ProseWriter, Source
 from rag.protocols import evidence_settings
 from rag.question.asks import read_ask
@@ -78,6 +80,7 @@ class Found:
             clearly about it (probability in [``retrieval.mention_membership``,
             ``retrieval.set_membership``)), most probable first; named, never cited; none when the
             question excludes something.
+        judged: Borderline papers whose membership the LLM judged (``llm.judge_borderline``).
     """
 
     chosen: list[PaperHit]
@@ -85,6 +88,7 @@ class Found:
     at_least: bool
     left_out: list[PaperHit] = field(default_factory=list)
     mentions: list[PaperHit] = field(default_factory=list)
+    judged: int = 0
 
 
 class AnswerPipeline:
@@ -115,6 +119,7 @@ class AnswerPipeline:
         self.settings = settings
         self.llm_note = llm_note
         self.membership = Membership(retriever, evidence, settings.retrieval.candidates)
+        self._verdicts: dict[tuple[str, str], bool] = {}  # (paper id, topic) -> the LLM's membership verdict
         self.refusals = RefusalPolicy(retriever, evidence, settings.retrieval)
         self.writer = ProseWriter(
             llm,
@@ -176,6 +181,7 @@ class AnswerPipeline:
         mentions: list[PaperHit] = []
         partly = ""
         unstated = ""  # a detail no abstract states, asked beside other parts that are answered
+        judged = 0  # borderline members the LLM judged
         described = False  # a detail asked of one paper the question describes
         follow = plan.follow
         if not papers and scope and allowed and follow is not None and (follow.stated or follow.available):
@@ -231,6 +237,7 @@ class AnswerPipeline:
             chosen, matched, at_least, left_out, mentions = (
                 found.chosen, found.matched, found.at_least, found.left_out, found.mentions
             )
+            judged = found.judged
             if not refusal and described:
                 # a detail of the paper the question describes, which states it (rag.route.refusal)
                 chosen, matched, at_least, left_out, mentions = [meant or retrieval.hits[0]], 1, False, [], []
@@ -292,7 +299,8 @@ class AnswerPipeline:
             prose = self.writer.write(plan.query, len(chosen) > 1, sources, on_token, stop)
         timings.generation = time.perf_counter() - t
         language = "" if plan.english else "question not in English: quoting each paper's main points"
-        note = "; ".join(x for x in (language, prose.note) if x)
+        said = f"membership of {judged} borderline paper{'s' * (judged != 1)} judged by the LLM" if judged else ""
+        note = "; ".join(x for x in (language, said, prose.note) if x)
         lead = "" if prose.text else lead_line(
             plan,
             sources,
@@ -377,6 +385,7 @@ class AnswerPipeline:
         hits = retrieval.hits
         checked = hits[: rs.candidates]
         mentions: list[PaperHit] = []
+        judged = 0
         if topic.about_links:
             chosen = [h for h in checked if h.paper.url and is_code_link(h.paper.abstract, h.paper.url)]
             chosen = chosen or [h for h in checked if h.paper.url]
@@ -392,6 +401,8 @@ class AnswerPipeline:
             many = topic.number == "many"
             floor = rs.mention_membership if many else 0.0
             scored = self.membership.members(topic.text, topic.facets, checked, floor, many)
+            if many and self.llm is not None and self.settings.llm.judge_borderline:
+                scored, judged = self._judged(topic, scored)
             members = [h for h, p in scored if p >= rs.set_membership]
             by_clauses = None if many else self._described(topic, scored)
             if by_clauses is not None:
@@ -425,7 +436,40 @@ class AnswerPipeline:
         # A question that excludes something ("outside of agent settings") names no mentions: they
         # are not checked against the exclusion.
         mentions = [] if topic.exclusion else mentions[: rs.max_mentions]
-        return Found(members[:limit], len(members), at_least, left_out, mentions if members else [])
+        return Found(members[:limit], len(members), at_least, left_out, mentions if members else [], judged)
+
+    def _judged(
+        self, topic: Topic, scored: Sequence[tuple[PaperHit, float]]
+    ) -> tuple[list[tuple[PaperHit, float]], int]:
+        """``scored`` with the borderline papers (probability within
+        :data:`rag.llm.judge.BORDERLINE_BAND` of ``retrieval.set_membership``), closest to it
+        first and at most ``llm.judge_borderline``, moved across the threshold as the LLM judges
+        them against their best sentence for the topic (:func:`rag.llm.judge.judge_member`;
+        verdicts cached by paper and topic); most probable first again. Also how many were judged."""
+        assert self.llm is not None
+        line = self.settings.retrieval.set_membership
+        near = sorted(
+            (i for i, (_, p) in enumerate(scored) if abs(p - line) <= BORDERLINE_BAND),
+            key=lambda i: abs(scored[i][1] - line),
+        )[: self.settings.llm.judge_borderline]
+        out = list(scored)
+        for i in near:
+            hit, p = scored[i]
+            key = (hit.paper.id, topic.text)
+            if key not in self._verdicts:
+                best = self.evidence.score(topic.ask, hit.paper)
+                if not best:
+                    continue
+                verdict, _ = judge_member(
+                    self.llm, topic.text, hit.paper.label, strip_markup(best[0].sentence),
+                    temperature=self.settings.llm.temperature,
+                )  # fmt: skip
+                if verdict is None:
+                    continue
+                self._verdicts[key] = verdict
+            out[i] = (hit, max(p, line) if self._verdicts[key] else min(p, math.nextafter(line, 0.0)))
+        out.sort(key=lambda hp: -hp[1])
+        return out, len(near)
 
     def _described(self, topic: Topic, scored: Sequence[tuple[PaperHit, float]]) -> PaperHit | None:
         """The paper a description of several clauses means, or ``None`` for a description of one.

@@ -23,6 +23,7 @@ REQUIRED: dict[str, frozenset[str]] = {
     "values": frozenset({"cells", "words"}),
     "translate": frozenset({"question"}),
     "judge": frozenset({"sources", "topic"}),
+    "expand": frozenset({"topic"}),
 }
 
 

@@ -328,6 +328,12 @@ class LLMSettings(_Section):
         "(one short reply each, cached by paper and topic); its verdict moves the paper across the threshold. "
         "0 = off (the default: its effect is not yet measured with a real model).",
     )
+    expand_topics: bool = Field(
+        False,
+        description="With an LLM, a 'which papers' topic none of whose words any abstract uses is rewritten by the "
+        "LLM in the abstracts' words before retrieval (one short reply, cached per topic); the answer says so. Off "
+        "by default: its effect is not measured with a real model.",
+    )
     translate: bool = Field(
         True,
         description="With an LLM, a question that does not read as English is translated into English by the LLM "

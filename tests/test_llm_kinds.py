@@ -481,3 +481,37 @@ def test_without_the_setting_no_membership_is_judged(extractive):
         got = extractive.conversation(pipeline).ask(ENGLISH).answer
         assert not [r for r in server.chat_requests if "yes or no" in r["messages"][-1]["content"]]
     assert got.cited_ids == extractive.ask(ENGLISH).cited_ids
+
+
+# --- a topic no abstract's words state, rewritten by the LLM (llm.expand_topics, off by default) ------
+
+UNSAID = "Which papers study quadcopters?"
+
+
+def _rewriting(words: str):
+    """A model rewriting any topic as ``words``, and otherwise writing only what its sources state."""
+
+    def reply(messages: list[dict]) -> str:
+        return words if messages[-1]["content"].startswith("Rewrite this research topic") else echo_sources(messages)
+
+    return reply
+
+
+@pytest.mark.slow
+def test_a_topic_no_abstract_states_is_searched_as_the_llm_rewrites_it_when_asked(extractive):
+    from rag.text import content_terms
+
+    topic = extractive.reader.read(UNSAID).topic.text
+    assert not any(extractive.retriever.document_frequency(t) for t in content_terms(topic))
+    plain = extractive.ask(UNSAID)
+    rewritten = extractive.ask("Which papers work on speech synthesis?")
+    s = extractive.settings
+    on = replace(extractive, settings=s.model_copy(update={"llm": s.llm.model_copy(update={"expand_topics": True})}))
+    with OllamaStandin(models=[MODEL], reply=_rewriting("speech synthesis")) as server:
+        llm = OllamaLLM(server.host, MODEL)
+        got = extractive.conversation(on.answerer(llm, "stand-in")).ask(UNSAID).answer
+        off = extractive.conversation(extractive.answerer(llm, "stand-in")).ask(UNSAID).answer
+        rewrites = [r for r in server.chat_requests if r["messages"][-1]["content"].startswith("Rewrite")]
+    assert len(rewrites) == 1 and topic in rewrites[0]["messages"][-1]["content"]
+    assert got.cited_ids == rewritten.cited_ids and "searched as the LLM put it, “speech synthesis”" in got.note
+    assert off.text == plain.text and off.refused == plain.refused  # off by default: nothing changes

@@ -30,6 +30,7 @@ from rag.evidence.selector import EvidenceSelector
 from rag.index.retrieve import HybridRetriever
 from rag.lexicon import states_phrase
 from rag.llm.clients import ChatLLM
+from rag.llm.expand import expand_topic
 from rag.llm.judge import BORDERLINE_BAND, judge_member
 from rag.llm.prose import REFUSAL, ProseWriter, Source
 from rag.protocols import evidence_settings
@@ -52,6 +53,7 @@ from rag.route.membership import Membership, more_may_match
 from rag.route.refusal import RefusalPolicy
 from rag.route.slot import slot_span, slot_strength
 from rag.settings import Settings
+from rag.text import content_terms
 from rag.types import Answer, Citation, Evidence, PaperHit, Retrieval, Timings, timed
 from store.papers import has_opening_label, is_code_link, strip_markup
 
@@ -120,6 +122,7 @@ class AnswerPipeline:
         self.llm_note = llm_note
         self.membership = Membership(retriever, evidence, settings.retrieval.candidates)
         self._verdicts: dict[tuple[str, str], bool] = {}  # (paper id, topic) -> the LLM's membership verdict
+        self._expansions: dict[str, str] = {}  # topic -> the LLM's rewrite in the abstracts' words ("": none)
         self.refusals = RefusalPolicy(retriever, evidence, settings.retrieval)
         self.writer = ProseWriter(
             llm,
@@ -182,6 +185,7 @@ class AnswerPipeline:
         partly = ""
         unstated = ""  # a detail no abstract states, asked beside other parts that are answered
         judged = 0  # borderline members the LLM judged
+        expansion = ""  # the topic as the LLM put it in the abstracts' words
         described = False  # a detail asked of one paper the question describes
         follow = plan.follow
         if not papers and scope and allowed and follow is not None and (follow.stated or follow.available):
@@ -202,6 +206,10 @@ class AnswerPipeline:
             chosen = [by_id.get(p.id) or PaperHit(p, 1.0) for p in chosen_papers]
             matched = len(chosen)
         else:
+            wider = self._expanded(plan.topic)
+            if wider is not None:
+                expansion = f"“{plan.topic.text}” is in no abstract: searched as the LLM put it, “{wider.text}”"
+                plan = replace(plan, topic=wider)
             topic = plan.topic
             retrieval = self.retriever.search(topic.search, allowed=allowed)
             timings.retrieval = time.perf_counter() - t0
@@ -300,7 +308,7 @@ class AnswerPipeline:
         timings.generation = time.perf_counter() - t
         language = "" if plan.english else "question not in English: quoting each paper's main points"
         said = f"membership of {judged} borderline paper{'s' * (judged != 1)} judged by the LLM" if judged else ""
-        note = "; ".join(x for x in (language, said, prose.note) if x)
+        note = "; ".join(x for x in (language, expansion, said, prose.note) if x)
         lead = "" if prose.text else lead_line(
             plan,
             sources,
@@ -437,6 +445,23 @@ class AnswerPipeline:
         # are not checked against the exclusion.
         mentions = [] if topic.exclusion else mentions[: rs.max_mentions]
         return Found(members[:limit], len(members), at_least, left_out, mentions if members else [], judged)
+
+    def _expanded(self, topic: Topic) -> Topic | None:
+        """With an LLM and ``llm.expand_topics``, ``topic`` rewritten by the LLM in the words the
+        abstracts use (:func:`rag.llm.expand.expand_topic`, cached per topic) when none of its content
+        words is in any abstract and some of the rewrite's are; else ``None``."""
+        if self.llm is None or not self.settings.llm.expand_topics or not topic.text:
+            return None
+        terms = content_terms(topic.text)
+        if not terms or any(self.retriever.document_frequency(t) for t in terms):
+            return None
+        if topic.text not in self._expansions:
+            temperature = self.settings.llm.temperature
+            self._expansions[topic.text] = expand_topic(self.llm, topic.text, temperature=temperature)[0]
+        text = self._expansions[topic.text]
+        if not text or not any(self.retriever.document_frequency(t) for t in content_terms(text)):
+            return None
+        return self.reader.topic(text, number=topic.number)
 
     def _judged(
         self, topic: Topic, scored: Sequence[tuple[PaperHit, float]]

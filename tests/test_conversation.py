@@ -469,7 +469,7 @@ def test_a_question_within_a_one_paper_answer_is_asked_of_that_paper(conv: Conve
     assert len(one.citations) == 1, one.answer.text
     within = conv.ask("which of them use reinforcement learning?")  # not every RL paper of the collection
     assert within.kind == "refusal" and not within.citations, within.answer.text
-    assert "None of the 1 paper of the previous answer states" in within.answer.text
+    assert "No sentence of the abstract of CA-SOADD states" in within.answer.text
 
 
 def test_a_question_within_the_last_list_keeps_the_papers_that_state_it(conv: Conversation, components):
@@ -731,6 +731,25 @@ def test_a_described_paper_put_before_its_question_is_the_listed_paper(conv: Con
     t = conv.ask(message)
     assert [c.label for c in t.citations] == [label], t.answer.text
     assert said in t.answer.text, t.answer.text
+
+
+@pytest.mark.parametrize(
+    ("follow_up", "label", "has_code"),
+    [
+        ("and the second one?", "Music carrier selection algorithm", False),  # a new user's: any sentence of it
+        ("what about the first one?", "MCLP", True),
+        ("and APM?", "APM", False),  # a paper outside the list: the same check of it
+    ],
+)
+def test_a_check_within_the_list_asked_again_of_one_paper_checks_that_paper(conv: Conversation, follow_up, label,
+                                                                            has_code):  # fmt: skip
+    conv.ask("Which papers work on speech or audio?")
+    conv.ask("which of them release code?")
+    t = conv.ask(follow_up)
+    if has_code:
+        assert [c.label for c in t.citations] == [label] and t.answer.text.startswith("Yes:"), t.answer.text
+    else:
+        assert not t.citations and f"No sentence of the abstract of {label} makes its code available" in t.answer.text
 
 
 @pytest.mark.parametrize("correction", ["I mean the deepfake one", "no, I mean the deepfake one"])

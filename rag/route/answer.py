@@ -715,18 +715,23 @@ class AnswerPipeline:
             verb = f"makes its {available} available" if one else f"make their {available} available"
         else:
             verb = f"state{'s' if one else ''} {asked}"
+        alone = len(order) == 1  # "and the second one?" after "which of them release code?"
         if not found:
             what = f"makes its {available} available" if available else f"states {asked}"
             message = f"{REFUSAL} None of {scope} {what}; checked: {', '.join(unstated)}."
+            if alone:
+                message = f"{REFUSAL} No sentence of the abstract of {unstated[0]} {what}."
             return self.refusal(plan.asked, message, timings, t0)
         sources = [
             Source(i + 1, PaperHit(self.catalogue[p], scores.get(p, 0.0)), [e]) for i, (p, e) in enumerate(found)
         ]
         n = len(found)
-        lines = [f"{n} of {scope} {verb}:"]
+        lines = [] if alone else [f"{n} of {scope} {verb}:"]
         for s in sources:
             said = s.evidence[0].sentence
-            lines.append(f"- **{s.hit.paper.label}** {format_marker(s.number)} — {quoted(said, (0, len(said), False))}")
+            head = "Yes: " if alone else "- "
+            quote = quoted(said, (0, len(said), False))
+            lines.append(f"{head}**{s.hit.paper.label}** {format_marker(s.number)} — {quote}")
         if unstated:
             lines.append(f"\nNo sentence states it in: {', '.join(unstated)}.")
         lead = "\n".join(lines)
@@ -738,7 +743,8 @@ class AnswerPipeline:
             citations=[citation(s) for s in sources],
             hits=[s.hit for s in sources],
             backend="none",
-            note=f"each of {scope} checked for a sentence that states it",
+            note=f"{scope} checked for a sentence that states it" if alone
+            else f"each of {scope} checked for a sentence that states it",
             matched=n,
             timings=timings,
             kind="list",

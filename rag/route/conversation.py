@@ -387,17 +387,25 @@ class Conversation:
         if plan.asked != message:  # the previous question, asked again: the turn keeps what was typed
             plan = replace(plan, asked=message)
         within: tuple[str, ...] = ()
+        where = ""
         if asked is not None and asked.kind == "what_about" and shown:
             # "what about ones on graphs?" after "which of them use transformers?": the previous
             # question again, within the same list
             prev = self.history.previous_answer()
             within = prev.within if prev is not None else ()
+            checked = prev.plan if prev is not None else None
+            if within and plan.named_ids and isinstance(checked, AskPlan) and checked.follow is not None \
+                    and checked.follow.kind == "narrow":
+                # "and the second one?" after "which of them release code?": the same check of that
+                # paper (was the list question retargeted, answered with any sentence of the paper)
+                within, plan = tuple(plan.named_ids), replace(checked, asked=message)
+                where = "the paper asked about" if len(within) == 1 else f"the {len(within)} papers asked about"
         elif plan.follow is not None and plan.follow.kind == "narrow" and (listed := self.history.last_list()):
             # "which of them use RL?", "which ones are from 2022?": asked within the last list
             within = tuple(c.paper_id for c in listed)
         if within:
             n = len(within)
-            fplan = fplan.within(within, f"the {n} paper{'s' if n != 1 else ''} of the previous answer")
+            fplan = fplan.within(within, where or f"the {n} paper{'s' if n != 1 else ''} of the previous answer")
         turn = self._route(plan, fplan, t0, shown, top_k=top_k, on_token=on_token, stop=stop)
         return replace(turn, within=within) if within else turn
 

@@ -28,7 +28,7 @@ from rag.evidence.table import Cell, PaperTable
 from rag.route.compare import ComparisonTable
 from rag.route.compare import table_markdown as comparison_table_markdown
 from rag.route.conversation import Turn
-from rag.route.table_text import TABLE_FOLD, table_head, table_text
+from rag.route.table_text import TABLE_FOLD, folded_rows, table_head, table_text
 from rag.types import Answer, Citation, Evidence
 from store.guard import math_spans
 from store.papers import strip_markup
@@ -299,13 +299,7 @@ def paper_chat_table(table: PaperTable, fold: int | None = TABLE_FOLD) -> str:
         return f"| **{_md_cell(strip_markup(c.label))}** {format_marker(c.number)} | " + " | ".join(cells) + " |"
 
     lines = [line(c, row) for c, row in zip(table.papers, table.cells, strict=True)]
-    if fold is None or len(lines) <= fold:
-        return "\n".join([head, rule, *lines])
-    shown, rest = lines[:fold], lines[fold:]
-    return "\n".join(
-        [head, rule, *shown, "", f"<details><summary>{len(rest)} more rows</summary>", "", head, rule, *rest,
-         "", "</details>"]
-    )  # fmt: skip
+    return folded_rows(head, rule, lines, fold)
 
 
 def table_chat_markdown(table: PaperTable, text: str, copy_key: int | None = None) -> str:

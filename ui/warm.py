@@ -113,32 +113,26 @@ def load_warmed(build: Callable[[], Components]) -> Components:
     return components
 
 
-class AskRequest(BaseModel):
-    """One ``paperchat ask`` question, as the command line read it."""
+class ChatStartRequest(BaseModel):
+    """The options of a ``paperchat chat`` conversation, for all its messages (and of one ``paperchat
+    ask`` question, :class:`AskRequest`)."""
 
     model_config = ConfigDict(extra="forbid")
+    backend: str = Field("auto", description="LLM backend: auto, ollama, embedded or none.")
+    ollama_model: str = Field("", description="Ollama model ('' = the server's setting).")
+    top_k: int | None = Field(None, ge=1, le=50, description="Most named papers one answer is about.")
+    year: int | None = Field(None, ge=1900, le=2100)
+    venue: str = ""
+    author: str = ""
+    auto: bool = Field(True, description="Turn a year stated in the question into a filter.")
+
+
+class AskRequest(ChatStartRequest):
+    """One ``paperchat ask`` question, as the command line read it, with the options of
+    :class:`ChatStartRequest`."""
+
     question: str = Field(description="The question, already cleaned and trimmed by the client.")
     notice: str = Field("", description="The trimming notice to add to the answer's note ('' when it fit).")
-    backend: str = Field("auto", description="LLM backend: auto, ollama, embedded or none.")
-    ollama_model: str = Field("", description="Ollama model ('' = the server's setting).")
-    top_k: int | None = Field(None, ge=1, le=50, description="Most named papers one answer is about.")
-    year: int | None = Field(None, ge=1900, le=2100)
-    venue: str = ""
-    author: str = ""
-    auto: bool = Field(True, description="Turn a year stated in the question into a filter.")
-
-
-class ChatStartRequest(BaseModel):
-    """The options of a ``paperchat chat`` conversation, for all its messages."""
-
-    model_config = ConfigDict(extra="forbid")
-    backend: str = Field("auto", description="LLM backend: auto, ollama, embedded or none.")
-    ollama_model: str = Field("", description="Ollama model ('' = the server's setting).")
-    top_k: int | None = Field(None, ge=1, le=50, description="Most named papers one answer is about.")
-    year: int | None = Field(None, ge=1900, le=2100)
-    venue: str = ""
-    author: str = ""
-    auto: bool = Field(True, description="Turn a year stated in the question into a filter.")
 
 
 class ChatMessageRequest(BaseModel):

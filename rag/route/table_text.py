@@ -18,7 +18,7 @@ from store.papers import strip_markup
 if TYPE_CHECKING:
     from rag.evidence.table import Cell, PaperTable
 
-__all__ = ["TABLE_FOLD", "cell_text", "table_csv", "table_head", "table_markdown", "table_text"]
+__all__ = ["TABLE_FOLD", "cell_text", "folded_rows", "table_csv", "table_head", "table_markdown", "table_text"]
 
 TABLE_FOLD = 10
 """Rows the page shows before the rest of a table is folded; answers and exports show every row."""
@@ -77,13 +77,19 @@ def table_markdown(
         return f"| **{_plain(strip_markup(c.label))}** {format_marker(c.number)} | " + " | ".join(cells) + " |"
 
     lines = [line(c, row) for c, row in zip(table.papers, table.cells, strict=True)]
+    return folded_rows(head, rule, lines, fold)
+
+
+def folded_rows(head: str, rule: str, lines: list[str], fold: int | None) -> str:
+    """A Markdown table of ``lines`` under ``head`` and ``rule``; past ``fold`` rows (``None``: never)
+    the rest sit in a ``<details>`` block that repeats the head ("N more rows")."""
     if fold is None or len(lines) <= fold:
         return "\n".join([head, rule, *lines])
     shown, rest = lines[:fold], lines[fold:]
     return "\n".join(
         [head, rule, *shown, "", f"<details><summary>{len(rest)} more rows</summary>", "", head, rule, *rest,
          "", "</details>"]
-    )
+    )  # fmt: skip
 
 
 def table_text(table: PaperTable, fold: int | None = None) -> str:

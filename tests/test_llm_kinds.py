@@ -129,6 +129,29 @@ def test_a_kind_of_answer_writes_in_the_answers_numbers_and_checks_each_sentence
     assert set(KINDS) == {"summary", "topic", "compare", "list"}
 
 
+def test_a_reply_stopped_before_a_whole_sentence_says_it_was_stopped_not_unsupported():
+    from rag.llm.prose import STOPPED_NOTE
+
+    paper = _paper("p", SENTENCES)
+    source = _source(1, paper, SENTENCES[:2])
+    stop, seen = threading.Event(), []
+
+    def on_token(piece: str) -> None:
+        seen.append(piece)
+        if len(seen) == 3:  # the user presses Stop three words in
+            stop.set()
+
+    for kind in ("summary", "compare"):
+        seen.clear()
+        stop.clear()
+        llm = QueuedLLM([f"{SENTENCES[0].rstrip('.')} [1]."])
+        prose = _writer(llm, 512).write_kind(kind, "Summarize P", "P", [source], on_token=on_token, stop=stop)
+        assert len(seen) == 3 and not prose.text and prose.note == STOPPED_NOTE
+        assert "matched" not in prose.note and not prose.incomplete  # no failure of the model, nor a retry
+    whole = _writer(QueuedLLM([f"{SENTENCES[0].rstrip('.')} [1]."]), 512).write_kind("summary", "q", "P", [source])
+    assert whole.text and whole.note != STOPPED_NOTE  # not stopped: the same reply is the prose
+
+
 def test_a_list_answer_gives_each_paper_its_line_and_what_they_share_after():
     text = list_lines(["A routes tokens [1].", "B probes layers [2].", "Both study transformers [1][2]."])
     assert text == "- A routes tokens [1].\n- B probes layers [2].\n\nBoth study transformers [1][2]."

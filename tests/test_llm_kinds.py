@@ -455,7 +455,37 @@ def test_a_translation_that_is_not_english_either_leaves_the_question_as_it_was(
     without = extractive.ask(GERMAN)
     with OllamaStandin(models=[MODEL], reply=_translating(GERMAN)) as server, _served(extractive, server) as client:
         got = _ask(client, GERMAN)
+        (request,) = server.chat_requests  # the translation only
+        spent = _standin_counts(server, [request])
     assert got["text"] == without.text and got["refused"]
+    usage = got["llm_usage"]  # the translation was asked: what it cost is counted, though it was not used
+    assert (usage["replies"], usage["prompt_eval_count"], usage["eval_count"]) == (1, *spent)
+
+
+def _standin_counts(server: OllamaStandin, requests: list[dict]) -> tuple[int, int]:
+    """``(prompt tokens, output tokens)`` the stand-in reported for ``requests`` (its final messages'
+    ``prompt_eval_count`` and ``eval_count``: characters of the messages / 4, pieces of the reply)."""
+    prompt = sum(sum(len(str(m["content"])) for m in r["messages"]) // 4 for r in requests)
+    return prompt, sum(len(server.pieces_for(r["messages"])) for r in requests)
+
+
+@pytest.mark.slow
+def test_the_cost_of_a_translation_is_added_to_the_answers(extractive):
+    """A translated question makes two replies, the translation and the prose: the answer's
+    ``llm_usage`` (the status line, ``--json``, the API) adds both up, and says so."""
+    with OllamaStandin(models=[MODEL], reply=_translating(ENGLISH), rates=(23.5, 9.5)) as server, _served(
+        extractive, server
+    ) as client:
+        got = _ask(client, GERMAN)
+        translation, prose = server.chat_requests
+        spent = _standin_counts(server, [translation, prose])
+        alone = _standin_counts(server, [prose])
+    usage = got["llm_usage"]
+    assert (usage["replies"], usage["prompt_eval_count"], usage["eval_count"]) == (2, *spent)
+    assert spent[0] > alone[0] and spent[1] > alone[1]  # more than the prose's reply alone
+    assert usage["budget"] == extractive.settings.llm.prompt_tokens and usage["prompt_tokens"] > 0
+    assert usage["output_tokens_per_second"] == pytest.approx(9.5, rel=0.02)  # both replies' seconds too
+    assert got["backend"] == f"ollama:{MODEL}"
 
 
 # --- borderline members judged by the LLM (llm.judge_borderline, off by default) ---------------------

@@ -488,6 +488,34 @@ def test_the_cost_of_a_translation_is_added_to_the_answers(extractive):
     assert got["backend"] == f"ollama:{MODEL}"
 
 
+# --- the API's OpenAI ``usage`` -----------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_apis_usage_field_counts_the_llms_tokens_plain_and_streamed(extractive):
+    """``usage`` of a chat completion, read by the official openai client: the stand-in's
+    ``prompt_eval_count`` and ``eval_count``; streamed, in a last chunk when ``include_usage`` asks."""
+    question = KIND_QUESTIONS["summary"][0]
+    with OllamaStandin(models=[MODEL], reply=echo_sources) as server, _served(extractive, server) as client:
+        messages = [{"role": "user", "content": question}]
+        reply = client.chat.completions.create(model="paperchat", messages=messages)
+        prompt, completion = _standin_counts(server, server.chat_requests[-1:])
+        chunks = list(
+            client.chat.completions.create(
+                model="paperchat", messages=messages, stream=True, stream_options={"include_usage": True}
+            )
+        )
+        plain_stream = list(client.chat.completions.create(model="paperchat", messages=messages, stream=True))
+    assert prompt > 0 and completion > 0
+    usage = reply.usage
+    assert usage is not None and (usage.prompt_tokens, usage.completion_tokens) == (prompt, completion)
+    assert usage.total_tokens == prompt + completion
+    assert reply.model_extra["paperchat"]["llm_usage"]["eval_count"] == completion
+    last = chunks[-1]
+    assert last.choices == [] and last.usage is not None and last.usage.total_tokens == prompt + completion
+    assert all(c.usage is None for c in chunks[:-1]) and all(c.usage is None for c in plain_stream)
+
+
 # --- borderline members judged by the LLM (llm.judge_borderline, off by default) ---------------------
 
 

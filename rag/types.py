@@ -391,6 +391,22 @@ class LLMUsage:
         """Tokens generated per second by the server (``None`` when not reported)."""
         return self._rate(self.eval_count, self.eval_seconds)
 
+    def add(self, one: LLMUsage) -> None:
+        """Add the cost of ``one`` more reply (or several) to these figures, in place: tokens, replies
+        and seconds add up; a server figure stays ``None`` until a reply reports it; the budget is
+        kept (``one``'s when this has none)."""
+        self.prompt_tokens += one.prompt_tokens
+        self.replies += one.replies
+        self.budget = self.budget or one.budget
+        for name in ("prompt_eval_count", "eval_count"):
+            got = getattr(one, name)
+            if got is not None:
+                setattr(self, name, (getattr(self, name) or 0) + got)
+        for name in ("prompt_eval_seconds", "eval_seconds", "load_seconds", "total_seconds"):
+            got = getattr(one, name)
+            if got is not None:
+                setattr(self, name, (getattr(self, name) or 0.0) + got)
+
     def describe(self) -> str:
         """One line for the status line: ``prompt 431 of 512 tokens (server read 402 in 17.1 s,
         23.5 tokens/s) · output 64 tokens in 6.9 s (9.3 tokens/s)``; the server's part only when reported."""

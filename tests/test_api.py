@@ -111,6 +111,19 @@ def test_a_streamed_reply_is_the_plain_reply_in_pieces_with_the_citations_last(c
     assert cited_evidence(chunks[-1].model_extra["paperchat"]) == cited_evidence(plain.model_extra["paperchat"])
 
 
+def test_an_answer_without_an_llm_reports_zero_tokens_of_usage(client):
+    question = NAMED_FACTS[0]["question"]
+    usage = _ask(client, question).usage  # read by the official openai client
+    assert usage is not None and (usage.prompt_tokens, usage.completion_tokens, usage.total_tokens) == (0, 0, 0)
+    chunks = list(
+        client.chat.completions.create(
+            model="paperchat", messages=[{"role": "user", "content": question}], stream=True,
+            stream_options={"include_usage": True},
+        )
+    )  # fmt: skip
+    assert chunks[-1].choices == [] and chunks[-1].usage is not None and chunks[-1].usage.total_tokens == 0
+
+
 def test_a_follow_up_resolves_to_the_paper_of_the_earlier_turn(client, extractive):
     q = NAMED_FACTS[1]  # about APM
     first = _ask(client, q["question"])

@@ -129,6 +129,29 @@ def test_a_kind_of_answer_writes_in_the_answers_numbers_and_checks_each_sentence
     assert set(KINDS) == {"summary", "topic", "compare", "list"}
 
 
+def test_a_reply_stopped_before_a_whole_sentence_says_it_was_stopped_not_unsupported():
+    from rag.llm.prose import STOPPED_NOTE
+
+    paper = _paper("p", SENTENCES)
+    source = _source(1, paper, SENTENCES[:2])
+    stop, seen = threading.Event(), []
+
+    def on_token(piece: str) -> None:
+        seen.append(piece)
+        if len(seen) == 3:  # the user presses Stop three words in
+            stop.set()
+
+    for kind in ("summary", "compare"):
+        seen.clear()
+        stop.clear()
+        llm = QueuedLLM([f"{SENTENCES[0].rstrip('.')} [1]."])
+        prose = _writer(llm, 512).write_kind(kind, "Summarize P", "P", [source], on_token=on_token, stop=stop)
+        assert len(seen) == 3 and not prose.text and prose.note == STOPPED_NOTE
+        assert "matched" not in prose.note and not prose.incomplete  # no failure of the model, nor a retry
+    whole = _writer(QueuedLLM([f"{SENTENCES[0].rstrip('.')} [1]."]), 512).write_kind("summary", "q", "P", [source])
+    assert whole.text and whole.note != STOPPED_NOTE  # not stopped: the same reply is the prose
+
+
 def test_a_list_answer_gives_each_paper_its_line_and_what_they_share_after():
     text = list_lines(["A routes tokens [1].", "B probes layers [2].", "Both study transformers [1][2]."])
     assert text == "- A routes tokens [1].\n- B probes layers [2].\n\nBoth study transformers [1][2]."
@@ -432,7 +455,65 @@ def test_a_translation_that_is_not_english_either_leaves_the_question_as_it_was(
     without = extractive.ask(GERMAN)
     with OllamaStandin(models=[MODEL], reply=_translating(GERMAN)) as server, _served(extractive, server) as client:
         got = _ask(client, GERMAN)
+        (request,) = server.chat_requests  # the translation only
+        spent = _standin_counts(server, [request])
     assert got["text"] == without.text and got["refused"]
+    usage = got["llm_usage"]  # the translation was asked: what it cost is counted, though it was not used
+    assert (usage["replies"], usage["prompt_eval_count"], usage["eval_count"]) == (1, *spent)
+
+
+def _standin_counts(server: OllamaStandin, requests: list[dict]) -> tuple[int, int]:
+    """``(prompt tokens, output tokens)`` the stand-in reported for ``requests`` (its final messages'
+    ``prompt_eval_count`` and ``eval_count``: characters of the messages / 4, pieces of the reply)."""
+    prompt = sum(sum(len(str(m["content"])) for m in r["messages"]) // 4 for r in requests)
+    return prompt, sum(len(server.pieces_for(r["messages"])) for r in requests)
+
+
+@pytest.mark.slow
+def test_the_cost_of_a_translation_is_added_to_the_answers(extractive):
+    """A translated question makes two replies, the translation and the prose: the answer's
+    ``llm_usage`` (the status line, ``--json``, the API) adds both up, and says so."""
+    with OllamaStandin(models=[MODEL], reply=_translating(ENGLISH), rates=(23.5, 9.5)) as server, _served(
+        extractive, server
+    ) as client:
+        got = _ask(client, GERMAN)
+        translation, prose = server.chat_requests
+        spent = _standin_counts(server, [translation, prose])
+        alone = _standin_counts(server, [prose])
+    usage = got["llm_usage"]
+    assert (usage["replies"], usage["prompt_eval_count"], usage["eval_count"]) == (2, *spent)
+    assert spent[0] > alone[0] and spent[1] > alone[1]  # more than the prose's reply alone
+    assert usage["budget"] == extractive.settings.llm.prompt_tokens and usage["prompt_tokens"] > 0
+    assert usage["output_tokens_per_second"] == pytest.approx(9.5, rel=0.02)  # both replies' seconds too
+    assert got["backend"] == f"ollama:{MODEL}"
+
+
+# --- the API's OpenAI ``usage`` -----------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_apis_usage_field_counts_the_llms_tokens_plain_and_streamed(extractive):
+    """``usage`` of a chat completion, read by the official openai client: the stand-in's
+    ``prompt_eval_count`` and ``eval_count``; streamed, in a last chunk when ``include_usage`` asks."""
+    question = KIND_QUESTIONS["summary"][0]
+    with OllamaStandin(models=[MODEL], reply=echo_sources) as server, _served(extractive, server) as client:
+        messages = [{"role": "user", "content": question}]
+        reply = client.chat.completions.create(model="paperchat", messages=messages)
+        prompt, completion = _standin_counts(server, server.chat_requests[-1:])
+        chunks = list(
+            client.chat.completions.create(
+                model="paperchat", messages=messages, stream=True, stream_options={"include_usage": True}
+            )
+        )
+        plain_stream = list(client.chat.completions.create(model="paperchat", messages=messages, stream=True))
+    assert prompt > 0 and completion > 0
+    usage = reply.usage
+    assert usage is not None and (usage.prompt_tokens, usage.completion_tokens) == (prompt, completion)
+    assert usage.total_tokens == prompt + completion
+    assert reply.model_extra["paperchat"]["llm_usage"]["eval_count"] == completion
+    last = chunks[-1]
+    assert last.choices == [] and last.usage is not None and last.usage.total_tokens == prompt + completion
+    assert all(c.usage is None for c in chunks[:-1]) and all(c.usage is None for c in plain_stream)
 
 
 # --- borderline members judged by the LLM (llm.judge_borderline, off by default) ---------------------

@@ -12,7 +12,9 @@ A kept conversation is taken by one request at a time, so no state is shared bet
 
 The reply's ``content`` is the answer text with ``[n]`` markers, then the sources. The same answer
 as ``paperchat ask --json`` prints it (citations with evidence spans, ``refused``...) is in the
-extra field ``paperchat`` of the response (of the last chunk when streamed). A streamed reply
+extra field ``paperchat`` of the response (of the last chunk when streamed); OpenAI's ``usage`` holds the
+tokens of the LLM replies the answer made (zeros without an LLM, :func:`ui.wire.openai_usage`), in a
+streamed reply only when ``stream_options.include_usage`` asks for it, as OpenAI sends it. A streamed reply
 sends its first chunk at once and the text once the answer is checked (markers validated), so no
 text is ever taken back.
 """
@@ -41,7 +43,7 @@ from rag.route.filters import Filters
 from store.watches import WatchError
 from ui.render import sources_text
 from ui.service import Library
-from ui.wire import answer_json, watch_json
+from ui.wire import answer_json, openai_usage, watch_json
 
 __all__ = ["ChatRequest", "Conversations", "RelatedWorkRequest", "create_app", "reply_content", "start"]
 
@@ -73,6 +75,13 @@ class PaperchatOptions(BaseModel):
     author: str = Field("", description="Only papers with an author whose name contains this.")
 
 
+class StreamOptions(BaseModel):
+    """OpenAI's ``stream_options`` of a streamed request."""
+
+    model_config = ConfigDict(extra="allow")
+    include_usage: bool = Field(False, description="Send the reply's token usage in a last chunk before [DONE].")
+
+
 class ChatRequest(BaseModel):
     """``POST /v1/chat/completions``; OpenAI's sampling options (temperature...) are accepted and ignored."""
 
@@ -80,6 +89,7 @@ class ChatRequest(BaseModel):
     model: str = ""
     messages: list[Message] = Field(min_length=1)
     stream: bool = False
+    stream_options: StreamOptions | None = None
     paperchat: PaperchatOptions = Field(default_factory=PaperchatOptions)
 
     def user_messages(self) -> list[str]:
@@ -272,6 +282,7 @@ def create_app(library: Library, *, api_key: str = "", model: str = "paperchat",
                         "logprobs": None,
                     }
                 ],
+                "usage": openai_usage(turn),
                 "paperchat": answer_json(turn),
             }
 
@@ -299,6 +310,10 @@ def create_app(library: Library, *, api_key: str = "", model: str = "paperchat",
                 for piece in _pieces(reply_content(turn)):
                     yield chunk({"content": piece})
                 yield chunk({}, "stop", paperchat=answer_json(turn))
+                if req.stream_options is not None and req.stream_options.include_usage:
+                    body = {"id": cid, "object": "chat.completion.chunk", "created": now, "model": model,
+                            "choices": [], "usage": openai_usage(turn)}  # fmt: skip
+                    yield f"data: {json.dumps(body)}\n\n"
                 yield "data: [DONE]\n\n"
             finally:
                 stop.set()  # a client that hangs up stops the LLM's generation

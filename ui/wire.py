@@ -17,7 +17,16 @@ from rag.route.table_text import cell_text
 from store.papers import Paper
 from store.watches import Watch
 
-__all__ = ["answer_json", "found_json", "paper_json", "paper_table_json", "related_json", "table_json", "watch_json"]
+__all__ = [
+    "answer_json",
+    "found_json",
+    "openai_usage",
+    "paper_json",
+    "paper_table_json",
+    "related_json",
+    "table_json",
+    "watch_json",
+]
 
 
 def answer_json(turn: Turn) -> dict[str, Any]:
@@ -37,6 +46,22 @@ def answer_json(turn: Turn) -> dict[str, Any]:
     if turn.related is not None:
         data["similar"] = related_json(turn)
     return data
+
+
+def openai_usage(turn: Turn) -> dict[str, int]:
+    """The OpenAI ``usage`` of a chat completion for a turn: ``{"prompt_tokens", "completion_tokens",
+    "total_tokens"}``, whole tokens >= 0, summed over the LLM replies the answer made (its prose, a
+    translation of the question, table cell values: :class:`rag.types.LLMUsage`). Prompt tokens are
+    the server's count (Ollama's ``prompt_eval_count``, which leaves out a prefix it had cached), else
+    paperchat's own count of the prompt sent; completion tokens the server's ``eval_count``, else 0
+    (a reply cut or stopped before the server's final message). All zeros when no LLM was asked (an
+    extractive answer costs no tokens)."""
+    usage = turn.answer.usage
+    if usage is None:
+        return {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
+    prompt = usage.prompt_eval_count if usage.prompt_eval_count is not None else usage.prompt_tokens
+    completion = usage.eval_count or 0
+    return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
 
 
 def related_json(turn: Turn) -> dict[str, Any]:

@@ -30,7 +30,7 @@ from rag.types import ClaimCheck, Evidence, LLMUsage, PaperHit
 from store.guard import echoes_injection
 from store.papers import strip_markup
 
-__all__ = ["KINDS", "REFUSAL", "Prose", "ProseWriter", "Source", "checked_note", "interleave"]
+__all__ = ["KINDS", "REFUSAL", "STOPPED_NOTE", "Prose", "ProseWriter", "Source", "checked_note", "interleave"]
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +50,10 @@ over budget (:meth:`ProseWriter.fit`): a list of five papers keeps a line for ea
 losing its last papers. Set by hand: of the 279 sentences of the 38 seed abstracts the median has
 22 words, three in four have at most 28 and one in eight more than 32, so the first cut shortens
 only the long ones."""
+
+STOPPED_NOTE = "The LLM's reply was stopped before it wrote a whole checked sentence; answered from the evidence."
+"""Why an answer has no prose when the user stopped the reply (the page's Stop): what had streamed was
+checked, and no sentence of it was whole and supported. Not a failure of the model, so not said as one."""
 
 KINDS = {
     "summary": "a summary of one paper",
@@ -338,6 +342,7 @@ class ProseWriter:
             log.warning("LLM failed: %s", exc)
             note = f"The LLM failed ({exc}); answered from the evidence."
             return Prose(backend=rejected, note=note, prompt_tokens=ptoks, usage=usage)
+        stopped = stop is not None and stop.is_set()  # by the user: what came is checked, but is no failure
         raw = strip_reasoning("".join(pieces))
         injected = echoes_injection(raw, [s.hit.paper.abstract for s in shown])  # abstracts are data
         if injected:
@@ -346,7 +351,7 @@ class ProseWriter:
         raw = self.drop_leaks(raw)
         clean, invented = validate_markers(raw, len(shown))
         if is_degenerate(clean):
-            note = "The LLM's text was empty or repetitive; answered from the evidence."
+            note = STOPPED_NOTE if stopped else "The LLM's text was empty or repetitive; answered from the evidence."
             return Prose(backend=rejected, note=note, invented=invented, prompt_tokens=ptoks, usage=usage)
         full = {k: self.sentences(s.hit) for k, s in enumerate(shown, start=1)}
         names = {k: (s.hit.paper.label, *s.hit.paper.aliases) for k, s in enumerate(shown, start=1)}
@@ -358,6 +363,7 @@ class ProseWriter:
         ]
         if not checked.text:
             note = f"No sentence of the LLM's matched its cited evidence ({CHECKED}); answered from the evidence."
+            note = STOPPED_NOTE if stopped else note
             return Prose(
                 backend=rejected, note=note, invented=invented, claims=claims, prompt_tokens=ptoks, usage=usage
             )

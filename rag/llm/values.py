@@ -123,23 +123,9 @@ def propose_values(
             log.warning("LLM failed on cell values: %s", exc)
             failures.append(f"failed ({exc})")
             reply = ""
-        _add(total, usage)
+        total.add(usage)
         for n, value in _LINE.findall(strip_reasoning(reply)):
             k = int(n) - 1
             if 0 <= k < len(batch) and value.strip(" .\"'“”") not in ("", "-"):
                 values[batch[k]] = value.strip(" .\"'“”")
     return Proposed(values, total, failures, len(batches))
-
-
-def _add(total: LLMUsage, one: LLMUsage) -> None:
-    """Add one reply's cost to ``total`` (a server figure stays ``None`` until one reply reports it)."""
-    total.prompt_tokens += one.prompt_tokens
-    total.replies += 1
-    for name in ("prompt_eval_count", "eval_count"):
-        got = getattr(one, name)
-        if got is not None:
-            setattr(total, name, (getattr(total, name) or 0) + got)
-    for name in ("prompt_eval_seconds", "eval_seconds", "load_seconds", "total_seconds"):
-        got = getattr(one, name)
-        if got is not None:
-            setattr(total, name, (getattr(total, name) or 0.0) + got)

@@ -188,42 +188,48 @@ class Conversation:
         filters = filters if filters is not None else Filters()
         with self._lock:
             plan = self.pipeline.read(message, filters=filters.reads)
-            plan, translated = self._translated(plan, message, filters, stop)
+            plan, english, cost = self._translated(plan, message, filters, stop)
             turn = self._turn(plan, top_k=top_k, on_token=on_token, stop=stop, filters=filters)
-            if translated is not None:
-                turn = self._say_translated(turn, *translated)
+            if cost is not None:
+                turn = self._say_translated(turn, english, cost)
             self.turns.append(turn)
             return turn
 
     def _translated(
         self, plan: Plan, message: str, filters: Filters, stop: threading.Event | None
-    ) -> tuple[Plan, tuple[str, LLMUsage] | None]:
-        """``plan``, or with an LLM and ``llm.translate``, the plan of the English the LLM translates
-        a question that does not read as English into (:func:`rag.llm.translate.translate`), asked
-        as typed, and the English with what the reply cost; ``None`` when nothing was translated
-        (English, no LLM, or a translation that does not read as English either)."""
+    ) -> tuple[Plan, str, LLMUsage | None]:
+        """``(plan, english, cost)``: with an LLM and ``llm.translate``, a question that does not read
+        as English is translated by the LLM (:func:`rag.llm.translate.translate`); when the
+        translation reads as English, ``plan`` is its plan (asked as typed) and ``english`` its text,
+        else ``plan`` is unchanged and ``english`` is ``""``. ``cost`` is what the translation's reply
+        cost (``None``: no translation was asked: English, no LLM, or the setting off)."""
         llm = self.pipeline.llm
         if plan.english or llm is None or not self.pipeline.settings.llm.translate:
-            return plan, None
+            return plan, "", None
         english, usage = translate(llm, message, temperature=self.pipeline.settings.llm.temperature, stop=stop)
-        if not english:
-            return plan, None
-        again = self.pipeline.read(english, filters=filters.reads)
-        if not again.english:
-            return plan, None
-        return replace(again, asked=message), (english, usage)
+        again = self.pipeline.read(english, filters=filters.reads) if english else None
+        if again is None or not again.english:
+            return plan, "", usage
+        return replace(again, asked=message), english, usage
 
     @staticmethod
-    def _say_translated(turn: Turn, english: str, usage: LLMUsage) -> Turn:
-        """The turn of a translated question: its answer says so at the end and in its note, and
-        keeps the cost of the translation when no other reply was made."""
-        said = f"Translated from your question by the LLM: “{english}”. The quotes are the abstracts' own words."
+    def _say_translated(turn: Turn, english: str, cost: LLMUsage) -> Turn:
+        """The turn of a question the LLM was asked to translate: its cost (``llm_usage``) adds the
+        translation's reply to the answer's own replies, if any; when ``english`` (the translation
+        was used), the answer says so at the end and in its note."""
         ans = turn.answer
+        usage = replace(cost)
+        if ans.usage is not None:
+            usage = replace(ans.usage)
+            usage.add(cost)
+        if not english:
+            return replace(turn, answer=replace(ans, usage=usage))
+        said = f"Translated from your question by the LLM: “{english}”. The quotes are the abstracts' own words."
         ans = replace(
             ans,
             text=f"{ans.text}\n\n{said}",
             note="; ".join(x for x in (f"question translated by the LLM: “{english}”", ans.note) if x),
-            usage=ans.usage or usage,
+            usage=usage,
         )
         return replace(turn, answer=ans)
 

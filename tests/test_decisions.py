@@ -31,7 +31,7 @@ from rag.route.membership import Membership
 from rag.route.refusal import NOTHING_CLOSE, RefusalPolicy
 from rag.route.table_text import cell_text
 from rag.settings import RetrievalSettings
-from rag.types import Citation, Evidence, SearchQuery
+from rag.types import Citation, Evidence, PaperHit, SearchQuery
 from store.papers import Paper, make_paper
 from tests.fakes import FakeEvidence, FakeRetriever
 
@@ -336,6 +336,29 @@ def test_contributors_are_the_papers_that_state_the_artifact_as_their_own():
     assert {h.paper.id for h in hits} == {"new", "uses"}
     assert [h.paper.id for h in membership.contributors(("dataset",), hits)] == ["new"]
     assert membership.contributors(("benchmark",), hits) == []  # nobody releases a benchmark
+
+
+
+@pytest.mark.parametrize(
+    ("sentence", "dataset"),
+    [
+        ("We release 95K validator-verified reasoning traces for future work.", True),
+        ("We collect over 1,200 hours of transcribed speech from 40 speakers.", True),
+        ("We curate 12,000 question-answer pairs across six domains.", True),
+        ("We propose a streaming recognizer that processes 1,000 frames per second.", False),
+        ("We evaluate on 8 public datasets and 3 tasks.", False),
+    ],
+)
+def test_a_counted_collection_the_authors_contribute_states_a_dataset(sentence, dataset):
+    # A dataset stated by its size, not its noun ("We release 95K ... traces"): a paper that
+    # contributes one is a paper that introduces a dataset, never a benchmark or a metric.
+    paper = make_paper("p", f"Models need more data. {sentence} Results improve.")
+    membership, retriever = _membership([paper])
+    hits = retriever.search(SearchQuery("data")).hits or [PaperHit(paper, 1.0)]
+    found = membership.contribution(("dataset",), paper)
+    assert (found is not None and not isinstance(found, str) and sentence.startswith(found.text[:20])) == dataset
+    assert [h.paper.id for h in membership.contributors(("corpus",), hits)] == (["p"] if dataset else [])
+    assert membership.contribution(("benchmark",), paper) is None
 
 
 # --- tables --------------------------------------------------------------------------------------

@@ -354,6 +354,18 @@ def test_papers_that_introduce_a_benchmark_state_it_as_their_contribution(extrac
     assert {c.label for c in ans.citations} == {"MCLP", "DocVAL"}
 
 
+@pytest.mark.parametrize(
+    "question", ["which papers put out a large new dataset?", "Any papers that publish a new corpus?"]
+)
+def test_a_paper_that_releases_counted_data_introduces_a_dataset_and_is_quoted_with_it(extractive, question):
+    # DocVAL never says "dataset": "We release 95K validator-verified CoT traces" states it; a
+    # listed paper is quoted with the sentence that made it a member.
+    ans = extractive.ask(question)
+    by_label = {c.label: c for c in ans.citations}
+    assert {"DocVAL", "HyperTrack", "ProAct-75", "SoT", "MCLP"} <= set(by_label), ans.text
+    assert "95K validator-verified CoT traces" in by_label["DocVAL"].evidence[0].sentence, ans.text
+
+
 def test_a_bare_papers_phrase_is_a_list_question(mixed):
     from rag.route.filters import Filters
 

@@ -253,6 +253,16 @@ def _aspect(query: str, refs: list[PaperRef], names: list[str], verdict: bool = 
     return out if rest else ""
 
 
+def _artifact_kin(topic: str, artifact: Sequence[str]) -> str:
+    """``topic`` with the other nouns of its data artifact's kind ("publish a new corpus" ->
+    "publish a new corpus dataset datasets corpora"): an abstract may call its own collection of
+    data any of them. ``topic`` unchanged when it asks for no data artifact."""
+    if not any(w in _DATA_ARTIFACT for w in artifact):
+        return topic
+    have = {w.lower() for w in re.findall(r"[\w-]+", topic)}
+    return " ".join([topic, *sorted(w for w in _DATA_ARTIFACT if w not in have)])
+
+
 def _asks_link(text: str) -> bool:
     """Whether ``text`` mentions code links ("code generation" does not: :data:`rag.text.CODE_COMPOUND`)."""
     return bool(_LINK.search(CODE_COMPOUND.sub(" ", text)))
@@ -462,6 +472,7 @@ ACRONYM_LETTERS = 5
 """Longest lower-case word read as a typed acronym when no dictionary knows it ("rlhf", "grpo")."""
 # Words of "a new large-scale dataset" that say what kind of artifact, not what it is about.
 _ARTIFACT_WORDS = _VOCABULARY["artifact_word"].words
+_DATA_ARTIFACT = _VOCABULARY["data_artifact"].words
 _NEGATION = re.compile(rf"{_V['negation']}\s+", re.I)
 _NEGATED_BE = re.compile(rf"\b({_VOCABULARY['negated_be'].bare})n[’']t\s+", re.I)
 _NUMBER_ONLY = re.compile(rf"\[?\s*(\d+)\s*\]?|{_VOCABULARY['number_prefix'].bare}\s*#?(\d+)", re.I)
@@ -626,12 +637,15 @@ class Reader:
             excluded=excluded_terms(t_excl),
             number=number,
             artifact=artifact,
-            artifact_rest=" ".join(t for t in content_terms(t_topic) if t not in _ARTIFACT_WORDS),
+            # what the artifact is about: neither its kind nor the verb that contributes it
+            artifact_rest=" ".join(
+                t for t in content_terms(_CONTRIBUTES.sub(" ", t_topic)) if t not in _ARTIFACT_WORDS
+            ),
             about_links=_asks_link(query) and _about_links(t_topic),
             terms=tuple(terms),
             acronyms=tuple(t for t in terms if _typed_acronym(t)),
             ask=read_ask(t_topic) if t_topic else read_ask(query),
-            search=self.search_query(t_topic or query),
+            search=self.search_query(_artifact_kin(t_topic, artifact) if t_topic else query),
         )
 
     def reference(self, text: str, *, fuzzy_floor: float = 100.0) -> Reference:

@@ -24,6 +24,8 @@ import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 
+import numpy as np
+
 from rag.citations import cited_numbers, format_marker
 from rag.evidence.rows import LIMITATIONS, ROWS, select_rows
 from rag.evidence.selector import EvidenceSelector
@@ -54,7 +56,7 @@ from rag.route.refusal import RefusalPolicy
 from rag.route.slot import slot_span, slot_strength
 from rag.settings import Settings
 from rag.text import content_terms
-from rag.types import Answer, Citation, Evidence, PaperHit, Retrieval, Timings, timed
+from rag.types import Answer, Citation, Evidence, Paper, PaperHit, Retrieval, Timings, timed
 from store.papers import has_opening_label, is_code_link, strip_markup
 
 __all__ = ["EMPTY_QUESTION", "MAIN_POINTS", "REFUSAL", "AnswerPipeline", "Found", "list_lines", "main_points"]
@@ -556,6 +558,16 @@ class AnswerPipeline:
         quoted = {e.start for e in source.evidence}
         return [e for e in self.evidence.score(ask, source.hit.paper) if e.start in quoted]
 
+    def _member_quote(self, plan: AskPlan, ask: Ask, paper: Paper, qvec: np.ndarray) -> Evidence | None:
+        """The sentence a list quotes for ``paper``: for "papers that introduce a dataset", the
+        sentence that made it a member (:meth:`rag.route.membership.Membership.contribution`);
+        else the sentence that states the topic as the paper's own work."""
+        if plan.topic.artifact:
+            x = self.membership.contribution(plan.topic.artifact, paper)
+            if x is not None and not isinstance(x, str):
+                return Evidence(paper.id, x.text, x.start, x.end, 1.0)
+        return self.evidence.own_statement(ask, paper, qvec)
+
     def _sources(
         self, plan: AskPlan, chosen: list[PaperHit], *, listing: bool, named: bool = True
     ) -> list[Source]:
@@ -575,7 +587,7 @@ class AnswerPipeline:
         if listing:
             # Each listed paper is quoted with the sentence that states the topic as its own work,
             # never one that describes the field it starts from (EvidenceSelector.own_statement).
-            stating = [self.evidence.own_statement(ask, h.paper, qvec) for h in chosen]
+            stating = [self._member_quote(plan, ask, h.paper, qvec) for h in chosen]
             sources = [Source(i + 1, h, [e] if e else []) for i, (h, e) in enumerate(zip(chosen, stating, strict=True))]
         else:
             clauses: list[str] = []

@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from rag.evidence.table import DATA_ITEMS
 from rag.lexicon import stem
-from rag.text import content_terms
-from rag.types import PaperHit
+from rag.text import Sentence, content_terms
+from rag.types import Paper, PaperHit
 from rag.vocabulary import beside
 
 if TYPE_CHECKING:
@@ -115,6 +116,15 @@ _OWN_CONTRIBUTION = re.compile(
     re.I,
 )
 _ARTIFACTS = _VOCABULARY["artifact"].pattern
+_COUNTED_DATA = _VOCABULARY["counted_data_artifact"]
+_CONTRIBUTED_ITEMS = re.compile(
+    rf"{_VOCABULARY['author'].source}[^.;]{{0,80}}?{_VOCABULARY['contribution_verb'].source}"
+    rf"\W+(?:[\w-]+\W+){{0,3}}?(?:{DATA_ITEMS.pattern})",
+    re.I,
+)
+"""Authors contributing a counted collection of data items as the verb's object ("We release 95K
+validator-verified CoT traces", "we curate 1,200 hours of speech"): a dataset stated by its size,
+not its noun (:data:`rag.evidence.table.DATA_ITEMS`)."""
 
 
 class Membership:
@@ -194,17 +204,28 @@ class Membership:
         return np.array(fit)
 
     def contributors(self, artifact: Sequence[str], members: list[PaperHit]) -> list[PaperHit]:
-        """Members that state an artifact ("dataset", "benchmark", ...) as their own contribution:
-        in the title, or in a sentence such as "we introduce X, a benchmark" / "our dataset".
-        Most abstracts merely evaluate on benchmarks; those are not papers that introduce one."""
+        """Members that state an artifact ("dataset", "benchmark", ...) as their own contribution
+        (:meth:`contribution`). Most abstracts merely evaluate on benchmarks; those are not papers
+        that introduce one."""
+        return [h for h in members if self.contribution(artifact, h.paper) is not None]
+
+    def contribution(self, artifact: Sequence[str], paper: Paper) -> Sentence | str | None:
+        """Where ``paper`` states ``artifact`` as its own contribution: the first sentence such as
+        "we introduce X, a benchmark" / "our dataset"; a dataset (``counted_data_artifact``) also
+        by the authors contributing a counted collection of data items ("We release 95K
+        validator-verified CoT traces"), and one kind of data ("corpus") by another ("dataset");
+        else ``"title"`` when the title names the artifact
+        ("X: A Benchmark for ..."); ``None`` when it states none. The sentence is the evidence a
+        list quotes for the paper."""
         wanted = {stem(w.lower()) for w in artifact}
+        counted = any(w.lower() in _COUNTED_DATA for w in artifact)
+        if counted:  # "a new corpus" is answered by "we introduce X, a dataset"
+            wanted |= {stem(w) for w in _COUNTED_DATA.words}
 
         def states(text: str) -> bool:
             return bool(wanted & {stem(w.lower()) for w in _ARTIFACTS.findall(text)})
 
-        return [
-            h
-            for h in members
-            if states(h.paper.title)
-            or any(_OWN_CONTRIBUTION.search(x.text) and states(x.text) for x in self.evidence.sentences(h.paper)[0])
-        ]
+        for x in self.evidence.sentences(paper)[0]:
+            if (_OWN_CONTRIBUTION.search(x.text) and states(x.text)) or (counted and _CONTRIBUTED_ITEMS.search(x.text)):
+                return x
+        return "title" if states(paper.title) else None

@@ -219,6 +219,19 @@ class RetrievalSettings(_Section):
         "RefusalPolicy.parts); a longer topic describes one paper in its own words and is judged whole. The combined "
         "topics of the library questions have 6-9 terms, the descriptions of one paper 11-20.",
     )
+    subject_max_terms: int = Field(
+        3,
+        ge=0,
+        description="Most content terms of a part that names a subject (rag.route.refusal.RefusalPolicy."
+        "_names_subject: "
+        "a bare compound like 'sign language recognition', every word used by some abstract). A 'which papers' topic "
+        "of parts whose every alternative names subjects that no candidate states (term coverage part_coverage or a "
+        "sentence within part_sentence) is refused, whatever the membership model makes of the words one by one "
+        "('sign' of signSGD, 'recognition' of speech recognition); one subject stated ('knowledge distillation') "
+        "lets the other parts be a description in other words. Set by reading the candidates of the 155 multi and "
+        "unanswerable questions of dev, rephrasings, library_dev and library_own: this refused libdev_ua_01 and no "
+        "answerable question. 0 turns it off.",
+    )
     set_lexical_floor: float = Field(
         0.35,
         ge=-1.0,

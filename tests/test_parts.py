@@ -154,6 +154,46 @@ def test_a_part_no_candidate_states_on_its_own_leaves_the_topic_judged_whole():
     assert not got.checked
 
 
+SIGNS = make_paper(
+    "signs",
+    "Sign flips make SGD cheap. We propose SignLM, a language model trained with sign updates on text, and test "
+    "it on machine translation.",
+)
+SPEECH = make_paper("speech", "Calls are noisy. We present a speech recognition model for calls and video meetings.")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "papers on sign language recognition, or on sign video translation into text?",
+        "any work on sign language recognition, or on sign video translation for deaf users?",
+    ],
+)
+def test_a_topic_whose_every_alternative_names_subjects_no_candidate_states_is_refused(question):
+    # No part is held apart by some candidate (the old gate then judged the topic whole, and the
+    # membership model listed papers with "sign", "language" and "video" in them): every
+    # alternative names a subject that no abstract states, so the collection does not hold it
+    got = Seams([GRAPH, TRAFFIC, CROP, SIGNS, SPEECH]).coverage(question)
+    assert got.checked and not got.complete
+    assert got.refusal().startswith(REFUSAL)
+
+
+@pytest.mark.parametrize(
+    ("part", "subject"),
+    [
+        ("sign language recognition", True),
+        ("on traffic forecasting", True),  # function words at its ends are not the subject's
+        ("a smaller student model", False),  # a description: an article inside
+        ("help decide whether a crop grows", False),
+        ("careful protocol revisions", False),  # "revisions" is in no abstract: another check's
+        ("traffic", False),  # one word
+        ("graph transformers for traffic forecasting", False),  # more than subject_max_terms
+    ],
+)
+def test_a_subject_is_a_bare_compound_of_words_the_collection_uses(part, subject):
+    assert Seams([GRAPH, TRAFFIC, CROP, SIGNS, SPEECH]).policy._names_subject(part) is subject
+
+
 def test_the_part_check_can_be_switched_off():
     seams = Seams([GRAPH, TRAFFIC, CROP])
     seams.policy.settings = RetrievalSettings(part_generic_share=1.0, part_check=False)

@@ -479,6 +479,26 @@ class RefusalPolicy:
 
     # --- topics of several parts ------------------------------------------------------
 
+    def _names_subject(self, part: str) -> bool:
+        """Whether ``part`` of a topic is the name of a subject: a bare compound of 2 to
+        ``subject_max_terms`` content words ("sign language recognition", "private training"), not
+        a description with function words ("a smaller student model", "help decide whether a piece"),
+        which may say in other words what an abstract states. Every word is in some abstract: the
+        check is for words the collection holds apart ("sign" of signSGD, "language", "recognition"),
+        a word it never uses is another check's (:meth:`absent_terms`), and a phrase with one may be
+        a description in other words ("careful protocol revisions")."""
+        terms = set(content_terms(part))
+        words = [w.lower() for w in re.findall(r"\b[A-Za-z][\w-]*", part)]
+        while words and words[0] not in terms:  # "on sign language translation"
+            words.pop(0)
+        while words and words[-1] not in terms:
+            words.pop()
+        return (
+            2 <= len(terms) <= self.settings.subject_max_terms
+            and all(w in terms for w in words)
+            and all(self.retriever.document_frequency(t) > 0 for t in terms)
+        )
+
     def parts(self, topic: Topic, retrieval: Retrieval, members: Sequence[PaperHit] = ()) -> PartsCoverage:
         """Which candidates state every part of a topic of several parts.
 
@@ -488,6 +508,12 @@ class RefusalPolicy:
         abstracts ("neural network training") are not checked. The check applies to topics of at
         most ``part_max_terms`` content terms: a longer one describes one paper in other words,
         and the membership model judges it whole. Off unless ``part_check`` (see its description).
+        A topic whose every alternative is one short subject (at most ``subject_max_terms`` terms:
+        "sign language recognition, or lip reading") is checked for refusal only: ``checked`` when
+        no candidate states any of them, and the membership model's papers answer
+        otherwise. Any topic whose every alternative names such subjects and no candidate states
+        any of them is refused (``checked``, no complete paper), even when its parts are not held
+        apart.
 
         Args:
             topic: The topic; its :attr:`~rag.question.plan.Topic.parts` are checked.
@@ -515,7 +541,10 @@ class RefusalPolicy:
             for a, alt in zip(alts, topic.parts, strict=True)
         )
         alts = [a for a in alts if a]
-        if not any(len(a) > 1 for a in alts) and not one_word_left:
+        # "sign language recognition, or translating signing videos": every alternative one short
+        # subject; checked for refusal only (members stay the membership model's)
+        subjects = bool(alts) and all(len(a) == 1 and self._names_subject(a[0]) for a in alts)
+        if not any(len(a) > 1 for a in alts) and not one_word_left and not subjects:
             return PartsCoverage(False, [], [])
         pool: list[PaperHit] = []
         for h in [*members, *retrieval.hits[:NEAR_COVERAGE]]:
@@ -551,7 +580,15 @@ class RefusalPolicy:
             miss = tuple(p for p in best if not stated[p])
             partial.append((-len(said), i, PartialPaper(h, said, miss, sentence)))
         partial.sort(key=lambda x: (x[0], x[1]))
-        if not complete and not any(all(any(p in x.stated for _, _, x in partial) for p in a) for a in alts):
+        anywhere = {p for _, _, x in partial for p in x.stated}
+        # every alternative names subjects (parts of 2 to subject_max_terms terms) and no candidate
+        # states any of them: the collection does not hold them, whatever their words match one by
+        # one; a subject stated ("knowledge distillation") lets the rest be a description
+        subjects_of = [[p for p in a if self._names_subject(p)] for a in alts]
+        absent = not complete and all(named and not set(named) & anywhere for named in subjects_of)
+        if subjects:
+            return PartsCoverage(absent, [], [x for _, _, x in partial], tuple(alts))
+        if not complete and not absent and not any(all(p in anywhere for p in a) for a in alts):
             # no alternative whose every part some candidate states on its own: the parts are not
             # subjects the collection holds separately (a description in other words), so the
             # topic is judged whole by the membership model

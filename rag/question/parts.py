@@ -51,6 +51,20 @@ DESCRIPTION_CLAUSE_TERMS = 2
 piece ("pairs", "or lists") joins the clause before it."""
 
 
+def bare_compound(part: str, max_terms: int) -> bool:
+    """Whether ``part`` of a topic is a bare compound of 2 to ``max_terms`` content words, the
+    name of a subject ("sign language recognition", "on private training": function words at its
+    ends are not the subject's), not a description with function words inside ("a smaller student
+    model", "help decide whether a piece")."""
+    terms = set(content_terms(part))
+    words = [w.lower() for w in re.findall(r"\b[A-Za-z][\w-]*", part)]
+    while words and words[0] not in terms:
+        words.pop(0)
+    while words and words[-1] not in terms:
+        words.pop()
+    return 2 <= len(terms) <= max_terms and all(w in terms for w in words)
+
+
 def description_clauses(description: str) -> list[str]:
     """The clauses of a description of one paper, each of which one sentence of its abstract may
     state: "that paper recasting predict-then-optimize training as getting the ordering of feasible

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from rag.lexicon import english_word, states_phrase, term_key
 from rag.llm.prose import REFUSAL
 from rag.protocols import EvidenceSource, Retriever
+from rag.question.parts import bare_compound
 from rag.question.plan import Detail, Plan, Topic
 from rag.question.slots import detail_slot
 from rag.route.lead import _keys_at, clause_spans, key_clause, quoted
@@ -481,22 +482,14 @@ class RefusalPolicy:
 
     def _names_subject(self, part: str) -> bool:
         """Whether ``part`` of a topic is the name of a subject: a bare compound of 2 to
-        ``subject_max_terms`` content words ("sign language recognition", "private training"), not
-        a description with function words ("a smaller student model", "help decide whether a piece"),
-        which may say in other words what an abstract states. Every word is in some abstract: the
+        ``subject_max_terms`` content words (:func:`rag.question.parts.bare_compound`: "sign
+        language recognition", not "a smaller student model", a description that may say in other
+        words what an abstract states). Every word is in some abstract: the
         check is for words the collection holds apart ("sign" of signSGD, "language", "recognition"),
         a word it never uses is another check's (:meth:`absent_terms`), and a phrase with one may be
         a description in other words ("careful protocol revisions")."""
-        terms = set(content_terms(part))
-        words = [w.lower() for w in re.findall(r"\b[A-Za-z][\w-]*", part)]
-        while words and words[0] not in terms:  # "on sign language translation"
-            words.pop(0)
-        while words and words[-1] not in terms:
-            words.pop()
-        return (
-            2 <= len(terms) <= self.settings.subject_max_terms
-            and all(w in terms for w in words)
-            and all(self.retriever.document_frequency(t) > 0 for t in terms)
+        return bare_compound(part, self.settings.subject_max_terms) and all(
+            self.retriever.document_frequency(t) > 0 for t in content_terms(part)
         )
 
     def parts(self, topic: Topic, retrieval: Retrieval, members: Sequence[PaperHit] = ()) -> PartsCoverage:

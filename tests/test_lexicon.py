@@ -42,6 +42,22 @@ def test_expansions_cover_both_forms_and_benchmark_domains():
     assert lex.expansions(docs[4]) == []
 
 
+@pytest.mark.parametrize(
+    ("doc", "term"),
+    [
+        ("We prove that the objective is consistent.", "proof"),
+        ("A proof of convergence is given.", "prove"),
+        ("We analyze the sample complexity.", "analysis"),
+        ("We analyse staleness.", "analysis"),
+    ],
+)
+def test_a_noun_and_the_verb_it_names_index_each_other(doc, term):
+    # Snowball stems "proof" and "prove" apart; the shipped glossary joins them, so "papers with a
+    # proof" reaches "We prove that ..."
+    lex = Lexicon([doc, "Unrelated text about images."], load_glossary())
+    assert term in lex.expansions(doc)
+
+
 def test_an_abbreviation_defined_two_ways_expands_only_where_defined():
     docs = [
         "We study dataset pruning (DP) for graphs.",

@@ -9,7 +9,10 @@ measures they may or may not (a parameter count, the number of images added) ali
 
 A sentence states a slot when
 
-* its form says so: a model size ("12M-parameter", "Agent-Omit-8B", "3B–72B models", "1.3 billion
+* its form says so: data it works on (:func:`rag.evidence.rows.states_data`: "experiments on three
+  benchmarks", "on ALFWorld", "we introduce HyperTrack, a dataset"), the object of a verb ("what
+  does Agent-Omit omit?": "omit redundant thoughts and observations", the verb standing alone with
+  words after it), a model size ("12M-parameter", "Agent-Omit-8B", "3B–72B models", "1.3 billion
   parameters"; "L2M" is a name, and "analytic parameters" are no size) or a date ("March 2024");
 * else, for a detail, its words side by side (:func:`rag.lexicon.states_phrase`: "learning rate",
   not "federated learning");
@@ -24,9 +27,10 @@ from __future__ import annotations
 
 import re
 
+from rag.evidence.rows import states_data
 from rag.evidence.table import DATA_ITEMS
-from rag.lexicon import joined_form, states_phrase, term_key
-from rag.question.slots import DATA_SIZE
+from rag.lexicon import joined_form, lemma, states_form, states_phrase, term_key
+from rag.question.slots import DATA, DATA_SIZE, OBJECT
 from rag.route.lead import MIN_CLAUSE_WORDS, _capped, _keys_at, clause_spans, states_amount, term_span
 from rag.types import Slot
 from rag.vocabulary import beside
@@ -72,6 +76,17 @@ def slot_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None:
         ``(start, end, cut)``: offsets into ``sentence`` (``sentence[start:end]`` is an exact
         substring, at most :data:`rag.route.lead.MAX_LEAD_WORDS` words; ``cut`` when shortened).
     """
+    if slot.form == DATA:  # the data a paper works on: the first clause that states it, else the sentence
+        if not states_data(sentence):
+            return None
+        spans = clause_spans(sentence)
+        i = next((k for k, (a, b) in enumerate(spans) if states_data(sentence[a:b])), None)
+        # from that clause to the sentence's end: "Across 8 TAG datasets, DANCE improves ..." says
+        # what it is shown on and what it shows
+        start = spans[i][0] if i is not None else 0
+        return _capped(sentence, start, len(sentence), spans)
+    if slot.form == OBJECT:  # "what does X omit?": the verb as a word of its own, with words after it
+        return _object_span(sentence, slot.terms[0]) if slot.terms else None
     form = _FORMS.get(slot.form)
     if form is not None:
         m = form.search(sentence)
@@ -111,6 +126,24 @@ def slot_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None:
                 continue
             if not slot.amount or states_amount(sentence[got[0] : got[1]]):
                 return span
+    return None
+
+
+_PLAIN_WORD = re.compile(r"(?<![\w-])[A-Za-z]+(?![\w-])")
+"""A word standing on its own: not part of a name or compound ("Agent-Omit", "omit-aware")."""
+
+
+def _object_span(sentence: str, verb: str) -> tuple[int, int, bool] | None:
+    """The clause where ``verb`` stands as a word of its own (as a term key: "omits" for "omit";
+    "omission" is another word) with at least one word after it in that clause, or ``None``."""
+    key = term_key(verb)
+    spans = clause_spans(sentence)
+    for m in _PLAIN_WORD.finditer(sentence):
+        if term_key(m.group(0)) != key or not states_form(lemma(verb), lemma(m.group(0).lower())):
+            continue
+        i = next((k for k, (a, b) in enumerate(spans) if a <= m.start() < b), None)
+        if i is not None and _PLAIN_WORD.search(sentence, m.end(), spans[i][1]):
+            return _grown(sentence, spans, i)
     return None
 
 

@@ -789,3 +789,9 @@ def test_what_about_after_a_refused_detail_asks_that_detail_of_the_other_paper(c
     text = other.answer.text
     assert other.kind == "refusal" and "DANCE" in text and "authors" in text, text
 
+
+def test_a_dataset_or_toolkit_of_its_own_counts_as_the_benchmark_asked(conv: Conversation):
+    t = conv.ask("Which benchmark was released by the mobile GUI agents paper?")
+    assert not t.answer.refused and [c.label for c in t.citations] == ["HyperTrack"], t.answer.text
+    listed = Conversation(conv.pipeline).ask("Which papers introduce a new benchmark?")
+    assert "HyperTrack" in [c.label for c in listed.citations], listed.answer.text

@@ -115,6 +115,12 @@ _OWN_CONTRIBUTION = re.compile(
     re.I,
 )
 _ARTIFACTS = _VOCABULARY["artifact"].pattern
+_DATA_ARTIFACTS = frozenset(stem(w.lower()) for w in _VOCABULARY["data_artifact"].words)
+"""Stems of the artifacts others train or evaluate on: a dataset, a benchmark, a toolkit."""
+_BENCHMARK_ASKED = frozenset(stem(w.lower()) for w in _VOCABULARY["benchmark_asked"].words)
+"""Stems of the artifacts to evaluate on a question may ask for: any of :data:`_DATA_ARTIFACTS`
+contributed for evaluation (:data:`_EVALUATION_PURPOSE`) is one."""
+_EVALUATION_PURPOSE = _VOCABULARY["evaluation_purpose"].pattern
 
 
 class Membership:
@@ -195,12 +201,20 @@ class Membership:
 
     def contributors(self, artifact: Sequence[str], members: list[PaperHit]) -> list[PaperHit]:
         """Members that state an artifact ("dataset", "benchmark", ...) as their own contribution:
-        in the title, or in a sentence such as "we introduce X, a benchmark" / "our dataset".
+        in the title, or in a sentence such as "we introduce X, a benchmark" / "our dataset"; a
+        dataset or toolkit of its own contributed for evaluation ("To facilitate rigorous evaluation, we
+        introduce HyperTrack, a large-scale dataset") states a benchmark asked
+        (:data:`_BENCHMARK_ASKED`), not the other way round (a benchmark of tasks is no new dataset).
         Most abstracts merely evaluate on benchmarks; those are not papers that introduce one."""
         wanted = {stem(w.lower()) for w in artifact}
+        benchmark = bool(wanted & _BENCHMARK_ASKED)
 
         def states(text: str) -> bool:
-            return bool(wanted & {stem(w.lower()) for w in _ARTIFACTS.findall(text)})
+            found = {stem(w.lower()) for w in _ARTIFACTS.findall(text)}
+            # a benchmark asked: a dataset or a toolkit the sentence says is for evaluation is one
+            return bool(wanted & found) or (
+                benchmark and bool(found & _DATA_ARTIFACTS) and bool(_EVALUATION_PURPOSE.search(text))
+            )
 
         return [
             h

@@ -268,6 +268,11 @@ def test_the_object_of_a_verb_is_stated_where_the_verb_stands_alone_with_words_a
     assert span is not None and stated[span[0] : span[1]].endswith("omit redundant thoughts and observations")
     compound = "we introduce an omit-aware agentic reinforcement learning approach with an omission reward."
     assert slot_span(slot, compound) is None
+    # a noun made from the verb names the act, and a participle after a determiner is an adjective
+    condense = Slot("condense", ("condense",), form=OBJECT)
+    assert slot_span(condense, "we introduce graph condensation to reduce computation load.") is None
+    assert slot_span(condense, "compressing multi-hop texts into a condensed core with fixed surrogates.") is None
+    assert slot_span(condense, "DANCE condenses each client graph into a small core.") is not None
 
 
 def test_an_object_no_sentence_states_is_not_refused():
@@ -508,6 +513,7 @@ def test_a_list_items_number_is_no_amount():
         ("what does Agent-Omit omit?", "omit redundant thoughts and observations"),
         ("what does APM replace?", "replace the inner-loop optimization"),
         ("What does DANCE preserve?", "preserves provenance"),
+        ("What does SENDAI reconstruct?", "reconstructs full spatial states"),  # the finite verb, not "reconstructing"
     ],
 )
 def test_the_lead_quotes_the_clause_where_the_verb_acts_on_its_object(extractive, question, clause):

@@ -29,7 +29,7 @@ import re
 
 from rag.evidence.rows import states_data
 from rag.evidence.table import DATA_ITEMS
-from rag.lexicon import joined_form, lemma, states_form, states_phrase, term_key
+from rag.lexicon import joined_form, states_phrase, term_key
 from rag.question.slots import DATA, DATA_SIZE, OBJECT
 from rag.route.lead import MIN_CLAUSE_WORDS, _capped, _keys_at, clause_spans, states_amount, term_span
 from rag.types import Slot
@@ -133,13 +133,31 @@ _PLAIN_WORD = re.compile(r"(?<![\w-])[A-Za-z]+(?![\w-])")
 """A word standing on its own: not part of a name or compound ("Agent-Omit", "omit-aware")."""
 
 
+_ADJECTIVE_BEFORE = _VOCABULARY["adjective_before"].words
+
+
+def verb_form(word: str, verb: str) -> bool:
+    """Whether ``word`` is ``verb`` or one of its inflections ("omits", "omitted", "omitting";
+    "reduces", "reduced"): not a noun made from it ("omission", "distillation", "reconstruction"),
+    which names the act, not what it acts on."""
+    w, v = word.lower(), verb.lower()
+    stem_v = v[:-1] if v.endswith("e") else v
+    forms = {v, v + "s", v + "es", stem_v + "ed", stem_v + "ing", v + v[-1:] + "ed", v + v[-1:] + "ing"}
+    if v.endswith("y"):
+        forms |= {v[:-1] + "ies", v[:-1] + "ied"}
+    return w in forms
+
+
 def _object_span(sentence: str, verb: str) -> tuple[int, int, bool] | None:
-    """The clause where ``verb`` stands as a word of its own (as a term key: "omits" for "omit";
-    "omission" is another word) with at least one word after it in that clause, or ``None``."""
-    key = term_key(verb)
+    """The clause where ``verb`` stands as a verb of its own (:func:`verb_form`, not after a
+    determiner that makes a participle an adjective: "into a condensed core") with at least one
+    word after it in that clause, or ``None``."""
     spans = clause_spans(sentence)
     for m in _PLAIN_WORD.finditer(sentence):
-        if term_key(m.group(0)) != key or not states_form(lemma(verb), lemma(m.group(0).lower())):
+        if not verb_form(m.group(0), verb):
+            continue
+        before = sentence[: m.start()].split()[-1:]
+        if before and before[0].lower() in _ADJECTIVE_BEFORE:
             continue
         i = next((k for k, (a, b) in enumerate(spans) if a <= m.start() < b), None)
         if i is not None and _PLAIN_WORD.search(sentence, m.end(), spans[i][1]):
@@ -191,11 +209,17 @@ _PARAMETERS = re.compile(r"[\s-]*param", re.I)
 
 def slot_strength(slot: Slot, sentence: str) -> int:
     """How much of ``slot`` a sentence states: the number of its terms in the stating clauses (1 for
-    a form; 2 for a model size stated with its unit, "parameters"), 0 when it does not state it
-    (:func:`slot_span`)."""
+    a form; 2 for a model size stated with its unit, "parameters", and for a verb's object stated
+    by a finite verb, not a gerund), 0 when it does not state it (:func:`slot_span`)."""
     span = slot_span(slot, sentence)
     if span is None:
         return 0
+    if slot.form == OBJECT:
+        # "a framework that reconstructs full spatial states" states what the paper does; a
+        # gerund ("We demonstrate ..., reconstructing MODIS ... fields") an instance of it
+        verb = slot.terms[0]
+        finite = any(verb_form(w, verb) and not w.lower().endswith("ing") for w in _PLAIN_WORD.findall(sentence))
+        return 2 if finite else 1
     if slot.form == "model size":
         # "a 22B-parameter ViT" states a size; "ViT-22B demonstrates ..." may only name the model
         sizes = MODEL_SIZE.finditer(sentence)

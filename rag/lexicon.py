@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Lexicon", "abbreviation_definitions", "american", "compound_parts", "english_word", "joined_form", "lemma",
-    "load_glossary", "states_form", "states_phrase", "stem", "term_key",
+    "load_glossary", "same_keys", "states_form", "states_phrase", "stem", "term_key",
 ]
 
 GLOSSARY = Path(__file__).with_name("glossary.tsv")
@@ -305,7 +305,7 @@ def abbreviation_definitions(text: str) -> list[tuple[str, str]]:
 
 
 def load_glossary(path: Path = GLOSSARY) -> list[tuple[str, str, str]]:
-    """``(relation, term, expansion)`` rows of a glossary TSV (``same`` or ``isa``; ``#`` comments).
+    """``(relation, term, expansion)`` rows of a glossary TSV (``same``, ``isa`` or ``sense``; ``#`` comments).
 
     Raises:
         ValueError: a line without three tab-separated fields or with another relation, with its line number.
@@ -315,10 +315,33 @@ def load_glossary(path: Path = GLOSSARY) -> list[tuple[str, str, str]]:
         if not line.strip() or line.startswith("#"):
             continue
         parts = line.split("\t")
-        if len(parts) != 3 or parts[0] not in {"same", "isa"}:
-            raise ValueError(f"{path.name}:{n}: expected '<same|isa>\\t<term>\\t<expansion>', got {line!r}")
+        if len(parts) != 3 or parts[0] not in {"same", "isa", "sense"}:
+            raise ValueError(f"{path.name}:{n}: expected '<same|isa|sense>\\t<term>\\t<expansion>', got {line!r}")
         rows.append((parts[0], parts[1].strip(), parts[2].strip()))
     return rows
+
+
+@functools.cache
+def _same_words() -> dict[str, frozenset[str]]:
+    """Term keys of the one-word ``same`` and ``sense`` rows of the glossary, each to the keys of
+    the words it names the same thing as ("weights" -> {"paramet"}), both ways."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for rel, term, expansion in load_glossary():
+        if rel in ("same", "sense") and " " not in term and " " not in expansion:
+            a, b = term_key(term), term_key(expansion)
+            if a != b:
+                out[a].add(b)
+                out[b].add(a)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def same_keys(term: str) -> frozenset[str]:
+    """The term keys that state ``term`` (:func:`term_key`): its own and those of the words the
+    glossary says name the same thing ("weights" is stated by "parameters"; "eval" by
+    "evaluation"), so a question in other words than the abstract's is checked against what it
+    says."""
+    key = term_key(term)
+    return frozenset({key, *_same_words().get(key, ())})
 
 
 @dataclass
@@ -381,6 +404,8 @@ class Lexicon:
                     self.long_forms[short.lower()] = long
                 self.entries.append(e)
         for rel, term, expansion in load_glossary() if glossary is None else glossary:
+            if rel == "sense":
+                continue  # checked in sentences (same_keys), never indexed
             if rel == "same" and term in defined:
                 continue  # the collection's own definition wins
             e = _Entry(term, _term_pattern(term), _phrase_stems(expansion) if rel == "same" else "")

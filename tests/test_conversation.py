@@ -765,3 +765,33 @@ def test_which_one_after_two_one_paper_answers_chooses_between_them(conv: Conver
     conv.ask("and APM?")
     t = conv.ask("which one is faster?")  # was asked alone: "nothing in the collection is close"
     assert sorted(ids(t)) == sorted([DANCE, APM]), t.answer.text
+
+
+# --- a refused question keeps its paper ----------------------------------------------------------
+
+
+def test_it_after_a_slot_refused_of_a_paper_is_that_paper(conv: Conversation):
+    """A question refused of one paper (its abstract does not state the data it uses) cites
+    nothing, but "it" and "and <question of its own>" after it still mean that paper."""
+    refused = conv.ask("PrefixRL: on which datasets is it evaluated?")
+    assert refused.kind == "refusal" and "does not state the datasets it uses" in refused.answer.text
+    assert "closest:" in refused.answer.text
+    again = conv.ask("and by how much does it raise the final reward?")
+    assert [c.label for c in again.citations] == ["PrefixRL"], again.answer.text
+    assert "3x" in again.answer.lead
+
+
+def test_what_about_after_a_refused_detail_asks_that_detail_of_the_other_paper(conv: Conversation):
+    conv.ask("Summarize DocVAL")
+    asked = conv.ask("who wrote it?")
+    assert asked.kind == "refusal" and "DocVAL" in asked.answer.text
+    other = conv.ask("how about DANCE?")
+    text = other.answer.text
+    assert other.kind == "refusal" and "DANCE" in text and "authors" in text, text
+
+
+def test_a_dataset_or_toolkit_of_its_own_counts_as_the_benchmark_asked(conv: Conversation):
+    t = conv.ask("Which benchmark was released by the mobile GUI agents paper?")
+    assert not t.answer.refused and [c.label for c in t.citations] == ["HyperTrack"], t.answer.text
+    listed = Conversation(conv.pipeline).ask("Which papers introduce a new benchmark?")
+    assert "HyperTrack" in [c.label for c in listed.citations], listed.answer.text

@@ -486,3 +486,21 @@ def test_each_clause_of_a_description_brings_the_sentence_closest_to_it():
     ]  # in abstract order, each once
     assert [e.start for e in selector.closest(paper, [clauses[0], clauses[0]])] == [got[0].start]
     assert selector.closest(paper, []) == []
+
+
+def test_a_dataset_or_toolkit_contributed_for_evaluation_is_a_benchmark():
+    evaluation = make_paper(
+        "gui",
+        "Mobile agents are hard to compare. To facilitate rigorous evaluation, we introduce MobTrack, a dataset "
+        "of 9000 tasks, along with MobKit, an open-source toolkit for unified benchmarking of agents.",
+    )
+    training = make_paper(
+        "new",
+        "Speech models lack multilingual data. We release a new dataset of 500 hours of multilingual speech. "
+        "Baselines trained on it improve accuracy.",
+    )
+    membership, retriever = _membership([evaluation, training])
+    hits = retriever.search(SearchQuery("dataset")).hits
+    for asked in (("benchmark",), ("benchmarks",), ("testbed",)):
+        assert [h.paper.id for h in membership.contributors(asked, hits)] == ["gui"], asked
+    assert {h.paper.id for h in membership.contributors(("dataset",), hits)} == {"gui", "new"}

@@ -666,3 +666,47 @@ def test_a_memory_slot_is_stated_by_its_unit(sentence, stated):
 )
 def test_an_acronym_is_stated_by_the_words_it_stands_for(sentence, terms, stated):
     assert (states_terms(sentence, terms) is not None) == stated
+
+
+# --- words of the question the abstract writes otherwise (glossary ``same`` rows) ------------------
+
+WATERMARK = (
+    "The watermark can be embedded with negligible impact on text quality, and can be detected using an "
+    "efficient open-source algorithm without access to the language model API or parameters."
+)
+
+
+@pytest.mark.parametrize(
+    ("terms", "stated"),
+    [
+        (("access", "model", "weights"), True),  # "parameters" names the weights
+        (("weights",), True),
+        (("model", "parameters"), True),  # the sentence's own word still states it
+        (("gradients",), False),
+    ],
+)
+def test_a_term_is_stated_by_a_word_the_glossary_says_names_the_same_thing(terms, stated):
+    span = term_span(WATERMARK, terms)
+    assert (span is not None) is stated
+    if stated and "access" in terms:
+        assert span[3]  # "without access to ... parameters": stated with its negation
+
+
+def test_a_possessive_in_a_yes_no_question_asks_its_noun():
+    from rag.question.polar import polar_terms
+
+    assert polar_terms("need access to the model's weights") == ("access", "weights")  # "model": a generic head
+    assert polar_terms("use the teacher's logits") == ("teacher", "logits")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "code"),
+    [
+        (WATERMARK, True),  # "an efficient open-source algorithm"
+        ("We provide an open-source toolkit for unified benchmarking of VLMs.", True),
+        ("We evaluate several open-source LLMs on the benchmark.", False),  # others' models
+        ("Experiments on open-source datasets show gains.", False),
+    ],
+)
+def test_software_called_open_source_is_code_made_available(sentence, code):
+    assert (availability_span(sentence, "code") is not None) is code

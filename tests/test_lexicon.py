@@ -89,11 +89,20 @@ def test_same_is_an_equivalence_one_step_further():
 
 def test_glossary_loads_and_reports_bad_lines(tmp_path):
     rows = load_glossary()
-    assert ("isa", "GSM8K", "math benchmark") in rows and all(r[0] in {"same", "isa"} for r in rows)
+    assert ("isa", "GSM8K", "math benchmark") in rows and all(r[0] in {"same", "isa", "sense"} for r in rows)
     bad = tmp_path / "g.tsv"
     bad.write_text("# comment\nsame\tLLM\tlarge language model\nsynonym LLM\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"g\.tsv:3"):
         load_glossary(bad)
+
+
+def test_a_sense_row_states_a_word_in_sentences_but_indexes_nothing():
+    from rag.lexicon import same_keys, term_key
+
+    assert term_key("parameters") in same_keys("weights") and term_key("weights") in same_keys("parameters")
+    assert term_key("evaluation") in same_keys("eval")  # a one-word "same" row too
+    docs = ["We compute analytic parameters in one pass."]
+    assert "weights" not in Lexicon(docs).expansions(docs[0])
 
 
 def test_a_phrase_is_stated_only_by_its_words_side_by_side():

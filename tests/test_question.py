@@ -1002,3 +1002,20 @@ def test_a_detail_word_inside_a_papers_name_is_no_detail_asked():
     plan = Reader(Catalogue([paper])).read("What speedup does Gating Dropout report?")
     assert isinstance(plan, AskPlan) and plan.detail is None and plan.named_ids == ("g1",), plan
     assert Reader(Catalogue([paper])).read("what dropout rate does Gating Dropout use?").detail is not None
+
+
+@pytest.mark.parametrize(
+    ("question", "again"),
+    [
+        ("and how much does it improve?", False),  # a question of its own about "it"
+        ("and does it release code?", False),
+        ("but which datasets does it use?", False),
+        ("and what is its speedup?", False),
+        ("and the first one?", True),  # the previous question again, of another paper
+        ("and [2]?", True),
+        ("what about it?", True),
+    ],
+)
+def test_and_before_a_question_of_its_own_asks_it_not_the_previous_question(cat, question, again):
+    follow = read_question(question, cat).follow
+    assert (follow is not None and follow.kind == "what_about") is again, follow

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from rag.llm.prose import REFUSAL
-from rag.question.slots import DATA_SIZE, measure_slot
+from rag.question.asks import read_ask
+from rag.question.slots import DATA, DATA_SIZE, OBJECT, measure_slot, object_slot
 from rag.route.lead import clause_spans
 from rag.route.slot import DATE, MODEL_SIZE, slot_span, states_amount
 from rag.types import Slot
@@ -196,6 +197,90 @@ def test_a_measure_a_sentence_states_is_not_refused():
 )
 def test_a_detail_is_refused_exactly_when_no_sentence_states_it(question, refused):
     assert bool(Seams(PAPERS).named_refusal(question)) is refused
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("QCirc: what benchmarks?", "the benchmarks it uses"),
+        ("which datasets is FoldNet evaluated on?", "the datasets it uses"),
+        ("on what data was it tested?", "the data it uses"),
+        ("what testbed is ReActor evaluated in?", "the testbed it uses"),
+    ],
+)
+def test_the_data_a_paper_uses_is_a_slot_stated_by_any_sentence_of_data(question, name):
+    slot = read_ask(question, number="one").slot
+    assert slot is not None and slot.form == DATA and slot.name == name, slot
+    assert read_ask("which papers use ALFWorld?", number="many").slot is None  # papers asked, not a slot
+
+
+def test_a_paper_that_states_no_data_is_refused_for_its_benchmarks_with_the_closest_clause():
+    seams = Seams(PAPERS)
+    plan = seams.plan("which benchmarks does QCirc use?")
+    refusal = seams.policy.slot(plan.ask, [seams.catalogue["qc"]])
+    assert refusal.startswith(f"{REFUSAL} The abstract of QCirc (qc) does not state the benchmarks it uses; closest: “")
+    stated = seams.plan("which datasets is ReActor evaluated on?")  # "evaluated on ALFWorld and WebShop"
+    assert seams.policy.slot(stated.ask, [seams.catalogue["agent"]]) == ""
+    sentence = "We present ReActor, an agent evaluated on ALFWorld and WebShop."
+    assert stated.ask.slot is not None and slot_span(stated.ask.slot, sentence) is not None
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("What is the FID of QCirc?", "FID"),
+        ("what WER does TinyServe get?", "WER"),
+        ("which mIoU does QCirc reach?", "mIoU"),
+    ],
+)
+def test_a_measure_written_as_an_acronym_is_the_slot_not_a_name(question, name):
+    plan = Seams(PAPERS).plan(question)
+    assert plan.ask.slot is not None and plan.ask.slot.name == name, plan.ask.slot
+    paper = Seams(PAPERS).catalogue[plan.named_ids[0]]
+    assert f"does not state {name}" in Seams(PAPERS).policy.slot(plan.ask, [paper])
+
+
+@pytest.mark.parametrize(
+    ("question", "verb"),
+    [
+        ("what does Agent-Omit omit?", "omit"),
+        ("what did FoldNet predict?", "predict"),
+        ("What do they prune?", "prune"),
+        ("what does it do?", None),  # a verb that says nothing of its own
+        ("what does DGSA stand for?", None),
+        ("what does QCirc", None),  # the name is no verb
+    ],
+)
+def test_what_a_verb_of_the_paper_acts_on_is_a_slot(question, verb):
+    slot = object_slot(question, ["Agent-Omit", "FoldNet", "DGSA", "QCirc"])
+    assert (slot.terms[0] if slot is not None else None) == verb
+    if slot is not None:
+        assert slot.form == OBJECT
+
+
+def test_the_object_of_a_verb_is_stated_where_the_verb_stands_alone_with_words_after_it():
+    slot = Slot("omit", ("omit",), form=OBJECT)
+    stated = (
+        "we propose Agent-Omit, a unified training framework that empowers LLM agents to adaptively omit "
+        "redundant thoughts and observations."
+    )
+    span = slot_span(slot, stated)
+    assert span is not None and stated[span[0] : span[1]].endswith("omit redundant thoughts and observations")
+    compound = "we introduce an omit-aware agentic reinforcement learning approach with an omission reward."
+    assert slot_span(slot, compound) is None
+    # a noun made from the verb names the act, and a participle after a determiner is an adjective
+    condense = Slot("condense", ("condense",), form=OBJECT)
+    assert slot_span(condense, "we introduce graph condensation to reduce computation load.") is None
+    assert slot_span(condense, "compressing multi-hop texts into a condensed core with fixed surrogates.") is None
+    assert slot_span(condense, "DANCE condenses each client graph into a small core.") is not None
+
+
+def test_an_object_no_sentence_states_is_not_refused():
+    """The object may be stated in other words: the slot only chooses the clause to quote."""
+    seams = Seams(PAPERS)
+    plan = seams.plan("what does QCirc optimise?")
+    assert plan.ask.slot is not None and plan.ask.slot.form == OBJECT
+    assert seams.policy.slot(plan.ask, [seams.catalogue["qc"]]) == ""
 
 
 # --- end to end: the seed papers -----------------------------------------------------------------
@@ -420,3 +505,17 @@ def test_a_list_items_number_is_no_amount():
     slot = Slot("accuracy", ("accuracy",), amount=True)
     assert slot_span(slot, "The recipe for maximizing model accuracy is to (1) train models and (2) pick one.") is None
     assert states_amount("(1) Overhead.") is False and states_amount("It reaches 90.94% accuracy.") is True
+
+
+@pytest.mark.parametrize(
+    ("question", "clause"),
+    [
+        ("what does Agent-Omit omit?", "omit redundant thoughts and observations"),
+        ("what does APM replace?", "replace the inner-loop optimization"),
+        ("What does DANCE preserve?", "preserves provenance"),
+        ("What does SENDAI reconstruct?", "reconstructs full spatial states"),  # the finite verb, not "reconstructing"
+    ],
+)
+def test_the_lead_quotes_the_clause_where_the_verb_acts_on_its_object(extractive, question, clause):
+    ans = extractive.ask(question)
+    assert not ans.refused and clause in ans.lead, ans.lead

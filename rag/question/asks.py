@@ -16,10 +16,10 @@ import re
 from collections.abc import Sequence
 
 from rag.question.parts import question_parts, without_paper_description
-from rag.question.phrasing import Number, asks_quantity
+from rag.question.phrasing import MEASURE_NOUNS, Number, asks_quantity
 from rag.question.plan import Ask
 from rag.question.roles import is_summary, question_roles
-from rag.question.slots import measure_slot
+from rag.question.slots import data_slot, measure_slot, object_slot
 from rag.text import CODE_COMPOUND, named_entities, normalize, quoted_figures
 from rag.vocabulary import beside
 
@@ -100,11 +100,17 @@ def read_ask(
     parts = tuple(read_ask(p, number=number) for p in pieces) if len(pieces) > 1 else ()
     amount = asks_quantity(text, number) or (number != "many" and bool(_AMOUNT_ELSEWHERE.search(text)))
     entities = named_entities(text)
+    # a measure written as an acronym ("the FID of GLIDE") is the measure, not a name
+    measures_apart = [e for e in entities if e.lower() not in MEASURE_NOUNS]
+    asked_roles = frozenset(question_roles(text)) if roles is None else frozenset(roles)
+    # a paper's data and nothing else ("what benchmarks?"): the slot is the data it uses; a list
+    # of papers ("which papers use ImageNet?") asks for papers, not a slot
+    data_only = asked_roles == {"data"} and len(pieces) <= 1 and number != "many"
     return Ask(
         text=text,
         heading=heading or text,
         matching=without_paper_description(text),
-        roles=frozenset(question_roles(text)) if roles is None else frozenset(roles),
+        roles=asked_roles,
         summary=is_summary(text) if summary is None else summary,
         amount=amount,
         numbers=bool(_NUMBERS.search(text)),
@@ -115,5 +121,8 @@ def read_ask(
         parts=parts,
         row=row_named(text),
         title=title_of(heading or text),
-        slot=measure_slot(text, entities) if amount else None,
+        slot=measure_slot(text, measures_apart) if amount
+        else data_slot(text) if data_only
+        else object_slot(text, entities) if number != "many" and not parts
+        else None,
     )

@@ -44,7 +44,9 @@ def polar_terms(aspect: str) -> tuple[str, ...]:
     abstract says "reconstructing MODIS ... fields", not "MODIS data". A comparative ("fewer",
     "faster") is left out (:func:`polar_compares`).
     """
-    terms = [t for t in content_terms(aspect) if t not in _POLAR_GENERIC and t.lower() not in _COMPARATIVE]
+    # a possessive is its noun: "the model's weights" asks "model" ("the language model API")
+    words = [t.removesuffix("'s").removesuffix("’s") for t in content_terms(aspect)]
+    terms = [t for t in words if t not in _POLAR_GENERIC and t.lower() not in _COMPARATIVE]
     kept = [t for i, t in enumerate(terms) if not (i and t in _GENERIC_HEADS)]
     return tuple(dict.fromkeys(kept))
 

@@ -310,6 +310,7 @@ def _parts(
 
 # --- follow-ups: messages that continue the previous question --------------------------------
 
+_OWN_QUESTION = _VOCABULARY["own_question"].words
 _AND = re.compile(rf"^\s*{_V['and_lead']}\s+(?:{_V['and_prep']}\s+)?(?P<x>.+?)\s*[?.!]*\s*$", re.I)
 _WHAT_ABOUT = re.compile(rf"^\s*(?:{_V['what_about_lead']}[\s,]+)?{_V['what_about']}\s+(?P<x>.+?)\s*\??\s*$", re.I)
 # A question that chooses among papers already discussed ("which one needs less memory?",
@@ -443,6 +444,9 @@ def _what_about(query: str, refs: Sequence[PaperRef]) -> str | None:
     rest = x
     for r in refs:
         rest = rest.replace(r.text, " ")
+    first = rest.split()[:1]
+    if first and first[0].lower() in _OWN_QUESTION:
+        return None  # "and how much does it improve?": a question of its own about "it"
     return None if content_terms(rest) else x
 
 

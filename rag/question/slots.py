@@ -21,7 +21,7 @@ from rag.text import content_terms, normalize
 from rag.types import Slot
 from rag.vocabulary import beside
 
-__all__ = ["GUESSED_SIZE", "detail_slot", "measure_slot", "read_slot"]
+__all__ = ["DATA", "GUESSED_SIZE", "OBJECT", "data_slot", "detail_slot", "measure_slot", "object_slot", "read_slot"]
 
 _VOCABULARY = beside(__file__, "slots")
 _OPENER = _VOCABULARY["opener"]
@@ -39,6 +39,20 @@ _SIZE_NOUN = _VOCABULARY["size_noun"].words
 DATA_SIZE = "dataset size"
 """The slot of a question asking how large a dataset is: stated by a count of its items
 (:data:`rag.route.slot.DATA_ITEMS`), whatever words the question used for the dataset."""
+DATA = "data"
+"""The form of a slot asking the data a paper works on ("what benchmarks?", "which datasets does it
+use?"): stated by a sentence that states data (:func:`rag.evidence.rows.states_data`: "experiments on
+three benchmarks", "on ALFWorld", "we introduce HyperTrack, a dataset"), whatever its words."""
+_DATA_ASKED = _VOCABULARY["data_asked"]
+OBJECT = "object"
+"""The form of a slot asking what a paper's verb acts on ("what does Agent-Omit omit?" -> the
+object of "omit"): stated by a clause where the verb stands as a word of its own with words after
+it ("to adaptively omit redundant thoughts and observations"), not inside a name or a compound
+("Agent-Omit", "omit-aware"). It only chooses the clause the lead quotes: an abstract may say
+what a paper omits in other words, so no such clause is no reason to refuse."""
+_OBJECT_OPENER = _VOCABULARY["object_opener"]
+_BARE_VERB = _VOCABULARY["bare_verb"].words
+_OPENER_OF_OBJECT = re.compile(rf"\s*{_OBJECT_OPENER.source}\s+", re.I)
 _WORD = re.compile(r"[\w@][\w@'’.-]*[\w%]|[\w%]")
 
 GUESSED_SIZE = re.compile(r"(?<![\w-])\d+(?:\.\d+)?\s?[BM]\b(?!-)")  # case-sensitive: "7B", "350M", not "Agent-Omit-8B"
@@ -107,7 +121,9 @@ def measure_slot(text: str, names: Collection[str] = ()) -> Slot | None:
             sized = any(m.end() == end for m in _DATA_SIZE_OPENER.finditer(text))
             if _asks_data_size(terms, sized=sized, counted=counted):
                 return Slot(DATA_SIZE, form=DATA_SIZE, amount=True)
-            return Slot(" ".join(terms), terms, amount=True, count=counted)
+            # an acronym keeps its capitals in the answer ("does not state FID")
+            cased = {w.lower(): w for w in words if sum(c.isupper() for c in w) > 1}
+            return Slot(" ".join(cased.get(t, t) for t in terms), terms, amount=True, count=counted)
     return None
 
 
@@ -119,6 +135,40 @@ def _asks_data_size(terms: tuple[str, ...], *, sized: bool, counted: bool) -> bo
     if counted or not words & _DATA_NOUN or not words <= _DATA_NOUN | _DATA_SIZE_WORD | _SIZE_NOUN:
         return False
     return sized or bool(words & _SIZE_NOUN)
+
+
+def data_slot(text: str) -> Slot:
+    """The slot of a question that asks a paper's data and nothing else ("PrefixRL: what
+    benchmarks?", "which datasets does it evaluate on?"): named by the noun of data it asks
+    ("the benchmarks it uses"; "the data it is evaluated on" when it names none), stated by any
+    sentence that states data (:data:`DATA`)."""
+    m = _DATA_ASKED.search(text)
+    name = f"the {m.group(0).lower()} it uses" if m else "the data it is evaluated on"
+    return Slot(name, form=DATA)
+
+
+def object_slot(text: str, names: Collection[str] = ()) -> Slot | None:
+    """The slot of "what does <paper> <verb>?" ("what does Agent-Omit omit?", "what did DocVAL
+    distill?"): the verb, whose object a sentence states (:data:`OBJECT`); ``None`` for any other
+    question, a verb that says nothing of its own ("what does X do?", "what does it mean?"), or a
+    last word that is a name.
+
+    Args:
+        text: The question as asked.
+        names: The names it states (normalised or not): the verb is none of them.
+    """
+    m = _OPENER_OF_OBJECT.match(text)
+    if m is None:
+        return None
+    words = _WORD.findall(text[m.end() :])
+    if len(words) < 2:  # a subject and the verb
+        return None
+    verb = words[-1]
+    named = {normalize(n).lower() for n in names}
+    low = verb.lower()
+    if low in _BARE_VERB or low in named or normalize(verb).lower() in named or not content_terms(low):
+        return None
+    return Slot(low, (low,), form=OBJECT)
 
 
 def detail_slot(detail: Detail, *, amount: bool = False, guess: str = "") -> Slot:

@@ -496,7 +496,8 @@ class Conversation:
             ans = replace(ans, text=ans.text.replace(REFUSAL, f"{REFUSAL} Asked within {fplan.scope}:", 1))
         if reading.offer:
             ans = replace(ans, text=f"{ans.text}\n\n{reading.offer}")
-        return Turn(plan.asked, standalone, ans, "refusal" if ans.refused else "answer", plan=plan)
+        about = tuple(ids) if ans.refused and not ans.citations else ()
+        return Turn(plan.asked, standalone, ans, "refusal" if ans.refused else "answer", plan=plan, about=about)
 
     def _compare(
         self,

@@ -32,7 +32,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from rag.citations import format_marker
-from rag.lexicon import joined_form, lemma, states_form, term_key
+from rag.lexicon import joined_form, lemma, same_keys, states_form, term_key
 from rag.llm.claims import PRIOR_WORK
 from rag.llm.prose import Source
 from rag.question.plan import Ask, AskPlan
@@ -106,6 +106,10 @@ autoregressive diffusion language models") puts its head noun up to four words a
 _OWN = _VOCABULARY["own"].pattern
 _AVAILABILITY_CUE = _VOCABULARY["availability_cue"]
 _AVAILABLE_NOUNS = {k: _VOCABULARY[f"available_{k}"] for k in ("code", "data", "models")}
+_OPEN_SOURCE_CODE = re.compile(
+    rf"\bopen[- ]?source[d]?\s+(?:[\w-]+\s+)?{_VOCABULARY['open_source_code'].source}", re.I
+)
+"""Software called open-source in so many words ("an efficient open-source algorithm"): code made available."""
 _CODE_HOST = _VOCABULARY["code_host"]
 _WORDS = re.compile(r"\S+")
 _ENUMERATOR = re.compile(r"\(\d{1,2}\)|^\d{1,2}\)")
@@ -279,12 +283,16 @@ def term_span(sentence: str, terms: Sequence[str]) -> tuple[int, int, bool, bool
         ``(start, end, cut, negated)``: offsets into ``sentence``; ``negated`` when a negation
         ("without", "no", "not") stands within two words before a term.
     """
-    wanted = {term_key(t) for t in terms}
+    # each term with the keys that state it: its own and the glossary's same words ("parameters" for "weights")
+    alternatives = {term_key(t): same_keys(t) for t in terms}
+    wanted = set(alternatives)
     found = _stating(sentence, terms)
-    if not wanted or not wanted <= {k for k, _, _ in found}:
+    stated_by = {k: w for w, keys in alternatives.items() for k in keys}
+    present = {stated_by[k] for k, _, _ in found if k in stated_by}
+    if not wanted or not wanted <= present:
         return None
     spans = clause_spans(sentence)
-    has = [{k for k, x, _ in found if k in wanted and a <= x < b} for a, b in spans]
+    has = [{stated_by[k] for k, x, _ in found if k in stated_by and a <= x < b} for a, b in spans]
     # The shortest run of clauses that states every term (the earliest among equals).
     best: tuple[int, int] | None = None
     for i in range(len(spans)):
@@ -305,7 +313,7 @@ def term_span(sentence: str, terms: Sequence[str]) -> tuple[int, int, bool, bool
     words = [(w.start(), w.group(0).lower().strip("(),.;:")) for w in _WORDS.finditer(sentence)]
     negated = False
     for k, x, _ in found:
-        if k in wanted and lo <= x < hi:
+        if k in stated_by and lo <= x < hi:
             i = max(j for j, (start, _) in enumerate(words) if start <= x)
             negated = negated or _negated(sentence, words, i)
     a, b, cut = _capped(sentence, lo, hi, spans)
@@ -402,13 +410,15 @@ def availability_span(sentence: str, artifact: str) -> tuple[int, int, bool, boo
     It does when it holds a word of availability (``availability_cue``: "available", "release",
     "open-sourced", a link) and a noun of the artifact ("Our software and data are publicly
     available" makes code and data available), or, for code, a link to a code host ("Project:
-    https://github.com/..."). ``negated`` when a negation stands within two words before the cue
+    https://github.com/...") or software called open-source ("an efficient open-source algorithm").
+    ``negated`` when a negation stands within two words before the cue
     ("the code is not available").
     """
     cue = _AVAILABILITY_CUE.search(sentence)
     if cue is None:
         return None
-    if not _AVAILABLE_NOUNS[artifact].search(sentence) and not (artifact == "code" and _CODE_HOST.search(sentence)):
+    software = artifact == "code" and (_CODE_HOST.search(sentence) or _OPEN_SOURCE_CODE.search(sentence))
+    if not _AVAILABLE_NOUNS[artifact].search(sentence) and not software:
         return None
     before = [w.lower().strip("(),.;:") for w in sentence[: cue.start()].split()[-2:]]
     return 0, len(sentence), False, any(w in _NEGATIONS for w in before)

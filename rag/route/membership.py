@@ -125,6 +125,12 @@ _CONTRIBUTED_ITEMS = re.compile(
 """Authors contributing a counted collection of data items as the verb's object ("We release 95K
 validator-verified CoT traces", "we curate 1,200 hours of speech"): a dataset stated by its size,
 not its noun (:data:`rag.evidence.table.DATA_ITEMS`)."""
+_DATA_ARTIFACTS = frozenset(stem(w.lower()) for w in _VOCABULARY["data_artifact"].words)
+"""Stems of the artifacts others train or evaluate on: a dataset, a benchmark, a toolkit."""
+_BENCHMARK_ASKED = frozenset(stem(w.lower()) for w in _VOCABULARY["benchmark_asked"].words)
+"""Stems of the artifacts to evaluate on a question may ask for: any of :data:`_DATA_ARTIFACTS`
+contributed for evaluation (:data:`_EVALUATION_PURPOSE`) is one."""
+_EVALUATION_PURPOSE = _VOCABULARY["evaluation_purpose"].pattern
 
 
 class Membership:
@@ -213,17 +219,24 @@ class Membership:
         """Where ``paper`` states ``artifact`` as its own contribution: the first sentence such as
         "we introduce X, a benchmark" / "our dataset"; a dataset (``counted_data_artifact``) also
         by the authors contributing a counted collection of data items ("We release 95K
-        validator-verified CoT traces"), and one kind of data ("corpus") by another ("dataset");
-        else ``"title"`` when the title names the artifact
-        ("X: A Benchmark for ..."); ``None`` when it states none. The sentence is the evidence a
-        list quotes for the paper."""
+        validator-verified CoT traces"), and one kind of data ("corpus") by another ("dataset"); a
+        dataset or toolkit of its own contributed for evaluation ("To facilitate rigorous
+        evaluation, we introduce HyperTrack, a large-scale dataset") states a benchmark asked
+        (:data:`_BENCHMARK_ASKED`), not the other way round (a benchmark of tasks is no new
+        dataset); else ``"title"`` when the title names the artifact ("X: A Benchmark for ...");
+        ``None`` when it states none. The sentence is the evidence a list quotes for the paper."""
         wanted = {stem(w.lower()) for w in artifact}
         counted = any(w.lower() in _COUNTED_DATA for w in artifact)
         if counted:  # "a new corpus" is answered by "we introduce X, a dataset"
             wanted |= {stem(w) for w in _COUNTED_DATA.words}
+        benchmark = bool(wanted & _BENCHMARK_ASKED)
 
         def states(text: str) -> bool:
-            return bool(wanted & {stem(w.lower()) for w in _ARTIFACTS.findall(text)})
+            found = {stem(w.lower()) for w in _ARTIFACTS.findall(text)}
+            # a benchmark asked: a dataset or a toolkit the sentence says is for evaluation is one
+            return bool(wanted & found) or (
+                benchmark and bool(found & _DATA_ARTIFACTS) and bool(_EVALUATION_PURPOSE.search(text))
+            )
 
         for x in self.evidence.sentences(paper)[0]:
             if (_OWN_CONTRIBUTION.search(x.text) and states(x.text)) or (counted and _CONTRIBUTED_ITEMS.search(x.text)):

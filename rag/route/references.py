@@ -452,12 +452,13 @@ class ReferenceResolver:
         refs = tuple(r for r in refs if r.kind != "description")
         if refs:
             x = " and ".join(self._named(r.paper_ids[0]) if r.paper_ids else r.text for r in refs)
-        label = display_name(self.papers[prev.citations[0].paper_id])
+        before = [c.paper_id for c in prev.citations] or list(prev.about)
+        label = display_name(self.papers[before[0]])
         base = prev.standalone
         shown = base.replace(label, x) if label in base else f"{base.rstrip('?. ')} — {x}?"
         reader = self.pipeline.reader
         if refs:
-            old = [n for c in prev.citations for p in (self.papers[c.paper_id],) for n in (p.label, *p.aliases)]
+            old = [n for pid in before for p in (self.papers[pid],) for n in (p.label, *p.aliases)]
             old += [r.text for r in prev.plan.refs]
             return reader.retarget(prev.plan, old, refs), shown
         aspect = self._aspect(plan, prev, x)

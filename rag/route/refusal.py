@@ -30,7 +30,7 @@ from rag.llm.prose import REFUSAL
 from rag.protocols import EvidenceSource, Retriever
 from rag.question.parts import bare_compound
 from rag.question.plan import Detail, Plan, Topic
-from rag.question.slots import detail_slot
+from rag.question.slots import OBJECT, detail_slot
 from rag.route.lead import _keys_at, clause_spans, key_clause, quoted
 from rag.route.slot import slot_span, states_amount
 from rag.settings import RetrievalSettings
@@ -257,14 +257,16 @@ class RefusalPolicy:
         slot = ask.slot
         # a question that also asks something else ("..., and which benchmarks?") is answered part by part
         asks_more = any(p.slot is None and p.title.endswith("?") for p in ask.parts)
-        if slot is None or slot.detail or asks_more or not papers or any(self.states(slot, p) for p in papers):
+        # an object asked ("what does X omit?") only chooses the clause to quote (rag.question.slots.OBJECT)
+        if slot is None or slot.detail or slot.form == OBJECT or asks_more or not papers \
+                or any(self.states(slot, p) for p in papers):
             return ""
         # a question of several parts, each asking its own measure: refused only when no part's
         # measure is stated (the whole question's phrase can straddle two parts)
         parts = [p.slot for p in ask.parts if p.slot is not None] if len(ask.parts) > 1 else []
         if any(self.states(s, p) for s in parts for p in papers):
             return ""
-        if not slot.count and any(self.states_near(ask, p) for p in papers):
+        if slot.amount and not slot.count and any(self.states_near(ask, p) for p in papers):
             return ""  # a count names its unit: "16000 tasks" beside "dataset" counts no images
         paper = papers[0]
         about = " and ".join(f"{p.label} ({p.id})" for p in papers)

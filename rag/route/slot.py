@@ -9,7 +9,10 @@ measures they may or may not (a parameter count, the number of images added) ali
 
 A sentence states a slot when
 
-* its form says so: a model size ("12M-parameter", "Agent-Omit-8B", "3B–72B models", "1.3 billion
+* its form says so: data it works on (:func:`rag.evidence.rows.states_data`: "experiments on three
+  benchmarks", "on ALFWorld", "we introduce HyperTrack, a dataset"), the object of a verb ("what
+  does Agent-Omit omit?": "omit redundant thoughts and observations", the verb standing alone with
+  words after it), a model size ("12M-parameter", "Agent-Omit-8B", "3B–72B models", "1.3 billion
   parameters"; "L2M" is a name, and "analytic parameters" are no size) or a date ("March 2024");
 * else, for a detail, its words side by side (:func:`rag.lexicon.states_phrase`: "learning rate",
   not "federated learning");
@@ -24,9 +27,10 @@ from __future__ import annotations
 
 import re
 
+from rag.evidence.rows import states_data
 from rag.evidence.table import DATA_ITEMS
 from rag.lexicon import joined_form, states_phrase, term_key
-from rag.question.slots import DATA_SIZE
+from rag.question.slots import DATA, DATA_SIZE, OBJECT
 from rag.route.lead import MIN_CLAUSE_WORDS, _capped, _keys_at, clause_spans, states_amount, term_span
 from rag.types import Slot
 from rag.vocabulary import beside
@@ -72,6 +76,17 @@ def slot_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None:
         ``(start, end, cut)``: offsets into ``sentence`` (``sentence[start:end]`` is an exact
         substring, at most :data:`rag.route.lead.MAX_LEAD_WORDS` words; ``cut`` when shortened).
     """
+    if slot.form == DATA:  # the data a paper works on: the first clause that states it, else the sentence
+        if not states_data(sentence):
+            return None
+        spans = clause_spans(sentence)
+        i = next((k for k, (a, b) in enumerate(spans) if states_data(sentence[a:b])), None)
+        # from that clause to the sentence's end: "Across 8 TAG datasets, DANCE improves ..." says
+        # what it is shown on and what it shows
+        start = spans[i][0] if i is not None else 0
+        return _capped(sentence, start, len(sentence), spans)
+    if slot.form == OBJECT:  # "what does X omit?": the verb as a word of its own, with words after it
+        return _object_span(sentence, slot.terms[0]) if slot.terms else None
     form = _FORMS.get(slot.form)
     if form is not None:
         m = form.search(sentence)
@@ -111,6 +126,42 @@ def slot_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None:
                 continue
             if not slot.amount or states_amount(sentence[got[0] : got[1]]):
                 return span
+    return None
+
+
+_PLAIN_WORD = re.compile(r"(?<![\w-])[A-Za-z]+(?![\w-])")
+"""A word standing on its own: not part of a name or compound ("Agent-Omit", "omit-aware")."""
+
+
+_ADJECTIVE_BEFORE = _VOCABULARY["adjective_before"].words
+
+
+def verb_form(word: str, verb: str) -> bool:
+    """Whether ``word`` is ``verb`` or one of its inflections ("omits", "omitted", "omitting";
+    "reduces", "reduced"): not a noun made from it ("omission", "distillation", "reconstruction"),
+    which names the act, not what it acts on."""
+    w, v = word.lower(), verb.lower()
+    stem_v = v[:-1] if v.endswith("e") else v
+    forms = {v, v + "s", v + "es", stem_v + "ed", stem_v + "ing", v + v[-1:] + "ed", v + v[-1:] + "ing"}
+    if v.endswith("y"):
+        forms |= {v[:-1] + "ies", v[:-1] + "ied"}
+    return w in forms
+
+
+def _object_span(sentence: str, verb: str) -> tuple[int, int, bool] | None:
+    """The clause where ``verb`` stands as a verb of its own (:func:`verb_form`, not after a
+    determiner that makes a participle an adjective: "into a condensed core") with at least one
+    word after it in that clause, or ``None``."""
+    spans = clause_spans(sentence)
+    for m in _PLAIN_WORD.finditer(sentence):
+        if not verb_form(m.group(0), verb):
+            continue
+        before = sentence[: m.start()].split()[-1:]
+        if before and before[0].lower() in _ADJECTIVE_BEFORE:
+            continue
+        i = next((k for k, (a, b) in enumerate(spans) if a <= m.start() < b), None)
+        if i is not None and _PLAIN_WORD.search(sentence, m.end(), spans[i][1]):
+            return _grown(sentence, spans, i)
     return None
 
 
@@ -158,11 +209,17 @@ _PARAMETERS = re.compile(r"[\s-]*param", re.I)
 
 def slot_strength(slot: Slot, sentence: str) -> int:
     """How much of ``slot`` a sentence states: the number of its terms in the stating clauses (1 for
-    a form; 2 for a model size stated with its unit, "parameters"), 0 when it does not state it
-    (:func:`slot_span`)."""
+    a form; 2 for a model size stated with its unit, "parameters", and for a verb's object stated
+    by a finite verb, not a gerund), 0 when it does not state it (:func:`slot_span`)."""
     span = slot_span(slot, sentence)
     if span is None:
         return 0
+    if slot.form == OBJECT:
+        # "a framework that reconstructs full spatial states" states what the paper does; a
+        # gerund ("We demonstrate ..., reconstructing MODIS ... fields") an instance of it
+        verb = slot.terms[0]
+        finite = any(verb_form(w, verb) and not w.lower().endswith("ing") for w in _PLAIN_WORD.findall(sentence))
+        return 2 if finite else 1
     if slot.form == "model size":
         # "a 22B-parameter ViT" states a size; "ViT-22B demonstrates ..." may only name the model
         sizes = MODEL_SIZE.finditer(sentence)

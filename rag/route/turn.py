@@ -43,6 +43,9 @@ class Turn:
         within: The papers of an earlier list the question was asked within ("which of them use
             RL?", and "what about X?" after it); ``()`` for a question asked of the collection.
         related: The neighbours of a ``similar`` turn (:func:`rag.route.similar.similar_papers`).
+        about: The papers a refused question was asked of ("the third one: what benchmarks?" ->
+            PrefixRL, whose abstract does not state them): "it" and "what about X?" after it continue
+            that question and that paper, though nothing was cited; ``()`` otherwise.
     """
 
     question: str
@@ -56,6 +59,7 @@ class Turn:
     plan: Plan | None = None
     within: tuple[str, ...] = ()
     related: Related | None = None
+    about: tuple[str, ...] = ()
 
     @property
     def citations(self) -> list[Citation]:
@@ -123,8 +127,22 @@ class History:
         return sorted(self.numbers.references)
 
     def recent(self) -> list[Citation]:
-        """Citations of the latest turn that cited anything (order of the answer)."""
-        return next((list(t.citations) for t in reversed(self.turns) if t.citations), [])
+        """Citations of the latest turn that cited anything (order of the answer), or the papers a
+        later refused question was asked of (:attr:`Turn.about`: "and how much does it improve?"
+        after "PrefixRL: what benchmarks?" was refused asks PrefixRL; a paper never cited is given
+        with number 0 and its id as label, for its id)."""
+        for t in reversed(self.turns):
+            if t.citations:
+                return list(t.citations)
+            if t.about:
+                return [self._citation_of(p) for p in t.about]
+        return []
+
+    def _citation_of(self, paper_id: str) -> Citation:
+        """The citation of ``paper_id`` in this conversation, or a stand-in (number 0) if never cited."""
+        n = self.numbers.by_paper.get(paper_id)
+        got = self.numbers.references.get(n) if n is not None else None
+        return got if got is not None else Citation(0, paper_id, paper_id, ())
 
     def discussed(self, n: int = 2) -> list[Citation]:
         """The papers "them", "both" or "which is better?" mean: the latest answer's when it cited
@@ -175,5 +193,8 @@ class History:
         )
 
     def previous_answer(self) -> Turn | None:
-        """The latest turn that answered a question and cited papers (what "what about X?" continues)."""
-        return next((t for t in reversed(self.turns) if t.kind == "answer" and t.plan and t.citations), None)
+        """The latest turn that answered a question and cited papers, or refused a question asked of
+        papers (:attr:`Turn.about`: "who are the authors?" of DocVAL): what "what about X?" continues."""
+        return next(
+            (t for t in reversed(self.turns) if t.plan and ((t.kind == "answer" and t.citations) or t.about)), None
+        )

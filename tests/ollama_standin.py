@@ -305,9 +305,13 @@ class _Handler(BaseHTTPRequestHandler):
     def _client_gone(self, wait: float) -> bool:
         """Wait up to ``wait`` seconds; True as soon as the client has closed the connection."""
         deadline = time.monotonic() + wait
+        # poll, not select: in a long test run the socket's descriptor may be above select's
+        # FD_SETSIZE (1024), where select.select raises "filedescriptor out of range"
+        poller = select.poll()
+        poller.register(self.connection, select.POLLIN | select.POLLHUP | select.POLLERR)
         while True:
             remaining = max(0.0, deadline - time.monotonic())
-            readable, _, _ = select.select([self.connection], [], [], min(remaining, 0.05))
+            readable = poller.poll(min(remaining, 0.05) * 1000)
             if readable:
                 try:
                     if self.connection.recv(1, socket.MSG_PEEK) == b"":

@@ -64,6 +64,25 @@ def test_the_size_of_a_dataset_is_one_slot_whatever_its_words(question, data_siz
 
 
 @pytest.mark.parametrize(
+    ("question", "model_size"),
+    [
+        ("how big is the FoldNet model?", True),
+        ("What size is the TinyServe network?", True),
+        ("how large is QCirc's backbone?", True),
+        ("what model size does QCirc use?", True),
+        ("how many models does FoldNet compare?", False),  # counts models
+        ("how big is TinyServe's training set?", False),  # a dataset's size
+        ("how much memory does the QCirc model need?", False),
+    ],
+)
+def test_the_size_of_a_model_is_one_slot_whatever_its_words(question, model_size):
+    # "how big is the Agent-Omit model?" asked "model" and was refused; "Agent-Omit-8B" states its size
+    slot = measure_slot(question, ["FoldNet", "TinyServe", "QCirc"])
+    assert slot is not None
+    assert (slot.form == "model size") is model_size, slot
+
+
+@pytest.mark.parametrize(
     ("sentence", "stated"),
     [
         ("We release 95K validator-verified CoT traces and show that supervision matters.", True),

@@ -40,7 +40,7 @@ _DETAILS = {
     rf"\bhow long {_V['duration_aux']} \S+ (?:take )?(?:to )?{_V['train_verb']}",
     "funding": _V["funding"],
     "hyper-parameters": _V["hyperparameter"],
-    "model size": rf"{_V['model_size_phrase']}|\bhow {_V['big']} is (?:{_V['this_det']} )?(?:[\w-]+ )?model\b",
+    "model size": rf"{_V['model_size_phrase']}|{_V['big']} is (?:{_V['this_det']} )?(?:[\w-]+ )?model\b",
     # Peer review: acceptance or rejection at a venue, presentation tier, reviewers' scores, awards.
     # "acceptance region", "rejection sampling", "MH rejects proposals" are methods, not outcomes.
     "review outcomes": rf"{_V['decision']}(?:\W+\w+){{0,4}}?\W+{_V['venue_prep']}\s+(?:the\s+)?{_VENUE}|"

@@ -36,6 +36,7 @@ _DATA_NOUN = _VOCABULARY["data_noun"].words
 _DATA_SIZE_WORD = _VOCABULARY["data_size_word"].words
 _DATA_SIZE_OPENER = _VOCABULARY["data_size_opener"]
 _SIZE_NOUN = _VOCABULARY["size_noun"].words
+_MODEL_NOUN = _VOCABULARY["model_noun"].words
 DATA_SIZE = "dataset size"
 """The slot of a question asking how large a dataset is: stated by a count of its items
 (:data:`rag.route.slot.DATA_ITEMS`), whatever words the question used for the dataset."""
@@ -116,11 +117,15 @@ def measure_slot(text: str, names: Collection[str] = ()) -> Slot | None:
             terms = _terms(_phrase_after(words, aux + 1), names)
         if terms and set(terms) <= _SIZE_NOUN and end != starts[-1]:
             continue  # "what is the size of the training set": the size of what follows
+        if terms and set(terms) <= _SIZE_NOUN and any(w.lower() in _MODEL_NOUN for w in words[i:]):
+            return Slot("model size", form="model size", amount=True)  # "What size is the X model?"
         if terms:
             counted = any(m.end() == end for m in _COUNT_OPENER.finditer(text))
             sized = any(m.end() == end for m in _DATA_SIZE_OPENER.finditer(text))
             if _asks_data_size(terms, sized=sized, counted=counted):
                 return Slot(DATA_SIZE, form=DATA_SIZE, amount=True)
+            if _asks_model_size(terms, sized=sized, counted=counted):
+                return Slot("model size", form="model size", amount=True)
             # an acronym keeps its capitals in the answer ("does not state FID")
             cased = {w.lower(): w for w in words if sum(c.isupper() for c in w) > 1}
             return Slot(" ".join(cased.get(t, t) for t in terms), terms, amount=True, count=counted)
@@ -133,6 +138,16 @@ def _asks_data_size(terms: tuple[str, ...], *, sized: bool, counted: bool) -> bo
     size asked (a size word, or an opener of a size: "how much data", not "how many datasets")."""
     words = {t.lower() for t in terms}
     if counted or not words & _DATA_NOUN or not words <= _DATA_NOUN | _DATA_SIZE_WORD | _SIZE_NOUN:
+        return False
+    return sized or bool(words & _SIZE_NOUN)
+
+
+def _asks_model_size(terms: tuple[str, ...], *, sized: bool, counted: bool) -> bool:
+    """Whether a measure's terms ask the size of a model: only nouns of a model and of a size
+    ("model", "network size", "backbone"), one of them a model's, and a size asked ("how big is
+    the X model", "what model size"), not counted ("how many models")."""
+    words = {t.lower() for t in terms}
+    if counted or not words & _MODEL_NOUN or not words <= _MODEL_NOUN | _SIZE_NOUN:
         return False
     return sized or bool(words & _SIZE_NOUN)
 

@@ -121,6 +121,12 @@ def test_dataset_name_and_size_come_from_the_dataset_a_paper_introduces():
         ("We present a pruning method that scores every sample of the dataset.", False, False),
         ("The proposed approach outperforms baselines on standard benchmarks.", False, True),
         ("In a user study with 30 clinicians, the tool halved review time.", False, True),
+        # the settings a verb of showing names are the data it is shown on (a new user's false
+        # "does not state the data it uses")
+        ("Our empirical evaluation confirms these findings in simulated locomotion and manipulation settings.", False,
+         True),
+        ("We demonstrate gains across diverse continuous control environments.", False, True),
+        ("We validate the theory in the linear setting.", False, False),
     ],
 )
 def test_a_sentence_states_data_or_a_dataset_of_its_own_by_what_it_says(sentence, introduces, data):

@@ -40,11 +40,14 @@ _EFFICIENCY_STATED = re.compile(
 # idea of Teufel & Moens, 2002, reduced to the roles questions about abstracts ask for).
 _DATA_NAMED = re.compile(
     rf"{_V['validated']}\s+(?:{_V['validated_object']}\s+)?(?:\w+\s+)?{_V['validated_on']}|"
-    rf"{_V['before_data_name']}\s+(?:the\s+)?(?-i:[A-Z][\w-]*(?:\d|[a-z][A-Z])[\w-]*)",
+    rf"{_V['before_data_name']}\s+(?:the\s+)?(?-i:[A-Z][\w-]*(?:\d|[a-z][A-Z])[\w-]*)|"
+    rf"{_V['validated']}[^.;]{{0,60}}?\b(?:in|on|across)\s+(?:[\w-]+,?\s+){{0,6}}{_V['evaluated_setting']}",
     re.I,
 )
-"""Data said by what is done on it: "validated on", "evaluate our method across", or a coined
-name after "on"/"in"/"across" ("on ImageNet-1k", "in Flickr30k")."""
+"""Data said by what is done on it: "validated on", "evaluate our method across", a coined name
+after "on"/"in"/"across" ("on ImageNet-1k", "in Flickr30k"), or the settings a verb of showing
+names ("Our empirical evaluation confirms these findings in simulated robotic locomotion,
+navigation, and manipulation settings")."""
 
 
 def names_data(sentence: str) -> bool:

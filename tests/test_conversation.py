@@ -197,6 +197,9 @@ def test_ordinals_reach_as_far_as_a_list_does(conv: Conversation):
         ("does it release code, I mean the compositional image generation one", "SoT"),
         ("what benchmark does it build - the proactive assistant one", "ProAct-75"),
         ("how much compute does it save? I mean the Shampoo preconditioner one", "FOAM"),
+        # a message that opens by describing a paper: its "it" is the paper described (a new user's)
+        ("I remember a paper that condenses image-text pairs for retrieval. What is it?", "APM"),
+        ("i recall a paper on omitting redundant thoughts in agents; how big is its model?", "Agent-Omit"),
     ],
 )
 def test_a_description_of_the_paper_meant_beats_the_pronoun(conv: Conversation, message: str, paper: str):

@@ -751,6 +751,10 @@ class Reader:
         if drafted is not None:  # "draft a related-work section on T"
             return self._related_work(header, drafted)
         located = _refs(query, cat, self.names) if query else []
+        if query and _DESCRIBING.match(query.strip()):
+            # "I remember a paper that detects ... What is it?": the message describes the paper
+            # its pronoun means; "it" is that paper, not the one answered before
+            located = [(i, r) for i, r in located if r.kind != "pronoun"]
         refs = [r for _, r in located]
         title = asked_title(query) if cat is not None and not any(r.kind in ("name", "id") for r in refs) else ""
         if title and cat is not None:  # "Summarize Attention Is All You Need": a paper asked by its title

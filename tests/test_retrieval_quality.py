@@ -355,6 +355,21 @@ def test_papers_that_introduce_a_benchmark_state_it_as_their_contribution(extrac
 
 
 @pytest.mark.parametrize(
+    ("question", "missing"),
+    [
+        ("Which papers use Kolmogorov-Arnold networks?", "Kolmogorov-Arnold"),
+        ("any work on Prefix-Omit agents?", "Prefix-Omit"),  # "Prefix" and "Omit" are in two abstracts
+    ],
+)
+def test_a_coined_name_no_abstract_writes_is_refused_though_its_parts_stand_apart(extractive, question, missing):
+    ans = extractive.ask(question)
+    assert ans.refused and not ans.citations, ans.text
+    assert f"No abstract in the collection mentions {missing}" in ans.text, ans.text
+    held = extractive.ask("any work on GraphRAG agents?")  # a coined name an abstract writes
+    assert not held.refused and "Graph-R1" in {c.label for c in held.citations}, held.text
+
+
+@pytest.mark.parametrize(
     "question", ["which papers put out a large new dataset?", "Any papers that publish a new corpus?"]
 )
 def test_a_paper_that_releases_counted_data_introduces_a_dataset_and_is_quoted_with_it(extractive, question):

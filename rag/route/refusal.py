@@ -176,6 +176,13 @@ def _partial_line(x: PartialPaper, *, quote: bool = False) -> str:
     return line
 
 
+def _capitalised_compound(name: str) -> bool:
+    """Whether ``name`` is a hyphenated compound of capitalised words ("Kolmogorov-Arnold",
+    "Prefix-Omit"): a coined name whose parts an abstract may hold apart but never together."""
+    parts = name.split("-")
+    return len(parts) >= 2 and all(p[:1].isupper() and p.isalpha() for p in parts)
+
+
 class RefusalPolicy:
     """Decides refusals (see the module docstring).
 
@@ -383,6 +390,17 @@ class RefusalPolicy:
         absent = self.absent_topic(topic, retrieval)
         if absent:
             return absent
+        # a name of capitalised parts ("Kolmogorov-Arnold", not "LLaDA-style", "not-x" or "KD",
+        # which abstracts may write in other forms)
+        missing = [e for e in retrieval.unmatched_entities if _capitalised_compound(e)]
+        alternatives = topic.facets or (topic.text,)
+        if missing and all(any(e.lower() in a.lower() for e in missing) for a in alternatives):
+            # "Which papers use Kolmogorov-Arnold networks?": a coined name no abstract writes,
+            # however its parts stand apart in some ("Kolmogorov equations"), in every alternative
+            first = retrieval.hits[0].paper
+            said = self.closest_sentence([topic.text, *topic.facets], first)
+            closest = f"; the closest paper is {first.label} ({first.id})" + (f": “{said}”" if said else ".")
+            return f"{REFUSAL} No abstract in the collection mentions {', '.join(missing[:3])}{closest}"
         ev = self.topic_evidence(plan, topic, retrieval)
         unused = [] if ev.rare or ev.best_sentence >= self.settings.part_sentence else self.unused_words(topic)
         if unused:

@@ -361,6 +361,23 @@ def test_a_counted_collection_the_authors_contribute_states_a_dataset(sentence, 
     assert membership.contribution(("benchmark",), paper) is None
 
 
+
+@pytest.mark.parametrize(
+    ("sentence", "dataset"),
+    [
+        ("We propose FastIndex, a method to add documents in real time (about 20-50 ms per document), without "
+         "retraining the model on the entire dataset.", False),
+        ("We present SpeechBank, a multilingual speech dataset for low-resource recognition.", True),
+        ("To this end, we construct a large-scale instruction dataset with rich annotations.", True),
+    ],
+)
+def test_the_artifact_a_paper_contributes_is_the_object_of_its_verb(sentence, dataset):
+    # "dataset" far after "we propose ..., a method" is what the method works on, not what it contributes
+    paper = make_paper("p", f"Search is slow. {sentence} Results improve.")
+    membership, _ = _membership([paper])
+    assert (membership.contribution(("dataset",), paper) is not None) is dataset
+
+
 # --- tables --------------------------------------------------------------------------------------
 
 SURVEY = make_paper(

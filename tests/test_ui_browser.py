@@ -20,13 +20,15 @@ from ui.chat import SEARCHING
 
 CHROMIUM = Path("/usr/bin/chromium")
 
-pytestmark = [
+BROWSER_MARKS = [
     pytest.mark.browser,
     pytest.mark.slow,
     pytest.mark.skipif(
         not CHROMIUM.exists(), reason="no browser: /usr/bin/chromium is absent (apt-get install -y chromium)"
     ),
 ]
+"""The marks of every test that drives a real Chromium (the other browser test files reuse them)."""
+pytestmark = BROWSER_MARKS
 
 DANCE = "000_6b930c46f6674b66#1"
 APM = "000_6b930c46f6674b66#2"

@@ -12,15 +12,9 @@ import pytest
 from rag.pipeline import Components
 from rag.route.similar import similar_papers
 from tests.conftest import served
-from tests.test_ui_browser import ARGS, CHROMIUM, TIMEOUT_MS, submit
+from tests.test_ui_browser import ARGS, BROWSER_MARKS, CHROMIUM, TIMEOUT_MS, submit
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.slow,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="no browser: /usr/bin/chromium is absent (apt-get install -y chromium)"
-    ),
-]
+pytestmark = BROWSER_MARKS
 
 DANCE = "000_6b930c46f6674b66#1"
 

@@ -26,15 +26,9 @@ from rag.llm.prose import STOPPED_NOTE
 from rag.pipeline import Components
 from tests.conftest import served
 from tests.ollama_standin import OllamaStandin, echo_sources
-from tests.test_ui_browser import ARGS, CHROMIUM, TIMEOUT_MS, submit
+from tests.test_ui_browser import ARGS, BROWSER_MARKS, CHROMIUM, TIMEOUT_MS, submit
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.slow,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="no browser: /usr/bin/chromium is absent (apt-get install -y chromium)"
-    ),
-]
+pytestmark = BROWSER_MARKS
 
 MODEL = "llama3.2:3b"
 WORD_DELAY = 0.04

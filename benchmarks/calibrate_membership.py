@@ -51,6 +51,9 @@ THRESHOLDS = (0.25, 0.3, 0.35, 0.4, 0.5, 0.6)
 """Thresholds of "which papers" answers tried."""
 DESCRIPTION_THRESHOLDS = (0.5, 0.7, 0.85)
 """Thresholds for a paper to join the most probable one in a description's answer."""
+PEERS = ((1.01, 1.01), (0.25, 0.5), (0.3, 0.5), (0.35, 0.5), (0.4, 0.5), (0.45, 0.5), (0.35, 0.4), (0.35, 0.6))
+"""``(probability, coverage)`` floors tried for a peer of an open question's most probable paper
+(``retrieval.description_peer_membership`` / ``description_peer_coverage``); the first lists none."""
 
 
 @dataclass
@@ -62,6 +65,7 @@ class Row:
     number: str
     x: np.ndarray
     gold: np.ndarray
+    coverage: np.ndarray
 
     @property
     def group(self) -> tuple[str, str]:
@@ -95,15 +99,22 @@ def collect(home: Path, files: list[Path]) -> list[Row]:
             many = topic.number == "many"
             x = design(feats, many, len(set(content_terms(topic.text))))
             gold = np.array([h.paper.id in q["gold_ids"] for h in hits])
-            rows.append(Row(str(home.name), q, topic.number, x, gold))
+            coverage = np.array(pipe.retriever.coverages(topic.text, [h.paper.id for h in hits]))
+            rows.append(Row(str(home.name), q, topic.number, x, gold, coverage))
     return rows
 
 
-def answer_set(prob: np.ndarray, number: str, threshold: float, description: float) -> np.ndarray:
-    """The candidates the product cites (see the module docstring)."""
+def answer_set(
+    prob: np.ndarray, number: str, threshold: float, description: float, coverage: np.ndarray, peer: tuple[float, float]
+) -> np.ndarray:
+    """The candidates the product cites (see the module docstring); ``peer`` is
+    ``(retrieval.description_peer_membership, retrieval.description_peer_coverage)``, the candidates
+    listed beside the most probable one of a question whose number is open."""
     if number == "many":
         return prob >= threshold
     chosen = (prob >= threshold) & (prob >= description)
+    if number == "open":
+        chosen |= (prob >= peer[0]) & (coverage >= peer[1])
     chosen[int(np.argmax(prob))] = True
     if number == "one":
         chosen = prob >= prob.max()
@@ -143,20 +154,21 @@ def main(argv: list[str] | None = None) -> int:
         for i in idx:
             probs[i] = model.predict_proba(data[i].x)[:, 1]
     print(f"{len(data)} questions ({len(groups)} groups); leave-one-question-out:")
-    for t in THRESHOLDS:
-        for d in DESCRIPTION_THRESHOLDS:
-            cells: dict[str, list[tuple[float, float]]] = defaultdict(list)
-            for i, r in enumerate(data):
-                chosen = answer_set(probs[i], r.number, t, d)
-                found = (chosen & r.gold).sum()
-                cells[f"{r.collection}/{r.question['kind']}"].append(
-                    (found / max(chosen.sum(), 1), found / len(r.question["gold_ids"]))
-                )
-            line = "  ".join(
-                f"{k} P {np.mean([p for p, _ in v]):.3f} R {np.mean([q for _, q in v]):.3f} (n={len(v)})"
-                for k, v in sorted(cells.items())
+    settings = [(t, d, PEERS[3]) for t in THRESHOLDS for d in DESCRIPTION_THRESHOLDS]
+    settings += [(0.35, 0.7, peer) for peer in PEERS if peer != PEERS[3]]
+    for t, d, peer in settings:
+        cells: dict[str, list[tuple[float, float]]] = defaultdict(list)
+        for i, r in enumerate(data):
+            chosen = answer_set(probs[i], r.number, t, d, r.coverage, peer)
+            found = (chosen & r.gold).sum()
+            cells[f"{r.collection}/{r.question['kind']}"].append(
+                (found / max(chosen.sum(), 1), found / len(r.question["gold_ids"]))
             )
-            print(f"  set {t:.2f} description {d:.2f}: {line}")
+        line = "  ".join(
+            f"{k} P {np.mean([p for p, _ in v]):.3f} R {np.mean([q for _, q in v]):.3f} (n={len(v)})"
+            for k, v in sorted(cells.items())
+        )
+        print(f"  set {t:.2f} description {d:.2f} peer {peer[0]:.2f}/{peer[1]:.2f}: {line}")
     model = fit(data)
     print(
         "coefficients", tuple(round(float(c), 3) for c in model.coef_[0]), "bias", round(float(model.intercept_[0]), 3)

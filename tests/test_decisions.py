@@ -521,3 +521,33 @@ def test_a_dataset_or_toolkit_contributed_for_evaluation_is_a_benchmark():
     for asked in (("benchmark",), ("benchmarks",), ("testbed",)):
         assert [h.paper.id for h in membership.contributors(asked, hits)] == ["gui"], asked
     assert {h.paper.id for h in membership.contributors(("dataset",), hits)} == {"gui", "new"}
+
+
+# --- an open number: one paper or several, as the evidence says ----------------------------------
+
+
+def test_an_open_question_lists_beside_its_best_paper_a_probable_one_that_states_the_topic(tmp_path):
+    from rag.route.answer import AnswerPipeline
+    from rag.settings import Settings
+
+    papers = [
+        make_paper("fit", "We fit Hawkes processes to event data with a fast discretized solver."),
+        make_paper("net", "A multivariate Hawkes model captures event data in continuous-time networks."),
+        make_paper("count", "Poisson regression models count data."),
+        make_paper("cascade", "Hawkes processes describe event data of social cascades."),
+    ]
+    seams = Seams(papers)
+    pipe = AnswerPipeline(seams.retriever, seams.evidence, None, Settings(home=tmp_path), reader=seams.reader)
+    topic = seams.plan("What work models event data with Hawkes processes?").topic
+    assert topic.number == "open" and topic.text == "models event data with Hawkes processes"
+    hits = {h.paper.id: h for h in seams.retriever.search(topic.search).hits}
+    rs = pipe.settings.retrieval
+    # the topic's terms: models, event, data, hawkes, processes. "net" states event, data, hawkes
+    # (3/5 = 0.6, at least description_peer_coverage 0.5) at probability 0.5 (at least
+    # description_peer_membership 0.35); "count" states data and models (2/5) however probable;
+    # "cascade" states four of five but is below the probability floor.
+    assert rs.description_peer_coverage == 0.5 and rs.description_peer_membership == 0.35
+    scored = [(hits["fit"], 0.9), (hits["net"], 0.5), (hits["count"], 0.6), (hits["cascade"], 0.2)]
+    assert [h.paper.id for h in pipe._peers(topic, scored, [hits["fit"]])] == ["net"]
+    # a paper already in the answer is not repeated
+    assert pipe._peers(topic, scored, [hits["fit"], hits["net"]]) == []

@@ -421,6 +421,9 @@ class AnswerPipeline:
                 # A description of one paper is answered by its most probable paper alone; another
                 # joins it only when it is as clearly described (retrieval.description_membership).
                 members = members[:1] + [h for h, p in scored if h is not members[0] and p >= rs.description_membership]
+                if topic.number == "open" and topic.ask.slot is None:
+                    # a slot asked ("how many tasks does it contain?") is asked of one paper
+                    members += self._peers(topic, scored, members)
             # Below the answer's probability but above the floor of a mention: named after the
             # answer, not cited (the gold sets count a paper that is about the topic, not one
             # that mentions it).
@@ -447,6 +450,22 @@ class AnswerPipeline:
         # are not checked against the exclusion.
         mentions = [] if topic.exclusion else mentions[: rs.max_mentions]
         return Found(members[:limit], len(members), at_least, left_out, mentions if members else [], judged)
+
+    def _peers(
+        self, topic: Topic, scored: Sequence[tuple[PaperHit, float]], members: Sequence[PaperHit]
+    ) -> list[PaperHit]:
+        """Candidates listed beside the most probable paper of a question that may ask for one paper or
+        several ("I'm looking for work on speech synthesis", "What work models event data with Hawkes
+        processes?"): each at least ``retrieval.description_peer_membership`` probable and stating at
+        least ``retrieval.description_peer_coverage`` of the topic's terms. A description of one paper
+        is stated by that paper alone; when others state it as plainly, the evidence does not single
+        one out and they are listed too. Order: ``scored``'s; ``members`` are not repeated."""
+        rs = self.settings.retrieval
+        pool = [h for h, p in scored if p >= rs.description_peer_membership and h not in members]
+        if not pool:
+            return []
+        cov = self.retriever.coverages(topic.text, [h.paper.id for h in pool])
+        return [h for h, c in zip(pool, cov, strict=True) if c >= rs.description_peer_coverage]
 
     def _expanded(self, topic: Topic) -> Topic | None:
         """With an LLM and ``llm.expand_topics``, ``topic`` rewritten by the LLM in the words the

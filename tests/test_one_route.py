@@ -127,6 +127,10 @@ def test_dataset_name_and_size_come_from_the_dataset_a_paper_introduces():
          True),
         ("We demonstrate gains across diverse continuous control environments.", False, True),
         ("We validate the theory in the linear setting.", False, False),
+        # a dataset stated by its size: the authors contribute a counted collection of items
+        ("We collect 500 human demonstrations of bimanual tasks.", True, True),
+        ("We release **40K verified reasoning traces** with the code.", True, True),
+        ("We present results on 12 tasks.", False, True),
     ],
 )
 def test_a_sentence_states_data_or_a_dataset_of_its_own_by_what_it_says(sentence, introduces, data):
@@ -209,6 +213,29 @@ def test_a_table_of_a_topic_of_several_parts_has_the_rows_the_chat_list_cites(ex
     assert listed.answer.refused is table.answer.refused is refused, (listed.answer.text, table.answer.text)
     if not refused:
         assert sorted(_rows(table)[0]) == sorted(c.paper_id for c in listed.answer.citations)
+
+
+@pytest.mark.parametrize(
+    ("question", "table"),
+    [
+        ("Which papers release a new dataset or benchmark?", "papers that release a new dataset or benchmark"),
+        ("any papers that put out their own dataset?", "papers that contribute a dataset"),
+    ],
+)
+def test_a_table_of_papers_that_release_a_dataset_quotes_what_made_each_a_row(extractive, question, table):
+    # each row's topic cell is the sentence the list quotes for that paper (the contribution that
+    # made it a member), not the sentence closest to the words "dataset or benchmark"; a dataset
+    # stated by its size ("We release 95K validator-verified CoT traces") has that size
+    listed = Conversation(extractive.pipeline).ask(question).answer
+    quoted = {s.paper_id: s.evidence[0].sentence for s in listed.citations}
+    turn = Conversation(extractive.pipeline).table(table, columns=["dataset name", "size"])
+    t = turn.paper_table
+    assert t is not None and [c.paper_id for c in t.papers] == list(quoted), (listed.text, turn.answer.text)
+    for c, row in zip(t.papers, t.cells, strict=True):
+        assert row[0].evidence[0].sentence == quoted[c.paper_id], (c.label, row[0])
+        assert row[2].stated == bool(row[2].value), (c.label, row[2])
+    sizes = {c.label: row[2].value for c, row in zip(t.papers, t.cells, strict=True)}
+    assert sizes.get("DocVAL") == "95K validator-verified CoT traces", sizes
 
 
 def test_a_table_of_named_papers_in_chat_is_the_table_of_those_papers(extractive):

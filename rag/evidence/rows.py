@@ -26,7 +26,9 @@ if TYPE_CHECKING:
     from rag.protocols import EvidenceSource
 
 __all__ = [
-    "DATASET_NOUN", "LIMITATIONS", "NOT_STATED", "ROWS", "Row", "introduces_dataset", "row_ask", "select_rows",
+    "COUNT_NOUN", "DATA_ITEMS", "DATASET_NOUN",
+    "LIMITATIONS", "NOT_STATED", "ROWS", "Row", "contributes_items", "introduces_dataset", "row_ask",
+    "select_rows",
     "states_data",
 ]
 
@@ -92,13 +94,38 @@ _INTRODUCES = re.compile(
 )
 
 
+COUNT_NOUN = _VOCABULARY["count_noun"].bare
+"""Regex source of the nouns of the items a dataset counts ("tasks", "annotations", "hours")."""
+DATA_ITEMS = re.compile(
+    r"(?<![\w.+])(?:(?:over|more than|about|around|nearly|approximately|roughly|~)\s+)?"
+    r"\d[\d,]*(?:\.\d+)?\s?(?:[KMB]\b|k\b|thousand\b|million\b|billion\b)?\+?"
+    r"\s+(?:[\w-]+\s+){0,2}?" + COUNT_NOUN + r"(?![\w-])",
+    re.I,
+)
+"""A dataset's size: a number and the items it counts ("over 16000 real-world tasks", "91,581
+step-level annotations", "10K dialogues"), at most two words between them."""
+_CONTRIBUTES_ITEMS = re.compile(
+    rf"{_V['introduce']}\W+(?:(?!{_V['usage_gap']})[\w-]+\W+){{0,3}}?(?:{DATA_ITEMS.pattern})", re.I
+)
+
+
 def introduces_dataset(sentence: str) -> bool:
     """Whether a sentence introduces a dataset or benchmark of the paper's own: a contribution verb,
     then a dataset noun within six words none of which says it is used ("we introduce HyperTrack,
     a large-scale dataset", "We release a simulation benchmark"), or "our" / "new" / "novel" right
-    before one ("our dataset features ..."). "Experiments on three benchmarks" uses data; "the
-    proposed method ... on benchmarks" neither."""
-    return bool(_INTRODUCES.search(sentence))
+    before one ("our dataset features ..."); or a contribution verb whose object is a counted
+    collection of data items, a dataset stated by its size ("We release 95K validator-verified CoT
+    traces", "we curate 1,200 hours of speech"). "Experiments on three benchmarks" uses data; "the
+    proposed method ... on benchmarks" neither; "we present results on 12 tasks" counts what is used."""
+    return bool(_INTRODUCES.search(sentence)) or contributes_items(sentence)
+
+
+def contributes_items(sentence: str) -> bool:
+    """Whether the authors contribute a counted collection of data items, a dataset stated by its
+    size, not its noun ("We release 95K validator-verified CoT traces", "we curate 1,200 hours of
+    speech"): a contribution verb whose object, within three words none of which says it is used,
+    is :data:`DATA_ITEMS`. Markup may stand between ("We release **95K ...**")."""
+    return bool(_CONTRIBUTES_ITEMS.search(sentence))
 
 
 _NUMERIC_RESULT = re.compile(r"\d(?:[\d.,]*)\s*(?:\\?%|×|x\b|\$\\times\$|times\b|-fold\b|points?\b)", re.I)

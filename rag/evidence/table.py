@@ -26,11 +26,11 @@ word of it stands in the quoted sentences (:func:`value_supported`).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rag.evidence.roles import FIRST_PERSON
-from rag.evidence.rows import DATASET_NOUN, ROWS, introduces_dataset, select_rows
+from rag.evidence.rows import COUNT_NOUN, DATA_ITEMS, DATASET_NOUN, ROWS, introduces_dataset, select_rows
 from rag.protocols import EvidenceSource, evidence_settings
 from rag.question.asks import read_ask
 from rag.question.columns import KINDS, TOPIC, column_kind, free_ask, read_columns
@@ -42,7 +42,6 @@ from store.labels import find_code_url, stated_name
 from store.papers import Paper, strip_markup
 
 __all__ = [
-    "DATA_ITEMS",
     "DEFAULT_COLUMNS",
     "KINDS",
     "TOPIC",
@@ -133,22 +132,13 @@ class PaperTable:
 # --- cells of the known kinds ------------------------------------------------------------------
 
 _VOCABULARY = beside(__file__, "table")
-_COUNT_NOUN = _VOCABULARY["count_noun"].bare
 _NAME_LINK = _VOCABULARY["name_link"].bare
 _SIZE = re.compile(
-    r"(?<![\w.+])\d+(?:\.\d+)?\s?(?:[BM]\b(?!\s+(?:[\w-]+\s+)?" + _COUNT_NOUN + r"(?![\w-]))"
+    r"(?<![\w.+])\d+(?:\.\d+)?\s?(?:[BM]\b(?!\s+(?:[\w-]+\s+)?" + COUNT_NOUN + r"(?![\w-]))"
     r"|(?:[KBM]|billion|million|thousand)[\s-]+param\w*|B-param\w*|M-param\w*)",
 )
 """A model's size: a parameter count ("7B", "1.5 billion parameters", "12M-parameter"); a number
 that counts items ("100 M jets", "10K dialogues") is a dataset's size, not a model's."""
-DATA_ITEMS = re.compile(
-    r"(?<![\w.+])(?:(?:over|more than|about|around|nearly|approximately|roughly|~)\s+)?"
-    r"\d[\d,]*(?:\.\d+)?\s?(?:[KMB]\b|k\b|thousand\b|million\b|billion\b)?\+?"
-    r"\s+(?:[\w-]+\s+){0,2}?" + _COUNT_NOUN + r"(?![\w-])",
-    re.I,
-)
-"""A dataset's size: a number and the items it counts ("over 16000 real-world tasks", "91,581
-step-level annotations", "10K dialogues"), at most two words between them."""
 _NUMBER_STATED = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*\s?(?:\\?%|×|x\b|\$\\times\$|\\times|-fold\b|points?\b)")
 
 
@@ -312,9 +302,14 @@ def _data_cell(paper: Paper, evidence: EvidenceSource, title: str) -> Cell:
 
 
 def _kind_cells(
-    paper: Paper, evidence: EvidenceSource, columns: Sequence[Column], names: Sequence[str] = ()
+    paper: Paper,
+    evidence: EvidenceSource,
+    columns: Sequence[Column],
+    names: Sequence[str] = (),
+    reason: Evidence | None = None,
 ) -> list[Cell]:
-    """The cells of one paper, in column order (``names``: the rows' names, left out of free phrases)."""
+    """The cells of one paper, in column order (``names``: the rows' names, left out of free phrases;
+    ``reason``: the sentence that made the paper a row, quoted in the topic column)."""
     by_row = {r.key: r for r in ROWS}
     rows = [by_row[c.kind.row] for c in columns if c.kind.key in _ROW_KINDS and c.kind.row]
     chosen = select_rows(evidence, paper, list(dict.fromkeys(rows))) if rows else {}
@@ -334,7 +329,7 @@ def _kind_cells(
             ranked = evidence.score(read_ask(f"{col.title} results"), paper)
             out.append(_pattern_cell(paper, evidence, col.ask, _NUMBER_STATED, _results_first(row, ranked)))
         elif key == "topic":
-            out.append(Cell(tuple(evidence.select(col.ask, paper, k=1))))
+            out.append(Cell((reason,) if reason is not None else tuple(evidence.select(col.ask, paper, k=1))))
         elif key == "data":
             out.append(_data_cell(paper, evidence, col.title))
         elif key in _ROW_KINDS:
@@ -362,6 +357,7 @@ def fill_table(
     topic: str = "",
     matched: int = 0,
     at_least: bool = False,
+    reasons: Mapping[str, Evidence] | None = None,
 ) -> PaperTable:
     """Fill every cell of a table.
 
@@ -373,12 +369,16 @@ def fill_table(
         topic: What the rows are about (``""`` for named papers).
         matched: How many papers match (default: the rows).
         at_least: ``matched`` is a lower bound.
+        reasons: Paper id -> the sentence that made it a row ("we release 95K ... traces" for
+            papers that release a dataset, :meth:`rag.route.membership.Membership.contribution`),
+            quoted in the topic column instead of the sentence closest to the topic.
 
     Returns:
         The table; ``abstract[start:end] == sentence`` for every evidence of every cell.
     """
     evidence.warm(list(papers))
     names = [n for p in papers if not p.describes for n in (p.label, *p.aliases) if n]
-    cells = [tuple(_kind_cells(p, evidence, columns, names)) for p in papers]
+    why = reasons or {}
+    cells = [tuple(_kind_cells(p, evidence, columns, names, why.get(p.id))) for p in papers]
     cites = tuple(cite(p, [e for c in row for e in c.evidence]) for p, row in zip(papers, cells, strict=True))
     return PaperTable(tuple(columns), cites, tuple(cells), topic, matched or len(papers), at_least)

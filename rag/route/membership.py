@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rag.evidence.table import DATA_ITEMS
+from rag.evidence.rows import contributes_items
 from rag.lexicon import stem
 from rag.text import Sentence, content_terms
 from rag.types import Paper, PaperHit
@@ -125,14 +125,6 @@ method's sentence that mentions a dataset later ("We propose IncDSI, a method to
 real time (about 20-50ms per document), without retraining the model on the entire dataset", 125)
 does not contribute one. Set by reading, not fitted."""
 _COUNTED_DATA = _VOCABULARY["counted_data_artifact"]
-_CONTRIBUTED_ITEMS = re.compile(
-    rf"{_VOCABULARY['author'].source}[^.;]{{0,80}}?{_VOCABULARY['contribution_verb'].source}"
-    rf"\W+(?:[\w-]+\W+){{0,3}}?(?:{DATA_ITEMS.pattern})",
-    re.I,
-)
-"""Authors contributing a counted collection of data items as the verb's object ("We release 95K
-validator-verified CoT traces", "we curate 1,200 hours of speech"): a dataset stated by its size,
-not its noun (:data:`rag.evidence.table.DATA_ITEMS`)."""
 _DATA_ARTIFACTS = frozenset(stem(w.lower()) for w in _VOCABULARY["data_artifact"].words)
 """Stems of the artifacts others train or evaluate on: a dataset, a benchmark, a toolkit."""
 _BENCHMARK_ASKED = frozenset(stem(w.lower()) for w in _VOCABULARY["benchmark_asked"].words)
@@ -253,6 +245,6 @@ class Membership:
             return any(states(text[m.start() : m.end() + OBJECT_SPAN], text) for m in _OWN_CONTRIBUTION.finditer(text))
 
         for x in self.evidence.sentences(paper)[0]:
-            if contributed(x.text) or (counted and _CONTRIBUTED_ITEMS.search(x.text)):
+            if contributed(x.text) or (counted and contributes_items(x.text)):
                 return x
         return "title" if states(paper.title) else None

@@ -27,8 +27,7 @@ from __future__ import annotations
 
 import re
 
-from rag.evidence.rows import states_data
-from rag.evidence.table import DATA_ITEMS
+from rag.evidence.rows import DATA_ITEMS, states_data
 from rag.lexicon import joined_form, states_phrase, term_key
 from rag.question.slots import DATA, DATA_SIZE, OBJECT
 from rag.route.lead import MIN_CLAUSE_WORDS, _capped, _keys_at, clause_spans, states_amount, term_span

@@ -88,9 +88,18 @@ def answer_table(
             return pipeline.refusal(plan.asked, refusal or REFUSAL, timings, t0, hits=retrieval.hits[:5]), None
         papers = [h.paper for h in hits]
     t = time.perf_counter()
+    reasons: dict[str, Evidence] = {}
     if topic:  # why each paper is a row: its sentence closest to the topic, first
         columns = (topic_column(topic), *columns)
-    table = fill_table(pipeline.evidence, papers, columns, cite, topic=topic, matched=matched, at_least=at_least)
+        if subject is not None and subject.artifact:
+            # "papers that release a dataset": the sentence that made it a row, as a list quotes it
+            for p in papers:
+                x = pipeline.membership.contribution(subject.artifact, p)
+                if x is not None and not isinstance(x, str):
+                    reasons[p.id] = Evidence(p.id, x.text, x.start, x.end, 1.0)
+    table = fill_table(
+        pipeline.evidence, papers, columns, cite, topic=topic, matched=matched, at_least=at_least, reasons=reasons
+    )
     timings.evidence = time.perf_counter() - t
     note = f"table of abstract sentences (extractive): {len(papers)} rows x {len(columns)} columns"
     backend, usage = "none", None

@@ -264,3 +264,32 @@ def test_an_evaluation_verb_relates_the_benchmark_it_is_not_a_part(extractive, q
     # "testing on ScienceWorld" was refused: no abstract states "testing" with "ScienceWorld"
     answer = extractive.ask(question)
     assert not answer.refused and len(answer.citations) == 1, answer.text
+
+
+DISTILL = make_paper(
+    "distill-data",
+    "Training sets are large. We study dataset distillation, which synthesizes a tiny training set. Our "
+    "synthetic images train networks as well as the full set.",
+)
+DISTILL_MODEL = make_paper(
+    "distill-model",
+    "Big networks are slow. We apply knowledge distillation to a student network. The student is trained "
+    "and evaluated on one image dataset.",
+)
+SYNTH = make_paper(
+    "synth",
+    "Labels are costly. We generate synthetic images with a diffusion model. A tiny training set of them "
+    "trains networks well.",
+)
+
+
+def test_a_term_alone_as_an_alternative_is_stated_as_the_term_not_by_its_words_apart():
+    # "dataset distillation, i.e. ..." -> the term is an alternative of one part: the paper that
+    # distills a model and mentions datasets states its words, not the term
+    got = Seams([DISTILL, DISTILL_MODEL, SYNTH]).coverage(
+        "Which papers study dataset distillation, i.e. synthesizing a tiny training set of images?"
+    )
+    assert ("dataset distillation",) in got.parts
+    complete = {h.paper.id for h in got.complete}
+    assert "distill-data" in complete
+    assert "distill-model" not in complete

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from rag.question.phrasing import facets
+from rag.question.phrasing import RESTATING_DASH, facets
 from rag.question.roles import is_summary, question_roles
 from rag.text import content_terms
 from rag.vocabulary import beside
@@ -189,12 +189,16 @@ def _coordinated(first: str, second: str, topic: str) -> bool:
     return a >= 0 and a + len(first) <= b and topic[a + len(first) : b].strip().lower() in {"or", "and"}
 
 
-_DESCRIBED = re.compile(rf"^(?P<head>[^,;:()]+?)\s*[,:(]\s*(?={_VOCABULARY['description_opener'].source})", re.I)
+_DESCRIBED = re.compile(
+    rf"^(?P<head>[^,;:()]+?)(?:\s*[,:(]\s*(?={_VOCABULARY['description_opener'].source})|{RESTATING_DASH.pattern})",
+    re.I,
+)
 
 
 def described_head(topic: str) -> str:
     """The term a topic is about when the rest of it describes that term: "grokking, where a network
-    suddenly generalizes long after it has memorized its training set" -> "grokking"; ``""`` when the
+    suddenly generalizes long after it has memorized its training set" -> "grokking", "machine
+    unlearning - algorithms that remove ..." -> "machine unlearning"; ``""`` when the
     topic does not open with a term and its description ("grokking or double descent")."""
     m = _DESCRIBED.match(topic.strip())
     return m.group("head").strip() if m and content_terms(m.group("head")) else ""

@@ -28,6 +28,7 @@ __all__ = [
     "BETTER",
     "WORD",
     "FRAME_WORDS",
+    "RESTATING_DASH",
     "Number",
     "asks_better",
     "asks",
@@ -36,10 +37,12 @@ __all__ = [
     "asks_quantity",
     "clean_input",
     "excluded_terms",
+    "without_generic",
     "definite_words",
     "own_noun",
     "facets",
     "keep_asking",
+    "named_terms",
     "social",
     "split_exclusion",
     "strip_social",
@@ -118,8 +121,15 @@ _EXCLUSION = re.compile(
 _GENERIC = _VOCABULARY["generic_word"].words
 # A comma or "or" splits alternatives; one followed by "then"/"followed by" continues a sequence
 # ("supervised fine-tuning, then reinforcement learning": both steps are asked for).
+RESTATING_DASH = re.compile(rf"\s+(?={_V['restating_dash']})(?!-+\s+{_V['head_determiner']})-+", re.I)
+"""A spaced dash that opens the term before it restated in other words ("machine unlearning -
+algorithms that remove the influence of training examples"): the two are alternatives. One
+followed by a frame word asks for the papers instead ("... inconsistent tokens - any method that
+corrects the draft")."""
 _FACET_SPLIT = re.compile(
-    rf",(?!\s*(?:and\s+)?{_V['sequence_word']})|;|\s/\s|/(?=\s*[a-z])|{_V['facet_word']}|:(?=\s)", re.I
+    rf",(?!\s*(?:and\s+)?{_V['sequence_word']})|;|\s/\s|/(?=\s*[a-z])|{_V['facet_word']}|:(?=\s)"
+    rf"|{RESTATING_DASH.pattern}",
+    re.I,
 )
 _PARENTHESIS = re.compile(r"\(([^()]*)\)")
 _DETERMINER = re.compile(_V["determiner"], re.I)
@@ -309,16 +319,47 @@ def excluded_terms(excluded: str) -> str:
     return " ".join(t for t in content_terms(excluded) if t not in _GENERIC)
 
 
+def without_generic(term: str) -> str:
+    """A term without the generic nouns that end it (:data:`_GENERIC`): "edge-of-stability regime"
+    -> "edge-of-stability", "the bandit setting" -> "the bandit"; the term unchanged when nothing
+    else is left ("settings") or it ends otherwise."""
+    words = term.split()
+    while len(words) > 1 and words[-1].lower() in _GENERIC:
+        words.pop()
+    kept = " ".join(words)
+    return kept if content_terms(kept) else term
+
+
+NAMED_TERM_WORDS = 3
+"""Most words of a bare term (:func:`named_terms`): the subjects the library questions name run to
+three ("sharpness-aware minimization", "generative flow networks", "computational antibody
+design"); a longer phrase describes rather than names. Set by reading."""
+
+
+def named_terms(phrases: Iterable[str]) -> tuple[str, ...]:
+    """The phrases that are bare terms: 1 to :data:`NAMED_TERM_WORDS` words, every one a content
+    word, a generic noun at the end dropped (:func:`without_generic`): ("symbolic regression",
+    "the text they generate", "edge-of-stability regime") -> ("symbolic regression",
+    "edge-of-stability"). A term names a subject; a paper whose title states it is about it."""
+    out: list[str] = []
+    for phrase in phrases:
+        term = without_generic(phrase.strip(" .,;:"))
+        words = term.split()
+        if 0 < len(words) <= NAMED_TERM_WORDS and all(content_terms(w) for w in words):
+            out.append(term)
+    return tuple(dict.fromkeys(out))
+
+
 def facets(topic: str) -> tuple[str, ...]:
     """The alternatives a topic lists: "speech or audio" -> ``("speech", "audio")``.
 
-    Split at commas, semicolons, slashes, "or", "such as", "e.g.", "for example", "including"
-    and a colon that introduces a list; parts without a content term are dropped; ``()`` when
-    there is one part. A parenthesis lists examples or short forms of the phrase before it:
-    "foundation models (LVLMs, MLLMs) as the backbone" -> the phrase without it, "LVLMs", "MLLMs".
-    A one-word alternative beside a longer one shares the longer one's words
-    (coordination ellipsis: "estimate or quantify uncertainty" -> "estimate uncertainty",
-    "quantify uncertainty"); a hyphenated word is a term of its own.
+    Split at commas, semicolons, slashes, "or", "such as", "e.g.", "for example", "including",
+    a colon that introduces a list and a dash that opens a restatement (:data:`RESTATING_DASH`);
+    parts without a content term are dropped; ``()`` when there is one part. A parenthesis lists
+    examples or short forms of the phrase before it: "foundation models (LVLMs, MLLMs) as the
+    backbone" -> the phrase without it, "LVLMs", "MLLMs". A one-word alternative beside a longer
+    one shares the longer one's words (coordination ellipsis: "estimate or quantify uncertainty"
+    -> "estimate uncertainty", "quantify uncertainty"); a hyphenated word is a term of its own.
     """
     # "image-and-text models (LVLMs, MLLMs) as the backbone": a parenthesis lists examples or short
     # forms of the phrase before it; the phrase (without it) and each item are alternatives.

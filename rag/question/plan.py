@@ -165,6 +165,9 @@ class Topic:
             ("speech" of "a new speech dataset"); ``""`` when none.
         about_links: The question asks which papers link their code, and little else.
         terms: The content terms of the topic (of the question when the topic is empty).
+        named: The topic or its alternatives that are bare terms ("symbolic regression",
+            "edge-of-stability", "GFlowNets"; a generic noun at the end dropped), which a paper's
+            title names when the paper is about them (:func:`rag.question.phrasing.named_terms`).
         acronyms: Lower-case words of the topic typed as acronyms ("rlhf"), no English word.
         ask: The topic read as what to quote from each paper found (:class:`Ask`).
         search: What retrieval searches for the topic.
@@ -181,6 +184,7 @@ class Topic:
     artifact_rest: str = ""
     about_links: bool = False
     terms: tuple[str, ...] = ()
+    named: tuple[str, ...] = ()
     acronyms: tuple[str, ...] = ()
     ask: Ask = field(default_factory=lambda: Ask(""))
     search: SearchQuery = field(default_factory=lambda: SearchQuery(""))

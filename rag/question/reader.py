@@ -61,6 +61,7 @@ from rag.question.phrasing import (
     excluded_terms,
     facets,
     keep_asking,
+    named_terms,
     social,
     split_exclusion,
     split_frame,
@@ -68,6 +69,7 @@ from rag.question.phrasing import (
     strip_social,
     verdict_criterion,
     verdict_only,
+    without_generic,
     without_verdict,
 )
 from rag.question.plan import (
@@ -119,6 +121,12 @@ _LINK = _VOCABULARY["link_word"].pattern
 _ARTIFACT = _VOCABULARY["artifact"].pattern
 _CONTRIBUTES = _VOCABULARY["contribution"].pattern
 _CLAUSE_OPENER = _VOCABULARY["clause_opener"].pattern
+_TERM_WORDS = 3
+"""Most content words of the term a description restates (:func:`rag.question.parts.described_head`)
+that is searched as the abstracts name it (without a generic noun: "edge-of-stability regime" ->
+"edge-of-stability"); a longer head is a clause ("telling apart graphs ... from real ones"), kept
+as written. The heads of the library questions have 1-3 ("grokking", "symbolic regression",
+"edge-of-stability regime"); set by reading."""
 _ID = re.compile(r"`?([\w.-]+#\d+)`?")
 _NUMBER_REF = re.compile(rf"\[(\d+(?:\s*,\s*\d+)*)\]|{_V['numbered_noun']}\s+#?(\d+)\b", re.I)
 # The place in the last answer's list each class of ordinals refers to.
@@ -632,11 +640,18 @@ class Reader:
             head_phrase = t_topic[: opener.start()] if opener else t_topic
             artifact = tuple(dict.fromkeys(w.lower() for w in _ARTIFACT.findall(head_phrase)))
         terms = content_terms(t_topic or query)
+        head = described_head(t_topic)
+        alternatives = facets(t_topic)
+        if head and alternatives and len(content_terms(head)) <= _TERM_WORDS:
+            # the term a description restates, as the abstracts name it: "edge-of-stability
+            # regime, where ..." is stated by "on the Edge of Stability" (no "regime")
+            bare = without_generic(head)
+            alternatives = tuple(dict.fromkeys(bare if a == head else a for a in alternatives))
         return Topic(
             text=t_topic,
-            facets=facets(t_topic),
+            facets=alternatives,
             parts=topic_parts(t_topic),
-            head=described_head(t_topic),
+            head=head,
             exclusion=t_excl,
             excluded=excluded_terms(t_excl),
             number=number,
@@ -647,6 +662,7 @@ class Reader:
             ),
             about_links=_asks_link(query) and _about_links(t_topic),
             terms=tuple(terms),
+            named=named_terms((t_topic, *alternatives)),
             acronyms=tuple(t for t in terms if _typed_acronym(t)),
             ask=read_ask(t_topic) if t_topic else read_ask(query),
             search=self.search_query(_artifact_kin(t_topic, artifact) if t_topic else query),

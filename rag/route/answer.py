@@ -414,6 +414,10 @@ class AnswerPipeline:
             if many and self.llm is not None and self.settings.llm.judge_borderline:
                 scored, judged = self._judged(topic, scored)
             members = [h for h, p in scored if p >= rs.set_membership]
+            if many:
+                # a paper whose title names the topic's term is about it, however far its
+                # sentences are from the question's description (Membership.titled)
+                members += [h for h in self.membership.titled(topic.named, checked) if h not in members]
             by_clauses = None if many else self._described(topic, scored)
             if by_clauses is not None:
                 members = [by_clauses, *(h for h in members if h is not by_clauses)]
@@ -427,7 +431,7 @@ class AnswerPipeline:
             # Below the answer's probability but above the floor of a mention: named after the
             # answer, not cited (the gold sets count a paper that is about the topic, not one
             # that mentions it).
-            mentions = [h for h, p in scored if p < rs.set_membership] if many else []
+            mentions = [h for h, p in scored if p < rs.set_membership and h not in members] if many else []
         left_out: list[PaperHit] = []
         if topic.exclusion and members:
             # One excluded word puts out a paper that states it; an excluded phrase ("not dataset

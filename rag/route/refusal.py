@@ -516,17 +516,19 @@ class RefusalPolicy:
         """Which candidates state every part of a topic of several parts.
 
         A part is stated by an abstract that covers its terms (IDF-weighted coverage at least
-        ``part_coverage``, word forms compared by sense) or has a sentence within ``part_sentence``
-        of it (cosine). Parts whose every term is in more than ``part_generic_share`` of the
-        abstracts ("neural network training") are not checked. The check applies to topics of at
-        most ``part_max_terms`` content terms: a longer one describes one paper in other words,
-        and the membership model judges it whole. Off unless ``part_check`` (see its description).
-        A topic whose every alternative is one short subject (at most ``subject_max_terms`` terms:
-        "sign language recognition, or lip reading") is checked for refusal only: ``checked`` when
-        no candidate states any of them, and the membership model's papers answer
-        otherwise. Any topic whose every alternative names such subjects and no candidate states
-        any of them is refused (``checked``, no complete paper), even when its parts are not held
-        apart.
+        ``part_coverage``, word forms compared by sense) or has a sentence within ``part_sentence`` of
+        it (cosine); an alternative that is one bare term (:attr:`rag.question.plan.Topic.named`:
+        "dataset distillation" of "dataset distillation, i.e. compressing ...") by an abstract that
+        states the term side by side (:func:`rag.lexicon.states_phrase`), not its words apart. Parts
+        whose every term is in more than ``part_generic_share`` of the abstracts ("neural network
+        training") are not checked. The check applies to topics of at most ``part_max_terms`` content
+        terms: a longer one describes one paper in other words, and the membership model judges it
+        whole. Off unless ``part_check`` (see its description). A topic whose every alternative is one
+        short subject (at most ``subject_max_terms`` terms: "sign language recognition, or lip reading")
+        is checked for refusal only: ``checked`` when no candidate states any of them, and the
+        membership model's papers answer otherwise. Any topic whose every alternative names such
+        subjects and no candidate states any of them is refused (``checked``, no complete paper), even
+        when its parts are not held apart.
 
         Args:
             topic: The topic; its :attr:`~rag.question.plan.Topic.parts` are checked.
@@ -566,6 +568,10 @@ class RefusalPolicy:
         if not pool:
             return PartsCoverage(True, [], [], tuple(alts))
         texts = list(dict.fromkeys(p for a in alts for p in a))
+        # an alternative that is one bare term ("dataset distillation, i.e. compressing ..." ->
+        # "dataset distillation") is stated as the term, side by side, not by its words anywhere
+        # in the abstract ("distillation" of a model, trained on three "datasets")
+        terms = {a[0] for a in alts if len(a) == 1 and a[0] in topic.named}
         ids = [h.paper.id for h in pool]
         coverage = {t: self.retriever.coverages(t, ids) for t in texts}
         qvecs = self.retriever.query_vectors(texts)
@@ -577,7 +583,9 @@ class RefusalPolicy:
             sims = vecs @ qvecs.T if len(sents) else None
             closest = [float(sims[:, j].max()) if sims is not None else -1.0 for j in range(len(texts))]
             stated = {
-                t: coverage[t][i] >= rs.part_coverage or closest[j] >= rs.part_sentence for j, t in enumerate(texts)
+                t: (states_phrase(t, h.paper.text_for_index) if t in terms else coverage[t][i] >= rs.part_coverage)
+                or closest[j] >= rs.part_sentence
+                for j, t in enumerate(texts)
             }
             if any(all(stated[p] for p in a) for a in alts):
                 complete.append(h)

@@ -1,0 +1,176 @@
+"""A topic's term, named by a paper's title, and a description of it in other words.
+
+A question that names a term and then describes it ("continual learning - methods that keep old
+skills while learning new tasks") is answered by the papers about the term: the description is an
+alternative wording, not a further part (:data:`rag.question.phrasing.RESTATING_DASH`,
+:func:`rag.question.parts.described_head`), the term is searched as abstracts name it ("regime"
+dropped: :func:`rag.question.phrasing.without_generic`), and a paper whose title names the term
+belongs to the answer however far its sentences are from the description
+(:meth:`rag.route.membership.Membership.titled`). Phrasings here are not in the eval files.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rag.index.catalogue import Catalogue
+from rag.question.parts import described_head
+from rag.question.phrasing import facets, named_terms, without_generic
+from rag.question.plan import AskPlan
+from rag.question.reader import Reader
+from rag.route.membership import Membership
+from rag.types import PaperHit
+from store.papers import make_paper
+
+# --- the reader (fast) -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("topic", "alternatives"),
+    [
+        (
+            "continual learning - methods that keep old skills while a network learns new tasks",
+            ("continual learning", "methods that keep old skills while a network learns new tasks"),
+        ),
+        (
+            "model merging - i.e. averaging the weights of fine-tuned models",
+            ("model merging", "averaging the weights of fine-tuned models"),
+        ),
+        # a dash before a frame word asks for the papers; one before a list or a restriction splits nothing new
+        ("label noise in crowdsourcing - any method that models annotator skill", ()),
+        (
+            "efficient vision transformers - fewer tokens / less memory",
+            ("efficient vision transformers - fewer tokens", "less memory"),
+        ),
+    ],
+)
+def test_a_dash_before_a_restatement_makes_the_term_and_its_description_alternatives(topic, alternatives):
+    assert facets(topic) == alternatives
+
+
+@pytest.mark.parametrize(
+    ("topic", "head"),
+    [
+        ("continual learning - methods that keep old skills while a network learns new tasks", "continual learning"),
+        ("grokking - where a network generalizes long after memorizing", "grokking"),
+        ("label noise in crowdsourcing - any method that models annotator skill", ""),
+    ],
+)
+def test_a_term_restated_after_a_dash_is_the_head_of_the_topic(topic, head):
+    assert described_head(topic) == head
+
+
+@pytest.mark.parametrize(
+    ("phrase", "bare"),
+    [
+        ("lazy training regime", "lazy training"),
+        ("the overparameterized setting", "the overparameterized"),
+        ("tasks", "tasks"),
+    ],
+)
+def test_a_generic_noun_ending_a_term_is_dropped(phrase, bare):
+    assert without_generic(phrase) == bare
+
+
+def test_bare_terms_are_short_phrases_of_content_words_only():
+    got = named_terms(["continual learning", "what they forget", "lazy training regime", "mixture-of-experts", "a b"])
+    assert got == ("continual learning", "lazy training", "mixture-of-experts")
+    assert named_terms(["spectral methods for learning latent variable models from moments"]) == ()
+
+
+def test_the_reader_searches_a_described_term_as_abstracts_name_it():
+    reader = Reader(Catalogue([make_paper("x", "We study lazy training of wide networks.")]))
+    plan = reader.read("Which papers study the lazy training regime, where weights barely move from initialization?")
+    assert isinstance(plan, AskPlan)
+    assert plan.topic.head == "lazy training regime"
+    assert "lazy training" in plan.topic.facets and "lazy training regime" not in plan.topic.facets
+    assert "lazy training" in plan.topic.named
+
+
+class _NoRetriever:
+    """Membership.titled reads titles only."""
+
+
+def test_a_title_naming_a_term_puts_its_paper_among_the_titled():
+    named = make_paper("named", "We bound sequential updates.", title="A Note on Continual Learning Bounds")
+    other = make_paper("other", "Continual learning is hard. We study dropout.", title="Dropout Revisited")
+    untitled = make_paper("untitled", "Continual learning without a title.")
+    hits = [PaperHit(p, 1.0) for p in (other, named, untitled)]
+    assert [h.paper.id for h in Membership.titled(("continual learning",), hits)] == ["named"]
+    assert Membership.titled((), hits) == []
+
+
+# --- the route, on a real store with the bundled embedder (slow) --------------------------------
+
+PAPERS = [
+    # about the term, titled by it, its abstract in formulas far from the question's description
+    {
+        "id": "cl-bounds",
+        "title": "Sharper Bounds for Continual Learning",
+        "abstract": "We analyse sequential least squares over T episodes with drift $\\delta_t$. Our bounds are "
+        "$O(\\sqrt{T}\\,\\bar\\delta)$, improving on prior rates by a factor of $\\log T$. Lower bounds show the "
+        "rate is tight up to constants.",
+    },
+    # about the term, stated in its sentences
+    {
+        "id": "cl-replay",
+        "title": "ReplayLite: Cheap Rehearsal",
+        "abstract": "Continual learning asks a network to learn new tasks one after another without forgetting old "
+        "skills. We propose ReplayLite, which keeps a small buffer of past examples and replays them while new "
+        "tasks are learned. ReplayLite reduces forgetting by 30% on split CIFAR-100.",
+    },
+    {
+        "id": "cl-adapters",
+        "title": "Adapter Stacks",
+        "abstract": "Networks trained on a sequence of tasks forget earlier ones. We add a new adapter per task and "
+        "freeze the old ones, so old skills are kept while new tasks are learned. Adapter stacks match joint "
+        "training on five-task benchmarks.",
+    },
+    # neighbours: learning rates, pruning, federated training
+    {
+        "id": "lr-warmup",
+        "title": "Why Warmup Works",
+        "abstract": "Learning rate warmup stabilizes early training of transformers. We show warmup lets the "
+        "network reach flatter regions before the learning rate peaks. Removing warmup diverges at large batch "
+        "sizes.",
+    },
+    {
+        "id": "prune",
+        "title": "Pruning Before Training",
+        "abstract": "We prune networks at initialization using gradient signal. The pruned networks keep accuracy "
+        "at 90% sparsity on ImageNet. Pruning early saves training compute.",
+    },
+    {
+        "id": "fed",
+        "title": "Federated Averaging with Drift Correction",
+        "abstract": "Clients in federated learning hold different data. We correct client drift with control "
+        "variates. Our method converges faster on non-iid splits.",
+    },
+]
+
+
+@pytest.fixture(scope="module")
+def titled(tmp_path_factory, embedder):
+    from conftest import pipeline_over
+
+    home = tmp_path_factory.mktemp("titled_home")
+    src = home / "titled.jsonl"
+    src.write_text("\n".join(json.dumps(p) for p in PAPERS))
+    return pipeline_over(home, [src], embedder)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which papers do continual learning - methods that keep old skills while a network learns new tasks?",
+        "papers on continual learning, i.e. training on a stream of tasks without losing what was learned earlier",
+    ],
+)
+def test_a_paper_titled_by_the_described_term_is_listed_beside_those_that_state_it(titled, question):
+    answer = titled.ask(question)
+    assert not answer.refused, answer.text
+    cited = {c.paper_id for c in answer.citations}
+    assert "cl-bounds" in cited
+    assert cited <= {"cl-bounds", "cl-replay", "cl-adapters"}

@@ -189,3 +189,21 @@ def test_an_author_no_record_names_gets_an_empty_filter_that_says_why():
     cited = {"we", "formulation", "hinton", "product", "experts"}
     assert stated_person("Which papers by Geoffrey Hinton are in the collection?", cited) == "Geoffrey Hinton"
     assert read_and_plan(Filters(auto=False), "papers by Sergey Levine", {"s": seedlike[0]}, index)[0].allowed is None
+
+
+def test_a_title_names_its_method_with_one_capitalised_word_no_dictionary_holds():
+    # "Exphormer: Sparse Transformers for Graphs" names Exphormer, though the word has no inner
+    # capitals (a new user's "Compare Exphormer and GOAT" read "Exphormer and" as the aspect);
+    # "Transformers: A Survey" names nothing: the word is English
+    papers = [
+        make_paper("exph", "Graph transformers scale poorly. We introduce a sparse attention framework built on "
+                   "virtual global nodes and expander graphs.", title="Exphormer: Sparse Transformers for Graphs"),
+        make_paper("goat", "We propose GOAT, a scalable global graph transformer.",
+                   title="GOAT: A Global Transformer on Large-scale Graphs"),
+        make_paper("survey", "We review transformer architectures for sequence modelling.",
+                   title="Transformers: A Survey of Attention Models"),
+    ]
+    cat = Catalogue(papers)
+    assert read_question("Compare Exphormer and GOAT", cat).named_ids == ("exph", "goat")
+    assert read_question("what does exphormer propose?", cat).named_ids == ("exph",)
+    assert read_question("What do transformers propose?", cat).named_ids == ()

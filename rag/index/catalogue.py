@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from rapidfuzz import fuzz, process
 
 from rag.index.authors import AuthorIndex
-from rag.lexicon import lemma, stem
+from rag.lexicon import english_word, lemma, stem
 from rag.text import named_entities, normalize, normalize_case_keep
 from store.distinct import distinct_labels
 from store.labels import title_name, typed_form
@@ -25,6 +25,18 @@ from store.papers import Paper
 __all__ = ["TERM_SHARE", "Catalogue", "NameIndex"]
 
 _RUN = re.compile(r"[\w-]+")
+_TITLE_HEAD = re.compile(r"^\s*([A-Z][a-z]+[A-Za-z]*)\s*:\s+\S")
+
+
+def _title_name(title: str) -> str | None:
+    """The name a title gives its method before a colon: a coined name (:func:`store.labels.title_name`:
+    "PLay: Parametrically Conditioned ...") or one capitalised word no English dictionary holds
+    ("Exphormer: Sparse Transformers for Graphs" -> "Exphormer"; "Transformers: A Survey" names none)."""
+    named = title_name(title)
+    if named:
+        return named
+    m = _TITLE_HEAD.match(title)
+    return m.group(1) if m and not english_word(m.group(1).lower()) else None
 _WORD = re.compile(r"[A-Za-z][\w-]*")
 TITLE_MATCH_MIN = 92.0
 """Least rapidfuzz ratio (0-100) between a title asked for and a record's title for the record to be
@@ -97,10 +109,10 @@ class NameIndex:
         # names titles state -> the papers whose title states them
         titled: dict[str, set[str]] = defaultdict(set)
         for p in papers:
-            if p.title and (stated := title_name(p.title)):
+            if p.title and (stated := _title_name(p.title)):
                 titled[normalize(stated)].add(p.id)
         for p in papers:
-            stated = (title_name(p.title) or "") if p.title else ""
+            stated = (_title_name(p.title) or "") if p.title else ""
             own = () if p.describes else (p.label,)
             for name in dict.fromkeys((*own, *p.aliases, stated)):
                 if not name or name.endswith("…"):

@@ -641,6 +641,15 @@ class EvidenceSettings(_Section):
         "question without stated limitations quotes at most this many gap sentences. Set by hand (commit "
         "7429975), not fitted.",
     )
+    field_clause_weight: float = Field(
+        0.75,
+        ge=0.0,
+        le=1.0,
+        description="Factor on the cosine between a clause of a description of one paper and a sentence of its "
+        "abstract that does not speak of the paper's own work (rag.evidence.selector.EvidenceSelector.closest): "
+        "the clause is quoted from the paper's own claim unless a sentence on the field is clearly closer. "
+        "Set, not fitted: the middle of 0.6-0.9, over which the library_dev and library_own facts did not change.",
+    )
     elaboration_unit: int = Field(
         3,
         ge=0,

@@ -505,6 +505,26 @@ def test_each_clause_of_a_description_brings_the_sentence_closest_to_it():
     assert selector.closest(paper, []) == []
 
 
+def test_a_clause_of_a_description_is_quoted_from_the_papers_own_claim_before_the_fields():
+    # both sentences share the clause's words; the field's sentence shares one more, yet the
+    # paper's own claim ("we show ... can be seen as ...") is the one that states what it recasts
+    paper = make_paper(
+        "rank",
+        "Solver training for combinatorial outputs feeds predicted costs to a combinatorial solver. "
+        "We show that solver training can be seen as ranking feasible outputs in the right order. "
+        "We derive losses over pairs of outputs.",
+    )
+    selector = EvidenceSelector(HashingEmbedder(2**16), [paper])
+    own = selector.own_work(paper)
+    sents = selector.sentences(paper)[0]
+    assert [s.start in own for s in sents] == [False, True, True]
+    clause = "recasting solver training for combinatorial outputs as ranking feasible outputs"
+    field, claim = sents[0], sents[1]
+    sims = selector.similarity([clause], [field.text, claim.text])[0]
+    assert sims[0] > sims[1] > selector.settings.field_clause_weight * sims[0]  # the field is closer by cosine
+    assert [e.sentence for e in selector.closest(paper, [clause])] == [claim.text]
+
+
 def test_a_dataset_or_toolkit_contributed_for_evaluation_is_a_benchmark():
     evaluation = make_paper(
         "gui",

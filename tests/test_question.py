@@ -827,6 +827,28 @@ def test_a_description_of_one_paper_is_read_clause_by_clause(description, clause
 
 
 @pytest.mark.parametrize(
+    ("description", "clauses"),
+    [
+        (
+            "instead of pruning weights by magnitude, a paper that ranks them by their effect on the loss",
+            ["a paper that ranks them by their effect on the loss"],
+        ),
+        (
+            "a tokenizer learned jointly with the model, unlike fixed vocabularies; tested on code",
+            ["a tokenizer learned jointly with the model", "tested on code"],
+        ),
+        ("as opposed to sampling uniformly", []),
+    ],
+)
+def test_what_a_described_paper_is_contrasted_with_is_no_clause_of_it(description, clauses):
+    from rag.question.parts import description_clauses
+
+    got = description_clauses(description)
+    assert not any(w in c.lower() for c in got for w in ("magnitude", "fixed vocabularies", "uniformly")), got
+    assert got == clauses
+
+
+@pytest.mark.parametrize(
     ("question", "kept", "excluded"),
     [
         ("papers on (non-English) text classification", "text classification", "English"),

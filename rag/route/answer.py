@@ -591,15 +591,15 @@ class AnswerPipeline:
             sources = [Source(i + 1, h, [e] if e else []) for i, (h, e) in enumerate(zip(chosen, stating, strict=True))]
         else:
             clauses: list[str] = []
-            if not named and not ask.parts:
+            if not named:
                 # A paper described, not named ("that paper recasting X as Y, with losses over
-                # pairs or lists"): each clause of the description may be stated by another
-                # sentence, and the reader checks the paper by all of them.
-                clauses = description_clauses(ask.text)
-                if len(clauses) > 1:
+                # pairs or lists"): each clause of the description (of each of its parts) may be
+                # stated by another sentence, and the reader checks the paper by all of them.
+                clauses = [c for part in ask.parts or (ask,) for c in description_clauses(part.text)]
+                if len(clauses) > 1 and not ask.parts:
                     ask = replace(ask, parts=tuple(read_ask(c) for c in clauses))
                     per = max(per, min(len(clauses), self.settings.answer.description_clauses))
-                else:
+                elif len(clauses) <= 1:
                     clauses = []
             sources = [
                 Source(i + 1, h, self.evidence.select(ask, h.paper, k=per, qvec=qvec)) for i, h in enumerate(chosen)
@@ -641,6 +641,11 @@ class AnswerPipeline:
                 stated = [e for e in self.evidence.score(plan.ask, s.hit.paper) if _states_detail(plan, e)]
                 s.evidence = sorted(stated[:2], key=lambda e: e.start) or s.evidence
         whole = plan.ask.summary or {"problem", "method"} <= plan.ask.roles
+        # A paper the question describes rather than names ("is there work on telling generated
+        # graphs from real ones?") is answered with what it proposes, whole: the reader checks the
+        # description against the paper's own statement of its work, which carries what a
+        # description leaves out (its name, its setting, its scenarios).
+        described = not named and not listing and plan.detail is None
         for s in sources:
             # A list entry whose label is only the abstract's opening words says what the paper does,
             # so the reader can tell the papers apart.
@@ -650,7 +655,7 @@ class AnswerPipeline:
                 continue
             # A paper asked about as a whole also quotes how its approach works (the sentences that
             # elaborate its proposal: stages, components, training).
-            unit = [gist, *self.evidence.elaboration(s.hit.paper, gist)] if whole and not listing else [gist]
+            unit = [gist, *self.evidence.elaboration(s.hit.paper, gist)] if (whole or described) and not listing else [gist]
             have = {e.start for e in s.evidence}
             s.evidence = sorted([*s.evidence, *(e for e in unit if e.start not in have)], key=lambda e: e.start)
         return sources

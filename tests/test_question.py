@@ -1041,3 +1041,28 @@ def test_a_detail_word_inside_a_papers_name_is_no_detail_asked():
 def test_and_before_a_question_of_its_own_asks_it_not_the_previous_question(cat, question, again):
     follow = read_question(question, cat).follow
     assert (follow is not None and follow.kind == "what_about") is again, follow
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "the paper where spiking networks defined by differential equations get learnable delays and solve a memory task",
+        "Looking for a method that maps the skills of one robot onto a differently shaped robot, and works without paired data",
+        "which work makes rendering differentiable and learns shapes from photos?",
+        "Which papers combine differential privacy and federated learning?",
+    ],
+)
+def test_a_word_that_only_begins_like_differ_asks_for_no_comparison(cat, question):
+    # "differential", "differently", "differentiable" name a field or a manner, not how papers differ
+    plan = Reader(cat).read(question)
+    assert isinstance(plan, AskPlan), (question, type(plan).__name__)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["How do DANCE and APM differ?", "what is the difference between DANCE and APM?", "DANCE differs from APM how?"],
+)
+def test_the_forms_of_differ_still_ask_for_a_comparison(cat, question):
+    from rag.question.plan import ComparePlan
+
+    assert isinstance(Reader(cat).read(question), ComparePlan), question

@@ -279,6 +279,17 @@ class RetrievalSettings(_Section):
         "(the choice made without it): 111 and 30. benchmarks/questions/library_lists.jsonl, not used: 8 of 8 "
         "either way.",
     )
+    description_fit_share: float = Field(
+        0.95,
+        ge=0.0,
+        le=1.0,
+        description="A description of one paper in several clauses is answered by the paper that states its clauses "
+        "best alone, unless another probable paper (retrieval.description_membership) states them at least this "
+        "share as well (rag.route.membership.Membership.clause_fit): the other is then a reading as close, and is "
+        "listed. Measured on the described papers answered with a list (library_dev, library_own; dev and its "
+        "rephrasings have none): 5 other papers at 0.78-0.94 of the winner's fit, none of them the paper meant; "
+        "any share in 0.95-1.0 leaves each out, also with one question left out.",
+    )
     mention_membership: float = Field(
         0.15,
         ge=0.0,

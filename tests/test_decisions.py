@@ -541,3 +541,38 @@ def test_a_dataset_or_toolkit_contributed_for_evaluation_is_a_benchmark():
     for asked in (("benchmark",), ("benchmarks",), ("testbed",)):
         assert [h.paper.id for h in membership.contributors(asked, hits)] == ["gui"], asked
     assert {h.paper.id for h in membership.contributors(("dataset",), hits)} == {"gui", "new"}
+
+
+@pytest.mark.parametrize(
+    ("fits", "answered"),
+    [
+        ({"own": 0.50, "near": 0.44, "far": 0.30}, ["own"]),  # the neighbour states the clauses clearly worse
+        ({"own": 0.50, "near": 0.49, "far": 0.30}, ["own", "near"]),  # as well: a reading as close, listed
+    ],
+)
+def test_a_description_in_clauses_is_answered_alone_unless_another_paper_states_them_as_well(
+    monkeypatch, fits, answered
+):
+    from rag.route.answer import AnswerPipeline
+    from rag.settings import Settings
+
+    papers = [
+        make_paper("own", "We cast solver training as ranking feasible solutions. We derive pairwise losses."),
+        make_paper("near", "We smooth combinatorial solvers with noise to train predictors end to end."),
+        make_paper("far", "We study regret bounds of bandits."),
+    ]
+    retriever = FakeRetriever(papers)
+    reader = Reader(Catalogue(papers))
+    pipe = AnswerPipeline(retriever, FakeEvidence(papers), None, Settings(), reader=reader)  # type: ignore[arg-type]
+    description = "the paper recasting solver training as ranking solutions, with losses over pairs"
+    plan = reader.read(description)
+    assert isinstance(plan, AskPlan) and plan.topic.number != "many"
+    retrieval = retriever.search(plan.topic.search)
+    by_id = {h.paper.id: h for h in retrieval.hits}
+    # both probable enough to join a description's answer (retrieval.description_membership)
+    scored = [(by_id["near"], 0.9), (by_id["own"], 0.85), (by_id["far"], 0.8)]
+    monkeypatch.setattr(pipe.membership, "members", lambda *_a, **_k: scored)
+    monkeypatch.setattr(
+        pipe.membership, "clause_fit", lambda clauses, hits: np.array([fits[h.paper.id] for h in hits])
+    )
+    assert [h.paper.id for h in pipe.found(plan.topic, retrieval).chosen] == answered

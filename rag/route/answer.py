@@ -419,8 +419,13 @@ class AnswerPipeline:
                 members = [by_clauses, *(h for h in members if h is not by_clauses)]
             if not many and members:
                 # A description of one paper is answered by its most probable paper alone; another
-                # joins it only when it is as clearly described (retrieval.description_membership).
+                # joins it only when it is as clearly described (retrieval.description_membership)
+                # and, for a description of several clauses, states them nearly as well as the paper
+                # that states them best (retrieval.description_fit_share).
                 members = members[:1] + [h for h, p in scored if h is not members[0] and p >= rs.description_membership]
+                if by_clauses is not None and len(members) > 1:
+                    fit = self.membership.clause_fit(description_clauses(topic.text), members)
+                    members = members[:1] + [h for h, f in zip(members[1:], fit[1:], strict=True) if f >= rs.description_fit_share * fit[0]]
             # Below the answer's probability but above the floor of a mention: named after the
             # answer, not cited (the gold sets count a paper that is about the topic, not one
             # that mentions it).

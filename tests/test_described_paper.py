@@ -89,7 +89,9 @@ def test_each_clause_of_a_description_is_quoted_from_the_papers_own_claim(family
 
 def test_a_described_paper_is_quoted_with_what_it_proposes_whole(family):
     # the description says nothing of the scenarios; the paper's statement of its work does
-    ans = family.ask("which paper tells apart graphs made by generative models from real ones, like a deepfake detector?")
+    ans = family.ask(
+        "which paper tells apart graphs made by generative models from real ones, like a deepfake detector?"
+    )
     assert [c.paper_id for c in ans.citations] == ["graphs"], ans.text
     sentences = quoted(ans, "graphs")
     assert any(s.startswith("We propose GraphSpot") for s in sentences), sentences

@@ -1046,8 +1046,8 @@ def test_and_before_a_question_of_its_own_asks_it_not_the_previous_question(cat,
 @pytest.mark.parametrize(
     "question",
     [
-        "the paper where spiking networks defined by differential equations get learnable delays and solve a memory task",
-        "Looking for a method that maps the skills of one robot onto a differently shaped robot, and works without paired data",
+        "the paper where spiking networks defined by differential equations get learnable delays and solve a task",
+        "Looking for a method that maps the skills of one robot onto a differently shaped robot, without paired data",
         "which work makes rendering differentiable and learns shapes from photos?",
         "Which papers combine differential privacy and federated learning?",
     ],

@@ -425,7 +425,8 @@ class AnswerPipeline:
                 members = members[:1] + [h for h, p in scored if h is not members[0] and p >= rs.description_membership]
                 if by_clauses is not None and len(members) > 1:
                     fit = self.membership.clause_fit(description_clauses(topic.text), members)
-                    members = members[:1] + [h for h, f in zip(members[1:], fit[1:], strict=True) if f >= rs.description_fit_share * fit[0]]
+                    least = rs.description_fit_share * fit[0]
+                    members = members[:1] + [h for h, f in zip(members[1:], fit[1:], strict=True) if f >= least]
             # Below the answer's probability but above the floor of a mention: named after the
             # answer, not cited (the gold sets count a paper that is about the topic, not one
             # that mentions it).
@@ -660,7 +661,9 @@ class AnswerPipeline:
                 continue
             # A paper asked about as a whole also quotes how its approach works (the sentences that
             # elaborate its proposal: stages, components, training).
-            unit = [gist, *self.evidence.elaboration(s.hit.paper, gist)] if (whole or described) and not listing else [gist]
+            unit = [gist]
+            if (whole or described) and not listing:
+                unit += self.evidence.elaboration(s.hit.paper, gist)
             have = {e.start for e in s.evidence}
             s.evidence = sorted([*s.evidence, *(e for e in unit if e.start not in have)], key=lambda e: e.start)
         return sources

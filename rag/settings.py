@@ -288,7 +288,18 @@ class RetrievalSettings(_Section):
         "share as well (rag.route.membership.Membership.clause_fit): the other is then a reading as close, and is "
         "listed. Measured on the described papers answered with a list (library_dev, library_own; dev and its "
         "rephrasings have none): 5 other papers at 0.78-0.94 of the winner's fit, none of them the paper meant; "
-        "any share in 0.95-1.0 leaves each out, also with one question left out.",
+        "any share in 0.95-1.0 leaves each out, also with one question left out. Only for a description of at "
+        "least description_fit_clauses clauses.",
+    )
+    description_fit_clauses: int = Field(
+        3,
+        ge=2,
+        le=10,
+        description="Fewest clauses of a description for description_fit_share to apply. A topic of two clauses is "
+        "often a subject and its alternatives ('diffusion models, whether continuous or masked/discrete', 'efficient "
+        "LLM agents - less thinking / less context'), met by one paper per alternative at 0.83-0.86 of the best "
+        "fit (two rephrasings of dev, both papers right); the descriptions answered with a wrong second paper "
+        "(library_own) have three or four.",
     )
     mention_membership: float = Field(
         0.15,

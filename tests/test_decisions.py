@@ -543,15 +543,24 @@ def test_a_dataset_or_toolkit_contributed_for_evaluation_is_a_benchmark():
     assert {h.paper.id for h in membership.contributors(("dataset",), hits)} == {"gui", "new"}
 
 
+LONG = "the paper recasting solver training as ranking solutions, with losses over pairs, tested on knapsacks"
+
+
 @pytest.mark.parametrize(
-    ("fits", "answered"),
+    ("description", "fits", "answered"),
     [
-        ({"own": 0.50, "near": 0.44, "far": 0.30}, ["own"]),  # the neighbour states the clauses clearly worse
-        ({"own": 0.50, "near": 0.49, "far": 0.30}, ["own", "near"]),  # as well: a reading as close, listed
+        (LONG, {"own": 0.50, "near": 0.44, "far": 0.30}, ["own"]),  # the neighbour states the clauses worse
+        (LONG, {"own": 0.50, "near": 0.49, "far": 0.30}, ["own", "near"]),  # as well: a reading as close, listed
+        # two clauses: a subject and its alternatives, each of which another paper may state
+        (
+            "training for combinatorial solvers, ranking feasible solutions or smoothing solver costs",
+            {"own": 0.50, "near": 0.40, "far": 0.30},
+            ["own", "near", "far"],
+        ),
     ],
 )
 def test_a_description_in_clauses_is_answered_alone_unless_another_paper_states_them_as_well(
-    monkeypatch, fits, answered
+    monkeypatch, description, fits, answered
 ):
     from rag.route.answer import AnswerPipeline
     from rag.settings import Settings
@@ -564,7 +573,6 @@ def test_a_description_in_clauses_is_answered_alone_unless_another_paper_states_
     retriever = FakeRetriever(papers)
     reader = Reader(Catalogue(papers))
     pipe = AnswerPipeline(retriever, FakeEvidence(papers), None, Settings(), reader=reader)  # type: ignore[arg-type]
-    description = "the paper recasting solver training as ranking solutions, with losses over pairs"
     plan = reader.read(description)
     assert isinstance(plan, AskPlan) and plan.topic.number != "many"
     retrieval = retriever.search(plan.topic.search)

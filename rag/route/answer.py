@@ -420,11 +420,12 @@ class AnswerPipeline:
             if not many and members:
                 # A description of one paper is answered by its most probable paper alone; another
                 # joins it only when it is as clearly described (retrieval.description_membership)
-                # and, for a description of several clauses, states them nearly as well as the paper
-                # that states them best (retrieval.description_fit_share).
+                # and, for a description of several clauses (retrieval.description_fit_clauses), states
+                # them nearly as well as the paper that states them best (retrieval.description_fit_share).
                 members = members[:1] + [h for h, p in scored if h is not members[0] and p >= rs.description_membership]
-                if by_clauses is not None and len(members) > 1:
-                    fit = self.membership.clause_fit(description_clauses(topic.text), members)
+                clauses = description_clauses(topic.text)
+                if by_clauses is not None and len(members) > 1 and len(clauses) >= rs.description_fit_clauses:
+                    fit = self.membership.clause_fit(clauses, members)
                     least = rs.description_fit_share * fit[0]
                     members = members[:1] + [h for h, f in zip(members[1:], fit[1:], strict=True) if f >= least]
             # Below the answer's probability but above the floor of a mention: named after the

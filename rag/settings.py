@@ -304,6 +304,28 @@ class RetrievalSettings(_Section):
         "(the choice made without it): 111 and 30. benchmarks/questions/library_lists.jsonl, not used: 8 of 8 "
         "either way.",
     )
+    description_fit_share: float = Field(
+        0.95,
+        ge=0.0,
+        le=1.0,
+        description="A description of one paper in several clauses is answered by the paper that states its clauses "
+        "best alone, unless another probable paper (retrieval.description_membership) states them at least this "
+        "share as well (rag.route.membership.Membership.clause_fit): the other is then a reading as close, and is "
+        "listed. Measured on the described papers answered with a list (library_dev, library_own; dev and its "
+        "rephrasings have none): 5 other papers at 0.78-0.94 of the winner's fit, none of them the paper meant; "
+        "any share in 0.95-1.0 leaves each out, also with one question left out. Only for a description of at "
+        "least description_fit_clauses clauses.",
+    )
+    description_fit_clauses: int = Field(
+        3,
+        ge=2,
+        le=10,
+        description="Fewest clauses of a description for description_fit_share to apply. A topic of two clauses is "
+        "often a subject and its alternatives ('diffusion models, whether continuous or masked/discrete', 'efficient "
+        "LLM agents - less thinking / less context'), met by one paper per alternative at 0.83-0.86 of the best "
+        "fit (two rephrasings of dev, both papers right); the descriptions answered with a wrong second paper "
+        "(library_own) have three or four.",
+    )
     mention_membership: float = Field(
         0.15,
         ge=0.0,
@@ -665,6 +687,17 @@ class EvidenceSettings(_Section):
         "gets all of it ('However, these approaches ...' + 'This design ..., leading to ...'); a limitations "
         "question without stated limitations quotes at most this many gap sentences. Set by hand (commit "
         "7429975), not fitted.",
+    )
+    field_clause_weight: float = Field(
+        0.75,
+        ge=0.0,
+        le=1.0,
+        description="Factor on the cosine between a clause of a description of one paper and a sentence of its "
+        "abstract that does not speak of the paper's own work (rag.evidence.selector.EvidenceSelector.closest): "
+        "the clause is quoted from the paper's own claim unless a sentence on the field is clearly closer. "
+        "Set by hand, then measured at 0.6, 0.75, 0.9 and 1.0 (no weight) on the described papers of library_dev and "
+        "library_own: facts 0.932 / 0.761 at 0.6 and 0.75, 0.905 / 0.761 at 0.9 and 1.0; one question changes "
+        "(a clause a field's sentence states with its subject words), so the value is not fitted.",
     )
     elaboration_unit: int = Field(
         3,

@@ -505,6 +505,26 @@ def test_each_clause_of_a_description_brings_the_sentence_closest_to_it():
     assert selector.closest(paper, []) == []
 
 
+def test_a_clause_of_a_description_is_quoted_from_the_papers_own_claim_before_the_fields():
+    # both sentences share the clause's words; the field's sentence shares one more, yet the
+    # paper's own claim ("we show ... can be seen as ...") is the one that states what it recasts
+    paper = make_paper(
+        "rank",
+        "Solver training for combinatorial outputs feeds predicted costs to a combinatorial solver. "
+        "We show that solver training can be seen as ranking feasible outputs in the right order. "
+        "We derive losses over pairs of outputs.",
+    )
+    selector = EvidenceSelector(HashingEmbedder(2**16), [paper])
+    own = selector.own_work(paper)
+    sents = selector.sentences(paper)[0]
+    assert [s.start in own for s in sents] == [False, True, True]
+    clause = "recasting solver training for combinatorial outputs as ranking feasible outputs"
+    field, claim = sents[0], sents[1]
+    sims = selector.similarity([clause], [field.text, claim.text])[0]
+    assert sims[0] > sims[1] > selector.settings.field_clause_weight * sims[0]  # the field is closer by cosine
+    assert [e.sentence for e in selector.closest(paper, [clause])] == [claim.text]
+
+
 def test_a_dataset_or_toolkit_contributed_for_evaluation_is_a_benchmark():
     evaluation = make_paper(
         "gui",
@@ -551,3 +571,46 @@ def test_an_open_question_lists_beside_its_best_paper_a_probable_one_that_states
     assert [h.paper.id for h in pipe._peers(topic, scored, [hits["fit"]])] == ["net"]
     # a paper already in the answer is not repeated
     assert pipe._peers(topic, scored, [hits["fit"], hits["net"]]) == []
+
+
+LONG = "the paper recasting solver training as ranking solutions, with losses over pairs, tested on knapsacks"
+
+
+@pytest.mark.parametrize(
+    ("description", "fits", "answered"),
+    [
+        (LONG, {"own": 0.50, "near": 0.44, "far": 0.30}, ["own"]),  # the neighbour states the clauses worse
+        (LONG, {"own": 0.50, "near": 0.49, "far": 0.30}, ["own", "near"]),  # as well: a reading as close, listed
+        # two clauses: a subject and its alternatives, each of which another paper may state
+        (
+            "training for combinatorial solvers, ranking feasible solutions or smoothing solver costs",
+            {"own": 0.50, "near": 0.40, "far": 0.30},
+            ["own", "near", "far"],
+        ),
+    ],
+)
+def test_a_description_in_clauses_is_answered_alone_unless_another_paper_states_them_as_well(
+    monkeypatch, description, fits, answered
+):
+    from rag.route.answer import AnswerPipeline
+    from rag.settings import Settings
+
+    papers = [
+        make_paper("own", "We cast solver training as ranking feasible solutions. We derive pairwise losses."),
+        make_paper("near", "We smooth combinatorial solvers with noise to train predictors end to end."),
+        make_paper("far", "We study regret bounds of bandits."),
+    ]
+    retriever = FakeRetriever(papers)
+    reader = Reader(Catalogue(papers))
+    pipe = AnswerPipeline(retriever, FakeEvidence(papers), None, Settings(), reader=reader)  # type: ignore[arg-type]
+    plan = reader.read(description)
+    assert isinstance(plan, AskPlan) and plan.topic.number != "many"
+    retrieval = retriever.search(plan.topic.search)
+    by_id = {h.paper.id: h for h in retrieval.hits}
+    # both probable enough to join a description's answer (retrieval.description_membership)
+    scored = [(by_id["near"], 0.9), (by_id["own"], 0.85), (by_id["far"], 0.8)]
+    monkeypatch.setattr(pipe.membership, "members", lambda *_a, **_k: scored)
+    monkeypatch.setattr(
+        pipe.membership, "clause_fit", lambda clauses, hits: np.array([fits[h.paper.id] for h in hits])
+    )
+    assert [h.paper.id for h in pipe.found(plan.topic, retrieval).chosen] == answered

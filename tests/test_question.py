@@ -827,6 +827,28 @@ def test_a_description_of_one_paper_is_read_clause_by_clause(description, clause
 
 
 @pytest.mark.parametrize(
+    ("description", "clauses"),
+    [
+        (
+            "instead of pruning weights by magnitude, a paper that ranks them by their effect on the loss",
+            ["a paper that ranks them by their effect on the loss"],
+        ),
+        (
+            "a tokenizer learned jointly with the model, unlike fixed vocabularies; tested on code",
+            ["a tokenizer learned jointly with the model", "tested on code"],
+        ),
+        ("as opposed to sampling uniformly", []),
+    ],
+)
+def test_what_a_described_paper_is_contrasted_with_is_no_clause_of_it(description, clauses):
+    from rag.question.parts import description_clauses
+
+    got = description_clauses(description)
+    assert not any(w in c.lower() for c in got for w in ("magnitude", "fixed vocabularies", "uniformly")), got
+    assert got == clauses
+
+
+@pytest.mark.parametrize(
     ("question", "kept", "excluded"),
     [
         ("papers on (non-English) text classification", "text classification", "English"),
@@ -1019,3 +1041,28 @@ def test_a_detail_word_inside_a_papers_name_is_no_detail_asked():
 def test_and_before_a_question_of_its_own_asks_it_not_the_previous_question(cat, question, again):
     follow = read_question(question, cat).follow
     assert (follow is not None and follow.kind == "what_about") is again, follow
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "the paper where spiking networks defined by differential equations get learnable delays and solve a task",
+        "Looking for a method that maps the skills of one robot onto a differently shaped robot, without paired data",
+        "which work makes rendering differentiable and learns shapes from photos?",
+        "Which papers combine differential privacy and federated learning?",
+    ],
+)
+def test_a_word_that_only_begins_like_differ_asks_for_no_comparison(cat, question):
+    # "differential", "differently", "differentiable" name a field or a manner, not how papers differ
+    plan = Reader(cat).read(question)
+    assert isinstance(plan, AskPlan), (question, type(plan).__name__)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["How do DANCE and APM differ?", "what is the difference between DANCE and APM?", "DANCE differs from APM how?"],
+)
+def test_the_forms_of_differ_still_ask_for_a_comparison(cat, question):
+    from rag.question.plan import ComparePlan
+
+    assert isinstance(Reader(cat).read(question), ComparePlan), question

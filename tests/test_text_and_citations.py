@@ -547,3 +547,11 @@ def test_a_chat_template_token_after_a_sentence_opens_a_sentence_of_its_own():
     got = [s.text for s in split_sentences(text)]
     assert got[0] == "X raises recall to 91% on field records."
     assert all(text[s.start : s.end] == s.text for s in split_sentences(text))
+
+
+def test_what_a_paper_adds_to_a_known_method_asks_for_its_method():
+    from rag.question.roles import question_roles
+
+    for q in ("What does SparseFlow add to standard flow matching?", "what do they add over plain contrastive loss?"):
+        assert "method" in question_roles(q), q
+    assert "method" not in question_roles("which datasets are used?")

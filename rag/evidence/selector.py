@@ -250,15 +250,44 @@ class EvidenceSelector:
         return out
 
     def closest(self, paper: Paper, texts: Sequence[str]) -> list[Evidence]:
-        """For each of ``texts``, the sentence of ``paper`` closest to it (cosine of their
-        embeddings), each sentence once, in abstract order; scores are the cosines in [-1, 1].
-        ``[]`` for an abstract without sentences or no texts."""
+        """For each of ``texts`` (the clauses of a description of ``paper``), the sentence of its
+        abstract that states it: the closest by cosine of their embeddings, where a sentence that
+        does not speak of the paper's own work (:meth:`own_work`: "In this setting, the predictions
+        of a model are used as cost coefficients ...") counts ``settings.field_clause_weight`` x its
+        cosine, so a clause the paper's own claim states ("recasting X as getting the ordering of
+        feasible solutions right") is quoted from that claim ("we observe that X can be seen as a
+        learning-to-rank problem ..."), not from the field's sentence that shares its subject words.
+        Each sentence once, in abstract order; scores are the (weighted) values in [-1, 1]. ``[]``
+        for an abstract without sentences or no texts."""
         sents, vecs = self.sentences(paper)
         if not sents or not texts:
             return []
-        sims = vecs @ self.embedder.embed(list(texts)).T
-        best = {int(sims[:, j].argmax()): float(sims[:, j].max()) for j in range(len(texts))}
+        own = self.own_work(paper)
+        weight = np.array([1.0 if s.start in own else self.settings.field_clause_weight for s in sents])
+        sims = (vecs @ self.embedder.embed(list(texts)).T) * weight[:, None]
+        best: dict[int, float] = {}
+        for j in range(len(texts)):
+            i = int(sims[:, j].argmax())
+            best[i] = max(best.get(i, -1.0), float(sims[i, j]))
         return [Evidence(paper.id, sents[i].text, sents[i].start, sents[i].end, c) for i, c in sorted(best.items())]
+
+    def own_work(self, paper: Paper) -> set[int]:
+        """Start offsets of the sentences of ``paper``'s abstract that speak of the paper's own work:
+        in the first person ("we observe ...", "our method ..."), of its gap or contribution move
+        (:func:`abstract_moves`: the problem it takes on, what it does), or opening as a result
+        ("Experiments show ...") or as this work ("In this paper ..."). The others state the field
+        or prior work. A sentence naming the paper's label is not thereby its own: a label cut from
+        the title is often the field's name ("Decision-Focused Learning")."""
+        sents, _ = self.sentences(paper)
+        moves = self.moves(paper)
+        return {
+            s.start
+            for s in sents
+            if FIRST_PERSON.search(s.text)
+            or moves.get(s.start) in ("gap", "contribution")
+            or RESULT_LEAD.search(s.text)
+            or _THIS_WORK.search(s.text)
+        }
 
     def gist(self, paper: Paper) -> Evidence | None:
         """The sentence that says what the paper does, or ``None`` when none does.

@@ -65,6 +65,9 @@ def bare_compound(part: str, max_terms: int) -> bool:
     return 2 <= len(terms) <= max_terms and all(w in terms for w in words)
 
 
+_CONTRASTED = re.compile(rf"{_VOCABULARY['part_contrast'].source}[^,;:?.]*[,;:]?", re.I)
+
+
 def description_clauses(description: str) -> list[str]:
     """The clauses of a description of one paper, each of which one sentence of its abstract may
     state: "that paper recasting predict-then-optimize training as getting the ordering of feasible
@@ -73,13 +76,18 @@ def description_clauses(description: str) -> list[str]:
 
     Split at commas, semicolons, colons, parentheses and dashes, and before the words that open
     another clause (``clause_boundary``: "that", "where", "with", "evaluated", ...); a piece of
-    fewer than :data:`DESCRIPTION_CLAUSE_TERMS` content terms joins the one before it.
+    fewer than :data:`DESCRIPTION_CLAUSE_TERMS` content terms joins the one before it. What the
+    paper is contrasted with (``part_contrast`` up to the next comma: "Rather than only detecting
+    that the data changed, ...") is no clause: the paper does not do it.
 
     Returns:
-        The clauses in order; ``[description]`` when it has one.
+        The clauses in order; ``[description]`` when it has one; ``[]`` when all of it is a contrast.
     """
+    kept = _CONTRASTED.sub(" ", description)
+    if not content_terms(kept):
+        return []
     out: list[str] = []
-    for piece in (p.strip() for p in _CLAUSE.split(description)):
+    for piece in (p.strip() for p in _CLAUSE.split(kept)):
         if not piece:
             continue
         if out and len(content_terms(piece)) < DESCRIPTION_CLAUSE_TERMS:
@@ -89,7 +97,7 @@ def description_clauses(description: str) -> list[str]:
     if len(out) > 1 and len(content_terms(out[0])) < DESCRIPTION_CLAUSE_TERMS:
         first = out.pop(0)
         out[0] = f"{first} {out[0]}"
-    return out or [description]
+    return out or [kept.strip()]
 
 
 def without_paper_description(question: str) -> str:

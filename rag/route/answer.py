@@ -423,10 +423,19 @@ class AnswerPipeline:
                 members = [by_clauses, *(h for h in members if h is not by_clauses)]
             if not many and members:
                 # A description of one paper is answered by its most probable paper alone; another
-                # joins it only when it is as clearly described (retrieval.description_membership).
+                # joins it only when it is as clearly described (retrieval.description_membership)
+                # and, for a description of several clauses (retrieval.description_fit_clauses), states
+                # them nearly as well as the paper that states them best (retrieval.description_fit_share).
                 members = members[:1] + [h for h, p in scored if h is not members[0] and p >= rs.description_membership]
-                if topic.number == "open" and topic.ask.slot is None:
-                    # a slot asked ("how many tasks does it contain?") is asked of one paper
+                clauses = description_clauses(topic.text)
+                if by_clauses is not None and len(members) > 1 and len(clauses) >= rs.description_fit_clauses:
+                    fit = self.membership.clause_fit(clauses, members)
+                    least = rs.description_fit_share * fit[0]
+                    members = members[:1] + [h for h, f in zip(members[1:], fit[1:], strict=True) if f >= least]
+                elif topic.number == "open" and topic.ask.slot is None and len(clauses) < rs.description_fit_clauses:
+                    # a topic that may ask for one paper or several; a slot asked ("how many tasks
+                    # does it contain?") is asked of one paper, and a description in several
+                    # clauses singles one out (retrieval.description_fit_clauses)
                     members += self._peers(topic, scored, members)
             # Below the answer's probability but above the floor of a mention: named after the
             # answer, not cited (the gold sets count a paper that is about the topic, not one
@@ -614,15 +623,15 @@ class AnswerPipeline:
             sources = [Source(i + 1, h, [e] if e else []) for i, (h, e) in enumerate(zip(chosen, stating, strict=True))]
         else:
             clauses: list[str] = []
-            if not named and not ask.parts:
+            if not named:
                 # A paper described, not named ("that paper recasting X as Y, with losses over
-                # pairs or lists"): each clause of the description may be stated by another
-                # sentence, and the reader checks the paper by all of them.
-                clauses = description_clauses(ask.text)
-                if len(clauses) > 1:
+                # pairs or lists"): each clause of the description (of each of its parts) may be
+                # stated by another sentence, and the reader checks the paper by all of them.
+                clauses = [c for part in ask.parts or (ask,) for c in description_clauses(part.text)]
+                if len(clauses) > 1 and not ask.parts:
                     ask = replace(ask, parts=tuple(read_ask(c) for c in clauses))
                     per = max(per, min(len(clauses), self.settings.answer.description_clauses))
-                else:
+                elif len(clauses) <= 1:
                     clauses = []
             sources = [
                 Source(i + 1, h, self.evidence.select(ask, h.paper, k=per, qvec=qvec)) for i, h in enumerate(chosen)
@@ -664,6 +673,11 @@ class AnswerPipeline:
                 stated = [e for e in self.evidence.score(plan.ask, s.hit.paper) if _states_detail(plan, e)]
                 s.evidence = sorted(stated[:2], key=lambda e: e.start) or s.evidence
         whole = plan.ask.summary or {"problem", "method"} <= plan.ask.roles
+        # A paper the question describes rather than names ("is there work on telling generated
+        # graphs from real ones?") is answered with what it proposes, whole: the reader checks the
+        # description against the paper's own statement of its work, which carries what a
+        # description leaves out (its name, its setting, its scenarios).
+        described = not named and not listing and plan.detail is None
         for s in sources:
             # A list entry whose label is only the abstract's opening words says what the paper does,
             # so the reader can tell the papers apart.
@@ -673,7 +687,9 @@ class AnswerPipeline:
                 continue
             # A paper asked about as a whole also quotes how its approach works (the sentences that
             # elaborate its proposal: stages, components, training).
-            unit = [gist, *self.evidence.elaboration(s.hit.paper, gist)] if whole and not listing else [gist]
+            unit = [gist]
+            if (whole or described) and not listing:
+                unit += self.evidence.elaboration(s.hit.paper, gist)
             have = {e.start for e in s.evidence}
             s.evidence = sorted([*s.evidence, *(e for e in unit if e.start not in have)], key=lambda e: e.start)
         return sources

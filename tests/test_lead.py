@@ -710,3 +710,22 @@ def test_a_possessive_in_a_yes_no_question_asks_its_noun():
 )
 def test_software_called_open_source_is_code_made_available(sentence, code):
     assert (availability_span(sentence, "code") is not None) is code
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("question", "paper", "clause"),
+    [
+        ("Which commercial systems does the Lao speech synthesis paper beat?", "DGSA", "ElevenLabs and Gemini Pro"),
+        ("Which commercial systems does the Lao TTS paper outperform?", "DGSA", "ElevenLabs and Gemini Pro"),
+        ("What toolkit does the GUI navigation dataset paper release alongside it?", "HyperTrack", "GUIEvalKit"),
+    ],
+)
+def test_what_is_asked_of_a_described_paper_leads_not_its_description(components, question, paper, clause):
+    # a new user's "Which commercial systems does the Lao speech synthesis paper beat?" led with
+    # "we propose two self-alignment frameworks": the describing phrase picked the sentence that
+    # restates it; what is asked of the paper picks the lead
+    ans = ask(components, question)
+    assert not ans.refused and [c.label for c in ans.citations][:1] == [paper], ans.text
+    assert clause in ans.lead, ans.lead
+    assert_lead_is_grounded(ans, components)

@@ -197,6 +197,45 @@ def quoted_figures(text: str) -> set[str]:
     return {n for n in numbers(text) if re.search(r"[%x.]", n)}
 
 
+_COUNTED = re.compile(
+    r"(?<![\w.,$])(\d{1,3}(?:,\d{3})+|\d+)(?![\w.,%x×])\s+([A-Za-z][\w-]*)(?:\s+([A-Za-z][\w-]*))?(?:\s+([A-Za-z][\w-]*))?"
+)
+
+
+_BOUNDED = re.compile(
+    r"(?:\b(?:over|above|under|below|more|fewer|less|least|most|to|about|around|nearly|almost|approximately|"
+    r"roughly|some|than|within|exceeding|exceeds?)|[~<>≈≤≥])\s*$",
+    re.I,
+)
+"""Words before a number that make it a bound or an estimate ("more than 650", "up to 8",
+"about 16"), not an exact count."""
+
+
+def counted_phrases(text: str) -> list[tuple[str, str]]:
+    """Whole numbers and the things they count, as ``(number, words)``: "Why did DANCE use 16 TAG
+    datasets?" -> ``[("16", "TAG datasets")]``; "91,581 step-level annotations" -> ``[("91581",
+    "step-level annotations")]``.
+
+    The counted words are the one to three words after the number up to a function word ("16
+    datasets for" -> "datasets"), as written; the number loses its thousands separators. A
+    decimal, a percentage or a multiplier ("2.33%", "3x") counts nothing; nor does a number
+    followed by a function word ("in 2023 the ..."), nor a bound or an estimate ("more than 650",
+    "up to 8", "about 16").
+    """
+    out = []
+    plain = normalize_case_keep(text)
+    for m in _COUNTED.finditer(plain):
+        if _BOUNDED.search(plain[max(0, m.start() - 20) : m.start()]):
+            continue  # "more than 650 Chinese mobile applications" is no exact count
+        words = [w for w in m.groups()[1:] if w]
+        if words[0].lower() in STOPWORDS:
+            continue
+        stop = next((i for i, w in enumerate(words) if w.lower() in STOPWORDS), len(words))
+        words = words[:stop]
+        out.append((m.group(1).replace(",", ""), " ".join(words)))
+    return out
+
+
 # A figure a text states: digits, or a number word ("three challenges", "two-stage", "twice as
 # fast"); "one" is left out, as it is mostly no count ("one-class learning", "one of the").
 _FIGURE = re.compile(

@@ -262,6 +262,10 @@ class Plan:
         rare: Words of the query that may be rare names some abstract holds (capitalised words,
             named entities, hyphenated compounds, coined terms the collection indexes).
         figures: Figures the query quotes ("65x", "40%"): a measured result identifies its paper.
+        counts: Whole numbers the query states with what they count, ``(number, words)`` ("Why did
+            DANCE use 16 TAG datasets?" -> ``(("16", "TAG datasets"),)``,
+            :func:`rag.text.counted_phrases`): a premise the paper's abstract may contradict
+            (:mod:`rag.route.premise`).
         follow: When the message continues the previous question (:class:`FollowUp`).
         missing_title: A paper's title the question asks about that no record of the collection
             has (:func:`rag.question.reader.asked_title`, :meth:`rag.index.catalogue.Catalogue.titled`):
@@ -281,6 +285,7 @@ class Plan:
     coined: tuple[str, ...] = ()
     rare: tuple[str, ...] = ()
     figures: frozenset[str] = frozenset()
+    counts: tuple[tuple[str, str], ...] = ()
     follow: FollowUp | None = None
     missing_title: str = ""
     closest_title: str = ""

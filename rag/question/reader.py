@@ -97,7 +97,15 @@ from rag.question.related_work import related_work_topic
 from rag.question.roles import asks_own_limitations, is_summary, question_roles
 from rag.question.slots import GUESSED_SIZE, read_slot
 from rag.question.table import asks_table, column_phrases, split_table
-from rag.text import CODE_COMPOUND, coined_lowercase, content_terms, named_entities, normalize, quoted_figures
+from rag.text import (
+    CODE_COMPOUND,
+    coined_lowercase,
+    content_terms,
+    counted_phrases,
+    named_entities,
+    normalize,
+    quoted_figures,
+)
 from rag.types import SearchQuery
 from rag.vocabulary import beside
 
@@ -539,6 +547,7 @@ class _Header(TypedDict, total=False):
     coined: tuple[str, ...]
     rare: tuple[str, ...]
     figures: frozenset[str]
+    counts: tuple[tuple[str, str], ...]
     missing_title: str
     closest_title: str
 
@@ -718,6 +727,7 @@ class Reader:
             coined=self._coined(text),
             rare=self._rare(text),
             figures=frozenset(quoted_figures(text)),
+            counts=tuple(counted_phrases(text)),
             follow=None,
         )
         narrowed = plan.follow is not None and plan.follow.kind == "narrow"
@@ -799,6 +809,7 @@ class Reader:
         header["coined"] = self._coined(query)
         header["rare"] = self._rare(query)
         header["figures"] = frozenset(quoted_figures(query))
+        header["counts"] = tuple(counted_phrases(query))
         plan = self._question(query, refs, header)
         follow = self._follow(plan, query)
         if isinstance(follow, Plan):

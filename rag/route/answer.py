@@ -52,6 +52,7 @@ from rag.route.lead import (
     states_terms,
 )
 from rag.route.membership import Membership, more_may_match
+from rag.route.premise import contradicted_counts
 from rag.route.refusal import RefusalPolicy
 from rag.route.slot import slot_span, slot_strength
 from rag.settings import Settings
@@ -326,9 +327,17 @@ class AnswerPipeline:
             scope=scope,
             data_row=self._data_row,
         )
+        premise = ""
+        if not several and len(sources) == 1 and plan.counts:
+            # "Why did DANCE use 16 TAG datasets?": the abstract states 8; said first (rag.route.premise)
+            paper = sources[0].hit.paper
+            premise = contradicted_counts(plan.counts, strip_markup(paper.abstract), paper.label)
+            lead = f"{premise}\n\n{lead}" if premise and lead else lead
         text = render(
             sources, prose.text, listing=several, matched=matched, at_least=at_least, lead=lead, scope=scope
         )
+        if premise and not lead:
+            text = f"{premise}\n\n{text}"
         if mentions:
             text += "\n\n" + self._mentions(plan, mentions)
         if left_out:

@@ -164,6 +164,8 @@ class Topic:
         artifact_rest: For an artifact question, the topic's words besides the artifact words
             ("speech" of "a new speech dataset"); ``""`` when none.
         about_links: The question asks which papers link their code, and little else.
+        link_named: The question asks for the link itself ("a GitHub link", "URLs"), not only for
+            code made available ("which papers release code?").
         terms: The content terms of the topic (of the question when the topic is empty).
         named: The topic or its alternatives that are bare terms ("symbolic regression",
             "edge-of-stability", "GFlowNets"; a generic noun at the end dropped), which a paper's
@@ -183,6 +185,7 @@ class Topic:
     artifact: tuple[str, ...] = ()
     artifact_rest: str = ""
     about_links: bool = False
+    link_named: bool = False
     terms: tuple[str, ...] = ()
     named: tuple[str, ...] = ()
     acronyms: tuple[str, ...] = ()

@@ -126,6 +126,7 @@ _COMPARE_WORD = re.compile(rf"{_V['compare_word']}\b", re.I)
 # "DANCE or APM", "which uses more memory" (a comparison, not a verdict), "what does each ...".
 _ALTERNATIVE = _VOCABULARY["alternative"].pattern
 _LINK = _VOCABULARY["link_word"].pattern
+_LINK_NAMED = _VOCABULARY["link_named"].pattern
 _ARTIFACT = _VOCABULARY["artifact"].pattern
 _CONTRIBUTES = _VOCABULARY["contribution"].pattern
 _CLAUSE_OPENER = _VOCABULARY["clause_opener"].pattern
@@ -670,6 +671,7 @@ class Reader:
                 t for t in content_terms(_CONTRIBUTES.sub(" ", t_topic)) if t not in _ARTIFACT_WORDS
             ),
             about_links=_asks_link(query) and _about_links(t_topic),
+            link_named=bool(_LINK_NAMED.search(CODE_COMPOUND.sub(" ", query))),
             terms=tuple(terms),
             named=named_terms((t_topic, *alternatives)),
             acronyms=tuple(t for t in terms if _typed_acronym(t)),

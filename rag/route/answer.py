@@ -406,7 +406,7 @@ class AnswerPipeline:
         mentions: list[PaperHit] = []
         judged = 0
         if topic.about_links:
-            chosen = [h for h in checked if h.paper.url and is_code_link(h.paper.abstract, h.paper.url)]
+            chosen = [h for h in checked if self._releases_code(h.paper, linked=topic.link_named)]
             chosen = chosen or [h for h in checked if h.paper.url]
             return Found(chosen[:limit], len(chosen), False, [], [])
         if topic.artifact:
@@ -472,6 +472,18 @@ class AnswerPipeline:
         # are not checked against the exclusion.
         mentions = [] if topic.exclusion else mentions[: rs.max_mentions]
         return Found(members[:limit], len(members), at_least, left_out, mentions if members else [], judged)
+
+    def _releases_code(self, paper: Paper, *, linked: bool = False) -> bool:
+        """Whether ``paper`` makes its code available: a link to it in the abstract
+        (:func:`store.papers.is_code_link`), or, unless ``linked`` (the question asks for the link
+        itself), a sentence that says so without a link ("Our software and data are publicly
+        available", :func:`rag.route.lead.availability_span`), not negated."""
+        if paper.url and is_code_link(paper.abstract, paper.url):
+            return True
+        if linked:
+            return False
+        spans = (availability_span(s.text, "code") for s in self.evidence.sentences(paper)[0])
+        return any(span is not None and not span[3] for span in spans)
 
     def _peers(
         self, topic: Topic, scored: Sequence[tuple[PaperHit, float]], members: Sequence[PaperHit]
@@ -607,6 +619,12 @@ class AnswerPipeline:
             x = self.membership.contribution(plan.topic.artifact, paper)
             if x is not None and not isinstance(x, str):
                 return Evidence(paper.id, x.text, x.start, x.end, 1.0)
+        if plan.topic.about_links:
+            # "Which papers release code?": the sentence that makes it available, or holds its link
+            for x in self.evidence.sentences(paper)[0]:
+                span = availability_span(x.text, "code")
+                if (span is not None and not span[3]) or (paper.url and paper.url in x.text):
+                    return Evidence(paper.id, x.text, x.start, x.end, 1.0)
         return self.evidence.own_statement(ask, paper, qvec)
 
     def _sources(

@@ -1,0 +1,53 @@
+"""Which papers release their code: a link to a code host, or a sentence that makes the code
+available without one ("Our software and data are publicly available"); a project page or code
+said not to be available is none. A new user's "Which papers release code?" missed Graph-R1,
+whose abstract says so without a link. Real Chroma store, bundled embedder, through the one route.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import pipeline_over
+
+pytestmark = pytest.mark.slow
+
+PAPERS = {
+    "linked": "We propose FastRoute, a router for mixture-of-experts models. Code is available at "
+    "https://github.com/example/fastroute.",
+    "unlinked": "We introduce GraphAgent, a retrieval agent over knowledge graphs trained with reinforcement "
+    "learning. Our software and data are publicly available.",
+    "promised": "We prune the feed-forward layers of language models with sparse kernels. We will release all "
+    "code and kernels under an open-source license.",
+    "page": "We learn bimanual manipulation from human videos with a curriculum. Videos and more at "
+    "project-handcraft.github.io",
+    "withheld": "We train a speech model on private clinical recordings. The code is not available for privacy "
+    "reasons.",
+    "silent": "We prove regret bounds for linear bandits with delayed feedback.",
+}
+
+
+@pytest.fixture(scope="module")
+def family(tmp_path_factory, embedder):
+    home = tmp_path_factory.mktemp("code_release_home")
+    src = home / "papers.jsonl"
+    src.write_text("\n".join(json.dumps({"id": k, "title": "", "abstract": v}) for k, v in PAPERS.items()))
+    return pipeline_over(home, [src], embedder)
+
+
+@pytest.mark.parametrize("question", ["Which papers release code?", "which papers make their code available?"])
+def test_papers_that_make_their_code_available_are_listed_with_the_sentence_that_says_so(family, question):
+    ans = family.ask(question)
+    assert set(ans.cited_ids) == {"linked", "unlinked", "promised"}, ans.text
+    for c in ans.citations:
+        quoted = c.evidence[0].sentence
+        assert "github.com" in quoted or "available" in quoted or "release" in quoted, (c.paper_id, quoted)
+
+
+@pytest.mark.parametrize(
+    "question", ["Which papers provide a GitHub link to their code?", "which papers give a repo URL?"]
+)
+def test_a_question_for_the_link_itself_lists_the_papers_that_link_their_code(family, question):
+    ans = family.ask(question)
+    assert ans.cited_ids == ["linked"], ans.text

@@ -614,3 +614,25 @@ def test_a_description_in_clauses_is_answered_alone_unless_another_paper_states_
         pipe.membership, "clause_fit", lambda clauses, hits: np.array([fits[h.paper.id] for h in hits])
     )
     assert [h.paper.id for h in pipe.found(plan.topic, retrieval).chosen] == answered
+
+
+def test_peers_are_listed_only_when_the_frame_names_the_papers_asked_for(tmp_path, monkeypatch):
+    from rag.route.answer import AnswerPipeline
+    from rag.settings import Settings
+
+    papers = [
+        make_paper("fit", "We fit Hawkes processes to event data with a fast discretized solver."),
+        make_paper("net", "A multivariate Hawkes model captures event data in continuous-time networks."),
+    ]
+    seams = Seams(papers)
+    pipe = AnswerPipeline(seams.retriever, seams.evidence, None, Settings(home=tmp_path), reader=seams.reader)
+    plan = seams.plan("What work models event data with Hawkes processes?")
+    assert plan.seeks and plan.topic.number == "open"
+    retrieval = seams.retriever.search(plan.topic.search)
+    hits = {h.paper.id: h for h in retrieval.hits}
+    # "net" is probable (0.5) and states three of the five terms: a peer of "fit"
+    monkeypatch.setattr(pipe.membership, "members", lambda *_a, **_k: [(hits["fit"], 0.9), (hits["net"], 0.5)])
+    monkeypatch.setattr(pipe, "_described", lambda *_a: None)  # the first paper is the most probable
+    assert [h.paper.id for h in pipe.found(plan.topic, retrieval, peers=True).chosen] == ["fit", "net"]
+    # asked about something of one paper ("What is the main finding of ..."): the most probable alone
+    assert [h.paper.id for h in pipe.found(plan.topic, retrieval, peers=False).chosen] == ["fit"]

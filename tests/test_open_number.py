@@ -108,3 +108,11 @@ def test_a_detail_asked_of_the_paper_a_topic_describes_is_answered_of_one_paper(
     ans = family.ask("the transformer Hawkes process for event sequence data: on how many datasets does it improve?")
     assert not ans.refused, ans.text
     assert ans.cited_ids == ["tpp-transformer"] and "five event sequence datasets" in ans.text, ans.text
+
+
+def test_a_question_about_something_of_one_paper_is_answered_by_one(family):
+    # no frame names the papers asked for: "What is the main finding of ..." asks of one paper
+    # (a new user's "What is the main finding of Forget Unlearning regarding prior unlearning
+    # guarantees?" listed a second paper on unlearning)
+    ans = family.ask("What is the main finding about Hawkes processes for event data and their kernels?")
+    assert not ans.refused and len(ans.cited_ids) == 1 and ans.cited_ids[0] in HAWKES, ans.text

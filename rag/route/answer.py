@@ -223,7 +223,7 @@ class AnswerPipeline:
             # A detail of a paper the question describes ("What model size was the LLM watermark
             # tested on?") is asked of the paper the description finds, not of retrieval's first.
             described = self.refusals.described(plan.detail, topic) and bool(retrieval.hits)
-            first_found = self.found(topic, retrieval) if described and refused else None
+            first_found = self.found(topic, retrieval, peers=plan.seeks) if described and refused else None
             meant = (first_found.chosen or retrieval.hits)[0] if first_found is not None else None
             refusal = (
                 self.refusals.topic(
@@ -244,7 +244,7 @@ class AnswerPipeline:
             if refusal:
                 found = Found([], 0, False)
             else:
-                found = first_found if first_found is not None else self.found(topic, retrieval)
+                found = first_found if first_found is not None else self.found(topic, retrieval, peers=plan.seeks)
             chosen, matched, at_least, left_out, mentions = (
                 found.chosen, found.matched, found.at_least, found.left_out, found.mentions
             )
@@ -397,8 +397,13 @@ class AnswerPipeline:
         the answer to the other parts, not a refusal of the whole question."""
         return plan.detail is not None and not plan.detail.only and len(plan.aspects) > 1
 
-    def found(self, topic: Topic, retrieval: Retrieval, limit: int | None = None) -> Found:
-        """:meth:`find`, with the papers that only mention the topic (:attr:`Found.mentions`)."""
+    def found(self, topic: Topic, retrieval: Retrieval, limit: int | None = None, *, peers: bool = False) -> Found:
+        """:meth:`find`, with the papers that only mention the topic (:attr:`Found.mentions`).
+
+        ``peers``: the question's frame names the papers asked for ("What work models ...", "I'm
+        looking for work on ...", :attr:`rag.question.plan.AskPlan.seeks`), so a number left open
+        may be several papers (:meth:`_peers`); a question about something of one paper ("What is
+        the main finding of Forget Unlearning regarding ...?") keeps its most probable paper."""
         rs = self.settings.retrieval
         limit = limit or rs.max_set_size
         hits = retrieval.hits
@@ -441,7 +446,12 @@ class AnswerPipeline:
                     fit = self.membership.clause_fit(clauses, members)
                     least = rs.description_fit_share * fit[0]
                     members = members[:1] + [h for h, f in zip(members[1:], fit[1:], strict=True) if f >= least]
-                elif topic.number == "open" and topic.ask.slot is None and len(clauses) < rs.description_fit_clauses:
+                elif (
+                    peers
+                    and topic.number == "open"
+                    and topic.ask.slot is None
+                    and len(clauses) < rs.description_fit_clauses
+                ):
                     # a topic that may ask for one paper or several; a slot asked ("how many tasks
                     # does it contain?") is asked of one paper, and a description in several
                     # clauses singles one out (retrieval.description_fit_clauses)

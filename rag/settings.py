@@ -272,7 +272,8 @@ class RetrievalSettings(_Section):
         ge=0.0,
         le=1.0,
         description="A question that may ask for one paper or several ('I'm looking for work on X', 'What work "
-        "models X?', number 'open') and asks no detail lists, beside its most probable paper, a candidate at least "
+        "models X?', number 'open'), whose frame names the papers asked for (AskPlan.seeks) and that asks no "
+        "detail, lists beside its most probable paper a candidate at least "
         "this probable that states at least description_peer_coverage of the topic's terms: the evidence does not "
         "single out one paper. Read off the 112 'open' questions of dev, rephrasings, library_dev and library_own "
         "(description probability and coverage of each candidate): the second gold paper of a set asked this way "

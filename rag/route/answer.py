@@ -649,10 +649,12 @@ class AnswerPipeline:
         ask = (plan.topic.ask if plan.topic.text else main_points()) if listing else plan.ask
         if not plan.english or not ask.text:
             ask = main_points()
-        if not listing and ask.matching and ask.matching != ask.text and content_terms(ask.matching):
+        if not listing and not plan.seeks and ask.matching != ask.text and content_terms(ask.matching):
             # "Which commercial systems does the Lao speech synthesis paper beat?": the phrase that
             # only says which paper it is would pick the sentence restating it; what is asked of
-            # the paper picks the evidence ("outperforms strong commercial systems, including ...")
+            # the paper picks the evidence ("outperforms strong commercial systems, including ...").
+            # A message that only seeks the paper it describes ("the work that reframes ..., with
+            # losses over pairs") asks nothing else: its leftover words are the description's.
             ask = replace(ask, text=ask.matching)
         qvec = self.retriever.query_vectors([ask.text])[0]
         per = 1 if listing else self.settings.answer.evidence_per_paper

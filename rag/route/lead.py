@@ -731,8 +731,9 @@ def lead_line(
             lines.append(f"{_name(s)} — {quoted(row.sentence, key_clause(row.sentence))}")
         return "\n".join(lines)
     # a paper the question describes and asks something of ("Which commercial systems does the
-    # Lao speech synthesis paper beat?"): what is asked, without the describing phrase, picks it
-    asked_of = plan.ask.matching != plan.ask.text and bool(content_terms(plan.ask.matching))
+    # Lao speech synthesis paper beat?"): what is asked, without the describing phrase, picks it;
+    # a message that only seeks the paper it describes asks nothing else
+    asked_of = not plan.seeks and plan.ask.matching != plan.ask.text and bool(content_terms(plan.ask.matching))
     own = (named or asked_of) and "method" not in plan.ask.roles
     best = bool(plan.ask.roles - {"method"} or plan.detail or plan.figures) or own
     return "\n".join(one_paper_lead(s, gist(s), named=best) for s in sources)

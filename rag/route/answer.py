@@ -56,7 +56,7 @@ from rag.route.premise import contradicted_counts
 from rag.route.refusal import RefusalPolicy
 from rag.route.slot import slot_span, slot_strength
 from rag.settings import Settings
-from rag.text import content_terms
+from rag.text import Sentence, content_terms
 from rag.types import Answer, Citation, Evidence, Paper, PaperHit, Retrieval, Timings, timed
 from store.papers import has_opening_label, is_code_link, strip_markup
 
@@ -486,14 +486,24 @@ class AnswerPipeline:
     def _releases_code(self, paper: Paper, *, linked: bool = False) -> bool:
         """Whether ``paper`` makes its code available: a link to it in the abstract
         (:func:`store.papers.is_code_link`), or, unless ``linked`` (the question asks for the link
-        itself), a sentence that says so without a link ("Our software and data are publicly
-        available", :func:`rag.route.lead.availability_span`), not negated."""
+        itself), a sentence that says so without a link (:meth:`_code_sentence`)."""
         if paper.url and is_code_link(paper.abstract, paper.url):
             return True
+        return not linked and self._code_sentence(paper) is not None
+
+    def _code_sentence(self, paper: Paper, *, linked: bool = False) -> Sentence | None:
+        """The sentence of ``paper`` that holds its code link, or, unless ``linked``, makes its code
+        available without one ("Our software and data are publicly available", "We will release
+        all code", :func:`rag.route.lead.availability_span`, not negated); ``None`` when none does."""
+        sentences = self.evidence.sentences(paper)[0]
+        if paper.url and is_code_link(paper.abstract, paper.url):
+            found = next((x for x in sentences if paper.url in x.text), None)
+            if found is not None or linked:
+                return found
         if linked:
-            return False
-        spans = (availability_span(s.text, "code") for s in self.evidence.sentences(paper)[0])
-        return any(span is not None and not span[3] for span in spans)
+            return None
+        spans = ((x, availability_span(x.text, "code")) for x in sentences)
+        return next((x for x, span in spans if span is not None and not span[3]), None)
 
     def _peers(
         self, topic: Topic, scored: Sequence[tuple[PaperHit, float]], members: Sequence[PaperHit]
@@ -630,11 +640,10 @@ class AnswerPipeline:
             if x is not None and not isinstance(x, str):
                 return Evidence(paper.id, x.text, x.start, x.end, 1.0)
         if plan.topic.about_links:
-            # "Which papers release code?": the sentence that makes it available, or holds its link
-            for x in self.evidence.sentences(paper)[0]:
-                span = availability_span(x.text, "code")
-                if (span is not None and not span[3]) or (paper.url and paper.url in x.text):
-                    return Evidence(paper.id, x.text, x.start, x.end, 1.0)
+            # "Which papers release code?": the sentence that holds its link or makes it available
+            x = self._code_sentence(paper, linked=plan.topic.link_named)
+            if x is not None:
+                return Evidence(paper.id, x.text, x.start, x.end, 1.0)
         return self.evidence.own_statement(ask, paper, qvec)
 
     def _sources(

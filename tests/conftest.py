@@ -114,6 +114,20 @@ def pipeline_over(home, paths, embedder):
     return build_pipeline(settings, embedder=embedder, store=store, llm=None)
 
 
+def pipeline_of(home, records, embedder):
+    """An extractive pipeline over hand-written papers, ingested into a fresh real store in
+    ``home``: ``records`` maps an id to its abstract (no title), or is a list of record dicts
+    (``id``, ``title``, ``abstract``, ...) written as one JSONL file."""
+    import json
+
+    rows = records if isinstance(records, list) else [
+        {"id": k, "title": "", "abstract": v} for k, v in records.items()
+    ]
+    src = home / "papers.jsonl"
+    src.write_text("\n".join(json.dumps(r) for r in rows))
+    return pipeline_over(home, [src], embedder)
+
+
 @pytest.fixture(scope="session")
 def mixed(tmp_path_factory, embedder):
     """The pipeline (extractive) over the 38 seed papers (no year) plus the 49 ICML 2022/2023

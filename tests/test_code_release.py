@@ -6,10 +6,8 @@ whose abstract says so without a link. Real Chroma store, bundled embedder, thro
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from conftest import pipeline_over
+from conftest import pipeline_of
 
 pytestmark = pytest.mark.slow
 
@@ -30,10 +28,7 @@ PAPERS = {
 
 @pytest.fixture(scope="module")
 def family(tmp_path_factory, embedder):
-    home = tmp_path_factory.mktemp("code_release_home")
-    src = home / "papers.jsonl"
-    src.write_text("\n".join(json.dumps({"id": k, "title": "", "abstract": v}) for k, v in PAPERS.items()))
-    return pipeline_over(home, [src], embedder)
+    return pipeline_of(tmp_path_factory.mktemp("code_release_home"), PAPERS, embedder)
 
 
 @pytest.mark.parametrize("question", ["Which papers release code?", "which papers make their code available?"])

@@ -9,10 +9,8 @@ Chroma store with the real embedder; the questions are descriptions in words the
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from conftest import pipeline_over
+from conftest import pipeline_of
 
 pytestmark = pytest.mark.slow
 
@@ -53,10 +51,7 @@ FAMILY = {
 
 @pytest.fixture(scope="module")
 def family(tmp_path_factory, embedder):
-    home = tmp_path_factory.mktemp("described_home")
-    src = home / "family.jsonl"
-    src.write_text("\n".join(json.dumps({"id": k, "title": "", "abstract": v}) for k, v in FAMILY.items()))
-    return pipeline_over(home, [src], embedder)
+    return pipeline_of(tmp_path_factory.mktemp("described_home"), FAMILY, embedder)
 
 
 def quoted(answer, paper: str) -> list[str]:

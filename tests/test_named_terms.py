@@ -11,8 +11,6 @@ belongs to the answer however far its sentences are from the description
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from rag.index.catalogue import Catalogue
@@ -153,12 +151,9 @@ PAPERS = [
 
 @pytest.fixture(scope="module")
 def titled(tmp_path_factory, embedder):
-    from conftest import pipeline_over
+    from conftest import pipeline_of
 
-    home = tmp_path_factory.mktemp("titled_home")
-    src = home / "titled.jsonl"
-    src.write_text("\n".join(json.dumps(p) for p in PAPERS))
-    return pipeline_over(home, [src], embedder)
+    return pipeline_of(tmp_path_factory.mktemp("titled_home"), PAPERS, embedder)
 
 
 @pytest.mark.parametrize(

@@ -9,10 +9,8 @@ with the real embedder.
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from conftest import pipeline_over
+from conftest import pipeline_of
 
 pytestmark = pytest.mark.slow
 
@@ -66,10 +64,7 @@ HAWKES = {"tpp-transformer", "tpp-kernels", "tpp-network"}
 
 @pytest.fixture(scope="module")
 def family(tmp_path_factory, embedder):
-    home = tmp_path_factory.mktemp("open_number_home")
-    src = home / "papers.jsonl"
-    src.write_text("\n".join(json.dumps({"id": k, "title": "", "abstract": v}) for k, v in PAPERS.items()))
-    return pipeline_over(home, [src], embedder)
+    return pipeline_of(tmp_path_factory.mktemp("open_number_home"), PAPERS, embedder)
 
 
 @pytest.mark.parametrize(

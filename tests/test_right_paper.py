@@ -6,10 +6,8 @@ way abstracts are, in a real Chroma store with the real embedder.
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from conftest import pipeline_over
+from conftest import pipeline_of
 
 pytestmark = pytest.mark.slow
 
@@ -49,10 +47,7 @@ FAMILY = {
 
 @pytest.fixture(scope="module")
 def family(tmp_path_factory, embedder):
-    home = tmp_path_factory.mktemp("family_home")
-    src = home / "family.jsonl"
-    src.write_text("\n".join(json.dumps({"id": k, "title": "", "abstract": v}) for k, v in FAMILY.items()))
-    return pipeline_over(home, [src], embedder)
+    return pipeline_of(tmp_path_factory.mktemp("family_home"), FAMILY, embedder)
 
 
 @pytest.mark.parametrize(

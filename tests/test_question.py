@@ -807,6 +807,24 @@ def test_a_detail_word_inside_a_description_of_a_paper_is_not_asked(cat, questio
 
 
 @pytest.mark.parametrize(
+    ("question", "topic"),
+    [
+        ("I remember a paper making an optimizer provably convergent", "making an optimizer provably convergent"),
+        ("i recall a paper where the learning rate is tuned per layer", "learning rate is tuned per layer"),
+        ("I saw a paper that prunes a training set with a graph of its samples", "prunes a training set"),
+        ("i once read a paper on protein folding with diffusion", "protein folding with diffusion"),
+    ],
+)
+def test_the_opening_of_a_description_is_no_word_of_its_topic(cat, question, topic):
+    # "I remember", "i recall", "I saw" (describing_frame) say a paper is described; "remember" or
+    # "recall" in the topic would be searched for and weighed as a term of the paper
+    plan = read_question(question, cat)
+    assert topic in plan.topic.text, plan.topic.text
+    opening = {"remember", "recall", "saw", "read"}
+    assert not opening & {t.lower() for t in plan.topic.terms}, plan.topic.terms
+
+
+@pytest.mark.parametrize(
     "description, clauses",
     [
         (

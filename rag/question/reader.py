@@ -928,6 +928,9 @@ class Reader:
         asked = question_parts(query)
         names_some = any(r.kind in ("name", "id", "number", "ordinal") for r in refs)
         framed = asked[0] if len(asked) > 1 and not names_some and asks_for_paper(asked[0]) else query
+        # "I remember a paper making an optimizer provably convergent": the opening only says a
+        # paper is described (vocabulary describing_frame); "remember" is no word of the topic
+        framed = _DESCRIBING.sub("", framed.strip(), count=1) if _DESCRIBING.match(framed.strip()) else framed
         topic_text, number = split_frame(framed, plural_heads=not names_papers)
         if number == "many":  # "their code", "these abstracts": in a set question they mean the papers asked for
             refs = [r for r in refs if r.kind != "pronoun" and (r.kind != "plural" or r.count)]

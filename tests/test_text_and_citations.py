@@ -145,6 +145,25 @@ def test_name_index_matches_exact_misspelled_and_phrase_names_but_not_shared_one
     assert common.match("How do LLM routers work?") == ({}, [])
 
 
+def test_a_term_the_glossary_writes_otherwise_is_not_missing_from_the_collection():
+    # "T2I" for "text-to-image", "VLMs" for "vision-language models" (rag/glossary.tsv same rows):
+    # an abstract writing the other form holds the term, so a question using it is not refused as
+    # naming something no abstract mentions; a term no abstract writes in any form still is
+    from rag.index.catalogue import Catalogue
+    from rag.question.names import NameReader
+    from store.papers import make_paper
+
+    papers = [
+        make_paper("a#1", "We propose PaintNet for text-to-image generation under layout constraints."),
+        make_paper("b#1", "Large vision-language models hallucinate objects; we propose a decoding fix."),
+        make_paper("c#1", "We study graph condensation for federated learning."),
+    ]
+    idx = NameReader(Catalogue(papers))
+    assert idx.match("Summarize the T2I limitation PaintNet tackles")[1] == []
+    assert idx.match("Which LVLMs hallucinate?")[1] == []
+    assert idx.match("What TTS quality does PaintNet reach?")[1] == ["TTS"]  # no abstract writes text-to-speech
+
+
 def test_facets_split_the_alternatives_of_a_set_question():
     from rag.question.phrasing import facets
 

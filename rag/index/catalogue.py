@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from rapidfuzz import fuzz, process
 
 from rag.index.authors import AuthorIndex
-from rag.lexicon import english_word, lemma, stem
+from rag.lexicon import english_word, lemma, load_glossary, stem
 from rag.text import named_entities, normalize, normalize_case_keep
 from store.distinct import distinct_labels
 from store.labels import title_name, typed_form
@@ -147,6 +147,23 @@ class NameIndex:
                 for part in ent.split("-"):
                     if len(part) >= 4 and any(c.isupper() for c in part[1:]):
                         self.terms[part.lower()].add(p.id)
+        # A term the glossary writes otherwise ("T2I" for "text-to-image", rag/glossary.tsv ``same``
+        # rows, both ways) is held by an abstract that writes the other form: the index is
+        # expanded with it (rag.lexicon), so a question saying "T2I" finds that abstract and the
+        # term is no name missing from the collection.
+        self.written_otherwise: set[str] = set()
+        for rel, term, expansion in load_glossary():
+            if rel != "same":
+                continue
+            for short, other in ((term, expansion), (expansion, term)):
+                key = normalize(other)
+                runs = _RUN.findall(key)
+                if not runs:
+                    continue
+                plural = [postings.get(r, set()) | postings.get(r + "s", set()) for r in runs]
+                pat = re.compile(rf"(?<![\w-]){re.escape(key)}(?:s|es)?(?![\w-])")
+                if any(pat.search(texts[pid]) for pid in set.intersection(*plural)):
+                    self.written_otherwise.add(normalize(short))
         # phrases by their first word, with compiled patterns: a question tries only the few it can match
         self.phrases_by_first: dict[str, list[tuple[str, re.Pattern[str]]]] = defaultdict(list)
         self.phrase_rank = {phrase: i for i, phrase in enumerate(self.phrases)}
@@ -158,7 +175,7 @@ class NameIndex:
         """Whether some abstract writes ``key`` (lower case), or its acronym plural or singular
         ("LVLM" for "LVLMs"): such a term is not missing from the collection."""
         forms = (key, key + "s", key[:-1] if key.endswith("s") else key)
-        return any(f in self.runs or f in self.terms for f in forms)
+        return any(f in self.runs or f in self.terms or f in self.written_otherwise for f in forms)
 
 
 class Catalogue:

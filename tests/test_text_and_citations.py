@@ -277,6 +277,19 @@ def test_question_parts_split_sub_questions_only():
         "on which benchmarks is it evaluated?",
     ]
     assert question_parts("Which papers use speech and audio data?") == ["Which papers use speech and audio data?"]
+    # sub-questions joined without a comma ("in what ... and in how ...") or numbered ("(a) ... and (b) ...")
+    assert question_parts("How does GraphMix differ from TokenDrop in what it mixes and in how it saves memory?") == [
+        "How does GraphMix differ from TokenDrop in what it mixes",
+        "in how it saves memory?",
+    ]
+    assert question_parts("Compare X and Y on (a) the tasks they solve, (b) the data they use and (c) their speedups") == [
+        "Compare X and Y on (a) the tasks they solve",
+        "(b) the data they use",
+        "(c) their speedups",
+    ]
+    assert question_parts("Which papers study graph (hyper)networks for molecules?") == [
+        "Which papers study graph (hyper)networks for molecules?"
+    ]
 
 
 def test_abstract_moves_find_the_gap_before_the_contribution():

@@ -18,7 +18,7 @@ import pytest
 
 from rag.llm.prose import REFUSAL
 from rag.question.asks import read_ask
-from rag.question.slots import DATA, DATA_SIZE, OBJECT, measure_slot, object_slot
+from rag.question.slots import DATA, DATA_SIZE, HARDWARE, OBJECT, measure_slot, object_slot
 from rag.route.lead import clause_spans
 from rag.route.slot import DATE, MODEL_SIZE, slot_span, states_amount
 from rag.types import Slot
@@ -112,6 +112,9 @@ def test_a_question_that_names_no_measure_has_no_slot():
         ("arxiv date of QCirc", "publication date", "date", ""),
         ("when did FoldNet go up on arXiv?", "publication date", "date", ""),
         ("QCirc: GPU-days or TPU-hours used?", "hardware or compute", "", ""),
+        # asked in general: any hardware a sentence names states it (form hardware)
+        ("On what hardware is QCirc trained?", "hardware or compute", "hardware", ""),
+        ("which machines does FoldNet run on?", "hardware or compute", "hardware", ""),
     ],
 )
 def test_a_detail_in_shorthand_a_guess_or_a_date_is_a_slot(question, name, form, value):
@@ -147,6 +150,23 @@ def test_an_amount_needs_a_number_in_the_stating_clauses():
     slot = Slot("added images", ("added", "images"), amount=True)
     assert slot_span(slot, "We add outlier images to re-balance the classes.") is None
     assert slot_span(slot, "We add 300K outlier images to re-balance the classes.") is not None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "stated"),
+    [
+        ("We train a language model for a single day on a single consumer GPU.", True),
+        ("Training takes 1,000 TPU-hours.", True),
+        ("All runs use 8 A100s.", True),
+        ("Sparse operations are hard to accelerate on community hardware.", True),
+        ("We train a language model for a single day.", False),
+        ("Graph processing units of a network exchange messages.", False),
+    ],
+)
+def test_hardware_asked_in_general_is_stated_by_any_hardware_named(sentence, stated):
+    # "On what hardware is Cramming trained?" was answered "The abstracts do not state hardware or
+    # compute" while the abstract trains "on a single consumer GPU"
+    assert (slot_span(Slot("hardware or compute", form=HARDWARE, detail=True), sentence) is not None) is stated
 
 
 def test_a_detail_is_stated_by_its_words_side_by_side():

@@ -21,7 +21,10 @@ from rag.text import content_terms, normalize
 from rag.types import Slot
 from rag.vocabulary import beside
 
-__all__ = ["DATA", "GUESSED_SIZE", "OBJECT", "data_slot", "detail_slot", "measure_slot", "object_slot", "read_slot"]
+__all__ = [
+    "DATA", "GUESSED_SIZE", "HARDWARE", "OBJECT", "data_slot", "detail_slot", "measure_slot", "object_slot",
+    "read_slot",
+]
 
 _VOCABULARY = beside(__file__, "slots")
 _OPENER = _VOCABULARY["opener"]
@@ -63,6 +66,12 @@ GUESSED_SIZE = re.compile(r"(?<![\w-])\d+(?:\.\d+)?\s?[BM]\b(?!-)")  # case-sens
 # "batch size"), any other by its kind ("affiliations", "hardware or compute").
 _NAMED_BY_PHRASE = frozenset({"hyper-parameters"})
 _FORMS = {"model size": "model size", "publication date": "date"}
+HARDWARE = "hardware"
+"""The form of a slot asking a paper's hardware in general ("On what hardware is Cramming trained?",
+vocabulary ``generic_hardware``): stated by any hardware a sentence names ("on a single consumer
+GPU", :data:`rag.route.slot.HARDWARE_STATED`). "which GPU model", "how many GPU hours" keep their own
+words: "on GPUs" names no model."""
+_GENERIC_HARDWARE = _VOCABULARY["generic_hardware"].words
 _UNSTATED = frozenset({"authors", "review outcomes"})
 """Details no sentence of an abstract states by the words that ask them ("rejection sampling" is no
 review outcome): the records answer authors, nothing answers a review outcome."""
@@ -193,6 +202,8 @@ def detail_slot(detail: Detail, *, amount: bool = False, guess: str = "") -> Slo
     phrase = "learning rate" if _LEARNING_RATE.fullmatch(detail.phrase) else detail.phrase
     by_phrase = detail.kind in _NAMED_BY_PHRASE and phrase
     terms = tuple(content_terms(phrase)) if detail.kind not in _FORMS and detail.kind not in _UNSTATED else ()
+    if terms and all(t.lower() in _GENERIC_HARDWARE for t in terms):
+        return Slot(detail.kind, form=HARDWARE, detail=True)  # "what hardware": any hardware named
     return Slot(phrase if by_phrase else detail.kind, terms, amount=amount and bool(terms),
                 form=_FORMS.get(detail.kind, ""), value=guess, detail=True)
 

@@ -29,12 +29,14 @@ import re
 
 from rag.evidence.rows import DATA_ITEMS, states_data
 from rag.lexicon import joined_form, states_phrase, term_key
-from rag.question.slots import DATA, DATA_SIZE, OBJECT
+from rag.question.slots import DATA, DATA_SIZE, HARDWARE, OBJECT
 from rag.route.lead import MIN_CLAUSE_WORDS, _capped, _keys_at, clause_spans, states_amount, term_span
 from rag.types import Slot
 from rag.vocabulary import beside
 
-__all__ = ["DATE", "MEMORY_AMOUNT", "MODEL_SIZE", "counts", "slot_span", "slot_strength", "states_amount"]
+__all__ = [
+    "DATE", "HARDWARE_STATED", "MEMORY_AMOUNT", "MODEL_SIZE", "counts", "slot_span", "slot_strength", "states_amount",
+]
 
 _VOCABULARY = beside(__file__, "slots")
 
@@ -53,7 +55,11 @@ DATE = re.compile(
 )
 """A date a sentence states: a month with its year ("March 2024", "Dec. 3, 2023") or an ISO date."""
 
-_FORMS = {"model size": MODEL_SIZE, "date": DATE, DATA_SIZE: DATA_ITEMS}
+HARDWARE_STATED = _VOCABULARY["hardware_stated"].pattern
+"""Hardware a sentence names ("on a single consumer GPU", "8 A100s"): states a slot of form
+:data:`rag.question.slots.HARDWARE`."""
+
+_FORMS = {"model size": MODEL_SIZE, "date": DATE, DATA_SIZE: DATA_ITEMS, HARDWARE: HARDWARE_STATED}
 _MEMORY_MEASURE = _VOCABULARY["memory_measure"].pattern
 _SPEED_MEASURE = _VOCABULARY["speed_measure"].pattern
 MEMORY_AMOUNT = re.compile(rf"(?<![\w.])\d+(?:\.\d+)?\s?-?{_VOCABULARY['memory_unit'].bare}\b")

@@ -224,6 +224,18 @@ def test_an_ordinal_beyond_the_last_list_says_how_long_the_list_is():
     assert "no earlier answer lists papers" in History().beyond("the second one")
 
 
+def test_papers_picked_out_of_a_list_leave_ordinals_counting_in_that_list():
+    # "which papers work on VLMs?" (four), "compare the first two", "summarize the third one": the
+    # third of the four, not "the last answer lists 2 papers"
+    h = _history("Alpha", "Beta", "Gamma", "Delta")
+    h.turns.append(Turn("q2", "q2", Answer("q2", "…", [h._citation_of(x) for x in ("Alpha", "Beta")])))
+    assert h.listed(2)[2].paper_id == "Gamma"
+    # a list of papers not all in the earlier one is a new list
+    mixed = [h._citation_of("Alpha"), Citation(h.numbers.number("E"), "E", "E", ())]
+    h.turns.append(Turn("q3", "q3", Answer("q3", "…", mixed)))
+    assert h.listed(2) == []
+
+
 # --- long messages keep the sentences that ask ---------------------------------------------------
 
 

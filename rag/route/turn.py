@@ -160,13 +160,21 @@ class History:
 
     def last_list(self) -> list[Citation]:
         """The list ordinals count in: the citations of the latest answer that cited two or more
-        papers, else of the latest answer that cited anything; ``[]`` when none did."""
-        return next((list(t.citations) for t in reversed(self.turns) if len(t.citations) >= 2), []) or self.recent()
+        papers, else of the latest answer that cited anything; ``[]`` when none did.
+
+        Papers picked out of an earlier list are no list of their own: after "which papers work on
+        vision-language models?" (four) and "compare the first two", "summarize the third one" is
+        the third of the four, as it is after an answer about one paper of the list."""
+        lists = [list(t.citations) for t in reversed(self.turns) if len(t.citations) >= 2]
+        if not lists:
+            return self.recent()
+        picked = {c.paper_id for c in lists[0]}
+        return next((old for old in lists[1:] if picked < {c.paper_id for c in old}), lists[0])
 
     def listed(self, index: int) -> list[Citation]:
         """The citations an ordinal ("the second one", ``index`` 1; "the last one", -1) counts in:
         :meth:`last_list` when it holds it, ``[]`` otherwise (no earlier answer, or a shorter list:
-        "the third one" after a list of two refers to no paper, not to an older, longer list).
+        "the third one" after a new list of two refers to no paper, not to an older, longer one).
         After a list and an answer about its first paper, "the second one" is the list's second."""
         need = index + 1 if index >= 0 else 1
         listed = self.last_list()

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Lexicon", "abbreviation_definitions", "american", "compound_parts", "english_word", "joined_form", "lemma",
-    "load_glossary", "same_keys", "states_form", "states_phrase", "stem", "term_key",
+    "glossary_forms", "load_glossary", "same_keys", "states_form", "states_phrase", "stem", "term_key",
 ]
 
 GLOSSARY = Path(__file__).with_name("glossary.tsv")
@@ -177,6 +177,26 @@ def states_phrase(phrase: str, text: str) -> bool:
         seq[i : i + n] == key and all(states_form(w, f) for w, f in zip(words, forms[i : i + n], strict=True))
         for i in range(len(seq) - n + 1)
     )
+
+
+def glossary_forms(phrase: str) -> tuple[str, ...]:
+    """The glossary's other names (``same`` rows, :func:`load_glossary`) of what ``phrase`` names or
+    contains: "language models" -> ("LM", "LLM", "MLLM", ...), as "LLMs" are language models;
+    "large language model" -> ("LLM", ...). A paper that writes one of them states ``phrase``
+    (:func:`states_phrase` does not look them up). ``()`` when the glossary names none."""
+    out: list[str] = []
+    for rel, term, expansion in _glossary_rows():
+        if rel != "same":
+            continue
+        for short, long in ((term, expansion), (expansion, term)):
+            if short != phrase and states_phrase(phrase, long) and short not in out:
+                out.append(short)
+    return tuple(out)
+
+
+@functools.cache
+def _glossary_rows() -> tuple[tuple[str, str, str], ...]:
+    return tuple(load_glossary())
 
 
 def _content_words(text: str) -> list[str]:

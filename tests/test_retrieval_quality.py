@@ -132,6 +132,36 @@ def test_split_exclusion_keeps_the_topic_and_names_what_is_left_out():
     nothing = "handle tasks other than settings"  # nothing specific is excluded
     assert split_exclusion(nothing) == (nothing, "")
     assert excluded_terms("agent settings") == "agent"
+    # the conjunction before a negated clause is no word of the topic
+    assert split_exclusion("use reinforcement learning but are not about language models") == (
+        "use reinforcement learning",
+        "language models",
+    )
+
+
+def test_an_excluded_thing_is_stated_by_its_glossary_names():
+    from rag.lexicon import glossary_forms
+
+    # "LLMs" are language models, "TTS" is speech (rag/glossary.tsv same rows)
+    assert {"LLM", "LM"} <= set(glossary_forms("language models"))
+    assert "TTS" in glossary_forms("speech")
+    assert glossary_forms("agent settings") == ()
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "reinforcement learning papers that don't involve language models",
+        "Which papers use RL but are not about large language models?",
+    ],
+)
+def test_an_excluded_phrase_puts_out_papers_that_state_it_by_an_abbreviation(extractive, question):
+    # PrefixRL, CoVRL and DoPR write "LLMs", never "language models" side by side with "large"
+    # left out; RAST-MoE (ride-hailing) and ReAugment (time series) use RL without one
+    ans = extractive.ask(question)
+    labels = [c.label for c in ans.citations]
+    assert {"RAST-MoE", "ReAugment"} <= set(labels), ans.text
+    assert not {"PrefixRL", "CoVRL", "DoPR"} & set(labels), ans.text
 
 
 def test_a_set_question_leaves_out_what_it_excludes(extractive):

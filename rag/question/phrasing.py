@@ -311,6 +311,7 @@ def split_exclusion(topic: str) -> tuple[str, str]:
         return topic, ""
     kept = re.sub(r"\s+", " ", topic[: m.start()] + " " + topic[m.end() :]).strip(" ,;(")
     kept = re.sub(r"\s*,?\s*\bi\.e\.?\s*$", "", kept).strip(" ,;")
+    kept = re.sub(rf"\s+{_V['exclusion_joiner']}$", "", kept)  # "reinforcement learning but [not ...]"
     return (kept, m.group("x").strip()) if content_terms(kept) else (topic, "")
 
 

@@ -30,7 +30,7 @@ from rag.citations import cited_numbers, format_marker
 from rag.evidence.rows import LIMITATIONS, ROWS, select_rows
 from rag.evidence.selector import EvidenceSelector
 from rag.index.retrieve import HybridRetriever
-from rag.lexicon import states_phrase
+from rag.lexicon import glossary_forms, states_phrase
 from rag.llm.clients import ChatLLM
 from rag.llm.expand import expand_topic
 from rag.llm.judge import BORDERLINE_BAND, judge_member
@@ -463,13 +463,20 @@ class AnswerPipeline:
         left_out: list[PaperHit] = []
         if topic.exclusion and members:
             # One excluded word puts out a paper that states it; an excluded phrase ("not dataset
-            # distillation") one that states the phrase, not its words apart.
+            # distillation") one that states the phrase, not its words apart; either is stated by
+            # its glossary names too ("not about language models": a paper on "LLMs").
             words = topic.excluded
+            named = glossary_forms(words)
             if len(words.split()) > 1:
-                left_out = [h for h in members if states_phrase(words, h.paper.text_for_index)]
+                left_out = [
+                    h for h in members if any(states_phrase(w, h.paper.text_for_index) for w in (words, *named))
+                ]
             else:
                 cov = self.retriever.coverages(words, [h.paper.id for h in members])
-                left_out = [h for h, c in zip(members, cov, strict=True) if c >= EXCLUSION_COVERAGE]
+                left_out = [
+                    h for h, c in zip(members, cov, strict=True)
+                    if c >= EXCLUSION_COVERAGE or any(states_phrase(w, h.paper.text_for_index) for w in named)
+                ]
             members = [h for h in members if h not in left_out]
         if not members and not topic.artifact and topic.number != "many" and checked:
             # The topic passed the refusal policy: a question that does not ask for a set gets the

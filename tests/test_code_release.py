@@ -46,3 +46,14 @@ def test_papers_that_make_their_code_available_are_listed_with_the_sentence_that
 def test_a_question_for_the_link_itself_lists_the_papers_that_link_their_code(family, question):
     ans = family.ask(question)
     assert ans.cited_ids == ["linked"], ans.text
+
+
+def test_a_tables_code_column_answers_as_the_list_of_papers_releasing_code(family):
+    # Graph-R1's "Our software and data are publicly available" was listed by "which papers release
+    # code?" but "not stated" in a table's code column: both now use the same sentence
+    turn = family.conversation().table(papers=["linked", "unlinked", "withheld", "silent"], columns=["code"])
+    table = turn.paper_table
+    code = {c.paper_id: row[-1] for c, row in zip(table.papers, table.cells, strict=True)}
+    assert code["linked"].value.startswith("https://github.com/example/fastroute"), code["linked"]
+    assert [e.sentence for e in code["unlinked"].evidence] == ["Our software and data are publicly available."]
+    assert not code["withheld"].stated and not code["silent"].stated

@@ -232,11 +232,13 @@ def _dataset_size_cell(paper: Paper, evidence: EvidenceSource) -> Cell:
     return Cell()
 
 
-def _code_cell(paper: Paper, evidence: EvidenceSource) -> Cell:
+def _code_cell(paper: Paper, evidence: EvidenceSource, said: Evidence | None = None) -> Cell:
+    """The code link and its sentence; else ``said``, the sentence that makes the code available
+    without a link ("Our software and data are publicly available"), with no value; else not stated."""
     url = find_code_url(paper.abstract)
     at = paper.abstract.find(url) if url else -1
     if at < 0:
-        return Cell()
+        return Cell((said,)) if said is not None else Cell()
     ev = _covering(paper, evidence, at, at + len(url))
     return Cell(ev, url) if ev else Cell()
 
@@ -307,9 +309,11 @@ def _kind_cells(
     columns: Sequence[Column],
     names: Sequence[str] = (),
     reason: Evidence | None = None,
+    code: Evidence | None = None,
 ) -> list[Cell]:
     """The cells of one paper, in column order (``names``: the rows' names, left out of free phrases;
-    ``reason``: the sentence that made the paper a row, quoted in the topic column)."""
+    ``reason``: the sentence that made the paper a row, quoted in the topic column; ``code``: the
+    sentence that makes its code available without a link, for a code column)."""
     by_row = {r.key: r for r in ROWS}
     rows = [by_row[c.kind.row] for c in columns if c.kind.key in _ROW_KINDS and c.kind.row]
     chosen = select_rows(evidence, paper, list(dict.fromkeys(rows))) if rows else {}
@@ -319,7 +323,7 @@ def _kind_cells(
         if key == "name":
             out.append(_dataset_name_cell(paper, evidence) if col.about == "dataset" else _name_cell(paper, evidence))
         elif key == "code":
-            out.append(_code_cell(paper, evidence))
+            out.append(_code_cell(paper, evidence, code))
         elif key == "size" and col.about == "dataset":
             out.append(_dataset_size_cell(paper, evidence))
         elif key == "size":
@@ -358,6 +362,7 @@ def fill_table(
     matched: int = 0,
     at_least: bool = False,
     reasons: Mapping[str, Evidence] | None = None,
+    code: Mapping[str, Evidence] | None = None,
 ) -> PaperTable:
     """Fill every cell of a table.
 
@@ -372,13 +377,17 @@ def fill_table(
         reasons: Paper id -> the sentence that made it a row ("we release 95K ... traces" for
             papers that release a dataset, :meth:`rag.route.membership.Membership.contribution`),
             quoted in the topic column instead of the sentence closest to the topic.
+        code: Paper id -> the sentence that makes its code available without a link ("Our software
+            and data are publicly available", :meth:`rag.route.answer.AnswerPipeline.code_sentence`),
+            quoted in a code column when the abstract links no code: "which papers release code?"
+            and a table's code column answer alike.
 
     Returns:
         The table; ``abstract[start:end] == sentence`` for every evidence of every cell.
     """
     evidence.warm(list(papers))
     names = [n for p in papers if not p.describes for n in (p.label, *p.aliases) if n]
-    why = reasons or {}
-    cells = [tuple(_kind_cells(p, evidence, columns, names, why.get(p.id))) for p in papers]
+    why, said = reasons or {}, code or {}
+    cells = [tuple(_kind_cells(p, evidence, columns, names, why.get(p.id), said.get(p.id))) for p in papers]
     cites = tuple(cite(p, [e for c in row for e in c.evidence]) for p, row in zip(papers, cells, strict=True))
     return PaperTable(tuple(columns), cites, tuple(cells), topic, matched or len(papers), at_least)

@@ -493,12 +493,12 @@ class AnswerPipeline:
     def _releases_code(self, paper: Paper, *, linked: bool = False) -> bool:
         """Whether ``paper`` makes its code available: a link to it in the abstract
         (:func:`store.papers.is_code_link`), or, unless ``linked`` (the question asks for the link
-        itself), a sentence that says so without a link (:meth:`_code_sentence`)."""
+        itself), a sentence that says so without a link (:meth:`code_sentence`)."""
         if paper.url and is_code_link(paper.abstract, paper.url):
             return True
-        return not linked and self._code_sentence(paper) is not None
+        return not linked and self.code_sentence(paper) is not None
 
-    def _code_sentence(self, paper: Paper, *, linked: bool = False) -> Sentence | None:
+    def code_sentence(self, paper: Paper, *, linked: bool = False) -> Sentence | None:
         """The sentence of ``paper`` that holds its code link, or, unless ``linked``, makes its code
         available without one ("Our software and data are publicly available", "We will release
         all code", :func:`rag.route.lead.availability_span`, not negated); ``None`` when none does."""
@@ -648,7 +648,7 @@ class AnswerPipeline:
                 return Evidence(paper.id, x.text, x.start, x.end, 1.0)
         if plan.topic.about_links:
             # "Which papers release code?": the sentence that holds its link or makes it available
-            x = self._code_sentence(paper, linked=plan.topic.link_named)
+            x = self.code_sentence(paper, linked=plan.topic.link_named)
             if x is not None:
                 return Evidence(paper.id, x.text, x.start, x.end, 1.0)
         return self.evidence.own_statement(ask, paper, qvec)

@@ -97,8 +97,16 @@ def answer_table(
                 x = pipeline.membership.contribution(subject.artifact, p)
                 if x is not None and not isinstance(x, str):
                     reasons[p.id] = Evidence(p.id, x.text, x.start, x.end, 1.0)
+    code: dict[str, Evidence] = {}
+    if any(c.kind.key == "code" for c in columns):
+        # code made available without a link answers the column as it answers "which papers release code?"
+        for p in papers:
+            x = pipeline.code_sentence(p)
+            if x is not None:
+                code[p.id] = Evidence(p.id, x.text, x.start, x.end, 1.0)
     table = fill_table(
-        pipeline.evidence, papers, columns, cite, topic=topic, matched=matched, at_least=at_least, reasons=reasons
+        pipeline.evidence, papers, columns, cite, topic=topic, matched=matched, at_least=at_least, reasons=reasons,
+        code=code,
     )
     timings.evidence = time.perf_counter() - t
     note = f"table of abstract sentences (extractive): {len(papers)} rows x {len(columns)} columns"

@@ -11,6 +11,7 @@ import json
 import re
 
 import pytest
+from conftest import pipeline_of
 
 from rag.citations import cited_numbers
 from rag.evidence.roles import FIRST_PERSON
@@ -460,7 +461,10 @@ def test_a_yes_no_lead_tells_the_papers_own_statement_from_its_setting_or_proble
     assert_lead_is_grounded(ans, components, frozenset(plan.polar_terms))
 
 
-@pytest.mark.parametrize("question", ["what are the drawbacks of DANCE?", "does APM have any limitations?"])
+@pytest.mark.parametrize(
+    "question",
+    ["what are the drawbacks of DANCE?", "does APM have any limitations?", "What are HyperTrack's limitations?"],
+)
 def test_a_papers_own_limitations_are_never_its_gap(components, question):
     """Abstracts that state no limitation of their own say so; the gap they address is quoted as such."""
     ans = ask(components, question)
@@ -729,3 +733,21 @@ def test_what_is_asked_of_a_described_paper_leads_not_its_description(components
     assert not ans.refused and [c.label for c in ans.citations][:1] == [paper], ans.text
     assert clause in ans.lead, ans.lead
     assert_lead_is_grounded(ans, components)
+
+
+def test_a_limitation_the_abstract_states_of_its_own_work_leads(tmp_path, embedder):
+    # HyperTrack, stating neither a limitation nor a gap, was led "Limitation stated in HyperTrack:
+    # This paper presents a systematic study ..."; a sentence with a limitation's cue still leads
+    papers = {
+        "lim#1": (
+            "Sparse attention speeds up long-context transformers. We propose StrideNet, a strided attention "
+            "kernel for long documents. StrideNet is 3x faster than dense attention on 64k-token inputs. "
+            "However, our kernel is limited to causal decoding and does not support bidirectional encoders."
+        ),
+        "lim#2": "We present a systematic study of tokenizers for code models across 12 programming languages.",
+    }
+    p = pipeline_of(tmp_path, papers, embedder)
+    ans = p.ask("What are the limitations of StrideNet?")
+    assert ans.lead.startswith("Limitation stated in **StrideNet**"), ans.lead
+    assert "limited to causal decoding" in ans.lead, ans.lead
+

@@ -32,6 +32,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from rag.citations import format_marker
+from rag.evidence.rows import LIMITATIONS
 from rag.lexicon import joined_form, lemma, same_keys, states_form, term_key
 from rag.llm.claims import PRIOR_WORK
 from rag.llm.prose import Source
@@ -593,8 +594,12 @@ def _limits(s: Source, move: Move) -> str:
     """The lead of "what are its limitations?": the limitation the abstract states of the paper's own
     work, or that it states none and what it says instead (the gap of earlier work it addresses)."""
     gap = [e for e in s.evidence if move(e) == "gap"]
-    if s.evidence and not gap:
-        e = s.evidence[0]
+    # a sentence of the paper's own work with a cue of a limitation ("limited to", "at the cost
+    # of"); the sentences kept when the abstract states neither (HyperTrack's "This paper presents
+    # a systematic study ...") are no limitation
+    own = [e for e in s.evidence if move(e) != "gap" and LIMITATIONS.cues.search(e.sentence)]
+    if own:
+        e = own[0]
         return f"Limitation stated in {_name(s)}: {quoted(e.sentence, key_clause(e.sentence))}"
     if gap:
         e = gap[0]

@@ -282,7 +282,8 @@ def test_question_parts_split_sub_questions_only():
         "How does GraphMix differ from TokenDrop in what it mixes",
         "in how it saves memory?",
     ]
-    assert question_parts("Compare X and Y on (a) the tasks they solve, (b) the data they use and (c) their speedups") == [
+    numbered = "Compare X and Y on (a) the tasks they solve, (b) the data they use and (c) their speedups"
+    assert question_parts(numbered) == [
         "Compare X and Y on (a) the tasks they solve",
         "(b) the data they use",
         "(c) their speedups",

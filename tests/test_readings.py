@@ -227,9 +227,17 @@ def test_an_ordinal_beyond_the_last_list_says_how_long_the_list_is():
 def test_papers_picked_out_of_a_list_leave_ordinals_counting_in_that_list():
     # "which papers work on VLMs?" (four), "compare the first two", "summarize the third one": the
     # third of the four, not "the last answer lists 2 papers"
+    from rag.question.reader import read_question
+
     h = _history("Alpha", "Beta", "Gamma", "Delta")
-    h.turns.append(Turn("q2", "q2", Answer("q2", "…", [h._citation_of(x) for x in ("Alpha", "Beta")])))
+    first_two = [h._citation_of(x) for x in ("Alpha", "Beta")]
+    h.turns.append(Turn("q2", "q2", Answer("q2", "…", first_two), plan=read_question("compare the first two")))
     assert h.listed(2)[2].paper_id == "Gamma"
+    # a question that narrows the list ("which of them are from 2023?") makes a list of its own
+    narrowed = _history("Alpha", "Beta", "Gamma", "Delta")
+    two = [narrowed._citation_of(x) for x in ("Alpha", "Beta")]
+    narrowed.turns.append(Turn("q2", "q2", Answer("q2", "…", two), plan=read_question("which of them are from 2023?")))
+    assert narrowed.listed(2) == []
     # a list of papers not all in the earlier one is a new list
     mixed = [h._citation_of("Alpha"), Citation(h.numbers.number("E"), "E", "E", ())]
     h.turns.append(Turn("q3", "q3", Answer("q3", "…", mixed)))

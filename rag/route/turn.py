@@ -106,6 +106,14 @@ class CitationNumbering:
         return self.by_paper[paper_id]
 
 
+def _picked_by_position(turn: Turn) -> bool:
+    """Whether ``turn`` asked about papers by their place in a list: "the first two", "the second
+    one", "[1] and [3]" (:class:`rag.question.plan.PaperRef` ``ordinal``, ``number``, or a counted
+    ``plural`` that takes the first of a list)."""
+    refs = getattr(turn.plan, "refs", ()) if turn.plan is not None else ()
+    return any(r.kind in ("ordinal", "number") or (r.kind == "plural" and r.first) for r in refs)
+
+
 @dataclass
 class History:
     """The turns of one conversation and its citation numbers: what "it", "[2]", "the second one",
@@ -162,14 +170,19 @@ class History:
         """The list ordinals count in: the citations of the latest answer that cited two or more
         papers, else of the latest answer that cited anything; ``[]`` when none did.
 
-        Papers picked out of an earlier list are no list of their own: after "which papers work on
-        vision-language models?" (four) and "compare the first two", "summarize the third one" is
-        the third of the four, as it is after an answer about one paper of the list."""
-        lists = [list(t.citations) for t in reversed(self.turns) if len(t.citations) >= 2]
-        if not lists:
+        Papers picked out of an earlier list by their place in it are no list of their own: after
+        "which papers work on vision-language models?" (four) and "compare the first two",
+        "summarize the third one" is the third of the four, as it is after an answer about one
+        paper of the list. A question that narrows the list ("which of them are from 2023?")
+        makes a list of its own."""
+        listing = [t for t in reversed(self.turns) if len(t.citations) >= 2]
+        if not listing:
             return self.recent()
-        picked = {c.paper_id for c in lists[0]}
-        return next((old for old in lists[1:] if picked < {c.paper_id for c in old}), lists[0])
+        latest = list(listing[0].citations)
+        if not _picked_by_position(listing[0]):
+            return latest  # "which of them are from 2023?" narrows the list: "these" are its answer
+        picked = {c.paper_id for c in latest}
+        return next((list(t.citations) for t in listing[1:] if picked < {c.paper_id for c in t.citations}), latest)
 
     def listed(self, index: int) -> list[Citation]:
         """The citations an ordinal ("the second one", ``index`` 1; "the last one", -1) counts in:

@@ -73,6 +73,9 @@ def family(tmp_path_factory, embedder):
         "What work models event data with Hawkes processes?",
         "I'm looking for work on Hawkes processes for event data",
         "what research is there on fitting Hawkes processes to event sequences",
+        # typed as in a search box: the message is its topic (AskPlan.bare)
+        "Hawkes processes for event data",
+        "Hawkes process models of event sequences?",
     ],
 )
 def test_a_topic_several_papers_state_lists_them_however_the_number_is_asked(family, question):

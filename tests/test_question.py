@@ -1084,3 +1084,20 @@ def test_the_forms_of_differ_still_ask_for_a_comparison(cat, question):
     from rag.question.plan import ComparePlan
 
     assert isinstance(Reader(cat).read(question), ComparePlan), question
+
+
+@pytest.mark.parametrize(
+    ("question", "bare"),
+    [
+        ("differentially private federated learning", True),
+        ("alfworld results?", True),
+        ("graph condensation for federated learning", True),
+        ("which papers use RL?", False),
+        ("What is the main finding of DANCE regarding token costs?", False),
+        ("what dataset does it use?", False),
+        ("Does DANCE use graph condensation?", False),
+    ],
+)
+def test_a_message_typed_as_its_topic_is_bare(cat, question, bare):
+    # typed as into a search box, it may be answered by one paper or several, as an open frame is
+    assert read_question(question, cat).bare is bare, question

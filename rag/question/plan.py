@@ -380,6 +380,9 @@ class AskPlan(Plan):
             words (:func:`rag.route.lead.availability_span`); ``""`` otherwise.
         own_limits: It asks for a paper's own limitations, not the limitation it addresses.
         seeks: Its frame names the paper asked for ("which paper ...", "is there work on ...").
+        bare: The message is its topic, as typed in a search box: no frame, no paper referred to,
+            nothing asked of it ("differentially private federated learning", "alfworld results?");
+            like an open frame, it may be answered by one paper or several.
         alone: The message read as a question of its own, its pronouns the described paper's own
             ("which paper detects deepfakes and tests its robustness?"), when it could also be
             read as asking about a paper of an earlier turn; the route lets the evidence choose
@@ -397,6 +400,7 @@ class AskPlan(Plan):
     polar_available: str = ""
     own_limits: bool = False
     seeks: bool = False
+    bare: bool = False
     alone: AskPlan | None = None
 
     @property

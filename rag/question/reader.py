@@ -986,6 +986,8 @@ class Reader:
             and not available,
             polar_available=available if is_polar else "",
             own_limits=asks_own_limitations(query, names),
+            bare=not refs and number == "open" and not kind and not is_polar
+            and topic_text.strip(" ?.!") == query.strip(" ?.!"),
         )
         # --- the papers like one paper: "papers like DANCE", "more like [2]", "anything similar to it?"
         pronoun_only = not distinct and not described and any(r.kind == "pronoun" for r in refs)

@@ -223,7 +223,7 @@ class AnswerPipeline:
             # A detail of a paper the question describes ("What model size was the LLM watermark
             # tested on?") is asked of the paper the description finds, not of retrieval's first.
             described = self.refusals.described(plan.detail, topic) and bool(retrieval.hits)
-            first_found = self.found(topic, retrieval, peers=plan.seeks) if described and refused else None
+            first_found = self.found(topic, retrieval, peers=plan.seeks or plan.bare) if described and refused else None
             meant = (first_found.chosen or retrieval.hits)[0] if first_found is not None else None
             refusal = (
                 self.refusals.topic(
@@ -244,7 +244,8 @@ class AnswerPipeline:
             if refusal:
                 found = Found([], 0, False)
             else:
-                found = first_found if first_found is not None else self.found(topic, retrieval, peers=plan.seeks)
+                peers = plan.seeks or plan.bare
+                found = first_found if first_found is not None else self.found(topic, retrieval, peers=peers)
             chosen, matched, at_least, left_out, mentions = (
                 found.chosen, found.matched, found.at_least, found.left_out, found.mentions
             )

@@ -259,7 +259,12 @@ class AnswerPipeline:
                 if covered.checked and not covered.complete:
                     refusal = covered.refusal()
                 elif covered.checked:
-                    complete = covered.complete[:1] if topic.number == "one" else covered.complete
+                    # the parts check looks past the membership model's papers: the exclusion
+                    # ("outside of agent settings") puts out those it adds as it put out members
+                    out = self._excluded(topic, covered.complete)
+                    left_out = left_out + [h for h in out if h not in left_out]
+                    complete = [h for h in covered.complete if h not in out]
+                    complete = complete[:1] if topic.number == "one" else complete
                     chosen, matched, at_least = complete[: rs.max_set_size], len(complete), False
                     partly = covered.note()
             slot = plan.ask.slot
@@ -460,17 +465,8 @@ class AnswerPipeline:
             # answer, not cited (the gold sets count a paper that is about the topic, not one
             # that mentions it).
             mentions = [h for h, p in scored if p < rs.set_membership and h not in members] if many else []
-        left_out: list[PaperHit] = []
-        if topic.exclusion and members:
-            # One excluded word puts out a paper that states it; an excluded phrase ("not dataset
-            # distillation") one that states the phrase, not its words apart.
-            words = topic.excluded
-            if len(words.split()) > 1:
-                left_out = [h for h in members if states_phrase(words, h.paper.text_for_index)]
-            else:
-                cov = self.retriever.coverages(words, [h.paper.id for h in members])
-                left_out = [h for h, c in zip(members, cov, strict=True) if c >= EXCLUSION_COVERAGE]
-            members = [h for h in members if h not in left_out]
+        left_out = self._excluded(topic, members)
+        members = [h for h in members if h not in left_out]
         if not members and not topic.artifact and topic.number != "many" and checked:
             # The topic passed the refusal policy: a question that does not ask for a set gets the
             # most relevant paper even when no candidate is clearly a member.
@@ -482,6 +478,19 @@ class AnswerPipeline:
         # are not checked against the exclusion.
         mentions = [] if topic.exclusion else mentions[: rs.max_mentions]
         return Found(members[:limit], len(members), at_least, left_out, mentions if members else [], judged)
+
+    def _excluded(self, topic: Topic, hits: Sequence[PaperHit]) -> list[PaperHit]:
+        """The ``hits`` the question's exclusion puts out ("outside of agent settings"), in their
+        order; none when it excludes nothing. One excluded word puts out a paper that states it
+        (term coverage at least :data:`EXCLUSION_COVERAGE`); an excluded phrase ("not dataset
+        distillation") one that states the phrase, not its words apart."""
+        words = topic.excluded
+        if not topic.exclusion or not words or not hits:
+            return []
+        if len(words.split()) > 1:
+            return [h for h in hits if states_phrase(words, h.paper.text_for_index)]
+        cov = self.retriever.coverages(words, [h.paper.id for h in hits])
+        return [h for h, c in zip(hits, cov, strict=True) if c >= EXCLUSION_COVERAGE]
 
     def _releases_code(self, paper: Paper, *, linked: bool = False) -> bool:
         """Whether ``paper`` makes its code available: a link to it in the abstract

@@ -55,6 +55,7 @@ from rag.route.membership import Membership, more_may_match
 from rag.route.premise import contradicted_counts
 from rag.route.refusal import RefusalPolicy
 from rag.route.slot import slot_span, slot_strength
+from rag.route.stages import side_by_side
 from rag.settings import Settings
 from rag.text import Sentence, content_terms
 from rag.types import Answer, Citation, Evidence, Paper, PaperHit, Retrieval, Timings, timed
@@ -465,6 +466,14 @@ class AnswerPipeline:
             # answer, not cited (the gold sets count a paper that is about the topic, not one
             # that mentions it).
             mentions = [h for h, p in scored if p < rs.set_membership and h not in members] if many else []
+        if topic.stages:
+            # "SFT first and then RL": a paper that states the stages only side by side or
+            # compared ("RL finetuning outperforms supervised finetuning") does not chain them
+            # is named among the papers that mention the topic, not cited
+            lexicon = self.retriever.lexicon
+            apart = [h for h in members if side_by_side(topic.stages, self.evidence.sentences(h.paper)[0], lexicon)]
+            members = [h for h in members if h not in apart]
+            mentions = [*mentions, *apart] if topic.number == "many" else mentions
         left_out = self._excluded(topic, members)
         members = [h for h in members if h not in left_out]
         if not members and not topic.artifact and topic.number != "many" and checked:

@@ -521,7 +521,9 @@ class RefusalPolicy:
         "dataset distillation" of "dataset distillation, i.e. compressing ...") by an abstract that
         states the term side by side (:func:`rag.lexicon.states_phrase`), not its words apart. Parts
         whose every term is in more than ``part_generic_share`` of the abstracts ("neural network
-        training") are not checked. The check applies to topics of at most ``part_max_terms`` content
+        training") are not checked for the ``members`` (the membership model weighed them with the
+        topic whole); a candidate it did not accept answers only by stating every part of an
+        alternative, those too. The check applies to topics of at most ``part_max_terms`` content
         terms: a longer one describes one paper in other words, and the membership model judges it
         whole. Off unless ``part_check`` (see its description). A topic whose every alternative is one
         short subject (at most ``subject_max_terms`` terms: "sign language recognition, or lip reading")

@@ -159,6 +159,9 @@ class Topic:
             reinforcement-learning stage" -> ``("supervised fine-tuning", "reinforcement-learning")``),
             which a paper must state as a sequence; ``()`` when it names no order
             (:func:`rag.question.parts.topic_stages`).
+        role: The rhetorical role every alternative of the topic asks for ("formal theoretical
+            results such as proofs or guarantees" -> ``"theory"``), which a paper states in a
+            sentence of that role; ``""`` otherwise (:func:`rag.question.roles.required_role`).
         head: The term the topic is about when the rest describes it ("grokking, where a network
             suddenly generalizes ..." -> "grokking"); ``""`` otherwise (:func:`rag.question.parts.described_head`).
         exclusion: What the papers must not be about ("outside of agent settings" -> "agent settings").
@@ -183,6 +186,7 @@ class Topic:
     facets: tuple[str, ...] = ()
     parts: tuple[tuple[str, ...], ...] = ()
     stages: tuple[str, ...] = ()
+    role: str = ""
     head: str = ""
     exclusion: str = ""
     excluded: str = ""

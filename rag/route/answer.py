@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from rag.citations import cited_numbers, format_marker
+from rag.evidence.roles import FIRST_PERSON, sentence_roles
 from rag.evidence.rows import LIMITATIONS, ROWS, select_rows
 from rag.evidence.selector import EvidenceSelector
 from rag.index.retrieve import HybridRetriever
@@ -466,6 +467,10 @@ class AnswerPipeline:
             # answer, not cited (the gold sets count a paper that is about the topic, not one
             # that mentions it).
             mentions = [h for h, p in scored if p < rs.set_membership and h not in members] if many else []
+        if topic.role and members:
+            # "formal theoretical results such as proofs or guarantees": a paper answers with a
+            # sentence of its own that plays the role (rag.evidence.roles), not by words near it
+            members = [h for h in members if self._plays(topic.role, h.paper)]
         if topic.stages:
             # "SFT first and then RL": a paper that states the stages only side by side or
             # compared ("RL finetuning outperforms supervised finetuning") does not chain them
@@ -487,6 +492,20 @@ class AnswerPipeline:
         # are not checked against the exclusion.
         mentions = [] if topic.exclusion else mentions[: rs.max_mentions]
         return Found(members[:limit], len(members), at_least, left_out, mentions if members else [], judged)
+
+    def _plays(self, role: str, paper: Paper) -> bool:
+        """Whether a sentence of ``paper``'s abstract plays ``role`` (``"theory"``:
+        :func:`rag.evidence.roles.sentence_roles`) as the paper's own: not a background or gap
+        sentence about the field ("Standard analyses give no guarantee"), unless the authors speak
+        in it ("In this work, we provide a theoretical study")."""
+        moves = self.evidence.moves(paper)
+        for x in self.evidence.sentences(paper)[0]:
+            move = moves.get(x.start, "unknown")
+            if role in sentence_roles(x.text, move) and (
+                move not in ("background", "gap") or FIRST_PERSON.search(x.text)
+            ):
+                return True
+        return False
 
     def _excluded(self, topic: Topic, hits: Sequence[PaperHit]) -> list[PaperHit]:
         """The ``hits`` the question's exclusion puts out ("outside of agent settings"), in their

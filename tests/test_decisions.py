@@ -363,6 +363,24 @@ def test_a_counted_collection_the_authors_contribute_states_a_dataset(sentence, 
 
 
 @pytest.mark.parametrize(
+    ("sentence", "asked", "states"),
+    [
+        # one way to score: a question for a new measure is answered by a new metric, and back
+        ("We propose Crispness, a reference-free evaluation metric for summaries.", ("measure",), True),
+        ("We introduce a calibration measure that needs no labels.", ("metrics",), True),
+        # an artifact noun inside a hyphenated name is part of the name ("Learning-to-Measure")
+        ("We introduce Learning-to-Measure (L2M), an agent that acquires features.", ("measure",), False),
+        ("We present Bench-to-Bedside, a clinical triage model.", ("benchmark",), False),
+        ("We propose Crispness, a reference-free evaluation metric for summaries.", ("dataset",), False),
+    ],
+)
+def test_an_artifact_is_stated_by_its_kind_and_not_by_a_name_that_contains_it(sentence, asked, states):
+    paper = make_paper("p", f"Outputs are hard to judge. {sentence} Results improve.")
+    membership, _ = _membership([paper])
+    assert (membership.contribution(asked, paper) is not None) is states
+
+
+@pytest.mark.parametrize(
     ("sentence", "dataset"),
     [
         ("We propose FastIndex, a method to add documents in real time (about 20-50 ms per document), without "

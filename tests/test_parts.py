@@ -293,3 +293,63 @@ def test_a_term_alone_as_an_alternative_is_stated_as_the_term_not_by_its_words_a
     complete = {h.paper.id for h in got.complete}
     assert "distill-data" in complete
     assert "distill-model" not in complete
+
+
+RL_PROOFS = make_paper(
+    "rl-proofs",
+    "Provers are slow. We train a prover with reinforcement learning on theorem proving and general reasoning tasks.",
+)
+RL_ROBOTS = make_paper(
+    "rl-robots", "Robots must grasp. We control robot arms with reinforcement learning in simulation."
+)
+REASONING = [
+    make_paper("reason1", "We measure general reasoning tasks of language models on a new suite."),
+    make_paper("reason2", "Chain of thought helps general reasoning tasks in language models."),
+    make_paper("reason3", "We survey general reasoning tasks for planning."),
+]
+
+
+def test_an_alternative_left_with_the_shared_part_alone_needs_every_part_from_a_paper_membership_rejected():
+    # "general reasoning tasks" is in most abstracts (generic at a share of 0.5), so the second
+    # alternative was "reinforcement learning" alone: every RL paper (robot arms) joined the list.
+    # A paper the membership model did not accept now states every part of an alternative.
+    seams = Seams([RL_PROOFS, RL_ROBOTS, *REASONING])
+    seams.policy.settings = RetrievalSettings(part_generic_share=0.5, part_check=True)
+    question = "which papers apply reinforcement learning to theorem proving or to general reasoning tasks?"
+    plan = seams.reader.read(question)
+    assert isinstance(plan, AskPlan)
+    retrieval = seams.retriever.search(plan.topic.search)
+    got = seams.policy.parts(plan.topic, retrieval)
+    assert got.checked and [h.paper.id for h in got.complete] == ["rl-proofs"]
+    # a paper the membership model accepted is held to the parts that are not generic: it weighed
+    # the topic whole, generic words included
+    robots = next(h for h in retrieval.hits if h.paper.id == "rl-robots")
+    accepted = seams.policy.parts(plan.topic, retrieval, [robots])
+    assert {h.paper.id for h in accepted.complete} == {"rl-proofs", "rl-robots"}
+
+
+ANY_RL = {"RAST-MoE", "MCLP", "Federated Deep Reinforcement Learning", "ReAugment", "Graph-R1", "HyperTrack", "EMPG"}
+"""Seed papers that use reinforcement learning for something other than LLM reasoning (ride-hailing,
+speech synthesis, offline federated RL, augmentation, retrieval, GUI data, agents' entropy)."""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "question",
+    [
+        # "general reasoning tasks" and "improve LLM reasoning" are generic in the seed: the second
+        # alternative was "reinforcement-learning methods" alone, and every RL paper of the seed
+        # joined the list (8 papers, the agent papers the exclusion had put out among them)
+        "papers on reinforcement-learning methods that improve LLM reasoning on math or general reasoning tasks, "
+        "not agents",
+        # "RL" is generic too: the second alternative had no part left and was dropped, so only the
+        # paper that states "math" answered (with a masked diffusion model that does not use RL)
+        "Which papers propose RL methods to improve LLM reasoning on math or on general reasoning tasks, "
+        "excluding agent settings?",
+    ],
+)
+def test_rl_for_llm_reasoning_outside_agents_lists_the_reasoning_papers_not_every_rl_paper(extractive, question):
+    answer = extractive.ask(question)
+    cited = {c.label for c in answer.citations}
+    assert {"CoVRL", "PrefixRL", "DoPR"} <= cited, answer.text
+    assert not cited & (ANY_RL | {"RSAgent", "Agent-Omit", "ME-DLM"}), answer.text

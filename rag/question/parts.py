@@ -15,7 +15,14 @@ from rag.question.roles import is_summary, question_roles
 from rag.text import content_terms
 from rag.vocabulary import beside
 
-__all__ = ["described_head", "description_clauses", "question_parts", "topic_parts", "without_paper_description"]
+__all__ = [
+    "described_head",
+    "description_clauses",
+    "question_parts",
+    "topic_parts",
+    "topic_stages",
+    "without_paper_description",
+]
 
 _VOCABULARY = beside(__file__, "parts")
 _V = {name: cls.source for name, cls in _VOCABULARY.items()}
@@ -212,3 +219,35 @@ def described_head(topic: str) -> str:
     topic does not open with a term and its description ("grokking or double descent")."""
     m = _DESCRIBED.match(topic.strip())
     return m.group("head").strip() if m and content_terms(m.group("head")) else ""
+
+
+_STAGE_ORDER = _VOCABULARY["stage_order"].pattern
+_STAGE_WORDS = _VOCABULARY["stage_word"].words
+
+
+def topic_stages(topic: str) -> tuple[str, ...]:
+    """The stages a topic puts in order, each as the content words that say what happens in it.
+
+    "train with supervised fine-tuning first and then a reinforcement-learning stage" ->
+    ``("supervised fine-tuning", "reinforcement-learning")``; "SFT -> RL two-stage training" ->
+    ``("SFT", "RL")``: the topic is split at each ``stage_order`` phrase ("then", "followed by",
+    "->"), and a stage keeps its content words without those that only say it is a stage
+    (``stage_word``: "train with", "a ... stage", "apply", "first"). A paper answers by stating
+    the stages as a sequence (:func:`rag.route.stages.unordered`), not side by side ("both
+    supervised and reinforcement-based finetuning") or compared.
+
+    Returns:
+        The stages in order, at least two; ``()`` when the topic names no order or a stage has
+        no content word of its own.
+    """
+    pieces = _STAGE_ORDER.split(topic)
+    if len(pieces) < 2:
+        return ()
+    stages = []
+    for piece in pieces:
+        words = [w.strip(",;:()") for w in piece.split()]
+        stage = " ".join(w for w in words if content_terms(w) and w.lower() not in _STAGE_WORDS)
+        if not stage:
+            return ()
+        stages.append(stage)
+    return tuple(stages)

@@ -155,6 +155,13 @@ class Topic:
         parts: Each alternative as the parts a paper must all state ("diffusion models for weather
             forecasting" -> ``(("diffusion models", "weather forecasting"),)``); ``()`` when no
             alternative has two (:func:`rag.question.parts.topic_parts`).
+        stages: The stages the topic puts in order ("supervised fine-tuning first and then a
+            reinforcement-learning stage" -> ``("supervised fine-tuning", "reinforcement-learning")``),
+            which a paper must state as a sequence; ``()`` when it names no order
+            (:func:`rag.question.parts.topic_stages`).
+        role: The rhetorical role every alternative of the topic asks for ("formal theoretical
+            results such as proofs or guarantees" -> ``"theory"``), which a paper states in a
+            sentence of that role; ``""`` otherwise (:func:`rag.question.roles.required_role`).
         head: The term the topic is about when the rest describes it ("grokking, where a network
             suddenly generalizes ..." -> "grokking"); ``""`` otherwise (:func:`rag.question.parts.described_head`).
         exclusion: What the papers must not be about ("outside of agent settings" -> "agent settings").
@@ -178,6 +185,8 @@ class Topic:
     text: str
     facets: tuple[str, ...] = ()
     parts: tuple[tuple[str, ...], ...] = ()
+    stages: tuple[str, ...] = ()
+    role: str = ""
     head: str = ""
     exclusion: str = ""
     excluded: str = ""

@@ -50,7 +50,7 @@ from rag.question.details import DETAIL_PATTERNS, asked_detail, detail_only
 from rag.question.filters import FILTER_KINDS, read_filters, topic_left
 from rag.question.language import looks_non_english
 from rag.question.names import NameReader
-from rag.question.parts import described_head, question_parts, topic_parts, without_paper_description
+from rag.question.parts import described_head, question_parts, topic_parts, topic_stages, without_paper_description
 from rag.question.phrasing import (
     BETTER,
     FRAME_WORDS,
@@ -94,7 +94,7 @@ from rag.question.plan import (
 from rag.question.polar import polar, polar_available, polar_compares, polar_terms
 from rag.question.related import asks_similar
 from rag.question.related_work import related_work_topic
-from rag.question.roles import asks_own_limitations, is_summary, question_roles
+from rag.question.roles import asks_own_limitations, is_summary, question_roles, required_role
 from rag.question.slots import GUESSED_SIZE, read_slot
 from rag.question.table import asks_table, column_phrases, split_table
 from rag.text import (
@@ -661,6 +661,8 @@ class Reader:
             text=t_topic,
             facets=alternatives,
             parts=topic_parts(t_topic),
+            stages=topic_stages(t_topic),
+            role=required_role(alternatives or ((t_topic,) if t_topic else ())),
             head=head,
             exclusion=t_excl,
             excluded=excluded_terms(t_excl),

@@ -9,9 +9,18 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from rag.text import content_terms
 from rag.vocabulary import beside
 
-__all__ = ["SUMMARY_WORDS", "asks_own_limitations", "is_summary", "question_roles", "wants_more"]
+__all__ = [
+    "REQUIRED_ROLES",
+    "SUMMARY_WORDS",
+    "asks_own_limitations",
+    "is_summary",
+    "question_roles",
+    "required_role",
+    "wants_more",
+]
 
 _VOCABULARY = beside(__file__, "roles")
 _V = {name: cls.source for name, cls in _VOCABULARY.items()}
@@ -59,6 +68,34 @@ def question_roles(question: str) -> set[str]:
     if not roles and _OWN_ACTION.search(question):
         roles.add("method")
     return roles
+
+
+REQUIRED_ROLES = ("theory",)
+"""Roles a topic may ask of every paper it lists (:func:`required_role`): a proof, a bound or a
+guarantee is stated by a sentence a paper's abstract tags with its role (``theory``,
+:func:`rag.evidence.roles.sentence_roles`); a method or a result is stated by nearly every
+abstract and says nothing about which papers answer."""
+
+
+ROLE_TOPIC_TERMS = 5
+"""Most content terms of an alternative that names the role it asks for ("formal theoretical
+results", "sample complexity bounds": 2-3); a longer one describes papers in words that may use
+the role's cues otherwise ("embed watermarks in deep neural network models so that the owner can
+later prove a stolen model is theirs", 12: proving ownership, not a theorem). Set by reading the
+questions of dev, rephrasings, library_dev and library_own whose every alternative asks theory:
+the "which papers" topics have alternatives of 1-3 terms, the descriptions of papers 9-15."""
+
+
+def required_role(alternatives: Sequence[str]) -> str:
+    """The role every alternative of a topic asks for, among :data:`REQUIRED_ROLES`: "formal
+    theoretical results such as proofs or guarantees" -> ``"theory"`` (each of "formal theoretical
+    results", "proofs" and "guarantees" asks it); ``""`` when some alternative asks none ("proofs
+    or empirical studies"), has more than :data:`ROLE_TOPIC_TERMS` content terms, or there is no
+    alternative."""
+    if not alternatives or any(len(set(content_terms(a))) > ROLE_TOPIC_TERMS for a in alternatives):
+        return ""
+    common = set.intersection(*(question_roles(a) for a in alternatives))
+    return next((r for r in REQUIRED_ROLES if r in common), "")
 
 
 _OWN_ACTION = re.compile(rf"^\W*what\s+{_V['do_aux']}\s+(?:{_V['pronoun']}\s+)?[a-z]+\w*\W*$", re.I)

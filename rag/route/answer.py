@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from rag.citations import cited_numbers, format_marker
+from rag.evidence.roles import FIRST_PERSON, sentence_roles
 from rag.evidence.rows import LIMITATIONS, ROWS, select_rows
 from rag.evidence.selector import EvidenceSelector
 from rag.index.retrieve import HybridRetriever
@@ -55,6 +56,7 @@ from rag.route.membership import Membership, more_may_match
 from rag.route.premise import contradicted_counts
 from rag.route.refusal import RefusalPolicy
 from rag.route.slot import slot_span, slot_strength
+from rag.route.stages import side_by_side
 from rag.settings import Settings
 from rag.text import Sentence, content_terms
 from rag.types import Answer, Citation, Evidence, Paper, PaperHit, Retrieval, Timings, timed
@@ -260,7 +262,12 @@ class AnswerPipeline:
                 if covered.checked and not covered.complete:
                     refusal = covered.refusal()
                 elif covered.checked:
-                    complete = covered.complete[:1] if topic.number == "one" else covered.complete
+                    # the parts check looks past the membership model's papers: the exclusion
+                    # ("outside of agent settings") puts out those it adds as it put out members
+                    out = self._excluded(topic, covered.complete)
+                    left_out = left_out + [h for h in out if h not in left_out]
+                    complete = [h for h in covered.complete if h not in out]
+                    complete = complete[:1] if topic.number == "one" else complete
                     chosen, matched, at_least = complete[: rs.max_set_size], len(complete), False
                     partly = covered.note()
             slot = plan.ask.slot
@@ -461,24 +468,20 @@ class AnswerPipeline:
             # answer, not cited (the gold sets count a paper that is about the topic, not one
             # that mentions it).
             mentions = [h for h, p in scored if p < rs.set_membership and h not in members] if many else []
-        left_out: list[PaperHit] = []
-        if topic.exclusion and members:
-            # One excluded word puts out a paper that states it; an excluded phrase ("not dataset
-            # distillation") one that states the phrase, not its words apart; either is stated by
-            # its glossary names too ("not about language models": a paper on "LLMs").
-            words = topic.excluded
-            named = glossary_forms(words)
-            if len(words.split()) > 1:
-                left_out = [
-                    h for h in members if any(states_phrase(w, h.paper.text_for_index) for w in (words, *named))
-                ]
-            else:
-                cov = self.retriever.coverages(words, [h.paper.id for h in members])
-                left_out = [
-                    h for h, c in zip(members, cov, strict=True)
-                    if c >= EXCLUSION_COVERAGE or any(states_phrase(w, h.paper.text_for_index) for w in named)
-                ]
-            members = [h for h in members if h not in left_out]
+        if topic.role and members:
+            # "formal theoretical results such as proofs or guarantees": a paper answers with a
+            # sentence of its own that plays the role (rag.evidence.roles), not by words near it
+            members = [h for h in members if self._plays(topic.role, h.paper)]
+        if topic.stages:
+            # "SFT first and then RL": a paper that states the stages only side by side or
+            # compared ("RL finetuning outperforms supervised finetuning") does not chain them
+            # is named among the papers that mention the topic, not cited
+            lexicon = self.retriever.lexicon
+            apart = [h for h in members if side_by_side(topic.stages, self.evidence.sentences(h.paper)[0], lexicon)]
+            members = [h for h in members if h not in apart]
+            mentions = [*mentions, *apart] if topic.number == "many" else mentions
+        left_out = self._excluded(topic, members)
+        members = [h for h in members if h not in left_out]
         if not members and not topic.artifact and topic.number != "many" and checked:
             # The topic passed the refusal policy: a question that does not ask for a set gets the
             # most relevant paper even when no candidate is clearly a member.
@@ -490,6 +493,39 @@ class AnswerPipeline:
         # are not checked against the exclusion.
         mentions = [] if topic.exclusion else mentions[: rs.max_mentions]
         return Found(members[:limit], len(members), at_least, left_out, mentions if members else [], judged)
+
+    def _plays(self, role: str, paper: Paper) -> bool:
+        """Whether a sentence of ``paper``'s abstract plays ``role`` (``"theory"``:
+        :func:`rag.evidence.roles.sentence_roles`) as the paper's own: not a background or gap
+        sentence about the field ("Standard analyses give no guarantee"), unless the authors speak
+        in it ("In this work, we provide a theoretical study")."""
+        moves = self.evidence.moves(paper)
+        for x in self.evidence.sentences(paper)[0]:
+            move = moves.get(x.start, "unknown")
+            if role in sentence_roles(x.text, move) and (
+                move not in ("background", "gap") or FIRST_PERSON.search(x.text)
+            ):
+                return True
+        return False
+
+    def _excluded(self, topic: Topic, hits: Sequence[PaperHit]) -> list[PaperHit]:
+        """The ``hits`` the question's exclusion puts out ("outside of agent settings"), in their
+        order; none when it excludes nothing. One excluded word puts out a paper that states it
+        (term coverage at least :data:`EXCLUSION_COVERAGE`); an excluded phrase ("not dataset
+        distillation") one that states the phrase, not its words apart; either is stated by its
+        glossary names too ("not about language models": a paper on "LLMs",
+        :func:`rag.lexicon.glossary_forms`)."""
+        words = topic.excluded
+        if not topic.exclusion or not words or not hits:
+            return []
+        named = glossary_forms(words)
+        if len(words.split()) > 1:
+            return [h for h in hits if any(states_phrase(w, h.paper.text_for_index) for w in (words, *named))]
+        cov = self.retriever.coverages(words, [h.paper.id for h in hits])
+        return [
+            h for h, c in zip(hits, cov, strict=True)
+            if c >= EXCLUSION_COVERAGE or any(states_phrase(w, h.paper.text_for_index) for w in named)
+        ]
 
     def _releases_code(self, paper: Paper, *, linked: bool = False) -> bool:
         """Whether ``paper`` makes its code available: a link to it in the abstract

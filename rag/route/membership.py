@@ -125,12 +125,20 @@ method's sentence that mentions a dataset later ("We propose IncDSI, a method to
 real time (about 20-50ms per document), without retraining the model on the entire dataset", 125)
 does not contribute one. Set by reading, not fitted."""
 _COUNTED_DATA = _VOCABULARY["counted_data_artifact"]
+_SCORING = frozenset(stem(w) for w in _VOCABULARY["scoring_artifact"].words)
+"""Stems of the artifacts that are one kind, a way to score ("metric", "measure"): one asked is
+stated by any of them."""
 _DATA_ARTIFACTS = frozenset(stem(w.lower()) for w in _VOCABULARY["data_artifact"].words)
 """Stems of the artifacts others train or evaluate on: a dataset, a benchmark, a toolkit."""
 _BENCHMARK_ASKED = frozenset(stem(w.lower()) for w in _VOCABULARY["benchmark_asked"].words)
 """Stems of the artifacts to evaluate on a question may ask for: any of :data:`_DATA_ARTIFACTS`
 contributed for evaluation (:data:`_EVALUATION_PURPOSE`) is one."""
 _EVALUATION_PURPOSE = _VOCABULARY["evaluation_purpose"].pattern
+
+
+def _in_compound(text: str, match: re.Match[str]) -> bool:
+    """Whether ``match`` is one word of a hyphenated compound of ``text`` ("Learning-to-Measure")."""
+    return text[match.start() - 1 : match.start()] == "-" or text[match.end() : match.end() + 1] == "-"
 
 
 class Membership:
@@ -236,7 +244,8 @@ class Membership:
         """Where ``paper`` states ``artifact`` as its own contribution: the first sentence such as
         "we introduce X, a benchmark" / "our dataset"; a dataset (``counted_data_artifact``) also
         by the authors contributing a counted collection of data items ("We release 95K
-        validator-verified CoT traces"), and one kind of data ("corpus") by another ("dataset"); a
+        validator-verified CoT traces"), and one kind of data ("corpus") by another ("dataset"), one
+        way to score ("measure", ``scoring_artifact``) by another ("metric"); a
         dataset or toolkit of its own contributed for evaluation ("To facilitate rigorous
         evaluation, we introduce HyperTrack, a large-scale dataset") states a benchmark asked
         (:data:`_BENCHMARK_ASKED`), not the other way round (a benchmark of tasks is no new
@@ -246,10 +255,14 @@ class Membership:
         counted = any(w.lower() in _COUNTED_DATA for w in artifact)
         if counted:  # "a new corpus" is answered by "we introduce X, a dataset"
             wanted |= {stem(w) for w in _COUNTED_DATA.words}
+        if wanted & _SCORING:  # "a new evaluation measure" is answered by "as an evaluation metric"
+            wanted |= _SCORING
         benchmark = bool(wanted & _BENCHMARK_ASKED)
 
         def states(text: str, sentence: str = "") -> bool:
-            found = {stem(w.lower()) for w in _ARTIFACTS.findall(text)}
+            # an artifact noun inside a hyphenated name ("Learning-to-Measure (L2M)") is part of
+            # the name, not the artifact the sentence contributes
+            found = {stem(m.group(0).lower()) for m in _ARTIFACTS.finditer(text) if not _in_compound(text, m)}
             # a benchmark asked: a dataset or a toolkit the sentence says is for evaluation is one
             return bool(wanted & found) or (
                 benchmark and bool(found & _DATA_ARTIFACTS) and bool(_EVALUATION_PURPOSE.search(sentence or text))

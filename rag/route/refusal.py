@@ -521,7 +521,9 @@ class RefusalPolicy:
         "dataset distillation" of "dataset distillation, i.e. compressing ...") by an abstract that
         states the term side by side (:func:`rag.lexicon.states_phrase`), not its words apart. Parts
         whose every term is in more than ``part_generic_share`` of the abstracts ("neural network
-        training") are not checked. The check applies to topics of at most ``part_max_terms`` content
+        training") are not checked for the ``members`` (the membership model weighed them with the
+        topic whole); a candidate it did not accept answers only by stating every part of an
+        alternative, those too. The check applies to topics of at most ``part_max_terms`` content
         terms: a longer one describes one paper in other words, and the membership model judges it
         whole. Off unless ``part_check`` (see its description). A topic whose every alternative is one
         short subject (at most ``subject_max_terms`` terms: "sign language recognition, or lip reading")
@@ -555,6 +557,14 @@ class RefusalPolicy:
             0 < len(a) < len(alt) and all(len(content_terms(p)) == 1 for p in a)
             for a, alt in zip(alts, topic.parts, strict=True)
         )
+        # A generic part is left out for the papers the membership model accepted (it weighed the
+        # topic whole, generic words included; an alternative of generic parts only, "or general
+        # reasoning tasks", asks nothing more of them); a paper it did not accept answers only by
+        # stating every part of an alternative, generic ones too: "RL methods to improve LLM
+        # reasoning on general reasoning tasks" left "RL methods" alone once "improve LLM
+        # reasoning" and "general reasoning tasks" were found generic, and listed every RL paper
+        # of the seed (ride-hailing dispatch, speech synthesis, federated offline RL).
+        lenient, whole = list(alts), list(topic.parts)
         alts = [a for a in alts if a]
         # "sign language recognition, or translating signing videos": every alternative one short
         # subject; checked for refusal only (members stay the membership model's)
@@ -567,7 +577,8 @@ class RefusalPolicy:
                 pool.append(h)
         if not pool:
             return PartsCoverage(True, [], [], tuple(alts))
-        texts = list(dict.fromkeys(p for a in alts for p in a))
+        texts = list(dict.fromkeys(p for a in (*lenient, *whole) for p in a))
+        accepted = {h.paper.id for h in members}
         # an alternative that is one bare term ("dataset distillation, i.e. compressing ..." ->
         # "dataset distillation") is stated as the term, side by side, not by its words anywhere
         # in the abstract ("distillation" of a model, trained on three "datasets")
@@ -587,7 +598,7 @@ class RefusalPolicy:
                 or closest[j] >= rs.part_sentence
                 for j, t in enumerate(texts)
             }
-            if any(all(stated[p] for p in a) for a in alts):
+            if any(all(stated[p] for p in a) for a in (lenient if h.paper.id in accepted else whole)):
                 complete.append(h)
                 continue
             best = max(alts, key=lambda a: sum(stated[p] for p in a))

@@ -350,6 +350,8 @@ OTHER_WORDS = {
     "the influence of deleted training images from a trained image classifier.",
     "crop": "Farms need yield estimates. We present a satellite model of crop growth.",
     "music": "We generate piano music with a diffusion model conditioned on chords.",
+    "matrix": "Ratings are sparse. We study matrix completion from partial observations of a low-rank matrix.",
+    "depth": "Depth maps from cheap sensors are noisy. We denoise depth maps with a small network.",
 }
 
 
@@ -358,7 +360,7 @@ def other_words(tmp_path_factory, embedder):
     from tests.conftest import pipeline_of
 
     components = pipeline_of(tmp_path_factory.mktemp("other_words"), OTHER_WORDS, embedder)
-    # seven papers: a word in two of them is in 29%; the share that makes a part generic is
+    # nine papers: a word in two of them is in 22%; the share that makes a part generic is
     # relative to the collection's size (part_generic_share)
     refusals = components.pipeline.refusals
     refusals.settings = refusals.settings.model_copy(update={"part_generic_share": 0.5})
@@ -416,3 +418,12 @@ def test_an_open_frame_refuses_a_part_no_candidate_states_beside_one_held_but_no
     plan = seams.reader.read("Is there a paper on molecular forecasting over drifting servers?")
     assert isinstance(plan, AskPlan) and plan.seeks and plan.topic.parts
     assert not seams.policy.parts(plan.topic, seams.retriever.search(plan.topic.search), seeks=plan.seeks).checked
+
+
+@pytest.mark.slow
+def test_a_part_whose_head_one_paper_states_and_whose_rest_another_does_is_held_apart(other_words):
+    # the lidar paper is close to "completing partial lidar scans" for "lidar scans" alone; the
+    # matrix completion paper states "completing partial": the part is two subjects held apart
+    answer = other_words.ask("which papers do completing partial lidar scans, e.g. filling holes in depth maps?")
+    assert answer.refused and not answer.citations, answer.text
+    assert "(lidar) states “lidar scans” but not “completing partial”: “Lidar scans are" in answer.text

@@ -120,12 +120,16 @@ class PartialPaper:
         stated: The parts of its best-covered alternative it states, in the topic's order.
         missing: The parts of that alternative it does not state.
         sentence: Its sentence closest to the first stated part (quoted so the reader can judge).
+        part: The part of the topic whose words it states apart, when ``stated`` and ``missing`` are
+            the words of one part (its head and the rest: "3D point clouds" but not "completing
+            partial" of "completing partial 3D point clouds"); ``""`` otherwise.
     """
 
     hit: PaperHit
     stated: tuple[str, ...]
     missing: tuple[str, ...]
     sentence: str = ""
+    part: str = ""
 
 
 @dataclass(frozen=True)
@@ -556,25 +560,104 @@ class RefusalPolicy:
         Returns:
             Whether one of the sentences states the part.
         """
+        return self.lacking(part, sentences, vectors, sims, column, rests)[0] == ()
+
+    def lacking(
+        self,
+        part: str,
+        sentences: Sequence[Sentence],
+        vectors: np.ndarray,
+        sims: np.ndarray | None,
+        column: int = 0,
+        rests: dict[str, np.ndarray] | None = None,
+    ) -> tuple[tuple[str, ...] | None, int]:
+        """:meth:`sentence_states` with what a sentence close to ``part`` lacks (same arguments).
+
+        Returns:
+            ``((), k)`` when sentence ``k`` states the part; ``(words, k)`` when none does and ``k`` is
+            the closest within ``part_sentence``, ``words`` the part's specific words it lacks (in the
+            part's order: it states the rest, the part's head); ``(None, -1)`` when no sentence is
+            within ``part_sentence``.
+        """
         if sims is None or not len(sentences):
-            return False
+            return None, -1
         sims = sims[:, column]
         rs = self.settings
         n = max(1, len(self.retriever.papers))
-        terms = content_terms(part)
-        specific = [t for t in terms if self.retriever.document_frequency(t) <= rs.part_generic_share * n]
+        specific = [
+            t.lower() for t in content_terms(part)
+            if self.retriever.document_frequency(t) <= rs.part_generic_share * n
+        ]
         cache = rests if rests is not None else {}
-        for k in np.flatnonzero(sims >= rs.part_sentence)[np.argsort(-sims[sims >= rs.part_sentence])]:
+        close = np.flatnonzero(sims >= rs.part_sentence)
+        first: tuple[tuple[str, ...] | None, int] = (None, -1)
+        for k in close[np.argsort(-sims[close])]:
             keys = {key for key, _, _ in _keys_at(sentences[k].text)}
-            lacking = {t.lower() for t in specific if not same_keys(t) & keys}
+            lacking = tuple(dict.fromkeys(t for t in specific if not same_keys(t) & keys))
             if not lacking:
-                return True
+                return (), int(k)
             rest = " ".join(w for w in part.split() if w.strip(",;:.()").lower() not in lacking)
             if not content_terms(rest):
-                return True  # said wholly in other words: the cosine alone decides
+                return (), int(k)  # said wholly in other words: the cosine alone decides
             if rest not in cache:
                 cache[rest] = self.retriever.query_vectors([rest])[0]
             if float(sims[k]) >= float(vectors[k] @ cache[rest]):
+                return (), int(k)
+            if first[0] is None:
+                first = (lacking, int(k))
+        return first
+
+    def _heads_apart(
+        self,
+        texts: Sequence[str],
+        held: set[str],
+        heads: dict[str, tuple[int, tuple[str, ...], str]],
+        pool: Sequence[PaperHit],
+        partial: Sequence[tuple[int, int, PartialPaper]],
+        rests: dict[str, np.ndarray],
+        allowed: set[str] | None,
+    ) -> list[tuple[int, int, PartialPaper]]:
+        """The candidates that state only the head of a part no candidate states, when the
+        collection holds the rest of its words apart: PointDP's "3D point clouds serve as a crucial
+        data representation ..." is close to "completing partial 3D point clouds" for "3D point
+        clouds" alone (:meth:`lacking`), and the papers found for "completing partial" on its own
+        (:data:`PART_SEARCH`) state it (term coverage ``part_coverage`` or a sentence). Such a part is
+        two subjects held apart, as two parts are; a rest no paper states leaves it a description.
+
+        Returns:
+            ``(-1, pool index, PartialPaper)`` rows (:meth:`parts` sorts them with the others), one per
+            such part, for a candidate not already partial.
+        """
+        out: list[tuple[int, int, PartialPaper]] = []
+        named = {x.hit.paper.id for _, _, x in partial}
+        for t in texts:
+            if t in held or t not in heads:
+                continue
+            i, lacks, sentence = heads[t]
+            hit = pool[i]
+            head = " ".join(w for w in t.split() if w.strip(",;:.()").lower() not in lacks)
+            rest = " ".join(lacks)
+            if hit.paper.id in named or not content_terms(head):
+                continue
+            found = self.retriever.search(SearchQuery(rest), allowed=allowed).hits[:PART_SEARCH]
+            if self._holds(rest, found, rests):
+                out.append((-1, i, PartialPaper(hit, (head,), (rest,), sentence, part=t)))
+                named.add(hit.paper.id)
+        return out
+
+    def _holds(self, text: str, hits: Sequence[PaperHit], rests: dict[str, np.ndarray]) -> bool:
+        """Whether one of ``hits`` states ``text`` (term coverage ``part_coverage`` or a sentence,
+        :meth:`sentence_states`)."""
+        if not hits:
+            return False
+        covered = self.retriever.coverages(text, [h.paper.id for h in hits])
+        qvec = self.retriever.query_vectors([text])
+        self.evidence.warm([h.paper for h in hits])
+        for h, c in zip(hits, covered, strict=True):
+            if c >= self.settings.part_coverage:
+                return True
+            sents, vecs = self.evidence.sentences(h.paper)
+            if len(sents) and self.sentence_states(text, sents, vecs, vecs @ qvec.T, 0, rests):
                 return True
         return False
 
@@ -610,7 +693,9 @@ class RefusalPolicy:
         first :data:`PART_SEARCH` of the own retrieval of each part of an alternative of several, so
         that a part the topic's first candidates do not state ("machine unlearning" among graph
         neural networks) is looked for in the collection; a paper found only so answers only such an
-        alternative.
+        alternative. A part no candidate states, whose head alone a candidate's sentence is close to
+        while the collection states the rest of its words apart ("3D point clouds" and "completing
+        partial"), is held apart too (:meth:`_heads_apart`, for topics that ask for several papers).
 
         A topic of open number whose frame seeks papers ("is there work on ...", ``seeks``) may
         describe one paper in other words: it is never narrowed to the complete papers (``checked``
@@ -684,15 +769,19 @@ class RefusalPolicy:
         rests: dict[str, np.ndarray] = {}  # a part without some of its words -> its vector
         complete: list[PaperHit] = []
         partial: list[tuple[int, int, PartialPaper]] = []
+        held: set[str] = set()  # parts some candidate states
+        heads: dict[str, tuple[int, tuple[str, ...], str]] = {}  # part -> first candidate close to its head only
         for i, h in enumerate(pool):
             sents, vecs = self.evidence.sentences(h.paper)
             sims = vecs @ qvecs.T if len(sents) else None
-            closest = [float(sims[:, j].max()) if sims is not None else -1.0 for j in range(len(texts))]
-            stated = {
-                t: (states_phrase(t, h.paper.text_for_index) if t in terms else coverage[t][i] >= rs.part_coverage)
-                or (closest[j] >= rs.part_sentence and self.sentence_states(t, sents, vecs, sims, j, rests))
-                for j, t in enumerate(texts)
-            }
+            stated = {}
+            for j, t in enumerate(texts):
+                lexical = states_phrase(t, h.paper.text_for_index) if t in terms else coverage[t][i] >= rs.part_coverage
+                lacks, k = (None, -1) if lexical else self.lacking(t, sents, vecs, sims, j, rests)
+                stated[t] = lexical or lacks == ()
+                if lacks and t not in heads:
+                    heads[t] = (i, lacks, strip_markup(sents[k].text))
+            held |= {t for t in texts if stated[t]}
             answerable = combined if h.paper.id in searched else alts
             if any(all(stated[p] for p in a) for a in answerable):
                 complete.append(h)
@@ -707,8 +796,12 @@ class RefusalPolicy:
                 sentence = strip_markup(sents[int(sims[:, j].argmax())].text)
             miss = tuple(p for p in best if not stated[p])
             partial.append((-len(said), i, PartialPaper(h, said, miss, sentence)))
+        if topic.number == "many":
+            partial += self._heads_apart(texts, held, heads, pool, partial, rests, allowed)
         partial.sort(key=lambda x: (x[0], x[1]))
         anywhere = {p for _, _, x in partial for p in x.stated}
+        # a part held apart by its words: a candidate states its head, another paper the rest
+        anywhere |= {x.part for _, _, x in partial if x.part}
         # every alternative names subjects (parts of 2 to subject_max_terms terms) and no candidate
         # states any of them: the collection does not hold them, whatever their words match one by
         # one; a subject stated ("knowledge distillation") lets the rest be a description

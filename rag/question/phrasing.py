@@ -273,7 +273,14 @@ def split_frame(query: str, plural_heads: bool = True) -> tuple[str, Number]:
         w = w.strip("?.,;:!()").lower()
         return w in _ALWAYS_FRAME or (len(w) >= 5 and _is_set_noun(w) == "many" and w not in SET_NOUNS)
 
-    kept = [w for w in words if not interior(w)]
+    kept: list[str] = []
+    for w in words:
+        if not interior(w):
+            kept.append(w)
+        elif kept and w.endswith(":"):
+            # "audio security papers: adversarial attacks on ASR, spoofing": the frame word goes,
+            # the colon that opens the list of what the papers are on stays
+            kept[-1] = kept[-1].rstrip(":") + ":"
     if len(kept) < len(words):
         number = "many"
     body = " ".join(kept).strip(" ,;:-–—")

@@ -191,7 +191,10 @@ class RetrievalSettings(_Section):
         "'homomorphic encryption' 0.64-0.72); those about a neighbouring subject reach 0.59 (a graph-homomorphism "
         "sentence to 'homomorphically encrypted graphs' 0.59, to 'graph neural network inference' 0.56; a "
         "temporal-diffusion sentence to 'probabilistic weather forecasting' 0.47). 0.55 answered the "
-        "graph-homomorphism paper for 'GNN inference over homomorphically encrypted graphs'.",
+        "graph-homomorphism paper for 'GNN inference over homomorphically encrypted graphs'. A sentence within it must "
+        "also state the part's specific words, or say them in other words (rag.route.refusal.RefusalPolicy."
+        "sentence_states): one as close for the part's head alone ('3D point clouds ...' 0.65 from 'completing "
+        "partial 3D point clouds') does not state it.",
     )
     part_generic_share: float = Field(
         0.15,

@@ -333,6 +333,96 @@ ANY_RL = {"RAST-MoE", "MCLP", "Federated Deep Reinforcement Learning", "ReAugmen
 speech synthesis, offline federated RL, augmentation, retrieval, GUI data, agents' entropy)."""
 
 
+# --- whether a sentence states a part: its words, or others the embedder reads as them ------------
+
+
+def _states(policy: RefusalPolicy, part: str, abstract: str) -> bool:
+    from rag.text import split_sentences
+
+    sentences = split_sentences(abstract)
+    vectors = policy.retriever.query_vectors([s.text for s in sentences])
+    sims = vectors @ policy.retriever.query_vectors([part]).T
+    return policy.sentence_states(part, sentences, vectors, sims)
+
+
+def test_a_sentence_close_to_a_part_for_its_head_alone_does_not_state_it():
+    # bags of words (hand-checkable): "We detect cars in lidar scans." is 2/sqrt(4*6) = 0.41 from
+    # "completing partial lidar scans" and 2/sqrt(2*6) = 0.58 from "lidar scans": the part without
+    # the words the sentence lacks is nearer, so the sentence states the head, not the part
+    papers = [make_paper("a", "We detect cars in lidar scans."), make_paper("b", "We complete partial lidar scans.")]
+    policy = RefusalPolicy(FakeRetriever(papers), FakeEvidence(papers), RetrievalSettings(part_sentence=0.3))
+    assert not _states(policy, "completing partial lidar scans", "We detect cars in lidar scans.")
+    # every word stated, in another form of it ("complete" for "completing"): stated
+    assert _states(policy, "completing partial lidar scans", "We complete partial lidar scans.")
+    # a part no sentence comes within part_sentence of is not stated, whatever its words
+    assert not _states(policy, "completing partial lidar scans", "Roads are busy.")
+
+
+def test_an_open_frame_that_seeks_papers_refuses_subjects_held_apart_and_keeps_descriptions_whole():
+    # "is there work on ...": the frame asks for papers on a combination (AskPlan.seeks), but may
+    # describe one paper in other words; refused only when its parts are subjects held apart
+    seams = Seams([GRAPH, TRAFFIC, CROP])
+    plan = seams.reader.read("Is there work on graph transformers for traffic forecasting?")
+    assert isinstance(plan, AskPlan) and plan.seeks and plan.topic.number == "open"
+    got = seams.policy.parts(plan.topic, seams.retriever.search(plan.topic.search), seeks=plan.seeks)
+    assert got.checked and not got.complete
+    assert "states “traffic forecasting” but not “graph transformers”" in got.refusal()
+    # a paper that states both: the membership model answers as before (nothing narrowed)
+    seams = Seams([GRAPH, TRAFFIC, BOTH, CROP])
+    got = seams.policy.parts(plan.topic, seams.retriever.search(plan.topic.search), seeks=plan.seeks)
+    assert not got.checked
+    # without a frame that seeks papers, an open topic is judged whole
+    assert not seams.policy.parts(plan.topic, seams.retriever.search(plan.topic.search)).checked
+
+
+OTHER_WORDS = {
+    "lidar": "Lidar scans are a crucial data representation for autonomous driving. We propose a fast detector "
+    "of cars in lidar scans.",
+    "search": "Designing networks by hand is slow. We automatically search for suitable convolutional network "
+    "architectures under a latency budget.",
+    "kws1": "Smart speakers listen for wake words. We present a small convolutional model for keyword spotting "
+    "on microcontrollers.",
+    "kws2": "Keyword spotting must run on tiny devices. We distil a transformer into a keyword spotting model "
+    "with 20k parameters.",
+    "unlearn": "Users may ask that their data be forgotten. We propose a machine unlearning method that removes "
+    "the influence of deleted training images from a trained image classifier.",
+    "crop": "Farms need yield estimates. We present a satellite model of crop growth.",
+    "music": "We generate piano music with a diffusion model conditioned on chords.",
+    "matrix": "Ratings are sparse. We study matrix completion from partial observations of a low-rank matrix.",
+    "depth": "Depth maps from cheap sensors are noisy. We denoise depth maps with a small network.",
+}
+
+
+@pytest.fixture(scope="module")
+def other_words(tmp_path_factory, embedder):
+    from tests.conftest import pipeline_of
+
+    components = pipeline_of(tmp_path_factory.mktemp("other_words"), OTHER_WORDS, embedder)
+    # nine papers: a word in two of them is in 22%; the share that makes a part generic is
+    # relative to the collection's size (part_generic_share)
+    refusals = components.pipeline.refusals
+    refusals.settings = refusals.settings.model_copy(update={"part_generic_share": 0.5})
+    return components
+
+
+@pytest.mark.slow
+def test_the_embedder_reads_a_part_in_other_words_and_not_one_stated_by_its_head(other_words):
+    policy = other_words.pipeline.refusals
+
+    def states(part, pid):
+        paper = other_words.pipeline.catalogue[pid]
+        sentences, vectors = other_words.pipeline.evidence.sentences(paper)
+        sims = vectors @ other_words.retriever.query_vectors([part]).T
+        return policy.sentence_states(part, sentences, vectors, sims)
+
+    # "choose" is not in the sentence, "search for suitable ... architectures" says it
+    assert states("choose the architecture of a convolutional network", "search")
+    # the lidar sentences are close to "lidar scans", not to completing partial ones
+    assert states("lidar scans", "lidar")
+    assert not states("completing partial lidar scans", "lidar")
+    assert not states("pruning a trained keyword spotting model", "kws2")
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "question",
@@ -353,3 +443,47 @@ def test_rl_for_llm_reasoning_outside_agents_lists_the_reasoning_papers_not_ever
     cited = {c.label for c in answer.citations}
     assert {"CoVRL", "PrefixRL", "DoPR"} <= cited, answer.text
     assert not cited & (ANY_RL | {"RSAgent", "Agent-Omit", "ME-DLM"}), answer.text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Is there work on machine unlearning for keyword spotting models?",
+        "keyword spotting with machine unlearning: is there a paper on that?",
+        "papers on machine unlearning for keyword spotting?",
+    ],
+)
+def test_a_combination_held_apart_is_refused_naming_a_paper_for_each_half(other_words, question):
+    answer = other_words.ask(question)
+    assert answer.refused and not answer.citations, answer.text
+    assert "closest:" in answer.text
+    assert "(unlearn) states “machine unlearning” but not “keyword spotting" in answer.text
+    assert "but not “machine unlearning”" in answer.text
+
+
+def test_an_open_frame_refuses_a_part_no_candidate_states_beside_one_held_but_not_a_description():
+    # "Is there work on traffic forecasting over encrypted sensors?": FlowRNN states the first
+    # part, no candidate the subject "encrypted sensors" (its words are in the collection apart)
+    crypt = make_paper("crypt", "Cloud servers see user data. We run inference on encrypted images.")
+    sensors = make_paper("sensors", "Sensors drift over time. We recalibrate them with a small network.")
+    seams = Seams([GRAPH, TRAFFIC, CROP, crypt, sensors])
+    plan = seams.reader.read("Is there work on traffic forecasting over encrypted sensors?")
+    assert isinstance(plan, AskPlan) and plan.seeks
+    got = seams.policy.parts(plan.topic, seams.retriever.search(plan.topic.search), seeks=plan.seeks)
+    assert got.checked and not got.complete
+    assert "FlowRNN (traffic) states “traffic forecasting” but not “encrypted sensors”" in got.refusal()
+    # a description whose parts no candidate states, each in words the collection holds apart
+    # ("molecular" of MolGT, "forecasting" of FlowRNN), is judged whole: it may be in other words
+    plan = seams.reader.read("Is there a paper on molecular forecasting over drifting servers?")
+    assert isinstance(plan, AskPlan) and plan.seeks and plan.topic.parts
+    assert not seams.policy.parts(plan.topic, seams.retriever.search(plan.topic.search), seeks=plan.seeks).checked
+
+
+@pytest.mark.slow
+def test_a_part_whose_head_one_paper_states_and_whose_rest_another_does_is_held_apart(other_words):
+    # the lidar paper is close to "completing partial lidar scans" for "lidar scans" alone; the
+    # matrix completion paper states "completing partial": the part is two subjects held apart
+    answer = other_words.ask("which papers do completing partial lidar scans, e.g. filling holes in depth maps?")
+    assert answer.refused and not answer.citations, answer.text
+    assert "(lidar) states “lidar scans” but not “completing partial”: “Lidar scans are" in answer.text

@@ -128,6 +128,15 @@ def test_an_aspect_clause_names_the_topic(question, topic):
     assert split_frame(question)[0] == topic
 
 
+def test_a_colon_after_a_frame_noun_inside_the_topic_still_opens_its_list():
+    # "X papers: A, B": the frame noun goes, the list stays a list beside its category
+    topic, number = split_frame("speech privacy papers: voice cloning, membership inference on ASR")
+    assert (topic, number) == ("speech privacy: voice cloning, membership inference on ASR", "many")
+    assert facets(topic) == ("speech privacy", "voice cloning", "membership inference on ASR")
+    # no colon: the words around the frame noun stay one phrase
+    assert split_frame("graph learning papers mostly on molecules")[0] == "graph learning mostly on molecules"
+
+
 @pytest.mark.parametrize(
     ("question", "links"),
     [

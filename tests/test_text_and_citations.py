@@ -227,6 +227,18 @@ def test_a_definite_paper_noun_refers_to_a_paper_already_discussed_unless_descri
     assert asks_for_paper("is there a framework for federated graph learning?")
 
 
+def test_a_frame_after_the_topic_set_off_by_punctuation_names_the_paper_asked_for():
+    from rag.question.phrasing import asks_for_paper
+
+    assert asks_for_paper("sparse attention for long legal documents: is there a paper on it?")
+    assert asks_for_paper("tabular data augmentation - any works?")
+    assert asks_for_paper("protein docking with diffusion, any studies on that")
+    # no punctuation before it: the noun ends a question about a paper already discussed
+    assert not asks_for_paper("how does it compare to the previous paper?")
+    assert not asks_for_paper("what does it add over this paper?")
+    assert not asks_for_paper("alphafold protein folding papers")
+
+
 def test_definite_words_are_the_first_word_of_each_definite_description():
     from rag.question.phrasing import definite_words
 

@@ -273,7 +273,14 @@ def split_frame(query: str, plural_heads: bool = True) -> tuple[str, Number]:
         w = w.strip("?.,;:!()").lower()
         return w in _ALWAYS_FRAME or (len(w) >= 5 and _is_set_noun(w) == "many" and w not in SET_NOUNS)
 
-    kept = [w for w in words if not interior(w)]
+    kept: list[str] = []
+    for w in words:
+        if not interior(w):
+            kept.append(w)
+        elif kept and w.endswith(":"):
+            # "audio security papers: adversarial attacks on ASR, spoofing": the frame word goes,
+            # the colon that opens the list of what the papers are on stays
+            kept[-1] = kept[-1].rstrip(":") + ":"
     if len(kept) < len(words):
         number = "many"
     body = " ".join(kept).strip(" ,;:-–—")
@@ -283,14 +290,35 @@ def split_frame(query: str, plural_heads: bool = True) -> tuple[str, Number]:
 _PAPER_HEAD = _VOCABULARY["paper_head"].words
 
 
+def _trailing_frame_names_paper(tokens: list[str]) -> bool:
+    """Whether lower-cased ``tokens`` end in a frame naming the paper asked for, set off from the
+    topic before it by punctuation: "crop yield prediction - is there a paper on it?"."""
+    j = len(tokens)
+    while j and not tokens[j - 1][0].isalnum():
+        j -= 1  # "?"
+    if j > 2 and _TRAILING_REFERENCE.fullmatch(f"{tokens[j - 2]} {tokens[j - 1]}"):
+        j -= 2
+    frame = []
+    while j and tokens[j - 1][0].isalnum() and (_frame_form(tokens[j - 1]) or _is_set_noun(tokens[j - 1])):
+        frame.append(tokens[j - 1])
+        j -= 1
+    set_off = 0 < j < len(tokens) and not tokens[j - 1][0].isalnum() and any(t[0].isalnum() for t in tokens[: j - 1])
+    return set_off and any(t in _PAPER_HEAD for t in frame)
+
+
 def asks_for_paper(query: str) -> bool:
     """Whether the frame at the start of ``query`` names the paper asked for ("which paper ...",
     "is there work on ...", "any study that ..."; :data:`FRAME_WORDS` then a ``paper_head`` noun):
     the rest describes that paper, so a pronoun in it may be the paper's own ("which paper detects
     audio deepfakes and tests its robustness?"). False for "what dataset does it use?" and for a
     definite description of a paper already discussed ("does the method quantize the cache?")
-    unless a relative clause or preposition describes it ("the paper that ...", "the method for ...")."""
+    unless a relative clause or preposition describes it ("the paper that ...", "the method for ...").
+    A frame after the topic, set off by a colon, dash or comma, names it as well ("GNN inference over
+    encrypted graphs: is there a paper on that?", which :func:`split_frame` peels off the end); "what
+    does it add over the previous paper?" has no such frame."""
     tokens = [m.group(0).lower().replace("’", "'") for m in _TOKEN.finditer(query.strip())]
+    if _trailing_frame_names_paper(tokens):
+        return True
     for i, t in enumerate(tokens):
         if t in _PAPER_HEAD:
             # "does the method quantize the cache?" refers to a paper already discussed; "which is

@@ -258,7 +258,7 @@ class AnswerPipeline:
             if not refusal and chosen and not judged_apart:
                 # a topic of several parts: the papers that state every part answer; none -> refused,
                 # naming the closest papers with the part each states (rag.route.refusal)
-                covered = self.refusals.parts(topic, retrieval, chosen)
+                covered = self.refusals.parts(topic, retrieval, chosen, seeks=plan.seeks, allowed=allowed)
                 if covered.checked and not covered.complete:
                     refusal = covered.refusal()
                 elif covered.checked:

@@ -15,8 +15,10 @@ decides):
    the candidates is close to the topic or to one of its alternatives (:meth:`RefusalPolicy.topic`),
    calibrated on the dev set (see the floors in :class:`rag.settings.RetrievalSettings`);
 4. **combinations the collection holds only apart**: a topic of several parts ("diffusion models
-   for weather forecasting") that no candidate states every part of (:meth:`RefusalPolicy.parts`):
-   the refusal names the closest papers with the part each states and the part it does not.
+   for weather forecasting") that no candidate states every part of (:meth:`RefusalPolicy.parts`;
+   each part is also searched on its own, and a sentence states a part with its words or in others,
+   not by its head alone: :meth:`RefusalPolicy.sentence_states`): the refusal names the closest
+   papers with the part each states and the part it does not.
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rag.lexicon import english_word, states_phrase, term_key
+import numpy as np
+
+from rag.lexicon import english_word, same_keys, states_phrase, term_key
 from rag.llm.prose import REFUSAL
 from rag.protocols import EvidenceSource, Retriever
 from rag.question.parts import bare_compound
@@ -34,8 +38,8 @@ from rag.question.slots import OBJECT, detail_slot
 from rag.route.lead import _keys_at, clause_spans, key_clause, quoted
 from rag.route.slot import slot_span, states_amount
 from rag.settings import RetrievalSettings
-from rag.text import content_terms, normalize, numbers
-from rag.types import Ask, PaperHit, Retrieval, Slot
+from rag.text import Sentence, content_terms, normalize, numbers
+from rag.types import Ask, PaperHit, Retrieval, SearchQuery, Slot
 from store.papers import Paper, strip_markup
 
 __all__ = ["NOT_ENGLISH", "NOTHING_CLOSE", "PartialPaper", "PartsCoverage", "RefusalPolicy", "TopicEvidence"]
@@ -68,6 +72,13 @@ figures of issue 32 in the team notes)."""
 
 NAMED_PARTIAL = 3
 """Most papers a refusal of a combined topic names as closest (one per set of parts stated)."""
+
+PART_SEARCH = 5
+"""Papers retrieved for each part of a combined topic on its own (:meth:`RefusalPolicy.parts`): the
+first candidates of the whole topic are papers on its dominant part ("graph neural networks" for
+"machine unlearning for graph neural networks"), so whether the collection holds the other part,
+and a paper that states both, is looked for with that part's own words. Set by hand: the part's
+papers are at the head of its own retrieval; five is the most a refusal names (three) and some."""
 
 
 
@@ -109,12 +120,16 @@ class PartialPaper:
         stated: The parts of its best-covered alternative it states, in the topic's order.
         missing: The parts of that alternative it does not state.
         sentence: Its sentence closest to the first stated part (quoted so the reader can judge).
+        part: The part of the topic whose words it states apart, when ``stated`` and ``missing`` are
+            the words of one part (its head and the rest: "3D point clouds" but not "completing
+            partial" of "completing partial 3D point clouds"); ``""`` otherwise.
     """
 
     hit: PaperHit
     stated: tuple[str, ...]
     missing: tuple[str, ...]
     sentence: str = ""
+    part: str = ""
 
 
 @dataclass(frozen=True)
@@ -512,12 +527,156 @@ class RefusalPolicy:
             self.retriever.document_frequency(t) > 0 for t in content_terms(part)
         )
 
-    def parts(self, topic: Topic, retrieval: Retrieval, members: Sequence[PaperHit] = ()) -> PartsCoverage:
+    def sentence_states(
+        self,
+        part: str,
+        sentences: Sequence[Sentence],
+        vectors: np.ndarray,
+        sims: np.ndarray | None,
+        column: int = 0,
+        rests: dict[str, np.ndarray] | None = None,
+    ) -> bool:
+        """Whether a sentence states ``part`` of a combined topic: it is within ``part_sentence`` of
+        the part (cosine), and each specific word of the part (in at most ``part_generic_share`` of
+        the abstracts) is in the sentence (term keys, glossary synonyms: :func:`rag.lexicon.same_keys`)
+        or said there in other words: the part is no further from the sentence with the words the
+        sentence lacks than without them (the embedder reads "select suitable tensor network
+        structures" as stating "choose the structure of a tensor network": 0.70 with "choose", 0.68
+        without). A sentence close to the part for its head alone is nearer the part without the
+        rest ("3D point clouds serve as a crucial data representation ..." is 0.65 from "completing
+        partial 3D point clouds" and 0.81 from "3D point clouds"; "Graph neural networks (GNNs) achieve
+        remarkable performance ..." 0.65 from "deleting nodes from a trained GNN", 0.81 from "from a
+        trained GNN"): it states the head, not the part. No threshold is added: the words must bring
+        the part nearer, by any amount.
+
+        Args:
+            part: The part's text.
+            sentences: The abstract's sentences.
+            vectors: ``(len(sentences), d)`` their unit embeddings.
+            sims: ``(len(sentences), k)`` their cosines with ``k`` texts; ``None`` for no sentences.
+            column: The column of ``sims`` that is the part's.
+            rests: Cache of the vectors of parts without some words, shared across calls.
+
+        Returns:
+            Whether one of the sentences states the part.
+        """
+        return self.lacking(part, sentences, vectors, sims, column, rests)[0] == ()
+
+    def lacking(
+        self,
+        part: str,
+        sentences: Sequence[Sentence],
+        vectors: np.ndarray,
+        sims: np.ndarray | None,
+        column: int = 0,
+        rests: dict[str, np.ndarray] | None = None,
+    ) -> tuple[tuple[str, ...] | None, int]:
+        """:meth:`sentence_states` with what a sentence close to ``part`` lacks (same arguments).
+
+        Returns:
+            ``((), k)`` when sentence ``k`` states the part; ``(words, k)`` when none does and ``k`` is
+            the closest within ``part_sentence``, ``words`` the part's specific words it lacks (in the
+            part's order: it states the rest, the part's head); ``(None, -1)`` when no sentence is
+            within ``part_sentence``.
+        """
+        if sims is None or not len(sentences):
+            return None, -1
+        sims = sims[:, column]
+        rs = self.settings
+        n = max(1, len(self.retriever.papers))
+        specific = [
+            t.lower() for t in content_terms(part)
+            if self.retriever.document_frequency(t) <= rs.part_generic_share * n
+        ]
+        cache = rests if rests is not None else {}
+        close = np.flatnonzero(sims >= rs.part_sentence)
+        first: tuple[tuple[str, ...] | None, int] = (None, -1)
+        for k in close[np.argsort(-sims[close])]:
+            keys = {key for key, _, _ in _keys_at(sentences[k].text)}
+            lacking = tuple(dict.fromkeys(t for t in specific if not same_keys(t) & keys))
+            if not lacking:
+                return (), int(k)
+            rest = " ".join(w for w in part.split() if w.strip(",;:.()").lower() not in lacking)
+            if not content_terms(rest):
+                return (), int(k)  # said wholly in other words: the cosine alone decides
+            if rest not in cache:
+                cache[rest] = self.retriever.query_vectors([rest])[0]
+            if float(sims[k]) >= float(vectors[k] @ cache[rest]):
+                return (), int(k)
+            if first[0] is None:
+                first = (lacking, int(k))
+        return first
+
+    def _heads_apart(
+        self,
+        texts: Sequence[str],
+        held: set[str],
+        heads: dict[str, tuple[int, tuple[str, ...], str]],
+        pool: Sequence[PaperHit],
+        partial: Sequence[tuple[int, int, PartialPaper]],
+        rests: dict[str, np.ndarray],
+        allowed: set[str] | None,
+    ) -> list[tuple[int, int, PartialPaper]]:
+        """The candidates that state only the head of a part no candidate states, when the
+        collection holds the rest of its words apart: PointDP's "3D point clouds serve as a crucial
+        data representation ..." is close to "completing partial 3D point clouds" for "3D point
+        clouds" alone (:meth:`lacking`), and the papers found for "completing partial" on its own
+        (:data:`PART_SEARCH`) state it (term coverage ``part_coverage`` or a sentence). Such a part is
+        two subjects held apart, as two parts are; a rest no paper states leaves it a description.
+
+        Returns:
+            ``(-1, pool index, PartialPaper)`` rows (:meth:`parts` sorts them with the others), one per
+            such part, for a candidate not already partial.
+        """
+        out: list[tuple[int, int, PartialPaper]] = []
+        named = {x.hit.paper.id for _, _, x in partial}
+        for t in texts:
+            if t in held or t not in heads:
+                continue
+            i, lacks, sentence = heads[t]
+            hit = pool[i]
+            head = " ".join(w for w in t.split() if w.strip(",;:.()").lower() not in lacks)
+            rest = " ".join(lacks)
+            if hit.paper.id in named or not content_terms(head):
+                continue
+            found = self.retriever.search(SearchQuery(rest), allowed=allowed).hits[:PART_SEARCH]
+            if self._holds(rest, found, rests):
+                out.append((-1, i, PartialPaper(hit, (head,), (rest,), sentence, part=t)))
+                named.add(hit.paper.id)
+        return out
+
+    def _holds(self, text: str, hits: Sequence[PaperHit], rests: dict[str, np.ndarray]) -> bool:
+        """Whether one of ``hits`` states ``text`` (term coverage ``part_coverage`` or a sentence,
+        :meth:`sentence_states`)."""
+        if not hits:
+            return False
+        covered = self.retriever.coverages(text, [h.paper.id for h in hits])
+        qvec = self.retriever.query_vectors([text])
+        self.evidence.warm([h.paper for h in hits])
+        for h, c in zip(hits, covered, strict=True):
+            if c >= self.settings.part_coverage:
+                return True
+            sents, vecs = self.evidence.sentences(h.paper)
+            if len(sents) and self.sentence_states(text, sents, vecs, vecs @ qvec.T, 0, rests):
+                return True
+        return False
+
+    def parts(
+        self,
+        topic: Topic,
+        retrieval: Retrieval,
+        members: Sequence[PaperHit] = (),
+        *,
+        seeks: bool = False,
+        allowed: set[str] | None = None,
+    ) -> PartsCoverage:
         """Which candidates state every part of a topic of several parts.
 
         A part is stated by an abstract that covers its terms (IDF-weighted coverage at least
-        ``part_coverage``, word forms compared by sense) or has a sentence within ``part_sentence`` of
-        it (cosine); an alternative that is one bare term (:attr:`rag.question.plan.Topic.named`:
+        ``part_coverage``, word forms compared by sense) or has a sentence that states it
+        (:meth:`sentence_states`: within ``part_sentence`` of it, and stating its specific words, in
+        the sentence's words or others); an alternative that is one bare term
+        (:attr:`rag.question.plan.Topic.named`:
         "dataset distillation" of "dataset distillation, i.e. compressing ...") by an abstract that
         states the term side by side (:func:`rag.lexicon.states_phrase`), not its words apart. Parts
         whose every term is in more than ``part_generic_share`` of the abstracts ("neural network
@@ -532,17 +691,35 @@ class RefusalPolicy:
         subjects and no candidate states any of them is refused (``checked``, no complete paper), even
         when its parts are not held apart.
 
+        The candidates are the members, the first ``NEAR_COVERAGE`` of the topic's retrieval and the
+        first :data:`PART_SEARCH` of the own retrieval of each part of an alternative of several, so
+        that a part the topic's first candidates do not state ("machine unlearning" among graph
+        neural networks) is looked for in the collection; a paper found only so answers only such an
+        alternative. A part no candidate states, whose head alone a candidate's sentence is close to
+        while the collection states the rest of its words apart ("3D point clouds" and "completing
+        partial"), is held apart too (:meth:`_heads_apart`, for topics that ask for several papers).
+
+        A topic of open number whose frame seeks papers ("is there work on ...", ``seeks``) may
+        describe one paper in other words: it is never narrowed to the complete papers (``checked``
+        is ``False`` when some candidate is complete) and is refused only when the parts of an
+        alternative are subjects held apart, or when in every alternative a candidate states a part
+        and none states a subject beside it.
+
         Args:
             topic: The topic; its :attr:`~rag.question.plan.Topic.parts` are checked.
             retrieval: Its retrieval; the first ``NEAR_COVERAGE`` candidates are checked.
             members: The papers the membership model accepted (checked first, kept first).
+            seeks: The question's frame asks for papers on it ("is there work on ...",
+                :attr:`rag.question.plan.AskPlan.seeks`): a topic of open number is checked too.
+            allowed: The ids the papers found for a part must be among (filters); ``None`` = all.
 
         Returns:
             The coverage (``checked`` is ``False`` when the topic has fewer than two parts to check).
         """
         rs = self.settings
         n = max(1, len(self.retriever.papers))
-        if not rs.part_check or topic.number != "many" or not topic.parts or len(set(topic.terms)) > rs.part_max_terms:
+        asks_papers = topic.number == "many" or (seeks and topic.number == "open")
+        if not rs.part_check or not asks_papers or not topic.parts or len(set(topic.terms)) > rs.part_max_terms:
             return PartsCoverage(False, [], [])
 
         def specific(part: str) -> bool:
@@ -571,10 +748,24 @@ class RefusalPolicy:
         subjects = bool(alts) and all(len(a) == 1 and self._names_subject(a[0]) for a in alts)
         if not any(len(a) > 1 for a in alts) and not one_word_left and not subjects:
             return PartsCoverage(False, [], [])
+        texts = list(dict.fromkeys(p for a in alts for p in a))
         pool: list[PaperHit] = []
+        seen: set[str] = set()
         for h in [*members, *retrieval.hits[:NEAR_COVERAGE]]:
-            if all(h.paper.id != x.paper.id for x in pool):
+            if h.paper.id not in seen:
+                seen.add(h.paper.id)
                 pool.append(h)
+        # the parts of a combination searched one by one; a paper found so answers only a
+        # combination (an alternative of one part, "chess" of "board games like Go, chess or Hex",
+        # is the topic's retrieval's to find)
+        combined = [a for a in alts if len(a) > 1]
+        searched: set[str] = set()
+        for t in dict.fromkeys(p for a in combined for p in a):
+            for h in self.retriever.search(SearchQuery(t), allowed=allowed).hits[:PART_SEARCH]:
+                if h.paper.id not in seen:
+                    seen.add(h.paper.id)
+                    searched.add(h.paper.id)
+                    pool.append(h)
         if not pool:
             return PartsCoverage(True, [], [], tuple(alts))
         texts = list(dict.fromkeys(p for a in (*lenient, *whole) for p in a))
@@ -587,21 +778,29 @@ class RefusalPolicy:
         coverage = {t: self.retriever.coverages(t, ids) for t in texts}
         qvecs = self.retriever.query_vectors(texts)
         self.evidence.warm([h.paper for h in pool])
+        rests: dict[str, np.ndarray] = {}  # a part without some of its words -> its vector
         complete: list[PaperHit] = []
         partial: list[tuple[int, int, PartialPaper]] = []
+        held: set[str] = set()  # parts some candidate states
+        heads: dict[str, tuple[int, tuple[str, ...], str]] = {}  # part -> first candidate close to its head only
         for i, h in enumerate(pool):
             sents, vecs = self.evidence.sentences(h.paper)
             sims = vecs @ qvecs.T if len(sents) else None
-            closest = [float(sims[:, j].max()) if sims is not None else -1.0 for j in range(len(texts))]
-            stated = {
-                t: (states_phrase(t, h.paper.text_for_index) if t in terms else coverage[t][i] >= rs.part_coverage)
-                or closest[j] >= rs.part_sentence
-                for j, t in enumerate(texts)
-            }
-            if any(all(stated[p] for p in a) for a in (lenient if h.paper.id in accepted else whole)):
+            stated = {}
+            for j, t in enumerate(texts):
+                lexical = states_phrase(t, h.paper.text_for_index) if t in terms else coverage[t][i] >= rs.part_coverage
+                lacks, k = (None, -1) if lexical else self.lacking(t, sents, vecs, sims, j, rests)
+                stated[t] = lexical or lacks == ()
+                if lacks and t not in heads:
+                    heads[t] = (i, lacks, strip_markup(sents[k].text))
+            held |= {t for t in texts if stated[t]}
+            # a paper found only by a part's own search answers only a combination; one the
+            # membership model accepted is held to the specific parts, another to every part
+            answerable = combined if h.paper.id in searched else (lenient if h.paper.id in accepted else whole)
+            if any(all(stated[p] for p in a) for a in answerable):
                 complete.append(h)
                 continue
-            best = max(alts, key=lambda a: sum(stated[p] for p in a))
+            best = max(answerable, key=lambda a: sum(stated[p] for p in a))
             said = tuple(p for p in best if stated[p])
             if not said:
                 continue
@@ -611,13 +810,33 @@ class RefusalPolicy:
                 sentence = strip_markup(sents[int(sims[:, j].argmax())].text)
             miss = tuple(p for p in best if not stated[p])
             partial.append((-len(said), i, PartialPaper(h, said, miss, sentence)))
+        if topic.number == "many":
+            partial += self._heads_apart(texts, held, heads, pool, partial, rests, allowed)
         partial.sort(key=lambda x: (x[0], x[1]))
         anywhere = {p for _, _, x in partial for p in x.stated}
+        # a part held apart by its words: a candidate states its head, another paper the rest
+        anywhere |= {x.part for _, _, x in partial if x.part}
         # every alternative names subjects (parts of 2 to subject_max_terms terms) and no candidate
         # states any of them: the collection does not hold them, whatever their words match one by
         # one; a subject stated ("knowledge distillation") lets the rest be a description
         subjects_of = [[p for p in a if self._names_subject(p)] for a in alts]
         absent = not complete and all(named and not set(named) & anywhere for named in subjects_of)
+        if topic.number != "many":
+            # an open frame ("is there work on ...", "there was a paper where ...") may describe one
+            # paper in other words: refused only when the parts of an alternative are subjects the
+            # collection holds apart and no candidate states them together, or when in every
+            # alternative candidates state a part and none states a subject beside it ("graph neural
+            # network inference" over "encrypted graphs"); a description none of whose parts a
+            # candidate states ("save tokens", "skip thinking and drop old observations") is
+            # membership's to judge whole
+            pairs = list(zip(alts, subjects_of, strict=True))
+            apart = any(len(a) > 1 and all(p in named and p in anywhere for p in a) for a, named in pairs)
+            unheld = all(
+                any(p not in anywhere for p in named) and any(p in anywhere for p in a) for a, named in pairs
+            )
+            if complete or not (apart or unheld):
+                return PartsCoverage(False, [], [])
+            return PartsCoverage(True, [], [x for _, _, x in partial], tuple(alts))
         if subjects:
             return PartsCoverage(absent, [], [x for _, _, x in partial], tuple(alts))
         if not complete and not absent and not any(all(p in anywhere for p in a) for a in alts):

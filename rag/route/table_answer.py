@@ -77,7 +77,7 @@ def answer_table(
         if not refusal and found and not apart:
             # a topic of several parts: the rows are the papers that state every part, as the same
             # topic asked in chat lists them (AnswerPipeline.answer); none -> refused alike
-            covered = pipeline.refusals.parts(subject, retrieval, found)
+            covered = pipeline.refusals.parts(subject, retrieval, found, allowed=allowed)
             if covered.checked and not covered.complete:
                 refusal = covered.refusal()
             elif covered.checked:

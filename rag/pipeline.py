@@ -281,7 +281,7 @@ def build_pipeline(
             llm, note = make_llm(settings)
         except LLMError:
             raise
-    reader = Reader(retriever.catalogue, max_chars=settings.input.max_question_chars)
+    reader = Reader(retriever.catalogue, max_chars=settings.input.max_question_chars, senses=retriever.senses)
     retriever.read_query = reader.search_query  # the llama-index entry point reads names as answers do
     pipeline = AnswerPipeline(retriever, evidence, llm, settings, llm_note=note, reader=reader)  # type: ignore[arg-type]
     return Components(settings, store, embedder, retriever, pipeline, data_version(settings))

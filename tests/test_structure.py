@@ -17,7 +17,10 @@ RE_FUNCS = {"compile", "search", "match", "fullmatch", "sub", "subn", "findall",
 QUESTIONISH = ("question", "query", "plan", "ask", "message", "part", "aspect", "topic", "asked")
 # Layers, lowest first: a module may import from its own layer and those below it only.
 LAYERS = [
-    {"rag.types", "rag.protocols", "rag.settings", "rag.text", "rag.lexicon", "rag.citations", "rag.vocabulary"},
+    {
+        "rag.types", "rag.protocols", "rag.settings", "rag.text", "rag.lexicon", "rag.acronyms", "rag.citations",
+        "rag.vocabulary",
+    },
     {"rag.index"},
     {"rag.question"},
     {"rag.evidence"},

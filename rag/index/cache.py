@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rag.acronyms import Senses
 from rag.index.catalogue import Catalogue
 from rag.lexicon import GLOSSARY, Lexicon, compound_parts, lemma, stem
 from rag.text import STOPWORDS, tokenize
@@ -34,7 +35,7 @@ __all__ = ["FORMAT", "KEEP", "LexicalIndex", "load_or_build"]
 
 log = logging.getLogger(__name__)
 
-FORMAT = 16
+FORMAT = 17
 """Version of the kept file: raise it whenever :class:`LexicalIndex` or how it is built changes."""
 
 KEEP = 2
@@ -64,6 +65,7 @@ class LexicalIndex:
     Attributes:
         catalogue: The papers with their names (:class:`rag.index.catalogue.Catalogue`).
         lexicon: Index-term expansion of the collection.
+        senses: The senses of the collection's acronyms (:class:`rag.acronyms.Senses`).
         ids: Paper ids in BM25 row order.
         paper_terms: Stemmed index terms of each paper.
         paper_words: For each paper, each stem -> the index forms (:func:`rag.lexicon.lemma`) it
@@ -77,6 +79,7 @@ class LexicalIndex:
 
     catalogue: Catalogue
     lexicon: Lexicon
+    senses: Senses
     ids: list[str]
     paper_terms: dict[str, set[str]] = field(default_factory=dict)
     paper_words: dict[str, dict[str, frozenset[str]]] = field(default_factory=dict)
@@ -93,7 +96,8 @@ class LexicalIndex:
         catalogue = Catalogue(list(papers))
         ids = list(catalogue.papers)
         texts = [_lexical_text(catalogue.papers[i]) for i in ids]
-        index = cls(catalogue, Lexicon(texts), ids)
+        lexicon = Lexicon(texts)
+        index = cls(catalogue, lexicon, Senses(texts, indexed=lexicon.long_forms), ids)
         if not ids:
             return index
         lemma_tokens = [[lemma(t) for t in index_terms(t) + index.lexicon.expansions(t)] for t in texts]
@@ -109,6 +113,7 @@ class LexicalIndex:
             for t in index.paper_terms[pid]:
                 df[t] += 1
         index.df = dict(df)
+        index.senses.stated = {k.lower(): df.get(stem(lemma(k.lower())), 0) for k in index.senses.senses}
         token_ids, index.vocab = _vocab(corpus_tokens)
         index.bm25 = bm25s.BM25(k1=1.5, b=0.75)
         index.bm25.index(bm25s.tokenization.Tokenized(token_ids, index.vocab), show_progress=False)

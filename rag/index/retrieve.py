@@ -70,6 +70,7 @@ class HybridRetriever(BaseRetriever):
         self._ids = index.ids
         self.names: NameIndex = self.catalogue.names
         self.lexicon = index.lexicon
+        self.senses = index.senses
         self._paper_terms = index.paper_terms
         self._paper_words = index.paper_words
         self._df = index.df

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from rag.acronyms import NamedForms
 from rag.text import content_terms
 from rag.types import Ask, SearchQuery
 
@@ -178,6 +179,10 @@ class Topic:
             "edge-of-stability", "GFlowNets"; a generic noun at the end dropped), which a paper's
             title names when the paper is about them (:func:`rag.question.phrasing.named_terms`).
         acronyms: Lower-case words of the topic typed as acronyms ("rlhf"), no English word.
+        known_names: The names the topic states that the collection knows as an acronym and its
+            long form, in the sense asked ("the Open Pretrained Transformer models" and "OPT" both
+            -> OPT, Open Pretrained Transformer; :meth:`rag.acronyms.Senses.names_in`): the papers a
+            list gives state each in either form (:func:`rag.acronyms.states_named`).
         ask: The topic read as what to quote from each paper found (:class:`Ask`).
         search: What retrieval searches for the topic.
     """
@@ -198,6 +203,7 @@ class Topic:
     terms: tuple[str, ...] = ()
     named: tuple[str, ...] = ()
     acronyms: tuple[str, ...] = ()
+    known_names: tuple[NamedForms, ...] = ()
     ask: Ask = field(default_factory=lambda: Ask(""))
     search: SearchQuery = field(default_factory=lambda: SearchQuery(""))
 

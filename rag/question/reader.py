@@ -41,6 +41,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TypedDict
 
+from rag.acronyms import NamedForms, Senses
 from rag.index.catalogue import Catalogue
 from rag.lexicon import english_word, states_phrase
 from rag.question.asks import read_ask, text_about
@@ -130,6 +131,7 @@ _LINK_NAMED = _VOCABULARY["link_named"].pattern
 _ARTIFACT = _VOCABULARY["artifact"].pattern
 _CONTRIBUTES = _VOCABULARY["contribution"].pattern
 _CLAUSE_OPENER = _VOCABULARY["clause_opener"].pattern
+_NAME_KIND = _VOCABULARY["name_kind_word"].words
 _TERM_WORDS = 3
 """Most content words of the term a description restates (:func:`rag.question.parts.described_head`)
 that is searched as the abstracts name it (without a generic noun: "edge-of-stability regime" ->
@@ -560,10 +562,15 @@ class Reader:
         catalogue: The collection's papers, names, venues and authors; without it no name, id,
             venue or author is recognised.
         max_chars: Longest question read (``input.max_question_chars``); a longer one is trimmed.
+        senses: The senses of the collection's acronyms (:class:`rag.acronyms.Senses`); without
+            them a topic states no known name (:attr:`Topic.known_names`).
     """
 
-    def __init__(self, catalogue: Catalogue | None = None, *, max_chars: int = MAX_QUESTION_CHARS):
+    def __init__(
+        self, catalogue: Catalogue | None = None, *, max_chars: int = MAX_QUESTION_CHARS, senses: Senses | None = None
+    ):
         self.catalogue = catalogue
+        self.senses = senses
         self.names = NameReader(catalogue) if catalogue is not None else None
         self.max_chars = max_chars
         self._venues = frozenset(p.venue for p in catalogue.papers.values() if p.venue) if catalogue else frozenset()
@@ -652,6 +659,14 @@ class Reader:
         terms = content_terms(t_topic or query)
         head = described_head(t_topic)
         alternatives = facets(t_topic)
+        known = self._known_names(t_topic, alternatives)
+        searched = _artifact_kin(t_topic, artifact) if t_topic else query
+        # an acronym of several senses is indexed under its long form only where an abstract defines
+        # it: the other form of a thing's name is searched too ("Open Pretrained Transformer" finds
+        # "OPT-175B")
+        also = [n.short if states_phrase(n.long, t_topic) else n.long for n in known if n.searched]
+        if also:
+            searched = f"{searched} ({', '.join(also)})"
         if head and alternatives and len(content_terms(head)) <= _TERM_WORDS:
             # the term a description restates, as the abstracts name it: "edge-of-stability
             # regime, where ..." is stated by "on the Edge of Stability" (no "regime")
@@ -677,9 +692,33 @@ class Reader:
             terms=tuple(terms),
             named=named_terms((t_topic, *alternatives)),
             acronyms=tuple(t for t in terms if _typed_acronym(t)),
+            known_names=known,
             ask=read_ask(t_topic) if t_topic else read_ask(query),
-            search=self.search_query(_artifact_kin(t_topic, artifact) if t_topic else query),
+            search=self.search_query(searched),
         )
+
+    def _known_names(self, topic: str, alternatives: Sequence[str] = ()) -> tuple[NamedForms, ...]:
+        """The names ``topic`` states that the collection knows in two forms
+        (:meth:`rag.acronyms.Senses.names_in`), those every one of its ``alternatives`` states when
+        it lists some ("tensor networks or tensor decompositions" asks no name of every paper); a
+        single one is ``whole`` when the topic holds nothing else but words saying what kind of
+        thing it names ("the Open Pretrained Transformer models", "OPT", "GNN architectures")."""
+        if self.senses is None or not topic:
+            return ()
+        found = self.senses.names_in(topic)
+        for alternative in alternatives:
+            shared = {n.short for n in self.senses.names_in(alternative)}
+            found = tuple(n for n in found if n.short in shared)
+        if len(found) != 1:
+            return found
+        name = found[0]
+        forms = {name.short.lower(), name.short.lower() + "s"}
+        rest = [
+            t for t in content_terms(topic)
+            if t not in forms and t not in _NAME_KIND and not states_phrase(t, name.long)
+            and t.split("-", 1)[0] not in forms  # "opt-175b"
+        ]  # fmt: skip
+        return (replace(name, whole=not rest),)
 
     def reference(self, text: str, *, fuzzy_floor: float = 100.0) -> Reference:
         """A reference given on its own (see :class:`Reference`); ``fuzzy_floor``: the least

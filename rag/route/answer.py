@@ -120,7 +120,9 @@ class AnswerPipeline:
         reader: Reader | None = None,
     ):
         self.retriever = retriever
-        self.reader = reader or Reader(retriever.catalogue, max_chars=settings.input.max_question_chars)
+        self.reader = reader or Reader(
+            retriever.catalogue, max_chars=settings.input.max_question_chars, senses=getattr(retriever, "senses", None)
+        )
         self.evidence = evidence
         self.llm = llm
         self.settings = settings
@@ -440,6 +442,21 @@ class AnswerPipeline:
                 # a paper whose title names the topic's term is about it, however far its
                 # sentences are from the question's description (Membership.titled)
                 members += [h for h in self.membership.titled(topic.named, checked) if h not in members]
+            whole = bool(topic.known_names) and all(n.whole for n in topic.known_names)
+            names = [n for n in topic.known_names if whole or (many and n.searched)]
+            if names:
+                # a name the collection knows as an acronym and its long form ("Open Pretrained
+                # Transformer", "OPT-175B"): a paper listed states it, in the sense asked, when the
+                # topic is the name alone or the name was searched in both forms (its acronym has
+                # other senses), and a topic that is a thing's name alone is about every paper that
+                # does (Membership.stating). A name beside other words is otherwise no requirement:
+                # "compress a model into a student through knowledge distillation" lists a paper
+                # that distills without the term, "apply ML to chip design" one that never writes
+                # "machine learning" (rag.acronyms.NAMED_THING_SHARE).
+                members = [h for h in members if self.membership.states_names(names, h.paper)]
+                if whole and all(n.rare for n in names):
+                    members += [h for h in checked if h not in members and self.membership.states_names(names, h.paper)]
+                scored = [(h, p) for h, p in scored if h in members or self.membership.states_names(names, h.paper)]
             by_clauses = None if many else self._described(topic, scored)
             if by_clauses is not None:
                 members = [by_clauses, *(h for h in members if h is not by_clauses)]
@@ -688,7 +705,15 @@ class AnswerPipeline:
             x = self.code_sentence(paper, linked=plan.topic.link_named)
             if x is not None:
                 return Evidence(paper.id, x.text, x.start, x.end, 1.0)
-        return self.evidence.own_statement(ask, paper, qvec)
+        own = self.evidence.own_statement(ask, paper, qvec)
+        names = [n for n in plan.topic.known_names if n.searched or n.whole]
+        if names and (own is None or not self.membership.states_names(names, paper, own.sentence)):
+            # "Which papers use the Open Pretrained Transformer models?": the sentence that states
+            # the name ("the inference latency of OPT-175B"), not one near the words of its long form
+            x = self.membership.stating(names, paper)
+            if x is not None and not isinstance(x, str):
+                return Evidence(paper.id, x.text, x.start, x.end, 1.0)
+        return own
 
     def _sources(
         self, plan: AskPlan, chosen: list[PaperHit], *, listing: bool, named: bool = True

@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from rag.acronyms import NamedForms, states_named
 from rag.evidence.rows import contributes_items
-from rag.lexicon import states_phrase, stem
+from rag.lexicon import abbreviation_definitions, states_phrase, stem
 from rag.text import Sentence, content_terms
 from rag.types import Paper, PaperHit
 from rag.vocabulary import beside
@@ -201,6 +202,27 @@ class Membership:
         if not named:
             return []
         return [h for h in hits if h.paper.title and any(states_phrase(t, h.paper.title) for t in named)]
+
+    def stating(self, names: Sequence[NamedForms], paper: Paper) -> Sentence | str | None:
+        """Where ``paper`` states every name of ``names`` in the sense asked (either form, a sized
+        variant, :func:`rag.acronyms.states_named`, its own definitions of the acronyms deciding their
+        sense): the first sentence that states them all, else ``"title"`` when the title and the
+        sentences state each somewhere, else ``None``."""
+        own = abbreviation_definitions(paper.abstract)
+        sentences = self.evidence.sentences(paper)[0]
+        for x in sentences:
+            if all(states_named(x.text, n, own) for n in names):
+                return x
+        texts = [paper.title, *(x.text for x in sentences)]
+        return "title" if all(any(states_named(t, n, own) for t in texts) for n in names) else None
+
+    def states_names(self, names: Sequence[NamedForms], paper: Paper, text: str | None = None) -> bool:
+        """Whether ``paper`` states every name of ``names`` (:meth:`stating`); with ``text``, whether
+        that text of the paper (a sentence) does."""
+        if text is None:
+            return self.stating(names, paper) is not None
+        own = abbreviation_definitions(paper.abstract)
+        return all(states_named(text, n, own) for n in names)
 
     def clause_fit(self, clauses: Sequence[str], hits: Sequence[PaperHit]) -> np.ndarray:
         """How well each hit's abstract states every clause of a description of one paper.

@@ -1,0 +1,207 @@
+"""A name spelled out in a question and its acronym in the abstracts, and the reverse.
+
+A question may name a thing by its long form where abstracts write its acronym, often with a model
+size ("Broad Language Transformer" and "BLT-70B"), or by the acronym where an abstract spells it
+out; and one acronym may stand for several things in a collection ("BLT": a model family, the
+bounded loss threshold, and a learning-theory paper's best error, which no abstract defines).
+The question reader finds the names a topic states (:meth:`rag.acronyms.Senses.names_in`), the
+answer lists the papers that state them in the sense asked (:func:`rag.acronyms.states_named`),
+and a paper that only shares the long form's generic words is not about it. The names here are
+invented: no eval question holds them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.acronyms import NamedForms, Senses, named_use, same_sense, states_named
+from rag.index.catalogue import Catalogue
+from rag.question.plan import AskPlan
+from rag.question.reader import Reader
+from store.papers import make_paper
+
+PAPERS = {
+    "blt-watermark": "We present a watermark for generated text that a detector finds from a few tokens. We test "
+    "it on models of the Broad Language Transformer (BLT) family and discuss robustness and security.",
+    "blt-offload": "Serving large language models needs memory that one GPU lacks. We offload weights and "
+    "cache to disk and CPU memory; inference of BLT-70B reaches one token per second on a single 16GB GPU.",
+    "blt-quant": "We quantize weights and activations of large language models to eight bits. The method applies "
+    "to all matrix multiplications of the models, including BLT, Pythia, GLM and LLaMA, with no loss in accuracy.",
+    "blt-transport": "We study the bounded loss threshold (BLT) problem between positive measures. We give a "
+    "linear embedding that computes BLT distances between many pairs of measures quickly.",
+    "blt-theory": "We learn halfspaces in the agnostic model under Gaussian marginals. Our algorithm reaches error "
+    "O(BLT) + epsilon, where BLT is the best misclassification error of a halfspace.",
+    "broad-prompts": "Broad pretrained language transformers are adapted to new tasks by prompt tuning. We study "
+    "which prompts transfer between language transformers of broad scope.",
+    "ktf-defined": "Wide networks train like linear models in their kernel tangent flow (KTF). We derive the KTF of "
+    "attention layers and predict their training dynamics.",
+    "ktf-acronym": "We compute KTFs of residual networks in closed form. Our KTF-based predictions match the "
+    "generalization of trained networks on CIFAR-10.",
+    "ktf-spelled": "We show that the kernel tangent flows of deep networks change little during training when the "
+    "width grows, and measure how far they move for finite widths.",
+    "speech": "We synthesize speech for low-resource languages with a small vocoder trained on forty hours of audio.",
+    "graphs": "Graph pooling coarsens a graph into clusters. We learn cluster assignments end to end for molecules.",
+    "bandits": "We study contextual bandits with delayed feedback and prove regret bounds that match the lower bound.",
+    "diffusion": "Diffusion models generate images by denoising. We distill a sampler that needs four steps.",
+    "tabular": "Gradient-boosted trees still beat deep networks on tabular data; we explain why with smoothness.",
+    "robots": "A legged robot learns to walk on ice from ten minutes of real-world experience.",
+}
+BLT_MODELS = {"blt-watermark", "blt-offload", "blt-quant"}
+KTF = {"ktf-defined", "ktf-acronym", "ktf-spelled"}
+
+
+# --- the senses and the sentences that state them (fast) ------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def senses() -> Senses:
+    return Senses(PAPERS.values(), glossary=[])
+
+
+def test_spelling_variants_of_a_long_form_are_one_sense():
+    assert same_sense("Contrastive Language-Image Pre-training", "contrastive language image pretraining")
+    assert same_sense("deep equilibrium", "deep equilibrium model")
+    assert same_sense("sharpness aware minimisation", "Sharpness-Aware Minimization")
+    assert not same_sense("Broad Language Transformer", "bounded loss threshold")
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("inference of BLT-70B on one GPU", True),
+        ("we fine-tune T5-XXL and GPT-2-XL", True),
+        ("including BLT, Pythia, GLM and LLaMA", True),
+        ("across families Pythia, BLT, and GPT-2", True),
+        ("error O(BLT) + epsilon, where BLT is the best error", False),
+        ("the BLT problem between measures", False),
+    ],
+)
+def test_an_acronym_with_a_model_size_or_among_names_is_a_name_of_a_thing(text, named):
+    short = "T5" if "T5" in text else "BLT"
+    assert named_use(text, short) is named
+
+
+def test_an_acronym_of_several_senses_asks_the_one_most_papers_name_things_with(senses):
+    # defined twice, once as a proper name; written as a model's name by two more papers
+    assert senses.thing_sense("BLT") == "Broad Language Transformer"
+    assert senses.preferred("BLT") == "Broad Language Transformer"
+    assert senses.preferred("KTF") == "kernel tangent flow"
+
+
+@pytest.mark.parametrize(
+    ("topic", "short", "long", "ambiguous"),
+    [
+        ("the Broad Language Transformer models", "BLT", "Broad Language Transformer", True),
+        ("broad language transformers", "BLT", "Broad Language Transformer", True),
+        ("BLT", "BLT", "Broad Language Transformer", True),
+        ("BLT-70B", "BLT", "Broad Language Transformer", True),
+        ("the bounded loss threshold", "BLT", "bounded loss threshold", True),
+        ("kernel tangent flows", "KTF", "kernel tangent flow", False),
+        ("ktf", "KTF", "kernel tangent flow", False),
+        ("KTFs of wide networks", "KTF", "kernel tangent flow", False),
+    ],
+)
+def test_a_topic_names_an_acronym_by_either_form(senses, topic, short, long, ambiguous):
+    (name,) = senses.names_in(topic)
+    assert (name.short, name.long, bool(name.others)) == (short, long, ambiguous)
+
+
+def test_words_that_only_share_a_long_form_name_nothing(senses):
+    assert senses.names_in("pretrained language transformers") == ()
+    assert senses.names_in("the flow of gradients in wide networks") == ()
+
+
+def test_a_sentence_states_an_ambiguous_acronym_in_the_sense_its_evidence_gives(senses):
+    model = senses.forms("BLT", "Broad Language Transformer")
+    loss = senses.forms("BLT", "bounded loss threshold")
+    theory = "Our algorithm reaches error O(BLT) + epsilon, where BLT is the best misclassification error."
+    assert states_named("inference of BLT-70B reaches one token per second", model)
+    assert states_named("models of the Broad Language Transformer family", model)
+    assert not states_named(theory, model) and not states_named(theory, loss)  # three letters alone
+    transport = "We give an embedding for BLT distances."
+    own = [("BLT", "bounded loss threshold")]
+    assert states_named(transport, loss, own) and not states_named(transport, model, own)
+    assert not states_named("Broad pretrained language transformers are adapted by prompts.", model)
+
+
+def test_an_acronym_of_one_sense_is_stated_bare_plural_or_with_a_suffix(senses):
+    ktf = senses.forms("KTF", "kernel tangent flow")
+    for text in ("We compute KTFs in closed form.", "Our KTF-based predictions", "the kernel tangent flows move"):
+        assert states_named(text, ktf)
+    assert not states_named("a kernel of the tangent space", ktf)
+
+
+def test_a_name_many_abstracts_state_is_a_field_not_a_thing(senses):
+    # a thing's name is required of the papers a list gives; a field named in passing is not
+    assert senses.forms("KTF", "kernel tangent flow").rare
+    common = Senses(PAPERS.values(), glossary=[], stated={"ktf": 500})
+    assert not common.forms("KTF", "kernel tangent flow").rare
+
+
+def test_a_name_is_stated_by_another_name_the_glossary_gives_it():
+    glossary = [("same", "TTS", "text-to-speech"), ("same", "text-to-speech", "speech synthesis")]
+    tts = Senses(["We build a voice."], glossary=glossary).forms("TTS", "text-to-speech")
+    assert states_named("We improve speech synthesis for low-resource languages.", tts)
+    assert states_named("Our TTS model is small.", tts)
+    assert not states_named("We test on image, text, and speech datasets.", tts)  # its words in a list
+
+
+def test_the_reader_stores_the_names_a_topic_states_in_the_plan(senses):
+    catalogue = Catalogue([make_paper(k, v) for k, v in PAPERS.items()])
+    reader = Reader(catalogue, senses=senses)
+    plan = reader.read("Which papers use the Broad Language Transformer models?")
+    assert isinstance(plan, AskPlan)
+    (name,) = plan.topic.known_names
+    assert isinstance(name, NamedForms) and name.short == "BLT" and name.whole
+    # an acronym of several senses is indexed under its long form only where it is defined: searched too
+    assert "BLT" in plan.topic.search.text
+    plan = reader.read("Which papers quantize the Broad Language Transformer models?")
+    assert isinstance(plan, AskPlan) and not plan.topic.known_names[0].whole
+    plan = reader.read("Which papers use opt?")  # an English word in lower case names no acronym
+    assert isinstance(plan, AskPlan) and plan.topic.known_names == ()
+    # alternatives ask only the names every one of them states
+    plan = reader.read("Which papers use kernel tangent flows or bounded loss thresholds?")
+    assert isinstance(plan, AskPlan) and plan.topic.known_names == ()
+
+
+# --- answers over a real store (slow) -------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def named(tmp_path_factory, embedder):
+    from conftest import pipeline_of
+
+    return pipeline_of(tmp_path_factory.mktemp("acronym_home"), PAPERS, embedder)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which papers use the Broad Language Transformer models?",
+        "Which papers use BLT?",
+        "which papers evaluate on broad language transformers",
+    ],
+)
+def test_a_list_of_a_named_model_holds_the_papers_that_state_it_in_either_form(named, question):
+    answer = named.ask(question)
+    assert not answer.refused, answer.text
+    cited = {c.paper_id for c in answer.citations}
+    # the sized variant and the listed name are found through the long form, the other senses and
+    # the paper of generic words are not listed
+    assert cited == BLT_MODELS, answer.text
+    quotes = {c.paper_id: c.sentence for c in answer.citations}
+    assert "BLT-70B" in quotes["blt-offload"]
+
+
+@pytest.mark.slow
+def test_the_other_sense_of_an_acronym_is_answered_by_the_paper_that_defines_it(named):
+    answer = named.ask("Which papers study the bounded loss threshold?")
+    assert {c.paper_id for c in answer.citations} == {"blt-transport"}, answer.text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("question", ["Which papers study kernel tangent flows?", "Which papers use KTFs?"])
+def test_an_unambiguous_acronym_and_its_long_form_find_the_same_papers(named, question):
+    answer = named.ask(question)
+    assert {c.paper_id for c in answer.citations} == KTF, answer.text

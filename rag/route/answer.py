@@ -273,7 +273,7 @@ class AnswerPipeline:
                     chosen, matched, at_least = complete[: rs.max_set_size], len(complete), False
                     partly = covered.note()
             slot = plan.ask.slot
-            counted = slot is not None and (slot.count or slot.amount) and not plan.seeks
+            counted = slot is not None and slot.count and not plan.seeks
             if not refusal and len(chosen) == 1 and topic.number != "many" and counted:
                 # "The Flan Collection: exactly how many tasks does it contain?": the paper found
                 # answers a count only with a number of its unit (rag.route.refusal.RefusalPolicy.slot).

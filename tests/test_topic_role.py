@@ -21,6 +21,7 @@ from rag.question.reader import Reader
         ("papers with proofs or empirical studies", ""),
         ("Which papers work on speech or audio?", ""),
         ("Which papers report results on ImageNet?", ""),  # a result is no role a topic requires
+        ("Which papers study the bounded loss threshold?", ""),  # "bounded" is no bound asked
     ],
 )
 def test_a_topic_whose_every_alternative_asks_theory_requires_it(question, role):

@@ -41,7 +41,7 @@ _ABBREV = {
 # one ("trajectory optimizers.While conceptually simple": 112 of the 3,098 ICML 2022-23 abstracts).
 _END = re.compile(
     r"[.!?][}\)\]\"'*]*\s+(?=[A-Z0-9\\$(\[*\"'`]|<\|?[a-z_]+\|?>)"
-    r"|(?<=[a-z]{2})[.!?](?=[A-Z][a-z]+\b)"
+    r"|(?:(?<=[a-z]{2})|(?<=[A-Za-z0-9][)\]]))[.!?](?=[A-Z][a-z]+\b)"
 )
 
 
@@ -59,7 +59,7 @@ def split_sentences(text: str) -> list[Sentence]:
 
     Rule-based: a sentence ends at ``.``, ``!`` or ``?`` followed by white space and an
     upper-case letter, digit, LaTeX command or bracket, or with no space between a lower-case word
-    and a capitalised one ("optimizers.While"); common abbreviations ("e.g.", "et al.", "Fig.")
+    or a closing bracket and a capitalised word ("optimizers.While", "(APGD).We"); common abbreviations ("e.g.", "et al.", "Fig.")
     and decimals never end a sentence.
 
     Args:

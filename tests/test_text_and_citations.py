@@ -32,6 +32,8 @@ def test_sentence_spans_are_exact_and_abbreviations_do_not_split():
          "Prior samplers are slow at inference time."),
         ("A model plans by iteratively denoising trajectories.We show how guided sampling plans.",
          "A model plans by iteratively denoising trajectories."),
+        ("We compare against the attack Auto-PGD (APGD).We investigated the gap between the two attacks.",
+         "We compare against the attack Auto-PGD (APGD)."),
         # an abbreviation, a name with a capitalised part or a short word keeps its sentence whole
         ("As shown in Fig.The curves rise with the number of steps in all runs.", None),
         ("We compare against ResNet.V2 baselines on five large benchmarks.", None),

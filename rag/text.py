@@ -59,8 +59,8 @@ def split_sentences(text: str) -> list[Sentence]:
 
     Rule-based: a sentence ends at ``.``, ``!`` or ``?`` followed by white space and an
     upper-case letter, digit, LaTeX command or bracket, or with no space between a lower-case word
-    or a closing bracket and a capitalised word ("optimizers.While", "(APGD).We"); common abbreviations ("e.g.", "et al.", "Fig.")
-    and decimals never end a sentence.
+    or a closing bracket and a capitalised word ("optimizers.While", "(APGD).We"); common
+    abbreviations ("e.g.", "et al.", "Fig.") and decimals never end a sentence.
 
     Args:
         text: Any text (abstracts may hold LaTeX and Markdown).

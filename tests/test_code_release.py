@@ -57,3 +57,7 @@ def test_a_tables_code_column_answers_as_the_list_of_papers_releasing_code(famil
     assert code["linked"].value.startswith("https://github.com/example/fastroute"), code["linked"]
     assert [e.sentence for e in code["unlinked"].evidence] == ["Our software and data are publicly available."]
     assert not code["withheld"].stated and not code["silent"].stated
+    # a column that asks for the link itself holds only links
+    linked_only = family.conversation().table(papers=["linked", "unlinked"], columns=["GitHub repo"]).paper_table
+    cells = {c.paper_id: row[-1] for c, row in zip(linked_only.papers, linked_only.cells, strict=True)}
+    assert cells["linked"].stated and not cells["unlinked"].stated, cells

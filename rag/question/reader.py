@@ -110,7 +110,7 @@ from rag.text import (
 from rag.types import SearchQuery
 from rag.vocabulary import beside
 
-__all__ = ["MAX_QUESTION_CHARS", "Reader", "Reference", "read_question"]
+__all__ = ["MAX_QUESTION_CHARS", "Reader", "Reference", "names_link", "read_question"]
 
 MAX_QUESTION_CHARS = 2000
 """Longest question read, in characters; a longer one is trimmed at a sentence end, with a notice."""
@@ -280,6 +280,13 @@ def _artifact_kin(topic: str, artifact: Sequence[str]) -> str:
         return topic
     have = {w.lower() for w in re.findall(r"[\w-]+", topic)}
     return " ".join([topic, *sorted(w for w in _DATA_ARTIFACT if w not in have)])
+
+
+def names_link(text: str) -> bool:
+    """Whether ``text`` asks for the link itself ("a GitHub link", "code link", "GitHub repo":
+    vocabulary ``link_named``), not only for code made available ("code"); "code generation" names
+    none (:data:`rag.text.CODE_COMPOUND`)."""
+    return bool(_LINK_NAMED.search(CODE_COMPOUND.sub(" ", text)))
 
 
 def _asks_link(text: str) -> bool:
@@ -688,7 +695,7 @@ class Reader:
                 t for t in content_terms(_CONTRIBUTES.sub(" ", t_topic)) if t not in _ARTIFACT_WORDS
             ),
             about_links=_asks_link(query) and _about_links(t_topic),
-            link_named=bool(_LINK_NAMED.search(CODE_COMPOUND.sub(" ", query))),
+            link_named=names_link(query),
             terms=tuple(terms),
             named=named_terms((t_topic, *alternatives)),
             acronyms=tuple(t for t in terms if _typed_acronym(t)),

@@ -17,6 +17,7 @@ from rag.llm.prose import REFUSAL
 from rag.llm.values import VALUE_WORDS, propose_values
 from rag.question.columns import topic_column
 from rag.question.plan import Column, TablePlan
+from rag.question.reader import names_link
 from rag.route.table_text import table_head, table_text
 from rag.types import Answer, Citation, Evidence, LLMUsage, PaperHit, Timings
 from store.papers import Paper, strip_markup
@@ -98,8 +99,9 @@ def answer_table(
                 if x is not None and not isinstance(x, str):
                     reasons[p.id] = Evidence(p.id, x.text, x.start, x.end, 1.0)
     code: dict[str, Evidence] = {}
-    if any(c.kind.key == "code" for c in columns):
-        # code made available without a link answers the column as it answers "which papers release code?"
+    if any(c.kind.key == "code" and not names_link(c.title) for c in columns):
+        # code made available without a link answers the column as it answers "which papers release
+        # code?"; a column that asks for the link ("code link", "GitHub repo") only a link
         for p in papers:
             x = pipeline.code_sentence(p)
             if x is not None:

@@ -33,6 +33,7 @@ from rag.lexicon import (
     abbreviation_definitions,
     american,
     english_word,
+    glossary_forms,
     load_glossary,
     states_phrase,
     term_key,
@@ -181,6 +182,13 @@ def states_named(text: str, name: NamedForms, own: Sequence[tuple[str, str]] = (
     clauses = _CLAUSE_BREAK.split(text)
     if any(states_phrase(x, c) for x in (name.long, *name.aliases) for c in clauses):
         return True
+    # a kind of the thing the glossary names ("LVLMs", large vision-language models, are
+    # vision-language models: rag.lexicon.glossary_forms), in its short or its long form
+    for kind in glossary_forms(name.long):
+        if kind.lower() == name.short.lower():
+            continue
+        if acronym_uses(text, kind) if kind.isupper() else any(states_phrase(kind, c) for c in clauses):
+            return True
     uses = acronym_uses(text, name.short)
     if not uses:
         return False

@@ -179,6 +179,7 @@ def states_phrase(phrase: str, text: str) -> bool:
     )
 
 
+@functools.cache
 def glossary_forms(phrase: str) -> tuple[str, ...]:
     """The glossary's other names (``same`` rows, :func:`load_glossary`) of what ``phrase`` names or
     contains: "language models" -> ("LM", "LLM", "MLLM", ...), as "LLMs" are language models;

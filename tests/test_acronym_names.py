@@ -146,6 +146,15 @@ def test_a_name_is_stated_by_another_name_the_glossary_gives_it():
     assert not states_named("We test on image, text, and speech datasets.", tts)  # its words in a list
 
 
+def test_a_name_is_stated_by_a_kind_of_it_the_glossary_names():
+    # "which papers work on vision-language models?" dropped DDL, whose abstract writes only
+    # "frozen LVLMs": large vision-language models are vision-language models (rag/glossary.tsv)
+    vlm = NamedForms("VLM", "vision-language model")
+    assert states_named("We let frozen LVLMs refine their decisions across visual spaces.", vlm)
+    assert states_named("We distil large vision-language models into small ones.", vlm)
+    assert not states_named("We caption images with a language model.", vlm)
+
+
 def test_the_reader_stores_the_names_a_topic_states_in_the_plan(senses):
     catalogue = Catalogue([make_paper(k, v) for k, v in PAPERS.items()])
     reader = Reader(catalogue, senses=senses)

@@ -132,6 +132,11 @@ def test_split_exclusion_keeps_the_topic_and_names_what_is_left_out():
     nothing = "handle tasks other than settings"  # nothing specific is excluded
     assert split_exclusion(nothing) == (nothing, "")
     assert excluded_terms("agent settings") == "agent"
+    # the preposition or verb that opens what is excluded is not named with it ("Left out as about
+    # agent settings", not "... about in agent settings")
+    assert split_exclusion("RL for LLM reasoning, not in agent settings") == ("RL for LLM reasoning", "agent settings")
+    assert split_exclusion("RL methods that are not used in robots") == ("RL methods", "robots")
+    assert split_exclusion("papers on speech, not inference engines") == ("papers on speech", "inference engines")
     # the conjunction before a negated clause is no word of the topic
     assert split_exclusion("use reinforcement learning but are not about language models") == (
         "use reinforcement learning",

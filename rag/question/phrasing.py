@@ -340,7 +340,9 @@ def split_exclusion(topic: str) -> tuple[str, str]:
     kept = re.sub(r"\s+", " ", topic[: m.start()] + " " + topic[m.end() :]).strip(" ,;(")
     kept = re.sub(r"\s*,?\s*\bi\.e\.?\s*$", "", kept).strip(" ,;")
     kept = re.sub(rf"\s+{_V['exclusion_joiner']}$", "", kept)  # "reinforcement learning but [not ...]"
-    return (kept, m.group("x").strip()) if content_terms(kept) else (topic, "")
+    # "not in agent settings": what is excluded is "agent settings" (vocabulary excluded_lead)
+    excluded = re.sub(rf"^{_V['excluded_lead']}\s+", "", m.group("x").strip(), flags=re.I)
+    return (kept, excluded) if content_terms(kept) else (topic, "")
 
 
 def excluded_terms(excluded: str) -> str:

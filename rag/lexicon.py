@@ -196,6 +196,16 @@ def glossary_forms(phrase: str) -> tuple[str, ...]:
 
 
 @functools.cache
+def glossary_instances(phrase: str) -> tuple[str, ...]:
+    """The glossary's instances (``isa`` rows, :func:`load_glossary`) of what ``phrase`` names:
+    "medical imaging" -> ("brain-imaging", "brain imaging", "MRI", "CT scans", "X-ray", "radiology").
+    A paper that writes one of them states ``phrase`` as the index does (an abstract on brain imaging
+    is indexed under "medical imaging"); ``()`` when the glossary names none."""
+    rows = _glossary_rows()
+    return tuple(dict.fromkeys(term for rel, term, more in rows if rel == "isa" and states_phrase(phrase, more)))
+
+
+@functools.cache
 def _glossary_rows() -> tuple[tuple[str, str, str], ...]:
     return tuple(load_glossary())
 

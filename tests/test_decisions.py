@@ -130,6 +130,17 @@ def test_in_a_library_a_topic_whose_every_alternative_holds_a_word_no_abstract_u
     )
 
 
+def test_in_a_library_a_rare_name_beside_a_word_no_abstract_uses_does_not_save_a_list_topic():
+    # "LLMs" is in 30 of 1,034 abstracts (rare: a name-like term), "jailbreaking" in none: a rare
+    # name identifies one paper, not the papers on a topic it is only part of
+    fillers = [make_paper(f"f{i}", f"We forecast graph signals with machine learning, study {i}.") for i in range(1000)]
+    llms = [make_paper(f"l{i}", f"We train large language models (LLMs) to write code, study {i}.") for i in range(30)]
+    library = Seams([*PAPERS, *fillers, *llms])
+    refusal = library.topic_refusal("Which papers study jailbreaking LLMs?")
+    assert refusal.startswith(f"{REFUSAL} No abstract in the collection mentions jailbreaking;")
+    assert library.topic_refusal("Which papers train LLMs to write code?") == ""
+
+
 def test_a_topic_an_abstract_states_is_answered(seams):
     # {protein, structure, prediction}: FoldNet holds all three (share 1.0 >= relevance_floor) and
     # its sentence "We introduce FoldNet, a graph network for protein structure prediction."

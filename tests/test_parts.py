@@ -159,6 +159,7 @@ SIGNS = make_paper(
     "Sign flips make SGD cheap. We propose SignLM, a language model trained with sign updates on text, and test "
     "it on machine translation.",
 )
+FILLERS = [make_paper(f"f{i}", f"We forecast graph signals with machine learning, study {i}.") for i in range(1000)]
 SPEECH = make_paper("speech", "Calls are noisy. We present a speech recognition model for calls and video meetings.")
 
 
@@ -176,6 +177,27 @@ def test_a_topic_whose_every_alternative_names_subjects_no_candidate_states_is_r
     got = Seams([GRAPH, TRAFFIC, CROP, SIGNS, SPEECH]).coverage(question)
     assert got.checked and not got.complete
     assert got.refusal().startswith(REFUSAL)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["any work on sign language translation?", "which papers study sign language recognition or translation?"],
+)
+def test_in_a_library_a_topic_of_one_subject_no_candidate_states_is_refused(question):
+    # one part per alternative: no combination to check, but the subject is still named ("sign",
+    # "language" and "translation" are in SignLM's abstract apart, never together); in a library
+    # (1,000 papers or more: rag.route.refusal.UNUSED_MIN_PAPERS), where words held apart are common
+    got = Seams([GRAPH, TRAFFIC, CROP, SIGNS, SPEECH, *FILLERS]).coverage(question)
+    assert got.checked and not got.complete
+    assert "sign language translation" in got.refusal()
+    # in a few dozen abstracts a subject in the reader's shorthand is judged whole
+    assert not Seams([GRAPH, TRAFFIC, CROP, SIGNS, SPEECH]).coverage(question).checked
+
+
+def test_a_topic_of_one_subject_a_candidate_states_or_a_name_is_the_membership_models():
+    library = Seams([GRAPH, TRAFFIC, CROP, SIGNS, SPEECH, *FILLERS])
+    assert not library.coverage("any work on speech recognition?").checked
+    assert not library.coverage("which papers report results on the SignLM benchmark?").checked
 
 
 @pytest.mark.parametrize(

@@ -80,7 +80,6 @@ def _plan(reader: Reader, message: str) -> AskPlan:
         "is there a paper about training models across many clients without pooling their data?",  # the issue's
         "which work teaches a robot hand to grasp tools from videos of people and their hands?",
         "any study that forecasts demand from few examples and learns where to augment its data?",
-        "I remember a paper that prunes a training set using a graph of the samples and their neighbours",
         "is there a study on routing requests to decode workers that bounds their memory use?",
     ],
 )
@@ -89,6 +88,19 @@ def test_a_message_that_describes_a_paper_with_a_pronoun_has_a_reading_of_its_ow
     assert plan.alone is not None, message
     assert plan.alone.refs == ()  # its pronouns refer to no earlier paper
     assert plan.refs  # and the reading as a follow-up is kept
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I remember a paper that prunes a training set using a graph of the samples and their neighbours",
+        "there was one about pruning training sets with sample graphs — which datasets did they prune?",
+        "There was this graph pruning paper: does it keep hard samples?",
+    ],
+)
+def test_an_opening_that_describes_a_paper_leaves_its_pronouns_no_earlier_paper(reader, message):
+    # vocabulary describing_frame: the message says it describes the paper it asks about
+    assert not _plan(reader, message).refs, message
 
 
 @pytest.mark.parametrize(
@@ -192,14 +204,14 @@ def test_a_message_with_one_reading_or_nothing_cited_before_is_not_weighed():
 
 
 def test_when_both_readings_find_the_earlier_paper_the_frame_decides_how_it_is_read():
-    # "which paper ... its ...": read as asked (no name spelled in); "I remember a paper that ...
+    # "which paper ... its ...": read as asked (no name spelled in); "tell me about ...
     # their ..." has no frame that asks for a paper: read of the earlier paper
     resolver, reader = _resolver(SPOOF)
     plan = _plan(reader, "which paper detects audio deepfakes and tests its robustness to unseen attacks?")
     reading = resolver.arbitrate(plan)
     assert reading.plan is plan.alone and reading.offer == ""
     resolver, reader = _resolver(CLINIC)
-    plan = _plan(reader, "I recall one that trains models across many clients without pooling their data")
+    plan = _plan(reader, "tell me about training models across many clients without pooling their data")
     assert plan.alone is not None and not plan.seeks
     reading = resolver.arbitrate(plan)
     assert reading.plan is plan and reading.offer == ""
@@ -327,6 +339,13 @@ STANDALONE = [
      "What does federated graph condensation do, and how much does it improve accuracy?", "DANCE"),
     ("What does PrefixRL reuse?",
      "what does entropy-modulated policy gradient do, and how much does it help agents?", "EMPG"),
+    # an opening that describes the paper ("there was one about ...") before a dash: "they" is its own
+    ("What benchmark does HyperTrack introduce?",
+     "there was one about rare brain disease localization with frozen big vision-language models — what model "
+     "sizes did they test?", "DDL"),
+    ("What does CogRouter do?",
+     "There was this condensation paper with analytic models and 65x less storage — how does it distill them?",
+     "APM"),
 ]
 """(question about one paper, a message that describes another with a pronoun, the paper it
 describes; ``None``: any paper but the first one)."""
@@ -357,6 +376,11 @@ FOLLOW_UPS = [
      "HieRD"),
     ("What does FOAM do?", "what memory does it save, and how fast does it train?", "FOAM"),
     ("What does DANCE condense?", "What accuracy gains are reported, and on which datasets is it evaluated?", "DANCE"),
+    # "which X do they ...": "which" asks what the papers discussed use, not for papers
+    ("What does DANCE condense?", "which benchmarks do they evaluate on?", "DANCE"),
+    ("What does SENDAI reconstruct?", "which datasets did they use?", "SENDAI"),
+    # "X vs Y" asked of "they": two things the earlier paper states, no papers to compare
+    ("What benchmark does HyperTrack introduce?", "what did they find about RL vs SFT?", "HyperTrack"),
 ]
 """(question about one paper, a follow-up about it, that paper)."""
 

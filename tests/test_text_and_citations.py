@@ -305,6 +305,19 @@ def test_question_parts_split_sub_questions_only():
     assert question_parts("Which papers study graph (hyper)networks for molecules?") == [
         "Which papers study graph (hyper)networks for molecules?"
     ]
+    # a description, then a dash and a question word: the question asked of what it describes; a
+    # colon after a name keeps the name with its question ("QCirc: what benchmarks?")
+    assert question_parts("the one on pruning with sample graphs — which datasets did they prune?") == [
+        "the one on pruning with sample graphs",
+        "which datasets did they prune?",
+    ]
+    watermark = "that watermarking paper - how robust is it?"
+    assert question_parts(watermark) == ["that watermarking paper", "how robust is it?"]
+    assert question_parts("QCirc: what benchmarks?") == ["QCirc: what benchmarks?"]
+    assert question_parts("GNN inference over encrypted graphs: is there a paper on that?") == [
+        "GNN inference over encrypted graphs: is there a paper on that?"
+    ]
+    assert question_parts("which papers study whatever-sized models?") == ["which papers study whatever-sized models?"]
 
 
 def test_abstract_moves_find_the_gap_before_the_contribution():

@@ -28,7 +28,7 @@ _VOCABULARY = beside(__file__, "parts")
 _V = {name: cls.source for name, cls in _VOCABULARY.items()}
 
 _PART = re.compile(
-    rf"(?:,\s*|\s+){_V['part_joiner']}\s+(?={_V['part_opener']})|[;?]\s+(?=\S)|,\s*(?={_V['comma_opener']})"
+    rf"(?:,\s*|\s+){_V['part_joiner']}\s+(?={_V['part_opener']})|[;?]\s+(?=\S)|(?:,|\s+[-–—]+)\s*(?={_V['comma_opener']}\b)"
     rf"|(?:,\s*|\s+)(?:{_V['part_joiner']}\s+)?(?={_V['enumeration_mark']}\s)",
     re.I,
 )

@@ -830,7 +830,7 @@ class Reader:
         if query and _DESCRIBING.match(query.strip()):
             # "I remember a paper that detects ... What is it?": the message describes the paper
             # its pronoun means; "it" is that paper, not the one answered before
-            located = [(i, r) for i, r in located if r.kind != "pronoun"]
+            located = [(i, r) for i, r in located if r.kind != "pronoun" and (r.kind != "plural" or r.count)]
         refs = [r for _, r in located]
         title = asked_title(query) if cat is not None and not any(r.kind in ("name", "id") for r in refs) else ""
         if title and cat is not None:  # "Summarize Attention Is All You Need": a paper asked by its title
@@ -970,12 +970,19 @@ class Reader:
         if cat is not None:
             names += [n for r in refs if r.kind in ("name", "id") for pid in r.paper_ids for n in (cat[pid].label,)]
         names_papers = any(r.kind in ("name", "id", "number", "ordinal", "pronoun") for r in refs)
+        # "which datasets did they use?", "which benchmarks do they evaluate on?": "they" are the
+        # papers discussed and "which" asks what they use, not for papers (as "which papers release
+        # their code?" does, whose "their" is the papers asked for)
+        names_papers = names_papers or (
+            any(r.kind == "plural" and not r.count for r in refs) and not asks_for_paper(query)
+        )
         # "which paper studies ride-hailing, and how many parameters does its model have?": the
         # first part asks for the paper, the others ask of it ("its": the paper asked for); the
         # topic is the first part's
         asked = question_parts(query)
         names_some = any(r.kind in ("name", "id", "number", "ordinal") for r in refs)
-        framed = asked[0] if len(asked) > 1 and not names_some and asks_for_paper(asked[0]) else query
+        seeks_first = asks_for_paper(asked[0]) or bool(_DESCRIBING.match(asked[0].strip()))
+        framed = asked[0] if len(asked) > 1 and not names_some and seeks_first else query
         # "I remember a paper making an optimizer provably convergent": the opening only says a
         # paper is described (vocabulary describing_frame); "remember" is no word of the topic
         framed = _DESCRIBING.sub("", framed.strip(), count=1) if _DESCRIBING.match(framed.strip()) else framed

@@ -10,6 +10,7 @@ every reference (:class:`rag.question.plan.PaperRef`, :class:`rag.question.reade
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
@@ -85,6 +86,14 @@ class Reading:
     follow: float = 0.0
     alone: float = 0.0
     spelled: str = ""
+
+
+def _asks_of(side: str, pronouns: Sequence[str]) -> bool:
+    """Whether a comparison side asks something of a pronoun's paper ("what did they find about
+    RL" of "... RL vs SFT"): it holds the pronoun and content words beside it. A side that is the
+    pronoun alone ("how does it differ from APM?": "it") is a reference to compare."""
+    words = side.lower().replace("?", " ").split()
+    return any(p in words for p in pronouns) and len(content_terms(side)) >= 2
 
 
 class AnswerPipelineSource(Protocol):
@@ -531,6 +540,11 @@ class ReferenceResolver:
             # "compare them" after a list of three compares all three (up to five); "both", two
             take = 2 if "both" in plural or len(discussed) > MAX_COMPARED else MAX_COMPARED
             return [Resolution(c.label, (c.paper_id,), "earlier turn") for c in discussed[:take]], True
+        back = [r.text.lower() for r in plan.refs if r.kind in ("pronoun", "plural") and not r.count]
+        if back and discussed and any(_asks_of(x, back) for side in plan.sides[:1] for x in side):
+            # "what did they find about RL vs SFT?": the pronoun is the subject of what a side asks,
+            # so the previous paper is asked about two things; the sides are no papers
+            return [], False
         tried: list[Resolution] = []
         for a, b in plan.sides[:5]:
             ra, rb = self.resolve(a), self.resolve(b)

@@ -81,6 +81,23 @@ def test_a_coined_name_still_beats_the_title():
     assert p.label == "FOO-2" and p.label_kind == "name"
 
 
+def test_a_titles_word_before_a_colon_the_abstract_writes_is_the_name():
+    # "Tranception" has no inner capital (title_name passes it over) and the abstract also
+    # introduces a benchmark with one ("ProteinGym"), which had become the label
+    abstract = (
+        "Protein fitness is hard to predict. We introduce Fitception, a novel transformer for fitness "
+        "prediction. To enable rigorous testing, we develop ProtoGym, a set of substitution assays."
+    )
+    p = make_paper("a", abstract, title="Fitception: Protein Fitness Prediction with Retrieval at Inference Time")
+    assert (p.label, p.label_kind) == ("Fitception", "name") and "ProtoGym" in p.aliases
+    # an English word before the colon is no name, nor a word the abstract does not write
+    q = make_paper("b", "Pretrained models are large. We study pythons of many sizes.", title="Pythons: A Suite")
+    assert q.label_kind == "title"
+    r = make_paper("c", "Memory limits training. We propose a tool for rematerialization.",
+                   title="Rockmate: an Efficient, Fast, Automatic and Generic Tool for Re-materialization in PyTorch")
+    assert r.label != "Rockmate"
+
+
 def test_a_long_title_is_shortened_without_an_ellipsis():
     long_titles = [
         "Searching Large Neighborhoods for Integer Linear Programs with Contrastive Learning and Other Tricks",

@@ -450,7 +450,9 @@ class Lexicon:
         self._by_first: dict[str, list[_Entry]] = defaultdict(list)
         for e in self.entries:
             if e.adds_when_term:
-                self._by_term[e.term.lower()].append(e)
+                # keyed by the term's first token: a term of several words ("brain imaging",
+                # "dataset condensation") is looked up by it, and its pattern checks the rest
+                self._by_term[(tokenize(e.term) or [e.term.lower()])[0]].append(e)
             if e.phrase and e.adds_when_phrase:
                 self._by_first[e.phrase.split(" ", 1)[0]].append(e)
 

@@ -56,6 +56,38 @@ def test_a_noun_and_the_verb_it_names_index_each_other(doc, term):
     assert term in lex.expansions(doc)
 
 
+def test_a_glossary_term_of_several_words_indexes_the_abstracts_that_state_it():
+    # a term of several words was looked up as one token and never matched: only the other
+    # direction of a "same" row (its long form) and one-word "isa" rows indexed anything
+    glossary = [("isa", "brain imaging", "medical imaging"), ("same", "dataset condensation", "dataset distillation")]
+    docs = [
+        "A benchmark of brain imaging studies.",
+        "We study dataset condensation with synthetic images.",
+        "Dataset distillation compresses a training set.",
+        "Imaging the brain of mice with two-photon microscopy.",
+    ]
+    lex = Lexicon(docs, glossary)
+    assert "medical" in lex.expansions(docs[0])
+    assert "distillation" in lex.expansions(docs[1])
+    assert "condensation" in lex.expansions(docs[2])
+    assert "medical" not in lex.expansions(docs[3])  # the words apart do not state the term
+
+
+@pytest.mark.parametrize(
+    ("doc", "field"),
+    [
+        ("Automatic Speech Recognition systems are vulnerable to adversarial examples.", "audio"),
+        ("We detect audio deepfakes with one-class learning.", "sound"),
+        ("Benign clips like music carry the perturbation.", "audio"),
+        ("We release a multi-speaker speech corpus.", "voice"),
+    ],
+)
+def test_speech_and_music_are_indexed_under_audio_and_audio_under_sound(doc, field):
+    # a researcher's "voice or sound data" reaches abstracts that write speech, music or audio
+    lex = Lexicon([doc, "Unrelated text about images."], load_glossary())
+    assert field in lex.expansions(doc)
+
+
 def test_an_abbreviation_defined_two_ways_expands_only_where_defined():
     docs = [
         "We study dataset pruning (DP) for graphs.",

@@ -264,6 +264,14 @@ def test_medical_imaging_in_the_researchers_words_reaches_the_brain_imaging_pape
     assert [c.label for c in answer.citations] == ["DDL"]
 
 
+def test_voice_or_sound_in_the_researchers_words_reaches_every_audio_paper(extractive):
+    # CA-SOADD and MCLP write "speech" and "audio", never "voice" or "sound": the glossary indexes
+    # speech under audio and voice, audio under sound; before, two of the four were listed
+    answer = extractive.ask("Which papers use voice or sound recordings?")
+    assert not answer.refused
+    assert {"CA-SOADD", "MCLP", "DGSA", "Music carrier selection algorithm"} <= {c.label for c in answer.citations}
+
+
 def test_a_one_word_part_beside_a_generic_one_is_still_required():
     # "evaluation" is in three of four abstracts (generic at a share of 0.5): it is not checked, but
     # the name beside it is; before, every paper that evaluates something joined the list

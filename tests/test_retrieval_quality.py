@@ -196,6 +196,25 @@ def test_an_excluded_phrase_puts_out_only_papers_that_state_it(extractive, quest
     assert "HieRD" in [c.label for c in ans.citations], ans.text
 
 
+@pytest.mark.parametrize(
+    ("question", "left_out", "kept"),
+    [
+        # HyperTrack evaluates "VLM agents in mobile GUI navigation tasks": "GUI" and "agents" apart
+        ("papers on agents, but not GUI agents", "HyperTrack", "CogRouter"),
+        ("which agent papers are not about GUI agents?", "HyperTrack", "EMPG"),
+        # HyperTrack's "offline GUI navigation" is no offline RL; the federated paper's is
+        ("which papers use RL, but not offline RL?", "Federated Deep Reinforcement Learning", "HyperTrack"),
+    ],
+)
+def test_an_excluded_phrase_that_repeats_the_topic_is_stated_by_its_other_words_beside_it(
+    extractive, question, left_out, kept
+):
+    ans = extractive.ask(question)
+    labels = [c.label for c in ans.citations]
+    assert left_out not in labels and kept in labels, ans.text
+    assert left_out in ans.text.split("Left out as about", 1)[1], ans.text
+
+
 def test_a_non_english_question_without_a_name_says_how_to_ask(extractive):
     from rag.question.language import looks_non_english
     from rag.route.refusal import NOT_ENGLISH

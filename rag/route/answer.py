@@ -31,7 +31,7 @@ from rag.evidence.roles import FIRST_PERSON, sentence_roles
 from rag.evidence.rows import LIMITATIONS, ROWS, select_rows
 from rag.evidence.selector import EvidenceSelector
 from rag.index.retrieve import HybridRetriever
-from rag.lexicon import glossary_forms, states_phrase
+from rag.lexicon import glossary_forms, states_phrase, term_key
 from rag.llm.clients import ChatLLM
 from rag.llm.expand import expand_topic
 from rag.llm.judge import BORDERLINE_BAND, judge_member
@@ -535,6 +535,22 @@ class AnswerPipeline:
         words = topic.excluded
         if not topic.exclusion or not words or not hits:
             return []
+        # "agents, but not GUI agents", "RL excluding offline RL": the excluded phrase repeats the
+        # topic's words; a sentence that states its other words ("GUI", "offline") with those
+        # ("VLM agents in mobile GUI navigation") states it, whatever stands between them
+        # ("offline GUI navigation" does not state "offline RL")
+        own = {term_key(t) for t in content_terms(topic.text)}
+        rest = [w for w in words.split() if term_key(w) not in own]
+        shared = " ".join(w for w in words.split() if term_key(w) in own)
+        if rest and shared and all(content_terms(w) for w in rest):
+            forms = (shared, *glossary_forms(shared))
+            return [
+                h for h in hits
+                if any(
+                    all(states_phrase(w, x.text) for w in rest) and any(states_phrase(f, x.text) for f in forms)
+                    for x in self.evidence.sentences(h.paper)[0]
+                )
+            ]
         named = glossary_forms(words)
         if len(words.split()) > 1:
             return [h for h in hits if any(states_phrase(w, h.paper.text_for_index) for w in (words, *named))]

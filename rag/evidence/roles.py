@@ -40,7 +40,7 @@ _EFFICIENCY_STATED = re.compile(
 # idea of Teufel & Moens, 2002, reduced to the roles questions about abstracts ask for).
 _DATA_NAMED = re.compile(
     rf"{_V['validated']}\s+(?:{_V['validated_object']}\s+)?(?:\w+\s+)?{_V['validated_on']}|"
-    rf"{_V['before_data_name']}\s+(?:the\s+)?(?-i:[A-Z][\w-]*(?:\d|[a-z][A-Z])[\w-]*)|"
+    rf"(?:{_V['before_data_name']}|{_V['data_noun_before_name']})\s+(?:the\s+)?(?-i:[A-Z][\w-]*(?:\d|[a-z][A-Z])[\w-]*)|"
     rf"{_V['validated']}[^.;]{{0,60}}?\b(?:in|on|across)\s+(?:[\w-]+,?\s+){{0,6}}{_V['evaluated_setting']}",
     re.I,
 )

@@ -751,3 +751,13 @@ def test_a_limitation_the_abstract_states_of_its_own_work_leads(tmp_path, embedd
     assert ans.lead.startswith("Limitation stated in **StrideNet**"), ans.lead
     assert "limited to causal decoding" in ans.lead, ans.lead
 
+
+
+def test_an_additive_adverb_is_no_word_a_sentence_must_state():
+    # "which of them quantize activations too?" found no sentence with "too" in the three listed
+    # quantization papers (SmoothQuant states "8-bit activation (W8A8) quantization")
+    from rag.question.polar import polar_terms
+
+    assert polar_terms("which of them quantize activations too") == ("quantize", "activations")
+    assert polar_terms("do they also release their data") == polar_terms("do they release their data")
+    assert polar_terms("do they prune attention heads as well") == ("prune", "attention", "heads")

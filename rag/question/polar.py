@@ -18,6 +18,7 @@ _JOINERS = _VOCABULARY["joiner"].words
 _GENERIC_HEADS = _VOCABULARY["generic_head"].words
 _POLAR_GENERIC = _VOCABULARY["relating"].words
 _COMPARATIVE = _VOCABULARY["comparative"].words
+_ADDITIVE = _VOCABULARY["additive"].pattern
 _AVAILABILITY = _VOCABULARY["availability"]
 _AVAILABILITY_FINAL = _VOCABULARY["availability_final"].words
 _AVAILABLE_DATA = _VOCABULARY["available_data"].words
@@ -45,7 +46,8 @@ def polar_terms(aspect: str) -> tuple[str, ...]:
     "faster") is left out (:func:`polar_compares`).
     """
     # a possessive is its noun: "the model's weights" asks "model" ("the language model API")
-    words = [t.removesuffix("'s").removesuffix("’s") for t in content_terms(aspect)]
+    # "too", "as well": the thing is asked in addition to what was asked before
+    words = [t.removesuffix("'s").removesuffix("’s") for t in content_terms(_ADDITIVE.sub(" ", aspect))]
     terms = [t for t in words if t not in _POLAR_GENERIC and t.lower() not in _COMPARATIVE]
     kept = [t for i, t in enumerate(terms) if not (i and t in _GENERIC_HEADS)]
     return tuple(dict.fromkeys(kept))

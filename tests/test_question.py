@@ -957,6 +957,12 @@ def test_a_paper_put_before_its_question_is_asked_of_that_paper(cat):
         ("Which of these abstracts involve sound data", "which papers involve sound data"),
         ("so which of the listed methods are from 2023", None),  # "the listed" is no row (yet)
         ("which one is faster?", None),  # a choice among them
+        # "which one" asking what a paper states: the listed paper that states it (after "list all
+        # papers" it compared the first two)
+        ("which one uses San Francisco data?", "which paper uses San Francisco data?"),
+        ("and which one releases its code?", "which paper releases its code?"),
+        ("which one needs less memory?", None),  # ranks them
+        ("which one has the most parameters?", None),
         ("which of them is better?", None),
         ("which papers use RL?", None),
         ("How many papers deal with audio, and which ones are they?", None),

@@ -487,3 +487,13 @@ def test_a_question_pasted_after_a_long_context_is_answered_and_the_note_says_wh
     t = conv.ask(context + "Which paper detects audio deepfakes that were not seen in training?")
     assert [c.label for c in t.citations][:1] == ["CA-SOADD"], t.answer.text
     assert "kept the 1 sentence that asks" in t.answer.note, t.answer.note
+
+
+def test_which_one_after_a_long_list_is_the_listed_paper_that_states_it(conv):
+    # a new user: "list all papers" then "which one uses San Francisco data?" compared the first two
+    # listed (APM, Agent-Omit), and "how many parameters does its model have?" stayed on APM
+    conv.ask("list all papers")
+    t = conv.ask("which one uses San Francisco data?")
+    assert [c.label for c in t.citations] == ["RAST-MoE"], t.answer.text
+    t = conv.ask("how many parameters does its model have?")
+    assert [c.label for c in t.citations] == ["RAST-MoE"] and "12M" in t.answer.text, t.answer.text

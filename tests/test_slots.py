@@ -253,6 +253,24 @@ def test_the_data_a_paper_uses_is_a_slot_stated_by_any_sentence_of_data(question
     assert read_ask("which papers use ALFWorld?", number="many").slot is None  # papers asked, not a slot
 
 
+@pytest.mark.parametrize(
+    ("sentence", "stated"),
+    [
+        ("It enables INT8 quantization for all matrix multiplications in LLMs, including OPT, BLOOM, GLM, "
+         "MT-NLG, and LLaMA family.", True),
+        ("We prune OPT-175B in under 4.5 hours.", True),
+        ("Experiments on WebShop and ALFWorld show large gains.", False),  # benchmarks, no models
+        ("Large language models show excellent performance but are memory-intensive.", False),
+    ],
+)
+def test_the_models_a_paper_is_shown_on_are_stated_by_their_names(sentence, stated):
+    # "which models does SmoothQuant evaluate on?" was asked as its data: "does not state the data it
+    # is evaluated on", though its abstract lists five model families
+    slot = read_ask("which models does SmoothQuant evaluate on?", number="one").slot
+    assert slot is not None and slot.name == "the models it is evaluated on"
+    assert (slot_span(slot, sentence) is not None) is stated
+
+
 def test_a_paper_that_states_no_data_is_refused_for_its_benchmarks_with_the_closest_clause():
     seams = Seams(PAPERS)
     plan = seams.plan("which benchmarks does QCirc use?")
@@ -558,3 +576,22 @@ def test_a_list_items_number_is_no_amount():
 def test_the_lead_quotes_the_clause_where_the_verb_acts_on_its_object(extractive, question, clause):
     ans = extractive.ask(question)
     assert not ans.refused and clause in ans.lead, ans.lead
+
+
+@pytest.mark.parametrize(
+    ("sentence", "stated"),
+    [
+        # a new user's "how big is the RSAgent model?" led with the baseline's 7B, and a table
+        # filled its model size with it
+        ("RSAgent reaches 66.5% gIoU on ReasonSeg, improving over Seg-Zero-7B by 9%.", False),
+        ("It outperforms LLaMA-65B on most benchmarks.", False),
+        ("Our Agent-Omit-8B matches seven frontier LLM agents.", True),
+        ("It outperforms LLaMA-65B with a 7B model.", True),  # its own size after the baseline's
+    ],
+)
+def test_a_size_inside_the_name_of_a_model_compared_with_is_not_the_papers(sentence, stated):
+    from rag.route.slot import slot_span
+    from rag.types import Slot
+
+    slot = Slot("model size", form="model size", amount=True)
+    assert (slot_span(slot, sentence) is not None) is stated

@@ -349,6 +349,8 @@ _WHICH_OF_THEM = re.compile(rf"^\W*(?:{_V['choice_lead']}\W+)?{_V['which_of_them
 _NARROW_LEAD = rf"^\W*(?:{_V['choice_lead']}\W+)?"
 _NARROW_OF = re.compile(rf"{_NARROW_LEAD}(?P<aux>\w+\s+)?(?P<wh>{_V['narrowing_wh']})\s+of\s+{_V['narrowed']}", re.I)
 _NARROW_ONES = re.compile(rf"{_NARROW_LEAD}(?P<wh>{_V['narrowing_ones']})", re.I)
+_NARROW_ONE = re.compile(rf"{_NARROW_LEAD}{_V['narrowing_one']}\b(?!\s+of\b)", re.I)
+_SUPERLATIVE = _VOCABULARY["superlative"].pattern
 _NARROW_PREP = re.compile(
     rf"{_NARROW_LEAD}{_V['narrowing_prep']}\s+{_V['narrowed']}\W+(?P<wh>{_V['narrowing_wh']})\b", re.I
 )
@@ -363,6 +365,13 @@ def narrowed_question(query: str) -> str | None:
     of them is faster?": a choice among them, :class:`FollowUp` ``choose``)."""
     if asks_better(query):
         return None
+    one = _NARROW_ONE.match(query)
+    if one is not None:
+        # "which one uses San Francisco data?": the listed paper that states it; "which one needs
+        # less memory?", "which one has the most parameters?" rank them (a choice, compared)
+        if polar_compares(query) or _SUPERLATIVE.search(query):
+            return None
+        return f"which paper{query[one.end():]}"
     for pattern in (_NARROW_OF, _NARROW_PREP, _NARROW_ONES):
         m = pattern.match(query)
         if m is None:

@@ -22,7 +22,7 @@ from rag.types import Slot
 from rag.vocabulary import beside
 
 __all__ = [
-    "DATA", "GUESSED_SIZE", "HARDWARE", "OBJECT", "data_slot", "detail_slot", "measure_slot", "object_slot",
+    "DATA", "GUESSED_SIZE", "HARDWARE", "MODELS", "OBJECT", "data_slot", "detail_slot", "measure_slot", "object_slot",
     "read_slot",
 ]
 
@@ -48,6 +48,10 @@ DATA = "data"
 use?"): stated by a sentence that states data (:func:`rag.evidence.rows.states_data`: "experiments on
 three benchmarks", "on ALFWorld", "we introduce HyperTrack, a dataset"), whatever its words."""
 _DATA_ASKED = _VOCABULARY["data_asked"]
+MODELS = "models"
+"""The form of a slot asking the models a paper is shown on ("which models does SmoothQuant evaluate
+on?"): stated by a sentence that names models (:data:`rag.route.slot.MODELS_NAMED`: "OPT, BLOOM,
+GLM, MT-NLG, and LLaMA family", "OPT-175B"), whatever its words for them."""
 OBJECT = "object"
 """The form of a slot asking what a paper's verb acts on ("what does Agent-Omit omit?" -> the
 object of "omit"): stated by a clause where the verb stands as a word of its own with words after
@@ -167,6 +171,9 @@ def data_slot(text: str) -> Slot:
     ("the benchmarks it uses"; "the data it is evaluated on" when it names none), stated by any
     sentence that states data (:data:`DATA`)."""
     m = _DATA_ASKED.search(text)
+    if m is None and any(w.lower() in _MODEL_NOUN for w in _WORD.findall(text)):
+        # "which models does SmoothQuant evaluate on?": the models it is shown on, not its data
+        return Slot("the models it is evaluated on", form=MODELS)
     name = f"the {m.group(0).lower()} it uses" if m else "the data it is evaluated on"
     return Slot(name, form=DATA)
 

@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import re
 
+from rag.evidence.roles import names_benchmark
 from rag.evidence.rows import DATA_ITEMS, states_data
 from rag.lexicon import joined_form, states_phrase, term_key
-from rag.question.slots import DATA, DATA_SIZE, HARDWARE, OBJECT
+from rag.question.slots import DATA, DATA_SIZE, HARDWARE, MODELS, OBJECT
 from rag.route.lead import MIN_CLAUSE_WORDS, _capped, _keys_at, clause_spans, states_amount, term_span
 from rag.types import Slot
 from rag.vocabulary import beside
@@ -55,11 +56,26 @@ DATE = re.compile(
 )
 """A date a sentence states: a month with its year ("March 2024", "Dec. 3, 2023") or an ISO date."""
 
+_MODEL_NAME = r"(?-i:[A-Z][A-Za-z]*(?:[A-Z]|\d)[\w.-]*|[A-Z]{2,}[\w.-]*)"
+MODELS_NAMED = re.compile(
+    rf"(?<![\w-]){_MODEL_NAME}(?:\s*,\s*(?:and\s+)?|\s+and\s+){_MODEL_NAME}(?![\w-])"
+    rf"|(?<![\w-])[A-Z][\w.]*-\d+(?:\.\d+)?[BMT]\b"
+)
+"""Models a sentence names: two coined names in a list ("OPT, BLOOM, GLM, MT-NLG, and LLaMA
+family"), or a name with its size ("OPT-175B"): states a slot of form
+:data:`rag.question.slots.MODELS`."""
+
+_BASELINE_NAME = re.compile(rf"{_VOCABULARY['baseline_lead'].source}\s+(?:the\s+)?(?:[\w.]+-)+$", re.I)
+"""The start of a model's name a sentence compares with, right before a size inside the name
+("improving over Seg-Zero-" of "Seg-Zero-7B")."""
+
 HARDWARE_STATED = _VOCABULARY["hardware_stated"].pattern
 """Hardware a sentence names ("on a single consumer GPU", "8 A100s"): states a slot of form
 :data:`rag.question.slots.HARDWARE`."""
 
-_FORMS = {"model size": MODEL_SIZE, "date": DATE, DATA_SIZE: DATA_ITEMS, HARDWARE: HARDWARE_STATED}
+_FORMS = {
+    "model size": MODEL_SIZE, "date": DATE, DATA_SIZE: DATA_ITEMS, HARDWARE: HARDWARE_STATED, MODELS: MODELS_NAMED,
+}
 _MEMORY_MEASURE = _VOCABULARY["memory_measure"].pattern
 _SPEED_MEASURE = _VOCABULARY["speed_measure"].pattern
 MEMORY_AMOUNT = re.compile(rf"(?<![\w.])\d+(?:\.\d+)?\s?-?{_VOCABULARY['memory_unit'].bare}\b")
@@ -94,7 +110,12 @@ def slot_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None:
         return _object_span(sentence, slot.terms[0]) if slot.terms else None
     form = _FORMS.get(slot.form)
     if form is not None:
-        m = form.search(sentence)
+        found = form.finditer(sentence)
+        if slot.form == MODELS:  # "on WebShop and ALFWorld" names benchmarks, no models
+            found = (x for x in found if not names_benchmark(x.group(0)))
+        elif form is MODEL_SIZE:  # "improving over Seg-Zero-7B": the baseline's size
+            found = (x for x in found if not _BASELINE_NAME.search(sentence[: x.start()]))
+        m = next(found, None)
         if m is None:
             return None
         spans = clause_spans(sentence)

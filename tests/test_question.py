@@ -1033,6 +1033,10 @@ def test_a_pronoun_inside_a_description_is_the_described_papers_own_not_a_second
         ("Summarize Reinforcement Learning For LLM Agents", ""),  # one capitalised function word is not enough
         ('Which papers mention "chain of thought"?', ""),  # a quoted term
         ("What Is DANCE About?", ""),  # the question's own words
+        # a passage pasted as context before the question: sentences, no title (a new user got "No
+        # paper titled 'Large language models are expensive ...' is in the collection")
+        ('Context: "Large Language Models are expensive to deploy. Post-Training Quantization cuts their cost." '
+         "Which papers do post-training quantization of LLMs?", ""),
     ],
 )
 def test_a_title_asked_about_is_read_as_a_title(question, title):

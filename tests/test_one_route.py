@@ -135,6 +135,10 @@ def test_dataset_name_and_size_come_from_the_dataset_a_paper_introduces():
         # uses", quoting this very sentence as closest)
         ("We set a new state of the art on language modeling in standard datasets WikiText103 and The Pile.",
          False, True),
+        # data coordinated before its noun ("on X and downstream tasks"): HieRD's own data sentence;
+        # without it "which datasets does HieRD use?" led with its gap sentence on prior VLM research
+        ("Experimental results on multimodal embedding and downstream tasks show that it outperforms baselines.",
+         False, True),
     ],
 )
 def test_a_sentence_states_data_or_a_dataset_of_its_own_by_what_it_says(sentence, introduces, data):

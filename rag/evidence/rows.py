@@ -155,7 +155,7 @@ ROWS: tuple[Row, ...] = (
         _VOCABULARY["data"].pattern,
         strong=re.compile(
             rf"\b\d+\s+(?:[\w-]+\s+){{0,2}}{_V['data_plural']}"
-            rf"|{_V['data_over']}\s+(?:[\w-]+\s+){{0,3}}{_V['data_plural_on']}"
+            rf"|{_V['data_over']}\s+(?:[\w-]+\s+){{0,4}}{_V['data_plural_on']}"
             rf"|{_V['evaluation']}\s+{_V['evaluation_on']}",
             re.I,
         ),

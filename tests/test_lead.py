@@ -761,3 +761,15 @@ def test_an_additive_adverb_is_no_word_a_sentence_must_state():
     assert polar_terms("which of them quantize activations too") == ("quantize", "activations")
     assert polar_terms("do they also release their data") == polar_terms("do they release their data")
     assert polar_terms("do they prune attention heads as well") == ("prune", "attention", "heads")
+
+
+@pytest.mark.parametrize(
+    ("question", "lead"),
+    [
+        ("What is HyperTrack?", "we introduce HyperTrack, a large-scale dataset"),
+        ("what's DANCE?", "we propose DANCE, a new TAG-FGL paradigm"),
+    ],
+)
+def test_what_a_named_paper_is_is_led_by_the_sentence_that_says_it(extractive, question, lead):
+    answer = extractive.ask(question)
+    assert lead in answer.text.split("\n", 1)[0], answer.text

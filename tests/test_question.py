@@ -1120,3 +1120,21 @@ def test_the_forms_of_differ_still_ask_for_a_comparison(cat, question):
 def test_a_message_typed_as_its_topic_is_bare(cat, question, bare):
     # typed as into a search box, it may be answered by one paper or several, as an open frame is
     assert read_question(question, cat).bare is bare, question
+
+
+@pytest.mark.parametrize(
+    ("question", "identity"),
+    [
+        ("What is DANCE?", True),
+        ("what's APM", True),
+        ("and what are DANCE and APM?", True),
+        ("what is the main result of APM?", False),  # a part asked, not what it is
+        ("What is graph condensation?", False),  # no paper named
+    ],
+)
+def test_what_a_named_paper_is_asks_the_sentence_that_says_it(cat, question, identity):
+    # "What is HyperTrack?" led with "Leveraging GUIEvalKit, we further benchmark ...", not "we
+    # introduce HyperTrack, a large-scale dataset ..." (the selector's definition bonus)
+    plan = read_question(question, cat)
+    assert isinstance(plan, AskPlan)
+    assert plan.ask.definition is identity

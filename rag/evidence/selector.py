@@ -37,6 +37,13 @@ from store.papers import Paper
 
 __all__ = ["EvidenceSelector", "list_items", "list_opening"]
 
+def _defines(text: str, name: str) -> bool:
+    """Whether ``text`` says what ``name`` is: the name with an apposition or a copula after it
+    ("we introduce HyperTrack, a large-scale dataset", "DANCE is a new paradigm")."""
+    said = rf"(?<![\w-]){re.escape(name)}(?![\w-])\s*(?:,\s*(?:a|an|the)\s|is\s+(?:a|an|the)\s)"
+    return bool(re.search(said, text, re.I))
+
+
 _AVAILABILITY = re.compile(
     r"\b(available|released?|open-?sourced?)\b.*(https?://|www\.|\.(com|org|io|cn)\b|github)", re.I
 )
@@ -239,7 +246,7 @@ class EvidenceSelector:
             elif own_role and moves[s.start] in ("background", "gap") and not FIRST_PERSON.search(s.text):
                 sc *= cfg.other_work_weight
             plain = normalize(s.text)
-            if defines and any(f"({d})" in plain for d in defines):
+            if defines and any(f"({d})" in plain or _defines(plain, d) for d in defines):
                 sc += cfg.definition_bonus  # "what does DGSA stand for": the sentence that spells out "... (DGSA)"
             elif asked and any(a in plain for a in asked):
                 sc += cfg.name_bonus  # the sentence states a name the question asks about (TDSC, ALFWorld)

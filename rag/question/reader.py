@@ -341,6 +341,7 @@ _AND = re.compile(rf"^\s*{_V['and_lead']}\s+(?:{_V['and_prep']}\s+)?(?P<x>.+?)\s
 _WHAT_ABOUT = re.compile(rf"^\s*(?:{_V['what_about_lead']}[\s,]+)?{_V['what_about']}\s+(?P<x>.+?)\s*\??\s*$", re.I)
 # A question that chooses among papers already discussed ("which one needs less memory?",
 # "which of them uses ALFWorld?"): one class with "which is better?".
+_IDENTITY = re.compile(rf"^\W*(?:{_V['choice_lead']}\W+)?{_V['identity_question']}\b", re.I)
 _WHICH_OF_THEM = re.compile(rf"^\W*(?:{_V['choice_lead']}\W+)?{_V['which_of_them']}", re.I)
 
 
@@ -1039,6 +1040,10 @@ class Reader:
         if guess:
             detail, is_polar = Detail("model size", guess.group(0)), False
         ask = read_ask(query, number=number, roles=roles, summary=summary)
+        if not aspect and names and _IDENTITY.match(query):
+            # "What is HyperTrack?": the sentence that says what it is ("we introduce HyperTrack, a
+            # large-scale dataset ..."), as "what does DGSA stand for?" asks the one that spells it out
+            ask = replace(ask, definition=True, roles=ask.roles | {"method"})
         if detail is not None:
             ask = replace(ask, slot=read_slot(query, amount=ask.amount, detail=detail,
                                               guess=guess.group(0) if guess else ""))

@@ -180,7 +180,9 @@ _DESCRIBED = re.compile(
 
 
 _DESCRIBING = _VOCABULARY["describing_frame"].pattern
-_SIDE_DESCRIPTION = re.compile(rf"^the\s+{_V['described_one']}\s+{_V['side_link']}", re.I)
+# "the one on likelihood matching", "the verifier-free RL paper that conditions on reference answers":
+# the noun of a paper, after at most a few words that qualify it, then a word that links a description
+_SIDE_DESCRIPTION = re.compile(rf"^the\s+(?:[\w-]+\s+){{0,4}}?{_V['described_one']}\s+{_V['side_link']}", re.I)
 
 
 def _count(text: str) -> tuple[int, bool]:
@@ -309,6 +311,10 @@ def _parts(
     evidence query (names and "compare"/"each" words removed, and with ``verdict`` the words that
     only ask which wins); parts that only name papers go."""
     written, queries = [], []
+    # a side that describes its paper ("the verifier-free RL paper that conditions on reference
+    # answers") goes whole before the question is split into parts, which would keep its clause
+    for side in (n for n in names if _SIDE_DESCRIPTION.match(n)):
+        query = re.sub(rf"(?<![\w-]){re.escape(side)}(?![\w-])", " ", query, flags=re.I)
     for part in question_parts(query):
         q = _aspect(part, refs, names, verdict)
         if not q:

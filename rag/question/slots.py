@@ -22,8 +22,8 @@ from rag.types import Slot
 from rag.vocabulary import beside
 
 __all__ = [
-    "DATA", "GUESSED_SIZE", "HARDWARE", "OBJECT", "data_slot", "detail_slot", "measure_slot", "object_slot",
-    "read_slot",
+    "CONTENTS", "DATA", "GUESSED_SIZE", "HARDWARE", "OBJECT", "contents_slot", "data_slot", "detail_slot",
+    "measure_slot", "object_slot", "read_slot",
 ]
 
 _VOCABULARY = beside(__file__, "slots")
@@ -56,6 +56,13 @@ it ("to adaptively omit redundant thoughts and observations"), not inside a name
 what a paper omits in other words, so no such clause is no reason to refuse."""
 _OBJECT_OPENER = _VOCABULARY["object_opener"]
 _BARE_VERB = _VOCABULARY["bare_verb"].words
+_CONTENT_ASKED = _VOCABULARY["content_asked"].pattern
+CONTENTS = "contents"
+"""The form of a slot asking what a paper's dataset or artifact holds ("what does ProAct-75
+contain?", vocabulary ``content_asked``): stated by a count of its items ("Spanning 75 tasks, our
+dataset features 91,581 step-level annotations", :data:`rag.evidence.rows.DATA_ITEMS`), else by a
+verb of containing with its object ("consists of 100 M jets"); like :data:`OBJECT`, it chooses the
+clause to quote and is never declared missing."""
 _OPENER_OF_OBJECT = re.compile(rf"\s*{_OBJECT_OPENER.source}\s+", re.I)
 _WORD = re.compile(r"[\w@][\w@'’.-]*[\w%]|[\w%]")
 
@@ -184,6 +191,9 @@ def object_slot(text: str, names: Collection[str] = ()) -> Slot | None:
     m = _OPENER_OF_OBJECT.match(text)
     if m is None:
         return None
+    contents = contents_slot(text)
+    if contents is not None:
+        return contents
     words = _WORD.findall(text[m.end() :])
     if len(words) < 2:  # a subject and the verb
         return None
@@ -193,6 +203,19 @@ def object_slot(text: str, names: Collection[str] = ()) -> Slot | None:
     if low in _BARE_VERB or low in named or normalize(verb).lower() in named or not content_terms(low):
         return None
     return Slot(low, (low,), form=OBJECT)
+
+
+def contents_slot(text: str) -> Slot | None:
+    """The slot of "what does <paper or dataset> contain?" ("what does the JetClass dataset
+    include?", "what does HyperTrack consist of?": vocabulary ``content_asked`` as the question's
+    last words), of form :data:`CONTENTS`; ``None`` for any other question."""
+    m = _OPENER_OF_OBJECT.match(text)
+    if m is None:
+        return None
+    asked = next((a for a in _CONTENT_ASKED.finditer(text, m.end()) if not text[a.end() :].strip(" ?.!")), None)
+    if asked is None:
+        return None
+    return Slot("its contents", (asked.group(0).split()[0].lower(),), form=CONTENTS)
 
 
 def detail_slot(detail: Detail, *, amount: bool = False, guess: str = "") -> Slot:

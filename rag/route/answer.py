@@ -55,7 +55,7 @@ from rag.route.lead import (
 from rag.route.membership import Membership, more_may_match
 from rag.route.premise import contradicted_counts
 from rag.route.refusal import RefusalPolicy
-from rag.route.slot import slot_span, slot_strength
+from rag.route.slot import slot_span, slot_strength, unquantified_span
 from rag.route.stages import side_by_side
 from rag.settings import Settings
 from rag.text import Sentence, content_terms
@@ -680,6 +680,16 @@ class AnswerPipeline:
             key = (moves.get(e.start) not in ("background", "gap"), slot_strength(slot, e.sentence), e.score)
             if best is None or key > best[0]:
                 best = (key, e, span)
+        if best is None:
+            # a measure stated without an amount ("substantially faster", "substantial throughput
+            # ... benefits"): its clause in the paper's own work, not another measure's figure
+            for e in self.evidence.score(ask, source.hit.paper):
+                if moves.get(e.start) in ("background", "gap"):
+                    continue
+                span = unquantified_span(slot, e.sentence)
+                if span is not None:
+                    best = ((True, 0, e.score), e, span)
+                    break
         if best is None:
             return None
         e, span = best[1], best[2]

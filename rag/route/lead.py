@@ -584,6 +584,12 @@ def _slot_line(s: Source, stating: Stating, ask: Ask) -> str:
     if found is None:
         return ""
     ev, span = found
+    slot = ask.slot
+    if ask.amount and slot is not None and slot.terms and not (slot.count or slot.detail or slot.form) \
+            and not states_amount(ev.sentence[span[0] : span[1]]):
+        # the measure stated without a figure ("substantially faster than several competing
+        # methods"): that clause, saying so, not a figure of another measure in the sentence
+        return f"The abstract of {_name(s)} states no figure for {slot.name}; it states: {quoted(ev.sentence, span)}"
     if ask.amount:
         more = number_span(ev.sentence)
         span = span if numbers(ev.sentence[span[0] : span[1]]) or more is None else more

@@ -1110,3 +1110,26 @@ def test_the_forms_of_differ_still_ask_for_a_comparison(cat, question):
 def test_a_message_typed_as_its_topic_is_bare(cat, question, bare):
     # typed as into a search box, it may be answered by one paper or several, as an open frame is
     assert read_question(question, cat).bare is bare, question
+
+
+@pytest.mark.parametrize(
+    ("question", "aspect"),
+    [
+        ("Compare DANCE and the federated graph paper that condenses client graphs", ""),
+        ("compare APM with the multimodal distillation method which aligns image and text trajectories", ""),
+        ("DANCE vs the condensation work on text-attributed graphs", ""),
+        # an aspect after the description stays the aspect
+        ("Compare APM and the graph condensation paper for federated clients: what data do they use?", "data"),
+    ],
+)
+def test_a_side_that_describes_its_paper_with_words_before_the_noun_is_no_aspect(cat, question, aspect):
+    from rag.question.plan import ComparePlan
+
+    plan = Reader(cat).read(question)
+    assert isinstance(plan, ComparePlan), question
+    words = " ".join(a.text for a in plan.aspects).lower()
+    if aspect:
+        assert aspect in words and "condens" not in words, plan.aspects
+    else:
+        described = any(a.roles or "condens" in a.text or "align" in a.text for a in plan.aspects)
+        assert not described, plan.aspects

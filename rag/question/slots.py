@@ -209,7 +209,7 @@ def contents_slot(text: str) -> Slot | None:
     """The slot of "what does <paper or dataset> contain?" ("what does the JetClass dataset
     include?", "what does HyperTrack consist of?": vocabulary ``content_asked`` as the question's
     last words), of form :data:`CONTENTS`; ``None`` for any other question."""
-    m = _OPENER_OF_OBJECT.match(text)
+    m = _OPENER_OF_OBJECT.search(text)  # "so what does the benchmark consist of?"
     if m is None:
         return None
     asked = next((a for a in _CONTENT_ASKED.finditer(text, m.end()) if not text[a.end() :].strip(" ?.!")), None)

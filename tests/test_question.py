@@ -1120,6 +1120,8 @@ def test_a_message_typed_as_its_topic_is_bare(cat, question, bare):
         ("DANCE vs the condensation work on text-attributed graphs", ""),
         # an aspect after the description stays the aspect
         ("Compare APM and the graph condensation paper for federated clients: what data do they use?", "data"),
+        # what follows the link asks: the aspect, not a description
+        ("Contrast DANCE with the multimodal distillation paper on how they cut training cost", "cost"),
     ],
 )
 def test_a_side_that_describes_its_paper_with_words_before_the_noun_is_no_aspect(cat, question, aspect):

@@ -182,7 +182,10 @@ _DESCRIBED = re.compile(
 _DESCRIBING = _VOCABULARY["describing_frame"].pattern
 # "the one on likelihood matching", "the verifier-free RL paper that conditions on reference answers":
 # the noun of a paper, after at most a few words that qualify it, then a word that links a description
-_SIDE_DESCRIPTION = re.compile(rf"^the\s+(?:[\w-]+\s+){{0,4}}?{_V['described_one']}\s+{_V['side_link']}", re.I)
+# ... unless what follows the link asks ("the SAT GNN paper on what their hypergraphs represent")
+_SIDE_DESCRIPTION = re.compile(
+    rf"^the\s+(?:[\w-]+\s+){{0,4}}?{_V['described_one']}\s+{_V['side_link']}(?!\s+{_V['side_aspect_opener']})", re.I
+)
 
 
 def _count(text: str) -> tuple[int, bool]:

@@ -35,6 +35,7 @@ _AUXILIARY = _VOCABULARY["auxiliary"].words
 _VERB = _VOCABULARY["measure_verb"].words
 _GENERIC = _VOCABULARY["generic"].words
 _LEARNING_RATE = _VOCABULARY["learning_rate_shorthand"]
+_SPEED_COMPARATIVE = _VOCABULARY["speed_comparative"].words
 _DATA_NOUN = _VOCABULARY["data_noun"].words
 _DATA_SIZE_WORD = _VOCABULARY["data_size_word"].words
 _DATA_SIZE_OPENER = _VOCABULARY["data_size_opener"]
@@ -131,6 +132,10 @@ def measure_slot(text: str, names: Collection[str] = ()) -> Slot | None:
         aux = next((j for j in range(i, min(i + 3, len(words))) if words[j].lower() in _AUXILIARY), None)
         if not terms and aux is not None:  # "by what factor does <the final reward> go up"
             terms = _terms(_phrase_after(words, aux + 1), names)
+        if not terms and i < len(words) and words[i].lower() in _SPEED_COMPARATIVE:
+            # "how much faster does it run?" (no measure named after it): a speed-up, however the
+            # abstract words it
+            return Slot("speed-up", ("speedup",), amount=True)
         if terms and set(terms) <= _SIZE_NOUN and end != starts[-1]:
             continue  # "what is the size of the training set": the size of what follows
         if terms and set(terms) <= _SIZE_NOUN and any(w.lower() in _MODEL_NOUN for w in words[i:]):
@@ -188,12 +193,12 @@ def object_slot(text: str, names: Collection[str] = ()) -> Slot | None:
         text: The question as asked.
         names: The names it states (normalised or not): the verb is none of them.
     """
+    contents = contents_slot(text)  # "so what does ProAct-75 include?"
+    if contents is not None:
+        return contents
     m = _OPENER_OF_OBJECT.match(text)
     if m is None:
         return None
-    contents = contents_slot(text)
-    if contents is not None:
-        return contents
     words = _WORD.findall(text[m.end() :])
     if len(words) < 2:  # a subject and the verb
         return None

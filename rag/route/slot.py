@@ -131,15 +131,16 @@ def slot_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None:
             span = (got[0], got[1], got[2])
             # a count is a number of the unit, as far as the sentence words it ("how many Chinese
             # mobile apps": "650 Chinese mobile applications" counts them by "mobile")
-            if slot.count and not counts(sentence[got[0] : got[1]], present[i + n - 1]):
-                continue
-            if not slot.amount or states_amount(sentence[got[0] : got[1]]):
+            counted = not slot.count or counts(sentence[got[0] : got[1]], present[i + n - 1])
+            if counted and (not slot.amount or states_amount(sentence[got[0] : got[1]])):
                 return span
-            # the terms stated again later with the amount ("a quantitative study of LLM sparsity,
-            # demonstrating that ... can induce over 99% sparsity"): that clause
-            later = _clause_with_amount(sentence, present[i : i + n], count=slot.count)
-            if later is not None:
-                return later
+            if slot.amount:
+                # the terms stated again later with the amount ("a quantitative study of LLM sparsity,
+                # demonstrating that ... can induce over 99% sparsity"; "strong map learning ...,
+                # surpassing ... by 14.2 mAP"): that clause
+                later = _clause_with_amount(sentence, present[i : i + n], count=slot.count)
+                if later is not None:
+                    return later
     return None
 
 

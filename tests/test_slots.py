@@ -672,3 +672,52 @@ def test_a_measure_stated_without_a_figure_leads_with_its_clause_saying_so(extra
 def test_what_a_dataset_contains_leads_with_its_counted_items(extractive):
     ans = extractive.ask("So what does ProAct-75 include?")
     assert not ans.refused and "91,581 step-level annotations" in ans.lead and "75 tasks" in ans.lead, ans.lead
+
+
+# --- a detail named as what something changes with is not asked ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        ("How does BLEU of one multilingual model grow with parameter count?", ""),
+        ("does the error rate scale with model size, and how?", ""),
+        ("plot of accuracy as a function of the number of parameters?", ""),
+        ("how does perplexity change with the batch size in TinyServe?", ""),
+        # asked: the detail is what the question wants
+        ("how many parameters does TinyServe have?", "model size"),
+        ("what batch size does FoldNet use?", "hyper-parameters"),
+        ("which model size does the accuracy peak at?", "model size"),
+    ],
+)
+def test_a_detail_named_as_what_something_changes_with_is_not_asked(question, asked):
+    from rag.question.details import asked_detail
+
+    assert asked_detail(question) == asked
+
+
+def test_a_question_about_how_a_measure_scales_is_not_refused_for_the_variable():
+    seams = Seams(PAPERS)
+    # "on 7B and 13B models" would state a size anyway; QCirc states none and is still answered
+    plan = seams.plan("how does QCirc's compile quality grow with parameter count?")
+    assert plan.detail is None and plan.ask.slot is None
+    assert seams.policy.metadata(plan.detail, [seams.catalogue["qc"]], asked=True) == ""
+
+
+def test_a_part_that_asks_the_problem_is_answered_by_the_problem_sentence(extractive):
+    ans = extractive.ask("Which problem was ProAct-75 built for, and what baseline ships with it?")
+    assert not ans.refused and "lack of specialized resources" in ans.lead and "ProAct-Helper" in ans.lead, ans.lead
+
+
+@pytest.mark.parametrize("question", ["how much faster does QCirc run?", "So how much quicker is it?"])
+def test_a_speed_comparative_that_names_no_measure_asks_the_speed_up(question):
+    slot = read_ask(question).slot
+    assert slot is not None and slot.terms == ("speedup",) and slot.amount, slot
+
+
+def test_a_count_stated_again_later_in_the_sentence_is_quoted_there():
+    # "how many mAP does it gain?": not "strong map learning performance", the clause with the figure
+    slot = Slot("mAP", ("map",), amount=True, count=True)
+    s = "Experiments show strong map learning performance on two datasets, surpassing prior work by 14.2 mAP."
+    span = slot_span(slot, s)
+    assert span is not None and s[span[0] : span[1]].endswith("by 14.2 mAP"), span

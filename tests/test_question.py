@@ -1118,6 +1118,8 @@ def test_a_message_typed_as_its_topic_is_bare(cat, question, bare):
         ("Compare DANCE and the federated graph paper that condenses client graphs", ""),
         ("compare APM with the multimodal distillation method which aligns image and text trajectories", ""),
         ("DANCE vs the condensation work on text-attributed graphs", ""),
+        # a side of one capitalised word is a paper's name (the opening of its title), no aspect
+        ("Compare Cramming and the paper that condenses graphs for federated clients", ""),
         # an aspect after the description stays the aspect
         ("Compare APM and the graph condensation paper for federated clients: what data do they use?", "data"),
         # what follows the link asks: the aspect, not a description

@@ -721,3 +721,15 @@ def test_a_count_stated_again_later_in_the_sentence_is_quoted_there():
     s = "Experiments show strong map learning performance on two datasets, surpassing prior work by 14.2 mAP."
     span = slot_span(slot, s)
     assert span is not None and s[span[0] : span[1]].endswith("by 14.2 mAP"), span
+
+
+@pytest.mark.parametrize(
+    ("sentence", "stated"),
+    [
+        ("We show a 2X-3X acceleration compared to the standard implementation.", True),
+        ("It gives a 4x acceleration of decoding.", True),
+        ("We collect acceleration sensor data from 40 phones.", False),  # a noun of other things alone
+    ],
+)
+def test_a_ratio_and_a_noun_of_speed_state_a_speed_up(sentence, stated):
+    assert (slot_span(Slot("speed-up", ("speed-up",), amount=True), sentence) is not None) is stated

@@ -64,6 +64,9 @@ HARDWARE_STATED = _VOCABULARY["hardware_stated"].pattern
 _FORMS = {"model size": MODEL_SIZE, "date": DATE, DATA_SIZE: DATA_ITEMS, HARDWARE: HARDWARE_STATED}
 _MEMORY_MEASURE = _VOCABULARY["memory_measure"].pattern
 _SPEED_MEASURE = _VOCABULARY["speed_measure"].pattern
+_RATIO = r"\d+(?:\.\d+)?\s?[x×X]"
+_SPEED_AFTER_RATIO = re.compile(rf"{_RATIO}(?:\s?[-–]\s?{_RATIO})?\s+{_VOCABULARY['speed_after_ratio'].source}")
+"""A speed-up stated as a ratio and a noun that alone names other things: "a 2X-3X acceleration"."""
 MEMORY_AMOUNT = re.compile(rf"(?<![\w.])\d+(?:\.\d+)?\s?-?{_VOCABULARY['memory_unit'].bare}\b")
 """An amount of memory a sentence states: a figure in a memory unit ("a single 16GB GPU", "40 GiB")."""
 
@@ -254,8 +257,8 @@ def _as_stated(term: str, keys: set[str], sentence: str) -> str:
     joined = joined_form(term)
     if joined and term_key(joined) in keys:
         return joined
-    if _SPEED_MEASURE.fullmatch(term) and (m := _SPEED_MEASURE.search(sentence)):
-        return m.group(0)
+    if _SPEED_MEASURE.fullmatch(term) and (m := _SPEED_MEASURE.search(sentence) or _SPEED_AFTER_RATIO.search(sentence)):
+        return m.group(0).split()[-1]  # the word of speed ("acceleration" of "2X-3X acceleration")
     return ""
 
 

@@ -295,10 +295,10 @@ def select_rows(
                 if sc >= floor + cfg.reuse_margin:
                     pick = replace(e, score=round(sc, 4))
                     break
-        if pick is None and row.key == "approach":
+        if pick is None and row.key == "approach" and min_score is None:
             # every paper does something: a study's "We investigate the downstream performance
             # achievable with ..." shares few words with the row's query; its own sentence with a
-            # cue of the approach is the row, however low its score
+            # cue of the approach is the row, however low its score (a floor the caller sets holds)
             pick = next(
                 (replace(e, score=round(sc, 4)) for sc, e in ranked
                  if sc > 0 and e.start not in used and moves.get(e.start, "unknown") not in ("background", "gap")

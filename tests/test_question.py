@@ -1138,3 +1138,30 @@ def test_what_a_named_paper_is_asks_the_sentence_that_says_it(cat, question, ide
     plan = read_question(question, cat)
     assert isinstance(plan, AskPlan)
     assert plan.ask.definition is identity
+
+
+@pytest.mark.parametrize(
+    ("question", "aspect"),
+    [
+        ("Compare DANCE and the federated graph paper that condenses client graphs", ""),
+        ("compare APM with the multimodal distillation method which aligns image and text trajectories", ""),
+        ("DANCE vs the condensation work on text-attributed graphs", ""),
+        # a side of one capitalised word is a paper's name (the opening of its title), no aspect
+        ("Compare Cramming and the paper that condenses graphs for federated clients", ""),
+        # an aspect after the description stays the aspect
+        ("Compare APM and the graph condensation paper for federated clients: what data do they use?", "data"),
+        # what follows the link asks: the aspect, not a description
+        ("Contrast DANCE with the multimodal distillation paper on how they cut training cost", "cost"),
+    ],
+)
+def test_a_side_that_describes_its_paper_with_words_before_the_noun_is_no_aspect(cat, question, aspect):
+    from rag.question.plan import ComparePlan
+
+    plan = Reader(cat).read(question)
+    assert isinstance(plan, ComparePlan), question
+    words = " ".join(a.text for a in plan.aspects).lower()
+    if aspect:
+        assert aspect in words and "condens" not in words, plan.aspects
+    else:
+        described = any(a.roles or "condens" in a.text or "align" in a.text for a in plan.aspects)
+        assert not described, plan.aspects

@@ -18,9 +18,9 @@ import pytest
 
 from rag.llm.prose import REFUSAL
 from rag.question.asks import read_ask
-from rag.question.slots import DATA, DATA_SIZE, HARDWARE, OBJECT, measure_slot, object_slot
+from rag.question.slots import CONTENTS, DATA, DATA_SIZE, HARDWARE, OBJECT, measure_slot, object_slot
 from rag.route.lead import clause_spans
-from rag.route.slot import DATE, MODEL_SIZE, slot_span, states_amount
+from rag.route.slot import DATE, MODEL_SIZE, slot_span, states_amount, unquantified_span
 from rag.types import Slot
 from store.papers import make_paper
 from tests.test_decisions import PAPERS, Seams
@@ -288,6 +288,8 @@ def test_a_paper_that_states_no_data_is_refused_for_its_benchmarks_with_the_clos
         ("What is the FID of QCirc?", "FID"),
         ("what WER does TinyServe get?", "WER"),
         ("which mIoU does QCirc reach?", "mIoU"),
+        ("What AP does QCirc achieve?", "AP"),
+        ("what mAP does TinyServe report on detection?", "mAP"),
     ],
 )
 def test_a_measure_written_as_an_acronym_is_the_slot_not_a_name(question, name):
@@ -595,3 +597,176 @@ def test_a_size_inside_the_name_of_a_model_compared_with_is_not_the_papers(sente
 
     slot = Slot("model size", form="model size", amount=True)
     assert (slot_span(slot, sentence) is not None) is stated
+
+
+# --- a measure stated without a figure; what a dataset contains -----------------------------------
+
+SPEEDY = make_paper(
+    "speedy",
+    "Sparse solvers are slow on large graphs. We propose QuickSolve, a multigrid solver for sparse graph "
+    "Laplacians. QuickSolve converges considerably faster than conjugate gradients on road networks.",
+)
+HEAVY = make_paper(
+    "heavy",
+    "Second-order optimizers carry a prohibitive memory overhead. We propose LeanOpt, an optimizer that stores "
+    "low-rank curvature. LeanOpt trains ResNets as accurately as Adam.",
+)
+
+
+@pytest.mark.parametrize(
+    ("slot", "sentence", "clause"),
+    [
+        (Slot("speed-up", ("speed-up",), amount=True),
+         "Empirically, the method converges markedly faster than gradient descent.", "converges markedly faster"),
+        (Slot("speedups", ("speedups",), amount=True),
+         "We show that these kernels translate into substantial throughput benefits at scale.",
+         "substantial throughput"),
+        (Slot("acceleration", ("training", "speedup"), amount=True),
+         "In practice it reduces wall-clock time against the baseline optimizer.", "reduces wall-clock time"),
+        (Slot("latency", ("latency",), amount=True),
+         "Our scheduler lowers latency on every workload.", "lowers latency"),
+    ],
+)
+def test_a_measure_stated_without_a_figure_is_quoted_where_it_stands(slot, sentence, clause):
+    span = unquantified_span(slot, sentence)
+    assert span is not None and clause in sentence[span[0] : span[1]], span
+    assert slot_span(slot, sentence) is None  # no amount: the lead says it gives no figure
+
+
+@pytest.mark.parametrize(
+    ("slot", "sentence"),
+    [
+        # a count's unit alone says nothing of how many
+        (Slot("images", ("images",), amount=True, count=True), "We add out-of-distribution images to the data."),
+        # another measure's words
+        (Slot("speedup", ("speedup",), amount=True), "The model reaches higher accuracy than the baselines."),
+        # the head noun of the measure is not stated ("top-1 accuracy" by "top-1 error")
+        (Slot("top-1 accuracy", ("top-1", "accuracy"), amount=True), "We report the top-1 error of each model."),
+    ],
+)
+def test_a_measure_is_not_stated_without_a_figure_by_other_words(slot, sentence):
+    assert unquantified_span(slot, sentence) is None
+
+
+def test_a_term_stated_again_with_its_amount_is_quoted_there():
+    # "What sparsity does L1 induce?": not the first "sparsity", which has no amount
+    slot = Slot("sparsity", ("sparsity",), amount=True)
+    s = ("To back our claims, we give a study of model sparsity, showing that a plain penalty can reach "
+         "over 95% sparsity with little loss.")
+    span = slot_span(slot, s)
+    assert span is not None and "over 95% sparsity" in s[span[0] : span[1]], span
+
+
+def test_a_measure_the_papers_own_work_states_without_a_figure_is_not_declared_missing():
+    seams = Seams([*PAPERS, SPEEDY, HEAVY])
+    ask = seams.plan("what speed-up does QuickSolve get?").ask
+    assert seams.policy.slot(ask, [seams.catalogue["speedy"]]) == ""
+    # the overhead of its background (other optimizers') is not LeanOpt's: declared missing
+    ask = seams.plan("how much overhead does LeanOpt add?").ask
+    assert ask.slot is not None and ask.slot.terms == ("overhead",)
+    refusal = seams.policy.slot(ask, [seams.catalogue["heavy"]])
+    assert refusal.startswith(f"{REFUSAL} The abstract of LeanOpt (heavy) does not state overhead"), refusal
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["What does the SpokenQA corpus contain?", "what does MedVQA-2 include?", "so what does the benchmark consist of?",
+     "What do these splits comprise?", "what does the suite feature"],
+)
+def test_what_a_dataset_contains_is_one_slot_whatever_the_verb(question):
+    slot = read_ask(question).slot
+    assert slot is not None and slot.form == CONTENTS, slot
+
+
+@pytest.mark.parametrize(
+    ("sentence", "clause"),
+    [
+        # from the first counted clause to the last
+        ("Spanning 40 tasks, the corpus holds 12,300 dialogues with speaker labels.",
+         "Spanning 40 tasks, the corpus holds 12,300 dialogues"),
+        ("The archive consists of 2 M galaxies imaged by two telescopes.", "consists of 2 M galaxies"),
+        ("It comprises three splits for training, tuning and testing.", "comprises three splits"),
+    ],
+)
+def test_what_a_dataset_contains_is_stated_by_its_counted_items_or_a_verb_of_containing(sentence, clause):
+    slot = Slot("its contents", ("contain",), form=CONTENTS)
+    span = slot_span(slot, sentence)
+    assert span is not None and clause in sentence[span[0] : span[1]], span
+
+
+def test_what_a_dataset_contains_is_never_declared_missing():
+    seams = Seams(PAPERS)
+    ask = seams.plan("what does FoldNet contain?").ask
+    assert seams.policy.slot(ask, [seams.catalogue["fold"]]) == ""
+
+
+def test_a_measure_stated_without_a_figure_leads_with_its_clause_saying_so(extractive):
+    ans = extractive.ask("the LLM sparsity paper with its own CUDA kernels: how much faster does it run?")
+    assert not ans.refused and "no figure" in ans.lead and "throughput" in ans.lead, ans.lead
+    assert "99%" not in ans.lead, ans.lead
+
+
+def test_what_a_dataset_contains_leads_with_its_counted_items(extractive):
+    ans = extractive.ask("So what does ProAct-75 include?")
+    assert not ans.refused and "91,581 step-level annotations" in ans.lead and "75 tasks" in ans.lead, ans.lead
+
+
+# --- a detail named as what something changes with is not asked ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        ("How does BLEU of one multilingual model grow with parameter count?", ""),
+        ("does the error rate scale with model size, and how?", ""),
+        ("plot of accuracy as a function of the number of parameters?", ""),
+        ("how does perplexity change with the batch size in TinyServe?", ""),
+        # asked: the detail is what the question wants
+        ("how many parameters does TinyServe have?", "model size"),
+        ("what batch size does FoldNet use?", "hyper-parameters"),
+        ("which model size does the accuracy peak at?", "model size"),
+    ],
+)
+def test_a_detail_named_as_what_something_changes_with_is_not_asked(question, asked):
+    from rag.question.details import asked_detail
+
+    assert asked_detail(question) == asked
+
+
+def test_a_question_about_how_a_measure_scales_is_not_refused_for_the_variable():
+    seams = Seams(PAPERS)
+    # "on 7B and 13B models" would state a size anyway; QCirc states none and is still answered
+    plan = seams.plan("how does QCirc's compile quality grow with parameter count?")
+    assert plan.detail is None and plan.ask.slot is None
+    assert seams.policy.metadata(plan.detail, [seams.catalogue["qc"]], asked=True) == ""
+
+
+def test_a_part_that_asks_the_problem_is_answered_by_the_problem_sentence(extractive):
+    ans = extractive.ask("Which problem was ProAct-75 built for, and what baseline ships with it?")
+    assert not ans.refused and "lack of specialized resources" in ans.lead and "ProAct-Helper" in ans.lead, ans.lead
+
+
+@pytest.mark.parametrize("question", ["how much faster does QCirc run?", "So how much quicker is it?"])
+def test_a_speed_comparative_that_names_no_measure_asks_the_speed_up(question):
+    slot = read_ask(question).slot
+    assert slot is not None and slot.terms == ("speedup",) and slot.amount, slot
+
+
+def test_a_count_stated_again_later_in_the_sentence_is_quoted_there():
+    # "how many mAP does it gain?": not "strong map learning performance", the clause with the figure
+    slot = Slot("mAP", ("map",), amount=True, count=True)
+    s = "Experiments show strong map learning performance on two datasets, surpassing prior work by 14.2 mAP."
+    span = slot_span(slot, s)
+    assert span is not None and s[span[0] : span[1]].endswith("by 14.2 mAP"), span
+
+
+@pytest.mark.parametrize(
+    ("sentence", "stated"),
+    [
+        ("We show a 2X-3X acceleration compared to the standard implementation.", True),
+        ("It gives a 4x acceleration of decoding.", True),
+        ("We collect acceleration sensor data from 40 phones.", False),  # a noun of other things alone
+    ],
+)
+def test_a_ratio_and_a_noun_of_speed_state_a_speed_up(sentence, stated):
+    assert (slot_span(Slot("speed-up", ("speed-up",), amount=True), sentence) is not None) is stated

@@ -231,6 +231,11 @@ def _row_score(row: Row, ev: Evidence, index: int, count: int, label: str, move:
     return max(0.0, min(1.0, cfg.semantic_weight * ev.score + cfg.cue_weight * min(1.0, cue)))
 
 
+def _cued(row: Row, text: str) -> bool:
+    """Whether ``text`` holds a cue of ``row`` (:attr:`Row.cues` or :attr:`Row.strong`)."""
+    return bool(row.cues.search(text) or (row.strong is not None and row.strong.search(text)))
+
+
 def select_rows(
     evidence: EvidenceSource,
     paper: Paper,
@@ -290,6 +295,16 @@ def select_rows(
                 if sc >= floor + cfg.reuse_margin:
                     pick = replace(e, score=round(sc, 4))
                     break
+        if pick is None and row.key == "approach" and min_score is None:
+            # every paper does something: a study's "We investigate the downstream performance
+            # achievable with ..." shares few words with the row's query; its own sentence with a
+            # cue of the approach is the row, however low its score (a floor the caller sets holds)
+            pick = next(
+                (replace(e, score=round(sc, 4)) for sc, e in ranked
+                 if sc > 0 and e.start not in used and moves.get(e.start, "unknown") not in ("background", "gap")
+                 and _cued(row, strip_markup(e.sentence))),
+                None,
+            )
         if pick is None:
             out[row.key] = ()
             continue

@@ -19,7 +19,7 @@ from rag.question.parts import question_parts, without_paper_description
 from rag.question.phrasing import MEASURE_NOUNS, Number, asks_quantity
 from rag.question.plan import Ask
 from rag.question.roles import is_summary, question_roles
-from rag.question.slots import data_slot, measure_slot, object_slot
+from rag.question.slots import contents_slot, data_slot, measure_slot, object_slot
 from rag.text import CODE_COMPOUND, named_entities, normalize, quoted_figures
 from rag.vocabulary import beside
 
@@ -122,7 +122,8 @@ def read_ask(
         row=row_named(text),
         title=title_of(heading or text),
         slot=measure_slot(text, measures_apart) if amount
-        else data_slot(text) if data_only
+        # "what does the JetClass dataset include?": what it holds, not the data it is tested on
+        else contents_slot(text) or data_slot(text) if data_only
         else object_slot(text, entities) if number != "many" and not parts
         else None,
     )

@@ -69,6 +69,20 @@ def detail_only(query: str, metadata: str) -> bool:
     return not [t for t in content_terms(rest) if t not in FRAME_WORDS and t not in _DETAIL_FILLER]
 
 
+_VARIABLE_BEFORE = re.compile(
+    rf"(?:{_V['change_verb']}\s+(?:[\w-]+\s+){{0,3}}?(?:with|against)|{_V['variable_link']})\s+"
+    r"(?:(?:the|its|their|a|an)\s+)?$",
+    re.I,
+)
+"""What stands before a detail that is the variable of a relation, not what is asked: "How does
+translation quality grow with <parameter count>?", "accuracy as a function of <model size>"."""
+
+
 def asked_detail(query: str) -> str:
-    """The detail ``query`` asks for (a key of :data:`DETAIL_PATTERNS`, e.g. ``"funding"``), or ``""``."""
-    return next((k for k, pat in DETAIL_PATTERNS.items() if pat.search(query)), "")
+    """The detail ``query`` asks for (a key of :data:`DETAIL_PATTERNS`, e.g. ``"funding"``), or ``""``.
+    A detail named as the variable something changes with (:data:`_VARIABLE_BEFORE`: "how does
+    quality grow with parameter count?") is not asked: the question asks how it changes."""
+    for kind, pat in DETAIL_PATTERNS.items():
+        if any(not _VARIABLE_BEFORE.search(query[: m.start()]) for m in pat.finditer(query)):
+            return kind
+    return ""

@@ -180,7 +180,14 @@ _DESCRIBED = re.compile(
 
 
 _DESCRIBING = _VOCABULARY["describing_frame"].pattern
-_SIDE_DESCRIPTION = re.compile(rf"^the\s+{_V['described_one']}\s+{_V['side_link']}", re.I)
+# "the one on likelihood matching", "the verifier-free RL paper that conditions on reference answers":
+# the noun of a paper, after at most a few words that qualify it, then a word that links a description
+# ... unless what follows the link asks ("the SAT GNN paper on what their hypergraphs represent")
+_ONE_NAME = re.compile(r"[A-Z][\w-]*")
+"""A comparison side of one capitalised word ("Compare Cramming and ..."): the name of a paper."""
+_SIDE_DESCRIPTION = re.compile(
+    rf"^the\s+(?:[\w-]+\s+){{0,4}}?{_V['described_one']}\s+{_V['side_link']}(?!\s+{_V['side_aspect_opener']})", re.I
+)
 
 
 def _count(text: str) -> tuple[int, bool]:
@@ -309,6 +316,10 @@ def _parts(
     evidence query (names and "compare"/"each" words removed, and with ``verdict`` the words that
     only ask which wins); parts that only name papers go."""
     written, queries = [], []
+    # a side that describes its paper ("the verifier-free RL paper that conditions on reference
+    # answers") goes whole before the question is split into parts, which would keep its clause
+    for side in (n for n in names if _SIDE_DESCRIPTION.match(n)):
+        query = re.sub(rf"(?<![\w-]){re.escape(side)}(?![\w-])", " ", query, flags=re.I)
     for part in question_parts(query):
         q = _aspect(part, refs, names, verdict)
         if not q:
@@ -1098,10 +1109,12 @@ class Reader:
                 and not (pronoun and against_baseline(query)))
             or (explicit and len(distinct) == 1 and explicit_two(query) and not self._within(papers, sides))
         ):
-            # A side that describes its paper ("the one on likelihood matching for diffusion") or is one
-            # coined name ("ProAct-Helper", named in an abstract but not a paper's name) is no aspect.
+            # A side that describes its paper ("the one on likelihood matching for diffusion"), is one
+            # coined name ("ProAct-Helper", named in an abstract but not a paper's name) or one
+            # capitalised word ("Cramming", the opening of a title) is no aspect.
             names = names + [
-                x for x in (sides[0] if sides else ()) if _SIDE_DESCRIPTION.match(x) or x.strip() in named_entities(x)
+                x for x in (sides[0] if sides else ())
+                if _SIDE_DESCRIPTION.match(x) or x.strip() in named_entities(x) or _ONE_NAME.fullmatch(x.strip())
             ]
             return ComparePlan(
                 **header,

@@ -22,8 +22,8 @@ from rag.types import Slot
 from rag.vocabulary import beside
 
 __all__ = [
-    "DATA", "GUESSED_SIZE", "HARDWARE", "MODELS", "OBJECT", "data_slot", "detail_slot", "measure_slot", "object_slot",
-    "read_slot",
+    "CONTENTS", "DATA", "GUESSED_SIZE", "HARDWARE", "MODELS", "OBJECT", "contents_slot", "data_slot", "detail_slot",
+    "measure_slot", "object_slot", "read_slot",
 ]
 
 _VOCABULARY = beside(__file__, "slots")
@@ -35,6 +35,7 @@ _AUXILIARY = _VOCABULARY["auxiliary"].words
 _VERB = _VOCABULARY["measure_verb"].words
 _GENERIC = _VOCABULARY["generic"].words
 _LEARNING_RATE = _VOCABULARY["learning_rate_shorthand"]
+_SPEED_COMPARATIVE = _VOCABULARY["speed_comparative"].words
 _DATA_NOUN = _VOCABULARY["data_noun"].words
 _DATA_SIZE_WORD = _VOCABULARY["data_size_word"].words
 _DATA_SIZE_OPENER = _VOCABULARY["data_size_opener"]
@@ -60,6 +61,13 @@ it ("to adaptively omit redundant thoughts and observations"), not inside a name
 what a paper omits in other words, so no such clause is no reason to refuse."""
 _OBJECT_OPENER = _VOCABULARY["object_opener"]
 _BARE_VERB = _VOCABULARY["bare_verb"].words
+_CONTENT_ASKED = _VOCABULARY["content_asked"].pattern
+CONTENTS = "contents"
+"""The form of a slot asking what a paper's dataset or artifact holds ("what does ProAct-75
+contain?", vocabulary ``content_asked``): stated by a count of its items ("Spanning 75 tasks, our
+dataset features 91,581 step-level annotations", :data:`rag.evidence.rows.DATA_ITEMS`), else by a
+verb of containing with its object ("consists of 100 M jets"); like :data:`OBJECT`, it chooses the
+clause to quote and is never declared missing."""
 _OPENER_OF_OBJECT = re.compile(rf"\s*{_OBJECT_OPENER.source}\s+", re.I)
 _WORD = re.compile(r"[\w@][\w@'’.-]*[\w%]|[\w%]")
 
@@ -128,6 +136,10 @@ def measure_slot(text: str, names: Collection[str] = ()) -> Slot | None:
         aux = next((j for j in range(i, min(i + 3, len(words))) if words[j].lower() in _AUXILIARY), None)
         if not terms and aux is not None:  # "by what factor does <the final reward> go up"
             terms = _terms(_phrase_after(words, aux + 1), names)
+        if not terms and i < len(words) and words[i].lower() in _SPEED_COMPARATIVE:
+            # "how much faster does it run?" (no measure named after it): a speed-up, however the
+            # abstract words it
+            return Slot("speed-up", ("speedup",), amount=True)
         if terms and set(terms) <= _SIZE_NOUN and end != starts[-1]:
             continue  # "what is the size of the training set": the size of what follows
         if terms and set(terms) <= _SIZE_NOUN and any(w.lower() in _MODEL_NOUN for w in words[i:]):
@@ -188,6 +200,9 @@ def object_slot(text: str, names: Collection[str] = ()) -> Slot | None:
         text: The question as asked.
         names: The names it states (normalised or not): the verb is none of them.
     """
+    contents = contents_slot(text)  # "so what does ProAct-75 include?"
+    if contents is not None:
+        return contents
     m = _OPENER_OF_OBJECT.match(text)
     if m is None:
         return None
@@ -200,6 +215,19 @@ def object_slot(text: str, names: Collection[str] = ()) -> Slot | None:
     if low in _BARE_VERB or low in named or normalize(verb).lower() in named or not content_terms(low):
         return None
     return Slot(low, (low,), form=OBJECT)
+
+
+def contents_slot(text: str) -> Slot | None:
+    """The slot of "what does <paper or dataset> contain?" ("what does the JetClass dataset
+    include?", "what does HyperTrack consist of?": vocabulary ``content_asked`` as the question's
+    last words), of form :data:`CONTENTS`; ``None`` for any other question."""
+    m = _OPENER_OF_OBJECT.search(text)  # "so what does the benchmark consist of?"
+    if m is None:
+        return None
+    asked = next((a for a in _CONTENT_ASKED.finditer(text, m.end()) if not text[a.end() :].strip(" ?.!")), None)
+    if asked is None:
+        return None
+    return Slot("its contents", (asked.group(0).split()[0].lower(),), form=CONTENTS)
 
 
 def detail_slot(detail: Detail, *, amount: bool = False, guess: str = "") -> Slot:

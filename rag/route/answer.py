@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from rag.citations import cited_numbers, format_marker
-from rag.evidence.roles import FIRST_PERSON, sentence_roles
+from rag.evidence.roles import CONTINUES, FIRST_PERSON, sentence_roles
 from rag.evidence.rows import LIMITATIONS, ROWS, select_rows
 from rag.evidence.selector import EvidenceSelector
 from rag.index.retrieve import HybridRetriever
@@ -55,7 +55,7 @@ from rag.route.lead import (
 from rag.route.membership import Membership, more_may_match
 from rag.route.premise import contradicted_counts
 from rag.route.refusal import RefusalPolicy
-from rag.route.slot import slot_span, slot_strength
+from rag.route.slot import slot_span, slot_strength, unquantified_span
 from rag.route.stages import side_by_side
 from rag.settings import Settings
 from rag.text import Sentence, content_terms
@@ -336,6 +336,7 @@ class AnswerPipeline:
             stating=self._stating,
             scope=scope,
             data_row=self._data_row,
+            role_row=self._row,
         )
         premise = ""
         if not several and len(sources) == 1 and plan.counts:
@@ -697,6 +698,16 @@ class AnswerPipeline:
             if best is None or key > best[0]:
                 best = (key, e, span)
         if best is None:
+            # a measure stated without an amount ("substantially faster", "substantial throughput
+            # ... benefits"): its clause in the paper's own work, not another measure's figure
+            for e in self.evidence.score(ask, source.hit.paper):
+                if moves.get(e.start) in ("background", "gap"):
+                    continue
+                span = unquantified_span(slot, e.sentence)
+                if span is not None:
+                    best = ((True, 0, e.score), e, span)
+                    break
+        if best is None:
             return None
         e, span = best[1], best[2]
         if all(x.start != e.start for x in source.evidence):
@@ -860,8 +871,16 @@ class AnswerPipeline:
     def _data_row(self, s: Source) -> Evidence | None:
         """The sentence the "Data / benchmarks" row of a comparison table quotes for ``s``'s paper
         (:func:`rag.evidence.rows.select_rows`), or ``None`` when the row is empty."""
-        got = select_rows(self.evidence, s.hit.paper).get(_DATA_ROW.key, ())  # every row: each takes its own
-        return got[0] if got else None
+        return self._row(s, _DATA_ROW.key)
+
+    def _row(self, s: Source, key: str) -> Evidence | None:
+        """The sentence the row ``key`` ("problem", "data", ...) of a comparison table quotes for
+        ``s``'s paper (:func:`rag.evidence.rows.select_rows`), or ``None`` when the row is empty."""
+        got = select_rows(self.evidence, s.hit.paper).get(key, ())  # every row: each takes its own
+        # a problem quoted with the sentence before it ("... proactive agents align with ..."
+        # "However, developing proactive agents is hindered by ..."): the one that states it
+        stated = [e for e in got if CONTINUES.search(e.sentence)] if key == "problem" else []
+        return stated[-1] if stated else got[0] if got else None
 
     def _within_list(self, plan: AskPlan, listed: Collection[str], scope: str, timings: Timings, t0: float) -> Answer:
         """A question asked within the papers the previous answer listed ("which of them use

@@ -480,12 +480,17 @@ def _amount(s: Source) -> str:
     return f"{_name(s)} — no number in its quoted sentences; closest: {closest}"
 
 
-def _per_part(s: Source, plan: AskPlan, rank: Rank, stating: Stating | None = None) -> str:
+def _per_part(
+    s: Source, plan: AskPlan, rank: Rank, stating: Stating | None = None,
+    role_row: Callable[[Source, str], Evidence | None] | None = None,
+) -> str:
     """``**X** [n]: “…”; “…”``: for each part of a question asked in several ("What does PrefixRL
     reuse, and how much compute does it save?"), the clause of the evidence sentence that best
     answers that part (its numeric clause when the part asks an amount); a sentence already
     quoted for an earlier part is not quoted again. A part that asks a slot ("how many cognitive
-    levels") is answered by the clauses that state it (``stating``), when a sentence does."""
+    levels") is answered by the clauses that state it (``stating``), when a sentence does; a part
+    that asks the problem ("what problem was ProAct-75 created to solve") by the sentence the
+    comparison table's problem row quotes (``role_row``), as the table would answer it."""
     quotes: list[str] = []
     used: set[int] = set()
     for part in plan.aspects:
@@ -493,6 +498,13 @@ def _per_part(s: Source, plan: AskPlan, rank: Rank, stating: Stating | None = No
         if found is not None and found[0].start not in used:
             used.add(found[0].start)
             quotes.append(quoted(found[0].sentence, found[1]))
+            continue
+        row = role_row(s, "problem") if role_row is not None and "problem" in part.roles else None
+        if row is not None and row.start not in used:
+            used.add(row.start)
+            if all(e.start != row.start for e in s.evidence):
+                s.evidence = sorted([*s.evidence, row], key=lambda e: e.start)
+            quotes.append(quoted(row.sentence, key_clause(row.sentence)))
             continue
         ranked = rank(part, s)
         amount = part.amount
@@ -584,6 +596,12 @@ def _slot_line(s: Source, stating: Stating, ask: Ask) -> str:
     if found is None:
         return ""
     ev, span = found
+    slot = ask.slot
+    if ask.amount and slot is not None and slot.terms and not (slot.count or slot.detail or slot.form) \
+            and not states_amount(ev.sentence[span[0] : span[1]]):
+        # the measure stated without a figure ("substantially faster than several competing
+        # methods"): that clause, saying so, not a figure of another measure in the sentence
+        return f"The abstract of {_name(s)} states no figure for {slot.name}; it states: {quoted(ev.sentence, span)}"
     if ask.amount:
         more = number_span(ev.sentence)
         span = span if numbers(ev.sentence[span[0] : span[1]]) or more is None else more
@@ -662,6 +680,7 @@ def lead_line(
     stating: Stating | None = None,
     scope: str = "",
     data_row: Callable[[Source], Evidence | None] | None = None,
+    role_row: Callable[[Source, str], Evidence | None] | None = None,
 ) -> str:
     """The lead of an extractive answer (see the module docstring); ``""`` without evidence.
 
@@ -688,6 +707,8 @@ def lead_line(
             (:func:`rag.evidence.rows.select_rows`); with it, a question about a named paper's data
             ("What data is ClimaX pretrained on?") is answered by that sentence, as the table would
             answer it, not by the sentence closest to its words ("... can then be fine-tuned ...").
+        role_row: The sentence a comparison table's row (by key: "problem") quotes for a source;
+            with it, a part of a question that asks the problem is answered by that sentence.
 
     Returns:
         One line, or for a list the count line and one line per paper.
@@ -717,7 +738,7 @@ def lead_line(
     if rank is not None and len(plan.aspects) > 1:
         # named papers, or the one paper a question found by its first part ("Which paper detects
         # audio deepfakes, and what dataset does it evaluate on?"): each part answered in turn
-        return "\n".join(_per_part(s, plan, rank, stating) for s in sources)
+        return "\n".join(_per_part(s, plan, rank, stating, role_row) for s in sources)
     if plan.ask.amount:
         return "\n".join(_amount(s) for s in sources)
     # What a paper does (its approach sentence) answers a question that found it by what it does

@@ -34,9 +34,9 @@ from rag.llm.prose import REFUSAL
 from rag.protocols import EvidenceSource, Retriever
 from rag.question.parts import bare_compound
 from rag.question.plan import Detail, Plan, Topic
-from rag.question.slots import OBJECT, detail_slot
+from rag.question.slots import CONTENTS, OBJECT, detail_slot
 from rag.route.lead import _keys_at, clause_spans, key_clause, quoted
-from rag.route.slot import slot_span, states_amount
+from rag.route.slot import slot_span, states_amount, unquantified_span
 from rag.settings import RetrievalSettings
 from rag.text import Sentence, content_terms, normalize, numbers
 from rag.types import Ask, PaperHit, Retrieval, SearchQuery, Slot
@@ -218,6 +218,16 @@ class RefusalPolicy:
         """Whether some sentence of ``paper``'s abstract states ``slot`` (:func:`rag.route.slot.slot_span`)."""
         return any(slot_span(slot, x.text) is not None for x in self.evidence.sentences(paper)[0])
 
+    def states_unquantified(self, slot: Slot, paper: Paper) -> bool:
+        """Whether a sentence of ``paper``'s own work (not its background or the gap it addresses)
+        states ``slot``'s measure without an amount (:func:`rag.route.slot.unquantified_span`): the
+        lead quotes it and says no figure is given, instead of declaring the measure not stated."""
+        moves = self.evidence.moves(paper)
+        return any(
+            moves.get(x.start) not in ("background", "gap") and unquantified_span(slot, x.text) is not None
+            for x in self.evidence.sentences(paper)[0]
+        )
+
     def metadata(
         self, detail: Detail | None, papers: Sequence[Paper], *, asked: bool = False, slot: Slot | None = None
     ) -> str:
@@ -280,7 +290,7 @@ class RefusalPolicy:
         # a question that also asks something else ("..., and which benchmarks?") is answered part by part
         asks_more = any(p.slot is None and p.title.endswith("?") for p in ask.parts)
         # an object asked ("what does X omit?") only chooses the clause to quote (rag.question.slots.OBJECT)
-        if slot is None or slot.detail or slot.form == OBJECT or asks_more or not papers \
+        if slot is None or slot.detail or slot.form in (OBJECT, CONTENTS) or asks_more or not papers \
                 or any(self.states(slot, p) for p in papers):
             return ""
         # a question of several parts, each asking its own measure: refused only when no part's
@@ -290,6 +300,8 @@ class RefusalPolicy:
             return ""
         if slot.amount and not slot.count and any(self.states_near(ask, p) for p in papers):
             return ""  # a count names its unit: "16000 tasks" beside "dataset" counts no images
+        if any(self.states_unquantified(slot, p) for p in papers):
+            return ""  # "GNIMC recovers the underlying matrix substantially faster": a speedup, with no figure
         paper = papers[0]
         about = " and ".join(f"{p.label} ({p.id})" for p in papers)
         ranked = self.evidence.score(ask, paper)

@@ -26,17 +26,19 @@ A sentence states a slot when
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from rag.evidence.roles import names_benchmark
 from rag.evidence.rows import DATA_ITEMS, states_data
 from rag.lexicon import joined_form, states_phrase, term_key
-from rag.question.slots import DATA, DATA_SIZE, HARDWARE, MODELS, OBJECT
+from rag.question.slots import CONTENTS, DATA, DATA_SIZE, HARDWARE, MODELS, OBJECT
 from rag.route.lead import MIN_CLAUSE_WORDS, _capped, _keys_at, clause_spans, states_amount, term_span
 from rag.types import Slot
 from rag.vocabulary import beside
 
 __all__ = [
     "DATE", "HARDWARE_STATED", "MEMORY_AMOUNT", "MODEL_SIZE", "counts", "slot_span", "slot_strength", "states_amount",
+    "unquantified_span",
 ]
 
 _VOCABULARY = beside(__file__, "slots")
@@ -78,6 +80,9 @@ _FORMS = {
 }
 _MEMORY_MEASURE = _VOCABULARY["memory_measure"].pattern
 _SPEED_MEASURE = _VOCABULARY["speed_measure"].pattern
+_RATIO = r"\d+(?:\.\d+)?\s?[x×X]"
+_SPEED_AFTER_RATIO = re.compile(rf"{_RATIO}(?:\s?[-–]\s?{_RATIO})?\s+{_VOCABULARY['speed_after_ratio'].source}")
+"""A speed-up stated as a ratio and a noun that alone names other things: "a 2X-3X acceleration"."""
 MEMORY_AMOUNT = re.compile(rf"(?<![\w.])\d+(?:\.\d+)?\s?-?{_VOCABULARY['memory_unit'].bare}\b")
 """An amount of memory a sentence states: a figure in a memory unit ("a single 16GB GPU", "40 GiB")."""
 
@@ -106,6 +111,8 @@ def slot_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None:
         # what it is shown on and what it shows
         start = spans[i][0] if i is not None else 0
         return _capped(sentence, start, len(sentence), spans)
+    if slot.form == CONTENTS:  # "what does ProAct-75 contain?": what it holds
+        return _contents_span(sentence)
     if slot.form == OBJECT:  # "what does X omit?": the verb as a word of its own, with words after it
         return _object_span(sentence, slot.terms[0]) if slot.terms else None
     form = _FORMS.get(slot.form)
@@ -148,11 +155,81 @@ def slot_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None:
             span = (got[0], got[1], got[2])
             # a count is a number of the unit, as far as the sentence words it ("how many Chinese
             # mobile apps": "650 Chinese mobile applications" counts them by "mobile")
-            if slot.count and not counts(sentence[got[0] : got[1]], present[i + n - 1]):
-                continue
-            if not slot.amount or states_amount(sentence[got[0] : got[1]]):
+            counted = not slot.count or counts(sentence[got[0] : got[1]], present[i + n - 1])
+            if counted and (not slot.amount or states_amount(sentence[got[0] : got[1]])):
                 return span
+            if slot.amount:
+                # the terms stated again later with the amount ("a quantitative study of LLM sparsity,
+                # demonstrating that ... can induce over 99% sparsity"; "strong map learning ...,
+                # surpassing ... by 14.2 mAP"): that clause
+                later = _clause_with_amount(sentence, present[i : i + n], count=slot.count)
+                if later is not None:
+                    return later
     return None
+
+
+def _clause_with_amount(sentence: str, terms: list[str], *, count: bool) -> tuple[int, int, bool] | None:
+    """The first clause of ``sentence`` that states every one of ``terms`` (:func:`_as_stated`) and
+    an amount (with ``count``, a number of the last term: :func:`counts`), grown as :func:`_grown`;
+    ``None`` when none does."""
+    spans = clause_spans(sentence)
+    for k, (a, b) in enumerate(spans):
+        clause = sentence[a:b]
+        keys = {key for key, _, _ in _keys_at(clause)}
+        if not all(_as_stated(t, keys, clause) for t in terms) or not states_amount(clause):
+            continue
+        if count and not counts(clause, terms[-1]):
+            continue
+        return _grown(sentence, spans, k)
+    return None
+
+
+_CONTENT_STATED = _VOCABULARY["content_stated"].pattern
+
+
+def _contents_span(sentence: str) -> tuple[int, int, bool] | None:
+    """The clauses of ``sentence`` that state what a dataset or artifact holds: from the first to
+    the last clause that counts its items (:data:`rag.evidence.rows.DATA_ITEMS`: "Spanning 75
+    tasks, our dataset features 91,581 step-level annotations"), else the clause of a verb of
+    containing with words after it (vocabulary ``content_stated``: "consists of 100 M jets"), or ``None``."""
+    spans = clause_spans(sentence)
+
+    def at(pos: int) -> int | None:
+        return next((k for k, (a, b) in enumerate(spans) if a <= pos < b), None)
+
+    items = [k for m in DATA_ITEMS.finditer(sentence) if (k := at(m.start())) is not None]
+    if items:
+        start, end, _ = _grown(sentence, spans, items[0])
+        return _capped(sentence, start, spans[items[-1]][1], spans)
+    for m in _CONTENT_STATED.finditer(sentence):
+        i = at(m.start())
+        if i is not None and _PLAIN_WORD.search(sentence, m.end(), spans[i][1]):
+            return _grown(sentence, spans, i)
+    return None
+
+
+def unquantified_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None:
+    """The clauses of ``sentence`` that state an asked measure without an amount ("what speedups
+    does it get?": "substantially faster than several competing methods", "translate into
+    substantial throughput ... benefits"), or ``None``.
+
+    Only a measure asked as an amount (not a count, whose unit alone says nothing: "how many images
+    does it add?" is not stated by "adds images"; not a detail or a form) is stated so, and only by a
+    clause that states its head noun (the last term: "accuracy" of "top-1 ImageNet accuracy"), as
+    written or, for a speed, in any word of speed (vocabulary ``speed_measure``). The caller decides
+    which sentences may state it (the paper's own work, not its background: FOAM's "the prohibitive
+    computational overhead of matrix inversion" is Shampoo's overhead, not FOAM's).
+
+    Returns:
+        ``(start, end, cut)`` as :func:`slot_span`.
+    """
+    if not slot.amount or slot.count or slot.detail or slot.form or not slot.terms:
+        return None
+    span = slot_span(replace(slot, amount=False), sentence)
+    if span is None:
+        return None
+    said = sentence[span[0] : span[1]]
+    return span if _as_stated(slot.terms[-1], {k for k, _, _ in _keys_at(said)}, said) else None
 
 
 _PLAIN_WORD = re.compile(r"(?<![\w-])[A-Za-z]+(?![\w-])")
@@ -201,8 +278,8 @@ def _as_stated(term: str, keys: set[str], sentence: str) -> str:
     joined = joined_form(term)
     if joined and term_key(joined) in keys:
         return joined
-    if _SPEED_MEASURE.fullmatch(term) and (m := _SPEED_MEASURE.search(sentence)):
-        return m.group(0)
+    if _SPEED_MEASURE.fullmatch(term) and (m := _SPEED_MEASURE.search(sentence) or _SPEED_AFTER_RATIO.search(sentence)):
+        return m.group(0).split()[-1]  # the word of speed ("acceleration" of "2X-3X acceleration")
     return ""
 
 
@@ -246,6 +323,11 @@ def slot_strength(slot: Slot, sentence: str) -> int:
         verb = slot.terms[0]
         finite = any(verb_form(w, verb) and not w.lower().endswith("ing") for w in _PLAIN_WORD.findall(sentence))
         return 2 if finite else 1
+    if slot.form == CONTENTS:
+        # "our dataset features 91,581 step-level annotations" states what it holds; "including
+        # assistance, maintenance, and safety monitoring" only what it is about
+        said = sentence[span[0] : span[1]]
+        return 1 + bool(DATA_ITEMS.search(said)) + bool(_CONTENT_STATED.search(said) and states_amount(said))
     if slot.form == "model size":
         # "a 22B-parameter ViT" states a size; "ViT-22B demonstrates ..." may only name the model
         sizes = MODEL_SIZE.finditer(sentence)

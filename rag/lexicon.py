@@ -206,6 +206,13 @@ def glossary_instances(phrase: str) -> tuple[str, ...]:
 
 
 @functools.cache
+def glossary_benchmarks() -> frozenset[str]:
+    """The names the glossary lists as instances (``isa`` rows: benchmarks and datasets, "COCO",
+    "GSM8K", "ALFWorld"), as written there."""
+    return frozenset(term for rel, term, _ in _glossary_rows() if rel == "isa")
+
+
+@functools.cache
 def _glossary_rows() -> tuple[tuple[str, str, str], ...]:
     return tuple(load_glossary())
 

@@ -205,3 +205,13 @@ def test_a_name_written_with_math_markup_is_matched_as_typed(title, typed):
     other = make_paper("m2", "We propose DANCE, a dancer. It dances.")
     names = NameReader(Catalogue([p, other]))
     assert names.named(f"what does {typed} do?") == {typed: ("m1",)}
+
+
+def test_a_benchmark_written_otherwise_than_a_papers_label_is_not_that_paper():
+    # "What AP does MTPD reach on COCO?" resolved COCO (the glossary's benchmark) to the paper
+    # labelled CoCo and refused; typed as the label, it is the paper
+    coco = make_paper("c1", "We propose CoCo, a contrastive coding method. It is fast.")
+    mtpd = make_paper("m1", "We propose MTPD, a detector. MTPD reaches 42.0% AP on COCO.")
+    names = NameReader(Catalogue([coco, mtpd]))
+    assert names.named("What AP does MTPD reach on COCO?") == {"MTPD": ("m1",)}
+    assert names.named("What does CoCo propose?") == {"CoCo": ("c1",)}

@@ -18,7 +18,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA, Levenshtein
 
 from rag.index.catalogue import EXACT, ONE_EDIT, TERM, TERM_SHARE, Catalogue
-from rag.lexicon import american, english_word, lemma, stem
+from rag.lexicon import american, english_word, glossary_benchmarks, lemma, stem
 from rag.text import STOPWORDS, named_entities, normalize
 from rag.types import SearchQuery
 from rag.vocabulary import beside
@@ -122,7 +122,9 @@ class NameReader:
             if key in matches:
                 continue
             got: dict[str, float] = {}
-            if key in self.index.names:
+            if key in self.index.names and self._benchmark_not_label(tok, self.index.names[key]):
+                pass  # "on COCO": the benchmark, not the paper labelled "CoCo"
+            elif key in self.index.names:
                 got.update(dict.fromkeys(self.index.names[key], EXACT))
             elif key in self.index.runs:
                 pass  # a word the papers hold is no typing error: no one-edit neighbour (LoRA is not QLoRA)
@@ -144,6 +146,15 @@ class NameReader:
                 unmatched.append(tok)
         return matches, unmatched
 
+
+    def _benchmark_not_label(self, token: str, ids: tuple[str, ...] | list[str]) -> bool:
+        """Whether ``token`` names a benchmark the glossary lists ("COCO") written otherwise than the
+        label of the papers it would match ("CoCo"): "What AP does MTPD reach on COCO?" was refused
+        as asking about the library paper CoCo."""
+        if token not in glossary_benchmarks():
+            return False
+        papers = self.catalogue.papers
+        return all(p in papers and token not in (papers[p].label, *papers[p].aliases) for p in ids)
 
     def named(self, question: str) -> dict[str, tuple[str, ...]]:
         """Names the question states that point to papers (label matches, weight >= 0.9).

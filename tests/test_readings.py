@@ -497,3 +497,20 @@ def test_which_one_after_a_long_list_is_the_listed_paper_that_states_it(conv):
     assert [c.label for c in t.citations] == ["RAST-MoE"], t.answer.text
     t = conv.ask("how many parameters does its model have?")
     assert [c.label for c in t.citations] == ["RAST-MoE"] and "12M" in t.answer.text, t.answer.text
+
+
+def test_which_one_after_an_answer_about_one_paper_asks_the_collection(conv):
+    # nothing to choose among: "which one ..." is a question of its own, not a check of DANCE
+    conv.ask("What does DANCE do?")
+    t = conv.ask("which one studies ride-hailing?")
+    assert [c.label for c in t.citations] == ["RAST-MoE"], t.answer.text
+
+
+@pytest.mark.parametrize("message", ["which one is better?", "which one needs less memory?"])
+def test_choosing_with_one_paper_discussed_says_so_and_searches_nothing(conv, message):
+    # after a comparison that found one paper, "which one uses more data?" answered a paper on data
+    # markets, found by its words
+    conv.ask("What does DANCE do?")
+    t = conv.ask(message)
+    assert t.answer.refused and not t.citations
+    assert "DANCE alone" in t.answer.text and "name the papers to compare" in t.answer.text

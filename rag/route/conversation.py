@@ -390,6 +390,15 @@ class Conversation:
         fplan = filters.plan(plan.filters, self.papers)
         asked, message = plan.follow, plan.asked
         plan, shown = self.resolver.follow_up(plan)
+        if asked is not None and asked.kind in ("choose", "verdict") and not shown and self.history.turns:
+            # "which one is better?" with fewer than two papers discussed (a comparison refused, a
+            # name not found): nothing to choose among, not a topic to search ("better" found a
+            # bandit paper on best-answer identification)
+            held = self.history.recent()
+            said = f"is about {held[0].label} alone" if len(held) == 1 else "cites no paper"
+            text = (f"{REFUSAL} “{message.strip()}” chooses among the papers of the last answer, which "
+                    f"{said}: name the papers to compare.")
+            return self._refusal_turn(plan, text, t0, fplan)
         if plan.asked != message:  # the previous question, asked again: the turn keeps what was typed
             plan = replace(plan, asked=message)
         within: tuple[str, ...] = ()
@@ -407,8 +416,14 @@ class Conversation:
                 within, plan = tuple(plan.named_ids), replace(checked, asked=message)
                 where = "the paper asked about" if len(within) == 1 else f"the {len(within)} papers asked about"
         elif plan.follow is not None and plan.follow.kind == "narrow" and (listed := self.history.last_list()):
-            # "which of them use RL?", "which ones are from 2022?": asked within the last list
-            within = tuple(c.paper_id for c in listed)
+            # "which of them use RL?", "which ones are from 2022?": asked within the last list;
+            # "which one studies ride-hailing?" chooses within a list of two or more, and after an
+            # answer about one paper asks the collection
+            one = isinstance(plan, AskPlan) and plan.topic.number == "one"
+            if len(listed) >= 2 or not one:
+                within = tuple(c.paper_id for c in listed)
+            else:
+                plan = replace(plan, follow=None)
         if within:
             n = len(within)
             fplan = fplan.within(within, where or f"the {n} paper{'s' if n != 1 else ''} of the previous answer")

@@ -770,3 +770,18 @@ def test_a_count_stated_again_later_in_the_sentence_is_quoted_there():
 )
 def test_a_ratio_and_a_noun_of_speed_state_a_speed_up(sentence, stated):
     assert (slot_span(Slot("speed-up", ("speed-up",), amount=True), sentence) is not None) is stated
+
+
+def test_a_speed_up_asked_with_its_amount_is_led_by_the_clause_with_the_figure(tmp_path, embedder):
+    # "what does DejaVu speed up and by how much" said "states no figure for speed", quoting a
+    # sentence without one, while its abstract reduces "the inference latency of OPT-175B by over 2x"
+    from conftest import pipeline_of
+
+    components = pipeline_of(tmp_path, {
+        "dv": "Large language models are slow to serve. We propose SkipNet, which predicts contextual sparsity "
+              "to speed up inference on the fly. SkipNet reduces the inference latency of OPT-175B by over 2x "
+              "compared to the state-of-the-art serving library.",
+        "other": "Graph condensation shrinks client graphs. We propose CondenseFL for federated graph learning.",
+    }, embedder)
+    answer = components.ask("what does SkipNet speed up and by how much?")
+    assert "2x" in answer.text.split("\n", 1)[0] and "states no figure" not in answer.text, answer.text

@@ -80,6 +80,7 @@ _FORMS = {
 }
 _MEMORY_MEASURE = _VOCABULARY["memory_measure"].pattern
 _SPEED_MEASURE = _VOCABULARY["speed_measure"].pattern
+_SPEED_ASKED = _VOCABULARY["speed_asked"].words
 _RATIO = r"\d+(?:\.\d+)?\s?[x×X]"
 _SPEED_AFTER_RATIO = re.compile(rf"{_RATIO}(?:\s?[-–]\s?{_RATIO})?\s+{_VOCABULARY['speed_after_ratio'].source}")
 """A speed-up stated as a ratio and a noun that alone names other things: "a 2X-3X acceleration"."""
@@ -278,7 +279,8 @@ def _as_stated(term: str, keys: set[str], sentence: str) -> str:
     joined = joined_form(term)
     if joined and term_key(joined) in keys:
         return joined
-    if _SPEED_MEASURE.fullmatch(term) and (m := _SPEED_MEASURE.search(sentence) or _SPEED_AFTER_RATIO.search(sentence)):
+    speed = _SPEED_MEASURE.fullmatch(term) or term.lower() in _SPEED_ASKED
+    if speed and (m := _SPEED_MEASURE.search(sentence) or _SPEED_AFTER_RATIO.search(sentence)):
         return m.group(0).split()[-1]  # the word of speed ("acceleration" of "2X-3X acceleration")
     return ""
 

@@ -785,3 +785,16 @@ def test_a_speed_up_asked_with_its_amount_is_led_by_the_clause_with_the_figure(t
     }, embedder)
     answer = components.ask("what does SkipNet speed up and by how much?")
     assert "2x" in answer.text.split("\n", 1)[0] and "states no figure" not in answer.text, answer.text
+
+
+def test_a_count_asked_in_a_clipped_word_is_stated_by_its_full_form():
+    # "How many apps does HyperTrack cover?" said its abstract does not state the number of apps,
+    # quoting "more than 650 Chinese mobile applications" as closest (glossary: same app application)
+    from rag.route.slot import slot_span
+    from rag.types import Slot
+
+    slot = Slot("apps", ("apps",), amount=True, count=True)
+    sentence = "We introduce HyperTrack, a dataset with over 16000 tasks across more than 650 Chinese mobile apps."
+    sentence = sentence.replace("apps.", "applications.")
+    span = slot_span(slot, sentence)
+    assert span is not None and "650 Chinese mobile applications" in sentence[span[0] : span[1]]

@@ -30,7 +30,7 @@ from dataclasses import replace
 
 from rag.evidence.roles import names_benchmark
 from rag.evidence.rows import DATA_ITEMS, states_data
-from rag.lexicon import joined_form, states_phrase, term_key
+from rag.lexicon import joined_form, same_keys, states_phrase, term_key
 from rag.question.slots import CONTENTS, DATA, DATA_SIZE, HARDWARE, MODELS, OBJECT
 from rag.route.lead import MIN_CLAUSE_WORDS, _capped, _keys_at, clause_spans, states_amount, term_span
 from rag.types import Slot
@@ -279,6 +279,9 @@ def _as_stated(term: str, keys: set[str], sentence: str) -> str:
     joined = joined_form(term)
     if joined and term_key(joined) in keys:
         return joined
+    other = same_keys(term) & keys  # a clipped word's full form ("apps": "applications")
+    if other:
+        return next(sentence[a:b] for k, a, b in _keys_at(sentence) if k in other)
     speed = _SPEED_MEASURE.fullmatch(term) or term.lower() in _SPEED_ASKED
     if speed and (m := _SPEED_MEASURE.search(sentence) or _SPEED_AFTER_RATIO.search(sentence)):
         return m.group(0).split()[-1]  # the word of speed ("acceleration" of "2X-3X acceleration")
@@ -297,13 +300,13 @@ def counts(text: str, unit: str) -> bool:
     "four"; not a number inside a name, "Flan-T5") followed within :data:`COUNT_WINDOW` words by
     the unit (as a term key: "tasks" by "task"). "ablation studies on the Flan Collection of tasks
     ... by 3-17%" counts no tasks."""
-    key = term_key(unit)
+    keys = {term_key(unit)} | same_keys(unit)  # "apps" by "applications" (glossary: clipped words)
     words = [m.group(0) for m in _WORD.finditer(text)]
     for i, w in enumerate(words):
         w = w.strip("(),;:")
         if states_amount(w) and not _NAMED_NUMBER.search(w):
             after = words[i + 1 : i + 2 + COUNT_WINDOW]
-            if any(key in {k for k, _, _ in _keys_at(a)} for a in after):
+            if any(keys & {k for k, _, _ in _keys_at(a)} for a in after):
                 return True
     return False
 

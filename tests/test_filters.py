@@ -71,6 +71,17 @@ def test_an_explicit_year_wins_over_the_question_and_plans_intersect():
     assert none.restrict({"a"}) == {"a"}
 
 
+def test_a_known_venue_no_record_states_is_a_filter_no_paper_matches():
+    # "NeurIPS papers about GANs" over ICML records listed 17 ICML papers
+    from rag.question.filters import detect_venue
+
+    assert detect_venue("NeurIPS papers about GANs", {"ICML"}) == ("NeurIPS", "papers about GANs")
+    assert detect_venue("which papers from iclr study speech?", {"ICML"}) == ("iclr", "which papers study speech?")
+    # records without venues: the question may name one the records never say, so nothing is read
+    assert detect_venue("NeurIPS papers about GANs", set()) == (None, "NeurIPS papers about GANs")
+    assert detect_venue("papers on icml-style benchmarks", {"NeurIPS"})[0] is None
+
+
 def test_a_venue_the_records_state_becomes_a_filter():
     from rag.question.filters import detect_venue
     from store.papers import make_paper

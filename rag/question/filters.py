@@ -88,7 +88,19 @@ def detect_venue(question: str, venues: set[str]) -> tuple[str | None, str]:
         if m:
             rest = (question[: m.start()] + question[m.end() :]).strip()
             return venue, re.sub(r"\s{2,}", " ", rest)
+    if venues:
+        # "NeurIPS papers about GANs" over ICML records: a venue no record states, as typed (its
+        # filter matches no paper, and the answer says so)
+        m = _OTHER_VENUE.search(question)
+        if m:
+            rest = (question[: m.start()] + question[m.end() :]).strip()
+            return m.group("venue"), re.sub(r"\s{2,}", " ", rest)
     return None, question
+
+
+_OTHER_VENUE = re.compile(
+    rf"(?:{_V['venue_prep']}\s+(?:the\s+)?)?(?<![\w-])(?P<venue>(?i:{_V['known_venue']}))(?![\w-])"
+)
 
 
 

@@ -261,8 +261,22 @@ def choose_label(abstract: str, title: str = "") -> tuple[str, tuple[str, ...], 
     if found and (not title or _titled_name(found[0], title)):
         return found[0], found[1], "name"
     if title:
-        return title_label(title), (), "title"
+        return title_label(title), _introduced_title_word(abstract, title), "title"
     return key_phrase(strip_markup(abstract)), (), "phrase"
+
+
+_INTRO_WORD = re.compile(_INTRO.pattern + r"(?P<name>[A-Z][A-Za-z0-9]+)\s*,\s*(?:a|an|the)\s")
+
+
+def _introduced_title_word(abstract: str, title: str) -> tuple[str, ...]:
+    """The one capitalised word the abstract introduces with an apposition ("we propose Hyena, a
+    subquadratic drop-in replacement") that the title also writes ("Hyena Hierarchy: ..."), as the
+    paper's alias: "how many GPU hours did it take to train Hyena?" is asked of that paper, though its
+    label is the title. ``()`` when there is none."""
+    m = _INTRO_WORD.search(strip_markup(abstract))
+    if m is None or not re.search(rf"(?<![\w-]){re.escape(m.group('name'))}(?![\w-])", title):
+        return ()
+    return (m.group("name"),)
 
 
 def is_opening(label: str, abstract: str) -> bool:

@@ -215,3 +215,15 @@ def test_a_benchmark_written_otherwise_than_a_papers_label_is_not_that_paper():
     names = NameReader(Catalogue([coco, mtpd]))
     assert names.named("What AP does MTPD reach on COCO?") == {"MTPD": ("m1",)}
     assert names.named("What does CoCo propose?") == {"CoCo": ("c1",)}
+
+
+def test_a_word_the_abstract_introduces_and_the_title_writes_is_an_alias():
+    # "how many GPU hours did it take to train Hyena?" bound "it" to the previous paper: the label
+    # is the title, "Hyena Hierarchy: ...", and "Hyena" named no paper
+    abstract = "Attention is quadratic. In this work, we propose Hyena, a subquadratic replacement for attention."
+    p = make_paper("h", abstract, title="Hyena Hierarchy: Towards Larger Convolutional Language Models")
+    assert p.label_kind == "title" and "Hyena" in p.aliases
+    assert NameReader(Catalogue([p])).named("how many GPU hours did it take to train Hyena?") == {"Hyena": ("h",)}
+    # a word the title does not write is no alias of it
+    q = make_paper("q", abstract, title="Subquadratic Operators for Long Sequences")
+    assert q.aliases == ()

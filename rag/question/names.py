@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Collection
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA, Levenshtein
@@ -147,7 +148,7 @@ class NameReader:
         return matches, unmatched
 
 
-    def _benchmark_not_label(self, token: str, ids: tuple[str, ...] | list[str]) -> bool:
+    def _benchmark_not_label(self, token: str, ids: Collection[str]) -> bool:
         """Whether ``token`` names a benchmark the glossary lists ("COCO") written otherwise than the
         label of the papers it would match ("CoCo"): "What AP does MTPD reach on COCO?" was refused
         as asking about the library paper CoCo."""

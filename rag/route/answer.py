@@ -695,7 +695,7 @@ class AnswerPipeline:
             if span is None:
                 continue
             # a measure asked with its amount: a clause that states a figure before one that does not
-            figure = ask.amount and not (slot.count or slot.detail or slot.form) and states_amount(
+            figure = bool(ask.amount and not (slot.count or slot.detail or slot.form)) and states_amount(
                 e.sentence[span[0] : span[1]]
             )
             key = (moves.get(e.start) not in ("background", "gap"), figure, slot_strength(slot, e.sentence), e.score)
@@ -709,7 +709,7 @@ class AnswerPipeline:
                     continue
                 span = unquantified_span(slot, e.sentence)
                 if span is not None:
-                    best = ((True, 0, e.score), e, span)
+                    best = ((True, False, 0, e.score), e, span)
                     break
         if best is None:
             return None

@@ -438,7 +438,7 @@ class RefusalPolicy:
             # words: "... the samples and their neighbours") unless it is close for the words the
             # abstracts use alone ("Large language models (LLMs) ..." to "jailbreaking LLMs": nearer
             # to "LLMs" without "jailbreaking", :meth:`sentence_states`)
-            near, rests = retrieval.hits[:NEAR_SENTENCES], {}
+            near, rests = retrieval.hits[:NEAR_SENTENCES], dict[str, np.ndarray]()
             if any(self._holds(t, near, rests) for t in topic.facets or (topic.text,)):
                 unused = []
         if unused:

@@ -80,6 +80,8 @@ def test_a_known_venue_no_record_states_is_a_filter_no_paper_matches():
     # records without venues: the question may name one the records never say, so nothing is read
     assert detect_venue("NeurIPS papers about GANs", set()) == (None, "NeurIPS papers about GANs")
     assert detect_venue("papers on icml-style benchmarks", {"NeurIPS"})[0] is None
+    # a review outcome at a venue is a detail abstracts omit, no filter
+    assert detect_venue("Which papers were rejected from NeurIPS?", {"ICML"})[0] is None
 
 
 def test_a_venue_the_records_state_becomes_a_filter():

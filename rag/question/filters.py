@@ -17,6 +17,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from rag.index.authors import LONGEST_NAME, SHARED_NAME_AUTHORS, AuthorIndex, fold
+from rag.question.details import asked_detail
 from rag.question.plan import StatedFilters
 from rag.text import content_terms
 from rag.vocabulary import beside
@@ -88,9 +89,10 @@ def detect_venue(question: str, venues: set[str]) -> tuple[str | None, str]:
         if m:
             rest = (question[: m.start()] + question[m.end() :]).strip()
             return venue, re.sub(r"\s{2,}", " ", rest)
-    if venues:
+    if venues and asked_detail(question) != "review outcomes":
         # "NeurIPS papers about GANs" over ICML records: a venue no record states, as typed (its
-        # filter matches no paper, and the answer says so)
+        # filter matches no paper, and the answer says so); "Which papers were rejected from
+        # NeurIPS?" asks a review outcome, which abstracts omit
         m = _OTHER_VENUE.search(question)
         if m:
             rest = (question[: m.start()] + question[m.end() :]).strip()

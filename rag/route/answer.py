@@ -705,7 +705,9 @@ class AnswerPipeline:
             # a measure stated without an amount ("substantially faster", "substantial throughput
             # ... benefits"): its clause in the paper's own work, not another measure's figure
             for e in self.evidence.score(ask, source.hit.paper):
-                if moves.get(e.start) in ("background", "gap"):
+                if moves.get(e.start) in ("background", "gap") or states_amount(e.sentence):
+                    # a sentence with a figure elsewhere ("reaches the same reward 2x faster ...,
+                    # even after accounting for the compute") is quoted for that figure, as before
                     continue
                 span = unquantified_span(slot, e.sentence)
                 if span is not None:

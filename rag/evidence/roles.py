@@ -72,9 +72,9 @@ _ROLE_CUES = {
 @functools.lru_cache(maxsize=1)
 def _benchmarks() -> re.Pattern[str]:
     """Whole-word, case-sensitive pattern of the benchmarks ``glossary.tsv`` lists (its ``isa`` lines)."""
-    from rag.lexicon import load_glossary
+    from rag.lexicon import glossary_benchmarks
 
-    names = sorted({term for rel, term, _ in load_glossary() if rel == "isa"}, key=len, reverse=True)
+    names = sorted(glossary_benchmarks(), key=len, reverse=True)
     return re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, names)) + r")(?![\w-])")
 
 

@@ -798,3 +798,113 @@ def test_a_count_asked_in_a_clipped_word_is_stated_by_its_full_form():
     sentence = sentence.replace("apps.", "applications.")
     span = slot_span(slot, sentence)
     assert span is not None and "650 Chinese mobile applications" in sentence[span[0] : span[1]]
+
+
+# --- a measure or a link asked in shorthand -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "terms", "count"),
+    [
+        ("FoldNet top-1?", ("top-1",), False),
+        ("QCirc compile time", ("compile", "time"), False),
+        ("TinyServe p99 latency (ms)?", ("p99", "latency"), False),
+        ("QCirc num qubits", ("qubits",), True),
+        ("FoldNet # layers?", ("layers",), True),
+        ("TinyServe no. of GPUs", ("gpus",), True),
+    ],
+)
+def test_a_measure_typed_after_a_name_with_no_question_frame_is_the_slot(question, terms, count):
+    # read as "what is <name>'s <measure>?": the words besides the name (a unit in brackets left
+    # out), a count after a count mark
+    ask = read_ask(question)
+    assert ask.amount and ask.slot is not None and ask.slot.terms == terms and ask.slot.count is count, ask.slot
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "FoldNet protein folding",  # a name and a topic: no measure named
+        "what is FoldNet?",
+        "compare FoldNet and QCirc accuracy",  # a frame: read as asked
+        "top-1 accuracy",  # no name
+        "FoldNet C# bindings",  # "#" closing a name is no count mark
+    ],
+)
+def test_a_name_beside_words_that_name_no_measure_is_no_shorthand_amount(question):
+    ask = read_ask(question)
+    assert not (ask.amount and ask.slot is not None and ask.slot.count), ask.slot
+    assert not ask.amount or "what" in question or "compare" in question, ask
+
+
+@pytest.mark.parametrize(
+    ("slot", "sentence", "stated"),
+    [
+        # the head noun must be stated: its modifiers only narrow it
+        (Slot("training time", ("training", "time"), amount=True),
+         "We train on 8 tasks and the model trains stably.", False),
+        (Slot("annotation cost", ("annotation", "cost"), amount=True),
+         "Our dataset features 91,000 step-level annotations.", False),
+        (Slot("training time", ("training", "time"), amount=True),
+         "It cuts training time by 40% on 8 GPUs.", True),
+        # a word of a hyphenated compound is no word of its own
+        (Slot("training time", ("training", "time"), amount=True),
+         "It enables real-time control of 12 training sites.", False),
+        # a noun of change ("reduction") is stated by the amount of what it changes
+        (Slot("storage reduction", ("storage", "reduction"), amount=True),
+         "The method reduces storage by 65x.", True),
+    ],
+)
+def test_a_measure_is_stated_only_with_its_head_noun(slot, sentence, stated):
+    assert (slot_span(slot, sentence) is not None) is stated
+
+
+@pytest.mark.parametrize(
+    ("question", "artifact"),
+    [
+        ("FoldNet github?", "code"),
+        ("QCirc repo link", "code"),
+        ("TinyServe weights available?", "models"),
+        ("FoldNet dataset link", "data"),
+        ("FoldNet code/data", "code"),
+        ("FoldNet data", ""),  # the data it uses, not whether it is released
+        ("what is FoldNet's github?", ""),  # a question frame: read as asked
+        ("github?", ""),  # no name
+    ],
+)
+def test_a_name_and_words_of_a_link_ask_whether_the_artifact_is_available(question, artifact):
+    from rag.question.polar import available_in_shorthand
+
+    names = [w for w in ("FoldNet", "QCirc", "TinyServe") if w in question]
+    assert available_in_shorthand(question, names) == artifact
+
+
+@pytest.mark.parametrize(
+    ("question", "refused", "stated"),
+    [
+        ("SENDAI training time?", True, "does not state training time"),  # "real-time" states no time
+        ("DocVAL inference latency (s)", True, "does not state inference latency"),
+        ("RAST-MoE # of regimes", True, "does not state the number of regimes"),
+        ("HyperTrack # apps", False, "650 Chinese mobile applications"),
+        ("DANCE token reduction?", False, "33.42% fewer tokens"),
+    ],
+)
+def test_a_measure_asked_in_shorthand_is_answered_or_said_missing_as_if_asked_in_full(
+    extractive, question, refused, stated
+):
+    ans = extractive.ask(question)
+    assert ans.refused is refused and stated in ans.text.split("\n")[0], ans.text
+
+
+@pytest.mark.parametrize(
+    ("question", "paper", "lead"),
+    [
+        ("DANCE repo?", "DANCE", "does not state this: no sentence makes its code available"),
+        ("ME-DLM github", "ME-DLM", "Yes: **ME-DLM**"),
+        # a release is stated by the release, whatever its noun is set against ("than scaling unfiltered data")
+        ("is DocVAL's data released?", "DocVAL", "Yes: **DocVAL**"),
+    ],
+)
+def test_a_link_asked_in_shorthand_is_answered_as_whether_the_code_is_available(extractive, question, paper, lead):
+    ans = extractive.ask(question)
+    assert lead in ans.lead and [c.label for c in ans.citations] == [paper], ans.text

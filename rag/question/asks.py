@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 
 from rag.question.parts import question_parts, without_paper_description
-from rag.question.phrasing import MEASURE_NOUNS, Number, asks_quantity
+from rag.question.phrasing import MEASURE_NOUNS, Number, asks_in_shorthand, asks_quantity
 from rag.question.plan import Ask
 from rag.question.roles import is_summary, question_roles
 from rag.question.slots import contents_slot, data_slot, measure_slot, object_slot
@@ -98,10 +98,12 @@ def read_ask(
     """
     pieces = question_parts(text)
     parts = tuple(read_ask(p, number=number) for p in pieces) if len(pieces) > 1 else ()
-    amount = asks_quantity(text, number) or (number != "many" and bool(_AMOUNT_ELSEWHERE.search(text)))
     entities = named_entities(text)
     # a measure written as an acronym ("the FID of GLIDE") is the measure, not a name
     measures_apart = [e for e in entities if e.lower() not in MEASURE_NOUNS]
+    # "DDL Dice?", "L2M num GPUs": a measure asked of a name with no question frame
+    shorthand = number != "many" and asks_in_shorthand(text, measures_apart)
+    amount = shorthand or asks_quantity(text, number) or (number != "many" and bool(_AMOUNT_ELSEWHERE.search(text)))
     asked_roles = frozenset(question_roles(text)) if roles is None else frozenset(roles)
     # a paper's data and nothing else ("what benchmarks?"): the slot is the data it uses; a list
     # of papers ("which papers use ImageNet?") asks for papers, not a slot
@@ -121,7 +123,7 @@ def read_ask(
         parts=parts,
         row=row_named(text),
         title=title_of(heading or text),
-        slot=measure_slot(text, measures_apart) if amount
+        slot=measure_slot(text, measures_apart, shorthand=shorthand) if amount
         # "what does the JetClass dataset include?": what it holds, not the data it is tested on
         else contents_slot(text) or data_slot(text) if data_only
         else object_slot(text, entities) if number != "many" and not parts

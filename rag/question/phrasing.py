@@ -34,6 +34,7 @@ __all__ = [
     "asks",
     "asks_for_paper",
     "asks_collection",
+    "asks_in_shorthand",
     "asks_quantity",
     "clean_input",
     "excluded_terms",
@@ -618,6 +619,40 @@ def asks_quantity(query: str, number: Number) -> bool:
             if any(x in MEASURE_NOUNS for x in words[j : j + 3]) and not any(_is_set_noun(x) for x in words[j : j + 1]):
                 return True
     return False
+
+
+_FRAME = _VOCABULARY["question_frame"].words
+_COUNT_MARK = _VOCABULARY["count_mark"]
+UNIT_ASIDE = re.compile(r"\s*\([^()]{1,12}\)")
+"""A unit written in brackets after a measure ("latency (ms)", "accuracy (%)"): no word of the measure."""
+SHORTHAND_MAX_WORDS = 5
+"""Most words besides the names in a measure asked in shorthand ("DexMachina real robot success
+rate?" has four): set by reading, not fitted; a longer phrase without a question frame is a topic."""
+
+
+def asks_in_shorthand(query: str, names: Iterable[str]) -> bool:
+    """Whether a question asks a measure of a named thing in shorthand, with no question frame: a
+    name and a noun phrase whose head names a measure ("DDL Dice?", "RAST-MoE train time", "SENDAI
+    latency (ms)?"), or a count mark before a unit ("L2M num GPUs", "ProAct-75 # annotators").
+
+    Read as "what is <name>'s <phrase>?": the slot is the phrase (:func:`rag.question.slots.measure_slot`),
+    and an abstract that does not state it is said not to. A phrase with a question word, an
+    auxiliary or a verb of a request (vocabulary ``question_frame``), with no name, or whose last
+    word names no measure ("DANCE federated graph learning") is not shorthand.
+    """
+    named = {w.lower() for n in names for w in WORD.findall(n)}
+    if not named:
+        return False
+    text = UNIT_ASIDE.sub("", query).strip(" ?.!")
+    words = [w.lower() for w in WORD.findall(text)]
+    if not words or set(words) & _FRAME:
+        return False
+    rest = [w for w in words if w not in named]
+    if not rest or len(rest) > SHORTHAND_MAX_WORDS:
+        return False
+    # a mark of its own ("# annotators"), not the end of a name ("C#")
+    marked = any(m.start() == 0 or text[m.start() - 1].isspace() for m in _COUNT_MARK.finditer(text))
+    return marked or rest[-1] in MEASURE_NOUNS
 
 
 # Nouns that name the whole collection, and words that only say it holds papers or show them.

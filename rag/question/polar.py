@@ -9,7 +9,7 @@ from rag.question.phrasing import WORD
 from rag.text import content_terms
 from rag.vocabulary import beside
 
-__all__ = ["polar", "polar_available", "polar_compares", "polar_terms"]
+__all__ = ["available_in_shorthand", "polar", "polar_available", "polar_compares", "polar_terms"]
 
 _VOCABULARY = beside(__file__, "polar")
 _AUXILIARIES = _VOCABULARY["auxiliary"].words
@@ -24,6 +24,9 @@ _AVAILABILITY_FINAL = _VOCABULARY["availability_final"].words
 _AVAILABLE_DATA = _VOCABULARY["available_data"].words
 _AVAILABLE_MODELS = _VOCABULARY["available_models"].words
 _AVAILABLE_CODE = _VOCABULARY["available_code"].words
+_SHORTHAND_LINK = _VOCABULARY["shorthand_link"].words
+_SHORTHAND_ARTIFACT = _VOCABULARY["shorthand_artifact"].words
+_CODE_HOSTS = _VOCABULARY["code_host"].words
 
 
 def polar(query: str) -> bool:
@@ -77,4 +80,27 @@ def polar_available(aspect: str) -> str:
         return "models"
     if any(w in _AVAILABLE_DATA for w in words):
         return "data"
+    return "code"
+
+
+def available_in_shorthand(query: str, names: list[str]) -> str:
+    """The artifact a message of a name and words of a link asks for, with no question frame
+    ("CogRouter github?", "CoVRL code?", "Hyena repo link", "DocVAL data available?"): ``"code"``,
+    ``"data"`` or ``"models"``, asked as "is <name>'s <artifact> available?" (:func:`polar_available`);
+    ``""`` for any other message (a question word, any other word, no name).
+
+    Args:
+        query: The message as typed.
+        names: The names of papers it states (as typed).
+    """
+    named = {w.lower() for n in names for w in WORD.findall(n)}
+    words = [w.lower() for w in WORD.findall(query) if w.lower() not in named]
+    if not named or not words or any(w not in _SHORTHAND_LINK | _SHORTHAND_ARTIFACT for w in words):
+        return ""
+    if not any(w in _SHORTHAND_LINK for w in words):
+        return ""  # "DANCE data?": the data it uses, not whether it is released
+    if any(w in _AVAILABLE_MODELS for w in words) and not any(w in _AVAILABLE_CODE for w in words):
+        return "models"
+    if any(w in _AVAILABLE_DATA for w in words) and not any(w in _AVAILABLE_CODE or w in _CODE_HOSTS for w in words):
+        return "data"  # "DocVAL code/data?" asks for the code first
     return "code"

@@ -92,7 +92,7 @@ from rag.question.plan import (
     TablePlan,
     Topic,
 )
-from rag.question.polar import polar, polar_available, polar_compares, polar_terms
+from rag.question.polar import available_in_shorthand, polar, polar_available, polar_compares, polar_terms
 from rag.question.related import asks_similar
 from rag.question.related_work import related_work_topic
 from rag.question.roles import asks_own_limitations, is_summary, question_roles, required_role
@@ -1030,8 +1030,10 @@ class Reader:
         if summary:
             roles |= {"problem", "method", "result"}
         # Yes/no only about papers the question refers to: "Does any paper ..." asks for papers.
-        is_polar = polar(query) and any(r.kind != "plural" or number != "many" for r in refs)
-        available = polar_available(aspect) if is_polar else ""
+        # "CogRouter github?": a name and words of a link ask whether its code is available
+        shorthand_link = available_in_shorthand(query, [r.text for r in refs if r.kind in ("name", "id")])
+        is_polar = (polar(query) or bool(shorthand_link)) and any(r.kind != "plural" or number != "many" for r in refs)
+        available = (shorthand_link or polar_available(aspect)) if is_polar else ""
         # "does it release code?", "is FlexGen open source?": the artifact's availability, in any words
         asked_terms = (available,) if available else polar_terms(aspect) if is_polar else ()
         described = [r for r in refs if r.kind == "description"]

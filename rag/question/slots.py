@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
+from rag.question.phrasing import UNIT_ASIDE
 from rag.question.plan import Detail
 from rag.text import content_terms, normalize
 from rag.types import Slot
@@ -114,19 +115,24 @@ def _terms(phrase: list[str], names: Collection[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def measure_slot(text: str, names: Collection[str] = ()) -> Slot | None:
+def measure_slot(text: str, names: Collection[str] = (), *, shorthand: bool = False) -> Slot | None:
     """The measure an amount question asks, or ``None`` when no phrase names one.
 
     Args:
         text: The question (or the part of it that asks the amount).
         names: Names it states (paper labels, coined terms): never part of the slot.
+        shorthand: The question is a name and the measure, with no question frame ("RAST-MoE
+            train time", :func:`rag.question.phrasing.asks_in_shorthand`): with no opener, its
+            words besides the names (a unit in brackets left out) are the measure.
 
     Returns:
         A :class:`Slot` with ``amount`` set and its terms (head noun last), e.g. "How much does
         PrefixRL increase the final reward?" -> terms ``("final", "reward")``.
     """
+    if shorthand:
+        text = UNIT_ASIDE.sub("", text)  # "latency (ms)": the unit is no word of the measure
     words = _WORD.findall(text)
-    starts = [m.end() for m in _OPENER.finditer(text)]
+    starts = [m.end() for m in _OPENER.finditer(text)] or ([0] if shorthand else [])
     for end in starts:
         i = len(_WORD.findall(text[:end]))
         terms = _terms(_phrase_after(words, i), names)

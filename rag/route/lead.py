@@ -559,7 +559,9 @@ def _polar(
         e, span = es
         # a comparison asked ("faster than Shampoo?") is answered by the sentence that sets the
         # paper against it ("reduces wall-clock time compared to standard Shampoo")
-        stance = 2 if span[3] else int(not compared and contrasted(e.sentence, span, terms))
+        # an artifact made available is stated by the release, not by its noun: "We release 95K
+        # traces ... than scaling unfiltered data" releases data, whatever "data" is set against
+        stance = 2 if span[3] else int(not compared and not available and contrasted(e.sentence, span, terms))
         return stance, int(bool(framing(e))), 0 if _OWN.search(e.sentence) or label in e.sentence else 1
 
     ranked = sorted(stating, key=rank)
@@ -568,7 +570,7 @@ def _polar(
             s.evidence = sorted([*s.evidence, e], key=lambda x: x.start)
         if span[3]:
             return f"Stated with a negation in {_name(s)}: {quoted(e.sentence, span)}"
-        if not compared and contrasted(e.sentence, span, terms):
+        if not compared and not available and contrasted(e.sentence, span, terms):
             said = quoted(e.sentence, span)
             return f"Not stated as what {_name(s)} does; its abstract mentions it in contrast: {said}"
         if framing(e) == "gap":

@@ -36,7 +36,7 @@ from rag.question.parts import bare_compound
 from rag.question.plan import Detail, Plan, Topic
 from rag.question.slots import CONTENTS, OBJECT, detail_slot
 from rag.route.lead import _keys_at, clause_spans, key_clause, quoted
-from rag.route.slot import slot_span, states_amount, unquantified_span
+from rag.route.slot import measure_head, slot_span, states_amount, unquantified_span
 from rag.settings import RetrievalSettings
 from rag.text import Sentence, content_terms, normalize, numbers
 from rag.types import Ask, PaperHit, Retrieval, SearchQuery, Slot
@@ -257,7 +257,7 @@ class RefusalPolicy:
 
     def states_near(self, ask: Ask, paper: Paper) -> bool:
         """Whether a clause of ``paper``'s abstract states an amount beside a specific word of the
-        question other than a name or a word of the paper's own title ("What accuracy does X reach
+        question other than a name, a word of the paper's own title or of the measure asked ("What accuracy does X reach
         on herbarium records?" -> "91% of herbarium records"; "what speed-up over the strongest
         baseline?" -> "2x faster than the strongest baseline"): the measure is worded otherwise, so
         it is not declared missing.
@@ -267,6 +267,10 @@ class RefusalPolicy:
         # the words that name the paper itself ("Flan" of "The Flan Collection: how many tasks?")
         # say which paper, not which measure: "by 3-17%" beside "Flan-T5" states no task count
         named |= {term_key(t) for x in (paper.title, paper.label, *paper.aliases) for t in content_terms(x or "")}
+        # the words that narrow the measure are no other wording of it: "annotation cost" is not
+        # stated by "91,581 step-level annotations" (its head noun is missing: slot_span)
+        head = measure_head(ask.slot.terms) if ask.slot else ""
+        named |= {term_key(t) for t in (ask.slot.terms if ask.slot else ()) if t != head}
         wanted = {
             term_key(t) for t in content_terms(ask.matching or ask.text)
             if self.retriever.document_frequency(t) <= NEAR_SPECIFIC_SHARE * n

@@ -37,8 +37,8 @@ from rag.types import Slot
 from rag.vocabulary import beside
 
 __all__ = [
-    "DATE", "HARDWARE_STATED", "MEMORY_AMOUNT", "MODEL_SIZE", "counts", "slot_span", "slot_strength", "states_amount",
-    "unquantified_span",
+    "DATE", "HARDWARE_STATED", "MEMORY_AMOUNT", "MODEL_SIZE", "counts", "measure_head", "slot_span", "slot_strength",
+    "states_amount", "unquantified_span",
 ]
 
 _VOCABULARY = beside(__file__, "slots")
@@ -144,12 +144,19 @@ def slot_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None:
         i = next((k for k, (a, b) in enumerate(spans) if a <= m.start() < b), None)
         return _grown(sentence, spans, i) if i is not None else (0, len(sentence), False)
     keys = {k for k, _, _ in _keys_at(sentence)}
-    present = [f for t in slot.terms if (f := _as_stated(t, keys, sentence))]
-    if not present:
+    stated = [(t, f) for t in slot.terms if (f := _as_stated(t, keys, sentence))]
+    present = [f for _, f in stated]
+    # The measure's head noun must be stated ("train time" is not stated by "trains stably", nor
+    # "annotation cost" by "91,581 step-level annotations"): the other terms only narrow it.
+    head = measure_head(slot.terms)
+    at = next((k for k, (t, _) in enumerate(stated) if t == head), None)
+    if not present or (head and (at is None or not _own_word(head, stated[at][1], sentence))):
         return None
     # Among the terms it states, the run of clauses that states the most (the head noun last).
     for n in range(len(present), 0, -1):
         for i in range(len(present) - n + 1):
+            if at is not None and not i <= at < i + n:
+                continue
             got = term_span(sentence, present[i : i + n])
             if got is None:
                 continue
@@ -238,6 +245,14 @@ _PLAIN_WORD = re.compile(r"(?<![\w-])[A-Za-z]+(?![\w-])")
 
 
 _ADJECTIVE_BEFORE = _VOCABULARY["adjective_before"].words
+_CHANGE_NOUN = _VOCABULARY["change_noun"].words
+
+
+def measure_head(terms: tuple[str, ...]) -> str:
+    """The head noun of a measure's terms (head last): the last term that names what is measured,
+    not its change (vocabulary ``change_noun``: "storage" of "storage reduction"); ``""`` when every
+    term names a change."""
+    return next((t for t in reversed(terms) if t.lower() not in _CHANGE_NOUN), "")
 
 
 def verb_form(word: str, verb: str) -> bool:
@@ -267,6 +282,20 @@ def _object_span(sentence: str, verb: str) -> tuple[int, int, bool] | None:
         if i is not None and _PLAIN_WORD.search(sentence, m.end(), spans[i][1]):
             return _grown(sentence, spans, i)
     return None
+
+
+def _own_word(term: str, form: str, sentence: str) -> bool:
+    """Whether ``sentence`` states ``term`` (as :func:`_as_stated` found it, ``form``) as a word of
+    its own, not only as a part of a hyphenated compound of other words: "real-time monitoring"
+    states no training time, "wall-clock time" and "a 2x speed-up" do."""
+    if form != term or "-" in term:
+        return True  # stated in another form (a joined word, a full form, a word of speed)
+    key = term_key(term)
+    # the compound itself written with its hyphen ("speed-up" for "speedup") is the word
+    return any(
+        k == key and ("-" not in sentence[a:b] or term_key(sentence[a:b].replace("-", "")) == key)
+        for k, a, b in _keys_at(sentence)
+    )
 
 
 def _as_stated(term: str, keys: set[str], sentence: str) -> str:

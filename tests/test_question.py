@@ -60,6 +60,7 @@ def cat() -> Catalogue:
         ("hypergraph papres", "hypergraph", "many"),  # a typing error in the frame noun
         ("whcih papres use diffusion", "diffusion", "many"),  # ... and in other frame words
         ("shwo me everything on graphs", "graphs", "many"),
+        ("wich paper studies graph coloring?", "graph coloring", "one"),  # a letter dropped
         ("lsit work on speech synthesis", "speech synthesis", "many"),
         ("How many papers deal with audio, and which ones are they?", "audio", "many"),
         ("Which paper distills image-text data?", "distills image-text data", "one"),

@@ -154,13 +154,14 @@ def _is_set_noun(word: str) -> str:
 
 def _typo_of(w: str, words: Iterable[str]) -> str:
     """The word of ``words`` that ``w`` (lower case, no English word) mistypes: the same letters
-    swapped ("papres", "whcih", "lsit"), or for five letters or more one edit away ("recommned");
-    ``""`` when none."""
+    swapped ("papres", "whcih", "lsit"), one letter dropped ("wich", "papr"), or for five letters
+    or more one edit away ("recommned"); ``""`` when none."""
     if len(w) < 4 or not w.isalpha() or english_word(w):
         return ""
 
     def mistyped(x: str) -> bool:
-        return sorted(w) == sorted(x) or (len(w) >= 5 and Levenshtein.distance(w, x) <= 1)
+        dropped = len(x) == len(w) + 1 and Levenshtein.distance(w, x) == 1
+        return sorted(w) == sorted(x) or dropped or (len(w) >= 5 and Levenshtein.distance(w, x) <= 1)
 
     return next((x for x in words if len(x) >= 4 and mistyped(x)), "")
 

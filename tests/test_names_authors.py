@@ -207,3 +207,31 @@ def test_a_title_names_its_method_with_one_capitalised_word_no_dictionary_holds(
     assert read_question("Compare Exphormer and GOAT", cat).named_ids == ("exph", "goat")
     assert read_question("what does exphormer propose?", cat).named_ids == ("exph",)
     assert read_question("What do transformers propose?", cat).named_ids == ()
+
+
+def test_a_dictionary_word_before_a_title_colon_that_the_abstract_uses_as_a_name_names_the_paper():
+    # "Lyre: ..." writes "Lyre" capitalised in its abstract, never in lower case, and no other
+    # abstract uses the word: it names the paper ("Lyre FID"). "Beacon" is used by another
+    # abstract ("a beacon of progress"), so it names no one paper; "Surveys" is written once.
+    papers = [
+        make_paper("lyre", "We present Lyre, a masked image transformer. Lyre decodes tokens in parallel and "
+                   "reaches an FID of 6.1.", title="Lyre: Parallel Text-to-Image Generation"),
+        make_paper("beacon", "We present Beacon, a retriever. Beacon indexes pages quickly.",
+                   title="Beacon: Fast Retrieval at Scale"),
+        make_paper("other", "Scaling laws are a beacon of progress in language modelling.", title="On Scaling"),
+        make_paper("svy", "Surveys of methods abound; we add one on graph learning.", title="Surveys: Graph Learning"),
+    ]
+    cat = Catalogue(papers)
+    assert read_question("Lyre FID", cat).named_ids == ("lyre",)
+    assert read_question("Beacon latency", cat).named_ids == ()
+    assert read_question("Surveys of graph learning", cat).named_ids == ()
+
+
+def test_a_name_as_its_title_writes_it_names_the_paper_though_another_abstract_writes_it_in_lower_case():
+    # "Pythia" is the name its title states; another abstract's "pythia-1b" is a lower-case word
+    papers = [
+        make_paper("py", "We introduce Pythia, a suite of 16 language models.", title="Pythia: A Suite of Models"),
+        make_paper("use", "We probe the pythia-1b checkpoints for memorisation.", title="Probing Memorisation"),
+    ]
+    cat = Catalogue(papers)
+    assert read_question("Pythia # GPUs", cat).named_ids == ("py",)

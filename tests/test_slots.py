@@ -853,6 +853,14 @@ def test_a_name_beside_words_that_name_no_measure_is_no_shorthand_amount(questio
         # a noun of change ("reduction") is stated by the amount of what it changes
         (Slot("storage reduction", ("storage", "reduction"), amount=True),
          "The method reduces storage by 65x.", True),
+        # a time is stated by a figure in a unit of duration; one narrowed ("training time") by that
+        # word beside it, not by an idiom ("for the first time") or another task's duration
+        (Slot("runtime", ("runtime",), amount=True), "It prunes OPT-175B in under 4.5 hours.", True),
+        (Slot("training time", ("training", "time"), amount=True),
+         "It benchmarks a 30B model on 7 scenarios in 21 hours.", False),
+        (Slot("training time", ("training", "time"), amount=True),
+         "It reaches 1 token/s for the first time.", False),
+        (Slot("training time", ("training", "time"), amount=True), "Training takes 3 days on 8 GPUs.", True),
     ],
 )
 def test_a_measure_is_stated_only_with_its_head_noun(slot, sentence, stated):

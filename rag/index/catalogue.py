@@ -37,6 +37,33 @@ def _title_name(title: str) -> str | None:
         return named
     m = _TITLE_HEAD.match(title)
     return m.group(1) if m and not english_word(m.group(1).lower()) else None
+
+
+TITLE_WORD_USES = 2
+"""Fewest times an abstract writes a dictionary word of its title's head, capitalised and never in
+lower case, for the word to be the paper's name ("Muse: Text-To-Image Generation ..." with "We
+present Muse", "Muse is trained ..."; "Pythia: A Suite ..." with "*Pythia*" twice). Set by reading:
+once may be a sentence's first word."""
+
+
+def _paper_title_name(paper: Paper) -> str | None:
+    """The name ``paper``'s title gives it before a colon (:func:`_title_name`), or a dictionary
+    word there that its abstract uses as a name (at least :data:`TITLE_WORD_USES` times, capitalised,
+    never in lower case): "Muse", "Pythia". Whether other abstracts use the word decides, as for
+    any name, whether it names this paper (:class:`NameIndex`)."""
+    if not paper.title:
+        return None
+    named = _title_name(paper.title)
+    if named:
+        return named
+    m = _TITLE_HEAD.match(paper.title)
+    if not m:
+        return None
+    word = m.group(1)
+    text = normalize_case_keep(paper.abstract)
+    uses = len(re.findall(rf"(?<![A-Za-z]){re.escape(word)}(?![a-z])", text))
+    lower = re.search(rf"(?<![\w-]){re.escape(word.lower())}(?![\w-])", text)
+    return word if uses >= TITLE_WORD_USES and not lower else None
 _WORD = re.compile(r"[A-Za-z][\w-]*")
 TITLE_MATCH_MIN = 92.0
 """Least rapidfuzz ratio (0-100) between a title asked for and a record's title for the record to be
@@ -108,11 +135,19 @@ class NameIndex:
         self.runs = frozenset(postings) | {r for t in titles.values() for r in _RUN.findall(t)}
         # names titles state -> the papers whose title states them
         titled: dict[str, set[str]] = defaultdict(set)
+        title_names = {p.id: _paper_title_name(p) or "" for p in papers}
         for p in papers:
-            if p.title and (stated := _title_name(p.title)):
+            name = title_names[p.id]
+            if name and not _title_name(p.title) and postings.get(normalize(name), set()) - {p.id}:
+                title_names[p.id] = ""  # a dictionary word other abstracts also use names no one paper
+        # the names titles state, as written ("Pythia", "Muse"): a question that writes one so names
+        # the paper, though some abstract uses the word in lower case ("pythia-1.4b")
+        self.title_forms = frozenset(n for n in title_names.values() if n)
+        for p in papers:
+            if stated := title_names[p.id]:
                 titled[normalize(stated)].add(p.id)
         for p in papers:
-            stated = (_title_name(p.title) or "") if p.title else ""
+            stated = title_names[p.id]
             own = () if p.describes else (p.label,)
             for name in dict.fromkeys((*own, *p.aliases, stated)):
                 if not name or name.endswith("…"):

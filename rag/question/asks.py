@@ -81,6 +81,7 @@ def read_ask(
     heading: str = "",
     roles: frozenset[str] | None = None,
     summary: bool | None = None,
+    names: tuple[str, ...] = (),
 ) -> Ask:
     """Read ``text`` into an :class:`Ask` (see the module docstring).
 
@@ -92,6 +93,8 @@ def read_ask(
         roles: The roles asked, when the question model read them from more than ``text``
             (the aspect of a question); default: read from ``text``.
         summary: Whether a summary is asked, likewise; default: read from ``text``.
+        names: Names of papers the caller found in ``text`` (as typed: "Muse", "Pythia"), besides
+            the coined names read from it: never part of a measure ("Muse CLIP score").
 
     Returns:
         The ask; its :attr:`Ask.parts` are read the same way (with ``number``). Cached per text.
@@ -100,7 +103,7 @@ def read_ask(
     parts = tuple(read_ask(p, number=number) for p in pieces) if len(pieces) > 1 else ()
     entities = named_entities(text)
     # a measure written as an acronym ("the FID of GLIDE") is the measure, not a name
-    measures_apart = [e for e in entities if e.lower() not in MEASURE_NOUNS]
+    measures_apart = [e for e in [*entities, *names] if e.lower() not in MEASURE_NOUNS]
     # "DDL Dice?", "L2M num GPUs": a measure asked of a name with no question frame
     shorthand = number != "many" and asks_in_shorthand(text, measures_apart)
     amount = shorthand or asks_quantity(text, number) or (number != "many" and bool(_AMOUNT_ELSEWHERE.search(text)))

@@ -69,6 +69,8 @@ class NameReader:
                 w.lower() not in self.index.plain
             ):
                 out.add(w)  # "Lora" at a sentence start or typed so: the name in another case
+            elif w in self.index.title_forms:
+                out.add(w)  # "Pythia", as its title writes it before the colon
         return out
 
     @functools.lru_cache(maxsize=4096)  # noqa: B019 - one reader per catalogue, its names never change

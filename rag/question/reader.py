@@ -1052,7 +1052,8 @@ class Reader:
         guess = GUESSED_SIZE.search(query) if referred and is_polar and not kind else None
         if guess:
             detail, is_polar = Detail("model size", guess.group(0)), False
-        ask = read_ask(query, number=number, roles=roles, summary=summary)
+        ask = read_ask(query, number=number, roles=roles, summary=summary,
+                       names=tuple(r.text for r in refs if r.kind in ("name", "id")))
         if not aspect and names and _IDENTITY.match(query):
             # "What is HyperTrack?": the sentence that says what it is ("we introduce HyperTrack, a
             # large-scale dataset ..."), as "what does DGSA stand for?" asks the one that spells it out

@@ -37,8 +37,8 @@ from rag.types import Slot
 from rag.vocabulary import beside
 
 __all__ = [
-    "DATE", "HARDWARE_STATED", "MEMORY_AMOUNT", "MODEL_SIZE", "counts", "measure_head", "slot_span", "slot_strength",
-    "states_amount", "unquantified_span",
+    "DATE", "DURATION_AMOUNT", "HARDWARE_STATED", "MEMORY_AMOUNT", "MODEL_SIZE", "counts", "measure_head", "slot_span",
+    "slot_strength", "states_amount", "unquantified_span",
 ]
 
 _VOCABULARY = beside(__file__, "slots")
@@ -86,6 +86,10 @@ _SPEED_AFTER_RATIO = re.compile(rf"{_RATIO}(?:\s?[-–]\s?{_RATIO})?\s+{_VOCABUL
 """A speed-up stated as a ratio and a noun that alone names other things: "a 2X-3X acceleration"."""
 MEMORY_AMOUNT = re.compile(rf"(?<![\w.])\d+(?:\.\d+)?\s?-?{_VOCABULARY['memory_unit'].bare}\b")
 """An amount of memory a sentence states: a figure in a memory unit ("a single 16GB GPU", "40 GiB")."""
+_DURATION_MEASURE = _VOCABULARY["duration_measure"].pattern
+DURATION_AMOUNT = re.compile(rf"(?<![\w.])\d+(?:\.\d+)?\s?{_VOCABULARY['duration_unit'].bare}\b(?!-)")
+"""An amount of time a sentence states: a figure in a unit of duration ("in under 4.5 hours", "21
+GPU-hours", "2.5h"); not an adjective of another noun ("a 4-hour window")."""
 
 
 def _grown(sentence: str, spans: list[tuple[int, int]], i: int) -> tuple[int, int, bool]:
@@ -138,8 +142,18 @@ def slot_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None:
         if got is None or (slot.amount and not states_amount(sentence)):
             return None
         return got[0], got[1], got[2]
-    if slot.amount and _MEMORY_MEASURE.fullmatch(slot.terms[-1]) and (m := MEMORY_AMOUNT.search(sentence)):
-        # "how much memory does the GPU need?": "on a single 16GB GPU" states it in its unit
+    if slot.amount and (
+        (_MEMORY_MEASURE.fullmatch(slot.terms[-1]) and (m := MEMORY_AMOUNT.search(sentence)))
+        or (
+            _DURATION_MEASURE.fullmatch(slot.terms[-1])
+            and (m := DURATION_AMOUNT.search(sentence))
+            # "training time" is not stated by a benchmark's "in 21 hours": a word that narrows it stands there too
+            and (len(slot.terms) == 1 or any(_as_stated(t, {k for k, _, _ in _keys_at(sentence)}, sentence)
+                                             for t in slot.terms[:-1]))
+        )
+    ):
+        # "how much memory does the GPU need?": "on a single 16GB GPU" states it in its unit;
+        # "SparseGPT runtime": "in under 4.5 hours"
         spans = clause_spans(sentence)
         i = next((k for k, (a, b) in enumerate(spans) if a <= m.start() < b), None)
         return _grown(sentence, spans, i) if i is not None else (0, len(sentence), False)
@@ -152,6 +166,8 @@ def slot_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None:
     at = next((k for k, (t, _) in enumerate(stated) if t == head), None)
     if not present or (head and (at is None or not _own_word(head, stated[at][1], sentence))):
         return None
+    if _DURATION_MEASURE.fullmatch(head or "") and len(slot.terms) > 1 and len(present) < 2:
+        return None  # "training time" is not stated by "for the first time": a word that narrows it stands there too
     # Among the terms it states, the run of clauses that states the most (the head noun last).
     for n in range(len(present), 0, -1):
         for i in range(len(present) - n + 1):

@@ -798,3 +798,15 @@ def test_a_dataset_or_toolkit_of_its_own_counts_as_the_benchmark_asked(conv: Con
     assert not t.answer.refused and [c.label for c in t.citations] == ["HyperTrack"], t.answer.text
     listed = Conversation(conv.pipeline).ask("Which papers introduce a new benchmark?")
     assert "HyperTrack" in [c.label for c in listed.citations], listed.answer.text
+
+
+def test_which_of_them_state_theory_is_judged_by_their_sentences(conv: Conversation, components: Components):
+    from rag.evidence.roles import sentence_roles
+
+    listed = conv.ask("which papers use reinforcement learning for LLM reasoning?")
+    t = conv.ask("which of those come with a provable bound?")
+    kept = {c.paper_id: c for c in t.citations}
+    assert kept and set(kept) < set(ids(listed)), t.answer.text
+    for c in kept.values():  # each kept paper quoted with a sentence that states theory, not the words
+        assert any("theory" in sentence_roles(e.sentence) for e in c.evidence), (c.label, c.evidence)
+    assert "provable bound" not in t.answer.text.split("\n")[0], t.answer.text

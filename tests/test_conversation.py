@@ -829,6 +829,7 @@ def test_it_after_a_list_of_several_asks_which_listed_paper(conv: Conversation):
     assert len(listed.citations) >= 2
     t = conv.ask("what evaluation metric does it introduce?")  # was: the first listed, silently
     assert t.kind == "clarify" and not t.citations, t.answer.text
+    assert f"lists {len(listed.citations)} papers" in t.answer.text, t.answer.text
     assert [p.id for p in t.candidates] == ids(listed)[: len(t.candidates)] and len(t.candidates) >= 2
     picked = conv.ask("the first one")  # the list still counts: an answer names which
     assert ids(picked) == ids(listed)[:1], picked.answer.text

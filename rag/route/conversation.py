@@ -792,7 +792,9 @@ class Conversation:
             if res.resolved:
                 continue
             if res.paper_ids:
-                lines.append(f"Which paper do you mean by “{res.ref}”? Candidates:")
+                # "it" after a list of several: the list's papers, and how many it holds
+                said = f"{res.message[:1].upper()}{res.message[1:]}" if res.how == "earlier turn" else "Candidates"
+                lines.append(f"Which paper do you mean by “{res.ref}”? {said}:")
                 for pid in res.paper_ids:
                     p = self.papers[pid]
                     cands.append(p)

@@ -207,7 +207,9 @@ class ReferenceResolver:
                     # could mean either: ask which, naming them (the first is no more "it")
                     ref = pronouns[0].text
                     options = tuple(c.paper_id for c in listing.citations[:MAX_ASKED_BACK])
-                    msg = f"the last answer lists {len(listing.citations)} papers, so “{ref}” could be any of them"
+                    n = len(listing.citations)
+                    first = f"; the first {len(options)}" if n > len(options) else ""
+                    msg = f"the last answer lists {n} papers{first}"
                     return [], plan.spelled_out(spelled), Resolution(ref, options, "earlier turn", msg)
                 counted = any(r.kind == "plural" and r.count for r in pronouns)
                 if plural and (listing is not None or not (counted or h.one_on_one())):

@@ -897,3 +897,10 @@ def test_which_of_them_state_theory_is_judged_by_their_sentences(conv: Conversat
     for c in kept.values():  # each kept paper quoted with a sentence that states theory, not the words
         assert any("theory" in sentence_roles(e.sentence) for e in c.evidence), (c.label, c.evidence)
     assert "provable bound" not in t.answer.text.split("\n")[0], t.answer.text
+
+
+def test_three_joined_ordinals_compare_three_listed_papers(conv: Conversation):
+    listed = conv.ask("papers on LLM agents")
+    assert len(listed.citations) >= 5
+    t = conv.ask("compare the first, third and fifth")  # was a table of papers on "first, third and fifth"
+    assert t.kind == "compare" and ids(t) == [ids(listed)[0], ids(listed)[2], ids(listed)[4]], t.answer.text

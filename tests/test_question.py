@@ -528,9 +528,10 @@ def test_follow_up_ordinals_need_no_noun(cat):
         ("compare the second and fourth", [1, 3]),
         ("what about the 1st or the 3rd ones?", [0, 2]),
         ("contrast the fifth and the last paper", [4, -1]),
+        ("compare the first, the third, and the sixth ones", [0, 2, 5]),
     ],
 )
-def test_two_joined_ordinals_are_two_places(cat, question, places):
+def test_joined_ordinals_are_places_in_the_list(cat, question, places):
     refs = read_question(question, cat).refs
     assert [(r.kind, r.index) for r in refs] == [("ordinal", i) for i in places], question
 

@@ -152,10 +152,12 @@ _ORDINAL_REF = re.compile(
     re.I,
 )
 _ORDINAL_PAIR = re.compile(
-    rf"\bthe\s+(?P<a>{_V['ordinal']})\s+{_V['ordinal_joint']}\s+(?P<the>(?:the\s+)?)(?P<b>{_V['ordinal']})"
+    rf"\bthe\s+(?P<a>{_V['ordinal']})(?P<mid>(?:\s*,\s*(?:the\s+)?{_V['ordinal']})*),?"
+    rf"\s+{_V['ordinal_joint']}\s+(?P<the>(?:the\s+)?)(?P<b>{_V['ordinal']})"
     rf"(?:\s+(?:{_V['ordinal_nouns']}|{_V['ordinal_noun']}))?\b",
     re.I,
 )
+_ORDINAL_WORD = re.compile(rf"(?:the\s+)?(?P<o>{_V['ordinal']})", re.I)
 _AMOUNT_ONLY = re.compile(rf"(?:and\s+)?{_V['amount_only']}", re.I)
 _PRONOUN = re.compile(rf"{_V['pronoun']}|{_V['this_that']}\s+{_V['paper_noun']}(?!s)", re.I)
 _PLURAL = re.compile(
@@ -241,11 +243,14 @@ def _refs(query: str, catalogue: Catalogue | None, names: NameReader | None) -> 
             taken.pop()
         taken.append((m.start(), m.end()))
     for m in _ORDINAL_PAIR.finditer(query):
-        # "compare the first and third", "the 2nd and the 4th ones": two places in one list
-        for group in ("a", "b"):
-            end = m.end(group) if group == "a" else m.end()
-            start = m.start() if group == "a" else m.start("the")
-            add(start, end, PaperRef(query[start:end], "ordinal", index=_ORDINALS[m.group(group).lower()]))
+        # "compare the first and third", "the 2nd and the 4th ones", "the first, second and
+        # sixth": places in one list
+        places = [(m.start(), m.end("a"), m["a"])]
+        mid = m.start("mid")
+        places += [(mid + o.start(), mid + o.end(), o["o"]) for o in _ORDINAL_WORD.finditer(m["mid"])]
+        places.append((m.start("the"), m.end(), m["b"]))
+        for start, end, word in places:
+            add(start, end, PaperRef(query[start:end], "ordinal", index=_ORDINALS[word.lower()]))
     for m in _ORDINAL_REF.finditer(query):
         word = (m.group("ord") or m.group("fl")).lower()
         add(m.start(), m.end(), PaperRef(m.group(0), "ordinal", index=_ORDINALS[word]))

@@ -798,3 +798,109 @@ def test_a_dataset_or_toolkit_of_its_own_counts_as_the_benchmark_asked(conv: Con
     assert not t.answer.refused and [c.label for c in t.citations] == ["HyperTrack"], t.answer.text
     listed = Conversation(conv.pipeline).ask("Which papers introduce a new benchmark?")
     assert "HyperTrack" in [c.label for c in listed.citations], listed.answer.text
+
+
+# --- follow-ups bound to the papers the conversation holds (issue 32) ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("refused", "follow_up"),
+    [
+        ("any papers on knitting?", "what is its main contribution?"),
+        ("is there work on forecasting volcano eruptions?", "which datasets do they evaluate on?"),
+    ],
+)
+def test_a_pronoun_after_a_question_that_found_no_paper_refers_to_none(conv: Conversation, refused, follow_up):
+    conv.ask("Summarize DANCE")  # was: "it" = DANCE, or the papers the rest of the follow-up finds
+    assert conv.ask(refused).kind == "refusal"
+    t = conv.ask(follow_up)
+    assert t.kind == "clarify" and not t.citations, t.answer.text
+    assert f"“{refused}”, found no paper" in t.answer.text, t.answer.text
+
+
+def test_a_question_that_describes_its_own_paper_after_a_refusal_is_answered(conv: Conversation):
+    conv.ask("any papers on knitting?")
+    t = conv.ask("which paper builds a benchmark for proactive agents, and how many domains does it cover?")
+    assert [c.label for c in t.citations] == ["ProAct-75"], t.answer.text
+
+
+def test_it_after_a_list_of_several_asks_which_listed_paper(conv: Conversation):
+    listed = conv.ask("Which papers work on speech or audio?")
+    assert len(listed.citations) >= 2
+    t = conv.ask("what evaluation metric does it introduce?")  # was: the first listed, silently
+    assert t.kind == "clarify" and not t.citations, t.answer.text
+    assert f"lists {len(listed.citations)} papers" in t.answer.text, t.answer.text
+    assert [p.id for p in t.candidates] == ids(listed)[: len(t.candidates)] and len(t.candidates) >= 2
+    picked = conv.ask("the first one")  # the list still counts: an answer names which
+    assert ids(picked) == ids(listed)[:1], picked.answer.text
+
+
+def test_it_after_a_list_of_one_is_that_paper(conv: Conversation):
+    listed = conv.ask("Which papers deal with time series?")
+    assert [c.label for c in listed.citations] == ["ReAugment"], listed.answer.text
+    t = conv.ask("what problem does it solve?")
+    assert [c.label for c in t.citations] == ["ReAugment"], t.answer.text
+
+
+def test_they_after_a_list_means_exactly_its_papers(conv: Conversation):
+    conv.ask("Summarize APM")  # an older paper, not to be mixed in
+    listed = conv.ask("papers on LLM agents")
+    labels = [c.label for c in listed.citations]
+    assert len(labels) > 5  # more than the five papers a question about named papers takes
+    t = conv.ask("how large are their models?")
+    assert all(label in t.standalone for label in labels) and "APM" not in t.standalone, t.standalone
+    assert set(ids(t)) <= set(ids(listed)), t.answer.text
+
+
+def test_they_after_an_answer_about_one_paper_is_that_paper(conv: Conversation):
+    conv.ask("Summarize APM")
+    conv.ask("Which papers deal with time series?")  # one paper: ReAugment
+    t = conv.ask("which baselines do they beat?")
+    assert "APM" not in t.standalone and "ReAugment" in t.standalone, t.standalone
+
+
+def test_two_ordinals_joined_pick_two_listed_papers(conv: Conversation):
+    listed = conv.ask("Which papers work on speech or audio?")
+    assert len(listed.citations) >= 4
+    t = conv.ask("compare the second and fourth")  # was refused: "nothing in the collection is close"
+    assert t.kind == "compare" and ids(t) == [ids(listed)[1], ids(listed)[3]], t.answer.text
+    both = conv.ask("how about the 1st and the 3rd ones?")
+    first, third = listed.citations[0].label, listed.citations[2].label
+    assert first in both.standalone and third in both.standalone, both.standalone  # the comparison asked of both
+    beyond = conv.ask("and the second and the ninth?")  # not half answered: the list is shorter
+    assert not beyond.citations and f"lists {len(listed.citations)} papers" in beyond.answer.text, beyond.answer.text
+
+
+def test_an_ordinal_is_no_word_of_the_measure_asked(conv: Conversation):
+    conv.ask("Which papers work on speech or audio?")
+    t = conv.ask("how many parameters does the third paper's model have?")
+    assert "third" not in t.answer.text.split("closest")[0].lower().replace("the third", ""), t.answer.text
+
+
+@pytest.mark.parametrize(("message", "absent", "label"), [
+    ("Compare FOAM and Adam", "Adam", "FOAM"),
+    ("how does SENDAI compare with Kalman", "Kalman", "SENDAI"),
+])
+def test_a_compared_name_that_is_no_paper_is_said(conv: Conversation, message, absent, label):
+    t = conv.ask(message)  # was: the other paper answered alone, the missing side never mentioned
+    assert t.answer.text.startswith(f"No paper named {absent} is in the collection"), t.answer.text
+    assert [c.label for c in t.citations] in ([label], []), t.answer.text
+
+
+def test_which_of_them_state_theory_is_judged_by_their_sentences(conv: Conversation, components: Components):
+    from rag.evidence.roles import sentence_roles
+
+    listed = conv.ask("which papers use reinforcement learning for LLM reasoning?")
+    t = conv.ask("which of those come with a provable bound?")
+    kept = {c.paper_id: c for c in t.citations}
+    assert kept and set(kept) < set(ids(listed)), t.answer.text
+    for c in kept.values():  # each kept paper quoted with a sentence that states theory, not the words
+        assert any("theory" in sentence_roles(e.sentence) for e in c.evidence), (c.label, c.evidence)
+    assert "provable bound" not in t.answer.text.split("\n")[0], t.answer.text
+
+
+def test_three_joined_ordinals_compare_three_listed_papers(conv: Conversation):
+    listed = conv.ask("papers on LLM agents")
+    assert len(listed.citations) >= 5
+    t = conv.ask("compare the first, third and fifth")  # was a table of papers on "first, third and fifth"
+    assert t.kind == "compare" and ids(t) == [ids(listed)[0], ids(listed)[2], ids(listed)[4]], t.answer.text

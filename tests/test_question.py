@@ -523,6 +523,32 @@ def test_follow_up_ordinals_need_no_noun(cat):
     assert [(r.kind, r.index) for r in refs] == [("ordinal", 2)]
 
 
+@pytest.mark.parametrize(
+    ("question", "places"),
+    [
+        ("compare the second and fourth", [1, 3]),
+        ("what about the 1st or the 3rd ones?", [0, 2]),
+        ("contrast the fifth and the last paper", [4, -1]),
+        ("compare the first, the third, and the sixth ones", [0, 2, 5]),
+    ],
+)
+def test_joined_ordinals_are_places_in_the_list(cat, question, places):
+    refs = read_question(question, cat).refs
+    assert [(r.kind, r.index) for r in refs] == [("ordinal", i) for i in places], question
+
+
+@pytest.mark.parametrize(
+    ("question", "measure"),
+    [("what's the fifth one's size?", "size"), ("how many parameters does the 2nd paper's model have?", "model")],
+)
+def test_a_place_in_the_list_is_no_word_of_the_measure(cat, question, measure):
+    plan = read_question(question, cat)
+    slot = plan.ask.slot
+    assert slot is not None and measure in slot.name, (question, slot)
+    for place in ("fifth", "2nd"):
+        assert place not in slot.name and place not in plan.topic.text, (question, slot, plan.topic.text)
+
+
 # Each ordinal class of vocabulary/reader.toml refers to one place in the last answer's list, each
 # counting class to one number of papers: every row of every class reads as its class means.
 READER_WORDS = Vocabulary(ROOT / "rag" / "question" / "vocabulary" / "reader.toml")

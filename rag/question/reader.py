@@ -151,6 +151,13 @@ _ORDINAL_REF = re.compile(
     rf"(?:\s+{_V['ordinal_noun']}|(?=\s*[?.!,]*\s*$))|\bthe\s+(?P<fl>{_V['pair_ordinal']})",
     re.I,
 )
+_ORDINAL_PAIR = re.compile(
+    rf"\bthe\s+(?P<a>{_V['ordinal']})(?P<mid>(?:\s*,\s*(?:the\s+)?{_V['ordinal']})*),?"
+    rf"\s+{_V['ordinal_joint']}\s+(?P<the>(?:the\s+)?)(?P<b>{_V['ordinal']})"
+    rf"(?:\s+(?:{_V['ordinal_nouns']}|{_V['ordinal_noun']}))?\b",
+    re.I,
+)
+_ORDINAL_WORD = re.compile(rf"(?:the\s+)?(?P<o>{_V['ordinal']})", re.I)
 _AMOUNT_ONLY = re.compile(rf"(?:and\s+)?{_V['amount_only']}", re.I)
 _PRONOUN = re.compile(rf"{_V['pronoun']}|{_V['this_that']}\s+{_V['paper_noun']}(?!s)", re.I)
 _PLURAL = re.compile(
@@ -235,6 +242,15 @@ def _refs(query: str, catalogue: Catalogue | None, names: NameReader | None) -> 
             add(m.start(), m.end(), PaperRef(m.group(0), "number", index=int(n)))
             taken.pop()
         taken.append((m.start(), m.end()))
+    for m in _ORDINAL_PAIR.finditer(query):
+        # "compare the first and third", "the 2nd and the 4th ones", "the first, second and
+        # sixth": places in one list
+        places = [(m.start(), m.end("a"), m["a"])]
+        mid = m.start("mid")
+        places += [(mid + o.start(), mid + o.end(), o["o"]) for o in _ORDINAL_WORD.finditer(m["mid"])]
+        places.append((m.start("the"), m.end(), m["b"]))
+        for start, end, word in places:
+            add(start, end, PaperRef(query[start:end], "ordinal", index=_ORDINALS[word.lower()]))
     for m in _ORDINAL_REF.finditer(query):
         word = (m.group("ord") or m.group("fl")).lower()
         add(m.start(), m.end(), PaperRef(m.group(0), "ordinal", index=_ORDINALS[word]))
@@ -509,6 +525,16 @@ def _without(text: str, phrases: Sequence[str], instead: str = "") -> str:
     for p in phrases:
         text = re.sub(rf"(?<![\w-]){re.escape(p)}(?![\w-])", f" {instead} ", text, flags=re.I)
     return text
+
+
+def _without_placed(text: str, placed: Sequence[str]) -> str:
+    """``text`` without the references that place a paper in a list ("the fourth one", "[2]"),
+    each with or without its article and with its possessive ("fourth one's size" -> " size"): a
+    frame peeled off before them may have taken the article."""
+    for p in placed:
+        bare = re.sub(r"^the\s+", "", p.strip(), flags=re.I)
+        text = re.sub(rf"(?<![\w-])(?:the\s+)?{re.escape(bare)}(?:['’]s)?(?![\w-])", " ", text, flags=re.I)
+    return re.sub(r"\s+", " ", text)
 
 
 def _of_reference(refs: Sequence[PaperRef], x: str) -> bool:
@@ -1014,6 +1040,11 @@ class Reader:
         # paper is described (vocabulary describing_frame); "remember" is no word of the topic
         framed = _DESCRIBING.sub("", framed.strip(), count=1) if _DESCRIBING.match(framed.strip()) else framed
         topic_text, number = split_frame(framed, plural_heads=not names_papers)
+        placed = [r.text for r in refs if r.kind in ("ordinal", "number")]
+        if placed and content_terms(rest := _without_placed(topic_text, placed)):
+            # "what's the fourth one's size?": the frame took "what's the", and "fourth one's" is
+            # no word of the topic (its slot is the size, not a "fourth size")
+            topic_text = rest.strip()
         if number == "many":  # "their code", "these abstracts": in a set question they mean the papers asked for
             refs = [r for r in refs if r.kind != "pronoun" and (r.kind != "plural" or r.count)]
         header["refs"] = tuple(refs)
@@ -1021,6 +1052,7 @@ class Reader:
         distinct = {pid for r in papers for pid in r.paper_ids} | {f"#{r.index}" for r in papers if not r.paper_ids}
         # a detail in a paper's name is none asked ("What speedup does Gating Dropout report?")
         unnamed = _without(query, [r.text for r in refs if r.kind in ("name", "id")], "it")
+        unnamed = _without_placed(unnamed, placed) if placed else unnamed
         kind = asked_detail(unnamed)
         if kind and len(asked) == 1 and _DESCRIBING.match(query.strip()):
             kind = ""  # "I remember a paper showing that picking hyperparameters online is a pitfall"
@@ -1052,14 +1084,17 @@ class Reader:
         guess = GUESSED_SIZE.search(query) if referred and is_polar and not kind else None
         if guess:
             detail, is_polar = Detail("model size", guess.group(0)), False
-        ask = read_ask(query, number=number, roles=roles, summary=summary,
-                       names=tuple(r.text for r in refs if r.kind in ("name", "id")))
+        # "what's the fourth one's size?" asks the size: the place in the list is no word of the ask
+        ask = read_ask(_without_placed(query, placed).strip() if placed else query, number=number, roles=roles,
+                       summary=summary, names=tuple(r.text for r in refs if r.kind in ("name", "id")))
         if not aspect and names and _IDENTITY.match(query):
             # "What is HyperTrack?": the sentence that says what it is ("we introduce HyperTrack, a
             # large-scale dataset ..."), as "what does DGSA stand for?" asks the one that spells it out
             ask = replace(ask, definition=True, roles=ask.roles | {"method"})
         if detail is not None:
-            ask = replace(ask, slot=read_slot(query, amount=ask.amount, detail=detail,
+            # "the fourth one's size": the place in the list is no word of the measure asked
+            slotted = _without_placed(query, placed) if placed else query
+            ask = replace(ask, slot=read_slot(slotted, amount=ask.amount, detail=detail,
                                               guess=guess.group(0) if guess else ""))
         base = AskPlan(
             **header,

@@ -68,6 +68,10 @@ EMPTY_QUESTION = "Please ask a question about the papers in the collection."
 _DATA_ROW = next(r for r in ROWS if r.key == "data")
 MAIN_POINTS = "What problem does it address, what does it propose, and what results does it report?"
 """What to quote from a paper when a question names it but asks for nothing in particular."""
+ROLE_STATED = {"theory": "a theoretical result (a proof, a bound or a guarantee)"}
+"""How a check within a list says what a paper must state when it asks a role
+(:attr:`rag.question.plan.Topic.role`): "None of the 6 papers ... states a theoretical result ..."."""
+
 EXCLUSION_COVERAGE = 0.5
 """IDF-weighted share of an excluded word's forms ("agent settings" -> agent) that puts a paper out,
 and of the rest of an artifact question's topic ("speech" of "a new speech dataset") that keeps one in."""
@@ -517,14 +521,19 @@ class AnswerPipeline:
         :func:`rag.evidence.roles.sentence_roles`) as the paper's own: not a background or gap
         sentence about the field ("Standard analyses give no guarantee"), unless the authors speak
         in it ("In this work, we provide a theoretical study")."""
+        return self._playing(role, paper) is not None
+
+    def _playing(self, role: str, paper: Paper) -> Sentence | None:
+        """The first sentence of ``paper``'s abstract that plays ``role`` as the paper's own
+        (:meth:`_plays`), or ``None``."""
         moves = self.evidence.moves(paper)
         for x in self.evidence.sentences(paper)[0]:
             move = moves.get(x.start, "unknown")
             if role in sentence_roles(x.text, move) and (
                 move not in ("background", "gap") or FIRST_PERSON.search(x.text)
             ):
-                return True
-        return False
+                return x
+        return None
 
     def _excluded(self, topic: Topic, hits: Sequence[PaperHit]) -> list[PaperHit]:
         """The ``hits`` the question's exclusion puts out ("outside of agent settings"), in their
@@ -910,7 +919,14 @@ class AnswerPipeline:
         scores = {h.paper.id: h.score for h in retrieval.hits}
         order = sorted(listed, key=lambda p: (-scores.get(p, 0.0), p))
 
+        role = "" if available else plan.topic.role
+
         def stating(paper_id: str) -> Evidence | None:
+            if role:
+                # "which of them have theoretical guarantees?": a sentence of the paper's own that
+                # plays the role (a proof, a bound; rag.evidence.roles), not one with the words
+                said = self._playing(role, self.catalogue[paper_id])
+                return Evidence(paper_id, said.text, said.start, said.end, 1.0) if said is not None else None
             for s in self.evidence.sentences(self.catalogue[paper_id])[0]:
                 spans = [availability_span(s.text, available)] if available else [
                     states_terms(s.text, terms) for terms in alternatives
@@ -924,6 +940,8 @@ class AnswerPipeline:
         timings.evidence = time.perf_counter() - t
         unstated = [self.catalogue[p].label for p in order if p not in dict(found)]
         asked = " or ".join(f"“{' '.join(t)}”" for t in alternatives)
+        if role:
+            asked = ROLE_STATED.get(role, f"a {role} of its own")
         one = len(found) == 1
         if available:
             verb = f"makes its {available} available" if one else f"make their {available} available"

@@ -451,8 +451,9 @@ class Conversation:
             return self._refusal_turn(plan, self._no_match(fplan), t0, fplan)
         if isinstance(plan, TablePlan):
             return self._table(plan, fplan, t0, stop=stop)
+        absent: tuple[str, ...] = ()
         if isinstance(plan, ComparePlan):
-            turn = self._compare(plan, fplan, t0, on_token=on_token, stop=stop)
+            turn, absent = self._compare(plan, fplan, t0, on_token=on_token, stop=stop)
             if turn is not None or plan.otherwise is None:
                 return turn or self._refusal_turn(plan, REFUSAL, t0, fplan)
             plan = plan.otherwise
@@ -466,7 +467,18 @@ class Conversation:
         if isinstance(plan, SimilarPlan):
             return self._similar(plan, fplan, t0)
         assert isinstance(plan, AskPlan)
-        return self._answer(plan, fplan, t0, shown, top_k=top_k, on_token=on_token, stop=stop)
+        turn = self._answer(plan, fplan, t0, shown, top_k=top_k, on_token=on_token, stop=stop)
+        return self._say_absent(turn, absent) if absent else turn
+
+    def _say_absent(self, turn: Turn, absent: Sequence[str]) -> Turn:
+        """``turn`` (the answer about the other side of a comparison) opening with the names it
+        compared that are no paper of the collection: "Compare DetectGPT and Whisper" says "No
+        paper named Whisper is in the collection" before answering about DetectGPT alone."""
+        names = " or ".join(absent)
+        about = [c.label for c in turn.citations]
+        rest = f", so this answers about {about[0]} alone" if len(about) == 1 else ""
+        said = f"No paper named {names} is in the collection{rest}."
+        return replace(turn, answer=replace(turn.answer, text=f"{said}\n\n{turn.answer.text}"))
 
     def _reply(self, plan: Reply, fplan: FilterPlan, t0: float) -> Turn:
         """The reply to a message that asks nothing of the papers."""
@@ -505,6 +517,9 @@ class Conversation:
             return self._refusal_turn(plan, text, t0, fplan, standalone=standalone)
         if not ids and not plan.english and not plan.topic.text:
             return self._refusal_turn(plan, f"{REFUSAL} {NOT_ENGLISH}", t0, fplan)
+        if len(ids) > (kw.get("top_k") or self.pipeline.settings.retrieval.top_k):
+            # "how big were those models?" after a list of six: each paper of the list, not the first five
+            kw["top_k"] = len(ids)
         ans = self.pipeline.answer(plan, papers=ids, allowed=allowed, scope=fplan.scope, **kw)
         ans = replace(self.renumber(ans), question=plan.asked, note=self._note(fplan, ans.note))
         if ans.refused and fplan.scope and fplan.scope not in ans.text:  # none of the list answers
@@ -522,9 +537,12 @@ class Conversation:
         *,
         on_token: Callable[[str], None] | None = None,
         stop: threading.Event | None = None,
-    ) -> Turn | None:
-        """A comparison turn, or ``None`` when the question compares one paper with something that
-        is not a paper of the collection (it is then answered as a question about that paper);
+    ) -> tuple[Turn | None, tuple[str, ...]]:
+        """``(turn, absent)``: a comparison turn, or ``None`` when the question compares one paper
+        with something that is not a paper of the collection (it is then answered as a question
+        about that paper); ``absent``: the sides that name a paper the collection does not hold
+        (a name the question states, :attr:`rag.question.plan.Plan.rare`, that resolves to no
+        paper: "Whisper" of "Compare DetectGPT and Whisper"), to be said before that answer.
         ``on_token`` and ``stop``: for the LLM's paragraph."""
         pair, ok = self.resolver.pair(plan)
         if not ok:
@@ -533,9 +551,12 @@ class Conversation:
             # one about the other paper.
             unclear = [r for r in pair if not r.resolved and (r.paper_ids or r.how in ("number", "earlier turn"))]
             if unclear:
-                return self._clarify(plan, unclear, t0, "compare")
-            return None
-        return self._compare_ids(plan, [r.paper_ids[0] for r in pair], fplan, t0, on_token=on_token, stop=stop)
+                return self._clarify(plan, unclear, t0, "compare"), ()
+            names = {n.lower() for n in (*plan.rare, *plan.search.unmatched)}
+            absent = tuple(r.ref for r in pair if not r.paper_ids and r.ref.strip().lower() in names)
+            return None, absent
+        ids = [r.paper_ids[0] for r in pair]
+        return self._compare_ids(plan, ids, fplan, t0, on_token=on_token, stop=stop), ()
 
     def _compare_ids(
         self,
@@ -771,7 +792,9 @@ class Conversation:
             if res.resolved:
                 continue
             if res.paper_ids:
-                lines.append(f"Which paper do you mean by “{res.ref}”? Candidates:")
+                # "it" after a list of several: the list's papers, and how many it holds
+                said = f"{res.message[:1].upper()}{res.message[1:]}" if res.how == "earlier turn" else "Candidates"
+                lines.append(f"Which paper do you mean by “{res.ref}”? {said}:")
                 for pid in res.paper_ids:
                     p = self.papers[pid]
                     cands.append(p)

@@ -26,10 +26,27 @@ from store.papers import Paper
 if TYPE_CHECKING:
     from rag.route.answer import AnswerPipeline
 
-__all__ = ["MAX_COMPARED", "AnswerPipelineSource", "Reading", "ReferenceResolver", "Resolution", "display_name"]
+__all__ = [
+    "MAX_COMPARED",
+    "MAX_REFERRED",
+    "AnswerPipelineSource",
+    "Reading",
+    "ReferenceResolver",
+    "Resolution",
+    "display_name",
+]
 
 MAX_COMPARED = 5
 """Most papers one comparison puts side by side (columns of its table); more named are left out."""
+
+MAX_REFERRED = 12
+"""Most papers "they", "those models" or a detail with no topic ("who are the authors?") is asked
+of: every paper of the previous answer, which lists at most ``retrieval.max_set_size`` (12 by
+default); the same bound as the ordinals the reader knows ("the twelfth one")."""
+
+MAX_ASKED_BACK = 6
+"""Most listed papers named when "it" after a list of several is asked back (the ones first in the
+list; the rest are reached as "the seventh one" or by name): six lines keep the question short."""
 
 
 @dataclass(frozen=True)
@@ -163,7 +180,7 @@ class ReferenceResolver:
                 pid = listed[r.index].paper_id
                 ids.append(pid)
                 spelled[r] = display_name(self.papers[pid])
-        if not ids and unlisted is not None:
+        if unlisted is not None:  # "what about the first and the ninth?" after a list of four: said, not half answered
             return [], plan.spelled_out(spelled), unlisted
         described = any(r.kind == "description" for r in plan.refs)
         if not ids and described:
@@ -181,15 +198,40 @@ class ReferenceResolver:
             # "What does the SAT paper propose, and how much does it improve?": "it" is the paper
             # the question describes, not one of an earlier turn.
             pronouns = [] if described else [r for r in plan.refs if r.kind in ("pronoun", "plural")]
+            listing = h.listing()
+            refused = h.refused_search()
             if pronouns and recent:
                 plural = any(r.kind == "plural" for r in pronouns)
-                discussed = h.discussed() if plural else recent
+                if not plural and listing is not None and len(listing.citations) > 1:
+                    # "is there a paper on federated learning?" listed two; "what does it propose?"
+                    # could mean either: ask which, naming them (the first is no more "it")
+                    ref = pronouns[0].text
+                    options = tuple(c.paper_id for c in listing.citations[:MAX_ASKED_BACK])
+                    n = len(listing.citations)
+                    first = f"; the first {len(options)}" if n > len(options) else ""
+                    msg = f"the last answer lists {n} papers{first}"
+                    return [], plan.spelled_out(spelled), Resolution(ref, options, "earlier turn", msg)
+                counted = any(r.kind == "plural" and r.count for r in pronouns)
+                if plural and (listing is not None or not (counted or h.one_on_one())):
+                    # "how big were those models?": exactly the papers of the previous answer (a
+                    # list, or the paper it was about), not one of an older turn besides; "both",
+                    # or "they" after "summarize X" and "and Y?", mean the two papers discussed
+                    discussed = recent
+                else:
+                    discussed = h.discussed() if plural else recent
                 many = plural and len(discussed) > 1
-                chosen = [c.paper_id for c in (discussed[:3] if many else recent[:1])]
+                chosen = [c.paper_id for c in (discussed[:MAX_REFERRED] if many else recent[:1])]
                 ids.extend(chosen)
                 label = " and ".join(display_name(self.papers[p]) for p in chosen)
                 for r in pronouns:
                     spelled[r] = label
+            elif pronouns and refused is not None:
+                # "is there a paper on protein folding?" (refused), then "does it release the
+                # weights?": "it" is no paper of an older answer, nor whatever the rest finds
+                ref = pronouns[0].text
+                asked = refused.question.strip()
+                msg = f"the previous question, “{asked}”, found no paper, so “{ref}” refers to no paper"
+                return [], plan.spelled_out(spelled), Resolution(ref, (), "earlier turn", msg)
             elif pronouns and not plan.content_beyond_pronouns:
                 ref = pronouns[0].text
                 msg = f"nothing was cited before, so “{ref}” refers to no paper"
@@ -198,7 +240,7 @@ class ReferenceResolver:
                 # "who are the authors?", "when was the paper published?", "how many tasks?": a detail
                 # or measure with no topic of its own is asked of the papers of the previous answer,
                 # as "their authors" would be
-                chosen = [c.paper_id for c in recent[:3]]
+                chosen = [c.paper_id for c in recent[:MAX_REFERRED]]
                 ids.extend(chosen)
                 label = " and ".join(display_name(self.papers[p]) for p in chosen)
                 return list(dict.fromkeys(ids)), f"{plan.query.strip().rstrip('?.! ')} — {label}?", None
@@ -312,7 +354,12 @@ class ReferenceResolver:
             # "Which paper studies ride-hailing, and what does it improve?" as a first question:
             # nothing was cited, so "it" can only be the paper the message describes
             return Reading(alone)
-        if unresolved is not None or not ids:
+        several = unresolved is not None and len(unresolved.paper_ids) > 1
+        if several and unresolved is not None:
+            # "it" after a list of several: weighed against each listed paper (the best of them);
+            # if the message's own reading loses, which one is asked back
+            ids = list(unresolved.paper_ids)
+        elif unresolved is not None or not ids:
             return Reading(plan)
         pipeline = self.pipeline
         topic = alone.topic
@@ -321,7 +368,7 @@ class ReferenceResolver:
             return Reading(plan)
         found = retrieval.hits[0].paper
         if found.id in ids:  # both readings find the paper; a frame that asks for one reads it as asked
-            return Reading(alone if plan.seeks else plan)
+            return Reading(alone if plan.seeks or several else plan)
         ask = topic.ask
 
         follow = max(self._best(ask, self.papers[p]) for p in ids)
@@ -442,13 +489,14 @@ class ReferenceResolver:
         assert isinstance(prev.plan, AskPlan)
         x = follow.target
         refs: tuple[PaperRef, ...] = follow.target_refs
-        ordinal = next((r for r in plan.refs if r.kind == "ordinal" and r.index is not None), None)
-        if ordinal is not None and ordinal.index is not None and not self.history.listed(ordinal.index):
+        ordinals = [r.index for r in plan.refs if r.kind == "ordinal" and r.index is not None]
+        if ordinals and any(not self.history.listed(i) for i in ordinals):
             return plan, ""  # "and the ninth one?" after a list of four: referred() says the list is shorter
-        if ordinal is not None and ordinal.index is not None and (listed := self.history.listed(ordinal.index)):
-            pid = listed[ordinal.index].paper_id
-            x = self._named(pid)
-            refs = (PaperRef(self.papers[pid].label, "name", (pid,)),)
+        if ordinals:
+            # "and the second one?"; "how about the 2nd and 4th ones?": each of them
+            pids = list(dict.fromkeys(self.history.listed(i)[i].paper_id for i in ordinals))
+            x = " and ".join(self._named(p) for p in pids)
+            refs = tuple(PaperRef(self.papers[p].label, "name", (p,)) for p in pids)
         # "I mean the deepfake one", "what about the paper on causal discovery?": the paper the
         # description finds, as when a yes/no question describes it (clearly ahead, or the only one
         # of the latest answer that states it); else the description stays words of a topic
@@ -516,6 +564,11 @@ class ReferenceResolver:
             elif r.kind == "ordinal" and r.index is not None and (listed := h.listed(r.index)):
                 ids.append(listed[r.index].paper_id)
         ids = list(dict.fromkeys(ids))
+        beyond = next(
+            (r for r in plan.refs if r.kind == "ordinal" and r.index is not None and not h.listed(r.index)), None
+        )
+        if beyond is not None:  # "compare the first and the fifth" after a list of four
+            return [Resolution(beyond.text, (), "earlier turn", h.beyond(beyond.text))], False
         if len(ids) >= 2:  # "compare A, B and C", "which performs best among A, B and C": all three
             return [Resolution(self.papers[p].label, (p,), "name") for p in ids[:MAX_COMPARED]], True
         if not ids and plan.set_topic is not None:  # "the two federated learning papers": the two likeliest
@@ -529,11 +582,6 @@ class ReferenceResolver:
             if len(listed := h.listed(first.count - 1)) >= first.count:
                 return [Resolution(c.label, (c.paper_id,), "earlier turn") for c in listed[: first.count]], True
             return [Resolution(first.text, (), "earlier turn", h.beyond(first.text))], False
-        beyond = next(
-            (r for r in plan.refs if r.kind == "ordinal" and r.index is not None and not h.listed(r.index)), None
-        )
-        if beyond is not None:  # "compare the first and the fifth" after a list of four
-            return [Resolution(beyond.text, (), "earlier turn", h.beyond(beyond.text))], False
         discussed = h.discussed()
         plural = [r.text.lower() for r in plan.refs if r.kind == "plural"]
         if not ids and plural and len(discussed) >= 2:

@@ -10,7 +10,7 @@ from typing import Literal
 
 from rag.citations import MARKER, format_marker
 from rag.evidence.table import PaperTable
-from rag.question.plan import Plan
+from rag.question.plan import AskPlan, Plan
 from rag.route.compare import ComparisonTable
 from rag.route.related_work import RelatedWork
 from rag.route.similar import Related
@@ -111,7 +111,11 @@ def _picked_by_position(turn: Turn) -> bool:
     one", "[1] and [3]" (:class:`rag.question.plan.PaperRef` ``ordinal``, ``number``, or a counted
     ``plural`` that takes the first of a list)."""
     refs = getattr(turn.plan, "refs", ()) if turn.plan is not None else ()
-    return any(r.kind in ("ordinal", "number") or (r.kind == "plural" and r.first) for r in refs)
+    if any(r.kind in ("ordinal", "number") or (r.kind == "plural" and r.first) for r in refs):
+        return True
+    # "how about the 1st and the 3rd ones?" asks the previous question again of the papers it
+    # places, named in the plan it answered: papers the question names are no list of their own
+    return not turn.within and any(r.kind in ("name", "id") for r in refs)
 
 
 @dataclass
@@ -138,13 +142,66 @@ class History:
         """Citations of the latest turn that cited anything (order of the answer), or the papers a
         later refused question was asked of (:attr:`Turn.about`: "and how much does it improve?"
         after "PrefixRL: what benchmarks?" was refused asks PrefixRL; a paper never cited is given
-        with number 0 and its id as label, for its id)."""
+        with number 0 and its id as label, for its id). ``[]`` when a later question of the
+        collection found no paper (:meth:`found_nothing`): "it" after "is there a paper on protein
+        folding?" was refused is no paper of an older answer."""
+        t = self.latest()
+        if t is None:
+            return []
+        return list(t.citations) if t.citations else [self._citation_of(p) for p in t.about]
+
+    def latest(self) -> Turn | None:
+        """The turn :meth:`recent` draws its papers from: the latest that cited papers or refused a
+        question asked of papers (:attr:`Turn.about`); ``None`` when there is none, or a question of
+        the collection refused after it (:meth:`found_nothing`) ended what "it" and "they" can mean."""
         for t in reversed(self.turns):
-            if t.citations:
-                return list(t.citations)
-            if t.about:
-                return [self._citation_of(p) for p in t.about]
-        return []
+            if t.citations or t.about:
+                return t
+            if self.found_nothing(t):
+                return None
+        return None
+
+    @staticmethod
+    def found_nothing(turn: Turn) -> bool:
+        """Whether ``turn`` refused a question asked of the whole collection ("is there a paper on
+        protein folding?" with none on it): a question of no paper, no earlier list ("which of them
+        ...?" refused names the list's papers as checked) and no named or referred paper."""
+        plan = turn.plan
+        return (
+            turn.kind == "refusal"
+            and not turn.citations
+            and not turn.about
+            and not turn.within
+            and isinstance(plan, AskPlan)
+            and bool(plan.topic.text)
+            and not plan.refs
+            and plan.follow is None
+        )
+
+    def refused_search(self) -> Turn | None:
+        """The refused question of the collection that ended what "it" and "they" can mean
+        (:meth:`found_nothing`), when it is later than every turn that cited papers; else ``None``."""
+        for t in reversed(self.turns):
+            if t.citations or t.about:
+                return None
+            if self.found_nothing(t):
+                return t
+        return None
+
+    def listing(self) -> Turn | None:
+        """The latest turn :meth:`recent` draws from when it listed papers found for a topic ("is
+        there a paper on federated learning?", "which of them use RL?", a summary of the papers on
+        a topic), not papers the question named or referred to; ``None`` otherwise. "it" after a
+        list of several asks which one; "they", "those models" mean exactly its papers."""
+        t = self.latest()
+        if t is None or not t.citations or t.kind not in ("answer", "summary", "table", "related_work"):
+            return None
+        plan = t.plan
+        if t.within:
+            return t
+        if plan is None or plan.refs or (isinstance(plan, AskPlan) and plan.follow is not None):
+            return None
+        return t
 
     def _citation_of(self, paper_id: str) -> Citation:
         """The citation of ``paper_id`` in this conversation, or a stand-in (number 0) if never cited."""
@@ -158,6 +215,8 @@ class History:
         ``n`` are gathered (after a list, "the second one" and "and the first one?", those two)."""
         out: dict[str, Citation] = {}
         for t in reversed(self.turns):
+            if not out and self.found_nothing(t):
+                return []  # "they" after a question that found no paper: none of an older answer
             if not out and len(t.citations) >= n:
                 return list(t.citations)
             for c in t.citations:

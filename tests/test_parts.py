@@ -49,6 +49,13 @@ from tests.fakes import FakeEvidence, FakeRetriever
         ),
         ("tokenizers or vocabularies", ()),
         ("state-of-the-art language models", ()),
+        # a relative clause describes the head before it in other words: no part a paper must state
+        (
+            "object detectors for satellite images that were captured at night",
+            (("object detectors", "satellite images"),),
+        ),
+        ("federated optimizers, where each client runs local steps on its own data", ()),
+        ("graph kernels whose features are learned from random walks over the nodes", ()),
     ],
 )
 def test_a_topic_is_read_as_alternatives_of_parts(topic, parts):

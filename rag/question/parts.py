@@ -162,14 +162,15 @@ def _segments(alternative: str) -> list[str]:
     ]
 
 
-def topic_parts(topic: str) -> tuple[tuple[str, ...], ...]:
+def topic_parts(topic: str, *, several: bool = True) -> tuple[tuple[str, ...], ...]:
     """Each alternative of a topic as the parts a paper must all state.
 
     The alternatives are the topic's facets (:func:`rag.question.phrasing.facets`; none: the topic
     is one alternative), after what the topic contrasts its papers with is cut ("instead of growing
-    them greedily") and so is a relative clause after its head (``part_clause``: "valid prediction
-    intervals for time series whose distribution drifts over time" -> ``(("valid prediction
-    intervals", "time series"),)``), which describes the head in other words. An alternative
+    them greedily") and, in a topic that asks for several papers, so is a relative clause after its
+    head (``part_clause``: "valid prediction intervals for time series whose distribution drifts
+    over time" -> ``(("valid prediction intervals", "time series"),)``), which describes the head
+    in other words (in a description of one paper it says which paper). An alternative
     joined to its neighbour by "or" or "and" that has no relating preposition shares the other
     parts of that neighbour (coordination ellipsis): "differentially private training of decision
     trees or random forests" -> ``(("differentially private training", "decision trees"),
@@ -178,6 +179,8 @@ def topic_parts(topic: str) -> tuple[tuple[str, ...], ...]:
 
     Args:
         topic: The topic text (frame removed), as :attr:`rag.question.plan.Topic.text`.
+        several: The question asks for several papers (:attr:`rag.question.plan.Topic.number`
+            ``many``): a relative clause after the head is cut.
 
     Returns:
         One tuple of parts per alternative, in order; ``()`` when no alternative has two parts
@@ -186,7 +189,7 @@ def topic_parts(topic: str) -> tuple[tuple[str, ...], ...]:
     cut = _CONTRAST.search(topic)
     if cut and content_terms(topic[: cut.start()]):
         topic = topic[: cut.start()].strip(" ,;")
-    clause = _CLAUSE_OPENER.search(topic)
+    clause = _CLAUSE_OPENER.search(topic) if several else None
     if clause and content_terms(topic[: clause.start()]):
         # a relative clause describes the head before it in other words ("time series whose
         # distribution drifts over time", "sparse expert models, where a router sends each token

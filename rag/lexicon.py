@@ -362,15 +362,24 @@ def load_glossary(path: Path = GLOSSARY) -> list[tuple[str, str, str]]:
 @functools.cache
 def _same_words() -> dict[str, frozenset[str]]:
     """Term keys of the one-word ``same`` and ``sense`` rows of the glossary, each to the keys of
-    the words it names the same thing as ("weights" -> {"paramet"}), both ways."""
+    the words it names the same thing as ("weights" -> {"paramet"}), both ways. A word is keyed in
+    its singular and plural forms, whose index forms may differ ("embedding" is read as the verb
+    "embed", "embeddings" as the noun)."""
     out: dict[str, set[str]] = defaultdict(set)
     for rel, term, expansion in load_glossary():
         if rel in ("same", "sense") and " " not in term and " " not in expansion:
-            a, b = term_key(term), term_key(expansion)
-            if a != b:
-                out[a].add(b)
-                out[b].add(a)
+            for a in _number_keys(term):
+                for b in _number_keys(expansion):
+                    if a != b:
+                        out[a].add(b)
+                        out[b].add(a)
     return {k: frozenset(v) for k, v in out.items()}
+
+
+def _number_keys(word: str) -> set[str]:
+    """The term keys of ``word`` and of its plural or singular ("embedding", "embeddings")."""
+    other = word[:-1] if word.endswith("s") and not word.endswith("ss") else f"{word}s"
+    return {term_key(word), term_key(other)}
 
 
 def same_keys(term: str) -> frozenset[str]:

@@ -75,8 +75,9 @@ class Retriever(Protocol):
         """``(len(texts), d)`` unit embeddings of question texts, abbreviations spelled out."""
         ...
 
-    def coverages(self, question: str, pids: Sequence[str]) -> list[float]:
-        """IDF-weighted share of the question's terms each paper contains, in [0, 1]."""
+    def coverages(self, question: str, pids: Sequence[str], *, senses: bool = False) -> list[float]:
+        """IDF-weighted share of the question's terms each paper contains, in [0, 1] (``senses``: a
+        term is also stated by the glossary's other words for it)."""
         ...
 
     def document_frequency(self, term: str) -> int:

@@ -125,8 +125,9 @@ class FakeRetriever:
         """``(len(texts), DIMENSION)`` hashed bags of words, unit rows (no abbreviation spelled out)."""
         return self.embedder.embed(list(texts))
 
-    def coverages(self, question: str, pids: Sequence[str]) -> list[float]:
-        """The share of ``question`` in each paper of ``pids`` (unweighted: no IDF, no stemming)."""
+    def coverages(self, question: str, pids: Sequence[str], *, senses: bool = False) -> list[float]:
+        """The share of ``question`` in each paper of ``pids`` (unweighted: no IDF, no stemming, no
+        glossary senses)."""
         return [self._share(question, pid) for pid in pids]
 
     def document_frequency(self, term: str) -> int:

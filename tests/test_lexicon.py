@@ -135,6 +135,15 @@ def test_a_sense_row_states_a_word_in_sentences_but_indexes_nothing():
     assert "weights" not in Lexicon(docs).expansions(docs[0])
 
 
+@pytest.mark.parametrize("word", ["embedding", "embeddings", "Embeddings"])
+def test_a_sense_row_names_a_word_in_its_singular_and_plural(word):
+    # "embedding" is read as the verb "embed", "embeddings" as the noun: both are "representations"
+    from rag.lexicon import same_keys, term_key
+
+    assert {term_key("representation"), term_key("representations")} <= same_keys(word.lower())
+    assert term_key(word.lower()) in same_keys("representations")
+
+
 def test_a_phrase_is_stated_only_by_its_words_side_by_side():
     from rag.lexicon import states_phrase
 

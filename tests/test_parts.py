@@ -49,10 +49,26 @@ from tests.fakes import FakeEvidence, FakeRetriever
         ),
         ("tokenizers or vocabularies", ()),
         ("state-of-the-art language models", ()),
+        # a relative clause describes the head before it in other words: no part a paper must state
+        (
+            "object detectors for satellite images that were captured at night",
+            (("object detectors", "satellite images"),),
+        ),
+        ("federated optimizers, where each client runs local steps on its own data", ()),
+        ("graph kernels whose features are learned from random walks over the nodes", ()),
     ],
 )
 def test_a_topic_is_read_as_alternatives_of_parts(topic, parts):
     assert topic_parts(topic) == parts
+
+
+def test_a_relative_clause_stays_in_a_description_of_one_paper():
+    # in a description of one paper the clause says which paper: its words stay in the part
+    topic = "contrastive distillation for speech encoders that goes beyond matching pooled vectors"
+    assert topic_parts(topic, several=False) == (
+        ("contrastive distillation", "speech encoders that goes beyond matching pooled vectors"),
+    )
+    assert topic_parts(topic) == (("contrastive distillation", "speech encoders"),)
 
 
 @pytest.mark.parametrize(

@@ -506,6 +506,16 @@ def test_both_spellings_of_a_hyphenated_word_meet_the_same_papers(extractive, ty
     assert all(scores[0].get(pid, 0) > 0 and scores[1].get(pid, 0) > 0 for pid in stated)
 
 
+def test_a_part_is_stated_by_the_glossarys_other_word_for_one_of_its_words(extractive):
+    # SGB-IB writes "fine-grained representations", no "embeddings": the parts of a topic are
+    # checked with the glossary's senses ("embedding" / "representation"); the index is not widened
+    retriever = extractive.retriever
+    sgb = next(pid for pid, p in retriever.papers.items() if p.label == "SGB-IB")
+    assert retriever.coverages("fine-grained embeddings", [sgb])[0] < 1.0
+    assert retriever.coverages("fine-grained embeddings", [sgb], senses=True)[0] == 1.0
+    assert sgb not in retriever.lexical("embeddings", 40)
+
+
 def test_a_word_is_not_stated_by_the_word_it_derives_from(extractive):
     # The SAT hypergraph paper writes "reinforce" and "learning", no "reinforcement": Snowball
     # gives "reinforce" and "reinforcement" one stem, but the paper does not state the field.

@@ -32,7 +32,7 @@ from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 from rag.index.cache import index_terms, load_or_build
 from rag.index.catalogue import NameIndex
 from rag.index.embed import Embedder
-from rag.lexicon import compound_parts, joined_form, lemma, states_form, stem
+from rag.lexicon import compound_parts, joined_form, lemma, same_keys, states_form, stem
 from rag.settings import RetrievalSettings
 from rag.text import STOPWORDS, content_terms
 from rag.types import PaperHit, Retrieval, SearchQuery
@@ -172,12 +172,17 @@ class HybridRetriever(BaseRetriever):
         """
         return self._coverage(self._term_weights(question), pid)
 
-    def coverages(self, question: str, pids: Sequence[str]) -> list[float]:
-        """:meth:`coverage` of each paper in ``pids``, the question's term weights computed once."""
-        weights = self._term_weights(question)
+    def coverages(self, question: str, pids: Sequence[str], *, senses: bool = False) -> list[float]:
+        """:meth:`coverage` of each paper in ``pids``, the question's term weights computed once.
+
+        ``senses``: a term is also stated by a word the glossary says names the same thing in what
+        a text states (one-word ``same`` and ``sense`` rows, :func:`rag.lexicon.same_keys`:
+        "embeddings" by "representations", "weights" by "parameters"), as a sentence checked
+        against a part of a topic is; the index is not widened by them."""
+        weights = self._term_weights(question, senses=senses)
         return [self._coverage(weights, pid) for pid in pids]
 
-    def _term_weights(self, question: str) -> dict[tuple[_Forms, _Forms], float]:
+    def _term_weights(self, question: str, *, senses: bool = False) -> dict[tuple[_Forms, _Forms], float]:
         """IDF weight ``ln(1 + N / (1 + df))`` of each content term of the question (Snowball stem of its
         index form, :func:`rag.lexicon.lemma`: British and American spellings, plural and singular meet),
         keyed by its ``(stem, index form)`` pairs and those of its parts.
@@ -192,6 +197,8 @@ class HybridRetriever(BaseRetriever):
             parts = tuple((stem(x), x) for x in map(lemma, (p for p in compound_parts(w) if p not in STOPWORDS)))
             joined = joined_form(w)
             forms = tuple((stem(x), x) for x in map(lemma, (w, joined) if joined else (w,)))
+            if senses:  # the glossary's other words for it, compared by their term key alone
+                forms += tuple((k, "") for k in sorted(same_keys(w) - {k for k, _ in forms}))
             df = max(self._df.get(k, 0) for k, _ in forms)
             if parts:
                 df = max(df, min(self._df.get(k, 0) for k, _ in parts))
@@ -204,7 +211,7 @@ class HybridRetriever(BaseRetriever):
         if key not in self._paper_terms.get(pid, ()):
             return False
         written = self._paper_words.get(pid, {}).get(key)
-        return written is None or any(states_form(word, x) for x in written)
+        return written is None or not word or any(states_form(word, x) for x in written)
 
     def _coverage(self, weights: dict[tuple[_Forms, _Forms], float], pid: str) -> float:
         if not weights:

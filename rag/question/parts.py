@@ -127,6 +127,7 @@ _RELATION = re.compile(
     rf"\s+(?:{_VOCABULARY['part_conjunct'].source}|{_VOCABULARY['part_relation'].source})\s+|:\s+", re.I
 )
 _CONTRAST = _VOCABULARY["part_contrast"].pattern
+_CLAUSE_OPENER = _VOCABULARY["part_clause"].pattern
 _FIELD = _VOCABULARY["field_word"].words
 _PRO_FORM = _VOCABULARY["pro_form"].words
 _COMPARATIVE = _VOCABULARY["comparative"].words
@@ -161,20 +162,25 @@ def _segments(alternative: str) -> list[str]:
     ]
 
 
-def topic_parts(topic: str) -> tuple[tuple[str, ...], ...]:
+def topic_parts(topic: str, *, several: bool = True) -> tuple[tuple[str, ...], ...]:
     """Each alternative of a topic as the parts a paper must all state.
 
     The alternatives are the topic's facets (:func:`rag.question.phrasing.facets`; none: the topic
     is one alternative), after what the topic contrasts its papers with is cut ("instead of growing
-    them greedily"). An alternative joined to its neighbour by "or" or "and" that has no relating
-    preposition shares the other parts of that neighbour (coordination ellipsis): "differentially
-    private training of decision trees or random forests" -> ``(("differentially private training",
-    "decision trees"), ("differentially private training", "random forests"))``; "make neural network
-    training or inference practical under homomorphic encryption" -> "homomorphic encryption" is a
-    part of both.
+    them greedily") and, in a topic that asks for several papers, so is a relative clause after its
+    head (``part_clause``: "valid prediction intervals for time series whose distribution drifts
+    over time" -> ``(("valid prediction intervals", "time series"),)``), which describes the head
+    in other words (in a description of one paper it says which paper). An alternative
+    joined to its neighbour by "or" or "and" that has no relating preposition shares the other
+    parts of that neighbour (coordination ellipsis): "differentially private training of decision
+    trees or random forests" -> ``(("differentially private training", "decision trees"),
+    ("differentially private training", "random forests"))``; "make neural network training or
+    inference practical under homomorphic encryption" -> "homomorphic encryption" is a part of both.
 
     Args:
         topic: The topic text (frame removed), as :attr:`rag.question.plan.Topic.text`.
+        several: The question asks for several papers (:attr:`rag.question.plan.Topic.number`
+            ``many``): a relative clause after the head is cut.
 
     Returns:
         One tuple of parts per alternative, in order; ``()`` when no alternative has two parts
@@ -183,6 +189,13 @@ def topic_parts(topic: str) -> tuple[tuple[str, ...], ...]:
     cut = _CONTRAST.search(topic)
     if cut and content_terms(topic[: cut.start()]):
         topic = topic[: cut.start()].strip(" ,;")
+    clause = _CLAUSE_OPENER.search(topic) if several else None
+    if clause and content_terms(topic[: clause.start()]):
+        # a relative clause describes the head before it in other words ("time series whose
+        # distribution drifts over time", "sparse expert models, where a router sends each token
+        # ..."): an abstract may say it in its own words, and membership judges it with the topic
+        # whole, so its words are no part a paper must state
+        topic = topic[: clause.start()].strip(" ,;:-–—")
     alts = list(facets(topic)) or [topic]
     split = [_segments(a) for a in alts]
     out: list[list[str]] = []

@@ -735,7 +735,7 @@ class Reader:
         return Topic(
             text=t_topic,
             facets=alternatives,
-            parts=topic_parts(t_topic),
+            parts=topic_parts(t_topic, several=number == "many"),
             stages=topic_stages(t_topic),
             role=required_role(alternatives or ((t_topic,) if t_topic else ())),
             head=head,

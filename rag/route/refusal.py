@@ -825,7 +825,9 @@ class RefusalPolicy:
         # in the abstract ("distillation" of a model, trained on three "datasets")
         terms = {a[0] for a in alts if len(a) == 1 and a[0] in topic.named}
         ids = [h.paper.id for h in pool]
-        coverage = {t: self.retriever.coverages(t, ids) for t in texts}
+        # a part said with the glossary's other word for one of its words ("learning embeddings" by
+        # "hyperbolic representation learning") is stated, as a sentence checked against it is
+        coverage = {t: self.retriever.coverages(t, ids, senses=True) for t in texts}
         qvecs = self.retriever.query_vectors(texts)
         self.evidence.warm([h.paper for h in pool])
         rests: dict[str, np.ndarray] = {}  # a part without some of its words -> its vector

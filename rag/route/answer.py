@@ -272,6 +272,15 @@ class AnswerPipeline:
                     complete = complete[:1] if topic.number == "one" else complete
                     chosen, matched, at_least = complete[: rs.max_set_size], len(complete), False
                     partly = covered.note()
+            if not refusal and len(chosen) > 1 and topic.number == "many" and not judged_apart:
+                # a list whose topic is a term its papers write ("neural scaling laws"): a paper that
+                # writes neither the term nor states the rest of the topic in a sentence is named
+                # among those that mention it, not listed; the list is never emptied
+                unsaid = self._not_stating(topic, chosen)
+                if unsaid:
+                    chosen = [h for h in chosen if h not in unsaid]
+                    matched = max(len(chosen), matched - len(unsaid))
+                    mentions = [] if topic.exclusion else [*unsaid, *mentions][: rs.max_mentions]
             slot = plan.ask.slot
             counted = slot is not None and slot.count and not plan.seeks
             if not refusal and len(chosen) == 1 and topic.number != "many" and counted:
@@ -511,6 +520,36 @@ class AnswerPipeline:
         # are not checked against the exclusion.
         mentions = [] if topic.exclusion else mentions[: rs.max_mentions]
         return Found(members[:limit], len(members), at_least, left_out, mentions if members else [], judged)
+
+    def _not_stating(self, topic: Topic, chosen: Sequence[PaperHit]) -> list[PaperHit]:
+        """The papers of a "which papers" list that do not state its topic, when the topic is a bare
+        term the list's papers write (:attr:`rag.question.plan.Topic.named`); ``[]`` otherwise.
+
+        A paper states the topic when it writes one of its terms (:meth:`Membership.writes_term`:
+        "dataset distillation", not "Task-aware layEr-wise Distillation"; "scaling laws", not the
+        "conservation laws" of physics) or when a sentence of its abstract states an alternative of
+        the topic that is not a term, a description in the asker's words ("compressing a whole
+        training set into a handful of synthetic samples", :meth:`RefusalPolicy.sentence_states`).
+        A term that no listed paper writes is the asker's wording ("math benchmarks" where the
+        papers write "mathematical reasoning benchmarks"): then nothing is checked. Never all of
+        ``chosen``: some paper writes the term."""
+        alternatives = topic.facets or (topic.text,)
+        terms = [t for t in topic.named if any(t in a for a in alternatives)]
+        written = {h.paper.id for h in chosen if any(self.membership.writes_term(t, h.paper) for t in terms)}
+        if not written:
+            return []
+        described = [a for a in alternatives if not any(t in a for t in topic.named)]
+        qvecs = self.retriever.query_vectors(described) if described else None
+        rests: dict[str, np.ndarray] = {}
+
+        def describes(paper: Paper) -> bool:
+            sents, vecs = self.evidence.sentences(paper)
+            if qvecs is None or not sents:
+                return False
+            sims = vecs @ qvecs.T
+            return any(self.refusals.sentence_states(a, sents, vecs, sims, j, rests) for j, a in enumerate(described))
+
+        return [h for h in chosen if h.paper.id not in written and not describes(h.paper)]
 
     def _plays(self, role: str, paper: Paper) -> bool:
         """Whether a sentence of ``paper``'s abstract plays ``role`` (``"theory"``:

@@ -73,6 +73,21 @@ EXCLUSION_COVERAGE = 0.5
 and of the rest of an artifact question's topic ("speech" of "a new speech dataset") that keeps one in."""
 
 
+def _one_term(topic: Topic) -> str:
+    """The bare term a "which papers" topic is about when it has one (:attr:`Topic.named`) and the
+    topic opens with it, a description after it or none ("dataset distillation, i.e. compressing
+    ...", "neural scaling laws"), else ``""``. Several terms ("condensation, distillation or
+    pruning", "a proof, a bound, or a guarantee", "vision-language models or multimodal LLMs")
+    describe what papers state in many words, and a term inside a description glosses it ("how to
+    evaluate or score survival-analysis (time-to-event) models"): such a list is judged whole, as
+    the membership model judged it."""
+    if topic.number != "many":
+        return ""
+    alternatives = topic.facets or (topic.text,)
+    terms = [t for t in topic.named if any(t in a for a in alternatives)]
+    return terms[0] if len(terms) == 1 and topic.text.startswith(terms[0]) else ""
+
+
 @dataclass
 class Found:
     """The papers a question naming none is answered with.
@@ -525,20 +540,25 @@ class AnswerPipeline:
         """The papers of a "which papers" list that do not state its topic, when the topic is a bare
         term the list's papers write (:attr:`rag.question.plan.Topic.named`); ``[]`` otherwise.
 
-        A paper states the topic when it writes one of its terms (:meth:`Membership.writes_term`:
+        A paper states the topic when it writes its term (:meth:`Membership.writes_term`:
         "dataset distillation", not "Task-aware layEr-wise Distillation"; "scaling laws", not the
         "conservation laws" of physics) or when a sentence of its abstract states an alternative of
-        the topic that is not a term, a description in the asker's words ("compressing a whole
+        the topic or the topic whole, descriptions in the asker's words ("compressing a whole
         training set into a handful of synthetic samples", :meth:`RefusalPolicy.sentence_states`).
-        A term that no listed paper writes is the asker's wording ("math benchmarks" where the
-        papers write "mathematical reasoning benchmarks"): then nothing is checked. Never all of
-        ``chosen``: some paper writes the term."""
-        alternatives = topic.facets or (topic.text,)
-        terms = [t for t in topic.named if any(t in a for a in alternatives)]
-        written = {h.paper.id for h in chosen if any(self.membership.writes_term(t, h.paper) for t in terms)}
+        Checked only for a topic of one term (with descriptions of it beside: "dataset distillation,
+        i.e. compressing ..."); a term that no listed paper writes is the asker's wording ("math
+        benchmarks" where the papers write "mathematical reasoning benchmarks"): then nothing is
+        checked either. Never all of ``chosen``: some paper writes the term."""
+        term = _one_term(topic)
+        written = {h.paper.id for h in chosen if term and self.membership.writes_term(term, h.paper.text_for_index)}
         if not written:
             return []
-        described = [a for a in alternatives if not any(t in a for t in topic.named)]
+        alternatives = topic.facets or (topic.text,)
+        # the topic whole and its other alternatives, in the asker's words: "knowledge distillation
+        # (big model -> small student)" is stated by DocVAL's "a validated chain-of-thought (CoT)
+        # distillation framework that transfers ... from large teacher models to compact ... student VLMs"
+        described = [a for a in dict.fromkeys((topic.text, *alternatives)) if term not in a or a == topic.text]
+        described = [a for a in described if a != term]
         qvecs = self.retriever.query_vectors(described) if described else None
         rests: dict[str, np.ndarray] = {}
 
@@ -778,6 +798,20 @@ class AnswerPipeline:
             if x is not None:
                 return Evidence(paper.id, x.text, x.start, x.end, 1.0)
         own = self.evidence.own_statement(ask, paper, qvec)
+        term = _one_term(plan.topic)
+        if own is not None and term and not self.membership.writes_term(term, own.sentence):
+            # "which papers are about autonomous driving?": a sentence of its own work that writes the
+            # term, if one does ("... in an autonomous driving setting"), before one near its words
+            moves = self.evidence.moves(paper)
+            writing = next(
+                (
+                    e for e in self.evidence.score(ask, paper, qvec)
+                    if self.membership.writes_term(term, e.sentence)
+                    and (moves.get(e.start) not in ("background", "gap") or FIRST_PERSON.search(e.sentence))
+                ),
+                None,
+            )
+            own = writing or own
         names = [n for n in plan.topic.known_names if n.searched or n.whole]
         if names and (own is None or not self.membership.states_names(names, paper, own.sentence)):
             # "Which papers use the Open Pretrained Transformer models?": the sentence that states

@@ -249,8 +249,8 @@ class Membership:
             return []
         return [h for h in hits if h.paper.title and any(states_phrase(t, h.paper.title) for t in named)]
 
-    def writes_term(self, term: str, paper: Paper) -> bool:
-        """Whether ``paper``'s title or abstract writes ``term``, a bare term of a topic
+    def writes_term(self, term: str, text: str) -> bool:
+        """Whether ``text`` (a paper's title and abstract, or one sentence) writes ``term``, a bare term of a topic
         (:attr:`rag.question.plan.Topic.named`): its core (:func:`term_core`) or one of its other
         forms (:func:`rag.lexicon.term_forms`: glossary names, abbreviations spelled out) side by
         side, up to :data:`TERM_INSERTED` words inside. "Dataset Distillation is a newly emerging
@@ -259,7 +259,6 @@ class Membership:
         scaling laws"."""
         n = max(1, len(self.retriever.papers))
         core = term_core(term, lambda w: self.retriever.document_frequency(w) / n)
-        text = paper.text_for_index
         return any(states_phrase(f, text, TERM_INSERTED) for f in dict.fromkeys((core, *term_forms(term))))
 
     def stating(self, names: Sequence[NamedForms], paper: Paper) -> Sentence | str | None:

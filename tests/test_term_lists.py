@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from rag.evidence.roles import without_examples
 from rag.lexicon import states_phrase
 from rag.route.membership import TERM_CORE_SHARE, Membership, term_core
 from store.papers import make_paper
@@ -85,6 +86,30 @@ def test_a_paper_writes_a_term_by_its_core_side_by_side(term, pid, writes):
     assert membership.writes_term(term, paper.text_for_index) is writes
 
 
+@pytest.mark.parametrize(
+    ("sentence", "left"),
+    [
+        (
+            "3D point clouds serve as a crucial data representation in numerous real-world applications such as "
+            "autonomous driving, robotics, and medical imaging.",
+            "3D point clouds serve as a crucial data representation in numerous real-world applications .",
+        ),
+        (
+            "Contexts are independent of action signals, e.g., customer demand, speed of lead car in autonomous "
+            "driving, etc. One challenge remains.",
+            "Contexts are independent of action signals, . One challenge remains.",
+        ),
+        (
+            "Risky in high-stake scenarios like healthcare and autonomous driving; we avoid it.",
+            "Risky in high-stake scenarios ; we avoid it.",
+        ),
+        ("We test on autonomous driving tasks in simulation.", "We test on autonomous driving tasks in simulation."),
+    ],
+)
+def test_a_sentence_without_its_lists_of_examples(sentence, left):
+    assert without_examples(sentence) == left
+
+
 # --- on real ICML 2022-23 abstracts ---------------------------------------------------------------
 
 LAW_TITLES = (
@@ -107,6 +132,11 @@ LAW_TITLES = (
     "Spatial-Channel Token Distillation for Vision MLPs",
     "Less is More: Task-aware Layer-wise Distillation for Language Model Compression",
     "Understanding the Distillation Process from Deep Generative Models to Tractable Probabilistic Circuits",
+    # autonomous driving: its subject, and named among examples of applications
+    "Addressing Optimism Bias in Sequence Modeling for Reinforcement Learning",
+    "VectorMapNet",
+    "A Critical Revisit of Adversarial Robustness in 3D Point Cloud Recognition",  # PointDP
+    "Robust Situational Reinforcement Learning in Face of Context Disturbances",
     # others
     "Model soups",
     "FlexGen",
@@ -114,11 +144,12 @@ LAW_TITLES = (
 )
 SCALING_LAWS = LAW_TITLES[:6]
 DATASET_DISTILLATION = LAW_TITLES[10:12]
+AUTONOMOUS_DRIVING = LAW_TITLES[16:18]
 
 
 @pytest.fixture(scope="module")
 def terms_store(tmp_path_factory, embedder):
-    """A real store of 19 ICML 2022-23 papers of the project's corpus (see :data:`LAW_TITLES`)."""
+    """A real store of 23 ICML 2022-23 papers of the project's corpus (see :data:`LAW_TITLES`)."""
     import gzip
     import json
 
@@ -146,6 +177,10 @@ def terms_store(tmp_path_factory, embedder):
             "synthetic samples?",
             DATASET_DISTILLATION,
         ),
+        # PointDP and the robust RL paper name it among examples of applications ("such as
+        # autonomous driving, robotics, and medical imaging", "e.g., ... speed of lead car in
+        # autonomous driving, etc.")
+        ("which papers are about autonomous driving?", AUTONOMOUS_DRIVING),
     ],
 )
 def test_a_list_on_a_term_cites_the_papers_that_write_it_and_is_not_refused(terms_store, question, about):

@@ -117,6 +117,32 @@ def sentence_roles(sentence: str, move: str = "unknown") -> set[str]:
 
 # Moves of an abstract (Swales, 1990, "Create a Research Space"): the territory, the niche (the gap
 # or limitation the paper addresses) and its occupation (what the paper proposes and shows).
+_EXAMPLE_LEAD = _VOCABULARY["example_lead"].pattern
+_LIST_END = re.compile(r"[;:()]|\.(?:\s|$)")
+"""Where a list of examples ends: the end of its clause or sentence (the dot of "e.g." and "etc."
+inside a word is no end)."""
+
+
+def without_examples(sentence: str) -> str:
+    """``sentence`` without the lists of examples it gives: from each word that opens one
+    (``example_lead``: "such as", "e.g.", "like", "including") to the end of its clause. "3D point
+    clouds serve as a crucial data representation in numerous real-world applications such as
+    autonomous driving, robotics, and medical imaging." -> "3D point clouds serve as a crucial data
+    representation in numerous real-world applications ." A term named only among examples is one
+    place a method applies or a field covers, not what the paper is about. The sentence as it is
+    when it gives none."""
+    out: list[str] = []
+    at = 0
+    for m in _EXAMPLE_LEAD.finditer(sentence):
+        if m.start() < at:
+            continue
+        out.append(sentence[at : m.start()])
+        end = _LIST_END.search(sentence, m.end())
+        at = end.start() if end else len(sentence)
+    out.append(sentence[at:])
+    return "".join(out)
+
+
 _PROPOSAL = _VOCABULARY["proposal"].pattern
 _STRONG_PROPOSAL = re.compile(rf"{_V['strong_proposal']}|{_V['remedy_aim']}.{{0,80}}\bwe\b", re.I)
 _THIS_WORK = _VOCABULARY["this_work"].pattern

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from rag.citations import cited_numbers, format_marker
-from rag.evidence.roles import CONTINUES, FIRST_PERSON, sentence_roles
+from rag.evidence.roles import CONTINUES, FIRST_PERSON, sentence_roles, without_examples
 from rag.evidence.rows import LIMITATIONS, ROWS, select_rows
 from rag.evidence.selector import EvidenceSelector
 from rag.index.retrieve import HybridRetriever
@@ -540,7 +540,7 @@ class AnswerPipeline:
         """The papers of a "which papers" list that do not state its topic, when the topic is a bare
         term the list's papers write (:attr:`rag.question.plan.Topic.named`); ``[]`` otherwise.
 
-        A paper states the topic when it writes its term (:meth:`Membership.writes_term`:
+        A paper states the topic when it writes its term (:meth:`_writes`, outside lists of examples:
         "dataset distillation", not "Task-aware layEr-wise Distillation"; "scaling laws", not the
         "conservation laws" of physics) or when a sentence of its abstract states an alternative of
         the topic or the topic whole, descriptions in the asker's words ("compressing a whole
@@ -550,7 +550,7 @@ class AnswerPipeline:
         benchmarks" where the papers write "mathematical reasoning benchmarks"): then nothing is
         checked either. Never all of ``chosen``: some paper writes the term."""
         term = _one_term(topic)
-        written = {h.paper.id for h in chosen if term and self.membership.writes_term(term, h.paper.text_for_index)}
+        written = {h.paper.id for h in chosen if term and self._writes(term, h.paper)}
         if not written:
             return []
         alternatives = topic.facets or (topic.text,)
@@ -570,6 +570,16 @@ class AnswerPipeline:
             return any(self.refusals.sentence_states(a, sents, vecs, sims, j, rests) for j, a in enumerate(described))
 
         return [h for h in chosen if h.paper.id not in written and not describes(h.paper)]
+
+    def _writes(self, term: str, paper: Paper) -> bool:
+        """Whether ``paper``'s title, or a sentence of its abstract outside its lists of examples
+        (:func:`rag.evidence.roles.without_examples`), writes ``term`` (:meth:`Membership.writes_term`):
+        PointDP's "real-world applications such as autonomous driving, robotics, and medical imaging"
+        names autonomous driving as one place 3D point clouds serve, not as what it is about."""
+        if paper.title and self.membership.writes_term(term, paper.title):
+            return True
+        sentences = self.evidence.sentences(paper)[0]
+        return any(self.membership.writes_term(term, without_examples(x.text)) for x in sentences)
 
     def _plays(self, role: str, paper: Paper) -> bool:
         """Whether a sentence of ``paper``'s abstract plays ``role`` (``"theory"``:
@@ -799,14 +809,15 @@ class AnswerPipeline:
                 return Evidence(paper.id, x.text, x.start, x.end, 1.0)
         own = self.evidence.own_statement(ask, paper, qvec)
         term = _one_term(plan.topic)
-        if own is not None and term and not self.membership.writes_term(term, own.sentence):
-            # "which papers are about autonomous driving?": a sentence of its own work that writes the
-            # term, if one does ("... in an autonomous driving setting"), before one near its words
+        if own is not None and term == plan.topic.text and not self.membership.writes_term(term, own.sentence):
+            # "which papers are about autonomous driving?" (a topic that is the term alone): a sentence
+            # of its own work that writes it, if one does ("... in an autonomous driving setting"),
+            # before one near its words
             moves = self.evidence.moves(paper)
             writing = next(
                 (
                     e for e in self.evidence.score(ask, paper, qvec)
-                    if self.membership.writes_term(term, e.sentence)
+                    if self.membership.writes_term(term, without_examples(e.sentence))
                     and (moves.get(e.start) not in ("background", "gap") or FIRST_PERSON.search(e.sentence))
                 ),
                 None,

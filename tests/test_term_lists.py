@@ -17,7 +17,7 @@ SHARES = {
     "neural": 0.26, "scaling": 0.14, "laws": 0.011, "computational": 0.239, "antibody": 0.002,
     "design": 0.18, "dataset": 0.258, "distillation": 0.022, "build": 0.078, "mixture-of-experts": 0.002,
     "models": 0.581, "test-time": 0.009, "adaptation": 0.131, "data": 0.548, "valuation": 0.003,
-    "deep": 0.17, "learning": 0.641, "autonomous": 0.009, "driving": 0.039,
+    "deep": 0.17, "learning": 0.641, "defenses": 0.2, "autonomous": 0.009, "driving": 0.039,
 }
 
 
@@ -28,7 +28,8 @@ SHARES = {
         ("computational antibody design", "antibody design"),  # ... or the word after it
         ("dataset distillation", "dataset distillation"),
         ("build mixture-of-experts models", "mixture-of-experts"),  # a hyphenated compound stands alone
-        ("test-time adaptation", "test-time"),
+        ("test-time adaptation", "test-time adaptation"),  # ... with a specific word after it
+        ("test-time defenses", "test-time"),
         ("data valuation", "data valuation"),
         ("autonomous driving", "autonomous driving"),  # from the first rare word to the last
         ("deep learning", "deep learning"),  # no rare word: the term itself
@@ -54,8 +55,9 @@ def test_a_phrase_may_be_written_with_words_inside_it(phrase, text, inserted, st
     assert states_phrase(phrase, text, inserted) is states
 
 
-FILLER = [make_paper(f"f{i}", f"We build bandit problem number {i} with side information.") for i in range(40)]
-"""Forty abstracts that write "build" (a frame verb a question may leave in a term: 7.8% of the library)."""
+FILLER = [make_paper(f"f{i}", f"We build bandit models number {i} with side information.") for i in range(40)]
+"""Forty abstracts that write "build" (a frame verb a question may leave in a term: 7.8% of the library)
+and "models" (58%)."""
 WRITERS = [
     make_paper("laws", "Neural language models follow scaling laws in data and compute."),
     make_paper("physics", "Neural networks learn the conservation laws of physical systems."),

@@ -36,6 +36,7 @@ __all__ = [
     "COEF",
     "TERM_CORE_SHARE",
     "TERM_INSERTED",
+    "TERM_NEIGHBOUR_SHARE",
     "Membership",
     "design",
     "more_may_match",
@@ -160,13 +161,23 @@ TERM_INSERTED = 1
 "conservation laws" and "law of robustness" still do not write "scaling laws"."""
 
 
+TERM_NEIGHBOUR_SHARE = 0.15
+"""Largest share of the abstracts the word after a hyphenated core word may be in and still join it
+(:func:`term_core`): "adaptation" (13%) joins "test-time", as "test-time defenses" and "Test-Time
+Style Shifting" are no test-time adaptation; "models" (58%) does not join "mixture-of-experts", as
+"mixture-of-experts architecture" writes the term. The share retrieval.part_generic_share calls
+specific, for the same reason."""
+
+
 def term_core(term: str, frequency: Callable[[str], float]) -> str:
     """The words of a bare term that say what it is about: from its first to its last word in at
     most :data:`TERM_CORE_SHARE` of the abstracts (``frequency(word)`` is that share, in [0, 1]); a
     single such word keeps the word after it in the term, or else the one before ("antibody design"
     of "computational antibody design", "scaling laws" of "neural scaling laws", "dataset
-    distillation" as it is), a hyphenated one stands alone ("mixture-of-experts" of "build
-    mixture-of-experts models"). ``term`` itself when none of its words is that rare."""
+    distillation" as it is); a hyphenated one is a compound of its own and keeps the word after it
+    only when that word is in at most :data:`TERM_NEIGHBOUR_SHARE` of the abstracts ("test-time
+    adaptation"; "mixture-of-experts" of "build mixture-of-experts models"). ``term`` itself when
+    none of its words is that rare."""
     words = term.split()
     rare = [
         i for i, w in enumerate(words)
@@ -180,6 +191,10 @@ def term_core(term: str, frequency: Callable[[str], float]) -> str:
             j += 1
         elif i > 0:
             i -= 1
+    elif i == j and j + 1 < len(words):
+        after = content_terms(words[j + 1])
+        if after and all(frequency(t) <= TERM_NEIGHBOUR_SHARE for t in after):
+            j += 1
     return " ".join(words[i : j + 1])
 
 

@@ -106,6 +106,13 @@ def test_a_paper_writes_a_term_by_its_core_side_by_side(term, pid, writes):
             "Risky in high-stake scenarios ; we avoid it.",
         ),
         ("We test on autonomous driving tasks in simulation.", "We test on autonomous driving tasks in simulation."),
+        (
+            # no last item ("and ...", "etc."): the list is the one item before the next comma
+            "While prior VLM research has primarily focused on reasoning tasks like visual question answering, "
+            "multimodal embedding learning, a key component for large-scale retrieval, has received less attention.",
+            "While prior VLM research has primarily focused on reasoning tasks  multimodal embedding learning, "
+            "a key component for large-scale retrieval, has received less attention.",
+        ),
     ],
 )
 def test_a_sentence_without_its_lists_of_examples(sentence, left):

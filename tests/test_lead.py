@@ -779,3 +779,30 @@ def test_an_additive_adverb_is_no_word_a_sentence_must_state():
 def test_what_a_named_paper_is_is_led_by_the_sentence_that_says_it(extractive, question, lead):
     answer = extractive.ask(question)
     assert lead in answer.text.split("\n", 1)[0], answer.text
+
+
+def test_a_limitation_of_the_work_a_paper_sets_itself_against_is_not_its_own(tmp_path, embedder):
+    # a new user's "what is its main limitation?" of the online-routing paper quoted "Unlike widely
+    # used routing heuristics that ... offer limited control over latency-throughput trade-offs":
+    # the heuristics' limit, not the paper's
+    from rag.evidence.rows import states_own_limitation
+
+    papers = {
+        "rt#1": (
+            "Serving language models needs fast request routing. Unlike greedy routing heuristics that "
+            "cannot meet latency targets and offer limited control over trade-offs, we introduce RouteLP, "
+            "an online linear program for routing. RouteLP improves tail latency by 20% in simulation."
+        ),
+        "rt#2": (
+            "We propose CacheNet, a cache policy for decoding. Compared with LRU caches limited to one worker, "
+            "CacheNet shares keys across workers; however, CacheNet cannot handle more than 8 workers."
+        ),
+    }
+    p = pipeline_of(tmp_path, papers, embedder)
+    ans = p.ask("what is the main limitation of RouteLP?")
+    assert ans.lead.startswith("The abstract of **RouteLP") and "states no limitation of its own" in ans.lead, ans.lead
+    ans = p.ask("Does CacheNet have any drawbacks?")
+    assert ans.lead.startswith("Limitation stated in **CacheNet**"), ans.lead
+    assert "cannot handle more than 8 workers" in ans.lead, ans.lead
+    assert not states_own_limitation("In contrast to prior methods that cannot scale, our method runs in linear time.")
+    assert states_own_limitation("Our method cannot handle non-stationary inputs, which we leave to future work.")

@@ -806,3 +806,20 @@ def test_a_limitation_of_the_work_a_paper_sets_itself_against_is_not_its_own(tmp
     assert "cannot handle more than 8 workers" in ans.lead, ans.lead
     assert not states_own_limitation("In contrast to prior methods that cannot scale, our method runs in linear time.")
     assert states_own_limitation("Our method cannot handle non-stationary inputs, which we leave to future work.")
+
+
+def test_the_largest_model_is_answered_by_the_greatest_size_stated(tmp_path, embedder):
+    # a new user's "How big is the largest Muse model?" was answered "Our 900M parameter model"
+    # above "The Muse 3B parameter model achieves an FID of 7.88"
+    papers = {
+        "sz#1": (
+            "We present PixelMask, a masked image generator. Our 350M parameter model reaches an FID of 7.1 on "
+            "CC3M. The PixelMask 2B parameter model achieves an FID of 6.2 on zero-shot COCO."
+        ),
+        "sz#2": "We present a systematic study of tokenizers for code models across 12 programming languages.",
+    }
+    p = pipeline_of(tmp_path, papers, embedder)
+    ans = p.ask("How big is the largest PixelMask model?")
+    assert "2B parameter model" in ans.lead and "350M" not in ans.lead, ans.lead
+    ans = p.ask("How big is the PixelMask model?")  # no superlative: the first size stated, as before
+    assert not ans.refused and "PixelMask" in ans.text

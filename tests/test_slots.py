@@ -908,3 +908,37 @@ def test_a_measure_asked_in_shorthand_is_answered_or_said_missing_as_if_asked_in
 def test_a_link_asked_in_shorthand_is_answered_as_whether_the_code_is_available(extractive, question, paper, lead):
     ans = extractive.ask(question)
     assert lead in ans.lead and [c.label for c in ans.citations] == [paper], ans.text
+
+
+@pytest.mark.parametrize(
+    ("question", "largest"),
+    [
+        ("How big is the largest Muse model?", True),
+        ("what is the size of the biggest network they train", True),
+        ("how large is its largest backbone?", True),
+        ("How big is the Muse model?", False),
+    ],
+)
+def test_the_largest_model_asks_the_greatest_size_stated(question, largest):
+    from rag.question.slots import read_slot
+
+    slot = read_slot(question, amount=True)
+    assert slot is not None and slot.largest is largest
+    if largest:
+        assert slot.form == "model size" and not slot.terms
+
+
+@pytest.mark.parametrize(
+    ("sentence", "size"),
+    [
+        ("TheMuse 3B parameter model achieves an FID of7.88", 3e9),  # glued words, as in the corpus
+        ("The largest GLaM has 1.2 trillion parameters, which is approximately 7x larger than GPT-3.", 1.2e12),
+        ("a suite of 16 LLMs ranging in size from 70M to 12B parameters", 12e9),
+        ("It needs 3x fewer parameters than a dense model.", 0.0),  # relative: no size
+        ("We train on 4K-token contexts.", 0.0),
+    ],
+)
+def test_the_greatest_size_a_sentence_states(sentence, size):
+    from rag.route.slot import greatest_size
+
+    assert greatest_size(sentence) == size

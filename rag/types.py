@@ -102,6 +102,8 @@ class Slot:
         count: A count of its head noun ("how many images", "number of tasks"): a number of
             something else ("16000 tasks" for "how many images") does not state it, however near
             the question's other words it stands.
+        largest: A model size asked of the largest of several ("how big is the largest Muse
+            model?"): the sentence stating the greatest size answers.
     """
 
     name: str
@@ -111,6 +113,7 @@ class Slot:
     value: str = ""
     detail: bool = False
     count: bool = False
+    largest: bool = False
 
 
 @dataclass(frozen=True)

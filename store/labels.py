@@ -14,6 +14,7 @@ __all__ = [
     "MAX_TITLE_CHARS",
     "choose_label",
     "typed_form",
+    "without_links",
     "derive_label",
     "find_code_url",
     "is_code_link",
@@ -66,6 +67,13 @@ def strip_markup(text: str) -> str:
     out = out.replace("\\%", "%").replace("**", "").replace("__", "")
     out = re.sub(r"(?<![\w*])\*(?=\w)|(?<=\w)\*(?![\w*])", "", out)
     return neutralize_markers(out)
+
+
+def without_links(text: str) -> str:
+    """``text`` with each URL it states replaced by a space ("... found at
+    https://github.com/EleutherAI/pythia" -> "... found at  "): the words of a link are no words
+    of the prose."""
+    return _URL.sub(" ", text)
 
 
 def find_code_url(abstract: str) -> str:

@@ -169,3 +169,22 @@ def test_a_paper_titled_by_the_described_term_is_listed_beside_those_that_state_
     cited = {c.paper_id for c in answer.citations}
     assert "cl-bounds" in cited
     assert cited <= {"cl-bounds", "cl-replay", "cl-adapters"}
+
+
+def test_a_name_written_in_a_link_is_still_a_name():
+    """The words of a URL are no ordinary words: "github.com/EleutherAI/pythia" leaves "Pythia", the
+    name its title states, a name a question may state ("does Pythia have any drawbacks?")."""
+    from rag.question.names import NameReader
+
+    papers = [
+        make_paper(
+            "p", "We introduce Pythia, a suite of 16 LLMs. Code is at https://github.com/EleutherAI/pythia.",
+            title="Pythia: A Suite for Analyzing Large Language Models",
+        ),
+        make_paper("q", "We study sparse attention on long documents.", title="Sparse attention"),
+    ]
+    matches, _ = NameReader(Catalogue(papers)).match("does Pythia have any drawbacks?")
+    assert matches == {"Pythia": {"p": 1.0}}
+    # a word the prose writes in lower case stays an ordinary word
+    plain = [make_paper("r", "We use a pythia of models. See https://x.org/y.", title="Pythia: models"), papers[1]]
+    assert NameReader(Catalogue(plain)).match("does Pythia have any drawbacks?")[0] == {}

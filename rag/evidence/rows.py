@@ -27,8 +27,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "COUNT_NOUN", "DATA_ITEMS", "DATASET_NOUN",
-    "LIMITATIONS", "NOT_STATED", "ROWS", "Row", "contributes_items", "introduces_dataset", "row_ask",
-    "select_rows",
+    "LIMITATIONS", "NOT_STATED", "ROWS", "Row", "contributes_items", "introduces_dataset", "own_clauses",
+    "row_ask", "select_rows", "states_own_limitation",
     "states_data",
 ]
 
@@ -179,6 +179,22 @@ ROWS: tuple[Row, ...] = (
     ),
 )
 LIMITATIONS = next(r for r in ROWS if r.key == "limitations")
+_SET_AGAINST = re.compile(rf"{_VOCABULARY['set_against'].source}[^,;]*", re.I)
+
+
+def own_clauses(sentence: str) -> str:
+    """``sentence`` without its clauses about other work set against the paper's own (a clause
+    opened by ``set_against``, "Unlike ...", "In contrast to ...", up to the next comma or
+    semicolon), each replaced by a space: "Unlike heuristics that offer limited control over
+    trade-offs, we introduce X" -> " , we introduce X"."""
+    return _SET_AGAINST.sub(" ", sentence)
+
+
+def states_own_limitation(sentence: str) -> bool:
+    """Whether ``sentence`` holds a cue of a limitation (:data:`LIMITATIONS`) outside a clause about
+    other work it is set against (:func:`own_clauses`): "Our method cannot handle X" does; "Unlike
+    heuristics that offer limited control over trade-offs, we introduce X" does not."""
+    return LIMITATIONS.cues.search(own_clauses(strip_markup(sentence))) is not None
 _DATA_ROW = next(r for r in ROWS if r.key == "data")
 
 
@@ -207,7 +223,8 @@ def _row_score(row: Row, ev: Evidence, index: int, count: int, label: str, move:
         return cfg.uncued_weight * ev.score  # the field or other work: not this paper's approach, data or results
     if row.key == "problem" and move == "contribution":
         return cfg.uncued_weight * ev.score  # the abstract states a gap: the problem is there, not in what it does
-    hits = len({m.group(0).lower() for m in row.cues.finditer(text)})
+    cued = own_clauses(text) if row.requires_own else text  # "Unlike X that cannot ...": X's limit
+    hits = len({m.group(0).lower() for m in row.cues.finditer(cued)})
     if row.strong is not None:
         hits += cfg.strong_hits * len({m.group(0).lower() for m in row.strong.finditer(text)})
     if row.key == "results" and _NUMERIC_RESULT.search(ev.sentence):

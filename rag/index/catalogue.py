@@ -19,7 +19,7 @@ from rag.index.authors import AuthorIndex
 from rag.lexicon import english_word, lemma, load_glossary, stem
 from rag.text import named_entities, normalize, normalize_case_keep
 from store.distinct import distinct_labels
-from store.labels import title_name, typed_form
+from store.labels import title_name, typed_form, without_links
 from store.papers import Paper
 
 __all__ = ["TERM_SHARE", "Catalogue", "NameIndex"]
@@ -119,10 +119,11 @@ class NameIndex:
         texts = {p.id: normalize(p.abstract) for p in papers}
         cased = {p.id: normalize_case_keep(p.abstract) for p in papers}
         # Words the abstracts write in lower case: "dance" in a question is a name only if no
-        # abstract uses it as a word.
+        # abstract uses it as a word. The words of a link are none ("github.com/EleutherAI/pythia"
+        # leaves "Pythia" a name).
         self.plain: set[str] = set()
         for p in papers:
-            self.plain.update(w for w in _WORD.findall(p.text_for_index) if w.islower())
+            self.plain.update(w for w in _WORD.findall(without_links(p.text_for_index)) if w.islower())
         # Every maximal [\w-] run of each abstract -> paper ids. A bounded occurrence of a name
         # makes each of the name's runs a whole run of the abstract, so only the papers holding
         # all of them need the regex (O(corpus) instead of O(papers^2) regex searches).
@@ -142,7 +143,11 @@ class NameIndex:
                 title_names[p.id] = ""  # a dictionary word other abstracts also use names no one paper
         # the names titles state, as written ("Pythia", "Muse"): a question that writes one so names
         # the paper, though some abstract uses the word in lower case ("pythia-1.4b")
-        self.title_forms = frozenset(n for n in title_names.values() if n)
+        # (not when the paper's own prose writes it in lower case: "we use a pythia of models")
+        self.title_forms = frozenset(
+            n for pid, n in title_names.items()
+            if n and not re.search(rf"(?<![\w-]){re.escape(n.lower())}(?![\w-])", without_links(cased[pid]))
+        )
         for p in papers:
             if stated := title_names[p.id]:
                 titled[normalize(stated)].add(p.id)

@@ -17,6 +17,7 @@ _NOT_POLAR_SUBJECTS = _VOCABULARY["not_polar_subject"].words
 _JOINERS = _VOCABULARY["joiner"].words
 _GENERIC_HEADS = _VOCABULARY["generic_head"].words
 _POLAR_GENERIC = _VOCABULARY["relating"].words
+_OUTCOME = _VOCABULARY["outcome"].words
 _COMPARATIVE = _VOCABULARY["comparative"].words
 _ADDITIVE = _VOCABULARY["additive"].pattern
 _AVAILABILITY = _VOCABULARY["availability"]
@@ -46,12 +47,14 @@ def polar_terms(aspect: str) -> tuple[str, ...]:
     "Does use LLM surrogates" -> ``("llm", "surrogates")``; order kept, each term once. A generic
     head noun after another term ("MODIS data", "a frozen LVLM model") is implied by it: an
     abstract says "reconstructing MODIS ... fields", not "MODIS data". A comparative ("fewer",
-    "faster") is left out (:func:`polar_compares`).
+    "faster") is left out (:func:`polar_compares`), and so is a generic noun of what is reported
+    ("results", "numbers", "performance"): "Does ME-DLM report results on GSM8K" -> ``("gsm8k",)``,
+    since "33.6 points on GSM8K" states results without the word.
     """
     # a possessive is its noun: "the model's weights" asks "model" ("the language model API")
     # "too", "as well": the thing is asked in addition to what was asked before
     words = [t.removesuffix("'s").removesuffix("’s") for t in content_terms(_ADDITIVE.sub(" ", aspect))]
-    terms = [t for t in words if t not in _POLAR_GENERIC and t.lower() not in _COMPARATIVE]
+    terms = [t for t in words if t not in _POLAR_GENERIC | _OUTCOME and t.lower() not in _COMPARATIVE]
     kept = [t for i, t in enumerate(terms) if not (i and t in _GENERIC_HEADS)]
     return tuple(dict.fromkeys(kept))
 

@@ -42,6 +42,7 @@ _DATA_SIZE_WORD = _VOCABULARY["data_size_word"].words
 _DATA_SIZE_OPENER = _VOCABULARY["data_size_opener"]
 _SIZE_NOUN = _VOCABULARY["size_noun"].words
 _MODEL_NOUN = _VOCABULARY["model_noun"].words
+_SIZE_SUPERLATIVE = _VOCABULARY["size_superlative"].words
 DATA_SIZE = "dataset size"
 """The slot of a question asking how large a dataset is: stated by a count of its items
 (:data:`rag.route.slot.DATA_ITEMS`), whatever words the question used for the dataset."""
@@ -146,6 +147,10 @@ def measure_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fa
             # "how much faster does it run?" (no measure named after it): a speed-up, however the
             # abstract words it
             return Slot("speed-up", ("speedup",), amount=True)
+        largest = bool(set(terms) & _SIZE_SUPERLATIVE)
+        if largest and any(w.lower() in _MODEL_NOUN for w in words[i:]):
+            # "how big is the largest X model?": the greatest of the sizes the abstract states
+            return Slot("size of the largest model", form="model size", amount=True, largest=True)
         if terms and set(terms) <= _SIZE_NOUN and end != starts[-1]:
             continue  # "what is the size of the training set": the size of what follows
         if terms and set(terms) <= _SIZE_NOUN and any(w.lower() in _MODEL_NOUN for w in words[i:]):

@@ -55,7 +55,7 @@ from rag.route.lead import (
 from rag.route.membership import Membership, more_may_match
 from rag.route.premise import contradicted_counts
 from rag.route.refusal import RefusalPolicy
-from rag.route.slot import slot_span, slot_strength, states_amount, unquantified_span
+from rag.route.slot import greatest_size, slot_span, slot_strength, states_amount, unquantified_span
 from rag.route.stages import side_by_side
 from rag.settings import Settings
 from rag.text import Sentence, content_terms
@@ -767,7 +767,7 @@ class AnswerPipeline:
         if slot is None:
             return None
         moves = self.evidence.moves(source.hit.paper)
-        best: tuple[tuple[bool, bool, int, float], Evidence, tuple[int, int, bool]] | None = None
+        best: tuple[tuple[bool, bool, float, float], Evidence, tuple[int, int, bool]] | None = None
         for e in self.evidence.score(ask, source.hit.paper):
             span = slot_span(slot, e.sentence)
             if span is None:
@@ -776,7 +776,9 @@ class AnswerPipeline:
             figure = bool(ask.amount and not (slot.count or slot.detail or slot.form)) and states_amount(
                 e.sentence[span[0] : span[1]]
             )
-            key = (moves.get(e.start) not in ("background", "gap"), figure, slot_strength(slot, e.sentence), e.score)
+            # "the largest model": the sentence stating the greatest size, whatever else it states
+            strength = greatest_size(e.sentence) if slot.largest else slot_strength(slot, e.sentence)
+            key = (moves.get(e.start) not in ("background", "gap"), figure, strength, e.score)
             if best is None or key > best[0]:
                 best = (key, e, span)
         if best is None:

@@ -32,7 +32,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from rag.citations import format_marker
-from rag.evidence.rows import LIMITATIONS
+from rag.evidence.rows import states_own_limitation
 from rag.lexicon import joined_form, lemma, same_keys, states_form, term_key
 from rag.llm.claims import PRIOR_WORK
 from rag.llm.prose import Source
@@ -616,8 +616,9 @@ def _limits(s: Source, move: Move) -> str:
     gap = [e for e in s.evidence if move(e) == "gap"]
     # a sentence of the paper's own work with a cue of a limitation ("limited to", "at the cost
     # of"); the sentences kept when the abstract states neither (HyperTrack's "This paper presents
-    # a systematic study ...") are no limitation
-    own = [e for e in s.evidence if move(e) != "gap" and LIMITATIONS.cues.search(e.sentence)]
+    # a systematic study ...") are no limitation, nor a cue in a clause about other work the paper
+    # sets itself against ("Unlike routing heuristics that offer limited control over trade-offs")
+    own = [e for e in s.evidence if move(e) != "gap" and states_own_limitation(e.sentence)]
     if own:
         e = own[0]
         return f"Limitation stated in {_name(s)}: {quoted(e.sentence, key_clause(e.sentence))}"

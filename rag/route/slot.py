@@ -37,8 +37,8 @@ from rag.types import Slot
 from rag.vocabulary import beside
 
 __all__ = [
-    "DATE", "DURATION_AMOUNT", "HARDWARE_STATED", "MEMORY_AMOUNT", "MODEL_SIZE", "counts", "measure_head", "slot_span",
-    "slot_strength", "states_amount", "unquantified_span",
+    "DATE", "DURATION_AMOUNT", "HARDWARE_STATED", "MEMORY_AMOUNT", "MODEL_SIZE", "counts", "greatest_size",
+    "measure_head", "slot_span", "slot_strength", "states_amount", "unquantified_span",
 ]
 
 _VOCABULARY = beside(__file__, "slots")
@@ -354,6 +354,24 @@ def counts(text: str, unit: str) -> bool:
             if any(keys & {k for k, _, _ in _keys_at(a)} for a in after):
                 return True
     return False
+
+
+_SIZE_VALUE = re.compile(r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)\s?(?:([KMBT])\b|(thousand|million|billion|trillion)\b)")
+_SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "billion": 1e9, "t": 1e12, "trillion": 1e12}
+
+
+def greatest_size(sentence: str) -> float:
+    """The greatest model size ``sentence`` states, in parameters ("The Muse 3B parameter model" ->
+    3e9, "1.2 trillion parameters" -> 1.2e12, "from 70M to 12B parameters" -> 1.2e10); 0.0 when it
+    states none (:data:`MODEL_SIZE`). A relative size ("3x fewer parameters") is no size."""
+    if not MODEL_SIZE.search(sentence):
+        return 0.0
+    values = [
+        float(m.group(1)) * _SCALE[(m.group(2) or m.group(3)).lower()]
+        for m in _SIZE_VALUE.finditer(sentence)
+        if m.group(3) or m.group(2) != "K"  # "4K tokens" is a length; "4 thousand" is written out
+    ]
+    return max(values, default=0.0)
 
 
 _PARAMETERS = re.compile(r"[\s-]*param", re.I)

@@ -61,6 +61,9 @@ def cat() -> Catalogue:
         ("whcih papres use diffusion", "diffusion", "many"),  # ... and in other frame words
         ("shwo me everything on graphs", "graphs", "many"),
         ("wich paper studies graph coloring?", "graph coloring", "one"),  # a letter dropped
+        # a verb of a request after a word of the topic is the topic's noun (frame_not_final)
+        ("which papers do Monte Carlo tree search?", "Monte Carlo tree search", "many"),
+        ("I need papers on RL, can you search?", "RL", "many"),
         ("lsit work on speech synthesis", "speech synthesis", "many"),
         ("How many papers deal with audio, and which ones are they?", "audio", "many"),
         ("Which paper distills image-text data?", "distills image-text data", "one"),

@@ -255,6 +255,8 @@ def split_frame(query: str, plural_heads: bool = True) -> tuple[str, Number]:
             continue
         if not frame_word(toks[j - 1][0]):
             break
+        if toks[j - 1][0].lower() in _NOT_FINAL and j - 2 >= i and not frame_word(toks[j - 2][0]):
+            break  # "... neural architecture search?": after a word of the topic, its noun, not a request
         if _is_set_noun(toks[j - 1][0]) == "many":
             number = "many"
         j -= 1
@@ -290,6 +292,7 @@ def split_frame(query: str, plural_heads: bool = True) -> tuple[str, Number]:
 
 
 _PAPER_HEAD = _VOCABULARY["paper_head"].words
+_NOT_FINAL = _VOCABULARY["frame_not_final"].words
 
 
 def _trailing_frame_names_paper(tokens: list[str]) -> bool:

@@ -160,16 +160,12 @@ def states_form(word: str, form: str) -> bool:
     return True
 
 
-def states_phrase(phrase: str, text: str, inserted: int = 0) -> bool:
+def states_phrase(phrase: str, text: str) -> bool:
     """Whether ``text`` states every content word of ``phrase`` side by side, in order, each
     compared by the stem of its index form (:func:`lemma`, :func:`stem`), hyphens and stop words
     between them ignored: "dataset distillation" is stated by "multi-modal dataset distillation
     (MDD)" and "datasets distilled", not by "distillation ... on three datasets". Words of one stem
-    and another sense do not meet (:func:`states_form`: "transformation" does not state "transformers").
-
-    ``inserted``: how many content words may stand between two words of the phrase (0 or more):
-    with 1, "Mixture-of-Experts (MoE) models" states "mixture-of-experts models" and "masked
-    diffusion language models" states "diffusion models" (a kind of them)."""
+    and another sense do not meet (:func:`states_form`: "transformation" does not state "transformers")."""
     words = [lemma(t) for t in _content_words(phrase)]
     if not words:
         return False
@@ -177,19 +173,10 @@ def states_phrase(phrase: str, text: str, inserted: int = 0) -> bool:
     forms = [lemma(t) for t in _content_words(text)]
     seq = [stem(f) for f in forms]
     n = len(key)
-    if not inserted:
-        return any(
-            seq[i : i + n] == key and all(states_form(w, f) for w, f in zip(words, forms[i : i + n], strict=True))
-            for i in range(len(seq) - n + 1)
-        )
-
-    def follows(j: int, at: int) -> bool:  # words[j:] stated from position ``at`` on
-        if j == n:
-            return True
-        reach = range(at, min(len(seq), at + 1 + inserted)) if j else range(at, len(seq))
-        return any(seq[k] == key[j] and states_form(words[j], forms[k]) and follows(j + 1, k + 1) for k in reach)
-
-    return follows(0, 0)
+    return any(
+        seq[i : i + n] == key and all(states_form(w, f) for w, f in zip(words, forms[i : i + n], strict=True))
+        for i in range(len(seq) - n + 1)
+    )
 
 
 @functools.cache
@@ -206,25 +193,6 @@ def glossary_forms(phrase: str) -> tuple[str, ...]:
             if short != phrase and states_phrase(phrase, long) and short not in out:
                 out.append(short)
     return tuple(out)
-
-
-@functools.cache
-def term_forms(phrase: str) -> tuple[str, ...]:
-    """``phrase`` and the other ways an abstract writes it: its glossary names
-    (:func:`glossary_forms`) and the phrase with each abbreviation in it spelled out by a ``same``
-    row ("multimodal LLMs" -> "multimodal large language models", as "agentic Multimodal Large
-    Language Model (MLLM)" writes it), with that one's glossary names; :func:`states_phrase`
-    compares each by its words."""
-    out = [phrase, *glossary_forms(phrase)]
-    spelled = {term.lower(): long for rel, term, long in _glossary_rows() if rel == "same" and " " not in term}
-    words = phrase.split()
-    for i, w in enumerate(words):
-        key = w.lower()
-        long = spelled.get(key) or (spelled.get(key[:-1]) if key.endswith("s") else None)
-        if long:
-            spelled_out = " ".join([*words[:i], long, *words[i + 1 :]])
-            out += [spelled_out, *glossary_forms(spelled_out)]
-    return tuple(dict.fromkeys(out))
 
 
 @functools.cache

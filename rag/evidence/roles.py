@@ -117,41 +117,6 @@ def sentence_roles(sentence: str, move: str = "unknown") -> set[str]:
 
 # Moves of an abstract (Swales, 1990, "Create a Research Space"): the territory, the niche (the gap
 # or limitation the paper addresses) and its occupation (what the paper proposes and shows).
-_EXAMPLE_LEAD = _VOCABULARY["example_lead"].pattern
-_CLAUSE_END = re.compile(r"[;:()]|\.(?:\s|$)")
-"""Where the clause of a list of examples ends (the dot of "e.g." or "etc." inside is no end)."""
-_LAST_ITEM = re.compile(r"^\s*(?:and|or|etc)\b", re.I)
-
-
-def without_examples(sentence: str) -> str:
-    """``sentence`` without the lists of examples it gives, each opened by a word of
-    ``example_lead`` ("such as", "e.g.", "like", "including"): an enumeration up to its last item
-    ("such as autonomous driving, robotics, and medical imaging", "e.g., customer demand in
-    inventory control, speed of lead car in autonomous driving, etc."), else the one item before the
-    next comma ("scenarios like healthcare and autonomous driving"; "tasks like visual question
-    answering, multimodal embedding learning, a key component for large-scale retrieval, has
-    received ..." keeps the rest of its clause). A term named only among examples is one place a
-    method applies or a field covers, not what the paper is about. The sentence as it is when it
-    gives none."""
-    out: list[str] = []
-    at = 0
-    for m in _EXAMPLE_LEAD.finditer(sentence):
-        if m.start() < at:
-            continue
-        end = _CLAUSE_END.search(sentence, m.end())
-        stop = end.start() if end else len(sentence)
-        cuts = [m.end()] + [m.end() + c.end() for c in re.finditer(",", sentence[m.end() : stop])]
-        bounds = [*cuts, stop]
-        items = [(a, b) for a, b in zip(bounds, bounds[1:], strict=False) if sentence[a:b].strip(" ,")]
-        if not items:
-            continue
-        last = next((b for k, (a, b) in enumerate(items) if k and _LAST_ITEM.match(sentence[a:b])), None)
-        out.append(sentence[at : m.start()])
-        at = last if last is not None else items[0][1]
-    out.append(sentence[at:])
-    return "".join(out)
-
-
 _PROPOSAL = _VOCABULARY["proposal"].pattern
 _STRONG_PROPOSAL = re.compile(rf"{_V['strong_proposal']}|{_V['remedy_aim']}.{{0,80}}\bwe\b", re.I)
 _THIS_WORK = _VOCABULARY["this_work"].pattern

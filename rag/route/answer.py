@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from rag.citations import cited_numbers, format_marker
-from rag.evidence.roles import CONTINUES, FIRST_PERSON, sentence_roles, without_examples
+from rag.evidence.roles import CONTINUES, FIRST_PERSON, sentence_roles
 from rag.evidence.rows import LIMITATIONS, ROWS, select_rows
 from rag.evidence.selector import EvidenceSelector
 from rag.index.retrieve import HybridRetriever
@@ -75,21 +75,6 @@ ROLE_STATED = {"theory": "a theoretical result (a proof, a bound or a guarantee)
 EXCLUSION_COVERAGE = 0.5
 """IDF-weighted share of an excluded word's forms ("agent settings" -> agent) that puts a paper out,
 and of the rest of an artifact question's topic ("speech" of "a new speech dataset") that keeps one in."""
-
-
-def _one_term(topic: Topic) -> str:
-    """The bare term a "which papers" topic is about when it has one (:attr:`Topic.named`) and the
-    topic opens with it, a description after it or none ("dataset distillation, i.e. compressing
-    ...", "neural scaling laws"), else ``""``. Several terms ("condensation, distillation or
-    pruning", "a proof, a bound, or a guarantee", "vision-language models or multimodal LLMs")
-    describe what papers state in many words, and a term inside a description glosses it ("how to
-    evaluate or score survival-analysis (time-to-event) models"): such a list is judged whole, as
-    the membership model judged it."""
-    if topic.number != "many":
-        return ""
-    alternatives = topic.facets or (topic.text,)
-    terms = [t for t in topic.named if any(t in a for a in alternatives)]
-    return terms[0] if len(terms) == 1 and topic.text.startswith(terms[0]) else ""
 
 
 @dataclass
@@ -291,15 +276,6 @@ class AnswerPipeline:
                     complete = complete[:1] if topic.number == "one" else complete
                     chosen, matched, at_least = complete[: rs.max_set_size], len(complete), False
                     partly = covered.note()
-            if not refusal and len(chosen) > 1 and topic.number == "many" and not judged_apart:
-                # a list whose topic is a term its papers write ("neural scaling laws"): a paper that
-                # writes neither the term nor states the rest of the topic in a sentence is named
-                # among those that mention it, not listed; the list is never emptied
-                unsaid = self._not_stating(topic, chosen)
-                if unsaid:
-                    chosen = [h for h in chosen if h not in unsaid]
-                    matched = max(len(chosen), matched - len(unsaid))
-                    mentions = [] if topic.exclusion else [*unsaid, *mentions][: rs.max_mentions]
             slot = plan.ask.slot
             counted = slot is not None and slot.count and not plan.seeks
             if not refusal and len(chosen) == 1 and topic.number != "many" and counted:
@@ -540,51 +516,6 @@ class AnswerPipeline:
         mentions = [] if topic.exclusion else mentions[: rs.max_mentions]
         return Found(members[:limit], len(members), at_least, left_out, mentions if members else [], judged)
 
-    def _not_stating(self, topic: Topic, chosen: Sequence[PaperHit]) -> list[PaperHit]:
-        """The papers of a "which papers" list that do not state its topic, when the topic is a bare
-        term the list's papers write (:attr:`rag.question.plan.Topic.named`); ``[]`` otherwise.
-
-        A paper states the topic when it writes its term (:meth:`_writes`, outside lists of examples:
-        "dataset distillation", not "Task-aware layEr-wise Distillation"; "scaling laws", not the
-        "conservation laws" of physics) or when a sentence of its abstract states an alternative of
-        the topic or the topic whole, descriptions in the asker's words ("compressing a whole
-        training set into a handful of synthetic samples", :meth:`RefusalPolicy.sentence_states`).
-        Checked only for a topic of one term (with descriptions of it beside: "dataset distillation,
-        i.e. compressing ..."); a term that no listed paper writes is the asker's wording ("math
-        benchmarks" where the papers write "mathematical reasoning benchmarks"): then nothing is
-        checked either. Never all of ``chosen``: some paper writes the term."""
-        term = _one_term(topic)
-        written = {h.paper.id for h in chosen if term and self._writes(term, h.paper)}
-        if not written:
-            return []
-        alternatives = topic.facets or (topic.text,)
-        # the topic whole and its other alternatives, in the asker's words: "knowledge distillation
-        # (big model -> small student)" is stated by DocVAL's "a validated chain-of-thought (CoT)
-        # distillation framework that transfers ... from large teacher models to compact ... student VLMs"
-        described = [a for a in dict.fromkeys((topic.text, *alternatives)) if term not in a or a == topic.text]
-        described = [a for a in described if a != term]
-        qvecs = self.retriever.query_vectors(described) if described else None
-        rests: dict[str, np.ndarray] = {}
-
-        def describes(paper: Paper) -> bool:
-            sents, vecs = self.evidence.sentences(paper)
-            if qvecs is None or not sents:
-                return False
-            sims = vecs @ qvecs.T
-            return any(self.refusals.sentence_states(a, sents, vecs, sims, j, rests) for j, a in enumerate(described))
-
-        return [h for h in chosen if h.paper.id not in written and not describes(h.paper)]
-
-    def _writes(self, term: str, paper: Paper) -> bool:
-        """Whether ``paper``'s title, or a sentence of its abstract outside its lists of examples
-        (:func:`rag.evidence.roles.without_examples`), writes ``term`` (:meth:`Membership.writes_term`):
-        PointDP's "real-world applications such as autonomous driving, robotics, and medical imaging"
-        names autonomous driving as one place 3D point clouds serve, not as what it is about."""
-        if paper.title and self.membership.writes_term(term, paper.title):
-            return True
-        sentences = self.evidence.sentences(paper)[0]
-        return any(self.membership.writes_term(term, without_examples(x.text)) for x in sentences)
-
     def _plays(self, role: str, paper: Paper) -> bool:
         """Whether a sentence of ``paper``'s abstract plays ``role`` (``"theory"``:
         :func:`rag.evidence.roles.sentence_roles`) as the paper's own: not a background or gap
@@ -819,21 +750,6 @@ class AnswerPipeline:
             if x is not None:
                 return Evidence(paper.id, x.text, x.start, x.end, 1.0)
         own = self.evidence.own_statement(ask, paper, qvec)
-        term = _one_term(plan.topic)
-        if own is not None and term == plan.topic.text and not self.membership.writes_term(term, own.sentence):
-            # "which papers are about autonomous driving?" (a topic that is the term alone): a sentence
-            # of its own work that writes it, if one does ("... in an autonomous driving setting"),
-            # before one near its words
-            moves = self.evidence.moves(paper)
-            writing = next(
-                (
-                    e for e in self.evidence.score(ask, paper, qvec)
-                    if self.membership.writes_term(term, without_examples(e.sentence))
-                    and (moves.get(e.start) not in ("background", "gap") or FIRST_PERSON.search(e.sentence))
-                ),
-                None,
-            )
-            own = writing or own
         names = [n for n in plan.topic.known_names if n.searched or n.whole]
         if names and (own is None or not self.membership.states_names(names, paper, own.sentence)):
             # "Which papers use the Open Pretrained Transformer models?": the sentence that states

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from rag.acronyms import NamedForms, states_named
 from rag.evidence.rows import contributes_items
-from rag.lexicon import abbreviation_definitions, states_phrase, stem, term_forms
+from rag.lexicon import abbreviation_definitions, states_phrase, stem
 from rag.text import Sentence, content_terms
 from rag.types import Paper, PaperHit
 from rag.vocabulary import beside
@@ -31,18 +31,7 @@ from rag.vocabulary import beside
 if TYPE_CHECKING:
     from rag.protocols import EvidenceSource, Retriever
 
-__all__ = [
-    "BIAS",
-    "COEF",
-    "TERM_CORE_SHARE",
-    "TERM_INSERTED",
-    "TERM_NEIGHBOUR_SHARE",
-    "Membership",
-    "design",
-    "more_may_match",
-    "probability",
-    "term_core",
-]
+__all__ = ["BIAS", "COEF", "Membership", "design", "more_may_match", "probability"]
 
 COEF = (-0.674, 1.909, 3.006, 2.573, 2.113, 1.256, 0.13, 5.093, 0.256)
 """Weights of :func:`design`'s columns.
@@ -148,56 +137,6 @@ contributed for evaluation (:data:`_EVALUATION_PURPOSE`) is one."""
 _EVALUATION_PURPOSE = _VOCABULARY["evaluation_purpose"].pattern
 
 
-TERM_CORE_SHARE = 0.05
-"""Largest share of the abstracts a word of a topic's bare term may be in and still be part of the
-term's core (:meth:`Membership.writes_term`): "antibody" (0.2% of the 3,136 library abstracts),
-"laws" (1.1%), "distillation" (2.2%), "mixture-of-experts" (0.2%) are; "scaling" (14%), "design"
-(18%), "dataset" (26%), "models" (58%) and the frame verb "build" (7.8%) that a question may leave in
-a term are not. Set by reading the bare terms of the library questions (library_dev, library_own and
-a held-out set of eleven), not fitted."""
-TERM_INSERTED = 1
-"""Content words that may stand inside a term a paper writes: "Mixture-of-Experts (MoE) models",
-"masked diffusion language models" (a kind of diffusion models). Set by reading; with one,
-"conservation laws" and "law of robustness" still do not write "scaling laws"."""
-
-
-TERM_NEIGHBOUR_SHARE = 0.15
-"""Largest share of the abstracts the word after a hyphenated core word may be in and still join it
-(:func:`term_core`): "adaptation" (13%) joins "test-time", as "test-time defenses" and "Test-Time
-Style Shifting" are no test-time adaptation; "models" (58%) does not join "mixture-of-experts", as
-"mixture-of-experts architecture" writes the term. The share retrieval.part_generic_share calls
-specific, for the same reason."""
-
-
-def term_core(term: str, frequency: Callable[[str], float]) -> str:
-    """The words of a bare term that say what it is about: from its first to its last word in at
-    most :data:`TERM_CORE_SHARE` of the abstracts (``frequency(word)`` is that share, in [0, 1]); a
-    single such word keeps the word after it in the term, or else the one before ("antibody design"
-    of "computational antibody design", "scaling laws" of "neural scaling laws", "dataset
-    distillation" as it is); a hyphenated one is a compound of its own and keeps the word after it
-    only when that word is in at most :data:`TERM_NEIGHBOUR_SHARE` of the abstracts ("test-time
-    adaptation"; "mixture-of-experts" of "build mixture-of-experts models"). ``term`` itself when
-    none of its words is that rare."""
-    words = term.split()
-    rare = [
-        i for i, w in enumerate(words)
-        if content_terms(w) and all(frequency(t) <= TERM_CORE_SHARE for t in content_terms(w))
-    ]
-    if not rare:
-        return term
-    i, j = rare[0], rare[-1]
-    if i == j and "-" not in words[i].strip("-"):
-        if j + 1 < len(words):
-            j += 1
-        elif i > 0:
-            i -= 1
-    elif i == j and j + 1 < len(words):
-        after = content_terms(words[j + 1])
-        if after and all(frequency(t) <= TERM_NEIGHBOUR_SHARE for t in after):
-            j += 1
-    return " ".join(words[i : j + 1])
-
-
 def _in_compound(text: str, match: re.Match[str]) -> bool:
     """Whether ``match`` is one word of a hyphenated compound of ``text`` ("Learning-to-Measure")."""
     return text[match.start() - 1 : match.start()] == "-" or text[match.end() : match.end() + 1] == "-"
@@ -263,18 +202,6 @@ class Membership:
         if not named:
             return []
         return [h for h in hits if h.paper.title and any(states_phrase(t, h.paper.title) for t in named)]
-
-    def writes_term(self, term: str, text: str) -> bool:
-        """Whether ``text`` (a paper's title and abstract, or one sentence) writes ``term``, a bare term of a topic
-        (:attr:`rag.question.plan.Topic.named`): its core (:func:`term_core`) or one of its other
-        forms (:func:`rag.lexicon.term_forms`: glossary names, abbreviations spelled out) side by
-        side, up to :data:`TERM_INSERTED` words inside. "Dataset Distillation is a newly emerging
-        area" writes "dataset distillation"; "Task-aware layEr-wise Distillation" and "ensemble
-        distillation ... on three datasets" do not; "conservation laws" does not write "neural
-        scaling laws"."""
-        n = max(1, len(self.retriever.papers))
-        core = term_core(term, lambda w: self.retriever.document_frequency(w) / n)
-        return any(states_phrase(f, text, TERM_INSERTED) for f in dict.fromkeys((core, *term_forms(term))))
 
     def stating(self, names: Sequence[NamedForms], paper: Paper) -> Sentence | str | None:
         """Where ``paper`` states every name of ``names`` in the sense asked (either form, a sized

@@ -46,17 +46,11 @@ present Muse", "Muse is trained ..."; "Pythia: A Suite ..." with "*Pythia*" twic
 once may be a sentence's first word."""
 
 
-def _paper_title_name(paper: Paper) -> str | None:
-    """The name ``paper``'s title gives it before a colon (:func:`_title_name`), or a dictionary
-    word there that its abstract uses as a name (at least :data:`TITLE_WORD_USES` times, capitalised,
-    never in lower case): "Muse", "Pythia". Whether other abstracts use the word decides, as for
-    any name, whether it names this paper (:class:`NameIndex`)."""
-    if not paper.title:
-        return None
-    named = _title_name(paper.title)
-    if named:
-        return named
-    m = _TITLE_HEAD.match(paper.title)
+def _title_word_as_name(paper: Paper) -> str | None:
+    """A dictionary word before ``paper``'s title colon that its abstract uses as a name (at least
+    :data:`TITLE_WORD_USES` times, capitalised, never in lower case): "Muse". It names the paper
+    only when no other abstract uses it (:class:`NameIndex`)."""
+    m = _TITLE_HEAD.match(paper.title or "")
     if not m:
         return None
     word = m.group(1)
@@ -136,11 +130,12 @@ class NameIndex:
         self.runs = frozenset(postings) | {r for t in titles.values() for r in _RUN.findall(t)}
         # names titles state -> the papers whose title states them
         titled: dict[str, set[str]] = defaultdict(set)
-        title_names = {p.id: _paper_title_name(p) or "" for p in papers}
+        title_names: dict[str, str] = {}
         for p in papers:
-            name = title_names[p.id]
-            if name and not _title_name(p.title) and postings.get(normalize(name), set()) - {p.id}:
-                title_names[p.id] = ""  # a dictionary word other abstracts also use names no one paper
+            name = (_title_name(p.title) if p.title else None) or ""
+            if not name and (word := _title_word_as_name(p)) and not postings.get(normalize(word), set()) - {p.id}:
+                name = word  # a dictionary word other abstracts also use names no one paper
+            title_names[p.id] = name
         # the names titles state, as written ("Pythia", "Muse"): a question that writes one so names
         # the paper, though some abstract uses the word in lower case ("pythia-1.4b")
         # (not when the paper's own prose writes it in lower case: "we use a pythia of models")

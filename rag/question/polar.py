@@ -79,9 +79,17 @@ def polar_available(aspect: str) -> str:
     words = [w.lower() for w in WORD.findall(aspect)]
     if not (_AVAILABILITY.search(aspect) or (words and words[-1] in _AVAILABILITY_FINAL)):
         return ""
+    return _artifact(words)
+
+
+def _artifact(words: list[str], code_first: bool = False) -> str:
+    """The artifact ``words`` (lower case) ask for: ``"models"`` when they name models and no code,
+    ``"data"`` when they name data (not beside code or its host, with ``code_first``: "DocVAL
+    code/data?"), else ``"code"``."""
+    code = any(w in _AVAILABLE_CODE or (code_first and w in _CODE_HOSTS) for w in words)
     if any(w in _AVAILABLE_MODELS for w in words) and not any(w in _AVAILABLE_CODE for w in words):
         return "models"
-    if any(w in _AVAILABLE_DATA for w in words):
+    if any(w in _AVAILABLE_DATA for w in words) and not (code_first and code):
         return "data"
     return "code"
 
@@ -102,8 +110,4 @@ def available_in_shorthand(query: str, names: list[str]) -> str:
         return ""
     if not any(w in _SHORTHAND_LINK for w in words):
         return ""  # "DANCE data?": the data it uses, not whether it is released
-    if any(w in _AVAILABLE_MODELS for w in words) and not any(w in _AVAILABLE_CODE for w in words):
-        return "models"
-    if any(w in _AVAILABLE_DATA for w in words) and not any(w in _AVAILABLE_CODE or w in _CODE_HOSTS for w in words):
-        return "data"  # "DocVAL code/data?" asks for the code first
-    return "code"
+    return _artifact(words, code_first=True)

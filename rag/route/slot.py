@@ -142,32 +142,29 @@ def slot_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None:
         if got is None or (slot.amount and not states_amount(sentence)):
             return None
         return got[0], got[1], got[2]
+    keys = {k for k, _, _ in _keys_at(sentence)}
+    stated = [(t, f) for t in slot.terms if (f := _as_stated(t, keys, sentence))]
+    present = [f for _, f in stated]
+    # a time narrowed by other words ("training time") is stated only with one of them: not by a
+    # benchmark's "in 21 hours", nor by "for the first time"
+    head = measure_head(slot.terms)
+    unnarrowed = bool(_DURATION_MEASURE.fullmatch(head)) and len(slot.terms) > 1 and not any(
+        t != head for t, _ in stated
+    )
     if slot.amount and (
         (_MEMORY_MEASURE.fullmatch(slot.terms[-1]) and (m := MEMORY_AMOUNT.search(sentence)))
-        or (
-            _DURATION_MEASURE.fullmatch(slot.terms[-1])
-            and (m := DURATION_AMOUNT.search(sentence))
-            # "training time" is not stated by a benchmark's "in 21 hours": a word that narrows it stands there too
-            and (len(slot.terms) == 1 or any(_as_stated(t, {k for k, _, _ in _keys_at(sentence)}, sentence)
-                                             for t in slot.terms[:-1]))
-        )
+        or (_DURATION_MEASURE.fullmatch(slot.terms[-1]) and not unnarrowed and (m := DURATION_AMOUNT.search(sentence)))
     ):
         # "how much memory does the GPU need?": "on a single 16GB GPU" states it in its unit;
         # "SparseGPT runtime": "in under 4.5 hours"
         spans = clause_spans(sentence)
         i = next((k for k, (a, b) in enumerate(spans) if a <= m.start() < b), None)
         return _grown(sentence, spans, i) if i is not None else (0, len(sentence), False)
-    keys = {k for k, _, _ in _keys_at(sentence)}
-    stated = [(t, f) for t in slot.terms if (f := _as_stated(t, keys, sentence))]
-    present = [f for _, f in stated]
     # The measure's head noun must be stated ("train time" is not stated by "trains stably", nor
     # "annotation cost" by "91,581 step-level annotations"): the other terms only narrow it.
-    head = measure_head(slot.terms)
     at = next((k for k, (t, _) in enumerate(stated) if t == head), None)
-    if not present or (head and (at is None or not _own_word(head, stated[at][1], sentence))):
+    if not present or unnarrowed or (head and (at is None or not _own_word(head, stated[at][1], sentence))):
         return None
-    if _DURATION_MEASURE.fullmatch(head or "") and len(slot.terms) > 1 and len(present) < 2:
-        return None  # "training time" is not stated by "for the first time": a word that narrows it stands there too
     # Among the terms it states, the run of clauses that states the most (the head noun last).
     for n in range(len(present), 0, -1):
         for i in range(len(present) - n + 1):

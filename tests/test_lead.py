@@ -185,6 +185,11 @@ def cat() -> Catalogue:
         ("Does APM report results on Flickr30k?", ("flickr30k",)),
         ("does DANCE provide numbers for text-attributed graphs", ("text-attributed", "graphs")),
         ("Is APM's performance reported on Flickr30k?", ("flickr30k",)),
+        # a verb that reports a finding before "that", and an adjective of ability, frame the question
+        ("Does DANCE find that condensation reduces tokens?", ("condensation", "reduces", "tokens")),
+        ("do they claim that APM scales to 1,000 synthetic pairs", ("scales", "1,000", "synthetic", "pairs")),
+        ("Is APM able to scale to 1,000 synthetic pairs?", ("scale", "1,000", "synthetic", "pairs")),
+        ("Is DANCE capable of condensing graphs?", ("condensing", "graphs")),
     ],
 )
 def test_yes_no_questions_about_a_paper(cat, question, terms):
@@ -414,6 +419,23 @@ def test_yes_no_lead_says_yes_only_when_a_sentence_states_it(components, questio
         assert any(quote in strip_markup(e.sentence) for c in ans.citations for e in c.evidence)  # quoted below too
     else:
         assert ans.lead.startswith("The abstract of ") and "does not state this" in ans.lead
+
+
+@pytest.mark.parametrize(
+    ("question", "lead"),
+    [
+        # the absence asked: a sentence that negates it or sets it aside says yes ...
+        ("Does L2M operate without per-task retraining?", "Yes: "),
+        ("Does CA-SOADD need no spoof supervision?", "Yes: "),
+        # ... one that states it plainly does not ("from human hand-object demonstrations")
+        ("Does DexMachina learn without human hand-object demonstrations?", "states it, not its absence"),
+    ],
+)
+def test_a_yes_no_question_that_asks_an_absence_is_answered_by_the_negating_sentence(components, question, lead):
+    # "Does DexMachina work without human demonstrations?" was answered "Yes" with the sentence
+    # that says it learns from them; "without per-task retraining" was "mentioned in contrast"
+    ans = ask(components, question)
+    assert lead in ans.lead and len(ans.citations) == 1, ans.text
 
 
 @pytest.mark.parametrize(

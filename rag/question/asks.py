@@ -16,10 +16,10 @@ import re
 from collections.abc import Sequence
 
 from rag.question.parts import question_parts, without_paper_description
-from rag.question.phrasing import MEASURE_NOUNS, Number, asks_in_shorthand, asks_quantity
+from rag.question.phrasing import MEASURE_NOUNS, Number, asks_in_shorthand, asks_quantity, shorthand_words
 from rag.question.plan import Ask
 from rag.question.roles import is_summary, question_roles
-from rag.question.slots import contents_slot, data_slot, measure_slot, object_slot
+from rag.question.slots import contents_slot, data_slot, entity_slot, measure_slot, object_slot
 from rag.text import CODE_COMPOUND, named_entities, normalize, quoted_figures
 from rag.vocabulary import beside
 
@@ -111,24 +111,34 @@ def read_ask(
     # a paper's data and nothing else ("what benchmarks?"): the slot is the data it uses; a list
     # of papers ("which papers use ImageNet?") asks for papers, not a slot
     data_only = asked_roles == {"data"} and len(pieces) <= 1 and number != "many"
+    summary_asked = is_summary(text) if summary is None else summary
+    link = bool(_LINK.search(CODE_COMPOUND.sub(" ", text)))
+    definition = bool(_DEFINITION.search(text))
+    if amount:
+        slot = measure_slot(text, measures_apart, shorthand=shorthand)
+    elif data_only:  # "what does the JetClass dataset include?": what it holds, not the data it is tested on
+        slot = contents_slot(text) or data_slot(text)
+    elif number != "many" and not parts:
+        slot = object_slot(text, entities)
+        if slot is None and not (asked_roles or summary_asked or link or definition):
+            # "what tokenizer does ME-DLM use?", "SoT-26K train/test split?": a thing asked by its noun
+            slot = entity_slot(text, measures_apart, shorthand=bool(shorthand_words(text, measures_apart)))
+    else:
+        slot = None
     return Ask(
         text=text,
         heading=heading or text,
         matching=without_paper_description(text),
         roles=asked_roles,
-        summary=is_summary(text) if summary is None else summary,
+        summary=summary_asked,
         amount=amount,
         numbers=bool(_NUMBERS.search(text)),
-        link=bool(_LINK.search(CODE_COMPOUND.sub(" ", text))),
-        definition=bool(_DEFINITION.search(text)),
+        link=link,
+        definition=definition,
         figures=frozenset(quoted_figures(text)),
         entities=frozenset(normalize(e) for e in entities),
         parts=parts,
         row=row_named(text),
         title=title_of(heading or text),
-        slot=measure_slot(text, measures_apart, shorthand=shorthand) if amount
-        # "what does the JetClass dataset include?": what it holds, not the data it is tested on
-        else contents_slot(text) or data_slot(text) if data_only
-        else object_slot(text, entities) if number != "many" and not parts
-        else None,
+        slot=slot,
     )

@@ -35,6 +35,7 @@ __all__ = [
     "asks_for_paper",
     "asks_collection",
     "asks_in_shorthand",
+    "shorthand_words",
     "asks_quantity",
     "clean_input",
     "excluded_terms",
@@ -634,26 +635,37 @@ SHORTHAND_MAX_WORDS = 5
 rate?" has four): set by reading, not fitted; a longer phrase without a question frame is a topic."""
 
 
-def asks_in_shorthand(query: str, names: Iterable[str]) -> bool:
-    """Whether a question asks a measure of a named thing in shorthand, with no question frame: a
-    name and a noun phrase whose head names a measure ("DDL Dice?", "RAST-MoE train time", "SENDAI
-    latency (ms)?"), or a count mark before a unit ("L2M num GPUs", "ProAct-75 # annotators").
-
-    Read as "what is <name>'s <phrase>?": the slot is the phrase (:func:`rag.question.slots.measure_slot`),
-    and an abstract that does not state it is said not to. A phrase with a question word, an
-    auxiliary or a verb of a request (vocabulary ``question_frame``), with no name, or whose last
-    word names no measure ("DANCE federated graph learning") is not shorthand.
-    """
+def shorthand_words(query: str, names: Iterable[str]) -> list[str]:
+    """The words of a question asked in shorthand besides its names: a name and a short phrase with
+    no question frame ("DDL Dice?", "SoT-26K train/test split?", "ME-DLM tokenizer"), lower case;
+    ``[]`` for a question with a frame (vocabulary ``question_frame``: a question word, an
+    auxiliary, a verb of a request), with no name, or with more than :data:`SHORTHAND_MAX_WORDS`
+    other words (a topic). A unit in brackets ("latency (ms)") is no word of it."""
     named = {w.lower() for n in names for w in WORD.findall(n)}
     if not named:
-        return False
+        return []
     text = UNIT_ASIDE.sub("", query).strip(" ?.!")
     words = [w.lower() for w in WORD.findall(text)]
     if not words or set(words) & _FRAME:
-        return False
+        return []
     rest = [w for w in words if w not in named]
-    if not rest or len(rest) > SHORTHAND_MAX_WORDS:
+    return rest if len(rest) <= SHORTHAND_MAX_WORDS else []
+
+
+def asks_in_shorthand(query: str, names: Iterable[str]) -> bool:
+    """Whether a question asks a measure of a named thing in shorthand (:func:`shorthand_words`):
+    a name and a noun phrase whose head names a measure ("DDL Dice?", "RAST-MoE train time",
+    "SENDAI latency (ms)?"), or a count mark before a unit ("L2M num GPUs", "ProAct-75 # annotators").
+
+    Read as "what is <name>'s <phrase>?": the slot is the phrase (:func:`rag.question.slots.measure_slot`),
+    and an abstract that does not state it is said not to. A phrase whose last word names no
+    measure ("DANCE federated graph learning", "ME-DLM tokenizer") asks no amount: it may ask a
+    thing of the paper (:func:`rag.question.slots.entity_slot`).
+    """
+    rest = shorthand_words(query, names)
+    if not rest:
         return False
+    text = UNIT_ASIDE.sub("", query).strip(" ?.!")
     # a mark of its own ("# annotators"), not the end of a name ("C#")
     marked = any(m.start() == 0 or text[m.start() - 1].isspace() for m in _COUNT_MARK.finditer(text))
     return marked or rest[-1] in MEASURE_NOUNS

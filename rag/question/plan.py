@@ -393,6 +393,9 @@ class AskPlan(Plan):
         polar_available: For ``polar``: the artifact whose availability it asks (``"code"``,
             ``"data"``, ``"models"``: "does ClimaX release code?"), stated by a sentence in any
             words (:func:`rag.route.lead.availability_span`); ``""`` otherwise.
+        polar_absent: For ``polar``: it asks for the absence of its terms ("does L2M work without
+            per-task retraining?"): a sentence that negates them answers yes
+            (:func:`rag.question.polar.polar_absent`).
         own_limits: It asks for a paper's own limitations, not the limitation it addresses.
         seeks: Its frame names the paper asked for ("which paper ...", "is there work on ...").
         bare: The message is its topic, as typed in a search box: no frame, no paper referred to,
@@ -413,6 +416,7 @@ class AskPlan(Plan):
     polar_terms: tuple[str, ...] = ()
     polar_compared: bool = False
     polar_available: str = ""
+    polar_absent: bool = False
     own_limits: bool = False
     seeks: bool = False
     bare: bool = False

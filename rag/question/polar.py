@@ -9,7 +9,9 @@ from rag.question.phrasing import WORD
 from rag.text import content_terms
 from rag.vocabulary import beside
 
-__all__ = ["available_in_shorthand", "polar", "polar_available", "polar_compares", "polar_terms"]
+__all__ = [
+    "available_in_shorthand", "polar", "polar_absent", "polar_available", "polar_compares", "polar_terms", "reported",
+]
 
 _VOCABULARY = beside(__file__, "polar")
 _AUXILIARIES = _VOCABULARY["auxiliary"].words
@@ -28,6 +30,9 @@ _AVAILABLE_CODE = _VOCABULARY["available_code"].words
 _SHORTHAND_LINK = _VOCABULARY["shorthand_link"].words
 _SHORTHAND_ARTIFACT = _VOCABULARY["shorthand_artifact"].words
 _CODE_HOSTS = _VOCABULARY["code_host"].words
+_MODAL = _VOCABULARY["modal"].words
+_REPORTING_SUBJECT = _VOCABULARY["reporting_subject"].words
+_ABSENCE = _VOCABULARY["absence"]
 
 
 def polar(query: str) -> bool:
@@ -53,10 +58,33 @@ def polar_terms(aspect: str) -> tuple[str, ...]:
     """
     # a possessive is its noun: "the model's weights" asks "model" ("the language model API")
     # "too", "as well": the thing is asked in addition to what was asked before
-    words = [t.removesuffix("'s").removesuffix("’s") for t in content_terms(_ADDITIVE.sub(" ", aspect))]
-    terms = [t for t in words if t not in _POLAR_GENERIC | _OUTCOME and t.lower() not in _COMPARATIVE]
+    words = [t.removesuffix("'s").removesuffix("’s") for t in content_terms(_ADDITIVE.sub(" ", reported(aspect)))]
+    terms = [t for t in words if t not in _POLAR_GENERIC | _OUTCOME | _MODAL and t.lower() not in _COMPARATIVE]
     kept = [t for i, t in enumerate(terms) if not (i and t in _GENERIC_HEADS)]
     return tuple(dict.fromkeys(kept))
+
+
+def reported(aspect: str) -> str:
+    """A yes/no question's aspect without a verb that reports a finding before "that" ("Does find
+    that RL finetuning beats SFT" -> "RL finetuning beats SFT"): the verb right after the auxiliary
+    and words of its subject (vocabulary ``reporting_subject``: "does it claim that", "do the
+    authors show that"), whatever the verb; ``aspect`` unchanged when it has none. "Does it use a
+    method that ..." keeps its words: "that" there follows a noun after the verb."""
+    found = list(WORD.finditer(aspect))
+    for k, w in enumerate(found[:6]):
+        if w.group(0).lower() == "that":
+            before = [x.group(0).lower() for x in found[: k - 1]] if k >= 2 else None
+            if before is not None and all(x in _REPORTING_SUBJECT or x in _AUXILIARIES for x in before):
+                return aspect[w.end() :].strip()
+            break
+    return aspect
+
+
+def polar_absent(aspect: str) -> bool:
+    """Whether a yes/no question asks for the absence of what it names (vocabulary ``absence``:
+    "does L2M work without per-task retraining?", "does it use no labels?"): a sentence that
+    negates it or sets it aside ("eliminating per-task retraining") answers yes."""
+    return bool(_ABSENCE.search(reported(aspect)))
 
 
 def polar_compares(aspect: str) -> bool:

@@ -92,11 +92,18 @@ from rag.question.plan import (
     TablePlan,
     Topic,
 )
-from rag.question.polar import available_in_shorthand, polar, polar_available, polar_compares, polar_terms
+from rag.question.polar import (
+    available_in_shorthand,
+    polar,
+    polar_absent,
+    polar_available,
+    polar_compares,
+    polar_terms,
+)
 from rag.question.related import asks_similar
 from rag.question.related_work import related_work_topic
 from rag.question.roles import asks_own_limitations, is_summary, question_roles, required_role
-from rag.question.slots import GUESSED_SIZE, read_slot
+from rag.question.slots import ENTITY, GUESSED_SIZE, read_slot
 from rag.question.table import asks_table, column_phrases, split_table
 from rag.text import (
     CODE_COMPOUND,
@@ -1087,6 +1094,8 @@ class Reader:
         # "what's the fourth one's size?" asks the size: the place in the list is no word of the ask
         ask = read_ask(_without_placed(query, placed).strip() if placed else query, number=number, roles=roles,
                        summary=summary, names=tuple(r.text for r in refs if r.kind in ("name", "id")))
+        if available and ask.slot is not None and ask.slot.form == ENTITY:
+            ask = replace(ask, slot=None)  # "DANCE repo?": whether its code is available, not a word to find
         if not aspect and names and _IDENTITY.match(query):
             # "What is HyperTrack?": the sentence that says what it is ("we introduce HyperTrack, a
             # large-scale dataset ..."), as "what does DGSA stand for?" asks the one that spells it out
@@ -1109,6 +1118,7 @@ class Reader:
             polar_compared=is_polar and bool(asked_terms) and (polar_compares(aspect) or asks_better(query))
             and not available,
             polar_available=available if is_polar else "",
+            polar_absent=is_polar and bool(asked_terms) and not available and polar_absent(aspect),
             own_limits=asks_own_limitations(query, names),
             bare=not refs and number == "open" and not kind and not is_polar
             and topic_text.strip(" ?.!") == query.strip(" ?.!"),

@@ -16,15 +16,15 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from rag.question.phrasing import UNIT_ASIDE
+from rag.question.phrasing import SET_NOUNS, UNIT_ASIDE
 from rag.question.plan import Detail
 from rag.text import content_terms, normalize
 from rag.types import Slot
 from rag.vocabulary import beside
 
 __all__ = [
-    "CONTENTS", "DATA", "GUESSED_SIZE", "HARDWARE", "MODELS", "OBJECT", "contents_slot", "data_slot", "detail_slot",
-    "measure_slot", "object_slot", "read_slot",
+    "CONTENTS", "DATA", "ENTITY", "GUESSED_SIZE", "HARDWARE", "MODELS", "OBJECT", "contents_slot", "data_slot",
+    "detail_slot", "entity_slot", "measure_slot", "object_slot", "read_slot",
 ]
 
 _VOCABULARY = beside(__file__, "slots")
@@ -64,6 +64,20 @@ what a paper omits in other words, so no such clause is no reason to refuse."""
 _OBJECT_OPENER = _VOCABULARY["object_opener"]
 _BARE_VERB = _VOCABULARY["bare_verb"].words
 _CONTENT_ASKED = _VOCABULARY["content_asked"].pattern
+ENTITY = "entity"
+"""The form of a slot asking a thing of a paper by its noun, with no amount ("what tokenizer does
+ME-DLM use?", "which random seed?", "SoT-26K train/test split?"): stated, as a measure is, by a
+clause that writes the noun phrase's head as a word of its own (:func:`rag.route.slot.slot_span`);
+a paper none of whose sentences does is answered "does not state <phrase>". Nouns an abstract
+names by their instances ("which optimizer": "Adam"; "what metric": "SSIM"; vocabulary
+``named_by_instance``) and nouns of an aspect answered by a sentence's role ("what problem",
+vocabulary ``aspect_noun``) ask no such slot: no missing word shows they are not stated."""
+_ENTITY_OPENER = _VOCABULARY["entity_opener"]
+_BY_INSTANCE = _VOCABULARY["named_by_instance"].words
+_ASPECT_NOUN = _VOCABULARY["aspect_noun"].words
+_NUMBER_WORD = _VOCABULARY["number_word"].words
+_ENTITY_OPENER_AT = re.compile(rf"{_ENTITY_OPENER.source}\s+", re.I)
+_ENTITY_COPULA_AT = re.compile(rf"{_VOCABULARY['entity_copula'].source}\s+", re.I)
 CONTENTS = "contents"
 """The form of a slot asking what a paper's dataset or artifact holds ("what does ProAct-75
 contain?", vocabulary ``content_asked``): stated by a count of its items ("Spanning 75 tasks, our
@@ -226,6 +240,74 @@ def object_slot(text: str, names: Collection[str] = ()) -> Slot | None:
     if low in _BARE_VERB or low in named or normalize(verb).lower() in named or not content_terms(low):
         return None
     return Slot(low, (low,), form=OBJECT)
+
+
+def entity_slot(text: str, names: Collection[str] = (), *, shorthand: bool = False) -> Slot | None:
+    """The thing a question asks of a paper by its noun (:data:`ENTITY`), or ``None``.
+
+    The noun phrase after a wh-opener (vocabulary ``entity_opener``: "what tokenizer does ME-DLM
+    use?", "which random seed", "what kind of controllers", "what is the context window of X?"),
+    or, in ``shorthand`` (a name and a short phrase with no question frame,
+    :func:`rag.question.phrasing.shorthand_words`: "ME-DLM tokenizer?"), the words besides the
+    names, up to a stop word ("MCLP listeners in user study?" -> "listeners").
+
+    Args:
+        text: The question as asked.
+        names: The names it states (never words of the slot).
+        shorthand: The question is asked in shorthand.
+
+    Returns:
+        A slot of form :data:`ENTITY` with its terms (head noun last), or ``None`` when no phrase
+        names a thing, or its head is a noun named by instances or of an aspect (see :data:`ENTITY`).
+    """
+    text = text.strip()
+    words = _WORD.findall(text)
+    m = _ENTITY_OPENER_AT.match(text)
+    framed = False  # the phrase follows a copula: "what is the <context window> of X?"
+    if m is not None:
+        i = len(_WORD.findall(text[: m.end()]))
+        copula = _ENTITY_COPULA_AT.match(text, m.end())
+        if copula is not None:  # "what is the context window of X?"
+            i, framed = len(_WORD.findall(text[: copula.end()])), True
+        elif i < len(words) and words[i].lower() in _AUXILIARY:
+            i += 1  # "what is ME-DLM's context window?": the name's possessive, then the phrase
+            if i >= len(words) or not _possessive(words[i], names):
+                return None  # "which is better?", "what is DocVAL?"
+            framed = True
+        elif i < len(words) and _possessive(words[i], names):
+            framed = True  # "what's HieRD's tokenizer?"
+    elif shorthand and words and _bare(words[0]) in {normalize(n).lower() for n in names}:
+        i = 0  # the name first, then the thing asked of it ("ME-DLM tokenizer?")
+    else:
+        return None
+    phrase = _phrase_after(words, i)
+    while i < len(words) and words[i].lower() in _DETERMINER and phrase and words[i] != phrase[0]:
+        i += 1
+    end = i + len(phrase)
+    if m is not None and not framed and not (end < len(words) and words[end].lower() in _AUXILIARY):
+        return None  # "what happens when ...", "which model performs best": no thing asked of a paper
+    if phrase and (phrase[0].isdigit() or phrase[0].lower() in _NUMBER_WORD):
+        return None  # "which two quantities does FOAM control?": instances to name, whatever their noun
+    terms = _terms(phrase, names)
+    if not terms or terms[-1] in _BY_INSTANCE or set(terms) & _ASPECT_NOUN or terms[-1] in SET_NOUNS:
+        return None
+    # the phrase as asked, names left out ("train/test split" of "SoT-26K train/test split?")
+    named = {normalize(n).lower() for n in names}
+    spans = [(w.start(), w.end()) for w in _WORD.finditer(text)][i:end]
+    kept = [k for k, w in enumerate(phrase) if _bare(w) not in named]
+    shown = text[spans[kept[0]][0] : spans[kept[-1]][1]] if kept else " ".join(terms)
+    return Slot(shown, terms, form=ENTITY)
+
+
+def _bare(word: str) -> str:
+    """A word without a possessive ending, normalised and lower case ("ME-DLM's" -> "me-dlm")."""
+    return normalize(word).lower().removesuffix("'s").removesuffix("’s")
+
+
+def _possessive(word: str, names: Collection[str]) -> bool:
+    """Whether ``word`` is one of ``names`` with a possessive ending ("ME-DLM's")."""
+    low = word.lower()
+    return (low.endswith("'s") or low.endswith("’s")) and _bare(word) in {normalize(n).lower() for n in names}
 
 
 def contents_slot(text: str) -> Slot | None:

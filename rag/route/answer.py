@@ -42,6 +42,7 @@ from rag.question.filters import FILTER_KINDS
 from rag.question.parts import description_clauses
 from rag.question.plan import Ask, AskPlan, Plan, Topic
 from rag.question.reader import Reader
+from rag.question.slots import ENTITY
 from rag.route.lead import (
     availability_span,
     key_clause,
@@ -278,7 +279,12 @@ class AnswerPipeline:
                     partly = covered.note()
             slot = plan.ask.slot
             counted = slot is not None and slot.count and not plan.seeks
-            if not refusal and len(chosen) == 1 and topic.number != "many" and counted:
+            # "SoT-26K train/test split?": a thing asked of a name only one abstract writes (a
+            # dataset, a model inside a paper) is asked of that paper, as a named one is
+            of_name = slot is not None and slot.form == ENTITY and len(chosen) == 1 and any(
+                chosen[0].paper.id in ids for ids in plan.search.names.values()
+            )
+            if not refusal and len(chosen) == 1 and topic.number != "many" and (counted or of_name):
                 # "The Flan Collection: exactly how many tasks does it contain?": the paper found
                 # answers a count only with a number of its unit (rag.route.refusal.RefusalPolicy.slot).
                 # A count inside a description of the paper sought ("work that proves a lower

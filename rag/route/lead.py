@@ -520,7 +520,7 @@ def _per_part(
 
 def _polar(
     s: Source, terms: Sequence[str], sentences: Sentences, move: Move = lambda e: "unknown", compared: bool = False,
-    available: str = "",
+    available: str = "", absent: bool = False,
 ) -> str:
     """Yes with the stating clause, the clause with its negation, or "does not state this".
 
@@ -535,7 +535,12 @@ def _polar(
     added to it (so the quotation below the lead holds it too). A sentence of the abstract's
     background or gap move that does not speak of the authors' own work ("their effectiveness in
     low-resource languages remains limited") states the setting or the problem the paper
-    addresses, not what it does, and the lead says so."""
+    addresses, not what it does, and the lead says so.
+
+    ``absent``: the question asks for the absence of its terms ("does L2M work without per-task
+    retraining?"): a sentence that negates them or sets them aside ("eliminating per-task
+    retraining") answers yes; one that states them plainly says the abstract states them, not
+    their absence ("learning ... from human hand-object demonstrations")."""
     candidates = sorted(s.evidence, key=lambda e: -e.score)
     seen = {e.start for e in candidates}
     pid = s.hit.paper.id
@@ -564,10 +569,16 @@ def _polar(
         stance = 2 if span[3] else int(not compared and not available and contrasted(e.sentence, span, terms))
         return stance, int(bool(framing(e))), 0 if _OWN.search(e.sentence) or label in e.sentence else 1
 
-    ranked = sorted(stating, key=rank)
+    if absent:  # a sentence that negates or sets aside what is asked absent first
+        stating = sorted(stating, key=lambda es: not (es[1][3] or contrasted(es[0].sentence, es[1], terms)))
+    ranked = sorted(stating, key=rank) if not absent else stating
     for e, span in ranked[:1]:
         if e.start not in seen:
             s.evidence = sorted([*s.evidence, e], key=lambda x: x.start)
+        if absent:
+            if span[3] or contrasted(e.sentence, span, terms):
+                return f"Yes: {_name(s)} — {quoted(e.sentence, span)}"
+            return f"The abstract of {_name(s)} states it, not its absence: {quoted(e.sentence, span)}"
         if span[3]:
             return f"Stated with a negation in {_name(s)}: {quoted(e.sentence, span)}"
         if not compared and not available and contrasted(e.sentence, span, terms):
@@ -723,7 +734,8 @@ def lead_line(
         return "\n".join(_limits(s, move) for s in sources)
     if plan.polar and plan.polar_terms and named:
         return "\n".join(
-            _polar(s, plan.polar_terms, sentences, move, plan.polar_compared, plan.polar_available) for s in sources
+            _polar(s, plan.polar_terms, sentences, move, plan.polar_compared, plan.polar_available, plan.polar_absent)
+            for s in sources
         )
     if listing:
         lines = [about_head(len(sources), matched, at_least, scope)]

@@ -74,6 +74,23 @@ def test_a_glossary_term_of_several_words_indexes_the_abstracts_that_state_it():
 
 
 @pytest.mark.parametrize(
+    ("doc", "term"),
+    [
+        # a question on models that run with fewer bits reaches the quantization papers
+        ("We study INT4 quantization of transformer language models.", "bit"),
+        ("Post-training quantization of weights and activations.", "low-bit"),
+        ("Weights are quantized after training.", "bit"),
+        # a question on SHAP reaches the papers that explain with Shapley values, and the reverse
+        ("We compute exact Shapley values of a prediction in one pass.", "shap"),
+        ("We compare SHAP with integrated gradients.", "shapley"),
+    ],
+)
+def test_the_shipped_glossary_indexes_quantization_and_shapley_papers(doc, term):
+    lex = Lexicon([doc, "Unrelated text about images."], load_glossary())
+    assert term in lex.expansions(doc)
+
+
+@pytest.mark.parametrize(
     ("doc", "field"),
     [
         ("Automatic Speech Recognition systems are vulnerable to adversarial examples.", "audio"),

@@ -100,6 +100,16 @@ def test_a_title_naming_a_term_puts_its_paper_among_the_titled():
     assert Membership.titled((), hits) == []
 
 
+def test_a_title_naming_a_term_by_its_glossary_name_puts_its_paper_among_the_titled():
+    # the shipped glossary: "dataset condensation" is another name of "dataset distillation"
+    condensed = make_paper(
+        "condensed", "We learn synthetic images.", title="Dataset Condensation with Contrastive Signals"
+    )
+    apart = make_paper("apart", "We distill a dataset.", title="Distilling the Knowledge of a Large Dataset")
+    hits = [PaperHit(p, 1.0) for p in (apart, condensed)]
+    assert [h.paper.id for h in Membership.titled(("dataset distillation",), hits)] == ["condensed"]
+
+
 # --- the route, on a real store with the bundled embedder (slow) --------------------------------
 
 PAPERS = [

@@ -23,7 +23,7 @@ import numpy as np
 
 from rag.acronyms import NamedForms, states_named
 from rag.evidence.rows import contributes_items
-from rag.lexicon import abbreviation_definitions, states_phrase, stem
+from rag.lexicon import abbreviation_definitions, glossary_forms, states_phrase, stem
 from rag.text import Sentence, content_terms
 from rag.types import Paper, PaperHit
 from rag.vocabulary import beside
@@ -201,7 +201,8 @@ class Membership:
         """
         if not named:
             return []
-        return [h for h in hits if h.paper.title and any(states_phrase(t, h.paper.title) for t in named)]
+        forms = [f for t in named for f in (t, *glossary_forms(t))]
+        return [h for h in hits if h.paper.title and any(states_phrase(f, h.paper.title) for f in forms)]
 
     def stating(self, names: Sequence[NamedForms], paper: Paper) -> Sentence | str | None:
         """Where ``paper`` states every name of ``names`` in the sense asked (either form, a sized

@@ -1025,3 +1025,35 @@ def test_a_thing_no_sentence_names_is_said_missing_and_one_named_is_quoted(extra
     # split?" quoted the paper's proposal); now the head noun must be stated (rag.question.slots.ENTITY)
     ans = extractive.ask(question)
     assert ans.refused is refused and stated in ans.text.split("\n")[0], ans.text
+
+
+@pytest.mark.parametrize(
+    ("question", "terms", "count"),
+    [
+        ("DocVAL annotator count?", ("annotator",), True),  # a count after its unit asks a number of it
+        ("what is the task count of HyperTrack", ("task",), True),
+        ("HyperTrack task counts", ("task",), True),
+    ],
+)
+def test_a_count_after_its_unit_asks_a_number_of_the_unit(question, terms, count):
+    names = [w for w in ("DocVAL", "HyperTrack") if w in question]
+    slot = measure_slot(question, names, shorthand=not question.lower().startswith("what"))
+    assert slot is not None and slot.terms == terms and slot.count is count
+
+
+@pytest.mark.parametrize(
+    "question", ["What is the largest model SmoothQuant serves?", "which is the biggest network Pythia trains?"]
+)
+def test_the_largest_model_asked_as_a_thing_is_the_greatest_size(question):
+    from rag.question.slots import entity_slot
+
+    names = [w for w in ("SmoothQuant", "Pythia") if w in question]
+    slot = entity_slot(question, names)
+    assert slot is not None and slot.largest and slot.form == "model size"
+
+
+def test_a_single_unit_is_an_amount():
+    from rag.route.lead import states_amount
+
+    assert states_amount("trained for a single day on a single consumer GPU")
+    assert not states_amount("single-cell data")

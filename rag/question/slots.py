@@ -76,6 +76,7 @@ _ENTITY_OPENER = _VOCABULARY["entity_opener"]
 _BY_INSTANCE = _VOCABULARY["named_by_instance"].words
 _ASPECT_NOUN = _VOCABULARY["aspect_noun"].words
 _NUMBER_WORD = _VOCABULARY["number_word"].words
+_COUNT_AFTER = _VOCABULARY["count_after"].words
 _ENTITY_OPENER_AT = re.compile(rf"{_ENTITY_OPENER.source}\s+", re.I)
 _ENTITY_COPULA_AT = re.compile(rf"{_VOCABULARY['entity_copula'].source}\s+", re.I)
 CONTENTS = "contents"
@@ -171,6 +172,8 @@ def measure_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fa
             return Slot("model size", form="model size", amount=True)  # "What size is the X model?"
         if terms:
             counted = any(m.end() == end for m in _COUNT_OPENER.finditer(text))
+            if len(terms) > 1 and terms[-1] in _COUNT_AFTER:  # "GPU count": a number of GPUs
+                terms, counted = terms[:-1], True
             sized = any(m.end() == end for m in _DATA_SIZE_OPENER.finditer(text))
             if _asks_data_size(terms, sized=sized, counted=counted):
                 return Slot(DATA_SIZE, form=DATA_SIZE, amount=True)
@@ -280,7 +283,12 @@ def entity_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fal
         i = 0  # the name first, then the thing asked of it ("ME-DLM tokenizer?")
     else:
         return None
+    named = {normalize(n).lower() for n in names}
+    while i < len(words) and _bare(words[i]) in named:
+        i += 1  # "ME-DLM tokenizer?", "what is ME-DLM's context window?": the name, then the phrase
     phrase = _phrase_after(words, i)
+    # a name ends the phrase: "what is the largest model <SmoothQuant> tests?" asks the model
+    phrase = phrase[: next((k for k, w in enumerate(phrase) if _bare(w) in named), len(phrase))]
     while i < len(words) and words[i].lower() in _DETERMINER and phrase and words[i] != phrase[0]:
         i += 1
     end = i + len(phrase)
@@ -289,10 +297,12 @@ def entity_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fal
     if phrase and (phrase[0].isdigit() or phrase[0].lower() in _NUMBER_WORD):
         return None  # "which two quantities does FOAM control?": instances to name, whatever their noun
     terms = _terms(phrase, names)
+    if set(terms) & _SIZE_SUPERLATIVE and terms[-1] in _MODEL_NOUN:
+        # "what is the largest model SmoothQuant tests?": the greatest of the sizes stated
+        return Slot("size of the largest model", form="model size", amount=True, largest=True)
     if not terms or terms[-1] in _BY_INSTANCE or set(terms) & _ASPECT_NOUN or terms[-1] in SET_NOUNS:
         return None
     # the phrase as asked, names left out ("train/test split" of "SoT-26K train/test split?")
-    named = {normalize(n).lower() for n in names}
     spans = [(w.start(), w.end()) for w in _WORD.finditer(text)][i:end]
     kept = [k for k, w in enumerate(phrase) if _bare(w) not in named]
     shown = text[spans[kept[0]][0] : spans[kept[-1]][1]] if kept else " ".join(terms)

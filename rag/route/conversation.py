@@ -457,6 +457,11 @@ class Conversation:
             if turn is not None or plan.otherwise is None:
                 return turn or self._refusal_turn(plan, REFUSAL, t0, fplan)
             plan = plan.otherwise
+            if absent and isinstance(plan, AskPlan):
+                # "Compare Hyena and FlashAttention": answered about Hyena, the name no paper bears
+                # said once (_say_absent), not refused as a term no abstract mentions
+                plan = replace(plan, coined=tuple(c for c in plan.coined if c not in absent), search=replace(
+                    plan.search, unmatched=tuple(u for u in plan.search.unmatched if u not in absent)))
         if isinstance(plan, SummaryPlan):
             if plan.topic is not None:
                 return self._topic_summary(plan, fplan, t0, on_token=on_token, stop=stop)

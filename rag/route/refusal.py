@@ -319,7 +319,14 @@ class RefusalPolicy:
     def absent_terms(self, plan: Plan, retrieval: Retrieval, papers: Sequence[Paper]) -> str:
         """The refusal for coined terms the named papers (or every abstract) never mention, or ``""``."""
         if retrieval.unmatched_entities:
-            return f"{REFUSAL} No abstract in the collection mentions {', '.join(retrieval.unmatched_entities[:3])}."
+            said = f"{REFUSAL} No abstract in the collection mentions {', '.join(retrieval.unmatched_entities[:3])}"
+            # "Is Hyena faster than FlashAttention?": what the paper it names states closest, for
+            # the reader to judge, though nothing can set it against a thing no abstract names
+            ranked = self.evidence.score(plan.ask, papers[0]) if len(papers) == 1 else []
+            if ranked:
+                best = ranked[0].sentence
+                return f"{said}; closest in {papers[0].label}: {quoted(best, key_clause(best))}."
+            return f"{said}."
         if len(papers) != 1:
             return ""
         paper = papers[0]

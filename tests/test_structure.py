@@ -161,7 +161,7 @@ def test_rag_has_a_dozen_top_level_modules_or_fewer():
         ("rag.evidence.selector:EvidenceSelector.score", "ask", "Ask"),
         ("rag.evidence.selector:EvidenceSelector.select", "ask", "Ask"),
         ("rag.route.refusal:RefusalPolicy.topic", "topic", "Topic"),
-        ("rag.route.refusal:RefusalPolicy.absent_terms", "plan", "Plan"),
+        ("rag.route.refusal:RefusalPolicy.absent_terms", "plan", "AskPlan"),
         ("rag.route.lead:lead_line", "plan", "AskPlan"),
         ("rag.route.answer:AnswerPipeline.answer", "plan", "AskPlan"),
         ("rag.route.answer:AnswerPipeline.find", "topic", "Topic"),

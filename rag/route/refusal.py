@@ -33,7 +33,7 @@ from rag.lexicon import english_word, glossary_forms, glossary_instances, same_k
 from rag.llm.prose import REFUSAL
 from rag.protocols import EvidenceSource, Retriever
 from rag.question.parts import bare_compound
-from rag.question.plan import Detail, Plan, Topic
+from rag.question.plan import AskPlan, Detail, Plan, Topic
 from rag.question.slots import CONTENTS, OBJECT, detail_slot
 from rag.route.lead import _keys_at, clause_spans, key_clause, quoted
 from rag.route.slot import measure_head, slot_span, states_amount, unquantified_span
@@ -316,7 +316,7 @@ class RefusalPolicy:
         what = f"the number of {slot.name}" if slot.count else slot.name
         return f"{REFUSAL} The abstract of {about} does not state {what}{closest}."
 
-    def absent_terms(self, plan: Plan, retrieval: Retrieval, papers: Sequence[Paper]) -> str:
+    def absent_terms(self, plan: AskPlan, retrieval: Retrieval, papers: Sequence[Paper]) -> str:
         """The refusal for coined terms the named papers (or every abstract) never mention, or ``""``."""
         if retrieval.unmatched_entities:
             said = f"{REFUSAL} No abstract in the collection mentions {', '.join(retrieval.unmatched_entities[:3])}"

@@ -835,6 +835,14 @@ def test_it_after_a_list_of_several_asks_which_listed_paper(conv: Conversation):
     assert ids(picked) == ids(listed)[:1], picked.answer.text
 
 
+def test_it_after_a_comparison_of_two_asks_which_compared_paper(conv: Conversation):
+    compared = conv.ask("Compare DANCE and ME-DLM")
+    assert compared.kind == "compare" and len(compared.citations) == 2
+    t = conv.ask("does it release code?")  # was: DANCE, the first compared, silently
+    assert t.kind == "clarify" and not t.citations, t.answer.text
+    assert "compares 2 papers" in t.answer.text and {p.id for p in t.candidates} == set(ids(compared))
+
+
 def test_it_after_a_list_of_one_is_that_paper(conv: Conversation):
     listed = conv.ask("Which papers deal with time series?")
     assert [c.label for c in listed.citations] == ["ReAugment"], listed.answer.text

@@ -202,14 +202,19 @@ class ReferenceResolver:
             refused = h.refused_search()
             if pronouns and recent:
                 plural = any(r.kind == "plural" for r in pronouns)
-                if not plural and listing is not None and len(listing.citations) > 1:
+                last = h.latest()
+                # a comparison of several is as ambiguous as a list: "Compare DANCE and ME-DLM",
+                # then "does it release code?" (it was the first, silently)
+                several = listing or (last if last is not None and last.kind == "compare" else None)
+                if not plural and several is not None and len(several.citations) > 1:
                     # "is there a paper on federated learning?" listed two; "what does it propose?"
                     # could mean either: ask which, naming them (the first is no more "it")
                     ref = pronouns[0].text
-                    options = tuple(c.paper_id for c in listing.citations[:MAX_ASKED_BACK])
-                    n = len(listing.citations)
+                    options = tuple(c.paper_id for c in several.citations[:MAX_ASKED_BACK])
+                    n = len(several.citations)
                     first = f"; the first {len(options)}" if n > len(options) else ""
-                    msg = f"the last answer lists {n} papers{first}"
+                    verb = "compares" if several is not listing else "lists"
+                    msg = f"the last answer {verb} {n} papers{first}"
                     return [], plan.spelled_out(spelled), Resolution(ref, options, "earlier turn", msg)
                 counted = any(r.kind == "plural" and r.count for r in pronouns)
                 if plural and (listing is not None or not (counted or h.one_on_one())):

@@ -190,7 +190,8 @@ def cat() -> Catalogue:
         ("do they claim that APM scales to 1,000 synthetic pairs", ("scales", "1,000", "synthetic", "pairs")),
         ("Is APM able to scale to 1,000 synthetic pairs?", ("scale", "1,000", "synthetic", "pairs")),
         ("Is DANCE capable of condensing graphs?", ("condensing", "graphs")),
-        ("Does DANCE find an accuracy drop on text-attributed graphs?", ("accuracy", "drop", "text-attributed", "graphs")),
+        ("Does DANCE find an accuracy drop on text-attributed graphs?",
+         ("accuracy", "drop", "text-attributed", "graphs")),
     ],
 )
 def test_yes_no_questions_about_a_paper(cat, question, terms):

@@ -1059,7 +1059,9 @@ def test_a_single_unit_is_an_amount():
     assert not states_amount("single-cell data")
 
 
-@pytest.mark.parametrize("question", ["What KL penalty coefficient does it use?", "which sampling temperature is used?"])
+@pytest.mark.parametrize(
+    "question", ["What KL penalty coefficient does it use?", "which sampling temperature is used?"]
+)
 def test_a_coefficient_or_a_temperature_asks_a_value(question):
     # "what KL penalty coefficient?" was answered by "the coefficient of the KL penalty" as if stated
     from rag.question.phrasing import asks_quantity

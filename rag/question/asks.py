@@ -19,7 +19,7 @@ from rag.question.parts import question_parts, without_paper_description
 from rag.question.phrasing import MEASURE_NOUNS, Number, asks_in_shorthand, asks_quantity
 from rag.question.plan import Ask
 from rag.question.roles import is_summary, question_roles
-from rag.question.slots import contents_slot, data_slot, measure_slot, object_slot
+from rag.question.slots import age_slot, contents_slot, data_slot, measure_slot, object_slot, size_compared
 from rag.text import CODE_COMPOUND, named_entities, normalize, quoted_figures
 from rag.vocabulary import beside
 
@@ -106,7 +106,10 @@ def read_ask(
     measures_apart = [e for e in [*entities, *names] if e.lower() not in MEASURE_NOUNS]
     # "DDL Dice?", "L2M num GPUs": a measure asked of a name with no question frame
     shorthand = number != "many" and asks_in_shorthand(text, measures_apart)
-    amount = shorthand or asks_quantity(text, number) or (number != "many" and bool(_AMOUNT_ELSEWHERE.search(text)))
+    amount = (
+        shorthand or asks_quantity(text, number)
+        or (number != "many" and (bool(_AMOUNT_ELSEWHERE.search(text)) or size_compared(text)))
+    )
     asked_roles = frozenset(question_roles(text)) if roles is None else frozenset(roles)
     # a paper's data and nothing else ("what benchmarks?"): the slot is the data it uses; a list
     # of papers ("which papers use ImageNet?") asks for papers, not a slot
@@ -127,6 +130,8 @@ def read_ask(
         row=row_named(text),
         title=title_of(heading or text),
         slot=measure_slot(text, measures_apart, shorthand=shorthand) if amount
+        # "which of the two is older?": the year the records give
+        else age_slot(text) if number != "many" and age_slot(text) is not None
         # "what does the JetClass dataset include?": what it holds, not the data it is tested on
         else contents_slot(text) or data_slot(text) if data_only
         else object_slot(text, entities) if number != "many" and not parts

@@ -186,6 +186,18 @@ def test_a_choice_by_age_is_answered_from_the_years_the_records_give(conv: Conve
     assert "the records give no finer date" in t.answer.lead and "2026" in t.answer.lead, t.answer.lead
 
 
+def test_a_measure_asked_alone_is_asked_of_the_paper_just_answered_when_it_states_it(conv: Conversation):
+    # "how many NLP tasks?" after "What is GLaM?" listed papers on NLP tasks; on its own this
+    # message was refused for CogRouter, though Agent-Omit states "seven efficient LLM agents methods"
+    conv.ask("What is Agent-Omit?")
+    t = conv.ask("how many efficient LLM agent methods?")
+    assert not t.answer.refused and ids(t) == [AGENT_OMIT], t.answer.text
+    assert "— Agent-Omit?" in t.standalone
+    # a question naming what it asks of papers stays a question of its own
+    t = conv.ask("which papers work on speech or audio?")
+    assert AGENT_OMIT not in ids(t) and len(ids(t)) > 1, t.answer.text
+
+
 def test_them_after_a_short_list_means_every_paper_of_it(conv: Conversation):
     # "compare them" after a list of three compared only the first two; "both" still means two
     t1 = conv.ask("which papers are about knowledge distillation, dataset distillation or CoT distillation?")

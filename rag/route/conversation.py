@@ -502,6 +502,9 @@ class Conversation:
         reading = self.resolver.arbitrate(plan, fplan.allowed)
         if reading.plan is plan and not shown:
             reading = self.resolver.continued(plan, fplan.allowed)
+        if reading.plan is plan and not shown:
+            # "how many NLP tasks?" after "What is GLaM?": its measure, of the paper just answered
+            reading = self.resolver.elliptical(plan, fplan.allowed)
         plan = reading.plan
         ids, standalone, unresolved = self.resolver.referred(plan)
         standalone = shown or reading.spelled or standalone

@@ -36,7 +36,7 @@ from rag.question.parts import bare_compound
 from rag.question.plan import Detail, Plan, Topic
 from rag.question.slots import CONTENTS, OBJECT, YEAR, detail_slot
 from rag.route.lead import _keys_at, clause_spans, key_clause, quoted
-from rag.route.slot import measure_head, slot_span, states_amount, unquantified_span
+from rag.route.slot import measure_head, narrowed_time, slot_span, states_amount, unquantified_span
 from rag.settings import RetrievalSettings
 from rag.text import Sentence, content_terms, normalize, numbers
 from rag.types import Ask, PaperHit, Retrieval, SearchQuery, Slot
@@ -260,8 +260,8 @@ class RefusalPolicy:
         question other than a name, a word of the paper's own title or of the measure asked ("What accuracy does X reach
         on herbarium records?" -> "91% of herbarium records"; "what speed-up over the strongest
         baseline?" -> "2x faster than the strongest baseline"): the measure is worded otherwise, so
-        it is not declared missing. The measure's own words (its head noun, and the words that narrow
-        it) are checked by :func:`rag.route.slot.slot_span`, not here.
+        it is not declared missing. A time narrowed by other words ("training time") is checked by
+        :func:`rag.route.slot.slot_span` alone: its head noun is no other wording of it.
         Specific: held by at most :data:`NEAR_SPECIFIC_SHARE` of the abstracts."""
         n = max(1, len(self.retriever.papers))
         named = {term_key(t) for e in ask.entities for t in content_terms(e)}
@@ -273,9 +273,9 @@ class RefusalPolicy:
         terms = ask.slot.terms if ask.slot else ()
         head = measure_head(terms)
         named |= {term_key(t) for t in terms if t != head}
-        # nor is the head noun alone, once other words narrow it: "time" of "training time" is not
-        # stated by "for the first time" beside a throughput figure (slot_span checks the head with them)
-        if len(terms) > 1 and head:
+        # nor is a time's head noun alone, once other words narrow it: "time" of "training time" is
+        # not stated by "for the first time" beside a throughput figure (slot_span checks them together)
+        if narrowed_time(terms):
             named.add(term_key(head))
         wanted = {
             term_key(t) for t in content_terms(ask.matching or ask.text)

@@ -40,7 +40,8 @@ from store.papers import Paper
 
 __all__ = [
     "DATE", "DURATION_AMOUNT", "HARDWARE_STATED", "MEMORY_AMOUNT", "MODEL_SIZE", "counts", "greatest_size",
-    "measure_head", "slot_span", "slot_strength", "states_amount", "stating_sentence", "unquantified_span",
+    "measure_head", "narrowed_time", "slot_span", "slot_strength", "states_amount", "stating_sentence",
+    "unquantified_span",
 ]
 
 _VOCABULARY = beside(__file__, "slots")
@@ -155,9 +156,7 @@ def slot_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None:
     # a time narrowed by other words ("training time") is stated only with one of them: not by a
     # benchmark's "in 21 hours", nor by "for the first time"
     head = measure_head(slot.terms)
-    unnarrowed = bool(_DURATION_MEASURE.fullmatch(head)) and len(slot.terms) > 1 and not any(
-        t != head for t, _ in stated
-    )
+    unnarrowed = narrowed_time(slot.terms) and not any(t != head for t, _ in stated)
     if slot.amount and (
         (_MEMORY_MEASURE.fullmatch(slot.terms[-1]) and (m := MEMORY_AMOUNT.search(sentence)))
         or (_DURATION_MEASURE.fullmatch(slot.terms[-1]) and not unnarrowed and (m := DURATION_AMOUNT.search(sentence)))
@@ -266,6 +265,14 @@ _PLAIN_WORD = re.compile(r"(?<![\w-])[A-Za-z]+(?![\w-])")
 
 _ADJECTIVE_BEFORE = _VOCABULARY["adjective_before"].words
 _CHANGE_NOUN = _VOCABULARY["change_noun"].words
+
+
+def narrowed_time(terms: tuple[str, ...]) -> bool:
+    """Whether a measure's terms ask a time narrowed by other words ("training time", "inference
+    runtime": vocabulary ``duration_measure`` as the head noun, with other terms): the head alone
+    ("for the first time", "in 21 hours" of a benchmark) does not state it."""
+    head = measure_head(terms)
+    return bool(head) and bool(_DURATION_MEASURE.fullmatch(head)) and len(terms) > 1
 
 
 def measure_head(terms: tuple[str, ...]) -> str:

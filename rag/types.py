@@ -104,6 +104,8 @@ class Slot:
             the question's other words it stands.
         largest: A model size asked of the largest of several ("how big is the largest Muse
             model?"): the sentence stating the greatest size answers.
+        smaller: A choice by size asks for the smaller ("which of the two is smaller?"): a
+            comparison names the paper stating the smaller size first.
     """
 
     name: str
@@ -114,6 +116,7 @@ class Slot:
     detail: bool = False
     count: bool = False
     largest: bool = False
+    smaller: bool = False
 
 
 @dataclass(frozen=True)

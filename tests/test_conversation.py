@@ -157,6 +157,47 @@ def test_them_and_which_is_better_mean_the_two_papers_last_discussed(conv: Conve
     assert "do not say which has higher accuracy;" in conv.ask("which gets higher accuracy?").answer.text
 
 
+AGENT_OMIT = "000_6b930c46f6674b66#14"
+RAST_MOE = "004_7c6cb99d3d3a622c#10"
+
+
+@pytest.mark.parametrize(
+    ("choice", "said"),
+    [
+        ("which of the two is smaller?", "RAST-MoE [2] is the smaller (12M"),
+        ("so which one has the larger model?", "Agent-Omit [1] is the larger (8B"),
+    ],
+)
+def test_a_choice_by_size_after_a_comparison_compares_the_sizes_the_abstracts_state(conv, choice, said):
+    # "which of the two is larger?" was asked within the two papers as a topic ("which papers is
+    # larger?") and quoted "a small amount of cold-start data" for "smaller"
+    conv.ask("Compare Agent-Omit and RAST-MoE")
+    t = conv.ask(choice)
+    assert t.kind == "compare" and ids(t) == [AGENT_OMIT, RAST_MOE], t.answer.text
+    assert said in t.answer.lead, t.answer.lead
+    assert "Agent-Omit-8B" in t.answer.lead and "12M-parameter" in t.answer.lead, t.answer.lead
+
+
+def test_a_choice_by_age_is_answered_from_the_years_the_records_give(conv: Conversation):
+    conv.ask("Compare Agent-Omit and RAST-MoE")
+    t = conv.ask("which of the two is older?")
+    assert t.kind == "compare" and set(ids(t)) == {AGENT_OMIT, RAST_MOE}, t.answer.text
+    # both seed papers are of ICML 2026: no date tells them apart, and the answer says so
+    assert "the records give no finer date" in t.answer.lead and "2026" in t.answer.lead, t.answer.lead
+
+
+def test_a_measure_asked_alone_is_asked_of_the_paper_just_answered_when_it_states_it(conv: Conversation):
+    # "how many NLP tasks?" after "What is GLaM?" listed papers on NLP tasks; on its own this
+    # message was refused for CogRouter, though Agent-Omit states "seven efficient LLM agents methods"
+    conv.ask("What is Agent-Omit?")
+    t = conv.ask("how many efficient LLM agent methods?")
+    assert not t.answer.refused and ids(t) == [AGENT_OMIT], t.answer.text
+    assert "— Agent-Omit?" in t.standalone
+    # a question naming what it asks of papers stays a question of its own
+    t = conv.ask("which papers work on speech or audio?")
+    assert AGENT_OMIT not in ids(t) and len(ids(t)) > 1, t.answer.text
+
+
 def test_them_after_a_short_list_means_every_paper_of_it(conv: Conversation):
     # "compare them" after a list of three compared only the first two; "both" still means two
     t1 = conv.ask("which papers are about knowledge distillation, dataset distillation or CoT distillation?")

@@ -18,7 +18,19 @@ import pytest
 
 from rag.llm.prose import REFUSAL
 from rag.question.asks import read_ask
-from rag.question.slots import CONTENTS, DATA, DATA_SIZE, HARDWARE, OBJECT, measure_slot, object_slot
+from rag.question.slots import (
+    CONTENTS,
+    DATA,
+    DATA_SIZE,
+    HARDWARE,
+    OBJECT,
+    SIZE,
+    YEAR,
+    age_slot,
+    measure_slot,
+    object_slot,
+    size_compared,
+)
 from rag.route.lead import clause_spans
 from rag.route.slot import DATE, MODEL_SIZE, slot_span, states_amount, unquantified_span
 from rag.types import Slot
@@ -370,6 +382,13 @@ def test_details_and_measures_are_refused_or_answered_as_the_abstracts_state_the
 def test_the_lead_quotes_the_clause_that_states_the_measure(extractive):
     ans = extractive.ask("PrefixRL: by what factor does the final reward go up?")
     assert "increases the final reward by 3x" in ans.lead and "2x faster" not in ans.lead, ans.lead
+
+
+@pytest.mark.parametrize("question", ["How many cities does RAST-MoE generalize to?", "RAST-MoE: how many cities?"])
+def test_a_count_in_words_is_quoted_not_the_sentences_figures(extractive, question):
+    # the lead quoted "our 12M-parameter model reduces average matching delay by 10% ..." for a
+    # count the sentence states as "two additional cities"
+    assert "two additional cities" in extractive.ask(question).lead
 
 
 def test_a_described_paper_is_found_before_a_detail_is_declared_missing(extractive):
@@ -1067,3 +1086,101 @@ def test_a_coefficient_or_a_temperature_asks_a_value(question):
     from rag.question.phrasing import asks_quantity
 
     assert asks_quantity(question, "open")
+
+# --- sizes and ages asked without a measure's noun ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "form"),
+    [
+        ("how big is FoldNet?", SIZE),  # a model's size or a dataset's: neither is named
+        ("How large is it?", SIZE),
+        ("how big is the FoldNet model?", "model size"),
+        ("how large is the gain of FoldNet?", None),  # the gain's amount, no size
+    ],
+)
+def test_a_size_asked_of_a_name_alone_is_a_size_of_either_form(question, form):
+    slot = measure_slot(question, ["FoldNet"])
+    assert (slot.form if slot is not None else None) == form, slot
+
+
+@pytest.mark.parametrize(
+    ("question", "form", "smaller"),
+    [
+        ("Which is bigger, FoldNet or QCirc?", SIZE, False),
+        ("so which of the two models is smaller?", "model size", True),
+        ("which one has the larger model", "model size", False),
+        ("which dataset is larger, A or B?", DATA_SIZE, False),
+    ],
+)
+def test_a_choice_by_size_asks_the_size_each_abstract_states(question, form, smaller):
+    # "Which is bigger, GLaM or PaLM-E?" asked nothing a sentence could state, and both were "not stated"
+    assert size_compared(question)
+    slot = read_ask(question).slot
+    assert slot is not None and slot.form == form and slot.amount and slot.smaller is smaller, slot
+
+
+def test_a_size_word_outside_a_choice_asks_no_size():
+    assert not size_compared("which papers train bigger models?")
+    assert not size_compared("how does FoldNet scale to larger proteins?")
+    assert read_ask("how does FoldNet scale to larger proteins?").slot is None
+
+
+@pytest.mark.parametrize(
+    ("question", "older"),
+    [
+        ("which of the two is older?", True),
+        ("Which is more recent, FoldNet or QCirc?", False),
+        ("which one is newer", False),
+    ],
+)
+def test_a_choice_by_age_asks_the_year_the_records_give(question, older):
+    slot = age_slot(question)
+    assert slot is not None and slot.form == YEAR and slot.smaller is older
+
+
+def test_papers_older_than_a_year_ask_for_papers_not_a_choice():
+    assert read_ask("which papers are older than 2020", number="many").slot is None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "stated"),
+    [
+        ("The largest model has 1.2 trillion parameters, which is approximately 7x larger than GPT-3.", True),
+        ("Spanning 75 tasks, our dataset features 91,581 step-level annotations.", True),  # a dataset's size
+        ("It consumes only 1/3 of the energy used to train GPT-3.", False),
+    ],
+)
+def test_a_size_is_stated_by_a_model_size_or_else_a_count_of_items(sentence, stated):
+    assert (slot_span(Slot("size", form=SIZE, amount=True), sentence) is not None) is stated
+
+
+def test_a_model_size_may_have_one_word_between_its_unit_and_parameters():
+    assert MODEL_SIZE.search("A Brainformer model with 8 billion activated parameters per token")
+    assert MODEL_SIZE.search("a language model with 1B shared parameters")
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("How long does FoldNet take to train?", "training time"),
+        ("how long did it take to fine-tune QCirc?", "fine-tuning time"),
+    ],
+)
+def test_how_long_training_takes_is_a_time_of_training(question, name):
+    # "How long does PaLM-E take to train?" read no detail once the name left two spaces behind
+    slot = Seams(PAPERS).plan(question).ask.slot
+    assert slot is not None and slot.name == name and slot.terms[-1] == "time" and slot.amount
+
+
+def test_a_time_narrowed_by_other_words_is_not_stated_by_the_head_alone():
+    # "What is the training time of FlexGen?" quoted "for the first time" beside a throughput figure
+    timed = make_paper("gen", "We present GenFast, an inference engine. GenFast reaches 1 token/s for the first time.")
+    seams = Seams([*PAPERS, timed])
+    plan = seams.plan("What is the training time of GenFast?")
+    assert seams.policy.slot(plan.ask, [seams.catalogue["gen"]]).startswith(
+        f"{REFUSAL} The abstract of GenFast (gen) does not state training time"
+    )
+    trained = make_paper("tr", "We present TrainFast, an optimizer. TrainFast cuts the training time to 5.35 hours.")
+    seams = Seams([*PAPERS, trained])
+    assert seams.policy.slot(seams.plan("What is the training time of TrainFast?").ask, [seams.catalogue["tr"]]) == ""

@@ -19,13 +19,15 @@ from test_question import PAPERS
 
 from rag.eval import load_gold, score_table, table_for
 from rag.evidence.rows import NOT_STATED
-from rag.evidence.table import Cell, PaperTable, parse_columns, value_supported
+from rag.evidence.table import _SIZE, Cell, PaperTable, _own_first, _pattern_cell, parse_columns, value_supported
 from rag.index.catalogue import Catalogue
+from rag.question.asks import read_ask
 from rag.question.columns import column, column_kind
 from rag.question.reader import read_question
 from rag.route.conversation import Conversation
 from rag.route.table_text import table_csv, table_markdown
 from rag.types import Citation, Evidence
+from store.papers import make_paper
 from ui.evidence_panel import full_url
 
 GOLD = {r["id"]: r for r in map(json.loads, SEED.read_text(encoding="utf-8").splitlines())}
@@ -297,3 +299,51 @@ def test_fixture_gold_is_the_seed_file():
     """The gold copy the tests read holds the 38 seed papers with both fields."""
     assert len(GOLD) == 38 and all({"short_name", "code_url"} <= set(g) for g in GOLD.values())
     assert (FIXTURES / "dev_variants.jsonl").exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "size"),
+    [
+        ("The largest GLaM has 1.2 trillion parameters, 7x larger than GPT-3.", "1.2 trillion parameters"),
+        ("A Brainformer model with 8 billion activated parameters per token.", "8 billion activated parameters"),
+        ("we train a 22B-parameter ViT (ViT-22B)", "22B"),
+    ],
+)
+def test_a_size_column_reads_trillions_and_a_word_before_parameters(text: str, size: str):
+    # "1.2 trillion parameters" and "8 billion activated parameters" were "not stated"
+    assert _SIZE.search(text) is not None and _SIZE.search(text).group(0).strip() == size
+
+
+class _Moves:
+    """Sentences scored in a fixed order, the first one the background (a hand-checkable fake)."""
+
+    def __init__(self, paper):
+        self.sentences = [e for e in _spans(paper)]
+
+    def score(self, ask, paper, qvec=None):
+        return self.sentences
+
+    def moves(self, paper):
+        return {self.sentences[0].start: "background"}
+
+
+def _spans(paper):
+    out, start = [], 0
+    for sentence in paper.abstract.split(". "):
+        text = sentence if sentence.endswith(".") else sentence + "."
+        out.append(Evidence(paper.id, text, start, start + len(text), 0.5))
+        start += len(sentence) + 2
+    return out
+
+
+def test_a_size_cell_quotes_the_papers_own_model_not_the_fields():
+    # "the largest large language models (LLMs) contain upwards of 100B parameters" (background)
+    # was ViT-22B's size
+    field = make_paper(
+        "vit", "At present, the largest language models contain upwards of 100B parameters. We train ViT-Big, a "
+        "22B-parameter vision transformer, and study its scaling."
+    )
+    evidence = _Moves(field)
+    ranked = _own_first(field, evidence, read_ask("model size"))
+    cell = _pattern_cell(field, evidence, read_ask("model size"), _SIZE, ranked)
+    assert cell.value == "22B", cell

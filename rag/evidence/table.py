@@ -134,11 +134,12 @@ class PaperTable:
 _VOCABULARY = beside(__file__, "table")
 _NAME_LINK = _VOCABULARY["name_link"].bare
 _SIZE = re.compile(
-    r"(?<![\w.+])\d+(?:\.\d+)?\s?(?:[BM]\b(?!\s+(?:[\w-]+\s+)?" + COUNT_NOUN + r"(?![\w-]))"
-    r"|(?:[KBM]|billion|million|thousand)[\s-]+param\w*|B-param\w*|M-param\w*)",
+    r"(?<![\w.+])\d+(?:\.\d+)?\s?(?:[BMT]\b(?!\s+(?:[\w-]+\s+)?" + COUNT_NOUN + r"(?![\w-]))"
+    r"|(?:[KBMT]|billion|million|thousand|trillion)[\s-]+(?:[a-z]+\s+)?param\w*|B-param\w*|M-param\w*)",
 )
-"""A model's size: a parameter count ("7B", "1.5 billion parameters", "12M-parameter"); a number
-that counts items ("100 M jets", "10K dialogues") is a dataset's size, not a model's."""
+"""A model's size: a parameter count ("7B", "1.5 billion parameters", "12M-parameter", "1.2 trillion
+parameters", "8 billion activated parameters"); a number that counts items ("100 M jets", "10K
+dialogues") is a dataset's size, not a model's."""
 _NUMBER_STATED = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*\s?(?:\\?%|×|x\b|\$\\times\$|\\times|-fold\b|points?\b)")
 
 
@@ -243,6 +244,14 @@ def _code_cell(paper: Paper, evidence: EvidenceSource, said: Evidence | None = N
     return Cell(ev, url) if ev else Cell()
 
 
+def _own_first(paper: Paper, evidence: EvidenceSource, ask: Ask) -> list[Evidence]:
+    """``paper``'s sentences scored against ``ask``, those of its own work first (not its
+    background or the gap it addresses, :meth:`rag.protocols.EvidenceSource.moves`), each group best first."""
+    moves = evidence.moves(paper)
+    scored = evidence.score(ask, paper)
+    return sorted(scored, key=lambda e: moves.get(e.start) in ("background", "gap"))  # stable: best first within
+
+
 def _pattern_cell(
     paper: Paper, evidence: EvidenceSource, ask: Ask, pattern: re.Pattern[str], rank: Sequence[Evidence] = ()
 ) -> Cell:
@@ -327,7 +336,10 @@ def _kind_cells(
         elif key == "size" and col.about == "dataset":
             out.append(_dataset_size_cell(paper, evidence))
         elif key == "size":
-            out.append(_pattern_cell(paper, evidence, read_ask(f"{col.title}: model parameters"), _SIZE))
+            # the paper's own model before the field's ("the largest LLMs contain upwards of 100B
+            # parameters" is no size of ViT-22B)
+            sized = read_ask(f"{col.title}: model parameters")
+            out.append(_pattern_cell(paper, evidence, sized, _SIZE, _own_first(paper, evidence, sized)))
         elif key == "metric":
             row = select_rows(evidence, paper, [by_row["results"]], min_score=0.0)["results"]
             ranked = evidence.score(read_ask(f"{col.title} results"), paper)

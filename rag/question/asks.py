@@ -19,7 +19,15 @@ from rag.question.parts import question_parts, without_paper_description
 from rag.question.phrasing import MEASURE_NOUNS, Number, asks_in_shorthand, asks_quantity, shorthand_words
 from rag.question.plan import Ask
 from rag.question.roles import is_summary, question_roles
-from rag.question.slots import contents_slot, data_slot, entity_slot, measure_slot, object_slot
+from rag.question.slots import (
+    age_slot,
+    contents_slot,
+    data_slot,
+    entity_slot,
+    measure_slot,
+    object_slot,
+    size_compared,
+)
 from rag.text import CODE_COMPOUND, named_entities, normalize, quoted_figures
 from rag.vocabulary import beside
 
@@ -106,7 +114,10 @@ def read_ask(
     measures_apart = [e for e in [*entities, *names] if e.lower() not in MEASURE_NOUNS]
     # "DDL Dice?", "L2M num GPUs": a measure asked of a name with no question frame
     shorthand = number != "many" and asks_in_shorthand(text, measures_apart)
-    amount = shorthand or asks_quantity(text, number) or (number != "many" and bool(_AMOUNT_ELSEWHERE.search(text)))
+    amount = (
+        shorthand or asks_quantity(text, number)
+        or (number != "many" and (bool(_AMOUNT_ELSEWHERE.search(text)) or size_compared(text)))
+    )
     asked_roles = frozenset(question_roles(text)) if roles is None else frozenset(roles)
     # a paper's data and nothing else ("what benchmarks?"): the slot is the data it uses; a list
     # of papers ("which papers use ImageNet?") asks for papers, not a slot
@@ -116,6 +127,8 @@ def read_ask(
     definition = bool(_DEFINITION.search(text))
     if amount:
         slot = measure_slot(text, measures_apart, shorthand=shorthand)
+    elif number != "many" and (age := age_slot(text)) is not None:
+        slot = age  # "which of the two is older?": the year the records give
     elif data_only:  # "what does the JetClass dataset include?": what it holds, not the data it is tested on
         slot = contents_slot(text) or data_slot(text)
     elif number != "many" and not parts:

@@ -103,7 +103,7 @@ from rag.question.polar import (
 from rag.question.related import asks_similar
 from rag.question.related_work import related_work_topic
 from rag.question.roles import asks_own_limitations, is_summary, question_roles, required_role
-from rag.question.slots import ENTITY, GUESSED_SIZE, read_slot
+from rag.question.slots import ENTITY, GUESSED_SIZE, age_slot, read_slot, size_compared
 from rag.question.table import asks_table, column_phrases, split_table
 from rag.text import (
     CODE_COMPOUND,
@@ -397,8 +397,9 @@ def narrowed_question(query: str) -> str | None:
     papers use RL?", "of those, how many are from 2022?" -> "how many papers are from 2022?", "do
     any of these release code?" -> "do any papers release code?", "which ones ..." -> "which
     papers ..."); ``None`` when the message does not open so, or when it ranks the papers ("which
-    of them is faster?": a choice among them, :class:`FollowUp` ``choose``)."""
-    if asks_better(query):
+    of them is faster?", "which of the two is larger?", "... older?": a choice among them,
+    :class:`FollowUp` ``choose``)."""
+    if asks_better(query) or size_compared(query) or age_slot(query) is not None:
         return None
     one = _NARROW_ONE.match(query)
     if one is not None:
@@ -528,10 +529,11 @@ def _what_about(query: str, refs: Sequence[PaperRef]) -> str | None:
 
 def _without(text: str, phrases: Sequence[str], instead: str = "") -> str:
     """``text`` with each of ``phrases`` taken out as whole words (``instead`` in its place: "it"
-    keeps the frame of "Was DANCE accepted?")."""
+    keeps the frame of "Was DANCE accepted?"), the words around it one space apart."""
     for p in phrases:
         text = re.sub(rf"(?<![\w-]){re.escape(p)}(?![\w-])", f" {instead} ", text, flags=re.I)
-    return text
+    # one space between words, as typed: "How long does it take to train?", not "does  it  take"
+    return re.sub(r"(?<=\S)\s{2,}(?=\S)", " ", text)
 
 
 def _without_placed(text: str, placed: Sequence[str]) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
+from dataclasses import replace
 
 from rag.question.phrasing import SET_NOUNS, UNIT_ASIDE
 from rag.question.plan import Detail
@@ -23,8 +24,9 @@ from rag.types import Slot
 from rag.vocabulary import beside
 
 __all__ = [
-    "CONTENTS", "DATA", "ENTITY", "GUESSED_SIZE", "HARDWARE", "MODELS", "OBJECT", "contents_slot", "data_slot",
-    "detail_slot", "entity_slot", "measure_slot", "object_slot", "read_slot",
+    "CONTENTS", "DATA", "ENTITY", "GUESSED_SIZE", "HARDWARE", "MODELS", "OBJECT", "SIZE", "YEAR", "age_slot",
+    "contents_slot", "data_slot", "detail_slot", "entity_slot", "measure_slot", "object_slot", "read_slot",
+    "size_compared",
 ]
 
 _VOCABULARY = beside(__file__, "slots")
@@ -43,9 +45,28 @@ _DATA_SIZE_OPENER = _VOCABULARY["data_size_opener"]
 _SIZE_NOUN = _VOCABULARY["size_noun"].words
 _MODEL_NOUN = _VOCABULARY["model_noun"].words
 _SIZE_SUPERLATIVE = _VOCABULARY["size_superlative"].words
+_SIZE_OPENER = _VOCABULARY["size_opener"]
 DATA_SIZE = "dataset size"
 """The slot of a question asking how large a dataset is: stated by a count of its items
 (:data:`rag.route.slot.DATA_ITEMS`), whatever words the question used for the dataset."""
+SIZE = "size"
+"""The form of a slot asking how big a paper's model or data is, naming neither ("how big is
+GLaM?", "which is larger, ViT-22B or Pythia?"): stated by a model size
+(:data:`rag.route.slot.MODEL_SIZE`) or, failing that, by a count of a dataset's items
+(:data:`rag.evidence.rows.DATA_ITEMS`)."""
+_SIZE_COMPARATIVE = _VOCABULARY["size_comparative"].words
+_SMALLER = _VOCABULARY["smaller"].words
+_SIZE_CHOICE = re.compile(
+    rf"\b(?:{_VOCABULARY['choice_word'].source})\b(?:\s+[\w-]+){{0,4}}?\s+(?:{_VOCABULARY['choice_verb'].source})\s+"
+    rf"(?:the\s+)?(?P<comparative>[a-z]+)\b",
+    re.I,
+)
+_AGE_CHOICE = re.compile(
+    rf"\b(?:{_VOCABULARY['choice_word'].source})\b(?:\s+[\w-]+){{0,4}}?\s+(?:{_VOCABULARY['choice_verb'].source})\s+"
+    rf"(?:the\s+)?(?P<comparative>{_VOCABULARY['age_comparative'].source})",
+    re.I,
+)
+_OLDER = _VOCABULARY["older"].words
 DATA = "data"
 """The form of a slot asking the data a paper works on ("what benchmarks?", "which datasets does it
 use?"): stated by a sentence that states data (:func:`rag.evidence.rows.states_data`: "experiments on
@@ -101,6 +122,8 @@ vocabulary ``generic_hardware``): stated by any hardware a sentence names ("on a
 GPU", :data:`rag.route.slot.HARDWARE_STATED`). "which GPU model", "how many GPU hours" keep their own
 words: "on GPUs" names no model."""
 _GENERIC_HARDWARE = _VOCABULARY["generic_hardware"].words
+_TOOK = re.compile(rf"how\s+long\b.*?\b(?P<verb>{_VOCABULARY['duration_verb'].source})\W*$", re.I)
+"""A duration asked with a verb of training ("how long did it take to fine-tune"): the verb's time."""
 _UNSTATED = frozenset({"authors", "review outcomes"})
 """Details no sentence of an abstract states by the words that ask them ("rejection sampling" is no
 review outcome): the records answer authors, nothing answers a review outcome."""
@@ -148,6 +171,10 @@ def measure_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fa
     if shorthand:
         text = UNIT_ASIDE.sub("", text)  # "latency (ms)": the unit is no word of the measure
     words = _WORD.findall(text)
+    if size_compared(text):  # "which is larger, ViT-22B or Pythia?"
+        smaller = any(m.group("comparative").lower() in _SMALLER for m in _SIZE_CHOICE.finditer(text))
+        return replace(_compared_size(words), smaller=smaller)
+    named = {normalize(n).lower() for n in names}
     starts = [m.end() for m in _OPENER.finditer(text)] or ([0] if shorthand else [])
     for end in starts:
         i = len(_WORD.findall(text[:end]))
@@ -162,6 +189,10 @@ def measure_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fa
             # "how much faster does it run?" (no measure named after it): a speed-up, however the
             # abstract words it
             return Slot("speed-up", ("speedup",), amount=True)
+        bare = not [w for w in words[i:] if content_terms(w.lower()) and normalize(w).lower() not in named]
+        if not terms and bare and any(m.end() == end for m in _SIZE_OPENER.finditer(text)):
+            # "how big is GLaM?": a size, naming neither a model nor data
+            return Slot("size", form=SIZE, amount=True)
         largest = bool(set(terms) & _SIZE_SUPERLATIVE)
         if largest and any(w.lower() in _MODEL_NOUN for w in words[i:]):
             # "how big is the largest X model?": the greatest of the sizes the abstract states
@@ -183,6 +214,40 @@ def measure_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fa
             cased = {w.lower(): w for w in words if sum(c.isupper() for c in w) > 1}
             return Slot(" ".join(cased.get(t, t) for t in terms), terms, amount=True, count=counted)
     return None
+
+
+def size_compared(text: str) -> bool:
+    """Whether a question chooses between papers by size ("which is bigger, GLaM or PaLM-E?",
+    "which of the two models is smaller?"): a word of choice (vocabulary ``choice_word``), a verb
+    of being or having, then a comparative of size (``size_comparative``)."""
+    return any(m.group("comparative").lower() in _SIZE_COMPARATIVE for m in _SIZE_CHOICE.finditer(text))
+
+
+YEAR = "year"
+"""The form of a slot a choice by age asks ("which of the two is older?"): the year the records
+give (:attr:`store.papers.Paper.year`), which abstracts do not state."""
+
+
+def age_slot(text: str) -> Slot | None:
+    """The slot of a question that chooses between papers by age ("which of the two is older?",
+    "which is more recent, GLaM or PaLM-E?": a word of choice, a verb of being, a comparative of
+    age, vocabulary ``age_comparative``), of form :data:`YEAR`, ``smaller`` for the older; else ``None``."""
+    found = [m for m in _AGE_CHOICE.finditer(text)]
+    if not found:
+        return None
+    older = any(m.group("comparative").lower() in _OLDER for m in found)
+    return Slot("publication year", form=YEAR, smaller=older)
+
+
+def _compared_size(words: list[str]) -> Slot:
+    """The size a choice by size compares: a dataset's when it names data ("which dataset is
+    larger?"), a model's when it names a model, else either (:data:`SIZE`)."""
+    low = {w.lower() for w in words}
+    if low & _DATA_NOUN:
+        return Slot(DATA_SIZE, form=DATA_SIZE, amount=True)
+    if low & _MODEL_NOUN:
+        return Slot("model size", form="model size", amount=True)
+    return Slot("size", form=SIZE, amount=True)
 
 
 def _asks_data_size(terms: tuple[str, ...], *, sized: bool, counted: bool) -> bool:
@@ -338,6 +403,13 @@ def detail_slot(detail: Detail, *, amount: bool = False, guess: str = "") -> Slo
     for "lr"), with a number when a value is asked (``amount``: "what learning rate", "how many GPU
     hours"); ``guess``: the value the question guesses ("7B")."""
     phrase = "learning rate" if _LEARNING_RATE.fullmatch(detail.phrase) else detail.phrase
+    took = _TOOK.match(phrase)
+    if took:
+        # "how long did it take to train?": a duration of training, stated by a figure of time where
+        # training is said ("reduces the training time ... to 5.35 hours"), not by the words asked
+        verb = took.group("verb").lower()
+        doing = (verb[:-1] if verb.endswith("e") else verb) + "ing"
+        return Slot(f"{doing} time", (doing, "time"), amount=True)
     by_phrase = detail.kind in _NAMED_BY_PHRASE and phrase
     terms = tuple(content_terms(phrase)) if detail.kind not in _FORMS and detail.kind not in _UNSTATED else ()
     if terms and all(t.lower() in _GENERIC_HARDWARE for t in terms):

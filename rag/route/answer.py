@@ -56,7 +56,7 @@ from rag.route.lead import (
 from rag.route.membership import Membership, more_may_match
 from rag.route.premise import contradicted_counts
 from rag.route.refusal import RefusalPolicy
-from rag.route.slot import greatest_size, slot_span, slot_strength, states_amount, unquantified_span
+from rag.route.slot import slot_span, stating_sentence
 from rag.route.stages import side_by_side
 from rag.settings import Settings
 from rag.text import Sentence, content_terms
@@ -700,39 +700,10 @@ class AnswerPipeline:
         parameters" is no size of ViT-22B; then the most of its terms; the better scored among
         equals) with the clauses that state it, added to the source's evidence; ``None`` when no
         sentence states it (:func:`rag.route.slot.slot_span`)."""
-        slot = ask.slot
-        if slot is None:
+        found = stating_sentence(self.evidence, ask, source.hit.paper)
+        if found is None:
             return None
-        moves = self.evidence.moves(source.hit.paper)
-        best: tuple[tuple[bool, bool, float, float], Evidence, tuple[int, int, bool]] | None = None
-        for e in self.evidence.score(ask, source.hit.paper):
-            span = slot_span(slot, e.sentence)
-            if span is None:
-                continue
-            # a measure asked with its amount: a clause that states a figure before one that does not
-            figure = bool(ask.amount and not (slot.count or slot.detail or slot.form)) and states_amount(
-                e.sentence[span[0] : span[1]]
-            )
-            # "the largest model": the sentence stating the greatest size, whatever else it states
-            strength = greatest_size(e.sentence) if slot.largest else slot_strength(slot, e.sentence)
-            key = (moves.get(e.start) not in ("background", "gap"), figure, strength, e.score)
-            if best is None or key > best[0]:
-                best = (key, e, span)
-        if best is None:
-            # a measure stated without an amount ("substantially faster", "substantial throughput
-            # ... benefits"): its clause in the paper's own work, not another measure's figure
-            for e in self.evidence.score(ask, source.hit.paper):
-                if moves.get(e.start) in ("background", "gap") or states_amount(e.sentence):
-                    # a sentence with a figure elsewhere ("reaches the same reward 2x faster ...,
-                    # even after accounting for the compute") is quoted for that figure, as before
-                    continue
-                span = unquantified_span(slot, e.sentence)
-                if span is not None:
-                    best = ((True, False, 0, e.score), e, span)
-                    break
-        if best is None:
-            return None
-        e, span = best[1], best[2]
+        e, span = found
         if all(x.start != e.start for x in source.evidence):
             source.evidence = sorted([*source.evidence, e], key=lambda x: x.start)
         return e, span

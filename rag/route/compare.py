@@ -19,14 +19,16 @@ from rag.evidence.rows import NOT_STATED, ROWS, Row, select_rows
 from rag.llm.prose import Source, interleave
 from rag.protocols import EvidenceSource, evidence_settings
 from rag.question.plan import Ask
+from rag.question.slots import SIZE, YEAR
 from rag.route.lead import key_clause, quoted
+from rag.route.slot import MODEL_SIZE, greatest_size, slot_span, stating_sentence
 from rag.text import content_terms, named_entities, normalize
-from rag.types import Citation, Evidence, PaperHit
+from rag.types import Citation, Evidence, PaperHit, Slot
 from store.papers import Paper, strip_markup
 
 __all__ = [
-    "ASPECT_SENTENCES", "OVERALL", "UNSTATED_ASPECT", "ComparisonTable", "build_table", "compare_lead",
-    "comparison_text", "prose_sources", "table_markdown",
+    "ASPECT_SENTENCES", "OVERALL", "SIZE_FORMS", "UNSTATED_ASPECT", "ComparisonTable", "build_table", "compare_lead",
+    "comparison_text", "prose_sources", "size_verdict", "table_markdown", "year_lead",
 ]
 
 ASPECT_SENTENCES = 2
@@ -71,6 +73,16 @@ def _aspect_cell(evidence: EvidenceSource, part: Ask, paper: Paper) -> tuple[Evi
     A background sentence may answer an aspect ("what does each distill?": "Multi-modal dataset
     distillation condenses ..." names the paper's own subject), so none is left out here; an aspect
     that names a row ("the data they use") is answered by that row instead (:func:`build_table`)."""
+    if part.slot is not None and part.slot.form == YEAR:
+        return ()  # "which of the two is older?": the records give the year (year_lead), no sentence
+    if part.slot is not None and part.amount:
+        # "which is bigger, GLaM or PaLM-E?": the sentence that states the size, not the one
+        # closest in words ("7x larger than GPT-3" beside no size, a sparsity of 60%)
+        found = stating_sentence(evidence, part, paper)
+        if found is not None:
+            return (found[0],)
+        if part.slot.form in SIZE_FORMS:
+            return ()
     best = evidence.score(part, paper)
     if not best or best[0].score < evidence_settings(evidence).aspect_floor:
         return ()
@@ -240,7 +252,11 @@ UNSTATED_ASPECT = "its abstract does not state it"
 
 
 def compare_lead(
-    labels: Sequence[tuple[str, int]], cells: Sequence[Sequence[Evidence]], *, aspect: bool = False
+    labels: Sequence[tuple[str, int]],
+    cells: Sequence[Sequence[Evidence]],
+    *,
+    aspect: bool = False,
+    slot: Slot | None = None,
 ) -> str:
     """``**A** [1] and **B** [2] compared: A — “…”; B — “…”`` with the key clause of each paper's
     cell (the first sentence of the first asked aspect, else of the approach row).
@@ -251,12 +267,82 @@ def compare_lead(
         aspect: The cells answer an aspect the question asked ("the data they use"): a paper whose
             cell is empty is said not to state it (:data:`UNSTATED_ASPECT`); else (approach cells)
             only the names are given when a paper's cell is empty.
+        slot: The slot the asked aspect asks (:attr:`rag.types.Ask.slot`): each cell is quoted at
+            the clause that states it (:func:`rag.route.slot.slot_span`); for a size, a last
+            sentence says which paper states the larger (:func:`size_verdict`).
     """
     named = [f"**{label}** {format_marker(n)}" for label, n in labels]
     names = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+
+    def clause(sentence: str) -> tuple[int, int, bool]:
+        return (slot_span(slot, sentence) if slot is not None else None) or key_clause(sentence)
+
     parts = [
-        f"{label} — {quoted(evs[0].sentence, key_clause(evs[0].sentence))}" if evs
+        f"{label} — {quoted(evs[0].sentence, clause(evs[0].sentence))}" if evs
         else f"{label} — {UNSTATED_ASPECT}" if aspect else ""
         for (label, _), evs in zip(labels, cells, strict=True)
     ]
-    return f"{names} compared" + (": " + "; ".join(parts) if all(parts) else ".")
+    lead = f"{names} compared" + (": " + "; ".join(parts) if all(parts) else ".")
+    sized = aspect and slot is not None and slot.form in SIZE_FORMS
+    verdict = size_verdict(labels, cells, smaller=slot.smaller) if sized and slot is not None else ""
+    return f"{lead}\n\n{verdict}" if verdict else lead
+
+
+SIZE_FORMS = frozenset({SIZE, "model size"})
+"""Slot forms whose cells a comparison can rank by the sizes they state (:func:`size_verdict`)."""
+
+
+def size_verdict(
+    labels: Sequence[tuple[str, int]], cells: Sequence[Sequence[Evidence]], *, smaller: bool = False
+) -> str:
+    """Which compared paper states the larger model, by the greatest model size each cell's
+    sentence states (:func:`rag.route.slot.greatest_size`, in parameters): "By the sizes their
+    abstracts state, GLaM [1] is the larger (1.2 trillion parameters against 562B)."; ``""`` when a
+    cell states no model size or two are equal.
+
+    Args:
+        labels: ``(label, marker number)`` per paper, in column order.
+        cells: Per paper, the sentences of its cell for the size asked.
+        smaller: The question asks for the smaller: "..., PaLM-E [2] is the smaller (562B against
+            1.2 trillion parameters)."
+    """
+    sized = []
+    for (label, n), evs in zip(labels, cells, strict=True):
+        size = max((greatest_size(e.sentence) for e in evs), default=0.0)
+        if size <= 0:
+            return ""
+        stated = [m.group(0) for e in evs for m in MODEL_SIZE.finditer(strip_markup(e.sentence))]
+        said = max(stated, key=greatest_size) if stated else ""
+        sized.append((size, f"{label} {format_marker(n)}", said.strip()))
+    ranked = sorted(sized, key=lambda t: t[0] if smaller else -t[0])
+    if len(ranked) < 2 or ranked[0][0] == ranked[1][0]:
+        return ""
+    others = ", ".join(said for _, _, said in ranked[1:])
+    which = "smaller" if smaller else "larger"
+    return f"By the sizes their abstracts state, {ranked[0][1]} is the {which} ({ranked[0][2]} against {others})."
+
+
+def year_lead(labels: Sequence[tuple[str, int]], papers: Sequence[Paper], *, older: bool = True) -> str:
+    """The lead of a choice by age ("which of the two is older?"), from the years the records give
+    (abstracts state no dates): "**A** [1] and **B** [2] compared by the years their records give:
+    B [2] (2022) is the older; A [1]: 2023."; when they share a year, that the records give no
+    finer date. ``""`` when a paper's record has no year.
+
+    Args:
+        labels: ``(label, marker number)`` per paper, in column order.
+        papers: The compared papers, in the same order.
+        older: The question asks for the older (else the more recent).
+    """
+    if not papers or any(not p.year for p in papers):
+        return ""
+    named = [f"**{label}** {format_marker(n)}" for label, n in labels]
+    names = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+    head = f"{names} compared by the years their records give"
+    dated = sorted(zip(papers, labels, strict=True), key=lambda t: (t[0].year or 0) * (1 if older else -1))
+    (first, (label, n)), rest = dated[0], dated[1:]
+    if any(p.year == first.year for p, _ in rest):
+        years = "; ".join(f"{lb} {format_marker(k)}: {p.year}" for p, (lb, k) in dated)
+        return f"{head} ({years}); the records give no finer date, and the abstracts state none."
+    others = "; ".join(f"{lb} {format_marker(k)}: {p.year}" for p, (lb, k) in rest)
+    which = "older" if older else "more recent"
+    return f"{head}: {label} {format_marker(n)} ({first.year}) is the {which}; {others}. The abstracts state no dates."

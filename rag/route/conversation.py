@@ -46,8 +46,9 @@ from rag.question.plan import (
     SummaryPlan,
     TablePlan,
 )
+from rag.question.slots import YEAR
 from rag.route.answer import EMPTY_QUESTION, AnswerPipeline
-from rag.route.compare import build_table, compare_lead, comparison_text, prose_sources
+from rag.route.compare import build_table, compare_lead, comparison_text, prose_sources, year_lead
 from rag.route.filters import FilterPlan, Filters
 from rag.route.head_to_head import head_to_head, head_to_head_text
 from rag.route.listing import list_papers
@@ -506,6 +507,9 @@ class Conversation:
         reading = self.resolver.arbitrate(plan, fplan.allowed)
         if reading.plan is plan and not shown:
             reading = self.resolver.continued(plan, fplan.allowed)
+        if reading.plan is plan and not shown:
+            # "how many NLP tasks?" after "What is GLaM?": its measure, of the paper just answered
+            reading = self.resolver.elliptical(plan, fplan.allowed)
         plan = reading.plan
         ids, standalone, unresolved = self.resolver.referred(plan)
         standalone = shown or reading.spelled or standalone
@@ -585,7 +589,11 @@ class Conversation:
         # abstract does not state it; when no abstract states it, it says what each does.
         asked = table.aspect_cells[0] if table.aspect_cells and any(table.aspect_cells[0]) else None
         cells = asked or [table.cell("approach", c.paper_id) for c in table.papers]
-        lead = compare_lead([(c.label, c.number) for c in table.papers], cells, aspect=asked is not None)
+        slot = plan.aspects[0].slot if asked is not None and plan.aspects else None
+        lead = compare_lead([(c.label, c.number) for c in table.papers], cells, aspect=asked is not None, slot=slot)
+        aged = plan.aspects[0].slot if plan.aspects else None
+        if aged is not None and aged.form == YEAR:  # "which of the two is older?": the records' years
+            lead = year_lead([(c.label, c.number) for c in table.papers], papers, older=aged.smaller) or lead
         body = ""
         if h2h is not None:
             # "which one is faster?": the abstracts do not say which is faster (not "better")

@@ -616,8 +616,10 @@ def _slot_line(s: Source, stating: Stating, ask: Ask) -> str:
         # methods"): that clause, saying so, not a figure of another measure in the sentence
         return f"The abstract of {_name(s)} states no figure for {slot.name}; it states: {quoted(ev.sentence, span)}"
     if ask.amount:
+        # an amount in words states it too ("generalizes zero-shot to two additional cities"): only
+        # a clause with none gives way to the sentence's clause of figures
         more = number_span(ev.sentence)
-        span = span if numbers(ev.sentence[span[0] : span[1]]) or more is None else more
+        span = span if states_amount(ev.sentence[span[0] : span[1]]) or more is None else more
     return f"{_name(s)}: {quoted(ev.sentence, span)}"
 
 

@@ -447,6 +447,55 @@ class ReferenceResolver:
         offer = f"Not about {name}? On its own the question finds {display_name(found)} ({found.id})."
         return Reading(asked, offer, follow, own, spelled)
 
+    def elliptical(self, plan: AskPlan, allowed: set[str] | None = None) -> Reading:
+        """Whether a message that names no paper, refers to none and describes none asks its measure
+        of the papers just answered: "how many NLP tasks?" after "What is GLaM?", "how long does
+        training take?" after a comparison.
+
+        Weighed by what the papers state, as :meth:`arbitrate` weighs a pronoun: the message asks a
+        slot (:attr:`rag.types.Ask.slot`; not a list of papers, :attr:`AskPlan.seeks`); it is
+        asked of the earlier papers (at most :data:`MAX_COMPARED`, none of a list found for a
+        topic) that state the slot (:meth:`rag.route.refusal.RefusalPolicy.states`), unless the
+        paper it finds on its own (its first hit, when the refusal check passes) states it too and
+        its best sentence score for the ask is ahead by more than ``answer.reading_band``. When
+        no earlier paper states the slot the message is read on its own. The other reading is
+        offered in one line when the message's own reading finds another paper.
+
+        Returns:
+            The :class:`Reading`: the message asked of the earlier papers (``name`` references to
+            them), or ``plan`` itself.
+        """
+        slot = plan.ask.slot
+        if (
+            slot is None or plan.refs or plan.seeks or plan.alone is not None or plan.follow is not None
+            or not plan.topic.text or plan.topic.number == "many" or self.history.listing() is not None
+        ):
+            return Reading(plan)
+        recent = self.history.recent()
+        if not recent or len(recent) > MAX_COMPARED:
+            return Reading(plan)
+        pipeline = self.pipeline
+        refusals = pipeline.refusals
+        earlier = [p for c in recent if (p := self.papers.get(c.paper_id)) is not None and refusals.states(slot, p)]
+        if not earlier:
+            return Reading(plan)
+        name = " and ".join(display_name(p) for p in earlier)
+        asked = replace(plan, refs=tuple(PaperRef(display_name(p), "name", (p.id,)) for p in earlier))
+        spelled = f"{plan.query.strip().rstrip('?.! ')} — {name}?"
+        retrieval = pipeline.retriever.search(plan.topic.search, allowed=allowed)
+        if not retrieval.hits or refusals.topic(plan, plan.topic, retrieval, plan.detail):
+            return Reading(asked, spelled=spelled)
+        found = retrieval.hits[0].paper
+        if any(p.id == found.id for p in earlier) or not refusals.states(slot, found):
+            return Reading(asked, spelled=spelled)
+        ask = plan.topic.ask
+        follow = max(self._best(ask, p) for p in earlier)
+        own = self._best(ask, found)
+        if own - follow > pipeline.settings.answer.reading_band:
+            return Reading(plan, f"Asked about {name}? Ask: “{spelled}”", follow, own)
+        offer = f"Not about {name}? On its own the question finds {display_name(found)} ({found.id})."
+        return Reading(asked, offer, follow, own, spelled)
+
     # --- follow-ups -----------------------------------------------------------------------
 
     def follow_up(self, plan: Plan) -> tuple[Plan, str]:

@@ -34,9 +34,9 @@ from rag.llm.prose import REFUSAL
 from rag.protocols import EvidenceSource, Retriever
 from rag.question.parts import bare_compound
 from rag.question.plan import AskPlan, Detail, Plan, Topic
-from rag.question.slots import CONTENTS, OBJECT, detail_slot
+from rag.question.slots import CONTENTS, OBJECT, YEAR, detail_slot
 from rag.route.lead import _keys_at, clause_spans, key_clause, quoted
-from rag.route.slot import measure_head, slot_span, states_amount, unquantified_span
+from rag.route.slot import measure_head, narrowed_time, slot_span, states_amount, unquantified_span
 from rag.settings import RetrievalSettings
 from rag.text import Sentence, content_terms, normalize, numbers
 from rag.types import Ask, PaperHit, Retrieval, SearchQuery, Slot
@@ -260,7 +260,8 @@ class RefusalPolicy:
         question other than a name, a word of the paper's own title or of the measure asked ("What accuracy does X reach
         on herbarium records?" -> "91% of herbarium records"; "what speed-up over the strongest
         baseline?" -> "2x faster than the strongest baseline"): the measure is worded otherwise, so
-        it is not declared missing.
+        it is not declared missing. A time narrowed by other words ("training time") is checked by
+        :func:`rag.route.slot.slot_span` alone: its head noun is no other wording of it.
         Specific: held by at most :data:`NEAR_SPECIFIC_SHARE` of the abstracts."""
         n = max(1, len(self.retriever.papers))
         named = {term_key(t) for e in ask.entities for t in content_terms(e)}
@@ -269,8 +270,13 @@ class RefusalPolicy:
         named |= {term_key(t) for x in (paper.title, paper.label, *paper.aliases) for t in content_terms(x or "")}
         # the words that narrow the measure are no other wording of it: "annotation cost" is not
         # stated by "91,581 step-level annotations" (its head noun is missing: slot_span)
-        head = measure_head(ask.slot.terms) if ask.slot else ""
-        named |= {term_key(t) for t in (ask.slot.terms if ask.slot else ()) if t != head}
+        terms = ask.slot.terms if ask.slot else ()
+        head = measure_head(terms)
+        named |= {term_key(t) for t in terms if t != head}
+        # nor is a time's head noun alone, once other words narrow it: "time" of "training time" is
+        # not stated by "for the first time" beside a throughput figure (slot_span checks them together)
+        if narrowed_time(terms):
+            named.add(term_key(head))
         wanted = {
             term_key(t) for t in content_terms(ask.matching or ask.text)
             if self.retriever.document_frequency(t) <= NEAR_SPECIFIC_SHARE * n
@@ -294,7 +300,8 @@ class RefusalPolicy:
         # a question that also asks something else ("..., and which benchmarks?") is answered part by part
         asks_more = any(p.slot is None and p.title.endswith("?") for p in ask.parts)
         # an object asked ("what does X omit?") only chooses the clause to quote (rag.question.slots.OBJECT)
-        if slot is None or slot.detail or slot.form in (OBJECT, CONTENTS) or asks_more or not papers \
+        # a year is the records', not the abstract's ("which of the two is older?")
+        if slot is None or slot.detail or slot.form in (OBJECT, CONTENTS, YEAR) or asks_more or not papers \
                 or any(self.states(slot, p) for p in papers):
             return ""
         # a question of several parts, each asking its own measure: refused only when no part's

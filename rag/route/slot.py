@@ -31,14 +31,17 @@ from dataclasses import replace
 from rag.evidence.roles import names_benchmark
 from rag.evidence.rows import DATA_ITEMS, states_data
 from rag.lexicon import joined_form, same_keys, states_phrase, term_key
-from rag.question.slots import CONTENTS, DATA, DATA_SIZE, HARDWARE, MODELS, OBJECT
+from rag.protocols import EvidenceSource
+from rag.question.slots import CONTENTS, DATA, DATA_SIZE, HARDWARE, MODELS, OBJECT, SIZE
 from rag.route.lead import MIN_CLAUSE_WORDS, _capped, _keys_at, clause_spans, states_amount, term_span
-from rag.types import Slot
+from rag.types import Ask, Evidence, Slot
 from rag.vocabulary import beside
+from store.papers import Paper
 
 __all__ = [
     "DATE", "DURATION_AMOUNT", "HARDWARE_STATED", "MEMORY_AMOUNT", "MODEL_SIZE", "counts", "greatest_size",
-    "measure_head", "slot_span", "slot_strength", "states_amount", "unquantified_span",
+    "measure_head", "narrowed_time", "slot_span", "slot_strength", "states_amount", "stating_sentence",
+    "unquantified_span",
 ]
 
 _VOCABULARY = beside(__file__, "slots")
@@ -47,6 +50,8 @@ MODEL_SIZE = re.compile(
     r"(?<![A-Za-z0-9.])\d+(?:\.\d+)?\s?[BMT]\b"  # "7B", "Agent-Omit-8B", "12M-parameter"; not "L2M"
     r"|\b\d+(?:\.\d+)?\s*(?:million|billion|trillion|[MBT])?[\s-]*param(?:eter)?s?\b"  # "350M parameters"
     r"|\b(?:million|billion|trillion)\s+param(?:eter)?s?\b"  # "with 1.3 billion parameters"
+    # one word between the unit and "parameters": "8 billion activated parameters", "1B shared parameters"
+    r"|\b\d+(?:\.\d+)?\s*(?:million|billion|trillion|[MBT])[\s-]+[a-z]+\s+param(?:eter)?s?\b"
     # relative to another model: "3x fewer parameters", "reduce MoE model size by up to 3.7x"
     rf"|\d+(?:\.\d+)?\s?[x×]\s+{_VOCABULARY['size_relation'].source}"
     rf"|{_VOCABULARY['size_relation'].source}\s+\d+(?:\.\d+)?\s?[x×]",
@@ -120,6 +125,9 @@ def slot_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None:
         return _contents_span(sentence)
     if slot.form == OBJECT:  # "what does X omit?": the verb as a word of its own, with words after it
         return _object_span(sentence, slot.terms[0]) if slot.terms else None
+    if slot.form == SIZE:  # "how big is GLaM?": a model's size, else a dataset's
+        model = slot_span(replace(slot, form="model size"), sentence)
+        return model or slot_span(replace(slot, form=DATA_SIZE), sentence)
     form = _FORMS.get(slot.form)
     if form is not None:
         found = form.finditer(sentence)
@@ -148,9 +156,7 @@ def slot_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None:
     # a time narrowed by other words ("training time") is stated only with one of them: not by a
     # benchmark's "in 21 hours", nor by "for the first time"
     head = measure_head(slot.terms)
-    unnarrowed = bool(_DURATION_MEASURE.fullmatch(head)) and len(slot.terms) > 1 and not any(
-        t != head for t, _ in stated
-    )
+    unnarrowed = narrowed_time(slot.terms) and not any(t != head for t, _ in stated)
     if slot.amount and (
         (_MEMORY_MEASURE.fullmatch(slot.terms[-1]) and (m := MEMORY_AMOUNT.search(sentence)))
         or (_DURATION_MEASURE.fullmatch(slot.terms[-1]) and not unnarrowed and (m := DURATION_AMOUNT.search(sentence)))
@@ -259,6 +265,14 @@ _PLAIN_WORD = re.compile(r"(?<![\w-])[A-Za-z]+(?![\w-])")
 
 _ADJECTIVE_BEFORE = _VOCABULARY["adjective_before"].words
 _CHANGE_NOUN = _VOCABULARY["change_noun"].words
+
+
+def narrowed_time(terms: tuple[str, ...]) -> bool:
+    """Whether a measure's terms ask a time narrowed by other words ("training time", "inference
+    runtime": vocabulary ``duration_measure`` as the head noun, with other terms): the head alone
+    ("for the first time", "in 21 hours" of a benchmark) does not state it."""
+    head = measure_head(terms)
+    return bool(head) and bool(_DURATION_MEASURE.fullmatch(head)) and len(terms) > 1
 
 
 def measure_head(terms: tuple[str, ...]) -> str:
@@ -393,6 +407,9 @@ def slot_strength(slot: Slot, sentence: str) -> int:
         # assistance, maintenance, and safety monitoring" only what it is about
         said = sentence[span[0] : span[1]]
         return 1 + bool(DATA_ITEMS.search(said)) + bool(_CONTENT_STATED.search(said) and states_amount(said))
+    if slot.form == SIZE:  # a model size as such, else a count of a dataset's items
+        model = replace(slot, form="model size")
+        return slot_strength(model, sentence) if slot_span(model, sentence) is not None else 1
     if slot.form == "model size":
         # "a 22B-parameter ViT" states a size; "ViT-22B demonstrates ..." may only name the model
         sizes = MODEL_SIZE.finditer(sentence)
@@ -401,3 +418,56 @@ def slot_strength(slot: Slot, sentence: str) -> int:
         return 1
     keys = {k for k, _, _ in _keys_at(sentence[span[0] : span[1]])}
     return sum(term_key(t) in keys for t in slot.terms)
+
+
+def stating_sentence(evidence: EvidenceSource, ask: Ask, paper: Paper) -> tuple[Evidence, tuple[int, int, bool]] | None:
+    """The sentence of ``paper``'s abstract that states ``ask``'s slot best, with the clauses that
+    state it (:func:`slot_span`), or ``None`` when no sentence states it.
+
+    Best: one about the paper's own work before one of its background or gap, which states the
+    field's or prior work's figures ("the largest large language models (LLMs) contain upwards of
+    100B parameters" is no size of ViT-22B); then, for a measure asked with its amount, a clause
+    with a figure; then the most of the slot (:func:`slot_strength`; for "the largest model", the
+    greatest size stated); the better scored among equals. A measure stated without an amount
+    ("substantially faster") is taken, in the paper's own work, only when no sentence states it with one.
+
+    Args:
+        evidence: The sentence scorer (its spans are exact: ``abstract[start:end] == sentence``).
+        ask: What is asked; ``None`` is returned when it has no slot.
+        paper: The paper whose abstract is read.
+
+    Returns:
+        ``(sentence, (start, end, cut))``, offsets into the sentence.
+    """
+    slot = ask.slot
+    if slot is None:
+        return None
+    moves = evidence.moves(paper)
+    scored = evidence.score(ask, paper)
+    best: tuple[tuple[bool, bool, float, float], Evidence, tuple[int, int, bool]] | None = None
+    for e in scored:
+        span = slot_span(slot, e.sentence)
+        if span is None:
+            continue
+        # a measure asked with its amount: a clause that states a figure before one that does not
+        figure = bool(ask.amount and not (slot.count or slot.detail or slot.form)) and states_amount(
+            e.sentence[span[0] : span[1]]
+        )
+        # "the largest model": the sentence stating the greatest size, whatever else it states
+        strength = greatest_size(e.sentence) if slot.largest else slot_strength(slot, e.sentence)
+        key = (moves.get(e.start) not in ("background", "gap"), figure, strength, e.score)
+        if best is None or key > best[0]:
+            best = (key, e, span)
+    if best is not None:
+        return best[1], best[2]
+    # a measure stated without an amount ("substantially faster", "substantial throughput ...
+    # benefits"): its clause in the paper's own work, not another measure's figure
+    for e in scored:
+        if moves.get(e.start) in ("background", "gap") or states_amount(e.sentence):
+            # a sentence with a figure elsewhere ("reaches the same reward 2x faster ..., even after
+            # accounting for the compute") is quoted for that figure, as before
+            continue
+        got = unquantified_span(slot, e.sentence)
+        if got is not None:
+            return e, got
+    return None

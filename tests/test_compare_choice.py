@@ -1,0 +1,56 @@
+"""A comparison that chooses by size or by age (:func:`rag.route.compare.size_verdict`,
+:func:`rag.route.compare.year_lead`): which paper states the larger (or smaller) model, and which
+is older by the years the records give. Hand-checkable sentences and papers; the conversation
+that asks them end to end is in ``tests/test_conversation.py``."""
+
+from __future__ import annotations
+
+from rag.route.compare import size_verdict, year_lead
+from rag.types import Evidence
+from store.papers import make_paper
+
+LABELS = [("GLaM", 1), ("PaLM-E", 2)]
+
+
+def _cell(paper_id: str, sentence: str) -> tuple[Evidence, ...]:
+    return (Evidence(paper_id, sentence, 0, len(sentence), 1.0),)
+
+
+GLAM = _cell("g", "The largest GLaM has 1.2 trillion parameters, which is approximately 7x larger than GPT-3.")
+PALME = _cell("p", "Our largest model with 562B parameters is a visual-language generalist.")
+
+
+def test_the_larger_is_the_greatest_size_each_cell_states():
+    said = size_verdict(LABELS, [GLAM, PALME])
+    assert said == "By the sizes their abstracts state, GLaM [1] is the larger (1.2 trillion parameters against 562B)."
+
+
+def test_the_smaller_is_named_when_asked():
+    said = size_verdict(LABELS, [GLAM, PALME], smaller=True)
+    assert said.startswith("By the sizes their abstracts state, PaLM-E [2] is the smaller (562B against")
+
+
+def test_a_range_counts_by_its_greatest_size():
+    pythia = _cell("y", "a suite of 16 LLMs ranging in size from 70M to 12B parameters.")
+    assert "GLaM [1] is the larger (1.2 trillion parameters against 12B)" in size_verdict(LABELS, [GLAM, pythia])
+
+
+def test_no_verdict_when_a_cell_states_no_size_or_they_are_equal():
+    energy = _cell("e", "It consumes only 1/3 of the energy used to train GPT-3.")
+    assert size_verdict(LABELS, [GLAM, energy]) == ""
+    assert size_verdict(LABELS, [GLAM, ()]) == ""
+    assert size_verdict(LABELS, [PALME, PALME]) == ""
+
+
+def test_the_older_by_the_records_years():
+    papers = [make_paper("g", "A.", year=2023), make_paper("p", "B.", year=2022)]
+    lead = year_lead(LABELS, papers)
+    assert "PaLM-E [2] (2022) is the older; GLaM [1]: 2023." in lead
+    assert "PaLM-E [2] (2022)" not in year_lead(LABELS, papers, older=False)
+    assert "GLaM [1] (2023) is the more recent" in year_lead(LABELS, papers, older=False)
+
+
+def test_the_same_year_or_none_tells_nothing_apart():
+    same = [make_paper("g", "A.", year=2022), make_paper("p", "B.", year=2022)]
+    assert "the records give no finer date" in year_lead(LABELS, same)
+    assert year_lead(LABELS, [make_paper("g", "A.", year=2022), make_paper("p", "B.")]) == ""

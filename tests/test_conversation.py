@@ -882,6 +882,10 @@ def test_it_after_a_comparison_of_two_asks_which_compared_paper(conv: Conversati
     t = conv.ask("does it release code?")  # was: DANCE, the first compared, silently
     assert t.kind == "clarify" and not t.citations, t.answer.text
     assert "compares 2 papers" in t.answer.text and {p.id for p in t.candidates} == set(ids(compared))
+    # the reply that says which asks the clarified question of it (was: what ME-DLM is about)
+    picked = conv.ask("the second one")
+    assert [c.label for c in picked.citations] == ["ME-DLM"], picked.answer.text
+    assert picked.answer.lead.startswith("Yes"), picked.answer.text
 
 
 def test_it_after_a_list_of_one_is_that_paper(conv: Conversation):

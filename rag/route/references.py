@@ -505,6 +505,9 @@ class ReferenceResolver:
         "what about X?" and "and the first one?" ask the previous question of X; "which is better?",
         "which one wins?", "which one needs less memory?" after answers about two or more papers
         compare the papers last discussed, in the question's own words."""
+        clarified = self._clarified(plan)
+        if clarified is not None:
+            return clarified
         follow = plan.follow
         if follow is None:
             return plan, ""
@@ -536,6 +539,41 @@ class ReferenceResolver:
         refs = tuple(PaperRef(c.label, "name", (c.paper_id,)) for c in chosen)
         compare = replace(follow.plan, asked=plan.asked, query=plan.query, refs=refs, filters=plan.filters)
         return compare, f"{plan.query.strip().rstrip('?.! ')}: {', '.join(names[:-1])} or {names[-1]}?"
+
+    def _clarified(self, plan: Plan) -> tuple[Plan, str] | None:
+        """The question a clarification asked about, of the paper the reply names: after "Which
+        paper do you mean by “it”?", the reply "the second one", "ME-DLM" or "I mean ME-DLM" asks
+        that question ("does it release code?") of that paper, not what the paper is about.
+        ``None`` when the last turn asked no clarification of a pronoun, or the reply says more
+        than which paper (then it is a question of its own)."""
+        last = self.history.turns[-1] if self.history.turns else None
+        if last is None or last.kind != "clarify" or not isinstance(last.plan, AskPlan):
+            return None
+        if not isinstance(plan, AskPlan):
+            return None
+        follow = plan.follow
+        if follow is not None and follow.kind != "what_about":
+            return None
+        refs = follow.target_refs if follow is not None else plan.refs
+        if not refs or any(r.kind not in ("name", "id", "number", "ordinal") for r in refs):
+            return None
+        said = set(content_terms(" ".join(r.text for r in refs)))
+        if follow is None and [t for t in content_terms(plan.query) if t not in said]:
+            return None  # "the second one's datasets?": a question of its own about that paper
+        options = [p.id for p in last.candidates]
+        pids: list[str] = []
+        for r in refs:
+            if r.kind == "ordinal" and r.index is not None and r.index < len(options):
+                pids.append(options[r.index])
+            elif r.kind != "ordinal" and r.paper_ids:
+                pids.append(r.paper_ids[0])
+        pronouns = [r for r in last.plan.refs if r.kind == "pronoun"]
+        if not pids or not pronouns:
+            return None
+        chosen = tuple(PaperRef(self.papers[p].label, "name", (p,)) for p in dict.fromkeys(pids))
+        again = self.pipeline.reader.retarget(last.plan, [r.text for r in last.plan.refs], chosen)
+        shown = last.plan.spelled_out({pronouns[0]: " and ".join(self._named(r.paper_ids[0]) for r in chosen)})
+        return replace(again, asked=plan.asked), shown
 
     def _what_about(self, plan: Plan, prev: Turn, follow: FollowUp) -> tuple[Plan, str]:
         """"What about X?" after an answer: the previous question about X instead (another paper,

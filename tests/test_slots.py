@@ -1052,10 +1052,11 @@ def test_a_thing_no_sentence_names_is_said_missing_and_one_named_is_quoted(extra
         ("DocVAL annotator count?", ("annotator",), True),  # a count after its unit asks a number of it
         ("what is the task count of HyperTrack", ("task",), True),
         ("HyperTrack task counts", ("task",), True),
+        ("Cramming GPU count", ("gpu",), True),  # the unit an acronym read as a name
     ],
 )
 def test_a_count_after_its_unit_asks_a_number_of_the_unit(question, terms, count):
-    names = [w for w in ("DocVAL", "HyperTrack") if w in question]
+    names = [w for w in ("DocVAL", "HyperTrack", "GPU") if w in question]
     slot = measure_slot(question, names, shorthand=not question.lower().startswith("what"))
     assert slot is not None and slot.terms == terms and slot.count is count
 
@@ -1076,6 +1077,10 @@ def test_a_single_unit_is_an_amount():
 
     assert states_amount("trained for a single day on a single consumer GPU")
     assert not states_amount("single-cell data")
+    from rag.route.slot import counts
+
+    assert counts("for a single day on a single consumer GPU", "GPU")  # "Cramming GPU count"
+    assert not counts("a GPU-friendly single-pass method", "GPU")
 
 
 @pytest.mark.parametrize(

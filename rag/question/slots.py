@@ -203,8 +203,10 @@ def measure_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fa
             return Slot("model size", form="model size", amount=True)  # "What size is the X model?"
         if terms:
             counted = any(m.end() == end for m in _COUNT_OPENER.finditer(text))
-            if len(terms) > 1 and terms[-1] in _COUNT_AFTER:  # "GPU count": a number of GPUs
-                terms, counted = terms[:-1], True
+            phrase = _phrase_after(words, i)
+            if len(phrase) > 1 and phrase[-1].lower() in _COUNT_AFTER:
+                # "Cramming GPU count": a number of the word before it, a name or an acronym as it may be
+                terms, counted = (phrase[-2].lower().removesuffix("'s"),), True
             sized = any(m.end() == end for m in _DATA_SIZE_OPENER.finditer(text))
             if _asks_data_size(terms, sized=sized, counted=counted):
                 return Slot(DATA_SIZE, form=DATA_SIZE, amount=True)

@@ -360,7 +360,9 @@ def counts(text: str, unit: str) -> bool:
     words = [m.group(0) for m in _WORD.finditer(text)]
     for i, w in enumerate(words):
         w = w.strip("(),;:")
-        if states_amount(w) and not _NAMED_NUMBER.search(w):
+        # an amount in one word ("16,000") or ending with it ("a single consumer GPU")
+        pair = i > 0 and not states_amount(words[i - 1]) and states_amount(f"{words[i - 1]} {w}")
+        if (states_amount(w) or pair) and not _NAMED_NUMBER.search(w):
             after = words[i + 1 : i + 2 + COUNT_WINDOW]
             if any(keys & {k for k, _, _ in _keys_at(a)} for a in after):
                 return True

@@ -619,7 +619,8 @@ def _polar(
         stating = sorted(stating, key=lambda es: not states_amount(es[0].sentence))
     # A sentence that states the terms side by side as asked ("CLIP guidance") first; then one that
     # affirms them; else one that states them as one of options compared; else one that sets them
-    # against the paper; else one that negates them. Among equals, a sentence about the paper's own work ("we", "our", its label) before background.
+    # against the paper; else one that negates them. Among equals, a sentence about the paper's own
+    # work ("we", "our", its label) before background.
     label = s.hit.paper.label
 
     def framing(e: Evidence) -> str:

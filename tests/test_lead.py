@@ -877,3 +877,39 @@ def test_terms_stated_as_asked_and_as_options_compared(sentence, terms, together
     assert span is not None
     assert states_together(sentence, terms) is together
     assert compared_option(sentence, span, terms) is option
+
+
+def test_the_limitations_of_a_title_not_indexed_as_a_name_are_the_papers_own(tmp_path, embedder):
+    # a new user's "What are the limitations of model soups?" quoted the whole abstract: "model
+    # soups" opens the paper's title but is no name the question reader knows
+    papers = [
+        {"id": "bs#1", "title": "Bread soups: averaging many loaves improves taste without more ovens",
+         "abstract": "The usual recipe bakes many loaves and keeps the best. We show that averaging the doughs "
+                     "of many loaves improves taste. Unlike a buffet, averaging costs no extra oven time. "
+                     "Our bread soup reaches 91% approval in blind tests."},
+        {"id": "wm#1", "title": "Sourdough starters for large bakeries",
+         "abstract": "We study sourdough starters at scale. Our starter is limited to rye flour and fails "
+                     "on wheat. It raises loaves 20% faster."},
+    ]
+    p = pipeline_of(tmp_path, papers, embedder)
+    ans = p.ask("What are the limitations of bread soups?")
+    assert ans.lead.startswith("The abstract of **Bread soups") and "states no limitation of its own" in ans.lead, \
+        ans.lead
+    ans = p.ask("What limitations does the sourdough starters for large bakeries paper have?")
+    assert ans.lead.startswith("Limitation stated in **"), ans.lead
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("question", "lead"),
+    [
+        # "classifier-free" states the asked term; it negates no "guidance"
+        ("Does GLIDE use classifier-free guidance?", "Yes: **GLIDE**"),
+        ("Is classifier-free guidance used in GLIDE?", "Yes: **GLIDE**"),
+        # CLIP guidance is one of the two strategies GLIDE compares, not one it is said to use
+        ("Does GLIDE rely on CLIP guidance?", "**GLIDE** [1] compares it with other options"),
+    ],
+)
+def test_a_yes_no_lead_on_a_term_written_x_free_or_among_options_compared(mixed, question, lead):
+    ans = mixed.ask(question)
+    assert ans.lead.startswith(lead), ans.lead

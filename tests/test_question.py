@@ -797,6 +797,23 @@ def test_a_papers_own_limitations_are_told_from_the_limitation_it_addresses(cat,
 
 
 @pytest.mark.parametrize(
+    ("question", "subject"),
+    [
+        ("What are the limitations of model soups?", "model soups"),
+        ("What limitations does the Watermark for Large Language Models paper have?",
+         "Watermark for Large Language Models"),
+        ("weaknesses of the bread soups method", "bread soups"),
+        ("what drawbacks does DetectGPT have?", "DetectGPT"),
+        ("what are its limitations?", ""),  # the paper itself
+        ("limitations of the method", ""),
+        ("What limitation does DANCE address?", ""),  # the gap of earlier work
+    ],
+)
+def test_what_the_limitations_are_asked_of_is_read_as_typed(cat, question, subject):
+    assert read_question(question, cat).limits_of == subject, question
+
+
+@pytest.mark.parametrize(
     "question",
     [
         "compare the paper on graph condensation with the one on multimodal distillation",

@@ -95,7 +95,7 @@ from rag.question.plan import (
 from rag.question.polar import available_in_shorthand, polar, polar_available, polar_compares, polar_terms
 from rag.question.related import asks_similar
 from rag.question.related_work import related_work_topic
-from rag.question.roles import asks_own_limitations, is_summary, question_roles, required_role
+from rag.question.roles import asks_own_limitations, is_summary, limited_subject, question_roles, required_role
 from rag.question.slots import GUESSED_SIZE, read_slot
 from rag.question.table import asks_table, column_phrases, split_table
 from rag.text import (
@@ -1110,6 +1110,7 @@ class Reader:
             and not available,
             polar_available=available if is_polar else "",
             own_limits=asks_own_limitations(query, names),
+            limits_of=limited_subject(query),
             bare=not refs and number == "open" and not kind and not is_polar
             and topic_text.strip(" ?.!") == query.strip(" ?.!"),
         )

@@ -306,6 +306,10 @@ class AnswerPipeline:
         if not chosen:
             return self.refusal(plan.asked, REFUSAL, timings, t0, hits=retrieval.hits[: rs.top_k])
         several = not papers and (len(chosen) > 1 or plan.number == "many")
+        if not papers and not several and plan.limits_of and len(chosen) == 1 \
+                and states_phrase(plan.limits_of, f"{chosen[0].paper.title} {chosen[0].paper.label}"):
+            # "What are the limitations of model soups?": the paper titled so is asked, as if named
+            plan, papers = replace(plan, own_limits=True), [chosen[0].paper.id]
         t = time.perf_counter()
         sources = self._sources(plan, chosen, listing=several, named=bool(papers))
         timings.evidence = time.perf_counter() - t

@@ -134,11 +134,16 @@ evidence; ``None`` when none states it."""
 # --- spans of one sentence -------------------------------------------------------------------
 
 
+_RESTATING = ("i.e.", "e.g.")
+"""Abbreviations a comma follows without ending a clause ("output, i.e., embedding")."""
+
+
 def clause_spans(sentence: str) -> list[tuple[int, int]]:
     """The top-level clauses of a sentence as ``(start, end)`` offsets into it.
 
-    Split after ``,`` ``;`` ``:``, around a spaced dash or an em dash (an en dash between two words
-    or figures is a range: "3B–72B") and after an inner full stop, never inside brackets or ``$...$``;
+    Split after ``,`` ``;`` ``:`` (not a comma after "i.e." or "e.g."), around a spaced dash or an
+    em dash (an en dash between two words or figures is a range: "3B–72B") and after an inner full
+    stop, never inside brackets or ``$...$``;
     each span has its surrounding spaces and closing punctuation trimmed; ``sentence[a:b]`` is
     always an exact substring.
     """
@@ -155,6 +160,8 @@ def clause_spans(sentence: str) -> list[tuple[int, int]]:
             depth = max(0, depth - 1)
         elif not math and depth == 0:
             comma = ch in ",;:" and i + 1 < n and sentence[i + 1] == " "
+            # "model output, i.e., embedding signals ...": the clause goes on after "i.e.,"
+            comma = comma and not (ch == "," and sentence[max(0, i - 4) : i].lower() in _RESTATING)
             # an en dash between two words or figures is a range ("3B–72B models"), not a break
             ranged = ch == "–" and 0 < i < n - 1 and sentence[i - 1].isalnum() and sentence[i + 1].isalnum()
             dash = (ch in "—–" and not ranged) or (

@@ -1090,6 +1090,26 @@ def test_a_title_asked_about_is_read_as_a_title(question, title):
     assert asked_title(question) == title
 
 
+@pytest.mark.parametrize(
+    ("question", "title"),
+    [
+        # a summary asked of a title written with its function words in lower case, as titles are
+        ("Summarize Deep Residual Learning for Image Recognition", "Deep Residual Learning for Image Recognition"),
+        ("Can you summarise Language Models are Few-Shot Learners?", "Language Models are Few-Shot Learners"),
+        ("tl;dr of Robust Speech Recognition via Large-Scale Weak Supervision please",
+         "Robust Speech Recognition via Large-Scale Weak Supervision"),
+        ("Give me an overview of A Watermark for Large Language Models", "A Watermark for Large Language Models"),
+        # a topic: after "the papers on", without a function word, or with a lower-case content word
+        ("Summarize the work on Reinforcement Learning for LLM Agents", ""),
+        ("Summarize Denoising Diffusion Probabilistic Models", ""),
+        ("Summarize Graph Neural Networks for drug discovery", ""),
+        ("Summarize DocVAL", ""),
+    ],
+)
+def test_a_summary_asked_of_a_title_in_title_case_is_read_as_a_title(question, title):
+    assert asked_title(question, summary=True) == title
+
+
 def test_a_title_the_collection_lacks_is_marked_and_one_it_holds_names_its_paper():
     cat = Catalogue([
         Paper("t#1", "We study attention.", title="Efficient Attention via Control Variates", label="EAVC"),
@@ -1097,6 +1117,10 @@ def test_a_title_the_collection_lacks_is_marked_and_one_it_holds_names_its_paper
     ])
     missing = read_question("Summarize Attention Is All You Need", cat)
     assert missing.missing_title == "Attention Is All You Need" and not missing.named_ids
+    missing = read_question("Summarize Deep Residual Learning for Image Recognition", cat)
+    assert missing.missing_title == "Deep Residual Learning for Image Recognition" and not missing.named_ids
+    found = read_question("Summarize Learning to Rank with Decision Trees", cat)
+    assert found.named_ids == ("t#2",) and not found.missing_title
     found = read_question('what does "Learning to Rank with Decision Tree" propose?', cat)  # one letter off
     assert found.named_ids == ("t#2",) and not found.missing_title
 

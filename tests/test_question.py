@@ -409,6 +409,23 @@ def test_alternatives_and_exclusions(cat):
 @pytest.mark.parametrize(
     "question",
     [
+        "papers on speech outside speech synthesis",
+        "Which papers work on speech, excluding speech synthesis?",
+        "speech papers but not speech synthesis",
+        "speech papers aside from speech synthesis",
+        "papers on speech, with the exception of speech synthesis",
+        "speech work other than speech synthesis",
+    ],
+)
+def test_each_way_to_exclude_a_subtopic_is_read_as_its_exclusion(cat, question):
+    plan = read_question(question, cat)
+    assert plan.topic.exclusion == "speech synthesis", plan.topic
+    assert "synthesis" not in plan.topic.text.lower() and "speech" in plan.topic.text.lower(), plan.topic
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
         "papers on LLM reasoning that are not about reinforcement learning",
         "Which papers on LLM reasoning don't use reinforcement learning?",
         "LLM reasoning work which does not rely on reinforcement learning",

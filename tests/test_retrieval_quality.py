@@ -638,3 +638,22 @@ def test_a_model_size_the_abstract_states_is_quoted(extractive):
         assert not ans.refused and "Agent-Omit-8B" in ans.text.split("\n", 1)[0], (q, ans.text)
     ans = extractive.ask("how many epochs was prefixrl trained for")
     assert ans.refused and "do not state epochs" in ans.text, ans.text  # the detail as asked
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "papers on speech outside speech synthesis",
+        "speech papers other than text-to-speech",
+        "Which papers work on speech, aside from speech synthesis?",
+    ],
+)
+def test_an_excluded_phrase_puts_out_papers_that_state_it_by_its_glossary_names(extractive, question):
+    # MCLP rewards "Role-Play TTS" ("Text-to-Speech (TTS)"): speech synthesis in the glossary's words;
+    # "text-to-speech" is one phrase, stated by no "speech-to-text" nor "text, and speech"
+    from rag.route.answer import _states_excluded
+
+    ans = extractive.ask(question)
+    assert "MCLP" not in [c.label for c in ans.citations], ans.text
+    assert "MCLP" in ans.text.split("Left out as about", 1)[1], ans.text
+    assert not _states_excluded("text-to-speech", "speech-to-text translation on image, text, and speech data")

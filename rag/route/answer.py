@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 import threading
 import time
 from collections.abc import Callable, Collection, Sequence
@@ -100,6 +101,15 @@ class Found:
     left_out: list[PaperHit] = field(default_factory=list)
     mentions: list[PaperHit] = field(default_factory=list)
     judged: int = 0
+
+
+def _states_excluded(phrase: str, text: str) -> bool:
+    """Whether ``text`` states an excluded ``phrase``: a compound written with hyphens as written
+    ("text-to-speech", any case; not "speech-to-text" nor "text, and speech"), another phrase by its
+    words side by side (:func:`rag.lexicon.states_phrase`)."""
+    if "-" in phrase and " " not in phrase.strip():
+        return re.search(rf"(?<![\w-]){re.escape(phrase)}s?(?![\w-])", text, re.I) is not None
+    return states_phrase(phrase, text)
 
 
 class AnswerPipeline:
@@ -553,6 +563,9 @@ class AnswerPipeline:
         # topic's words; a sentence that states its other words ("GUI", "offline") with those
         # ("VLM agents in mobile GUI navigation") states it, whatever stands between them
         # ("offline GUI navigation" does not state "offline RL")
+        # the glossary's names of the excluded phrase, and theirs ("speech synthesis" is written
+        # "text-to-speech", which is written "TTS": "Role-Play TTS" is speech synthesis)
+        named = tuple(dict.fromkeys(f for g in glossary_forms(words) for f in (g, *glossary_forms(g)) if f != words))
         own = {term_key(t) for t in content_terms(topic.text)}
         rest = [w for w in words.split() if term_key(w) not in own]
         shared = " ".join(w for w in words.split() if term_key(w) in own)
@@ -563,15 +576,14 @@ class AnswerPipeline:
                 if any(
                     all(states_phrase(w, x.text) for w in rest) and any(states_phrase(f, x.text) for f in forms)
                     for x in self.evidence.sentences(h.paper)[0]
-                )
+                ) or any(_states_excluded(f, h.paper.text_for_index) for f in named)
             ]
-        named = glossary_forms(words)
-        if len(words.split()) > 1:
-            return [h for h in hits if any(states_phrase(w, h.paper.text_for_index) for w in (words, *named))]
+        if len(words.split()) > 1 or "-" in words:
+            return [h for h in hits if any(_states_excluded(w, h.paper.text_for_index) for w in (words, *named))]
         cov = self.retriever.coverages(words, [h.paper.id for h in hits])
         return [
             h for h, c in zip(hits, cov, strict=True)
-            if c >= EXCLUSION_COVERAGE or any(states_phrase(w, h.paper.text_for_index) for w in named)
+            if c >= EXCLUSION_COVERAGE or any(_states_excluded(w, h.paper.text_for_index) for w in named)
         ]
 
     def _releases_code(self, paper: Paper, *, linked: bool = False) -> bool:

@@ -657,3 +657,24 @@ def test_an_excluded_phrase_puts_out_papers_that_state_it_by_its_glossary_names(
     assert "MCLP" not in [c.label for c in ans.citations], ans.text
     assert "MCLP" in ans.text.split("Left out as about", 1)[1], ans.text
     assert not _states_excluded("text-to-speech", "speech-to-text translation on image, text, and speech data")
+
+
+def test_a_paper_that_states_a_word_of_the_topic_only_negated_is_not_listed(tmp_path, embedder):
+    # a new user's "Which papers are about watermarking language model outputs?" named DetectGPT,
+    # whose abstract says it does "not require ... or explicitly watermarking generated text"
+    from conftest import pipeline_of
+
+    papers = {
+        "wm#1": ("We propose a watermarking scheme for language model outputs. The watermark embeds a signal "
+                 "into generated text that a statistical test detects."),
+        "dt#1": ("We detect whether language model outputs are machine-generated from the curvature of the "
+                 "model's log probability. Our detector of language model outputs does not require training a "
+                 "classifier, collecting a dataset, or explicitly watermarking the outputs."),
+        "wm#2": ("We watermark the outputs of language models with a secret key. Our watermark survives "
+                 "paraphrasing of the generated text."),
+        "gr#1": "We study graph neural networks for molecules and report gains on ten benchmarks.",
+    }
+    p = pipeline_of(tmp_path, papers, embedder)
+    ans = p.ask("Which papers are about watermarking language model outputs?")
+    assert {"wm#1", "wm#2"} <= {c.paper_id for c in ans.citations}, ans.text
+    assert "dt#1" not in [c.paper_id for c in ans.citations] and "detector" not in ans.text, ans.text

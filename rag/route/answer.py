@@ -45,6 +45,7 @@ from rag.question.plan import Ask, AskPlan, Plan, Topic
 from rag.question.reader import Reader
 from rag.route.lead import (
     availability_span,
+    contrasted_by_word,
     key_clause,
     lead_line,
     list_head,
@@ -52,6 +53,7 @@ from rag.route.lead import (
     number_span,
     quoted,
     states_terms,
+    term_span,
 )
 from rag.route.membership import Membership, more_may_match
 from rag.route.premise import contradicted_counts
@@ -516,6 +518,14 @@ class AnswerPipeline:
             apart = [h for h in members if side_by_side(topic.stages, self.evidence.sentences(h.paper)[0], lexicon)]
             members = [h for h in members if h not in apart]
             mentions = [*mentions, *apart] if topic.number == "many" else mentions
+        # "watermarking language model outputs": DetectGPT detects machine text and writes "does
+        # not require ... explicitly watermarking generated text"; a paper that states a word of the
+        # topic only as what it does not do is neither about it nor a mention of it, and one that
+        # states it only set against its own work ("unlike watermarking, ...") is a mention at most
+        denied, against = self._denied(topic, [*members, *mentions])
+        moved = [h for h in members if h in against and h not in denied]
+        members = [h for h in members if h not in denied and h not in against]
+        mentions = [h for h in [*mentions, *moved] if h not in denied]
         left_out = self._excluded(topic, members)
         members = [h for h in members if h not in left_out]
         if not members and not topic.artifact and topic.number != "many" and checked:
@@ -529,6 +539,32 @@ class AnswerPipeline:
         # are not checked against the exclusion.
         mentions = [] if topic.exclusion else mentions[: rs.max_mentions]
         return Found(members[:limit], len(members), at_least, left_out, mentions if members else [], judged)
+
+    def _denied(self, topic: Topic, hits: Sequence[PaperHit]) -> tuple[set[PaperHit], set[PaperHit]]:
+        """``(denied, against)``: the ``hits`` with a word of the topic that every sentence of their
+        abstract stating it negates ("does not require ... or explicitly watermarking generated
+        text": denied), or negates or sets against something by a word ("Unlike watermarking,
+        we ...", :func:`rag.route.lead.contrasted_by_word`: against, denied ones too). A word the
+        topic itself negates or sets against ("LLM agents without fine-tuning", "papers that
+        outperform GPT-3") is not checked."""
+        terms = [
+            t for t in topic.terms
+            if (span := term_span(topic.text, [t])) is not None and not span[3]
+            and not contrasted_by_word(topic.text, span, [t])
+        ]
+        denied: set[PaperHit] = set()
+        against: set[PaperHit] = set()
+        for h in hits if terms else ():
+            sentences = self.evidence.sentences(h.paper)[0]
+            for t in terms:
+                spans = [(x.text, sp) for x in sentences if (sp := term_span(x.text, [t])) is not None]
+                if not spans:
+                    continue
+                if all(sp[3] for _, sp in spans):
+                    denied.add(h)
+                if all(sp[3] or contrasted_by_word(text, sp, [t]) for text, sp in spans):
+                    against.add(h)
+        return denied, against
 
     def _plays(self, role: str, paper: Paper) -> bool:
         """Whether a sentence of ``paper``'s abstract plays ``role`` (``"theory"``:

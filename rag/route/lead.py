@@ -419,6 +419,13 @@ def contrasted(sentence: str, span: tuple[int, int, bool, bool], terms: Sequence
     Such a mention is no "Yes"."""
     if PRIOR_WORK.search(sentence) and not _OWN.search(sentence):
         return True
+    return contrasted_by_word(sentence, span, terms)
+
+
+def contrasted_by_word(sentence: str, span: tuple[int, int, bool, bool], terms: Sequence[str]) -> bool:
+    """:func:`contrasted` by a contrast word before an asked term or a denying word after it only
+    ("Unlike watermarking, we ...", "outperforms watermarking baselines"), not by a sentence about
+    prior work."""
     lo, hi = span[0], span[1]
     wanted = {term_key(t) for t in terms}
     words = [(w.start(), w.group(0).lower().strip("(),.;:")) for w in _WORDS.finditer(sentence)]

@@ -913,3 +913,20 @@ def test_the_limitations_of_a_title_not_indexed_as_a_name_are_the_papers_own(tmp
 def test_a_yes_no_lead_on_a_term_written_x_free_or_among_options_compared(mixed, question, lead):
     ans = mixed.ask(question)
     assert ans.lead.startswith(lead), ans.lead
+
+
+def test_a_yes_no_lead_prefers_the_papers_own_negation_to_its_problem(tmp_path, embedder):
+    # "Does the Label-Free Explainability paper need labels?" quoted its problem ("In the absence of
+    # labels, ...") before its own "label-free feature importance"
+    papers = [
+        {"id": "lf#1", "title": "LabelLess: explaining unsupervised models",
+         "abstract": "Unsupervised models are hard to interpret. In the absence of labels, their outputs "
+                     "are vectors whose components mean nothing. We introduce LabelLess, a label-free "
+                     "feature importance for black-box encoders."},
+        {"id": "gr#1", "title": "Graph models for molecules",
+         "abstract": "We study graph neural networks for molecules and report gains on ten benchmarks."},
+    ]
+    p = pipeline_of(tmp_path, papers, embedder)
+    ans = p.ask("Does LabelLess need labels?")
+    assert ans.lead.startswith("Stated with a negation in **LabelLess**"), ans.lead
+    assert "label-free feature importance" in ans.lead, ans.lead

@@ -652,7 +652,7 @@ def _polar(
         stance = 3 if span[3] else 2 if plain and contrasted(e.sentence, span, terms) else \
             int(plain and compared_option(e.sentence, span, terms))
         own = 0 if _OWN.search(e.sentence) or label in e.sentence else 1
-        return int(not states_together(e.sentence, terms)), stance, int(bool(framing(e))), own
+        return int(not states_together(e.sentence, terms)), int(bool(framing(e))), stance, own
 
     ranked = sorted(stating, key=rank)
     for e, span in ranked[:1]:

@@ -51,6 +51,7 @@ from rag.route.lead import (
     list_head,
     mention_head,
     number_span,
+    own_work,
     quoted,
     states_terms,
     term_span,
@@ -520,12 +521,10 @@ class AnswerPipeline:
             mentions = [*mentions, *apart] if topic.number == "many" else mentions
         # "watermarking language model outputs": DetectGPT detects machine text and writes "does
         # not require ... explicitly watermarking generated text"; a paper that states a word of the
-        # topic only as what it does not do is neither about it nor a mention of it, and one that
-        # states it only set against its own work ("unlike watermarking, ...") is a mention at most
-        denied, against = self._denied(topic, [*members, *mentions])
-        moved = [h for h in members if h in against and h not in denied]
-        members = [h for h in members if h not in denied and h not in against]
-        mentions = [h for h in [*mentions, *moved] if h not in denied]
+        # topic only as what it does not do is neither about it nor a mention of it
+        denied = self._denied(topic, [*members, *mentions])
+        members = [h for h in members if h not in denied]
+        mentions = [h for h in mentions if h not in denied]
         left_out = self._excluded(topic, members)
         members = [h for h in members if h not in left_out]
         if not members and not topic.artifact and topic.number != "many" and checked:
@@ -540,31 +539,28 @@ class AnswerPipeline:
         mentions = [] if topic.exclusion else mentions[: rs.max_mentions]
         return Found(members[:limit], len(members), at_least, left_out, mentions if members else [], judged)
 
-    def _denied(self, topic: Topic, hits: Sequence[PaperHit]) -> tuple[set[PaperHit], set[PaperHit]]:
-        """``(denied, against)``: the ``hits`` with a word of the topic that every sentence of their
-        abstract stating it negates ("does not require ... or explicitly watermarking generated
-        text": denied), or negates or sets against something by a word ("Unlike watermarking,
-        we ...", :func:`rag.route.lead.contrasted_by_word`: against, denied ones too). A word the
-        topic itself negates or sets against ("LLM agents without fine-tuning", "papers that
-        outperform GPT-3") is not checked."""
+    def _denied(self, topic: Topic, hits: Sequence[PaperHit]) -> set[PaperHit]:
+        """The ``hits`` with a word of the topic that every sentence of their abstract stating it
+        negates, one of them in the paper's own words ("This approach, which we call DetectGPT,
+        does not require ... or explicitly watermarking generated text"). A problem stated as a
+        lack ("hindered by the lack of specialized resources", "without spoof supervision remains
+        challenging") is what the paper addresses, not what it does without, and denies nothing; a
+        word the topic itself negates or sets against ("LLM agents without fine-tuning", "papers
+        that outperform GPT-3") is not checked."""
         terms = [
             t for t in topic.terms
             if (span := term_span(topic.text, [t])) is not None and not span[3]
             and not contrasted_by_word(topic.text, span, [t])
         ]
         denied: set[PaperHit] = set()
-        against: set[PaperHit] = set()
         for h in hits if terms else ():
             sentences = self.evidence.sentences(h.paper)[0]
             for t in terms:
                 spans = [(x.text, sp) for x in sentences if (sp := term_span(x.text, [t])) is not None]
-                if not spans:
-                    continue
-                if all(sp[3] for _, sp in spans):
+                if spans and all(sp[3] for _, sp in spans) and any(own_work(x, h.paper.label) for x, _ in spans):
                     denied.add(h)
-                if all(sp[3] or contrasted_by_word(text, sp, [t]) for text, sp in spans):
-                    against.add(h)
-        return denied, against
+                    break
+        return denied
 
     def _plays(self, role: str, paper: Paper) -> bool:
         """Whether a sentence of ``paper``'s abstract plays ``role`` (``"theory"``:

@@ -422,6 +422,12 @@ def contrasted(sentence: str, span: tuple[int, int, bool, bool], terms: Sequence
     return contrasted_by_word(sentence, span, terms)
 
 
+def own_work(sentence: str, label: str = "") -> bool:
+    """Whether ``sentence`` speaks of the authors' own work: "we", "our", "this paper"
+    (``own``), or the paper's ``label``."""
+    return bool(_OWN.search(sentence)) or bool(label and label in sentence)
+
+
 def contrasted_by_word(sentence: str, span: tuple[int, int, bool, bool], terms: Sequence[str]) -> bool:
     """:func:`contrasted` by a contrast word before an asked term or a denying word after it only
     ("Unlike watermarking, we ...", "outperforms watermarking baselines"), not by a sentence about

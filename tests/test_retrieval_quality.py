@@ -678,3 +678,18 @@ def test_a_paper_that_states_a_word_of_the_topic_only_negated_is_not_listed(tmp_
     ans = p.ask("Which papers are about watermarking language model outputs?")
     assert {"wm#1", "wm#2"} <= {c.paper_id for c in ans.citations}, ans.text
     assert "dt#1" not in [c.paper_id for c in ans.citations] and "detector" not in ans.text, ans.text
+
+
+def test_a_problem_stated_as_a_lack_does_not_deny_the_topic(tmp_path, embedder):
+    # "resources on proactive assistant agents": ProAct-75 states "hindered by the lack of
+    # specialized resources" as its problem, and builds the resource
+    from conftest import pipeline_of
+
+    papers = {
+        "pa#1": ("Developing proactive assistant agents is hindered by the lack of specialized resources. "
+                 "We introduce a benchmark of annotated task graphs for proactive assistant agents."),
+        "gr#1": "We study graph neural networks for molecules and report gains on ten benchmarks.",
+    }
+    p = pipeline_of(tmp_path, papers, embedder)
+    ans = p.ask("Which papers offer resources for proactive assistant agents?")
+    assert "pa#1" in [c.paper_id for c in ans.citations], ans.text

@@ -25,6 +25,7 @@ __all__ = [
     "title_label",
     "title_name",
     "whole_url",
+    "written_url",
 ]
 
 _LATEX_CMD_ARG = re.compile(r"\\(?:textbf|textit|emph|texttt|mathbf|mathrm|text|b|underline)\{([^{}]*)\}")
@@ -105,6 +106,17 @@ def whole_url(abstract: str, url: str) -> str:
     return url
 
 
+def written_url(abstract: str, url: str) -> str:
+    """``url`` as ``abstract`` writes it, with the spaces a line break left in it (the text of the
+    abstract: "https://github. com/BU-DEPEND-Lab/DRIBO" for "https://github.com/BU-DEPEND-Lab/DRIBO",
+    :func:`whole_url`); ``url`` itself when the abstract writes it whole or does not state it."""
+    if not url or url in abstract:
+        return url
+    pattern = "".join(re.escape(c) + (r"\s*" if c in "-/." else "") for c in url)
+    m = re.search(pattern, abstract)
+    return m.group(0) if m else url
+
+
 def find_code_url(abstract: str) -> str:
     """Return the first URL the abstract states (whole: :func:`whole_url`), minus trailing
     punctuation, else ``""``."""
@@ -131,7 +143,7 @@ def is_code_link(abstract: str, url: str) -> bool:
         return False
     if _CODE_HOSTS.search(url):
         return True
-    at = abstract.find(url)
+    at = abstract.find(written_url(abstract, url))
     if at < 0:
         return False
     start = max(abstract.rfind(". ", 0, at), 0)

@@ -100,4 +100,10 @@ def test_bad_files_are_reported_not_raised(tmp_path):
     ],
 )
 def test_a_url_cut_by_a_line_break_is_found_whole(abstract, url):
+    from store.labels import is_code_link, written_url
+
     assert find_code_url(abstract) == url
+    written = written_url(abstract, url)  # where the abstract writes it, spaces and all
+    assert written in abstract and "".join(written.split()) == url
+    if "github" in url:
+        assert is_code_link(abstract, url)

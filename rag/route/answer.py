@@ -64,6 +64,7 @@ from rag.route.stages import side_by_side
 from rag.settings import Settings
 from rag.text import Sentence, content_terms
 from rag.types import Answer, Citation, Evidence, Paper, PaperHit, Retrieval, Timings, timed
+from store.labels import written_url
 from store.papers import has_opening_label, is_code_link, strip_markup
 
 __all__ = ["EMPTY_QUESTION", "MAIN_POINTS", "REFUSAL", "AnswerPipeline", "Found", "list_lines", "main_points"]
@@ -632,7 +633,8 @@ class AnswerPipeline:
         all code", :func:`rag.route.lead.availability_span`, not negated); ``None`` when none does."""
         sentences = self.evidence.sentences(paper)[0]
         if paper.url and is_code_link(paper.abstract, paper.url):
-            found = next((x for x in sentences if paper.url in x.text), None)
+            written = written_url(paper.abstract, paper.url)  # "https://github. com/..." as the abstract has it
+            found = next((x for x in sentences if written in x.text), None)
             if found is not None or linked:
                 return found
         if linked:

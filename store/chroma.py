@@ -28,7 +28,7 @@ import numpy as np
 from filelock import FileLock, Timeout
 
 from store.guard import neutralize_markers
-from store.labels import choose_label
+from store.labels import choose_label, whole_url
 from store.papers import Paper
 
 if TYPE_CHECKING:  # chromadb is imported when a store is opened, not with this module
@@ -186,7 +186,7 @@ def _paper_from(pid: str, abstract: str, meta: dict) -> Paper:
         authors=tuple(json.loads(meta.get("authors", "[]"))),
         year=None if year in (-1, None) else int(year),
         venue=meta.get("venue", ""),
-        url=meta.get("url", ""),
+        url=whole_url(abstract, meta.get("url", "")),  # an index written before URLs were joined
         source=meta.get("source", ""),
         aliases=aliases,
         doi=meta.get("doi", ""),

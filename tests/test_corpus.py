@@ -1,7 +1,7 @@
 """The seed corpus parser: ids, abstracts, labels and code URLs against papers.jsonl."""
-
 import json
 
+import pytest
 from conftest import ROOT, SEED
 
 from store.papers import derive_label, find_code_url, read_path, read_seed_text, strip_markup
@@ -84,3 +84,26 @@ def test_bad_files_are_reported_not_raised(tmp_path):
     assert "unsupported format" in read_path(odd).problems[0].reason
     missing = read_path(tmp_path / "nope.txt")
     assert "no such file" in missing.problems[0].reason
+
+
+@pytest.mark.parametrize(
+    ("abstract", "url"),
+    [
+        # a line break of the PDF left a space inside the link: the link is joined whole
+        ("Code is available at https://github.com/bigscience- workshop/architecture-objective.",
+         "https://github.com/bigscience-workshop/architecture-objective"),
+        ("Our code is available at https://github. com/BU-DEPEND-Lab/DRIBO.", "https://github.com/BU-DEPEND-Lab/DRIBO"),
+        ("See https://github.com/jiaweihhuang/ Confounded-POMDP-Exp.", "https://github.com/jiaweihhuang/Confounded-POMDP-Exp"),
+        # a URL followed by prose stays as it is
+        ("Code: https://x.org/a/ and more results.", "https://x.org/a/"),
+        ("Try it at http://fedscale.ai. We release everything.", "http://fedscale.ai"),
+    ],
+)
+def test_a_url_cut_by_a_line_break_is_found_whole(abstract, url):
+    from store.labels import is_code_link, written_url
+
+    assert find_code_url(abstract) == url
+    written = written_url(abstract, url)  # where the abstract writes it, spaces and all
+    assert written in abstract and "".join(written.split()) == url
+    if "github" in url:
+        assert is_code_link(abstract, url)

@@ -115,6 +115,40 @@ def test_term_span_finds_every_term_by_lemma_and_flags_a_negation():
 
 
 @pytest.mark.parametrize(
+    ("sentence", "terms", "negated"),
+    [
+        # an "X-free" word negates X, not the word after it, and states itself
+        ("Samples from a model using classifier-free guidance are favored.", ["classifier-free", "guidance"], False),
+        ("We compare CLIP guidance and classifier-free guidance.", ["guidance"], False),
+        ("We introduce label-free feature importance for black-box models.", ["labels"], True),
+        ("We introduce label-free feature importance for black-box models.", ["label-free", "importance"], False),
+        ("Given any reward-free RL oracle, constrained RL is solved directly.", ["reward-free", "oracle"], False),
+        ("Our method is not training-free: it fine-tunes the encoder.", ["training-free"], True),
+        # a negation before a list closed by "or" negates every item of it
+        ("It does not require training a classifier, collecting a dataset, or explicitly watermarking text.",
+         ["watermarking"], True),
+        ("It works without labels, pretraining, or fine-tuning.", ["pretraining"], True),
+        ("It needs no labels, pretraining or fine-tuning.", ["fine-tuning"], True),
+        ("It needs labels, pretraining or fine-tuning.", ["fine-tuning"], False),
+        # not across a clause of the authors' own
+        ("Unlike methods that do not scale, we use pruning, distillation, or quantization.", ["quantization"], False),
+        ("It needs no labels, and we fine-tune it.", ["fine-tune"], False),
+    ],
+)
+def test_an_x_free_word_negates_only_x_and_a_negation_reaches_a_list(sentence, terms, negated):
+    span = term_span(sentence, terms)
+    assert span is not None and span[3] is negated
+
+
+def test_a_negated_list_item_is_quoted_with_its_negation():
+    sentence = ("This approach, which we call DetectGPT, does not require training a separate classifier, "
+                "collecting a dataset of real or generated passages, or explicitly watermarking generated text.")
+    span = term_span(sentence, ["watermarking"])
+    assert span is not None and span[3]
+    assert text(sentence, span).startswith("does not require training a separate classifier")
+
+
+@pytest.mark.parametrize(
     ("sentence", "term", "quoted"),
     [
         # a list item alone says nothing: the clause that holds the list comes with it
@@ -847,3 +881,76 @@ def test_the_largest_model_is_answered_by_the_greatest_size_stated(tmp_path, emb
     assert "2B parameter model" in ans.lead and "350M" not in ans.lead, ans.lead
     ans = p.ask("How big is the PixelMask model?")  # no superlative: the first size stated, as before
     assert not ans.refused and "PixelMask" in ans.text
+
+
+@pytest.mark.parametrize(
+    ("sentence", "terms", "together", "option"),
+    [
+        ("We compare two different guidance strategies: CLIP guidance and classifier-free guidance.",
+         ["clip", "guidance"], True, True),
+        ("Samples using classifier-free guidance are favored, even over CLIP reranking.", ["clip", "guidance"], False,
+         False),
+        ("We systematically compare LoRA and full fine-tuning on six tasks.", ["lora"], True, True),
+        ("We fine-tune with LoRA and compare the results to prior work.", ["lora"], True, False),
+    ],
+)
+def test_terms_stated_as_asked_and_as_options_compared(sentence, terms, together, option):
+    from rag.route.lead import compared_option, states_together
+
+    span = term_span(sentence, terms)
+    assert span is not None
+    assert states_together(sentence, terms) is together
+    assert compared_option(sentence, span, terms) is option
+
+
+def test_the_limitations_of_a_title_not_indexed_as_a_name_are_the_papers_own(tmp_path, embedder):
+    # a new user's "What are the limitations of model soups?" quoted the whole abstract: "model
+    # soups" opens the paper's title but is no name the question reader knows
+    papers = [
+        {"id": "bs#1", "title": "Bread soups: averaging many loaves improves taste without more ovens",
+         "abstract": "The usual recipe bakes many loaves and keeps the best. We show that averaging the doughs "
+                     "of many loaves improves taste. Unlike a buffet, averaging costs no extra oven time. "
+                     "Our bread soup reaches 91% approval in blind tests."},
+        {"id": "wm#1", "title": "Sourdough starters for large bakeries",
+         "abstract": "We study sourdough starters at scale. Our starter is limited to rye flour and fails "
+                     "on wheat. It raises loaves 20% faster."},
+    ]
+    p = pipeline_of(tmp_path, papers, embedder)
+    ans = p.ask("What are the limitations of bread soups?")
+    assert ans.lead.startswith("The abstract of **Bread soups") and "states no limitation of its own" in ans.lead, \
+        ans.lead
+    ans = p.ask("What limitations does the sourdough starters for large bakeries paper have?")
+    assert ans.lead.startswith("Limitation stated in **"), ans.lead
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("question", "lead"),
+    [
+        # "classifier-free" states the asked term; it negates no "guidance"
+        ("Does GLIDE use classifier-free guidance?", "Yes: **GLIDE**"),
+        ("Is classifier-free guidance used in GLIDE?", "Yes: **GLIDE**"),
+        # CLIP guidance is one of the two strategies GLIDE compares, not one it is said to use
+        ("Does GLIDE rely on CLIP guidance?", "**GLIDE** [1] compares it with other options"),
+    ],
+)
+def test_a_yes_no_lead_on_a_term_written_x_free_or_among_options_compared(mixed, question, lead):
+    ans = mixed.ask(question)
+    assert ans.lead.startswith(lead), ans.lead
+
+
+def test_a_yes_no_lead_prefers_the_papers_own_negation_to_its_problem(tmp_path, embedder):
+    # "Does the Label-Free Explainability paper need labels?" quoted its problem ("In the absence of
+    # labels, ...") before its own "label-free feature importance"
+    papers = [
+        {"id": "lf#1", "title": "LabelLess: explaining unsupervised models",
+         "abstract": "Unsupervised models are hard to interpret. In the absence of labels, their outputs "
+                     "are vectors whose components mean nothing. We introduce LabelLess, a label-free "
+                     "feature importance for black-box encoders."},
+        {"id": "gr#1", "title": "Graph models for molecules",
+         "abstract": "We study graph neural networks for molecules and report gains on ten benchmarks."},
+    ]
+    p = pipeline_of(tmp_path, papers, embedder)
+    ans = p.ask("Does LabelLess need labels?")
+    assert ans.lead.startswith("Stated with a negation in **LabelLess**"), ans.lead
+    assert "label-free feature importance" in ans.lead, ans.lead

@@ -409,6 +409,23 @@ def test_alternatives_and_exclusions(cat):
 @pytest.mark.parametrize(
     "question",
     [
+        "papers on speech outside speech synthesis",
+        "Which papers work on speech, excluding speech synthesis?",
+        "speech papers but not speech synthesis",
+        "speech papers aside from speech synthesis",
+        "papers on speech, with the exception of speech synthesis",
+        "speech work other than speech synthesis",
+    ],
+)
+def test_each_way_to_exclude_a_subtopic_is_read_as_its_exclusion(cat, question):
+    plan = read_question(question, cat)
+    assert plan.topic.exclusion == "speech synthesis", plan.topic
+    assert "synthesis" not in plan.topic.text.lower() and "speech" in plan.topic.text.lower(), plan.topic
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
         "papers on LLM reasoning that are not about reinforcement learning",
         "Which papers on LLM reasoning don't use reinforcement learning?",
         "LLM reasoning work which does not rely on reinforcement learning",
@@ -797,6 +814,23 @@ def test_a_papers_own_limitations_are_told_from_the_limitation_it_addresses(cat,
 
 
 @pytest.mark.parametrize(
+    ("question", "subject"),
+    [
+        ("What are the limitations of model soups?", "model soups"),
+        ("What limitations does the Watermark for Large Language Models paper have?",
+         "Watermark for Large Language Models"),
+        ("weaknesses of the bread soups method", "bread soups"),
+        ("what drawbacks does DetectGPT have?", "DetectGPT"),
+        ("what are its limitations?", ""),  # the paper itself
+        ("limitations of the method", ""),
+        ("What limitation does DANCE address?", ""),  # the gap of earlier work
+    ],
+)
+def test_what_the_limitations_are_asked_of_is_read_as_typed(cat, question, subject):
+    assert read_question(question, cat).limits_of == subject, question
+
+
+@pytest.mark.parametrize(
     "question",
     [
         "compare the paper on graph condensation with the one on multimodal distillation",
@@ -1073,6 +1107,26 @@ def test_a_title_asked_about_is_read_as_a_title(question, title):
     assert asked_title(question) == title
 
 
+@pytest.mark.parametrize(
+    ("question", "title"),
+    [
+        # a summary asked of a title written with its function words in lower case, as titles are
+        ("Summarize Deep Residual Learning for Image Recognition", "Deep Residual Learning for Image Recognition"),
+        ("Can you summarise Language Models are Few-Shot Learners?", "Language Models are Few-Shot Learners"),
+        ("tl;dr of Robust Speech Recognition via Large-Scale Weak Supervision please",
+         "Robust Speech Recognition via Large-Scale Weak Supervision"),
+        ("Give me an overview of A Watermark for Large Language Models", "A Watermark for Large Language Models"),
+        # a topic: after "the papers on", without a function word, or with a lower-case content word
+        ("Summarize the work on Reinforcement Learning for LLM Agents", ""),
+        ("Summarize Denoising Diffusion Probabilistic Models", ""),
+        ("Summarize Graph Neural Networks for drug discovery", ""),
+        ("Summarize DocVAL", ""),
+    ],
+)
+def test_a_summary_asked_of_a_title_in_title_case_is_read_as_a_title(question, title):
+    assert asked_title(question, summary=True) == title
+
+
 def test_a_title_the_collection_lacks_is_marked_and_one_it_holds_names_its_paper():
     cat = Catalogue([
         Paper("t#1", "We study attention.", title="Efficient Attention via Control Variates", label="EAVC"),
@@ -1080,6 +1134,10 @@ def test_a_title_the_collection_lacks_is_marked_and_one_it_holds_names_its_paper
     ])
     missing = read_question("Summarize Attention Is All You Need", cat)
     assert missing.missing_title == "Attention Is All You Need" and not missing.named_ids
+    missing = read_question("Summarize Deep Residual Learning for Image Recognition", cat)
+    assert missing.missing_title == "Deep Residual Learning for Image Recognition" and not missing.named_ids
+    found = read_question("Summarize Learning to Rank with Decision Trees", cat)
+    assert found.named_ids == ("t#2",) and not found.missing_title
     found = read_question('what does "Learning to Rank with Decision Tree" propose?', cat)  # one letter off
     assert found.named_ids == ("t#2",) and not found.missing_title
 

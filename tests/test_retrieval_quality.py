@@ -638,3 +638,58 @@ def test_a_model_size_the_abstract_states_is_quoted(extractive):
         assert not ans.refused and "Agent-Omit-8B" in ans.text.split("\n", 1)[0], (q, ans.text)
     ans = extractive.ask("how many epochs was prefixrl trained for")
     assert ans.refused and "do not state epochs" in ans.text, ans.text  # the detail as asked
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "papers on speech outside speech synthesis",
+        "speech papers other than text-to-speech",
+        "Which papers work on speech, aside from speech synthesis?",
+    ],
+)
+def test_an_excluded_phrase_puts_out_papers_that_state_it_by_its_glossary_names(extractive, question):
+    # MCLP rewards "Role-Play TTS" ("Text-to-Speech (TTS)"): speech synthesis in the glossary's words;
+    # "text-to-speech" is one phrase, stated by no "speech-to-text" nor "text, and speech"
+    from rag.route.answer import _states_excluded
+
+    ans = extractive.ask(question)
+    assert "MCLP" not in [c.label for c in ans.citations], ans.text
+    assert "MCLP" in ans.text.split("Left out as about", 1)[1], ans.text
+    assert not _states_excluded("text-to-speech", "speech-to-text translation on image, text, and speech data")
+
+
+def test_a_paper_that_states_a_word_of_the_topic_only_negated_is_not_listed(tmp_path, embedder):
+    # a new user's "Which papers are about watermarking language model outputs?" named DetectGPT,
+    # whose abstract says it does "not require ... or explicitly watermarking generated text"
+    from conftest import pipeline_of
+
+    papers = {
+        "wm#1": ("We propose a watermarking scheme for language model outputs. The watermark embeds a signal "
+                 "into generated text that a statistical test detects."),
+        "dt#1": ("We detect whether language model outputs are machine-generated from the curvature of the "
+                 "model's log probability. Our detector of language model outputs does not require training a "
+                 "classifier, collecting a dataset, or explicitly watermarking the outputs."),
+        "wm#2": ("We watermark the outputs of language models with a secret key. Our watermark survives "
+                 "paraphrasing of the generated text."),
+        "gr#1": "We study graph neural networks for molecules and report gains on ten benchmarks.",
+    }
+    p = pipeline_of(tmp_path, papers, embedder)
+    ans = p.ask("Which papers are about watermarking language model outputs?")
+    assert {"wm#1", "wm#2"} <= {c.paper_id for c in ans.citations}, ans.text
+    assert "dt#1" not in [c.paper_id for c in ans.citations] and "detector" not in ans.text, ans.text
+
+
+def test_a_problem_stated_as_a_lack_does_not_deny_the_topic(tmp_path, embedder):
+    # "resources on proactive assistant agents": ProAct-75 states "hindered by the lack of
+    # specialized resources" as its problem, and builds the resource
+    from conftest import pipeline_of
+
+    papers = {
+        "pa#1": ("Developing proactive assistant agents is hindered by the lack of specialized resources. "
+                 "We introduce a benchmark of annotated task graphs for proactive assistant agents."),
+        "gr#1": "We study graph neural networks for molecules and report gains on ten benchmarks.",
+    }
+    p = pipeline_of(tmp_path, papers, embedder)
+    ans = p.ask("Which papers offer resources for proactive assistant agents?")
+    assert "pa#1" in [c.paper_id for c in ans.citations], ans.text

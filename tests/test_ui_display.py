@@ -42,6 +42,16 @@ def test_url_commands_and_written_urls_become_links():
     assert links == ["https://github.com/a/b_c", "https://www.x.org/p"]  # trailing punctuation and e-mail left out
 
 
+def test_a_url_a_line_break_cut_is_shown_as_written_and_linked_whole():
+    text = "Code at https://github.com/bigscience- workshop/architecture-objective. Our code: https://github. com/a/b."
+    assert [seg for seg in segments(text) if seg[1]] == [
+        ("https://github.com/bigscience- workshop/architecture-objective",
+         "https://github.com/bigscience-workshop/architecture-objective"),
+        ("https://github. com/a/b", "https://github.com/a/b"),
+    ]
+    assert "".join(shown for shown, _ in segments(text)) == text  # nothing of the text lost or doubled
+
+
 def test_math_is_left_as_written():
     kept = "cost $x_{a--b}^{2}$ and \\[x~\\cite{a}\\] stay"
     assert display_text(kept) == kept

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from store.guard import math_spans
+from store.labels import whole_url
 from store.papers import strip_markup
 
 __all__ = [
@@ -137,14 +138,29 @@ def _bare_urls(text: str, *, keep_dollar: bool) -> list[Segment]:
     out: list[Segment] = []
     pos = 0
     for m in _BARE_URL.finditer(text):
+        if m.start() < pos:  # the rest of a URL a line break cut, already linked
+            continue
         url = m.group(0).rstrip(_URL_END)
         if url.count(".") == 0 and not url.lower().startswith("http"):
             continue
+        whole = whole_url(text[m.start() :], url)  # "https://github. com/BU-DEPEND-Lab/DRIBO" links whole
+        shown = text[m.start() : _written_end(text, m.start(), whole)]
         out.append((_convert(text[pos : m.start()], keep_dollar=keep_dollar), ""))
-        out.append((url, full_url(url)))
-        pos = m.start() + len(url)
+        out.append((shown, full_url(whole)))
+        pos = m.start() + len(shown)
     out.append((_convert(text[pos:], keep_dollar=keep_dollar), ""))
     return out
+
+
+def _written_end(text: str, start: int, url: str) -> int:
+    """The offset in ``text`` where ``url``, written from ``start`` with spaces a line break left in
+    it (:func:`store.labels.whole_url`), ends."""
+    k = start
+    for ch in url:
+        while k < len(text) and text[k].isspace() and not ch.isspace():
+            k += 1
+        k += 1
+    return min(k, len(text))
 
 
 def segments(text: str, *, keep_dollar: bool = False) -> list[Segment]:

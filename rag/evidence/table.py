@@ -38,7 +38,7 @@ from rag.question.plan import Ask, Column, ColumnKind
 from rag.text import named_entities
 from rag.types import Citation, Evidence
 from rag.vocabulary import beside
-from store.labels import find_code_url, stated_name
+from store.labels import find_code_url, stated_name, written_url
 from store.papers import Paper, strip_markup
 
 __all__ = [
@@ -237,10 +237,11 @@ def _code_cell(paper: Paper, evidence: EvidenceSource, said: Evidence | None = N
     """The code link and its sentence; else ``said``, the sentence that makes the code available
     without a link ("Our software and data are publicly available"), with no value; else not stated."""
     url = find_code_url(paper.abstract)
-    at = paper.abstract.find(url) if url else -1
+    written = written_url(paper.abstract, url)  # a link a line break cut, as the abstract writes it
+    at = paper.abstract.find(written) if url else -1
     if at < 0:
         return Cell((said,)) if said is not None else Cell()
-    ev = _covering(paper, evidence, at, at + len(url))
+    ev = _covering(paper, evidence, at, at + len(written))
     return Cell(ev, url) if ev else Cell()
 
 

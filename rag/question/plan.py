@@ -397,6 +397,9 @@ class AskPlan(Plan):
             per-task retraining?"): a sentence that negates them answers yes
             (:func:`rag.question.polar.polar_absent`).
         own_limits: It asks for a paper's own limitations, not the limitation it addresses.
+        limits_of: What it asks the limitations of, as typed ("model soups" of "What are the
+            limitations of model soups?"; :func:`rag.question.roles.limited_subject`), ``""`` when
+            it names nothing: a paper whose title states it is asked its own limitations, as if named.
         seeks: Its frame names the paper asked for ("which paper ...", "is there work on ...").
         bare: The message is its topic, as typed in a search box: no frame, no paper referred to,
             nothing asked of it ("differentially private federated learning", "alfworld results?");
@@ -418,6 +421,7 @@ class AskPlan(Plan):
     polar_available: str = ""
     polar_absent: bool = False
     own_limits: bool = False
+    limits_of: str = ""
     seeks: bool = False
     bare: bool = False
     alone: AskPlan | None = None

@@ -102,7 +102,14 @@ from rag.question.polar import (
 )
 from rag.question.related import asks_similar
 from rag.question.related_work import related_work_topic
-from rag.question.roles import asks_own_limitations, is_summary, question_roles, required_role
+from rag.question.roles import (
+    SUMMARY_WORDS,
+    asks_own_limitations,
+    is_summary,
+    limited_subject,
+    question_roles,
+    required_role,
+)
 from rag.question.slots import ENTITY, GUESSED_SIZE, age_slot, read_slot, size_compared
 from rag.question.table import asks_table, column_phrases, split_table
 from rag.text import (
@@ -474,7 +481,7 @@ context. The 3,098 ICML 2022-23 titles of the library have at most 23 words."""
 _TITLE_WORD = re.compile(r"[\w'’:-]+")
 
 
-def asked_title(query: str) -> str:
+def asked_title(query: str, *, summary: bool = False) -> str:
     """A paper's title the question asks about, as written; ``""`` when it states none.
 
     A title is a quoted phrase of four or more words, two or more of them capitalised ("What
@@ -482,7 +489,10 @@ def asked_title(query: str) -> str:
     more capitalised words two of which, past the first, are function words a title capitalises
     ("Summarize Attention Is All You Need"; class ``title_function_word``). A capitalised topic
     ("Graph Neural Networks", "Reinforcement Learning For LLM Agents") and a quoted term ("chain
-    of thought") are no titles.
+    of thought") are no titles. A ``summary`` asked ("Summarize Deep Residual Learning for Image
+    Recognition", "Can you summarise Language Models are Few-Shot Learners?") is asked of a title
+    also when the run writes its function words in lower case, as titles do: at least
+    :data:`SUMMARY_TITLE_WORDS` words, three of them capitalised, one a function word inside.
     """
     for m in _QUOTED.finditer(query):
         words = m.group(1).split()
@@ -500,6 +510,42 @@ def asked_title(query: str) -> str:
         if len(run) >= 3 and sum(x.lower() in _TITLE_FUNCTION for x in run[1:]) >= 2:
             return " ".join(run)
         run = []
+    if summary:
+        return _lower_case_title(query)
+    return ""
+
+
+SUMMARY_TITLE_WORDS = 4
+"""Fewest words of a title written with lower-case function words that a summary request is read
+as asking of ("Deep Residual Learning for Image Recognition": 6; "Language Models are Few-Shot
+Learners": 5); "Summarize Graph Neural Networks" (3, no function word) stays a topic."""
+
+
+_SUMMARY_AT_END = re.compile(rf"(?:{SUMMARY_WORDS.pattern})\W*$", re.I)
+"""The words of a summary request ending the text before a title ("Summarize", "a summary of")."""
+
+
+def _lower_case_title(query: str) -> str:
+    """The run of capitalised words joined by lower-case title function words ("for", "are",
+    "via") right after the summary's words ("Summarize X", "a summary of X"; not "the papers on
+    X", a topic) that :func:`asked_title` reads as a title in a summary request, else ``""``."""
+    words = list(_TITLE_WORD.finditer(query))
+    for k, m in enumerate(words):
+        if not (m.group(0)[:1].isupper() or m.group(0)[:1].isdigit()):
+            continue
+        before = query[: m.start()].rstrip().lower()
+        before = before[:-3].rstrip() if before.endswith(" of") else before
+        if not before or _SUMMARY_AT_END.search(before) is None:
+            continue
+        run = [w.group(0) for w in words[k:]]
+        while run and not (run[-1][:1].isupper() or run[-1][:1].isdigit()):  # "... Learners please" -> "... Learners"
+            run.pop()
+        if any(not (x[:1].isupper() or x[:1].isdigit()) and x not in _TITLE_FUNCTION for x in run):
+            return ""  # a lower-case content word: a topic or a sentence, not a title
+        capitalised = sum(x[:1].isupper() for x in run if x.lower() not in _TITLE_FUNCTION)
+        inner = any(x in _TITLE_FUNCTION for x in run[1:-1])
+        ok = len(run) >= SUMMARY_TITLE_WORDS and capitalised >= 3 and inner
+        return " ".join(run) if ok else ""
     return ""
 
 
@@ -894,7 +940,8 @@ class Reader:
             # its pronoun means; "it" is that paper, not the one answered before
             located = [(i, r) for i, r in located if r.kind != "pronoun" and (r.kind != "plural" or r.count)]
         refs = [r for _, r in located]
-        title = asked_title(query) if cat is not None and not any(r.kind in ("name", "id") for r in refs) else ""
+        by_name = any(r.kind in ("name", "id") for r in refs)
+        title = asked_title(query, summary=is_summary(query)) if cat is not None and not by_name else ""
         if title and cat is not None:  # "Summarize Attention Is All You Need": a paper asked by its title
             pid, header["closest_title"] = cat.titled(title)
             if pid is not None:
@@ -1122,6 +1169,7 @@ class Reader:
             polar_available=available if is_polar else "",
             polar_absent=is_polar and bool(asked_terms) and not available and polar_absent(aspect),
             own_limits=asks_own_limitations(query, names),
+            limits_of=limited_subject(query),
             bare=not refs and number == "open" and not kind and not is_polar
             and topic_text.strip(" ?.!") == query.strip(" ?.!"),
         )

@@ -102,16 +102,42 @@ _OWN_ACTION = re.compile(rf"^\W*what\s+{_V['do_aux']}\s+(?:{_V['pronoun']}\s+)?[
 
 
 _LIMIT = _VOCABULARY["limit_word"]
+LIMITED_WORDS = 8
+"""Most words naming what a question asks the limitations of, between "what limitations does" and
+"have" ("the Watermark for Large Language Models paper": 7)."""
 _OWN_LIMITS = re.compile(
     rf"\b(?:{_V['own_possessive']}|[\w-]+['’]s)\s+(?:\w+\s+)?{_LIMIT.bare}|"
     rf"\b{_V['have_any']}\s+(?:any\s+)?(?:\w+\s+)?{_LIMIT.bare}|"
     # the limitation word first: "what limitations does APM have?", "which drawbacks might it face?"
-    rf"{_LIMIT.source}\s+{_V['limit_modal']}\s+(?:[\w-]+\s+){{1,4}}?{_V['limit_verb']}",
+    rf"{_LIMIT.source}\s+{_V['limit_modal']}\s+(?:[\w-]+\s+){{1,{LIMITED_WORDS}}}?{_V['limit_verb']}",
     re.I,
 )
 _LIMITS_OF = re.compile(rf"{_LIMIT.source}\s+of\s+(?:{_V['the_this']}\s+)?(?P<of>[\w-]+)", re.I)
 _ADDRESSED = _VOCABULARY["addressed"].pattern
 _OWN_REFERENTS = _VOCABULARY["own_referent"].words
+
+
+_LIMITED = re.compile(
+    rf"{_LIMIT.source}\s+of\s+(?P<of>[\w-]+(?:\s+[\w-]+){{0,{LIMITED_WORDS - 1}}})\W*$|"
+    rf"{_LIMIT.source}\s+{_V['limit_modal']}\s+(?P<subject>(?:[\w-]+\s+){{1,{LIMITED_WORDS}}}?){_V['limit_verb']}\W*$",
+    re.I,
+)
+_NOT_OF_NAME = re.compile(rf"^(?:{_V['the_this']}\s+)+|\s+(?:paper|work|method|approach|model)$", re.I)
+
+
+def limited_subject(question: str) -> str:
+    """What a question that asks for own limitations names as their owner, as typed, without a
+    leading "the"/"this" and a trailing "paper": "What are the limitations of model soups?" ->
+    "model soups", "What limitations does the Watermark for Large Language Models paper have?" ->
+    "Watermark for Large Language Models"; ``""`` when it names none ("what are its limitations?")
+    or asks the limitation a paper addresses ("what limitation does HieRD address?"). The route
+    asks it of the one paper found when that paper's title states it
+    (:attr:`rag.question.plan.AskPlan.limits_of`)."""
+    m = None if _ADDRESSED.search(question) else _LIMITED.search(question)
+    if m is None:
+        return ""
+    named = _NOT_OF_NAME.sub("", (m.group("of") or m.group("subject") or "").strip()).strip()
+    return "" if named.lower() in _OWN_REFERENTS else named
 
 
 def asks_own_limitations(question: str, names: Sequence[str] = ()) -> bool:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 import threading
 import time
 from collections.abc import Callable, Collection, Sequence
@@ -45,13 +46,16 @@ from rag.question.reader import Reader
 from rag.question.slots import ENTITY
 from rag.route.lead import (
     availability_span,
+    contrasted_by_word,
     key_clause,
     lead_line,
     list_head,
     mention_head,
     number_span,
+    own_work,
     quoted,
     states_terms,
+    term_span,
 )
 from rag.route.membership import Membership, more_may_match
 from rag.route.premise import contradicted_counts
@@ -61,6 +65,7 @@ from rag.route.stages import side_by_side
 from rag.settings import Settings
 from rag.text import Sentence, content_terms
 from rag.types import Answer, Citation, Evidence, Paper, PaperHit, Retrieval, Timings, timed
+from store.labels import written_url
 from store.papers import has_opening_label, is_code_link, strip_markup
 
 __all__ = ["EMPTY_QUESTION", "MAIN_POINTS", "REFUSAL", "AnswerPipeline", "Found", "list_lines", "main_points"]
@@ -101,6 +106,15 @@ class Found:
     left_out: list[PaperHit] = field(default_factory=list)
     mentions: list[PaperHit] = field(default_factory=list)
     judged: int = 0
+
+
+def _states_excluded(phrase: str, text: str) -> bool:
+    """Whether ``text`` states an excluded ``phrase``: a compound written with hyphens as written
+    ("text-to-speech", any case; not "speech-to-text" nor "text, and speech"), another phrase by its
+    words side by side (:func:`rag.lexicon.states_phrase`)."""
+    if "-" in phrase and " " not in phrase.strip():
+        return re.search(rf"(?<![\w-]){re.escape(phrase)}s?(?![\w-])", text, re.I) is not None
+    return states_phrase(phrase, text)
 
 
 class AnswerPipeline:
@@ -312,6 +326,10 @@ class AnswerPipeline:
         if not chosen:
             return self.refusal(plan.asked, REFUSAL, timings, t0, hits=retrieval.hits[: rs.top_k])
         several = not papers and (len(chosen) > 1 or plan.number == "many")
+        if not papers and not several and plan.limits_of and len(chosen) == 1 \
+                and states_phrase(plan.limits_of, f"{chosen[0].paper.title} {chosen[0].paper.label}"):
+            # "What are the limitations of model soups?": the paper titled so is asked, as if named
+            plan, papers = replace(plan, own_limits=True), [chosen[0].paper.id]
         t = time.perf_counter()
         sources = self._sources(plan, chosen, listing=several, named=bool(papers))
         timings.evidence = time.perf_counter() - t
@@ -508,6 +526,12 @@ class AnswerPipeline:
             apart = [h for h in members if side_by_side(topic.stages, self.evidence.sentences(h.paper)[0], lexicon)]
             members = [h for h in members if h not in apart]
             mentions = [*mentions, *apart] if topic.number == "many" else mentions
+        # "watermarking language model outputs": DetectGPT detects machine text and writes "does
+        # not require ... explicitly watermarking generated text"; a paper that states a word of the
+        # topic only as what it does not do is neither about it nor a mention of it
+        denied = self._denied(topic, [*members, *mentions])
+        members = [h for h in members if h not in denied]
+        mentions = [h for h in mentions if h not in denied]
         left_out = self._excluded(topic, members)
         members = [h for h in members if h not in left_out]
         if not members and not topic.artifact and topic.number != "many" and checked:
@@ -521,6 +545,29 @@ class AnswerPipeline:
         # are not checked against the exclusion.
         mentions = [] if topic.exclusion else mentions[: rs.max_mentions]
         return Found(members[:limit], len(members), at_least, left_out, mentions if members else [], judged)
+
+    def _denied(self, topic: Topic, hits: Sequence[PaperHit]) -> set[PaperHit]:
+        """The ``hits`` with a word of the topic that every sentence of their abstract stating it
+        negates, one of them in the paper's own words ("This approach, which we call DetectGPT,
+        does not require ... or explicitly watermarking generated text"). A problem stated as a
+        lack ("hindered by the lack of specialized resources", "without spoof supervision remains
+        challenging") is what the paper addresses, not what it does without, and denies nothing; a
+        word the topic itself negates or sets against ("LLM agents without fine-tuning", "papers
+        that outperform GPT-3") is not checked."""
+        terms = [
+            t for t in topic.terms
+            if (span := term_span(topic.text, [t])) is not None and not span[3]
+            and not contrasted_by_word(topic.text, span, [t])
+        ]
+        denied: set[PaperHit] = set()
+        for h in hits if terms else ():
+            sentences = self.evidence.sentences(h.paper)[0]
+            for t in terms:
+                spans = [(x.text, sp) for x in sentences if (sp := term_span(x.text, [t])) is not None]
+                if spans and all(sp[3] for _, sp in spans) and any(own_work(x, h.paper.label) for x, _ in spans):
+                    denied.add(h)
+                    break
+        return denied
 
     def _plays(self, role: str, paper: Paper) -> bool:
         """Whether a sentence of ``paper``'s abstract plays ``role`` (``"theory"``:
@@ -555,6 +602,9 @@ class AnswerPipeline:
         # topic's words; a sentence that states its other words ("GUI", "offline") with those
         # ("VLM agents in mobile GUI navigation") states it, whatever stands between them
         # ("offline GUI navigation" does not state "offline RL")
+        # the glossary's names of the excluded phrase, and theirs ("speech synthesis" is written
+        # "text-to-speech", which is written "TTS": "Role-Play TTS" is speech synthesis)
+        named = tuple(dict.fromkeys(f for g in glossary_forms(words) for f in (g, *glossary_forms(g)) if f != words))
         own = {term_key(t) for t in content_terms(topic.text)}
         rest = [w for w in words.split() if term_key(w) not in own]
         shared = " ".join(w for w in words.split() if term_key(w) in own)
@@ -565,15 +615,14 @@ class AnswerPipeline:
                 if any(
                     all(states_phrase(w, x.text) for w in rest) and any(states_phrase(f, x.text) for f in forms)
                     for x in self.evidence.sentences(h.paper)[0]
-                )
+                ) or any(_states_excluded(f, h.paper.text_for_index) for f in named)
             ]
-        named = glossary_forms(words)
-        if len(words.split()) > 1:
-            return [h for h in hits if any(states_phrase(w, h.paper.text_for_index) for w in (words, *named))]
+        if len(words.split()) > 1 or "-" in words:
+            return [h for h in hits if any(_states_excluded(w, h.paper.text_for_index) for w in (words, *named))]
         cov = self.retriever.coverages(words, [h.paper.id for h in hits])
         return [
             h for h, c in zip(hits, cov, strict=True)
-            if c >= EXCLUSION_COVERAGE or any(states_phrase(w, h.paper.text_for_index) for w in named)
+            if c >= EXCLUSION_COVERAGE or any(_states_excluded(w, h.paper.text_for_index) for w in named)
         ]
 
     def _releases_code(self, paper: Paper, *, linked: bool = False) -> bool:
@@ -590,7 +639,8 @@ class AnswerPipeline:
         all code", :func:`rag.route.lead.availability_span`, not negated); ``None`` when none does."""
         sentences = self.evidence.sentences(paper)[0]
         if paper.url and is_code_link(paper.abstract, paper.url):
-            found = next((x for x in sentences if paper.url in x.text), None)
+            written = written_url(paper.abstract, paper.url)  # "https://github. com/..." as the abstract has it
+            found = next((x for x in sentences if written in x.text), None)
             if found is not None or linked:
                 return found
         if linked:

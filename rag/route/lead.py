@@ -98,6 +98,9 @@ _CONTRAST = _VOCABULARY["contrast"].words
 """Words that, up to :data:`STANCE_WINDOW` words before an asked term in its clause, make the
 mention a contrast ("improved decoding efficiency over autoregressive models"), not a statement
 that the paper has or does it."""
+_OPTIONS = _VOCABULARY["compared_options"].pattern
+"""Words that make an asked term after them in its clause one of options the paper compares
+(:func:`compared_option`)."""
 _DENIED = _VOCABULARY["denied"].words
 """Words that, up to two words after an asked term, deny it ("rendering supervised fine-tuning
 infeasible")."""
@@ -131,11 +134,16 @@ evidence; ``None`` when none states it."""
 # --- spans of one sentence -------------------------------------------------------------------
 
 
+_RESTATING = ("i.e.", "e.g.")
+"""Abbreviations a comma follows without ending a clause ("output, i.e., embedding")."""
+
+
 def clause_spans(sentence: str) -> list[tuple[int, int]]:
     """The top-level clauses of a sentence as ``(start, end)`` offsets into it.
 
-    Split after ``,`` ``;`` ``:``, around a spaced dash or an em dash (an en dash between two words
-    or figures is a range: "3B–72B") and after an inner full stop, never inside brackets or ``$...$``;
+    Split after ``,`` ``;`` ``:`` (not a comma after "i.e." or "e.g."), around a spaced dash or an
+    em dash (an en dash between two words or figures is a range: "3B–72B") and after an inner full
+    stop, never inside brackets or ``$...$``;
     each span has its surrounding spaces and closing punctuation trimmed; ``sentence[a:b]`` is
     always an exact substring.
     """
@@ -152,6 +160,8 @@ def clause_spans(sentence: str) -> list[tuple[int, int]]:
             depth = max(0, depth - 1)
         elif not math and depth == 0:
             comma = ch in ",;:" and i + 1 < n and sentence[i + 1] == " "
+            # "model output, i.e., embedding signals ...": the clause goes on after "i.e.,"
+            comma = comma and not (ch == "," and sentence[max(0, i - 4) : i].lower() in _RESTATING)
             # an en dash between two words or figures is a range ("3B–72B models"), not a break
             ranged = ch == "–" and 0 < i < n - 1 and sentence[i - 1].isalnum() and sentence[i + 1].isalnum()
             dash = (ch in "—–" and not ranged) or (
@@ -313,10 +323,17 @@ def term_span(sentence: str, terms: Sequence[str]) -> tuple[int, int, bool, bool
     lo, hi = (spans[best[0]][0], spans[best[1]][1]) if best else (0, len(sentence))
     words = [(w.start(), w.group(0).lower().strip("(),.;:")) for w in _WORDS.finditer(sentence)]
     negated = False
-    for k, x, _ in found:
+    for k, x, end in found:
         if k in stated_by and lo <= x < hi:
             i = max(j for j, (start, _) in enumerate(words) if start <= x)
-            negated = negated or _negated(sentence, words, i)
+            # "classifier-free" states the asked "classifier-free guidance" (or "free"); it negates
+            # only the word before its hyphen ("labels" in "label-free")
+            whole = {term_key(sentence[x:end].lower()), term_key("free")}
+            at = _negation_at(sentence, words, i, prefix=k not in whole)
+            if at is not None:
+                negated = True
+                # a negation before a list reaches its last items: the quotation starts at its clause
+                lo = min(lo, max((a for a, _ in spans if a <= words[at][0]), default=lo))
     a, b, cut = _capped(sentence, lo, hi, spans)
     return a, b, cut, negated
 
@@ -328,25 +345,59 @@ NEGATION_REACH = 2
 _SCOPE_BREAK = re.compile(r"[,;:()]")
 
 
-def _negated(sentence: str, words: Sequence[tuple[int, str]], i: int) -> bool:
-    """Whether word ``i`` of ``words`` (offset, lower-cased word) is negated: a negation
-    (:func:`_negates`; or the word itself, "label-free") followed by words it reaches through
-    (``negation_through``: "the need for any") and at most :data:`NEGATION_REACH` others before
-    it, with no clause break (a comma, a parenthesis) or a word that turns the clause
-    (``negation_scope_end``: "but", "while", "instead") between them."""
+def _negation_at(sentence: str, words: Sequence[tuple[int, str]], i: int, *, prefix: bool = True) -> int | None:
+    """The index in ``words`` of the negation that negates word ``i`` (offset, lower-cased word),
+    ``None`` when none does: a negation
+    (:func:`_negates`) followed by words it reaches through (``negation_through``: "the need for
+    any") and at most :data:`NEGATION_REACH` others before it, with no clause break (a comma, a
+    parenthesis) or a word that turns the clause (``negation_scope_end``: "but", "while",
+    "instead") between them; or the word itself when it is "X-free" and the asked term is its
+    ``prefix`` X ("label-free" negates "labels"). An "X-free" word negates nothing after it:
+    "classifier-free guidance" uses guidance, and states "classifier-free" (``prefix`` False)."""
     m = i
+    first = i  # the first word of the earliest item of a negated list crossed ("not require A, B, or C")
+    listed = _in_or_list(sentence, words, i)
     while m >= 0:
-        if m < i and (words[m][1] in _SCOPE_END or _SCOPE_BREAK.search(sentence, words[m][0], words[m + 1][0])):
-            return False
-        if _negates(words, m):
+        if m < i and words[m][1] in _SCOPE_END:
+            return None
+        if m < i and (brk := _SCOPE_BREAK.search(sentence, words[m][0], words[m + 1][0])):
+            if not (listed and brk.group(0) == "," and _OWN.search(sentence, words[m][0], words[first][0]) is None):
+                return None
+            first = m + 1
+        if (m == i and prefix) if words[m][1].endswith("-free") else _negates(words, m):
             j = m + 1
             while j < i and words[j][1] in _THROUGH:
                 j += 1
-            if m == i or i - j <= NEGATION_REACH:
-                return True
-        if i - m > 2 * NEGATION_REACH + len(_THROUGH):
-            return False
+            # in a list, the negation reaches the first item, whose words run up to the next comma
+            if m == i or first - j <= NEGATION_REACH or first < i:
+                return m
+        if first - m > 2 * NEGATION_REACH + len(_THROUGH):
+            return None
         m -= 1
+    return None
+
+
+MAX_LIST_ITEMS = 6
+"""Most items of a comma list ("does not require training a separate classifier, collecting a
+dataset ..., or explicitly watermarking generated text") a negation before its first item reaches."""
+
+
+def _in_or_list(sentence: str, words: Sequence[tuple[int, str]], i: int) -> bool:
+    """Whether word ``i`` stands in an item of a comma list closed by "or"/"nor" ("A, B, or C":
+    a list a negation before it negates whole), at most :data:`MAX_LIST_ITEMS` items long."""
+    items = 0
+    for k in range(i, len(words) - 1):  # a later item opens with "or" ("A, B, or C" with the term in B)
+        brk = _SCOPE_BREAK.search(sentence, words[k][0], words[k + 1][0])
+        if brk is None:
+            continue
+        if brk.group(0) != "," or items >= MAX_LIST_ITEMS:
+            break
+        items += 1
+        if words[k + 1][1] in ("or", "nor"):
+            return True
+    for k in range(i, 0, -1):  # the term in the last item: "or"/"nor" in its item before it ("..., B or C")
+        if _SCOPE_BREAK.search(sentence, words[k - 1][0], words[k][0]):
+            return "," in sentence[words[k - 1][0] : words[k][0]] and any(w in ("or", "nor") for _, w in words[k:i])
     return False
 
 
@@ -368,6 +419,19 @@ def contrasted(sentence: str, span: tuple[int, int, bool, bool], terms: Sequence
     Such a mention is no "Yes"."""
     if PRIOR_WORK.search(sentence) and not _OWN.search(sentence):
         return True
+    return contrasted_by_word(sentence, span, terms)
+
+
+def own_work(sentence: str, label: str = "") -> bool:
+    """Whether ``sentence`` speaks of the authors' own work: "we", "our", "this paper"
+    (``own``), or the paper's ``label``."""
+    return bool(_OWN.search(sentence)) or bool(label and label in sentence)
+
+
+def contrasted_by_word(sentence: str, span: tuple[int, int, bool, bool], terms: Sequence[str]) -> bool:
+    """:func:`contrasted` by a contrast word before an asked term or a denying word after it only
+    ("Unlike watermarking, we ...", "outperforms watermarking baselines"), not by a sentence about
+    prior work."""
     lo, hi = span[0], span[1]
     wanted = {term_key(t) for t in terms}
     words = [(w.start(), w.group(0).lower().strip("(),.;:")) for w in _WORDS.finditer(sentence)]
@@ -380,6 +444,33 @@ def contrasted(sentence: str, span: tuple[int, int, bool, bool], terms: Sequence
         if any(w in _CONTRAST for w in before) or any(w in _DENIED for w in after):
             return True
     return False
+
+
+def states_together(sentence: str, terms: Sequence[str]) -> bool:
+    """Whether ``sentence`` states the asked terms side by side in their order, as the question's
+    phrase ("CLIP guidance"), not apart ("classifier-free guidance ... CLIP reranking"); a single
+    term is always together."""
+    if len(terms) < 2:
+        return True
+    tokens: dict[int, set[str]] = {}
+    for k, x, _ in _keys_at(sentence):
+        tokens.setdefault(x, set()).add(k)
+    keyed = [tokens[x] for x in sorted(tokens)]
+    wanted = [same_keys(t) | {term_key(t)} for t in terms]
+    n = len(wanted)
+    return any(all(keyed[i + j] & wanted[j] for j in range(n)) for i in range(len(keyed) - n + 1))
+
+
+def compared_option(sentence: str, span: tuple[int, int, bool, bool], terms: Sequence[str]) -> bool:
+    """Whether an asked term stands in ``sentence[span]`` after a word that compares options
+    (``compared_options``: "compare two different guidance strategies: CLIP guidance and
+    classifier-free guidance"): the sentence says the paper compares it, not that the paper uses it."""
+    lo, hi = span[0], span[1]
+    cue = _OPTIONS.search(sentence, lo, hi)
+    if cue is None:
+        return False
+    wanted = {term_key(t) for t in terms}
+    return any(k in wanted and cue.end() <= x < hi for k, x, _ in _keys_at(sentence))
 
 
 def spells_out(sentence: str, acronym: str) -> bool:
@@ -551,8 +642,10 @@ def _polar(
         stating = [(e, span) for e in candidates if (span := term_span(e.sentence, terms)) is not None]
     if compared:  # a sentence with a figure first ("one-eighth of the total diffusion steps")
         stating = sorted(stating, key=lambda es: not states_amount(es[0].sentence))
-    # A sentence that affirms the terms first; else one that negates them; else one that sets them against the paper.
-    # Among equals, a sentence about the paper's own work ("we", "our", its label) before background.
+    # A sentence that states the terms side by side as asked ("CLIP guidance") first; then one that
+    # affirms them; else one that states them as one of options compared; else one that sets them
+    # against the paper; else one that negates them. Among equals, a sentence about the paper's own
+    # work ("we", "our", its label) before background.
     label = s.hit.paper.label
 
     def framing(e: Evidence) -> str:
@@ -560,14 +653,17 @@ def _polar(
         m = move(e)
         return m if m in ("gap", "background") and not (_OWN.search(e.sentence) or label in e.sentence) else ""
 
-    def rank(es: tuple[Evidence, tuple[int, int, bool, bool]]) -> tuple[int, int, int]:
+    def rank(es: tuple[Evidence, tuple[int, int, bool, bool]]) -> tuple[int, int, int, int]:
         e, span = es
         # a comparison asked ("faster than Shampoo?") is answered by the sentence that sets the
         # paper against it ("reduces wall-clock time compared to standard Shampoo")
         # an artifact made available is stated by the release, not by its noun: "We release 95K
         # traces ... than scaling unfiltered data" releases data, whatever "data" is set against
-        stance = 2 if span[3] else int(not compared and not available and contrasted(e.sentence, span, terms))
-        return stance, int(bool(framing(e))), 0 if _OWN.search(e.sentence) or label in e.sentence else 1
+        plain = not compared and not available
+        stance = 3 if span[3] else 2 if plain and contrasted(e.sentence, span, terms) else \
+            int(plain and compared_option(e.sentence, span, terms))
+        own = 0 if _OWN.search(e.sentence) or label in e.sentence else 1
+        return int(not states_together(e.sentence, terms)), int(bool(framing(e))), stance, own
 
     if absent:  # a sentence that negates or sets aside what is asked absent first
         stating = sorted(stating, key=lambda es: not (es[1][3] or contrasted(es[0].sentence, es[1], terms)))
@@ -584,6 +680,8 @@ def _polar(
         if not compared and not available and contrasted(e.sentence, span, terms):
             said = quoted(e.sentence, span)
             return f"Not stated as what {_name(s)} does; its abstract mentions it in contrast: {said}"
+        if not compared and not available and compared_option(e.sentence, span, terms):
+            return f"{_name(s)} compares it with other options: {quoted(e.sentence, span)}"
         if framing(e) == "gap":
             return f"Stated as the problem {_name(s)} addresses: {quoted(e.sentence, span)}"
         if framing(e) == "background":

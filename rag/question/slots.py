@@ -332,6 +332,7 @@ def entity_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fal
     """
     text = text.strip()
     words = _WORD.findall(text)
+    named = {normalize(n).lower() for n in names}
     m = _ENTITY_OPENER_AT.match(text)
     framed = False  # the phrase follows a copula: "what is the <context window> of X?"
     if m is not None:
@@ -341,16 +342,15 @@ def entity_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fal
             i, framed = len(_WORD.findall(text[: copula.end()])), True
         elif i < len(words) and words[i].lower() in _AUXILIARY:
             i += 1  # "what is ME-DLM's context window?": the name's possessive, then the phrase
-            if i >= len(words) or not _possessive(words[i], names):
+            if i >= len(words) or not _possessive(words[i], named):
                 return None  # "which is better?", "what is DocVAL?"
             framed = True
-        elif i < len(words) and _possessive(words[i], names):
+        elif i < len(words) and _possessive(words[i], named):
             framed = True  # "what's HieRD's tokenizer?"
-    elif shorthand and words and _bare(words[0]) in {normalize(n).lower() for n in names}:
+    elif shorthand and words and _bare(words[0]) in named:
         i = 0  # the name first, then the thing asked of it ("ME-DLM tokenizer?")
     else:
         return None
-    named = {normalize(n).lower() for n in names}
     while i < len(words) and _bare(words[i]) in named:
         i += 1  # "ME-DLM tokenizer?", "what is ME-DLM's context window?": the name, then the phrase
     phrase = _phrase_after(words, i)
@@ -381,10 +381,10 @@ def _bare(word: str) -> str:
     return normalize(word).lower().removesuffix("'s").removesuffix("’s")
 
 
-def _possessive(word: str, names: Collection[str]) -> bool:
-    """Whether ``word`` is one of ``names`` with a possessive ending ("ME-DLM's")."""
+def _possessive(word: str, named: Collection[str]) -> bool:
+    """Whether ``word`` is one of the ``named`` (normalised, lower case) with a possessive ending ("ME-DLM's")."""
     low = word.lower()
-    return (low.endswith("'s") or low.endswith("’s")) and _bare(word) in {normalize(n).lower() for n in names}
+    return (low.endswith("'s") or low.endswith("’s")) and _bare(word) in named
 
 
 def contents_slot(text: str) -> Slot | None:

@@ -544,6 +544,28 @@ def test_a_paper_asked_by_its_title_is_that_paper_or_is_said_to_be_absent(mixed:
     assert ids(held) == [diffpure], held.answer.text
 
 
+@pytest.mark.parametrize(
+    "titled",
+    ["Summarize Diffusion Models for Molecule Generation", "Give me a summary of Diffusion Models in Image Generation"],
+)
+def test_a_title_cased_topic_no_title_matches_is_answered_by_the_papers_clearly_about_it(mixed: Components, titled):
+    conv = Conversation(mixed.pipeline)
+    turn = conv.ask(titled)  # read as a title (capitalised words around a function word): none has it
+    assert turn.kind != "refusal" and len(turn.citations) >= 2, turn.answer.text
+    assert turn.answer.text.startswith("No paper titled “"), turn.answer.text
+    assert "” is in the collection; read as a topic:" in turn.answer.text
+    lower = Conversation(mixed.pipeline).ask(titled[:titled.index(" ", 10)] + titled[titled.index(" ", 10):].lower())
+    assert ids(lower) == ids(turn), lower.answer.text  # the same papers as the topic in lower case
+
+
+@pytest.mark.parametrize(
+    "question", ["Summarize Knitting Patterns for Wool Sweaters", "Summarize Medieval Poetry in Translation"]
+)
+def test_a_title_cased_topic_the_collection_does_not_hold_is_refused(mixed: Components, question):
+    turn = Conversation(mixed.pipeline).ask(question)  # capitals mark the title case, not rare names
+    assert turn.kind == "refusal" and not turn.citations, turn.answer.text
+
+
 def test_named_papers_resolve_outside_the_filter_and_are_flagged(mixed: Components):
     conv = Conversation(mixed.pipeline)
     summary = conv.ask("Summarize DANCE", filters=Filters(year=2023))

@@ -20,6 +20,8 @@ from rag.question.reader import (
     dislocated_question,
     narrowed_question,
     read_question,
+    title_cased,
+    title_or_topic,
 )
 from rag.vocabulary import Vocabulary
 from store.papers import Paper, make_paper
@@ -1140,6 +1142,40 @@ def test_a_title_the_collection_lacks_is_marked_and_one_it_holds_names_its_paper
     assert found.named_ids == ("t#2",) and not found.missing_title
     found = read_question('what does "Learning to Rank with Decision Tree" propose?', cat)  # one letter off
     assert found.named_ids == ("t#2",) and not found.missing_title
+
+
+@pytest.mark.parametrize(
+    ("question", "either"),
+    [
+        ("Summarize Graph Neural Networks for Molecules", True),  # a topic may be written so
+        ("Give me an overview of Diffusion Models in Image Generation", True),
+        ("Summarize Attention Is All You Need", False),  # capitalised function words: only a title
+        ("Can you summarise Learning To Rank With Random Forests?", False),
+        ('Summarize "Deep Residual Learning for Image Recognition"', False),  # quoted: a title
+    ],
+)
+def test_a_missing_title_written_as_a_topic_may_be_is_left_for_the_papers_to_decide(question, either):
+    cat = Catalogue([Paper("t#1", "We study ranking.", title="Learning to Rank with Decision Trees", label="LRDT")])
+    plan = read_question(question, cat)
+    assert plan.missing_title and plan.title_or_topic is either, plan
+    assert title_or_topic(question, plan.missing_title) is either
+
+
+@pytest.mark.parametrize(
+    ("question", "cased", "names"),
+    [
+        ("Summarize Knitting Patterns for Wool Sweaters", {"Knitting", "Patterns", "Wool", "Sweaters"}, set()),
+        ("give me an overview of Medieval Poetry Translation", {"Medieval", "Poetry", "Translation"}, set()),
+        # a name keeps its case's meaning: an acronym, a coined name, a word no dictionary knows
+        ("Summarize Kolmogorov Networks for PDEs", set(), {"Kolmogorov"}),
+        ("Which papers use Hyena beside transformers?", set(), {"Hyena"}),  # one capital in running text
+        ("Summarize ALFWorld Agents", set(), {"ALFWorld"}),
+    ],
+)
+def test_words_capitalised_by_a_title_cased_run_are_no_rare_names(question, cased, names):
+    assert title_cased(question) >= cased and not (title_cased(question) & names)
+    plan = read_question(question)
+    assert not (set(plan.rare) & cased) and names <= set(plan.rare), plan.rare
 
 
 def test_a_detail_word_inside_a_papers_name_is_no_detail_asked():

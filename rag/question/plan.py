@@ -287,8 +287,14 @@ class Plan:
         follow: When the message continues the previous question (:class:`FollowUp`).
         missing_title: A paper's title the question asks about that no record of the collection
             has (:func:`rag.question.reader.asked_title`, :meth:`rag.index.catalogue.Catalogue.titled`):
-            the question is refused, naming the closest title, not answered as a topic.
+            the question is refused, naming the closest title, not answered as a topic (unless
+            ``title_or_topic``).
         closest_title: The collection's title closest to the one asked for (``""`` when none).
+        title_or_topic: ``missing_title`` is written as a capitalised topic may be (unquoted, its
+            function words in lower case: "Summarize Graph Neural Networks for Molecules",
+            :func:`rag.question.reader.title_or_topic`): the papers decide which it is
+            (:meth:`rag.route.conversation.Conversation`); "Summarize Attention Is All You Need"
+            capitalises its function words, as only a title does.
     """
 
     asked: str
@@ -307,6 +313,7 @@ class Plan:
     follow: FollowUp | None = None
     missing_title: str = ""
     closest_title: str = ""
+    title_or_topic: bool = False
 
     @property
     def intent(self) -> str:

@@ -515,6 +515,44 @@ def asked_title(query: str, *, summary: bool = False) -> str:
     return ""
 
 
+def title_or_topic(query: str, title: str) -> bool:
+    """Whether ``title``, read from ``query`` by :func:`asked_title`, may as well be a capitalised
+    topic: it is not quoted and no function word after its first word is capitalised ("Graph Neural
+    Networks for Molecules" may be either; "Attention Is All You Need" and a quoted title are
+    titles)."""
+    if any(title in m.group(1) for m in _QUOTED.finditer(query)):
+        return False
+    return not any(w[:1].isupper() and w.lower() in _TITLE_FUNCTION for w in title.split()[1:])
+
+
+def title_cased(query: str) -> set[str]:
+    """The words of ``query`` capitalised only because they stand in a title-cased run: two or more
+    capitalised words in a row, joined at most by lower-case title function words (class
+    ``title_function_word``), each an English dictionary word written with one capital
+    ("Summarize Knitting Patterns for Wool Sweaters": Knitting, Patterns, Wool, Sweaters).
+
+    Case marks a name in running text ("methods like Hyena"); in a title-cased run it marks the run,
+    so these words are not read as rare names (:meth:`QuestionReader._rare`): "Summarize Medieval
+    Poetry Translation" is judged as "medieval poetry translation" is, and refused when no abstract
+    writes "medieval". Acronyms, coined names ("ALFWorld", "Graph-R1") and words no dictionary knows
+    ("Kolmogorov") keep their case's meaning, and a word the collection's paper names use is a rare
+    name whatever its case (the catalogue's name terms)."""
+    words = list(_TITLE_WORD.finditer(query))
+    cased: set[str] = set()
+    run: list[str] = []
+    for w in [*(m.group(0) for m in words), ""]:
+        plain = w[:1].isupper() and w[1:].islower() and w.isalpha()
+        if plain:
+            run.append(w)
+            continue
+        if run and w.lower() in _TITLE_FUNCTION:
+            continue  # "Knitting Patterns for Wool Sweaters": the run goes on past "for"
+        if len(run) >= 2:
+            cased |= {x for x in run if english_word(x.lower())}
+        run = []
+    return cased
+
+
 SUMMARY_TITLE_WORDS = 4
 """Fewest words of a title written with lower-case function words that a summary request is read
 as asking of ("Deep Residual Learning for Image Recognition": 6; "Language Models are Few-Shot
@@ -668,6 +706,7 @@ class _Header(TypedDict, total=False):
     counts: tuple[tuple[str, str], ...]
     missing_title: str
     closest_title: str
+    title_or_topic: bool
 
 
 class Reader:
@@ -949,6 +988,7 @@ class Reader:
                 refs = [r for _, r in located]
             else:
                 header["missing_title"] = title
+                header["title_or_topic"] = title_or_topic(query, title)
         if greeting and not any(r.kind in ("name", "id") for r in refs):  # "got it" refers to no paper
             return Reply(**header, kind="social")
         held = asks_collection(query) if query and not refs else ""
@@ -986,7 +1026,8 @@ class Reader:
         return tuple(sorted(named_entities(query) | coined_lowercase(query)))
 
     def _rare(self, query: str) -> tuple[str, ...]:
-        words = {m.group(0) for m in _PROPER.finditer(query)} | named_entities(query)
+        cased = title_cased(query)
+        words = {m.group(0) for m in _PROPER.finditer(query) if m.group(0) not in cased} | named_entities(query)
         words |= set(_COMPOUND_TERM.findall(query))
         if self.catalogue is not None:  # a coined term some abstract states, however it is typed ("alfworld")
             terms = self.catalogue.names.terms

@@ -440,9 +440,22 @@ class Conversation:
             return self._reply(plan, fplan, t0)
         if plan.missing_title and any(p.title for p in self.papers.values()):
             # "Summarize Attention Is All You Need" when no record has that title (records without
-            # titles cannot say)
+            # titles cannot say). A title-cased topic ("Summarize Graph Neural Networks for
+            # Molecules") reads as a title too: the papers decide. When the words, read as a topic,
+            # find several papers the membership model calls clearly about it, they are the
+            # answer, said to be for the topic; one paper or none is no evidence the words name a
+            # subject the collection holds (the closest paper of any words comes first), and the
+            # title is said to be missing. A title that capitalises its function words or is quoted
+            # ("Attention Is All You Need") is a title whatever its words find.
+            missing = plan.missing_title
             closest = f" The closest title is “{plan.closest_title}”." if plan.closest_title else ""
-            text = f"{REFUSAL} No paper titled “{plan.missing_title}” is in the collection.{closest}"
+            if plan.title_or_topic and isinstance(plan, AskPlan) and plan.topic.text:
+                topical = replace(plan, missing_title="", closest_title="")
+                read = self._route(topical, fplan, t0, shown, top_k=top_k, on_token=on_token, stop=stop)
+                if not read.answer.refused and read.answer.kind == "list" and read.answer.matched > 1:
+                    said = f"No paper titled “{missing}” is in the collection; read as a topic:"
+                    return replace(read, answer=replace(read.answer, text=f"{said}\n\n{read.answer.text}"))
+            text = f"{REFUSAL} No paper titled “{missing}” is in the collection.{closest}"
             return self._refusal_turn(plan, text, t0, fplan)
         if isinstance(plan, CollectionPlan):
             return self._collection(plan, fplan, t0)

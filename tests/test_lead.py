@@ -226,6 +226,10 @@ def cat() -> Catalogue:
         ("Is DANCE capable of condensing graphs?", ("condensing", "graphs")),
         ("Does DANCE find an accuracy drop on text-attributed graphs?",
          ("accuracy", "drop", "text-attributed", "graphs")),
+        # a verb that only relates the paper to what it builds on, and a generic head after a name
+        ("Does APM build on the Flickr30k architecture?", ("flickr30k",)),
+        ("does DANCE come with text-attributed graphs", ("text-attributed", "graphs")),
+        ("Is APM based on the Flickr30k algorithm?", ("flickr30k",)),
     ],
 )
 def test_yes_no_questions_about_a_paper(cat, question, terms):

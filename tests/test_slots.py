@@ -558,6 +558,8 @@ def test_two_measures_asked_in_one_sentence_are_refused_only_when_neither_is_sta
         ("speedup", "It gives a 3x speed-up in wall-clock time."),
         ("speed-up", "PrefixRL reaches the same training reward 2x faster than the strongest baseline."),
         ("faster", "It accelerates inference by 2.5x on a single GPU."),
+        ("faster", "It achieves better placement quality while reducing the runtime by 10x."),
+        ("speed-up", "Our scheduler cuts the running time of each query by 40%."),
         ("fine-tuning", "Finetuning on 10K examples suffices."),
     ],
 )

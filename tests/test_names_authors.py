@@ -235,3 +235,22 @@ def test_a_name_as_its_title_writes_it_names_the_paper_though_another_abstract_w
     ]
     cat = Catalogue(papers)
     assert read_question("Pythia # GPUs", cat).named_ids == ("py",)
+
+
+def test_a_phrase_another_papers_title_writes_names_their_field_not_one_paper():
+    # "Summarize the papers on differentially private stochastic convex optimization" summarised
+    # the one paper whose label is that phrase (its title before "under"); another title writes
+    # it too, so it is the field of both and the question asks for the papers on it
+    quantile = make_paper(
+        "q", "We study private convex optimization under a quantile loss and design smoothed algorithms.",
+        title="Differentially Private Stochastic Convex Optimization under a Quantile Loss Function",
+    )
+    heavy = make_paper(
+        "h", "We study convex optimization with heavy-tailed data under the constraint of differential privacy.",
+        title="Improved Rates for Differentially Private Stochastic Convex Optimization with Heavy-Tailed Data",
+    )
+    assert quantile.label == "Differentially Private Stochastic Convex Optimization"
+    asked = "Summarize the papers on differentially private stochastic convex optimization"
+    assert read_question(asked, Catalogue([quantile, heavy])).named_ids == ()
+    # no other title writes it: the label names its paper
+    assert read_question(asked, Catalogue([quantile])).named_ids == ("q",)

@@ -126,6 +126,10 @@ class NameIndex:
             for run in set(_RUN.findall(t)):
                 postings[run].add(pid)
         titles = {p.id: normalize(p.title) for p in papers if p.title}
+        title_postings: dict[str, set[str]] = defaultdict(set)
+        for pid, t in titles.items():
+            for run in set(_RUN.findall(t)):
+                title_postings[run].add(pid)
         # every word of every abstract and title: a stated term is never "missing", nor a typo
         self.runs = frozenset(postings) | {r for t in titles.values() for r in _RUN.findall(t)}
         # names titles state -> the papers whose title states them
@@ -165,6 +169,14 @@ class NameIndex:
                     pat = _bounded(normalize_case_keep(name) if coined else key)
                     where = cased if coined else texts
                     if any(pat.search(where[pid]) for pid in others):
+                        continue
+                if " " in key and runs and p.id not in titled.get(key, ()) and not named_entities(name):
+                    # a phrase another paper's title writes ("Improved Rates for Differentially
+                    # Private Stochastic Convex Optimization with ...") names their common field,
+                    # not this paper: "the papers on differentially private stochastic convex
+                    # optimization" asks for all of them
+                    in_titles = set.intersection(*(title_postings.get(r, set()) for r in runs)) - {p.id}
+                    if in_titles and any(_bounded(key).search(titles[pid]) for pid in in_titles):
                         continue
                 if " " in key:
                     self.phrases[key].add(p.id)

@@ -559,6 +559,23 @@ def test_a_title_cased_topic_no_title_matches_is_answered_by_the_papers_clearly_
 
 
 @pytest.mark.parametrize(
+    "question", ["Which papers on diffusion models release code?", "diffusion model papers with a GitHub link?"]
+)
+def test_the_papers_on_a_topic_that_release_code_are_those_on_it_stating_their_code(mixed: Components, question):
+    conv = Conversation(mixed.pipeline)
+    turn = conv.ask(question)  # "release code" is a condition on the papers, not words of the topic
+    assert len(turn.citations) >= 2, turn.answer.text
+    assert all("diffusion" in mixed.pipeline.catalogue[p].abstract.lower() for p in ids(turn)), turn.answer.text
+    for c in turn.citations:  # each quoted with the sentence that makes its code available
+        assert availability_span(c.evidence[0].sentence, "code") is not None or "github" in c.evidence[0].sentence
+    others = re.search(r"(\d+) other papers clearly about “diffusion models?” state no code", turn.answer.text)
+    assert others and int(others.group(1)) >= 3, turn.answer.text
+    assert_grounded(turn, mixed)
+    knit = conv.ask("Which papers on knitting patterns release code?")  # the topic is still judged
+    assert knit.kind == "refusal" and not knit.citations, knit.answer.text
+
+
+@pytest.mark.parametrize(
     "question", ["Summarize Knitting Patterns for Wool Sweaters", "Summarize Medieval Poetry in Translation"]
 )
 def test_a_title_cased_topic_the_collection_does_not_hold_is_refused(mixed: Components, question):

@@ -18,6 +18,7 @@ from rag.question.reader import (
     Reader,
     asked_title,
     dislocated_question,
+    link_rest,
     narrowed_question,
     read_question,
     title_cased,
@@ -1289,3 +1290,22 @@ def test_a_side_that_describes_its_paper_with_words_before_the_noun_is_no_aspect
     else:
         described = any(a.roles or "condens" in a.text or "align" in a.text for a in plan.aspects)
         assert not described, plan.aspects
+
+
+@pytest.mark.parametrize(
+    ("question", "rest"),
+    [
+        ("Which papers on federated learning release code?", "federated learning"),
+        ("Which papers on diffusion models provide a GitHub link to their code?", "diffusion models"),
+        ("speech synthesis papers with open-source code", "speech synthesis"),
+        ("Which diffusion model papers have a GitHub link?", "diffusion model"),
+        ("Which papers release code?", ""),  # only about code: every paper that links its code
+        ("Which papers use GitHub Copilot for code generation?", ""),  # no code made available asked
+        ("Which papers on speech synthesis are evaluated on public benchmarks?", ""),
+    ],
+)
+def test_a_list_of_papers_on_a_topic_that_release_code_keeps_the_topic_apart_from_the_condition(question, rest):
+    plan = read_question(question)
+    assert isinstance(plan, AskPlan) and plan.topic.link_rest == rest, plan.topic
+    if rest:
+        assert link_rest(question, plan.topic.text) == rest

@@ -172,6 +172,10 @@ class Topic:
         artifact_rest: For an artifact question, the topic's words besides the artifact words
             ("speech" of "a new speech dataset"); ``""`` when none.
         about_links: The question asks which papers link their code, and little else.
+        link_rest: For a list of the papers on a topic that make their code available ("Which
+            papers on federated learning release code?"), the topic's words besides the link and
+            availability words ("federated learning"): the papers clearly about it that state
+            their code available are the answer; ``""`` otherwise.
         link_named: The question asks for the link itself ("a GitHub link", "URLs"), not only for
             code made available ("which papers release code?").
         terms: The content terms of the topic (of the question when the topic is empty).
@@ -199,6 +203,7 @@ class Topic:
     artifact: tuple[str, ...] = ()
     artifact_rest: str = ""
     about_links: bool = False
+    link_rest: str = ""
     link_named: bool = False
     terms: tuple[str, ...] = ()
     named: tuple[str, ...] = ()

@@ -336,7 +336,26 @@ _LINK_TOPIC = _VOCABULARY["link_topic_word"].words
 
 def _about_links(topic: str) -> bool:
     """A topic that is only about code links: at most one content word besides link words."""
-    return _asks_link(topic) and len([t for t in content_terms(_LINK.sub(" ", topic)) if t not in _LINK_TOPIC]) <= 1
+    return _asks_link(topic) and len(_link_rest_terms(topic)) <= 1
+
+
+def _link_rest_terms(topic: str) -> list[str]:
+    """The content words of ``topic`` besides link words and the words that make code available
+    (class ``link_topic_word``)."""
+    return [t for t in content_terms(_LINK.sub(" ", CODE_COMPOUND.sub(" ", topic))) if t not in _LINK_TOPIC]
+
+
+def link_rest(query: str, topic: str) -> str:
+    """For a list of the papers on a topic that make their code available, the topic without the
+    condition ("Which papers on federated learning release code?" -> ``"federated learning"``);
+    ``""`` when the question asks no availability of code ("papers using GitHub Copilot"), or
+    asks only about links (:func:`_about_links`). The condition must ask the code made available
+    (:func:`rag.question.polar.polar_available`) or name the link ("with a GitHub link")."""
+    if not topic or not _asks_link(query) or _about_links(topic):
+        return ""
+    if polar_available(topic) != "code" and not names_link(query):
+        return ""
+    return " ".join(_link_rest_terms(topic))
 
 
 def _parts(
@@ -815,6 +834,9 @@ class Reader:
         alternatives = facets(t_topic)
         known = self._known_names(t_topic, alternatives)
         searched = _artifact_kin(t_topic, artifact) if t_topic else query
+        linked = "" if artifact or number == "one" else link_rest(query, t_topic)
+        if linked:  # "papers on federated learning that release code": the papers on it with a link
+            searched = f"{linked} code github"
         # an acronym of several senses is indexed under its long form only where an abstract defines
         # it: the other form of a thing's name is searched too ("Open Pretrained Transformer" finds
         # "OPT-175B")
@@ -842,6 +864,7 @@ class Reader:
                 t for t in content_terms(_CONTRIBUTES.sub(" ", t_topic)) if t not in _ARTIFACT_WORDS
             ),
             about_links=_asks_link(query) and _about_links(t_topic),
+            link_rest=linked,
             link_named=names_link(query),
             terms=tuple(terms),
             named=named_terms((t_topic, *alternatives)),

@@ -98,6 +98,9 @@ class Found:
             ``retrieval.set_membership``)), most probable first; named, never cited; none when the
             question excludes something.
         judged: Borderline papers whose membership the LLM judged (``llm.judge_borderline``).
+        without_code: For the papers on a topic that make their code available
+            (:attr:`rag.question.plan.Topic.link_rest`): how many papers clearly about the topic
+            state no code made available.
     """
 
     chosen: list[PaperHit]
@@ -106,6 +109,7 @@ class Found:
     left_out: list[PaperHit] = field(default_factory=list)
     mentions: list[PaperHit] = field(default_factory=list)
     judged: int = 0
+    without_code: int = 0
 
 
 def _states_excluded(phrase: str, text: str) -> bool:
@@ -273,10 +277,16 @@ class AnswerPipeline:
                 found.chosen, found.matched, found.at_least, found.left_out, found.mentions
             )
             judged = found.judged
+            if topic.link_rest and found.without_code:
+                others = f"{found.without_code} other paper{'s' * (found.without_code != 1)}"
+                partly = f"{others} clearly about “{topic.link_rest}” state no code made available in the abstract."
+                if not chosen:
+                    refusal = f"{REFUSAL} None of the {found.without_code} papers clearly about “{topic.link_rest}” " \
+                        "makes its code available in its abstract."
             if not refusal and described:
                 # a detail of the paper the question describes, which states it (rag.route.refusal)
                 chosen, matched, at_least, left_out, mentions = [meant or retrieval.hits[0]], 1, False, [], []
-            if not refusal and chosen and not judged_apart:
+            if not refusal and chosen and not judged_apart and not topic.link_rest:
                 # a topic of several parts: the papers that state every part answer; none -> refused,
                 # naming the closest papers with the part each states (rag.route.refusal)
                 covered = self.refusals.parts(topic, retrieval, chosen, seeks=plan.seeks, allowed=allowed)
@@ -453,6 +463,14 @@ class AnswerPipeline:
             chosen = [h for h in checked if self._releases_code(h.paper, linked=topic.link_named)]
             chosen = chosen or [h for h in checked if h.paper.url]
             return Found(chosen[:limit], len(chosen), False, [], [])
+        if topic.link_rest:
+            # "Which papers on federated learning release code?": the papers clearly about the
+            # topic (the membership model, as for "which papers are about federated learning?")
+            # whose abstract makes their code available; the others on it are named apart
+            scored = self.membership.members(topic.link_rest, (), checked, rs.mention_membership, True)
+            on_topic = [h for h, p in scored if p >= rs.set_membership]
+            chosen = [h for h in on_topic if self._releases_code(h.paper, linked=topic.link_named)]
+            return Found(chosen[:limit], len(chosen), False, [], [], without_code=len(on_topic) - len(chosen))
         if topic.artifact:
             # "Which papers release a new speech dataset": papers stating the artifact as their own
             # contribution, among those that state the rest of the topic ("speech").
@@ -771,7 +789,7 @@ class AnswerPipeline:
             x = self.membership.contribution(plan.topic.artifact, paper)
             if x is not None and not isinstance(x, str):
                 return Evidence(paper.id, x.text, x.start, x.end, 1.0)
-        if plan.topic.about_links:
+        if plan.topic.about_links or plan.topic.link_rest:
             # "Which papers release code?": the sentence that holds its link or makes it available
             x = self.code_sentence(paper, linked=plan.topic.link_named)
             if x is not None:

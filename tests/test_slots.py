@@ -1118,6 +1118,9 @@ def test_a_size_asked_of_a_name_alone_is_a_size_of_either_form(question, form):
         ("so which of the two models is smaller?", "model size", True),
         ("which one has the larger model", "model size", False),
         ("which dataset is larger, A or B?", DATA_SIZE, False),
+        # a superlative chooses among the papers of a list as a comparative does between two
+        ("which one is the largest?", SIZE, False),
+        ("which of these models is the smallest?", "model size", True),
     ],
 )
 def test_a_choice_by_size_asks_the_size_each_abstract_states(question, form, smaller):
@@ -1130,6 +1133,7 @@ def test_a_choice_by_size_asks_the_size_each_abstract_states(question, form, sma
 def test_a_size_word_outside_a_choice_asks_no_size():
     assert not size_compared("which papers train bigger models?")
     assert not size_compared("how does FoldNet scale to larger proteins?")
+    assert not size_compared("which one is the fastest?")
     assert read_ask("how does FoldNet scale to larger proteins?").slot is None
 
 

@@ -859,6 +859,22 @@ def test_a_contracted_what_asks_an_amount_as_what_does(question):
     assert asks_quantity(question, "open"), question
 
 
+@pytest.mark.parametrize(
+    ("question", "amount"),
+    [
+        ("How does CogRouter decide how much to think at each step?", False),  # how it decides one
+        ("how many samples to draw does APM choose, and why?", True),
+        ("how does DANCE pick how many clients to query?", True),  # "many clients": a count asked
+        ("How far to look ahead is learned by the planner?", False),
+        ("how much does it cut memory", True),
+    ],
+)
+def test_how_much_before_an_infinitive_asks_how_an_amount_is_decided_not_for_it(question, amount):
+    from rag.question.phrasing import asks_quantity
+
+    assert asks_quantity(question, "open") is amount, question
+
+
 def test_a_yes_no_comparison_leaves_its_comparative_out_of_the_terms(cat):
     plan = read_question("Does DANCE need fewer communication rounds?", cat)
     assert plan.polar and plan.polar_compared and "fewer" not in plan.polar_terms

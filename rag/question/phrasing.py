@@ -607,7 +607,9 @@ def asks_quantity(query: str, number: Number) -> bool:
     """Whether a question asks for an amount, not for papers: "how many/much/large ..." not
     followed by a set noun ("how many TAG datasets", "by how much"), or "what"/"which" whose noun
     names a measure ("what accuracy gain", "what is the storage reduction", "which speedup").
-    A question asking for papers (``number == "many"``) asks for a list, not an amount.
+    A question asking for papers (``number == "many"``) asks for a list, not an amount, and "how
+    much" before an infinitive ("How does CogRouter decide how much to think at each step?") asks
+    how a paper decides an amount, not for one.
     """
     if number == "many":
         return False
@@ -615,7 +617,7 @@ def asks_quantity(query: str, number: Number) -> bool:
     for i, w in enumerate(words):
         nxt = words[i + 1 : i + 3]
         papers = nxt[:1] == ["many"] and len(nxt) > 1 and _is_set_noun(nxt[1]) == "many"  # "how many papers"
-        if w == "how" and nxt and nxt[0] in _HOW_AMOUNT and not papers:
+        if w == "how" and nxt and nxt[0] in _HOW_AMOUNT and not papers and nxt[1:] != ["to"]:
             return True
         if w in _WH_AMOUNT:
             j = i + 1

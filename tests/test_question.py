@@ -1325,3 +1325,20 @@ def test_a_list_of_papers_on_a_topic_that_release_code_keeps_the_topic_apart_fro
     assert isinstance(plan, AskPlan) and plan.topic.link_rest == rest, plan.topic
     if rest:
         assert link_rest(question, plan.topic.text) == rest
+
+
+@pytest.mark.parametrize(
+    ("question", "described"),
+    [
+        ("What problem does the online routing paper address?", "online routing"),
+        ("In the unified graph-based dataset pruning paper, what problem is pruning cast as?",
+         "unified graph-based dataset pruning"),
+        ("What does the ride-hailing paper propose?", "ride-hailing"),
+        ("Which papers use RL?", ""),
+        ("Summarize the papers on speech", ""),
+    ],
+)
+def test_the_words_that_describe_which_paper_is_asked_are_read_apart(question, described):
+    from rag.question.parts import paper_description
+
+    assert paper_description(question) == described

@@ -693,3 +693,25 @@ def test_a_problem_stated_as_a_lack_does_not_deny_the_topic(tmp_path, embedder):
     p = pipeline_of(tmp_path, papers, embedder)
     ans = p.ask("Which papers offer resources for proactive assistant agents?")
     assert "pa#1" in [c.paper_id for c in ans.citations], ans.text
+
+
+@pytest.mark.parametrize(
+    ("question", "label"),
+    [
+        ("What problem does the online routing paper address?", "Online routing problem"),
+        ("Which guarantee does the dataset pruning paper prove, and what problem does it address?",
+         "Graph-based dataset pruning"),
+    ],
+)
+def test_a_role_asked_of_a_described_paper_is_judged_by_the_description(extractive, question, label):
+    # "What problem does the online routing paper address?" was refused as "Nothing in the
+    # collection is close to it", naming that very paper as the closest
+    ans = extractive.ask(question)
+    assert not ans.refused and ans.citations[0].label == label, ans.text
+
+
+@pytest.mark.parametrize(
+    "question", ["What problem does the knitting paper address?", "What guarantee does the wool sweater paper prove?"]
+)
+def test_a_role_asked_of_a_paper_the_collection_does_not_hold_is_refused(extractive, question):
+    assert extractive.ask(question).refused

@@ -21,6 +21,7 @@ __all__ = [
     "question_parts",
     "topic_parts",
     "topic_stages",
+    "paper_description",
     "without_paper_description",
 ]
 
@@ -107,6 +108,24 @@ def description_clauses(description: str) -> list[str]:
         first = out.pop(0)
         out[0] = f"{first} {out[0]}"
     return out or [kept.strip()]
+
+
+_PAPER_WORDS = re.compile(rf"\b(?:the|{_V['paper_noun']}|{_V['description_lead']}|{_V['description_prep']})\b", re.I)
+
+
+def paper_description(question: str) -> str:
+    """The words of a phrase that describes which paper the question asks about, without "the",
+    the paper noun and the linking words ("What problem does the online routing paper address?"
+    -> ``"online routing"``; "the paper on quantum estimation of nested expectations" -> ``"on
+    quantum estimation of nested expectations"`` less its link words); ``""`` when it describes
+    none. Whether some sentence is close to these words says whether the collection holds the
+    paper described, whatever else the question asks of it (:mod:`rag.route.refusal`)."""
+    m = _DESCRIPTION.search(question)
+    if m is None:
+        return ""
+    words = _PAPER_WORDS.sub(" ", m.group(0))
+    words = re.sub(rf"\b(?:{_V['description_link']})\b", " ", words, flags=re.I)
+    return " ".join(words.replace(",", " ").replace(":", " ").split())
 
 
 def without_paper_description(question: str) -> str:

@@ -32,7 +32,7 @@ import numpy as np
 from rag.lexicon import english_word, glossary_forms, glossary_instances, same_keys, states_phrase, term_key
 from rag.llm.prose import REFUSAL
 from rag.protocols import EvidenceSource, Retriever
-from rag.question.parts import bare_compound
+from rag.question.parts import bare_compound, paper_description
 from rag.question.plan import AskPlan, Detail, Plan, Topic
 from rag.question.slots import CONTENTS, OBJECT, YEAR, detail_slot
 from rag.route.lead import _keys_at, clause_spans, key_clause, quoted
@@ -360,7 +360,11 @@ class RefusalPolicy:
         hits = retrieval.hits
         top = hits[0]
         texts = [topic.text or plan.query, *topic.facets]
-        qvecs = self.retriever.query_vectors(texts)
+        # a paper described by a few words ("What problem does the online routing paper
+        # address?"): a sentence close to the description shows the collection holds it, however
+        # far the whole question's words ("problem does ... address") put it
+        described = paper_description(topic.text or plan.query) if topic.number != "many" else ""
+        qvecs = self.retriever.query_vectors([*texts, described] if described else texts)
         near = hits[:NEAR_SENTENCES]
         self.evidence.warm([h.paper for h in near])
         sims = [self.evidence.sentences(h.paper)[1] @ qvecs.T for h in near]

@@ -297,10 +297,17 @@ class AnswerPipeline:
                     # ("outside of agent settings") puts out those it adds as it put out members
                     out = self._excluded(topic, covered.complete)
                     left_out = left_out + [h for h in out if h not in left_out]
-                    complete = [h for h in covered.complete if h not in out]
+                    # and a paper that states a word of the topic only negated is no more about it
+                    # than in the membership model's list ("does not require ... watermarking")
+                    denied = self._denied(topic, covered.complete)
+                    complete = [h for h in covered.complete if h not in out and h not in denied]
                     complete = complete[:1] if topic.number == "one" else complete
                     chosen, matched, at_least = complete[: rs.max_set_size], len(complete), False
                     partly = covered.note()
+                    # a paper named as partly about it (with the part it states) is not named
+                    # again among those that mention it
+                    named_partly = {x.hit.paper.id for x in covered.named()}
+                    mentions = [h for h in mentions if h.paper.id not in named_partly]
             slot = plan.ask.slot
             counted = slot is not None and slot.count and not plan.seeks
             # "SoT-26K train/test split?": a thing asked of a name only one abstract writes (a

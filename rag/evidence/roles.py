@@ -20,6 +20,7 @@ __all__ = [
     "FIRST_PERSON",
     "RESULT_LEAD",
     "abstract_moves",
+    "affirmed",
     "names_benchmark",
     "sentence_roles",
 ]
@@ -48,6 +49,34 @@ _DATA_NAMED = re.compile(
 after "on"/"in"/"across" ("on ImageNet-1k", "in Flickr30k"), or the settings a verb of showing
 names ("Our empirical evaluation confirms these findings in simulated robotic locomotion,
 navigation, and manipulation settings")."""
+
+
+_NEGATION = _VOCABULARY["negation"].pattern
+_NEGATION_ADDITIVE = _VOCABULARY["negation_additive"].pattern
+_NEGATION_END = re.compile(rf"[;:()]|\.(?:\s|$)|,\s*(?={_V['negation_end']})", re.I)
+
+
+def affirmed(sentence: str) -> str:
+    """``sentence`` with what it states negated blanked out (each character a space, so offsets
+    hold): from a negation word (``negation``: "not", "without", "lacks"; not "not only") to the
+    end of its clause, which runs through a comma list ("does not require training a separate
+    classifier, collecting a dataset ..., or explicitly watermarking generated text") and stops
+    at a semicolon, colon, parenthesis, the sentence's end, or a comma before a word that turns
+    back to what is stated (``negation_end``: "..., and we evaluate it on ImageNet").
+
+    A role is stated by what a sentence affirms: "This approach ... does not require ...
+    collecting a dataset" names no data, though it holds the word."""
+    out = list(sentence)
+    pos = 0
+    while (m := _NEGATION.search(sentence, pos)) is not None:
+        if _NEGATION_ADDITIVE.match(sentence, m.start()):
+            pos = m.end()
+            continue
+        end = _NEGATION_END.search(sentence, m.end())
+        stop = end.start() if end is not None else len(sentence)
+        out[m.start() : stop] = " " * (stop - m.start())
+        pos = max(stop, m.end())
+    return "".join(out)
 
 
 def names_data(sentence: str) -> bool:

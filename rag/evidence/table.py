@@ -29,7 +29,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from rag.evidence.roles import FIRST_PERSON
+from rag.evidence.roles import FIRST_PERSON, affirmed
 from rag.evidence.rows import COUNT_NOUN, DATA_ITEMS, DATASET_NOUN, ROWS, introduces_dataset, select_rows
 from rag.protocols import EvidenceSource, evidence_settings
 from rag.question.asks import read_ask
@@ -278,8 +278,15 @@ rephrasings): best sentence alone 0.875 / 0.802; 0.9: 0.917 / 0.823; 0.8: 0.917 
 
 def _free_cell(paper: Paper, evidence: EvidenceSource, ask: Ask) -> Cell:
     """The sentence closest to what a free column asks (and a close second), in abstract order,
-    when the best reaches the evidence settings' ``aspect_floor`` (:class:`rag.settings.EvidenceSettings`)."""
-    scored = evidence.score(ask, paper)
+    when the best reaches the evidence settings' ``aspect_floor`` (:class:`rag.settings.EvidenceSettings`).
+    Only the paper's own sentences are quoted: one of the abstract's background or gap that does
+    not speak of the paper's own work ("existing methods cannot maintain accuracy and hardware
+    efficiency") holds the column's word, but states the field's, not the paper's."""
+    moves = evidence.moves(paper)
+    scored = [
+        e for e in evidence.score(ask, paper)
+        if moves.get(e.start, "unknown") not in ("background", "gap") or FIRST_PERSON.search(strip_markup(e.sentence))
+    ]
     if not scored or scored[0].score < evidence_settings(evidence).aspect_floor:
         return Cell()
     chosen = [e for e in scored[:2] if e.score >= FREE_SECOND * scored[0].score]
@@ -295,7 +302,9 @@ def _data_cell(paper: Paper, evidence: EvidenceSource, title: str) -> Cell:
     data row's cues (0.15 each, at most two), its strong forms ("on 8 datasets", "experiments on";
     0.3) and coined names of benchmarks other than the paper's own (0.2: ALFWorld, Flickr30k). A
     sentence of the abstract's background or gap that does not speak of the paper's own work ("The
-    rapid growth of modern training datasets ...") states the field's data, not the paper's: not quoted."""
+    rapid growth of modern training datasets ...") states the field's data, not the paper's: not quoted.
+    Cues and names count only in what the sentence affirms (:func:`rag.evidence.roles.affirmed`):
+    "does not require ... collecting a dataset" names no data."""
     row = next(r for r in ROWS if r.key == "data")
     own = {paper.label.lower(), *(a.lower() for a in paper.aliases)}
     moves = evidence.moves(paper)
@@ -304,6 +313,7 @@ def _data_cell(paper: Paper, evidence: EvidenceSource, title: str) -> Cell:
         text = strip_markup(e.sentence)
         if moves.get(e.start, "unknown") in ("background", "gap") and not FIRST_PERSON.search(text):
             continue
+        text = affirmed(text)
         cues = len({m.group(0).lower() for m in row.cues.finditer(text)})
         names = {n for n in named_entities(text) if n.lower() not in own and not any(n.lower() in o for o in own)}
         sc = e.score + 0.15 * min(cues, 2) + (0.3 if row.strong and row.strong.search(text) else 0.0)

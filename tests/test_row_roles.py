@@ -132,7 +132,7 @@ def test_the_authors_own_sentence_of_the_gap_is_no_result():
 # --- a table's hardware column -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("phrase", ["hardware", "GPU", "compute used", "devices", "which accelerator"])
+@pytest.mark.parametrize("phrase", ["hardware", "GPU", "hardware used", "devices", "which accelerator"])
 def test_hardware_phrasings_are_a_hardware_column(phrase: str):
     assert column_kind(phrase).key == "hardware"
 

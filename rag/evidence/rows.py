@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 __all__ = [
     "COUNT_NOUN", "DATA_ITEMS", "DATASET_NOUN",
     "LIMITATIONS", "NOT_STATED", "ROWS", "Row", "contributes_items", "introduces_dataset", "own_clauses",
-    "row_ask", "select_rows", "states_own_limitation",
+    "announced_items", "row_ask", "select_rows", "states_own_limitation",
     "states_data", "states_data_plainly",
 ]
 
@@ -238,6 +238,27 @@ def states_data_plainly(sentence: str) -> bool:
 """The row of the limitations a paper states of its own work."""
 
 
+_ANNOUNCES = re.compile(rf"{_V['announced_count']}\s+(?:[\w-]+\s+){{0,3}}?[\w-]+s\W*$", re.I)
+_NUMBERS = {"two": 2, "three": 3, "four": 4}
+_DEFINES_NAME = re.compile(r"\((?-i:[A-Z][A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*)\)|^\W*(?-i:[A-Z][\w-]*[A-Z][\w-]*)\b")
+
+
+def announced_items(opening: Evidence, sentences: Sequence[Evidence]) -> list[Evidence]:
+    """The sentences that name the parts a proposal announces at its end ("To bridge this gap, we
+    propose two self-alignment frameworks." then "Disentanglement-Guided Self-Alignment (DGSA)
+    recovers ..." and "For regimes where ..., Temperature-Driven Self-Critique (TDSC) stabilizes
+    ..."): the next ``n`` sentences (n = 2-4, ``announced_count``), when each defines a name (an
+    acronym in parentheses, or opens with a coined one); else none."""
+    m = _ANNOUNCES.search(strip_markup(opening.sentence))
+    if m is None:
+        return []
+    n = _NUMBERS[m.group(0).split()[0].lower()]
+    after = sorted((x for x in sentences if x.start > opening.start), key=lambda x: x.start)[:n]
+    if len(after) < n or not all(_DEFINES_NAME.search(strip_markup(x.sentence)) for x in after):
+        return []
+    return after
+
+
 def _row_score(row: Row, ev: Evidence, index: int, count: int, label: str, move: str, cfg: RowSettings) -> float:
     text = strip_markup(ev.sentence)
     if row.requires_own and not (_OWN.search(text) or (label and label.lower() in text.lower())):
@@ -380,7 +401,7 @@ def select_rows(
         # "three challenges: (1) Overhead." is quoted with the sentences holding items (2), (3).
         from rag.evidence.selector import list_items
 
-        more = list_items(pick, scored)
+        more = list_items(pick, scored) or (announced_items(pick, scored) if row.key == "approach" else [])
         used.update(e.start for e in more)
         out[row.key] = (*before, pick, *more)
     return {r.key: out[r.key] for r in rows}

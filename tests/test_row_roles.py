@@ -34,6 +34,9 @@ from tests.fakes import FakeEvidence
         ("The method needs no labels, and we evaluate it on ImageNet.", "labels", "we evaluate it on ImageNet"),
         ("Prior solvers cannot scale to large graphs; we scale to 1M nodes.", "large graphs", "we scale to 1M nodes"),
         ("This model lacks hardware support (see appendix).", "hardware", "(see appendix)"),
+        # the setting after a negated verb is affirmed: the paper is shown on ImageNet-1k
+        ("It cuts training time by 40% without sacrificing accuracy on ImageNet-1k.", "sacrificing",
+         "on ImageNet-1k"),
     ],
 )
 def test_a_negation_blanks_what_it_denies_to_its_clause_end(sentence: str, denied: str, kept: str):
@@ -76,7 +79,7 @@ def test_a_benchmark_of_the_glossary_states_the_data(sentence: str):
     [
         ("Our detector does not require collecting a dataset of real or generated passages.",
          "We collected a dataset of real and generated passages."),
-        ("It works without evaluating on new benchmarks.", "We evaluate it on three new benchmarks."),
+        ("It needs no new benchmark.", "We evaluate it on three new benchmarks."),
         ("No new corpus is released.", "We release a new corpus of 10K dialogues."),
     ],
 )
@@ -242,3 +245,9 @@ def test_what_a_study_finds_is_its_result():
     )
     rows = select_rows(FakeEvidence([paper]), paper)
     assert rows["results"] and rows["results"][0].sentence.startswith("We find that"), rows["results"]
+
+
+def test_a_negated_verb_keeps_its_own_object_negated():
+    # Consistency Models' "without requiring explicit training on these tasks" is no data row
+    sentence = "They also support zero-shot editing without requiring explicit training on these tasks."
+    assert "these tasks" not in affirmed(sentence) and not states_data(sentence)

@@ -207,9 +207,18 @@ def glossary_instances(phrase: str) -> tuple[str, ...]:
 
 @functools.cache
 def glossary_benchmarks() -> frozenset[str]:
-    """The names the glossary lists as instances (``isa`` rows: benchmarks and datasets, "COCO",
-    "GSM8K", "ALFWorld"), as written there."""
-    return frozenset(term for rel, term, _ in _glossary_rows() if rel == "isa")
+    """The names the glossary lists as instances of a benchmark or dataset (``isa`` rows whose
+    expansion ends in one of :data:`DATA_KINDS`: "COCO", "GSM8K", "ALFWorld"), as written there.
+    The instances of a field ("audio" of "sound", "clinical" of "medical", "INT4" of "low-bit") are
+    not: a sentence with "audio embeddings" names no data."""
+    return frozenset(
+        term for rel, term, more in _glossary_rows() if rel == "isa" and more.split()[-1].lower() in DATA_KINDS
+    )
+
+
+DATA_KINDS = frozenset({"benchmark", "dataset", "corpus"})
+"""The last word of an ``isa`` row's expansion that makes its term a benchmark or dataset's name
+("GSM8K" -> "math benchmark"), not an instance of a field ("audio" -> "sound")."""
 
 
 @functools.cache

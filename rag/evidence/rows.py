@@ -13,7 +13,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from rag.evidence.roles import CONTINUES, FIRST_PERSON, RESULT_LEAD, names_benchmark, names_data
+from rag.evidence.roles import (
+    CONTINUES,
+    FIRST_PERSON,
+    RESULT_LEAD,
+    affirmed,
+    names_benchmark,
+    names_data,
+    names_data_used,
+)
 from rag.protocols import evidence_settings
 from rag.question.asks import read_ask
 from rag.question.plan import Ask
@@ -28,8 +36,8 @@ if TYPE_CHECKING:
 __all__ = [
     "COUNT_NOUN", "DATA_ITEMS", "DATASET_NOUN",
     "LIMITATIONS", "NOT_STATED", "ROWS", "Row", "contributes_items", "introduces_dataset", "own_clauses",
-    "row_ask", "select_rows", "states_own_limitation",
-    "states_data",
+    "announced_items", "row_ask", "select_rows", "states_own_limitation",
+    "states_data", "states_data_plainly",
 ]
 
 NOT_STATED = "not stated in the abstract"
@@ -116,8 +124,11 @@ def introduces_dataset(sentence: str) -> bool:
     before one ("our dataset features ..."); or a contribution verb whose object is a counted
     collection of data items, a dataset stated by its size ("We release 95K validator-verified CoT
     traces", "we curate 1,200 hours of speech"). "Experiments on three benchmarks" uses data; "the
-    proposed method ... on benchmarks" neither; "we present results on 12 tasks" counts what is used."""
-    return bool(_INTRODUCES.search(sentence)) or contributes_items(sentence)
+    proposed method ... on benchmarks" neither; "we present results on 12 tasks" counts what is used;
+    a negated mention (:func:`rag.evidence.roles.affirmed`: "does not require ... collecting a
+    dataset") introduces none."""
+    text = affirmed(sentence)
+    return bool(_INTRODUCES.search(text)) or contributes_items(text)
 
 
 def contributes_items(sentence: str) -> bool:
@@ -203,14 +214,49 @@ def states_data(sentence: str) -> bool:
     initializes the dataset as a single GB" does not): its strong forms ("on 8 datasets",
     "experiments on", "across three benchmarks"), a construction or benchmark name that says what
     the work is shown on (:func:`rag.evidence.roles.names_data`: "evaluated on", "on ALFWorld"), a
-    user study, or a dataset of its own (:func:`introduces_dataset`)."""
-    text = strip_markup(sentence)
+    user study, or a dataset of its own (:func:`introduces_dataset`); only in what it affirms
+    (:func:`rag.evidence.roles.affirmed`: "does not require ... collecting a dataset" states none)."""
+    text = affirmed(strip_markup(sentence))
     strong = _DATA_ROW.strong
     return bool(
         (strong is not None and strong.search(text)) or names_data(text) or introduces_dataset(text)
         or _VOCABULARY["data_study"].search(text)
     )
+
+
+def states_data_plainly(sentence: str) -> bool:
+    """Whether a sentence states the data as :func:`states_data` does, by a construction that leaves
+    no doubt: all but a coined name after a bare "on"/"in" ("implemented in the LibAUC library",
+    "focuses on ReLU nets" name no data; "Trained on AudioCaps" does,
+    :func:`rag.evidence.roles.names_data_used`)."""
+    text = affirmed(strip_markup(sentence))
+    strong = _DATA_ROW.strong
+    return bool(
+        (strong is not None and strong.search(text)) or names_data_used(text) or introduces_dataset(text)
+        or _VOCABULARY["data_study"].search(text)
+    )
 """The row of the limitations a paper states of its own work."""
+
+
+_ANNOUNCES = re.compile(rf"{_V['announced_count']}\s+(?:[\w-]+\s+){{0,3}}?[\w-]+s\W*$", re.I)
+_NUMBERS = {"two": 2, "three": 3, "four": 4}
+_DEFINES_NAME = re.compile(r"\((?-i:[A-Z][A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*)\)|^\W*(?-i:[A-Z][\w-]*[A-Z][\w-]*)\b")
+
+
+def announced_items(opening: Evidence, sentences: Sequence[Evidence]) -> list[Evidence]:
+    """The sentences that name the parts a proposal announces at its end ("To bridge this gap, we
+    propose two self-alignment frameworks." then "Disentanglement-Guided Self-Alignment (DGSA)
+    recovers ..." and "For regimes where ..., Temperature-Driven Self-Critique (TDSC) stabilizes
+    ..."): the next ``n`` sentences (n = 2-4, ``announced_count``), when each defines a name (an
+    acronym in parentheses, or opens with a coined one); else none."""
+    m = _ANNOUNCES.search(strip_markup(opening.sentence))
+    if m is None:
+        return []
+    n = _NUMBERS[m.group(0).split()[0].lower()]
+    after = sorted((x for x in sentences if x.start > opening.start), key=lambda x: x.start)[:n]
+    if len(after) < n or not all(_DEFINES_NAME.search(strip_markup(x.sentence)) for x in after):
+        return []
+    return after
 
 
 def _row_score(row: Row, ev: Evidence, index: int, count: int, label: str, move: str, cfg: RowSettings) -> float:
@@ -221,9 +267,16 @@ def _row_score(row: Row, ev: Evidence, index: int, count: int, label: str, move:
         return 0.0  # the gap it remedies ("To address this limitation, we propose ..."), not its own
     if row.key != "problem" and move in ("background", "gap") and not FIRST_PERSON.search(text):
         return cfg.uncued_weight * ev.score  # the field or other work: not this paper's approach, data or results
+    if row.key in ("data", "results") and move == "gap":
+        # the authors' own sentence in the gap states the problem they address ("In this work, we show
+        # that this reliance introduces a fundamental trade-off ..."), not their results (an approach
+        # may still be there: "We attempt to fill this gap by providing a unified framework ...")
+        return cfg.uncued_weight * ev.score
     if row.key == "problem" and move == "contribution":
         return cfg.uncued_weight * ev.score  # the abstract states a gap: the problem is there, not in what it does
     cued = own_clauses(text) if row.requires_own else text  # "Unlike X that cannot ...": X's limit
+    if row.key == "data":
+        cued = affirmed(text)  # "does not require ... collecting a dataset" names no data
     hits = len({m.group(0).lower() for m in row.cues.finditer(cued)})
     if row.strong is not None:
         hits += cfg.strong_hits * len({m.group(0).lower() for m in row.strong.finditer(text)})
@@ -233,6 +286,10 @@ def _row_score(row: Row, ev: Evidence, index: int, count: int, label: str, move:
         return cfg.uncued_weight * ev.score  # a word for data in a method sentence is no data row
     if row.key == "data" and names_benchmark(text):
         hits += cfg.strong_hits  # "gains ... on HumanEval and GSM8K" states the data without saying "benchmark"
+    if row.key == "data" and states_data_plainly(text):
+        # it plainly states the data, which is what the row asks: as strong as "on 8 datasets"
+        # ("Trained on AudioCaps ...", "fake news articles generated by GPT-NeoX" have no cue word)
+        hits = max(hits, cfg.strong_hits)
     if row.key == "approach" and label and not label.endswith("…") and label.lower() in text.lower():
         hits += 1
     if not hits:
@@ -309,7 +366,10 @@ def select_rows(
                 break
         if pick is None:
             for sc, e in ranked:
-                if sc >= floor + cfg.reuse_margin:
+                # a sentence that states the data fills the data row even when another row quotes it
+                # ("Trained on AudioCaps ..., AudioLDM achieves state-of-the-art ..." is also its result)
+                margin = 0.0 if row.key == "data" and states_data_plainly(e.sentence) else cfg.reuse_margin
+                if sc >= floor + margin:
                     pick = replace(e, score=round(sc, 4))
                     break
         if pick is None and row.key == "approach" and min_score is None:
@@ -341,7 +401,7 @@ def select_rows(
         # "three challenges: (1) Overhead." is quoted with the sentences holding items (2), (3).
         from rag.evidence.selector import list_items
 
-        more = list_items(pick, scored)
+        more = list_items(pick, scored) or (announced_items(pick, scored) if row.key == "approach" else [])
         used.update(e.start for e in more)
         out[row.key] = (*before, pick, *more)
     return {r.key: out[r.key] for r in rows}

@@ -10,6 +10,8 @@ table knows give sharper evidence than a free phrase does:
 * ``code``: the sentence that states the abstract's first URL (:func:`store.labels.find_code_url`),
   value the URL;
 * ``size``: the sentence that states a parameter count ("7B", "1.5 billion parameters"), value it;
+* ``hardware``: the paper's own sentence that names the devices it runs on ("a single 16GB GPU",
+  "a single node"), value them; the word "hardware" alone ("hardware efficiency") names none;
 * ``metric``: the result sentence that states a number, value the numbers it states;
 * ``data``: the sentence that says what the paper is evaluated on (:func:`_data_cell`);
 * ``problem``, ``approach``, ``results``, ``limitations``: the rows of :data:`rag.evidence.rows.ROWS`
@@ -29,8 +31,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from rag.evidence.roles import FIRST_PERSON
-from rag.evidence.rows import COUNT_NOUN, DATA_ITEMS, DATASET_NOUN, ROWS, introduces_dataset, select_rows
+from rag.evidence.roles import FIRST_PERSON, affirmed
+from rag.evidence.rows import COUNT_NOUN, DATA_ITEMS, DATASET_NOUN, ROWS, introduces_dataset, select_rows, states_data
 from rag.protocols import EvidenceSource, evidence_settings
 from rag.question.asks import read_ask
 from rag.question.columns import KINDS, TOPIC, column_kind, free_ask, read_columns
@@ -140,6 +142,14 @@ _SIZE = re.compile(
 """A model's size: a parameter count ("7B", "1.5 billion parameters", "12M-parameter", "1.2 trillion
 parameters", "8 billion activated parameters"); a number that counts items ("100 M jets", "10K
 dialogues") is a dataset's size, not a model's."""
+_DEVICE = re.compile(
+    rf"(?:\b(?:a|an|one|single|two|four|eight|sixteen|\d[\d,]*)\s+(?:[\w-]+\s+){{0,2}}?)?{_VOCABULARY['device'].source}",
+    re.I,
+)
+"""The devices a sentence says a method runs on, with the count and kind before them (at most two
+words: "a single 16GB GPU", "eight A100 GPUs", "a single node"); a sentence that counts them
+states what it runs on before one that only names them ("from the GPU, CPU, and disk")."""
+_COUNTED_DEVICE = re.compile(r"\b(?:a|an|one|single|two|four|eight|sixteen|\d[\d,]*)\s")
 _NUMBER_STATED = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*\s?(?:\\?%|×|x\b|\$\\times\$|\\times|-fold\b|points?\b)")
 
 
@@ -276,10 +286,38 @@ rephrasings): best sentence alone 0.875 / 0.802; 0.9: 0.917 / 0.823; 0.8: 0.917 
 0.7: 0.917 / 0.844 (0.75 quotes fewer second sentences for the same facts)."""
 
 
+def _own(paper: Paper, evidence: EvidenceSource, scored: Sequence[Evidence]) -> list[Evidence]:
+    """The sentences of ``scored`` (in order) that state ``paper``'s own work: not one of its
+    abstract's background or gap that does not speak in the first person
+    (:meth:`rag.protocols.EvidenceSource.moves`)."""
+    moves = evidence.moves(paper)
+    return [
+        e for e in scored
+        if moves.get(e.start, "unknown") not in ("background", "gap") or FIRST_PERSON.search(strip_markup(e.sentence))
+    ]
+
+
+def _hardware_cell(paper: Paper, evidence: EvidenceSource, col: Column) -> Cell:
+    """The paper's own sentence that names the devices it runs on (:data:`_DEVICE`), valued with
+    them: one that counts them ("a single 16GB GPU") before one that only names them ("from the GPU,
+    CPU, and disk"), each group by similarity to the column. A background sentence ("large models
+    need many GPUs") or a negated mention ("without GPUs", :func:`rag.evidence.roles.affirmed`)
+    states no hardware of the paper's; "hardware efficiency" names no device."""
+    ran = read_ask(f"{col.title}: GPUs, devices and nodes it runs on")
+    own = _own(paper, evidence, evidence.score(ran, paper))
+    said = [(e, _DEVICE.search(affirmed(strip_markup(e.sentence)))) for e in own]
+    named = [(e, m) for e, m in said if m is not None]
+    ranked = [e for e, m in sorted(named, key=lambda t: _COUNTED_DEVICE.match(t[1].group(0)) is None)]
+    return _pattern_cell(paper, evidence, col.ask, _DEVICE, ranked) if ranked else Cell()
+
+
 def _free_cell(paper: Paper, evidence: EvidenceSource, ask: Ask) -> Cell:
     """The sentence closest to what a free column asks (and a close second), in abstract order,
-    when the best reaches the evidence settings' ``aspect_floor`` (:class:`rag.settings.EvidenceSettings`)."""
-    scored = evidence.score(ask, paper)
+    when the best reaches the evidence settings' ``aspect_floor`` (:class:`rag.settings.EvidenceSettings`).
+    Only the paper's own sentences are quoted: one of the abstract's background or gap that does
+    not speak of the paper's own work ("existing methods cannot maintain accuracy and hardware
+    efficiency") holds the column's word, but states the field's, not the paper's."""
+    scored = _own(paper, evidence, evidence.score(ask, paper))
     if not scored or scored[0].score < evidence_settings(evidence).aspect_floor:
         return Cell()
     chosen = [e for e in scored[:2] if e.score >= FREE_SECOND * scored[0].score]
@@ -292,10 +330,13 @@ the five abstracts that name none ("Extensive experiments demonstrate ..."), 0.1
 
 def _data_cell(paper: Paper, evidence: EvidenceSource, title: str) -> Cell:
     """The sentence that says what the paper is evaluated on: similarity to the column plus the
-    data row's cues (0.15 each, at most two), its strong forms ("on 8 datasets", "experiments on";
-    0.3) and coined names of benchmarks other than the paper's own (0.2: ALFWorld, Flickr30k). A
+    data row's cues (0.15 each, at most two), a construction that states the data
+    (:func:`rag.evidence.rows.states_data`: "on 8 datasets", "experiments on", "fake news articles
+    generated by GPT-NeoX"; 0.3) and coined names of benchmarks other than the paper's own (0.2: ALFWorld, Flickr30k). A
     sentence of the abstract's background or gap that does not speak of the paper's own work ("The
-    rapid growth of modern training datasets ...") states the field's data, not the paper's: not quoted."""
+    rapid growth of modern training datasets ...") states the field's data, not the paper's: not quoted.
+    Cues and names count only in what the sentence affirms (:func:`rag.evidence.roles.affirmed`):
+    "does not require ... collecting a dataset" names no data."""
     row = next(r for r in ROWS if r.key == "data")
     own = {paper.label.lower(), *(a.lower() for a in paper.aliases)}
     moves = evidence.moves(paper)
@@ -304,9 +345,10 @@ def _data_cell(paper: Paper, evidence: EvidenceSource, title: str) -> Cell:
         text = strip_markup(e.sentence)
         if moves.get(e.start, "unknown") in ("background", "gap") and not FIRST_PERSON.search(text):
             continue
+        text = affirmed(text)
         cues = len({m.group(0).lower() for m in row.cues.finditer(text)})
         names = {n for n in named_entities(text) if n.lower() not in own and not any(n.lower() in o for o in own)}
-        sc = e.score + 0.15 * min(cues, 2) + (0.3 if row.strong and row.strong.search(text) else 0.0)
+        sc = e.score + 0.15 * min(cues, 2) + (0.3 if states_data(text) else 0.0)
         sc += 0.2 if names and cues else 0.0
         if best is None or sc > best[0]:
             best = (sc, e)
@@ -341,6 +383,8 @@ def _kind_cells(
             # parameters" is no size of ViT-22B)
             sized = read_ask(f"{col.title}: model parameters")
             out.append(_pattern_cell(paper, evidence, sized, _SIZE, _own_first(paper, evidence, sized)))
+        elif key == "hardware":
+            out.append(_hardware_cell(paper, evidence, col))
         elif key == "metric":
             row = select_rows(evidence, paper, [by_row["results"]], min_score=0.0)["results"]
             ranked = evidence.score(read_ask(f"{col.title} results"), paper)
@@ -348,7 +392,10 @@ def _kind_cells(
         elif key == "topic":
             out.append(Cell((reason,) if reason is not None else tuple(evidence.select(col.ask, paper, k=1))))
         elif key == "data":
-            out.append(_data_cell(paper, evidence, col.title))
+            # a sentence the data row takes (it states the data: "fake news articles generated by
+            # GPT-NeoX") fills the column when none is close to it: a comparison's row and a table's column agree
+            cell = _data_cell(paper, evidence, col.title)
+            out.append(cell if cell.stated else Cell(select_rows(evidence, paper, [by_row["data"]])["data"]))
         elif key in _ROW_KINDS:
             out.append(Cell(chosen.get(col.kind.row, ())))
         else:

@@ -29,7 +29,7 @@ def _keys(words: Iterable[str]) -> frozenset[str]:
 
 # Each kind's words are a class of vocabulary/columns.toml; the second name is the row whose cues score its sentences.
 _KIND_ROWS = (
-    ("name", ""), ("code", ""), ("size", ""), ("metric", "results"), ("data", "data"),
+    ("name", ""), ("code", ""), ("size", ""), ("hardware", ""), ("metric", "results"), ("data", "data"),
     ("limitations", "limitations"), ("problem", "problem"), ("results", "results"), ("approach", "approach"),
 )
 KINDS: tuple[ColumnKind, ...] = tuple(ColumnKind(k, _keys(_VOCABULARY[k].phrases), row) for k, row in _KIND_ROWS)

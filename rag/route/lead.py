@@ -821,7 +821,8 @@ def lead_line(
             (:func:`rag.evidence.rows.select_rows`); with it, a question about a named paper's data
             ("What data is ClimaX pretrained on?") is answered by that sentence, as the table would
             answer it, not by the sentence closest to its words ("... can then be fine-tuned ...").
-        role_row: The sentence a comparison table's row (by key: "problem") quotes for a source;
+        role_row: The sentence a comparison table's row (by key: "problem", "approach") quotes for a source
+            (a list that asks what its papers propose quotes their "approach" row);
             with it, a part of a question that asks the problem is answered by that sentence.
 
     Returns:
@@ -839,8 +840,18 @@ def lead_line(
         )
     if listing:
         lines = [about_head(len(sources), matched, at_least, scope)]
+        # "which papers do time series forecasting, and what do they propose?": the part that finds
+        # the papers asks no method, the question does; each paper is quoted with its approach row
+        proposal = (
+            role_row is not None and "method" in plan.ask.roles and bool(plan.aspects)
+            and "method" not in plan.aspects[0].roles
+        )
         for s in sources:
             ev = _best(s)
+            if proposal and role_row is not None and (row := role_row(s, "approach")) is not None:
+                ev = row
+                if all(e.start != row.start for e in s.evidence):
+                    s.evidence = sorted([*s.evidence, row], key=lambda e: e.start)
             body = _number_quotes(s) if plan.ask.amount else ""
             lines.append(f"- {_name(s)} — {body or quoted(ev.sentence, key_clause(ev.sentence))}")
         return "\n".join(lines)

@@ -1318,6 +1318,9 @@ def test_a_side_that_describes_its_paper_with_words_before_the_noun_is_no_aspect
         ("Which papers release code?", ""),  # only about code: every paper that links its code
         ("Which papers use GitHub Copilot for code generation?", ""),  # no code made available asked
         ("Which papers on speech synthesis are evaluated on public benchmarks?", ""),
+        # "links" as a verb asks no link: a dev rephrasing read as a code condition and refused
+        ("Is there a neural approach to satisfiability that links clauses and their literals with hyperedges?", ""),
+        ("which papers on graph transformers link a repository?", "graph transformers"),
     ],
 )
 def test_a_list_of_papers_on_a_topic_that_release_code_keeps_the_topic_apart_from_the_condition(question, rest):

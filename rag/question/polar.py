@@ -10,7 +10,8 @@ from rag.text import content_terms
 from rag.vocabulary import beside
 
 __all__ = [
-    "available_in_shorthand", "polar", "polar_absent", "polar_available", "polar_compares", "polar_terms", "reported",
+    "available_in_shorthand", "names_code", "polar", "polar_absent", "polar_available", "polar_compares", "polar_terms",
+    "reported",
 ]
 
 _VOCABULARY = beside(__file__, "polar")
@@ -108,6 +109,12 @@ def polar_available(aspect: str) -> str:
     if not (_AVAILABILITY.search(aspect) or (words and words[-1] in _AVAILABILITY_FINAL)):
         return ""
     return _artifact(words)
+
+
+def names_code(text: str) -> bool:
+    """Whether ``text`` names code or a host of code ("a GitHub link", "their code", "the
+    repository"; classes ``available_code``, ``code_host``): "links clauses and literals" does not."""
+    return any(w.lower() in _AVAILABLE_CODE or w.lower() in _CODE_HOSTS for w in WORD.findall(text))
 
 
 def _artifact(words: list[str], code_first: bool = False) -> str:

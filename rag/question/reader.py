@@ -94,6 +94,7 @@ from rag.question.plan import (
 )
 from rag.question.polar import (
     available_in_shorthand,
+    names_code,
     polar,
     polar_absent,
     polar_available,
@@ -353,8 +354,8 @@ def link_rest(query: str, topic: str) -> str:
     (:func:`rag.question.polar.polar_available`) or name the link ("with a GitHub link")."""
     if not topic or not _asks_link(query) or _about_links(topic):
         return ""
-    if polar_available(topic) != "code" and not names_link(query):
-        return ""
+    if polar_available(topic) != "code" and not (names_link(query) and names_code(topic)):
+        return ""  # "a neural approach ... that links clauses and their literals": no code asked
     return " ".join(_link_rest_terms(topic))
 
 
@@ -834,7 +835,7 @@ class Reader:
         alternatives = facets(t_topic)
         known = self._known_names(t_topic, alternatives)
         searched = _artifact_kin(t_topic, artifact) if t_topic else query
-        linked = "" if artifact or number == "one" else link_rest(query, t_topic)
+        linked = "" if artifact or number == "one" or distinct else link_rest(query, t_topic)
         if linked:  # "papers on federated learning that release code": the papers on it with a link
             searched = f"{linked} code github"
         # an acronym of several senses is indexed under its long form only where an abstract defines

@@ -110,7 +110,7 @@ from rag.question.roles import (
     question_roles,
     required_role,
 )
-from rag.question.slots import ENTITY, GUESSED_SIZE, age_slot, read_slot, size_compared
+from rag.question.slots import ENTITY, GUESSED_SIZE, INSTANCE, age_slot, read_slot, size_compared
 from rag.question.table import asks_table, column_phrases, split_table
 from rag.text import (
     CODE_COMPOUND,
@@ -282,6 +282,9 @@ def _refs(query: str, catalogue: Catalogue | None, names: NameReader | None) -> 
 # A word boundary after every row, as before: "vs." is cut only before a word character.
 _ASPECT_DROP = re.compile(rf"{_V['aspect_drop']}\b", re.I)
 _GENERIC = _VOCABULARY["aspect_generic"].words
+_CLARIFICATION = re.compile(rf"{_V['clarification']}\b[^.?!;,]*", re.I)
+"""A clarification inside a question, up to the next punctuation ("I mean the proactive one"):
+it says which paper is meant (its description is a reference), nothing asked of it."""
 
 
 SHORT_ASPECT_WORDS = 6
@@ -300,7 +303,7 @@ def _aspect(query: str, refs: list[PaperRef], names: list[str], verdict: bool = 
     said = set(names) | {r.text for r in refs if r.kind in ("id", "number", "ordinal", "plural", "description")}
     for name in sorted(said, key=len, reverse=True):
         out = re.sub(rf"(?<![\w-]){re.escape(name)}(?:['’]s)?(?![\w-])", " ", out, flags=re.I)
-    out = without_paper_description(out)
+    out = without_paper_description(_CLARIFICATION.sub(" ", out))
     out = _ASPECT_DROP.sub(" ", out)
     if verdict:
         out = without_verdict(out)
@@ -1143,7 +1146,7 @@ class Reader:
         # "what's the fourth one's size?" asks the size: the place in the list is no word of the ask
         ask = read_ask(_without_placed(query, placed).strip() if placed else query, number=number, roles=roles,
                        summary=summary, names=tuple(r.text for r in refs if r.kind in ("name", "id")))
-        if available and ask.slot is not None and ask.slot.form == ENTITY:
+        if available and ask.slot is not None and ask.slot.form in (ENTITY, INSTANCE):
             ask = replace(ask, slot=None)  # "DANCE repo?": whether its code is available, not a word to find
         if not aspect and names and _IDENTITY.match(query):
             # "What is HyperTrack?": the sentence that says what it is ("we introduce HyperTrack, a

@@ -32,8 +32,8 @@ from rag.evidence.roles import names_benchmark
 from rag.evidence.rows import DATA_ITEMS, states_data
 from rag.lexicon import joined_form, same_keys, states_phrase, term_key
 from rag.protocols import EvidenceSource
-from rag.question.slots import CONTENTS, DATA, DATA_SIZE, HARDWARE, MODELS, OBJECT, SIZE
-from rag.route.lead import MIN_CLAUSE_WORDS, _capped, _keys_at, clause_spans, states_amount, term_span
+from rag.question.slots import CONTENTS, DATA, DATA_SIZE, HARDWARE, INSTANCE, MODELS, OBJECT, SIZE
+from rag.route.lead import MIN_CLAUSE_WORDS, _capped, _keys_at, clause_spans, key_clause, states_amount, term_span
 from rag.types import Ask, Evidence, Slot
 from rag.vocabulary import beside
 from store.papers import Paper
@@ -432,6 +432,11 @@ def stating_sentence(evidence: EvidenceSource, ask: Ask, paper: Paper) -> tuple[
     with a figure; then the most of the slot (:func:`slot_strength`; for "the largest model", the
     greatest size stated); the better scored among equals. A measure stated without an amount
     ("substantially faster") is taken, in the paper's own work, only when no sentence states it with one.
+    A thing abstracts name by its instances (:data:`rag.question.slots.INSTANCE`: "what encoder",
+    "which languages") is taken from the paper's own work only: the clause that writes its noun,
+    else the key clause of the own-work sentence that answers the question best (an instance of it:
+    "... voice cloning capability for Lao"); its background or gap ("existing methods, which rely on
+    shallow encoders") never answers it.
 
     Args:
         evidence: The sentence scorer (its spans are exact: ``abstract[start:end] == sentence``).
@@ -447,7 +452,10 @@ def stating_sentence(evidence: EvidenceSource, ask: Ask, paper: Paper) -> tuple[
     moves = evidence.moves(paper)
     scored = evidence.score(ask, paper)
     best: tuple[tuple[bool, bool, float, float], Evidence, tuple[int, int, bool]] | None = None
+    instance = slot.form == INSTANCE
     for e in scored:
+        if instance and moves.get(e.start) in ("background", "gap"):
+            continue  # "existing methods, which rely on shallow encoders": not the paper's encoder
         span = slot_span(slot, e.sentence)
         if span is None:
             continue
@@ -462,6 +470,11 @@ def stating_sentence(evidence: EvidenceSource, ask: Ask, paper: Paper) -> tuple[
             best = (key, e, span)
     if best is not None:
         return best[1], best[2]
+    if instance:
+        # no own-work clause writes the noun: the own-work sentence that answers the question best
+        # names an instance of it ("which languages?": "... voice cloning capability for Lao")
+        own = next((e for e in scored if moves.get(e.start) not in ("background", "gap")), None)
+        return (own, key_clause(own.sentence)) if own is not None else None
     # a measure stated without an amount ("substantially faster", "substantial throughput ...
     # benefits"): its clause in the paper's own work, not another measure's figure
     for e in scored:

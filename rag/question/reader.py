@@ -1085,8 +1085,11 @@ class Reader:
         # "which datasets did they use?", "which benchmarks do they evaluate on?": "they" are the
         # papers discussed and "which" asks what they use, not for papers (as "which papers release
         # their code?" does, whose "their" is the papers asked for)
+        # so does a description of one paper: "which languages does the low-resource speech
+        # synthesis paper support?" asks the languages of that paper, not for papers
         names_papers = names_papers or (
-            any(r.kind == "plural" and not r.count for r in refs) and not asks_for_paper(query)
+            any((r.kind == "plural" and not r.count) or r.kind == "description" for r in refs)
+            and not asks_for_paper(query)
         )
         # "which paper studies ride-hailing, and how many parameters does its model have?": the
         # first part asks for the paper, the others ask of it ("its": the paper asked for); the
@@ -1134,6 +1137,10 @@ class Reader:
             # the words of the detail ("big is the model of")
             topic_text, number = split_frame(described[0].text)[0], "one"
         topic = self.topic(topic_text, number=number, query=query, distinct=bool(distinct))
+        if described and not distinct and number != "many":
+            # "What languages does the low-resource speech synthesis paper support?": the paper
+            # answered should state the description's every part (speech synthesis, not recognition)
+            topic = replace(topic, described=split_frame(described[0].text)[0])
         detail = None
         if kind:
             phrase = DETAIL_PATTERNS[kind].search(unnamed)

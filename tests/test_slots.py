@@ -1223,3 +1223,29 @@ def test_a_time_narrowed_by_other_words_is_not_stated_by_the_head_alone():
     trained = make_paper("tr", "We present TrainFast, an optimizer. TrainFast cuts the training time to 5.35 hours.")
     seams = Seams([*PAPERS, trained])
     assert seams.policy.slot(seams.plan("What is the training time of TrainFast?").ask, [seams.catalogue["tr"]]) == ""
+
+
+@pytest.mark.parametrize(
+    ("sentence", "noun", "quoted"),
+    [
+        # the clause that writes the noun, with the clause that names its instances
+        ("We compare against strong optimizers, such as Adam and Lion, on language modeling.", "optimizers",
+         "We compare against strong optimizers, such as Adam and Lion"),
+        ("Along with the corpus we release ToolBox, a toolkit for evaluating agents.", "toolkit",
+         "Along with the corpus we release ToolBox, a toolkit for evaluating agents"),
+        # no clause of instances beside it: the clause alone
+        ("Our encoder is a graph transformer, and it is trained end to end.", "encoder",
+         "Our encoder is a graph transformer"),
+    ],
+)
+def test_a_thing_named_by_instances_is_quoted_with_the_clause_that_names_them(sentence, noun, quoted):
+    # "Which commercial systems does DGSA beat?" quoted "Our approach outperforms strong commercial
+    # systems" without "including ElevenLabs and Gemini Pro"
+    from rag.question.slots import INSTANCE
+    from rag.route.slot import _with_instances, slot_span
+    from rag.types import Slot
+
+    span = slot_span(Slot(noun, (noun,), form=INSTANCE), sentence)
+    assert span is not None
+    start, end, _ = _with_instances(sentence, span)
+    assert sentence[start:end] == quoted

@@ -235,6 +235,33 @@ def _contents_span(sentence: str) -> tuple[int, int, bool] | None:
     return None
 
 
+_INSTANCE_LEAD = _VOCABULARY["instance_lead"]
+_APPOSITION_START = _VOCABULARY["apposition_start"]
+
+
+def _opens(cls_match: re.Match[str] | None) -> bool:
+    """Whether a word class matched at the start of the text searched."""
+    return cls_match is not None and cls_match.start() == 0
+
+
+def _with_instances(sentence: str, span: tuple[int, int, bool]) -> tuple[int, int, bool]:
+    """The clauses of ``span`` that write a noun named by its instances, with the clause beside
+    them that names the instances: the next one when it opens with a word of examples (vocabulary
+    ``instance_lead``: "strong commercial systems, including ElevenLabs and Gemini Pro"), the one
+    before when the noun's clause stands beside a name (``apposition_start``: "along with
+    GUIEvalKit, an open-source toolkit ..."); capped as :func:`rag.route.lead.key_clause` is."""
+    spans = clause_spans(sentence)
+    first = next((k for k, (a, b) in enumerate(spans) if a <= span[0] < b), None)
+    last = next((k for k, (a, b) in enumerate(spans) if a < span[1] <= b), None)
+    if first is None or last is None:
+        return span
+    if last + 1 < len(spans) and _opens(_INSTANCE_LEAD.search(sentence[spans[last + 1][0] : spans[last + 1][1]])):
+        last += 1
+    if first > 0 and _opens(_APPOSITION_START.search(sentence[spans[first][0] : spans[first][1]])):
+        first -= 1
+    return _capped(sentence, spans[first][0], spans[last][1], spans)
+
+
 def unquantified_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None:
     """The clauses of ``sentence`` that state an asked measure without an amount ("what speedups
     does it get?": "substantially faster than several competing methods", "translate into
@@ -469,7 +496,7 @@ def stating_sentence(evidence: EvidenceSource, ask: Ask, paper: Paper) -> tuple[
         if best is None or key > best[0]:
             best = (key, e, span)
     if best is not None:
-        return best[1], best[2]
+        return best[1], _with_instances(best[1].sentence, best[2]) if instance else best[2]
     if instance:
         # no own-work clause writes the noun: the own-work sentence that answers the question best
         # names an instance of it ("which languages?": "... voice cloning capability for Lao")

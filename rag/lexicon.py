@@ -196,6 +196,18 @@ def glossary_forms(phrase: str) -> tuple[str, ...]:
 
 
 @functools.cache
+def long_forms(short: str) -> tuple[str, ...]:
+    """The glossary's long forms (``same`` rows, :func:`load_glossary`) of an abbreviation of more
+    than one word: "RL" (any case, plural or not: "rl", "LLMs") -> ("reinforcement learning",);
+    ``()`` for a word the glossary abbreviates nothing by ("learning", "encoder")."""
+    wanted = {short.lower(), short.lower().removesuffix("s")}
+    return tuple(dict.fromkeys(
+        long for rel, term, long in _glossary_rows()
+        if rel == "same" and term.lower() in wanted and _is_abbreviation(term) and len(long.split()) > 1
+    ))
+
+
+@functools.cache
 def glossary_instances(phrase: str) -> tuple[str, ...]:
     """The glossary's instances (``isa`` rows, :func:`load_glossary`) of what ``phrase`` names:
     "medical imaging" -> ("brain-imaging", "brain imaging", "MRI", "CT scans", "X-ray", "radiology").

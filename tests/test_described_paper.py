@@ -99,3 +99,39 @@ def test_a_named_paper_is_not_quoted_whole_for_one_detail(family):
     assert [c.paper_id for c in ans.citations] == ["smooth"], ans.text
     assert any("12%" in s for s in quoted(ans, "smooth"))
     assert len(quoted(ans, "smooth")) < len(FAMILY["smooth"].split(". "))
+
+
+SPEECH_IDS = ("icml-3c7e22c6fc18", "icml-0b124d2f9b81", "icml-1130e1b3b03b", "icml-8d3951d92864")
+"""Master-ASR (low-resource multilingual speech recognition), YourTTS (zero-shot multi-speaker
+TTS), A3T (speech editing and synthesis pretraining), end-to-end speech-to-text translation: the
+library's papers nearest "low-resource speech synthesis", beside the seed papers (DGSA)."""
+
+
+@pytest.fixture(scope="module")
+def speech(tmp_path_factory, embedder):
+    import gzip
+    import json
+
+    from conftest import ROOT, pipeline_over
+
+    home = tmp_path_factory.mktemp("speech_home")
+    with gzip.open(ROOT / "benchmarks" / "corpus" / "icml_2022_2023.jsonl.gz", "rt", encoding="utf-8") as f:
+        rows = [r for line in f if (r := json.loads(line))["id"] in SPEECH_IDS]
+    src = home / "speech.jsonl"
+    src.write_text("\n".join(json.dumps(r) for r in rows))
+    return pipeline_over(home, [ROOT / "data", src], embedder)
+
+
+@pytest.mark.parametrize(
+    ("question", "paper"),
+    [
+        # every part of the description must be stated: "synthesis" by the synthesis paper, though the
+        # recognition paper says more about low-resource languages ("What languages does the low-resource
+        # speech synthesis paper support?" answered Master-ASR in the library)
+        ("Which languages does the low-resource speech synthesis paper support?", "004_7c6cb99d3d3a622c#3"),
+        ("what languages does the low-resource speech recognition work handle?", "icml-3c7e22c6fc18"),
+    ],
+)
+def test_a_described_paper_states_every_part_of_its_description(speech, question, paper):
+    ans = speech.ask(question)
+    assert not ans.refused and [c.paper_id for c in ans.citations][:1] == [paper], ans.text

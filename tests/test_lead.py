@@ -115,6 +115,29 @@ def test_term_span_finds_every_term_by_lemma_and_flags_a_negation():
 
 
 @pytest.mark.parametrize(
+    ("sentence", "terms", "found"),
+    [
+        # an acronym asked is stated where the sentence writes it out: its long form (glossary) ...
+        ("Agents are then tuned with deep reinforcement learning.", ["drl"], True),
+        ("We fine-tune large language models on code.", ["llms", "code"], True),
+        ("The student follows a chain of thought written by the teacher.", ["cot", "teacher"], True),
+        # ... or its leading words as a compound ("reinforcement-based" for RL, reinforcement learning)
+        ("We train the policy with a reinforcement-driven curriculum.", ["rl", "curriculum"], True),
+        ("The planner is reinforcement-based.", ["rl-based", "planner"], True),
+        ("a reinforcement learning-based planner", ["rl-based", "planner"], True),
+        # not by a leading word alone, nor by a compound of another sense
+        ("We learn a reinforcement signal.", ["rl"], False),
+        ("We build a large-scale dataset of code.", ["llm", "code"], False),
+        ("The planner is curriculum-based.", ["rl-based", "planner"], False),
+    ],
+)
+def test_an_acronym_is_stated_by_its_long_form_or_its_leading_words_as_a_compound(sentence, terms, found):
+    # "Does HyperTrack find that RL finetuning beats supervised finetuning?" was answered "no
+    # sentence mentions rl" beside "reinforcement-based finetuning consistently outperforms ..."
+    assert (term_span(sentence, terms) is not None) == found
+
+
+@pytest.mark.parametrize(
     ("sentence", "terms", "negated"),
     [
         # an "X-free" word negates X, not the word after it, and states itself
@@ -230,6 +253,10 @@ def cat() -> Catalogue:
         ("Does APM build on the Flickr30k architecture?", ("flickr30k",)),
         ("does DANCE come with text-attributed graphs", ("text-attributed", "graphs")),
         ("Is APM based on the Flickr30k algorithm?", ("flickr30k",)),
+        # a clarification says which paper is meant; its words are none a sentence must state
+        ("Does DANCE use LLM surrogates? I mean the graph one", ("llm", "surrogates")),
+        ("does APM, I meant the distillation paper, use Flickr30k?", ("flickr30k",)),
+        ("Is APM evaluated on Flickr30k? I'm referring to the multimodal one", ("flickr30k",)),
     ],
 )
 def test_yes_no_questions_about_a_paper(cat, question, terms):
@@ -459,6 +486,48 @@ def test_yes_no_lead_says_yes_only_when_a_sentence_states_it(components, questio
         assert any(quote in strip_markup(e.sentence) for c in ans.citations for e in c.evidence)  # quoted below too
     else:
         assert ans.lead.startswith("The abstract of ") and "does not state this" in ans.lead
+
+
+@pytest.mark.parametrize(
+    ("question", "stated"),
+    [
+        # the abstracts write the acronym out, and never as the acronym
+        ("Is RSAgent trained with RL?", "agentic reinforcement learning"),
+        ("was CogRouter trained with SFT", "Supervised Fine-tuning"),
+        ("Is MCLP employed as an RL reward?", "reinforcement learning reward"),
+        ("Does HyperTrack compare RL finetuning with supervised finetuning?", "reinforcement-based finetuning"),
+        ("Does HyperTrack find RL-based finetuning better than supervised finetuning?", "reinforcement-based"),
+    ],
+)
+def test_a_yes_no_question_with_an_acronym_is_answered_where_the_abstract_writes_it_out(components, question, stated):
+    ans = ask(components, question)
+    quote = _QUOTE.search(ans.lead)
+    assert not ans.refused and quote is not None and stated in quote.group(1), ans.lead
+    assert "does not state" not in ans.lead
+
+
+def test_a_term_written_out_is_not_said_missing_when_the_others_are_elsewhere(components):
+    # "Does MCLP serve as an RL reward?": "serves" and "reinforcement learning reward" stand in two
+    # sentences; it said "no sentence mentions rl"
+    ans = ask(components, "Does MCLP serve as an RL reward?")
+    assert "mentions rl" not in ans.lead and "together" in ans.lead, ans.lead
+
+
+@pytest.mark.parametrize(
+    ("question", "stated", "background"),
+    [
+        # a noun the abstracts name by an instance: the own-work clause that writes it, never the
+        # background's or gap's ("existing methods, which rely on shallow encoders")
+        ("Which encoder does RAST-MoE rely on?", "Mixture-of-Experts encoder", "shallow encoders"),
+        ("what languages is DGSA built for?", "complex languages", "remains fundamentally limited"),
+        # no own-work clause writes it: the own-work sentence closest to the question (an instance)
+        ("Which optimizer is FOAM compared against?", "standard Shampoo", "practitioners typically rely"),
+        ("Which simulator is the LLM serving router run in?", "Vidur simulator", "Unlike widely used"),
+    ],
+)
+def test_a_thing_named_by_instances_is_quoted_from_the_papers_own_work(components, question, stated, background):
+    ans = ask(components, question)
+    assert not ans.refused and stated in ans.lead and background not in ans.lead, ans.lead
 
 
 @pytest.mark.parametrize(

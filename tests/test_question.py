@@ -122,6 +122,22 @@ def test_a_verb_after_which_in_a_question_naming_papers_is_no_plural_head(cat):
 
 
 @pytest.mark.parametrize(
+    ("question", "described"),
+    [
+        ("Which languages does the low-resource speech synthesis paper support?", "low-resource speech synthesis"),
+        ("what benchmarks does the graph condensation work report?", "graph condensation"),
+        ("which baselines does the dataset distillation paper beat", "dataset distillation"),
+    ],
+)
+def test_a_description_of_one_paper_asks_of_that_paper_and_keeps_its_parts(cat, question, described):
+    # "Which languages does the low-resource speech synthesis paper support?" listed four papers,
+    # and in the library answered Master-ASR (speech recognition): the description names one paper,
+    # whose every part the paper answered states (rag.route.answer.AnswerPipeline.found)
+    plan = read_question(question, cat)
+    assert plan.number != "many" and plan.topic.described == described
+
+
+@pytest.mark.parametrize(
     ("question", "topic"),
     [
         ("papers whose main focus is speech synthesis", "speech synthesis"),

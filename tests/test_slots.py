@@ -1010,10 +1010,44 @@ def test_a_thing_asked_by_its_noun_is_a_slot(question, names, name, shorthand):
 
 
 @pytest.mark.parametrize(
+    ("question", "names", "name"),
+    [
+        ("What optimizer does FOAM use?", ["FOAM"], "optimizer"),  # named by an instance ("Adam")
+        ("Which metric does SENDAI report?", ["SENDAI"], "metric"),
+        ("which encoders does the ride-hailing paper rely on", [], "encoders"),
+        ("What languages does the low-resource TTS work cover?", ["TTS"], "languages"),
+        ("What kind of activation functions are considered?", [], "activation functions"),
+    ],
+)
+def test_a_noun_named_by_instances_asks_a_clause_to_quote_not_a_word_to_find(question, names, name):
+    # "What encoder does RAST-MoE use?" asked no slot, and the lead quoted the background's
+    # "existing methods, which rely on shallow encoders"; the slot chooses the own-work clause
+    # (rag.route.slot.stating_sentence) and is never refused (rag.route.refusal.RefusalPolicy.slot)
+    from rag.question.slots import INSTANCE, entity_slot
+
+    slot = entity_slot(question, names)
+    assert slot is not None and slot.form == INSTANCE and slot.name == name and not slot.amount
+
+
+@pytest.mark.parametrize(
+    ("question", "form"),
+    [
+        ("Which optimizer does FOAM speed up?", "instance"),  # a role's cue ("speed up") keeps the thing asked
+        ("Which activation functions does the paper on provably efficient bandits consider?", "instance"),
+        ("Which random seed does the efficient routing paper fix?", None),  # refusable: no role asked
+        ("What method does DANCE propose?", None),  # a method: the paper's approach sentence
+    ],
+)
+def test_a_role_cue_elsewhere_keeps_a_noun_named_by_instances(question, form):
+    from rag.question.asks import read_ask
+
+    slot = read_ask(question).slot
+    assert (slot.form if slot is not None else None) == form, slot
+
+
+@pytest.mark.parametrize(
     ("question", "names", "shorthand"),
     [
-        ("What optimizer does FOAM use?", ["FOAM"], False),  # named by an instance ("Adam")
-        ("Which metric does SENDAI report?", ["SENDAI"], False),
         ("What problem does DANCE solve?", ["DANCE"], False),  # an aspect: the sentence of that role
         ("Which is better, DANCE or APM?", ["DANCE", "APM"], False),  # no thing asked
         ("Which two quantities does FOAM control dynamically?", ["FOAM"], False),  # instances to name
@@ -1195,3 +1229,29 @@ def test_a_time_narrowed_by_other_words_is_not_stated_by_the_head_alone():
     trained = make_paper("tr", "We present TrainFast, an optimizer. TrainFast cuts the training time to 5.35 hours.")
     seams = Seams([*PAPERS, trained])
     assert seams.policy.slot(seams.plan("What is the training time of TrainFast?").ask, [seams.catalogue["tr"]]) == ""
+
+
+@pytest.mark.parametrize(
+    ("sentence", "noun", "quoted"),
+    [
+        # the clause that writes the noun, with the clause that names its instances
+        ("We compare against strong optimizers, such as Adam and Lion, on language modeling.", "optimizers",
+         "We compare against strong optimizers, such as Adam and Lion"),
+        ("Along with the corpus we release ToolBox, a toolkit for evaluating agents.", "toolkit",
+         "Along with the corpus we release ToolBox, a toolkit for evaluating agents"),
+        # no clause of instances beside it: the clause alone
+        ("Our encoder is a graph transformer, and it is trained end to end.", "encoder",
+         "Our encoder is a graph transformer"),
+    ],
+)
+def test_a_thing_named_by_instances_is_quoted_with_the_clause_that_names_them(sentence, noun, quoted):
+    # "Which commercial systems does DGSA beat?" quoted "Our approach outperforms strong commercial
+    # systems" without "including ElevenLabs and Gemini Pro"
+    from rag.question.slots import INSTANCE
+    from rag.route.slot import _with_instances, slot_span
+    from rag.types import Slot
+
+    span = slot_span(Slot(noun, (noun,), form=INSTANCE), sentence)
+    assert span is not None
+    start, end, _ = _with_instances(sentence, span)
+    assert sentence[start:end] == quoted

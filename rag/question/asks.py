@@ -20,6 +20,7 @@ from rag.question.phrasing import MEASURE_NOUNS, Number, asks_in_shorthand, asks
 from rag.question.plan import Ask
 from rag.question.roles import is_summary, question_roles
 from rag.question.slots import (
+    INSTANCE,
     age_slot,
     contents_slot,
     data_slot,
@@ -133,9 +134,15 @@ def read_ask(
         slot = contents_slot(text) or data_slot(text)
     elif number != "many" and not parts:
         slot = object_slot(text, entities)
-        if slot is None and not (asked_roles or summary_asked or link or definition):
+        if slot is None and not (summary_asked or link or definition):
             # "what tokenizer does ME-DLM use?", "SoT-26K train/test split?": a thing asked by its noun
-            slot = entity_slot(text, measures_apart, shorthand=bool(shorthand_words(text, measures_apart)))
+            thing = entity_slot(text, measures_apart, shorthand=bool(shorthand_words(text, measures_apart)))
+            # a role's cue elsewhere in the question ("which optimizer does FOAM speed up?", "the
+            # paper on provably efficient bandits") keeps a thing named by its instances, which only
+            # chooses the clause to quote; a thing whose absence is refused needs no role asked, and
+            # a method asked is answered by the paper's approach sentence
+            if thing is not None and (not asked_roles or (thing.form == INSTANCE and "method" not in asked_roles)):
+                slot = thing
     else:
         slot = None
     return Ask(

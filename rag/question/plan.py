@@ -189,6 +189,10 @@ class Topic:
             list gives state each in either form (:func:`rag.acronyms.states_named`).
         ask: The topic read as what to quote from each paper found (:class:`Ask`).
         search: What retrieval searches for the topic.
+        described: The description of the one paper a question asks something of, its frame
+            removed ("What languages does the low-resource speech synthesis paper support?" ->
+            "low-resource speech synthesis"): the paper answered states every part of it when a
+            probable one does (:meth:`rag.route.answer.AnswerPipeline.found`); ``""`` for none.
     """
 
     text: str
@@ -211,6 +215,7 @@ class Topic:
     known_names: tuple[NamedForms, ...] = ()
     ask: Ask = field(default_factory=lambda: Ask(""))
     search: SearchQuery = field(default_factory=lambda: SearchQuery(""))
+    described: str = ""
 
 
 @dataclass(frozen=True)

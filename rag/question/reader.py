@@ -111,7 +111,7 @@ from rag.question.roles import (
     question_roles,
     required_role,
 )
-from rag.question.slots import ENTITY, GUESSED_SIZE, age_slot, read_slot, size_compared
+from rag.question.slots import ENTITY, GUESSED_SIZE, INSTANCE, age_slot, read_slot, size_compared
 from rag.question.table import asks_table, column_phrases, split_table
 from rag.text import (
     CODE_COMPOUND,
@@ -283,6 +283,9 @@ def _refs(query: str, catalogue: Catalogue | None, names: NameReader | None) -> 
 # A word boundary after every row, as before: "vs." is cut only before a word character.
 _ASPECT_DROP = re.compile(rf"{_V['aspect_drop']}\b", re.I)
 _GENERIC = _VOCABULARY["aspect_generic"].words
+_CLARIFICATION = re.compile(rf"{_V['clarification']}\b[^.?!;,]*", re.I)
+"""A clarification inside a question, up to the next punctuation ("I mean the proactive one"):
+it says which paper is meant (its description is a reference), nothing asked of it."""
 
 
 SHORT_ASPECT_WORDS = 6
@@ -301,7 +304,7 @@ def _aspect(query: str, refs: list[PaperRef], names: list[str], verdict: bool = 
     said = set(names) | {r.text for r in refs if r.kind in ("id", "number", "ordinal", "plural", "description")}
     for name in sorted(said, key=len, reverse=True):
         out = re.sub(rf"(?<![\w-]){re.escape(name)}(?:['’]s)?(?![\w-])", " ", out, flags=re.I)
-    out = without_paper_description(out)
+    out = without_paper_description(_CLARIFICATION.sub(" ", out))
     out = _ASPECT_DROP.sub(" ", out)
     if verdict:
         out = without_verdict(out)
@@ -1147,8 +1150,11 @@ class Reader:
         # "which datasets did they use?", "which benchmarks do they evaluate on?": "they" are the
         # papers discussed and "which" asks what they use, not for papers (as "which papers release
         # their code?" does, whose "their" is the papers asked for)
+        # so does a description of one paper: "which languages does the low-resource speech
+        # synthesis paper support?" asks the languages of that paper, not for papers
         names_papers = names_papers or (
-            any(r.kind == "plural" and not r.count for r in refs) and not asks_for_paper(query)
+            any((r.kind == "plural" and not r.count) or r.kind == "description" for r in refs)
+            and not asks_for_paper(query)
         )
         # "which paper studies ride-hailing, and how many parameters does its model have?": the
         # first part asks for the paper, the others ask of it ("its": the paper asked for); the
@@ -1196,6 +1202,10 @@ class Reader:
             # the words of the detail ("big is the model of")
             topic_text, number = split_frame(described[0].text)[0], "one"
         topic = self.topic(topic_text, number=number, query=query, distinct=bool(distinct))
+        if described and not distinct and number != "many":
+            # "What languages does the low-resource speech synthesis paper support?": the paper
+            # answered should state the description's every part (speech synthesis, not recognition)
+            topic = replace(topic, described=split_frame(described[0].text)[0])
         detail = None
         if kind:
             phrase = DETAIL_PATTERNS[kind].search(unnamed)
@@ -1208,7 +1218,7 @@ class Reader:
         # "what's the fourth one's size?" asks the size: the place in the list is no word of the ask
         ask = read_ask(_without_placed(query, placed).strip() if placed else query, number=number, roles=roles,
                        summary=summary, names=tuple(r.text for r in refs if r.kind in ("name", "id")))
-        if available and ask.slot is not None and ask.slot.form == ENTITY:
+        if available and ask.slot is not None and ask.slot.form in (ENTITY, INSTANCE):
             ask = replace(ask, slot=None)  # "DANCE repo?": whether its code is available, not a word to find
         if not aspect and names and _IDENTITY.match(query):
             # "What is HyperTrack?": the sentence that says what it is ("we introduce HyperTrack, a

@@ -24,8 +24,8 @@ from rag.types import Slot
 from rag.vocabulary import beside
 
 __all__ = [
-    "CONTENTS", "DATA", "ENTITY", "GUESSED_SIZE", "HARDWARE", "MODELS", "OBJECT", "SIZE", "YEAR", "age_slot",
-    "contents_slot", "data_slot", "detail_slot", "entity_slot", "measure_slot", "object_slot", "read_slot",
+    "CONTENTS", "DATA", "ENTITY", "GUESSED_SIZE", "HARDWARE", "INSTANCE", "MODELS", "OBJECT", "SIZE", "YEAR",
+    "age_slot", "contents_slot", "data_slot", "detail_slot", "entity_slot", "measure_slot", "object_slot", "read_slot",
     "size_compared",
 ]
 
@@ -91,8 +91,18 @@ ME-DLM use?", "which random seed?", "SoT-26K train/test split?"): stated, as a m
 clause that writes the noun phrase's head as a word of its own (:func:`rag.route.slot.slot_span`);
 a paper none of whose sentences does is answered "does not state <phrase>". Nouns an abstract
 names by their instances ("which optimizer": "Adam"; "what metric": "SSIM"; vocabulary
-``named_by_instance``) and nouns of an aspect answered by a sentence's role ("what problem",
-vocabulary ``aspect_noun``) ask no such slot: no missing word shows they are not stated."""
+``named_by_instance``) ask a slot of form :data:`INSTANCE` instead, and nouns of an aspect answered
+by a sentence's role ("what problem", vocabulary ``aspect_noun``) ask none: no missing word shows
+they are not stated."""
+INSTANCE = "instance"
+"""The form of a slot asking a thing by a noun abstracts name by its instances ("what encoder does
+RAST-MoE use?", "which languages does DGSA support?", "which activation functions?"; vocabulary
+``named_by_instance``): stated, in the paper's own work, by the clause that writes the noun ("equips
+RL agents with a self-attention Mixture-of-Experts encoder"), else by the own-work clause closest to
+the question (an instance: "enables the first zero-shot voice cloning capability for Lao"), never by
+its background or gap ("existing methods, which rely on shallow encoders"). Like :data:`OBJECT`, it
+only chooses the clause the lead quotes and is never declared missing
+(:func:`rag.route.slot.stating_sentence`)."""
 _ENTITY_OPENER = _VOCABULARY["entity_opener"]
 _BY_INSTANCE = _VOCABULARY["named_by_instance"].words
 _ASPECT_NOUN = _VOCABULARY["aspect_noun"].words
@@ -327,8 +337,9 @@ def entity_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fal
         shorthand: The question is asked in shorthand.
 
     Returns:
-        A slot of form :data:`ENTITY` with its terms (head noun last), or ``None`` when no phrase
-        names a thing, or its head is a noun named by instances or of an aspect (see :data:`ENTITY`).
+        A slot of form :data:`ENTITY` with its terms (head noun last); of form :data:`INSTANCE`
+        when its head is a noun named by instances ("what encoder"); ``None`` when no phrase names
+        a thing, or it names an aspect (see :data:`ENTITY`).
     """
     text = text.strip()
     words = _WORD.findall(text)
@@ -367,13 +378,15 @@ def entity_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fal
     if set(terms) & _SIZE_SUPERLATIVE and terms[-1] in _MODEL_NOUN:
         # "what is the largest model SmoothQuant tests?": the greatest of the sizes stated
         return Slot("size of the largest model", form="model size", amount=True, largest=True)
-    if not terms or terms[-1] in _BY_INSTANCE or set(terms) & _ASPECT_NOUN or terms[-1] in SET_NOUNS:
+    if not terms or set(terms) & _ASPECT_NOUN or terms[-1] in SET_NOUNS:
         return None
     # the phrase as asked, names left out ("train/test split" of "SoT-26K train/test split?")
     spans = [(w.start(), w.end()) for w in _WORD.finditer(text)][i:end]
     kept = [k for k, w in enumerate(phrase) if _bare(w) not in named]
     shown = text[spans[kept[0]][0] : spans[kept[-1]][1]] if kept else " ".join(terms)
-    return Slot(shown, terms, form=ENTITY)
+    # "what encoder": the abstract may name it by an instance ("a self-attention Mixture-of-Experts
+    # encoder", "Lao"): a clause to quote, never a word whose absence says it is not stated
+    return Slot(shown, terms, form=INSTANCE if terms[-1] in _BY_INSTANCE else ENTITY)
 
 
 def _bare(word: str) -> str:

@@ -78,6 +78,12 @@ ROLE_STATED = {"theory": "a theoretical result (a proof, a bound or a guarantee)
 """How a check within a list says what a paper must state when it asks a role
 (:attr:`rag.question.plan.Topic.role`): "None of the 6 papers ... states a theoretical result ..."."""
 
+DESCRIPTION_STATED = 0.999
+"""IDF-weighted share of a described paper's description (:attr:`rag.question.plan.Topic.described`)
+a paper's abstract must state to be the one answered before a more probable paper that does not:
+every part of it ("speech synthesis" is not stated by a speech recognition paper's "speech"); set
+below 1.0 only for the rounding of the weighted sum."""
+
 EXCLUSION_COVERAGE = 0.5
 """IDF-weighted share of an excluded word's forms ("agent settings" -> agent) that puts a paper out,
 and of the rest of an artifact question's topic ("speech" of "a new speech dataset") that keeps one in."""
@@ -514,6 +520,13 @@ class AnswerPipeline:
             by_clauses = None if many else self._described(topic, scored)
             if by_clauses is not None:
                 members = [by_clauses, *(h for h in members if h is not by_clauses)]
+            elif not many and members and topic.described:
+                # "What languages does the low-resource speech synthesis paper support?": the
+                # probable paper that states every part of the description (DGSA), before a more
+                # probable one that states only some (Master-ASR: low-resource speech recognition)
+                stating = self._stating_description(topic.described, scored)
+                if stating is not None:
+                    members = [stating, *(h for h in members if h is not stating)]
             if not many and members:
                 # A description of one paper is answered by its most probable paper alone; another
                 # joins it only when it is as clearly described (retrieval.description_membership)
@@ -756,6 +769,18 @@ class AnswerPipeline:
         near = [h for h, p in scored if p >= self.settings.retrieval.description_clause_floor * top]
         fit = self.membership.clause_fit(clauses, near)
         return near[int(fit.argmax())]
+
+    def _stating_description(self, described: str, scored: Sequence[tuple[PaperHit, float]]) -> PaperHit | None:
+        """The most probable paper among ``scored`` (``(hit, membership probability)``, most
+        probable first) within ``retrieval.description_clause_floor`` of the best one's probability
+        whose abstract states every part of ``described`` (:data:`DESCRIPTION_STATED`,
+        :meth:`rag.index.retrieve.HybridRetriever.coverages`); ``None`` when none does."""
+        if not scored:
+            return None
+        top = max(p for _, p in scored)
+        near = [h for h, p in scored if p >= self.settings.retrieval.description_clause_floor * top]
+        cov = self.retriever.coverages(described, [h.paper.id for h in near])
+        return next((h for h, c in zip(near, cov, strict=True) if c >= DESCRIPTION_STATED), None)
 
     def _mentions(self, plan: AskPlan, mentions: Sequence[PaperHit]) -> str:
         """The papers that mention the topic without being clearly about it (:attr:`Found.mentions`),

@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 
 from rag.citations import format_marker
 from rag.evidence.rows import states_own_limitation
-from rag.lexicon import joined_form, lemma, same_keys, states_form, term_key
+from rag.lexicon import joined_form, lemma, long_forms, same_keys, states_form, term_key
 from rag.llm.claims import PRIOR_WORK
 from rag.llm.prose import Source
 from rag.question.plan import Ask, AskPlan
@@ -287,6 +287,36 @@ def _stating(sentence: str, terms: Sequence[str]) -> list[tuple[str, int, int]]:
     return [f for f in _keys_at(sentence) if states(*f)]
 
 
+_PREFIX_SUFFIX = _VOCABULARY["prefix_form_suffix"].source
+
+
+def spelled_out(sentence: str, term: str) -> list[tuple[int, int]]:
+    """Where ``sentence`` writes an abbreviation ``term`` out (its glossary long forms,
+    :func:`rag.lexicon.long_forms`), or ``[]``: the long form ("RL": "reinforcement learning"), or
+    its leading words written as a compound (vocabulary ``prefix_form_suffix``:
+    "reinforcement-based"). A term with an ending after its abbreviation ("RL-based") keeps it
+    ("reinforcement-based", "reinforcement learning-based").
+
+    Returns:
+        ``(start, end)`` offsets into ``sentence`` of each place, in order.
+    """
+    head, _, rest = term.partition("-")
+    forms = long_forms(term) or (long_forms(head) if rest else ())
+    rest = "" if long_forms(term) else rest
+    found: list[tuple[int, int]] = []
+    for long in forms:
+        words = [re.escape(w) for w in re.split(r"[\s-]+", long) if w]
+        full = r"[\s-]+".join(words) + r"\w*"
+        lead = r"[\s-]+".join(words[:-1])
+        if rest:
+            pattern = rf"(?<![\w-])(?:{full}[\s-]|{lead}-)" + re.escape(rest) + r"\b" if lead else ""
+        else:
+            pattern = rf"(?<![\w-]){full}(?![\w])" + (rf"|(?<![\w-]){lead}-(?:{_PREFIX_SUFFIX})\b" if lead else "")
+        if pattern:
+            found += [(m.start(), m.end()) for m in re.finditer(pattern, sentence, re.I)]
+    return sorted(found)
+
+
 def term_span(sentence: str, terms: Sequence[str]) -> tuple[int, int, bool, bool] | None:
     """The clauses of ``sentence`` that state every term (as term keys), or ``None``.
 
@@ -298,6 +328,8 @@ def term_span(sentence: str, terms: Sequence[str]) -> tuple[int, int, bool, bool
     alternatives = {term_key(t): same_keys(t) for t in terms}
     wanted = set(alternatives)
     found = _stating(sentence, terms)
+    # an acronym asked is stated where the sentence writes it out ("RL": "reinforcement-based")
+    found += [(term_key(t), a, b) for t in terms for a, b in spelled_out(sentence, t)]
     stated_by = {k: w for w, keys in alternatives.items() for k in keys}
     present = {stated_by[k] for k, _, _ in found if k in stated_by}
     if not wanted or not wanted <= present:
@@ -692,7 +724,8 @@ def _polar(
     if available:
         return f"The abstract of {_name(s)} does not state this: no sentence makes its {available} available."
     keys = {k for e in candidates for k, _, _ in _keys_at(e.sentence)}
-    missing = [t for t in terms if term_key(t) not in keys]
+    # an acronym written out ("reinforcement learning" for "rl") is mentioned, though not with the rest
+    missing = [t for t in terms if term_key(t) not in keys and not any(spelled_out(e.sentence, t) for e in candidates)]
     what = (
         f"no sentence mentions {' or '.join(missing)}"
         if missing

@@ -18,6 +18,7 @@ from rag.citations import format_marker
 from rag.lexicon import term_key
 from rag.question.phrasing import definite_words, own_noun
 from rag.question.plan import AskPlan, ComparePlan, FollowUp, PaperRef, Plan
+from rag.question.slots import INSTANCE
 from rag.route.turn import History, Turn
 from rag.text import content_terms
 from rag.types import Ask, SearchQuery
@@ -467,7 +468,10 @@ class ReferenceResolver:
         """
         slot = plan.ask.slot
         if (
-            slot is None or plan.refs or plan.seeks or plan.alone is not None or plan.follow is not None
+            # a thing named by its instances ("which encoder?") is stated by any clause, so it says
+            # nothing of which paper is asked (rag.question.slots.INSTANCE)
+            slot is None or slot.form == INSTANCE or plan.refs or plan.seeks or plan.alone is not None
+            or plan.follow is not None
             or not plan.topic.text or plan.topic.number == "many" or self.history.listing() is not None
         ):
             return Reading(plan)

@@ -34,7 +34,7 @@ from rag.llm.prose import REFUSAL
 from rag.protocols import EvidenceSource, Retriever
 from rag.question.parts import bare_compound, paper_description
 from rag.question.plan import AskPlan, Detail, Plan, Topic
-from rag.question.slots import CONTENTS, OBJECT, YEAR, detail_slot
+from rag.question.slots import CONTENTS, INSTANCE, OBJECT, YEAR, detail_slot
 from rag.route.lead import _keys_at, clause_spans, key_clause, quoted
 from rag.route.slot import measure_head, narrowed_time, slot_span, states_amount, unquantified_span
 from rag.settings import RetrievalSettings
@@ -299,9 +299,10 @@ class RefusalPolicy:
         slot = ask.slot
         # a question that also asks something else ("..., and which benchmarks?") is answered part by part
         asks_more = any(p.slot is None and p.title.endswith("?") for p in ask.parts)
-        # an object asked ("what does X omit?") only chooses the clause to quote (rag.question.slots.OBJECT)
-        # a year is the records', not the abstract's ("which of the two is older?")
-        if slot is None or slot.detail or slot.form in (OBJECT, CONTENTS, YEAR) or asks_more or not papers \
+        # an object asked ("what does X omit?") or a thing named by its instances ("what encoder?")
+        # only chooses the clause to quote (rag.question.slots.OBJECT, INSTANCE); a year is the
+        # records', not the abstract's ("which of the two is older?")
+        if slot is None or slot.detail or slot.form in (OBJECT, CONTENTS, YEAR, INSTANCE) or asks_more or not papers \
                 or any(self.states(slot, p) for p in papers):
             return ""
         # a question of several parts, each asking its own measure: refused only when no part's

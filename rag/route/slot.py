@@ -32,8 +32,8 @@ from rag.evidence.roles import names_benchmark
 from rag.evidence.rows import DATA_ITEMS, states_data
 from rag.lexicon import joined_form, same_keys, states_phrase, term_key
 from rag.protocols import EvidenceSource
-from rag.question.slots import CONTENTS, DATA, DATA_SIZE, HARDWARE, MODELS, OBJECT, SIZE
-from rag.route.lead import MIN_CLAUSE_WORDS, _capped, _keys_at, clause_spans, states_amount, term_span
+from rag.question.slots import CONTENTS, DATA, DATA_SIZE, HARDWARE, INSTANCE, MODELS, OBJECT, SIZE
+from rag.route.lead import MIN_CLAUSE_WORDS, _capped, _keys_at, clause_spans, key_clause, states_amount, term_span
 from rag.types import Ask, Evidence, Slot
 from rag.vocabulary import beside
 from store.papers import Paper
@@ -235,6 +235,33 @@ def _contents_span(sentence: str) -> tuple[int, int, bool] | None:
     return None
 
 
+_INSTANCE_LEAD = _VOCABULARY["instance_lead"]
+_APPOSITION_START = _VOCABULARY["apposition_start"]
+
+
+def _opens(cls_match: re.Match[str] | None) -> bool:
+    """Whether a word class matched at the start of the text searched."""
+    return cls_match is not None and cls_match.start() == 0
+
+
+def _with_instances(sentence: str, span: tuple[int, int, bool]) -> tuple[int, int, bool]:
+    """The clauses of ``span`` that write a noun named by its instances, with the clause beside
+    them that names the instances: the next one when it opens with a word of examples (vocabulary
+    ``instance_lead``: "strong commercial systems, including ElevenLabs and Gemini Pro"), the one
+    before when the noun's clause stands beside a name (``apposition_start``: "along with
+    GUIEvalKit, an open-source toolkit ..."); capped as :func:`rag.route.lead.key_clause` is."""
+    spans = clause_spans(sentence)
+    first = next((k for k, (a, b) in enumerate(spans) if a <= span[0] < b), None)
+    last = next((k for k, (a, b) in enumerate(spans) if a < span[1] <= b), None)
+    if first is None or last is None:
+        return span
+    if last + 1 < len(spans) and _opens(_INSTANCE_LEAD.search(sentence[spans[last + 1][0] : spans[last + 1][1]])):
+        last += 1
+    if first > 0 and _opens(_APPOSITION_START.search(sentence[spans[first][0] : spans[first][1]])):
+        first -= 1
+    return _capped(sentence, spans[first][0], spans[last][1], spans)
+
+
 def unquantified_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None:
     """The clauses of ``sentence`` that state an asked measure without an amount ("what speedups
     does it get?": "substantially faster than several competing methods", "translate into
@@ -432,6 +459,11 @@ def stating_sentence(evidence: EvidenceSource, ask: Ask, paper: Paper) -> tuple[
     with a figure; then the most of the slot (:func:`slot_strength`; for "the largest model", the
     greatest size stated); the better scored among equals. A measure stated without an amount
     ("substantially faster") is taken, in the paper's own work, only when no sentence states it with one.
+    A thing abstracts name by its instances (:data:`rag.question.slots.INSTANCE`: "what encoder",
+    "which languages") is taken from the paper's own work only: the clause that writes its noun,
+    else the key clause of the own-work sentence that answers the question best (an instance of it:
+    "... voice cloning capability for Lao"); its background or gap ("existing methods, which rely on
+    shallow encoders") never answers it.
 
     Args:
         evidence: The sentence scorer (its spans are exact: ``abstract[start:end] == sentence``).
@@ -447,7 +479,10 @@ def stating_sentence(evidence: EvidenceSource, ask: Ask, paper: Paper) -> tuple[
     moves = evidence.moves(paper)
     scored = evidence.score(ask, paper)
     best: tuple[tuple[bool, bool, float, float], Evidence, tuple[int, int, bool]] | None = None
+    instance = slot.form == INSTANCE
     for e in scored:
+        if instance and moves.get(e.start) in ("background", "gap"):
+            continue  # "existing methods, which rely on shallow encoders": not the paper's encoder
         span = slot_span(slot, e.sentence)
         if span is None:
             continue
@@ -461,7 +496,12 @@ def stating_sentence(evidence: EvidenceSource, ask: Ask, paper: Paper) -> tuple[
         if best is None or key > best[0]:
             best = (key, e, span)
     if best is not None:
-        return best[1], best[2]
+        return best[1], _with_instances(best[1].sentence, best[2]) if instance else best[2]
+    if instance:
+        # no own-work clause writes the noun: the own-work sentence that answers the question best
+        # names an instance of it ("which languages?": "... voice cloning capability for Lao")
+        own = next((e for e in scored if moves.get(e.start) not in ("background", "gap")), None)
+        return (own, key_clause(own.sentence)) if own is not None else None
     # a measure stated without an amount ("substantially faster", "substantial throughput ...
     # benefits"): its clause in the paper's own work, not another measure's figure
     for e in scored:

@@ -109,6 +109,19 @@ def test_table_requests_are_read_however_they_are_phrased(cat, question: str, to
 
 
 @pytest.mark.parametrize(
+    ("question", "columns"),
+    [
+        ("tabulate them by dataset, result", ("dataset", "result")),  # a new user's columns were ignored
+        ("make a table of these with columns method, code", ("method", "code")),
+        ("put those in a grid showing their benchmark and main result", ("benchmark", "main result")),
+    ],
+)
+def test_a_table_of_the_papers_of_a_list_keeps_the_columns_asked(cat, question: str, columns: tuple):
+    plan = read_question(question, cat)
+    assert plan.intent == "table" and tuple(c.title.lower() for c in plan.columns) == columns, plan
+
+
+@pytest.mark.parametrize(
     "question", ["make a table of DANCE, APM and ProAct-75", "Table of dance, apm and proact-75 with columns code"]
 )
 def test_a_table_of_named_papers_has_them_as_rows(cat, question: str):

@@ -69,6 +69,15 @@ def asks_table(query: str) -> bool:
     return bool(_TABLE_WORD.search(query))
 
 
+_ROWS_PRONOUN = _VOCABULARY["rows_pronoun"].words
+
+
+def _names_rows(text: str) -> bool:
+    """Whether ``text``, before a column word, says what the rows are: a content word ("the RL
+    papers") or a pronoun for the papers of a list ("tabulate them by dataset, result")."""
+    return bool(content_terms(text)) or any(w.lower() in _ROWS_PRONOUN for w in text.split())
+
+
 def split_table(query: str) -> tuple[str, str] | None:
     """A request for a table, split into what its rows are and what its columns are.
 
@@ -92,7 +101,7 @@ def split_table(query: str) -> tuple[str, str] | None:
         return None
     body = (text[: start.start()] + " " + text[start.end() :]).strip() if start.start() else text[start.end() :]
     cut = list(_COLUMNS_AT.finditer(body))
-    cut = [m for m in cut if content_terms(body[: m.start()]) and _has_words(body[m.end() :])]
+    cut = [m for m in cut if _names_rows(body[: m.start()]) and _has_words(body[m.end() :])]
     if not cut:
         return _REQUEST.sub("", body).strip(" ?.!"), ""
     m = cut[-1] if len(cut) == 1 or not cut[0].group(0).strip().lower().startswith("by") else cut[0]

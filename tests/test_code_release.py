@@ -61,3 +61,14 @@ def test_a_tables_code_column_answers_as_the_list_of_papers_releasing_code(famil
     linked_only = family.conversation().table(papers=["linked", "unlinked"], columns=["GitHub repo"]).paper_table
     cells = {c.paper_id: row[-1] for c, row in zip(linked_only.papers, linked_only.cells, strict=True)}
     assert cells["linked"].stated and not cells["unlinked"].stated, cells
+
+
+def test_a_project_page_asked_for_code_is_said_to_be_a_page_not_hidden(family):
+    # a new user's "does it release code?" of ChiPFormer said "no sentence makes its code
+    # available" while its abstract links "The deliverables are released at sites.google.com/..."
+    ans = family.ask("Does the bimanual manipulation paper release code?")
+    assert ans.cited_ids == ["page"], ans.text
+    assert "does not say its code is available; it links a page" in ans.text, ans.text
+    assert "project-handcraft.github.io" in ans.text
+    silent = family.ask("Does the delayed feedback bandit paper release code?")
+    assert "no sentence makes its code available" in silent.text, silent.text

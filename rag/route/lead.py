@@ -40,6 +40,7 @@ from rag.question.plan import Ask, AskPlan
 from rag.text import Sentence, content_terms, numbers, states_figure
 from rag.types import Evidence
 from rag.vocabulary import beside
+from store.labels import without_links
 from store.papers import strip_markup
 
 __all__ = [
@@ -722,6 +723,14 @@ def _polar(
             return f"Stated in {_name(s)} (judge the comparison from it): {quoted(e.sentence, span)}"
         return f"Yes: {_name(s)} — {quoted(e.sentence, span)}"
     if available:
+        linked = next((e for e in candidates if without_links(e.sentence) != e.sentence), None)
+        if linked is not None:
+            # "The deliverables are released at https://sites.google.com/...": a project page the
+            # abstract links, which the reader can open, is said, not hidden behind "no sentence"
+            if linked.start not in seen:
+                s.evidence = sorted([*s.evidence, linked], key=lambda x: x.start)
+            return (f"The abstract of {_name(s)} does not say its {available} is available; it links a page: "
+                    f"“{strip_markup(linked.sentence)}”")
         return f"The abstract of {_name(s)} does not state this: no sentence makes its {available} available."
     keys = {k for e in candidates for k, _, _ in _keys_at(e.sentence)}
     # an acronym written out ("reinforcement learning" for "rl") is mentioned, though not with the rest

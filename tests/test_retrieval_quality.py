@@ -738,3 +738,22 @@ def test_a_role_asked_of_a_described_paper_is_judged_by_the_description(extracti
 )
 def test_a_role_asked_of_a_paper_the_collection_does_not_hold_is_refused(extractive, question):
     assert extractive.ask(question).refused
+
+
+def test_what_a_named_paper_is_is_answered_by_its_proposal_sentence(tmp_path, embedder):
+    # a new user's "What is ChiPFormer?" led with the gap sentence ("such an RL-based approach
+    # suffers from long training time"); the proposal opens "To resolve these challenges, we ..."
+    from conftest import pipeline_of
+
+    papers = {
+        "cp#1": ("Placement is a critical step in chip design. Recent works have shown that reinforcement "
+                 "learning can improve placement. However, such an approach suffers from long training time. "
+                 "To resolve these challenges, we cast placement as offline learning and present PlaceFormer "
+                 "that learns a transferable policy from fixed data. PlaceFormer has several advantages. "
+                 "Experiments on 32 circuits show a 10x shorter runtime."),
+        "gr#1": "We study graph neural networks for molecules and report gains on ten benchmarks.",
+    }
+    p = pipeline_of(tmp_path, papers, embedder)
+    ans = p.ask("What is PlaceFormer?")
+    assert ans.citations[0].paper_id == "cp#1", ans.text
+    assert "we cast placement as offline learning and present PlaceFormer" in ans.lead, ans.lead

@@ -18,6 +18,7 @@ __all__ = [
     "ANAPHORA",
     "CONTINUES",
     "FIRST_PERSON",
+    "NAMING_VERB",
     "RESULT_LEAD",
     "abstract_moves",
     "affirmed",
@@ -31,6 +32,8 @@ __all__ = [
 _VOCABULARY = beside(__file__, "roles")
 """The cue words of roles and moves (``vocabulary/roles.toml``); the patterns below compose its classes."""
 _V = {name: cls.source for name, cls in _VOCABULARY.items()}  # class name -> regex source, to compose
+NAMING_VERB = _V["naming_verb"]
+"""Regex source of the verbs right before a name the paper gives its work ("present ChiPFormer")."""
 
 # What it costs to run or train a method, and saving it, as sentences state it ("9.6x faster
 # distillation", "33.42% fewer tokens", "reducing memory consumption").

@@ -16,6 +16,7 @@ from rag.evidence.roles import (
     _THIS_WORK,
     ANAPHORA,
     FIRST_PERSON,
+    NAMING_VERB,
     RESULT_LEAD,
     abstract_moves,
     sentence_roles,
@@ -39,9 +40,12 @@ __all__ = ["EvidenceSelector", "list_items", "list_opening"]
 
 def _defines(text: str, name: str) -> bool:
     """Whether ``text`` says what ``name`` is: the name with an apposition or a copula after it
-    ("we introduce HyperTrack, a large-scale dataset", "DANCE is a new paradigm")."""
+    ("we introduce HyperTrack, a large-scale dataset", "DANCE is a new paradigm"), or right after a
+    verb that gives it ("... and present ChiPFormer that enables learning a transferable placement
+    policy", "which we call DetectGPT"; vocabulary ``naming_verb``)."""
     said = rf"(?<![\w-]){re.escape(name)}(?![\w-])\s*(?:,\s*(?:a|an|the)\s|is\s+(?:a|an|the)\s)"
-    return bool(re.search(said, text, re.I))
+    given = rf"{NAMING_VERB}\s+(?:it\s+)?{re.escape(name)}(?![\w-])"
+    return bool(re.search(said, text, re.I) or re.search(given, text, re.I))
 
 
 _AVAILABILITY = re.compile(

@@ -520,6 +520,14 @@ class AnswerPipeline:
             # "formal theoretical results such as proofs or guarantees": a paper answers with a
             # sentence of its own that plays the role (rag.evidence.roles), not by words near it
             members = [h for h in members if self._plays(topic.role, h.paper)]
+        if topic.role and mentions:
+            # ... and one whose words are only near enough to mention the topic answers by such a
+            # sentence too: "We prove that the PrefixRL objective is ... more sample efficient" and
+            # "We first establish a theoretical lower bound" state "theoretical guarantees or proofs"
+            # in words of their own, as the role's cues read them, not the embedder
+            playing = [h for h in mentions if self._plays(topic.role, h.paper)]
+            members += [h for h in playing if h not in members]
+            mentions = [h for h in mentions if h not in playing]
         if topic.stages:
             # "SFT first and then RL": a paper that states the stages only side by side or
             # compared ("RL finetuning outperforms supervised finetuning") does not chain them

@@ -39,8 +39,9 @@ if TYPE_CHECKING:
     from Stemmer import Stemmer
 
 __all__ = [
-    "Lexicon", "abbreviation_definitions", "american", "compound_parts", "english_word", "joined_form", "lemma",
-    "glossary_forms", "load_glossary", "same_keys", "states_form", "states_phrase", "stem", "term_key",
+    "Lexicon", "abbreviation_definitions", "american", "compound_parts", "directions", "english_word", "joined_form",
+    "lemma", "glossary_forms", "load_glossary", "other_direction", "same_keys", "states_direction", "states_form",
+    "states_phrase", "stem", "term_key",
 ]
 
 GLOSSARY = Path(__file__).with_name("glossary.tsv")
@@ -193,6 +194,40 @@ def glossary_forms(phrase: str) -> tuple[str, ...]:
             if short != phrase and states_phrase(phrase, long) and short not in out:
                 out.append(short)
     return tuple(out)
+
+
+_DIRECTION = re.compile(r"(?<![\w-])([A-Za-z0-9]+)-to-([A-Za-z0-9]+)(?!\w)", re.I)
+"""A directional compound: a source, "-to-", a target ("text-to-image", "Speech-to-Text",
+"Text-To-4D"); its last part may go on with another hyphen ("text-to-image-generation")."""
+
+
+def directions(text: str) -> tuple[tuple[str, str], ...]:
+    """The directional compounds ``text`` writes, as ``(source, target)`` term keys (:func:`term_key`),
+    in order, each once: "text-to-image models and image-to-text captioning" ->
+    ``(("text", "imag"), ("imag", "text"))``. A symmetric one ("end-to-end", "peer-to-peer") is
+    returned too; it shares no side with a compound of two different words."""
+    found = ((term_key(m.group(1).lower()), term_key(m.group(2).lower())) for m in _DIRECTION.finditer(text))
+    return tuple(dict.fromkeys(found))
+
+
+def states_direction(compound: tuple[str, str], phrase: str, text: str) -> bool:
+    """Whether ``text`` states the directional compound ``compound`` (``(source, target)`` term
+    keys of :func:`directions`) that ``phrase`` writes ("text-to-speech"): the compound itself, in
+    any case, or one of the glossary's names of the phrase ("TTS", "speech synthesis",
+    :func:`glossary_forms`)."""
+    return compound in directions(text) or any(states_phrase(f, text) for f in glossary_forms(phrase))
+
+
+def other_direction(compound: tuple[str, str], phrase: str, texts: Sequence[str]) -> bool:
+    """Whether ``texts`` (a paper's title, else its sentences) are about another direction than
+    ``compound`` and never state it (:func:`states_direction`): they write another compound with
+    a word of it on either side ("text-to-audio", "image-to-text" or "image-to-image" for
+    "text-to-image"; "speech-to-text" for "speech-to-speech"), and not the compound asked nor one
+    of its names. A paper that writes no directional compound is not about another one."""
+    if any(states_direction(compound, phrase, t) for t in texts):
+        return False
+    source, target = compound
+    return any((s, t) != compound and {s, t} & {source, target} for text in texts for s, t in directions(text))
 
 
 @functools.cache

@@ -56,3 +56,22 @@ def test_a_description_that_uses_a_verb_of_theory_otherwise_requires_no_role():
         "theirs?"
     )
     assert plan.topic.role == ""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "question",
+    [
+        "which papers have theoretical guarantees or proofs?",
+        "any papers with theoretical guarantees or proofs in them?",
+    ],
+)
+def test_a_paper_whose_own_sentence_proves_something_is_listed_though_its_words_are_far(extractive, question):
+    # "We prove that the PrefixRL objective is ... more sample efficient", "We first establish a
+    # theoretical lower bound on the sample complexity": the words are far from "theoretical
+    # guarantees or proofs" (the membership model only named them as mentioning it); the
+    # sentence of their own that plays the role says they belong
+    answer = extractive.ask(question)
+    cited = {c.label for c in answer.citations}
+    assert {"PrefixRL", "DoPR", "FOAM"} <= cited, answer.text
+    assert not cited & THEORY_FREE, answer.text

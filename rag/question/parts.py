@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from rag.lexicon import glossary_forms
 from rag.question.phrasing import RESTATING_DASH, facets
 from rag.question.roles import is_summary, question_roles
 from rag.text import content_terms
@@ -229,6 +230,27 @@ def topic_parts(topic: str, *, several: bool = True) -> tuple[tuple[str, ...], .
     if not any(len(p) > 1 for p in out):
         return ()
     return tuple(tuple(dict.fromkeys(p)) for p in out if p)
+
+
+_SIZE_GRADE = _VOCABULARY["size_grade"].words
+
+
+def ungraded(part: str) -> str:
+    """``part`` without a size word (``size_grade``) right before a term the glossary names
+    (:func:`rag.lexicon.glossary_forms`): "large language models" -> "language models", "massive
+    vision-language models" -> "vision-language models"; "large batch training", "big data" and
+    "large models" stay (no glossary term of two words or more follows). The size grades the term:
+    a paper the membership model accepts for the topic states the part when it states "language
+    models" (:meth:`rag.route.refusal.RefusalPolicy.parts`)."""
+    words = part.split()
+
+    def grade(i: int) -> bool:
+        rest = " ".join(words[i + 1 :])
+        # a term of two words or more ("large models" names no term the glossary knows apart)
+        return words[i].lower() in _SIZE_GRADE and len(content_terms(rest)) >= 2 and bool(glossary_forms(rest))
+
+    kept = [w for i, w in enumerate(words) if not grade(i)]
+    return " ".join(kept) if content_terms(" ".join(kept)) else part
 
 
 def _coordinated(first: str, second: str, topic: str) -> bool:

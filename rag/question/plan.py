@@ -183,6 +183,10 @@ class Topic:
             "edge-of-stability", "GFlowNets"; a generic noun at the end dropped), which a paper's
             title names when the paper is about them (:func:`rag.question.phrasing.named_terms`).
         acronyms: Lower-case words of the topic typed as acronyms ("rlhf"), no English word.
+        directions: The directional compounds the topic states in each of its alternatives
+            ("text-to-image", "speech-to-speech"; :func:`rag.lexicon.directions`): a paper about
+            another direction ("text-to-audio", "image-to-text") that never states it is not about
+            the topic, however many of its words it states.
         known_names: The names the topic states that the collection knows as an acronym and its
             long form, in the sense asked ("the Open Pretrained Transformer models" and "OPT" both
             -> OPT, Open Pretrained Transformer; :meth:`rag.acronyms.Senses.names_in`): the papers a
@@ -213,6 +217,7 @@ class Topic:
     named: tuple[str, ...] = ()
     acronyms: tuple[str, ...] = ()
     known_names: tuple[NamedForms, ...] = ()
+    directions: tuple[str, ...] = ()
     ask: Ask = field(default_factory=lambda: Ask(""))
     search: SearchQuery = field(default_factory=lambda: SearchQuery(""))
     described: str = ""

@@ -43,7 +43,7 @@ from typing import TypedDict
 
 from rag.acronyms import NamedForms, Senses
 from rag.index.catalogue import Catalogue
-from rag.lexicon import english_word, states_phrase
+from rag.lexicon import directions, english_word, states_phrase
 from rag.question.asks import read_ask, text_about
 from rag.question.columns import read_columns
 from rag.question.comparison import TWO, against_baseline, comparison_sides, explicit_two
@@ -677,6 +677,20 @@ _NEGATED_BE = re.compile(rf"\b({_VOCABULARY['negated_be'].bare})n[’']t\s+", re
 _NUMBER_ONLY = re.compile(rf"\[?\s*(\d+)\s*\]?|{_VOCABULARY['number_prefix'].bare}\s*#?(\d+)", re.I)
 
 
+def _directions(topic: str, alternatives: Sequence[str]) -> tuple[str, ...]:
+    """The directional compounds ``topic`` writes ("text-to-image"; :func:`rag.lexicon.directions`)
+    that each of its ``alternatives`` writes too, as written, each once: "any work on text-to-image
+    generation?" -> ``("text-to-image",)``; "text-to-image or image editing" -> ``()`` (an image
+    editing paper may write "image-to-image")."""
+    words = [w.strip(",.;:?!()[]\"'") for w in topic.split()]
+    out = []
+    for w in words:
+        keys = directions(w)
+        if keys and all(keys[0] in directions(a) for a in alternatives):
+            out.append(w)
+    return tuple(dict.fromkeys(out))
+
+
 def _typed_acronym(term: str) -> bool:
     """Whether a lower-case ``term`` is an acronym typed in lower case: letters only, at most
     :data:`ACRONYM_LETTERS`, no English word."""
@@ -874,6 +888,7 @@ class Reader:
             named=named_terms((t_topic, *alternatives)),
             acronyms=tuple(t for t in terms if _typed_acronym(t)),
             known_names=known,
+            directions=_directions(t_topic, alternatives),
             ask=read_ask(t_topic) if t_topic else read_ask(query),
             search=self.search_query(searched),
         )

@@ -32,7 +32,7 @@ from rag.evidence.roles import CONTINUES, FIRST_PERSON, sentence_roles
 from rag.evidence.rows import LIMITATIONS, ROWS, select_rows
 from rag.evidence.selector import EvidenceSelector
 from rag.index.retrieve import HybridRetriever
-from rag.lexicon import glossary_forms, states_phrase, term_key
+from rag.lexicon import directions, glossary_forms, other_direction, states_phrase, term_key
 from rag.llm.clients import ChatLLM
 from rag.llm.expand import expand_topic
 from rag.llm.judge import BORDERLINE_BAND, judge_member
@@ -304,9 +304,11 @@ class AnswerPipeline:
                     out = self._excluded(topic, covered.complete)
                     left_out = left_out + [h for h in out if h not in left_out]
                     # and a paper that states a word of the topic only negated is no more about it
-                    # than in the membership model's list ("does not require ... watermarking")
+                    # than in the membership model's list ("does not require ... watermarking"),
+                    # nor a paper about another direction than the topic's ("text-to-audio")
                     denied = self._denied(topic, covered.complete)
-                    complete = [h for h in covered.complete if h not in out and h not in denied]
+                    other = self._other_direction(topic, covered.complete)
+                    complete = [h for h in covered.complete if h not in out and h not in denied and h not in other]
                     complete = complete[:1] if topic.number == "one" else complete
                     chosen, matched, at_least = complete[: rs.max_set_size], len(complete), False
                     partly = covered.note()
@@ -556,6 +558,14 @@ class AnswerPipeline:
             # "formal theoretical results such as proofs or guarantees": a paper answers with a
             # sentence of its own that plays the role (rag.evidence.roles), not by words near it
             members = [h for h in members if self._plays(topic.role, h.paper)]
+        if topic.role and mentions:
+            # ... and one whose words are only near enough to mention the topic answers by such a
+            # sentence too: "We prove that the PrefixRL objective is ... more sample efficient" and
+            # "We first establish a theoretical lower bound" state "theoretical guarantees or proofs"
+            # in words of their own, as the role's cues read them, not the embedder
+            playing = [h for h in mentions if self._plays(topic.role, h.paper)]
+            members += [h for h in playing if h not in members]
+            mentions = [h for h in mentions if h not in playing]
         if topic.stages:
             # "SFT first and then RL": a paper that states the stages only side by side or
             # compared ("RL finetuning outperforms supervised finetuning") does not chain them
@@ -567,7 +577,7 @@ class AnswerPipeline:
         # "watermarking language model outputs": DetectGPT detects machine text and writes "does
         # not require ... explicitly watermarking generated text"; a paper that states a word of the
         # topic only as what it does not do is neither about it nor a mention of it
-        denied = self._denied(topic, [*members, *mentions])
+        denied = self._denied(topic, [*members, *mentions]) | self._other_direction(topic, [*members, *mentions])
         members = [h for h in members if h not in denied]
         mentions = [h for h in mentions if h not in denied]
         left_out = self._excluded(topic, members)
@@ -606,6 +616,26 @@ class AnswerPipeline:
                     denied.add(h)
                     break
         return denied
+
+    def _other_direction(self, topic: Topic, hits: Sequence[PaperHit]) -> set[PaperHit]:
+        """The ``hits`` about another direction than a directional compound of the topic
+        (:attr:`Topic.directions`, :func:`rag.lexicon.other_direction`): "Make-An-Audio: Text-To-Audio
+        Generation" and BLIP-2's "image-to-text" for "text-to-image generation"; a paper on
+        speech-to-text translation for "speech-to-speech translation". Their words are the topic's
+        ("text", "image", "generation"), so term coverage and the embedder put them close to it.
+        A title that writes a compound sharing a word with the topic's says which direction the
+        paper works in (Make-An-Audio's abstract writes "text-to-image" of other work); else the
+        title and every sentence of the abstract are read."""
+        out: set[PaperHit] = set()
+        for phrase in topic.directions:
+            compound = directions(phrase)[0]
+            for h in hits:
+                title = h.paper.title or ""
+                own = any({s, t} & set(compound) for s, t in directions(title))
+                texts = [title] if own else [title, *(x.text for x in self.evidence.sentences(h.paper)[0])]
+                if other_direction(compound, phrase, texts):
+                    out.add(h)
+        return out
 
     def _plays(self, role: str, paper: Paper) -> bool:
         """Whether a sentence of ``paper``'s abstract plays ``role`` (``"theory"``:

@@ -32,7 +32,7 @@ import numpy as np
 from rag.lexicon import english_word, glossary_forms, glossary_instances, same_keys, states_phrase, term_key
 from rag.llm.prose import REFUSAL
 from rag.protocols import EvidenceSource, Retriever
-from rag.question.parts import bare_compound, paper_description
+from rag.question.parts import bare_compound, paper_description, ungraded
 from rag.question.plan import AskPlan, Detail, Plan, Topic
 from rag.question.slots import CONTENTS, INSTANCE, OBJECT, YEAR, detail_slot
 from rag.route.lead import _keys_at, clause_spans, key_clause, quoted
@@ -808,7 +808,12 @@ class RefusalPolicy:
         # reasoning on general reasoning tasks" left "RL methods" alone once "improve LLM
         # reasoning" and "general reasoning tasks" were found generic, and listed every RL paper
         # of the seed (ride-hailing dispatch, speech synthesis, federated offline RL).
-        lenient, whole = list(alts), list(given)
+        # ... and a size word before a term the glossary names is no requirement for them either:
+        # "Understanding Int4 Quantization for Language Models" states "quantization of large
+        # language models" (rag.question.parts.ungraded); a paper the model did not accept states
+        # the whole part ("large language models"), or a paper on quantized speech that writes
+        # "language models" would answer
+        lenient, whole = [tuple(dict.fromkeys(ungraded(p) for p in a)) for a in alts], list(given)
         alts = [a for a in alts if a]
         # "sign language recognition, or translating signing videos": every alternative one short
         # subject; checked for refusal only (members stay the membership model's)

@@ -997,3 +997,10 @@ def test_three_joined_ordinals_compare_three_listed_papers(conv: Conversation):
     assert len(listed.citations) >= 5
     t = conv.ask("compare the first, third and fifth")  # was a table of papers on "first, third and fifth"
     assert t.kind == "compare" and ids(t) == [ids(listed)[0], ids(listed)[2], ids(listed)[4]], t.answer.text
+
+
+def test_a_paper_of_the_last_list_named_by_a_superlative_is_chosen_among_the_list(conv: Conversation):
+    # "how many parameters does the largest one have?" after a list answered a paper outside it
+    listed = set(ids(conv.ask("Which papers use reinforcement learning for LLM agents?")))
+    turn = conv.ask("how many parameters does the largest one have?")
+    assert turn.citations and set(ids(turn)) <= listed, turn.answer.text

@@ -1083,6 +1083,19 @@ def test_a_question_within_the_last_list_is_marked_to_be_asked_within_it(cat):
 
 
 @pytest.mark.parametrize(
+    "question",
+    ["how many parameters does the largest one have?", "what data does the smallest model use?",
+     "and the fastest of them: which GPU does it run on?"],
+)
+def test_a_paper_of_the_last_answer_named_by_a_superlative_is_a_choice_among_them(cat, question):
+    # a new user's "how many parameters does the largest one have?" after a list of two answered
+    # ViT-22B, a paper in neither list
+    plan = read_question(question, cat)
+    assert plan.follow is not None and plan.follow.kind == "choose", plan
+    assert read_question("Which papers train the largest models?", cat).follow is None
+
+
+@pytest.mark.parametrize(
     ("question", "stated", "available"),
     [
         ("which of them study speech or audio?", (("speech",), ("audio",)), ""),  # either alternative keeps a paper

@@ -416,6 +416,7 @@ _NARROW_OF = re.compile(rf"{_NARROW_LEAD}(?P<aux>\w+\s+)?(?P<wh>{_V['narrowing_w
 _NARROW_ONES = re.compile(rf"{_NARROW_LEAD}(?P<wh>{_V['narrowing_ones']})", re.I)
 _NARROW_ONE = re.compile(rf"{_NARROW_LEAD}{_V['narrowing_one']}\b(?!\s+of\b)", re.I)
 _SUPERLATIVE = _VOCABULARY["superlative"].pattern
+_SUPERLATIVE_REFERENCE = _VOCABULARY["superlative_reference"].pattern
 _NARROW_PREP = re.compile(
     rf"{_NARROW_LEAD}{_V['narrowing_prep']}\s+{_V['narrowed']}\W+(?P<wh>{_V['narrowing_wh']})\b", re.I
 )
@@ -1093,7 +1094,9 @@ class Reader:
             return None
         if verdict_only(query) and not plan.refs:
             return FollowUp("verdict", plan=self._choice(query))
-        if _WHICH_OF_THEM.match(query):
+        if _WHICH_OF_THEM.match(query) or _SUPERLATIVE_REFERENCE.search(query):
+            # "which one is faster?", "how many parameters does the largest one have?": a choice
+            # among the papers discussed, compared on what is asked
             return FollowUp("choose", plan=self._choice(query))
         return None
 

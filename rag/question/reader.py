@@ -1060,8 +1060,14 @@ class Reader:
         if follow is None and isinstance(plan, AskPlan):
             plan = self._alone(plan, query, located, header)
         # "papers by X" and nothing else asked: the author's papers, listed from the records
-        if (stated.authors or stated.person) and isinstance(plan, AskPlan) and not plan.refs and not plan.detail \
-                and not _asks_link(query) and not topic_left(plan.topic.text):
+        # ("Which papers did Albert Gu co-author?": the authorship asked is the filter's, and the
+        # topic left is its word)
+        rest = plan.topic.text if isinstance(plan, AskPlan) else ""
+        if isinstance(plan, AskPlan) and plan.detail is not None and plan.detail.kind == "authors":
+            rest = re.sub(rf"[\w-]*{re.escape(plan.detail.phrase.strip(' ?'))}[\w-]*", " ", rest)
+        by_author = isinstance(plan, AskPlan) and (plan.detail is None or plan.detail.kind == "authors")
+        if (stated.authors or stated.person) and isinstance(plan, AskPlan) and not plan.refs and by_author \
+                and not _asks_link(query) and not topic_left(rest):
             return CollectionPlan(**header)
         return plan
 

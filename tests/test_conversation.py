@@ -1004,3 +1004,12 @@ def test_a_paper_of_the_last_list_named_by_a_superlative_is_chosen_among_the_lis
     listed = set(ids(conv.ask("Which papers use reinforcement learning for LLM agents?")))
     turn = conv.ask("how many parameters does the largest one have?")
     assert turn.citations and set(ids(turn)) <= listed, turn.answer.text
+
+
+@pytest.mark.parametrize("follow_up", ["and APM?", "what about APM?"])
+def test_what_about_another_paper_after_a_summary_summarizes_it(conv: Conversation, follow_up):
+    # "Summarize POET" then "and Moccasin?" gave one problem sentence of Moccasin, not its summary
+    conv.ask("Summarize DANCE")
+    turn = conv.ask(follow_up)
+    assert turn.kind == "summary" and [c.label for c in turn.citations] == ["APM"], turn.answer.text
+    assert "Summary of APM" in turn.answer.text

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Protocol
 from rag.citations import format_marker
 from rag.lexicon import term_key
 from rag.question.phrasing import definite_words, own_noun
-from rag.question.plan import AskPlan, ComparePlan, FollowUp, PaperRef, Plan
+from rag.question.plan import AskPlan, ComparePlan, FollowUp, PaperRef, Plan, SummaryPlan
 from rag.question.slots import INSTANCE
 from rag.route.turn import History, Turn
 from rag.text import content_terms
@@ -516,6 +516,15 @@ class ReferenceResolver:
         if follow is None:
             return plan, ""
         if follow.kind == "what_about":
+            last = self.history.turns[-1] if self.history.turns else None
+            if (
+                last is not None and last.kind == "summary" and isinstance(last.plan, SummaryPlan)
+                and last.plan.topic is None
+                and follow.target_refs and all(r.kind == "name" for r in follow.target_refs)
+            ):
+                # "Summarize POET", then "and Moccasin?": the summary again, of the paper it names
+                shown = f"Summarize {follow.target}"
+                return replace(self.pipeline.reader.read(shown, filters=()), asked=plan.asked), shown
             prev = self.history.previous_answer()
             if prev is None or not isinstance(prev.plan, AskPlan):
                 return plan, ""

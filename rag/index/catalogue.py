@@ -121,17 +121,11 @@ class NameIndex:
         # Every maximal [\w-] run of each abstract -> paper ids. A bounded occurrence of a name
         # makes each of the name's runs a whole run of the abstract, so only the papers holding
         # all of them need the regex (O(corpus) instead of O(papers^2) regex searches).
-        postings: dict[str, set[str]] = defaultdict(set)
-        for pid, t in texts.items():
-            for run in set(_RUN.findall(t)):
-                postings[run].add(pid)
+        postings = _run_postings(texts)
         titles = {p.id: normalize(p.title) for p in papers if p.title}
-        title_postings: dict[str, set[str]] = defaultdict(set)
-        for pid, t in titles.items():
-            for run in set(_RUN.findall(t)):
-                title_postings[run].add(pid)
+        title_postings = _run_postings(titles)
         # every word of every abstract and title: a stated term is never "missing", nor a typo
-        self.runs = frozenset(postings) | {r for t in titles.values() for r in _RUN.findall(t)}
+        self.runs = frozenset(postings) | frozenset(title_postings)
         # names titles state -> the papers whose title states them
         titled: dict[str, set[str]] = defaultdict(set)
         title_names: dict[str, str] = {}
@@ -223,6 +217,15 @@ class NameIndex:
         ("LVLM" for "LVLMs"): such a term is not missing from the collection."""
         forms = (key, key + "s", key[:-1] if key.endswith("s") else key)
         return any(f in self.runs or f in self.terms or f in self.written_otherwise for f in forms)
+
+
+def _run_postings(texts: dict[str, str]) -> dict[str, set[str]]:
+    """Every maximal ``[\\w-]`` run of each text (normalized) -> the ids of the texts holding it."""
+    postings: dict[str, set[str]] = defaultdict(set)
+    for pid, t in texts.items():
+        for run in set(_RUN.findall(t)):
+            postings[run].add(pid)
+    return postings
 
 
 class Catalogue:

@@ -45,6 +45,17 @@ def test_ask_json_cites_dance_with_its_evidence(home):
     assert any("2.33" in e["sentence"] for e in first["evidence"])
 
 
+def test_a_command_keeps_the_sentences_it_embedded_for_the_next_one(home):
+    # test_ask_json_cites_dance... embedded DANCE's candidates in its process and kept them on exit.
+    kept = list(Path(home["PAPERCHAT_HOME"], "cache", "index").glob("*.sentences.npz"))
+    assert kept, "the ask command wrote no kept sentence embeddings"
+    again = run(home, "ask", "What accuracy gain does DANCE report, and at what condensation ratio?", "--json",
+                "--llm", "none")  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    timings = json.loads(again.stdout)["timings"]
+    assert timings["embedded"] == 0 and timings["embedding"] == 0.0
+
+
 def test_ask_batch_answers_each_line_in_order_with_its_qid_as_given(home, tmp_path):
     batch = tmp_path / "questions.jsonl"
     lines = [

@@ -7,6 +7,7 @@ Progress bars live here and in :mod:`ui.cli` only (tqdm), never in library code.
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 
@@ -98,20 +99,30 @@ def build_components(settings: Settings, llm="configured", ensure_corpus: bool =
         ensure_corpus: Index the bundled papers first when the data directory was never written
             (:func:`first_run`); stop when a written one is empty.
 
+    When called inside a click command, the sentence embeddings the command computed are written
+    to the data directory as the command ends (:func:`rag.pipeline.keep_sentences`, only when it
+    embedded any), so the next command reads them instead of embedding the same abstracts again.
+
     Raises:
         click.ClickException: the store or the LLM cannot be used (the message has the remedy).
     """
     from rag.llm.clients import LLMError
-    from rag.pipeline import build_pipeline, make_embedder, open_store, prepare_environment
+    from rag.pipeline import build_pipeline, keep_sentences, make_embedder, open_store, prepare_environment
     from store.chroma import StoreError
 
     prepare_environment(settings)
     try:
         store, embedder = first_run(settings) if ensure_corpus else (open_store(settings), None)
         embedder = embedder or make_embedder(settings)
-        return build_pipeline(settings, embedder=embedder, store=store, llm=llm)
+        comp = build_pipeline(settings, embedder=embedder, store=store, llm=llm)
     except (LLMError, StoreError) as exc:
         raise click.ClickException(str(exc)) from exc
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:
+        # The sentences this command embedded are kept for the next process (rag.evidence.kept):
+        # a second `paperchat ask` on the same papers does not embed them again.
+        ctx.call_on_close(functools.partial(keep_sentences, settings, comp.pipeline.evidence))
+    return comp
 
 
 def first_run(settings: Settings):

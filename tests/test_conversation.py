@@ -545,6 +545,28 @@ def test_a_paper_asked_by_its_title_is_that_paper_or_is_said_to_be_absent(mixed:
 
 
 @pytest.mark.parametrize(
+    "title",
+    ["Attention Is All You Need", "Language Models are Few-Shot Learners", "Deep Residual Learning for Image Recognition"],
+)
+def test_a_title_asked_of_records_without_titles_is_not_answered_by_papers_on_some_of_its_words(
+    components: Components, title
+):
+    # The seed records have no titles: "Attention Is All You Need" listed 4 papers that mention
+    # attention, "Few-Shot Learners" answered ReAugment (few-shot forecasting, no language model)
+    turn = Conversation(components.pipeline).ask(f"Summarize {title}")
+    assert turn.kind == "refusal" and not turn.citations, turn.answer.text
+    assert f"No paper titled “{title}” can be found: the records of this collection have no titles" in turn.answer.text
+
+
+def test_a_title_of_records_without_titles_is_read_as_a_description_its_papers_state(components: Components):
+    turn = Conversation(components.pipeline).ask("Summarize Dataset Condensation for Text Classification")
+    assert turn.kind != "refusal" and turn.citations, turn.answer.text
+    assert turn.answer.text.startswith("The records of this collection have no titles; “Dataset Condensation for Text")
+    dance = "000_6b930c46f6674b66#1"  # condenses text datasets: every word of the title is in its abstract
+    assert dance in ids(turn)
+
+
+@pytest.mark.parametrize(
     "titled",
     ["Summarize Diffusion Models for Molecule Generation", "Give me a summary of Diffusion Models in Image Generation"],
 )

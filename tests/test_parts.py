@@ -163,11 +163,34 @@ def test_a_description_of_one_paper_is_judged_whole_not_by_parts():
     assert not got.checked
 
 
-def test_a_part_no_candidate_states_on_its_own_leaves_the_topic_judged_whole():
-    # "rainfall nowcasting" is no subject any candidate holds: the parts are not two subjects held
-    # apart but a description in other words, so nothing is refused for the combination
-    got = Seams([GRAPH, TRAFFIC, CROP]).coverage("papers applying graph transformers to rainfall nowcasting?")
-    assert not got.checked
+@pytest.mark.parametrize(
+    "question",
+    [
+        "papers applying graph transformers to rainfall nowcasting?",
+        "which papers use graph transformers for drug discovery?",
+    ],
+)
+def test_a_combination_whose_other_part_is_a_subject_no_abstract_has_words_for_is_refused(question):
+    # one part is held ("graph transformers": MolGT), the other is a subject that no candidate
+    # states and a word of which no abstract uses ("rainfall", "drug", "earthquake"): the
+    # collection does not hold the combination (the seed listed two graph papers for "GNNs for
+    # de novo molecule generation or drug discovery"), and the closest papers are named
+    got = Seams([GRAPH, TRAFFIC, CROP]).coverage(question)
+    assert got.checked and not got.complete
+    assert "closest:" in got.refusal() and "but not “" in got.refusal()
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "papers using graph transformers for road congestion prediction?",  # BOTH's words, said otherwise
+        "which papers build graph transformers for traffic forecasting?",  # BOTH states both parts
+        "papers applying graph transformers to nowcasting?",  # one word: a description, not a subject
+    ],
+)
+def test_a_part_in_other_words_or_a_description_leaves_the_topic_to_the_membership_model(question):
+    got = Seams([GRAPH, TRAFFIC, BOTH, CROP]).coverage(question)
+    assert not got.checked or got.complete
 
 
 SIGNS = make_paper(

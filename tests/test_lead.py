@@ -1070,3 +1070,15 @@ def test_a_term_stated_in_other_words_beside_the_other_terms_is_stated(sentence,
 )
 def test_a_word_in_other_words_far_from_the_other_terms_or_alone_states_nothing(sentence, terms):
     assert term_span(sentence, terms, _table_senses({"change": {"altering"}})) is None
+
+
+def test_a_contrast_word_that_states_the_asked_verb_is_no_contrast():
+    # "Does it drop manual labelling?": "bypassing" is a contrast word, and here it is the very
+    # thing asked, stated in other words
+    sentence = "The pipeline labels scans automatically, bypassing manual labelling entirely."
+    terms = ["drop", "manual", "labelling"]
+    senses = _table_senses({"drop": {"bypassing"}})
+    span = term_span(sentence, terms, senses)
+    assert span is not None and not span[3]
+    assert not contrasted(sentence, span, terms, senses)
+    assert contrasted(sentence, span, ["manual", "labelling"])  # asked without the verb: set aside, as before

@@ -496,15 +496,17 @@ def _negates(words: Sequence[tuple[int, str]], k: int) -> bool:
     return w in _NEGATIONS and not (k + 1 < len(words) and words[k + 1][1] in _ADDITIVE)
 
 
-def contrasted(sentence: str, span: tuple[int, int, bool, bool], terms: Sequence[str]) -> bool:
+def contrasted(
+    sentence: str, span: tuple[int, int, bool, bool], terms: Sequence[str], senses: Senses | None = None
+) -> bool:
     """Whether the asked terms stand in ``sentence[span]`` as something set against the paper's
     own work: after a contrast word ("over", "than", "unlike", "instead of", "replacing", "avoids"),
     before a denying word ("infeasible", "prohibitive"), or in a sentence about prior work
     ("Previous methods ...", the pattern of :mod:`rag.llm.claims`) that says nothing of "we"/"our".
-    Such a mention is no "Yes"."""
+    Such a mention is no "Yes". ``senses``: as :func:`contrasted_by_word`."""
     if PRIOR_WORK.search(sentence) and not _OWN.search(sentence):
         return True
-    return contrasted_by_word(sentence, span, terms)
+    return contrasted_by_word(sentence, span, terms, senses)
 
 
 def own_work(sentence: str, label: str = "") -> bool:
@@ -513,13 +515,22 @@ def own_work(sentence: str, label: str = "") -> bool:
     return bool(_OWN.search(sentence)) or bool(label and label in sentence)
 
 
-def contrasted_by_word(sentence: str, span: tuple[int, int, bool, bool], terms: Sequence[str]) -> bool:
+def contrasted_by_word(
+    sentence: str, span: tuple[int, int, bool, bool], terms: Sequence[str], senses: Senses | None = None
+) -> bool:
     """:func:`contrasted` by a contrast word before an asked term or a denying word after it only
     ("Unlike watermarking, we ...", "outperforms watermarking baselines"), not by a sentence about
-    prior work."""
+    prior work. A contrast word that itself states an asked term in other words (``senses``: "Does
+    L2M remove the need for per-task retraining?", "eliminating per-task retraining") is what
+    was asked, not a contrast."""
     lo, hi = span[0], span[1]
     wanted = {term_key(t) for t in terms}
+    # the words that state a term the sentence does not write (term_span found them the same way)
+    keys = {k for k, _, _ in _keys_at(sentence)}
+    unwritten = [t for t in terms if term_key(t) not in keys] if senses is not None else []
+    asked = {a for t in unwritten for a, _ in senses(t, sentence)} if senses is not None else set()
     words = [(w.start(), w.group(0).lower().strip("(),.;:")) for w in _WORDS.finditer(sentence)]
+    words = [(start, w) for start, w in words if start not in asked]
     for k, x, _ in _keys_at(sentence):
         if k not in wanted or not lo <= x < hi:
             continue
@@ -748,24 +759,24 @@ def _polar(
         # an artifact made available is stated by the release, not by its noun: "We release 95K
         # traces ... than scaling unfiltered data" releases data, whatever "data" is set against
         plain = not compared and not available
-        stance = 3 if span[3] else 2 if plain and contrasted(e.sentence, span, terms) else \
+        stance = 3 if span[3] else 2 if plain and contrasted(e.sentence, span, terms, senses) else \
             int(plain and compared_option(e.sentence, span, terms))
         own = 0 if _OWN.search(e.sentence) or label in e.sentence else 1
         return int(not states_together(e.sentence, terms)), int(bool(framing(e))), stance, own
 
     if absent:  # a sentence that negates or sets aside what is asked absent first
-        stating = sorted(stating, key=lambda es: not (es[1][3] or contrasted(es[0].sentence, es[1], terms)))
+        stating = sorted(stating, key=lambda es: not (es[1][3] or contrasted(es[0].sentence, es[1], terms, senses)))
     ranked = sorted(stating, key=rank) if not absent else stating
     for e, span in ranked[:1]:
         if e.start not in seen:
             s.evidence = sorted([*s.evidence, e], key=lambda x: x.start)
         if absent:
-            if span[3] or contrasted(e.sentence, span, terms):
+            if span[3] or contrasted(e.sentence, span, terms, senses):
                 return f"Yes: {_name(s)} — {quoted(e.sentence, span)}"
             return f"The abstract of {_name(s)} states it, not its absence: {quoted(e.sentence, span)}"
         if span[3]:
             return f"Stated with a negation in {_name(s)}: {quoted(e.sentence, span)}"
-        if not compared and not available and contrasted(e.sentence, span, terms):
+        if not compared and not available and contrasted(e.sentence, span, terms, senses):
             said = quoted(e.sentence, span)
             return f"Not stated as what {_name(s)} does; its abstract mentions it in contrast: {said}"
         if not compared and not available and compared_option(e.sentence, span, terms):

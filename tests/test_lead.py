@@ -1027,3 +1027,58 @@ def test_a_yes_no_lead_prefers_the_papers_own_negation_to_its_problem(tmp_path, 
     ans = p.ask("Does LabelLess need labels?")
     assert ans.lead.startswith("Stated with a negation in **LabelLess**"), ans.lead
     assert "label-free feature importance" in ans.lead, ans.lead
+
+
+def _table_senses(table: dict[str, set[str]]):
+    """A hand-written :data:`rag.evidence.senses.Senses`: the words of ``table[term]`` state ``term``."""
+
+    def senses(term: str, sentence: str) -> list[tuple[int, int]]:
+        words = table.get(term, set())
+        return [(m.start(), m.end()) for m in re.finditer(r"[A-Za-z]+", sentence) if m.group(0).lower() in words]
+
+    return senses
+
+
+@pytest.mark.parametrize(
+    ("sentence", "terms", "negated"),
+    [
+        # a negated paraphrase of the asked verb is a "no" with its clause
+        ("The adapter is trained on top of a frozen encoder without altering the pretrained weights.",
+         ["change", "pretrained", "weights"], True),
+        ("Our sampler matches the target law exactly and never modifies the outputs.", ["change", "outputs"], True),
+        ("The scheduler trims idle time, shortening queue delays by 30%.", ["decrease", "queue", "delays"], False),
+    ],
+)
+def test_a_term_stated_in_other_words_beside_the_other_terms_is_stated(sentence, terms, negated):
+    senses = _table_senses({"change": {"altering", "modifies"}, "decrease": {"shortening"}})
+    assert term_span(sentence, terms) is None  # by the words alone, not stated
+    span = term_span(sentence, terms, senses)
+    assert span is not None and span[3] is negated
+
+
+@pytest.mark.parametrize(
+    ("sentence", "terms"),
+    [
+        # the other asked term is a dozen words away: "altering" says nothing of the architecture
+        ("We scale to larger architectures on embedded devices while saving energy and never altering the loss.",
+         ["change", "architectures"]),
+        # across a clause break
+        ("Architectures stay fixed; altering the schedule alone suffices.", ["change", "architectures"]),
+        # a question of one term: a word near it in sense is no evidence of what it was asked of
+        ("We train the model without altering backpropagation.", ["change"]),
+    ],
+)
+def test_a_word_in_other_words_far_from_the_other_terms_or_alone_states_nothing(sentence, terms):
+    assert term_span(sentence, terms, _table_senses({"change": {"altering"}})) is None
+
+
+def test_a_contrast_word_that_states_the_asked_verb_is_no_contrast():
+    # "Does it drop manual labelling?": "bypassing" is a contrast word, and here it is the very
+    # thing asked, stated in other words
+    sentence = "The pipeline labels scans automatically, bypassing manual labelling entirely."
+    terms = ["drop", "manual", "labelling"]
+    senses = _table_senses({"drop": {"bypassing"}})
+    span = term_span(sentence, terms, senses)
+    assert span is not None and not span[3]
+    assert not contrasted(sentence, span, terms, senses)
+    assert contrasted(sentence, span, ["manual", "labelling"])  # asked without the verb: set aside, as before

@@ -264,3 +264,14 @@ def test_a_word_is_stated_by_its_forms_of_the_same_sense():
 
     assert not states_phrase("transformers", "we learn transformation policies")
     assert states_phrase("robotics", "the gap between human and robot hands")
+
+
+@pytest.mark.parametrize(
+    ("asked", "written"),
+    [("cut", "reduces"), ("shorten", "reducing"), ("lower", "reduced"), ("usage", "consumption"), ("cost", "overhead")],
+)
+def test_a_sense_row_states_a_measure_made_smaller_or_spent_in_other_words(asked, written):
+    # the embedder places these apart (rag/evidence/senses.py SENSE_SIMILARITY): the glossary says them
+    from rag.lexicon import same_keys, term_key
+
+    assert term_key(written) in same_keys(asked)

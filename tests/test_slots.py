@@ -1255,3 +1255,32 @@ def test_a_thing_named_by_instances_is_quoted_with_the_clause_that_names_them(se
     assert span is not None
     start, end, _ = _with_instances(sentence, span)
     assert sentence[start:end] == quoted
+
+
+@pytest.mark.parametrize(
+    ("slot", "sentence"),
+    [
+        # a measure's words stated otherwise: the glossary ("overhead" for "cost") ...
+        (Slot("rollout cost reduction", ("rollout", "cost", "reduction"), amount=True),
+         "Our trainer reduces rollout overhead by nearly an order of magnitude."),
+        # ... or the senses ("expense" for "cost", a hand table standing for the embedder)
+        (Slot("inference cost", ("inference", "cost"), amount=True),
+         "It cuts inference expense by 40% on every benchmark."),
+    ],
+)
+def test_a_measure_stated_in_other_words_is_stated(slot, sentence):
+    import re
+
+    def senses(term: str, text: str) -> list[tuple[int, int]]:
+        return [(m.start(), m.end()) for m in re.finditer(r"expense", text)] if term == "cost" else []
+
+    assert slot_span(slot, sentence, senses) is not None
+
+
+def test_a_detail_is_never_stated_in_other_words():
+    # "what learning rate?" is answered only by its words side by side, whatever the senses say
+    def senses(term: str, text: str) -> list[tuple[int, int]]:
+        return [(0, len(text.split()[0]))]
+
+    slot = Slot("learning rate", ("learning", "rate"), detail=True)
+    assert slot_span(slot, "Training uses a step size of 3e-4 with cosine decay.", senses) is None

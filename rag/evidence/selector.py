@@ -21,6 +21,7 @@ from rag.evidence.roles import (
     abstract_moves,
     sentence_roles,
 )
+from rag.evidence.senses import WordSenses
 from rag.index.embed import Embedder
 from rag.lexicon import term_key
 from rag.question.asks import text_about
@@ -92,6 +93,8 @@ class EvidenceSelector:
 
     def __init__(self, embedder: Embedder, papers: list[Paper], settings: EvidenceSettings | None = None):
         self.embedder = embedder
+        self.senses = WordSenses(embedder.embed)
+        """Words of a sentence that state an asked term in other words (:mod:`rag.evidence.senses`)."""
         self.settings = settings if settings is not None else EvidenceSettings()
         self._cache: dict[str, tuple[list[Sentence], np.ndarray]] = {}
         self._abstracts: dict[str, str] = {}  # the abstract each cache entry was computed from

@@ -31,6 +31,7 @@ from rag.citations import cited_numbers, format_marker
 from rag.evidence.roles import CONTINUES, FIRST_PERSON, sentence_roles
 from rag.evidence.rows import LIMITATIONS, ROWS, select_rows
 from rag.evidence.selector import EvidenceSelector
+from rag.evidence.senses import evidence_senses
 from rag.index.retrieve import HybridRetriever
 from rag.lexicon import directions, glossary_forms, other_direction, states_phrase, term_key
 from rag.llm.clients import ChatLLM
@@ -390,6 +391,7 @@ class AnswerPipeline:
             scope=scope,
             data_row=self._data_row,
             role_row=self._row,
+            senses=evidence_senses(self.evidence),
         )
         premise = ""
         if not several and len(sources) == 1 and plan.counts:

@@ -33,6 +33,7 @@ from collections.abc import Callable, Sequence
 
 from rag.citations import format_marker
 from rag.evidence.rows import states_own_limitation
+from rag.evidence.senses import Senses
 from rag.lexicon import joined_form, lemma, long_forms, same_keys, states_form, term_key
 from rag.llm.claims import PRIOR_WORK
 from rag.llm.prose import Source
@@ -318,8 +319,14 @@ def spelled_out(sentence: str, term: str) -> list[tuple[int, int]]:
     return sorted(found)
 
 
-def term_span(sentence: str, terms: Sequence[str]) -> tuple[int, int, bool, bool] | None:
+def term_span(
+    sentence: str, terms: Sequence[str], senses: Senses | None = None
+) -> tuple[int, int, bool, bool] | None:
     """The clauses of ``sentence`` that state every term (as term keys), or ``None``.
+
+    ``senses``: a term neither its key nor the glossary finds is stated by a word the senses say
+    states it in other words (:mod:`rag.evidence.senses`: "change" by "modifying"), so "not
+    modifying" negates an asked "change".
 
     Returns:
         ``(start, end, cut, negated)``: offsets into ``sentence``; ``negated`` when a negation
@@ -333,6 +340,10 @@ def term_span(sentence: str, terms: Sequence[str]) -> tuple[int, int, bool, bool
     found += [(term_key(t), a, b) for t in terms for a, b in spelled_out(sentence, t)]
     stated_by = {k: w for w, keys in alternatives.items() for k in keys}
     present = {stated_by[k] for k, _, _ in found if k in stated_by}
+    if senses is not None and not wanted <= present:  # a term stated in other words ("modifying" for "change")
+        asked = [(stated_by[k], a, b) for k, a, b in found if k in stated_by]
+        found += _in_other_words(sentence, terms, asked, present, senses)
+        present = {stated_by[k] for k, _, _ in found if k in stated_by}
     if not wanted or not wanted <= present:
         return None
     spans = clause_spans(sentence)
@@ -369,6 +380,47 @@ def term_span(sentence: str, terms: Sequence[str]) -> tuple[int, int, bool, bool
                 lo = min(lo, max((a for a, _ in spans if a <= words[at][0]), default=lo))
     a, b, cut = _capped(sentence, lo, hi, spans)
     return a, b, cut, negated
+
+
+SENSE_REACH = 4
+"""Most words between a word that states an asked term in other words and another asked term it
+must stand beside (:func:`_in_other_words`): a verb and the head of its object, "reduces average
+matching delay", "not modifying mathematical correctness" (not tuned: the reach of
+:data:`STANCE_WINDOW`)."""
+
+
+def _in_other_words(
+    sentence: str, terms: Sequence[str], found: list[tuple[str, int, int]], present: set[str], senses: Senses
+) -> list[tuple[str, int, int]]:
+    """The words of ``sentence`` that state a term not ``present`` in other words (``senses``), as
+    ``(term key, start, end)``, each kept only within :data:`SENSE_REACH` words of another asked
+    term stated as written (``found``: the asked terms' keys with their offsets), with no clause
+    break between them: "not modifying mathematical correctness" states "change" of "change the
+    correctness", while a "modifying" a dozen words from the only other term asked ("larger models
+    ... while not modifying ...") states no "change the model". A question of one term takes
+    none: a word near its one term in sense is no evidence of what it is asked of ("Does POET
+    change the model architecture?" keeps only "change", its other words being generic, and "not
+    modifying mathematical correctness" does not answer it)."""
+    starts = [w.start() for w in _WORDS.finditer(sentence)]
+
+    def index(x: int) -> int:
+        return max((i for i, s in enumerate(starts) if s <= x), default=0)
+
+    out = []
+    for t in terms:
+        key = term_key(t)
+        if key in present:
+            continue
+        others = [x for k, x, _ in found if k != key]
+        for a, b in senses(t, sentence):
+            near = any(
+                abs(index(a) - index(x)) <= SENSE_REACH
+                and not _SCOPE_BREAK.search(sentence, min(a, x), max(a, x))
+                for x in others
+            )
+            if near:
+                out.append((key, a, b))
+    return out
 
 
 NEGATION_REACH = 2
@@ -444,15 +496,17 @@ def _negates(words: Sequence[tuple[int, str]], k: int) -> bool:
     return w in _NEGATIONS and not (k + 1 < len(words) and words[k + 1][1] in _ADDITIVE)
 
 
-def contrasted(sentence: str, span: tuple[int, int, bool, bool], terms: Sequence[str]) -> bool:
+def contrasted(
+    sentence: str, span: tuple[int, int, bool, bool], terms: Sequence[str], senses: Senses | None = None
+) -> bool:
     """Whether the asked terms stand in ``sentence[span]`` as something set against the paper's
     own work: after a contrast word ("over", "than", "unlike", "instead of", "replacing", "avoids"),
     before a denying word ("infeasible", "prohibitive"), or in a sentence about prior work
     ("Previous methods ...", the pattern of :mod:`rag.llm.claims`) that says nothing of "we"/"our".
-    Such a mention is no "Yes"."""
+    Such a mention is no "Yes". ``senses``: as :func:`contrasted_by_word`."""
     if PRIOR_WORK.search(sentence) and not _OWN.search(sentence):
         return True
-    return contrasted_by_word(sentence, span, terms)
+    return contrasted_by_word(sentence, span, terms, senses)
 
 
 def own_work(sentence: str, label: str = "") -> bool:
@@ -461,13 +515,22 @@ def own_work(sentence: str, label: str = "") -> bool:
     return bool(_OWN.search(sentence)) or bool(label and label in sentence)
 
 
-def contrasted_by_word(sentence: str, span: tuple[int, int, bool, bool], terms: Sequence[str]) -> bool:
+def contrasted_by_word(
+    sentence: str, span: tuple[int, int, bool, bool], terms: Sequence[str], senses: Senses | None = None
+) -> bool:
     """:func:`contrasted` by a contrast word before an asked term or a denying word after it only
     ("Unlike watermarking, we ...", "outperforms watermarking baselines"), not by a sentence about
-    prior work."""
+    prior work. A contrast word that itself states an asked term in other words (``senses``: "Does
+    L2M remove the need for per-task retraining?", "eliminating per-task retraining") is what
+    was asked, not a contrast."""
     lo, hi = span[0], span[1]
     wanted = {term_key(t) for t in terms}
+    # the words that state a term the sentence does not write (term_span found them the same way)
+    keys = {k for k, _, _ in _keys_at(sentence)}
+    unwritten = [t for t in terms if term_key(t) not in keys] if senses is not None else []
+    asked = {a for t in unwritten for a, _ in senses(t, sentence)} if senses is not None else set()
     words = [(w.start(), w.group(0).lower().strip("(),.;:")) for w in _WORDS.finditer(sentence)]
+    words = [(start, w) for start, w in words if start not in asked]
     for k, x, _ in _keys_at(sentence):
         if k not in wanted or not lo <= x < hi:
             continue
@@ -644,9 +707,12 @@ def _per_part(
 
 def _polar(
     s: Source, terms: Sequence[str], sentences: Sentences, move: Move = lambda e: "unknown", compared: bool = False,
-    available: str = "", absent: bool = False,
+    available: str = "", absent: bool = False, senses: Senses | None = None,
 ) -> str:
     """Yes with the stating clause, the clause with its negation, or "does not state this".
+
+    ``senses``: a term is also stated by a word that states it in other words
+    (:func:`term_span`: "Does POET change ...?" by "not modifying ...").
 
     ``compared``: the question asks a comparison ("fewer diffusion steps?"); its comparative is no
     term a sentence must hold, and the sentence that states the other terms (one with a figure
@@ -672,7 +738,7 @@ def _polar(
     if available:
         stating = [(e, span) for e in candidates if (span := availability_span(e.sentence, available)) is not None]
     else:
-        stating = [(e, span) for e in candidates if (span := term_span(e.sentence, terms)) is not None]
+        stating = [(e, span) for e in candidates if (span := term_span(e.sentence, terms, senses)) is not None]
     if compared:  # a sentence with a figure first ("one-eighth of the total diffusion steps")
         stating = sorted(stating, key=lambda es: not states_amount(es[0].sentence))
     # A sentence that states the terms side by side as asked ("CLIP guidance") first; then one that
@@ -693,24 +759,24 @@ def _polar(
         # an artifact made available is stated by the release, not by its noun: "We release 95K
         # traces ... than scaling unfiltered data" releases data, whatever "data" is set against
         plain = not compared and not available
-        stance = 3 if span[3] else 2 if plain and contrasted(e.sentence, span, terms) else \
+        stance = 3 if span[3] else 2 if plain and contrasted(e.sentence, span, terms, senses) else \
             int(plain and compared_option(e.sentence, span, terms))
         own = 0 if _OWN.search(e.sentence) or label in e.sentence else 1
         return int(not states_together(e.sentence, terms)), int(bool(framing(e))), stance, own
 
     if absent:  # a sentence that negates or sets aside what is asked absent first
-        stating = sorted(stating, key=lambda es: not (es[1][3] or contrasted(es[0].sentence, es[1], terms)))
+        stating = sorted(stating, key=lambda es: not (es[1][3] or contrasted(es[0].sentence, es[1], terms, senses)))
     ranked = sorted(stating, key=rank) if not absent else stating
     for e, span in ranked[:1]:
         if e.start not in seen:
             s.evidence = sorted([*s.evidence, e], key=lambda x: x.start)
         if absent:
-            if span[3] or contrasted(e.sentence, span, terms):
+            if span[3] or contrasted(e.sentence, span, terms, senses):
                 return f"Yes: {_name(s)} — {quoted(e.sentence, span)}"
             return f"The abstract of {_name(s)} states it, not its absence: {quoted(e.sentence, span)}"
         if span[3]:
             return f"Stated with a negation in {_name(s)}: {quoted(e.sentence, span)}"
-        if not compared and not available and contrasted(e.sentence, span, terms):
+        if not compared and not available and contrasted(e.sentence, span, terms, senses):
             said = quoted(e.sentence, span)
             return f"Not stated as what {_name(s)} does; its abstract mentions it in contrast: {said}"
         if not compared and not available and compared_option(e.sentence, span, terms):
@@ -837,6 +903,7 @@ def lead_line(
     scope: str = "",
     data_row: Callable[[Source], Evidence | None] | None = None,
     role_row: Callable[[Source, str], Evidence | None] | None = None,
+    senses: Senses | None = None,
 ) -> str:
     """The lead of an extractive answer (see the module docstring); ``""`` without evidence.
 
@@ -866,6 +933,8 @@ def lead_line(
         role_row: The sentence a comparison table's row (by key: "problem", "approach") quotes for a source
             (a list that asks what its papers propose quotes their "approach" row);
             with it, a part of a question that asks the problem is answered by that sentence.
+        senses: Words that state an asked term in other words (:mod:`rag.evidence.senses`); with
+            them, a yes/no question is answered by a sentence that words a term otherwise.
 
     Returns:
         One line, or for a list the count line and one line per paper.
@@ -877,7 +946,10 @@ def lead_line(
         return "\n".join(_limits(s, move) for s in sources)
     if plan.polar and plan.polar_terms and named:
         return "\n".join(
-            _polar(s, plan.polar_terms, sentences, move, plan.polar_compared, plan.polar_available, plan.polar_absent)
+            _polar(
+                s, plan.polar_terms, sentences, move, plan.polar_compared, plan.polar_available, plan.polar_absent,
+                senses,
+            )
             for s in sources
         )
     if listing:

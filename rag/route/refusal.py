@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rag.evidence.senses import evidence_senses
 from rag.lexicon import english_word, glossary_forms, glossary_instances, same_keys, states_phrase, term_key
 from rag.llm.prose import REFUSAL
 from rag.protocols import EvidenceSource, Retriever
@@ -222,7 +223,8 @@ class RefusalPolicy:
 
     def states(self, slot: Slot, paper: Paper) -> bool:
         """Whether some sentence of ``paper``'s abstract states ``slot`` (:func:`rag.route.slot.slot_span`)."""
-        return any(slot_span(slot, x.text) is not None for x in self.evidence.sentences(paper)[0])
+        senses = evidence_senses(self.evidence)  # a measure's words stated otherwise (rag.evidence.senses)
+        return any(slot_span(slot, x.text, senses) is not None for x in self.evidence.sentences(paper)[0])
 
     def states_unquantified(self, slot: Slot, paper: Paper) -> bool:
         """Whether a sentence of ``paper``'s own work (not its background or the gap it addresses)

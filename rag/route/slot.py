@@ -30,6 +30,7 @@ from dataclasses import replace
 
 from rag.evidence.roles import names_benchmark
 from rag.evidence.rows import DATA_ITEMS, states_data
+from rag.evidence.senses import Senses, evidence_senses
 from rag.lexicon import joined_form, same_keys, states_phrase, term_key
 from rag.protocols import EvidenceSource
 from rag.question.slots import CONTENTS, DATA, DATA_SIZE, HARDWARE, INSTANCE, MODELS, OBJECT, SIZE
@@ -105,8 +106,12 @@ def _grown(sentence: str, spans: list[tuple[int, int]], i: int) -> tuple[int, in
     return _capped(sentence, spans[j][0], spans[i][1], spans)
 
 
-def slot_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None:
+def slot_span(slot: Slot, sentence: str, senses: Senses | None = None) -> tuple[int, int, bool] | None:
     """The clauses of ``sentence`` that state ``slot`` (see the module docstring), or ``None``.
+
+    ``senses``: a measure's term is also stated by a word that states it in other words
+    (:mod:`rag.evidence.senses`); a detail ("learning rate") and a form (a date, a model size) are
+    stated only as they are written.
 
     Returns:
         ``(start, end, cut)``: offsets into ``sentence`` (``sentence[start:end]`` is an exact
@@ -151,7 +156,7 @@ def slot_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None:
             return None
         return got[0], got[1], got[2]
     keys = {k for k, _, _ in _keys_at(sentence)}
-    stated = [(t, f) for t in slot.terms if (f := _as_stated(t, keys, sentence))]
+    stated = [(t, f) for t in slot.terms if (f := _as_stated(t, keys, sentence, senses))]
     present = [f for _, f in stated]
     # a time narrowed by other words ("training time") is stated only with one of them: not by a
     # benchmark's "in 21 hours", nor by "for the first time"
@@ -176,7 +181,7 @@ def slot_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None:
         for i in range(len(present) - n + 1):
             if at is not None and not i <= at < i + n:
                 continue
-            got = term_span(sentence, present[i : i + n])
+            got = term_span(sentence, present[i : i + n], senses)
             if got is None:
                 continue
             span = (got[0], got[1], got[2])
@@ -352,11 +357,12 @@ def _own_word(term: str, form: str, sentence: str) -> bool:
     )
 
 
-def _as_stated(term: str, keys: set[str], sentence: str) -> str:
+def _as_stated(term: str, keys: set[str], sentence: str, senses: Senses | None = None) -> str:
     """How ``sentence`` (its term ``keys``, :func:`rag.route.lead._keys_at`) states an asked term:
     the term itself, written without its hyphen ("speed-up" by "speedup"; a hyphenated word of the
     sentence gives its joined key there), or, for a measure of speed, any word of that class
-    (vocabulary ``speed_measure``: "speed-up" by "2x faster"); ``""`` when it does not."""
+    (vocabulary ``speed_measure``: "speed-up" by "2x faster"), or a word ``senses`` say states it
+    in other words (:mod:`rag.evidence.senses`); ``""`` when it does not."""
     if term_key(term) in keys:
         return term
     joined = joined_form(term)
@@ -368,6 +374,9 @@ def _as_stated(term: str, keys: set[str], sentence: str) -> str:
     speed = _SPEED_MEASURE.fullmatch(term) or term.lower() in _SPEED_ASKED
     if speed and (m := _SPEED_MEASURE.search(sentence) or _SPEED_AFTER_RATIO.search(sentence)):
         return m.group(0).split()[-1]  # the word of speed ("acceleration" of "2X-3X acceleration")
+    if senses is not None and (other_words := senses(term, sentence)):
+        a, b = other_words[0]
+        return sentence[a:b]
     return ""
 
 
@@ -476,6 +485,7 @@ def stating_sentence(evidence: EvidenceSource, ask: Ask, paper: Paper) -> tuple[
     slot = ask.slot
     if slot is None:
         return None
+    senses = evidence_senses(evidence)
     moves = evidence.moves(paper)
     scored = evidence.score(ask, paper)
     best: tuple[tuple[bool, bool, float, float], Evidence, tuple[int, int, bool]] | None = None
@@ -483,7 +493,7 @@ def stating_sentence(evidence: EvidenceSource, ask: Ask, paper: Paper) -> tuple[
     for e in scored:
         if instance and moves.get(e.start) in ("background", "gap"):
             continue  # "existing methods, which rely on shallow encoders": not the paper's encoder
-        span = slot_span(slot, e.sentence)
+        span = slot_span(slot, e.sentence, senses)
         if span is None:
             continue
         # a measure asked with its amount: a clause that states a figure before one that does not

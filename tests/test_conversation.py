@@ -544,6 +544,19 @@ def test_a_paper_asked_by_its_title_is_that_paper_or_is_said_to_be_absent(mixed:
     assert ids(held) == [diffpure], held.answer.text
 
 
+def test_a_paper_asked_by_the_head_of_its_title_is_that_paper_and_a_near_one_is_only_offered(mixed: Components):
+    conv = Conversation(mixed.pipeline)
+    robin = next(pid for pid, r in TITLES.items() if r.startswith("Robin Hood and Matthew Effects:"))
+    held = conv.ask("Give me the gist of Robin Hood and Matthew Effects")  # its words read as a topic find others
+    assert held.kind == "summary" and ids(held) == [robin], held.answer.text
+    soft = next(pid for pid, r in TITLES.items() if r.startswith("Soft Truncation:"))
+    assert ids(conv.ask("What does Soft Truncation propose?")) == [soft]
+    # no title, head or abstract writes it: refused, the paper its words come near offered, not answered
+    near = Conversation(mixed.pipeline).ask("Summarize Adversarial Purification Networks")
+    assert near.kind == "refusal" and not near.citations, near.answer.text
+    assert "No paper titled “Adversarial Purification Networks” is in the collection." in near.answer.text
+
+
 @pytest.mark.parametrize(
     "titled",
     ["Summarize Diffusion Models for Molecule Generation", "Give me a summary of Diffusion Models in Image Generation"],

@@ -294,8 +294,8 @@ class Catalogue:
         if got is None:
             return None, ""
         pid = named[got[0]]
-        if got[1] >= TITLE_MATCH_MIN and got[0] in self._titles:
-            return pid, self.papers[pid].title or ""  # a head only as written: "graph neural network" is one edit from many
+        if got[1] >= TITLE_MATCH_MIN and got[0] in self._titles:  # a head only as written (short: one edit is much)
+            return pid, self.papers[pid].title or ""
         return None, (self.papers[pid].title or "") if got[1] >= TITLE_CLOSE_MIN else ""
 
     @functools.cached_property

@@ -35,11 +35,26 @@ def test_a_range_counts_by_its_greatest_size():
     assert "GLaM [1] is the larger (1.2 trillion parameters against 12B)" in size_verdict(LABELS, [GLAM, pythia])
 
 
-def test_no_verdict_when_a_cell_states_no_size_or_they_are_equal():
+def test_a_cell_that_states_no_size_is_named_and_no_verdict_is_made_from_one_size():
     energy = _cell("e", "It consumes only 1/3 of the energy used to train GPT-3.")
-    assert size_verdict(LABELS, [GLAM, energy]) == ""
-    assert size_verdict(LABELS, [GLAM, ()]) == ""
+    said = ("Only GLaM [1] states a model size (1.2 trillion parameters); PaLM-E [2] states none, so the "
+            "abstracts do not say which is the larger.")
+    assert size_verdict(LABELS, [GLAM, energy]) == said
+    assert size_verdict(LABELS, [GLAM, ()]) == said
+    assert size_verdict(LABELS, [(), energy]) == "None of the two abstracts states a model size."
     assert size_verdict(LABELS, [PALME, PALME]) == ""
+
+
+def test_over_a_list_the_largest_or_smallest_of_those_that_state_one_and_the_others_named():
+    labels = [("FlexRound", 1), ("GLaM", 2), ("SmoothQuant", 3), ("PaLM-E", 4), ("LUT-GEMM", 5)]
+    opt = _cell("o", "We evaluate on OPT-175B and BLOOM-176B.")
+    cells = [(), GLAM, opt, PALME, ()]
+    said = size_verdict(labels, cells)
+    assert said.startswith("By the sizes their abstracts state, GLaM [2] is the largest (1.2 trillion parameters")
+    assert said.endswith(
+        "followed by PaLM-E [4] (562B), SmoothQuant [3] (176B); FlexRound [1] and LUT-GEMM [5] state no model size."
+    )
+    assert "OPT-175B [3]" not in said and "SmoothQuant [3] is the smallest" in size_verdict(labels, cells, smaller=True)
 
 
 def test_the_older_by_the_records_years():
@@ -54,3 +69,16 @@ def test_the_same_year_or_none_tells_nothing_apart():
     same = [make_paper("g", "A.", year=2022), make_paper("p", "B.", year=2022)]
     assert "the records give no finer date" in year_lead(LABELS, same)
     assert year_lead(LABELS, [make_paper("g", "A.", year=2022), make_paper("p", "B.")]) == ""
+
+
+def test_over_a_list_the_papers_of_the_extreme_year_are_named_and_said_not_told_apart():
+    labels = [("Guided-TTS", 1), ("MCLP", 2), ("YourTTS", 3), ("DGSA", 4)]
+    papers = [make_paper("a", "A.", year=2022), make_paper("b", "B.", year=2026), make_paper("c", "C.", year=2022),
+              make_paper("d", "D.", year=2026)]
+    lead = year_lead(labels, papers, older=False)
+    assert ": MCLP [2] and DGSA [4] (2026) are the most recent, and the records give no finer date" in lead
+    assert lead.endswith("; Guided-TTS [1]: 2022; YourTTS [3]: 2022. The abstracts state no dates.")
+    one = year_lead(labels[:3], papers[:3])
+    assert ": Guided-TTS [1] and YourTTS [3] (2022) are the oldest" in one
+    three = [make_paper("a", "A.", year=2021), make_paper("b", "B.", year=2026), make_paper("c", "C.", year=2022)]
+    assert ": MCLP [2] (2026) is the most recent; " in year_lead(labels[:3], three, older=False)

@@ -178,6 +178,41 @@ def test_a_choice_by_size_after_a_comparison_compares_the_sizes_the_abstracts_st
     assert "Agent-Omit-8B" in t.answer.lead and "12M-parameter" in t.answer.lead, t.answer.lead
 
 
+@pytest.mark.parametrize(
+    ("choice", "said"),
+    [
+        ("which one has the most parameters?", "Agent-Omit [{a}] is the largest (8B against 12M)"),
+        ("which of them has the fewest params?", "RAST-MoE [{r}] is the smallest (12M against 8B)"),
+    ],
+)
+def test_a_superlative_over_a_long_list_ranks_every_listed_paper_and_names_those_stating_no_size(
+    conv: Conversation, choice, said
+):
+    # "which one has the most parameters?" after a list compared its first two papers and gave no
+    # verdict: every listed paper is ranked by the size its abstract states, the others named
+    listed = conv.ask("Which papers use reinforcement learning?")
+    assert len(listed.citations) > 5 and {AGENT_OMIT, RAST_MOE} <= set(ids(listed)), listed.answer.text
+    t = conv.ask(choice)
+    n = numbers(listed)
+    assert t.kind == "compare" and ids(t) == ids(listed), t.answer.text
+    assert said.format(a=n[AGENT_OMIT], r=n[RAST_MOE]) in t.answer.lead, t.answer.lead
+    unsized = [c for c in listed.citations if c.paper_id not in (AGENT_OMIT, RAST_MOE)]
+    assert f"{unsized[0].label} [{unsized[0].number}]" in t.answer.lead.split("; ", 1)[1]
+    assert t.answer.lead.endswith("state no model size."), t.answer.lead
+
+
+def test_an_ordinal_beyond_the_newest_list_is_said_and_the_earlier_list_offered(conv: Conversation):
+    first = conv.ask("Which papers use reinforcement learning?")
+    second = conv.ask("Which papers work on speech or audio?")
+    assert 2 <= len(second.citations) < 6 < len(first.citations)
+    t = conv.ask("compare the first and sixth")
+    assert t.kind == "clarify" and not t.citations, t.answer.text
+    assert f"the last answer lists {len(second.citations)} papers" in t.answer.text
+    a, f = first.citations[0], first.citations[5]
+    offered = f"they are {a.label} [{a.number}] and {f.label} [{f.number}]: ask about them by those numbers"
+    assert offered in t.answer.text, t.answer.text
+
+
 def test_a_choice_by_age_is_answered_from_the_years_the_records_give(conv: Conversation):
     conv.ask("Compare Agent-Omit and RAST-MoE")
     t = conv.ask("which of the two is older?")
@@ -542,6 +577,19 @@ def test_a_paper_asked_by_its_title_is_that_paper_or_is_said_to_be_absent(mixed:
     diffpure = next(pid for pid, r in TITLES.items() if r == "Diffusion Models for Adversarial Purification")
     held = conv.ask('What does "Diffusion Model for Adversarial Purification" propose?')  # one letter off
     assert ids(held) == [diffpure], held.answer.text
+
+
+def test_a_paper_asked_by_the_head_of_its_title_is_that_paper_and_a_near_one_is_only_offered(mixed: Components):
+    conv = Conversation(mixed.pipeline)
+    robin = next(pid for pid, r in TITLES.items() if r.startswith("Robin Hood and Matthew Effects:"))
+    held = conv.ask("Give me the gist of Robin Hood and Matthew Effects")  # its words read as a topic find others
+    assert held.kind == "summary" and ids(held) == [robin], held.answer.text
+    soft = next(pid for pid, r in TITLES.items() if r.startswith("Soft Truncation:"))
+    assert ids(conv.ask("What does Soft Truncation propose?")) == [soft]
+    # no title, head or abstract writes it: refused, the paper its words come near offered, not answered
+    near = Conversation(mixed.pipeline).ask("Summarize Adversarial Purification Networks")
+    assert near.kind == "refusal" and not near.citations, near.answer.text
+    assert "No paper titled “Adversarial Purification Networks” is in the collection." in near.answer.text
 
 
 @pytest.mark.parametrize(

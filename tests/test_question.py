@@ -1190,6 +1190,57 @@ def test_a_title_the_collection_lacks_is_marked_and_one_it_holds_names_its_paper
     assert found.named_ids == ("t#2",) and not found.missing_title
 
 
+HEADED = [
+    Paper("h#1", "We study deletion.", title="Forget Unlearning: Towards True Data-Deletion in Machine Learning"),
+    Paper("h#2", "We study shift.", title="Change is Hard: A Closer Look at Subpopulation Shift"),
+    Paper("h#3", "We study completion.", title="Inductive Matrix Completion: No Bad Local Minima and a Fast Algorithm"),
+    Paper("h#4", "We study units.", title="Modeling Irregular Time Series with Continuous Recurrent Units"),
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "paper"),
+    [
+        # the head of a title before its colon names the paper, in a summary or a question of one paper
+        ("Summarize Forget Unlearning", "h#1"),
+        ("Give me the gist of Change is Hard please", "h#2"),
+        ("What does Change is Hard find?", "h#2"),
+        ("tl;dr of Inductive Matrix Completion", "h#3"),
+        ("what datasets does Forget Unlearning use?", "h#1"),
+    ],
+)
+def test_the_head_of_a_title_names_its_paper(question, paper):
+    plan = read_question(question, Catalogue(HEADED))
+    assert plan.named_ids == (paper,) and not plan.missing_title, plan
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which papers study Inductive Matrix Completion?",  # a question for several papers: a topic
+        "Summarize the papers on Inductive Matrix Completion",
+        "What does Forget Unlearnings propose?",  # a head only as written, no edit
+    ],
+)
+def test_a_title_head_in_a_topic_question_names_no_paper(question):
+    plan = read_question(question, Catalogue(HEADED))
+    assert not plan.named_ids and not plan.missing_title, plan
+
+
+@pytest.mark.parametrize(
+    ("question", "missing"),
+    [
+        # a short title-cased object of a summary that no title or head is: the papers decide
+        ("Summarize Linear Recurrent Unit", "Linear Recurrent Unit"),
+        ("Give me an overview of Gated Linear Attention", "Gated Linear Attention"),
+        ("Summarize Continuous Recurrent Units", "Continuous Recurrent Units"),  # inside a title, not its head
+    ],
+)
+def test_a_short_title_cased_summary_object_no_title_has_is_a_missing_title_or_topic(question, missing):
+    plan = read_question(question, Catalogue(HEADED))
+    assert plan.missing_title == missing and plan.title_or_topic and not plan.named_ids, plan
+
+
 @pytest.mark.parametrize(
     ("question", "either"),
     [

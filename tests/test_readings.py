@@ -20,7 +20,7 @@ real embedder and Chroma, with phrasings of their own (none is a question of the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 
@@ -234,6 +234,34 @@ def test_an_ordinal_beyond_the_last_list_says_how_long_the_list_is():
     assert h.listed(2) == []  # not the older list of four
     assert "the last answer lists 2 papers (E [5], F [6])" in h.beyond("the third one")
     assert "no earlier answer lists papers" in History().beyond("the second one")
+
+
+def test_an_ordinal_beyond_the_last_list_offers_the_earlier_list_that_has_it_by_numbers():
+    # "compare the first and fourth" after a list of four and a newer list of two: counted in the
+    # newer list, said to be beyond it, and the earlier list's first and fourth offered by number
+    h = _history("Alpha", "Beta", "Gamma", "Delta")
+    h.turns[0] = replace(h.turns[0], question="Which papers study lottery tickets?")
+    h.turns.append(Turn("q2", "q2", Answer("q2", "…", [Citation(h.numbers.number(x), x, x, ()) for x in ("E", "F")])))
+    said = h.beyond("fourth", (0, 3))
+    assert said.startswith("the last answer lists 2 papers (E [5], F [6]), so “fourth” refers to no paper; ")
+    assert "in the list before it, of 4 papers (“Which papers study lottery tickets?”), they are Alpha [1] and " \
+           "Delta [4]: ask about them by those numbers" in said
+    assert "it is Gamma [3]: ask about it by that number" in h.beyond("the third one", (2,))
+    assert "list before it" not in h.beyond("the fifth one", (4,))  # no list has a fifth
+
+
+def test_a_question_of_the_collection_answered_with_one_paper_is_a_list_ordinals_count_in():
+    # "which papers study inductive matrix completion?" found one after a list of four: "the third
+    # one" is no paper of it (said, the earlier list offered), and "the first one" is its paper
+    h = _history("Alpha", "Beta", "Gamma", "Delta")
+    one = Answer("q2", "…", [Citation(h.numbers.number("GNIMC"), "GNIMC", "GNIMC", ())], kind="list")
+    h.turns.append(Turn("q2", "q2", one))
+    assert h.listed(2) == [] and h.listed(0)[0].paper_id == "GNIMC"
+    assert "it is Gamma [3]" in h.beyond("the third one", (2,))
+    # an answer about one paper (no list: "What is Beta?") leaves the list of four to count in
+    h = _history("Alpha", "Beta", "Gamma", "Delta")
+    h.turns.append(Turn("q2", "q2", Answer("q2", "…", [Citation(2, "Beta", "Beta", ())])))
+    assert h.listed(2)[2].paper_id == "Gamma"
 
 
 def test_papers_picked_out_of_a_list_leave_ordinals_counting_in_that_list():

@@ -1164,6 +1164,29 @@ def test_a_choice_by_size_asks_the_size_each_abstract_states(question, form, sma
     assert slot is not None and slot.form == form and slot.amount and slot.smaller is smaller, slot
 
 
+@pytest.mark.parametrize(
+    ("question", "smaller"),
+    [
+        # a quantity of parameters chooses by the model's size, as a comparative of size does
+        ("which one has the most parameters?", False),
+        ("which of them has the fewest params?", True),
+        ("so which model has more parameters?", False),
+        ("which of these has the smallest number of parameters?", True),
+        ("which one has the largest parameter count?", False),
+    ],
+)
+def test_a_choice_by_a_quantity_of_parameters_asks_the_model_size(question, smaller):
+    assert size_compared(question)
+    slot = read_ask(question).slot
+    assert slot is not None and slot.form == "model size" and slot.amount and slot.smaller is smaller, slot
+
+
+def test_a_quantity_of_parameters_outside_a_choice_chooses_nothing():
+    assert not size_compared("how many parameters does GLaM have?")
+    assert not size_compared("which one has the most benchmarks?")
+    assert not size_compared("does it use fewer parameters than LoRA?")
+
+
 def test_a_size_word_outside_a_choice_asks_no_size():
     assert not size_compared("which papers train bigger models?")
     assert not size_compared("how does FoldNet scale to larger proteins?")

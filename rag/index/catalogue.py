@@ -263,22 +263,38 @@ class Catalogue:
         """Normalized title -> paper id, for the records that carry a title."""
         return {normalize(p.title): p.id for p in self.papers.values() if p.title}
 
+    @functools.cached_property
+    def _heads(self) -> dict[str, str]:
+        """Normalized head of a title (its words before the colon, two or more: "Forget Unlearning"
+        of "Forget Unlearning: Towards True Data-Deletion in Machine Learning") -> paper id, for
+        the heads one title alone has. A one-word head is a name (:class:`NameIndex`)."""
+        by_head: dict[str, set[str]] = defaultdict(set)
+        for p in self.papers.values():
+            head, colon, _ = (p.title or "").partition(":")
+            key = normalize(head)
+            if colon and len(key.split()) >= 2:
+                by_head[key].add(p.id)
+        return {k: next(iter(ids)) for k, ids in by_head.items() if len(ids) == 1 and k not in self._titles}
+
     def titled(self, title: str) -> tuple[str | None, str]:
-        """The paper whose title is ``title`` (case, punctuation and a few typing errors aside:
-        rapidfuzz ratio >= :data:`TITLE_MATCH_MIN` of the normalized titles), and the closest title
-        of the collection (when it scores :data:`TITLE_CLOSE_MIN` or more): ``(paper id or None,
-        closest title or "")``. ``(None, "")`` when no record carries a title."""
+        """The paper whose title, or the head of its title before the colon (two or more words:
+        "Forget Unlearning"), is ``title`` (case and punctuation aside; for a whole title also a
+        few typing errors: rapidfuzz ratio >= :data:`TITLE_MATCH_MIN` of the normalized titles), and the
+        closest title of the collection (when it, or its head, scores :data:`TITLE_CLOSE_MIN` or
+        more): ``(paper id or None, closest title or "")``. ``(None, "")`` when no record carries a
+        title."""
         key = normalize(title)
         if not self._titles or not key:
             return None, ""
-        if key in self._titles:
-            pid = self._titles[key]
+        named = {**self._heads, **self._titles}
+        if key in named:
+            pid = named[key]
             return pid, self.papers[pid].title or ""
-        got = process.extractOne(key, list(self._titles), scorer=fuzz.ratio)
+        got = process.extractOne(key, list(named), scorer=fuzz.ratio)
         if got is None:
             return None, ""
-        pid = self._titles[got[0]]
-        if got[1] >= TITLE_MATCH_MIN:
+        pid = named[got[0]]
+        if got[1] >= TITLE_MATCH_MIN and got[0] in self._titles:  # a head only as written (short: one edit is much)
             return pid, self.papers[pid].title or ""
         return None, (self.papers[pid].title or "") if got[1] >= TITLE_CLOSE_MIN else ""
 

@@ -611,6 +611,48 @@ def _lower_case_title(query: str) -> str:
     return ""
 
 
+SHORT_TITLE_WORDS = 2
+"""Fewest capitalised words of a run a question may name a paper by the head of its title before
+the colon ("Summarize Forget Unlearning", "What does Change is Hard find?"); one capitalised word
+is a name (:class:`rag.index.catalogue.NameIndex`)."""
+
+
+def cased_runs(query: str) -> list[str]:
+    """Runs of capitalised words, joined at most by lower-case title function words ("Change is
+    Hard"), with at least :data:`SHORT_TITLE_WORDS` capitalised words and the question's own
+    leading words ("Summarize", "What") taken off: what a paper's title or the head of its title
+    may be written as. In the order written."""
+    runs: list[str] = []
+    run: list[str] = []
+    for w in [*_TITLE_WORD.findall(query), ""]:
+        if w[:1].isupper() or (run and w.lower() in _TITLE_FUNCTION and w.islower()):
+            run.append(w)
+            continue
+        while run and run[0].lower() in FRAME_WORDS:
+            run = run[1:]
+        while run and not run[-1][:1].isupper():  # "Change is Hard for": ends at a capitalised word
+            run.pop()
+        if sum(x[:1].isupper() for x in run) >= SHORT_TITLE_WORDS:
+            runs.append(" ".join(run).strip(":"))
+        run = []
+    return runs
+
+
+def summary_object(query: str) -> str:
+    """The run of capitalised words a summary request asks of, right after its summary words
+    ("Summarize Linear Recurrent Unit", "a summary of Gated Linear Attention"), with at least
+    :data:`SHORT_TITLE_WORDS` capitalised words and no lower-case content word; else ``""``. It
+    names a paper by its title, or something no title of the collection is."""
+    for run in cased_runs(query):
+        at = query.find(run)
+        before = query[:at].rstrip().lower()
+        before = before[:-3].rstrip() if before.endswith(" of") else before
+        rest = query[at + len(run) :].strip(" ?.!")
+        if before and _SUMMARY_AT_END.search(before) is not None and not content_terms(rest):
+            return run
+    return ""
+
+
 def _what_about(query: str, refs: Sequence[PaperRef]) -> str | None:
     """``X`` of "what about X?", of "and <reference>?" (a message that is only "and" and a reference
     to a paper: "and the first one?", "and [3]?"), or of "and <noun phrase>?" ("and memory?", "or
@@ -1024,6 +1066,8 @@ class Reader:
         refs = [r for _, r in located]
         by_name = any(r.kind in ("name", "id") for r in refs)
         title = asked_title(query, summary=is_summary(query)) if cat is not None and not by_name else ""
+        if not title and cat is not None and not by_name:
+            title = self._short_title(query)
         if title and cat is not None:  # "Summarize Attention Is All You Need": a paper asked by its title
             pid, header["closest_title"] = cat.titled(title)
             if pid is not None:
@@ -1070,6 +1114,22 @@ class Reader:
                 and not _asks_link(query) and not topic_left(rest):
             return CollectionPlan(**header)
         return plan
+
+    def _short_title(self, query: str) -> str:
+        """A short title or the head of a title the question asks of, as written: a run of
+        capitalised words (:func:`cased_runs`) that is a title or a title's head in the collection
+        ("What does Forget Unlearning propose?"; not in a question for several papers: "Which
+        papers study Inductive Matrix Completion?" asks a topic), or the object of a summary request
+        (:func:`summary_object`: "Summarize Linear Recurrent Unit"), which the collection may lack.
+        ``""`` when neither."""
+        cat = self.catalogue
+        if cat is None:
+            return ""
+        if split_frame(query)[1] != "many":
+            for run in cased_runs(query):
+                if cat.titled(run)[0] is not None:
+                    return run
+        return summary_object(query)
 
     def _coined(self, query: str) -> tuple[str, ...]:
         return tuple(sorted(named_entities(query) | coined_lowercase(query)))

@@ -67,6 +67,13 @@ _AGE_CHOICE = re.compile(
     re.I,
 )
 _OLDER = _VOCABULARY["older"].words
+_PARAMETER_CHOICE = re.compile(
+    rf"\b(?:{_VOCABULARY['choice_word'].source})\b(?:\s+[\w-]+){{0,4}}?\s+(?:{_VOCABULARY['choice_verb'].source})\s+"
+    rf"(?P<quantity>{_VOCABULARY['parameter_quantity'].source})",
+    re.I,
+)
+"""A choice by the number of parameters ("which one has the most parameters?"): a model's size."""
+_FEWER_PARAMETERS = _VOCABULARY["fewer_parameters"]
 DATA = "data"
 """The form of a slot asking the data a paper works on ("what benchmarks?", "which datasets does it
 use?"): stated by a sentence that states data (:func:`rag.evidence.rows.states_data`: "experiments on
@@ -181,6 +188,10 @@ def measure_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fa
     if shorthand:
         text = UNIT_ASIDE.sub("", text)  # "latency (ms)": the unit is no word of the measure
     words = _WORD.findall(text)
+    if quantities := [m.group("quantity") for m in _PARAMETER_CHOICE.finditer(text)]:
+        # "which one has the most parameters?", "... the fewest params?": the model's size
+        smaller = any(_FEWER_PARAMETERS.search(q) for q in quantities)
+        return Slot("model size", form="model size", amount=True, smaller=smaller)
     if size_compared(text):  # "which is larger, ViT-22B or Pythia?"
         smaller = any(m.group("comparative").lower() in _SMALLER for m in _SIZE_CHOICE.finditer(text))
         return replace(_compared_size(words), smaller=smaller)
@@ -231,7 +242,10 @@ def measure_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fa
 def size_compared(text: str) -> bool:
     """Whether a question chooses between papers by size ("which is bigger, GLaM or PaLM-E?",
     "which of the two models is smaller?"): a word of choice (vocabulary ``choice_word``), a verb
-    of being or having, then a comparative of size (``size_comparative``)."""
+    of being or having, then a comparative of size (``size_comparative``) or a quantity of
+    parameters (``parameter_quantity``: "which one has the most parameters?")."""
+    if _PARAMETER_CHOICE.search(text):  # "which one has the most parameters?"
+        return True
     return any(m.group("comparative").lower() in _SIZE_COMPARATIVE for m in _SIZE_CHOICE.finditer(text))
 
 

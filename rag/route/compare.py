@@ -296,9 +296,13 @@ def size_verdict(
     labels: Sequence[tuple[str, int]], cells: Sequence[Sequence[Evidence]], *, smaller: bool = False
 ) -> str:
     """Which compared paper states the larger model, by the greatest model size each cell's
-    sentence states (:func:`rag.route.slot.greatest_size`, in parameters): "By the sizes their
-    abstracts state, GLaM [1] is the larger (1.2 trillion parameters against 562B)."; ``""`` when a
-    cell states no model size or two are equal.
+    sentence states (:func:`rag.route.slot.greatest_size`, in parameters), naming the papers whose
+    cell states none: "By the sizes their abstracts state, GLaM [1] is the larger (1.2 trillion
+    parameters against 562B)."; over three or more, "the largest", and "; FlexRound [3] states no
+    model size" after it; with one size stated, that the abstracts cannot rank them ("Only GLaM [1]
+    states a model size (1.2 trillion parameters); PaLM-E [2] states none, so the abstracts do not
+    say which is the larger."); with none stated, that none is ("None of the two abstracts states a
+    model size."). ``""`` when the two greatest sizes are equal.
 
     Args:
         labels: ``(label, marker number)`` per paper, in column order.
@@ -306,20 +310,34 @@ def size_verdict(
         smaller: The question asks for the smaller: "..., PaLM-E [2] is the smaller (562B against
             1.2 trillion parameters)."
     """
-    sized = []
+    sized, unsized = [], []
     for (label, n), evs in zip(labels, cells, strict=True):
         size = max((greatest_size(e.sentence) for e in evs), default=0.0)
         if size <= 0:
-            return ""
+            unsized.append(f"{label} {format_marker(n)}")
+            continue
         stated = [m.group(0) for e in evs for m in MODEL_SIZE.finditer(strip_markup(e.sentence))]
         said = max(stated, key=greatest_size) if stated else ""
         sized.append((size, f"{label} {format_marker(n)}", said.strip()))
+    if not sized:
+        return f"None of {'the two' if len(labels) == 2 else f'the {len(labels)}'} abstracts states a model size."
+    which = ("smaller" if smaller else "larger") if len(labels) <= 2 else ("smallest" if smaller else "largest")
+    none = " and ".join(unsized) if len(unsized) <= 2 else ", ".join(unsized[:-1]) + " and " + unsized[-1]
+    if len(sized) == 1:
+        _, name, said = sized[0]
+        verb = "states" if len(unsized) == 1 else "state"
+        return (f"Only {name} states a model size ({said}); {none} {verb} none, so the abstracts do not say "
+                f"which is the {which}.")
     ranked = sorted(sized, key=lambda t: t[0] if smaller else -t[0])
-    if len(ranked) < 2 or ranked[0][0] == ranked[1][0]:
+    if ranked[0][0] == ranked[1][0]:
         return ""
-    others = ", ".join(said for _, _, said in ranked[1:])
-    which = "smaller" if smaller else "larger"
-    return f"By the sizes their abstracts state, {ranked[0][1]} is the {which} ({ranked[0][2]} against {others})."
+    rest = f"; {none} state{'s' if len(unsized) == 1 else ''} no model size" if unsized else ""
+    head = f"By the sizes their abstracts state, {ranked[0][1]} is the {which}"
+    if len(sized) == 2:
+        return f"{head} ({ranked[0][2]} against {ranked[1][2]}){rest}."
+    # three or more sizes, each with its paper, in rank order
+    others = ", ".join(f"{name} ({said})" for _, name, said in ranked[1:])
+    return f"{head} ({ranked[0][2]}), followed by {others}{rest}."
 
 
 def year_lead(labels: Sequence[tuple[str, int]], papers: Sequence[Paper], *, older: bool = True) -> str:
@@ -340,9 +358,18 @@ def year_lead(labels: Sequence[tuple[str, int]], papers: Sequence[Paper], *, old
     head = f"{names} compared by the years their records give"
     dated = sorted(zip(papers, labels, strict=True), key=lambda t: (t[0].year or 0) * (1 if older else -1))
     (first, (label, n)), rest = dated[0], dated[1:]
-    if any(p.year == first.year for p, _ in rest):
+    tied = [(p, lb) for p, lb in dated if p.year == first.year]
+    if len(tied) > 1 and len(tied) < len(dated):
+        # "which one is the newest?" over a list: the papers of the extreme year, which the records
+        # cannot tell apart, then the others
+        which = ("oldest" if older else "most recent") if len(dated) > 2 else ("older" if older else "more recent")
+        top = " and ".join(f"{lb} {format_marker(k)}" for _, (lb, k) in tied)
+        others = "; ".join(f"{lb} {format_marker(k)}: {p.year}" for p, (lb, k) in dated[len(tied):])
+        return (f"{head}: {top} ({first.year}) are the {which}, and the records give no finer date to tell "
+                f"them apart; {others}. The abstracts state no dates.")
+    if len(tied) > 1:
         years = "; ".join(f"{lb} {format_marker(k)}: {p.year}" for p, (lb, k) in dated)
         return f"{head} ({years}); the records give no finer date, and the abstracts state none."
     others = "; ".join(f"{lb} {format_marker(k)}: {p.year}" for p, (lb, k) in rest)
-    which = "older" if older else "more recent"
+    which = ("older" if older else "more recent") if len(dated) <= 2 else ("oldest" if older else "most recent")
     return f"{head}: {label} {format_marker(n)} ({first.year}) is the {which}; {others}. The abstracts state no dates."

@@ -32,6 +32,7 @@ from dataclasses import replace
 
 from rag.citations import format_marker
 from rag.evidence.table import default_columns
+from rag.lexicon import states_phrase
 from rag.llm.prose import REFUSAL
 from rag.llm.translate import translate
 from rag.question.plan import (
@@ -464,14 +465,25 @@ class Conversation:
             # subject the collection holds (the closest paper of any words comes first), and the
             # title is said to be missing. A title that capitalises its function words or is quoted
             # ("Attention Is All You Need") is a title whatever its words find.
+            # A paper the topical reading finds alone answers only when its title or abstract
+            # writes the words asked ("Summarize Continuous Recurrent Units"); one that merely comes
+            # near ("Summarize Gated Linear Attention": a "gated attention unit") is offered as the
+            # closest, never answered as the paper asked.
             missing = plan.missing_title
             closest = f" The closest title is “{plan.closest_title}”." if plan.closest_title else ""
             if plan.title_or_topic and isinstance(plan, AskPlan) and plan.topic.text:
                 topical = replace(plan, missing_title="", closest_title="")
                 read = self._route(topical, fplan, t0, shown, top_k=top_k, on_token=on_token, stop=stop)
-                if not read.answer.refused and read.answer.kind == "list" and read.answer.matched > 1:
+                found = read.answer.citations if not read.answer.refused else []
+                writing = [c for c in found if self._writes(c.paper_id, missing)]
+                if len(found) > 1 or (found and writing):
                     said = f"No paper titled “{missing}” is in the collection; read as a topic:"
+                    if writing and len(writing) < len(found):  # "Linear Recurrent Unit": the paper that writes it
+                        names = " and ".join(f"{c.label} {format_marker(c.number)}" for c in writing)
+                        said += f" (only {names} writes “{missing}”)"
                     return replace(read, answer=replace(read.answer, text=f"{said}\n\n{read.answer.text}"))
+                if found and not closest:
+                    closest = f" The closest paper, read as a topic, is “{self.papers[found[0].paper_id].title}”."
             text = f"{REFUSAL} No paper titled “{missing}” is in the collection.{closest}"
             return self._refusal_turn(plan, text, t0, fplan)
         if isinstance(plan, CollectionPlan):
@@ -505,6 +517,13 @@ class Conversation:
         assert isinstance(plan, AskPlan)
         turn = self._answer(plan, fplan, t0, shown, top_k=top_k, on_token=on_token, stop=stop)
         return self._say_absent(turn, absent) if absent else turn
+
+    def _writes(self, paper_id: str, words: str) -> bool:
+        """Whether the title or abstract of ``paper_id`` states ``words`` side by side
+        (:func:`rag.lexicon.states_phrase`: "continuous recurrent units (CRUs)" writes "Continuous
+        Recurrent Units"; "gated attention unit" does not write "Gated Linear Attention")."""
+        paper = self.papers[paper_id]
+        return states_phrase(words, f"{paper.title or ''}. {paper.abstract}")
 
     def _say_absent(self, turn: Turn, absent: Sequence[str]) -> Turn:
         """``turn`` (the answer about the other side of a comparison) opening with the names it

@@ -18,7 +18,8 @@ from rag.citations import format_marker
 from rag.lexicon import term_key
 from rag.question.phrasing import definite_words, own_noun
 from rag.question.plan import AskPlan, ComparePlan, FollowUp, PaperRef, Plan, SummaryPlan
-from rag.question.slots import INSTANCE
+from rag.question.slots import INSTANCE, YEAR
+from rag.route.compare import SIZE_FORMS
 from rag.route.turn import History, Turn
 from rag.text import content_terms
 from rag.types import Ask, SearchQuery
@@ -39,6 +40,15 @@ __all__ = [
 
 MAX_COMPARED = 5
 """Most papers one comparison puts side by side (columns of its table); more named are left out."""
+
+MAX_RANKED = 12
+"""Most papers of the last answer a choice that ranks them by a stated size or a record's year
+compares ("which one has the most parameters?" after a list of eight ranks all eight): a list shows
+at most 12 papers, and ordinals reach the twelfth."""
+
+RANKED_FORMS = SIZE_FORMS | {YEAR}
+"""Slot forms a choice ranks every listed paper by (:data:`MAX_RANKED`): sizes the abstracts state
+(:func:`rag.route.compare.size_verdict`) and the years the records give."""
 
 MAX_REFERRED = 12
 """Most papers "they", "those models" or a detail with no topic ("who are the authors?") is asked
@@ -176,7 +186,8 @@ class ReferenceResolver:
             elif r.kind == "ordinal" and r.index is not None:
                 listed = h.listed(r.index)
                 if not listed:
-                    unlisted = unlisted or Resolution(r.text, (), "earlier turn", h.beyond(r.text))
+                    placed = [x.index for x in plan.refs if x.kind == "ordinal" and x.index is not None]
+                    unlisted = unlisted or Resolution(r.text, (), "earlier turn", h.beyond(r.text, placed))
                     continue
                 pid = listed[r.index].paper_id
                 ids.append(pid)
@@ -278,7 +289,7 @@ class ReferenceResolver:
             if recent and idx < len(recent):
                 return Resolution(ref, (recent[idx].paper_id,), "earlier turn")
             if got.back.kind == "ordinal":
-                return Resolution(ref, (), "earlier turn", self.history.beyond(ref))
+                return Resolution(ref, (), "earlier turn", self.history.beyond(ref, (idx,)))
             return Resolution(ref, (), "earlier turn", f"nothing was cited before, so “{ref}” refers to no paper")
         if len(got.fuzzy) == 1:
             return Resolution(ref, got.fuzzy, "name")
@@ -546,8 +557,9 @@ class ReferenceResolver:
         if len(among) <= 1 or not isinstance(follow.plan, ComparePlan):
             return plan, ""
         # every paper of a comparison ("compare A, B and C" then "which one is faster?"); the
-        # first two of a longer list
-        chosen = among if len(among) <= MAX_COMPARED else among[:2]
+        # first two of a longer list, unless the choice ranks what each paper states or its record
+        # gives ("which one has the most parameters?", "which is the newest?"): every listed paper
+        chosen = among[:MAX_RANKED] if _ranks(follow.plan) else among if len(among) <= MAX_COMPARED else among[:2]
         names = [self._named(c.paper_id) for c in chosen]
         refs = tuple(PaperRef(c.label, "name", (c.paper_id,)) for c in chosen)
         compare = replace(follow.plan, asked=plan.asked, query=plan.query, refs=refs, filters=plan.filters)
@@ -673,9 +685,11 @@ class ReferenceResolver:
             (r for r in plan.refs if r.kind == "ordinal" and r.index is not None and not h.listed(r.index)), None
         )
         if beyond is not None:  # "compare the first and the fifth" after a list of four
-            return [Resolution(beyond.text, (), "earlier turn", h.beyond(beyond.text))], False
+            placed = [r.index for r in plan.refs if r.kind == "ordinal" and r.index is not None]
+            return [Resolution(beyond.text, (), "earlier turn", h.beyond(beyond.text, placed))], False
         if len(ids) >= 2:  # "compare A, B and C", "which performs best among A, B and C": all three
-            return [Resolution(self.papers[p].label, (p,), "name") for p in ids[:MAX_COMPARED]], True
+            most = MAX_RANKED if _ranks(plan) else MAX_COMPARED
+            return [Resolution(self.papers[p].label, (p,), "name") for p in ids[:most]], True
         if not ids and plan.set_topic is not None:  # "the two federated learning papers": the two likeliest
             topic = plan.set_topic
             hits = self.pipeline.retriever.search(topic.search).hits[: self.pipeline.settings.retrieval.candidates]
@@ -686,7 +700,7 @@ class ReferenceResolver:
         if not ids and first is not None:  # "compare the first three"; after a list of one, says so
             if len(listed := h.listed(first.count - 1)) >= first.count:
                 return [Resolution(c.label, (c.paper_id,), "earlier turn") for c in listed[: first.count]], True
-            return [Resolution(first.text, (), "earlier turn", h.beyond(first.text))], False
+            return [Resolution(first.text, (), "earlier turn", h.beyond(first.text, range(first.count)))], False
         discussed = h.discussed()
         plural = [r.text.lower() for r in plan.refs if r.kind == "plural"]
         if not ids and plural and len(discussed) >= 2:
@@ -710,3 +724,9 @@ class ReferenceResolver:
             return [Resolution(self.papers[ids[0]].label, (ids[0],), "name")], False
         return [], False
 
+
+def _ranks(plan: ComparePlan) -> bool:
+    """Whether ``plan`` chooses by what ranks every paper (:data:`RANKED_FORMS`: a stated size, a
+    record's year), so that it takes up to :data:`MAX_RANKED` papers."""
+    slot = plan.aspects[0].slot if plan.aspects else None
+    return slot is not None and slot.form in RANKED_FORMS

@@ -5,6 +5,7 @@ resolved against (:class:`History`)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -225,23 +226,38 @@ class History:
                     return list(out.values())
         return list(out.values())
 
+    def _list_turns(self) -> list[Turn]:
+        """The turns that list papers, latest first: those that cited two or more, and a question of
+        the collection answered with one paper ("which papers study inductive matrix completion?"
+        found one), not asked within an earlier list."""
+        return [
+            t for t in reversed(self.turns)
+            if len(t.citations) >= 2 or (t.answer.kind == "list" and len(t.citations) == 1 and not t.within)
+        ]
+
+    def _list_turn(self) -> Turn | None:
+        """The turn whose citations :meth:`last_list` gives (``None``: no turn lists papers)."""
+        listing = self._list_turns()
+        if not listing:
+            return None
+        if not _picked_by_position(listing[0]):
+            return listing[0]  # "which of them are from 2023?" narrows the list: "these" are its answer
+        picked = {c.paper_id for c in listing[0].citations}
+        return next((t for t in listing[1:] if picked < {c.paper_id for c in t.citations}), listing[0])
+
     def last_list(self) -> list[Citation]:
-        """The list ordinals count in: the citations of the latest answer that cited two or more
-        papers, else of the latest answer that cited anything; ``[]`` when none did.
+        """The list ordinals count in: the citations of the latest answer that listed papers (cited
+        two or more, or answered a question of the collection with one), else of the latest answer
+        that cited anything; ``[]`` when none did.
 
         Papers picked out of an earlier list by their place in it are no list of their own: after
         "which papers work on vision-language models?" (four) and "compare the first two",
         "summarize the third one" is the third of the four, as it is after an answer about one
         paper of the list. A question that narrows the list ("which of them are from 2023?")
-        makes a list of its own."""
-        listing = [t for t in reversed(self.turns) if len(t.citations) >= 2]
-        if not listing:
-            return self.recent()
-        latest = list(listing[0].citations)
-        if not _picked_by_position(listing[0]):
-            return latest  # "which of them are from 2023?" narrows the list: "these" are its answer
-        picked = {c.paper_id for c in latest}
-        return next((list(t.citations) for t in listing[1:] if picked < {c.paper_id for c in t.citations}), latest)
+        makes a list of its own, and so does a new question answered with one paper: after it,
+        "the third one" refers to no paper (:meth:`beyond` says which earlier list has a third)."""
+        turn = self._list_turn()
+        return list(turn.citations) if turn is not None else self.recent()
 
     def listed(self, index: int) -> list[Citation]:
         """The citations an ordinal ("the second one", ``index`` 1; "the last one", -1) counts in:
@@ -252,9 +268,12 @@ class History:
         listed = self.last_list()
         return listed if len(listed) >= need else []
 
-    def beyond(self, text: str) -> str:
+    def beyond(self, text: str, indexes: Sequence[int] = ()) -> str:
         """Why an ordinal or count ``text`` ("the third one", "the first two") that :meth:`listed`
-        cannot place refers to no paper: the last list is shorter, or nothing was listed."""
+        cannot place refers to no paper: the last list is shorter, or nothing was listed. With the
+        ``indexes`` the message places (0-based: "the first and fourth", (0, 3)), an earlier list
+        that holds them all is offered with the papers they are there, by their numbers: the
+        ordinals count in the latest list, and which list was meant is the user's to say."""
         listed = self.last_list()
         if not listed:
             return f"no earlier answer lists papers to count in, so “{text}” refers to no paper"
@@ -262,7 +281,20 @@ class History:
         if len(listed) > 6:
             names += f", … {listed[-1].label} {format_marker(listed[-1].number)}"
         n = len(listed)
-        return f"the last answer lists {n} paper{'s' if n != 1 else ''} ({names}), so “{text}” refers to no paper"
+        said = f"the last answer lists {n} paper{'s' if n != 1 else ''} ({names}), so “{text}” refers to no paper"
+        need = max((i + 1 for i in indexes if i >= 0), default=0)
+        latest = self._list_turn()
+        older = self._list_turns()
+        older = older[older.index(latest) + 1 :] if latest in older else []
+        earlier = next((t for t in older if len(t.citations) >= need and not _picked_by_position(t)), None)
+        if not need or earlier is None:
+            return said
+        placed = [earlier.citations[i] for i in dict.fromkeys(i for i in indexes if i >= 0)]
+        them = " and ".join(f"{c.label} {format_marker(c.number)}" for c in placed)
+        pronoun = ("it is", "it by that number") if len(placed) == 1 else ("they are", "them by those numbers")
+        m = len(earlier.citations)
+        return (f"{said}; in the list before it, of {m} papers (“{earlier.question.strip()}”), {pronoun[0]} "
+                f"{them}: ask about {pronoun[1]}")
 
     def one_on_one(self) -> bool:
         """Whether the latest two turns that cited papers each cited one paper, not the same one

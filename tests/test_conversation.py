@@ -594,7 +594,11 @@ def test_a_paper_asked_by_the_head_of_its_title_is_that_paper_and_a_near_one_is_
 
 @pytest.mark.parametrize(
     "title",
-    ["Attention Is All You Need", "Language Models are Few-Shot Learners", "Deep Residual Learning for Image Recognition"],
+    [
+        "Attention Is All You Need",
+        "Language Models are Few-Shot Learners",
+        "Deep Residual Learning for Image Recognition",
+    ],
 )
 def test_a_title_asked_of_records_without_titles_is_not_answered_by_papers_on_some_of_its_words(
     components: Components, title

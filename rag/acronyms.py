@@ -35,6 +35,7 @@ from rag.lexicon import (
     english_word,
     glossary_forms,
     load_glossary,
+    long_forms,
     states_phrase,
     term_key,
 )
@@ -198,6 +199,42 @@ def states_named(text: str, name: NamedForms, own: Sequence[tuple[str, str]] = (
     if defined:
         return any(same_sense(long, name.long) for long in defined)
     return name.thing and named_use(text, name.short)
+
+
+def used_otherwise(name: NamedForms, title: str, abstract: str, *, stated: bool = False) -> bool:
+    """Whether a paper writes acronym ``name.short`` in a sense other than the one asked: it writes
+    the acronym, never the long form of the sense asked (nor an alias, nor a long form of the same
+    sense: "differential privacy" for "differentially private"), and does not define the acronym
+    as it (its own definitions, :func:`rag.lexicon.abbreviation_definitions`: "dynamic programming
+    (DP)" is another sense of "DP"). Checked only where the sense is in doubt: the collection knows
+    other senses (:attr:`NamedForms.others`), or the question writes the long form (``stated``) of
+    an acronym rare in the collection that the glossary does not give as a common abbreviation (a
+    tensor paper's "CP or Tucker decomposition", never defined, is no "conformal prediction (CP)";
+    "RL" alone is reinforcement learning; "CP tensor decomposition" asks the sense the collection
+    does not define). A name of a thing ("OPT-175B", :attr:`NamedForms.thing`) is stated by its
+    acronym alone and never used otherwise.
+
+    Args:
+        name: The name asked, in the sense asked.
+        title: The paper's title.
+        abstract: The paper's abstract.
+        stated: The question writes the long form of the sense asked.
+    """
+    if name.thing or not (name.others or (stated and name.rare and not long_forms(name.short))):
+        return False
+    text = f"{title}. {abstract}"
+    if not acronym_uses(text, name.short):
+        return False
+    forms = (name.long, *name.aliases, *(o for o in name.others if same_sense(o, name.long)))
+    clauses = _CLAUSE_BREAK.split(text)
+    if any(states_phrase(f, c) for f in forms for c in clauses):
+        return False
+    # a kind of the thing the glossary names, in its short or long form ("LVLMs" are vision-language models)
+    kinds = [k for k in glossary_forms(name.long) if k.lower() != name.short.lower()]
+    if any(acronym_uses(text, k) if k.isupper() else states_phrase(k, text) for k in kinds):
+        return False
+    own = abbreviation_definitions(abstract)
+    return not any(same_sense(long, name.long) for short, long in own if _singular(short).lower() == name.short.lower())
 
 
 def _singular(short: str) -> str:

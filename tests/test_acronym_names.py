@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag.acronyms import NamedForms, Senses, named_use, same_sense, states_named
+from rag.acronyms import NamedForms, Senses, named_use, same_sense, states_named, used_otherwise
 from rag.index.catalogue import Catalogue
 from rag.question.plan import AskPlan
 from rag.question.reader import Reader
@@ -214,3 +214,36 @@ def test_the_other_sense_of_an_acronym_is_answered_by_the_paper_that_defines_it(
 def test_an_unambiguous_acronym_and_its_long_form_find_the_same_papers(named, question):
     answer = named.ask(question)
     assert {c.paper_id for c in answer.citations} == KTF, answer.text
+
+
+# --- an acronym written in another sense than the one asked (fast) ---------------------------------
+
+QRS = NamedForms("QRS", "quantile risk scoring", rare=True)
+"""An acronym the collection defines in one sense only (invented, and in no glossary)."""
+SKM = NamedForms("SKM", "sparse kernel machine", others=("stochastic k-means",))
+
+
+@pytest.mark.parametrize(
+    ("name", "title", "abstract", "stated", "other"),
+    [
+        # the acronym, never defined and never spelled out as asked: another sense
+        (QRS, "Faster Tensor Sketches", "We speed up QRS and Tucker decompositions of sparse tensors.", True, True),
+        # its own definition decides: another long form is another sense
+        (SKM, "Clustering at Scale", "We revisit stochastic k-means (SKM) and bound its error.", False, True),
+        # the sense asked, spelled out or defined so, or the acronym not written at all
+        (QRS, "Risk Scores", "Quantile risk scoring (QRS) ranks loans; QRS is calibrated.", True, False),
+        (SKM, "Sparse Kernels", "Our sparse kernel machine (SKM) is fit in linear time.", False, False),
+        (QRS, "Tensor Sketches", "We sketch Tucker decompositions of sparse tensors.", True, False),
+        # a question that does not write the long form asks the letters, in whatever sense
+        (QRS, "Faster Tensor Sketches", "We speed up QRS and Tucker decompositions of sparse tensors.", False, False),
+    ],
+)
+def test_an_acronym_written_in_another_sense_is_told_apart(name, title, abstract, stated, other):
+    assert used_otherwise(name, title, abstract, stated=stated) is other
+
+
+def test_a_name_of_a_thing_or_a_common_abbreviation_is_never_used_otherwise():
+    thing = NamedForms("QRS", "quantile risk scoring", rare=True, thing=True)
+    assert not used_otherwise(thing, "QRS-7B", "We prune QRS-7B to half its size.", stated=True)
+    common = NamedForms("RL", "reinforcement learning", rare=True)
+    assert not used_otherwise(common, "Offline Agents", "An offline RL agent learns from logs.", stated=True)

@@ -201,6 +201,14 @@ def states_named(text: str, name: NamedForms, own: Sequence[tuple[str, str]] = (
     return name.thing and named_use(text, name.short)
 
 
+AMBIGUOUS_LETTERS = 3
+"""Longest acronym of capitals alone that :func:`used_otherwise` doubts when the collection defines
+one sense only: two or three capitals stand for many things ("CP": conformal prediction, the CP
+tensor decomposition; "SR": super-resolution, symbolic regression), longer ones and coinages with
+lower-case letters ("GFlowNets", "YourTTS") rarely do. Set by reading the library's undefined uses,
+not fitted."""
+
+
 def used_otherwise(name: NamedForms, title: str, abstract: str, *, stated: bool = False) -> bool:
     """Whether a paper writes acronym ``name.short`` in a sense other than the one asked: it writes
     the acronym, never the long form of the sense asked (nor an alias, nor a long form of the same
@@ -208,11 +216,12 @@ def used_otherwise(name: NamedForms, title: str, abstract: str, *, stated: bool 
     as it (its own definitions, :func:`rag.lexicon.abbreviation_definitions`: "dynamic programming
     (DP)" is another sense of "DP"). Checked only where the sense is in doubt: the collection knows
     other senses (:attr:`NamedForms.others`), or the question writes the long form (``stated``) of
-    an acronym rare in the collection that the glossary does not give as a common abbreviation (a
-    tensor paper's "CP or Tucker decomposition", never defined, is no "conformal prediction (CP)";
-    "RL" alone is reinforcement learning; "CP tensor decomposition" asks the sense the collection
-    does not define). A name of a thing ("OPT-175B", :attr:`NamedForms.thing`) is stated by its
-    acronym alone and never used otherwise.
+    a short capital acronym (:data:`AMBIGUOUS_LETTERS`) rare in the collection that the glossary
+    does not know (a tensor paper's "CP or Tucker decomposition", never defined, is no "conformal
+    prediction (CP)"; "RL" and "TTS" alone are reinforcement learning and text-to-speech; a coined
+    name such as "GFlowNets" is written bare in one sense; "CP tensor decomposition" asks the sense
+    the collection does not define). A name of a thing ("OPT-175B", :attr:`NamedForms.thing`) is
+    stated by its acronym alone and never used otherwise.
 
     Args:
         name: The name asked, in the sense asked.
@@ -220,7 +229,9 @@ def used_otherwise(name: NamedForms, title: str, abstract: str, *, stated: bool 
         abstract: The paper's abstract.
         stated: The question writes the long form of the sense asked.
     """
-    if name.thing or not (name.others or (stated and name.rare and not long_forms(name.short))):
+    common = bool(long_forms(name.short) or name.aliases or glossary_forms(name.long))
+    short = name.short.isupper() and len(name.short) <= AMBIGUOUS_LETTERS
+    if name.thing or not (name.others or (stated and name.rare and short and not common)):
         return False
     text = f"{title}. {abstract}"
     if not acronym_uses(text, name.short):

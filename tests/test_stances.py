@@ -54,6 +54,18 @@ def test_a_title_or_contribution_takes_the_side_of_its_head(text, sides):
     assert head_stances(text) == sides
 
 
+@pytest.mark.parametrize(
+    ("span", "sides"),
+    [
+        (" a fingerprinting scheme that stays robust to model stealing attacks", set()),
+        (" ShieldNet (SN), a lightweight defensive layer for graph models", {"defense"}),
+        (" an evasion attack against malware detectors", {"attack"}),
+    ],
+)
+def test_a_contribution_takes_the_side_of_its_object_only(span, sides):
+    assert head_stances(span, object_only=True) == sides
+
+
 def test_only_a_paper_that_takes_the_opposite_side_alone_is_opposed():
     assert opposed(("defense",), frozenset({"attack"}))
     assert opposed(("defense", "detection"), frozenset({"generation"}))

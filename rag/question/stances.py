@@ -63,16 +63,22 @@ def _head(tokens: list[str], start: int) -> frozenset[str]:
     return head
 
 
-def head_stances(text: str) -> frozenset[str]:
+def head_stances(text: str, *, object_only: bool = False) -> frozenset[str]:
     """The sides the first phrase of ``text`` that states one takes (see the module docstring):
     "UMD: Unsupervised Model Detection for X2X Backdoor Attacks" -> detection and defense;
     "Graph Contrastive Backdoor Attacks" -> attack; ``frozenset()`` when ``text`` states none.
 
     Args:
         text: A title, or the words after a paper's own contribution verb ("we propose ...").
+        object_only: Read only the object of the verb, up to the first word that ends a phrase:
+            "a novel margin-based DNN watermarking approach that is robust to the functionality
+            stealing attacks" contributes a watermark, not an attack; "Anti-Backdoor Data-Free KD
+            (ABD), the first plug-in defensive method" a defense (punctuation does not end it).
     """
     tokens = _TOKEN.findall(text)
     for i, t in enumerate(tokens):
+        if object_only and t[0].isalnum() and t.lower() in _END:
+            return frozenset()
         sides = _sides(t)
         if not sides:
             continue

@@ -263,12 +263,13 @@ class Membership:
         its title's (:func:`rag.question.stances.head_stances`: "Graph Contrastive Backdoor Attacks"
         -> attack) and those of the words after each statement of its own contribution, within
         :data:`OBJECT_SPAN` characters ("we propose Anti-Backdoor Data-Free KD (ABD), the first
-        plug-in defensive method" -> defense). A side another sentence mentions ("existing defenses
-        fail") is not the paper's own. Empty when the paper states none."""
+        plug-in defensive method" -> defense), the verb's object only ("a watermarking approach that is
+        robust to stealing attacks" takes no side). A side another sentence mentions ("existing
+        defenses fail") is not the paper's own. Empty when the paper states none."""
         own = set(head_stances(paper.title or ""))
         for x in self.evidence.sentences(paper)[0]:
             for m in _OWN_CONTRIBUTION.finditer(x.text):
-                own |= head_stances(x.text[m.end() : m.end() + OBJECT_SPAN])
+                own |= head_stances(x.text[m.end() : m.end() + OBJECT_SPAN], object_only=True)
         return frozenset(own)
 
     def contributors(self, artifact: Sequence[str], members: list[PaperHit]) -> list[PaperHit]:

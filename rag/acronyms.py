@@ -35,7 +35,6 @@ from rag.lexicon import (
     english_word,
     glossary_forms,
     load_glossary,
-    long_forms,
     states_phrase,
     term_key,
 )
@@ -201,37 +200,22 @@ def states_named(text: str, name: NamedForms, own: Sequence[tuple[str, str]] = (
     return name.thing and named_use(text, name.short)
 
 
-AMBIGUOUS_LETTERS = 3
-"""Longest acronym of capitals alone that :func:`used_otherwise` doubts when the collection defines
-one sense only: two or three capitals stand for many things ("CP": conformal prediction, the CP
-tensor decomposition; "SR": super-resolution, symbolic regression), longer ones and coinages with
-lower-case letters ("GFlowNets", "YourTTS") rarely do. Set by reading the library's undefined uses,
-not fitted."""
-
-
-def used_otherwise(name: NamedForms, title: str, abstract: str, *, stated: bool = False) -> bool:
+def used_otherwise(name: NamedForms, title: str, abstract: str) -> bool:
     """Whether a paper writes acronym ``name.short`` in a sense other than the one asked: it writes
     the acronym, never the long form of the sense asked (nor an alias, nor a long form of the same
     sense: "differential privacy" for "differentially private"), and does not define the acronym
     as it (its own definitions, :func:`rag.lexicon.abbreviation_definitions`: "dynamic programming
-    (DP)" is another sense of "DP"). Checked only where the sense is in doubt: the collection knows
-    other senses (:attr:`NamedForms.others`), or the question writes the long form (``stated``) of
-    a short capital acronym (:data:`AMBIGUOUS_LETTERS`) rare in the collection that the glossary
-    does not know (a tensor paper's "CP or Tucker decomposition", never defined, is no "conformal
-    prediction (CP)"; "RL" and "TTS" alone are reinforcement learning and text-to-speech; a coined
-    name such as "GFlowNets" is written bare in one sense; "CP tensor decomposition" asks the sense
-    the collection does not define). A name of a thing ("OPT-175B", :attr:`NamedForms.thing`) is
-    stated by its acronym alone and never used otherwise.
+    (DP)" is another sense of "DP"). Checked only where the collection knows other senses
+    (:attr:`NamedForms.others`): an acronym it defines one way is stated by its letters alone ("We
+    compute KTFs of residual networks"), and a name of a thing ("OPT-175B",
+    :attr:`NamedForms.thing`) is never used otherwise.
 
     Args:
         name: The name asked, in the sense asked.
         title: The paper's title.
         abstract: The paper's abstract.
-        stated: The question writes the long form of the sense asked.
     """
-    common = bool(long_forms(name.short) or name.aliases or glossary_forms(name.long))
-    short = name.short.isupper() and len(name.short) <= AMBIGUOUS_LETTERS
-    if name.thing or not (name.others or (stated and name.rare and short and not common)):
+    if name.thing or not name.others:
         return False
     text = f"{title}. {abstract}"
     if not acronym_uses(text, name.short):

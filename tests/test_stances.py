@@ -26,6 +26,10 @@ from rag.question.stances import asked_stances, head_stances, opposed
         ("new poisoning attacks", ("attack",)),
         ("attacks that steal prompts", ("attack",)),
         ("generating music from lyrics", ("generation",)),
+        ("poison recommender data or defend recommenders against it", ("defense", "attack")),
+        ("detecting spoofed voices and synthesizing them", ("defense", "detection", "generation")),
+        # a side coordinated with a topic that opens with none is not asked
+        ("membership inference attacks and defenses", ()),
         # a topic that only names a contest, or a kind of model, asks no side
         ("membership inference", ()),
         ("adversarial attacks on speech recognizers", ()),
@@ -60,6 +64,9 @@ def test_a_title_or_contribution_takes_the_side_of_its_head(text, sides):
         (" a fingerprinting scheme that stays robust to model stealing attacks", set()),
         (" ShieldNet (SN), a lightweight defensive layer for graph models", {"defense"}),
         (" an evasion attack against malware detectors", {"attack"}),
+        (" a spectral signature for detecting poisoned inputs", {"defense", "detection"}),
+        (" a lightweight regulariser to defend federated clients", {"defense"}),
+        (" a benchmark for evaluating detectors", set()),
     ],
 )
 def test_a_contribution_takes_the_side_of_its_object_only(span, sides):
@@ -74,6 +81,8 @@ def test_only_a_paper_that_takes_the_opposite_side_alone_is_opposed():
     assert not opposed(("defense",), frozenset())
     assert not opposed(("generation",), frozenset({"attack"}))
     assert not opposed((), frozenset({"attack"}))
+    # both sides asked: neither is opposite
+    assert not opposed(("defense", "attack"), frozenset({"attack"}))
 
 
 @pytest.mark.parametrize(
@@ -82,6 +91,7 @@ def test_only_a_paper_that_takes_the_opposite_side_alone_is_opposed():
         ("Which papers defend against model inversion?", ("defense",)),
         ("any work detecting deepfake videos?", ("defense", "detection")),
         ("Which papers are about membership inference?", ()),
+        ("papers that poison recommender data or defend recommenders against it", ("defense", "attack")),
     ],
 )
 def test_the_reader_puts_the_asked_side_on_the_topic(question, asked):

@@ -39,6 +39,8 @@ _TOKEN = re.compile(r"[A-Za-z][\w'’-]*|[^\w\s]")
 _CLASSES = {name: _VOCABULARY[name] for name in STANCES}
 _VERB = _VOCABULARY["contribution_verb"]
 _END = frozenset(_VOCABULARY["phrase_end"].words)
+_PURPOSE = frozenset(_VOCABULARY["purpose"].words)
+_COORDINATOR = frozenset(_VOCABULARY["coordinator"].words)
 
 
 def _sides(token: str) -> frozenset[str]:
@@ -73,12 +75,17 @@ def head_stances(text: str, *, object_only: bool = False) -> frozenset[str]:
         object_only: Read only the object of the verb, up to the first word that ends a phrase:
             "a novel margin-based DNN watermarking approach that is robust to the functionality
             stealing attacks" contributes a watermark, not an attack; "Anti-Backdoor Data-Free KD
-            (ABD), the first plug-in defensive method" a defense (punctuation does not end it).
+            (ABD), the first plug-in defensive method" a defense (punctuation does not end it); a
+            purpose right after the object is read too ("a new primitive for detecting backdoor
+            attacks": detection).
     """
     tokens = _TOKEN.findall(text)
     for i, t in enumerate(tokens):
         if object_only and t[0].isalnum() and t.lower() in _END:
-            return frozenset()
+            # "a new primitive for detecting backdoor attacks": a purpose the object is for
+            after = tokens[i + 1] if i + 1 < len(tokens) else ""
+            verb = after.lower().endswith("ing") or t.lower() == "to"
+            return _sides(after) if t.lower() in _PURPOSE and after and verb else frozenset()
         sides = _sides(t)
         if not sides:
             continue
@@ -93,7 +100,9 @@ def asked_stances(topic: str) -> tuple[str, ...]:
     """The sides a topic asks its papers to take, in :data:`STANCES` order: those of its first word
     ("defend against backdoor attacks", "detecting machine-generated text", "defenses against
     poisoning"), or, when it opens with a contribution verb, of the head of the noun phrase the verb
-    takes ("propose new backdoor attacks", "mount membership inference attacks"). A topic that only
+    takes ("propose new backdoor attacks", "mount membership inference attacks"); a topic that opens
+    with a side asks the side of a clause it coordinates too ("attack speech systems or defend them":
+    attack and defense). A topic that only
     names a contest ("backdoor attacks", "data poisoning") asks no side: its papers may take either.
 
     Args:
@@ -106,8 +115,12 @@ def asked_stances(topic: str) -> tuple[str, ...]:
     if not tokens:
         return ()
     sides = _sides(tokens[0])
-    if not sides and _VERB.pattern.fullmatch(tokens[0]) and len(tokens) > 1:
-        sides = frozenset()
+    if sides:
+        # a side that opens a coordinated clause ("attack speech systems or defend them") is asked too
+        for before, t in zip(tokens, tokens[1:], strict=False):
+            if before.lower() in _COORDINATOR:
+                sides |= _sides(t)
+    elif _VERB.pattern.fullmatch(tokens[0]) and len(tokens) > 1:
         for t in tokens[1:]:
             if t.lower() in _END:
                 break
@@ -121,4 +134,5 @@ def opposed(asked: tuple[str, ...], own: frozenset[str]) -> bool:
     side of its own is not opposed (no evidence either way)."""
     if not asked or not own or own & set(asked):
         return False
-    return any(o in own for a in asked for o in OPPOSITE[a])
+    # a side asked is never opposite: "attack speech systems or defend them" asks both
+    return any(o in own and o not in asked for a in asked for o in OPPOSITE[a])

@@ -660,16 +660,11 @@ class AnswerPipeline:
     def _other_sense(self, topic: Topic, hits: Sequence[PaperHit]) -> set[PaperHit]:
         """The ``hits`` that write an acronym the topic names in another sense than the one asked
         (:attr:`Topic.known_names`, :func:`rag.acronyms.used_otherwise`): "RDP", whose abstract
-        defines "dynamic programming (DP)", for "papers that use DP to train models"; a tensor
-        paper's "CP decomposition" for "conformal prediction (CP)". The paper's own long form or
-        definition decides the sense, not the letters."""
-        stated = {n.short: states_phrase(n.long, topic.text) for n in topic.known_names}
+        defines "dynamic programming (DP)", for "papers that use DP to train models". The paper's
+        own long form or definition decides the sense, not the letters."""
         return {
             h for h in hits
-            if any(
-                used_otherwise(n, h.paper.title or "", h.paper.abstract, stated=stated[n.short])
-                for n in topic.known_names
-            )
+            if any(used_otherwise(n, h.paper.title or "", h.paper.abstract) for n in topic.known_names)
         }
 
     def _plays(self, role: str, paper: Paper) -> bool:

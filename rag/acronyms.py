@@ -200,6 +200,38 @@ def states_named(text: str, name: NamedForms, own: Sequence[tuple[str, str]] = (
     return name.thing and named_use(text, name.short)
 
 
+def used_otherwise(name: NamedForms, title: str, abstract: str) -> bool:
+    """Whether a paper writes acronym ``name.short`` in a sense other than the one asked: it writes
+    the acronym, never the long form of the sense asked (nor an alias, nor a long form of the same
+    sense: "differential privacy" for "differentially private"), and does not define the acronym
+    as it (its own definitions, :func:`rag.lexicon.abbreviation_definitions`: "dynamic programming
+    (DP)" is another sense of "DP"). Checked only where the collection knows other senses
+    (:attr:`NamedForms.others`): an acronym it defines one way is stated by its letters alone ("We
+    compute KTFs of residual networks"), and a name of a thing ("OPT-175B",
+    :attr:`NamedForms.thing`) is never used otherwise.
+
+    Args:
+        name: The name asked, in the sense asked.
+        title: The paper's title.
+        abstract: The paper's abstract.
+    """
+    if name.thing or not name.others:
+        return False
+    text = f"{title}. {abstract}"
+    if not acronym_uses(text, name.short):
+        return False
+    forms = (name.long, *name.aliases, *(o for o in name.others if same_sense(o, name.long)))
+    clauses = _CLAUSE_BREAK.split(text)
+    if any(states_phrase(f, c) for f in forms for c in clauses):
+        return False
+    # a kind of the thing the glossary names, in its short or long form ("LVLMs" are vision-language models)
+    kinds = [k for k in glossary_forms(name.long) if k.lower() != name.short.lower()]
+    if any(acronym_uses(text, k) if k.isupper() else states_phrase(k, text) for k in kinds):
+        return False
+    own = abbreviation_definitions(abstract)
+    return not any(same_sense(long, name.long) for short, long in own if _singular(short).lower() == name.short.lower())
+
+
 def _singular(short: str) -> str:
     """An acronym without its plural "s" ("ViTs" -> "ViT"; "GNNs" comes so already)."""
     return short[:-1] if len(short) > 2 and short.endswith("s") and short[-2].isupper() else short

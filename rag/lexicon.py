@@ -372,7 +372,45 @@ def _long_form(short: str, before: str) -> str | None:
     n_words = len(long.split())
     if n_words < 2 and "-" not in long or long.lower() == short.lower():
         return None
-    return long
+    return long if _spelled_by_words(s, long) else None
+
+
+def _spelled_by_words(letters: Sequence[str], long: str) -> bool:
+    """Whether ``long`` spells the abbreviation's lower-case ``letters`` in order as a coinage does:
+    each letter the initial of a word (or of a part of a hyphenated word), or a later letter of a
+    word whose initial is taken, or a letter of the last word or of another part of a hyphenated
+    word whose initial is taken ("Frequency Enhanced Decomposed Transformer" for "FEDformer",
+    "Feature-wise Linear Modulation" for "FiLM"), or a letter the long form writes in upper case
+    ("Model Agnostic samPLe rEweighting" for "MAPLE"). Schwartz and Hearst take any letter after the
+    first; "self-supervised speech representation learning (SSL)" would give "speech representation
+    learning", its second "s" inside "representation", which is no long form of SSL."""
+    words = long.split()
+    parts = [(i, p) for i, w in enumerate(words) for x in w.split("-") if (p := x.strip("'\"`‘’“”"))]
+
+    @functools.cache
+    def spells(li: int, pi: int, ci: int, taken: frozenset[int]) -> bool:
+        # li: next letter; pi: the part letters come from (-1: none yet); ci: next character in it;
+        # taken: the words whose initial (or a part's) is taken
+        if li == len(letters):
+            return True
+        c = letters[li]
+        if pi >= 0:
+            word, part = parts[pi]
+            begun = word in taken or word == len(words) - 1
+            for k in range(ci, len(part)):
+                if part[k].lower() == c and (begun or part[k].isupper()) and spells(li + 1, pi, k + 1, taken):
+                    return True
+        for j in range(pi + 1, len(parts)):
+            word, part = parts[j]
+            if part[0].lower() == c and spells(li + 1, j, 1, taken | {word}):
+                return True
+            begun = word in taken or word == len(words) - 1  # a later part of a word already begun
+            for k in range(1, len(part)):
+                if part[k].lower() == c and (begun or part[k].isupper()) and spells(li + 1, j, k + 1, taken):
+                    return True
+        return False
+
+    return spells(0, -1, 0, frozenset())
 
 
 def abbreviation_definitions(text: str) -> list[tuple[str, str]]:

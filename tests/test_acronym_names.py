@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag.acronyms import NamedForms, Senses, named_use, same_sense, states_named
+from rag.acronyms import NamedForms, Senses, named_use, same_sense, states_named, used_otherwise
 from rag.index.catalogue import Catalogue
 from rag.question.plan import AskPlan
 from rag.question.reader import Reader
@@ -214,3 +214,33 @@ def test_the_other_sense_of_an_acronym_is_answered_by_the_paper_that_defines_it(
 def test_an_unambiguous_acronym_and_its_long_form_find_the_same_papers(named, question):
     answer = named.ask(question)
     assert {c.paper_id for c in answer.citations} == KTF, answer.text
+
+
+# --- an acronym written in another sense than the one asked (fast) ---------------------------------
+
+SKM = NamedForms("SKM", "sparse kernel machine", others=("stochastic k-means",))
+"""An acronym the collection defines in two senses (invented)."""
+
+
+@pytest.mark.parametrize(
+    ("title", "abstract", "other"),
+    [
+        # its own definition decides: another long form is another sense
+        ("Clustering at Scale", "We revisit stochastic k-means (SKM) and bound its error.", True),
+        # the letters alone, never spelled out as asked, beside another sense's words
+        ("Clustering at Scale", "SKM assigns points to centroids one batch at a time.", True),
+        # the sense asked, spelled out or defined so, or the acronym not written at all
+        ("Sparse Kernels", "Our sparse kernel machine (SKM) is fit in linear time.", False),
+        ("Sparse Kernels", "A sparse kernel machine is fit; SKM needs few support vectors.", False),
+        ("Sparse Kernels", "We fit kernel classifiers with few support vectors.", False),
+    ],
+)
+def test_an_acronym_written_in_another_sense_is_told_apart(title, abstract, other):
+    assert used_otherwise(SKM, title, abstract) is other
+
+
+def test_an_acronym_of_one_sense_or_a_name_of_a_thing_is_never_used_otherwise():
+    one = NamedForms("KTF", "kernel tangent flow", rare=True)
+    assert not used_otherwise(one, "Residual Networks", "We compute KTFs of residual networks.")
+    thing = NamedForms("SKM", "sparse kernel machine", others=("stochastic k-means",), thing=True)
+    assert not used_otherwise(thing, "SKM-7B", "We prune SKM-7B to half its size.")

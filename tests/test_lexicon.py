@@ -11,6 +11,23 @@ def test_compound_parts():
     assert compound_parts("speech") == []
 
 
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # a letter inside a word whose initial is not taken spells no coinage
+        ("Progress in semi-supervised sound representation learning (SSL) is fast.", []),
+        ("We use graph neural representation learning (GSL) on molecules.", []),
+        # initials, later letters of a word begun, the last word's letters, capitals written so
+        ("We train a Graph Pooling Transformer (GPformer) on molecules.", [("GPformer", "Graph Pooling Transformer")]),
+        ("Layer-wise Adaptive Rates (LiAR) speed training.", [("LiAR", "Layer-wise Adaptive Rates")]),
+        ("We propose Robust sParse rEgression (RPE) for noisy labels.", [("RPE", "Robust sParse rEgression")]),
+        ("We call it ''Gradient Flow Matching'' (GFM).", [("GFM", "''Gradient Flow Matching''")]),
+    ],
+)
+def test_a_long_form_spells_its_abbreviation_as_a_coinage_does(text, found):
+    assert abbreviation_definitions(text) == found
+
+
 def test_abbreviation_definitions_follow_schwartz_hearst():
     text = (
         "Vision\u2013Language Models (VLMs) have shown progress. We use reinforcement learning (RL) "

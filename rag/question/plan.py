@@ -187,6 +187,11 @@ class Topic:
             ("text-to-image", "speech-to-speech"; :func:`rag.lexicon.directions`): a paper about
             another direction ("text-to-audio", "image-to-text") that never states it is not about
             the topic, however many of its words it states.
+        stances: The sides of a contest the topic asks its papers to take ("defend against
+            backdoor attacks" -> ``("defense",)``, "detect machine-generated text" -> ``("defense",
+            "detection")``; :func:`rag.question.stances.asked_stances`): a paper whose own side
+            (its title, its statement of its contribution) is only an opposite one is not listed;
+            ``()`` when the topic asks none ("backdoor attacks").
         known_names: The names the topic states that the collection knows as an acronym and its
             long form, in the sense asked ("the Open Pretrained Transformer models" and "OPT" both
             -> OPT, Open Pretrained Transformer; :meth:`rag.acronyms.Senses.names_in`): the papers a
@@ -218,6 +223,7 @@ class Topic:
     acronyms: tuple[str, ...] = ()
     known_names: tuple[NamedForms, ...] = ()
     directions: tuple[str, ...] = ()
+    stances: tuple[str, ...] = ()
     ask: Ask = field(default_factory=lambda: Ask(""))
     search: SearchQuery = field(default_factory=lambda: SearchQuery(""))
     described: str = ""

@@ -112,6 +112,7 @@ from rag.question.roles import (
     required_role,
 )
 from rag.question.slots import ENTITY, GUESSED_SIZE, INSTANCE, age_slot, read_slot, size_compared
+from rag.question.stances import asked_stances
 from rag.question.table import asks_table, column_phrases, split_table
 from rag.text import (
     CODE_COMPOUND,
@@ -932,6 +933,7 @@ class Reader:
             acronyms=tuple(t for t in terms if _typed_acronym(t)),
             known_names=known,
             directions=_directions(t_topic, alternatives),
+            stances=asked_stances(t_topic),
             ask=read_ask(t_topic) if t_topic else read_ask(query),
             search=self.search_query(searched),
         )

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from rag.acronyms import used_otherwise
 from rag.citations import cited_numbers, format_marker
 from rag.evidence.roles import CONTINUES, FIRST_PERSON, sentence_roles
 from rag.evidence.rows import LIMITATIONS, ROWS, select_rows
@@ -45,6 +46,7 @@ from rag.question.parts import description_clauses
 from rag.question.plan import Ask, AskPlan, Plan, Topic
 from rag.question.reader import Reader
 from rag.question.slots import ENTITY
+from rag.question.stances import opposed
 from rag.route.lead import (
     availability_span,
     contrasted_by_word,
@@ -308,7 +310,8 @@ class AnswerPipeline:
                     # than in the membership model's list ("does not require ... watermarking"),
                     # nor a paper about another direction than the topic's ("text-to-audio")
                     denied = self._denied(topic, covered.complete)
-                    other = self._other_direction(topic, covered.complete)
+                    other = self._other_direction(topic, covered.complete) | self._other_side(topic, covered.complete)
+                    other |= self._other_sense(topic, covered.complete)
                     complete = [h for h in covered.complete if h not in out and h not in denied and h not in other]
                     complete = complete[:1] if topic.number == "one" else complete
                     chosen, matched, at_least = complete[: rs.max_set_size], len(complete), False
@@ -579,7 +582,12 @@ class AnswerPipeline:
         # "watermarking language model outputs": DetectGPT detects machine text and writes "does
         # not require ... explicitly watermarking generated text"; a paper that states a word of the
         # topic only as what it does not do is neither about it nor a mention of it
-        denied = self._denied(topic, [*members, *mentions]) | self._other_direction(topic, [*members, *mentions])
+        denied = (
+            self._denied(topic, [*members, *mentions])
+            | self._other_direction(topic, [*members, *mentions])
+            | self._other_side(topic, [*members, *mentions])
+            | self._other_sense(topic, [*members, *mentions])
+        )
         members = [h for h in members if h not in denied]
         mentions = [h for h in mentions if h not in denied]
         left_out = self._excluded(topic, members)
@@ -638,6 +646,28 @@ class AnswerPipeline:
                 if other_direction(compound, phrase, texts):
                     out.add(h)
         return out
+
+    def _other_side(self, topic: Topic, hits: Sequence[PaperHit]) -> set[PaperHit]:
+        """The ``hits`` that take only a side opposite the one the topic asks
+        (:attr:`Topic.stances`, :func:`rag.question.stances.opposed`): "Poisoning Generative Replay
+        in Continual Learning" (an attack) for "papers that defend against data poisoning",
+        "Make-An-Audio: Text-To-Audio Generation" for "detect machine-generated content". Their
+        words are the topic's ("poisoning", "defenders"; "audio", "generated"), so the embedder and
+        term coverage put them close; their own side is read from the title and the sentences that
+        state their contribution (:meth:`rag.route.membership.Membership.sides`)."""
+        if not topic.stances:
+            return set()
+        return {h for h in hits if opposed(topic.stances, self.membership.sides(h.paper))}
+
+    def _other_sense(self, topic: Topic, hits: Sequence[PaperHit]) -> set[PaperHit]:
+        """The ``hits`` that write an acronym the topic names in another sense than the one asked
+        (:attr:`Topic.known_names`, :func:`rag.acronyms.used_otherwise`): "RDP", whose abstract
+        defines "dynamic programming (DP)", for "papers that use DP to train models". The paper's
+        own long form or definition decides the sense, not the letters."""
+        return {
+            h for h in hits
+            if any(used_otherwise(n, h.paper.title or "", h.paper.abstract) for n in topic.known_names)
+        }
 
     def _plays(self, role: str, paper: Paper) -> bool:
         """Whether a sentence of ``paper``'s abstract plays ``role`` (``"theory"``:

@@ -24,6 +24,7 @@ import numpy as np
 from rag.acronyms import NamedForms, states_named
 from rag.evidence.rows import contributes_items
 from rag.lexicon import abbreviation_definitions, glossary_forms, states_phrase, stem
+from rag.question.stances import head_stances
 from rag.text import Sentence, content_terms
 from rag.types import Paper, PaperHit
 from rag.vocabulary import beside
@@ -256,6 +257,20 @@ class Membership:
             sents, vecs = self.evidence.sentences(h.paper)
             fit.append(float((vecs @ cvecs.T).max(axis=0) @ weights) if sents else 0.0)
         return np.array(fit)
+
+    def sides(self, paper: Paper) -> frozenset[str]:
+        """The sides of a contest ``paper`` takes as its own (:data:`rag.question.stances.STANCES`):
+        its title's (:func:`rag.question.stances.head_stances`: "Graph Contrastive Backdoor Attacks"
+        -> attack) and those of the words after each statement of its own contribution, within
+        :data:`OBJECT_SPAN` characters ("we propose Anti-Backdoor Data-Free KD (ABD), the first
+        plug-in defensive method" -> defense), the verb's object only ("a watermarking approach that is
+        robust to stealing attacks" takes no side). A side another sentence mentions ("existing
+        defenses fail") is not the paper's own. Empty when the paper states none."""
+        own = set(head_stances(paper.title or ""))
+        for x in self.evidence.sentences(paper)[0]:
+            for m in _OWN_CONTRIBUTION.finditer(x.text):
+                own |= head_stances(x.text[m.end() : m.end() + OBJECT_SPAN], object_only=True)
+        return frozenset(own)
 
     def contributors(self, artifact: Sequence[str], members: list[PaperHit]) -> list[PaperHit]:
         """Members that state an artifact ("dataset", "benchmark", ...) as their own contribution

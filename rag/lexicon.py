@@ -303,6 +303,19 @@ def joined_form(token: str) -> str:
     return ""
 
 
+_VERSIONED = re.compile(r"([a-z]{4,})\d{1,3}")
+
+
+def unversioned(token: str) -> str:
+    """The name of a lower-cased token that writes a name with its version or size run on:
+    ``"alphafold2"`` -> ``"alphafold"``, ``"resnet50"`` -> ``"resnet"``, ``"llama2"`` -> ``"llama"``;
+    ``""`` for other tokens (a name of fewer than four letters, "l2", "gpt4", "t5", is left whole:
+    too short to say which name it is). Abstracts are indexed under both, so a question that names
+    the model without its version ("AlphaFold") finds the abstract that writes "AlphaFold2"."""
+    m = _VERSIONED.fullmatch(token)
+    return m.group(1) if m else ""
+
+
 _HYPHENABLE = re.compile(r"(?<![\w-])[A-Za-z]+(?:-[A-Za-z]+)?(?![\w-])")
 
 
@@ -579,6 +592,8 @@ class Lexicon:
             extra.extend(p for p in compound_parts(t) if p not in STOPWORDS)
             if joined := joined_form(t):
                 extra.append(joined)  # "pre-training" is also found as "pretraining"
+            if name := unversioned(t):
+                extra.append(name)  # "AlphaFold2" is also found as "AlphaFold"
         # "supervised finetuning" states "supervised fine-tuning" (and so SFT) when the collection
         # writes the word both ways
         split = _HYPHENABLE.sub(lambda m: self.hyphenated.get(m.group(0).lower(), m.group(0)), text)

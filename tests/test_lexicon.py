@@ -2,7 +2,7 @@
 
 import pytest
 
-from rag.lexicon import Lexicon, abbreviation_definitions, compound_parts, derives, load_glossary
+from rag.lexicon import Lexicon, abbreviation_definitions, compound_parts, derives, load_glossary, unversioned
 
 
 def test_compound_parts():
@@ -292,3 +292,16 @@ def test_a_sense_row_states_a_measure_made_smaller_or_spent_in_other_words(asked
     from rag.lexicon import same_keys, term_key
 
     assert term_key(written) in same_keys(asked)
+
+
+@pytest.mark.parametrize(
+    ("token", "name"),
+    [("alphafold2", "alphafold"), ("resnet50", "resnet"), ("llama2", "llama"), ("cifar100", "cifar"),
+     ("gpt4", ""), ("l2", ""), ("t5", ""), ("wav2vec", ""), ("alphafold", ""), ("2023", "")],
+)
+def test_a_name_with_its_version_run_on_is_indexed_under_the_name_too(token, name):
+    # "Which papers study protein folding with AlphaFold?" was refused as "no abstract mentions
+    # alphafold", then quoted the abstract that writes "AlphaFold2"
+    assert unversioned(token) == name
+    text = f"We predict structures with {token} for 12M sequences."
+    assert (name in Lexicon([text]).expansions(text)) is bool(name)

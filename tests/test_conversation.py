@@ -157,6 +157,26 @@ def test_them_and_which_is_better_mean_the_two_papers_last_discussed(conv: Conve
     assert "do not say which has higher accuracy;" in conv.ask("which gets higher accuracy?").answer.text
 
 
+@pytest.mark.parametrize(
+    ("turns", "choice"),
+    [
+        (["Tell me about CogRouter", "what benchmarks does it use?", "and PrefixRL?"], "which is better?"),
+        (["What datasets does DocVAL use?", "and what about DDL?"], "which one is more efficient?"),
+    ],
+)
+def test_a_choice_after_one_paper_then_another_refused_chooses_between_the_two(
+    components: Components, turns, choice
+):
+    # "and PrefixRL?" is refused (its abstract names no benchmark) but it was asked of PrefixRL:
+    # "which is better?" said "the last answer is about PrefixRL alone: name the papers"
+    conv = Conversation(components.pipeline)
+    asked = [conv.ask(t) for t in turns]
+    papers = {p for t in asked for p in (ids(t) or t.about)}
+    assert len(papers) == 2, [t.answer.text[:80] for t in asked]
+    t = conv.ask(choice)
+    assert t.kind == "compare" and set(ids(t)) == papers, t.answer.text
+
+
 AGENT_OMIT = "000_6b930c46f6674b66#14"
 RAST_MOE = "004_7c6cb99d3d3a622c#10"
 

@@ -135,3 +135,36 @@ def speech(tmp_path_factory, embedder):
 def test_a_described_paper_states_every_part_of_its_description(speech, question, paper):
     ans = speech.ask(question)
     assert not ans.refused and [c.paper_id for c in ans.citations][:1] == [paper], ans.text
+
+
+TEXT_IDS = ("icml-ff1c7c807da6", "icml-5b164ec8a268", "icml-5efd7d977b3f", "icml-c63c953ee1e3")
+"""DetectGPT (which "does not require ... explicitly watermarking generated text"), A Watermark for
+Large Language Models, invisible watermarking of generation models, and a weight-watermarking paper."""
+
+
+@pytest.fixture(scope="module")
+def text_detection(tmp_path_factory, embedder):
+    import gzip
+    import json
+
+    from conftest import ROOT, pipeline_over
+
+    home = tmp_path_factory.mktemp("text_detection_home")
+    with gzip.open(ROOT / "benchmarks" / "corpus" / "icml_2022_2023.jsonl.gz", "rt", encoding="utf-8") as f:
+        rows = [r for line in f if (r := json.loads(line))["id"] in TEXT_IDS]
+    src = home / "text.jsonl"
+    src.write_text("\n".join(json.dumps(r) for r in rows))
+    return pipeline_over(home, [src], embedder)
+
+
+@pytest.mark.parametrize("turn", ["and the watermark paper?", "what about the watermarking one?"])
+def test_a_paper_described_after_another_is_not_the_one_that_denies_the_description(text_detection, turn):
+    # "and the watermark paper?" after DetectGPT repeated the DetectGPT answer: DetectGPT's abstract
+    # writes "watermarking" only to say it needs none, so the description means another paper
+    conv = text_detection.conversation()
+    conv.ask("What is DetectGPT?")
+    conv.ask("what models does it evaluate on?")
+    t = conv.ask(turn)
+    cited = [c.paper_id for c in t.citations]
+    assert "icml-ff1c7c807da6" not in cited and "icml-ff1c7c807da6" not in t.about, t.answer.text
+    assert "DetectGPT" not in t.standalone, t.standalone

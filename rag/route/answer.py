@@ -617,15 +617,19 @@ class AnswerPipeline:
             if (span := term_span(topic.text, [t])) is not None and not span[3]
             and not contrasted_by_word(topic.text, span, [t])
         ]
-        denied: set[PaperHit] = set()
-        for h in hits if terms else ():
-            sentences = self.evidence.sentences(h.paper)[0]
-            for t in terms:
-                spans = [(x.text, sp) for x in sentences if (sp := term_span(x.text, [t])) is not None]
-                if spans and all(sp[3] for _, sp in spans) and any(own_work(x, h.paper.label) for x, _ in spans):
-                    denied.add(h)
-                    break
-        return denied
+        return {h for h in hits if terms and self.denies(h.paper, terms)}
+
+    def denies(self, paper: Paper, terms: Sequence[str]) -> bool:
+        """Whether ``paper``'s abstract negates one of ``terms`` in every sentence that states it,
+        one of them in the paper's own words (:meth:`_denied`; "and the watermark paper?" after
+        DetectGPT, which "does not require ... explicitly watermarking generated text", is another
+        paper: :meth:`rag.route.references.ReferenceResolver._described`)."""
+        sentences = self.evidence.sentences(paper)[0]
+        for t in terms:
+            spans = [(x.text, sp) for x in sentences if (sp := term_span(x.text, [t])) is not None]
+            if spans and all(sp[3] for _, sp in spans) and any(own_work(x, paper.label) for x, _ in spans):
+                return True
+        return False
 
     def _other_direction(self, topic: Topic, hits: Sequence[PaperHit]) -> set[PaperHit]:
         """The ``hits`` about another direction than a directional compound of the topic

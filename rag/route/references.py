@@ -310,7 +310,12 @@ class ReferenceResolver:
         recent = [c.paper_id for c in self.history.recent()]
         if recent:
             covered = self.pipeline.retriever.coverages(got.search.text, recent)
-            stating = [p for p, c in zip(recent, covered, strict=True) if c >= 1.0]
+            # a paper that states the description's words only to deny them is not described by it
+            terms = content_terms(got.search.text)
+            stating = [
+                p for p, c in zip(recent, covered, strict=True)
+                if c >= 1.0 and not self.pipeline.denies(self.papers[p], terms)
+            ]
             if len(stating) == 1:
                 return stating[0]
         if not polar:
@@ -561,7 +566,7 @@ class ReferenceResolver:
         # gives ("which one has the most parameters?", "which is the newest?"): every listed paper
         chosen = among[:MAX_RANKED] if _ranks(follow.plan) else among if len(among) <= MAX_COMPARED else among[:2]
         names = [self._named(c.paper_id) for c in chosen]
-        refs = tuple(PaperRef(c.label, "name", (c.paper_id,)) for c in chosen)
+        refs = tuple(PaperRef(self.papers[c.paper_id].label, "name", (c.paper_id,)) for c in chosen)
         compare = replace(follow.plan, asked=plan.asked, query=plan.query, refs=refs, filters=plan.filters)
         return compare, f"{plan.query.strip().rstrip('?.! ')}: {', '.join(names[:-1])} or {names[-1]}?"
 
@@ -617,12 +622,17 @@ class ReferenceResolver:
         # "I mean the deepfake one", "what about the paper on causal discovery?": the paper the
         # description finds, as when a yes/no question describes it (clearly ahead, or the only one
         # of the latest answer that states it); else the description stays words of a topic
+        # ... but "what about" turns to another paper: the paper the previous question was asked of
+        # alone is not what its description means ("and the watermark paper?" after DetectGPT,
+        # whose abstract says it needs no "watermarking")
+        asked_of = [c.paper_id for c in prev.citations] or list(prev.about)
         refs = tuple(
             PaperRef(self.papers[pid].label, "name", (pid,))
-            if r.kind == "description" and (pid := self._described(r.text, True))
+            if r.kind == "description" and (pid := self._described(r.text, True)) and asked_of != [pid]
             else r
             for r in refs
         )
+        described = [r for r in refs if r.kind == "description"]
         refs = tuple(r for r in refs if r.kind != "description")
         if refs:
             x = " and ".join(self._named(r.paper_ids[0]) if r.paper_ids else r.text for r in refs)
@@ -631,6 +641,12 @@ class ReferenceResolver:
         base = prev.standalone
         shown = base.replace(label, x) if label in base else f"{base.rstrip('?. ')} — {x}?"
         reader = self.pipeline.reader
+        if described and not refs and label in base and (prev.plan.refs or prev.plan.named_ids):
+            # "and the watermark paper?" after "what models does DetectGPT evaluate on?": a paper
+            # described that no single paper answers is another paper, not DetectGPT's topic
+            # again (the DetectGPT refusal was repeated word for word); the previous question is
+            # asked of the description on its own ("what models does the watermark paper evaluate on?")
+            return replace(reader.read(shown, filters=()), asked=plan.asked), shown
         if refs:
             old = [n for pid in before for p in (self.papers[pid],) for n in (p.label, *p.aliases)]
             old += [r.text for r in prev.plan.refs]

@@ -210,17 +210,24 @@ class History:
         got = self.numbers.references.get(n) if n is not None else None
         return got if got is not None else Citation(0, paper_id, paper_id, ())
 
+    def _papers_of(self, t: Turn) -> list[Citation]:
+        """The papers turn ``t`` was about: its citations, or those a refused question was asked of
+        (:attr:`Turn.about`: "and PrefixRL?" refused as its benchmarks are not stated)."""
+        return list(t.citations) if t.citations else [self._citation_of(p) for p in t.about]
+
     def discussed(self, n: int = 2) -> list[Citation]:
         """The papers "them", "both" or "which is better?" mean: the latest answer's when it cited
-        ``n`` or more; else the distinct papers of the latest answers, most recent first, until
-        ``n`` are gathered (after a list, "the second one" and "and the first one?", those two)."""
+        ``n`` or more; else the distinct papers of the latest answers (a refused question's papers
+        too, :meth:`_papers_of`), most recent first, until ``n`` are gathered (after a list, "the
+        second one" and "and the first one?", those two; after "what benchmarks does CogRouter
+        use?" and "and PrefixRL?", refused, CogRouter and PrefixRL)."""
         out: dict[str, Citation] = {}
         for t in reversed(self.turns):
             if not out and self.found_nothing(t):
                 return []  # "they" after a question that found no paper: none of an older answer
             if not out and len(t.citations) >= n:
                 return list(t.citations)
-            for c in t.citations:
+            for c in self._papers_of(t):
                 out.setdefault(c.paper_id, c)
                 if len(out) >= n:
                     return list(out.values())
@@ -297,11 +304,12 @@ class History:
                 f"{them}: ask about {pronoun[1]}")
 
     def one_on_one(self) -> bool:
-        """Whether the latest two turns that cited papers each cited one paper, not the same one
-        ("summarize ClimaX", "and SFNO?"): "which one ...?" then chooses between those two."""
-        cited = [t for t in reversed(self.turns) if t.citations][:2]
-        return len(cited) == 2 and all(len(t.citations) == 1 for t in cited) and (
-            cited[0].citations[0].paper_id != cited[1].citations[0].paper_id
+        """Whether the latest two turns about papers were each about one paper, not the same one
+        ("summarize ClimaX", "and SFNO?", cited or refused, :meth:`_papers_of`): "which one ...?"
+        then chooses between those two."""
+        papers = [ps for t in reversed(self.turns) if (ps := self._papers_of(t))][:2]
+        return len(papers) == 2 and all(len(ps) == 1 for ps in papers) and (
+            papers[0][0].paper_id != papers[1][0].paper_id
         )
 
     def previous_answer(self) -> Turn | None:

@@ -186,6 +186,10 @@ RAST_MOE = "004_7c6cb99d3d3a622c#10"
     [
         ("which of the two is smaller?", "RAST-MoE [2] is the smaller (12M"),
         ("so which one has the larger model?", "Agent-Omit [1] is the larger (8B"),
+        # "which is <comparative>?" without "one" was a search for the word ("which is more recent?"
+        # after a comparison listed 12 papers on "recent")
+        ("which is bigger?", "Agent-Omit [1] is the larger (8B"),
+        ("and which is smaller?", "RAST-MoE [2] is the smaller (12M"),
     ],
 )
 def test_a_choice_by_size_after_a_comparison_compares_the_sizes_the_abstracts_state(conv, choice, said):

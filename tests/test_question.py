@@ -1083,6 +1083,17 @@ def test_a_question_within_the_last_list_is_marked_to_be_asked_within_it(cat):
 
 
 @pytest.mark.parametrize(
+    "question", ["which is more recent?", "which is older?", "which paper is newer?", "which is bigger?"]
+)
+def test_which_is_with_a_comparative_of_age_or_size_is_a_choice_among_the_papers_discussed(cat, question):
+    # "which is more recent?" after "Compare Muse and GLIDE" searched the word "recent" (12 papers)
+    plan = read_question(question, cat)
+    assert plan.follow is not None and plan.follow.kind == "choose", plan
+    for asking in ("Which papers are more recent than 2022?", "which papers use bigger models?"):
+        assert read_question(asking, cat).follow is None, asking
+
+
+@pytest.mark.parametrize(
     "question",
     ["how many parameters does the largest one have?", "what data does the smallest model use?",
      "and the fastest of them: which GPU does it run on?"],

@@ -1166,6 +1166,11 @@ class Reader:
             # "which one is faster?", "how many parameters does the largest one have?": a choice
             # among the papers discussed, compared on what is asked
             return FollowUp("choose", plan=self._choice(query))
+        if not plan.refs and plan.topic.number != "many" and (size_compared(query) or age_slot(query) is not None):
+            # "which is more recent?", "which is bigger?" naming no paper: a choice by what the
+            # records or abstracts give among the papers discussed, as "which one is newer?" is
+            # (it was a search for the word "recent": 12 papers, then compared)
+            return FollowUp("choose", plan=self._choice(query))
         return None
 
     def _alone(self, plan: AskPlan, query: str, located: Sequence[tuple[int, PaperRef]], header: _Header) -> AskPlan:

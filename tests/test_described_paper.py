@@ -168,3 +168,31 @@ def test_a_paper_described_after_another_is_not_the_one_that_denies_the_descript
     cited = [c.paper_id for c in t.citations]
     assert "icml-ff1c7c807da6" not in cited and "icml-ff1c7c807da6" not in t.about, t.answer.text
     assert "DetectGPT" not in t.standalone, t.standalone
+
+
+@pytest.fixture(scope="module")
+def text_library(tmp_path_factory, embedder):
+    """The four papers of :data:`TEXT_IDS` and an LLM-auditing paper among 300 ICML papers
+    (``fixtures/icml300.jsonl``): enough abstracts for the parts of a topic to be checked (a part
+    whose every word is in most of a handful of abstracts is too generic to check)."""
+    import gzip
+    import json
+
+    from conftest import ROOT, pipeline_over
+
+    home = tmp_path_factory.mktemp("text_library_home")
+    wanted = (*TEXT_IDS, "icml-8ee343156f08")
+    with gzip.open(ROOT / "benchmarks" / "corpus" / "icml_2022_2023.jsonl.gz", "rt", encoding="utf-8") as f:
+        rows = [r for line in f if (r := json.loads(line))["id"] in wanted]
+    src = home / "text.jsonl"
+    src.write_text("\n".join(json.dumps(r) for r in rows))
+    return pipeline_over(home, [src, ROOT / "tests" / "fixtures" / "icml300.jsonl"], embedder)
+
+
+def test_a_paper_that_states_a_part_only_to_deny_it_is_not_partly_about_the_topic(text_library):
+    # DetectGPT "does not require ... explicitly watermarking generated text": it was named
+    # "Partly about it (2): DetectGPT states “watermarking” but not “language model outputs”"
+    ans = text_library.ask("Which papers propose watermarking for language model outputs?")
+    assert not ans.refused and "icml-5b164ec8a268" in [c.paper_id for c in ans.citations], ans.text
+    assert "Partly about it" in ans.text  # the auditing paper states the other part
+    assert "DetectGPT" not in ans.text, ans.text

@@ -315,6 +315,11 @@ class AnswerPipeline:
                     complete = [h for h in covered.complete if h not in out and h not in denied and h not in other]
                     complete = complete[:1] if topic.number == "one" else complete
                     chosen, matched, at_least = complete[: rs.max_set_size], len(complete), False
+                    # nor is a paper named "partly about it" for a part it states only negated
+                    # (DetectGPT, "does not require ... watermarking", for "watermarking for
+                    # language model outputs")
+                    denies = self._denied(topic, [x.hit for x in covered.partial])
+                    covered = replace(covered, partial=[x for x in covered.partial if x.hit not in denies])
                     partly = covered.note()
                     # a paper named as partly about it (with the part it states) is not named
                     # again among those that mention it

@@ -107,19 +107,26 @@ TTS), A3T (speech editing and synthesis pretraining), end-to-end speech-to-text 
 library's papers nearest "low-resource speech synthesis", beside the seed papers (DGSA)."""
 
 
-@pytest.fixture(scope="module")
-def speech(tmp_path_factory, embedder):
+def library_pipeline(home, ids, embedder, *others):
+    """An extractive pipeline over the library papers ``ids`` (``benchmarks/corpus/``) and the
+    papers of ``others`` (paths), ingested into a fresh real store in ``home``."""
     import gzip
     import json
 
     from conftest import ROOT, pipeline_over
 
-    home = tmp_path_factory.mktemp("speech_home")
     with gzip.open(ROOT / "benchmarks" / "corpus" / "icml_2022_2023.jsonl.gz", "rt", encoding="utf-8") as f:
-        rows = [r for line in f if (r := json.loads(line))["id"] in SPEECH_IDS]
-    src = home / "speech.jsonl"
+        rows = [r for line in f if (r := json.loads(line))["id"] in ids]
+    src = home / "library.jsonl"
     src.write_text("\n".join(json.dumps(r) for r in rows))
-    return pipeline_over(home, [ROOT / "data", src], embedder)
+    return pipeline_over(home, [*others, src], embedder)
+
+
+@pytest.fixture(scope="module")
+def speech(tmp_path_factory, embedder):
+    from conftest import ROOT
+
+    return library_pipeline(tmp_path_factory.mktemp("speech_home"), SPEECH_IDS, embedder, ROOT / "data")
 
 
 @pytest.mark.parametrize(
@@ -144,17 +151,7 @@ Large Language Models, invisible watermarking of generation models, and a weight
 
 @pytest.fixture(scope="module")
 def text_detection(tmp_path_factory, embedder):
-    import gzip
-    import json
-
-    from conftest import ROOT, pipeline_over
-
-    home = tmp_path_factory.mktemp("text_detection_home")
-    with gzip.open(ROOT / "benchmarks" / "corpus" / "icml_2022_2023.jsonl.gz", "rt", encoding="utf-8") as f:
-        rows = [r for line in f if (r := json.loads(line))["id"] in TEXT_IDS]
-    src = home / "text.jsonl"
-    src.write_text("\n".join(json.dumps(r) for r in rows))
-    return pipeline_over(home, [src], embedder)
+    return library_pipeline(tmp_path_factory.mktemp("text_detection_home"), TEXT_IDS, embedder)
 
 
 @pytest.mark.parametrize("turn", ["and the watermark paper?", "what about the watermarking one?"])
@@ -175,18 +172,11 @@ def text_library(tmp_path_factory, embedder):
     """The four papers of :data:`TEXT_IDS` and an LLM-auditing paper among 300 ICML papers
     (``fixtures/icml300.jsonl``): enough abstracts for the parts of a topic to be checked (a part
     whose every word is in most of a handful of abstracts is too generic to check)."""
-    import gzip
-    import json
-
-    from conftest import ROOT, pipeline_over
+    from conftest import ROOT
 
     home = tmp_path_factory.mktemp("text_library_home")
     wanted = (*TEXT_IDS, "icml-8ee343156f08")
-    with gzip.open(ROOT / "benchmarks" / "corpus" / "icml_2022_2023.jsonl.gz", "rt", encoding="utf-8") as f:
-        rows = [r for line in f if (r := json.loads(line))["id"] in wanted]
-    src = home / "text.jsonl"
-    src.write_text("\n".join(json.dumps(r) for r in rows))
-    return pipeline_over(home, [src, ROOT / "tests" / "fixtures" / "icml300.jsonl"], embedder)
+    return library_pipeline(home, wanted, embedder, ROOT / "tests" / "fixtures" / "icml300.jsonl")
 
 
 def test_a_paper_that_states_a_part_only_to_deny_it_is_not_partly_about_the_topic(text_library):

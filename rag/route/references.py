@@ -186,8 +186,7 @@ class ReferenceResolver:
             elif r.kind == "ordinal" and r.index is not None:
                 listed = h.listed(r.index)
                 if not listed:
-                    placed = [x.index for x in plan.refs if x.kind == "ordinal" and x.index is not None]
-                    unlisted = unlisted or Resolution(r.text, (), "earlier turn", h.beyond(r.text, placed))
+                    unlisted = unlisted or Resolution(r.text, (), "earlier turn", h.beyond(r.text, _places(plan)))
                     continue
                 pid = listed[r.index].paper_id
                 ids.append(pid)
@@ -625,10 +624,10 @@ class ReferenceResolver:
         # ... but "what about" turns to another paper: the paper the previous question was asked of
         # alone is not what its description means ("and the watermark paper?" after DetectGPT,
         # whose abstract says it needs no "watermarking")
-        asked_of = [c.paper_id for c in prev.citations] or list(prev.about)
+        before = [c.paper_id for c in prev.citations] or list(prev.about)
         refs = tuple(
             PaperRef(self.papers[pid].label, "name", (pid,))
-            if r.kind == "description" and (pid := self._described(r.text, True)) and asked_of != [pid]
+            if r.kind == "description" and (pid := self._described(r.text, True)) and before != [pid]
             else r
             for r in refs
         )
@@ -636,7 +635,6 @@ class ReferenceResolver:
         refs = tuple(r for r in refs if r.kind != "description")
         if refs:
             x = " and ".join(self._named(r.paper_ids[0]) if r.paper_ids else r.text for r in refs)
-        before = [c.paper_id for c in prev.citations] or list(prev.about)
         label = display_name(self.papers[before[0]])
         base = prev.standalone
         shown = base.replace(label, x) if label in base else f"{base.rstrip('?. ')} — {x}?"
@@ -701,8 +699,7 @@ class ReferenceResolver:
             (r for r in plan.refs if r.kind == "ordinal" and r.index is not None and not h.listed(r.index)), None
         )
         if beyond is not None:  # "compare the first and the fifth" after a list of four
-            placed = [r.index for r in plan.refs if r.kind == "ordinal" and r.index is not None]
-            return [Resolution(beyond.text, (), "earlier turn", h.beyond(beyond.text, placed))], False
+            return [Resolution(beyond.text, (), "earlier turn", h.beyond(beyond.text, _places(plan)))], False
         if len(ids) >= 2:  # "compare A, B and C", "which performs best among A, B and C": all three
             most = MAX_RANKED if _ranks(plan) else MAX_COMPARED
             return [Resolution(self.papers[p].label, (p,), "name") for p in ids[:most]], True
@@ -746,3 +743,8 @@ def _ranks(plan: ComparePlan) -> bool:
     record's year), so that it takes up to :data:`MAX_RANKED` papers."""
     slot = plan.aspects[0].slot if plan.aspects else None
     return slot is not None and slot.form in RANKED_FORMS
+
+
+def _places(plan: Plan) -> list[int]:
+    """The 0-based places the ordinals of ``plan`` name ("the first and the fifth" -> [0, 4])."""
+    return [r.index for r in plan.refs if r.kind == "ordinal" and r.index is not None]

@@ -14,7 +14,7 @@ import pytest
 from conftest import pipeline_of
 
 from rag.citations import cited_numbers
-from rag.evidence.roles import FIRST_PERSON
+from rag.evidence.roles import CONTINUES, FIRST_PERSON
 from rag.evidence.rows import select_rows
 from rag.index.catalogue import Catalogue
 from rag.pipeline import Components
@@ -646,12 +646,21 @@ def test_not_before_an_additive_word_adds_it_does_not_negate(sentence, terms, ne
     assert span is not None and span[3] is negated, span
 
 
-@pytest.mark.parametrize("label", ["DANCE", "APM", "CogRouter", "EMPG", "RSAgent", "ProAct-75", "SENDAI"])
-def test_a_question_about_a_papers_data_is_answered_by_the_tables_data_row(components, label):
-    # one route: the chat answer to "what data" quotes what the comparison table's data row quotes
+@pytest.mark.parametrize(
+    ("label", "question", "key"),
+    [(label, "What data does {} use?", "data")
+     for label in ("DANCE", "APM", "CogRouter", "EMPG", "RSAgent", "ProAct-75", "SENDAI")]
+    + [("DANCE", "What problem does {} address?", "problem"), ("SENDAI", "what problem is {} solving", "problem"),
+       ("EMPG", "What is the approach of {}?", "approach"), ("RSAgent", "what method does {} use?", "approach")],
+)
+def test_a_question_about_a_papers_role_is_answered_by_the_tables_row(components, label, question, key):
+    # one route: the chat answer to "what data / problem / approach" quotes what the comparison
+    # table's row quotes
     pid = next(p.id for p in components.retriever.catalogue.papers.values() if p.label == label)
-    row = select_rows(components.pipeline.evidence, components.retriever.catalogue[pid]).get("data", ())
-    ans = ask(components, f"What data does {label} use?")
+    row = select_rows(components.pipeline.evidence, components.retriever.catalogue[pid]).get(key, ())
+    if key == "problem":
+        row = tuple(e for e in row if CONTINUES.search(e.sentence))[-1:] or row
+    ans = ask(components, question.format(label))
     assert [c.paper_id for c in ans.citations] == [pid], ans.text
     if row:
         quote = _QUOTE.search(ans.lead).group(1).rstrip("…")

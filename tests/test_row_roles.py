@@ -132,6 +132,52 @@ def test_the_authors_own_sentence_of_the_gap_is_no_result():
         assert all("trade-off" not in e.sentence for e in rows[key]), (key, rows[key])
 
 
+# --- the approach is how a method works; the problem comes before it ------------------------------------
+
+
+def test_what_a_method_does_not_need_is_no_approach():
+    # the sentence naming the method states only what it avoids; the one before says how it works
+    paper = make_paper(
+        "curv",
+        "Detecting machine-written code matters for education. Building on this observation, we then define "
+        "a new rank-based score for judging whether a snippet was sampled from a given model. This method, "
+        "which we call RankScore, does not require training a separate classifier, collecting labelled "
+        "snippets, or watermarking the generated code. RankScore raises AUROC from 0.70 to 0.91.",
+    )
+    rows = select_rows(FakeEvidence([paper]), paper)
+    assert rows["approach"] and rows["approach"][0].sentence.startswith("Building on"), rows["approach"]
+
+
+def test_a_sentence_releasing_code_is_no_approach():
+    paper = make_paper(
+        "glider",
+        "Flow models can generate molecules. We explore flow matching for conditional molecule design and "
+        "compare two conditioning strategies. The conditioned models are preferred by chemists. We train a "
+        "smaller model on public data and release the code and weights at https://github.com/lab/glider.",
+    )
+    rows = select_rows(FakeEvidence([paper]), paper)
+    assert rows["approach"] and rows["approach"][0].sentence.startswith("We explore"), rows["approach"]
+    assert all("github" not in e.sentence for e in rows["problem"]), rows["problem"]
+
+
+def test_a_stated_need_is_the_problem_and_nothing_after_the_approach_is():
+    paper = make_paper(
+        "needs",
+        "The spread of synthetic voices highlights the need for tools that flag cloned speech. We propose "
+        "VoiceFlag, a detector that scores phase artefacts. Samples flagged by VoiceFlag are preferred by "
+        "listeners to those of costly ensembles, even when the latter use expensive reranking.",
+    )
+    rows = select_rows(FakeEvidence([paper]), paper)
+    assert rows["problem"] and rows["problem"][-1].sentence.startswith("The spread"), rows["problem"]
+    gapless = make_paper(
+        "gapless",
+        "Diffusion models generate images. We propose PaintFlow, a sampler for image editing. Samples from "
+        "PaintFlow are preferred to those of costly ensembles, even when the latter use expensive reranking.",
+    )
+    rows = select_rows(FakeEvidence([gapless]), gapless)
+    assert not rows["problem"], rows["problem"]  # "expensive" after the approach is a result's foil
+
+
 # --- a table's hardware column -------------------------------------------------------------------------
 
 

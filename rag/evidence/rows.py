@@ -21,6 +21,7 @@ from rag.evidence.roles import (
     names_benchmark,
     names_data,
     names_data_used,
+    states_how,
 )
 from rag.protocols import evidence_settings
 from rag.question.asks import read_ask
@@ -28,6 +29,7 @@ from rag.question.plan import Ask
 from rag.settings import RowSettings
 from rag.types import Evidence
 from rag.vocabulary import beside
+from store.labels import find_code_url
 from store.papers import Paper, strip_markup
 
 if TYPE_CHECKING:
@@ -261,6 +263,12 @@ def announced_items(opening: Evidence, sentences: Sequence[Evidence]) -> list[Ev
 
 def _row_score(row: Row, ev: Evidence, index: int, count: int, label: str, move: str, cfg: RowSettings) -> float:
     text = strip_markup(ev.sentence)
+    if row.key == "approach" and not states_how(text):
+        # what the method does not need ("does not require ..."), or a resource ("... and release
+        # the code and weights at <link>"): not how it works
+        return cfg.uncued_weight * ev.score
+    if row.key == "problem" and find_code_url(text):
+        return cfg.uncued_weight * ev.score
     if row.requires_own and not (_OWN.search(text) or (label and label.lower() in text.lower())):
         return 0.0
     if row.requires_own and (_REMEDY.search(text) or move in ("background", "gap")):
@@ -357,6 +365,11 @@ def select_rows(
             key=lambda t: t[0],
             reverse=True,
         )
+        if row.key == "problem" and (approach := out.get("approach")):
+            # the gap a paper fills is stated before what it does (the moves of an abstract,
+            # Swales's CARS model): a sentence after its approach sentence that holds a word of a
+            # problem ("... even when the latter uses expensive CLIP reranking") states a result
+            ranked = [(sc, e) for sc, e in ranked if e.start < approach[0].start]
         pick: Evidence | None = None
         for sc, e in ranked:
             if sc < floor:

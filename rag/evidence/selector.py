@@ -20,6 +20,7 @@ from rag.evidence.roles import (
     RESULT_LEAD,
     abstract_moves,
     sentence_roles,
+    states_how,
 )
 from rag.evidence.senses import WordSenses
 from rag.index.embed import Embedder
@@ -308,11 +309,14 @@ class EvidenceSelector:
 
         The first sentence of the abstract's contribution move (:func:`abstract_moves`) that
         proposes ("we propose", "To address this, we"), else its first sentence, else the first
-        with a proposal cue ("we propose", "In this work", "we study"). Its score is
-        0.0: it is chosen for its role in the abstract, not for a question.
+        with a proposal cue ("we propose", "In this work", "we study"); sentences that state
+        mainly what the method does not need or link to code (:func:`states_how`) only when no
+        other is left. Its score is 0.0: it is chosen for its role in the abstract, not for a question.
         """
-        sents, _ = self.sentences(paper)
+        every, _ = self.sentences(paper)
         moves = self.moves(paper)
+        # what a paper does, not what it does not need nor where its code is (:func:`states_how`)
+        sents = [s for s in every if states_how(s.text)] or every
         own = [s for s in sents if moves[s.start] == "contribution"]
         found = next((s for s in own if _STRONG_PROPOSAL.search(s.text)), None) or next(iter(own), None)
         for pat in (_STRONG_PROPOSAL, _THIS_WORK, _PROPOSAL):

@@ -30,7 +30,7 @@ import numpy as np
 from rag.acronyms import used_otherwise
 from rag.citations import cited_numbers, format_marker
 from rag.evidence.roles import CONTINUES, FIRST_PERSON, sentence_roles
-from rag.evidence.rows import LIMITATIONS, ROWS, select_rows
+from rag.evidence.rows import LIMITATIONS, select_rows
 from rag.evidence.selector import EvidenceSelector
 from rag.evidence.senses import evidence_senses
 from rag.index.retrieve import HybridRetriever
@@ -74,7 +74,6 @@ from store.papers import has_opening_label, is_code_link, strip_markup
 __all__ = ["EMPTY_QUESTION", "MAIN_POINTS", "REFUSAL", "AnswerPipeline", "Found", "list_lines", "main_points"]
 
 EMPTY_QUESTION = "Please ask a question about the papers in the collection."
-_DATA_ROW = next(r for r in ROWS if r.key == "data")
 MAIN_POINTS = "What problem does it address, what does it propose, and what results does it report?"
 """What to quote from a paper when a question names it but asks for nothing in particular."""
 ROLE_STATED = {"theory": "a theoretical result (a proof, a bound or a guarantee)"}
@@ -397,7 +396,6 @@ class AnswerPipeline:
             rank=self._rank_evidence,
             stating=self._stating,
             scope=scope,
-            data_row=self._data_row,
             role_row=self._row,
             senses=evidence_senses(self.evidence),
         )
@@ -1032,11 +1030,6 @@ class AnswerPipeline:
             timings=timings,
             lead=lead,
         )
-
-    def _data_row(self, s: Source) -> Evidence | None:
-        """The sentence the "Data / benchmarks" row of a comparison table quotes for ``s``'s paper
-        (:func:`rag.evidence.rows.select_rows`), or ``None`` when the row is empty."""
-        return self._row(s, _DATA_ROW.key)
 
     def _row(self, s: Source, key: str) -> Evidence | None:
         """The sentence the row ``key`` ("problem", "data", ...) of a comparison table quotes for

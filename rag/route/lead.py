@@ -637,6 +637,11 @@ def _what_it_does(s: Source, gist: Evidence | None) -> Evidence:
     return _best(s)
 
 
+_ROLE_ROWS = {"data": "data", "problem": "problem", "method": "approach"}
+"""The row of a comparison table (:data:`rag.evidence.rows.ROWS` keys) that answers a question
+asking one role (:mod:`rag.question.roles`) of a named paper."""
+
+
 def one_paper_lead(s: Source, gist: Evidence | None = None, *, named: bool = True) -> str:
     """``**X** [n] — “…”``: what the paper does (its approach clause) when the question did not name
     it, else the key clause of its best evidence sentence."""
@@ -901,7 +906,6 @@ def lead_line(
     rank: Rank | None = None,
     stating: Stating | None = None,
     scope: str = "",
-    data_row: Callable[[Source], Evidence | None] | None = None,
     role_row: Callable[[Source, str], Evidence | None] | None = None,
     senses: Senses | None = None,
 ) -> str:
@@ -926,13 +930,12 @@ def lead_line(
             the final reward?") is answered by the clause that states it ("and increases the final
             reward by 3x"), not by the clause before it.
         scope: The set of papers a list was found in when not the collection (its head counts in it).
-        data_row: The sentence a comparison table's "Data / benchmarks" row quotes for a source
-            (:func:`rag.evidence.rows.select_rows`); with it, a question about a named paper's data
-            ("What data is ClimaX pretrained on?") is answered by that sentence, as the table would
-            answer it, not by the sentence closest to its words ("... can then be fine-tuned ...").
-        role_row: The sentence a comparison table's row (by key: "problem", "approach") quotes for a source
-            (a list that asks what its papers propose quotes their "approach" row);
-            with it, a part of a question that asks the problem is answered by that sentence.
+        role_row: The sentence a comparison table's row (by key: "problem", "approach", "data") quotes
+            for a source (:func:`rag.evidence.rows.select_rows`); with it, a question about a named
+            paper's data, problem or approach ("What data is ClimaX pretrained on?", "What is the
+            approach of GLIDE?") is answered by that sentence, as the table would answer it, not by the
+            sentence closest to its words; a list that asks what its papers propose quotes their
+            "approach" row; a part of a question that asks the problem is answered by that sentence.
         senses: Words that state an asked term in other words (:mod:`rag.evidence.senses`); with
             them, a yes/no question is answered by a sentence that words a term otherwise.
 
@@ -985,10 +988,13 @@ def lead_line(
     # ("which paper distills ...") or asks what it does ("what does the routing paper propose?");
     # a question asking for another part (its data, results, problem), a detail ("what license ..."), a
     # quoted figure ("reports 65x ...") or something particular of a named paper gets the sentence that states it.
-    if named and data_row is not None and plan.ask.roles == {"data"} and not (plan.detail or plan.figures):
+    row_key = _ROLE_ROWS.get(next(iter(plan.ask.roles))) if len(plan.ask.roles) == 1 else None
+    if named and role_row is not None and row_key and not (plan.detail or plan.figures or plan.ask.slot):
+        # "what data does X use?", "what problem does X address?", "what is X's approach?": the
+        # sentence the comparison table's row quotes, so chat, summary and table answer alike
         lines = []
         for s in sources:
-            row = data_row(s)
+            row = role_row(s, row_key)
             if row is None:
                 lines.append(one_paper_lead(s, gist(s), named=True))
                 continue

@@ -542,3 +542,48 @@ def test_choosing_with_one_paper_discussed_says_so_and_searches_nothing(conv, me
     t = conv.ask(message)
     assert t.answer.refused and not t.citations
     assert "DANCE alone" in t.answer.text and "name the papers to compare" in t.answer.text
+
+
+# --- a name that is also a word ---------------------------------------------------------------------
+
+FLOCK = make_paper(
+    "flock",
+    "Training large models on preemptible machines is hard. We propose FLOCK, a parallel training scheme "
+    "that reroutes work when nodes fail.",
+)
+TANGO = make_paper(
+    "tango",
+    "We consider generating music for videos of people moving. Our model synthesises soundtracks that follow "
+    "the steps of the dancers.",
+)
+
+
+@pytest.fixture(scope="module")
+def named_word_reader() -> Reader:
+    return Reader(Catalogue([FLOCK, TANGO]))
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Which papers are about flock behaviour?", "is there a paper on flock dynamics?",
+     "any work that simulates a flock of birds?"],
+)
+def test_a_lower_case_word_that_names_a_paper_is_the_word_in_a_description(named_word_reader, message):
+    # the frame seeks papers by what they are about: "flock" there is the word, not FLOCK
+    plan = _plan(named_word_reader, message)
+    assert not [r for r in plan.refs if r.kind == "name"], plan.refs
+
+
+@pytest.mark.parametrize("message", ["what does flock reroute?", "How does FLOCK handle failed nodes?",
+                                     "Which paper is FLOCK?"])
+def test_the_name_stays_a_name_outside_a_description_or_as_written(named_word_reader, message):
+    plan = _plan(named_word_reader, message)
+    assert [r.paper_ids for r in plan.refs if r.kind == "name"] == [("flock",)], plan.refs
+
+
+@pytest.mark.parametrize("message", ["Which papers are about dance?", "is there any work on foam?"])
+def test_a_paper_whose_abstract_writes_the_word_only_as_its_name_is_not_about_it(conv, message):
+    # the seed's DANCE (federated graph learning) and FOAM (an optimizer) write "DANCE" and "FOAM"
+    # as names only; no seed abstract is about dance or foam
+    t = conv.ask(message)
+    assert t.answer.refused and not t.citations, t.answer.text

@@ -227,6 +227,15 @@ def _count(text: str) -> tuple[int, bool]:
     return (2 if word in _BOTH else int(word) if word.isdigit() else _NUMBER_WORDS[word]), False
 
 
+def _word_not_name(query: str, ref: PaperRef) -> bool:
+    """Whether ``ref`` is a name the query writes in lower case that is also an English word
+    (:func:`rag.lexicon.english_word`: "dance" for DANCE, "swarm" for SWARM Parallelism)."""
+    if ref.kind != "name" or not ref.text.isalpha() or not english_word(ref.text):
+        return False
+    found = re.search(rf"(?<![\w-]){re.escape(ref.text)}(?![\w-])", query, re.I)
+    return found is not None and found.group(0).islower()
+
+
 def _refs(query: str, catalogue: Catalogue | None, names: NameReader | None) -> list[tuple[int, PaperRef]]:
     """Paper references of a query with their positions (names, ids, numbers, ordinals, pronouns)."""
     out: list[tuple[int, PaperRef]] = []
@@ -1061,6 +1070,11 @@ class Reader:
         if drafted is not None:  # "draft a related-work section on T"
             return self._related_work(header, drafted)
         located = _refs(query, cat, self.names) if query else []
+        if query and asks_for_paper(query):
+            # "which papers are about dance?", "which paper generates soundtracks for dance videos?":
+            # the paper sought is described, and an English word in lower case there is the word,
+            # not the paper so named (DANCE, FOAM, SWARM); "what does dance shrink?" names it
+            located = [(i, r) for i, r in located if not _word_not_name(query, r)]
         if query and _DESCRIBING.match(query.strip()):
             # "I remember a paper that detects ... What is it?": the message describes the paper
             # its pronoun means; "it" is that paper, not the one answered before

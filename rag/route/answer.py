@@ -34,7 +34,7 @@ from rag.evidence.rows import LIMITATIONS, select_rows
 from rag.evidence.selector import EvidenceSelector
 from rag.evidence.senses import evidence_senses
 from rag.index.retrieve import HybridRetriever
-from rag.lexicon import directions, glossary_forms, other_direction, states_phrase, term_key
+from rag.lexicon import directions, english_word, glossary_forms, other_direction, states_phrase, term_key
 from rag.llm.clients import ChatLLM
 from rag.llm.expand import expand_topic
 from rag.llm.judge import BORDERLINE_BAND, judge_member
@@ -590,6 +590,7 @@ class AnswerPipeline:
             | self._other_direction(topic, [*members, *mentions])
             | self._other_side(topic, [*members, *mentions])
             | self._other_sense(topic, [*members, *mentions])
+            | self._named_only(topic, [*members, *mentions])
         )
         members = [h for h in members if h not in denied]
         mentions = [h for h in mentions if h not in denied]
@@ -675,6 +676,25 @@ class AnswerPipeline:
             h for h in hits
             if any(used_otherwise(n, h.paper.title or "", h.paper.abstract) for n in topic.known_names)
         }
+
+    def _named_only(self, topic: Topic, hits: Sequence[PaperHit]) -> set[PaperHit]:
+        """The ``hits`` named by an English word of the topic in capitals (their label, an alias or
+        their title writes it so) whose title and abstract never write the word in lower case:
+        DANCE (federated graph learning) for "which papers are about dance?", SWARM Parallelism for
+        "papers on swarm intelligence", FOAM for "fluid foam dynamics". The letters are the topic's,
+        so term coverage and BM25 count them; the paper states a name, not the word (LORIS, which
+        writes "from dances to multiple sports", does)."""
+        words = {t for t in topic.terms if t.isalpha() and english_word(t)}
+        out: set[PaperHit] = set()
+        for h in hits:
+            p = h.paper
+            own = " ".join((p.label, *p.aliases, p.title or ""))
+            for t in words:
+                if not re.search(rf"(?<![\w-]){t.upper()}(?![\w-])", own):
+                    continue
+                if not re.search(rf"(?<![\w-]){t}", f"{p.title or ''} {p.abstract}"):  # "dances", "swarming"
+                    out.add(h)
+        return out
 
     def _plays(self, role: str, paper: Paper) -> bool:
         """Whether a sentence of ``paper``'s abstract plays ``role`` (``"theory"``:

@@ -217,3 +217,19 @@ def test_cli_year_author_and_auto_filter_options(tmp_path):
     assert "filter: year=2022, author=Weili Nie" in both["note"]
     text = run("ask", "papers from 2023 about diffusion", "--llm", "none", "--venue", "ICML")
     assert "filter: venue=ICML" in text and AUTO_NOTE in text  # shown on the status line
+
+
+def test_a_year_after_a_venue_is_the_year_asked():
+    # "of ICML 2023" left "2023" behind, read as "paper 2023" of a list (nu54: "What is the best
+    # paper of ICML 2023?" listed 21 papers on "best")
+    from rag.question.filters import detect_venue, read_filters
+
+    assert detect_venue("ICML 2023 papers on speech", {"ICML"}) == ("ICML", "in 2023 papers on speech")
+    for question, year, rest in [
+        ("ICML 2022 papers on speech", 2022, "papers on speech"),
+        ("which papers at NeurIPS 2023 use diffusion?", 2023, "which papers use diffusion?"),
+        ("What is the best paper of ICML 2023?", 2023, "What is the best paper?"),
+    ]:
+        stated, left = read_filters(question, {"ICML", "NeurIPS"}, None)
+        assert (stated.year, stated.venue, left) == (year, stated.venue, rest), (question, stated, left)
+        assert stated.venue in ("ICML", "NeurIPS")

@@ -118,7 +118,7 @@ class Seams:
     def coverage(self, question: str):
         plan = self.reader.read(question)
         assert isinstance(plan, AskPlan), plan
-        return self.policy.parts(plan.topic, self.retriever.search(plan.topic.search))
+        return self.policy.parts(plan.topic, self.retriever.search(plan.topic.search), seeks=plan.seeks)
 
 
 def test_the_paper_that_states_every_part_answers_and_the_others_are_partial():
@@ -220,7 +220,10 @@ def test_a_topic_whose_every_alternative_names_subjects_no_candidate_states_is_r
 
 @pytest.mark.parametrize(
     "question",
-    ["any work on sign language translation?", "which papers study sign language recognition or translation?"],
+    ["any work on sign language translation?", "which papers study sign language recognition or translation?",
+     # a frame of open number ("is there a paper on ...") is held to it alike (it listed 8 machine
+     # translation papers of the library while "any work on ..." was refused: nu54)
+     "is there a paper on sign language translation?", "do we have anything about sign language translation?"],
 )
 def test_in_a_library_a_topic_of_one_subject_no_candidate_states_is_refused(question):
     # one part per alternative: no combination to check, but the subject is still named ("sign",

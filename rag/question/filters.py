@@ -85,9 +85,13 @@ def detect_venue(question: str, venues: set[str]) -> tuple[str | None, str]:
     """
     for venue in sorted(venues, key=len, reverse=True):
         forms = re.escape(venue) + (f"|{re.escape(venue.lower())}" if venue.isupper() else "")
-        m = re.search(rf"(?:{_V['venue_prep']}\s+(?:the\s+)?)?(?<![\w-])(?:{forms})(?![\w-])", question)
+        m = re.search(
+            rf"(?:{_V['venue_prep']}\s+(?:the\s+)?)?(?<![\w-])(?:{forms})(?![\w-])(?:\s+(?P<year>{_YEAR})\b)?", question
+        )
         if m:
-            rest = (question[: m.start()] + question[m.end() :]).strip()
+            # "the best paper of ICML 2023": the year of the venue is the year asked ("in 2023")
+            year = f" in {m.group('year')} " if m.group("year") else " "
+            rest = (question[: m.start()] + year + question[m.end() :]).strip()
             return venue, re.sub(r"\s{2,}", " ", rest)
     if venues and asked_detail(question) != "review outcomes":
         # "NeurIPS papers about GANs" over ICML records: a venue no record states, as typed (its
@@ -244,6 +248,10 @@ def read_filters(
     venue, stripped = detect_venue(rest, set(venues)) if "venue" in kinds else (None, rest)
     if venue is not None and stripped.strip():
         rest = stripped
+        if year is None and "year" in kinds:  # "ICML 2023 papers on speech": its year too
+            year, stripped = detect_year(rest)
+            rest = re.sub(r"\s+(?=[?.!,;:])", "", stripped) if year is not None and stripped.strip() else rest
+            year = year if stripped.strip() else None
     else:
         venue = None
     if "author" not in kinds or authors is None:

@@ -1174,7 +1174,8 @@ class Reader:
             return FollowUp("what_about", target=x, target_refs=tuple(inner))
         if plan.named_ids:
             return None
-        if verdict_only(query) and not plan.refs:
+        if verdict_only(query) and not plan.refs and not plan.detail:
+            # (not "what is the best paper of ICML 2023?": an award, a detail no abstract states)
             return FollowUp("verdict", plan=self._choice(query))
         if _WHICH_OF_THEM.match(query) or _SUPERLATIVE_REFERENCE.search(query):
             # "which one is faster?", "how many parameters does the largest one have?": a choice

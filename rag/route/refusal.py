@@ -914,6 +914,10 @@ class RefusalPolicy:
         # one; a subject stated ("knowledge distillation") lets the rest be a description
         subjects_of = [[p for p in a if self._names_subject(p)] for a in alts]
         absent = not complete and all(named and not set(named) & anywhere for named in subjects_of)
+        if topic.number != "many" and subjects and absent:
+            # "is there a paper on sign language translation?": subjects no candidate states are
+            # not held, however the frame asks (as "any work on sign language translation?" is refused)
+            return PartsCoverage(True, [], [x for _, _, x in partial], tuple(alts))
         if topic.number != "many":
             # an open frame ("is there work on ...", "there was a paper where ...") may describe one
             # paper in other words: refused only when the parts of an alternative are subjects the

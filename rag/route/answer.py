@@ -65,7 +65,7 @@ from rag.route.lead import (
 from rag.route.membership import Membership, more_may_match
 from rag.route.premise import contradicted_counts
 from rag.route.refusal import RefusalPolicy
-from rag.route.slot import slot_span, stating_sentence
+from rag.route.slot import sizes_beside, slot_span, stating_sentence
 from rag.route.stages import side_by_side
 from rag.settings import Settings
 from rag.text import Sentence, content_terms
@@ -398,6 +398,7 @@ class AnswerPipeline:
             move=lambda e: self.evidence.moves(self.catalogue[e.paper_id]).get(e.start, "unknown"),
             rank=self._rank_evidence,
             stating=self._stating,
+            beside=lambda ask, source, chosen: sizes_beside(self.evidence, ask, source.hit.paper, chosen),
             scope=scope,
             data_row=self._data_row,
             role_row=self._row,

@@ -142,6 +142,8 @@ Move = Callable[[Evidence], str]
 Rank = Callable[[Ask, Source], list[Evidence]]
 """A source's evidence sentences scored against one part of the question, best first."""
 Stating = Callable[[Ask, Source], tuple[Evidence, tuple[int, int, bool]] | None]
+Beside = Callable[[Ask, Source, Evidence], list[tuple[Evidence, tuple[int, int, bool]]]]
+"""The other sentences that state an ask's slot besides the one :data:`Stating` gave (a model's other sizes)."""
 """The sentence of a source's abstract that states the slot of an ask (the question or one of its
 parts) and the clauses that state it (:func:`rag.route.slot.slot_span`), added to the source's
 evidence; ``None`` when none states it."""
@@ -907,12 +909,21 @@ def _polar(
     return f"The abstract of {_name(s)} does not state this: {what}."
 
 
-def _slot_line(s: Source, stating: Stating, ask: Ask) -> str:
-    """``**X** [n]: “…”``, the clauses that state the slot; ``""`` when no sentence states it."""
+def _slot_line(s: Source, stating: Stating, ask: Ask, beside: Beside | None = None) -> str:
+    """``**X** [n]: “…”``, the clauses that state the slot; ``""`` when no sentence states it.
+    ``beside``: the other sentences stating it, quoted after it (a model's sizes: "Our 900M
+    parameter model ..."; "The Muse 3B parameter model ..."), at most :data:`MAX_NUMBER_QUOTES` in all."""
     found = stating(ask, s)
     if found is None:
         return ""
     ev, span = found
+    others = beside(ask, s, ev)[: MAX_NUMBER_QUOTES - 1] if beside is not None else []
+    if others:
+        for x, _ in others:
+            if all(e.start != x.start for e in s.evidence):
+                s.evidence = sorted([*s.evidence, x], key=lambda e: e.start)
+        said = sorted([(ev, span), *others], key=lambda es: es[0].start)
+        return f"{_name(s)}: " + "; ".join(quoted(e.sentence, sp) for e, sp in said)
     slot = ask.slot
     if ask.amount and slot is not None and slot.terms and not (slot.count or slot.detail or slot.form) \
             and not states_amount(ev.sentence[span[0] : span[1]]):
@@ -998,6 +1009,7 @@ def lead_line(
     move: Move = lambda e: "unknown",
     rank: Rank | None = None,
     stating: Stating | None = None,
+    beside: Beside | None = None,
     scope: str = "",
     data_row: Callable[[Source], Evidence | None] | None = None,
     role_row: Callable[[Source, str], Evidence | None] | None = None,
@@ -1023,6 +1035,8 @@ def lead_line(
             it, a question about named papers that asks a slot ("How much does PrefixRL increase
             the final reward?") is answered by the clause that states it ("and increases the final
             reward by 3x"), not by the clause before it.
+        beside: The other sentences that state the slot, quoted after the one ``stating`` gives
+            (a model's sizes in two sentences: :func:`rag.route.slot.sizes_beside`).
         scope: The set of papers a list was found in when not the collection (its head counts in it).
         data_row: The sentence a comparison table's "Data / benchmarks" row quotes for a source
             (:func:`rag.evidence.rows.select_rows`); with it, a question about a named paper's data
@@ -1070,7 +1084,7 @@ def lead_line(
     if stating is not None and (named or len(sources) == 1) and plan.ask.slot is not None and len(plan.aspects) <= 1:
         # a named paper, or the one paper the question found ("What is the speedup of the quantum
         # algorithm for nested expectations?"): the clauses that state the slot, when some do
-        lines = [_slot_line(s, stating, plan.ask) for s in sources]
+        lines = [_slot_line(s, stating, plan.ask, beside) for s in sources]
         if all(lines):
             return "\n".join(lines)
     if rank is not None and len(plan.aspects) > 1:

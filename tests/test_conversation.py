@@ -10,7 +10,7 @@ import json
 import re
 
 import pytest
-from conftest import MIXED
+from conftest import MIXED, pipeline_of
 
 from rag.citations import cited_numbers
 from rag.evidence.rows import NOT_STATED, ROWS, select_rows
@@ -573,6 +573,42 @@ def test_a_question_within_a_one_paper_answer_is_asked_of_that_paper(conv: Conve
     within = conv.ask("which of them use reinforcement learning?")  # not every RL paper of the collection
     assert within.kind == "refusal" and not within.citations, within.answer.text
     assert "No sentence of the abstract of CA-SOADD states" in within.answer.text
+
+
+_PRUNERS = [
+    {"id": "sp#1", "title": "ShearPrune: one-shot pruning of language models",
+     "abstract": "Large language models are expensive to serve. We show that language models can be pruned to "
+                 "half their weights in one shot, without any retraining. ShearPrune reaches this sparsity in "
+                 "under two hours on a single GPU."},
+    {"id": "gp#1", "title": "GradPrune: gradual pruning of language models",
+     "abstract": "We study gradual pruning of language models. GradPrune removes heads step by step and then "
+                 "requires retraining the pruned model on the original corpus to recover accuracy."},
+    {"id": "wm#1", "title": "Inkblot: watermarking the outputs of chat models",
+     "abstract": "We present Inkblot, which embeds a statistical watermark in the text that chat models generate. "
+                 "The watermark can be detected without access to the model weights, from a few hundred tokens."},
+    {"id": "mol#1", "title": "Graph models for molecules",
+     "abstract": "We study graph neural networks for molecules and report gains on ten benchmarks."},
+]
+
+
+def test_a_choice_within_the_papers_discussed_answers_no_for_a_paper_that_denies_it(tmp_path, embedder):
+    # "which one needs retraining?" after a list named SparseGPT among those no sentence of which
+    # states it, though SparseGPT prunes "without any retraining"; after a list of one watermarking
+    # paper, "which one needs access to the model?" searched the whole collection
+    components = pipeline_of(tmp_path, _PRUNERS, embedder)
+    conv = components.conversation()
+    listed = conv.ask("Which papers prune language models?")
+    assert {"ShearPrune", "GradPrune"} <= {c.label for c in listed.citations}, listed.answer.text
+    within = conv.ask("which one needs retraining?")
+    assert [c.label for c in within.citations] == ["GradPrune"], within.answer.text
+    assert "Stated not to: ShearPrune — “" in within.answer.text and "without any retraining" in within.answer.text
+    conv2 = components.conversation()
+    one = conv2.ask("Which papers watermark the outputs of chat models?")
+    assert [c.paper_id for c in one.citations] == ["wm#1"], one.answer.text
+    label = one.citations[0].label
+    access = conv2.ask("which one needs access to the model weights?")
+    assert access.answer.text.startswith(f"No: **{label}** [1] — “"), access.answer.text
+    assert "without access to the model weights" in access.answer.text
 
 
 def test_a_question_within_the_last_list_keeps_the_papers_that_state_it(conv: Conversation, components):

@@ -899,6 +899,34 @@ def test_a_yes_no_comparison_leaves_its_comparative_out_of_the_terms(cat):
 
 
 @pytest.mark.parametrize(
+    ("aspect", "terms", "absent"),
+    [
+        # a verb of setting aside asks the absence of its object, and is no term a sentence must hold
+        ("Does sidestep the inner-loop search", ("inner-loop", "search"), True),
+        ("does it circumvent tokenization", ("tokenization",), True),
+        ("Does bypass the value network", ("value", "network"), True),
+        # a verb that acts on its object asks it present
+        ("Does remove noise from images", ("remove", "noise", "images"), False),
+        ("does it cut memory use", ("cut", "memory"), False),
+    ],
+)
+def test_a_verb_of_setting_aside_asks_the_absence_of_its_object(aspect, terms, absent):
+    # "Does APM avoid bi-level optimization?" required "avoid" in a sentence that writes
+    # "thereby avoiding costly bi-level optimization", then said "mentions it in contrast"
+    from rag.question.polar import polar_absent, polar_terms
+
+    assert polar_terms(aspect) == terms
+    assert polar_absent(aspect) is absent
+
+
+def test_a_yes_no_comparison_keeps_the_comparative_it_asks(cat):
+    # the comparative decides the verdict: "2x faster than" says yes to "faster", "slower" says no
+    assert read_question("Is DANCE quicker than FedAvg?", cat).polar_comparative == "quicker"
+    assert read_question("Does DANCE need less memory than FedAvg?", cat).polar_comparative == "less"
+    assert read_question("Does DANCE use LLM surrogates?", cat).polar_comparative == ""
+
+
+@pytest.mark.parametrize(
     ("question", "detail"),
     [
         ("I remember a paper showing that tuning the learning rate per layer stabilises RL", None),

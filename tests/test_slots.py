@@ -273,6 +273,11 @@ def test_the_data_a_paper_uses_is_a_slot_stated_by_any_sentence_of_data(question
         ("We prune OPT-175B in under 4.5 hours.", True),
         ("Experiments on WebShop and ALFWorld show large gains.", False),  # benchmarks, no models
         ("Large language models show excellent performance but are memory-intensive.", False),
+        # a size before the name, and a family named ("20B parameter GPT-NeoX", "the OPT family")
+        ("Our detector flags essays written by a 6B parameter GPT-J with high accuracy.", True),
+        ("We test the method on a multi-billion parameter model from the Open Pretrained Transformer (OPT) "
+         "family.", True),
+        ("We propose a family of kernels for 3 tasks.", False),
     ],
 )
 def test_the_models_a_paper_is_shown_on_are_stated_by_their_names(sentence, stated):
@@ -971,6 +976,38 @@ def test_the_greatest_size_a_sentence_states(sentence, size):
     from rag.route.slot import greatest_size
 
     assert greatest_size(sentence) == size
+
+
+@pytest.mark.parametrize(
+    ("question", "sizes"),
+    [
+        # every size the paper's own sentences state, not silently the first
+        ("How many parameters does it have?", ["350M", "2.7B"]),
+        ("How big is the model?", ["350M", "2.7B"]),
+        ("how large is it?", ["350M", "2.7B"]),
+        # the largest asked: the one sentence stating the greatest size
+        ("How big is the largest model?", ["2.7B"]),
+        # no size asked
+        ("How many speakers does it cover?", []),
+    ],
+)
+def test_a_size_asked_of_one_model_quotes_every_size_its_abstract_states(question, sizes):
+    # "How many parameters does Muse have?" answered 900M, the first size, though the abstract
+    # goes on to "The Muse 3B parameter model"
+    from rag.route.slot import sizes_beside, stating_sentence
+    from store.papers import Paper
+    from tests.fakes import FakeEvidence
+
+    paper = Paper("q#1", "We present Quill, a text-to-speech model trained on 40 speakers. Our 350M parameter "
+                         "model sets a new state of the art on LibriTTS. The Quill 2.7B parameter model reaches "
+                         "human parity in naturalness.", title="Quill", label="Quill")
+    evidence = FakeEvidence([paper])
+    ask = read_ask(question, number="one")
+    found = stating_sentence(evidence, ask, paper)
+    assert found is not None
+    said = [found[0].sentence, *(e.sentence for e, _ in sizes_beside(evidence, ask, paper, found[0]))]
+    stated = [z for z in ("350M", "2.7B") if any(z in x for x in said)]
+    assert stated == (sizes or stated[:1]) and len(said) == max(1, len(sizes)), said
 
 
 @pytest.mark.parametrize(

@@ -418,6 +418,9 @@ class AskPlan(Plan):
         polar_terms: For ``polar``: the content terms a sentence must state for "yes".
         polar_compared: For ``polar``: it asks a comparison ("fewer diffusion steps?"), which a
             sentence states with a figure, its direction for the reader to judge.
+        polar_comparative: For ``polar_compared``: the comparative asked, lower-cased ("fewer",
+            "faster", "better"; :func:`rag.question.polar.polar_comparative`), ``""`` when none is
+            written: a sentence stating it of the asked terms says yes, its opposite no.
         polar_available: For ``polar``: the artifact whose availability it asks (``"code"``,
             ``"data"``, ``"models"``: "does ClimaX release code?"), stated by a sentence in any
             words (:func:`rag.route.lead.availability_span`); ``""`` otherwise.
@@ -446,6 +449,7 @@ class AskPlan(Plan):
     polar: bool = False
     polar_terms: tuple[str, ...] = ()
     polar_compared: bool = False
+    polar_comparative: str = ""
     polar_available: str = ""
     polar_absent: bool = False
     own_limits: bool = False

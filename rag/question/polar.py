@@ -10,8 +10,8 @@ from rag.text import content_terms
 from rag.vocabulary import beside
 
 __all__ = [
-    "available_in_shorthand", "names_code", "polar", "polar_absent", "polar_available", "polar_compares", "polar_terms",
-    "reported",
+    "available_in_shorthand", "names_code", "polar", "polar_absent", "polar_available", "polar_comparative",
+    "polar_compares", "polar_terms", "reported",
 ]
 
 _VOCABULARY = beside(__file__, "polar")
@@ -34,6 +34,7 @@ _CODE_HOSTS = _VOCABULARY["code_host"].words
 _MODAL = _VOCABULARY["modal"].words
 _REPORTING_SUBJECT = _VOCABULARY["reporting_subject"].words
 _ABSENCE = _VOCABULARY["absence"]
+_SETTING_ASIDE = _VOCABULARY["setting_aside"]
 
 
 def polar(query: str) -> bool:
@@ -60,7 +61,12 @@ def polar_terms(aspect: str) -> tuple[str, ...]:
     # a possessive is its noun: "the model's weights" asks "model" ("the language model API")
     # "too", "as well": the thing is asked in addition to what was asked before
     words = [t.removesuffix("'s").removesuffix("’s") for t in content_terms(_ADDITIVE.sub(" ", reported(aspect)))]
-    terms = [t for t in words if t not in _POLAR_GENERIC | _OUTCOME | _MODAL and t.lower() not in _COMPARATIVE]
+    # a verb of setting aside ("does APM avoid bi-level optimization?") asks the absence of its
+    # object (polar_absent), which "thereby avoiding costly bi-level optimization" states
+    terms = [
+        t for t in words
+        if t not in _POLAR_GENERIC | _OUTCOME | _MODAL and t.lower() not in _COMPARATIVE | _SETTING_ASIDE.words
+    ]
     kept = [t for i, t in enumerate(terms) if not (i and t in _GENERIC_HEADS)]
     return tuple(dict.fromkeys(kept))
 
@@ -83,9 +89,12 @@ def reported(aspect: str) -> str:
 
 def polar_absent(aspect: str) -> bool:
     """Whether a yes/no question asks for the absence of what it names (vocabulary ``absence``:
-    "does L2M work without per-task retraining?", "does it use no labels?"): a sentence that
-    negates it or sets it aside ("eliminating per-task retraining") answers yes."""
-    return bool(_ABSENCE.search(reported(aspect)))
+    "does L2M work without per-task retraining?", "does it use no labels?"; or a verb of setting
+    aside, vocabulary ``setting_aside``: "does APM avoid bi-level optimization?"): a sentence that
+    negates it or sets it aside ("eliminating per-task retraining", "thereby avoiding costly
+    bi-level optimization") answers yes."""
+    said = reported(aspect)
+    return bool(_ABSENCE.search(said) or _SETTING_ASIDE.search(said))
 
 
 def polar_compares(aspect: str) -> bool:
@@ -93,6 +102,14 @@ def polar_compares(aspect: str) -> bool:
     comparative is not a term a sentence must hold (:func:`polar_terms` leaves it out) but a
     direction a sentence states with a figure ("one-eighth of the total diffusion steps")."""
     return any(w.lower() in _COMPARATIVE for w in WORD.findall(aspect))  # "less", "more" are stop words
+
+
+def polar_comparative(aspect: str) -> str:
+    """The comparative a yes/no question asks, lower-cased (vocabulary ``comparative``: "fewer" of
+    "Does DANCE use fewer tokens than the baselines?", "outperforms" of "does GLaM outperform
+    GPT-3?"), ``""`` when it asks none: a sentence that states the same comparative of the asked
+    terms answers yes, its opposite no (:func:`rag.route.lead.comparison_verdict`)."""
+    return next((w.lower() for w in WORD.findall(aspect) if w.lower() in _COMPARATIVE), "")
 
 
 def polar_available(aspect: str) -> str:

@@ -98,6 +98,7 @@ from rag.question.polar import (
     polar,
     polar_absent,
     polar_available,
+    polar_comparative,
     polar_compares,
     polar_terms,
 )
@@ -1347,6 +1348,8 @@ class Reader:
             # paper against Y answers it, for the reader to judge (not "mentioned in contrast")
             polar_compared=is_polar and bool(asked_terms) and (polar_compares(aspect) or asks_better(query))
             and not available,
+            polar_comparative=(polar_comparative(aspect) or ("better" if asks_better(query) else ""))
+            if is_polar and not available else "",
             polar_available=available if is_polar else "",
             polar_absent=is_polar and bool(asked_terms) and not available and polar_absent(aspect),
             own_limits=asks_own_limitations(query, names),

@@ -50,6 +50,7 @@ from rag.question.stances import opposed
 from rag.route.lead import (
     availability_span,
     contrasted_by_word,
+    denies_directly,
     key_clause,
     lead_line,
     list_head,
@@ -57,13 +58,14 @@ from rag.route.lead import (
     number_span,
     own_work,
     quoted,
+    sets_aside,
     states_terms,
     term_span,
 )
 from rag.route.membership import Membership, more_may_match
 from rag.route.premise import contradicted_counts
 from rag.route.refusal import RefusalPolicy
-from rag.route.slot import slot_span, stating_sentence
+from rag.route.slot import sizes_beside, slot_span, stating_sentence
 from rag.route.stages import side_by_side
 from rag.settings import Settings
 from rag.text import Sentence, content_terms
@@ -395,6 +397,7 @@ class AnswerPipeline:
             move=lambda e: self.evidence.moves(self.catalogue[e.paper_id]).get(e.start, "unknown"),
             rank=self._rank_evidence,
             stating=self._stating,
+            beside=lambda ask, source, chosen: sizes_beside(self.evidence, ask, source.hit.paper, chosen),
             scope=scope,
             role_row=self._row,
             senses=evidence_senses(self.evidence),
@@ -1098,10 +1101,31 @@ class AnswerPipeline:
                     return Evidence(paper_id, s.text, s.start, s.end, 1.0)
             return None
 
+        def denying(paper_id: str) -> tuple[Evidence, tuple[int, int, bool, bool]] | None:
+            # "which one needs retraining?": SparseGPT's "pruned ... in one-shot, without any
+            # retraining" states the asked thing to deny it; the paper is answered no, not
+            # counted among those no sentence of which states it
+            if role or available:
+                return None
+            paper = self.catalogue[paper_id]
+            for s in self.evidence.sentences(paper)[0]:
+                for terms in alternatives:
+                    span = term_span(s.text, terms)
+                    if span is None:
+                        continue
+                    if (span[3] and denies_directly(s.text, span, terms)) or sets_aside(
+                        s.text, span, terms, label=paper.label
+                    ):
+                        return Evidence(paper_id, s.text, s.start, s.end, 1.0), span
+            return None
+
         t = time.perf_counter()
         found = [(p, e) for p in order if (e := stating(p)) is not None]
+        denials = [(p, d) for p in order if p not in dict(found) and (d := denying(p)) is not None]
+        denied = [(p, e) for p, (e, _) in denials]
         timings.evidence = time.perf_counter() - t
-        unstated = [self.catalogue[p].label for p in order if p not in dict(found)]
+        said_not = "; ".join(f"{self.catalogue[p].label} — {quoted(e.sentence, span)}" for p, (e, span) in denials)
+        unstated = [self.catalogue[p].label for p in order if p not in dict(found) and p not in dict(denied)]
         asked = " or ".join(f"“{' '.join(t)}”" for t in alternatives)
         if role:
             asked = ROLE_STATED.get(role, f"a {role} of its own")
@@ -1111,12 +1135,34 @@ class AnswerPipeline:
         else:
             verb = f"state{'s' if one else ''} {asked}"
         alone = len(order) == 1  # "and the second one?" after "which of them release code?"
-        if not found:
+        if not found and not denied:
             what = f"makes its {available} available" if available else f"states {asked}"
             message = f"{REFUSAL} None of {scope} {what}; checked: {', '.join(unstated)}."
             if alone:
                 message = f"{REFUSAL} No sentence of the abstract of {unstated[0]} {what}."
             return self.refusal(plan.asked, message, timings, t0)
+        if not found:
+            # every paper that speaks of it denies it: that is the answer, quoted, not a refusal
+            cited = "; ".join(
+                f"**{self.catalogue[p].label}** {format_marker(i + 1)} — {quoted(e.sentence, span)}"
+                for i, (p, (e, span)) in enumerate(denials)
+            )
+            lead = f"No: none of {scope} states {asked} of its own work; stated not to: {cited}."
+            if alone:
+                lead = f"No: {cited}."
+            if unstated:
+                lead += f"\nNo sentence states it in: {', '.join(unstated)}."
+            sources = [
+                Source(i + 1, PaperHit(self.catalogue[p], scores.get(p, 0.0)), [e]) for i, (p, e) in enumerate(denied)
+            ]
+            text = render(sources, "", listing=True, matched=0, lead=lead)
+            timings.total = time.perf_counter() - t0
+            return Answer(
+                question=plan.asked, text=text, citations=[citation(s) for s in sources],
+                hits=[s.hit for s in sources], backend="none",
+                note=f"each of {scope} checked for a sentence that states it", matched=0, timings=timings,
+                kind="list", lead=lead,
+            )
         sources = [
             Source(i + 1, PaperHit(self.catalogue[p], scores.get(p, 0.0)), [e]) for i, (p, e) in enumerate(found)
         ]
@@ -1127,6 +1173,8 @@ class AnswerPipeline:
             head = "Yes: " if alone else "- "
             quote = quoted(said, (0, len(said), False))
             lines.append(f"{head}**{s.hit.paper.label}** {format_marker(s.number)} — {quote}")
+        if denied:
+            lines.append(f"\nStated not to: {said_not}.")
         if unstated:
             lines.append(f"\nNo sentence states it in: {', '.join(unstated)}.")
         lead = "\n".join(lines)

@@ -420,9 +420,14 @@ class Conversation:
         elif plan.follow is not None and plan.follow.kind == "narrow" and (listed := self.history.last_list()):
             # "which of them use RL?", "which ones are from 2022?": asked within the last list;
             # "which one studies ride-hailing?" chooses within a list of two or more, and after an
-            # answer about one paper asks the collection
+            # answer about one paper asks the collection; right after a question of the collection
+            # that found one paper ("which papers study watermarking of LLM outputs?"), "which one
+            # needs access to the model?" asks that paper (its abstract may answer no)
             one = isinstance(plan, AskPlan) and plan.topic.number == "one"
-            if len(listed) >= 2 or not one:
+            latest = self.history.turns[-1] if self.history.turns else None
+            found_one = latest is not None and latest.answer.kind == "list" and not latest.within \
+                and [c.paper_id for c in latest.citations] == [c.paper_id for c in listed]
+            if len(listed) >= 2 or not one or found_one:
                 within = tuple(c.paper_id for c in listed)
             else:
                 plan = replace(plan, follow=None)

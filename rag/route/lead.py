@@ -104,6 +104,20 @@ _OPTIONS = _VOCABULARY["compared_options"].pattern
 """Words that make an asked term after them in its clause one of options the paper compares
 (:func:`compared_option`)."""
 _DENIED = _VOCABULARY["denied"].words
+_SET_ASIDE = _VOCABULARY["set_aside"].words
+_DIRECT = _VOCABULARY["negation_direct"].words
+_OPPOSITE = {
+    term_key(a): term_key(b)
+    for row in _VOCABULARY["comparative_opposite"].phrases
+    for a, b in (row.split(), row.split()[::-1])
+}
+_LESS = frozenset(term_key(w) for w in _VOCABULARY["comparative_less"].words)
+_STATES_LESS = _VOCABULARY["states_less"].words
+SET_ASIDE_REACH = 3
+"""Most words from a word of setting aside to the asked term it sets aside (:func:`sets_aside`):
+"thereby avoiding costly bi-level optimization" (2), "eliminating per-task retraining" (1); not
+"replace supervised fine-tuning with RL" (4), where RL is what replaces (not tuned: the longest
+reach in the seed abstracts' "avoiding"/"eliminating"/"replaces" clauses is 2)."""
 """Words that, up to two words after an asked term, deny it ("rendering supervised fine-tuning
 infeasible")."""
 STANCE_WINDOW = 4
@@ -128,6 +142,8 @@ Move = Callable[[Evidence], str]
 Rank = Callable[[Ask, Source], list[Evidence]]
 """A source's evidence sentences scored against one part of the question, best first."""
 Stating = Callable[[Ask, Source], tuple[Evidence, tuple[int, int, bool]] | None]
+Beside = Callable[[Ask, Source, Evidence], list[tuple[Evidence, tuple[int, int, bool]]]]
+"""The other sentences that state an ask's slot besides the one :data:`Stating` gave (a model's other sizes)."""
 """The sentence of a source's abstract that states the slot of an ask (the question or one of its
 parts) and the clauses that state it (:func:`rag.route.slot.slot_span`), added to the source's
 evidence; ``None`` when none states it."""
@@ -516,13 +532,16 @@ def own_work(sentence: str, label: str = "") -> bool:
 
 
 def contrasted_by_word(
-    sentence: str, span: tuple[int, int, bool, bool], terms: Sequence[str], senses: Senses | None = None
+    sentence: str, span: tuple[int, int, bool, bool], terms: Sequence[str], senses: Senses | None = None,
+    cues: frozenset[str] = _CONTRAST, reach: int = STANCE_WINDOW,
 ) -> bool:
     """:func:`contrasted` by a contrast word before an asked term or a denying word after it only
     ("Unlike watermarking, we ...", "outperforms watermarking baselines"), not by a sentence about
     prior work. A contrast word that itself states an asked term in other words (``senses``: "Does
     L2M remove the need for per-task retraining?", "eliminating per-task retraining") is what
-    was asked, not a contrast."""
+    was asked, not a contrast. ``cues``, ``reach``: the contrast words and how many words before the
+    term they reach (:func:`sets_aside` takes the words of setting aside, :data:`SET_ASIDE_REACH`);
+    denying words after the term count only with the whole contrast class."""
     lo, hi = span[0], span[1]
     wanted = {term_key(t) for t in terms}
     # the words that state a term the sentence does not write (term_span found them the same way)
@@ -535,11 +554,70 @@ def contrasted_by_word(
         if k not in wanted or not lo <= x < hi:
             continue
         i = max(j for j, (start, _) in enumerate(words) if start <= x)
-        before = [w for start, w in words[max(0, i - STANCE_WINDOW) : i] if start >= lo]
-        after = [w for start, w in words[i + 1 : i + 3] if start < hi]
-        if any(w in _CONTRAST for w in before) or any(w in _DENIED for w in after):
+        # a clause break between the cue and the term ends its reach ("avoids X, and uses Y")
+        before = [
+            w for start, w in words[max(0, i - reach) : i]
+            if start >= lo and not _SCOPE_BREAK.search(sentence, start, x)
+        ]
+        after = [w for start, w in words[i + 1 : i + 3] if start < hi] if cues is _CONTRAST else []
+        if any(w in cues for w in before) or any(w in _DENIED for w in after):
             return True
     return False
+
+
+def sets_aside(
+    sentence: str, span: tuple[int, int, bool, bool], terms: Sequence[str], senses: Senses | None = None,
+    label: str = "",
+) -> bool:
+    """Whether ``sentence`` (of the paper's own work: "we", "our", its ``label``; not about prior
+    work) says the paper does without the asked terms: a word of setting aside (``set_aside``:
+    "avoiding", "eliminating", "replaces") at most :data:`SET_ASIDE_REACH` words before one in
+    ``sentence[span]`` ("thereby avoiding costly bi-level optimization"). A yes/no question
+    whether the paper has them is answered no; "replace supervised fine-tuning with RL" does not
+    set aside RL (too far: RL is what replaces)."""
+    if PRIOR_WORK.search(sentence) and not own_work(sentence, label):
+        return False
+    return contrasted_by_word(sentence, span, terms, senses, cues=_SET_ASIDE, reach=SET_ASIDE_REACH)
+
+
+def denies_directly(sentence: str, span: tuple[int, int, bool, bool], terms: Sequence[str]) -> bool:
+    """Whether a negation in ``sentence[span]`` denies an asked term itself: only words it reaches
+    through (``negation_through``, ``negation_direct``) or words of the asked terms stand between
+    them ("without any retraining", "does not require training a separate classifier",
+    "without external engines"), not another verb whose object the term is ("without sacrificing
+    accuracy" does not deny accuracy). :func:`term_span` finds negations within
+    :data:`NEGATION_REACH` words; this is the stricter reading a "No" needs."""
+    wanted = {term_key(t) for t in terms}
+    words = [(w.start(), w.group(0).lower().strip("(),.;:")) for w in _WORDS.finditer(sentence)]
+    for k, x, end in _keys_at(sentence):
+        if k not in wanted or not span[0] <= x < span[1]:
+            continue
+        i = max(j for j, (start, _) in enumerate(words) if start <= x)
+        whole = {term_key(sentence[x:end].lower()), term_key("free")}
+        m = _negation_at(sentence, words, i, prefix=k not in whole)
+        if m is None:
+            continue
+        between = [w for _, w in words[m + 1 : i]]
+        if all(w in _THROUGH or w in _DIRECT or (content_terms(w) and term_key(w) in wanted) for w in between):
+            return True
+    return False
+
+
+def comparison_verdict(sentence: str, span: tuple[int, int, bool, bool], comparative: str) -> str:
+    """``"yes"`` when ``sentence[span]`` (the clauses stating the asked terms) states the asked
+    ``comparative`` ("2x faster than the strongest baseline" for "faster"; "outperforms" for
+    "outperform"; a smaller amount, "fewer", also by a part of the whole or a reduction,
+    ``states_less``: "using one-eighth of the total diffusion steps"), ``"no"`` when it states only
+    its opposite (``comparative_opposite``: "slower" for "faster"), else ``""`` (a figure of
+    another kind is for the reader to judge)."""
+    if not comparative:
+        return ""
+    written = [w.group(0).lower().strip("(),.;:") for w in _WORDS.finditer(sentence[span[0] : span[1]])]
+    said = {term_key(w) for w in written}
+    asked = term_key(comparative)
+    if asked in said or (asked in _LESS and any(w in _STATES_LESS for w in written)):
+        return "yes"
+    return "no" if _OPPOSITE.get(asked) in said else ""
 
 
 def states_together(sentence: str, terms: Sequence[str]) -> bool:
@@ -712,17 +790,25 @@ def _per_part(
 
 def _polar(
     s: Source, terms: Sequence[str], sentences: Sentences, move: Move = lambda e: "unknown", compared: bool = False,
-    available: str = "", absent: bool = False, senses: Senses | None = None,
+    available: str = "", absent: bool = False, senses: Senses | None = None, comparative: str = "",
 ) -> str:
-    """Yes with the stating clause, the clause with its negation, or "does not state this".
+    """Yes with the stating clause, No with the clause that denies or sets aside what is asked, the
+    clause with its negation, or "does not state this".
+
+    A clause that denies an asked term itself (:func:`denies_directly`: "does not require
+    training a separate classifier", "without any retraining") or, in the paper's own work, sets
+    it aside (:func:`sets_aside`: "eliminating per-task retraining") answers no: the quotation
+    states the asked thing, so the verdict follows it, never "not stated".
 
     ``senses``: a term is also stated by a word that states it in other words
     (:func:`term_span`: "Does POET change ...?" by "not modifying ...").
 
     ``compared``: the question asks a comparison ("fewer diffusion steps?"); its comparative is no
-    term a sentence must hold, and the sentence that states the other terms (one with a figure
-    first: "one-eighth of the total diffusion steps") is quoted as stated, not as "yes": the
-    direction is the reader's to judge. ``available``: the question asks whether an artifact is
+    term a sentence must hold, and the sentence that states the other terms (one with the asked
+    ``comparative`` first, then one with a figure: "one-eighth of the total diffusion steps") is
+    quoted: yes when it states the comparative asked ("2x faster than the strongest baseline"),
+    no when it states its opposite, else as stated, its direction for the reader to judge
+    (:func:`comparison_verdict`). ``available``: the question asks whether an artifact is
     made available ("does ClimaX release code?"); a sentence that makes it available in any words
     states it (:func:`availability_span`), not one that holds the question's words.
 
@@ -744,8 +830,11 @@ def _polar(
         stating = [(e, span) for e in candidates if (span := availability_span(e.sentence, available)) is not None]
     else:
         stating = [(e, span) for e in candidates if (span := term_span(e.sentence, terms, senses)) is not None]
-    if compared:  # a sentence with a figure first ("one-eighth of the total diffusion steps")
-        stating = sorted(stating, key=lambda es: not states_amount(es[0].sentence))
+    if compared:  # the asked comparative first, then a figure ("one-eighth of the total diffusion steps")
+        stating = sorted(
+            stating, key=lambda es: (not comparison_verdict(es[0].sentence, es[1], comparative),
+                                     not states_amount(es[0].sentence)),
+        )
     # A sentence that states the terms side by side as asked ("CLIP guidance") first; then one that
     # affirms them; else one that states them as one of options compared; else one that sets them
     # against the paper; else one that negates them. Among equals, a sentence about the paper's own
@@ -757,7 +846,7 @@ def _polar(
         m = move(e)
         return m if m in ("gap", "background") and not (_OWN.search(e.sentence) or label in e.sentence) else ""
 
-    def rank(es: tuple[Evidence, tuple[int, int, bool, bool]]) -> tuple[int, int, int, int]:
+    def rank(es: tuple[Evidence, tuple[int, int, bool, bool]]) -> tuple[int, int, int, int, int]:
         e, span = es
         # a comparison asked ("faster than Shampoo?") is answered by the sentence that sets the
         # paper against it ("reduces wall-clock time compared to standard Shampoo")
@@ -767,7 +856,10 @@ def _polar(
         stance = 3 if span[3] else 2 if plain and contrasted(e.sentence, span, terms, senses) else \
             int(plain and compared_option(e.sentence, span, terms))
         own = 0 if _OWN.search(e.sentence) or label in e.sentence else 1
-        return int(not states_together(e.sentence, terms)), int(bool(framing(e))), stance, own
+        # a comparison asked is answered first by a sentence that states its comparative ("Hyena
+        # operators are 2x faster than highly optimized attention"), not by the proposal's "we"
+        verdict = int(compared and not comparison_verdict(e.sentence, span, comparative))
+        return verdict, int(not states_together(e.sentence, terms)), int(bool(framing(e))), stance, own
 
     if absent:  # a sentence that negates or sets aside what is asked absent first
         stating = sorted(stating, key=lambda es: not (es[1][3] or contrasted(es[0].sentence, es[1], terms, senses)))
@@ -780,9 +872,13 @@ def _polar(
                 return f"Yes: {_name(s)} — {quoted(e.sentence, span)}"
             return f"The abstract of {_name(s)} states it, not its absence: {quoted(e.sentence, span)}"
         if span[3]:
+            if not compared and not available and denies_directly(e.sentence, span, terms):
+                return f"No: {_name(s)} — {quoted(e.sentence, span)}"
             return f"Stated with a negation in {_name(s)}: {quoted(e.sentence, span)}"
         if not compared and not available and contrasted(e.sentence, span, terms, senses):
             said = quoted(e.sentence, span)
+            if sets_aside(e.sentence, span, terms, senses, label):
+                return f"No: {_name(s)} — {said}"
             return f"Not stated as what {_name(s)} does; its abstract mentions it in contrast: {said}"
         if not compared and not available and compared_option(e.sentence, span, terms):
             return f"{_name(s)} compares it with other options: {quoted(e.sentence, span)}"
@@ -790,7 +886,11 @@ def _polar(
             return f"Stated as the problem {_name(s)} addresses: {quoted(e.sentence, span)}"
         if framing(e) == "background":
             return f"Stated as the setting of {_name(s)}: {quoted(e.sentence, span)}"
-        if compared:  # the direction of the comparison is the reader's to judge
+        if compared:
+            verdict = comparison_verdict(e.sentence, span, comparative)
+            if verdict:
+                return f"{verdict.capitalize()}: {_name(s)} — {quoted(e.sentence, span)}"
+            # a figure without the comparative: the direction is the reader's to judge
             return f"Stated in {_name(s)} (judge the comparison from it): {quoted(e.sentence, span)}"
         return f"Yes: {_name(s)} — {quoted(e.sentence, span)}"
     if available:
@@ -814,12 +914,21 @@ def _polar(
     return f"The abstract of {_name(s)} does not state this: {what}."
 
 
-def _slot_line(s: Source, stating: Stating, ask: Ask) -> str:
-    """``**X** [n]: “…”``, the clauses that state the slot; ``""`` when no sentence states it."""
+def _slot_line(s: Source, stating: Stating, ask: Ask, beside: Beside | None = None) -> str:
+    """``**X** [n]: “…”``, the clauses that state the slot; ``""`` when no sentence states it.
+    ``beside``: the other sentences stating it, quoted after it (a model's sizes: "Our 900M
+    parameter model ..."; "The Muse 3B parameter model ..."), at most :data:`MAX_NUMBER_QUOTES` in all."""
     found = stating(ask, s)
     if found is None:
         return ""
     ev, span = found
+    others = beside(ask, s, ev)[: MAX_NUMBER_QUOTES - 1] if beside is not None else []
+    if others:
+        for x, _ in others:
+            if all(e.start != x.start for e in s.evidence):
+                s.evidence = sorted([*s.evidence, x], key=lambda e: e.start)
+        said = sorted([(ev, span), *others], key=lambda es: es[0].start)
+        return f"{_name(s)}: " + "; ".join(quoted(e.sentence, sp) for e, sp in said)
     slot = ask.slot
     if ask.amount and slot is not None and slot.terms and not (slot.count or slot.detail or slot.form) \
             and not states_amount(ev.sentence[span[0] : span[1]]):
@@ -905,6 +1014,7 @@ def lead_line(
     move: Move = lambda e: "unknown",
     rank: Rank | None = None,
     stating: Stating | None = None,
+    beside: Beside | None = None,
     scope: str = "",
     role_row: Callable[[Source, str], Evidence | None] | None = None,
     senses: Senses | None = None,
@@ -929,6 +1039,8 @@ def lead_line(
             it, a question about named papers that asks a slot ("How much does PrefixRL increase
             the final reward?") is answered by the clause that states it ("and increases the final
             reward by 3x"), not by the clause before it.
+        beside: The other sentences that state the slot, quoted after the one ``stating`` gives
+            (a model's sizes in two sentences: :func:`rag.route.slot.sizes_beside`).
         scope: The set of papers a list was found in when not the collection (its head counts in it).
         role_row: The sentence a comparison table's row (by key: "problem", "approach", "data") quotes
             for a source (:func:`rag.evidence.rows.select_rows`); with it, a question about a named
@@ -951,7 +1063,7 @@ def lead_line(
         return "\n".join(
             _polar(
                 s, plan.polar_terms, sentences, move, plan.polar_compared, plan.polar_available, plan.polar_absent,
-                senses,
+                senses, plan.polar_comparative,
             )
             for s in sources
         )
@@ -975,7 +1087,7 @@ def lead_line(
     if stating is not None and (named or len(sources) == 1) and plan.ask.slot is not None and len(plan.aspects) <= 1:
         # a named paper, or the one paper the question found ("What is the speedup of the quantum
         # algorithm for nested expectations?"): the clauses that state the slot, when some do
-        lines = [_slot_line(s, stating, plan.ask) for s in sources]
+        lines = [_slot_line(s, stating, plan.ask, beside) for s in sources]
         if all(lines):
             return "\n".join(lines)
     if rank is not None and len(plan.aspects) > 1:

@@ -349,6 +349,27 @@ def test_a_compound_no_candidate_states_leaves_every_paper_in_the_list():
     assert membership.other_sense(["perform graph matching"], hits, hits) == []
 
 
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Which papers study label smoothing?", ["label smoothing"]),
+        ("any work on neural radiance fields?", ["neural radiance"]),  # the generic noun dropped
+        # the compound the rest describes is the topic's head
+        ("papers on grokking, where a network suddenly generalizes long after fitting", []),
+        ("which papers study model merging, i.e. averaging the weights of fine-tuned models?", ["model merging"]),
+        # alternatives may be stated in words of their own: no compound is required
+        ("Which papers use graph transformers or message passing networks?", []),
+        ("speech papers", []),  # a lone word names no compound
+    ],
+)
+def test_the_compound_a_list_topic_consists_of(question, expected):
+    from rag.route.answer import compounds
+
+    plan = Reader(Catalogue([CONTRASTIVE, SEEDED])).read(question)
+    assert isinstance(plan, AskPlan)
+    assert compounds(plan.topic) == expected, plan.topic
+
+
 def test_the_paper_that_states_each_clause_of_a_description_fits_it_better_than_a_neighbour():
     # The neighbour repeats the first clause's words in one sentence; the paper meant states the
     # first clause in part and the second one in another sentence: its mean of best cosines is higher.

@@ -312,6 +312,11 @@ class AnswerPipeline:
                     denied = self._denied(topic, covered.complete)
                     other = self._other_direction(topic, covered.complete) | self._other_side(topic, covered.complete)
                     other |= self._other_sense(topic, covered.complete)
+                    # nor a paper that shares a word of the topic's compound without stating it
+                    # ("layer-wise distillation" for "dataset distillation": Membership.other_sense)
+                    candidates = retrieval.hits[: rs.candidates]
+                    shared = self.membership.other_sense(compounds(topic), covered.complete, candidates)
+                    other |= set(shared)
                     complete = [h for h in covered.complete if h not in out and h not in denied and h not in other]
                     complete = complete[:1] if topic.number == "one" else complete
                     chosen, matched, at_least = complete[: rs.max_set_size], len(complete), False
@@ -325,6 +330,7 @@ class AnswerPipeline:
                     # again among those that mention it
                     named_partly = {x.hit.paper.id for x in covered.named()}
                     mentions = [h for h in mentions if h.paper.id not in named_partly]
+                    mentions = [*shared, *(h for h in mentions if h not in shared)][: rs.max_mentions]
             slot = plan.ask.slot
             counted = slot is not None and slot.count and not plan.seeks
             # "SoT-26K train/test split?": a thing asked of a name only one abstract writes (a

@@ -161,12 +161,16 @@ def states_form(word: str, form: str) -> bool:
     return True
 
 
-def states_phrase(phrase: str, text: str) -> bool:
+def states_phrase(phrase: str, text: str, gap: int = 0) -> bool:
     """Whether ``text`` states every content word of ``phrase`` side by side, in order, each
     compared by the stem of its index form (:func:`lemma`, :func:`stem`), hyphens and stop words
     between them ignored: "dataset distillation" is stated by "multi-modal dataset distillation
     (MDD)" and "datasets distilled", not by "distillation ... on three datasets". Words of one stem
-    and another sense do not meet (:func:`states_form`: "transformation" does not state "transformers")."""
+    and another sense do not meet (:func:`states_form`: "transformation" does not state "transformers").
+
+    ``gap``: most content words allowed between two neighbouring words of the phrase (0: side by
+    side; 2: "contextual bandits" is stated by "Contextual Combinatorial Bandits" and "diffusion
+    models" by "diffusion language models")."""
     words = [lemma(t) for t in _content_words(phrase)]
     if not words:
         return False
@@ -174,10 +178,21 @@ def states_phrase(phrase: str, text: str) -> bool:
     forms = [lemma(t) for t in _content_words(text)]
     seq = [stem(f) for f in forms]
     n = len(key)
-    return any(
-        seq[i : i + n] == key and all(states_form(w, f) for w, f in zip(words, forms[i : i + n], strict=True))
-        for i in range(len(seq) - n + 1)
-    )
+    if gap <= 0:
+        return any(
+            seq[i : i + n] == key and all(states_form(w, f) for w, f in zip(words, forms[i : i + n], strict=True))
+            for i in range(len(seq) - n + 1)
+        )
+
+    def meets(k: int, at: int) -> bool:
+        return seq[at] == key[k] and states_form(words[k], forms[at])
+
+    def rest(k: int, after: int) -> bool:  # words k.. of the phrase, each within gap words of the one before
+        if k == n:
+            return True
+        return any(meets(k, j) and rest(k + 1, j) for j in range(after + 1, min(len(seq), after + 2 + gap)))
+
+    return any(meets(0, i) and rest(1, i) for i in range(len(seq)))
 
 
 @functools.cache

@@ -306,6 +306,70 @@ def test_members_keep_those_at_or_above_the_floor_most_probable_first():
     assert [h.paper.id for h, _ in membership.members(TOPIC, (), hits, floor=above, many=True)] == ["fold"]
 
 
+CONTRASTIVE = make_paper(
+    "graphcl",
+    "Graph contrastive learning needs augmentations. We propose GraphCL, which contrasts two views of a graph.",
+)
+MATCHING_OTHER = make_paper(
+    "persist",
+    "Segmentation should keep topology. We match persistence barcodes through an induced matching of their bars.",
+)
+SEEDED = make_paper(
+    "seeded",
+    "Graph matching aligns the nodes of two graphs. We propose SeedGNN, a network trained to match graphs from seeds.",
+)
+DEFINED = make_paper(
+    "defined",
+    "Hand-designed networks are slow to find. Neural architecture search (NAS) automates it; our NAS method is fast.",
+)
+SEARCH_OTHER = make_paper(
+    "tree", "Planning needs lookahead. We combine Monte Carlo tree search with a learned value for neural planners."
+)
+
+
+def test_a_paper_sharing_a_word_of_a_compound_but_never_stating_it_is_told_apart():
+    # "graph matching": the segmentation paper writes "matching" (induced matching), never the
+    # compound; the contrastive paper writes "graph" only; SeedGNN states it
+    papers = [CONTRASTIVE, MATCHING_OTHER, SEEDED, DEFINED, SEARCH_OTHER]
+    membership, retriever = _membership(papers)
+    hits = retriever.search(SearchQuery("graph matching")).hits
+    other = {h.paper.id for h in membership.other_sense(["graph matching"], hits, hits)}
+    assert other == {"persist", "graphcl"}
+    # an abbreviation the abstract defines states the compound; its head word in another phrase does not
+    assert membership.states_compound("neural architecture search", DEFINED)
+    assert not membership.states_compound("neural architecture search", SEARCH_OTHER)
+    every = [PaperHit(p, 1.0) for p in papers]
+    assert {h.paper.id for h in membership.other_sense(["neural architecture search"], every, every)} == {"tree"}
+
+
+def test_a_compound_no_candidate_states_leaves_every_paper_in_the_list():
+    # "perform graph matching" is the question's wording: no abstract writes it, so the words decide
+    membership, retriever = _membership([CONTRASTIVE, MATCHING_OTHER, SEEDED])
+    hits = retriever.search(SearchQuery("perform graph matching")).hits
+    assert membership.other_sense(["perform graph matching"], hits, hits) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Which papers study label smoothing?", ["label smoothing"]),
+        ("any work on neural radiance fields?", ["neural radiance"]),  # the generic noun dropped
+        # the compound the rest describes is the topic's head
+        ("papers on grokking, where a network suddenly generalizes long after fitting", []),
+        ("which papers study model merging, i.e. averaging the weights of fine-tuned models?", ["model merging"]),
+        # alternatives may be stated in words of their own: no compound is required
+        ("Which papers use graph transformers or message passing networks?", []),
+        ("speech papers", []),  # a lone word names no compound
+    ],
+)
+def test_the_compound_a_list_topic_consists_of(question, expected):
+    from rag.route.answer import compounds
+
+    plan = Reader(Catalogue([CONTRASTIVE, SEEDED])).read(question)
+    assert isinstance(plan, AskPlan)
+    assert compounds(plan.topic) == expected, plan.topic
+
+
 def test_the_paper_that_states_each_clause_of_a_description_fits_it_better_than_a_neighbour():
     # The neighbour repeats the first clause's words in one sentence; the paper meant states the
     # first clause in part and the second one in another sentence: its mean of best cosines is higher.

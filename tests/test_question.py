@@ -458,6 +458,28 @@ def test_a_negated_relative_clause_is_an_exclusion_like_other_than(cat, question
     assert "reinforcement learning" in plan.topic.exclusion, plan
 
 
+@pytest.mark.parametrize(
+    ("question", "excluded"),
+    [
+        ("Which papers condense datasets, other than DANCE?", "a#1"),
+        ("any work on dataset distillation besides APM?", "a#2"),
+        ("papers on chain-of-thought for image generation apart from Shape-of-Thought", "a#3"),
+        ("Which papers build benchmarks for agents, excluding ProAct-75?", "a#4"),
+        ("list work on visual chain of thought except for SoT", "a#3"),
+    ],
+)
+def test_a_paper_named_in_the_exclusion_is_left_out_not_asked_about(cat, question, excluded):
+    plan = read_question(question, cat)
+    assert isinstance(plan, AskPlan) and not plan.refs, plan
+    assert plan.topic.number == "many" and plan.topic.excluded_ids == (excluded,), plan.topic
+
+
+def test_a_paper_named_outside_an_exclusion_is_still_the_paper_asked_about(cat):
+    plan = read_question("What does DANCE condense, other than graphs?", cat)
+    assert isinstance(plan, AskPlan) and [r.paper_ids for r in plan.refs] == [("a#1",)], plan
+    assert plan.topic.excluded_ids == (), plan.topic
+
+
 def test_papers_that_introduce_an_artifact(cat):
     for q in ("Which papers release a new benchmark?", "new datasets introduced in these abstracts?"):
         plan = read_question(q, cat)

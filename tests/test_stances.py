@@ -28,6 +28,10 @@ from rag.question.stances import asked_stances, head_stances, opposed
         ("generating music from lyrics", ("generation",)),
         ("poison recommender data or defend recommenders against it", ("defense", "attack")),
         ("detecting spoofed voices and synthesizing them", ("defense", "detection", "generation")),
+        # a hyphenated side word modifies the noun phrase it opens: its head is the side asked
+        ("machine-generated text detection", ("defense", "detection")),
+        ("AI-generated image detectors", ("defense", "detection")),
+        ("GAN-generated face detection", ("defense", "detection")),
         # a side coordinated with a topic that opens with none is not asked
         ("membership inference attacks and defenses", ()),
         # a topic that only names a contest, or a kind of model, asks no side

@@ -46,6 +46,7 @@ __all__ = [
     "keep_asking",
     "named_terms",
     "social",
+    "exclusion_span",
     "split_exclusion",
     "strip_social",
     "split_frame",
@@ -349,6 +350,17 @@ def split_exclusion(topic: str) -> tuple[str, str]:
     # "not in agent settings": what is excluded is "agent settings" (vocabulary excluded_lead)
     excluded = re.sub(rf"^{_V['excluded_lead']}\s+", "", m.group("x").strip(), flags=re.I)
     return (kept, excluded) if content_terms(kept) else (topic, "")
+
+
+def exclusion_span(text: str) -> tuple[int, int] | None:
+    """Offsets ``(start, end)`` into ``text`` of what it excludes, the excluding words with it
+    ("Which papers detect machine-generated text, other than DetectGPT?" -> the span of ", other than
+    DetectGPT"), as :func:`split_exclusion` reads it; ``None`` when nothing is excluded. A paper named
+    there is left out of the answer, not asked about."""
+    m = _EXCLUSION.search(text)
+    if not m or not [t for t in content_terms(m.group("x")) if t not in _GENERIC]:
+        return None
+    return m.start(), m.end()
 
 
 def excluded_terms(excluded: str) -> str:

@@ -167,6 +167,8 @@ class Topic:
             suddenly generalizes ..." -> "grokking"); ``""`` otherwise (:func:`rag.question.parts.described_head`).
         exclusion: What the papers must not be about ("outside of agent settings" -> "agent settings").
         excluded: The words of :attr:`exclusion` that say what is excluded ("agent").
+        excluded_ids: The papers the exclusion names ("other than DetectGPT" -> DetectGPT's id),
+            left out of the list whatever else they state; ``()`` when it names none.
         number: How many papers the frame asks for.
         artifact: For "papers that introduce/release a dataset (benchmark, ...)": the artifact words.
         artifact_rest: For an artifact question, the topic's words besides the artifact words
@@ -212,6 +214,7 @@ class Topic:
     head: str = ""
     exclusion: str = ""
     excluded: str = ""
+    excluded_ids: tuple[str, ...] = ()
     number: Number = "open"
     artifact: tuple[str, ...] = ()
     artifact_rest: str = ""

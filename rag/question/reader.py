@@ -60,6 +60,7 @@ from rag.question.phrasing import (
     asks_for_paper,
     clean_input,
     excluded_terms,
+    exclusion_span,
     facets,
     keep_asking,
     named_terms,
@@ -235,6 +236,11 @@ def _word_not_name(query: str, ref: PaperRef) -> bool:
         return False
     found = re.search(rf"(?<![\w-]){re.escape(ref.text)}(?![\w-])", query, re.I)
     return found is not None and found.group(0).islower()
+
+
+def _within(pos: int, span: tuple[int, int]) -> bool:
+    """Whether offset ``pos`` (``-1``: not found) falls in ``span`` ``(start, end)``."""
+    return span[0] <= pos < span[1]
 
 
 def _refs(query: str, catalogue: Catalogue | None, names: NameReader | None) -> list[tuple[int, PaperRef]]:
@@ -1080,11 +1086,23 @@ class Reader:
             # "I remember a paper that detects ... What is it?": the message describes the paper
             # its pronoun means; "it" is that paper, not the one answered before
             located = [(i, r) for i, r in located if r.kind != "pronoun" and (r.kind != "plural" or r.count)]
+        excluding = exclusion_span(query) if query else None
+        excluded_ids: tuple[str, ...] = ()
+        if excluding is not None:
+            # "Which papers detect machine-generated text, other than DetectGPT?": a paper named in
+            # what the topic excludes is left out of the list (Topic.excluded_ids), not the paper asked about
+            named_there = [r for i, r in located if r.kind in ("name", "id") and _within(i, excluding)]
+            excluded_ids = tuple(dict.fromkeys(p for r in named_there for p in r.paper_ids))
+            located = [(i, r) for i, r in located if not any(r is x for x in named_there)]
         refs = [r for _, r in located]
         by_name = any(r.kind in ("name", "id") for r in refs)
         title = asked_title(query, summary=is_summary(query)) if cat is not None and not by_name else ""
         if not title and cat is not None and not by_name:
             title = self._short_title(query)
+        if title and excluding is not None and _within(query.find(title), excluding):
+            if cat is not None and (pid := cat.titled(title)[0]) is not None:
+                excluded_ids = (*excluded_ids, pid)
+            title = ""
         if title and cat is not None:  # "Summarize Attention Is All You Need": a paper asked by its title
             pid, header["closest_title"] = cat.titled(title)
             if pid is not None:
@@ -1120,6 +1138,8 @@ class Reader:
         plan = replace(plan, follow=follow) if follow is not None else plan
         if follow is None and isinstance(plan, AskPlan):
             plan = self._alone(plan, query, located, header)
+        if excluded_ids and isinstance(plan, AskPlan) and plan.topic.exclusion:
+            plan = replace(plan, topic=replace(plan.topic, excluded_ids=excluded_ids))
         # "papers by X" and nothing else asked: the author's papers, listed from the records
         # ("Which papers did Albert Gu co-author?": the authorship asked is the filter's, and the
         # topic left is its word)

@@ -115,6 +115,10 @@ def asked_stances(topic: str) -> tuple[str, ...]:
     if not tokens:
         return ()
     sides = _sides(tokens[0])
+    if sides and "-" in tokens[0].strip("-"):
+        # a hyphenated side word modifies the noun phrase it opens, it is no verb ("machine-generated
+        # text detection", "AI-generated image detectors": detection): the phrase's head decides
+        return tuple(s for s in STANCES if s in head_stances(topic))
     if sides:
         # a side that opens a coordinated clause ("attack speech systems or defend them") is asked too
         for before, t in zip(tokens, tokens[1:], strict=False):

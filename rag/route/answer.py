@@ -313,6 +313,11 @@ class AnswerPipeline:
                     denied = self._denied(topic, covered.complete)
                     other = self._other_direction(topic, covered.complete) | self._other_side(topic, covered.complete)
                     other |= self._other_sense(topic, covered.complete)
+                    # nor a paper that shares a word of the topic's compound without stating it
+                    # ("layer-wise distillation" for "dataset distillation": Membership.other_sense)
+                    candidates = retrieval.hits[: rs.candidates]
+                    shared = self.membership.other_sense(compounds(topic), covered.complete, candidates)
+                    other |= set(shared)
                     complete = [h for h in covered.complete if h not in out and h not in denied and h not in other]
                     complete = complete[:1] if topic.number == "one" else complete
                     chosen, matched, at_least = complete[: rs.max_set_size], len(complete), False
@@ -326,6 +331,7 @@ class AnswerPipeline:
                     # again among those that mention it
                     named_partly = {x.hit.paper.id for x in covered.named()}
                     mentions = [h for h in mentions if h.paper.id not in named_partly]
+                    mentions = [*shared, *(h for h in mentions if h not in shared)][: rs.max_mentions]
             slot = plan.ask.slot
             counted = slot is not None and slot.count and not plan.seeks
             # "SoT-26K train/test split?": a thing asked of a name only one abstract writes (a
@@ -506,6 +512,7 @@ class AnswerPipeline:
             members = self.membership.contributors(topic.artifact, members)
         else:
             many = topic.number == "many"
+            shared_word: list[PaperHit] = []
             floor = rs.mention_membership if many else 0.0
             scored = self.membership.members(topic.text, topic.facets, checked, floor, many)
             if many and self.llm is not None and self.settings.llm.judge_borderline:
@@ -515,6 +522,12 @@ class AnswerPipeline:
                 # a paper whose title names the topic's term is about it, however far its
                 # sentences are from the question's description (Membership.titled)
                 members += [h for h in self.membership.titled(topic.named, checked) if h not in members]
+                # a compound the topic consists of ("score matching", "dataset distillation") is
+                # stated as one phrase by a paper about it, not by its head word in another sense
+                # ("induced matching", "knowledge distillation"): such a paper only mentions a word
+                other = self.membership.other_sense(compounds(topic), members, checked)
+                members = [h for h in members if h not in other]
+                shared_word = other
             whole = bool(topic.known_names) and all(n.whole for n in topic.known_names)
             names = [n for n in topic.known_names if whole or (many and n.searched)]
             if names:
@@ -565,6 +578,8 @@ class AnswerPipeline:
             # answer, not cited (the gold sets count a paper that is about the topic, not one
             # that mentions it).
             mentions = [h for h, p in scored if p < rs.set_membership and h not in members] if many else []
+            if many:
+                mentions = [*shared_word, *(h for h in mentions if h not in shared_word)]
         if topic.role and members:
             # "formal theoretical results such as proofs or guarantees": a paper answers with a
             # sentence of its own that plays the role (rag.evidence.roles), not by words near it
@@ -728,6 +743,12 @@ class AnswerPipeline:
         words = topic.excluded
         if not topic.exclusion or not words or not hits:
             return []
+        if topic.excluded_ids:
+            # "other than DetectGPT": the papers the exclusion names, and those stating its words
+            named_out = [h for h in hits if h.paper.id in topic.excluded_ids]
+            rest_hits = [h for h in hits if h not in named_out]
+            by_words = self._excluded(replace(topic, excluded_ids=()), rest_hits)
+            return [h for h in hits if h in named_out or h in by_words]
         # "agents, but not GUI agents", "RL excluding offline RL": the excluded phrase repeats the
         # topic's words; a sentence that states its other words ("GUI", "offline") with those
         # ("VLM agents in mobile GUI navigation") states it, whatever stands between them
@@ -1209,6 +1230,28 @@ class AnswerPipeline:
             note="nothing cited",
             hits=list(hits),
         )
+
+
+def compounds(topic: Topic) -> list[str]:
+    """The terms of two or more content words the topic consists of: :attr:`Topic.named` terms
+    that are the topic or one of its alternatives ("score matching", "dataset distillation" of
+    "dataset distillation, i.e. compressing a whole training set ..."), not words inside a longer
+    description ("ranks" of "... (ranks, core sizes)") and not a lone word."""
+    def keys(text: str) -> set[str]:
+        return {term_key(w) for w in content_terms(text)}
+
+    # a topic of a rhetorical role ("theoretical results such as proofs") describes, it names nothing
+    alternatives = [keys(a) for a in (topic.text, *topic.facets)] if not topic.role else []
+    # the alternative may end in the generic noun the named term dropped ("neural radiance fields")
+    out = [t for t in topic.named if len(k := keys(t)) >= 2 and any(k <= a and len(a - k) <= 1 for a in alternatives)]
+    # the topic must be the one compound: alternatives ("retrieval-augmented generation or
+    # cross-modal retrieval", "adversarial or deepfake audio") are read by the reader as several
+    # terms a paper may state in words of its own ("image-text retrieval", "MLLMs"), and a word alone
+    # or a description among them is stated by papers that write none of the compounds; a compound
+    # the rest describes is the topic's head ("dataset distillation, i.e. compressing ...")
+    if not topic.facets:
+        return out
+    return [t for t in out if topic.head and keys(t) == keys(topic.head)]
 
 
 def citation(s: Source) -> Citation:

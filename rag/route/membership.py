@@ -23,7 +23,7 @@ import numpy as np
 
 from rag.acronyms import NamedForms, states_named
 from rag.evidence.rows import contributes_items
-from rag.lexicon import abbreviation_definitions, glossary_forms, states_phrase, stem
+from rag.lexicon import abbreviation_definitions, glossary_forms, states_phrase, stem, term_key
 from rag.question.stances import head_stances
 from rag.text import Sentence, content_terms
 from rag.types import Paper, PaperHit
@@ -138,6 +138,33 @@ contributed for evaluation (:data:`_EVALUATION_PURPOSE`) is one."""
 _EVALUATION_PURPOSE = _VOCABULARY["evaluation_purpose"].pattern
 
 
+COMPOUND_GAP = 2
+"""Most words between two neighbouring words of a compound for a sentence to state it
+(:meth:`Membership.states_compound`): "contextual combinatorial bandits", "contextual conservative
+interleaving bandits", "masked diffusion language models" state "contextual bandits" and "diffusion
+models"; the traps of the class put the shared word in another phrase ("induced matching",
+"knowledge distillation", "Gaussian process"), not between the words. Set by reading the library
+candidates of 21 "which papers" questions over compounds (``/tmp/h52b-questions.md``)."""
+COMMON_MODIFIER_SHARE = 0.1
+"""Least share of the collection's abstracts that write a compound's leading word for the word to
+be optional when a paper states the compound (:meth:`Membership._without_common_modifiers`): on the
+library, "computational" 0.12, "large" 0.24, "neural" 0.25, "efficient" 0.22 qualify; "spiking"
+0.002, "tabular" 0.02, "contextual" 0.02, "graph" 0.11 in a two-word compound (never dropped) do not
+matter. Set by reading."""
+TITLE_SENSE = 0.65
+"""Least cosine (all-MiniLM-L6-v2, the retriever's query vectors) between a compound and a paper's
+title for the title to name the subject in other words (:meth:`Membership.states_compound`). Read
+off the 87 members of the dev, dev_variants, library_dev, library_own "which papers" rows and 21
+questions of our own (``/tmp/h52b-questions.md``) that share a word of a compound without writing
+it side by side: the titles of papers about the subject sit at 0.66-0.82 ("GFlowNets" and
+"generative flow networks" 0.70-0.75, "Retrieval-Augmented Multimodal Language Modeling" 0.77,
+"Transformers Meet Directed Graphs" for "graph transformers" 0.82), those of another sense at 0.64
+and below ("Pure Exploration in Linear Bandits" for "contextual bandits" 0.64, a graph-mixup title
+for "graph matching" 0.60, "POUF: Prompt-Oriented Unsupervised Fine-tuning" for "prompt tuning"
+0.59). Titles far from the compound are the common case and decide nothing (their sentences do).
+Set by reading, not fitted."""
+
+
 def _in_compound(text: str, match: re.Match[str]) -> bool:
     """Whether ``match`` is one word of a hyphenated compound of ``text`` ("Learning-to-Measure")."""
     return text[match.start() - 1 : match.start()] == "-" or text[match.end() : match.end() + 1] == "-"
@@ -204,6 +231,79 @@ class Membership:
             return []
         forms = [f for t in named for f in (t, *glossary_forms(t))]
         return [h for h in hits if h.paper.title and any(states_phrase(f, h.paper.title) for f in forms)]
+
+    def states_compound(self, term: str, paper: Paper) -> bool:
+        """Whether ``paper`` states the compound ``term`` ("score matching", "prompt tuning") as one
+        phrase: its words in order in its title or a sentence, at most :data:`COMPOUND_GAP` words
+        between two of them (:func:`rag.lexicon.states_phrase`, close inflections: "dataset
+        distillation" by "datasets distilled", "contextual bandits" by "contextual combinatorial
+        bandits"), one of the glossary's other names (:func:`rag.lexicon.glossary_forms`: "NAS"), an
+        abbreviation the abstract defines for it ("neural architecture search (NAS)" lets "NAS" state
+        it), or a title the embedder puts at least :data:`TITLE_SENSE` from it. Its head word alone
+        ("matching" in "induced matching of persistence barcodes") does not state it."""
+        forms = [term, *self._without_common_modifiers(term), *glossary_forms(term)]
+        forms += [short for short, long in abbreviation_definitions(paper.abstract) if states_phrase(term, long)]
+        texts = [paper.title or "", *(x.text for x in self.evidence.sentences(paper)[0])]
+        if any(states_phrase(f, t, COMPOUND_GAP) for f in forms for t in texts):
+            return True
+        if not paper.title:
+            return False
+        # a title may name the subject in other words ("Transformers Meet Directed Graphs" for
+        # "graph transformers", "GFlowNets" for "generative flow networks"): the embedder judges
+        vecs = self.retriever.query_vectors([term, paper.title])
+        return float(vecs[0] @ vecs[1]) >= TITLE_SENSE
+
+    def _writes(self, term: str, paper: Paper) -> bool:
+        """Whether ``paper``'s title or a sentence writes ``term`` word for word, side by side
+        (:func:`rag.lexicon.states_phrase`): the collection's own phrase, not the question's
+        ("conduct causal discovery" is not written even where "conduct" stands near "causal discovery")."""
+        texts = (paper.title or "", *(x.text for x in self.evidence.sentences(paper)[0]))
+        return any(states_phrase(term, t) for t in texts)
+
+    def _without_common_modifiers(self, term: str) -> list[str]:
+        """``term`` without the leading words the collection writes in at least
+        :data:`COMMON_MODIFIER_SHARE` of its abstracts, two words or more left: "computational
+        antibody design" -> ["antibody design"], "large vision-language models" ->
+        ["vision-language models"]; ``[]`` when none is dropped ("dataset distillation" keeps both)."""
+        words = term.split()
+        n = max(1, len(self.retriever.papers))
+        out = []
+        while len(words) > 2 and content_terms(words[0]) and all(
+            self.retriever.document_frequency(t) >= COMMON_MODIFIER_SHARE * n for t in content_terms(words[0])
+        ):
+            words = words[1:]
+            out.append(" ".join(words))
+        return out
+
+    def other_sense(
+        self, compounds: Sequence[str], hits: Sequence[PaperHit], checked: Sequence[PaperHit]
+    ) -> list[PaperHit]:
+        """The ``hits`` that share a word with a compound the topic names but state none of them
+        (:meth:`states_compound`): "Topologically Faithful Image Segmentation via Induced Matching"
+        for "score matching", a knowledge-distillation paper for "dataset distillation", an RL paper
+        on "tabular MDPs" for "tabular deep learning". The term's words put them close (BM25, the
+        embedder); the phrase is what names the subject.
+
+        A compound no candidate of ``checked`` writes side by side (:meth:`_writes`) is the
+        question's wording, not the collection's ("detect machine-generated text"): nothing is
+        left out for it. A hit that states no word of the compounds (it was found by the embedder
+        on a description) is kept; the check is of a shared word in another sense, not of meaning.
+
+        Args:
+            compounds: Terms of two or more content words the topic consists of (:attr:`Topic.named`).
+            hits: The members to check.
+            checked: The candidates the members were chosen among (``retrieval.candidates``).
+        """
+        used = [c for c in compounds if any(self._writes(c, h.paper) for h in checked)]
+        if not used:
+            return []
+        keys = {term_key(w) for c in used for w in content_terms(c)}
+
+        def shares_word(paper: Paper) -> bool:
+            return bool(keys & {term_key(w) for w in content_terms(f"{paper.title or ''} {paper.abstract}")})
+
+        out = [h for h in hits if not any(self.states_compound(c, h.paper) for c in used) and shares_word(h.paper)]
+        return out
 
     def stating(self, names: Sequence[NamedForms], paper: Paper) -> Sentence | str | None:
         """Where ``paper`` states every name of ``names`` in the sense asked (either form, a sized

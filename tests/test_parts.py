@@ -8,7 +8,7 @@ import pytest
 
 from rag.index.catalogue import Catalogue
 from rag.llm.prose import REFUSAL
-from rag.question.parts import described_head, exemplified, topic_parts
+from rag.question.parts import described_head, description_clauses, examples_in_place, exemplified, topic_parts
 from rag.question.plan import AskPlan
 from rag.question.reader import Reader
 from rag.route.refusal import RefusalPolicy
@@ -95,6 +95,31 @@ def test_a_kind_suffix_stays_in_a_description_of_one_paper():
     topic = "speeds up Mamba-style decoding on long documents"
     assert topic_parts(topic, several=False) == (("speeds up Mamba-style decoding", "long documents"),)
     assert topic_parts(topic) == (("speeds up Mamba decoding", "long documents"),)
+
+
+@pytest.mark.parametrize(
+    ("topic", "readings"),
+    [
+        (
+            "sparse attention for long documents (contracts, patents) in retrieval",
+            ("sparse attention for contracts in retrieval", "sparse attention for patents in retrieval"),
+        ),
+        ("reward shaping on benchmarks such as NetHack", ("reward shaping on NetHack",)),
+        ("curiosity bonuses in sparse-reward games like Pitfall", ("curiosity bonuses in Pitfall",)),
+        ("speech or audio", ()),
+    ],
+)
+def test_each_example_is_read_in_its_class_place(topic, readings):
+    assert examples_in_place(topic) == readings
+
+
+def test_a_parenthesis_of_examples_is_no_clause_of_a_description():
+    # each paper states one example: the list is no clause one paper must state whole
+    clauses = description_clauses("prunes large vision models (ViT, Swin, DeiT) without retraining them on labels")
+    assert not any("Swin" in c for c in clauses)
+    assert any("prunes large vision models" in c for c in clauses)
+    # a parenthesis of one item says the words before it in other words: it stays
+    assert "self-exciting" in " ".join(description_clauses("models event data with Hawkes (self-exciting) processes"))
 
 
 def test_examples_the_facets_list_apart_stay_as_they_are():

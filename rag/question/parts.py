@@ -19,6 +19,7 @@ from rag.vocabulary import beside
 
 __all__ = [
     "described_head",
+    "examples_in_place",
     "exemplified",
     "description_clauses",
     "question_parts",
@@ -81,11 +82,19 @@ def bare_compound(part: str, max_terms: int) -> bool:
 _CONTRASTED = re.compile(rf"{_VOCABULARY['part_contrast'].source}[^,;:?.]*[,;:]?", re.I)
 
 
+_EXAMPLE_LIST = re.compile(r"\s*\(([^()]*(?:,|\bor\b)[^()]*)\)", re.I)
+"""A parenthesis listing several items ("(max-flow, shortest paths, bipartite matching)",
+"(speech or audio)"): examples or alternatives of the words before it."""
+
+
 def description_clauses(description: str) -> list[str]:
     """The clauses of a description of one paper, each of which one sentence of its abstract may
     state: "that paper recasting predict-then-optimize training as getting the ordering of feasible
     solutions right, with losses over single solutions, pairs or lists" -> ["that paper recasting
     ... right", "with losses over single solutions pairs or lists"].
+    A parenthesis that lists several items lists examples or alternatives of the words before it
+    ("speeds up graph algorithms (max-flow, shortest paths) with learned predictions"), each of
+    which a paper may state alone: its items are no clauses.
 
     Split at commas, semicolons, colons, parentheses and dashes, and before the words that open
     another clause (``clause_boundary``: "that", "where", "with", "evaluated", ...); a piece of
@@ -99,6 +108,11 @@ def description_clauses(description: str) -> list[str]:
     kept = _CONTRASTED.sub(" ", description)
     if not content_terms(kept):
         return []
+    # examples listed in a parenthesis are alternatives of the class before it, each paper states
+    # one of them ("graph algorithms (max-flow, shortest paths, bipartite matching)"), not clauses
+    # one paper states all of
+    bare = _EXAMPLE_LIST.sub(" ", kept)
+    kept = bare if content_terms(bare) else kept
     out: list[str] = []
     for piece in (p.strip() for p in _CLAUSE.split(kept)):
         if not piece:
@@ -262,6 +276,34 @@ def exemplified(topic: str, alternatives: Sequence[str], *, kinds: bool = True) 
                 read += [_in_place(a, cls, x) for x in items]
         out = list(dict.fromkeys(read))
     return out
+
+
+def examples_in_place(topic: str) -> tuple[str, ...]:
+    """The topic read once per example it lists, each in its class's place, its other words kept.
+
+    "speeds up classic graph algorithms (max-flow, shortest paths) by warm-starting them with learned
+    predictions" -> "speeds up max-flow by warm-starting them with learned predictions", "speeds up
+    shortest paths by warm-starting them ..."; "cooperative MARL on benchmarks such as StarCraft" ->
+    "cooperative MARL on StarCraft" (``example_opener``, a parenthesis; the class is
+    :func:`_class_before`). The facets list each example alone ("max-flow"), which the embedder
+    places as close to any sentence on max-flow as to one on speeding it up with predictions; read
+    in place, an example keeps what the topic says of its class (:meth:`rag.route.membership.Membership.features`).
+
+    Returns:
+        The readings in order of the examples; ``()`` when the topic lists no examples of a class.
+    """
+    out: list[str] = []
+    for m in _EXAMPLE_OPENER.finditer(topic):
+        cls = _class_before(topic[: m.start()])
+        if not cls:
+            continue
+        close = topic.find(")", m.end()) if "(" in m.group(0) else -1
+        stop = close if close >= 0 else len(topic)
+        region = topic[m.end() : stop].strip(" .,;)")
+        items = [x.strip(" .") for x in (facets(region) or (region,)) if content_terms(x)]
+        host = " ".join(f"{topic[: m.start()]} {topic[stop + 1 :] if close >= 0 else ''}".split())
+        out += [_in_place(host, cls, x) for x in items if x != cls]
+    return tuple(dict.fromkeys(x for x in out if x != topic))
 
 
 def topic_parts(topic: str, *, several: bool = True) -> tuple[tuple[str, ...], ...]:

@@ -95,7 +95,7 @@ def collect(home: Path, files: list[Path]) -> list[Row]:
             if topic.artifact or topic.about_links:
                 continue
             hits = pipe.retriever.search(topic.search).hits[:depth]
-            feats = pipe.membership.features(topic.text, topic.facets, hits)
+            feats = pipe.membership.features(topic.text, topic.facets, hits, topic.examples)
             many = topic.number == "many"
             x = design(feats, many, len(set(content_terms(topic.text))))
             gold = np.array([h.paper.id in q["gold_ids"] for h in hits])

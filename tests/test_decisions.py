@@ -285,6 +285,19 @@ def test_membership_features_are_the_shares_and_cosines_worked_out_on_paper():
     assert np.allclose(membership.features(TOPIC, (), hits), expected, atol=1e-6)
 
 
+def test_a_reading_of_the_topic_counts_for_the_closest_sentence_only():
+    # "protein structure prediction" read with an example in place ("ligand docking"): DockGen's
+    # sentence is as close to that reading as a hashed bag of words computes; BM25 and coverage
+    # stay those of the topic, as the model was fit
+    membership, retriever = _membership(MEMBERS)
+    hits = retriever.search(SearchQuery(TOPIC)).hits
+    plain = membership.features(TOPIC, (), hits)
+    read = membership.features(TOPIC, (), hits, readings=("predicts protein structure of ligands",))
+    assert read[1, 0] > plain[1, 0]  # DockGen's closest sentence is that reading
+    assert read[0, 0] == plain[0, 0]  # FoldNet's stays the topic's
+    assert np.array_equal(read[:, 1:], plain[:, 1:])
+
+
 def test_a_paper_about_the_topic_is_more_probable_than_one_that_is_not():
     membership, retriever = _membership(MEMBERS)
     hits = retriever.search(SearchQuery(TOPIC)).hits

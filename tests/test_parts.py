@@ -8,7 +8,7 @@ import pytest
 
 from rag.index.catalogue import Catalogue
 from rag.llm.prose import REFUSAL
-from rag.question.parts import described_head, topic_parts
+from rag.question.parts import described_head, description_clauses, examples_in_place, exemplified, topic_parts
 from rag.question.plan import AskPlan
 from rag.question.reader import Reader
 from rag.route.refusal import RefusalPolicy
@@ -60,6 +60,73 @@ from tests.fakes import FakeEvidence, FakeRetriever
 )
 def test_a_topic_is_read_as_alternatives_of_parts(topic, parts):
     assert topic_parts(topic) == parts
+
+
+@pytest.mark.parametrize(
+    ("topic", "parts"),
+    [
+        # a class and its first example in one piece: the class, or any example in its place
+        (
+            "curiosity bonuses in sparse-reward games like Pitfall",
+            (("curiosity bonuses", "sparse-reward games"), ("curiosity bonuses", "Pitfall")),
+        ),
+        (
+            "graph neural networks for packing problems like bin packing, knapsack",
+            (
+                ("graph neural networks", "packing problems"),
+                ("graph neural networks", "bin packing"),
+                ("graph neural networks", "knapsack"),
+                ("knapsack",),  # listed apart by the facets: as it was
+            ),
+        ),
+        # a name's kind suffix is the name: "Llama agents" states "Llama-style agents"
+        ("Llama-style agents for web navigation", (("Llama agents", "web navigation"),)),
+        ("T5-like encoders for code search", (("T5 encoders", "code search"),)),
+        # a word that only ends in the suffix's letters is no name of a kind
+        ("human-like gameplay in card games", (("human-like gameplay", "card games"),)),
+    ],
+)
+def test_an_example_of_a_class_is_read_in_the_class_place(topic, parts):
+    assert topic_parts(topic) == parts
+
+
+def test_a_kind_suffix_stays_in_a_description_of_one_paper():
+    # a description's parts only refuse: "Mamba-style decoding" stays the asker's words, judged whole
+    topic = "speeds up Mamba-style decoding on long documents"
+    assert topic_parts(topic, several=False) == (("speeds up Mamba-style decoding", "long documents"),)
+    assert topic_parts(topic) == (("speeds up Mamba decoding", "long documents"),)
+
+
+@pytest.mark.parametrize(
+    ("topic", "readings"),
+    [
+        (
+            "sparse attention for long documents (contracts, patents) in retrieval",
+            ("sparse attention for contracts in retrieval", "sparse attention for patents in retrieval"),
+        ),
+        ("reward shaping on benchmarks such as NetHack", ("reward shaping on NetHack",)),
+        ("curiosity bonuses in sparse-reward games like Pitfall", ("curiosity bonuses in Pitfall",)),
+        ("speech or audio", ()),
+    ],
+)
+def test_each_example_is_read_in_its_class_place(topic, readings):
+    assert examples_in_place(topic) == readings
+
+
+def test_a_parenthesis_of_examples_is_no_clause_of_a_description():
+    # each paper states one example: the list is no clause one paper must state whole
+    clauses = description_clauses("prunes large vision models (ViT, Swin, DeiT) without retraining them on labels")
+    assert not any("Swin" in c for c in clauses)
+    assert any("prunes large vision models" in c for c in clauses)
+    # a parenthesis of one item says the words before it in other words: it stays
+    assert "self-exciting" in " ".join(description_clauses("models event data with Hawkes (self-exciting) processes"))
+
+
+def test_examples_the_facets_list_apart_stay_as_they_are():
+    # "such as" already splits the examples off: they stay alternatives of their own, and no
+    # combination is added that would turn on a parts check the topic did not have
+    alts = ["score-based generators for audio", "WaveGrad", "DiffWave"]
+    assert exemplified("score-based generators for audio such as WaveGrad or DiffWave", alts) == alts
 
 
 def test_a_relative_clause_stays_in_a_description_of_one_paper():
@@ -149,6 +216,16 @@ def test_two_predicates_joined_by_and_are_parts_a_paper_must_both_state():
     got = Seams([GRAPH, TRAFFIC, CROP]).coverage("which papers do traffic forecasting and use graph transformers?")
     assert got.checked and not got.complete
     assert "states “traffic forecasting” but not “graph transformers”" in got.refusal()
+
+
+def test_a_paper_on_an_example_of_the_class_states_the_class():
+    # "board games like shogi" and "Leela-style agents" are written by no abstract: a paper on
+    # Leela agents playing shogi states both parts (one example, the name of the kind)
+    leela = make_paper("leela", "Engines need search. We train Leela agents to play shogi at superhuman strength.")
+    seams = Seams([leela, GRAPH, TRAFFIC, CROP])
+    got = seams.coverage("which papers build Leela-style agents for board games like shogi?")
+    assert got.checked
+    assert [h.paper.id for h in got.complete] == ["leela"]
 
 
 def test_a_topic_of_one_part_is_judged_whole_not_by_parts():

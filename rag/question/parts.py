@@ -9,6 +9,7 @@ quote (:func:`without_paper_description`). The words are classes of ``vocabulary
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from rag.lexicon import glossary_forms
 from rag.question.phrasing import RESTATING_DASH, facets
@@ -18,6 +19,8 @@ from rag.vocabulary import beside
 
 __all__ = [
     "described_head",
+    "examples_in_place",
+    "exemplified",
     "description_clauses",
     "question_parts",
     "topic_parts",
@@ -79,11 +82,19 @@ def bare_compound(part: str, max_terms: int) -> bool:
 _CONTRASTED = re.compile(rf"{_VOCABULARY['part_contrast'].source}[^,;:?.]*[,;:]?", re.I)
 
 
+_EXAMPLE_LIST = re.compile(r"\s*\(([^()]*(?:,|\bor\b)[^()]*)\)", re.I)
+"""A parenthesis listing several items ("(max-flow, shortest paths, bipartite matching)",
+"(speech or audio)"): examples or alternatives of the words before it."""
+
+
 def description_clauses(description: str) -> list[str]:
     """The clauses of a description of one paper, each of which one sentence of its abstract may
     state: "that paper recasting predict-then-optimize training as getting the ordering of feasible
     solutions right, with losses over single solutions, pairs or lists" -> ["that paper recasting
     ... right", "with losses over single solutions pairs or lists"].
+    A parenthesis that lists several items lists examples or alternatives of the words before it
+    ("speeds up graph algorithms (max-flow, shortest paths) with learned predictions"), each of
+    which a paper may state alone: its items are no clauses.
 
     Split at commas, semicolons, colons, parentheses and dashes, and before the words that open
     another clause (``clause_boundary``: "that", "where", "with", "evaluated", ...); a piece of
@@ -97,6 +108,11 @@ def description_clauses(description: str) -> list[str]:
     kept = _CONTRASTED.sub(" ", description)
     if not content_terms(kept):
         return []
+    # examples listed in a parenthesis are alternatives of the class before it, each paper states
+    # one of them ("graph algorithms (max-flow, shortest paths, bipartite matching)"), not clauses
+    # one paper states all of
+    bare = _EXAMPLE_LIST.sub(" ", kept)
+    kept = bare if content_terms(bare) else kept
     out: list[str] = []
     for piece in (p.strip() for p in _CLAUSE.split(kept)):
         if not piece:
@@ -182,6 +198,114 @@ def _segments(alternative: str) -> list[str]:
     ]
 
 
+_EXAMPLE_OPENER = re.compile(rf"(?:\s*,\s*|\s+)\(?{_V['example_opener']}[\s,]+|\s*\(", re.I)
+_KIND = re.compile(rf"\b([\w]*[A-Z][\w]*)-{_V['kind_suffix']}\b")
+CLASS_MAX_WORDS = 3
+"""Most words of the class an example list follows ("hard Atari games like Montezuma's Revenge",
+"classic graph algorithms (max-flow, shortest paths)"): the content words right before the opener,
+after the last function word. Set by reading: the classes of the library questions that list
+examples are one to three words ("board games", "routing problems", "graph algorithms")."""
+
+
+def _class_before(text: str) -> str:
+    """The class of things ``text`` ends with: its last content words, after the last function
+    word, at most :data:`CLASS_MAX_WORDS` ("train neural solvers for routing problems" -> "routing
+    problems"); ``""`` when it ends with none."""
+    words = text.split()
+    run: list[str] = []
+    while words and len(run) < CLASS_MAX_WORDS and content_terms(words[-1]):
+        run.insert(0, words.pop())
+    return " ".join(run)
+
+
+def _in_place(host: str, cls: str, example: str) -> str:
+    """``host`` with its last ``cls`` read as ``example``."""
+    at = host.rfind(cls)
+    return f"{host[:at]}{example}{host[at + len(cls):]}"
+
+
+def exemplified(topic: str, alternatives: Sequence[str], *, kinds: bool = True) -> list[str]:
+    """The alternatives of a topic with each example it lists read in the place of its class.
+
+    A topic may list examples of a class ("AlphaZero agents for board games like Go, chess or
+    Hex", "continual learning on benchmarks like Split CIFAR", ``example_opener``): a paper on any
+    example states the class, so an alternative that names the class and its first example in one
+    piece ("board games like Go", which no abstract writes) is read as the class alone ("AlphaZero
+    agents for board games") followed by each example in the class's place ("AlphaZero agents for
+    Go", "... for chess"), keeping the rest of the alternative. Examples the facets already list
+    apart ("StarCraft" of "... on benchmarks such as StarCraft") stay as they are: an abstract may
+    name one without the rest in the question's words ("neural methods" for "train neural
+    solvers"), and requiring the rest would turn on a parts check the topic did not have. With
+    ``kinds``, a name's kind suffix (``kind_suffix``: "KataGo-style agents") is the name ("KataGo
+    agents"), as the facets already read the first of two coordinated names ("AlphaZero- or
+    KataGo-style agents" -> "AlphaZero agents").
+
+    Args:
+        topic: The topic text, as :func:`topic_parts` reads it.
+        alternatives: Its alternatives (:func:`rag.question.phrasing.facets`, or ``[topic]``).
+        kinds: Read kind suffixes. Only for a topic that asks for several papers, whose parts
+            choose the papers listed: in a description of one paper ("boosts LLaDA-style generation
+            on HumanEval ...") the parts check only refuses, and the bare name would make the part a
+            subject the collection holds (every word in some abstract, ``"llada-style"`` in none)
+            that the paper states in other words ("when built upon LLaDA, our method achieves
+            consistent gains"), refusing it.
+
+    Returns:
+        The alternatives in order, each host followed by its examples in its place; unchanged (but
+        for kind suffixes) when no alternative names a class and its first example in one piece.
+    """
+    out = [_KIND.sub(r"\1", a) if kinds else a for a in alternatives]
+    topic = _KIND.sub(r"\1", topic) if kinds else topic
+    for m in _EXAMPLE_OPENER.finditer(topic):
+        cls = _class_before(topic[: m.start()])
+        if not cls:
+            continue
+        close = topic.find(")", m.end()) if "(" in m.group(0) else -1
+        region = topic[m.end() : close if close >= 0 else len(topic)].strip(" .,;)")
+        items = [x.strip(" .") for x in (facets(region) or (region,)) if content_terms(x)]
+        hosts: list[str] = []
+        for i, a in enumerate(out):
+            inner = _EXAMPLE_OPENER.search(a)
+            if inner and a[inner.end() :].strip(" .)") in items and cls in a[: inner.start()]:
+                out[i] = a[: inner.start()].strip()
+                hosts.append(out[i])
+        read: list[str] = []
+        for a in out:
+            read.append(a)
+            if a in hosts:
+                read += [_in_place(a, cls, x) for x in items]
+        out = list(dict.fromkeys(read))
+    return out
+
+
+def examples_in_place(topic: str) -> tuple[str, ...]:
+    """The topic read once per example it lists, each in its class's place, its other words kept.
+
+    "speeds up classic graph algorithms (max-flow, shortest paths) by warm-starting them with learned
+    predictions" -> "speeds up max-flow by warm-starting them with learned predictions", "speeds up
+    shortest paths by warm-starting them ..."; "cooperative MARL on benchmarks such as StarCraft" ->
+    "cooperative MARL on StarCraft" (``example_opener``, a parenthesis; the class is
+    :func:`_class_before`). The facets list each example alone ("max-flow"), which the embedder
+    places as close to any sentence on max-flow as to one on speeding it up with predictions; read
+    in place, an example keeps what the topic says of its class (:meth:`rag.route.membership.Membership.features`).
+
+    Returns:
+        The readings in order of the examples; ``()`` when the topic lists no examples of a class.
+    """
+    out: list[str] = []
+    for m in _EXAMPLE_OPENER.finditer(topic):
+        cls = _class_before(topic[: m.start()])
+        if not cls:
+            continue
+        close = topic.find(")", m.end()) if "(" in m.group(0) else -1
+        stop = close if close >= 0 else len(topic)
+        region = topic[m.end() : stop].strip(" .,;)")
+        items = [x.strip(" .") for x in (facets(region) or (region,)) if content_terms(x)]
+        host = " ".join(f"{topic[: m.start()]} {topic[stop + 1 :] if close >= 0 else ''}".split())
+        out += [_in_place(host, cls, x) for x in items if x != cls]
+    return tuple(dict.fromkeys(x for x in out if x != topic))
+
+
 def topic_parts(topic: str, *, several: bool = True) -> tuple[tuple[str, ...], ...]:
     """Each alternative of a topic as the parts a paper must all state.
 
@@ -196,11 +320,14 @@ def topic_parts(topic: str, *, several: bool = True) -> tuple[tuple[str, ...], .
     trees or random forests" -> ``(("differentially private training", "decision trees"),
     ("differentially private training", "random forests"))``; "make neural network training or
     inference practical under homomorphic encryption" -> "homomorphic encryption" is a part of both.
+    A class named with its first example ("board games like Go") is the class or any example in
+    its place (:func:`exemplified`).
 
     Args:
         topic: The topic text (frame removed), as :attr:`rag.question.plan.Topic.text`.
         several: The question asks for several papers (:attr:`rag.question.plan.Topic.number`
-            ``many``): a relative clause after the head is cut.
+            ``many``): a relative clause after the head is cut, and a name's kind suffix is the
+            name (:func:`exemplified`).
 
     Returns:
         One tuple of parts per alternative, in order; ``()`` when no alternative has two parts
@@ -216,7 +343,7 @@ def topic_parts(topic: str, *, several: bool = True) -> tuple[tuple[str, ...], .
         # ..."): an abstract may say it in its own words, and membership judges it with the topic
         # whole, so its words are no part a paper must state
         topic = topic[: clause.start()].strip(" ,;:-–—")
-    alts = list(facets(topic)) or [topic]
+    alts = exemplified(topic, list(facets(topic)) or [topic], kinds=several)
     split = [_segments(a) for a in alts]
     out: list[list[str]] = []
     for i, parts in enumerate(split):

@@ -200,6 +200,10 @@ class Topic:
             list gives state each in either form (:func:`rag.acronyms.states_named`).
         ask: The topic read as what to quote from each paper found (:class:`Ask`).
         search: What retrieval searches for the topic.
+        examples: The topic read once per example it lists, in its class's place ("speeds up graph
+            algorithms (max-flow, ...) with predictions" -> "speeds up max-flow with predictions",
+            :func:`rag.question.parts.examples_in_place`): a sentence close to one is close to the
+            topic (:meth:`rag.route.membership.Membership.features`); ``()`` for none.
         described: The description of the one paper a question asks something of, its frame
             removed ("What languages does the low-resource speech synthesis paper support?" ->
             "low-resource speech synthesis"): the paper answered states every part of it when a
@@ -229,6 +233,7 @@ class Topic:
     stances: tuple[str, ...] = ()
     ask: Ask = field(default_factory=lambda: Ask(""))
     search: SearchQuery = field(default_factory=lambda: SearchQuery(""))
+    examples: tuple[str, ...] = ()
     described: str = ""
 
 

@@ -51,7 +51,14 @@ from rag.question.details import DETAIL_PATTERNS, asked_detail, detail_only
 from rag.question.filters import FILTER_KINDS, read_filters, topic_left
 from rag.question.language import looks_non_english
 from rag.question.names import NameReader
-from rag.question.parts import described_head, question_parts, topic_parts, topic_stages, without_paper_description
+from rag.question.parts import (
+    described_head,
+    examples_in_place,
+    question_parts,
+    topic_parts,
+    topic_stages,
+    without_paper_description,
+)
 from rag.question.phrasing import (
     BETTER,
     FRAME_WORDS,
@@ -930,6 +937,7 @@ class Reader:
             text=t_topic,
             facets=alternatives,
             parts=topic_parts(t_topic, several=number == "many"),
+            examples=examples_in_place(t_topic),
             stages=topic_stages(t_topic),
             role=required_role(alternatives or ((t_topic,) if t_topic else ())),
             head=head,

@@ -514,7 +514,7 @@ class AnswerPipeline:
             many = topic.number == "many"
             shared_word: list[PaperHit] = []
             floor = rs.mention_membership if many else 0.0
-            scored = self.membership.members(topic.text, topic.facets, checked, floor, many)
+            scored = self.membership.members(topic.text, topic.facets, checked, floor, many, topic.examples)
             if many and self.llm is not None and self.settings.llm.judge_borderline:
                 scored, judged = self._judged(topic, scored)
             members = [h for h, p in scored if p >= rs.set_membership]

@@ -184,11 +184,20 @@ class Membership:
         self.evidence = evidence
         self.depth = depth
 
-    def features(self, topic: str, facets: Sequence[str], hits: Sequence[PaperHit]) -> np.ndarray:
-        """The ``(n, 4)`` features of :func:`probability` for each hit (see there)."""
+    def features(
+        self, topic: str, facets: Sequence[str], hits: Sequence[PaperHit], readings: Sequence[str] = ()
+    ) -> np.ndarray:
+        """The ``(n, 4)`` features of :func:`probability` for each hit (see there).
+
+        ``readings``: other readings of the topic its closest sentence may be close to, for the
+        cosine only (:attr:`rag.question.plan.Topic.examples`: "speeds up max-flow by warm-starting
+        it with learned predictions" of "speeds up graph algorithms (max-flow, ...) by ..."). The
+        facets list an example alone ("max-flow"), as close to a sentence on max-flow as to one on
+        speeding it up with predictions; read in place it keeps the rest of the topic. BM25 and
+        coverage stay those of the topic and its facets, as the model was fit."""
         if not hits:
             return np.zeros((0, 4))
-        qvecs = self.retriever.query_vectors([topic, *facets])
+        qvecs = self.retriever.query_vectors(list(dict.fromkeys([topic, *facets, *readings])))
         self.evidence.warm([h.paper for h in hits])
         n = max(len(hits), self.depth)
         lexical = [self.retriever.lexical(t, n) for t in (topic, *facets)]
@@ -203,11 +212,17 @@ class Membership:
         return np.array(rows, dtype=float)
 
     def members(
-        self, topic: str, facets: Sequence[str], hits: Sequence[PaperHit], floor: float, many: bool = False
+        self,
+        topic: str,
+        facets: Sequence[str],
+        hits: Sequence[PaperHit],
+        floor: float,
+        many: bool = False,
+        readings: Sequence[str] = (),
     ) -> list[tuple[PaperHit, float]]:
         """The hits whose probability is at least ``floor`` in [0, 1], most probable first, with it
-        (``many``: the frame asks for several papers)."""
-        feats = self.features(topic, facets, hits)
+        (``many``: the frame asks for several papers; ``readings``: :meth:`features`)."""
+        feats = self.features(topic, facets, hits, readings)
         if not len(feats):
             return []
         prob = probability(feats, many, len(set(content_terms(topic))))

@@ -186,6 +186,26 @@ def test_a_detail_abstracts_do_not_state_is_refused_unless_the_paper_states_it(s
     assert seams.named_refusal(question) == refusal
 
 
+@pytest.mark.parametrize(
+    ("question", "paper", "describes"),
+    [
+        ("Chinchilla GPU hours?", "kv", False),  # FastKV found by "GPU", a word of the detail only
+        ("Gopher learning rate?", "serve", False),
+        ("FastKV GPU hours?", "kv", True),
+        ("what GPUs does the protein folding paper use?", "fold", True),
+        ("GPU hours?", "kv", True),  # nothing but the detail: asked of the papers found
+    ],
+)
+def test_a_detail_is_asked_of_a_paper_only_if_it_states_the_rest_of_the_question(question, paper, describes):
+    # "Chinchilla GPU hours?" over the library said "nor does the record of FlexGen": FlexGen was found
+    # by "GPU", a word of the detail asked, not by anything the question says of the paper (nu54)
+    gpu = make_paper("kv", "Serving needs memory. We present FastKV, a cache for inference on one commodity GPU.")
+    seams = Seams([*PAPERS, gpu])
+    plan = seams.plan(question)
+    assert plan.detail is not None, question
+    assert RefusalPolicy.describes(plan.topic, plan.detail, seams.catalogue[paper]) is describes
+
+
 def test_a_question_without_a_detail_is_not_refused_as_one(seams):
     plan = seams.plan("What does QCirc compile?")
     assert plan.detail is None

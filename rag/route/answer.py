@@ -262,6 +262,11 @@ class AnswerPipeline:
             described = self.refusals.described(plan.detail, topic) and bool(retrieval.hits)
             first_found = self.found(topic, retrieval, peers=plan.seeks or plan.bare) if described and refused else None
             meant = (first_found.chosen or retrieval.hits)[0] if first_found is not None else None
+            detail = plan.detail
+            if meant is not None and detail is not None and not self.refusals.describes(topic, detail, meant.paper):
+                # "Chinchilla GPU hours?": FlexGen was found by "GPU", a word of the detail asked,
+                # and named as the paper whose record lacks it; the paper meant must state the rest
+                meant, described = None, False
             refusal = (
                 self.refusals.topic(
                     plan, topic, retrieval, plan.detail, slot=plan.ask.slot, described=meant.paper if meant else None

@@ -427,7 +427,10 @@ class RefusalPolicy:
             unfound = self._topic(plan, topic, retrieval)
             if unfound:  # no paper fits the description: say so (naming the closest), not "not stated"
                 return unfound
-            return self.metadata(detail, [described or retrieval.hits[0].paper], asked=True, slot=slot)
+            meant = described or retrieval.hits[0].paper
+            if not self.describes(topic, detail, meant):  # "Chinchilla GPU hours?": not FlexGen's record
+                return self.metadata(detail, [], slot=slot)
+            return self.metadata(detail, [meant], asked=True, slot=slot)
         if detail is not None:
             top = retrieval.hits[0].paper
             stated = [top] if self.states(slot or detail_slot(detail), top) else []
@@ -442,6 +445,14 @@ class RefusalPolicy:
         parameter count of the ride-hailing matching model"): something besides the detail is asked
         (:attr:`Detail.only` is false), of one paper (not "which papers ...")."""
         return detail is not None and not detail.only and topic.number != "many" and bool(topic.text)
+
+    @staticmethod
+    def describes(topic: Topic, detail: Detail, paper: Paper) -> bool:
+        """Whether ``paper``'s title or abstract states a content term of ``topic`` besides the words
+        of the ``detail`` asked ("BEATs" of "BEATs GPU hours?"), or the topic has no other term: a
+        paper found by the detail's own words ("GPU") is not the one the question describes."""
+        rest = set(content_terms(topic.text)) - set(content_terms(detail.phrase))
+        return not rest or bool(rest & set(content_terms(f"{paper.title or ''} {paper.abstract}")))
 
     def _topic(self, plan: Plan, topic: Topic, retrieval: Retrieval) -> str:
         """The refusal of :meth:`topic` for its topic alone (no detail), or ``""``."""

@@ -375,6 +375,22 @@ def test_a_paper_sharing_a_word_of_a_compound_but_never_stating_it_is_told_apart
     assert {h.paper.id for h in membership.other_sense(["neural architecture search"], every, every)} == {"tree"}
 
 
+@pytest.mark.parametrize("compound", ["LLM agents", "llm agents", "GNN explainers"])
+def test_a_compound_with_an_abbreviation_is_not_held_to_its_words_side_by_side(compound):
+    # "agents based on Large Language Models (LLMs)", "LLMs are deployed as autonomous agents":
+    # a compound with an abbreviation is written in many arrangements (the seed's CogRouter and EMPG
+    # were put out of "papers on LLM agents", leaving one paper)
+    written = make_paper("written", "We train LLM agents and GNN explainers with a new reward for web tasks.")
+    apart = make_paper(
+        "apart",
+        "Large language models (LLMs) are increasingly deployed as autonomous agents. Explainers of graph "
+        "neural networks (GNNs) are slow. We propose a router for agents.",
+    )
+    membership, _ = _membership([written, apart])
+    every = [PaperHit(p, 1.0) for p in (written, apart)]
+    assert membership.other_sense([compound], every, every) == []
+
+
 def test_a_compound_no_candidate_states_leaves_every_paper_in_the_list():
     # "perform graph matching" is the question's wording: no abstract writes it, so the words decide
     membership, retriever = _membership([CONTRASTIVE, MATCHING_OTHER, SEEDED])

@@ -323,6 +323,10 @@ def test_the_reader_reads_the_kept_question_and_notes_what_was_dropped(reader):
 # --- end to end over the seed corpus -------------------------------------------------------------
 
 STANDALONE = [
+    # a measure asked of the paper the frame seeks, after a paper that states the measure (nu55:
+    # Hyena's "speedups of 100x" was quoted for "which paper introduces speculative decoding, and
+    # what speedup does it give?")
+    ("Summarize PrefixRL", "Which paper introduces graph condensation, and what accuracy gain does it give?", "DANCE"),
     ("What benchmarks does CogRouter use?",
      "which paper detects audio deepfakes and tests its robustness to unseen attacks?", "CA-SOADD"),
     ("What benchmarks does CogRouter use?",

@@ -23,7 +23,7 @@ import numpy as np
 
 from rag.acronyms import NamedForms, states_named
 from rag.evidence.rows import contributes_items
-from rag.lexicon import abbreviation_definitions, glossary_forms, states_phrase, stem, term_key
+from rag.lexicon import abbreviation_definitions, glossary_forms, long_forms, states_phrase, stem, term_key
 from rag.question.stances import head_stances
 from rag.text import Sentence, content_terms
 from rag.types import Paper, PaperHit
@@ -309,7 +309,14 @@ class Membership:
             hits: The members to check.
             checked: The candidates the members were chosen among (``retrieval.candidates``).
         """
-        used = [c for c in compounds if any(self._writes(c, h.paper) for h in checked)]
+        # a compound with an abbreviation of the glossary ("LLM agents", "GNN explainers") is written
+        # in many arrangements ("agents based on Large Language Models (LLMs)", "LLMs are deployed
+        # as autonomous agents"): its words apart are no other sense (CogRouter and EMPG were put
+        # out of "papers on LLM agents", leaving one paper)
+        used = [
+            c for c in compounds
+            if not any(long_forms(w) for w in c.split()) and any(self._writes(c, h.paper) for h in checked)
+        ]
         if not used:
             return []
         keys = {term_key(w) for c in used for w in content_terms(c)}

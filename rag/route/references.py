@@ -85,7 +85,12 @@ class Resolution:
 def _slot_only(plan: AskPlan) -> bool:
     """Whether a question asks a measure, a count or a part of an abstract and nothing else ("how
     many tasks?", "how many benchmarks?", "what datasets are used?", "what are the results?"): its
-    topic's words are the slot's own, or only name a row of a summary (:attr:`Ask.row`)."""
+    topic's words are the slot's own, or only name a row of a summary (:attr:`Ask.row`); never when
+    its frame seeks a paper (:attr:`AskPlan.seeks`: "which paper ..., and how fast is it?")."""
+    if plan.seeks:
+        # "Which paper introduces speculative decoding, and what speedup does it give?": the frame
+        # seeks a paper by its topic; a measure asked of it is no measure of the previous answer's
+        return False
     if plan.topic.ask.row:
         return True
     slot = plan.ask.slot

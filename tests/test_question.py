@@ -1486,3 +1486,28 @@ def test_the_words_that_describe_which_paper_is_asked_are_read_apart(question, d
     from rag.question.parts import paper_description
 
     assert paper_description(question) == described
+
+
+@pytest.mark.parametrize(
+    ("question", "compares"),
+    [
+        # the other side is what the named paper states, in its glossary's words and without a hyphen
+        ("what does ScaleNav report about supervised fine-tuning vs RL?", False),
+        ("What does ScaleNav find about SFT versus reinforcement learning?", False),
+        # a side the named paper does not state is a second paper to ask for
+        ("what does ScaleNav find compared with DepthNet?", True),
+    ],
+)
+def test_two_things_one_named_paper_states_are_no_second_paper(question, compares):
+    # "What does HyperTrack find about RL vs SFT?" asked which paper "SFT" means (nu54): HyperTrack
+    # writes "reinforcement-based finetuning consistently outperforms supervised finetuning"
+    from rag.question.plan import ComparePlan
+
+    nav = make_paper(
+        "nav",
+        "We introduce ScaleNav, a dataset of GUI tasks. Reinforcement learning consistently outperforms "
+        "supervised finetuning on ScaleNav.",
+    )
+    depth = make_paper("depth", "We present DepthNet, a depth estimator for indoor scenes.")
+    plan = Reader(Catalogue([nav, depth])).read(question)
+    assert isinstance(plan, ComparePlan) is compares, (question, type(plan).__name__)

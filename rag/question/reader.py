@@ -43,7 +43,7 @@ from typing import TypedDict
 
 from rag.acronyms import NamedForms, Senses
 from rag.index.catalogue import Catalogue
-from rag.lexicon import directions, english_word, states_phrase
+from rag.lexicon import directions, english_word, glossary_forms, states_phrase
 from rag.question.asks import read_ask, text_about
 from rag.question.columns import read_columns
 from rag.question.comparison import TWO, against_baseline, comparison_sides, explicit_two
@@ -1464,7 +1464,12 @@ class Reader:
         others = [x.strip(" ?.!,") for x in sides[0] if not any(n in x.lower() for n in said)]
         if len(others) != 1 or not content_terms(others[0]):
             return False
-        return states_phrase(others[0], self.catalogue[pid].text_for_index)
+        # in its glossary forms too, hyphen or not: "RL vs SFT" of HyperTrack, which writes
+        # "reinforcement-based finetuning consistently outperforms supervised finetuning"
+        forms = [others[0], *glossary_forms(others[0])]
+        forms += [f.replace("-", "") for f in forms if "-" in f]
+        text = self.catalogue[pid].text_for_index
+        return any(states_phrase(f, text) for f in forms)
 
     def _table(self, header: _Header, table: tuple[str, str], named: set[str]) -> TablePlan:
         """The plan of a table request read from a message: its rows and columns split

@@ -249,9 +249,9 @@ def read_filters(
     if venue is not None and stripped.strip():
         rest = stripped
         if year is None and "year" in kinds:  # "ICML 2023 papers on speech": its year too
-            year, stripped = detect_year(rest)
-            rest = re.sub(r"\s+(?=[?.!,;:])", "", stripped) if year is not None and stripped.strip() else rest
-            year = year if stripped.strip() else None
+            found, stripped = detect_year(rest)
+            if found is not None and stripped.strip():
+                year, rest = found, re.sub(r"\s+(?=[?.!,;:])", "", stripped)
     else:
         venue = None
     if "author" not in kinds or authors is None:

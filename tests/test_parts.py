@@ -508,10 +508,10 @@ def test_a_sentence_close_to_a_part_for_its_head_alone_does_not_state_it():
 
 
 def test_an_open_frame_that_seeks_papers_refuses_subjects_held_apart_and_keeps_descriptions_whole():
-    # "is there work on ...": the frame asks for papers on a combination (AskPlan.seeks), but may
+    # "is there a paper on ...": the frame asks for papers on a combination (AskPlan.seeks), but may
     # describe one paper in other words; refused only when its parts are subjects held apart
     seams = Seams([GRAPH, TRAFFIC, CROP])
-    plan = seams.reader.read("Is there work on graph transformers for traffic forecasting?")
+    plan = seams.reader.read("Is there a paper on graph transformers for traffic forecasting?")
     assert isinstance(plan, AskPlan) and plan.seeks and plan.topic.number == "open"
     got = seams.policy.parts(plan.topic, seams.retriever.search(plan.topic.search), seeks=plan.seeks)
     assert got.checked and not got.complete
@@ -612,12 +612,12 @@ def test_a_combination_held_apart_is_refused_naming_a_paper_for_each_half(other_
 
 
 def test_an_open_frame_refuses_a_part_no_candidate_states_beside_one_held_but_not_a_description():
-    # "Is there work on traffic forecasting over encrypted sensors?": FlowRNN states the first
+    # "Is there a paper on traffic forecasting over encrypted sensors?": FlowRNN states the first
     # part, no candidate the subject "encrypted sensors" (its words are in the collection apart)
     crypt = make_paper("crypt", "Cloud servers see user data. We run inference on encrypted images.")
     sensors = make_paper("sensors", "Sensors drift over time. We recalibrate them with a small network.")
     seams = Seams([GRAPH, TRAFFIC, CROP, crypt, sensors])
-    plan = seams.reader.read("Is there work on traffic forecasting over encrypted sensors?")
+    plan = seams.reader.read("Is there a paper on traffic forecasting over encrypted sensors?")
     assert isinstance(plan, AskPlan) and plan.seeks
     got = seams.policy.parts(plan.topic, seams.retriever.search(plan.topic.search), seeks=plan.seeks)
     assert got.checked and not got.complete

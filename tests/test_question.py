@@ -54,7 +54,7 @@ def cat() -> Catalogue:
     ("question", "topic", "number"),
     [
         ("Which papers use reinforcement learning?", "reinforcement learning", "many"),
-        ("I'm looking for work that uses reinforcement learning.", "reinforcement learning", "open"),
+        ("I'm looking for work that uses reinforcement learning.", "reinforcement learning", "many"),
         ("Show me everything on graph neural networks.", "graph neural networks", "many"),
         ("do we have anything on speech synthesis", "speech synthesis", "many"),  # a quantifier asks for the set
         ("any work on knowledge distillation?", "knowledge distillation", "many"),
@@ -79,6 +79,15 @@ def cat() -> Catalogue:
         ("speech synthesis, any papers on that", "speech synthesis", "many"),
         # where the papers are is never the topic (in_collection), wherever it stands
         ("Which work in my library studies spiking networks?", "spiking networks", "open"),
+        # "work" as research in general asks for the set when a bare topic follows (mass_set_noun),
+        # and may describe one paper when a description follows (BARE_TOPIC_TERMS, description_opener)
+        ("I'm looking for work on LLM-based agents", "LLM-based agents", "many"),
+        ("searching for work about graph coarsening", "graph coarsening", "many"),
+        ("Is there work on sign language translation?", "sign language translation", "many"),
+        ("I'm looking for work that proves regret bounds for dueling bandits with adversarial feedback",
+         "proves regret bounds for dueling bandits with adversarial feedback", "open"),
+        ("looking for work on graphs where each node holds text that is too costly to encode",
+         "graphs where each node holds text that is too costly to encode", "open"),
         # after a paper noun, "studies" / "works" is the verb (verb_noun), not a set of papers
         ("which paper studies ride-hailing", "ride-hailing", "one"),
         ("Which method works on point clouds?", "method works on point clouds", "open"),

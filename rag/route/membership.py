@@ -327,6 +327,50 @@ class Membership:
         out = [h for h in hits if not any(self.states_compound(c, h.paper) for c in used) and shares_word(h.paper)]
         return out
 
+    def parts_apart(
+        self, alternatives: Sequence[Sequence[str]], hits: Sequence[PaperHit], checked: Sequence[PaperHit]
+    ) -> list[PaperHit]:
+        """The ``hits`` that state a part of a combined topic only by its words apart, in another sense.
+
+        A part of two or more content words that some candidate of ``checked`` writes side by side
+        (:meth:`_writes`: the collection's phrase, "Bayesian optimization") names a subject; a paper
+        whose abstract holds every word of it (term keys) and states it nowhere as a phrase
+        (:meth:`states_compound`) uses its words in other senses ("Personalized Federated Learning
+        via Variational Bayesian Inference", whose "optimization" is of the clients' models, for
+        "Bayesian optimization in the federated setting"). Term coverage counts such a paper as
+        stating the part; what it states is another subject. A paper that lacks a word of the part
+        states it in other words if at all ("differentially private" for "differential privacy") and
+        is the parts check's to judge (:meth:`rag.route.refusal.RefusalPolicy.parts`), as is a part
+        with an abbreviation of the glossary ("LLM agents", written in many arrangements).
+
+        Args:
+            alternatives: The parts of each alternative (:attr:`rag.route.refusal.PartsCoverage.parts`).
+            hits: The papers that state every part of an alternative.
+            checked: The candidates of the topic (``retrieval.candidates``).
+
+        Returns:
+            The hits that, in every alternative, state some such part only by its words apart.
+        """
+        compound = {
+            p for alt in alternatives for p in alt
+            if len(set(content_terms(p))) >= 2
+            and not any(long_forms(w) for w in p.split())
+            and any(self._writes(p, h.paper) for h in checked)
+        }
+        if not compound:
+            return []
+
+        def apart(part: str, paper: Paper, keys: set[str]) -> bool:
+            words = {term_key(w) for w in content_terms(part)}
+            return words <= keys and not self.states_compound(part, paper)
+
+        out = []
+        for h in hits:
+            keys = {term_key(w) for w in content_terms(f"{h.paper.title or ''} {h.paper.abstract}")}
+            if all(any(p in compound and apart(p, h.paper, keys) for p in alt) for alt in alternatives):
+                out.append(h)
+        return out
+
     def stating(self, names: Sequence[NamedForms], paper: Paper) -> Sentence | str | None:
         """Where ``paper`` states every name of ``names`` in the sense asked (either form, a sized
         variant, :func:`rag.acronyms.states_named`, its own definitions of the acronyms deciding their

@@ -799,3 +799,21 @@ def test_a_paper_holding_the_words_of_a_part_apart_states_another_subject():
     assert membership.parts_apart([("differential privacy", "federated setting")], every, every) == []
     # in an alternative the paper states by its own phrase it answers ("variational inference")
     assert membership.parts_apart([*alts, ("variational inference", "federated setting")], every, every) == []
+
+
+def test_a_part_written_side_by_side_in_another_form_of_its_words_is_stated():
+    # "Differential privacy" states "differentially private" (the stems keep "privacy" and "private"
+    # apart); "differential equations" and data kept "private" hold the words in other senses
+    multilingual = make_paper(
+        "multilingual",
+        "Differential privacy protects the speakers. Our language models should be private and fair.",
+    )
+    other = make_paper(
+        "other", "Differential equations model the flow. Our language models keep each user's data private."
+    )
+    written = make_paper("dp", "We train differentially private language models on user data.")
+    papers = [multilingual, other, written]
+    membership, _ = _membership(papers)
+    every = [PaperHit(p, 1.0) for p in papers]
+    got = membership.parts_apart([("differentially private", "language models")], every, every)
+    assert [h.paper.id for h in got] == ["other"]

@@ -749,6 +749,8 @@ def test_subjects_stacked_in_a_compound_no_abstract_writes_are_its_parts(questio
     [
         "is there any work on differentially private optimal transport?",
         "which papers study federated graph anomaly detection?",
+        # an open frame: a piece of one word the collection writes ("federated") is a subject it holds
+        "is there a paper on federated graph anomaly detection?",
     ],
 )
 def test_a_stacked_compound_no_paper_states_whole_is_refused_naming_a_paper_for_each_subject(question):

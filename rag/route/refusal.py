@@ -1013,7 +1013,9 @@ class RefusalPolicy:
         # every alternative names subjects (parts of 2 to subject_max_terms terms) and no candidate
         # states any of them: the collection does not hold them, whatever their words match one by
         # one; a subject stated ("knowledge distillation") lets the rest be a description
-        subjects_of = [[p for p in a if self._names_subject(p)] for a in alts]
+        # the pieces of a stacked compound are phrases the collection writes: subjects it holds,
+        # one word ("federated" of "federated symbolic regression") as much as two
+        subjects_of = [[p for p in a if stacked or self._names_subject(p)] for a in alts]
         absent = not complete and all(named and not set(named) & anywhere for named in subjects_of)
         if topic.number != "many" and subjects and absent:
             # "is there a paper on sign language translation?": subjects no candidate states are

@@ -779,3 +779,41 @@ def test_peers_are_listed_only_when_the_frame_names_the_papers_asked_for(tmp_pat
     assert [h.paper.id for h in pipe.found(plan.topic, retrieval, peers=True).chosen] == ["fit", "net"]
     # asked about something of one paper ("What is the main finding of ..."): the most probable alone
     assert [h.paper.id for h in pipe.found(plan.topic, retrieval, peers=False).chosen] == ["fit"]
+
+
+def test_a_paper_holding_the_words_of_a_part_apart_states_another_subject():
+    # "Bayesian optimization in the federated setting": pFedBayes-like writes "Bayesian" (inference) and
+    # "optimization" (of each client) apart, and "federated setting"; the other paper writes the phrase
+    bayes_other = make_paper(
+        "pfed",
+        "Clients differ in the federated setting. We infer personalized models by Bayesian variational "
+        "inference. Each client then runs an optimization of its weights.",
+    )
+    written = make_paper("fedbo", "Tuning is costly. We run Bayesian optimization in the federated setting.")
+    # a paper lacking a word of the part ("privacy") may state it in other words: the parts check judges it
+    other_words = make_paper("dp", "We give differentially private training in the federated setting.")
+    membership, _ = _membership([bayes_other, written, other_words])
+    every = [PaperHit(p, 1.0) for p in (bayes_other, written, other_words)]
+    alts = [("Bayesian optimization", "federated setting")]
+    assert [h.paper.id for h in membership.parts_apart(alts, every, every)] == ["pfed"]
+    assert membership.parts_apart([("differential privacy", "federated setting")], every, every) == []
+    # in an alternative the paper states by its own phrase it answers ("variational inference")
+    assert membership.parts_apart([*alts, ("variational inference", "federated setting")], every, every) == []
+
+
+def test_a_part_written_side_by_side_in_another_form_of_its_words_is_stated():
+    # "Differential privacy" states "differentially private" (the stems keep "privacy" and "private"
+    # apart); "differential equations" and data kept "private" hold the words in other senses
+    multilingual = make_paper(
+        "multilingual",
+        "Differential privacy protects the speakers. Our language models should be private and fair.",
+    )
+    other = make_paper(
+        "other", "Differential equations model the flow. Our language models keep each user's data private."
+    )
+    written = make_paper("dp", "We train differentially private language models on user data.")
+    papers = [multilingual, other, written]
+    membership, _ = _membership(papers)
+    every = [PaperHit(p, 1.0) for p in papers]
+    got = membership.parts_apart([("differentially private", "language models")], every, every)
+    assert [h.paper.id for h in got] == ["other"]

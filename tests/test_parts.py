@@ -712,3 +712,74 @@ def test_a_paper_on_language_models_states_quantization_of_large_language_models
     pipeline = pipeline_of(tmp_path, [*GRADED.values(), *OTHER_SUBJECTS], embedder)
     answer = pipeline.ask("Which papers study quantization of large language models?")
     assert sorted(c.paper_id for c in answer.citations) == ["int4", "llmq"], answer.text
+
+
+# --- subjects stacked in one compound (RefusalPolicy.stacked) --------------------------
+
+PRIVATE = make_paper("private", "Privacy matters. We give differentially private algorithms for mean estimation.")
+TRANSPORT = make_paper("transport", "Distributions must be compared. We compute optimal transport plans fast.")
+FEDERATED = make_paper("federated", "Clients keep their data. We study federated learning with compressed updates.")
+ANOMALY = make_paper("anomaly", "Fraud shows up in networks. We propose spectral scores for graph anomaly detection.")
+# in a library (rag.route.refusal.UNUSED_MIN_PAPERS): a phrase no abstract of a few dozen writes says nothing
+STACKED = [PRIVATE, TRANSPORT, FEDERATED, ANOMALY, CROP, *FILLERS]
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        (
+            "I'm looking for work on differentially private optimal transport.",
+            ("differentially private", "optimal transport"),
+        ),
+        ("any papers on federated graph anomaly detection?", ("federated", "graph anomaly detection")),
+        ("optimal transport with federated clients: which papers?", None),  # split by the reader already
+        ("which papers do graph anomaly detection?", None),  # three words one abstract writes whole
+    ],
+)
+def test_subjects_stacked_in_a_compound_no_abstract_writes_are_its_parts(question, parts):
+    seams = Seams(STACKED)
+    plan = seams.reader.read(question)
+    assert isinstance(plan, AskPlan)
+    assert seams.policy.stacked(plan.topic) == ((parts,) if parts else ())
+    assert Seams(STACKED[:5]).policy.stacked(plan.topic) == ()
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "is there any work on differentially private optimal transport?",
+        "which papers study federated graph anomaly detection?",
+        # an open frame: a piece of one word the collection writes ("federated") is a subject it holds
+        "is there a paper on federated graph anomaly detection?",
+    ],
+)
+def test_a_stacked_compound_no_paper_states_whole_is_refused_naming_a_paper_for_each_subject(question):
+    got = Seams(STACKED).coverage(question)
+    assert got.checked and not got.complete
+    assert got.refusal().startswith(REFUSAL) and "but not “" in got.refusal()
+
+
+def test_a_stacked_compound_a_paper_writes_whole_is_not_split():
+    both = make_paper("both", "Privacy of plans matters. We compute differentially private optimal transport plans.")
+    seams = Seams([*STACKED, both])
+    plan = seams.reader.read("any papers on differentially private optimal transport?")
+    assert isinstance(plan, AskPlan)
+    assert seams.policy.stacked(plan.topic) == ()
+
+
+def test_a_stacked_compound_narrows_the_membership_models_papers_and_adds_none():
+    # a paper the model accepted that states each subject answers; one it did not accept does not,
+    # however it states them (the pieces are the collection's reading, not the question's)
+    apart = make_paper(
+        "apart",
+        "Privacy matters. We give differentially private algorithms for mean estimation and then for costs in "
+        "optimal transport.",
+    )
+    seams = Seams([*STACKED, apart])
+    plan = seams.reader.read("which papers study differentially private optimal transport?")
+    assert isinstance(plan, AskPlan)
+    retrieval = seams.retriever.search(plan.topic.search)
+    hit = next(h for h in retrieval.hits if h.paper.id == "apart")
+    assert [h.paper.id for h in seams.policy.parts(plan.topic, retrieval, [hit]).complete] == ["apart"]
+    alone = seams.policy.parts(plan.topic, retrieval)
+    assert alone.checked and not alone.complete

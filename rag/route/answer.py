@@ -323,6 +323,9 @@ class AnswerPipeline:
                     candidates = retrieval.hits[: rs.candidates]
                     shared = self.membership.other_sense(compounds(topic), covered.complete, candidates)
                     other |= set(shared)
+                    # and a paper that holds the words of a part apart, in other senses ("Bayesian
+                    # variational inference" and the clients' "optimization" for "Bayesian optimization")
+                    other |= set(self.membership.parts_apart(covered.parts, covered.complete, candidates))
                     complete = [h for h in covered.complete if h not in out and h not in denied and h not in other]
                     complete = complete[:1] if topic.number == "one" else complete
                     chosen, matched, at_least = complete[: rs.max_set_size], len(complete), False

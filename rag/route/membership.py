@@ -145,6 +145,12 @@ interleaving bandits", "masked diffusion language models" state "contextual band
 models"; the traps of the class put the shared word in another phrase ("induced matching",
 "knowledge distillation", "Gaussian process"), not between the words. Set by reading the library
 candidates of 21 "which papers" questions over compounds (``/tmp/h52b-questions.md``)."""
+LOOSE_PREFIX = 5
+"""Letters of two words' beginnings that must agree for :meth:`Membership.parts_apart` to read
+them as one word in another form: "differentially private" for "differential privacy" ("diffe",
+"priva"), which the stems keep apart ("privat", "privaci"). Used only to keep a paper in a list,
+never to put one in. Set by hand: the derivations of the library's compounds agree in their first
+five letters ("optimal"/"optimization", "federated"/"federation")."""
 COMMON_MODIFIER_SHARE = 0.1
 """Least share of the collection's abstracts that write a compound's leading word for the word to
 be optional when a paper states the compound (:meth:`Membership._without_common_modifiers`): on the
@@ -168,6 +174,17 @@ Set by reading, not fitted."""
 def _in_compound(text: str, match: re.Match[str]) -> bool:
     """Whether ``match`` is one word of a hyphenated compound of ``text`` ("Learning-to-Measure")."""
     return text[match.start() - 1 : match.start()] == "-" or text[match.end() : match.end() + 1] == "-"
+
+
+def _follows(seq: Sequence[str], want: Sequence[str], at: int) -> bool:
+    """Whether ``want[1:]`` follow ``seq[at]`` in order, each within :data:`COMPOUND_GAP` words of the one before."""
+    k, i = 1, at
+    while k < len(want):
+        nxt = next((j for j in range(i + 1, min(len(seq), i + 2 + COMPOUND_GAP)) if seq[j] == want[k]), None)
+        if nxt is None:
+            return False
+        k, i = k + 1, nxt
+    return True
 
 
 class Membership:
@@ -325,6 +342,60 @@ class Membership:
             return bool(keys & {term_key(w) for w in content_terms(f"{paper.title or ''} {paper.abstract}")})
 
         out = [h for h in hits if not any(self.states_compound(c, h.paper) for c in used) and shares_word(h.paper)]
+        return out
+
+    def parts_apart(
+        self, alternatives: Sequence[Sequence[str]], hits: Sequence[PaperHit], checked: Sequence[PaperHit]
+    ) -> list[PaperHit]:
+        """The ``hits`` that state a part of a combined topic only by its words apart, in another sense.
+
+        A part of two or more content words that some candidate of ``checked`` writes side by side
+        (:meth:`_writes`: the collection's phrase, "Bayesian optimization") names a subject; a paper
+        whose abstract holds every word of it (term keys) and states it nowhere as a phrase
+        (:meth:`states_compound`) uses its words in other senses ("Personalized Federated Learning
+        via Variational Bayesian Inference", whose "optimization" is of the clients' models, for
+        "Bayesian optimization in the federated setting"). Term coverage counts such a paper as
+        stating the part; what it states is another subject. A paper that lacks a word of the part
+        states it in other words if at all ("differentially private" for "differential privacy") and
+        is the parts check's to judge (:meth:`rag.route.refusal.RefusalPolicy.parts`), as is a part
+        with an abbreviation of the glossary ("LLM agents", written in many arrangements).
+
+        Args:
+            alternatives: The parts of each alternative (:attr:`rag.route.refusal.PartsCoverage.parts`).
+            hits: The papers that state every part of an alternative.
+            checked: The candidates of the topic (``retrieval.candidates``).
+
+        Returns:
+            The hits that, in every alternative, state some such part only by its words apart.
+        """
+        compound = {
+            p for alt in alternatives for p in alt
+            if len(set(content_terms(p))) >= 2
+            and not any(long_forms(w) for w in p.split())
+            and any(self._writes(p, h.paper) for h in checked)
+        }
+        if not compound:
+            return []
+
+        def loosely(part: str, paper: Paper) -> bool:
+            # its words side by side in some form: "Differential Privacy" states "differentially private"
+            want = [w.lower()[:LOOSE_PREFIX] for w in content_terms(part)]
+            for text in (paper.title or "", *(x.text for x in self.evidence.sentences(paper)[0])):
+                seq = [w.lower()[:LOOSE_PREFIX] for w in content_terms(text)]
+                for i in range(len(seq) - len(want) + 1):
+                    if seq[i] == want[0] and _follows(seq, want, i):
+                        return True
+            return False
+
+        def apart(part: str, paper: Paper, keys: set[str]) -> bool:
+            words = {term_key(w) for w in content_terms(part)}
+            return words <= keys and not self.states_compound(part, paper) and not loosely(part, paper)
+
+        out = []
+        for h in hits:
+            keys = {term_key(w) for w in content_terms(f"{h.paper.title or ''} {h.paper.abstract}")}
+            if all(any(p in compound and apart(p, h.paper, keys) for p in alt) for alt in alternatives):
+                out.append(h)
         return out
 
     def stating(self, names: Sequence[NamedForms], paper: Paper) -> Sentence | str | None:

@@ -87,6 +87,23 @@ first candidates of the whole topic are papers on its dominant part ("graph neur
 and a paper that states both, is looked for with that part's own words. Set by hand: the part's
 papers are at the head of its own retrieval; five is the most a refusal names (three) and some."""
 
+STACKED_MIN_TERMS = 3
+"""Fewest content words of a bare compound read as subjects stacked when no abstract writes it
+(:meth:`RefusalPolicy.stacked`): two words ("federated learning") are one subject whose words an
+abstract may write apart; three ("differentially private optimal transport" has four) can stack a
+subject the collection names ("differentially private") on another ("optimal transport")."""
+
+PHRASE_SEARCH = 30
+"""Papers of the lexical retrieval of a phrase whose abstracts are read for it side by side
+(:meth:`RefusalPolicy.written`): BM25 ranks the abstracts that hold all its words, and those that
+repeat them, first. Set by hand: "optimal transport" (38 abstracts) and "differentially private"
+(84) are written side by side in the first abstracts of their own retrieval."""
+
+WHOLE_GAP = 2
+"""Most content words between two neighbouring words of a stacked compound for an abstract to
+write it whole (:func:`rag.lexicon.states_phrase`): "Differentially Private Episodic Reinforcement
+Learning" writes "differentially private reinforcement learning"."""
+
 
 
 def _alnum(text: str) -> str:
@@ -719,6 +736,70 @@ class RefusalPolicy:
                 named.add(hit.paper.id)
         return out
 
+    def written(self, phrase: str, gap: int = 0) -> bool:
+        """Whether some abstract of the collection writes ``phrase`` side by side (at most ``gap``
+        content words between two of its words, :func:`rag.lexicon.states_phrase`), read in the first
+        :data:`PHRASE_SEARCH` papers of its lexical retrieval."""
+        if not content_terms(phrase) or any(self.retriever.document_frequency(t) == 0 for t in content_terms(phrase)):
+            return False
+        catalogue = self.retriever.papers
+        ranked = self.retriever.lexical(phrase, PHRASE_SEARCH)
+        return any(pid in catalogue and states_phrase(phrase, catalogue[pid].text_for_index, gap) for pid in ranked)
+
+    def stacked(self, topic: Topic) -> tuple[tuple[str, ...], ...]:
+        """The parts of a topic whose alternatives are subjects stacked in one bare compound, or ``()``.
+
+        "differentially private optimal transport", "forecasting solar power generation": a bare
+        compound (:func:`rag.question.parts.bare_compound`) of :data:`STACKED_MIN_TERMS` to
+        ``subject_max_terms`` + 2 content words that no abstract of the collection writes whole
+        (within :data:`WHOLE_GAP` words, :meth:`written`) names several things, each of which a paper
+        on it states: the fewest pieces of its words, in order, each written side by side by some
+        abstract ("differentially private" | "optimal transport"). A compound some abstract writes
+        whole is one subject ("spiking neural networks"); one with a word no abstract writes is
+        :meth:`unused_words`' to judge. Evidence decides where it splits, not a list of modifiers.
+
+        Returns:
+            One tuple of pieces per alternative, as :attr:`rag.question.plan.Topic.parts`; ``()`` when
+            the topic has parts already, or no alternative splits in two or more.
+        """
+        # a topic of a rhetorical role ("formal theoretical results") describes; in a few dozen
+        # abstracts a phrase none writes says nothing (UNUSED_MIN_PAPERS)
+        if topic.parts or not topic.text or topic.role or len(self.retriever.papers) < UNUSED_MIN_PAPERS:
+            return ()
+        most = self.settings.subject_max_terms + 2
+        out: list[tuple[str, ...]] = []
+        for alt in topic.facets or (topic.text,):
+            words = alt.split()
+            # the compound's words, function words at its ends left out ("the", "a")
+            while words and not content_terms(words[0]):
+                words.pop(0)
+            while words and not content_terms(words[-1]):
+                words.pop()
+            phrase = " ".join(words)
+            plain = all(w.isalpha() or (w.replace("-", "").isalpha() and "-" not in (w[0], w[-1])) for w in words)
+            if not plain or not bare_compound(phrase, most) or len(content_terms(phrase)) < STACKED_MIN_TERMS:
+                out.append((alt,))
+                continue
+            if self.written(phrase, WHOLE_GAP):
+                out.append((alt,))
+                continue
+            # fewest pieces, each written side by side somewhere: best[i] = pieces of words[:i]
+            best: list[list[str] | None] = [[], *([None] * len(words))]
+            for i in range(1, len(words) + 1):
+                for j in range(i):
+                    before = best[j]
+                    piece = " ".join(words[j:i])
+                    if before is None or not content_terms(piece):
+                        continue
+                    if (best[i] is None or len(before) + 1 < len(best[i] or ())) and self.written(piece):
+                        best[i] = [*before, piece]
+            pieces = best[-1]
+            # pieces of one word each ("sign" | "language" | "translation") are one subject whose
+            # words the collection holds apart (the subjects check of parts), nothing stacked
+            stacks = bool(pieces) and len(pieces or ()) > 1 and any(len(content_terms(p)) > 1 for p in pieces or ())
+            out.append(tuple(pieces or ()) if stacks else (alt,))
+        return tuple(out) if any(len(a) > 1 for a in out) else ()
+
     def _plain_subjects(self, alts: Sequence[tuple[str, ...]]) -> bool:
         """Whether a topic of one part per alternative is checked as subjects (:meth:`parts`): in a
         library (:data:`UNUSED_MIN_PAPERS` papers or more, where words held apart are common) and
@@ -791,6 +872,11 @@ class RefusalPolicy:
         while the collection states the rest of its words apart ("3D point clouds" and "completing
         partial"), is held apart too (:meth:`_heads_apart`, for topics that ask for several papers).
 
+        A topic without parts that stacks subjects in one compound no abstract writes whole
+        ("differentially private optimal transport", :meth:`stacked`) is checked by those subjects,
+        in a library: they narrow the membership model's papers (a paper it did not accept is never
+        complete by them) and, stated by no one paper, refuse the topic.
+
         A topic of open number whose frame seeks papers ("is there work on ...", ``seeks``) may
         describe one paper in other words: it is never narrowed to the complete papers (``checked``
         is ``False`` when some candidate is complete) and is refused only when the parts of an
@@ -813,7 +899,8 @@ class RefusalPolicy:
         asks_papers = topic.number == "many" or (seeks and topic.number == "open")
         # a topic of one part per alternative ("sign language translation"; "sign language recognition
         # or translation") is checked as subjects only: refused when it names subjects no candidate states
-        given = topic.parts or tuple((a,) for a in topic.facets or (topic.text,) if a)
+        stacked = self.stacked(topic) if rs.part_check and asks_papers else ()
+        given = topic.parts or stacked or tuple((a,) for a in topic.facets or (topic.text,) if a)
         if not rs.part_check or not asks_papers or not given or len(set(topic.terms)) > rs.part_max_terms:
             return PartsCoverage(False, [], [])
 
@@ -848,7 +935,7 @@ class RefusalPolicy:
         subjects = bool(alts) and all(len(a) == 1 and self._names_subject(a[0]) for a in alts)
         if not any(len(a) > 1 for a in alts) and not one_word_left and not subjects:
             return PartsCoverage(False, [], [])
-        if not topic.parts and not (subjects and self._plain_subjects(alts)):
+        if not (topic.parts or stacked) and not (subjects and self._plain_subjects(alts)):
             return PartsCoverage(False, [], [])
         texts = list(dict.fromkeys(p for a in alts for p in a))
         pool: list[PaperHit] = []
@@ -899,9 +986,12 @@ class RefusalPolicy:
                     heads[t] = (i, lacks, strip_markup(sents[k].text))
             held |= {t for t in texts if stated[t]}
             # a paper found only by a part's own search answers only a combination; one the
-            # membership model accepted is held to the specific parts, another to every part
+            # membership model accepted is held to the specific parts, another to every part; the
+            # parts of a stacked compound are the collection's reading of the topic, not the
+            # question's: they narrow the model's papers and add none
             answerable = combined if h.paper.id in searched else (lenient if h.paper.id in accepted else whole)
-            if any(all(stated[p] for p in a) for a in answerable):
+            adds = not stacked or h.paper.id in accepted
+            if adds and any(all(stated[p] for p in a) for a in answerable):
                 complete.append(h)
                 continue
             best = max(answerable, key=lambda a: sum(stated[p] for p in a))
@@ -923,7 +1013,9 @@ class RefusalPolicy:
         # every alternative names subjects (parts of 2 to subject_max_terms terms) and no candidate
         # states any of them: the collection does not hold them, whatever their words match one by
         # one; a subject stated ("knowledge distillation") lets the rest be a description
-        subjects_of = [[p for p in a if self._names_subject(p)] for a in alts]
+        # the pieces of a stacked compound are phrases the collection writes: subjects it holds,
+        # one word ("federated" of "federated symbolic regression") as much as two
+        subjects_of = [[p for p in a if stacked or self._names_subject(p)] for a in alts]
         absent = not complete and all(named and not set(named) & anywhere for named in subjects_of)
         if topic.number != "many" and subjects and absent:
             # "is there a paper on sign language translation?": subjects no candidate states are

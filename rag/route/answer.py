@@ -344,6 +344,10 @@ class AnswerPipeline:
             of_name = slot is not None and slot.form == ENTITY and len(chosen) == 1 and any(
                 chosen[0].paper.id in ids for ids in plan.search.names.values()
             )
+            # "What regret does the LLM routing paper prove?": a thing asked of the one paper a
+            # description finds is asked of it as of a named one, not quoted from another sentence
+            of_described = slot is not None and slot.form == ENTITY and bool(topic.described)
+            of_name = of_name or of_described
             if not refusal and len(chosen) == 1 and topic.number != "many" and (counted or of_name):
                 # "The Flan Collection: exactly how many tasks does it contain?": the paper found
                 # answers a count only with a number of its unit (rag.route.refusal.RefusalPolicy.slot).

@@ -1198,3 +1198,17 @@ def test_a_negation_reaches_each_item_of_a_joined_list(sentence, terms, negated,
     span = term_span(sentence, terms)
     assert span is not None and span[3] is negated
     assert denies_directly(sentence, span, terms) is denied
+
+
+@pytest.mark.parametrize(
+    ("question", "lead"),
+    [
+        # a yes/no question of the one paper a description finds gets its verdict, as a named one does
+        ("Does the document VLM distillation paper need detection at inference?", "No: **DocVAL**"),
+        ("Does the quantum nested expectations paper give a quadratic speedup?", "Yes: "),
+    ],
+)
+def test_a_yes_no_question_of_a_described_paper_is_answered_yes_or_no(components, question, lead):
+    # "Does the input perturbation paper reduce training time?" quoted a sentence with no verdict
+    ans = ask(components, question)
+    assert ans.lead.startswith(lead), ans.text

@@ -1523,6 +1523,9 @@ def test_two_things_one_named_paper_states_are_no_second_paper(question, compare
         ("does the policy stay safe throughout exploration", ("policy", "stay", "safe", "exploration")),
         # the words that state what is asked stay
         ("does it use retraining", ("retraining",)),
+        # a verb that only relates the paper to what is asked ("keep", "prove") is no term either
+        ("does it keep the outputs unchanged", ("outputs", "unchanged")),
+        ("does it prove a convergence rate", ("convergence", "rate")),
     ],
 )
 def test_a_preposition_of_a_yes_no_question_is_no_term_to_state(aspect, terms):

@@ -404,7 +404,10 @@ class AnswerPipeline:
             plan,
             sources,
             listing=several,
-            named=bool(papers) or described,  # a detail of the paper described is asked of it as if named
+            # a detail of the paper described is asked of it as if named, and so is a yes/no
+            # question of the one paper a description finds ("Does the input perturbation paper
+            # reduce training time?": its verdict, not a quotation with none)
+            named=bool(papers) or described or (plan.polar and bool(plan.topic.described) and len(chosen) == 1),
             matched=matched,
             at_least=at_least,
             gist=lambda s: self.evidence.gist(s.hit.paper),

@@ -1190,6 +1190,14 @@ def test_a_contrast_word_that_states_the_asked_verb_is_no_contrast():
         ("The model is trained without supervision and evaluated on ImageNet.", ["imagenet"], False, False),
         ("We train without labels or rewards, and use a large transformer.", ["transformer"], False, False),
         ("It scales to video without cascades or guidance.", ["video"], False, False),
+        # a verb with its object joined after the list joins the verb before it, not the list ...
+        ("The estimator does not require importance weights and samples only one trajectory.",
+         ["samples"], False, False),
+        ("It tunes ridge ensembles without sample splitting and yields a predictor of optimal risk.",
+         ["yields"], False, False),
+        # ... unless the list is of verbs: after "to", of gerunds, right after "not"
+        ("It edits images without the need to fine-tune or invert the model.", ["invert"], True, True),
+        ("It learns new tasks without storing or replaying any past experience.", ["replaying"], True, True),
     ],
 )
 def test_a_negation_reaches_each_item_of_a_joined_list(sentence, terms, negated, denied):

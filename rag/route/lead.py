@@ -109,6 +109,7 @@ _DIRECT = _VOCABULARY["negation_direct"].words
 _JOINER = _VOCABULARY["negated_list_joiner"].words
 _KEEPS = _VOCABULARY["negation_keeps"].words
 _ITEM_BREAK = _VOCABULARY["list_item_break"].words
+_VERB_OBJECT = _VOCABULARY["verb_object_opener"].words
 _OPPOSITE = {
     term_key(a): term_key(b)
     for row in _VOCABULARY["comparative_opposite"].phrases
@@ -468,6 +469,7 @@ def _negation_at(sentence: str, words: Sequence[tuple[int, str]], i: int, *, pre
     first = i  # the first word of the earliest item of a negated list crossed ("not require A, B, or C")
     listed = _in_or_list(sentence, words, i)
     comma = False  # a comma of a list closed by "or" was crossed
+    joined = False  # a joiner of a list was crossed ("without retraining or architecture changes")
     while m >= 0:
         if m < i and words[m][1] in _SCOPE_END:
             return None
@@ -476,13 +478,17 @@ def _negation_at(sentence: str, words: Sequence[tuple[int, str]], i: int, *, pre
                 return None
             first, comma = m + 1, True
         if m < i and _joined_item(words, m, first, i):  # "A or B": the item before the joiner is reached whole
-            first = m
+            first, joined = m, True
         if (m == i and prefix) if words[m][1].endswith("-free") else _negates(words, m):
             j = m + 1
             while j < i and words[j][1] in _THROUGH:
                 j += 1
             # in a list, the negation reaches the first item, whose words run up to the next comma
-            # or joiner
+            # or joiner; a verb with its object joined after it joins the verb before the list
+            # ("does not require X and samples only one trajectory"), unless the list is of verbs
+            # ("without the need to fine-tune or invert the model")
+            if joined and not _verb_list(words, m, j) and _verb_item(sentence, words, j, i):
+                return None
             if m == i or first - j <= NEGATION_REACH or (comma and first < i):
                 return m
             if first < i and _item_words(words[j:first]) <= MAX_ITEM_WORDS:
@@ -499,6 +505,31 @@ reaches (:func:`_joined_item`), not counting the words it reaches through ("acce
 "incurring any additional"): "data augmentation" of "without any data augmentation or auxiliary
 losses", "language model API" of "without access to the language model API or parameters" (not
 tuned: an item is as long as the words a negation reaches alone, :data:`NEGATION_REACH` and the term)."""
+
+
+def _verb_item(sentence: str, words: Sequence[tuple[int, str]], j: int, i: int) -> bool:
+    """Whether an item joined to a negated list whose first item opens at word ``j`` (up to the
+    term, word ``i``) opens with a verb and its object (``verb_object_opener`` right after its
+    first word, in its clause: "does not require X and samples only one trajectory", "without
+    sample splitting and yields a predictor"): the verb joins the one before the list, and the
+    negation does not reach it."""
+    starts = [k + 1 for k in range(j, i) if words[k][1] in _JOINER]
+    return any(
+        k + 1 < len(words) and words[k + 1][1] in _VERB_OBJECT
+        and not _SCOPE_BREAK.search(sentence, words[k][0], words[k + 1][0])
+        for k in starts
+    )
+
+
+def _verb_list(words: Sequence[tuple[int, str]], m: int, j: int) -> bool:
+    """Whether the negated list at word ``j`` (after the negation at ``m`` and the words it
+    reaches through) is one of verbs, whose items take objects: after "to" ("without the need to
+    fine-tune or invert the model"), of gerunds ("without storing or replaying any past tasks"), or
+    right after "not"/"never" ("may not understand or trust the decision")."""
+    if j >= len(words):
+        return False
+    to = any(w == "to" for _, w in words[m + 1 : j + 1])
+    return to or words[j][1].endswith("ing") or (j == m + 1 and words[m][1] in ("not", "never"))
 
 
 def _item_words(words: Sequence[tuple[int, str]]) -> int:

@@ -1197,6 +1197,7 @@ def test_a_contrast_word_that_states_the_asked_verb_is_no_contrast():
          ["yields"], False, False),
         # ... unless the list is of verbs: after "to", of gerunds, right after "not"
         ("It edits images without the need to fine-tune or invert the model.", ["invert"], True, True),
+        ("It edits images without theneed to fine-tune or invert the model.", ["invert"], True, True),
         ("It learns new tasks without storing or replaying any past experience.", ["replaying"], True, True),
     ],
 )

@@ -487,7 +487,7 @@ def _negation_at(sentence: str, words: Sequence[tuple[int, str]], i: int, *, pre
             # or joiner; a verb with its object joined after it joins the verb before the list
             # ("does not require X and samples only one trajectory"), unless the list is of verbs
             # ("without the need to fine-tune or invert the model")
-            if joined and not _verb_list(words, m, j) and _verb_item(sentence, words, j, i):
+            if joined and not _verb_list(words, m, j, first) and _verb_item(sentence, words, j, i):
                 return None
             if m == i or first - j <= NEGATION_REACH or (comma and first < i):
                 return m
@@ -521,14 +521,15 @@ def _verb_item(sentence: str, words: Sequence[tuple[int, str]], j: int, i: int) 
     )
 
 
-def _verb_list(words: Sequence[tuple[int, str]], m: int, j: int) -> bool:
+def _verb_list(words: Sequence[tuple[int, str]], m: int, j: int, first: int) -> bool:
     """Whether the negated list at word ``j`` (after the negation at ``m`` and the words it
-    reaches through) is one of verbs, whose items take objects: after "to" ("without the need to
-    fine-tune or invert the model"), of gerunds ("without storing or replaying any past tasks"), or
-    right after "not"/"never" ("may not understand or trust the decision")."""
+    reaches through; its first item ends before word ``first``) is one of verbs, whose items take
+    objects: after "to" ("without the need to fine-tune or invert the model", also as the abstract
+    types it, "without theneed to fine-tune or invert"), of gerunds ("without storing or replaying
+    any past tasks"), or right after "not"/"never" ("may not understand or trust the decision")."""
     if j >= len(words):
         return False
-    to = any(w == "to" for _, w in words[m + 1 : j + 1])
+    to = any(w == "to" for _, w in words[m + 1 : first])
     return to or words[j][1].endswith("ing") or (j == m + 1 and words[m][1] in ("not", "never"))
 
 

@@ -1161,3 +1161,63 @@ def test_a_contrast_word_that_states_the_asked_verb_is_no_contrast():
     assert span is not None and not span[3]
     assert not contrasted(sentence, span, terms, senses)
     assert contrasted(sentence, span, ["manual", "labelling"])  # asked without the verb: set aside, as before
+
+
+@pytest.mark.parametrize(
+    ("sentence", "terms", "negated", "denied"),
+    [
+        # a negation reaches each item of a list joined by "or"/"and"/"nor", and denies it
+        ("Our sampler speeds up existing decoders without retraining or architecture changes.",
+         ["architecture", "changes"], True, True),
+        ("We beat the prior art on Atari without any data augmentation or auxiliary losses.",
+         ["auxiliary", "losses"], True, True),
+        ("The detector runs without access to the language model API or parameters.", ["parameters"], True, True),
+        ("It trains a ViT without warmup, weight decay, layer normalization or adaptive optimizers.",
+         ["weight", "decay"], True, True),
+        ("It trains a ViT without warmup, weight decay, layer normalization or adaptive optimizers.",
+         ["layer", "normalization"], True, True),
+        ("The debiaser operates without explicitly exploiting bias labels and bias-free samples.",
+         ["bias-free", "samples"], True, True),
+        ("Ensembles are averaged without incurring any additional inference or memory costs.",
+         ["memory", "costs"], True, True),
+        ("It gives exact inferences without multiple data splits nor conservative adjustments.",
+         ["conservative", "adjustments"], True, True),
+        # a verb that keeps its object opens the list: the items are not denied
+        ("It halves latency without sacrificing accuracy or robustness.", ["robustness"], True, False),
+        # a joiner that opens a clause or phrase of its own ends the reach
+        ("We propose a sampler without labels and we train it with reinforcement learning.",
+         ["reinforcement", "learning"], False, False),
+        ("The model is trained without supervision and evaluated on ImageNet.", ["imagenet"], False, False),
+        ("We train without labels or rewards, and use a large transformer.", ["transformer"], False, False),
+        ("It scales to video without cascades or guidance.", ["video"], False, False),
+        # a verb with its object joined after the list joins the verb before it, not the list ...
+        ("The estimator does not require importance weights and samples only one trajectory.",
+         ["samples"], False, False),
+        ("It tunes ridge ensembles without sample splitting and yields a predictor of optimal risk.",
+         ["yields"], False, False),
+        # ... unless the list is of verbs: after "to", of gerunds, right after "not"
+        ("It edits images without the need to fine-tune or invert the model.", ["invert"], True, True),
+        ("It edits images without theneed to fine-tune or invert the model.", ["invert"], True, True),
+        ("It learns new tasks without storing or replaying any past experience.", ["replaying"], True, True),
+    ],
+)
+def test_a_negation_reaches_each_item_of_a_joined_list(sentence, terms, negated, denied):
+    # "does it need the model parameters to detect the watermark?" was "Yes" for "without access to
+    # the language model API or parameters"; "Does A-LIX rely on auxiliary losses?" was "Yes"
+    span = term_span(sentence, terms)
+    assert span is not None and span[3] is negated
+    assert denies_directly(sentence, span, terms) is denied
+
+
+@pytest.mark.parametrize(
+    ("question", "lead"),
+    [
+        # a yes/no question of the one paper a description finds gets its verdict, as a named one does
+        ("Does the document VLM distillation paper need detection at inference?", "No: **DocVAL**"),
+        ("Does the quantum nested expectations paper give a quadratic speedup?", "Yes: "),
+    ],
+)
+def test_a_yes_no_question_of_a_described_paper_is_answered_yes_or_no(components, question, lead):
+    # "Does the input perturbation paper reduce training time?" quoted a sentence with no verdict
+    ans = ask(components, question)
+    assert ans.lead.startswith(lead), ans.text

@@ -1520,3 +1520,26 @@ def test_two_things_one_named_paper_states_are_no_second_paper(question, compare
     depth = make_paper("depth", "We present DepthNet, a depth estimator for indoor scenes.")
     plan = Reader(Catalogue([nav, depth])).read(question)
     assert isinstance(plan, ComparePlan) is compares, (question, type(plan).__name__)
+
+
+@pytest.mark.parametrize(
+    ("aspect", "terms"),
+    [
+        # a preposition of time, order or place only relates the asked terms: no sentence must state it
+        ("Does need fine-tuning after quantization", ("fine-tuning", "quantization")),
+        ("is it distilled before deployment", ("distilled", "deployment")),
+        ("does it generalize beyond the training horizon", ("generalize", "training", "horizon")),
+        ("does the policy stay safe throughout exploration", ("policy", "stay", "safe", "exploration")),
+        # the words that state what is asked stay
+        ("does it use retraining", ("retraining",)),
+        # a verb that only relates the paper to what is asked ("keep", "prove") is no term either
+        ("does it keep the outputs unchanged", ("outputs", "unchanged")),
+        ("does it prove a convergence rate", ("convergence", "rate")),
+    ],
+)
+def test_a_preposition_of_a_yes_no_question_is_no_term_to_state(aspect, terms):
+    # "Does SparseGPT need retraining after pruning?" said "no sentence mentions after" of an
+    # abstract that prunes "in one-shot, without any retraining"
+    from rag.question.polar import polar_terms
+
+    assert polar_terms(aspect) == terms

@@ -1344,3 +1344,68 @@ def test_a_detail_is_never_stated_in_other_words():
 
     slot = Slot("learning rate", ("learning", "rate"), detail=True)
     assert slot_span(slot, "Training uses a step size of 3e-4 with cosine decay.", senses) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        # a role asked by other words ("prove" asks theory, "achieve" a result): the thing must be stated
+        ("What regret does the bandit routing paper prove?", "regret"),
+        ("Which invariance does FoldNet prove?", "invariance"),
+        ("What tokenizer does the paper on provably efficient bandits use?", "tokenizer"),
+    ],
+)
+def test_a_thing_asked_beside_a_role_of_other_words_is_a_slot(question, name):
+    # "What regret does the LLM routing paper prove?" quoted a sentence about shadow prices of a
+    # paper that states no regret: "prove" asked theory, and the thing was dropped
+    slot = read_ask(question, number="one").slot
+    assert slot is not None and slot.name == name, slot
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What guarantees does QCirc prove?",  # the thing names the role itself: the theory sentence answers
+        "What accuracy does FoldNet reach?",
+        "What method does TinyServe propose?",  # a method asked: the approach sentence
+    ],
+)
+def test_a_thing_that_names_the_role_asked_is_no_slot(question):
+    slot = read_ask(question, number="one").slot
+    assert slot is None or slot.form != "entity", slot
+
+
+@pytest.mark.parametrize(
+    ("question", "terms"),
+    [
+        # "how much more <adjective>": the adjective is the measure, not the subject after the auxiliary
+        ("How much more diverse are the sequences FoldNet designs?", ("diverse",)),
+        ("how much less noisy are TinyServe's estimates?", ("noisy",)),
+        ("How much more compact is a QCirc circuit than the baseline?", ("compact",)),
+        # a noun after the degree word is the measure as before
+        ("how much less memory does QCirc use?", ("memory",)),
+    ],
+)
+def test_a_comparative_adjective_after_an_amount_opener_is_the_measure(question, terms):
+    # "How much more diverse are the antibody sequences of ReprogBert?" asked "antibody sequences"
+    # and said no figure is stated, beside "a two-fold increase of diversity"
+    slot = measure_slot(question, {"FoldNet", "QCirc", "TinyServe"})
+    assert slot is not None and slot.amount and slot.terms == terms, slot
+
+
+@pytest.mark.parametrize(
+    ("sentence", "stated"),
+    [
+        ("Our model provides up to more than a two-fold increase of diversity over the baselines.", True),
+        ("Diverse sequences are hard to design.", False),  # the measure, with no amount
+    ],
+)
+def test_a_relative_amount_states_the_comparative_measure(sentence, stated):
+    slot = Slot("diverse", ("diverse",), amount=True)
+    assert (slot_span(slot, sentence) is not None) is stated
+
+
+def test_a_thing_asked_of_a_described_paper_that_states_none_is_refused(extractive):
+    # the routing paper proves no regret: its abstract is said not to state it, not quoted elsewhere
+    ans = extractive.ask("What regret does the LLM routing paper prove?")
+    assert ans.refused and "does not state regret" in ans.text, ans.text

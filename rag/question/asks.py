@@ -139,9 +139,14 @@ def read_ask(
             thing = entity_slot(text, measures_apart, shorthand=bool(shorthand_words(text, measures_apart)))
             # a role's cue elsewhere in the question ("which optimizer does FOAM speed up?", "the
             # paper on provably efficient bandits") keeps a thing named by its instances, which only
-            # chooses the clause to quote; a thing whose absence is refused needs no role asked, and
-            # a method asked is answered by the paper's approach sentence
-            if thing is not None and (not asked_roles or (thing.form == INSTANCE and "method" not in asked_roles)):
+            # chooses the clause to quote; a thing whose absence is refused needs no role asked but
+            # by words besides its own ("what regret does the routing paper prove?": "prove" asks
+            # theory, "regret" must be stated; "what guarantees does it prove?" asks the role by the
+            # thing itself), and a method asked is answered by the paper's approach sentence
+            if thing is not None and (
+                not asked_roles
+                or ("method" not in asked_roles and (thing.form == INSTANCE or not question_roles(thing.name)))
+            ):
                 slot = thing
     else:
         slot = None

@@ -21,6 +21,7 @@ _JOINERS = _VOCABULARY["joiner"].words
 _GENERIC_HEADS = _VOCABULARY["generic_head"].words
 _POLAR_GENERIC = _VOCABULARY["relating"].words
 _OUTCOME = _VOCABULARY["outcome"].words
+_RELATION = _VOCABULARY["relation_word"].words
 _COMPARATIVE = _VOCABULARY["comparative"].words
 _ADDITIVE = _VOCABULARY["additive"].pattern
 _AVAILABILITY = _VOCABULARY["availability"]
@@ -56,7 +57,9 @@ def polar_terms(aspect: str) -> tuple[str, ...]:
     abstract says "reconstructing MODIS ... fields", not "MODIS data". A comparative ("fewer",
     "faster") is left out (:func:`polar_compares`), and so is a generic noun of what is reported
     ("results", "numbers", "performance"): "Does ME-DLM report results on GSM8K" -> ``("gsm8k",)``,
-    since "33.6 points on GSM8K" states results without the word.
+    since "33.6 points on GSM8K" states results without the word. A preposition of time, order or
+    place ("after", "before", "through") only relates the terms: "Does SparseGPT need retraining
+    after pruning" -> ``("retraining", "pruning")``.
     """
     # a possessive is its noun: "the model's weights" asks "model" ("the language model API")
     # "too", "as well": the thing is asked in addition to what was asked before
@@ -65,7 +68,8 @@ def polar_terms(aspect: str) -> tuple[str, ...]:
     # object (polar_absent), which "thereby avoiding costly bi-level optimization" states
     terms = [
         t for t in words
-        if t not in _POLAR_GENERIC | _OUTCOME | _MODAL and t.lower() not in _COMPARATIVE | _SETTING_ASIDE.words
+        if t not in _POLAR_GENERIC | _OUTCOME | _MODAL | _RELATION
+        and t.lower() not in _COMPARATIVE | _SETTING_ASIDE.words
     ]
     kept = [t for i, t in enumerate(terms) if not (i and t in _GENERIC_HEADS)]
     return tuple(dict.fromkeys(kept))

@@ -39,6 +39,7 @@ _VERB = _VOCABULARY["measure_verb"].words
 _GENERIC = _VOCABULARY["generic"].words
 _LEARNING_RATE = _VOCABULARY["learning_rate_shorthand"]
 _SPEED_COMPARATIVE = _VOCABULARY["speed_comparative"].words
+_DEGREE = _VOCABULARY["comparative_degree"].words
 _DATA_NOUN = _VOCABULARY["data_noun"].words
 _DATA_SIZE_WORD = _VOCABULARY["data_size_word"].words
 _DATA_SIZE_OPENER = _VOCABULARY["data_size_opener"]
@@ -200,6 +201,11 @@ def measure_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fa
     for end in starts:
         i = len(_WORD.findall(text[:end]))
         terms = _terms(_phrase_after(words, i), names)
+        degree = i + 1 < len(words) and words[i].lower() in _DEGREE
+        if not terms and degree and words[i + 1].lower() not in _STOP | _AUXILIARY | _VERB:
+            # "how much more diverse are the antibody sequences?": the adjective is the measure
+            # ("a two-fold increase of diversity"), not the subject after the auxiliary
+            terms = _terms(words[i + 1 : i + 2], names)
         if not terms:  # "how much does X increase <the final reward>": the verb's object
             verb = next((j for j in range(i, len(words)) if words[j].lower() in _VERB), None)
             terms = _terms(_phrase_after(words, verb + 1), names) if verb is not None else ()

@@ -347,6 +347,10 @@ class AnswerPipeline:
             of_name = slot is not None and slot.form == ENTITY and len(chosen) == 1 and any(
                 chosen[0].paper.id in ids for ids in plan.search.names.values()
             )
+            # "What regret does the LLM routing paper prove?": a thing asked of the one paper a
+            # description finds is asked of it as of a named one, not quoted from another sentence
+            of_described = slot is not None and slot.form == ENTITY and bool(topic.described)
+            of_name = of_name or of_described
             if not refusal and len(chosen) == 1 and topic.number != "many" and (counted or of_name):
                 # "The Flan Collection: exactly how many tasks does it contain?": the paper found
                 # answers a count only with a number of its unit (rag.route.refusal.RefusalPolicy.slot).
@@ -403,7 +407,10 @@ class AnswerPipeline:
             plan,
             sources,
             listing=several,
-            named=bool(papers) or described,  # a detail of the paper described is asked of it as if named
+            # a detail of the paper described is asked of it as if named, and so is a yes/no
+            # question of the one paper a description finds ("Does the input perturbation paper
+            # reduce training time?": its verdict, not a quotation with none)
+            named=bool(papers) or described or (plan.polar and bool(plan.topic.described) and len(chosen) == 1),
             matched=matched,
             at_least=at_least,
             gist=lambda s: self.evidence.gist(s.hit.paper),

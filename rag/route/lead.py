@@ -106,6 +106,10 @@ _OPTIONS = _VOCABULARY["compared_options"].pattern
 _DENIED = _VOCABULARY["denied"].words
 _SET_ASIDE = _VOCABULARY["set_aside"].words
 _DIRECT = _VOCABULARY["negation_direct"].words
+_JOINER = _VOCABULARY["negated_list_joiner"].words
+_KEEPS = _VOCABULARY["negation_keeps"].words
+_ITEM_BREAK = _VOCABULARY["list_item_break"].words
+_VERB_OBJECT = _VOCABULARY["verb_object_opener"].words
 _OPPOSITE = {
     term_key(a): term_key(b)
     for row in _VOCABULARY["comparative_opposite"].phrases
@@ -454,28 +458,100 @@ def _negation_at(sentence: str, words: Sequence[tuple[int, str]], i: int, *, pre
     parenthesis) or a word that turns the clause (``negation_scope_end``: "but", "while",
     "instead") between them; or the word itself when it is "X-free" and the asked term is its
     ``prefix`` X ("label-free" negates "labels"). An "X-free" word negates nothing after it:
-    "classifier-free guidance" uses guidance, and states "classifier-free" (``prefix`` False)."""
+    "classifier-free guidance" uses guidance, and states "classifier-free" (``prefix`` False).
+
+    A negation before a list reaches each of its items: a comma list closed by "or"
+    (:func:`_in_or_list`), and items joined by a joiner (``negated_list_joiner``: "without
+    retraining or architecture changes", "without any data augmentation or auxiliary losses",
+    "without access to the language model API or parameters"), each item at most
+    :data:`MAX_ITEM_WORDS` words besides those the negation reaches through (:func:`_joined_item`)."""
     m = i
     first = i  # the first word of the earliest item of a negated list crossed ("not require A, B, or C")
     listed = _in_or_list(sentence, words, i)
+    comma = False  # a comma of a list closed by "or" was crossed
+    joined = False  # a joiner of a list was crossed ("without retraining or architecture changes")
     while m >= 0:
         if m < i and words[m][1] in _SCOPE_END:
             return None
         if m < i and (brk := _SCOPE_BREAK.search(sentence, words[m][0], words[m + 1][0])):
             if not (listed and brk.group(0) == "," and _OWN.search(sentence, words[m][0], words[first][0]) is None):
                 return None
-            first = m + 1
+            first, comma = m + 1, True
+        if m < i and _joined_item(words, m, first, i):  # "A or B": the item before the joiner is reached whole
+            first, joined = m, True
         if (m == i and prefix) if words[m][1].endswith("-free") else _negates(words, m):
             j = m + 1
             while j < i and words[j][1] in _THROUGH:
                 j += 1
             # in a list, the negation reaches the first item, whose words run up to the next comma
-            if m == i or first - j <= NEGATION_REACH or first < i:
+            # or joiner; a verb with its object joined after it joins the verb before the list
+            # ("does not require X and samples only one trajectory"), unless the list is of verbs
+            # ("without the need to fine-tune or invert the model")
+            if joined and not _verb_list(words, m, j, first) and _verb_item(sentence, words, j, i):
+                return None
+            if m == i or first - j <= NEGATION_REACH or (comma and first < i):
+                return m
+            if first < i and _item_words(words[j:first]) <= MAX_ITEM_WORDS:
                 return m
         if first - m > 2 * NEGATION_REACH + len(_THROUGH):
             return None
         m -= 1
     return None
+
+
+MAX_ITEM_WORDS = NEGATION_REACH + 1
+"""Most words of one item of a list joined by "or"/"and"/"nor" that a negation before the list
+reaches (:func:`_joined_item`), not counting the words it reaches through ("access to the",
+"incurring any additional"): "data augmentation" of "without any data augmentation or auxiliary
+losses", "language model API" of "without access to the language model API or parameters" (not
+tuned: an item is as long as the words a negation reaches alone, :data:`NEGATION_REACH` and the term)."""
+
+
+def _verb_item(sentence: str, words: Sequence[tuple[int, str]], j: int, i: int) -> bool:
+    """Whether an item joined to a negated list whose first item opens at word ``j`` (up to the
+    term, word ``i``) opens with a verb and its object (``verb_object_opener`` right after its
+    first word, in its clause: "does not require X and samples only one trajectory", "without
+    sample splitting and yields a predictor"): the verb joins the one before the list, and the
+    negation does not reach it."""
+    starts = [k + 1 for k in range(j, i) if words[k][1] in _JOINER]
+    return any(
+        k + 1 < len(words) and words[k + 1][1] in _VERB_OBJECT
+        and not _SCOPE_BREAK.search(sentence, words[k][0], words[k + 1][0])
+        for k in starts
+    )
+
+
+def _verb_list(words: Sequence[tuple[int, str]], m: int, j: int, first: int) -> bool:
+    """Whether the negated list at word ``j`` (after the negation at ``m`` and the words it
+    reaches through; its first item ends before word ``first``) is one of verbs, whose items take
+    objects: after "to" ("without the need to fine-tune or invert the model", also as the abstract
+    types it, "without theneed to fine-tune or invert"), of gerunds ("without storing or replaying
+    any past tasks"), or right after "not"/"never" ("may not understand or trust the decision")."""
+    if j >= len(words):
+        return False
+    to = any(w == "to" for _, w in words[m + 1 : first])
+    return to or words[j][1].endswith("ing") or (j == m + 1 and words[m][1] in ("not", "never"))
+
+
+def _item_words(words: Sequence[tuple[int, str]]) -> int:
+    """How many of ``words`` are no word a negation reaches through (``negation_through``,
+    ``negation_direct``): the length of a list item."""
+    return sum(1 for _, w in words if w not in _THROUGH and w not in _DIRECT)
+
+
+def _joined_item(words: Sequence[tuple[int, str]], k: int, first: int, i: int) -> bool:
+    """Whether word ``k`` joins an item of a list to the one before it (``negated_list_joiner``:
+    "or", "and", "nor") so that a negation before the list reaches word ``i`` in or after that
+    item: the item after it opens with no word of a clause of its own (``list_item_break``:
+    "and we fine-tune", "and with less compute") and is short, the words before ``i`` at most
+    :data:`NEGATION_REACH` when it holds ``i``, else (``first``: where the next item starts) at
+    most :data:`MAX_ITEM_WORDS`."""
+    end = i if first == i else first
+    if words[k][1] not in _JOINER or k + 1 > i or any(w in _ITEM_BREAK for _, w in words[k + 1 : end]):
+        return False
+    if first == i:
+        return i - (k + 1) <= NEGATION_REACH
+    return _item_words(words[k + 1 : first]) <= MAX_ITEM_WORDS
 
 
 MAX_LIST_ITEMS = 6
@@ -487,18 +563,23 @@ def _in_or_list(sentence: str, words: Sequence[tuple[int, str]], i: int) -> bool
     """Whether word ``i`` stands in an item of a comma list closed by "or"/"nor" ("A, B, or C":
     a list a negation before it negates whole), at most :data:`MAX_LIST_ITEMS` items long."""
     items = 0
+    closed = False  # "or" within a later item: "A, B or C" with the term in A or B
     for k in range(i, len(words) - 1):  # a later item opens with "or" ("A, B, or C" with the term in B)
         brk = _SCOPE_BREAK.search(sentence, words[k][0], words[k + 1][0])
         if brk is None:
+            closed = closed or words[k + 1][1] in ("or", "nor")
             continue
         if brk.group(0) != "," or items >= MAX_LIST_ITEMS:
             break
         items += 1
         if words[k + 1][1] in ("or", "nor"):
             return True
+    if closed and items:
+        return True
     for k in range(i, 0, -1):  # the term in the last item: "or"/"nor" in its item before it ("..., B or C")
         if _SCOPE_BREAK.search(sentence, words[k - 1][0], words[k][0]):
-            return "," in sentence[words[k - 1][0] : words[k][0]] and any(w in ("or", "nor") for _, w in words[k:i])
+            said = any(w in ("or", "nor") for _, w in words[k:i])
+            return "," in sentence[words[k - 1][0] : words[k][0]] and (said or closed)
     return False
 
 
@@ -585,8 +666,10 @@ def denies_directly(sentence: str, span: tuple[int, int, bool, bool], terms: Seq
     through (``negation_through``, ``negation_direct``) or words of the asked terms stand between
     them ("without any retraining", "does not require training a separate classifier",
     "without external engines"), not another verb whose object the term is ("without sacrificing
-    accuracy" does not deny accuracy). :func:`term_span` finds negations within
-    :data:`NEGATION_REACH` words; this is the stricter reading a "No" needs."""
+    accuracy" does not deny accuracy); in a negated list, the earlier items and joiners too
+    ("without any data augmentation or auxiliary losses"), unless a verb that keeps its object
+    (``negation_keeps``: "without sacrificing accuracy or speed") opens the list. :func:`term_span`
+    finds negations within :data:`NEGATION_REACH` words; this is the stricter reading a "No" needs."""
     wanted = {term_key(t) for t in terms}
     words = [(w.start(), w.group(0).lower().strip("(),.;:")) for w in _WORDS.finditer(sentence)]
     for k, x, end in _keys_at(sentence):
@@ -597,7 +680,14 @@ def denies_directly(sentence: str, span: tuple[int, int, bool, bool], terms: Seq
         m = _negation_at(sentence, words, i, prefix=k not in whole)
         if m is None:
             continue
-        between = [w for _, w in words[m + 1 : i]]
+        # in a negated list ("without any data augmentation or auxiliary losses") the earlier items
+        # stand between: only the words of the term's own item must be ones the negation reaches
+        # through, and no verb before the list keeps what it names ("without sacrificing accuracy or speed")
+        item = max((k + 1 for k in range(m + 1, i) if words[k][1] in _JOINER or
+                    _SCOPE_BREAK.search(sentence, words[k][0], words[k + 1][0])), default=m + 1)
+        if item > m + 1 and any(w in _KEEPS for _, w in words[m + 1 : item]):
+            continue
+        between = [w for _, w in words[item:i]]
         if all(w in _THROUGH or w in _DIRECT or (content_terms(w) and term_key(w) in wanted) for w in between):
             return True
     return False

@@ -420,7 +420,9 @@ def ui_peak_rss(home: Path, timeout: float) -> tuple[float | None, float, str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--corpus", type=Path, default=ROOT / DEFAULT_CORPUS, help="The ICML 2022-23 JSONL file (.jsonl or .jsonl.gz).")
+    ap.add_argument(
+        "--corpus", type=Path, default=ROOT / DEFAULT_CORPUS, help="The ICML 2022-23 JSONL file (.jsonl or .jsonl.gz)."
+    )
     ap.add_argument("--seed", type=Path, default=ROOT / "data", help="Folder of the seed .txt files.")
     ap.add_argument("--limit", type=int, default=None, help="Use only this many papers (quick check).")
     ap.add_argument("--slices", type=int, default=12, help="Interleaving slices of the corpus.")

@@ -447,7 +447,9 @@ def assert_lead_is_grounded(ans: Answer, components: Components, allowed: frozen
     "question",
     [
         "Which paper distills image-text data?",
-        "I'm looking for work on quantum algorithms for nested expectations",
+        # a description after "work" may name one paper ("work on <a bare topic>" asks the set:
+        # phrasing.BARE_TOPIC_TERMS)
+        "I'm looking for work that estimates nested expectations with quantum algorithms",
         "Which work refreshes its compressed graph each round in federated learning?",
     ],
 )

@@ -404,6 +404,10 @@ def test_topic_summaries(cat):
         ("How many parameters does the APM model have?", "model size"),
         ("What learning rate does APM use?", "hyper-parameters"),
         ("how many epochs was prefixrl trained for", "hyper-parameters"),
+        # in shorthand, without "how many" (a training-step count, a random seed: nu56)
+        ("DANCE training steps?", "hyper-parameters"),
+        ("APM: random seed?", "hyper-parameters"),
+        ("which random seeds did the SoT runs use", "hyper-parameters"),
         ("how long did it take to train SoT on SoT-26K", "hardware or compute"),
         ("how big is the agent-omit model", "model size"),
     ],

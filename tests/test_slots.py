@@ -1104,7 +1104,7 @@ def test_nouns_named_by_instances_aspects_and_other_frames_ask_no_thing(question
     ("question", "refused", "stated"),
     [
         # "random seed", "tokenizer", a split: never in these abstracts, asked in full or in shorthand
-        ("Which random seeds does DANCE report?", True, "does not state random seeds"),
+        ("Which random seeds does DANCE report?", True, "state random seeds"),
         ("HieRD tokenizer?", True, "does not state tokenizer"),
         ("What is the train/test split of ProAct-75?", True, "does not state train/test split"),
         # stated as a word of its own: the clause that states it

@@ -177,6 +177,9 @@ def test_a_colon_after_a_frame_noun_inside_the_topic_still_opens_its_list():
         ("which papers have code?", True),
         ("papers with code publicly available", True),
         ("which papers release their code on github", True),
+        ("which papers release source code?", True),
+        ("Which papers use GitHub Copilot?", False),  # a host's product, not a link
+        ("Which papers use GitHub Actions for testing?", False),
     ],
 )
 def test_code_as_a_modifier_is_a_topic_not_a_request_for_links(cat, question, links):
@@ -1471,6 +1474,10 @@ def test_a_side_that_describes_its_paper_with_words_before_the_noun_is_no_aspect
         ("Which diffusion model papers have a GitHub link?", "diffusion model"),
         ("Which papers release code?", ""),  # only about code: every paper that links its code
         ("Which papers use GitHub Copilot for code generation?", ""),  # no code made available asked
+        # a one-word topic before the condition is the topic, not "about links only" (nu56: "Which
+        # NeRF papers release code?" listed 20 papers with code, one on NeRF)
+        ("Which NeRF papers release code?", "nerf"),
+        ("Which GNN papers release their code?", "gnn"),
         ("Which papers on speech synthesis are evaluated on public benchmarks?", ""),
         # "links" as a verb asks no link: a dev rephrasing read as a code condition and refused
         ("Is there a neural approach to satisfiability that links clauses and their literals with hyperedges?", ""),

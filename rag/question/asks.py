@@ -16,7 +16,14 @@ import re
 from collections.abc import Sequence
 
 from rag.question.parts import question_parts, without_paper_description
-from rag.question.phrasing import MEASURE_NOUNS, Number, asks_in_shorthand, asks_quantity, shorthand_words
+from rag.question.phrasing import (
+    MEASURE_NOUNS,
+    Number,
+    asks_in_shorthand,
+    asks_quantity,
+    shorthand_words,
+    without_code_topics,
+)
 from rag.question.plan import Ask
 from rag.question.roles import is_summary, question_roles
 from rag.question.slots import (
@@ -29,7 +36,7 @@ from rag.question.slots import (
     object_slot,
     size_compared,
 )
-from rag.text import CODE_COMPOUND, named_entities, normalize, quoted_figures
+from rag.text import named_entities, normalize, quoted_figures
 from rag.vocabulary import beside
 
 __all__ = ["read_ask", "row_named", "text_about", "title_of"]
@@ -124,7 +131,7 @@ def read_ask(
     # of papers ("which papers use ImageNet?") asks for papers, not a slot
     data_only = asked_roles == {"data"} and len(pieces) <= 1 and number != "many"
     summary_asked = is_summary(text) if summary is None else summary
-    link = bool(_LINK.search(CODE_COMPOUND.sub(" ", text)))
+    link = bool(_LINK.search(without_code_topics(text)))
     definition = bool(_DEFINITION.search(text))
     if amount:
         slot = measure_slot(text, measures_apart, shorthand=shorthand)

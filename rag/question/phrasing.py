@@ -20,7 +20,7 @@ from typing import Literal
 from rapidfuzz.distance import Levenshtein
 
 from rag.lexicon import english_word, lemma
-from rag.text import content_terms
+from rag.text import CODE_COMPOUND, content_terms
 from rag.vocabulary import beside
 from store.textin import clean_text
 
@@ -185,6 +185,19 @@ description of one paper ("work on recovering expressive intonation in speech sy
 under-resourced languages such as Lao": 9). Calibrated by reading the 29 "looking for" questions of
 dev.jsonl and dev_variants.jsonl and 12 of our own: the descriptions of one paper there have 6 or
 more content terms or a clause of their own."""
+
+
+_HOST_PRODUCT = re.compile(
+    rf"\b(?i:{_VOCABULARY['code_host_name'].source})\s+(?!(?i:links?|repos?|repositor\w*|urls?|pages?|code)\b)[A-Z][a-z]\w*"
+)
+"""A code host's name before a capitalised word names a product ("GitHub Copilot", "GitHub
+Actions"), not a link to a paper's code ("a GitHub link", "GitHub Repo")."""
+
+
+def without_code_topics(text: str) -> str:
+    """``text`` without "code" as a modifier (:data:`rag.text.CODE_COMPOUND`: "code generation") and
+    without a code host's products (:data:`_HOST_PRODUCT`: "GitHub Copilot"): topics, not links."""
+    return _HOST_PRODUCT.sub(" ", CODE_COMPOUND.sub(" ", text))
 
 
 def _bare_topic(body: str) -> bool:

@@ -78,6 +78,7 @@ from rag.question.phrasing import (
     strip_social,
     verdict_criterion,
     verdict_only,
+    without_code_topics,
     without_generic,
     without_verdict,
 )
@@ -124,7 +125,6 @@ from rag.question.slots import ENTITY, GUESSED_SIZE, INSTANCE, age_slot, read_sl
 from rag.question.stances import asked_stances
 from rag.question.table import asks_table, column_phrases, split_table
 from rag.text import (
-    CODE_COMPOUND,
     coined_lowercase,
     content_terms,
     counted_phrases,
@@ -349,28 +349,29 @@ def _artifact_kin(topic: str, artifact: Sequence[str]) -> str:
 
 def names_link(text: str) -> bool:
     """Whether ``text`` asks for the link itself ("a GitHub link", "code link", "GitHub repo":
-    vocabulary ``link_named``), not only for code made available ("code"); "code generation" names
-    none (:data:`rag.text.CODE_COMPOUND`)."""
-    return bool(_LINK_NAMED.search(CODE_COMPOUND.sub(" ", text)))
+    vocabulary ``link_named``), not only for code made available ("code"); "code generation" and
+    "GitHub Copilot" name none (:func:`rag.question.phrasing.without_code_topics`)."""
+    return bool(_LINK_NAMED.search(without_code_topics(text)))
 
 
 def _asks_link(text: str) -> bool:
-    """Whether ``text`` mentions code links ("code generation" does not: :data:`rag.text.CODE_COMPOUND`)."""
-    return bool(_LINK.search(CODE_COMPOUND.sub(" ", text)))
+    """Whether ``text`` mentions code links ("code generation", "GitHub Copilot" do not)."""
+    return bool(_LINK.search(without_code_topics(text)))
 
 
 _LINK_TOPIC = _VOCABULARY["link_topic_word"].words
 
 
 def _about_links(topic: str) -> bool:
-    """A topic that is only about code links: at most one content word besides link words."""
-    return _asks_link(topic) and len(_link_rest_terms(topic)) <= 1
+    """A topic that is only about code links: no content word besides link words
+    (``link_topic_word``); "Which NeRF papers release code?" asks the NeRF papers that do."""
+    return _asks_link(topic) and not _link_rest_terms(topic)
 
 
 def _link_rest_terms(topic: str) -> list[str]:
     """The content words of ``topic`` besides link words and the words that make code available
     (class ``link_topic_word``)."""
-    return [t for t in content_terms(_LINK.sub(" ", CODE_COMPOUND.sub(" ", topic))) if t not in _LINK_TOPIC]
+    return [t for t in content_terms(_LINK.sub(" ", without_code_topics(topic))) if t not in _LINK_TOPIC]
 
 
 def link_rest(query: str, topic: str) -> str:

@@ -1554,3 +1554,24 @@ def test_a_preposition_of_a_yes_no_question_is_no_term_to_state(aspect, terms):
     from rag.question.polar import polar_terms
 
     assert polar_terms(aspect) == terms
+
+
+@pytest.mark.parametrize(
+    ("question", "pronoun"),
+    [
+        # an "it" of no paper (expletive_it): a question of its own, searched (nu57: bound to the
+        # previous paper, or asked back "which paper do you mean by 'it'?")
+        ("Is it possible to detect audio deepfakes without labels?", False),
+        ("is it true that pruning hurts calibration?", False),
+        ("How is it that diffusion models memorise so little?", False),
+        ("What makes it so hard to train GANs on small data?", False),
+        ("Is it even feasible to run a 175B model on one GPU?", False),
+        # an "it" of a paper stays one, beside such words too
+        ("Is it better than APM on retrieval?", True),
+        ("does it use RL?", True),
+        ("Is it trained on ImageNet, and is it possible to reuse its code?", True),
+    ],
+)
+def test_an_it_of_no_paper_is_no_pronoun(cat, question, pronoun):
+    plan = read_question(question, cat)
+    assert any(r.kind == "pronoun" for r in getattr(plan, "refs", ())) is pronoun, plan

@@ -185,6 +185,8 @@ _ORDINAL_PAIR = re.compile(
 _ORDINAL_WORD = re.compile(rf"(?:the\s+)?(?P<o>{_V['ordinal']})", re.I)
 _AMOUNT_ONLY = re.compile(rf"(?:and\s+)?{_V['amount_only']}", re.I)
 _PRONOUN = re.compile(rf"{_V['pronoun']}|{_V['this_that']}\s+{_V['paper_noun']}(?!s)", re.I)
+_EXPLETIVE_IT = re.compile(_V["expletive_it"], re.I)
+"""An "it" that refers to nothing ("Is it true that ...", "What makes it hard to ..."): no pronoun."""
 _PLURAL = re.compile(
     rf"{_V['plural_pronoun']}|\b(?:{_V['counted_lead']} {_V['count']}|"
     rf"{_V['plural_determiner']})(?:\s+{_V['plural_noun']})?\b",
@@ -296,7 +298,10 @@ def _refs(query: str, catalogue: Catalogue | None, names: NameReader | None) -> 
     for m in _PLURAL.finditer(query):
         count, first = _count(m.group(0))
         add(m.start(), m.end(), PaperRef(m.group(0), "plural", count=count, first=first))
+    expletive = [(m.start(), m.end()) for m in _EXPLETIVE_IT.finditer(query)]
     for m in _PRONOUN.finditer(query):
+        if any(a <= m.start() < b for a, b in expletive):
+            continue  # "Is it possible to detect deepfakes?": an "it" of no paper
         add(m.start(), m.end(), PaperRef(m.group(0), "pronoun"))
     for m in _DESCRIBED.finditer(query):
         if content_terms(m.group("d") or m.group("e") or m.group("o") or ""):

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 
 from rag.lexicon import glossary_forms
-from rag.question.phrasing import RESTATING_DASH, facets
+from rag.question.phrasing import CLAUSE_OPENER, RESTATING_DASH, facets
 from rag.question.roles import is_summary, question_roles
 from rag.text import content_terms
 from rag.vocabulary import beside
@@ -59,7 +59,9 @@ _DESCRIPTION = re.compile(
 )
 
 
-_CLAUSE = re.compile(rf"\s*[,;:()]\s*|\s+[-–—]+\s+|\s+(?={_VOCABULARY['clause_boundary'].source}\s)", re.I)
+_CLAUSE = re.compile(
+    rf"\s*[,;:()]\s*|\s+[-–—]+\s+|\s+(?=(?:{CLAUSE_OPENER.source}|{_VOCABULARY['clause_link'].source})\s)", re.I
+)
 DESCRIPTION_CLAUSE_TERMS = 2
 """Fewest content terms of a clause of a description (:func:`description_clauses`); a shorter
 piece ("pairs", "or lists") joins the clause before it."""
@@ -97,10 +99,10 @@ def description_clauses(description: str) -> list[str]:
     which a paper may state alone: its items are no clauses.
 
     Split at commas, semicolons, colons, parentheses and dashes, and before the words that open
-    another clause (``clause_boundary``: "that", "where", "with", "evaluated", ...); a piece of
-    fewer than :data:`DESCRIPTION_CLAUSE_TERMS` content terms joins the one before it. What the
-    paper is contrasted with (``part_contrast`` up to the next comma: "Rather than only detecting
-    that the data changed, ...") is no clause: the paper does not do it.
+    another clause (phrasing's ``clause_opener``: "that", "where", ...; ``clause_link``: "with",
+    "evaluated", ...); a piece of fewer than :data:`DESCRIPTION_CLAUSE_TERMS` content terms joins
+    the one before it. What the paper is contrasted with (``part_contrast`` up to the next comma:
+    "Rather than only detecting that the data changed, ...") is no clause: the paper does not do it.
 
     Returns:
         The clauses in order; ``[description]`` when it has one; ``[]`` when all of it is a contrast.
@@ -163,7 +165,7 @@ _RELATION = re.compile(
     rf"\s+(?:{_VOCABULARY['part_conjunct'].source}|{_VOCABULARY['part_relation'].source})\s+|:\s+", re.I
 )
 _CONTRAST = _VOCABULARY["part_contrast"].pattern
-_CLAUSE_OPENER = _VOCABULARY["part_clause"].pattern
+_CLAUSE_OPENER = CLAUSE_OPENER.pattern
 _FIELD = _VOCABULARY["field_word"].words
 _PRO_FORM = _VOCABULARY["pro_form"].words
 _COMPARATIVE = _VOCABULARY["comparative"].words
@@ -312,7 +314,7 @@ def topic_parts(topic: str, *, several: bool = True) -> tuple[tuple[str, ...], .
     The alternatives are the topic's facets (:func:`rag.question.phrasing.facets`; none: the topic
     is one alternative), after what the topic contrasts its papers with is cut ("instead of growing
     them greedily") and, in a topic that asks for several papers, so is a relative clause after its
-    head (``part_clause``: "valid prediction intervals for time series whose distribution drifts
+    head (phrasing's ``clause_opener``: "valid prediction intervals for time series whose distribution drifts
     over time" -> ``(("valid prediction intervals", "time series"),)``), which describes the head
     in other words (in a description of one paper it says which paper). An alternative
     joined to its neighbour by "or" or "and" that has no relating preposition shares the other

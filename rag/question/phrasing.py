@@ -26,6 +26,10 @@ from store.textin import clean_text
 
 __all__ = [
     "BETTER",
+    "CLAUSE_OPENER",
+    "CODE_HOST",
+    "LINK_NOUN",
+    "LINK_WORD",
     "WORD",
     "FRAME_WORDS",
     "RESTATING_DASH",
@@ -176,7 +180,11 @@ _IN_COLLECTION = _VOCABULARY["in_collection"]
 _VERB_NOUNS = _VOCABULARY["verb_noun"].words
 _WH_AMOUNT = _VOCABULARY["wh_amount"].words
 _MASS_SET_NOUNS = _VOCABULARY["mass_set_noun"].words
-_DESCRIPTION_OPENER = _VOCABULARY["description_opener"]
+CLAUSE_OPENER = _VOCABULARY["clause_opener"]
+_PICKING_WH = _VOCABULARY["picking_wh"].words
+CODE_HOST = _VOCABULARY["code_host"]
+LINK_NOUN = _VOCABULARY["link_noun"]
+LINK_WORD = _VOCABULARY["link_word"]
 
 BARE_TOPIC_TERMS = 4
 """At most this many content terms, in one clause, make what follows "work on" a bare topic that asks
@@ -188,7 +196,7 @@ more content terms or a clause of their own."""
 
 
 _HOST_PRODUCT = re.compile(
-    rf"\b(?i:{_VOCABULARY['code_host_name'].source})\s+(?!(?i:links?|repos?|repositor\w*|urls?|pages?|code)\b)[A-Z][a-z]\w*"
+    rf"\b(?i:{CODE_HOST.source})\s+(?!(?i:{LINK_NOUN.source}|{LINK_WORD.source}))[A-Z][a-z]\w*"
 )
 """A code host's name before a capitalised word names a product ("GitHub Copilot", "GitHub
 Actions"), not a link to a paper's code ("a GitHub link", "GitHub Repo")."""
@@ -202,8 +210,8 @@ def without_code_topics(text: str) -> str:
 
 def _bare_topic(body: str) -> bool:
     """Whether ``body`` is a topic and no description of one paper: one clause (no ``,;:()`` and no
-    :data:`_DESCRIPTION_OPENER` word) of at most :data:`BARE_TOPIC_TERMS` content terms."""
-    if any(c in body for c in ",;:()") or _DESCRIPTION_OPENER.search(body):
+    :data:`CLAUSE_OPENER` word) of at most :data:`BARE_TOPIC_TERMS` content terms."""
+    if any(c in body for c in ",;:()") or CLAUSE_OPENER.search(body):
         return False
     return 0 < len(content_terms(body)) <= BARE_TOPIC_TERMS
 
@@ -272,11 +280,11 @@ def split_frame(query: str, plural_heads: bool = True) -> tuple[str, Number]:
             number = "many"
         elif kind == "one" and saw_which and number != "many":
             number = "one"
-        saw_which = saw_which or t in ("which", "what")
+        saw_which = saw_which or t in _PICKING_WH
         # "work" as research in general: not the verb after a paper noun ("papers work on"), nor
         # one work picked by "which" / "what" ("Which work in my library studies X?")
         prev = toks[i - 1][0].lower() if i else ""
-        picked = _is_set_noun(prev) or prev in _PAPER_HEAD or prev in ("which", "what")
+        picked = _is_set_noun(prev) or prev in _PAPER_HEAD or prev in _PICKING_WH
         mass = mass or (t in _MASS_SET_NOUNS and not picked)
         i += 1
     head = toks[i][0] if plural_heads and 0 < i < len(toks) else ""

@@ -5,7 +5,7 @@ a sentence must state for "yes" (:func:`polar_terms`). Read by the question mode
 
 from __future__ import annotations
 
-from rag.question.phrasing import WORD
+from rag.question.phrasing import CODE_HOST, WORD
 from rag.text import content_terms
 from rag.vocabulary import beside
 
@@ -31,7 +31,7 @@ _AVAILABLE_MODELS = _VOCABULARY["available_models"].words
 _AVAILABLE_CODE = _VOCABULARY["available_code"].words
 _SHORTHAND_LINK = _VOCABULARY["shorthand_link"].words
 _SHORTHAND_ARTIFACT = _VOCABULARY["shorthand_artifact"].words
-_CODE_HOSTS = _VOCABULARY["code_host"].words
+_CODE_HOSTS = CODE_HOST.words
 _MODAL = _VOCABULARY["modal"].words
 _REPORTING_SUBJECT = _VOCABULARY["reporting_subject"].words
 _ABSENCE = _VOCABULARY["absence"]

@@ -61,7 +61,11 @@ from rag.question.parts import (
 )
 from rag.question.phrasing import (
     BETTER,
+    CLAUSE_OPENER,
+    CODE_HOST,
     FRAME_WORDS,
+    LINK_NOUN,
+    LINK_WORD,
     asks_better,
     asks_collection,
     asks_for_paper,
@@ -151,11 +155,11 @@ _NEGATED = re.compile(rf"^{_V['negated_start']}\s", re.I)
 _COMPARE_WORD = re.compile(rf"{_V['compare_word']}\b", re.I)
 # "DANCE or APM", "which uses more memory" (a comparison, not a verdict), "what does each ...".
 _ALTERNATIVE = _VOCABULARY["alternative"].pattern
-_LINK = _VOCABULARY["link_word"].pattern
-_LINK_NAMED = _VOCABULARY["link_named"].pattern
+# links: phrasing's classes of code hosts, link nouns ("a GitHub link": the link itself) and link words
+_LINK_NAMED = re.compile(rf"{CODE_HOST.source}|{LINK_NOUN.source}", re.I)
+_LINK = re.compile(rf"{_LINK_NAMED.pattern}|{LINK_WORD.source}", re.I)
 _ARTIFACT = _VOCABULARY["artifact"].pattern
 _CONTRIBUTES = _VOCABULARY["contribution"].pattern
-_CLAUSE_OPENER = _VOCABULARY["clause_opener"].pattern
 _NAME_KIND = _VOCABULARY["name_kind_word"].words
 _TERM_WORDS = 3
 """Most content words of the term a description restates (:func:`rag.question.parts.described_head`)
@@ -354,7 +358,7 @@ def _artifact_kin(topic: str, artifact: Sequence[str]) -> str:
 
 def names_link(text: str) -> bool:
     """Whether ``text`` asks for the link itself ("a GitHub link", "code link", "GitHub repo":
-    vocabulary ``link_named``), not only for code made available ("code"); "code generation" and
+    phrasing's ``code_host`` and ``link_noun``), not only for code made available ("code"); "code generation" and
     "GitHub Copilot" name none (:func:`rag.question.phrasing.without_code_topics`)."""
     return bool(_LINK_NAMED.search(without_code_topics(text)))
 
@@ -917,7 +921,7 @@ class Reader:
         if number != "one" and not distinct and _CONTRIBUTES.search(query):
             # The artifact is the head of what the papers contribute, not a noun of a clause
             # about it: "models that fetch passages from an external corpus" asks for models.
-            opener = _CLAUSE_OPENER.search(t_topic)
+            opener = CLAUSE_OPENER.search(t_topic)
             head_phrase = t_topic[: opener.start()] if opener else t_topic
             artifact = tuple(dict.fromkeys(w.lower() for w in _ARTIFACT.findall(head_phrase)))
         terms = content_terms(t_topic or query)

@@ -218,6 +218,45 @@ def test_two_predicates_joined_by_and_are_parts_a_paper_must_both_state():
     assert "states “traffic forecasting” but not “graph transformers”" in got.refusal()
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        # a conjoining word asks for both things done together, as "X with Y" does (nu57: "combine
+        # federated learning with differential privacy" kept "combine federated learning" as a term
+        # and listed 1 paper where "federated learning with differential privacy" listed 11)
+        "which papers combine graph transformers with traffic forecasting?",
+        "any work combining graph transformers and traffic forecasting?",
+        "Which papers are about both graph transformers and traffic forecasting?",
+        "is there a paper on both traffic forecasting and graph transformers?",
+        "papers integrating graph transformers into traffic forecasting",
+    ],
+)
+def test_a_conjoining_word_asks_for_each_part(question):
+    got = Seams([GRAPH, TRAFFIC, CROP]).coverage(question)
+    assert got.checked and not got.complete, question
+    text = got.refusal()
+    assert "but not “traffic forecasting”" in text and "but not “graph transformers”" in text, text
+
+
+@pytest.mark.parametrize(
+    ("topic", "read"),
+    [
+        ("combine federated learning with differential privacy", "federated learning with differential privacy"),
+        ("both speech synthesis and music generation", "speech synthesis with music generation"),
+        ("that unify contrastive learning and masked modeling", "contrastive learning with masked modeling"),
+        ("integrating knowledge graphs into language models", "knowledge graphs with language models"),
+        # no conjoining word, or one conjunct only: unchanged
+        ("federated learning and differential privacy", "federated learning and differential privacy"),
+        ("combinatorial optimization with GNNs", "combinatorial optimization with GNNs"),
+        ("combine two losses", "combine two losses"),
+    ],
+)
+def test_a_conjoining_word_reads_its_conjuncts_as_x_with_y(topic, read):
+    from rag.question.phrasing import conjoined
+
+    assert conjoined(topic) == read
+
+
 def test_a_paper_on_an_example_of_the_class_states_the_class():
     # "board games like shogi" and "Leela-style agents" are written by no abstract: a paper on
     # Leela agents playing shogi states both parts (one example, the name of the kind)

@@ -1575,3 +1575,24 @@ def test_a_preposition_of_a_yes_no_question_is_no_term_to_state(aspect, terms):
 def test_an_it_of_no_paper_is_no_pronoun(cat, question, pronoun):
     plan = read_question(question, cat)
     assert any(r.kind == "pronoun" for r in getattr(plan, "refs", ())) is pronoun, plan
+
+
+@pytest.mark.parametrize(
+    ("question", "plural"),
+    [
+        # "both ... and" joins two things asked together: no reference to two papers (it asked
+        # back "Which paper do you mean by 'Which papers are about both contrastive learning'?")
+        ("Which papers are about both contrastive learning and graph neural networks?", False),
+        ("is there any work on both speech synthesis and music generation?", False),
+        ("papers that study both privacy and fairness in federated learning", False),
+        # "both" as two papers already cited stays one
+        ("do both use RL and transformers?", True),
+        ("Both rely on distillation and pruning?", True),
+        ("compare both", True),
+        ("what do both papers evaluate on?", True),
+    ],
+)
+def test_both_and_is_no_reference_to_two_papers(cat, question, plural):
+    plan = read_question(question, cat)
+    refs = [r for r in getattr(plan, "refs", ()) if r.kind == "plural"]
+    assert bool(refs) is plural, plan

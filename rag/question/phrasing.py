@@ -42,6 +42,7 @@ __all__ = [
     "shorthand_words",
     "asks_quantity",
     "clean_input",
+    "conjoined",
     "excluded_terms",
     "without_generic",
     "definite_words",
@@ -195,6 +196,30 @@ dev.jsonl and dev_variants.jsonl and 12 of our own: the descriptions of one pape
 more content terms or a clause of their own."""
 
 
+_CONJOINING = re.compile(
+    rf"^(?:{_V['relative_pronoun']}\s+)?(?:{_V['copula']}\s+)?(?:{_V['relating']}\s+)?{_V['conjoining']}\s+", re.I
+)
+_CONJOINED_LINK = _VOCABULARY["conjoined_link"]
+
+
+def conjoined(topic: str) -> str:
+    """``topic`` read as two parts done together when a conjoining word opens it (``conjoining``:
+    "combine X with Y", "both X and Y", "integrating X into Y"): the word goes and the first word
+    that joins the conjuncts (``conjoined_link``) reads "with", a preposition that relates two parts a
+    paper must each state (:func:`rag.question.parts.topic_parts`): "combine federated learning with
+    differential privacy" and "both federated learning and differential privacy" -> "federated
+    learning with differential privacy", as "federated learning with differential privacy" itself
+    reads. Without a conjoining word, or without two conjuncts, ``topic`` is returned unchanged."""
+    m = _CONJOINING.match(topic)
+    if not m:
+        return topic
+    rest = topic[m.end() :]
+    link = _CONJOINED_LINK.search(rest)
+    if not link or not content_terms(rest[: link.start()]) or not content_terms(rest[link.end() :]):
+        return topic
+    return f"{rest[: link.start()].rstrip()} with {rest[link.end() :].lstrip()}"
+
+
 _HOST_PRODUCT = re.compile(
     rf"\b(?i:{CODE_HOST.source})\s+(?!(?i:{LINK_NOUN.source}|{LINK_WORD.source}))[A-Z][a-z]\w*"
 )
@@ -313,7 +338,9 @@ def split_frame(query: str, plural_heads: bool = True) -> tuple[str, Number]:
         end = text.find(")", end) + 1 or end  # "papers on X (A, B)": the parenthesis closes the topic
     body = text[start:end]
     if i > 0:  # a relating verb only after a frame: "Which papers use RL" -> "RL"; "Attack speech" stays
-        rest = _ASPECT_IS.sub("", RELATING.sub("", _METHOD_RELATIVE.sub("", body, count=1), count=1), count=1)
+        # "which papers combine X with Y", "papers on both X and Y": X with Y, two parts of one topic
+        joined = conjoined(body) if number != "one" else body
+        rest = _ASPECT_IS.sub("", RELATING.sub("", _METHOD_RELATIVE.sub("", joined, count=1), count=1), count=1)
         body = rest if content_terms(rest) else body
     central = _CENTRAL_TAIL.sub("", body.rstrip(" ?.!"), count=1)
     if central != body.rstrip(" ?.!"):

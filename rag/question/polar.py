@@ -10,12 +10,13 @@ from rag.text import content_terms
 from rag.vocabulary import beside
 
 __all__ = [
-    "available_in_shorthand", "names_code", "polar", "polar_absent", "polar_available", "polar_comparative",
-    "polar_compares", "polar_terms", "reported",
+    "AUXILIARIES", "available_in_shorthand", "names_code", "polar", "polar_absent", "polar_available",
+    "polar_comparative", "polar_compares", "polar_terms", "reported",
 ]
 
 _VOCABULARY = beside(__file__, "polar")
-_AUXILIARIES = _VOCABULARY["auxiliary"].words
+AUXILIARIES = _VOCABULARY["auxiliary"].words
+_AUXILIARIES = AUXILIARIES
 _NOT_POLAR_SUBJECTS = _VOCABULARY["not_polar_subject"].words
 _JOINERS = _VOCABULARY["joiner"].words
 _GENERIC_HEADS = _VOCABULARY["generic_head"].words

@@ -106,6 +106,7 @@ from rag.question.plan import (
     Topic,
 )
 from rag.question.polar import (
+    AUXILIARIES,
     available_in_shorthand,
     names_code,
     polar,
@@ -190,6 +191,19 @@ _ORDINAL_WORD = re.compile(rf"(?:the\s+)?(?P<o>{_V['ordinal']})", re.I)
 _AMOUNT_ONLY = re.compile(rf"(?:and\s+)?{_V['amount_only']}", re.I)
 _PRONOUN = re.compile(rf"{_V['pronoun']}|{_V['this_that']}\s+{_V['paper_noun']}(?!s)", re.I)
 _EXPLETIVE_IT = re.compile(_V["expletive_it"], re.I)
+_CORRELATIVE_BOTH = re.compile(_V["correlative_both"], re.I)
+_WORD_BEFORE = re.compile(r"([\w'’-]+)\W*$")
+
+
+def _correlative(query: str, start: int) -> bool:
+    """Whether the "both" at ``start`` opens "both ... and" after a word that is no auxiliary nor a
+    pronoun (``correlative_both``: "papers about both X and Y", "do they use both RL and SFT?"),
+    so it refers to no paper; "do both use RL and SFT?" and "Both use RL and ..." refer to two."""
+    before = _WORD_BEFORE.search(query[:start])
+    if not before or not _CORRELATIVE_BOTH.match(query, start):
+        return False
+    word = before.group(1).lower()
+    return word not in AUXILIARIES and not _PRONOUN.fullmatch(word) and not _COMPARE_WORD.fullmatch(word)
 """An "it" that refers to nothing ("Is it true that ...", "What makes it hard to ..."): no pronoun."""
 _PLURAL = re.compile(
     rf"{_V['plural_pronoun']}|\b(?:{_V['counted_lead']} {_V['count']}|"
@@ -300,6 +314,8 @@ def _refs(query: str, catalogue: Catalogue | None, names: NameReader | None) -> 
         word = (m.group("ord") or m.group("fl")).lower()
         add(m.start(), m.end(), PaperRef(m.group(0), "ordinal", index=_ORDINALS[word]))
     for m in _PLURAL.finditer(query):
+        if m.group(0).lower() in _BOTH and _correlative(query, m.start()):
+            continue  # "papers about both federated learning and differential privacy": no paper
         count, first = _count(m.group(0))
         add(m.start(), m.end(), PaperRef(m.group(0), "plural", count=count, first=first))
     expletive = [(m.start(), m.end()) for m in _EXPLETIVE_IT.finditer(query)]

@@ -37,7 +37,7 @@ run: install
 
 test: $(STAMP) $(EMBEDDED_STAMP)
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q --durations=15
 
 # The tests that load no model (no embedder, no LLM): about a minute or two.
 test-fast: install

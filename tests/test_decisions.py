@@ -130,6 +130,19 @@ def test_in_a_library_a_topic_whose_every_alternative_holds_a_word_no_abstract_u
     )
 
 
+@pytest.mark.parametrize(
+    "question", ["Which papers study grokking?", "any work on superconductors?", "papers about tokamaks"]
+)
+def test_a_topic_of_words_no_abstract_writes_names_no_closest_paper(question):
+    # "Which papers study grokking?" named GREAD as the closest paper (nu57): the nearest paper to
+    # a word no abstract writes is near to nothing asked; with words besides it, one is named
+    fillers = [make_paper(f"f{i}", f"We forecast graph signals with machine learning, study {i}.") for i in range(1000)]
+    library = Seams([*PAPERS, *fillers])
+    refusal = library.topic_refusal(question)
+    assert refusal.startswith(f"{REFUSAL} No abstract in the collection mentions "), refusal
+    assert refusal.endswith(".") and "closest" not in refusal, refusal
+
+
 def test_in_a_library_a_rare_name_beside_a_word_no_abstract_uses_does_not_save_a_list_topic():
     # "LLMs" is in 30 of 1,034 abstracts (rare: a name-like term), "jailbreaking" in none: a rare
     # name identifies one paper, not the papers on a topic it is only part of

@@ -483,9 +483,7 @@ class RefusalPolicy:
         if missing and all(any(e.lower() in a.lower() for e in missing) for a in alternatives):
             # "Which papers use Kolmogorov-Arnold networks?": a coined name no abstract writes,
             # however its parts stand apart in some ("Kolmogorov equations"), in every alternative
-            first = retrieval.hits[0].paper
-            said = self.closest_sentence([topic.text, *topic.facets], first)
-            closest = f"; the closest paper is {first.label} ({first.id})" + (f": “{said}”" if said else ".")
+            closest = self._closest_beside(topic, missing, retrieval)
             return f"{REFUSAL} No abstract in the collection mentions {', '.join(missing[:3])}{closest}"
         ev = self.topic_evidence(plan, topic, retrieval)
         # a rare name identifies one paper ("ALFWorld"), not the papers on a topic beside a word no
@@ -506,9 +504,7 @@ class RefusalPolicy:
             # finds papers on other subjects. A rare name some abstract holds ("ALFWorld") still
             # identifies its paper, and a sentence within part_sentence states the topic in other
             # words (a description in the reader's words: "... the samples and their neighbours").
-            first = retrieval.hits[0].paper
-            said = self.closest_sentence([topic.text, *topic.facets], first)
-            closest = f"; the closest paper is {first.label} ({first.id})" + (f": “{said}”" if said else ".")
+            closest = self._closest_beside(topic, unused, retrieval)
             return f"{REFUSAL} No abstract in the collection mentions {' or '.join(unused)}{closest}"
         rs = self.settings
         weak = ev.best_sentence < rs.set_refusal_floor and not (
@@ -524,6 +520,20 @@ class RefusalPolicy:
         said = self.closest_sentence([topic.text or plan.query, *topic.facets], top.paper)
         quote = f": “{said}”" if said else "."
         return f"{NOTHING_CLOSE}; the closest paper is {top.paper.label} ({top.paper.id}){quote}"
+
+    def _closest_beside(self, topic: Topic, absent: Sequence[str], retrieval: Retrieval) -> str:
+        """The end of a refusal for words no abstract writes (``absent``): the closest paper with its
+        closest sentence ("; the closest paper is X (id): “...”"), when the topic asks something
+        besides them for that paper to be close to ("forecast earthquakes with machine learning");
+        "." when it does not ("Which papers study grokking?": the nearest paper to a word no
+        abstract writes is near to nothing asked, and naming it would look like an answer)."""
+        gone = {t.lower() for word in absent for t in content_terms(word)}
+        rest = [t for t in content_terms(topic.text) if t.lower() not in gone]
+        if not rest or not retrieval.hits:
+            return "."
+        first = retrieval.hits[0].paper
+        said = self.closest_sentence([topic.text, *topic.facets], first)
+        return f"; the closest paper is {first.label} ({first.id})" + (f": “{said}”" if said else ".")
 
     def closest_sentence(self, texts: Sequence[str], paper: Paper) -> str:
         """The sentence of ``paper``'s abstract closest (cosine) to any of ``texts``, markup stripped;

@@ -229,6 +229,7 @@ def test_two_predicates_joined_by_and_are_parts_a_paper_must_both_state():
         "Which papers are about both graph transformers and traffic forecasting?",
         "is there a paper on both traffic forecasting and graph transformers?",
         "papers integrating graph transformers into traffic forecasting",
+        "graph transformers + traffic forecasting papers?",  # nu58: "fl + dp papers?" listed 19, not 11
     ],
 )
 def test_a_conjoining_word_asks_for_each_part(question):
@@ -249,6 +250,9 @@ def test_a_conjoining_word_asks_for_each_part(question):
         ("federated learning and differential privacy", "federated learning and differential privacy"),
         ("combinatorial optimization with GNNs", "combinatorial optimization with GNNs"),
         ("combine two losses", "combine two losses"),
+        ("fl + dp", "fl with dp"),
+        ("diffusion + RL + robotics", "diffusion with RL with robotics"),
+        ("C++ compilers", "C++ compilers"),
     ],
 )
 def test_a_conjoining_word_reads_its_conjuncts_as_x_with_y(topic, read):

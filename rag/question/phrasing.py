@@ -200,17 +200,23 @@ _CONJOINING = re.compile(
     rf"^(?:{_V['relative_pronoun']}\s+)?(?:{_V['copula']}\s+)?(?:{_V['relating']}\s+)?{_V['conjoining']}\s+", re.I
 )
 _CONJOINED_LINK = _VOCABULARY["conjoined_link"]
+_COMBINATION_MARK = re.compile(rf"\s+{_V['combination_mark']}\s+")
 
 
-def conjoined(topic: str) -> str:
+def conjoined(topic: str, *, words: bool = True) -> str:
     """``topic`` read as two parts done together when a conjoining word opens it (``conjoining``:
-    "combine X with Y", "both X and Y", "integrating X into Y"): the word goes and the first word
+    "combine X with Y", "both X and Y", "integrating X into Y") or a mark joins them
+    (``combination_mark``: "fl + dp" -> "fl with dp"): the word goes and the first word
     that joins the conjuncts (``conjoined_link``) reads "with", a preposition that relates two parts a
     paper must each state (:func:`rag.question.parts.topic_parts`): "combine federated learning with
     differential privacy" and "both federated learning and differential privacy" -> "federated
     learning with differential privacy", as "federated learning with differential privacy" itself
-    reads. Without a conjoining word, or without two conjuncts, ``topic`` is returned unchanged."""
-    m = _CONJOINING.match(topic)
+    reads. Without a conjoining word (or with ``words`` false, a mark only), or without two
+    conjuncts, ``topic`` is returned unchanged."""
+    pieces = _COMBINATION_MARK.split(topic)
+    if len(pieces) > 1 and all(content_terms(p) for p in pieces):
+        return " with ".join(p.strip() for p in pieces)  # "fl + dp": "fl with dp"
+    m = _CONJOINING.match(topic) if words else None
     if not m:
         return topic
     rest = topic[m.end() :]
@@ -337,10 +343,12 @@ def split_frame(query: str, plural_heads: bool = True) -> tuple[str, Number]:
     if j > i and text[start:end].count("(") > text[start:end].count(")"):
         end = text.find(")", end) + 1 or end  # "papers on X (A, B)": the parenthesis closes the topic
     body = text[start:end]
+    if number != "one":
+        # "which papers combine X with Y", "papers on both X and Y", "X + Y papers": X with Y, two
+        # parts of one topic (a conjoining word only after a frame, as a relating verb)
+        body = conjoined(body, words=i > 0)
     if i > 0:  # a relating verb only after a frame: "Which papers use RL" -> "RL"; "Attack speech" stays
-        # "which papers combine X with Y", "papers on both X and Y": X with Y, two parts of one topic
-        joined = conjoined(body) if number != "one" else body
-        rest = _ASPECT_IS.sub("", RELATING.sub("", _METHOD_RELATIVE.sub("", joined, count=1), count=1), count=1)
+        rest = _ASPECT_IS.sub("", RELATING.sub("", _METHOD_RELATIVE.sub("", body, count=1), count=1), count=1)
         body = rest if content_terms(rest) else body
     central = _CENTRAL_TAIL.sub("", body.rstrip(" ?.!"), count=1)
     if central != body.rstrip(" ?.!"):

@@ -15,7 +15,7 @@ from rag.text import Sentence, split_sentences
 from store.chroma import ChromaStore, Chunk, StoreError
 from store.compressed import corpus_stem
 from store.merge import merge_duplicates
-from store.papers import IngestProblem, Paper, ReadResult, iter_corpus_files, read_path
+from store.papers import IngestProblem, Paper, ReadResult, iter_corpus_files, read_path, repair_line_breaks
 
 if TYPE_CHECKING:  # the type only: importing rag.index.embed loads llama-index
     from rag.index.embed import Embedder
@@ -174,6 +174,8 @@ class FileReport:
         encoding: How the file was decoded (``utf-8``, ``utf-8 (BOM)``, ``cp1252``, ...).
         problems: One per failure: file, line, reason.
         repairs: Records ingested after a repair (lone surrogates, another encoding, NULs).
+        mended: Words of the file's titles and abstracts mended at a line break ("atmo- spheric"
+            -> "atmospheric", "moreefficient" -> "more efficient"; :func:`store.papers.repair_line_breaks`).
         synced: The file was synced (``--sync``): the line reports ``removed``.
         kept: Papers a sync did not remove although the file no longer yields them (because
             some of its records failed, or the file could not be read).
@@ -192,6 +194,7 @@ class FileReport:
     encoding: str = ""
     problems: list[IngestProblem] = field(default_factory=list)
     repairs: list[IngestProblem] = field(default_factory=list)
+    mended: int = 0
     synced: bool = False
     kept: int = 0
     changed: list[str] = field(default_factory=list)
@@ -216,6 +219,8 @@ class FileReport:
             out += f", merged {self.merged} (same paper as another record)"
         if self.synced:
             out += f", removed {self.removed}"
+        if self.mended:
+            out += f", mended {self.mended} word{'s' if self.mended != 1 else ''} a line break had cut or run together"
         out += f"; {self.encoding}" if self.encoding else ""
         if self.kept:
             out += (
@@ -380,7 +385,9 @@ def read_corpus(
     otherwise is kept once (the first) and the repeat is a problem; so is a paper whose id a stored
     paper of another source file holds (ids are ``<file stem>#<n>``, and ``a.csv`` and ``a.json``
     share a stem): one file never replaces another's paper. ``collection`` selects a
-    collection of a Zotero database.
+    collection of a Zotero database. Words a line break cut or ran together are mended, on the
+    evidence of the dictionary and of the whole collection, the ``known`` papers included
+    (:func:`store.papers.repair_line_breaks`).
 
     Returns:
         ``(report, papers)``: one :class:`FileReport` per file (``found`` and ``failed`` set)
@@ -426,6 +433,11 @@ def read_corpus(
             fresh.append(p)
         todo.append(fresh)
         report.files.append(fr)
+    read_ids = {p.id for t in todo for p in t}
+    mended = iter(repair_line_breaks([p for t in todo for p in t], [p for p in known if p.id not in read_ids]))
+    todo = [[next(mended) for _ in t] for t in todo]
+    for fr, t in zip(report.files, todo, strict=True):
+        fr.mended = sum(len(p.edits) for p in t)
     return report, todo
 
 

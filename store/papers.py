@@ -48,6 +48,7 @@ __all__ = [
     "has_opening_label",
     "is_code_link",
     "make_paper",
+    "mend_collection",
     "read_jsonl",
     "read_path",
     "read_seed_text",
@@ -291,11 +292,25 @@ def repair_line_breaks(papers: Sequence[Paper], others: Iterable[Paper] = ()) ->
         The papers in order; a repaired one has its :attr:`Paper.edits` and its label, aliases
         and code URL derived again from the repaired text, the others are the same objects.
     """
-    papers = list(papers)
+    return mend_collection(papers, others)[0]
+
+
+def mend_collection(papers: Sequence[Paper], others: Iterable[Paper] = ()) -> tuple[list[Paper], list[Paper]]:
+    """:func:`repair_line_breaks` of ``papers``, and the ``others`` (stored papers not read again)
+    whose text the repair would change: stored before it existed, mended only when their files are
+    ingested again (the stored chunks and vectors are of the stored text).
+
+    Returns:
+        ``(mended papers, others still to mend)``.
+    """
+    papers, others = list(papers), list(others)
     texts = [p.text_for_index for p in papers]
-    words = CollectionWords([*texts, *(p.text_for_index for p in others)])
+    old = [p.text_for_index for p in others]
+    words = CollectionWords([*texts, *old])
+    results = repair_all([*texts, *old], words)
+    stale = [p for p, (_, edits) in zip(others, results[len(texts) :], strict=True) if edits]
     out = []
-    for p, (text, edits) in zip(papers, repair_all(texts, words), strict=True):
+    for p, (text, edits) in zip(papers, results[: len(texts)], strict=True):
         if not edits:
             out.append(p)
             continue
@@ -313,7 +328,7 @@ def repair_line_breaks(papers: Sequence[Paper], others: Iterable[Paper] = ()) ->
         url = find_code_url(abstract) if p.url and p.url == find_code_url(p.abstract) else p.url
         out.append(replace(p, title=title, abstract=abstract, label=label, aliases=aliases, label_kind=kind))
         out[-1] = replace(out[-1], url=url, edits=tagged)
-    return out
+    return out, stale
 
 
 # --- readers -----------------------------------------------------------------------

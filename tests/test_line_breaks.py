@@ -140,11 +140,18 @@ def test_ingest_stores_the_mended_text_and_its_edits_and_rewrites_a_home_ingeste
     ]
     f.write_text("".join(json.dumps(r) + "\n" for r in rows))
     with monkeypatch.context() as m:  # a home ingested before the repair existed
-        m.setattr("rag.index.ingest.repair_line_breaks", lambda papers, others=(): list(papers))
+        m.setattr("rag.index.ingest.mend_collection", lambda papers, others=(): (list(papers), []))
         ingest_paths([f], store, HashingEmbedder())
     assert store.all_papers()[0].abstract.startswith("We re- duce")
+    other = tmp_path / "other.jsonl"
+    other.write_text(json.dumps({"id": "p3", "abstract": "Nothing to mend here. It reads well."}) + "\n")
+    told = ingest_paths([other], store, HashingEmbedder())  # another file: the user is told what to ingest again
+    assert told.unmended == {"mine.jsonl": 1}
+    assert "1 stored paper (from mine.jsonl) holds words a line break cut" in told.unmended_line()
+    assert "ingest that file again" in told.unmended_line()
     report = ingest_paths([f], store, HashingEmbedder())  # ingesting the same file again repairs it
     assert (report.files[0].updated, report.files[0].unchanged, report.files[0].mended) == (1, 1, 2)
+    assert report.unmended == {} and report.unmended_line() == ""
     assert "mended 2 words" in report.files[0].line()
     paper = {p.id: p for p in store.all_papers()}["p1"]
     assert (paper.title, paper.abstract) == ("Two-stage detectors", "We reduce the cost of a detector. It is fast.")

@@ -133,9 +133,12 @@ SPLIT_MIN_PAIR_DOCS = 2
 PREFIX_MIN_DOCS = 2
 """A word part written before a hyphen in at least this many other documents ("re-", "co-",
 "uni-") is a prefix: "re-solve" and "co-variance" are spellings, not broken words. Calibration
-(same 3,136 records): the prefixes of the 18 spellings of this kind are used so in 7 to 45
-other documents; the first parts of the 6 broken words ("genera-tion", "prac-titioners") in at
-most 1."""
+(same 3,136 records): 24 "ab-cd" whose "abcd" is a word and hyphenated nowhere else; the 18
+spellings among them all have a word after the hyphen (what :func:`_inner` checks first; "en-ables",
+cut by a line break, has one too and is left), and 17 of them a first part put before a hyphen in
+7 to 45 other documents ("up-sampling": 0); the first parts of the 5 broken words ("genera-tion",
+"prac-titioners", "par-allel") in none. A second safeguard, for a fragment the dictionary
+calls a word."""
 
 SPLIT_MIN_LENGTH = 6
 """Shortest run-together word considered for a split (characters)."""
@@ -248,13 +251,14 @@ def _spaced(m: re.Match[str], words: CollectionWords, own: set[str]) -> tuple[st
 def _inner(m: re.Match[str], words: CollectionWords, own: set[str]) -> tuple[str, str] | None:
     """"ab-cd" with no space is a spelling unless every sign says it is a word cut in two: the
     joined word is in the dictionary and in another document, no other document hyphenates it so,
-    not both parts are words ("up-sampling"), and the first part is no prefix other documents put
-    before a hyphen (:data:`PREFIX_MIN_DOCS`: "re-solve", "co-variance")."""
+    the part after the hyphen is no word by itself ("genera-tion", "par-allel"; not
+    "spatio-temporal", "up-sampling"), and the first part is no prefix other documents put before
+    a hyphen (:data:`PREFIX_MIN_DOCS`: "re-solve", "co-variance")."""
     a, b = m.group(1), m.group(2)
     joined, hyphened = (a + b).lower(), f"{a}-{b}".lower()
     if words.elsewhere(hyphened, own) or not words.elsewhere(joined, own) or not _english(joined):
         return None
-    if _english(a) and _english(b):
+    if _english(b):  # "spatio-temporal", "up-sampling": the part after the hyphen is a word
         return None
     if words.elsewhere(f"{a.lower()}-", own) >= PREFIX_MIN_DOCS:
         return None

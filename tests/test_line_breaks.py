@@ -80,11 +80,14 @@ def test_a_dash_or_a_typo_without_evidence_is_left_as_written():
 
 def test_a_hyphen_without_a_space_is_joined_only_when_nothing_says_it_is_a_spelling():
     others = ["image generation", "more iterations", "parallel decoding", "we resolve it", "a covariance matrix",
-              "re-train the model", "re-use the features", "co-training", "co-occurrence", "upsampling layers"]
+              "re-train the model", "re-use the features", "co-training", "co-occurrence", "upsampling layers",
+              "spatiotemporal graphs"]
     text = "state-of-the-art image genera-tion; fewer sampling itera-tions; par-allel decoding."
     assert repaired(text, *others) == "state-of-the-art image generation; fewer sampling iterations; parallel decoding."
-    # "re-" and "co-" are prefixes the other documents write with a hyphen; "up" and "sampling" are both words
-    for spelling in ("suboptimally re-solve each problem", "asymptotic co-variance", "an up-sampling transform"):
+    # "re-" and "co-" are prefixes the other documents write with a hyphen; "sampling", "temporal" are words
+    spellings = ("suboptimally re-solve each problem", "asymptotic co-variance", "an up-sampling transform",
+                 "spatio-temporal dynamics")
+    for spelling in spellings:
         assert repaired(spelling, *others) == spelling
 
 

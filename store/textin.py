@@ -8,6 +8,7 @@ it arrives. :func:`limit_text` trims over-long input and says so.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections import Counter
@@ -146,10 +147,11 @@ SPLIT_MIN_LENGTH = 6
 _SPACED_HYPHEN = re.compile(r"(?<![A-Za-z])([A-Za-z]+)- ([a-z]+)(?![A-Za-z-])")
 _INNER_HYPHEN = re.compile(r"(?<![\w./-])([A-Za-z]+)-([a-z]+)(?![\w/-])")
 _RUN_TOGETHER = re.compile(r"(?<![\w\-./\\$])([a-z]+|[A-Z][a-z]+)(?![\w\-(])")
-_HYPHENATED = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
+_HYPHENATED = re.compile(r"[a-z]+(?:-[a-z]+)+")
 _ALPHA = re.compile(r"[A-Za-z]+")
 
 
+@functools.lru_cache(maxsize=50_000)
 def _english(word: str) -> bool:
     """Whether ``simplemma``'s English dictionary holds ``word`` (lower-cased)."""
     import simplemma
@@ -161,10 +163,9 @@ def _keys(text: str) -> set[str]:
     """The words a document holds, lower-cased: every word, every hyphenated pair ``"a-b"``
     (``"out-of-distribution"`` gives ``"out-of"`` and ``"of-distribution"``), every part that
     stands before a hyphen as ``"a-"``."""
-    keys: set[str] = set()
-    for m in _HYPHENATED.finditer(text):
-        parts = m.group(0).lower().split("-")
-        keys.update(parts)
+    keys = set(_ALPHA.findall(text.lower()))
+    for m in _HYPHENATED.finditer(text.lower()):
+        parts = m.group(0).split("-")
         for a, b in zip(parts, parts[1:], strict=False):
             keys.add(f"{a}-{b}")
             keys.add(f"{a}-")
@@ -303,7 +304,22 @@ def _run_together(
     return f"{w[: cuts[0]]} {w[cuts[0] :]}", "split"
 
 
-def repair_breaks(text: str, words: CollectionWords, *, counted: bool = True) -> tuple[str, tuple[TextEdit, ...]]:
+def _rare_words(
+    text: str, words: CollectionWords, keys: set[str], counted: bool
+) -> tuple[list[re.Match[str]], Counter[str]]:
+    """The places of ``text`` a run-together word may stand (:data:`_RUN_TOGETHER` matches of a
+    word of at least :data:`SPLIT_MIN_LENGTH` letters no other document holds: the only ones
+    :func:`_cuts` can accept), and how often each such word stands there."""
+    rare = {k for k in keys if len(k) >= SPLIT_MIN_LENGTH and words.docs[k] <= int(counted)}
+    if not rare:
+        return [], Counter()
+    found = [m for m in _RUN_TOGETHER.finditer(text) if m.group(1).lower() in rare]
+    return found, Counter(m.group(1).lower() for m in found)
+
+
+def repair_breaks(
+    text: str, words: CollectionWords, *, counted: bool = True, own: set[str] | None = None
+) -> tuple[str, tuple[TextEdit, ...]]:
     """Mend the line-break artefacts of ``text`` that the collection's evidence shows.
 
     Three repairs (see :func:`_spaced`, :func:`_inner`, :func:`_run_together`): "atmo- spheric" ->
@@ -316,12 +332,14 @@ def repair_breaks(text: str, words: CollectionWords, *, counted: bool = True) ->
         words: Counts of the collection.
         counted: ``text`` is one of the documents ``words`` counted (its own words are then not
             evidence for it).
+        own: The words of ``text`` (:func:`_keys`) when the caller has them already.
 
     Returns:
         ``(repaired, edits)``; :func:`undo_edits` gives ``text`` back from them.
     """
-    own = _keys(text) if counted else set()
-    seen = Counter(m.group(1).lower() for m in _RUN_TOGETHER.finditer(text))
+    keys = own if own is not None else _keys(text)
+    own = keys if counted else set()
+    rare, seen = _rare_words(text, words, keys, counted)
     found: list[tuple[int, int, str, str]] = []
     for m in _SPACED_HYPHEN.finditer(text):
         if got := _spaced(m, words, own):
@@ -329,8 +347,8 @@ def repair_breaks(text: str, words: CollectionWords, *, counted: bool = True) ->
     for m in _INNER_HYPHEN.finditer(text):
         if got := _inner(m, words, own):
             found.append((m.start(), m.end(), *got))
-    own_pairs = _bigrams(text) if counted else set()
-    for m in _RUN_TOGETHER.finditer(text):
+    own_pairs = _bigrams(text) if counted and rare else set()
+    for m in rare:
         if got := _run_together(m, words, own, seen, own_pairs):
             found.append((m.start(), m.end(), *got))
     if not found:
@@ -355,13 +373,14 @@ def repair_all(texts: list[str], words: CollectionWords) -> list[tuple[str, tupl
     """:func:`repair_breaks` of each of ``texts`` (documents ``words`` counted), reading the
     collection once for the word pairs all of them ask about."""
     wanted: set[str] = set()
+    owns = []
     for text in texts:
-        own = _keys(text)
-        seen = Counter(m.group(1).lower() for m in _RUN_TOGETHER.finditer(text))
-        for m in _RUN_TOGETHER.finditer(text):
-            wanted.update(pair for _, pair in _cuts(m.group(1), words, own, seen))
+        owns.append(_keys(text))
+        rare, seen = _rare_words(text, words, owns[-1], True)
+        for m in rare:
+            wanted.update(pair for _, pair in _cuts(m.group(1), words, owns[-1], seen))
     words.want(wanted)
-    return [repair_breaks(text, words) for text in texts]
+    return [repair_breaks(text, words, own=own) for text, own in zip(texts, owns, strict=True)]
 
 
 def undo_edits(text: str, edits: Iterable[TextEdit]) -> str:

@@ -30,6 +30,7 @@ from filelock import FileLock, Timeout
 from store.guard import neutralize_markers
 from store.labels import choose_label, whole_url
 from store.papers import Paper
+from store.textin import TextEdit
 
 if TYPE_CHECKING:  # chromadb is imported when a store is opened, not with this module
     from chromadb.base_types import InclusionExclusionOperator, LiteralValue, Metadata, Where
@@ -166,6 +167,7 @@ def _paper_meta(paper: Paper, n_chunks: int) -> dict:
         "cite_key": paper.cite_key,
         "content_hash": paper.content_hash,
         "n_chunks": n_chunks,
+        "edits": json.dumps([[f, e.start, e.before, e.after, e.kind] for f, e in paper.edits], ensure_ascii=False),
     }
 
 
@@ -192,6 +194,7 @@ def _paper_from(pid: str, abstract: str, meta: dict) -> Paper:
         doi=meta.get("doi", ""),
         label_kind=kind,
         cite_key=meta.get("cite_key", ""),
+        edits=tuple((f, TextEdit(int(at), was, now, k)) for f, at, was, now, k in json.loads(meta.get("edits", "[]"))),
     )
 
 

@@ -20,7 +20,7 @@ import inspect
 import json
 import re
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -37,7 +37,7 @@ from store.labels import (  # noqa: F401 - re-exported: the label helpers were d
     strip_markup,
     title_name,
 )
-from store.textin import clean_text, count_lone_surrogates
+from store.textin import CollectionWords, TextEdit, clean_text, count_lone_surrogates, repair_all, undo_edits
 
 __all__ = [
     "IngestProblem",
@@ -48,9 +48,11 @@ __all__ = [
     "has_opening_label",
     "is_code_link",
     "make_paper",
+    "mend_collection",
     "read_jsonl",
     "read_path",
     "read_seed_text",
+    "repair_line_breaks",
     "strip_markup",
 ]
 
@@ -78,6 +80,9 @@ class Paper:
         cite_key: The citation key the user's own reference library gave the record (a ``.bib``
             entry key, a Zotero / Better BibTeX citation key, CSL's ``citation-key``), or ``""``:
             BibTeX exports use it as the entry key (:func:`ui.exports.bibtex_keys`).
+        edits: The line-break artefacts ingest mended in the title and abstract
+            (:func:`repair_line_breaks`), each ``("title" | "abstract", edit)``; the source's
+            own text is :meth:`source_text`. Empty for a paper with none (or stored before).
     """
 
     id: str
@@ -93,6 +98,12 @@ class Paper:
     doi: str = ""
     label_kind: str = "name"
     cite_key: str = ""
+    edits: tuple[tuple[str, TextEdit], ...] = ()
+
+    def source_text(self, part: str = "abstract") -> str:
+        """The ``"abstract"`` or ``"title"`` as the source wrote it, before :attr:`edits`."""
+        text = self.title if part == "title" else self.abstract
+        return undo_edits(text, [e for f, e in self.edits if f == part])
 
     @property
     def describes(self) -> bool:
@@ -266,6 +277,58 @@ def make_paper(
         label_kind=kind,
         cite_key=clean_text(cite_key),
     )
+
+
+def repair_line_breaks(papers: Sequence[Paper], others: Iterable[Paper] = ()) -> list[Paper]:
+    """``papers`` with the line-break artefacts of their titles and abstracts mended
+    (:func:`store.textin.repair_breaks`): "atmo- spheric" -> "atmospheric", "two- stage" ->
+    "two-stage", "moreefficient" -> "more efficient", as the dictionary and the collection show.
+
+    Args:
+        papers: Papers read, as the source wrote them.
+        others: The rest of the collection (stored papers not read again): evidence only.
+
+    Returns:
+        The papers in order; a repaired one has its :attr:`Paper.edits` and its label, aliases
+        and code URL derived again from the repaired text, the others are the same objects.
+    """
+    return mend_collection(papers, others)[0]
+
+
+def mend_collection(papers: Sequence[Paper], others: Iterable[Paper] = ()) -> tuple[list[Paper], list[Paper]]:
+    """:func:`repair_line_breaks` of ``papers``, and the ``others`` (stored papers not read again)
+    whose text the repair would change: stored before it existed, mended only when their files are
+    ingested again (the stored chunks and vectors are of the stored text).
+
+    Returns:
+        ``(mended papers, others still to mend)``.
+    """
+    papers, others = list(papers), list(others)
+    texts = [p.text_for_index for p in papers]
+    old = [p.text_for_index for p in others]
+    words = CollectionWords([*texts, *old])
+    results = repair_all([*texts, *old], words)
+    stale = [p for p, (_, edits) in zip(others, results[len(texts) :], strict=True) if edits]
+    out = []
+    for p, (text, edits) in zip(papers, results[: len(texts)], strict=True):
+        if not edits:
+            out.append(p)
+            continue
+        cut = len(text) if not p.title else text.index("\n")
+        title, abstract = (text[:cut], text[cut + 1 :]) if p.title else ("", text)
+        shift = cut + 1 if p.title else 0
+        tagged = tuple(
+            ("title", e) if p.title and e.start < cut else ("abstract", replace(e, start=e.start - shift))
+            for e in edits
+        )
+        label, aliases, kind = p.label, p.aliases, p.label_kind
+        if label == neutralize_markers(choose_label(p.abstract, p.title)[0] or p.title or p.id):  # derived, not given
+            label, aliases, kind = choose_label(abstract, title)
+            label = neutralize_markers(label or title or p.id)
+        url = find_code_url(abstract) if p.url and p.url == find_code_url(p.abstract) else p.url
+        out.append(replace(p, title=title, abstract=abstract, label=label, aliases=aliases, label_kind=kind))
+        out[-1] = replace(out[-1], url=url, edits=tagged)
+    return out, stale
 
 
 # --- readers -----------------------------------------------------------------------

@@ -253,6 +253,8 @@ def ingest_report_output(report, settings: Settings):
         err += [f"  failed {p}" for p in f.problems]
         err += [f"  repaired {p}" for p in f.repairs]
     out.append(_totals(report, settings))
+    if report.unmended:
+        err.append(report.unmended_line())
     failed = sum(len(f.problems) for f in report.files)
     if failed:
         s = "s" if failed != 1 else ""
@@ -271,6 +273,8 @@ def print_ingest_report(report, settings: Settings) -> None:
         for p in f.repairs:
             click.echo(f"  repaired {p}", err=True)
     click.echo(_totals(report, settings))
+    if report.unmended:
+        click.echo(report.unmended_line(), err=True)
 
 
 def _totals(report, settings: Settings) -> str:

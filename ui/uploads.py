@@ -94,6 +94,8 @@ def ingest_uploads(
         lines += [f"  - failed {p}" for p in f.problems]
         lines += [f"  - repaired {p}" for p in f.repairs]
     lines.append(f"\n**{report.papers_in_store} papers** in the collection now ({report.seconds:.1f} s).")
+    if report.unmended:
+        lines.append(f"\n{report.unmended_line()}")
     notice = after(report.changed) if after is not None else ""
     if notice:
         lines.append(f"\n{notice}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +16,7 @@ from rag.text import Sentence, split_sentences
 from store.chroma import ChromaStore, Chunk, StoreError
 from store.compressed import corpus_stem
 from store.merge import merge_duplicates
-from store.papers import IngestProblem, Paper, ReadResult, iter_corpus_files, read_path
+from store.papers import IngestProblem, Paper, ReadResult, iter_corpus_files, mend_collection, read_path
 
 if TYPE_CHECKING:  # the type only: importing rag.index.embed loads llama-index
     from rag.index.embed import Embedder
@@ -174,6 +175,8 @@ class FileReport:
         encoding: How the file was decoded (``utf-8``, ``utf-8 (BOM)``, ``cp1252``, ...).
         problems: One per failure: file, line, reason.
         repairs: Records ingested after a repair (lone surrogates, another encoding, NULs).
+        mended: Words of the file's titles and abstracts mended at a line break ("atmo- spheric"
+            -> "atmospheric", "moreefficient" -> "more efficient"; :func:`store.papers.repair_line_breaks`).
         synced: The file was synced (``--sync``): the line reports ``removed``.
         kept: Papers a sync did not remove although the file no longer yields them (because
             some of its records failed, or the file could not be read).
@@ -192,6 +195,7 @@ class FileReport:
     encoding: str = ""
     problems: list[IngestProblem] = field(default_factory=list)
     repairs: list[IngestProblem] = field(default_factory=list)
+    mended: int = 0
     synced: bool = False
     kept: int = 0
     changed: list[str] = field(default_factory=list)
@@ -216,6 +220,8 @@ class FileReport:
             out += f", merged {self.merged} (same paper as another record)"
         if self.synced:
             out += f", removed {self.removed}"
+        if self.mended:
+            out += f", mended {self.mended} word{'s' if self.mended != 1 else ''} a line break had cut or run together"
         out += f"; {self.encoding}" if self.encoding else ""
         if self.kept:
             out += (
@@ -234,6 +240,22 @@ class IngestReport:
     chunks_in_store: int = 0
     seconds: float = 0.0
     interrupted: bool = False
+    unmended: dict[str, int] = field(default_factory=dict)
+    """Stored papers not read by this ingest whose text holds words a line break cut or ran
+    together (stored before ingest mended them), by source file: ingesting it again mends them."""
+
+    def unmended_line(self) -> str:
+        """A sentence naming the files to ingest again when :attr:`unmended` is not empty, else ``""``."""
+        if not self.unmended:
+            return ""
+        n = sum(self.unmended.values())
+        papers, holds = ("paper", "holds") if n == 1 else ("papers", "hold")
+        files = ", ".join(sorted(self.unmended))
+        which = "that file" if len(self.unmended) == 1 else "those files"
+        return (
+            f"{n} stored {papers} (from {files}) {holds} words a line break cut or ran together, stored before "
+            f"ingest mended them: ingest {which} again to mend them (only those papers are written again)."
+        )
 
     @property
     def failed(self) -> int:
@@ -380,7 +402,10 @@ def read_corpus(
     otherwise is kept once (the first) and the repeat is a problem; so is a paper whose id a stored
     paper of another source file holds (ids are ``<file stem>#<n>``, and ``a.csv`` and ``a.json``
     share a stem): one file never replaces another's paper. ``collection`` selects a
-    collection of a Zotero database.
+    collection of a Zotero database. Words a line break cut or ran together are mended, on the
+    evidence of the dictionary and of the whole collection, the ``known`` papers included
+    (:func:`store.papers.mend_collection`); stored papers not read again that hold such words
+    (stored before the repair existed) are counted in :attr:`IngestReport.unmended`.
 
     Returns:
         ``(report, papers)``: one :class:`FileReport` per file (``found`` and ``failed`` set)
@@ -426,6 +451,13 @@ def read_corpus(
             fresh.append(p)
         todo.append(fresh)
         report.files.append(fr)
+    read_ids = {p.id for t in todo for p in t}
+    batch, stale = mend_collection([p for t in todo for p in t], [p for p in known if p.id not in read_ids])
+    mended = iter(batch)
+    todo = [[next(mended) for _ in t] for t in todo]
+    report.unmended = dict(Counter(p.source or p.id for p in stale))
+    for fr, t in zip(report.files, todo, strict=True):
+        fr.mended = sum(len(p.edits) for p in t)
     return report, todo
 
 

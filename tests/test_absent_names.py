@@ -108,6 +108,8 @@ PAPERS = [
         url="https://github.com/lab/FlashSparse",
     ),
     make_paper("judge", "We use GPT-4 as a judge of chatbot answers and measure its agreement with people."),
+    make_paper("sae", "Sparse autoencoders (SAE) find interpretable features.", title="Sparse Autoencoders Work"),
+    make_paper("sae2", "We train SAE dictionaries on a large model.", title="Scaling Sparse Autoencoders"),
     make_paper("family", "Generative pretrained transformer (GPT) models can be compressed to 4 bits."),
 ]
 
@@ -185,15 +187,22 @@ def test_a_paper_found_by_the_family_of_a_version_is_not_an_answer_about_it(coll
 
 
 @pytest.mark.parametrize(
-    ("name", "owner"),
-    [("SABench", "bench"), ("FlashSparse", "sparse"), ("PPO", None), ("Hyena", None)],
+    ("name", "owners"),
+    [
+        ("SABench", ["bench"]),  # "dubbed SABench"
+        ("FlashSparse", ["sparse"]),  # its code's repository
+        ("SAE", ["sae", "sae2"]),  # a subject's acronym two titles spell out: a topic, not refused
+        ("PPO", []),  # mentioned only
+        ("Hyena", []),  # in no abstract
+    ],
 )
-def test_a_paper_described_by_a_name_is_the_one_whose_own_name_it_is(collection, name, owner):
-    retrieval = collection.retriever.search(collection.reader.search_query(name))
-    found = collection.pipe._owner(name, retrieval.hits)
-    assert (found.paper.id if found else None) == owner
-    said = collection.pipe._unowned(name, retrieval)
-    assert (said == "") is (owner is not None)
+def test_a_paper_described_by_a_name_is_the_one_whose_own_name_it_is(collection, name, owners):
+    plan = collection.reader.read(f"What does the {name} paper find?")
+    assert isinstance(plan, AskPlan) and plan.topic.described_name == name
+    retrieval = collection.retriever.search(plan.topic.search)
+    assert sorted(h.paper.id for h in collection.pipe._owners(plan.topic, retrieval.hits)) == owners
+    said = collection.pipe._unowned(plan.topic, retrieval)
+    assert (said == "") is bool(owners)
     if name == "PPO":  # mentioned, not owned: the mention is named, not answered
         assert said.startswith("The collection does not answer") and "(rl): “We compare" in said
 

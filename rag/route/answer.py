@@ -298,7 +298,7 @@ class AnswerPipeline:
             if not refusal and topic.described_name and topic.number != "many":
                 # "What does the LoRA paper report?": the paper whose own name it is, not one that
                 # mentions it (HyperTuning "produces soft prefixes or LoRA parameters")
-                refusal = self._unowned(topic.described_name, retrieval)
+                refusal = self._unowned(topic, retrieval)
             if refusal:
                 found = Found([], 0, False)
             else:
@@ -581,8 +581,11 @@ class AnswerPipeline:
                     members += [h for h in checked if h not in members and self.membership.states_names(names, h.paper)]
                 scored = [(h, p) for h, p in scored if h in members or self.membership.states_names(names, h.paper)]
             by_clauses = None if many else self._described(topic, scored)
-            owner = self._owner(topic.described_name, checked) if not many and topic.described_name else None
-            labelled = (owner, 0) if owner is not None else self._labelled(topic, scored) if not many else None
+            # the one paper whose own name it is; a subject's acronym several titles spell out
+            # ("the NTK paper": "Neural Tangent Kernel Beyond ...", "A Neural Tangent Kernel
+            # Perspective ...") is answered as a topic
+            owners = self._owners(topic, checked) if not many and topic.described_name else []
+            labelled = (owners[0], 0) if len(owners) == 1 else self._labelled(topic, scored) if not many else None
             if labelled is not None:
                 # "the finite-width NTK paper": the paper whose title states the description (Fast
                 # Finite Width Neural Tangent Kernel), else whose own sentences do, before a more
@@ -928,34 +931,40 @@ class AnswerPipeline:
         fit = self.membership.clause_fit(clauses, near)
         return near[int(fit.argmax())]
 
-    def _owns(self, paper: Paper, name: str) -> bool:
+    def _owns(self, paper: Paper, name: str, longs: Sequence[str] = ()) -> bool:
         """Whether ``name`` is ``paper``'s own: its label or an alias, a word of its title
-        ("Machiavelli" of "... in the Machiavelli Benchmark"), the name of its code's repository
-        ("PhysLogic" of ".../ScienceOne-AI/PhysLogic"), or the name its abstract gives its
-        work (:func:`rag.evidence.selector.defines_name`: "a Test-Time Adaptation Benchmark, dubbed
-        TTAB"); a paper that only mentions it ("soft prefixes or LoRA parameters") does not own it."""
+        ("Machiavelli" of "... in the Machiavelli Benchmark", or one of ``longs``, the long forms
+        of the acronym the collection knows: "Neural Tangent Kernel" for NTK), the name of its
+        code's repository ("PhysLogic" of ".../ScienceOne-AI/PhysLogic"), or the name its abstract
+        gives its work (:func:`rag.evidence.selector.defines_name`: "a Test-Time Adaptation
+        Benchmark, dubbed TTAB"); a paper that only mentions it ("soft prefixes or LoRA
+        parameters") does not own it."""
         key = letters_digits(name)
         if key in {letters_digits(x) for x in (paper.label, *paper.aliases) if x}:
             return True
-        if writes_name(paper.title or "", name):
+        title = paper.title or ""
+        if writes_name(title, name) or any(states_phrase(x, title) for x in longs):
             return True
         if paper.url and key in {letters_digits(x) for x in paper.url.split("/")}:
             return True  # the name of its own code: "https://github.com/ScienceOne-AI/PhysLogic"
         return writes_name(paper.abstract, name) and defines_name(strip_markup(paper.abstract), name)
 
-    def _owner(self, name: str, checked: Sequence[PaperHit]) -> PaperHit | None:
-        """The first of ``checked`` whose own name ``name`` is (:meth:`_owns`), or ``None``."""
-        return next((h for h in checked if self._owns(h.paper, name)), None)
+    def _owners(self, topic: Topic, hits: Sequence[PaperHit]) -> list[PaperHit]:
+        """The ``hits`` whose own name :attr:`Topic.described_name` is (:meth:`_owns`)."""
+        name = topic.described_name
+        longs = [n.long for n in topic.known_names if letters_digits(n.short) == letters_digits(name).removesuffix("s")]
+        return [h for h in hits if self._owns(h.paper, name, longs)]
 
-    def _unowned(self, name: str, retrieval: Retrieval) -> str:
+    def _unowned(self, topic: Topic, retrieval: Retrieval) -> str:
         """The refusal for a paper described by a name alone ("the LoRA paper", "the GPT-4
         paper") when no paper of the collection owns that name (:meth:`_owns`), or ``""``: the
         papers that mention it are named with the sentence that does, not answered as if they
         were the paper."""
-        if self._owner(name, retrieval.hits) is not None:
+        name = topic.described_name
+        if self._owners(topic, retrieval.hits):
             return ""
-        owner = next((p for p in self.retriever.papers.values() if self._owns(p, name)), None)
-        if owner is not None:
+        every = [PaperHit(p, 0.0) for p in self.retriever.papers.values() if name.lower() in p.text_for_index.lower()]
+        if self._owners(topic, every):
             return ""
         mentioning = [h.paper for h in retrieval.hits[:NEAR_COVERAGE] if writes_name(h.paper.text_for_index, name)]
         said = f"{REFUSAL} No paper in the collection is the {name} paper: no title or name of its own work is {name}"

@@ -343,6 +343,13 @@ class Senses:
             return counts[0][1]
         return ""
 
+    def defined(self, short: str) -> tuple[str, ...]:
+        """The long forms the collection's abstracts define acronym ``short`` as (any case, a plural
+        "GNNs" as "GNN"), most papers first; ``()`` for an acronym no abstract defines (a sense the
+        glossary alone gives is not counted: no abstract writes it so)."""
+        key = self._by_key.get(_singular(short).lower()) or self._by_key.get(short.lower())
+        return tuple(s.long for s in self.senses.get(key, ()) if s.papers) if key else ()
+
     def forms(self, short: str, long: str) -> NamedForms:
         """The :class:`NamedForms` of acronym ``short`` asked in the sense of ``long``."""
         senses = self.senses.get(short, ())

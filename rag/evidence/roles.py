@@ -28,6 +28,7 @@ __all__ = [
     "names_data",
     "names_data_used",
     "negated_mainly",
+    "proposes",
     "sentence_roles",
     "states_how",
 ]
@@ -215,6 +216,14 @@ ANAPHORA = re.compile(rf"^\W*(?:{_V['connective']},?\s+)?{_V['anaphor']}", re.I)
 CONTINUES = re.compile(rf"{ANAPHORA.pattern}|^\W*{_V['turn_opening']}", re.I)
 """A sentence that reads against the one before it: an anaphor ("These approaches ...") or a contrast
 ("However, ...")."""
+
+
+def proposes(sentence: str) -> bool:
+    """Whether ``sentence`` says what the paper does: "we" and a verb of proposing ("we present a
+    large-scale benchmark, dubbed TTAB"), "this paper proposes", or "this work ..." (the cues
+    :func:`abstract_moves` opens the contribution with). "On a benchmark our kernel is faster" is
+    a result, not a proposal."""
+    return any(p.search(sentence) for p in (_STRONG_PROPOSAL, _THIS_WORK, _PROPOSAL))
 
 
 def abstract_moves(sentences: list[str]) -> list[str]:

@@ -38,9 +38,9 @@ from rag.types import Ask, Evidence, timed
 from store.guard import is_instruction
 from store.papers import Paper
 
-__all__ = ["EvidenceSelector", "list_items", "list_opening"]
+__all__ = ["EvidenceSelector", "defines_name", "list_items", "list_opening"]
 
-def _defines(text: str, name: str) -> bool:
+def defines_name(text: str, name: str) -> bool:
     """Whether ``text`` says what ``name`` is: the name with an apposition or a copula after it
     ("we introduce HyperTrack, a large-scale dataset", "DANCE is a new paradigm"), or right after a
     verb that gives it ("... and present ChiPFormer that enables learning a transferable placement
@@ -254,7 +254,7 @@ class EvidenceSelector:
             elif own_role and moves[s.start] in ("background", "gap") and not FIRST_PERSON.search(s.text):
                 sc *= cfg.other_work_weight
             plain = normalize(s.text)
-            if defines and any(f"({d})" in plain or _defines(plain, d) for d in defines):
+            if defines and any(f"({d})" in plain or defines_name(plain, d) for d in defines):
                 sc += cfg.definition_bonus  # "what does DGSA stand for": the sentence that spells out "... (DGSA)"
             elif asked and any(a in plain for a in asked):
                 sc += cfg.name_bonus  # the sentence states a name the question asks about (TDSC, ALFWorld)

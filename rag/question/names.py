@@ -18,17 +18,33 @@ from collections.abc import Collection
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA, Levenshtein
 
+from rag.acronyms import SIZE_WORDS
 from rag.index.catalogue import EXACT, ONE_EDIT, TERM, TERM_SHARE, Catalogue
 from rag.lexicon import american, english_word, glossary_benchmarks, lemma, stem
-from rag.text import STOPWORDS, named_entities, normalize
+from rag.text import STOPWORDS, coined_lowercase, content_terms, named_entities, normalize
 from rag.types import SearchQuery
 from rag.vocabulary import beside
 
-__all__ = ["LONG_WORD", "NameReader"]
+__all__ = ["LONG_WORD", "NameReader", "bare_name", "restated_names", "spelled_out", "versioned_names"]
 
 _VOCABULARY = beside(__file__, "names")
 _RUN = re.compile(r"[\w-]+")
 _STRIP_GENERIC = _VOCABULARY["generic_word"].pattern  # "the SENDAI paper" is matched as "sendai"
+_GENERIC_WORDS = _VOCABULARY["generic_word"].words
+_NAME = r"[A-Za-z][\w.]*(?:-[\w.]+)*(?<![.])"
+"""A name as typed: a word, with hyphenated parts and dotted versions ("GPT-3.5", "Whisper-large-v3")."""
+_PARENTHESIS = re.compile(r"\(([^()]*)\)")
+_LISTED = re.compile(r",|;|\bor\b|\band\b", re.I)
+_RESTATED = re.compile(
+    rf"(?P<name>{_NAME})(?:\s+(?:{_VOCABULARY['generic_word'].bare}))*\s*,?\s+{_VOCABULARY['restating_word'].source}"
+    r"\s+(?P<said>[^,;:()?]+)",
+    re.I,
+)
+_DASHED = re.compile(rf"(?P<name>{_NAME})(?:\s+(?:{_VOCABULARY['generic_word'].bare}))*\s+[-\u2013\u2014]+\s+"
+                     r"(?P<said>[^,;:()?\u2013\u2014]+?)(?=\s+[-\u2013\u2014]+\s|[,;:?]|$)")
+_SIZED_NAME = re.compile(rf"(?<![\w-])(?P<name>[A-Z]{_NAME[8:]})\s+(?P<size>\d+(?:\.\d+)?(?:x\d+(?:\.\d+)?)?[BMT])\b")
+"""A name and a model size written as a word of its own: "Mixtral 8x7B", "Llama-2 70B", "PaLM 540B"."""
+_VERSION = re.compile(r"(?P<stem>[A-Za-z]{2,})(?P<sep>-?)(?P<rest>[A-Za-z0-9][\w./-]*)")
 
 
 LONG_WORD = 9
@@ -37,6 +53,105 @@ edit from a word they use: "forcasting" -> "forecasting"). Shorter dictionary wo
 have real words one edit away ("modal"/"model", "raining"/"training")."""
 
 
+
+
+def _is_name(word: str) -> bool:
+    """Whether one word as typed is a name: coined ("DPO", "LoRA", "StyleGAN3", "resnet50") or
+    capitalised inside the question ("Mamba", "Chinchilla")."""
+    return bool(named_entities(word) or coined_lowercase(word) or word[:1].isupper())
+
+
+def _initials(phrase: str) -> str:
+    """The capitals of the content words of ``phrase`` and of their hyphenated parts ("Low-Rank
+    Adaptation" -> "LRA")."""
+    return "".join(p[0].upper() for w in phrase.split() for p in w.split("-") if p and content_terms(p))
+
+
+def spelled_out(name: str, said: str) -> bool:
+    """Whether ``said`` spells ``name`` out: its words' initials are the name's capitals or begin
+    them, two at least ("Direct Preference Optimization" for DPO, "Low-Rank Adaptation" for LoRA,
+    "Segment Anything" for SAM); "selective state space models" describes Mamba, it does not spell it."""
+    capitals = "".join(c for c in name if c.isupper())
+    letters = _initials(said)
+    return len(letters) >= 2 and len(capitals) >= 2 and capitals.startswith(letters)
+
+
+def _spelled_tail(words: list[str], name: str) -> str:
+    """The longest run of the last words of ``words`` that spells ``name`` out (:func:`spelled_out`),
+    or ``""``: "... of Segment Anything" before "(SAM)" -> "Segment Anything"."""
+    found = ""
+    for k in range(1, min(len(words), 8) + 1):
+        tail = " ".join(words[-k:])
+        if spelled_out(name, tail):
+            found = tail
+    return found
+
+
+def restated_names(topic: str) -> tuple[tuple[str, str], ...]:
+    """The names ``topic`` states with the same name said otherwise, ``(name, said)`` each, in order:
+    "DPO (Direct Preference Optimization)", "Segment Anything (SAM)", "the Mamba paper (selective
+    state space models)", "PPO, i.e. Proximal Policy Optimization" (``restating_word``),
+    "FlashAttention-2 - faster attention with better parallelism -" (a spaced dash after a name).
+    A parenthesis that lists several items lists examples, not a restatement ("models (LVLMs,
+    MLLMs)"); generic words after the name ("paper") are no part of it."""
+    out: list[tuple[str, str]] = []
+    for m in _PARENTHESIS.finditer(topic):
+        inside = m.group(1).strip(" .")
+        if not content_terms(inside) or _LISTED.search(inside):
+            continue
+        words = topic[: m.start()].split()
+        while words and words[-1].lower() in _GENERIC_WORDS:
+            words.pop()
+        if len(inside.split()) == 1 and _is_name(inside) and (tail := _spelled_tail(words, inside)):
+            out.append((inside, tail))  # "Segment Anything (SAM)"
+        elif words and _is_name(words[-1]) and words[-1].lower() not in STOPWORDS:
+            out.append((words[-1], inside))  # "DPO (Direct Preference Optimization)"
+    for pattern in (_RESTATED, _DASHED):
+        for m in pattern.finditer(topic):
+            name, said = m.group("name"), m.group("said").strip(" .-")
+            if _is_name(name) and name.lower() not in STOPWORDS and content_terms(said):
+                out.append((name, said))
+    return tuple(dict.fromkeys(out))
+
+
+def bare_name(description: str) -> str:
+    """The name a short description of one paper consists of, generic words aside ("the LoRA
+    paper" -> "LoRA", "TTAB paper" -> "TTAB"), or ``""`` when it holds other words ("KataGo attack",
+    "protein folding"): the paper meant is the one whose own name it is."""
+    words = [w for w in description.split() if w.lower() not in _GENERIC_WORDS]
+    return words[0] if len(words) == 1 and _is_name(words[0]) and words[0].lower() not in STOPWORDS else ""
+
+
+def versioned_names(text: str) -> tuple[str, ...]:
+    """The names of a version or size ``text`` states, as typed, in order: a name's letters with a
+    version or size after them ("GPT-4", "GPT-3.5", "ResNet-152", "StyleGAN3", "Llama-2",
+    "FlashAttention-2", "Whisper-large-v3", "ViT-H", "BERT-large", "resnet152"), or a name and a
+    model size as words of their own ("Mixtral 8x7B"). Each names that model, not its family
+    ("GPT-4" is no "GPT", "ResNet-152" no "ResNet-50"). Letters in capitals alone with a number
+    typed after them without a hyphen ("GSM8K", "INT8", "FP16") name benchmarks and formats; a
+    single letter ("T5", "H100", "F1") is too short to tell; words in lower case before a hyphen
+    ("sub-11B models") and lower-case runs with letters after the number ("seq2seq") are words."""
+    found: list[tuple[int, str]] = []
+    typed_lower = coined_lowercase(text)
+    for tok in named_entities(text) | typed_lower:
+        m = _VERSION.fullmatch(tok)
+        if m is None:
+            continue
+        stem, sep, rest = m.group("stem"), m.group("sep"), m.group("rest")
+        sized = rest.lower().split("/")[0] in SIZE_WORDS
+        versioned = any(c.isdigit() for c in rest) or (sep and sized)
+        capitals = stem.isupper()
+        if tok in typed_lower:
+            named = rest.isdigit()  # "resnet152", "llama2"; "seq2seq", "gsm8k" are words or benchmarks
+        else:
+            named = any(c.isupper() for c in stem) and (not capitals or bool(sep))  # not "sub-11B", "GSM8K"
+        if versioned and named:
+            at = text.find(tok)
+            dotted = re.match(r"(?:\.\d+)+", text[at + len(tok) :])  # "GPT-3.5", read as "GPT-3" and ".5"
+            found.append((at, tok + dotted.group(0) if dotted else tok))
+    for m in _SIZED_NAME.finditer(text):
+        found.append((m.start(), f"{m.group('name')} {m.group('size')}"))
+    return tuple(dict.fromkeys(tok for _, tok in sorted(found)))
 
 
 class NameReader:

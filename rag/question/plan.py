@@ -43,6 +43,7 @@ __all__ = [
     "RefKind",
     "RelatedWorkPlan",
     "Reply",
+    "Restated",
     "StatedFilters",
     "SummaryPlan",
     "TablePlan",
@@ -53,6 +54,32 @@ Number = Literal["one", "many", "open"]
 """How many papers a question's frame asks for: ``one`` ("which paper"), ``many`` ("which papers",
 "list"), or ``open`` (the calibrated relevance of each paper decides, :mod:`rag.route.membership`)."""
 RefKind = Literal["name", "id", "number", "ordinal", "pronoun", "plural", "description"]
+
+
+@dataclass(frozen=True)
+class Restated:
+    """A name a question states together with the same name said otherwise: "DPO (Direct Preference
+    Optimization)", "PPO, i.e. Proximal Policy Optimization", "Segment Anything (SAM)", "the Mamba
+    paper (selective state space models)" (:func:`rag.question.names.restated_names`).
+
+    The restatement is evidence for the same thing, never a second topic: the thing is in the
+    collection when an abstract states the name (in the sense restated, where the restatement is
+    its long form), or states the long form (:meth:`rag.route.refusal.RefusalPolicy.absent_name`).
+
+    Attributes:
+        name: The name as typed ("DPO", "Mamba", "FlashAttention-2").
+        said: The restatement ("Direct Preference Optimization", "selective state space models").
+        spelled: ``said`` spells the name out: its words' initials are the name's capitals, or
+            begin them ("Segment Anything" for SAM); else it describes the thing.
+        others: The long forms the collection's abstracts define the name as that are not ``said``
+            ("Sharpness Aware Minimization" for SAM asked as "Segment Anything"; :class:`rag.acronyms.Senses`),
+            when ``spelled``; ``()`` otherwise.
+    """
+
+    name: str
+    said: str
+    spelled: bool = False
+    others: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -208,6 +235,14 @@ class Topic:
             removed ("What languages does the low-resource speech synthesis paper support?" ->
             "low-resource speech synthesis"): the paper answered states every part of it when a
             probable one does (:meth:`rag.route.answer.AnswerPipeline.found`); ``""`` for none.
+        restated: The names the topic states with a restatement of each (:class:`Restated`): the
+            thing is one, whose name or long form an abstract must state.
+        versions: The names of a version or size the topic states ("GPT-4", "ResNet-152",
+            "StyleGAN3", "Whisper-large-v3", "Mixtral 8x7B"; :func:`rag.question.names.versioned_names`):
+            each names that model, not its family; an abstract must state it so.
+        described_name: The name ``described`` consists of ("the LoRA paper" -> "LoRA",
+            :func:`rag.question.names.bare_name`): the paper meant is the one whose own name it is
+            (its title, its label, or the name its abstract gives its work), not one that mentions it.
     """
 
     text: str
@@ -235,6 +270,9 @@ class Topic:
     search: SearchQuery = field(default_factory=lambda: SearchQuery(""))
     examples: tuple[str, ...] = ()
     described: str = ""
+    restated: tuple[Restated, ...] = ()
+    versions: tuple[str, ...] = ()
+    described_name: str = ""
 
 
 @dataclass(frozen=True)

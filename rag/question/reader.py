@@ -41,7 +41,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TypedDict
 
-from rag.acronyms import NamedForms, Senses
+from rag.acronyms import NamedForms, Senses, same_sense
 from rag.index.catalogue import Catalogue
 from rag.lexicon import directions, english_word, glossary_forms, states_phrase
 from rag.question.asks import read_ask, text_about
@@ -50,7 +50,7 @@ from rag.question.comparison import TWO, against_baseline, comparison_sides, exp
 from rag.question.details import DETAIL_PATTERNS, asked_detail, detail_only
 from rag.question.filters import FILTER_KINDS, read_filters, topic_left
 from rag.question.language import looks_non_english
-from rag.question.names import NameReader
+from rag.question.names import NameReader, bare_name, restated_names, spelled_out, versioned_names
 from rag.question.parts import (
     described_head,
     examples_in_place,
@@ -99,6 +99,7 @@ from rag.question.plan import (
     Plan,
     RelatedWorkPlan,
     Reply,
+    Restated,
     SimilarPlan,
     StatedFilters,
     SummaryPlan,
@@ -964,6 +965,8 @@ class Reader:
             facets=alternatives,
             parts=topic_parts(t_topic, several=number == "many"),
             examples=examples_in_place(t_topic),
+            restated=self._restated(t_topic),
+            versions=versioned_names(t_topic),
             stages=topic_stages(t_topic),
             role=required_role(alternatives or ((t_topic,) if t_topic else ())),
             head=head,
@@ -987,6 +990,19 @@ class Reader:
             ask=read_ask(t_topic) if t_topic else read_ask(query),
             search=self.search_query(searched),
         )
+
+    def _restated(self, topic: str) -> tuple[Restated, ...]:
+        """The names ``topic`` states with a restatement of each (:func:`rag.question.names.restated_names`),
+        with the long forms the collection's abstracts define a spelled-out name as otherwise
+        (:meth:`rag.acronyms.Senses.defined`: "SAM (Segment Anything)" where the abstracts define
+        SAM as Sharpness Aware Minimization)."""
+        out = []
+        for name, said in restated_names(topic):
+            spelled = spelled_out(name, said)
+            defined = self.senses.defined(name) if spelled and self.senses is not None else ()
+            others = tuple(x for x in defined if not same_sense(x, said))
+            out.append(Restated(name, said, spelled, others if len(others) == len(defined) else ()))
+        return tuple(out)
 
     def _known_names(self, topic: str, alternatives: Sequence[str] = ()) -> tuple[NamedForms, ...]:
         """The names ``topic`` states that the collection knows in two forms
@@ -1366,7 +1382,8 @@ class Reader:
         if described and not distinct and number != "many":
             # "What languages does the low-resource speech synthesis paper support?": the paper
             # answered should state the description's every part (speech synthesis, not recognition)
-            topic = replace(topic, described=split_frame(described[0].text)[0])
+            label = split_frame(described[0].text)[0]
+            topic = replace(topic, described=label, described_name=bare_name(label))
         detail = None
         if kind:
             phrase = DETAIL_PATTERNS[kind].search(unnamed)

@@ -29,9 +29,9 @@ import numpy as np
 
 from rag.acronyms import used_otherwise
 from rag.citations import cited_numbers, format_marker
-from rag.evidence.roles import CONTINUES, FIRST_PERSON, sentence_roles
+from rag.evidence.roles import CONTINUES, FIRST_PERSON, proposes, sentence_roles
 from rag.evidence.rows import LIMITATIONS, select_rows
-from rag.evidence.selector import EvidenceSelector
+from rag.evidence.selector import EvidenceSelector, defines_name
 from rag.evidence.senses import evidence_senses
 from rag.index.retrieve import HybridRetriever
 from rag.lexicon import directions, english_word, glossary_forms, other_direction, states_phrase, term_key
@@ -64,7 +64,7 @@ from rag.route.lead import (
 )
 from rag.route.membership import Membership, more_may_match
 from rag.route.premise import contradicted_counts
-from rag.route.refusal import RefusalPolicy
+from rag.route.refusal import NEAR_COVERAGE, RefusalPolicy, letters_digits, writes_name
 from rag.route.slot import sizes_beside, slot_span, stating_sentence
 from rag.route.stages import side_by_side
 from rag.settings import Settings
@@ -88,6 +88,18 @@ a paper's abstract must state to be the one answered before a more probable pape
 every part of it ("speech synthesis" is not stated by a speech recognition paper's "speech"); set
 below 1.0 only for the rounding of the weighted sum."""
 
+LABEL_MIN_TERMS = 2
+"""Fewest content words of a short description of one paper that its title or own sentences are
+checked for (:meth:`AnswerPipeline._labelled`): one word ("the diffusion paper") is in too many
+titles to single a paper out."""
+LABEL_MAX_TERMS = 3
+"""Most content words of such a description ("finite-width NTK", "TTA benchmark"); a longer one
+describes the paper in several clauses (:meth:`AnswerPipeline._described`)."""
+LABEL_GAP = 1
+"""Most words between two words of a short description where a title or sentence states it: "Test-Time
+Adaptation Benchmark" states "TTA benchmark", "Fast Finite Width Neural Tangent Kernel" states
+"finite-width NTK" (0 would do); one word lets "a frozen finite-width neural tangent kernel" and
+"the finite width NTK" both count. Set by reading the questions of /tmp/h54a-questions.md."""
 EXCLUSION_COVERAGE = 0.5
 """IDF-weighted share of an excluded word's forms ("agent settings" -> agent) that puts a paper out,
 and of the rest of an artifact question's topic ("speech" of "a new speech dataset") that keeps one in."""
@@ -283,6 +295,10 @@ class AnswerPipeline:
                 # "On which benchmark does the X paper report its gains, and how many GPUs did it
                 # use?": the paper found answers the other part; the detail is said to be missing
                 unstated, refusal = refusal.removeprefix(f"{REFUSAL} "), ""
+            if not refusal and topic.described_name and topic.number != "many":
+                # "What does the LoRA paper report?": the paper whose own name it is, not one that
+                # mentions it (HyperTuning "produces soft prefixes or LoRA parameters")
+                refusal = self._unowned(topic, retrieval)
             if refusal:
                 found = Found([], 0, False)
             else:
@@ -301,6 +317,12 @@ class AnswerPipeline:
             if not refusal and described:
                 # a detail of the paper the question describes, which states it (rag.route.refusal)
                 chosen, matched, at_least, left_out, mentions = [meant or retrieval.hits[0]], 1, False, [], []
+            if not refusal and topic.versions and chosen:
+                # "What does GPT-4 achieve on the bar exam?": a version names that model, not its
+                # family; the papers found must write it (SparseGPT, found by "GPT", does not)
+                refusal = self.refusals.unwritten_versions(topic, chosen, retrieval)
+                writing = [h for h in chosen if all(writes_name(h.paper.text_for_index, v) for v in topic.versions)]
+                chosen, matched = writing, len(writing)
             if not refusal and chosen and not judged_apart and not topic.link_rest:
                 # a topic of several parts: the papers that state every part answer; none -> refused,
                 # naming the closest papers with the part each states (rag.route.refusal)
@@ -559,7 +581,18 @@ class AnswerPipeline:
                     members += [h for h in checked if h not in members and self.membership.states_names(names, h.paper)]
                 scored = [(h, p) for h, p in scored if h in members or self.membership.states_names(names, h.paper)]
             by_clauses = None if many else self._described(topic, scored)
-            if by_clauses is not None:
+            # the one paper whose own name it is; a subject's acronym several titles spell out
+            # ("the NTK paper": "Neural Tangent Kernel Beyond ...", "A Neural Tangent Kernel
+            # Perspective ...") is answered as a topic
+            owners = self._owners(topic, checked) if not many and topic.described_name else []
+            labelled = (owners[0], 0) if len(owners) == 1 else self._labelled(topic, scored) if not many else None
+            if labelled is not None:
+                # "the finite-width NTK paper": the paper whose title states the description (Fast
+                # Finite Width Neural Tangent Kernel), else whose own sentences do, before a more
+                # probable one that states it in passing (RCIG, "a frozen finite-width neural
+                # tangent kernel" of its method) or not at all; answered alone
+                members, scored, by_clauses = [labelled[0]], [(labelled[0], 1.0)], None
+            elif by_clauses is not None:
                 members = [by_clauses, *(h for h in members if h is not by_clauses)]
             elif not many and members and topic.described:
                 # "What languages does the low-resource speech synthesis paper support?": the
@@ -897,6 +930,84 @@ class AnswerPipeline:
         near = [h for h, p in scored if p >= self.settings.retrieval.description_clause_floor * top]
         fit = self.membership.clause_fit(clauses, near)
         return near[int(fit.argmax())]
+
+    def _owns(self, paper: Paper, name: str, longs: Sequence[str] = ()) -> bool:
+        """Whether ``name`` is ``paper``'s own: its label or an alias, a word of its title
+        ("Machiavelli" of "... in the Machiavelli Benchmark", or one of ``longs``, the long forms
+        of the acronym the collection knows: "Neural Tangent Kernel" for NTK), the name of its
+        code's repository ("PhysLogic" of ".../ScienceOne-AI/PhysLogic"), or the name its abstract
+        gives its work (:func:`rag.evidence.selector.defines_name`: "a Test-Time Adaptation
+        Benchmark, dubbed TTAB"); a paper that only mentions it ("soft prefixes or LoRA
+        parameters") does not own it."""
+        key = letters_digits(name)
+        if key in {letters_digits(x) for x in (paper.label, *paper.aliases) if x}:
+            return True
+        title = paper.title or ""
+        if writes_name(title, name) or any(states_phrase(x, title) for x in longs):
+            return True
+        if paper.url and key in {letters_digits(x) for x in paper.url.split("/")}:
+            return True  # the name of its own code: "https://github.com/ScienceOne-AI/PhysLogic"
+        return writes_name(paper.abstract, name) and defines_name(strip_markup(paper.abstract), name)
+
+    def _owners(self, topic: Topic, hits: Sequence[PaperHit]) -> list[PaperHit]:
+        """The ``hits`` whose own name :attr:`Topic.described_name` is (:meth:`_owns`)."""
+        name = topic.described_name
+        longs = [n.long for n in topic.known_names if letters_digits(n.short) == letters_digits(name).removesuffix("s")]
+        return [h for h in hits if self._owns(h.paper, name, longs)]
+
+    def _unowned(self, topic: Topic, retrieval: Retrieval) -> str:
+        """The refusal for a paper described by a name alone ("the LoRA paper", "the GPT-4
+        paper") when no paper of the collection owns that name (:meth:`_owns`), or ``""``: the
+        papers that mention it are named with the sentence that does, not answered as if they
+        were the paper."""
+        name = topic.described_name
+        if self._owners(topic, retrieval.hits):
+            return ""
+        every = [PaperHit(p, 0.0) for p in self.retriever.papers.values() if name.lower() in p.text_for_index.lower()]
+        if self._owners(topic, every):
+            return ""
+        mentioning = [h.paper for h in retrieval.hits[:NEAR_COVERAGE] if writes_name(h.paper.text_for_index, name)]
+        said = f"{REFUSAL} No paper in the collection is the {name} paper: no title or name of its own work is {name}"
+        if not mentioning:
+            return f"{said}, and no abstract mentions it."
+        lines = []
+        for p in mentioning[:3]:
+            sentence = next((x.text for x in self.evidence.sentences(p)[0] if writes_name(x.text, name)), "")
+            lines.append(f"{p.label} ({p.id})" + (f": “{strip_markup(sentence)}”" if sentence else ""))
+        return f"{said}; abstracts that mention it: " + "; ".join(lines)
+
+    def _labelled(self, topic: Topic, scored: Sequence[tuple[PaperHit, float]]) -> tuple[PaperHit, int] | None:
+        """The paper a short description of one paper labels ("the finite-width NTK paper", "the
+        TTA benchmark paper"), with how (0: its title states the description, 1: a sentence of its
+        own work does), or ``None``: among the candidates ``scored`` (most probable first), the
+        first whose title states it, else the first with a sentence saying what it proposes
+        (:func:`rag.evidence.roles.proposes`: "we present a large-scale Test-Time Adaptation
+        Benchmark") that states it; a result that states it in passing ("on a sparse attention
+        benchmark our kernel is faster") does not. Stated as a phrase, at most
+        :data:`LABEL_GAP` words between its words (:func:`rag.lexicon.states_phrase`), an acronym
+        the collection knows also in its long form ("NTK": "Neural Tangent Kernel";
+        :attr:`rag.question.plan.Topic.known_names`): "protein ... folds" states no "protein
+        folding". Descriptions of at least :data:`LABEL_MIN_TERMS` and at most
+        :data:`LABEL_MAX_TERMS` content words."""
+        terms = content_terms(topic.described)
+        if not LABEL_MIN_TERMS <= len(terms) <= LABEL_MAX_TERMS or not scored:
+            return None
+        known = {n.short.lower(): n.long for n in topic.known_names}
+        # the description with each acronym the collection knows spelled out: "finite-width neural
+        # tangent kernel" for "finite-width NTK"
+        spelled = " ".join(known.get(w.lower()) or known.get(w.lower().removesuffix("s")) or w
+                           for w in topic.described.split())
+
+        def states(text: str) -> bool:
+            return any(states_phrase(x, text, gap=LABEL_GAP) for x in {topic.described, spelled})
+
+        for h, _ in scored:
+            if states(f"{h.paper.title or ''}"):
+                return h, 0
+        for h, _ in scored:
+            if any(proposes(x.text) and states(x.text) for x in self.evidence.sentences(h.paper)[0]):
+                return h, 1
+        return None
 
     def _stating_description(self, described: str, scored: Sequence[tuple[PaperHit, float]]) -> PaperHit | None:
         """The most probable paper among ``scored`` (``(hit, membership probability)``, most

@@ -43,7 +43,16 @@ from rag.text import Sentence, content_terms, normalize, numbers
 from rag.types import Ask, PaperHit, Retrieval, SearchQuery, Slot
 from store.papers import Paper, strip_markup
 
-__all__ = ["NOT_ENGLISH", "NOTHING_CLOSE", "PartialPaper", "PartsCoverage", "RefusalPolicy", "TopicEvidence"]
+__all__ = [
+    "NOT_ENGLISH",
+    "NOTHING_CLOSE",
+    "PartialPaper",
+    "PartsCoverage",
+    "RefusalPolicy",
+    "TopicEvidence",
+    "letters_digits",
+    "writes_name",
+]
 
 NOTHING_CLOSE = f"{REFUSAL} Nothing in the collection is close to it"
 NOT_ENGLISH = (
@@ -106,7 +115,7 @@ Learning" writes "differentially private reinforcement learning"."""
 
 
 
-def _alnum(text: str) -> str:
+def letters_digits(text: str) -> str:
     """Only the letters and digits of ``text``: "resnet-50" and "ResNet 50" meet as "resnet50"."""
     return re.sub(r"[\W_]+", "", text.lower())
 
@@ -213,6 +222,22 @@ def _partial_line(x: PartialPaper, *, quote: bool = False) -> str:
     if quote and x.sentence:
         line += f": “{x.sentence}”"
     return line
+
+
+def writes_name(text: str, name: str) -> bool:
+    """Whether ``text`` writes ``name`` as a word or a run of up to three words, in any case and
+    with or without its hyphens, dots and spaces ("resnet152", "ResNet-152", "ResNet 152" alike); a
+    version is written whole: "ResNet-50" writes no "ResNet-152", "GPT-2" no "GPT-4"."""
+    key = letters_digits(name)
+    if not key:
+        return True
+    opening = re.match(r"[a-z]+", key)
+    lead = opening.group(0) if opening else key  # the letters the name opens with
+    lower = text.lower()
+    if lead not in letters_digits(lower):
+        return False
+    words = [letters_digits(w) for w in re.findall(r"[\w.-]+", lower)]
+    return any("".join(words[i : i + n]) == key for n in (1, 2, 3) for i in range(len(words) - n + 1))
 
 
 def _capitalised_compound(name: str) -> bool:
@@ -366,12 +391,12 @@ class RefusalPolicy:
         stated = {normalize(t) for t in retrieval.names}
         text = normalize(paper.text_for_index)
         names = {normalize(n) for n in (paper.label, *paper.aliases)}
-        letters = _alnum(text)
+        letters = letters_digits(text)
         for ent in plan.coined:
             key = normalize(ent)
             if key in stated or key in names or key in text or any(key in n or n in key for n in names):
                 continue
-            if ent.islower() and _alnum(key) in letters:
+            if ent.islower() and letters_digits(key) in letters:
                 continue  # typed without its hyphen or space: "resnet50" for "ResNet-50"
             if self.retriever.coverages(ent, [paper.id])[0] >= 1.0:
                 continue  # stated in another form the index knows ("T2I" for "text-to-image")
@@ -473,7 +498,7 @@ class RefusalPolicy:
 
     def _topic(self, plan: Plan, topic: Topic, retrieval: Retrieval) -> str:
         """The refusal of :meth:`topic` for its topic alone (no detail), or ``""``."""
-        absent = self.absent_topic(topic, retrieval)
+        absent = self.absent_topic(topic, retrieval) or self.absent_name(topic, retrieval)
         if absent:
             return absent
         # a name of capitalised parts ("Kolmogorov-Arnold", not "LLaDA-style", "not-x" or "KD",
@@ -534,6 +559,72 @@ class RefusalPolicy:
         first = retrieval.hits[0].paper
         said = self.closest_sentence([topic.text, *topic.facets], first)
         return f"; the closest paper is {first.label} ({first.id})" + (f": “{said}”" if said else ".")
+
+    def absent_name(self, topic: Topic, retrieval: Retrieval) -> str:
+        """The refusal for a thing the topic names that no abstract states, or ``""``.
+
+        A name said otherwise in the question (:attr:`Topic.restated`: "DPO (Direct Preference
+        Optimization)", "the Mamba paper (selective state space models)") is one thing, not two
+        alternatives: it is in the collection when some abstract writes the name, or, where the
+        restatement spells the name out, writes that long form side by side (:func:`states_phrase`:
+        "Adaptive Constraint Learning" finds ACOL however the question abbreviates it). A name the
+        abstracts define only otherwise ("SAM (Segment Anything)" where they write SAM for
+        Sharpness Aware Minimization) names another thing. A description ("selective state space
+        models") says what the thing is about, and papers about that are not the thing: only its
+        name finds it. A name of a version (:attr:`Topic.versions`: "ResNet-152", "GPT-4",
+        "Mixtral 8x7B") is that model, not its family: some abstract must write it, in any spelling
+        ("resnet152", "ResNet 152"). The refusal names the closest paper with its closest sentence.
+        """
+        hits = retrieval.hits
+        if not hits:
+            return ""
+        near = hits[:NEAR_COVERAGE]
+        missing = ""
+        for r in topic.restated:
+            long_form = r.spelled and any(states_phrase(r.said, h.paper.text_for_index) for h in near)
+            if self.writes(r.name):
+                if r.others and not long_form:
+                    senses = " or ".join(r.others[:2])
+                    missing = f"{r.name} as {r.said} (the abstracts write {r.name} for {senses})"
+                    break
+            elif not long_form:
+                missing = f"{r.name} ({r.said})"
+                break
+        else:
+            missing = next((v for v in topic.versions if not self.writes(v)), "")
+        if not missing:
+            return ""
+        first = hits[0].paper
+        said = self.closest_sentence([topic.text], first)
+        closest = f"; the closest paper is {first.label} ({first.id})" + (f": “{said}”" if said else ".")
+        return f"{REFUSAL} No abstract in the collection mentions {missing}{closest}"
+
+    def writes(self, name: str) -> bool:
+        """Whether some abstract of the collection (or its title) writes ``name``
+        (:func:`writes_name`: any case, with or without its hyphens and spaces)."""
+        if self.retriever.document_frequency(name) > 0:
+            return True
+        return any(writes_name(p.text_for_index, name) for p in self.retriever.papers.values())
+
+    def unwritten_versions(self, topic: Topic, chosen: Sequence[PaperHit], retrieval: Retrieval) -> str:
+        """The refusal for papers found for a topic that names a version (:attr:`Topic.versions`:
+        "GPT-4") none of which writes it, or ``""``: "What does GPT-4 achieve on the bar exam?" found
+        SparseGPT by "GPT"; a paper about the GPT family is no answer about GPT-4. The refusal names
+        the papers that write it, with the sentence that does, for the reader to judge."""
+        if not topic.versions or not chosen:
+            return ""
+        if any(all(writes_name(h.paper.text_for_index, v) for v in topic.versions) for h in chosen):
+            return ""
+        name = topic.versions[0]
+        writing = [h.paper for h in retrieval.hits if writes_name(h.paper.text_for_index, name)][:NAMED_PARTIAL]
+        if not writing:
+            writing = [p for p in self.retriever.papers.values() if writes_name(p.text_for_index, name)][:NAMED_PARTIAL]
+        said = f"{REFUSAL} No abstract that writes {name} states the rest of the question"
+        lines = []
+        for p in writing:
+            sentence = next((x.text for x in self.evidence.sentences(p)[0] if writes_name(x.text, name)), "")
+            lines.append(f"{p.label} ({p.id})" + (f": “{strip_markup(sentence)}”" if sentence else ""))
+        return f"{said}; the abstracts that write it: " + "; ".join(lines) if lines else f"{said}."
 
     def closest_sentence(self, texts: Sequence[str], paper: Paper) -> str:
         """The sentence of ``paper``'s abstract closest (cosine) to any of ``texts``, markup stripped;

@@ -72,6 +72,11 @@ def test_a_restatement_spells_a_name_out_only_by_its_initials(name, said, spelle
         ("How fast is Falcon 40B?", ("Falcon 40B",)),
         ("resnet101 accuracy on CIFAR", ("resnet101",)),
         ("what did GPT-3.5 and DeBERTa-large get", ("GPT-3.5", "DeBERTa-large")),
+        # a one-digit version after a space, a lower-case name with a hyphen (nu58: "Llama 2",
+        # "PaLM 2" and "gpt-4 papers?" listed papers on LLaMA, PaLM-E and GPT-3)
+        ("Which papers use Mistral 7 or Gemini 1.5?", ("Mistral 7", "Gemini 1.5")),
+        ("how good is qwen-2 at code, and gpt-4?", ("qwen-2", "gpt-4")),
+        ("Top 3 papers from ICML 2023 on CIFAR 100 with top-5 accuracy, as in Table 2 of Stage 1", ()),
         # benchmarks, formats, words and a lone letter name no version
         ("seq2seq models on GSM8K with INT4 weights, sub-7B sizes, T5 on an H100, top-5 error", ()),
     ],

@@ -31,6 +31,7 @@ _VOCABULARY = beside(__file__, "names")
 _RUN = re.compile(r"[\w-]+")
 _STRIP_GENERIC = _VOCABULARY["generic_word"].pattern  # "the SENDAI paper" is matched as "sendai"
 _GENERIC_WORDS = _VOCABULARY["generic_word"].words
+_NUMBERED_PART = _VOCABULARY["numbered_part"].words
 _NAME = r"[A-Za-z][\w.]*(?:-[\w.]+)*(?<![.])"
 """A name as typed: a word, with hyphenated parts and dotted versions ("GPT-3.5", "Whisper-large-v3")."""
 _PARENTHESIS = re.compile(r"\(([^()]*)\)")
@@ -45,6 +46,14 @@ _DASHED = re.compile(rf"(?P<name>{_NAME})(?:\s+(?:{_VOCABULARY['generic_word'].b
 _SIZED_NAME = re.compile(rf"(?<![\w-])(?P<name>[A-Z]{_NAME[8:]})\s+(?P<size>\d+(?:\.\d+)?(?:x\d+(?:\.\d+)?)?[BMT])\b")
 """A name and a model size written as a word of its own: "Mixtral 8x7B", "Llama-2 70B", "PaLM 540B"."""
 _VERSION = re.compile(r"(?P<stem>[A-Za-z]{2,})(?P<sep>-?)(?P<rest>[A-Za-z0-9][\w./-]*)")
+_SPACED_VERSION = re.compile(
+    r"(?<![\w.-])(?P<name>[A-Z][A-Za-z]*[a-z][A-Za-z]*)\s+(?P<v>\d(?:\.\d{1,2})?)(?![\w.%,/-]*\w)"
+)
+"""A name and a one-digit version as a word of its own: "Llama 2", "PaLM 2", "Gemini 1.5" (not
+"CIFAR 100" nor "ICML 2023": capitals alone, or more digits, are benchmarks and years)."""
+_LOWER_VERSION = re.compile(r"(?<![\w.-])(?P<stem>[a-z]{2,})-(?P<v>\d{1,3}(?:\.\d{1,2})?)(?![\w-])")
+"""A name typed in lower case with a hyphen and a number: "gpt-4", "resnet-152" (a word of the
+dictionary before it, as in "top-5" or "state-2", is no name)."""
 
 
 LONG_WORD = 9
@@ -130,7 +139,11 @@ def versioned_names(text: str) -> tuple[str, ...]:
     ("GPT-4" is no "GPT", "ResNet-152" no "ResNet-50"). Letters in capitals alone with a number
     typed after them without a hyphen ("GSM8K", "INT8", "FP16") name benchmarks and formats; a
     single letter ("T5", "H100", "F1") is too short to tell; words in lower case before a hyphen
-    ("sub-11B models") and lower-case runs with letters after the number ("seq2seq") are words."""
+    ("sub-11B models") and lower-case runs with letters after the number ("seq2seq") are words. A
+    name with a one-digit version after a space ("Llama 2", "Gemini 1.5"; not a numbered part,
+    ``numbered_part``: "Table 2", "Stage 1"; nor in a parenthesis, which spells a name out:
+    "GPT-4 (Generative Pre-trained Transformer 4)") and a name typed in lower case with a
+    hyphen and a number ("gpt-4"; not "top-5") are versions too."""
     found: list[tuple[int, str]] = []
     typed_lower = coined_lowercase(text)
     for tok in named_entities(text) | typed_lower:
@@ -151,6 +164,13 @@ def versioned_names(text: str) -> tuple[str, ...]:
             found.append((at, tok + dotted.group(0) if dotted else tok))
     for m in _SIZED_NAME.finditer(text):
         found.append((m.start(), f"{m.group('name')} {m.group('size')}"))
+    for m in _SPACED_VERSION.finditer(_PARENTHESIS.sub(lambda x: " " * len(x.group(0)), text)):
+        name = m.group("name").lower()
+        if name not in STOPWORDS and name not in _NUMBERED_PART:
+            found.append((m.start(), f"{m.group('name')} {m.group('v')}"))
+    for m in _LOWER_VERSION.finditer(text):
+        if not english_word(m.group("stem")):
+            found.append((m.start(), m.group(0)))
     return tuple(dict.fromkeys(tok for _, tok in sorted(found)))
 
 

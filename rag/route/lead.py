@@ -808,6 +808,20 @@ def _what_it_does(s: Source, gist: Evidence | None) -> Evidence:
 _ROLE_ROWS = {"data": "data", "problem": "problem", "method": "approach"}
 """The row of a comparison table (:data:`rag.evidence.rows.ROWS` keys) that answers a question
 asking one role (:mod:`rag.question.roles`) of a named paper."""
+_PART_ROWS = (("data", "data"), ("result", "results"), ("problem", "problem"), ("method", "approach"))
+"""The row that answers a part of a question asking a role in generic words, by the first role it
+asks in this order: "how is it evaluated" asks data (and method), "what does it propose" the approach."""
+_ROW_UNSTATED = {"data": "what it is evaluated on", "results": "its results", "problem": "the problem it addresses"}
+"""How a lead says that no sentence states a part's row ("its abstract does not state what it is evaluated on")."""
+
+
+def _role_part(part: Ask) -> str:
+    """The row key (:data:`_PART_ROWS`) of a part of a question that asks a role with no word of its
+    own ("what does propose", "how is it evaluated", the paper's name removed); ``""`` for a part
+    with a content word ("which benchmarks does use") or a slot, which its words answer."""
+    if part.slot is not None or content_terms(part.text):
+        return ""
+    return next((key for role, key in _PART_ROWS if role in part.roles), "")
 
 
 def one_paper_lead(s: Source, gist: Evidence | None = None, *, named: bool = True) -> str:
@@ -859,6 +873,24 @@ def _per_part(
             used.add(found[0].start)
             quotes.append(quoted(found[0].sentence, found[1]))
             continue
+        key = _role_part(part)
+        if key and role_row is not None:
+            # a part that asks a role in generic words ("what does it propose", "how is it
+            # evaluated"): the sentence the comparison table's row quotes (for its evaluation, the
+            # data row, else the results row: "demonstrate substantial improvements over standard
+            # baselines"), or that none states it; what a paper proposes is never said unstated,
+            # the sentence closest to the part answers it when the approach row is empty
+            row = role_row(s, key) or (role_row(s, "results") if key == "data" else None)
+            if row is None and key != "approach":
+                quotes.append(f"its abstract does not state {_ROW_UNSTATED[key]}")
+                continue
+            if row is not None and row.start not in used:
+                used.add(row.start)
+                if all(e.start != row.start for e in s.evidence):
+                    s.evidence = sorted([*s.evidence, row], key=lambda x: x.start)
+                quotes.append(quoted(row.sentence, key_clause(row.sentence)))
+            if row is not None:
+                continue
         row = role_row(s, "problem") if role_row is not None and "problem" in part.roles else None
         if row is not None and row.start not in used:
             used.add(row.start)

@@ -276,6 +276,10 @@ def test_a_term_the_paper_sets_aside_is_no_and_a_baseline_is_only_a_contrast(sen
         ("It cuts the memory of the optimizer state by 40%.", "less", "yes"),
         # a figure of another kind is the reader's to judge
         ("It gains 2.1 points of accuracy over the teacher.", "faster", ""),
+        # the opposite only as the comparative it is: "costlier", not the noun "cost" ("Is GLaM
+        # cheaper than GPT-3?" said No of "substantially less training cost")
+        ("The sparse model incurs a lower energy cost than dense variants.", "cheaper", ""),
+        ("Sampling is costlier than greedy decoding.", "cheaper", "no"),
     ],
 )
 def test_a_yes_no_comparison_is_answered_by_the_comparative_its_sentence_states(sentence, comparative, verdict):
@@ -1294,6 +1298,13 @@ def test_a_yes_no_comparison_is_answered_by_the_papers_own_comparison_and_says_i
     s, sentences = _source(SWIFT)
     lead = _polar(s, ("previous", "models"), sentences, _move, compared=True, comparative="faster")
     assert lead.startswith("Yes: ") and "than previous models" in lead, lead
+    # a sentence that compares with no word of comparison leaves its object to its words: a plain yes
+    s, sentences = _source(
+        "Dense transformers dominate retrieval. We propose SlimRank, a sparse ranker. SlimRank trains 4x faster "
+        "using a third of the compute of dense transformers."
+    )
+    lead = _polar(s, ("dense", "transformers"), sentences, _move, compared=True, comparative="faster")
+    assert lead.startswith("Yes: ") and "4x faster" in lead, lead
     # no own comparison in the direction asked: as before, the sentence for the reader to judge
     s, sentences = _source(SWIFT)
     lead = _polar(s, ("graphsage",), sentences, _move, compared=True, comparative="cheaper")

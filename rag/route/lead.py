@@ -111,10 +111,12 @@ _KEEPS = _VOCABULARY["negation_keeps"].words
 _ITEM_BREAK = _VOCABULARY["list_item_break"].words
 _VERB_OBJECT = _VOCABULARY["verb_object_opener"].words
 _OPPOSITE = {
-    term_key(a): term_key(b)
+    term_key(a): b.lower()
     for row in _VOCABULARY["comparative_opposite"].phrases
     for a, b in (row.split(), row.split()[::-1])
 }
+"""The opposite of a comparative (by its term key) as written: a sentence states it only in that
+word ("slower"), not in a word of its stem ("costlier" is not stated by "training cost")."""
 _LESS = frozenset(term_key(w) for w in _VOCABULARY["comparative_less"].words)
 _STATES_LESS = _VOCABULARY["states_less"].words
 SET_ASIDE_REACH = 3
@@ -709,7 +711,7 @@ def comparison_verdict(sentence: str, span: tuple[int, int, bool, bool], compara
     asked = term_key(comparative)
     if asked in said or (asked in _LESS and any(w in _STATES_LESS for w in written)):
         return "yes"
-    return "no" if _OPPOSITE.get(asked) in said else ""
+    return "no" if _OPPOSITE.get(asked) in written else ""
 
 
 def names_object(sentence: str, terms: Sequence[str], senses: Senses | None = None) -> bool:
@@ -721,6 +723,13 @@ def names_object(sentence: str, terms: Sequence[str], senses: Senses | None = No
     return any(
         term_span(sentence[m.end() :], [t], senses) is not None for m in _OBJECT_CUE.finditer(sentence) for t in terms
     )
+
+
+def compares_other(sentence: str, terms: Sequence[str], senses: Senses | None = None) -> bool:
+    """Whether ``sentence`` compares against something, but not the asked terms (a word of
+    comparison, none followed by them: :func:`names_object`). A sentence with no word of comparison
+    ("It consumes only 1/3 of the energy used to train GPT-3") leaves its object to its words."""
+    return _OBJECT_CUE.search(sentence) is not None and not names_object(sentence, terms, senses)
 
 
 def comparing_clause(sentence: str, comparative: str) -> tuple[int, int, bool, bool] | None:
@@ -1029,7 +1038,7 @@ def _polar(
         # than a background sentence about the object ("Existing methods employ a dual-trajectory
         # matching framework") or the paper's claim against other models quoted as a yes
         named = [(e, span) for e, span in ranked if not framing(e) and comparison_verdict(e.sentence, span, comparative)
-                 and names_object(e.sentence, terms, senses)]
+                 and not compares_other(e.sentence, terms, senses)]
         if not named and comparative.lower() not in _BARE_DEGREE:
             own = next(((e, c) for e in candidates if not framing(e) and own_work(e.sentence, label)
                         and (c := comparing_clause(e.sentence, comparative)) is not None), None)

@@ -35,6 +35,7 @@ from rag.route.lead import (
     lead_line,
     names_object,
     number_span,
+    own_clause,
     sets_aside,
     states_terms,
     term_span,
@@ -1344,3 +1345,18 @@ def test_a_question_in_two_generic_halves_is_answered_half_by_half(question, row
     )
     at = [lead.find(h) for h in halves]
     assert all(i >= 0 for i in at) and at == sorted(at), lead
+
+
+@pytest.mark.parametrize(
+    ("sentence", "clause"),
+    [
+        ("Unlike schedulers that ignore deadlines and offer little control, we present DeadlineQ, a queue that "
+         "admits jobs by their slack.", "we present DeadlineQ, a queue that admits jobs by their slack"),
+        ("To this end, we propose SlimRank, a sparse ranker.", "we propose SlimRank, a sparse ranker"),
+        # no clause of the authors' own: the key clause as before
+        ("Sparse rankers are fast, and they scale.", "Sparse rankers are fast, and they scale"),
+    ],
+)
+def test_what_a_paper_proposes_is_quoted_from_its_own_clause(sentence, clause):
+    a, b, _ = own_clause(sentence)
+    assert sentence[a:b] == clause

@@ -54,6 +54,7 @@ __all__ = [
     "mention_head",
     "number_span",
     "one_paper_lead",
+    "own_clause",
     "quoted",
 ]
 
@@ -246,6 +247,19 @@ def _capped(sentence: str, a: int, b: int, spans: list[tuple[int, int]]) -> tupl
     words = list(_WORDS.finditer(sentence, a, b))
     end = words[MAX_LEAD_WORDS - 1].end()
     return _trim(sentence, a, end) + (True,)
+
+
+def own_clause(sentence: str) -> tuple[int, int, bool]:
+    """:func:`key_clause`, from the first clause in which the authors speak of their own work
+    (``own``: "we introduce ...") when the key clause opens with another: "Unlike widely used routing
+    heuristics that ... offer limited control over latency–throughput trade-offs, we introduce a
+    multi-objective optimization framework ..." is quoted from "we introduce"."""
+    span = key_clause(sentence)
+    spans = clause_spans(sentence)
+    own = [a for a, b in spans if a >= span[0] and _OWN.search(sentence, a, b)]
+    if not own or own[0] == span[0]:
+        return span
+    return _capped(sentence, own[0], spans[-1][1], spans)
 
 
 def key_clause(sentence: str) -> tuple[int, int, bool]:
@@ -933,7 +947,8 @@ def _per_part(
                 used.add(row.start)
                 if all(e.start != row.start for e in s.evidence):
                     s.evidence = sorted([*s.evidence, row], key=lambda x: x.start)
-                quotes.append(quoted(row.sentence, key_clause(row.sentence)))
+                clause = own_clause(row.sentence) if key == "approach" else key_clause(row.sentence)
+                quotes.append(quoted(row.sentence, clause))
             if row is not None:
                 continue
         row = role_row(s, "problem") if role_row is not None and "problem" in part.roles else None

@@ -1306,6 +1306,10 @@ def test_a_yes_no_comparison_is_answered_by_the_papers_own_comparison_and_says_i
     )
     lead = _polar(s, ("dense", "transformers"), sentences, _move, compared=True, comparative="faster")
     assert lead.startswith("Yes: ") and "4x faster" in lead, lead
+    # a bare "more" ("more accurate than GraphSAGE?") is no direction of its own: as before
+    s, sentences = _source(SWIFT)
+    lead = _polar(s, ("accurate", "graphsage"), sentences, _move, compared=True, comparative="more")
+    assert not lead.startswith("Yes, though"), lead
     # no own comparison in the direction asked: as before, the sentence for the reader to judge
     s, sentences = _source(SWIFT)
     lead = _polar(s, ("graphsage",), sentences, _move, compared=True, comparative="cheaper")

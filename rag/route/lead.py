@@ -1065,7 +1065,7 @@ def _polar(
                 shown = " ".join(_as_written(t, [x.sentence for x in candidates]) for t in terms)
                 said = quoted(e.sentence, span)
                 return f"{verdict.capitalize()}, though not against {shown} by name: {_name(s)} — {said}"
-        elif ranked[0][0] is not named[0][0]:
+        if named and ranked[0][0] is not named[0][0]:
             ranked = [named[0], *ranked]
     for e, span in ranked[:1]:
         if e.start not in seen:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 
 import pytest
 from conftest import pipeline_of
@@ -17,24 +18,31 @@ from rag.citations import cited_numbers
 from rag.evidence.roles import CONTINUES, FIRST_PERSON
 from rag.evidence.rows import select_rows
 from rag.index.catalogue import Catalogue
+from rag.llm.prose import Source
 from rag.pipeline import Components
-from rag.question.reader import read_question
+from rag.question.reader import Reader, read_question
 from rag.route.conversation import Conversation
 from rag.route.lead import (
     MAX_LEAD_WORDS,
+    _polar,
     availability_span,
     clause_spans,
+    comparing_clause,
     comparison_verdict,
     contrasted,
     denies_directly,
     key_clause,
+    lead_line,
+    names_object,
     number_span,
+    own_clause,
     sets_aside,
     states_terms,
     term_span,
 )
-from rag.types import Answer
-from store.papers import Paper, strip_markup
+from rag.text import Sentence, split_sentences
+from rag.types import Answer, Evidence, PaperHit
+from store.papers import Paper, make_paper, strip_markup
 from tests.conftest import DEV
 
 # --- spans of one sentence -------------------------------------------------------------------
@@ -269,6 +277,10 @@ def test_a_term_the_paper_sets_aside_is_no_and_a_baseline_is_only_a_contrast(sen
         ("It cuts the memory of the optimizer state by 40%.", "less", "yes"),
         # a figure of another kind is the reader's to judge
         ("It gains 2.1 points of accuracy over the teacher.", "faster", ""),
+        # the opposite only as the comparative it is: "costlier", not the noun "cost" ("Is GLaM
+        # cheaper than GPT-3?" said No of "substantially less training cost")
+        ("The sparse model incurs a lower energy cost than dense variants.", "cheaper", ""),
+        ("Sampling is costlier than greedy decoding.", "cheaper", "no"),
     ],
 )
 def test_a_yes_no_comparison_is_answered_by_the_comparative_its_sentence_states(sentence, comparative, verdict):
@@ -1223,3 +1235,132 @@ def test_a_yes_no_question_of_a_described_paper_is_answered_yes_or_no(components
     # "Does the input perturbation paper reduce training time?" quoted a sentence with no verdict
     ans = ask(components, question)
     assert ans.lead.startswith(lead), ans.text
+
+
+# --- a comparison's object, and the paper's own comparison ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("sentence", "terms", "named"),
+    [
+        ("Our sampler draws images 3x faster than DDIM on ImageNet.", ("ddim",), True),
+        ("It reduces decoding latency compared with vLLM on every trace.", ("vllm",), True),
+        ("SwiftNet consistently outperforms strong convolutional baselines.", ("convolutional", "baselines"), True),
+        # the asked term is the subject, not what the sentence compares against
+        ("We build a compact graph transformer that is faster than previous models.", ("transformer",), False),
+        ("vLLM is widely deployed, and our server is cheaper than prior systems.", ("vllm",), False),
+    ],
+)
+def test_a_comparison_names_its_object_after_a_word_of_comparison(sentence, terms, named):
+    assert names_object(sentence, terms) is named
+
+
+@pytest.mark.parametrize(
+    ("sentence", "comparative", "clause"),
+    [
+        ("Empirically, SwiftNet trains 2.5x faster, while scaling to 10,000 nodes.", "faster",
+         "SwiftNet trains 2.5x faster"),
+        ("In experiments, our cache cuts memory by 60% on long prompts.", "less",
+         "our cache cuts memory by 60% on long prompts"),
+        ("The sampler is simple and converges on every benchmark.", "faster", None),
+    ],
+)
+def test_the_clause_of_a_papers_own_comparison(sentence, comparative, clause):
+    got = comparing_clause(sentence, comparative)
+    assert (got and sentence[got[0] : got[1]]) == clause
+
+
+def _source(text: str) -> tuple[Source, Callable[[Evidence], list[Sentence]]]:
+    paper = make_paper("p", text)
+    sentences = split_sentences(paper.abstract)
+    evidence = [Evidence("p", x.text, x.start, x.end, 1.0 - i / 10) for i, x in enumerate(sentences)]
+    return Source(1, PaperHit(paper, 1.0), evidence), lambda e: sentences
+
+
+SWIFT = (
+    "Message-passing networks such as GraphSAGE dominate node classification. "
+    "We introduce SwiftNet, a sparse graph network that is more accurate than previous models while training 3x "
+    "faster. SwiftNet is evaluated on twelve citation graphs."
+)
+
+
+def _move(e: Evidence) -> str:
+    return "background" if e.start == 0 else "method"
+
+
+def test_a_yes_no_comparison_is_answered_by_the_papers_own_comparison_and_says_its_object_otherwise():
+    # "Is Hiera faster than ViT?" answered "Yes" with "more accurate than previous models while
+    # being significantly faster": previous models, not ViT; "Is APM faster than dual-trajectory
+    # matching?" with the background sentence that existing methods use it
+    s, sentences = _source(SWIFT)
+    lead = _polar(s, ("graphsage",), sentences, _move, compared=True, comparative="faster")
+    assert lead.startswith("Yes, though not against GraphSAGE by name: ") and "training 3x" in lead, lead
+    # the object named after the comparison: a plain yes
+    s, sentences = _source(SWIFT)
+    lead = _polar(s, ("previous", "models"), sentences, _move, compared=True, comparative="faster")
+    assert lead.startswith("Yes: ") and "than previous models" in lead, lead
+    # a sentence that compares with no word of comparison leaves its object to its words: a plain yes
+    s, sentences = _source(
+        "Dense transformers dominate retrieval. We propose SlimRank, a sparse ranker. SlimRank trains 4x faster "
+        "using a third of the compute of dense transformers."
+    )
+    lead = _polar(s, ("dense", "transformers"), sentences, _move, compared=True, comparative="faster")
+    assert lead.startswith("Yes: ") and "4x faster" in lead, lead
+    # a bare "more" ("more accurate than GraphSAGE?") is no direction of its own: as before
+    s, sentences = _source(SWIFT)
+    lead = _polar(s, ("accurate", "graphsage"), sentences, _move, compared=True, comparative="more")
+    assert not lead.startswith("Yes, though"), lead
+    # no own comparison in the direction asked: as before, the sentence for the reader to judge
+    s, sentences = _source(SWIFT)
+    lead = _polar(s, ("graphsage",), sentences, _move, compared=True, comparative="cheaper")
+    assert not lead.startswith("Yes"), lead
+
+
+ROUTER = (
+    "Serving large models under load is hard. We propose FlowRoute, a router that assigns requests to workers "
+    "by their shadow prices. In a cluster simulator, FlowRoute cuts tail latency against standard baselines."
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "rows", "halves"),
+    [
+        # each half answered by its row: what it proposes, and how it is evaluated (the data row,
+        # else its results)
+        ("What does FlowRoute propose and how is it evaluated?", {"approach": 1, "results": 2},
+         ["a router that assigns", "FlowRoute cuts tail latency"]),
+        ("how is FlowRoute evaluated, and what does it propose?", {"approach": 1, "data": 2},
+         ["FlowRoute cuts tail latency", "a router that assigns"]),
+        # no sentence for the evaluation: said so, not left to the evidence list
+        ("What does the request routing paper propose, and how is it evaluated?", {"approach": 1},
+         ["a router that assigns", "its abstract does not state what it is evaluated on"]),
+    ],
+)
+def test_a_question_in_two_generic_halves_is_answered_half_by_half(question, rows, halves):
+    # "What does the LLM routing paper propose and how is it evaluated?" led with one result sentence
+    paper = make_paper("route", ROUTER)
+    plan = Reader(Catalogue([paper])).read(question)
+    sentences = split_sentences(paper.abstract)
+    evidence = [Evidence("route", x.text, x.start, x.end, 0.5) for x in sentences]
+    s = Source(1, PaperHit(paper, 1.0), list(evidence))
+    lead = lead_line(
+        plan, [s], listing=False, named=True, matched=1, rank=lambda ask, src: list(src.evidence),
+        role_row=lambda src, key: evidence[rows[key]] if key in rows else None,
+    )
+    at = [lead.find(h) for h in halves]
+    assert all(i >= 0 for i in at) and at == sorted(at), lead
+
+
+@pytest.mark.parametrize(
+    ("sentence", "clause"),
+    [
+        ("Unlike schedulers that ignore deadlines and offer little control, we present DeadlineQ, a queue that "
+         "admits jobs by their slack.", "we present DeadlineQ, a queue that admits jobs by their slack"),
+        ("To this end, we propose SlimRank, a sparse ranker.", "we propose SlimRank, a sparse ranker"),
+        # no clause of the authors' own: the key clause as before
+        ("Sparse rankers are fast, and they scale.", "Sparse rankers are fast, and they scale"),
+    ],
+)
+def test_what_a_paper_proposes_is_quoted_from_its_own_clause(sentence, clause):
+    a, b, _ = own_clause(sentence)
+    assert sentence[a:b] == clause

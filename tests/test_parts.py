@@ -8,13 +8,22 @@ import pytest
 
 from rag.index.catalogue import Catalogue
 from rag.llm.prose import REFUSAL
-from rag.question.parts import described_head, description_clauses, examples_in_place, exemplified, topic_parts
+from rag.question.parts import (
+    asked_parts,
+    described_head,
+    description_clauses,
+    examples_in_place,
+    exemplified,
+    question_parts,
+    topic_parts,
+)
 from rag.question.plan import AskPlan
 from rag.question.reader import Reader
 from rag.route.refusal import RefusalPolicy
 from rag.settings import RetrievalSettings
 from store.papers import make_paper
 from tests.fakes import FakeEvidence, FakeRetriever
+from tests.test_decisions import PAPERS
 
 # --- the reader: parts of a topic ----------------------------------------------------
 
@@ -826,3 +835,31 @@ def test_a_stacked_compound_narrows_the_membership_models_papers_and_adds_none()
     assert [h.paper.id for h in seams.policy.parts(plan.topic, retrieval, [hit]).complete] == ["apart"]
     alone = seams.policy.parts(plan.topic, retrieval)
     assert alone.checked and not alone.complete
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        ("What does TinyServe introduce, and how do they test it?", ["What does introduce", "how do test it"]),
+        ("Which benchmarks does ReActor use and what does it propose?",
+         ["Which benchmarks does use", "what does it propose"]),
+        ("What does the protein folding paper propose and how is it evaluated?",
+         ["What propose", "how is it evaluated"]),
+        ("What does FoldNet propose and what are its results?", ["What does propose", "what are its results"]),
+        ("What does TinyServe propose?", []),  # one part: the whole question, nothing in particular
+    ],
+)
+def test_a_half_that_asks_a_role_in_generic_words_is_a_part_of_its_own(question, parts):
+    # "What does the LLM routing paper propose and how is it evaluated?" led with a result sentence
+    # only: neither half holds a word to search for, so the question was read as one part
+    seams_reader = Reader(Catalogue(PAPERS))
+    plan = seams_reader.read(question)
+    assert isinstance(plan, AskPlan) and [a.text for a in plan.aspects] == parts, plan.aspects
+
+
+def test_generic_halves_split_only_where_a_role_is_asked():
+    split = ["What does X propose", "how is it evaluated?"]
+    assert asked_parts("What does X propose and how is it evaluated?") == split
+    # a half with no word and no role asks nothing of its own, as before
+    for q in ("What is it and is it good?", "How fast is TinyServe, and on which models?"):
+        assert asked_parts(q) == question_parts(q)

@@ -12,6 +12,7 @@ the real embedder, marked slow by their fixtures) the seed papers and :file:`fix
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ from rag.question.slots import (
     DATA_SIZE,
     HARDWARE,
     OBJECT,
+    SETTING,
     SIZE,
     YEAR,
     age_slot,
@@ -32,9 +34,10 @@ from rag.question.slots import (
     size_compared,
 )
 from rag.route.lead import clause_spans
-from rag.route.slot import DATE, MODEL_SIZE, slot_span, states_amount, unquantified_span
-from rag.types import Slot
+from rag.route.slot import DATE, MODEL_SIZE, sizes_beside, slot_span, states_amount, unquantified_span
+from rag.types import Evidence, Slot
 from store.papers import make_paper
+from tests.fakes import FakeEvidence
 from tests.test_decisions import PAPERS, Seams
 
 # --- reading the slot ---------------------------------------------------------------------------
@@ -1409,3 +1412,81 @@ def test_a_thing_asked_of_a_described_paper_that_states_none_is_refused(extracti
     # the routing paper proves no regret: its abstract is said not to state it, not quoted elsewhere
     ans = extractive.ask("What regret does the LLM routing paper prove?")
     assert ans.refused and "does not state regret" in ans.text, ans.text
+
+
+# --- a setting's value --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("What is the sampling frequency in TinyServe?", "sampling frequency"),
+        ("which temperature does FoldNet anneal to?", "temperature"),
+        ("QCirc pruning threshold?", "pruning threshold"),
+        ("what is the planning horizon of ReActor?", "planning horizon"),
+        ("What compression ratio does TinyServe reach?", "compression ratio"),
+    ],
+)
+def test_a_setting_asked_by_its_noun_asks_its_value(question, name):
+    # "What is the eigendecomposition frequency in FOAM?" quoted "dynamically controlling both the
+    # damping factor and the eigendecomposition frequency": a mention, no value
+    slot = read_ask(question).slot
+    assert slot is not None and slot.form == SETTING and slot.amount and slot.name == name, slot
+
+
+@pytest.mark.parametrize(
+    "question", ["What accuracy does FoldNet reach?", "which tokenizer does TinyServe use?", "how many qubits?"]
+)
+def test_a_measure_or_a_thing_is_no_setting(question):
+    slot = read_ask(question).slot
+    assert slot is None or slot.form != SETTING, slot
+
+
+@pytest.mark.parametrize(
+    ("sentence", "stated"),
+    [
+        ("The scheduler adapts its sampling frequency to the load of each worker.", False),
+        ("Requests arrive under tight sampling-frequency constraints.", False),
+        ("We fix the sampling frequency at 16 kHz for every run.", True),
+        ("A sampling frequency of four samples per step suffices.", True),
+    ],
+)
+def test_a_setting_is_stated_only_with_a_value(sentence, stated):
+    slot = Slot("sampling frequency", ("sampling", "frequency"), amount=True, form=SETTING)
+    assert (slot_span(slot, sentence) is not None) is stated
+    assert unquantified_span(slot, sentence) is None  # a mention is never quoted as "no figure"
+
+
+KNOBS = make_paper(
+    "knobs",
+    "Annealing needs tuning. We propose CoolDown, a sampler that sets its temperature schedule adaptively and tunes "
+    "the temperature per chain. CoolDown mixes 3x faster than tempering on 12 benchmarks.",
+)
+
+
+def test_a_setting_only_mentioned_is_refused_with_the_closest_clause():
+    seams = Seams([*PAPERS, KNOBS])
+    ask = seams.plan("what temperature does CoolDown use?").ask
+    refusal = seams.policy.slot(ask, [seams.catalogue["knobs"]])
+    assert refusal.startswith(f"{REFUSAL} The abstract of CoolDown (knobs) does not state temperature; closest: “")
+
+
+@pytest.mark.parametrize(
+    ("other", "beside"),
+    [
+        # the model named by its size again states no other size ("How big is ViT-22B?" quoted
+        # "ViT-22B demonstrates increasing performance with scale" as a second size)
+        ("Rank-40B generalizes to new markets and new languages.", False),
+        ("With 40 billion parameters, the ranker still fits one node.", False),
+        # another size is one more, named or with its unit
+        ("The Rank-2B variant is the fastest of our models.", True),
+        ("A 7B-parameter variant is cheaper to serve.", True),
+    ],
+)
+def test_a_sentence_beside_the_chosen_one_is_quoted_only_for_a_size_of_its_own(other, beside):
+    paper = make_paper("rank", f"We train a 40B-parameter ranker (Rank-40B) on web logs. {other}")
+    evidence = FakeEvidence([paper])
+    first = evidence.sentences(paper)[0][0]
+    chosen = Evidence("rank", first.text, first.start, first.end, 1.0)
+    ask = replace(read_ask("how big is it?"), slot=Slot("size", form=SIZE, amount=True))
+    assert bool(sizes_beside(evidence, ask, paper, chosen)) is beside

@@ -23,6 +23,7 @@ __all__ = [
     "exemplified",
     "description_clauses",
     "question_parts",
+    "asked_parts",
     "topic_parts",
     "topic_stages",
     "paper_description",
@@ -46,6 +47,16 @@ def question_parts(question: str) -> list[str]:
     """
     parts = [p.strip() for p in _PART.split(without_paper_description(question)) if p and p.strip()]
     parts = [p for p in parts if content_terms(p)]
+    return parts or [question]
+
+
+def asked_parts(question: str) -> list[str]:
+    """:func:`question_parts`, keeping also a part that asks a role of its paper in words no
+    content term holds ("What does the LLM routing paper propose and how is it evaluated?" ->
+    ["What  propose", "how is it evaluated?"], :func:`rag.question.roles.question_roles`): each
+    half is something to answer, though neither is a word to search for."""
+    parts = [p.strip() for p in _PART.split(without_paper_description(question)) if p and p.strip()]
+    parts = [p for p in parts if content_terms(p) or question_roles(p)]
     return parts or [question]
 
 

@@ -52,6 +52,7 @@ from rag.question.filters import FILTER_KINDS, read_filters, topic_left
 from rag.question.language import looks_non_english
 from rag.question.names import NameReader, bare_name, restated_names, spelled_out, versioned_names
 from rag.question.parts import (
+    asked_parts,
     described_head,
     examples_in_place,
     question_parts,
@@ -346,10 +347,12 @@ _SHORT_ASPECT_LEAD = re.compile(rf"^(?:{_V['short_aspect_lead']}\W*)+", re.I)
 _PART_LEAD = re.compile(rf"^\W*{_V['part_lead']}\W*")  # case-sensitive, as before: "And ..." stays
 
 
-def _aspect(query: str, refs: list[PaperRef], names: list[str], verdict: bool = False) -> str:
+def _aspect(query: str, refs: list[PaperRef], names: list[str], verdict: bool = False, roles: bool = False) -> str:
     """What a question asks about its papers: without their names, descriptions and the words that
     only say "compare" or "summarize" (with ``verdict``, also the words that only ask which paper
-    wins: "is more accurate", "which one wins"); ``""`` when nothing in particular is asked."""
+    wins: "is more accurate", "which one wins"); ``""`` when nothing in particular is asked.
+    ``roles``: a part that asks a role of the paper in generic words ("what does X propose", "how is
+    it evaluated": :func:`rag.question.roles.question_roles`) asks that role."""
     out = query
     said = set(names) | {r.text for r in refs if r.kind in ("id", "number", "ordinal", "plural", "description")}
     for name in sorted(said, key=len, reverse=True):
@@ -360,7 +363,7 @@ def _aspect(query: str, refs: list[PaperRef], names: list[str], verdict: bool = 
         out = without_verdict(out)
     out = re.sub(r"\s+", " ", out).strip(" ,;:-?.")
     rest = [t for t in content_terms(out) if t not in _GENERIC]
-    return out if rest else ""
+    return out if rest or (roles and out and question_roles(out)) else ""
 
 
 def _artifact_kin(topic: str, artifact: Sequence[str]) -> str:
@@ -414,18 +417,21 @@ def link_rest(query: str, topic: str) -> str:
 
 
 def _parts(
-    query: str, refs: list[PaperRef], names: list[str], verdict: bool = False
+    query: str, refs: list[PaperRef], names: list[str], verdict: bool = False, roles: bool = False
 ) -> dict[str, tuple[str, ...]]:
     """The sub-questions of a question that ask something of its papers, as written and as the
     evidence query (names and "compare"/"each" words removed, and with ``verdict`` the words that
-    only ask which wins); parts that only name papers go."""
+    only ask which wins); parts that only name papers go. ``roles``: in a question of several
+    parts, one that asks a role in generic words ("What does X propose and how is it evaluated?":
+    :func:`rag.question.parts.asked_parts`) is a part too, so that an answer states each half."""
     written, queries = [], []
     # a side that describes its paper ("the verifier-free RL paper that conditions on reference
     # answers") goes whole before the question is split into parts, which would keep its clause
     for side in (n for n in names if _SIDE_DESCRIPTION.match(n)):
         query = re.sub(rf"(?<![\w-]){re.escape(side)}(?![\w-])", " ", query, flags=re.I)
-    for part in question_parts(query):
-        q = _aspect(part, refs, names, verdict)
+    asked = asked_parts(query) if roles else question_parts(query)
+    for part in asked:
+        q = _aspect(part, refs, names, verdict, roles=roles and len(asked) > 1)
         if not q:
             continue
         split = re.split(r":|\s+[-–—]+\s+", part, maxsplit=1)
@@ -1311,8 +1317,8 @@ class Reader:
         return ComparePlan(query, query, aspects=aspects, verdict=verdict_criterion(query) if better else "")
 
     def _aspects(self, query: str, refs: Sequence[PaperRef], names: Sequence[str], verdict: bool,
-                 number: Number = "open") -> tuple[Ask, ...]:
-        got = _parts(query, list(refs), list(names), verdict)
+                 number: Number = "open", roles: bool = False) -> tuple[Ask, ...]:
+        got = _parts(query, list(refs), list(names), verdict, roles)
         return tuple(
             read_ask(q, number=number, heading=h) for q, h in zip(got["parts"], got["asked_parts"], strict=True)
         )
@@ -1411,7 +1417,7 @@ class Reader:
             **header,
             topic=topic,
             ask=ask,
-            aspects=self._aspects(query, refs, names, False, number),
+            aspects=self._aspects(query, refs, names, False, number, roles=True),
             detail=detail,
             polar=is_polar and bool(asked_terms),
             polar_terms=asked_terms,

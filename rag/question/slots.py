@@ -24,7 +24,7 @@ from rag.types import Slot
 from rag.vocabulary import beside
 
 __all__ = [
-    "CONTENTS", "DATA", "ENTITY", "GUESSED_SIZE", "HARDWARE", "INSTANCE", "MODELS", "OBJECT", "SIZE", "YEAR",
+    "CONTENTS", "DATA", "ENTITY", "GUESSED_SIZE", "HARDWARE", "INSTANCE", "MODELS", "OBJECT", "SETTING", "SIZE", "YEAR",
     "age_slot", "contents_slot", "data_slot", "detail_slot", "entity_slot", "measure_slot", "object_slot", "read_slot",
     "size_compared",
 ]
@@ -111,6 +111,16 @@ the question (an instance: "enables the first zero-shot voice cloning capability
 its background or gap ("existing methods, which rely on shallow encoders"). Like :data:`OBJECT`, it
 only chooses the clause the lead quotes and is never declared missing
 (:func:`rag.route.slot.stating_sentence`)."""
+SETTING = "setting"
+"""The form of a slot asking the value of a setting or quantity by its noun (vocabulary
+``setting_noun``: "what is the eigendecomposition frequency of FOAM?", "FOAM damping factor
+value?", "what temperature does MACL use?"): stated, as a measure asked with its amount is, only by
+a clause that writes its head noun with an amount ("at an 8% condensation ratio"); a clause that
+only mentions it ("dynamically controlling both the damping factor and the eigendecomposition
+frequency") states no value, so a paper none of whose sentences gives one is answered "does not
+state <slot>; closest: ..." (:meth:`rag.route.refusal.RefusalPolicy.slot`), never quoted as if it
+answered nor as a measure stated without a figure."""
+_SETTING_NOUN = _VOCABULARY["setting_noun"].words
 _ENTITY_OPENER = _VOCABULARY["entity_opener"]
 _BY_INSTANCE = _VOCABULARY["named_by_instance"].words
 _ASPECT_NOUN = _VOCABULARY["aspect_noun"].words
@@ -241,7 +251,13 @@ def measure_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fa
                 return Slot("model size", form="model size", amount=True)
             # an acronym keeps its capitals in the answer ("does not state FID")
             cased = {w.lower(): w for w in words if sum(c.isupper() for c in w) > 1}
-            return Slot(" ".join(cased.get(t, t) for t in terms), terms, amount=True, count=counted)
+            # "FOAM damping factor value?", "what temperature?": a setting's value, stated only
+            # with an amount (SETTING); a count keeps its own check
+            setting = not counted and bool(phrase) and phrase[-1].lower() in _SETTING_NOUN
+            # a setting is named with its noun, a generic one too ("condensation ratio", not "condensation")
+            shown = [w.lower() for w in phrase if w.lower() in {*terms, *_SETTING_NOUN}] if setting else terms
+            return Slot(" ".join(cased.get(t, t) for t in shown), terms, amount=True, count=counted,
+                        form=SETTING if setting else "")
     return None
 
 
@@ -406,6 +422,8 @@ def entity_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fal
     shown = text[spans[kept[0]][0] : spans[kept[-1]][1]] if kept else " ".join(terms)
     # "what encoder": the abstract may name it by an instance ("a self-attention Mixture-of-Experts
     # encoder", "Lao"): a clause to quote, never a word whose absence says it is not stated
+    if _bare(phrase[-1]) in _SETTING_NOUN:  # "what is the eigendecomposition frequency": its value
+        return Slot(shown, terms, amount=True, form=SETTING)
     return Slot(shown, terms, form=INSTANCE if terms[-1] in _BY_INSTANCE else ENTITY)
 
 

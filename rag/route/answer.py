@@ -45,7 +45,7 @@ from rag.question.filters import FILTER_KINDS
 from rag.question.parts import description_clauses
 from rag.question.plan import Ask, AskPlan, Plan, Topic
 from rag.question.reader import Reader
-from rag.question.slots import ENTITY
+from rag.question.slots import ENTITY, SETTING
 from rag.question.stances import opposed
 from rag.route.lead import (
     availability_span,
@@ -366,12 +366,12 @@ class AnswerPipeline:
             counted = slot is not None and slot.count and not plan.seeks
             # "SoT-26K train/test split?": a thing asked of a name only one abstract writes (a
             # dataset, a model inside a paper) is asked of that paper, as a named one is
-            of_name = slot is not None and slot.form == ENTITY and len(chosen) == 1 and any(
+            of_name = slot is not None and slot.form in (ENTITY, SETTING) and len(chosen) == 1 and any(
                 chosen[0].paper.id in ids for ids in plan.search.names.values()
             )
             # "What regret does the LLM routing paper prove?": a thing asked of the one paper a
             # description finds is asked of it as of a named one, not quoted from another sentence
-            of_described = slot is not None and slot.form == ENTITY and bool(topic.described)
+            of_described = slot is not None and slot.form in (ENTITY, SETTING) and bool(topic.described)
             of_name = of_name or of_described
             if not refusal and len(chosen) == 1 and topic.number != "many" and (counted or of_name):
                 # "The Flan Collection: exactly how many tasks does it contain?": the paper found

@@ -54,6 +54,7 @@ __all__ = [
     "mention_head",
     "number_span",
     "one_paper_lead",
+    "own_clause",
     "quoted",
 ]
 
@@ -111,10 +112,12 @@ _KEEPS = _VOCABULARY["negation_keeps"].words
 _ITEM_BREAK = _VOCABULARY["list_item_break"].words
 _VERB_OBJECT = _VOCABULARY["verb_object_opener"].words
 _OPPOSITE = {
-    term_key(a): term_key(b)
+    term_key(a): b.lower()
     for row in _VOCABULARY["comparative_opposite"].phrases
     for a, b in (row.split(), row.split()[::-1])
 }
+"""The opposite of a comparative (by its term key) as written: a sentence states it only in that
+word ("slower"), not in a word of its stem ("costlier" is not stated by "training cost")."""
 _LESS = frozenset(term_key(w) for w in _VOCABULARY["comparative_less"].words)
 _STATES_LESS = _VOCABULARY["states_less"].words
 SET_ASIDE_REACH = 3
@@ -128,6 +131,8 @@ STANCE_WINDOW = 4
 """Words before a term searched for a contrast word: a clause's preposition phrase ("over
 autoregressive diffusion language models") puts its head noun up to four words after it."""
 _OWN = _VOCABULARY["own"].pattern
+_OBJECT_CUE = _VOCABULARY["comparison_object"].pattern
+_BARE_DEGREE = _VOCABULARY["bare_degree"].words
 _AVAILABILITY_CUE = _VOCABULARY["availability_cue"]
 _AVAILABLE_NOUNS = {k: _VOCABULARY[f"available_{k}"] for k in ("code", "data", "models")}
 _OPEN_SOURCE_CODE = re.compile(
@@ -242,6 +247,19 @@ def _capped(sentence: str, a: int, b: int, spans: list[tuple[int, int]]) -> tupl
     words = list(_WORDS.finditer(sentence, a, b))
     end = words[MAX_LEAD_WORDS - 1].end()
     return _trim(sentence, a, end) + (True,)
+
+
+def own_clause(sentence: str) -> tuple[int, int, bool]:
+    """:func:`key_clause`, from the first clause in which the authors speak of their own work
+    (``own``: "we introduce ...") when the key clause opens with another: "Unlike widely used routing
+    heuristics that ... offer limited control over latency–throughput trade-offs, we introduce a
+    multi-objective optimization framework ..." is quoted from "we introduce"."""
+    span = key_clause(sentence)
+    spans = clause_spans(sentence)
+    own = [a for a, b in spans if a >= span[0] and _OWN.search(sentence, a, b)]
+    if not own or own[0] == span[0]:
+        return span
+    return _capped(sentence, own[0], spans[-1][1], spans)
 
 
 def key_clause(sentence: str) -> tuple[int, int, bool]:
@@ -707,7 +725,48 @@ def comparison_verdict(sentence: str, span: tuple[int, int, bool, bool], compara
     asked = term_key(comparative)
     if asked in said or (asked in _LESS and any(w in _STATES_LESS for w in written)):
         return "yes"
-    return "no" if _OPPOSITE.get(asked) in said else ""
+    return "no" if _OPPOSITE.get(asked) in written else ""
+
+
+def names_object(sentence: str, terms: Sequence[str], senses: Senses | None = None) -> bool:
+    """Whether ``sentence`` names the asked terms as what it compares against: after a word of
+    comparison (``comparison_object``: "reduces wall-clock time compared to standard Shampoo",
+    "a 36% improvement over recent high-frequency-based methods"), not only before one ("an
+    extremely simple hierarchical vision transformer that is ... faster than previous models"
+    compares with previous models, not with ViT)."""
+    return any(
+        term_span(sentence[m.end() :], [t], senses) is not None for m in _OBJECT_CUE.finditer(sentence) for t in terms
+    )
+
+
+def compares_other(sentence: str, terms: Sequence[str], senses: Senses | None = None) -> bool:
+    """Whether ``sentence`` compares against something, but not the asked terms (a word of
+    comparison, none followed by them: :func:`names_object`). A sentence with no word of comparison
+    ("It consumes only 1/3 of the energy used to train GPT-3") leaves its object to its words."""
+    return _OBJECT_CUE.search(sentence) is not None and not names_object(sentence, terms, senses)
+
+
+def comparing_clause(sentence: str, comparative: str) -> tuple[int, int, bool, bool] | None:
+    """The clauses of ``sentence`` that state ``comparative`` or what answers it
+    (:func:`comparison_verdict`: "9.6× faster distillation", "reducing training time by over
+    40%"), with the clause before one shorter than :data:`MIN_CLAUSE_WORDS`; ``None`` when none does."""
+    spans = clause_spans(sentence)
+    kept = _without_opener(sentence, spans) if spans else []
+    for i, (a, b) in enumerate(kept):
+        if comparison_verdict(sentence, (a, b, False, False), comparative):
+            first = i - 1 if i > 0 and _words(sentence[a:b]) < MIN_CLAUSE_WORDS else i
+            return _capped(sentence, kept[first][0], b, spans) + (False,)
+    return None
+
+
+def _as_written(term: str, sentences: Sequence[str]) -> str:
+    """``term`` as an abstract writes it ("ViT" for the asked "vit"), else as asked."""
+    low = term.lower()
+    for text in sentences:
+        for w in _TERM_TOKEN.finditer(text):
+            if w.group(0).lower() == low:
+                return w.group(0)
+    return term
 
 
 def states_together(sentence: str, terms: Sequence[str]) -> bool:
@@ -808,6 +867,20 @@ def _what_it_does(s: Source, gist: Evidence | None) -> Evidence:
 _ROLE_ROWS = {"data": "data", "problem": "problem", "method": "approach"}
 """The row of a comparison table (:data:`rag.evidence.rows.ROWS` keys) that answers a question
 asking one role (:mod:`rag.question.roles`) of a named paper."""
+_PART_ROWS = (("data", "data"), ("result", "results"), ("problem", "problem"), ("method", "approach"))
+"""The row that answers a part of a question asking a role in generic words, by the first role it
+asks in this order: "how is it evaluated" asks data (and method), "what does it propose" the approach."""
+_ROW_UNSTATED = {"data": "what it is evaluated on", "results": "its results", "problem": "the problem it addresses"}
+"""How a lead says that no sentence states a part's row ("its abstract does not state what it is evaluated on")."""
+
+
+def _role_part(part: Ask) -> str:
+    """The row key (:data:`_PART_ROWS`) of a part of a question that asks a role with no word of its
+    own ("what does propose", "how is it evaluated", the paper's name removed); ``""`` for a part
+    with a content word ("which benchmarks does use") or a slot, which its words answer."""
+    if part.slot is not None or content_terms(part.text):
+        return ""
+    return next((key for role, key in _PART_ROWS if role in part.roles), "")
 
 
 def one_paper_lead(s: Source, gist: Evidence | None = None, *, named: bool = True) -> str:
@@ -859,6 +932,25 @@ def _per_part(
             used.add(found[0].start)
             quotes.append(quoted(found[0].sentence, found[1]))
             continue
+        key = _role_part(part)
+        if key and role_row is not None:
+            # a part that asks a role in generic words ("what does it propose", "how is it
+            # evaluated"): the sentence the comparison table's row quotes (for its evaluation, the
+            # data row, else the results row: "demonstrate substantial improvements over standard
+            # baselines"), or that none states it; what a paper proposes is never said unstated,
+            # the sentence closest to the part answers it when the approach row is empty
+            row = role_row(s, key) or (role_row(s, "results") if key == "data" else None)
+            if row is None and key != "approach":
+                quotes.append(f"its abstract does not state {_ROW_UNSTATED[key]}")
+                continue
+            if row is not None and row.start not in used:
+                used.add(row.start)
+                if all(e.start != row.start for e in s.evidence):
+                    s.evidence = sorted([*s.evidence, row], key=lambda x: x.start)
+                clause = own_clause(row.sentence) if key == "approach" else key_clause(row.sentence)
+                quotes.append(quoted(row.sentence, clause))
+            if row is not None:
+                continue
         row = role_row(s, "problem") if role_row is not None and "problem" in part.roles else None
         if row is not None and row.start not in used:
             used.add(row.start)
@@ -954,6 +1046,27 @@ def _polar(
     if absent:  # a sentence that negates or sets aside what is asked absent first
         stating = sorted(stating, key=lambda es: not (es[1][3] or contrasted(es[0].sentence, es[1], terms, senses)))
     ranked = sorted(stating, key=rank) if not absent else stating
+    if compared and comparative:
+        # a comparison is answered by the paper's own comparison: a sentence of its own work that
+        # states the comparative and names the asked object after a word of comparison; else the
+        # own sentence that states the comparative, said to name another object (or none), rather
+        # than a background sentence about the object ("Existing methods employ a dual-trajectory
+        # matching framework") or the paper's claim against other models quoted as a yes
+        named = [(e, span) for e, span in ranked if not framing(e) and comparison_verdict(e.sentence, span, comparative)
+                 and not compares_other(e.sentence, terms, senses)]
+        if not named and comparative.lower() not in _BARE_DEGREE:
+            own = next(((e, c) for e in candidates if not framing(e) and own_work(e.sentence, label)
+                        and (c := comparing_clause(e.sentence, comparative)) is not None), None)
+            if own is not None:
+                e, span = own
+                if e.start not in seen:
+                    s.evidence = sorted([*s.evidence, e], key=lambda x: x.start)
+                verdict = comparison_verdict(e.sentence, span, comparative)
+                shown = " ".join(_as_written(t, [x.sentence for x in candidates]) for t in terms)
+                said = quoted(e.sentence, span)
+                return f"{verdict.capitalize()}, though not against {shown} by name: {_name(s)} — {said}"
+        if named and ranked[0][0] is not named[0][0]:
+            ranked = [named[0], *ranked]
     for e, span in ranked[:1]:
         if e.start not in seen:
             s.evidence = sorted([*s.evidence, e], key=lambda x: x.start)

@@ -35,7 +35,7 @@ from rag.llm.prose import REFUSAL
 from rag.protocols import EvidenceSource, Retriever
 from rag.question.parts import bare_compound, paper_description, ungraded
 from rag.question.plan import AskPlan, Detail, Plan, Topic
-from rag.question.slots import CONTENTS, INSTANCE, OBJECT, YEAR, detail_slot
+from rag.question.slots import CONTENTS, INSTANCE, OBJECT, SETTING, YEAR, detail_slot
 from rag.route.lead import _keys_at, clause_spans, key_clause, quoted
 from rag.route.slot import measure_head, narrowed_time, slot_span, states_amount, unquantified_span
 from rag.settings import RetrievalSettings
@@ -360,8 +360,10 @@ class RefusalPolicy:
         parts = [p.slot for p in ask.parts if p.slot is not None] if len(ask.parts) > 1 else []
         if any(self.states(s, p) for s in parts for p in papers):
             return ""
-        if slot.amount and not slot.count and any(self.states_near(ask, p) for p in papers):
-            return ""  # a count names its unit: "16000 tasks" beside "dataset" counts no images
+        # a count names its unit: "16000 tasks" beside "dataset" counts no images; a setting its
+        # noun: "achieves ε-error with cost ..." beside "quantum" gives no horizon
+        if slot.amount and not slot.count and slot.form != SETTING and any(self.states_near(ask, p) for p in papers):
+            return ""
         if any(self.states_unquantified(slot, p) for p in papers):
             return ""  # "GNIMC recovers the underlying matrix substantially faster": a speedup, with no figure
         paper = papers[0]

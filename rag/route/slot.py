@@ -489,13 +489,32 @@ def sizes_beside(
             return []
     sized = replace(slot, form="model size")
     moves = evidence.moves(paper)
+    said = _sizes(chosen.sentence)
     out = []
     for x in evidence.sentences(paper)[0]:
         if x.start == chosen.start or moves.get(x.start) in ("background", "gap"):
             continue
         span = slot_span(sized, x.text)
-        if span is not None and greatest_size(x.text) > 0:
+        # a sentence whose only sizes the chosen one states already names the model by them
+        # ("ViT-22B demonstrates increasing performance with scale" after "a 22B-parameter ViT
+        # (ViT-22B)"): it states no other size
+        named = _sizes(x.text)
+        if span is not None and greatest_size(x.text) > 0 and not (named and named <= said):
             out.append((Evidence(paper.id, x.text, x.start, x.end, 0.0), span))
+    return out
+
+
+_SIZE_FIGURE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:-\s*)?(million|billion|trillion|[MBT])\b")
+_SIZE_UNITS = {"million": "M", "billion": "B", "trillion": "T"}
+
+
+def _sizes(sentence: str) -> set[str]:
+    """The model sizes a sentence states, as figure and unit ("22B" for "22B-parameter", "ViT-22B"
+    and "22 billion parameters"): two sentences stating the same sizes state one size."""
+    out = set()
+    for m in MODEL_SIZE.finditer(sentence):
+        for f in _SIZE_FIGURE.finditer(m.group(0)):
+            out.add(f.group(1) + _SIZE_UNITS.get(f.group(2).lower(), f.group(2)))
     return out
 
 

@@ -822,3 +822,21 @@ def test_a_stacked_compound_narrows_the_membership_models_papers_and_adds_none()
     assert [h.paper.id for h in seams.policy.parts(plan.topic, retrieval, [hit]).complete] == ["apart"]
     alone = seams.policy.parts(plan.topic, retrieval)
     assert alone.checked and not alone.complete
+
+
+def test_papers_asked_beside_an_acronym_no_abstract_writes_are_refused_by_it():
+    # "federated ZKP papers" listed 31 federated-learning papers: a listed paper would have to state it
+    seams = Seams([GRAPH, TRAFFIC, CROP])
+    for question, typed in [
+        ("traffic forecasting QKV papers", "QKV"),
+        ("Which papers use XQNs for crop yield?", "XQNs"),
+    ]:
+        plan = seams.reader.read(question)
+        assert isinstance(plan, AskPlan) and plan.topic.number == "many", question
+        refusal = seams.policy.absent_topic(plan.topic, seams.retriever.search(plan.topic.search))
+        assert refusal == f"{REFUSAL} No abstract in the collection mentions {typed}.", question
+    # an acronym some abstract writes, and an open question, are judged as any other
+    for question in ("graph transformer MolGT papers", "QKV for traffic forecasting"):
+        plan = seams.reader.read(question)
+        assert isinstance(plan, AskPlan)
+        assert seams.policy.absent_topic(plan.topic, seams.retriever.search(plan.topic.search)) == "", question

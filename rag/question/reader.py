@@ -1017,14 +1017,16 @@ class Reader:
         abstracts state beside the topic's other words): "graph CL papers" is read as "graph
         contrastive learning papers", "SSL pseudo-labeling papers" as "semi-supervised learning
         pseudo-labeling papers", so a topic in shorthand lists what its written-out form lists.
-        A question naming papers, and a name of a thing searched in both forms already
-        ("OPT-175B", :attr:`rag.acronyms.NamedForms.thing`), are left as typed; ``text`` unchanged
-        when nothing is written out."""
+        A question naming papers, a name of a thing searched in both forms already ("OPT-175B",
+        :attr:`rag.acronyms.NamedForms.thing`), and an acronym of one sense the lexicon indexes
+        every abstract under in both forms (:attr:`rag.acronyms.NamedForms.indexed`: "RL", "LLM",
+        read alike either way; writing them out moved 9 seed rephrasing rows, 5 of them down) are
+        left as typed; ``text`` unchanged when nothing is written out."""
         if not isinstance(plan, AskPlan) or plan.refs or not plan.topic.text:
             return text
         typed_lower = set(plan.topic.acronyms)  # "ntk": typed in lower case, no English word
         for name in plan.topic.known_names:
-            if name.thing:
+            if name.thing or (name.indexed and not name.others):
                 continue
             long = name.long if proper_name(name.long) else name.long.lower()
             for plural in ("s", ""):

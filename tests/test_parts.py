@@ -840,3 +840,7 @@ def test_papers_asked_beside_an_acronym_no_abstract_writes_are_refused_by_it():
         plan = seams.reader.read(question)
         assert isinstance(plan, AskPlan)
         assert seams.policy.absent_topic(plan.topic, seams.retriever.search(plan.topic.search)) == "", question
+    # a word in lower case the dictionary lacks is no acronym ("go beyond decoding")
+    plan = seams.reader.read("which abstracts go beyond standard decoding for traffic forecasting")
+    assert isinstance(plan, AskPlan)
+    assert seams.policy.absent_topic(plan.topic, seams.retriever.search(plan.topic.search)) == ""

@@ -561,11 +561,13 @@ class RefusalPolicy:
             # a topic with an acronym no abstract writes in any form; a listed paper would have to
             # state it, so the papers on the other words alone are no answer (31 federated-learning
             # papers were listed). An open question keeps being judged as any other.
-            typed = [t for t in absent if t.lower() in topic.acronyms]
-            if topic.number != "many" or not typed:
-                return ""
+            # as typed, in capitals ("ZKPs"): a word in lower case ("go") may be a word the
+            # dictionary lacks, not an acronym
             written = {w.lower(): w for w in (x.strip("?.,;:!()\"'") for x in topic.text.split())}
-            absent = [written.get(t.lower(), t) for t in typed]  # as typed: "ZKPs"
+            typed = [written.get(t.lower(), "") for t in absent if t.lower() in topic.acronyms]
+            absent = [t for t in typed if sum(c.isupper() for c in t) >= 2]
+            if topic.number != "many" or not absent:
+                return ""
         return f"{REFUSAL} No abstract in the collection mentions {', '.join(absent[:3])}."
 
     def unused_words(self, topic: Topic) -> list[str]:

@@ -24,11 +24,12 @@ one in the sense asked:
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rag.lexicon import (
+    _content_words,
     _is_abbreviation,
     abbreviation_definitions,
     american,
@@ -40,7 +41,7 @@ from rag.lexicon import (
 )
 from rag.text import STOPWORDS, named_entities, tokenize, unify_dashes
 
-__all__ = ["NamedForms", "Senses", "acronym_uses", "named_use", "same_sense", "states_named"]
+__all__ = ["NamedForms", "Senses", "acronym_uses", "named_use", "proper_name", "same_sense", "states_named"]
 
 SIZE_WORDS = frozenset(
     "xxxl xxl xl l m s b h g large base small tiny huge medium mini giant".split()
@@ -57,6 +58,14 @@ to electronic hardware design?" papers that never write "machine learning"."""
 NAMED_THING_FLOOR = 5
 """Papers that may state a name for it to be a thing's in any collection, however small (2% of the
 38 seed papers is under one): a model family a handful of papers evaluate on."""
+MIN_CONTEXT_PAPERS = 2
+"""Fewest papers that must state a topic's other words, and a long form beside them, for that
+long form to be the sense of an acronym the topic types (:meth:`Senses.sense_in`): one paper's
+phrase is no sense of the collection's (a phrase of one abstract whose initials happen to spell it)."""
+CONTEXT_PREFIX = 4
+"""Letters of a term key a text must hold, lower-cased, before its words are compared
+(:meth:`Senses._stating`): a cheap filter, as every form of a word of four or more letters
+starts with them; shorter keys are compared whole."""
 _SIZE_NUMBER = re.compile(r"\d+(?:\.\d+)?[BMKTbmkt]")
 _SUFFIX = r"(?P<suffix>s|(?:-[A-Za-z0-9]+(?:\.\d+[A-Za-z]*)?)+(?:/\d+)?)?"
 _CLAUSE_BREAK = re.compile(r"[,;:()\[\]]")
@@ -237,7 +246,7 @@ def _singular(short: str) -> str:
     return short[:-1] if len(short) > 2 and short.endswith("s") and short[-2].isupper() else short
 
 
-def _proper(long: str) -> bool:
+def proper_name(long: str) -> bool:
     """Whether a long form is written as a proper name: every content word capitalised ("Open
     Pretrained Transformer"; not "Optimal partial transport")."""
     words = [w for w in re.findall(r"[A-Za-z][\w]*", long) if w.lower() not in STOPWORDS]
@@ -272,6 +281,10 @@ class Senses:
         stated: Mapping[str, int] | None = None,
     ):
         texts = list(texts)
+        self.texts = texts  # for the senses a topic's other words support (:meth:`sense_in`)
+        self._lowered: list[str] = []
+        self._words: dict[int, list[str]] = {}
+        self._keys_of: dict[int, frozenset[str]] = {}
         self.indexed = frozenset(indexed)
         self.stated = dict(stated or {})
         self.n_papers = len(texts)
@@ -287,7 +300,7 @@ class Senses:
                 if (short, i) not in seen:
                     seen.add((short, i))
                     senses[i].papers += 1
-                senses[i].proper = senses[i].proper or _proper(long)
+                senses[i].proper = senses[i].proper or proper_name(long)
         self._aliases: list[tuple[str, str]] = []  # glossary phrases naming the same thing, both ways
         for rel, term, expansion in load_glossary() if glossary is None else glossary:
             if rel == "same" and _is_abbreviation(term) and _singular(term) not in found:
@@ -365,6 +378,96 @@ class Senses:
             rare=self.stated.get(short.lower(), 0) <= max(NAMED_THING_FLOOR, NAMED_THING_SHARE * self.n_papers),
         )
 
+    def __getstate__(self) -> dict[str, object]:
+        """What the index cache keeps (:mod:`rag.index.cache`): not the words read for
+        :meth:`sense_in`, which are read again on first use."""
+        state = dict(self.__dict__)
+        state.update(_lowered=[], _words={}, _keys_of={})
+        return state
+
+    def _paper_words(self, i: int) -> list[str]:
+        """The content words of paper ``i`` (hyphenated words split), lower case, computed once."""
+        if i not in self._words:
+            self._words[i] = _content_words(self.texts[i])
+        return self._words[i]
+
+    def _stating(self, words: Sequence[str]) -> list[int]:
+        """The papers (indices into :attr:`texts`) that state every one of ``words`` (term keys
+        compared: "graphs" states "graph"), or, when fewer than :data:`MIN_CONTEXT_PAPERS` do, every
+        one but one of two or more (a verb of the question's: "learn graph transformer QEs")."""
+        if not self._lowered:
+            self._lowered = [t.lower() for t in self.texts]
+        keys = {term_key(w) for w in words}
+        # a key's first letters are written in any text that states it ("pseudo-labels" for "pseudo-label")
+        prefixes = [k[:CONTEXT_PREFIX] for k in keys]
+        need = len(keys) - 1 if len(keys) > 1 else len(keys)
+        held: list[tuple[int, int]] = []
+        for i, low in enumerate(self._lowered):
+            if sum(p in low for p in prefixes) < need:
+                continue
+            if i not in self._keys_of:
+                self._keys_of[i] = frozenset(term_key(w) for w in self._paper_words(i))
+            n = len(keys & self._keys_of[i])
+            if n >= need:
+                held.append((i, n))
+        every = [i for i, n in held if n == len(keys)]
+        return every if len(every) >= MIN_CONTEXT_PAPERS else [i for i, _ in held]
+
+    def _spelled(self, short: str, papers: Sequence[int]) -> Counter[str]:
+        """Phrases of ``papers`` whose content words' initials spell acronym ``short`` ("positional
+        encodings" for "PE"), keyed by their term keys' phrase in its first written form, counted
+        once per paper."""
+        letters = [c.lower() for c in _singular(short) if c.isalpha()]
+        n = len(letters)
+        counts: Counter[str] = Counter()
+        first: dict[tuple[str, ...], str] = {}
+        for i in papers:
+            words = self._paper_words(i)
+            seen: set[tuple[str, ...]] = set()
+            for j in range(len(words) - n + 1):
+                window = words[j : j + n]
+                if [w[0] for w in window] != letters or not all(w.isalpha() for w in window):
+                    continue
+                key = tuple(term_key(w) for w in window)
+                if key not in seen:
+                    seen.add(key)
+                    counts[first.setdefault(key, " ".join(window))] += 1
+        return counts
+
+    def sense_in(self, short: str, text: str) -> str:
+        """The sense acronym ``short`` has in ``text`` (a topic: "graph CL", "SSL pseudo-labeling",
+        "graph transformer PE"), by what the abstracts state beside the topic's other words: among
+        the papers that state all of them, the long form that the most papers state (a sense the
+        collection knows, or a phrase those papers write whose initials spell the acronym:
+        "positional encoding" for "PE" beside "graph transformer", where no abstract defines "PE"
+        so). An acronym of one sense keeps it; without other words, or when no long form is stated
+        by at least :data:`MIN_CONTEXT_PAPERS` of those papers and by strictly more than any other
+        one (a spelled phrase also by more than every known sense), it is :meth:`preferred`.
+
+        Returns:
+            The long form, ``""`` when no sense is asked (as :meth:`preferred`).
+        """
+        senses = self.senses.get(short, ())
+        if len(senses) == 1 or not self.texts:
+            return self.preferred(short)
+        own = {short.lower(), _singular(short).lower(), short.lower() + "s"}
+        context = [w for w in _content_words(text) if w not in own and not w.isdigit()]
+        if not context:
+            return self.preferred(short)
+        papers = self._stating(context)
+        if len(papers) < MIN_CONTEXT_PAPERS:
+            return self.preferred(short)
+        known = Counter({s.long: sum(states_phrase(s.long, self.texts[i]) for i in papers) for s in senses})
+        spelled = self._spelled(short, papers)
+        best_known = max(known.values(), default=0)
+        scored = list(known.items()) + [(p, c) for p, c in spelled.items() if c > best_known]
+        ranked = sorted(scored, key=lambda x: -x[1])
+        if not ranked or ranked[0][1] < MIN_CONTEXT_PAPERS:
+            return self.preferred(short)
+        if len(ranked) > 1 and ranked[1][1] == ranked[0][1] and not same_sense(ranked[0][0], ranked[1][0]):
+            return self.preferred(short)
+        return ranked[0][0]
+
     def names_in(self, text: str) -> tuple[NamedForms, ...]:
         """The names ``text`` states that the collection knows as an acronym and its long form: a
         long form ("open pretrained transformers", in any word forms) or an acronym (as the
@@ -389,7 +492,7 @@ class Senses:
             typed = tok[:-1] if tok.endswith("s") and tok[:-1].lower() == short.lower() else tok
             if typed != short and not typed.isupper() and not (typed.islower() and not english_word(typed)):
                 continue  # "opt" typed in lower case is the English verb, not OPT
-            long = self.preferred(short)
+            long = self.sense_in(short, text)
             if long:
                 out[short] = self.forms(short, long)
         # a long form inside another one found is no name of its own ("reinforcement learning" of

@@ -456,7 +456,7 @@ def abbreviation_definitions(text: str) -> list[tuple[str, str]]:
         if not _is_abbreviation(short):
             continue
         before = plain[max(0, m.start() - 200) : m.start()]
-        before = re.split(r"[.;:()\[\]]", before)[-1]
+        before = re.split(r"[.;:()\[\]]|-{2,}", before)[-1]  # "the seminal work---Knowledge distillation (KD)"
         long = _long_form(short, before)
         if long:
             key = short[:-1] if short.endswith("s") and short[:-1].isupper() and len(short) > 2 else short

@@ -244,3 +244,65 @@ def test_an_acronym_of_one_sense_or_a_name_of_a_thing_is_never_used_otherwise():
     assert not used_otherwise(one, "Residual Networks", "We compute KTFs of residual networks.")
     thing = NamedForms("SKM", "sparse kernel machine", others=("stochastic k-means",), thing=True)
     assert not used_otherwise(thing, "SKM-7B", "We prune SKM-7B to half its size.")
+
+
+# --- the sense a shorthand topic gives an acronym (fast) --------------------------------------------
+
+SHORTHAND = {
+    "spl-curriculum-1": "We order training samples from easy to hard with self-paced learning (SPL) and a curriculum "
+    "that adapts to the learner.",
+    "spl-curriculum-2": "Self-paced learning selects easy samples first; we give a curriculum for noisy labels.",
+    "spl-curriculum-3": "A curriculum of tasks trained by self-paced learning (SPL) speeds up robot learning.",
+    "spl-graph-1": "We estimate the shortest path length (SPL) between nodes of a large graph from landmarks.",
+    "spl-graph-2": "Graph neural networks cannot count the shortest path length between two nodes of a graph.",
+    "spl-other": "The structured prediction loss (SPL) of a sequence tagger is bounded for any graph.",
+    "qe-1": "Graph transformers need quadrature embeddings of the nodes; we learn them from the graph spectrum.",
+    "qe-2": "We compare quadrature embeddings for graph transformers on molecules.",
+    "qe-3": "Graph transformers with random-walk quadrature embeddings beat message passing.",
+    "qe-defined-1": "We minimise the quantization error (QE) of vector quantizers for speech.",
+    "qe-defined-2": "Query expansion (QE) adds terms to a search query before retrieval.",
+}
+
+
+@pytest.fixture(scope="module")
+def shorthand() -> Senses:
+    return Senses(SHORTHAND.values(), glossary=[])
+
+
+@pytest.mark.parametrize(
+    ("topic", "long"),
+    [
+        ("SPL curriculum", "self-paced learning"),  # the sense the topic's other words are stated beside
+        ("curricula with SPL for noisy labels", "self-paced learning"),
+        ("graph SPL", "shortest path length"),
+        ("SPL between nodes", "shortest path length"),
+        ("SPL", "self-paced learning"),  # no other words: the sense most papers define (two against one each)
+        ("SPL for tagging sequences", "self-paced learning"),  # other words fewer than two papers state
+    ],
+)
+def test_an_acronym_of_several_senses_takes_the_sense_its_topic_is_stated_with(shorthand, topic, long):
+    (name,) = shorthand.names_in(topic)
+    assert (name.short, name.long.lower()) == ("SPL", long)
+
+
+def test_an_acronym_takes_a_phrase_spelling_it_that_papers_on_the_topic_write(shorthand):
+    # no abstract defines "QE" as quadrature embeddings, but the papers on graph transformers write it
+    assert shorthand.sense_in("QE", "graph transformer QE") == "quadrature embeddings"
+    assert shorthand.sense_in("QE", "QE for speech") == ""  # one paper each: no sense stands out
+    assert shorthand.sense_in("QE", "QE retrieval") == ""
+
+
+def test_a_shorthand_topic_is_read_as_its_acronym_written_out(shorthand):
+    reader = Reader(Catalogue([make_paper(k, v) for k, v in SHORTHAND.items()]), senses=shorthand)
+    for question, topic in [
+        ("graph SPL papers", "graph shortest path length"),
+        ("any SPL work on curricula?", "self-paced learning"),
+        ("Which papers learn graph transformer QEs?", "graph transformer quadrature embeddings"),
+    ]:
+        plan = reader.read(question)
+        assert isinstance(plan, AskPlan) and plan.asked == question
+        assert topic in plan.topic.text, (question, plan.topic.text)
+        assert plan.topic.acronyms == ()
+    written = reader.read("graph shortest path length papers")
+    assert isinstance(written, AskPlan)
+    assert written.topic.text == reader.read("graph SPL papers").topic.text  # type: ignore[union-attr]

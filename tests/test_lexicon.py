@@ -307,3 +307,11 @@ def test_a_name_with_its_version_run_on_is_indexed_under_the_name_too(token, nam
     assert unversioned(token) == name
     text = f"We predict structures with {token} for 12M sequences."
     assert (name in Lexicon([text]).expansions(text)) is bool(name)
+
+
+def test_a_long_form_starts_after_a_dash_of_two_or_more_hyphens():
+    # LaTeX "---" is a dash: "the seminal work---Knowledge distillation (KD)" defines KD, not "work---..."
+    text = "Since the seminal work---Knowledge distillation (KD) for model compression, students learn."
+    assert abbreviation_definitions(text) == [("KD", "Knowledge distillation")]
+    vlm = "a state-of-the-art Vision-Language Model (VLM)"  # one hyphen joins words
+    assert abbreviation_definitions(vlm) == [("VLM", "Vision-Language Model")]

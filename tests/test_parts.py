@@ -863,3 +863,25 @@ def test_generic_halves_split_only_where_a_role_is_asked():
     # a half with no word and no role asks nothing of its own, as before
     for q in ("What is it and is it good?", "How fast is TinyServe, and on which models?"):
         assert asked_parts(q) == question_parts(q)
+
+
+def test_papers_asked_beside_an_acronym_no_abstract_writes_are_refused_by_it():
+    # "federated ZKP papers" listed 31 federated-learning papers: a listed paper would have to state it
+    seams = Seams([GRAPH, TRAFFIC, CROP])
+    for question, typed in [
+        ("traffic forecasting QKV papers", "QKV"),
+        ("Which papers use XQNs for crop yield?", "XQNs"),
+    ]:
+        plan = seams.reader.read(question)
+        assert isinstance(plan, AskPlan) and plan.topic.number == "many", question
+        refusal = seams.policy.absent_topic(plan.topic, seams.retriever.search(plan.topic.search))
+        assert refusal == f"{REFUSAL} No abstract in the collection mentions {typed}.", question
+    # an acronym some abstract writes, and an open question, are judged as any other
+    for question in ("graph transformer MolGT papers", "QKV for traffic forecasting"):
+        plan = seams.reader.read(question)
+        assert isinstance(plan, AskPlan)
+        assert seams.policy.absent_topic(plan.topic, seams.retriever.search(plan.topic.search)) == "", question
+    # a word in lower case the dictionary lacks is no acronym ("go beyond decoding")
+    plan = seams.reader.read("which abstracts go beyond standard decoding for traffic forecasting")
+    assert isinstance(plan, AskPlan)
+    assert seams.policy.absent_topic(plan.topic, seams.retriever.search(plan.topic.search)) == ""

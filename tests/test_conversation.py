@@ -611,6 +611,34 @@ def test_a_choice_within_the_papers_discussed_answers_no_for_a_paper_that_denies
     assert "without access to the model weights" in access.answer.text
 
 
+_GPT3_MENTIONS = [
+    {"id": "moe#1", "title": "GLaMour: a sparse mixture-of-experts language model",
+     "abstract": "Scaling dense language models is costly. We present GLaMour, a sparse mixture-of-experts language "
+                 "model with 1.2 trillion parameters. It consumes only one third of the energy used to train GPT-3."},
+    {"id": "dsc#1", "title": "Describing differences between text distributions",
+     "abstract": "We prompt GPT-3 to describe how two text distributions differ. Our method proposes hypotheses "
+                 "and verifies them on held-out samples."},
+    {"id": "pipe#1", "title": "PipeFlow: memory-balanced pipeline training",
+     "abstract": "We train GPT-3 sized models with a memory-balanced pipeline schedule. PipeFlow cuts memory use "
+                 "by 30% on eight GPUs."},
+]
+
+
+def test_a_name_papers_mention_and_none_owns_is_what_a_paper_is_measured_against(tmp_path, embedder):
+    # "How much energy does the 1.2 trillion parameter mixture-of-experts language model use compared
+    # to GPT-3?" asked "Which paper do you mean by 'GPT-3'?" among three papers that mention GPT-3
+    # (nu58); none of them is GPT-3, so the question is about the described paper
+    conv = pipeline_of(tmp_path, _GPT3_MENTIONS, embedder).conversation()
+    turn = conv.ask(
+        "How much energy does the trillion-parameter mixture-of-experts language model use compared to GPT-3?"
+    )
+    assert turn.kind == "answer" and ids(turn) == ["moe#1"], turn.answer.text
+    assert "one third of the energy used to train GPT-3" in turn.answer.text
+    # two papers of the collection named are still compared
+    both = conv.ask("Compare GLaMour and PipeFlow")
+    assert both.kind == "compare" and ids(both) == ["moe#1", "pipe#1"], both.answer.text
+
+
 def test_a_question_within_the_last_list_keeps_the_papers_that_state_it(conv: Conversation, components):
     listed = conv.ask("Which papers use reinforcement learning for LLM agents?")
     first = ids(listed)

@@ -931,7 +931,7 @@ class AnswerPipeline:
         fit = self.membership.clause_fit(clauses, near)
         return near[int(fit.argmax())]
 
-    def _owns(self, paper: Paper, name: str, longs: Sequence[str] = ()) -> bool:
+    def owns(self, paper: Paper, name: str, longs: Sequence[str] = ()) -> bool:
         """Whether ``name`` is ``paper``'s own: its label or an alias, a word of its title
         ("Machiavelli" of "... in the Machiavelli Benchmark", or one of ``longs``, the long forms
         of the acronym the collection knows: "Neural Tangent Kernel" for NTK), the name of its
@@ -950,14 +950,14 @@ class AnswerPipeline:
         return writes_name(paper.abstract, name) and defines_name(strip_markup(paper.abstract), name)
 
     def _owners(self, topic: Topic, hits: Sequence[PaperHit]) -> list[PaperHit]:
-        """The ``hits`` whose own name :attr:`Topic.described_name` is (:meth:`_owns`)."""
+        """The ``hits`` whose own name :attr:`Topic.described_name` is (:meth:`owns`)."""
         name = topic.described_name
         longs = [n.long for n in topic.known_names if letters_digits(n.short) == letters_digits(name).removesuffix("s")]
-        return [h for h in hits if self._owns(h.paper, name, longs)]
+        return [h for h in hits if self.owns(h.paper, name, longs)]
 
     def _unowned(self, topic: Topic, retrieval: Retrieval) -> str:
         """The refusal for a paper described by a name alone ("the LoRA paper", "the GPT-4
-        paper") when no paper of the collection owns that name (:meth:`_owns`), or ``""``: the
+        paper") when no paper of the collection owns that name (:meth:`owns`), or ``""``: the
         papers that mention it are named with the sentence that does, not answered as if they
         were the paper."""
         name = topic.described_name

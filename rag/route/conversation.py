@@ -61,6 +61,7 @@ from rag.route.summary import summarize_paper, summarize_topic
 from rag.route.table_answer import answer_table
 from rag.route.turn import History, Turn, TurnKind, renumber_markers
 from rag.route.written import with_prose
+from rag.text import content_terms, named_entities
 from rag.types import Answer, Citation, Evidence, LLMUsage, PaperHit, Timings
 from store.papers import Paper
 
@@ -612,7 +613,10 @@ class Conversation:
             # Ask which paper is meant when a side is ambiguous or an earlier-turn reference fails;
             # a side that is no paper of the collection ("frontier LLM agents") makes the question
             # one about the other paper.
-            unclear = [r for r in pair if not r.resolved and (r.paper_ids or r.how in ("number", "earlier turn"))]
+            unclear = [
+                r for r in pair
+                if not r.resolved and (r.paper_ids or r.how in ("number", "earlier turn")) and not self._baseline(r)
+            ]
             if unclear:
                 return self._clarify(plan, unclear, t0, "compare"), ()
             names = {n.lower() for n in (*plan.rare, *plan.search.unmatched)}
@@ -620,6 +624,16 @@ class Conversation:
             return None, absent
         ids = [r.paper_ids[0] for r in pair]
         return self._compare_ids(plan, ids, fplan, t0, on_token=on_token, stop=stop), ()
+
+    def _baseline(self, side: Resolution) -> bool:
+        """Whether a side of a comparison is a name (read as one, or a text of names alone) that papers
+        mention and none of them owns
+        (:meth:`rag.route.answer.AnswerPipeline.owns`: "compared to GPT-3", which GLaM, D5 and BPipe
+        mention and none is): what a paper is measured against, no paper to ask which of."""
+        named = side.how == "name" or set(content_terms(side.ref)) <= {t.lower() for t in named_entities(side.ref)}
+        return named and len(side.paper_ids) > 1 and not any(
+            self.pipeline.owns(self.papers[pid], side.ref) for pid in side.paper_ids if pid in self.papers
+        )
 
     def _compare_ids(
         self,

@@ -15,7 +15,7 @@ with are recorded, and each gold paper is put at the first stage that drops it:
 - ``cited``.
 
 It prints one line per gold paper, the counts per stage and per file the "which papers" precision
-and recall, so that a change is aimed at the stage that loses the most (``/tmp/h53a-questions.md``
+and recall, so that a change is aimed at the stage that loses the most (the stop-53 note
 holds the first table: of the 16 gold papers library_dev and library_own leave out, 14 were checked
 candidates the membership model put below the line, one a peer of an open frame left out, one
 retrieved at rank 62).

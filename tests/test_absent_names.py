@@ -11,7 +11,7 @@ closest record, not answered by a near paper.
   a short description ("the sparse attention benchmark paper") is first looked for in titles,
   then in the paper's own sentences (:meth:`AnswerPipeline._labelled`).
 
-Phrasings and names here are not in the eval files nor in /tmp/h54a-questions.md.
+Phrasings and names here are not in the eval files nor among the questions the fix was written for.
 """
 
 from __future__ import annotations

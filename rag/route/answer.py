@@ -99,7 +99,13 @@ LABEL_GAP = 1
 """Most words between two words of a short description where a title or sentence states it: "Test-Time
 Adaptation Benchmark" states "TTA benchmark", "Fast Finite Width Neural Tangent Kernel" states
 "finite-width NTK" (0 would do); one word lets "a frozen finite-width neural tangent kernel" and
-"the finite width NTK" both count. Set by reading the questions of /tmp/h54a-questions.md."""
+"the finite width NTK" both count. Set by reading 28 questions of our own (stop 54, h54a)."""
+SUBJECT_MENTIONS = 2
+"""Times the one paper that writes a name no paper owns must write it for the name to be its subject
+("the SAT paper": the seed's Boolean-satisfiability paper writes SAT three times; "the LoRA paper":
+HyperTuning, the one library paper that writes LoRA, once in passing). Set by reading these and the
+h54a questions of names no paper owns: every passing mention there is a single one."""
+
 EXCLUSION_COVERAGE = 0.5
 """IDF-weighted share of an excluded word's forms ("agent settings" -> agent) that puts a paper out,
 and of the rest of an artifact question's topic ("speech" of "a new speech dataset") that keeps one in."""
@@ -132,6 +138,11 @@ class Found:
     mentions: list[PaperHit] = field(default_factory=list)
     judged: int = 0
     without_code: int = 0
+
+
+def _mentions(text: str, name: str) -> int:
+    """How many times ``text`` writes ``name`` as a word (any case; "SAT" not in "dataset")."""
+    return len(re.findall(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text, re.I))
 
 
 def _states_excluded(phrase: str, text: str) -> bool:
@@ -959,13 +970,19 @@ class AnswerPipeline:
         """The refusal for a paper described by a name alone ("the LoRA paper", "the GPT-4
         paper") when no paper of the collection owns that name (:meth:`owns`), or ``""``: the
         papers that mention it are named with the sentence that does, not answered as if they
-        were the paper."""
+        were the paper. A name no paper owns that one paper alone writes, as its subject (at least
+        :data:`SUBJECT_MENTIONS` times: "the SAT paper" of the one paper on Boolean satisfiability,
+        which writes SAT three times), is that paper's; one mention in passing is not ("the LoRA
+        paper": HyperTuning "produces soft prefixes or LoRA parameters")."""
         name = topic.described_name
         if self._owners(topic, retrieval.hits):
             return ""
         every = [PaperHit(p, 0.0) for p in self.retriever.papers.values() if name.lower() in p.text_for_index.lower()]
         if self._owners(topic, every):
             return ""
+        writers = [p for p in self.retriever.papers.values() if writes_name(p.text_for_index, name)]
+        if len(writers) == 1 and _mentions(writers[0].text_for_index, name) >= SUBJECT_MENTIONS:
+            return ""  # "the SAT paper": the one paper that writes SAT, its subject, is the paper on SAT
         mentioning = [h.paper for h in retrieval.hits[:NEAR_COVERAGE] if writes_name(h.paper.text_for_index, name)]
         said = f"{REFUSAL} No paper in the collection is the {name} paper: no title or name of its own work is {name}"
         if not mentioning:

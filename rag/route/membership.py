@@ -144,7 +144,7 @@ COMPOUND_GAP = 2
 interleaving bandits", "masked diffusion language models" state "contextual bandits" and "diffusion
 models"; the traps of the class put the shared word in another phrase ("induced matching",
 "knowledge distillation", "Gaussian process"), not between the words. Set by reading the library
-candidates of 21 "which papers" questions over compounds (``/tmp/h52b-questions.md``)."""
+candidates of 21 "which papers" questions over compounds (stop 52, h52b)."""
 LOOSE_PREFIX = 5
 """Letters of two words' beginnings that must agree for :meth:`Membership.parts_apart` to read
 them as one word in another form: "differentially private" for "differential privacy" ("diffe",
@@ -161,7 +161,7 @@ TITLE_SENSE = 0.65
 """Least cosine (all-MiniLM-L6-v2, the retriever's query vectors) between a compound and a paper's
 title for the title to name the subject in other words (:meth:`Membership.states_compound`). Read
 off the 87 members of the dev, dev_variants, library_dev, library_own "which papers" rows and 21
-questions of our own (``/tmp/h52b-questions.md``) that share a word of a compound without writing
+questions of our own (stop 52, h52b) that share a word of a compound without writing
 it side by side: the titles of papers about the subject sit at 0.66-0.82 ("GFlowNets" and
 "generative flow networks" 0.70-0.75, "Retrieval-Augmented Multimodal Language Modeling" 0.77,
 "Transformers Meet Directed Graphs" for "graph transformers" 0.82), those of another sense at 0.64

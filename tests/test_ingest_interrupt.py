@@ -99,9 +99,12 @@ def _inspect(env) -> dict:
 
 
 def _expected_hashes() -> dict[str, str]:
-    from store.papers import read_path
+    """The content hash of each paper as ingest stores it: read and mended on the evidence of the
+    collection (:func:`rag.index.ingest.read_corpus`: words a line break cut are joined)."""
+    from rag.index.ingest import read_corpus
 
-    return {p.id: p.content_hash for p in read_path(CORPUS).papers}
+    _, papers = read_corpus([CORPUS])
+    return {p.id: p.content_hash for batch in papers for p in batch}
 
 
 def _assert_consistent(state: dict) -> None:

@@ -227,3 +227,32 @@ def test_a_short_description_is_the_paper_whose_title_then_own_sentence_states_i
     # neither title states it; the second paper's proposal does ("We present a sparse attention
     # benchmark"), the first's result only uses one ("On a sparse attention benchmark our kernel ...")
     assert found is not None and found[0].paper.id == "bench" and found[1] == 1
+
+
+@pytest.mark.parametrize(
+    ("question", "alone"),
+    [
+        # a name with its restatement and nothing else asks for the thing, which the name finds, as
+        # typed alone (nu58: "CLIP (Contrastive Language-Image Pre-training)" listed 5 papers where
+        # "CLIP" lists 22; "Llama (Large Language Model Meta AI)" was refused though LLaMA is written)
+        ("Which papers use PPO (Proximal Policy Optimisation)?", "Which papers use PPO?"),
+        ("Which papers use SAEs, also known as sparse dictionaries?", "Which papers use SAEs?"),
+        # neither written: the name alone is refused as absent ("No abstract mentions ...")
+        ("Which papers use KTO (Kahneman-Tversky Optimization)?", "Which papers use KTO?"),
+    ],
+)
+def test_a_name_restated_alone_reads_as_the_name(collection, question, alone):
+    assert collection.reader.read(question).topic.text == collection.reader.read(alone).topic.text
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which papers use CRF, i.e. Causal Reward Flow?",  # the abstracts define CRF otherwise
+        "Which papers use ACL (Adaptive Constraint Learning)?",  # the restatement is written, not the name
+        "Which papers use PPO (Proximal Policy Optimisation) for locomotion?",  # more than the name
+    ],
+)
+def test_a_restatement_that_says_more_than_the_name_stays(collection, question):
+    plan = collection.reader.read(question)
+    assert plan.topic.restated, plan.topic  # read with its restatement, as h54a's checks need

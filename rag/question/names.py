@@ -25,7 +25,8 @@ from rag.text import STOPWORDS, coined_lowercase, content_terms, named_entities,
 from rag.types import SearchQuery
 from rag.vocabulary import beside
 
-__all__ = ["LONG_WORD", "NameReader", "bare_name", "restated_names", "spelled_out", "versioned_names"]
+__all__ = [
+    "LONG_WORD", "NameReader", "bare_name", "restated_names", "restatement_alone", "spelled_out", "versioned_names"]
 
 _VOCABULARY = beside(__file__, "names")
 _RUN = re.compile(r"[\w-]+")
@@ -121,6 +122,20 @@ def restated_names(topic: str) -> tuple[tuple[str, str], ...]:
             if _is_name(name) and name.lower() not in STOPWORDS and content_terms(said):
                 out.append((name, said))
     return tuple(dict.fromkeys(out))
+
+
+def restatement_alone(topic: str) -> tuple[str, str] | None:
+    """``(name, said)`` when ``topic`` is one name with its restatement and nothing else ("CLIP
+    (Contrastive Language-Image Pre-training)", "the Llama paper (Large Language Model Meta AI)";
+    :func:`restated_names`), else ``None``: such a topic asks for the thing, which the name finds."""
+    found = restated_names(topic)
+    if len(found) != 1:
+        return None
+    name, said = found[0]
+    rest = topic.replace(said, " ", 1).replace(name, " ", 1)
+    rest = _VOCABULARY["restating_word"].pattern.sub(" ", rest)
+    rest = " ".join(w for w in re.findall(r"[\w-]+", rest) if w.lower() not in _GENERIC_WORDS)
+    return (name, said) if not content_terms(rest) else None
 
 
 def bare_name(description: str) -> str:

@@ -50,7 +50,7 @@ from rag.question.comparison import TWO, against_baseline, comparison_sides, exp
 from rag.question.details import DETAIL_PATTERNS, asked_detail, detail_only
 from rag.question.filters import FILTER_KINDS, read_filters, topic_left
 from rag.question.language import looks_non_english
-from rag.question.names import NameReader, bare_name, restated_names, spelled_out, versioned_names
+from rag.question.names import NameReader, bare_name, restated_names, restatement_alone, spelled_out, versioned_names
 from rag.question.parts import (
     asked_parts,
     described_head,
@@ -997,6 +997,27 @@ class Reader:
             search=self.search_query(searched),
         )
 
+    def _name_alone(self, topic: str) -> str:
+        """The name of a topic that is one name with its restatement and nothing else
+        (:func:`rag.question.names.restatement_alone`: "CLIP (Contrastive Language-Image
+        Pre-training)" -> "CLIP"), when some abstract writes the name, or no abstract states the
+        restatement: the thing is asked for, and the name finds it ("CLIP (...)" listed 5 papers,
+        3 of which never write CLIP, where "CLIP" lists 22; "Llama (Large Language Model Meta AI)"
+        was refused though SmoothQuant writes LLaMA). A restatement some abstract states where none
+        writes the name ("Direct Preference Optimization" without "DPO"), or a name the abstracts
+        define in another sense ("CRF, i.e. Causal Reward Flow"), keeps the topic whole."""
+        alone = restatement_alone(topic) if self.catalogue is not None else None
+        if alone is None or self.catalogue is None:
+            return topic
+        name, said = alone
+        if any(r.others for r in self._restated(topic)):
+            return topic  # "CRF, i.e. Causal Reward Flow" where the abstracts define CRF otherwise
+        if self.catalogue.names.holds(normalize(name)):
+            return name
+        if any(states_phrase(said, p.text_for_index) for p in self.catalogue.papers.values()):
+            return topic
+        return name
+
     def _restated(self, topic: str) -> tuple[Restated, ...]:
         """The names ``topic`` states with a restatement of each (:func:`rag.question.names.restated_names`),
         with the long forms the collection's abstracts define a spelled-out name as otherwise
@@ -1043,9 +1064,13 @@ class Reader:
         :attr:`rag.acronyms.NamedForms.thing`), and an acronym of one sense the lexicon indexes
         every abstract under in both forms (:attr:`rag.acronyms.NamedForms.indexed`: "RL", "LLM",
         read alike either way; writing them out moved 9 seed rephrasing rows, 5 of them down) are
-        left as typed; ``text`` unchanged when nothing is written out."""
+        left as typed; ``text`` unchanged when nothing is written out. A topic that is a name with
+        its restatement alone is read as the name (:meth:`_name_alone`), as if typed alone."""
         if not isinstance(plan, AskPlan) or plan.refs or not plan.topic.text:
             return text
+        name_alone = self._name_alone(plan.topic.text)
+        if name_alone != plan.topic.text and plan.topic.text in text:
+            text = text.replace(plan.topic.text, name_alone, 1)  # "CLIP (Contrastive ...)": "CLIP"
         typed_lower = set(plan.topic.acronyms)  # "ntk": typed in lower case, no English word
         for name in plan.topic.known_names:
             if name.thing or (name.indexed and not name.others):

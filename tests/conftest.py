@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -44,6 +45,37 @@ def served(components, announce: bool = False) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}/"
     finally:
         demo.close()
+
+
+def run_cli(env: dict | None, *args: str, input: str | None = None) -> subprocess.CompletedProcess:
+    """``paperchat ARGS`` run in this process through click's :class:`~click.testing.CliRunner`
+    with ``env`` (a full environment, such as ``dict(os.environ, PAPERCHAT_HOME=...)``; ``None``:
+    this one), on the real components: what ``python -m ui.cli ARGS`` prints and exits with,
+    without the 5-7 s a new process spends importing torch and sentence-transformers again.
+
+    Returns:
+        A :class:`subprocess.CompletedProcess` (``returncode``, ``stdout``, ``stderr`` as text),
+        so a test reads the same either way. An exception the command did not handle ends in
+        ``stderr`` as its traceback with return code 1, as it would in a subprocess.
+
+    The tests that need a real process (argv bytes, signals, a second writer, a server beside
+    the command) run ``subprocess`` themselves.
+    """
+    import traceback
+
+    from click.testing import CliRunner
+
+    from ui.cli import main
+
+    changed: dict[str, str | None] = {}
+    if env is not None:
+        changed = {k: v for k, v in env.items() if os.environ.get(k) != v}
+        changed.update({k: None for k in os.environ if k not in env})
+    result = CliRunner().invoke(main, list(args), env=changed, input=input, catch_exceptions=True)
+    stderr = result.stderr
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        stderr += "Traceback (most recent call last):\n" + "".join(traceback.format_exception(result.exception))
+    return subprocess.CompletedProcess(["paperchat", *args], result.exit_code, result.stdout, stderr)
 
 
 @pytest.fixture(scope="session")

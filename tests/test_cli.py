@@ -1,4 +1,6 @@
-"""The `paperchat` command line, run as a user would (subprocess, fresh data directory)."""
+"""The `paperchat` command line on a fresh data directory: the first ingest and an ask run as a user
+runs them (a subprocess each), the other commands in this process (:func:`conftest.run_cli`, the
+same real components without importing the models again per command)."""
 
 import json
 import os
@@ -7,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import DEV, ROOT, SEED
+from conftest import DEV, ROOT, SEED, run_cli
 
 pytestmark = pytest.mark.slow
 EXE = [sys.executable, "-m", "ui.cli"]
@@ -19,12 +21,16 @@ def home(tmp_path_factory) -> dict:
     return env
 
 
-def run(env, *args, timeout=600):
+def spawn(env, *args, timeout=600):
+    """``python -m ui.cli ARGS`` in a new process, as a user runs it."""
     return subprocess.run([*EXE, *args], env=env, capture_output=True, text=True, timeout=timeout, check=False)
 
 
+run = run_cli
+
+
 def test_ingest_reports_per_file_and_is_idempotent(home):
-    first = run(home, "ingest", "--quiet")
+    first = spawn(home, "ingest", "--quiet")
     assert first.returncode == 0, first.stderr
     assert "000_6b930c46f6674b66.txt: found 19, added 19, updated 0, unchanged 0, failed 0" in first.stdout
     second = run(home, "ingest", "--quiet")

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 
 import pytest
-from conftest import MIXED, ROOT, read_and_plan, search
+from conftest import MIXED, ROOT, read_and_plan, run_cli, search
 
 from rag.question.filters import detect_year
 from rag.route.filters import AUTO_HINT, Filters
@@ -198,10 +196,9 @@ def test_an_author_the_question_states_lists_exactly_their_papers(mixed):
 @pytest.mark.slow
 def test_cli_year_author_and_auto_filter_options(tmp_path):
     env = dict(os.environ, PAPERCHAT_HOME=str(tmp_path / "home"))
-    exe = [sys.executable, "-m", "ui.cli"]
 
     def run(*args):
-        out = subprocess.run([*exe, *args], env=env, capture_output=True, text=True, timeout=900, check=False)
+        out = run_cli(env, *args)
         assert out.returncode == 0, out.stderr
         return out.stdout
 

@@ -402,15 +402,12 @@ def test_a_table_with_values_shows_a_value_only_where_every_word_stands_in_its_c
 @pytest.mark.slow
 def test_paperchat_table_values_through_the_command_line(seed_settings, seed_store):
     import os
-    import subprocess
-    import sys
+
+    from conftest import run_cli
 
     with OllamaStandin(models=[MODEL], reply=_values_reply) as server:
         env = dict(os.environ, PAPERCHAT_HOME=str(seed_settings.home), OLLAMA_HOST=server.host, PAPERCHAT_LOCAL="1")
-        out = subprocess.run(
-            [sys.executable, "-m", "ui.cli", "table", "speech", "--columns", "benchmark", "--values", "--json"],
-            env=env, capture_output=True, text=True, timeout=600, cwd=Path(__file__).resolve().parents[1],
-        )  # fmt: skip
+        out = run_cli(env, "table", "speech", "--columns", "benchmark", "--values", "--json")
         assert out.returncode == 0, out.stderr
         assert server.chat_requests
     data = __import__("json").loads(out.stdout)

@@ -12,13 +12,11 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import bibtexparser
 import pytest
-from conftest import FIXTURES, MIXED, pipeline_over
+from conftest import FIXTURES, MIXED, pipeline_over, run_cli
 
 from rag.llm.clients import QueuedLLM
 from rag.question.plan import RelatedWorkPlan
@@ -249,26 +247,17 @@ def test_llm_prose_keeps_checked_sentences_and_quotes_the_papers_of_a_failed_one
 
 def test_the_command_writes_the_draft_and_its_bib(from_bib, tmp_path):
     env = dict(os.environ, PAPERCHAT_HOME=str(from_bib.settings.home))
-    out = subprocess.run(
-        [sys.executable, "-m", "ui.cli", "related-work", TOPIC, "--out", str(tmp_path), "--bib", str(REFS)],
-        env=env, capture_output=True, text=True, timeout=600, check=False,
-    )  # fmt: skip
+    out = run_cli(env, "related-work", TOPIC, "--out", str(tmp_path), "--bib", str(REFS))
     assert out.returncode == 0, out.stderr
     tex, bib = (tmp_path / "related-work.tex").read_text(), (tmp_path / "related-work.bib").read_text()
     keys = {e.key for e in bibtexparser.parse_string(bib).entries}
     assert set(cited_keys(tex)) == keys and any(k.startswith("ref-") for k in keys)  # the list's keys first
     assert "every \\cite key is in the .bib" in out.stderr
-    md = subprocess.run(
-        [sys.executable, "-m", "ui.cli", "related-work", TOPIC, "--format", "markdown"],
-        env=env, capture_output=True, text=True, timeout=600, check=False,
-    )  # fmt: skip
+    md = run_cli(env, "related-work", TOPIC, "--format", "markdown")
     assert md.returncode == 0 and "[@Nie:2022:02]" in md.stdout and "@misc{Nie:2022:02," in md.stdout
     notes = tmp_path / "notes.bib"
     notes.write_text("my reading notes, no entries\n")
-    bad = subprocess.run(
-        [sys.executable, "-m", "ui.cli", "related-work", TOPIC, "--bib", str(notes)],
-        env=env, capture_output=True, text=True, timeout=600, check=False,
-    )  # fmt: skip
+    bad = run_cli(env, "related-work", TOPIC, "--bib", str(notes))
     assert bad.returncode == 2 and "BibTeX" in bad.stderr
 
 

@@ -269,7 +269,6 @@ class TestServerStore(StoreContract):
 # --- the CLI against the server --------------------------------------------------------------
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-EXE = [sys.executable, "-m", "ui.cli"]
 
 
 @pytest.mark.slow
@@ -280,8 +279,10 @@ def test_cli_ingests_and_answers_through_a_chroma_server(chroma_server, tmp_path
     corpus = FIXTURES / "icml_mixed50.jsonl"
     n = sum(1 for line in corpus.read_text().splitlines() if line.strip())
 
+    from conftest import run_cli  # the command in this process, on the real components
+
     def run(*args, env=env):
-        return subprocess.run([*EXE, *args], env=env, capture_output=True, text=True, timeout=900, check=False)
+        return run_cli(env, *args)
 
     first = run("ingest", "--quiet", str(corpus))
     assert first.returncode == 0, first.stderr

@@ -1316,6 +1316,42 @@ def test_a_yes_no_comparison_is_answered_by_the_papers_own_comparison_and_says_i
     assert not lead.startswith("Yes"), lead
 
 
+def _unknown_move(e: Evidence) -> str:
+    return "unknown"
+
+
+@pytest.mark.parametrize(
+    ("abstract", "terms", "lead"),
+    [
+        # the field's sentence states the terms plainly, the paper's own negates them: its own decides
+        # (nu59: "Does the GRIT graph transformer use message passing?" was "Yes" with "Graph
+        # Transformers that use message-passing inherit known issues")
+        ("Retrievers that use re-ranking are slow on long queues. Other retrievers lose accuracy on small data. "
+         "To bridge this gap, we present OneRank, a retriever that ranks in a single pass without re-ranking.",
+         ("re-ranking",), "No: **OneRank**"),
+        ("Samplers that rely on Metropolis corrections waste compute on rejections. Uncorrected ones drift. "
+         "We design DriftFree, a sampler that stays exact and does not rely on Metropolis corrections at all.",
+         ("metropolis", "corrections"), "No: **DriftFree**"),
+        # the own sentence affirms: yes, with it
+        ("Retrievers without re-ranking are fast but coarse. Heavier pipelines cost more. "
+         "We present TwoRank, a retriever that adds a light re-ranking stage.", ("re-ranking",), "Yes: **TwoRank**"),
+        # a result after the paper's own first sentence is its own, "we" or not (GLIDE's "Samples from a
+        # 3.5 billion parameter text-conditional diffusion model using classifier-free guidance ...")
+        ("Guidance trades diversity for fidelity. We present TriGuide and compare two strategies: norm guidance and "
+         "score guidance. Samples from the large model using score guidance are preferred by raters.",
+         ("score", "guidance"), "Yes: **TriGuide**"),
+    ],
+)
+def test_a_yes_no_lead_takes_the_papers_own_sentence_over_the_fields_where_moves_are_unknown(abstract, terms, lead):
+    label = lead.split("**")[1]
+    paper = make_paper("p", abstract, title=f"{label}: a method")
+    sentences = split_sentences(paper.abstract)
+    evidence = [Evidence("p", x.text, x.start, x.end, 1.0 - i / 10) for i, x in enumerate(sentences)]
+    s = Source(1, PaperHit(paper, 1.0), evidence)
+    got = _polar(s, terms, lambda e: sentences, _unknown_move)
+    assert got.startswith(lead), got
+
+
 ROUTER = (
     "Serving large models under load is hard. We propose FlowRoute, a router that assigns requests to workers "
     "by their shadow prices. In a cluster simulator, FlowRoute cuts tail latency against standard baselines."

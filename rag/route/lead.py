@@ -1022,6 +1022,7 @@ def _polar(
     # against the paper; else one that negates them. Among equals, a sentence about the paper's own
     # work ("we", "our", its label) before background.
     label = s.hit.paper.label
+    first_own = min((x.start for x in sentences(candidates[0]) if own_work(x.text, label)), default=-1)
 
     def framing(e: Evidence) -> str:
         """"gap"/"background" for a sentence about the field, not the authors' own work; else ""."""
@@ -1041,7 +1042,13 @@ def _polar(
         # a comparison asked is answered first by a sentence that states its comparative ("Hyena
         # operators are 2x faster than highly optimized attention"), not by the proposal's "we"
         verdict = int(compared and not comparison_verdict(e.sentence, span, comparative))
-        return verdict, int(not states_together(e.sentence, terms)), int(bool(framing(e))), stance, own
+        # where the abstract's moves are unknown (no gap before its proposal), a sentence before the
+        # authors' first own one that says nothing of their work is set behind theirs, as its setting
+        # would be: "Graph Transformers that use message-passing inherit known issues" does not answer
+        # "Does GRIT use message passing?", GRIT's "without using message passing" does (nu59); a
+        # result after it without "we" is theirs ("Samples from a 3.5 billion parameter ... model")
+        unplaced = int(bool(own) and move(e) == "unknown" and e.start < first_own)
+        return verdict, int(not states_together(e.sentence, terms)), int(bool(framing(e))) or unplaced, stance, own
 
     if absent:  # a sentence that negates or sets aside what is asked absent first
         stating = sorted(stating, key=lambda es: not (es[1][3] or contrasted(es[0].sentence, es[1], terms, senses)))

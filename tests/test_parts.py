@@ -249,6 +249,50 @@ def test_a_conjoining_word_asks_for_each_part(question):
 
 
 @pytest.mark.parametrize(
+    "question",
+    [
+        # subjects joined by "and" with no conjoining word, each written side by side by an abstract
+        # and the whole by none, are each a part (library: "any work on differential privacy and
+        # protein structure prediction?" listed 12 papers on one of them, none on both)
+        "any work on graph transformers and traffic forecasting?",
+        "traffic forecasting and graph transformers papers?",
+        "How many papers study graph transformers as well as traffic forecasting, and which?",
+    ],
+)
+def test_subjects_joined_by_and_are_parts_a_paper_must_each_state(question):
+    got = Seams([GRAPH, TRAFFIC, CROP]).coverage(question)
+    assert got.checked and not got.complete, question
+    text = got.refusal()
+    assert "but not “traffic forecasting”" in text and "but not “graph transformers”" in text, text
+
+
+@pytest.mark.parametrize(
+    ("alternative", "joined"),
+    [
+        ("differential privacy and federated learning", ("differential privacy", "federated learning")),
+        ("diffusion models as well as tabular data", ("diffusion models", "tabular data")),
+        # a one-word conjunct shares the other's head (an ellipsis); a description is no subject
+        ("speech synthesis and recognition", ()),
+        ("models that detect and defend against attacks", ()),
+        ("federated learning with differential privacy", ()),
+    ],
+)
+def test_subjects_joined_by_and_are_read_as_conjuncts(alternative, joined):
+    from rag.question.parts import coordinated_subjects
+
+    assert coordinated_subjects(alternative, 3) == joined
+
+
+def test_subjects_joined_by_and_that_an_abstract_writes_whole_stay_one_topic():
+    # "graph transformers and traffic forecasting" written whole by a paper: one subject, no parts
+    both = make_paper("both", "We apply graph transformers and traffic forecasting to road networks.")
+    seams = Seams([GRAPH, TRAFFIC, CROP, both])
+    plan = seams.reader.read("any work on graph transformers and traffic forecasting?")
+    assert isinstance(plan, AskPlan)
+    assert seams.policy.stacked(plan.topic) == ()
+
+
+@pytest.mark.parametrize(
     ("topic", "read"),
     [
         ("combine federated learning with differential privacy", "federated learning with differential privacy"),
@@ -885,3 +929,44 @@ def test_papers_asked_beside_an_acronym_no_abstract_writes_are_refused_by_it():
     plan = seams.reader.read("which abstracts go beyond standard decoding for traffic forecasting")
     assert isinstance(plan, AskPlan)
     assert seams.policy.absent_topic(plan.topic, seams.retriever.search(plan.topic.search)) == ""
+
+
+def test_a_term_the_collection_writes_whole_is_not_stated_by_a_sentence_close_for_one_word_of_it():
+    # bags of words (hand-checkable): "A product of experts drives text generation." is
+    # 2/sqrt(3*7) = 0.44 from "mixture-of-experts" (its "of" and "experts"); no word of it says
+    # "mixture", and paper a writes the term whole, so it is a name the sentence does not state
+    papers = [
+        make_paper("a", "Sparse mixture-of-experts layers route each token."),
+        make_paper("b", "A product of experts drives text generation."),
+        make_paper("c", "We stack a mixture of experts in each layer."),
+        make_paper("d", "Images are classified by convolutions."),
+    ]
+    settings = RetrievalSettings(part_sentence=0.3, part_generic_share=0.5)
+    policy = RefusalPolicy(FakeRetriever(papers), FakeEvidence(papers), settings)
+    assert not _states(policy, "mixture-of-experts", "A product of experts drives text generation.")
+    # the words of a hyphenated term, written apart, state it
+    assert _states(policy, "mixture-of-experts", "We stack a mixture of experts in each layer.")
+    assert _states(policy, "mixture-of-experts", "Sparse mixture-of-experts layers route each token.")
+
+
+def test_in_a_few_dozen_abstracts_a_combination_of_subjects_keeps_each_part_whatever_its_share():
+    # six papers: "federated" and "reinforcement" are each in two (33%, above part_generic_share),
+    # so both parts were generic and the paper on federated learning alone was listed; each is a
+    # subject an abstract writes side by side, in at most half the abstracts: both are parts
+    papers = [
+        make_paper("fgl", "We study federated learning of graph models with language models."),
+        make_paper("fedrl", "Offline reinforcement learning agents are aggregated by federated learning."),
+        make_paper("dispatch", "We use reinforcement learning for ride dispatch."),
+        make_paper("images", "Images are classified by convolutions."),
+        make_paper("speech", "Speech is synthesized by a vocoder."),
+        make_paper("proteins", "Proteins fold in water."),
+    ]
+    seams = Seams(papers)
+    seams.policy.settings = RetrievalSettings(part_check=True)
+    plan = seams.reader.read("which papers use federated learning with reinforcement learning?")
+    assert isinstance(plan, AskPlan)
+    retrieval = seams.retriever.search(plan.topic.search)
+    members = [h for h in retrieval.hits if h.paper.id in {"fgl", "fedrl"}]
+    got = seams.policy.parts(plan.topic, retrieval, members)
+    assert got.checked and [h.paper.id for h in got.complete] == ["fedrl"]
+    assert "fgl" in {x.hit.paper.id for x in got.partial}

@@ -92,6 +92,31 @@ def bare_compound(part: str, max_terms: int) -> bool:
     return 2 <= len(terms) <= max_terms and all(w in terms for w in words)
 
 
+_SUBJECT_CONJUNCT = re.compile(rf"\s+{_VOCABULARY['subject_conjunct'].source}\s+", re.I)
+
+
+def coordinated_subjects(alternative: str, max_terms: int) -> tuple[str, ...]:
+    """The conjuncts of an alternative that joins subjects with "and" (``subject_conjunct``), each
+    a bare compound of 2 to ``max_terms`` content words (:func:`bare_compound`): "differential
+    privacy and federated learning" -> ``("differential privacy", "federated learning")``; ``()``
+    when a conjunct is one word ("speech synthesis and recognition": the subject's head shared, an
+    ellipsis) or a description ("models that detect and defend against attacks"). Whether they
+    are subjects a paper must each state is the collection's to say
+    (:meth:`rag.route.refusal.RefusalPolicy.stacked`: each written side by side, the whole by none).
+
+    Args:
+        alternative: One alternative of a topic (:attr:`rag.question.plan.Topic.text` or a facet).
+        max_terms: Most content words of a conjunct (``subject_max_terms``).
+
+    Returns:
+        The conjuncts in order (two or more), or ``()``.
+    """
+    pieces = [p.strip(" ,;") for p in _SUBJECT_CONJUNCT.split(alternative)]
+    if len(pieces) < 2 or not all(bare_compound(p, max_terms) for p in pieces):
+        return ()
+    return tuple(pieces)
+
+
 _CONTRASTED = re.compile(rf"{_VOCABULARY['part_contrast'].source}[^,;:?.]*[,;:]?", re.I)
 
 

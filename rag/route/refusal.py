@@ -33,7 +33,7 @@ from rag.evidence.senses import evidence_senses
 from rag.lexicon import english_word, glossary_forms, glossary_instances, same_keys, states_phrase, term_key
 from rag.llm.prose import REFUSAL
 from rag.protocols import EvidenceSource, Retriever
-from rag.question.parts import bare_compound, paper_description, ungraded
+from rag.question.parts import bare_compound, coordinated_subjects, paper_description, ungraded
 from rag.question.plan import AskPlan, Detail, Plan, Topic
 from rag.question.slots import CONTENTS, INSTANCE, OBJECT, SETTING, YEAR, detail_slot
 from rag.route.lead import _keys_at, clause_spans, key_clause, quoted
@@ -107,6 +107,15 @@ PHRASE_SEARCH = 30
 (:meth:`RefusalPolicy.written`): BM25 ranks the abstracts that hold all its words, and those that
 repeat them, first. Set by hand: "optimal transport" (38 abstracts) and "differentially private"
 (84) are written side by side in the first abstracts of their own retrieval."""
+
+NEAR_WORD = 0.66
+"""Least cosine (the embedder's, word against word) at which a word of a sentence says a word of a
+part that is a term the collection writes whole (:meth:`RefusalPolicy.lacking`): "private" says
+"privacy" (0.68), "distilling" "distillation" (0.83), "table" "tabular" (0.79); "privacy-preserving"
+does not say the "differential" of "differential privacy" (0.08), nor "Product" the "mixture" of
+"mixture-of-experts" (0.39), nor "reward" "reinforcement" (0.657). Set by reading such pairs of the
+library's combined topics (federated learning with differential privacy, mixture-of-experts in
+language models), not fitted."""
 
 WHOLE_GAP = 2
 """Most content words between two neighbouring words of a stacked compound for an abstract to
@@ -240,6 +249,16 @@ def writes_name(text: str, name: str) -> bool:
     return any("".join(words[i : i + n]) == key for n in (1, 2, 3) for i in range(len(words) - n + 1))
 
 
+def _key_stated(term: str, keys: set[str]) -> bool:
+    """Whether the term keys of a sentence (``keys``) state ``term``: its key or the glossary's
+    (:func:`rag.lexicon.same_keys`), or, for a hyphenated term ("mixture-of-experts"), each of its
+    words ("a mixture of experts")."""
+    if same_keys(term) & keys:
+        return True
+    pieces = content_terms(term.replace("-", " ")) if "-" in term else []
+    return bool(pieces) and all(same_keys(p) & keys for p in pieces)
+
+
 def _capitalised_compound(name: str) -> bool:
     """Whether ``name`` is a hyphenated compound of capitalised words ("Kolmogorov-Arnold",
     "Prefix-Omit"): a coined name whose parts an abstract may hold apart but never together."""
@@ -260,6 +279,7 @@ class RefusalPolicy:
         self.retriever = retriever
         self.evidence = evidence
         self.settings = settings
+        self._terms: dict[str, bool] = {}  # part -> a term the collection writes whole (:meth:`_term`)
 
     # --- what abstracts do not state --------------------------------------------------
 
@@ -754,7 +774,13 @@ class RefusalPolicy:
         partial 3D point clouds" and 0.81 from "3D point clouds"; "Graph neural networks (GNNs) achieve
         remarkable performance ..." 0.65 from "deleting nodes from a trained GNN", 0.81 from "from a
         trained GNN"): it states the head, not the part. No threshold is added: the words must bring
-        the part nearer, by any amount.
+        the part nearer, by any amount. A part that is a term the collection writes whole (:meth:`_term`:
+        "differential privacy", "mixture-of-experts") is a name, not a description: a sentence that
+        states one of its words at most states it in its words, the lexicon's, or a word the
+        embedder puts next to each word it lacks
+        (:data:`NEAR_WORD`: "differentially private" states "differential privacy"), never by the cosine
+        alone (FedIIR's "violates the federated principles of privacy-preserving ..." is 0.60 from
+        "differential privacy"; "Product of Experts ... expert units" 0.61 from "mixture-of-experts").
 
         Args:
             part: The part's text.
@@ -798,12 +824,25 @@ class RefusalPolicy:
         cache = rests if rests is not None else {}
         close = np.flatnonzero(sims >= rs.part_sentence)
         first: tuple[tuple[str, ...] | None, int] = (None, -1)
+        term = self._term(part) if len(close) else False
         for k in close[np.argsort(-sims[close])]:
             keys = {key for key, _, _ in _keys_at(sentences[k].text)}
-            lacking = tuple(dict.fromkeys(t for t in specific if not same_keys(t) & keys))
+            lacking = tuple(dict.fromkeys(t for t in specific if not _key_stated(t, keys)))
             if not lacking:
                 return (), int(k)
             rest = " ".join(w for w in part.split() if w.strip(",;:.()").lower() not in lacking)
+            if term and len(content_terms(rest)) <= 1:
+                # a term the collection writes whole, of which the sentence states one word at most
+                # (the "privacy" of "differential privacy", the "experts" of "Product of Experts"),
+                # is stated in its words or words the embedder puts next to each of them, not by a
+                # sentence that is only about as close; one that keeps a term of its own ("quantum
+                # circuits" of "parameterized quantum circuits", QAS-Bench's "arbitrary quantum
+                # circuit") may say the rest in other words, as a description does
+                if self._near_words(lacking, sentences[k].text, cache):
+                    return (), int(k)
+                if first[0] is None:
+                    first = (lacking, int(k))
+                continue
             if not content_terms(rest):
                 return (), int(k)  # said wholly in other words: the cosine alone decides
             if rest not in cache:
@@ -813,6 +852,35 @@ class RefusalPolicy:
             if first[0] is None:
                 first = (lacking, int(k))
         return first
+
+    def _term(self, part: str) -> bool:
+        """Whether ``part`` is a term the collection writes whole: at most ``subject_max_terms`` words,
+        written side by side by some abstract (:meth:`written`: "differential privacy",
+        "mixture-of-experts", "continual learning"); a description ("choose the structure of a tensor
+        network") is none. Cached per part."""
+        known = self._terms
+        if part not in known:
+            short = 0 < len(part.split()) <= self.settings.subject_max_terms
+            known[part] = short and self.written(part)
+        return known[part]
+
+    def _near_words(self, lacking: Sequence[str], text: str, cache: dict[str, np.ndarray]) -> bool:
+        """Whether every word of ``lacking`` has a word of ``text`` within :data:`NEAR_WORD` of it (the
+        embedder's cosine, word against word).
+
+        Args:
+            lacking: The part's specific words a sentence lacks (:meth:`lacking`).
+            text: The sentence.
+            cache: Word -> its unit vector, shared across calls (as the parts' vectors are).
+        """
+        words = list(dict.fromkeys(w for t in content_terms(text) for w in (t, *t.split("-")) if content_terms(w)))
+        if not words:
+            return False
+        missing = [w for w in (*lacking, *words) if w not in cache]
+        if missing:
+            cache.update(zip(missing, self.retriever.query_vectors(missing), strict=True))
+        mat = np.stack([cache[w] for w in words])
+        return all(float((mat @ cache[t]).max()) >= NEAR_WORD for t in lacking)
 
     def _heads_apart(
         self,
@@ -873,6 +941,10 @@ class RefusalPolicy:
         abstract ("differentially private" | "optimal transport"). A compound some abstract writes
         whole is one subject ("spiking neural networks"); one with a word no abstract writes is
         :meth:`unused_words`' to judge. Evidence decides where it splits, not a list of modifiers.
+        Subjects joined by "and" (:func:`rag.question.parts.coordinated_subjects`: "differential
+        privacy and federated learning"), each written side by side by some abstract and the whole
+        by none, are stacked the same way: the papers listed state both, and a combination no paper
+        states is refused naming the closest paper for each.
 
         Returns:
             One tuple of pieces per alternative, as :attr:`rag.question.plan.Topic.parts`; ``()`` when
@@ -880,11 +952,26 @@ class RefusalPolicy:
         """
         # a topic of a rhetorical role ("formal theoretical results") describes; in a few dozen
         # abstracts a phrase none writes says nothing (UNUSED_MIN_PAPERS)
-        if topic.parts or not topic.text or topic.role or len(self.retriever.papers) < UNUSED_MIN_PAPERS:
+        if topic.parts or not topic.text or topic.role:
             return ()
+        # subjects joined by "and" are read in any collection (each must be written side by side by
+        # some abstract); a compound split into pieces only in a library, where a phrase no abstract
+        # writes says something (UNUSED_MIN_PAPERS)
+        library = len(self.retriever.papers) >= UNUSED_MIN_PAPERS
         most = self.settings.subject_max_terms + 2
         out: list[tuple[str, ...]] = []
         for alt in topic.facets or (topic.text,):
+            # "differential privacy and federated learning": subjects joined by "and", each written
+            # side by side by some abstract and the whole by none, are each a part, as the pieces
+            # of a stacked compound are (on the library, "any work on differential privacy and
+            # protein structure prediction?" listed 12 papers on one or the other, none on both)
+            joined = coordinated_subjects(alt, self.settings.subject_max_terms)
+            if joined and all(self._names_subject(p) and self.written(p) for p in joined) and not self.written(alt):
+                out.append(joined)
+                continue
+            if not library:
+                out.append((alt,))
+                continue
             words = alt.split()
             # the compound's words, function words at its ends left out ("the", "a")
             while words and not content_terms(words[0]):
@@ -1024,7 +1111,21 @@ class RefusalPolicy:
             terms = content_terms(part)
             return bool(terms) and any(self.retriever.document_frequency(t) <= rs.part_generic_share * n for t in terms)
 
-        alts = [tuple(p for p in alt if specific(p)) for alt in given]
+        def subjects_only(alt: tuple[str, ...]) -> bool:
+            # in a few dozen abstracts a word's share says what the collection is about, not that
+            # it says nothing: an alternative whose every part is a subject some abstract names
+            # side by side ("federated learning with reinforcement learning", "reinforcement" in a
+            # third of the 38 seed abstracts) keeps each part (it listed DANCE, federated graph
+            # learning with LLMs); a description's parts ("RL post-training of language models for
+            # math") are still weighed by their words' shares, and so is a subject whose every word
+            # is in more than half the abstracts (NEAR_SPECIFIC_SHARE: "general reasoning tasks")
+            return n < UNUSED_MIN_PAPERS and len(alt) > 1 and all(
+                self._names_subject(p) and self.written(p)
+                and any(self.retriever.document_frequency(t) <= NEAR_SPECIFIC_SHARE * n for t in content_terms(p))
+                for p in alt
+            )
+
+        alts = [alt if subjects_only(alt) else tuple(p for p in alt if specific(p)) for alt in given]
         # "ALFWorld for evaluation": with the generic part left out, a one-word part is still
         # required (the membership model weighs the topic whole, and "evaluation" alone brought 5
         # papers in); a longer part left alone describes the paper in other words and is judged whole

@@ -885,3 +885,31 @@ def test_papers_asked_beside_an_acronym_no_abstract_writes_are_refused_by_it():
     plan = seams.reader.read("which abstracts go beyond standard decoding for traffic forecasting")
     assert isinstance(plan, AskPlan)
     assert seams.policy.absent_topic(plan.topic, seams.retriever.search(plan.topic.search)) == ""
+
+
+_CLIPS = make_paper("clips", "Voice assistants are vulnerable to adversarial examples. Benign audio clips like music, "
+                             "when embedded with small perturbations, fool speech recognition; we select carrier clips.")
+_CLIP_MODEL = make_paper("vlm", "We fine-tune CLIP on satellite images and show zero-shot transfer to crop mapping.")
+
+
+@pytest.mark.parametrize(
+    ("papers", "question", "refused"),
+    [
+        # a name typed in capitals that no abstract writes so: the common word is another sense
+        ([GRAPH, TRAFFIC, _CLIPS], "Which papers use CLIP?", "CLIP"),
+        ([GRAPH, TRAFFIC, _CLIPS], "any work building on CLIP", "CLIP"),
+        # written in capitals somewhere: held
+        ([GRAPH, _CLIPS, _CLIP_MODEL], "Which papers use CLIP?", ""),
+        # the common word asked in lower case, or a question typed wholly in capitals
+        ([GRAPH, TRAFFIC, _CLIPS], "Which papers work on audio clips?", ""),
+        ([GRAPH, TRAFFIC, _CLIPS], "WHICH PAPERS USE AUDIO CLIPS?", ""),
+    ],
+)
+def test_a_name_typed_in_capitals_is_not_held_by_the_common_word_in_lower_case(papers, question, refused):
+    # "Which papers use CLIP?" listed the seed's paper on audio clips as clearly about it
+    seams = Seams(papers)
+    plan = seams.reader.read(question)
+    assert isinstance(plan, AskPlan)
+    cased = [t for t in plan.search.unmatched if t.isupper()]
+    got = seams.policy.absent_topic(plan.topic, seams.retriever.search(plan.topic.search), cased)
+    assert got == (f"{REFUSAL} No abstract in the collection mentions {refused}." if refused else ""), got

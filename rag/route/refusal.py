@@ -33,6 +33,7 @@ from rag.evidence.senses import evidence_senses
 from rag.lexicon import english_word, glossary_forms, glossary_instances, same_keys, states_phrase, term_key
 from rag.llm.prose import REFUSAL
 from rag.protocols import EvidenceSource, Retriever
+from rag.question.names import MIN_CASED
 from rag.question.parts import bare_compound, paper_description, ungraded
 from rag.question.plan import AskPlan, Detail, Plan, Topic
 from rag.question.slots import CONTENTS, INSTANCE, OBJECT, SETTING, YEAR, detail_slot
@@ -500,7 +501,10 @@ class RefusalPolicy:
 
     def _topic(self, plan: Plan, topic: Topic, retrieval: Retrieval) -> str:
         """The refusal of :meth:`topic` for its topic alone (no detail), or ``""``."""
-        absent = self.absent_topic(topic, retrieval) or self.absent_name(topic, retrieval)
+        # names the whole question types in capitals and no abstract writes so: the topic alone
+        # ("CLIP") is read without the question's other words, which tell that the case was chosen
+        cased = [t for t in plan.search.unmatched if t.isupper() and len(t) >= MIN_CASED]
+        absent = self.absent_topic(topic, retrieval, cased) or self.absent_name(topic, retrieval)
         if absent:
             return absent
         # a name of capitalised parts ("Kolmogorov-Arnold", not "LLaDA-style", "not-x" or "KD",
@@ -637,7 +641,7 @@ class RefusalPolicy:
         sims = vecs @ self.retriever.query_vectors(list(texts)).T
         return strip_markup(sents[int(sims.max(axis=1).argmax())].text)
 
-    def absent_topic(self, topic: Topic, retrieval: Retrieval) -> str:
+    def absent_topic(self, topic: Topic, retrieval: Retrieval, cased: Sequence[str] = ()) -> str:
         """The refusal for a topic made only of coined terms no abstract contains in any form the
         index knows ("RLHF", "rlhf", "Which papers use DPO?"), or ``""``. The embedder reads an unknown
         acronym by its letters and finds near sentences anyway ("RLHF" came within 0.55 of an RL
@@ -645,18 +649,25 @@ class RefusalPolicy:
         topic with other words ("RLHF for LLM agents") is judged as any other, while papers asked on
         a topic with such an acronym ("federated ZKP papers") are refused by it. A topic whose head term
         is described after it ("grokking, where a network suddenly generalizes ...") is refused when
-        that term (one or two words) is in no abstract."""
+        that term (one or two words) is in no abstract.
+
+        ``cased``: names the question types in capitals that no abstract writes in capitals
+        (:meth:`rag.index.catalogue.NameIndex.holds`): "Which papers use CLIP?" where the seed
+        writes only "Benign audio clips like music" is refused, though the index holds the common
+        word under the same stem."""
         head = content_terms(topic.head)
         if 0 < len(head) <= 2 and not any(self.retriever.document_frequency(t) for t in head):
             # "grokking, where a network suddenly generalizes ...": the term asked about is in no
             # abstract; its description finds papers on its words (memorization), not on it
             return f"{REFUSAL} No abstract in the collection mentions {topic.head}."
         terms = topic.terms
-        coined = [*retrieval.unmatched_entities, *topic.acronyms]
+        coined = [*retrieval.unmatched_entities, *cased, *topic.acronyms]
         once: dict[str, str] = {}
         for t in coined:  # "RLHF" once, as typed first
             once.setdefault(t.lower(), t)
-        absent = [t for t in once.values() if self.retriever.document_frequency(t) == 0]
+        # a name typed in capitals that no abstract writes so ("CLIP" where the seed writes only
+        # "audio clips") is missing, though the index holds the common word under the same stem
+        absent = [t for t in once.values() if t in cased or self.retriever.document_frequency(t) == 0]
         if not terms or not absent:
             return ""
         if set(terms) - {t.lower() for t in absent}:

@@ -106,6 +106,12 @@ class Slot:
             model?"): the sentence stating the greatest size answers.
         smaller: A choice by size asks for the smaller ("which of the two is smaller?"): a
             comparison names the paper stating the smaller size first.
+        change: The amount is asked as a change of the measure, in which direction: ``"gain"``
+            ("how much does X improve Y", "what gain does X bring"), ``"cut"`` ("by how much does X
+            reduce Y"), ``""`` for none. A paper that states the measure without a figure and
+            states a change of that direction with one elsewhere in its own work ("thereby
+            improving optimization performance" ... "improves accuracy by 7.7%") answers with that
+            figure (:func:`rag.route.slot.change_clause`), not "states no figure".
     """
 
     name: str
@@ -117,6 +123,7 @@ class Slot:
     count: bool = False
     largest: bool = False
     smaller: bool = False
+    change: str = ""
 
 
 @dataclass(frozen=True)

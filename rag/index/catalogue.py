@@ -212,10 +212,18 @@ class NameIndex:
             runs = _RUN.findall(phrase)
             self.phrases_by_first[runs[0] if runs else ""].append((phrase, _bounded(phrase)))
 
-    def holds(self, key: str) -> bool:
+    def holds(self, key: str, *, capitals: bool = False) -> bool:
         """Whether some abstract writes ``key`` (lower case), or its acronym plural or singular
-        ("LVLM" for "LVLMs"): such a term is not missing from the collection."""
+        ("LVLM" for "LVLMs"): such a term is not missing from the collection.
+
+        ``capitals``: the question writes the word in capitals by choice ("Which papers use
+        CLIP?"): an abstract that writes it only as a lower-case word ("Benign audio clips like
+        music") uses the common word, not the name, and holds nothing; a form in capitals
+        ("CLIP", "CLIPs"), a capitalised one ("Lasso") or the glossary's other form still does."""
         forms = (key, key + "s", key[:-1] if key.endswith("s") else key)
+        if capitals:
+            return any(f in self.terms or f in self.written_otherwise or (f in self.runs and f not in self.plain)
+                       for f in forms)
         return any(f in self.runs or f in self.terms or f in self.written_otherwise for f in forms)
 
 

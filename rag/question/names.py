@@ -26,10 +26,15 @@ from rag.types import SearchQuery
 from rag.vocabulary import beside
 
 __all__ = [
-    "LONG_WORD", "NameReader", "bare_name", "restated_names", "restatement_alone", "spelled_out", "versioned_names"]
+    "LONG_WORD", "MIN_CASED", "NameReader", "bare_name", "restated_names", "restatement_alone", "spelled_out",
+    "versioned_names"]
 
 _VOCABULARY = beside(__file__, "names")
 _RUN = re.compile(r"[\w-]+")
+MIN_CASED = 3
+"""Fewest letters of a word typed in capitals whose case tells its sense (:meth:`NameIndex.holds
+<rag.index.catalogue.NameIndex.holds>` with ``capitals``: "CLIP" the model, "clips" of audio);
+shorter ones are abbreviations whose lower-case form is no common word of the abstracts. Not fitted."""
 _STRIP_GENERIC = _VOCABULARY["generic_word"].pattern  # "the SENDAI paper" is matched as "sendai"
 _GENERIC_WORDS = _VOCABULARY["generic_word"].words
 _NUMBERED_PART = _VOCABULARY["numbered_part"].words
@@ -269,6 +274,9 @@ class NameReader:
         for phrase in kept:  # the words of a matched phrase are no names of their own
             question = re.sub(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", " ", question, flags=re.I)
         tokens = set(named_entities(question)) | self._lowercase_names(question)
+        # a word typed in capitals is a name by choice only in a question that writes other words
+        # in lower case ("Which papers use CLIP?", not "WHICH PAPERS USE DIFFUSION?")
+        by_choice = any(c.islower() for c in question)
         tokens |= {t for t in re.findall(r"[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+", question) if len(t) >= 4}
         for tok in sorted(tokens, key=lambda t: (question.find(t), t)):  # in the order stated
             key = tok.lower()
@@ -293,7 +301,8 @@ class NameReader:
                 got.update(dict.fromkeys(self.index.terms[key], TERM))
             if got:
                 matches[tok] = got
-            elif not self.index.holds(key) and key not in STOPWORDS and (
+            elif not self.index.holds(key, capitals=by_choice and tok.isupper() and len(tok) >= MIN_CASED) \
+                    and key not in STOPWORDS and (
                 tok.isupper() or any(c.isdigit() for c in tok) or tok[1:].lower() != tok[1:]
             ):
                 unmatched.append(tok)

@@ -14,7 +14,7 @@ model size ("is it 7B?") is a model-size slot with its value. The words are clas
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from rag.question.phrasing import SET_NOUNS, UNIT_ASIDE
@@ -25,7 +25,8 @@ from rag.vocabulary import beside
 
 __all__ = [
     "CONTENTS", "DATA", "ENTITY", "GUESSED_SIZE", "HARDWARE", "INSTANCE", "MODELS", "OBJECT", "SETTING", "SIZE", "YEAR",
-    "age_slot", "contents_slot", "data_slot", "detail_slot", "entity_slot", "measure_slot", "object_slot", "read_slot",
+    "age_slot", "change_asked", "contents_slot", "data_slot", "detail_slot", "entity_slot", "measure_slot",
+    "object_slot", "read_slot",
     "size_compared",
 ]
 
@@ -39,6 +40,8 @@ _VERB = _VOCABULARY["measure_verb"].words
 _GENERIC = _VOCABULARY["generic"].words
 _LEARNING_RATE = _VOCABULARY["learning_rate_shorthand"]
 _SPEED_COMPARATIVE = _VOCABULARY["speed_comparative"].words
+_GAIN_ASKED = _VOCABULARY["gain_asked"].words
+_CUT_ASKED = _VOCABULARY["cut_asked"].words
 _DEGREE = _VOCABULARY["comparative_degree"].words
 _DATA_NOUN = _VOCABULARY["data_noun"].words
 _DATA_SIZE_WORD = _VOCABULARY["data_size_word"].words
@@ -182,6 +185,14 @@ def _terms(phrase: list[str], names: Collection[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def change_asked(words: Sequence[str]) -> str:
+    """The direction of change an amount question asks (:attr:`rag.types.Slot.change`): ``"gain"``
+    when a word asks a gain ("improve", "gain", "better"), else ``"cut"`` when one asks a cut
+    ("reduce", "savings", "lower"), else ``""``."""
+    low = {w.lower() for w in words}
+    return "gain" if low & _GAIN_ASKED else "cut" if low & _CUT_ASKED else ""
+
+
 def measure_slot(text: str, names: Collection[str] = (), *, shorthand: bool = False) -> Slot | None:
     """The measure an amount question asks, or ``None`` when no phrase names one.
 
@@ -257,7 +268,7 @@ def measure_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fa
             # a setting is named with its noun, a generic one too ("condensation ratio", not "condensation")
             shown = [w.lower() for w in phrase if w.lower() in {*terms, *_SETTING_NOUN}] if setting else terms
             return Slot(" ".join(cased.get(t, t) for t in shown), terms, amount=True, count=counted,
-                        form=SETTING if setting else "")
+                        form=SETTING if setting else "", change="" if counted or setting else change_asked(words))
     return None
 
 

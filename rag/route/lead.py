@@ -1150,7 +1150,19 @@ def _slot_line(s: Source, stating: Stating, ask: Ask, beside: Beside | None = No
         # a clause with none gives way to the sentence's clause of figures
         more = number_span(ev.sentence)
         span = span if states_amount(ev.sentence[span[0] : span[1]]) or more is None else more
+    clause = ev.sentence[span[0] : span[1]]
+    if slot is not None and slot.change and slot.terms and not _names_measure(slot.terms, clause):
+        # the figure of the change asked, stated for another measure (rag.route.slot.change_clause:
+        # "improves accuracy by 7.7%" for "how much does AdaDPS improve optimization performance?"):
+        # the figure first, and that it is not given for the measure by name
+        return f"{_name(s)} gives its {slot.change} as: {quoted(ev.sentence, span)} (no figure for {slot.name} by name)"
     return f"{_name(s)}: {quoted(ev.sentence, span)}"
+
+
+def _names_measure(terms: tuple[str, ...], clause: str) -> bool:
+    """Whether ``clause`` writes one of a measure's ``terms`` (term keys, the glossary's same words)."""
+    keys = {k for k, _, _ in _keys_at(clause)}
+    return any(same_keys(t) & keys for t in terms)
 
 
 def _limits(s: Source, move: Move) -> str:

@@ -33,6 +33,7 @@ from rag.evidence.senses import evidence_senses
 from rag.lexicon import english_word, glossary_forms, glossary_instances, same_keys, states_phrase, term_key
 from rag.llm.prose import REFUSAL
 from rag.protocols import EvidenceSource, Retriever
+from rag.question.names import MIN_CASED
 from rag.question.parts import bare_compound, coordinated_subjects, paper_description, ungraded
 from rag.question.plan import AskPlan, Detail, Plan, Topic
 from rag.question.slots import CONTENTS, INSTANCE, OBJECT, SETTING, YEAR, detail_slot
@@ -66,6 +67,11 @@ NEAR_SENTENCES = 10
 """Candidates whose sentences are compared with the topic."""
 NEAR_COVERAGE = 20
 """Candidates whose term coverage of a facet is checked."""
+
+TOGETHER_MIN_TERMS = 2
+"""Fewest content words of a topic that one sentence must state together to state the topic
+(:attr:`TopicEvidence.together`): one word alone ("guarantees") is a subject any sentence may
+touch in passing. Not fitted."""
 
 NEAR_SPECIFIC_SHARE = 0.5
 """Most share of the abstracts a word of the question may be in and still place a measure worded
@@ -143,6 +149,11 @@ class TopicEvidence:
             with a unit or decimals ("65x", "40%", "2.33") a candidate's abstract states.
         complete: Some candidate states the topic's content words side by side, in order
             (:func:`rag.lexicon.states_phrase`: "clinical", "protein", "clinical abnormality grounding").
+        together: One sentence of a near candidate states every content word of the topic (at
+            least :data:`TOGETHER_MIN_TERMS`; term keys or the glossary's same words), in any order
+            and wording of its own: "Which papers prove an upper bound?" by "we prove that the
+            deviation of our omission policy is upper-bounded by KL-divergence" (cosine 0.31, under
+            ``set_lexical_floor``: a short generic topic embeds far from any one sentence).
     """
 
     best_sentence: float
@@ -151,6 +162,7 @@ class TopicEvidence:
     stated: bool
     rare: bool
     complete: bool = False
+    together: bool = False
 
 
 @dataclass(frozen=True)
@@ -456,7 +468,19 @@ class RefusalPolicy:
         quoted = bool(figures) and any(figures & numbers(h.paper.abstract) for h in hits[:NEAR_COVERAGE])
         # a rare name or coined term some abstract holds, however it is typed ("ALFWorld", "alfworld")
         rare = quoted or any(self.rare(w) for w in plan.rare)
-        return TopicEvidence(best, top.dense, top.coverage, stated, rare, complete)
+        words = content_terms(topic.text or plan.query)
+        together = len(words) >= TOGETHER_MIN_TERMS and any(self._together(words, h.paper) for h in near)
+        return TopicEvidence(best, top.dense, top.coverage, stated, rare, complete, together)
+
+    def _together(self, words: Sequence[str], paper: Paper) -> bool:
+        """Whether one sentence of ``paper``'s abstract states every one of ``words`` (term keys,
+        hyphenated parts, the glossary's same words: :func:`rag.lexicon.same_keys`)."""
+        wanted = [same_keys(w) for w in words]
+        for x in self.evidence.sentences(paper)[0]:
+            keys = {k for k, _, _ in _keys_at(x.text)}
+            if all(w & keys for w in wanted):
+                return True
+        return False
 
     def topic(
         self,
@@ -520,7 +544,10 @@ class RefusalPolicy:
 
     def _topic(self, plan: Plan, topic: Topic, retrieval: Retrieval) -> str:
         """The refusal of :meth:`topic` for its topic alone (no detail), or ``""``."""
-        absent = self.absent_topic(topic, retrieval) or self.absent_name(topic, retrieval)
+        # names the whole question types in capitals and no abstract writes so: the topic alone
+        # ("CLIP") is read without the question's other words, which tell that the case was chosen
+        cased = [t for t in plan.search.unmatched if t.isupper() and len(t) >= MIN_CASED]
+        absent = self.absent_topic(topic, retrieval, cased) or self.absent_name(topic, retrieval)
         if absent:
             return absent
         # a name of capitalised parts ("Kolmogorov-Arnold", not "LLaDA-style", "not-x" or "KD",
@@ -557,6 +584,7 @@ class RefusalPolicy:
         weak = ev.best_sentence < rs.set_refusal_floor and not (
             ev.rare
             or ev.complete
+            or ev.together
             or (ev.stated and (ev.best_sentence >= rs.set_lexical_floor or not plan.english))
         )
         if not weak:
@@ -657,7 +685,7 @@ class RefusalPolicy:
         sims = vecs @ self.retriever.query_vectors(list(texts)).T
         return strip_markup(sents[int(sims.max(axis=1).argmax())].text)
 
-    def absent_topic(self, topic: Topic, retrieval: Retrieval) -> str:
+    def absent_topic(self, topic: Topic, retrieval: Retrieval, cased: Sequence[str] = ()) -> str:
         """The refusal for a topic made only of coined terms no abstract contains in any form the
         index knows ("RLHF", "rlhf", "Which papers use DPO?"), or ``""``. The embedder reads an unknown
         acronym by its letters and finds near sentences anyway ("RLHF" came within 0.55 of an RL
@@ -665,18 +693,25 @@ class RefusalPolicy:
         topic with other words ("RLHF for LLM agents") is judged as any other, while papers asked on
         a topic with such an acronym ("federated ZKP papers") are refused by it. A topic whose head term
         is described after it ("grokking, where a network suddenly generalizes ...") is refused when
-        that term (one or two words) is in no abstract."""
+        that term (one or two words) is in no abstract.
+
+        ``cased``: names the question types in capitals that no abstract writes in capitals
+        (:meth:`rag.index.catalogue.NameIndex.holds`): "Which papers use CLIP?" where the seed
+        writes only "Benign audio clips like music" is refused, though the index holds the common
+        word under the same stem."""
         head = content_terms(topic.head)
         if 0 < len(head) <= 2 and not any(self.retriever.document_frequency(t) for t in head):
             # "grokking, where a network suddenly generalizes ...": the term asked about is in no
             # abstract; its description finds papers on its words (memorization), not on it
             return f"{REFUSAL} No abstract in the collection mentions {topic.head}."
         terms = topic.terms
-        coined = [*retrieval.unmatched_entities, *topic.acronyms]
+        coined = [*retrieval.unmatched_entities, *cased, *topic.acronyms]
         once: dict[str, str] = {}
         for t in coined:  # "RLHF" once, as typed first
             once.setdefault(t.lower(), t)
-        absent = [t for t in once.values() if self.retriever.document_frequency(t) == 0]
+        # a name typed in capitals that no abstract writes so ("CLIP" where the seed writes only
+        # "audio clips") is missing, though the index holds the common word under the same stem
+        absent = [t for t in once.values() if t in cased or self.retriever.document_frequency(t) == 0]
         if not terms or not absent:
             return ""
         if set(terms) - {t.lower() for t in absent}:

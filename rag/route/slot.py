@@ -40,7 +40,8 @@ from rag.vocabulary import beside
 from store.papers import Paper
 
 __all__ = [
-    "DATE", "DURATION_AMOUNT", "HARDWARE_STATED", "MEMORY_AMOUNT", "MODEL_SIZE", "counts", "greatest_size",
+    "DATE", "DURATION_AMOUNT", "HARDWARE_STATED", "MEMORY_AMOUNT", "MODEL_SIZE", "change_clause", "counts",
+    "greatest_size",
     "measure_head", "narrowed_time", "sizes_beside", "slot_span", "slot_strength", "states_amount", "stating_sentence",
     "unquantified_span",
 ]
@@ -302,6 +303,7 @@ _PLAIN_WORD = re.compile(r"(?<![\w-])[A-Za-z]+(?![\w-])")
 
 _ADJECTIVE_BEFORE = _VOCABULARY["adjective_before"].words
 _CHANGE_NOUN = _VOCABULARY["change_noun"].words
+_CHANGE_STATED = {"gain": _VOCABULARY["gain_stated"].pattern, "cut": _VOCABULARY["cut_stated"].pattern}
 
 
 def narrowed_time(terms: tuple[str, ...]) -> bool:
@@ -566,6 +568,12 @@ def stating_sentence(evidence: EvidenceSource, ask: Ask, paper: Paper) -> tuple[
         if best is None or key > best[0]:
             best = (key, e, span)
     if best is not None:
+        if ask.amount and not best[0][1] and not (slot.count or slot.detail or slot.form):
+            # the measure stated without a figure ("thereby improving optimization performance"):
+            # the figure of the change asked its own work states, when it states one
+            changed = change_clause(ask, scored, moves)
+            if changed is not None:
+                return changed
         return best[1], _with_instances(best[1].sentence, best[2]) if instance else best[2]
     if instance:
         # no own-work clause writes the noun: the own-work sentence that answers the question best
@@ -573,7 +581,9 @@ def stating_sentence(evidence: EvidenceSource, ask: Ask, paper: Paper) -> tuple[
         own = next((e for e in scored if moves.get(e.start) not in ("background", "gap")), None)
         return (own, key_clause(own.sentence)) if own is not None else None
     # a measure stated without an amount ("substantially faster", "substantial throughput ...
-    # benefits"): its clause in the paper's own work, not another measure's figure
+    # benefits"): its clause in the paper's own work, not another measure's figure, unless the
+    # question asks a change the paper's own work states with a figure
+    unquantified = None
     for e in scored:
         if moves.get(e.start) in ("background", "gap") or states_amount(e.sentence):
             # a sentence with a figure elsewhere ("reaches the same reward 2x faster ..., even after
@@ -581,5 +591,42 @@ def stating_sentence(evidence: EvidenceSource, ask: Ask, paper: Paper) -> tuple[
             continue
         got = unquantified_span(slot, e.sentence)
         if got is not None:
-            return e, got
+            unquantified = e, got
+            break
+    if unquantified is not None:
+        return change_clause(ask, scored, moves) or unquantified
+    return None
+
+
+def change_clause(
+    ask: Ask, scored: list[Evidence], moves: dict[int, str]
+) -> tuple[Evidence, tuple[int, int, bool]] | None:
+    """The clause of the paper's own work that states a change of the direction the question asks
+    (:attr:`rag.types.Slot.change`: "improves accuracy by 7.7%" for a gain, "reduces average matching
+    delay by 10%" for a cut) with an amount, from the best-scored sentence that has one; ``None``
+    when the question asks no change or no own-work clause states one with a figure.
+
+    Asked of a paper whose abstract states the measure only without a figure ("thereby improving
+    optimization performance"): the figure the abstract gives for its gain answers "how much does
+    AdaDPS improve optimization performance?", where "states no figure" would read as false. A
+    change of the other direction ("reduces the amount of noise" for a gain) or of the background
+    and gap (prior work's figures) never answers it.
+
+    Args:
+        ask: What is asked (its slot's ``change`` and ``amount``).
+        scored: The paper's sentences scored against the question, best first.
+        moves: Each sentence's rhetorical move by its start offset ("background", "gap", ...).
+    """
+    slot = ask.slot
+    stated = _CHANGE_STATED.get(slot.change) if slot is not None and ask.amount else None
+    if stated is None:
+        return None
+    for e in scored:
+        if moves.get(e.start) in ("background", "gap"):
+            continue
+        spans = clause_spans(e.sentence)
+        for k, (a, b) in enumerate(spans):
+            clause = e.sentence[a:b]
+            if stated.search(clause) and states_amount(clause):
+                return e, _grown(e.sentence, spans, k)
     return None

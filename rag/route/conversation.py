@@ -620,7 +620,10 @@ class Conversation:
             if unclear:
                 return self._clarify(plan, unclear, t0, "compare"), ()
             names = {n.lower() for n in (*plan.rare, *plan.search.unmatched)}
-            absent = tuple(r.ref for r in pair if not r.paper_ids and r.ref.strip().lower() in names)
+            absent = tuple(
+                r.ref for r in pair
+                if not r.paper_ids and r.how != "baseline" and (r.how == "absent" or r.ref.strip().lower() in names)
+            )
             return None, absent
         ids = [r.paper_ids[0] for r in pair]
         return self._compare_ids(plan, ids, fplan, t0, on_token=on_token, stop=stop), ()
@@ -630,6 +633,8 @@ class Conversation:
         mention and none of them owns
         (:meth:`rag.route.answer.AnswerPipeline.owns`: "compared to GPT-3", which GLaM, D5 and BPipe
         mention and none is): what a paper is measured against, no paper to ask which of."""
+        if side.how == "baseline":  # no paper owns it and abstracts write it (ReferenceResolver.side)
+            return True
         named = side.how == "name" or set(content_terms(side.ref)) <= {t.lower() for t in named_entities(side.ref)}
         return named and len(side.paper_ids) > 1 and not any(
             self.pipeline.owns(self.papers[pid], side.ref) for pid in side.paper_ids if pid in self.papers
@@ -724,7 +729,11 @@ class Conversation:
         else:
             if not plan.described:
                 return None
-            res = self.resolve(plan.described)
+            res = self.resolver.side(plan.described)
+            if res.how in ("baseline", "absent"):
+                # "Summarize the AlphaFold paper": no paper of the collection is it; the abstracts
+                # that mention it are named, none summarized as if it were the paper
+                return self._refusal_turn(plan, f"{REFUSAL} {res.message}", t0, fplan)
             if not res.resolved:
                 if len(res.paper_ids) > 1 and plan.described_topic is not None:
                     # a description several papers fit: summarize them as a topic

@@ -421,8 +421,6 @@ class ReferenceResolver:
         stating = [p for p, c in zip(pool, cov, strict=True) if c >= DESCRIPTION_STATED]
         if len(stating) == 1:  # "the VLM knowledge distillation paper": the one abstract that states it all
             return Resolution(got.text, (stating[0].id,), "description")
-        if len(labelled) == 1 and labelled[0] in stating:
-            return Resolution(got.text, (labelled[0].id,), "description")
         if not stating or (found.resolved and found.paper_ids[0] in {p.id for p in stating}):
             return found
         ids = tuple(p.id for p in stating[:5])

@@ -674,6 +674,10 @@ def test_a_described_side_is_the_paper_stating_it_and_a_name_no_paper_owns_is_a_
     assert "Gaussian mechanism" in turn.answer.text
     turn = conv.ask("Contrast the structured winning tickets paper with iterative magnitude pruning")
     assert ids(turn) == ["ticket#1"], turn.answer.text  # not compared with the pruning-analysis paper
+    assert "does not mention" not in turn.answer.text  # its abstract writes iterative magnitude pruning
+    turn = conv.ask("How does the vision-language knowledge distillation paper compare to the Gaussian mechanism?")
+    assert ids(turn) == ["kd#1"], turn.answer.text
+    assert turn.answer.text.startswith("The abstract of ") and "does not mention Gaussian mechanism" in turn.answer.text
     turn = conv.ask("Compare the vision-language knowledge distillation paper and the document grounding paper")
     assert turn.kind == "compare" and ids(turn) == ["kd#1", "doc#1"], turn.answer.text
 

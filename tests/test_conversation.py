@@ -639,6 +639,62 @@ def test_a_name_papers_mention_and_none_owns_is_what_a_paper_is_measured_against
     assert both.kind == "compare" and ids(both) == ["moe#1", "pipe#1"], both.answer.text
 
 
+_DESCRIBED_SIDES = [
+    {"id": "dp#1", "title": "Binomial noise for private federated averaging",
+     "abstract": "We propose BinoFed, a discrete differential privacy mechanism for federated averaging that adds "
+                 "binomial noise to client updates. It matches the privacy-accuracy trade-off of the Gaussian "
+                 "mechanism while sending only a few bits per coordinate."},
+    {"id": "acct#1", "title": "Fast privacy accounting for composed mechanisms",
+     "abstract": "We give a fast accountant for composing many privacy mechanisms. The class we cover includes "
+                 "the subsampled Gaussian mechanism used to train private neural networks."},
+    {"id": "ticket#1", "title": "Structured winning tickets by refilling",
+     "abstract": "A winning ticket is usually found by iterative magnitude pruning, which leaves unstructured "
+                 "sparsity. We propose a refilling method that finds structured winning tickets and speeds up "
+                 "inference on GPUs."},
+    {"id": "denoise#1", "title": "Pruning denoises the features of small networks",
+     "abstract": "We study networks produced by iterative magnitude pruning on image tasks and show that pruning "
+                 "removes noise from the learned features."},
+    {"id": "kd#1", "title": "Hierarchical distillation for vision-language models",
+     "abstract": "Knowledge distillation compresses large vision-language models into small students. We "
+                 "propose HiDist, which aligns clustered visual tokens of teacher and student."},
+    {"id": "doc#1", "title": "Grounded answers for document questions",
+     "abstract": "Vision-language models answer questions about documents but rarely localize the answer. We "
+                 "train a small grounding model on teacher outputs for document question answering."},
+]
+
+
+def test_a_described_side_is_the_paper_stating_it_and_a_name_no_paper_owns_is_a_baseline(tmp_path, embedder):
+    # A described side is the paper that states the description, not the nearest title; a name
+    # papers mention and none owns is what that paper is set against (h55b)
+    conv = pipeline_of(tmp_path, _DESCRIBED_SIDES, embedder).conversation()
+    turn = conv.ask(
+        "In what way does the binomial-noise federated privacy mechanism differ from the Gaussian mechanism?"
+    )
+    assert turn.kind == "answer" and ids(turn) == ["dp#1"], turn.answer.text
+    assert "Gaussian mechanism" in turn.answer.text
+    turn = conv.ask("Contrast the structured winning tickets paper with iterative magnitude pruning")
+    assert ids(turn) == ["ticket#1"], turn.answer.text  # not compared with the pruning-analysis paper
+    assert "does not mention" not in turn.answer.text  # its abstract writes iterative magnitude pruning
+    turn = conv.ask("How does the vision-language knowledge distillation paper compare to the Gaussian mechanism?")
+    assert ids(turn) == ["kd#1"], turn.answer.text
+    assert turn.answer.text.startswith("The abstract of ") and "does not mention Gaussian mechanism" in turn.answer.text
+    turn = conv.ask("Compare the vision-language knowledge distillation paper and the document grounding paper")
+    assert turn.kind == "compare" and ids(turn) == ["kd#1", "doc#1"], turn.answer.text
+
+
+def test_a_summary_of_a_paper_no_abstract_owns_is_refused_naming_who_mentions_it(tmp_path, embedder):
+    # "Tell me about the AlphaFold paper" summarized a paper that never writes AlphaFold (h55b)
+    conv = pipeline_of(tmp_path, _DESCRIBED_SIDES, embedder).conversation()
+    absent = conv.ask("Could you summarize the AlphaGo paper?")
+    assert absent.answer.refused and not absent.citations, absent.answer.text
+    assert "no abstract mentions it" in absent.answer.text
+    mentioned = conv.ask("Give me an overview of the Gaussian mechanism paper")
+    assert mentioned.answer.refused and not mentioned.citations, mentioned.answer.text
+    assert "BinoFed" in mentioned.answer.text or "dp#1" in mentioned.answer.text
+    owned = conv.ask("What is the HiDist paper about?")  # the name its abstract gives its work
+    assert ids(owned) == ["kd#1"], owned.answer.text
+
+
 def test_a_question_within_the_last_list_keeps_the_papers_that_state_it(conv: Conversation, components):
     listed = conv.ask("Which papers use reinforcement learning for LLM agents?")
     first = ids(listed)

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from rag.index.catalogue import Catalogue
-from rag.question.phrasing import clean_input, facets, split_exclusion, split_frame
+from rag.question.comparison import comparison_sides
+from rag.question.phrasing import clean_input, facets, framed_reference, split_exclusion, split_frame
 from rag.question.plan import AskPlan
 from rag.question.reader import (
     MAX_QUESTION_CHARS,
@@ -1596,3 +1597,24 @@ def test_both_and_is_no_reference_to_two_papers(cat, question, plural):
     plan = read_question(question, cat)
     refs = [r for r in getattr(plan, "refs", ()) if r.kind == "plural"]
     assert bool(refs) is plural, plan
+
+
+@pytest.mark.parametrize(("ref", "framed"), [
+    ("the protein design paper", True), ("the paper on sparse attention", True), ("the speech one", True),
+    ("the Laplace mechanism", False), ("weight decay", False), ("RMSProp", False),
+])
+def test_a_reference_framed_as_a_paper_is_told_from_the_thing_it_names(ref: str, framed: bool):
+    # "the X paper" asks for a paper; "the Laplace mechanism" names what papers may only mention
+    assert framed_reference(ref) is framed
+
+
+@pytest.mark.parametrize(("question", "sides"), [
+    ("How does the encoder with sparse routing compare to the dense baseline?",
+     ("the encoder with sparse routing", "the dense baseline")),
+    ("How is the solver with restarts different from the greedy heuristic?",
+     ("the solver with restarts", "the greedy heuristic")),
+])
+def test_the_words_that_ask_to_compare_split_the_sides_before_a_with_inside_one(question: str, sides):
+    # "How does the mechanism with Poisson binomial noise compare with the Gaussian mechanism?" was
+    # split at its first "with" first, comparing two papers of a side's halves
+    assert comparison_sides(question)[0] == sides

@@ -50,8 +50,15 @@ _COMPARE_TAIL = re.compile(
 
 def comparison_sides(query: str) -> list[tuple[str, str]]:
     """Ways to split a comparison request into its two sides, likeliest first:
-    "Compare DANCE and APM: what does each distill?" -> ``[("DANCE", "APM")]``."""
-    return _sides(_compare_body(query))
+    "Compare DANCE and APM: what does each distill?" -> ``[("DANCE", "APM")]``. A split at the words
+    that ask to compare ("How does A with B compare with C?", "A compared to B") comes first: the
+    question links its sides there, whatever "with" or "and" its sides hold."""
+    sides = _sides(_compare_body(query))
+    link = _COMPARE_LINK.search(_COMPARE_STRIP.sub("", query))
+    if link is None:
+        return sides
+    first = _COMPARE_STRIP.sub("", query)[: link.start()].strip(" ?.!")
+    return sorted(sides, key=lambda s: s[0] != first)
 
 
 def _compare_body(query: str) -> str:

@@ -148,7 +148,12 @@ def bare_name(description: str) -> str:
     paper" -> "LoRA", "TTAB paper" -> "TTAB"), or ``""`` when it holds other words ("KataGo attack",
     "protein folding"): the paper meant is the one whose own name it is."""
     words = [w for w in description.split() if w.lower() not in _GENERIC_WORDS]
-    return words[0] if len(words) == 1 and _is_name(words[0]) and words[0].lower() not in STOPWORDS else ""
+    if len(words) != 1 or not _is_name(words[0]) or words[0].lower() in STOPWORDS:
+        return ""
+    # "unstructured-sparsity-for-LLM-feedforward-layers": words run together by hyphens describe
+    # a paper; a name has at most one ordinary word among its parts ("Graph-R1", "k-means", "Sharp-MAML")
+    plain = [p for p in words[0].split("-") if p.islower() and len(p) > 2 and content_terms(p)]
+    return "" if len(plain) >= 2 else words[0]
 
 
 def versioned_names(text: str) -> tuple[str, ...]:

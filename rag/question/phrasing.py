@@ -26,6 +26,7 @@ from store.textin import clean_text
 
 __all__ = [
     "BETTER",
+    "framed_reference",
     "CLAUSE_OPENER",
     "CODE_HOST",
     "LINK_NOUN",
@@ -261,6 +262,16 @@ def _frame_form(word: str) -> str:
 
 
 _TOKEN = re.compile(r"[\w'’;-]+|[^\w\s]")
+
+
+def framed_reference(ref: str) -> bool:
+    """Whether a reference asks for a paper by a frame around what it describes ("the AlphaFold
+    paper", "the paper on magnitude pruning", "the ride-hailing one"), not for the thing itself ("the
+    Gaussian mechanism", "magnitude pruning", "Adam"): :func:`split_frame` peels words other than
+    an article."""
+    peeled = split_frame(ref)[0]
+    kept = [t for t in _TOKEN.findall(ref) if t.lower() not in ("the", "a", "an")]
+    return len(_TOKEN.findall(peeled)) < len(kept)
 
 
 def split_frame(query: str, plural_heads: bool = True) -> tuple[str, Number]:

@@ -960,6 +960,36 @@ class AnswerPipeline:
             return True  # the name of its own code: "https://github.com/ScienceOne-AI/PhysLogic"
         return writes_name(paper.abstract, name) and defines_name(strip_markup(paper.abstract), name)
 
+    def name_papers(self, name: str, *, framed: bool = False) -> tuple[list[Paper], list[Paper]]:
+        """``(owners, writers)`` of a name over the whole collection: the papers whose own name it is
+        (:meth:`owns`), and those whose title or abstract writes it
+        (:func:`rag.route.refusal.writes_name`), in collection order. A name no paper owns that one
+        paper alone writes at least :data:`SUBJECT_MENTIONS` times is that paper's subject when a
+        paper is asked for (``framed``: "the SAT paper"), and it is then its owner; a name asked
+        bare ("compared with Shampoo") is owned only as :meth:`owns` says.
+
+        Args:
+            name: The name as the question writes it ("AlphaFold", "Adam", "GPT-4").
+            framed: The question asks for "the <name> paper" rather than naming the thing.
+        """
+        low = name.lower()
+        near = [p for p in self.retriever.papers.values() if low in p.text_for_index.lower()]
+        owners = [p for p in near if self.owns(p, name)]
+        writers = [p for p in self.retriever.papers.values() if writes_name(p.text_for_index, name)]
+        subject = len(writers) == 1 and _mentions(writers[0].text_for_index, name) >= SUBJECT_MENTIONS
+        if not owners and framed and subject:
+            owners = writers
+        return owners, writers
+
+    def mention_lines(self, name: str, papers: Sequence[Paper], k: int = 3) -> str:
+        """The first ``k`` of ``papers`` as ``Label (id): “the sentence that writes name”``, joined by
+        ``"; "``: who mentions a name no paper owns, and how."""
+        lines = []
+        for p in papers[:k]:
+            sentence = next((x.text for x in self.evidence.sentences(p)[0] if writes_name(x.text, name)), "")
+            lines.append(f"{p.label} ({p.id})" + (f": “{strip_markup(sentence)}”" if sentence else ""))
+        return "; ".join(lines)
+
     def _owners(self, topic: Topic, hits: Sequence[PaperHit]) -> list[PaperHit]:
         """The ``hits`` whose own name :attr:`Topic.described_name` is (:meth:`owns`)."""
         name = topic.described_name

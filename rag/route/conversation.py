@@ -35,6 +35,7 @@ from rag.evidence.table import default_columns
 from rag.lexicon import states_phrase
 from rag.llm.prose import REFUSAL
 from rag.llm.translate import translate
+from rag.question.phrasing import split_frame
 from rag.question.plan import (
     AskPlan,
     CollectionPlan,
@@ -54,7 +55,7 @@ from rag.route.filters import FilterPlan, Filters
 from rag.route.head_to_head import head_to_head, head_to_head_text
 from rag.route.listing import list_papers
 from rag.route.references import ReferenceResolver, Resolution, display_name
-from rag.route.refusal import NOT_ENGLISH
+from rag.route.refusal import NOT_ENGLISH, writes_name
 from rag.route.related_work import draft_related_work
 from rag.route.similar import DEFAULT_K, Related, similar_papers
 from rag.route.summary import summarize_paper, summarize_topic
@@ -501,8 +502,9 @@ class Conversation:
         if isinstance(plan, TablePlan):
             return self._table(plan, fplan, t0, stop=stop)
         absent: tuple[str, ...] = ()
+        against: tuple[str, ...] = ()
         if isinstance(plan, ComparePlan):
-            turn, absent = self._compare(plan, fplan, t0, on_token=on_token, stop=stop)
+            turn, absent, against = self._compare(plan, fplan, t0, on_token=on_token, stop=stop)
             if turn is not None or plan.otherwise is None:
                 return turn or self._refusal_turn(plan, REFUSAL, t0, fplan)
             plan = plan.otherwise
@@ -522,6 +524,8 @@ class Conversation:
             return self._similar(plan, fplan, t0)
         assert isinstance(plan, AskPlan)
         turn = self._answer(plan, fplan, t0, shown, top_k=top_k, on_token=on_token, stop=stop)
+        if against:
+            turn = self._say_unmentioned(turn, against)
         return self._say_absent(turn, absent) if absent else turn
 
     def _writes(self, paper_id: str, words: str) -> bool:
@@ -539,6 +543,24 @@ class Conversation:
         about = [c.label for c in turn.citations]
         rest = f", so this answers about {about[0]} alone" if len(about) == 1 else ""
         said = f"No paper named {names} is in the collection{rest}."
+        return replace(turn, answer=replace(turn.answer, text=f"{said}\n\n{turn.answer.text}"))
+
+    def _say_unmentioned(self, turn: Turn, against: Sequence[str]) -> Turn:
+        """``turn`` (the answer about the paper a comparison set against ``against``, names papers
+        mention and none owns) opening with what its abstract does not mention: "How does ProxSkip
+        compare with Adam?" says "The abstract of ProxSkip [1] does not mention Adam, so it does
+        not compare with it; what it states:" before its sentences. A paper whose abstract writes
+        the name (PBM and "the continuous Gaussian mechanism") is answered as it is."""
+        if turn.answer.refused or len(turn.citations) != 1:
+            return turn
+        c = turn.citations[0]
+        text = self.papers[c.paper_id].text_for_index
+        unsaid = [n for n in against if not (writes_name(text, n) or states_phrase(n, text))]
+        if not unsaid:
+            return turn
+        names = " or ".join(unsaid)
+        said = (f"The abstract of {c.label} {format_marker(c.number)} does not mention {names}, so it does not "
+                "compare with it; what it states:")
         return replace(turn, answer=replace(turn.answer, text=f"{said}\n\n{turn.answer.text}"))
 
     def _reply(self, plan: Reply, fplan: FilterPlan, t0: float) -> Turn:
@@ -601,12 +623,15 @@ class Conversation:
         *,
         on_token: Callable[[str], None] | None = None,
         stop: threading.Event | None = None,
-    ) -> tuple[Turn | None, tuple[str, ...]]:
-        """``(turn, absent)``: a comparison turn, or ``None`` when the question compares one paper
+    ) -> tuple[Turn | None, tuple[str, ...], tuple[str, ...]]:
+        """``(turn, absent, against)``: a comparison turn, or ``None`` when the question compares one paper
         with something that is not a paper of the collection (it is then answered as a question
         about that paper); ``absent``: the sides that name a paper the collection does not hold
         (a name the question states, :attr:`rag.question.plan.Plan.rare`, that resolves to no
-        paper: "Whisper" of "Compare DetectGPT and Whisper"), to be said before that answer.
+        paper: "Whisper" of "Compare DetectGPT and Whisper"), to be said before that answer;
+        ``against``: the sides papers mention and none is ("the Gaussian mechanism", as
+        :meth:`rag.route.references.ReferenceResolver.side` reads them, frame words aside), which
+        the answer says its paper's abstract does not mention when it does not.
         ``on_token`` and ``stop``: for the LLM's paragraph."""
         pair, ok = self.resolver.pair(plan)
         if not ok:
@@ -618,18 +643,24 @@ class Conversation:
                 if not r.resolved and (r.paper_ids or r.how in ("number", "earlier turn")) and not self._baseline(r)
             ]
             if unclear:
-                return self._clarify(plan, unclear, t0, "compare"), ()
+                return self._clarify(plan, unclear, t0, "compare"), (), ()
             names = {n.lower() for n in (*plan.rare, *plan.search.unmatched)}
-            absent = tuple(r.ref for r in pair if not r.paper_ids and r.ref.strip().lower() in names)
-            return None, absent
+            absent = tuple(
+                r.ref for r in pair
+                if not r.paper_ids and r.how != "baseline" and (r.how == "absent" or r.ref.strip().lower() in names)
+            )
+            against = tuple(split_frame(r.ref)[0] for r in pair if r.how == "baseline")
+            return None, absent, against
         ids = [r.paper_ids[0] for r in pair]
-        return self._compare_ids(plan, ids, fplan, t0, on_token=on_token, stop=stop), ()
+        return self._compare_ids(plan, ids, fplan, t0, on_token=on_token, stop=stop), (), ()
 
     def _baseline(self, side: Resolution) -> bool:
         """Whether a side of a comparison is a name (read as one, or a text of names alone) that papers
         mention and none of them owns
         (:meth:`rag.route.answer.AnswerPipeline.owns`: "compared to GPT-3", which GLaM, D5 and BPipe
         mention and none is): what a paper is measured against, no paper to ask which of."""
+        if side.how == "baseline":  # no paper owns it and abstracts write it (ReferenceResolver.side)
+            return True
         named = side.how == "name" or set(content_terms(side.ref)) <= {t.lower() for t in named_entities(side.ref)}
         return named and len(side.paper_ids) > 1 and not any(
             self.pipeline.owns(self.papers[pid], side.ref) for pid in side.paper_ids if pid in self.papers
@@ -724,7 +755,11 @@ class Conversation:
         else:
             if not plan.described:
                 return None
-            res = self.resolve(plan.described)
+            res = self.resolver.side(plan.described)
+            if res.how in ("baseline", "absent"):
+                # "Summarize the AlphaFold paper": no paper of the collection is it; the abstracts
+                # that mention it are named, none summarized as if it were the paper
+                return self._refusal_turn(plan, f"{REFUSAL} {res.message}", t0, fplan)
             if not res.resolved:
                 if len(res.paper_ids) > 1 and plan.described_topic is not None:
                     # a description several papers fit: summarize them as a topic

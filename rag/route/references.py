@@ -15,8 +15,10 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
 from rag.citations import format_marker
-from rag.lexicon import term_key
-from rag.question.phrasing import definite_words, own_noun
+from rag.evidence.roles import proposes
+from rag.lexicon import states_phrase, term_key
+from rag.question.names import bare_name, versioned_names
+from rag.question.phrasing import definite_words, framed_reference, own_noun, split_frame
 from rag.question.plan import AskPlan, ComparePlan, FollowUp, PaperRef, Plan, SummaryPlan
 from rag.question.slots import INSTANCE, YEAR
 from rag.route.compare import SIZE_FORMS
@@ -31,6 +33,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_COMPARED",
     "MAX_REFERRED",
+    "NO_PAPER",
     "AnswerPipelineSource",
     "Reading",
     "ReferenceResolver",
@@ -54,6 +57,14 @@ MAX_REFERRED = 12
 """Most papers "they", "those models" or a detail with no topic ("who are the authors?") is asked
 of: every paper of the previous answer, which lists at most ``retrieval.max_set_size`` (12 by
 default); the same bound as the ordinals the reader knows ("the twelfth one")."""
+
+NO_PAPER = frozenset({"baseline", "absent"})
+"""How a side that is no paper of the collection was resolved (:meth:`ReferenceResolver.side`)."""
+
+SIDE_CANDIDATES = 10
+"""Papers the collection finds for a described side (:meth:`ReferenceResolver.side`) whose abstracts
+are checked for stating the description: the papers a clarification could offer and a few more
+("the secure aggregation attack paper": SRATTA came fourth of the five offered)."""
 
 MAX_ASKED_BACK = 6
 """Most listed papers named when "it" after a list of several is asked back (the ones first in the
@@ -345,6 +356,91 @@ class ReferenceResolver:
         if close:
             return Resolution(ref, (top.paper.id, *close), "description", f"“{ref}” fits several papers")
         return Resolution(ref, (top.paper.id,), "description")
+
+    def side(self, ref: str) -> Resolution:
+        """What a side of a comparison or the subject of a summary is, the evidence deciding when it is
+        described or merely named (:meth:`resolve` otherwise: an id, ``[n]``, an earlier turn, a
+        paper's name):
+
+        * a name of no paper's label ("AlphaFold", "the GPT-4 paper", "Adam"): the paper that owns
+          it (:meth:`rag.route.answer.AnswerPipeline.name_papers`: its title or the name its abstract
+          gives its work); when none does, a ``"baseline"`` if abstracts write it (what papers are
+          measured against: no paper to compare or summarize) or ``"absent"`` if none does;
+        * a description ("the VLM knowledge distillation paper", "magnitude pruning"): among the
+          :data:`SIDE_CANDIDATES` papers the collection finds for it, the one whose abstract states
+          every part of it (:data:`rag.route.answer.DESCRIPTION_STATED`); a description asked bare,
+          not as a paper ("compared with magnitude pruning", "with the Gaussian mechanism"), that
+          several abstracts write side by side and none states as its title or its proposal, is a
+          ``"baseline"``; several stating it are the candidates to ask among.
+
+        Returns a :class:`Resolution` whose ``how`` is ``"baseline"`` or ``"absent"`` (no paper
+        ids, ``message`` saying why) for a side that is no paper."""
+        from rag.route.answer import DESCRIPTION_STATED
+
+        rs = self.pipeline.settings.retrieval
+        got = self.pipeline.reader.reference(ref, fuzzy_floor=rs.name_match_min)
+        if not got.described or got.named or got.number is not None or got.back is not None or got.fuzzy:
+            return self.resolve(ref)
+        text = split_frame(got.text)[0].strip() or got.text
+        framed = framed_reference(got.text)  # "the X paper": a paper asked for, not the thing
+        versions = versioned_names(text)
+        name = bare_name(text) or (versions[0] if len(versions) == 1 and versions[0] == text else "")
+        if name:
+            owners, writers = self.pipeline.name_papers(name, framed=framed)
+            if len(owners) == 1:
+                return Resolution(got.text, (owners[0].id,), "name")
+            if owners:
+                ids = tuple(p.id for p in owners[:5])
+                return Resolution(got.text, ids, "name", f"“{name}” is the name of {len(owners)} papers")
+            what = f"the {name} paper" if framed else name
+            said = f"No paper in the collection is {what}: no title or name of its own work is {name}"
+            if writers:
+                lines = self.pipeline.mention_lines(name, writers)
+                return Resolution(got.text, (), "baseline", f"{said}; abstracts that mention it: {lines}")
+            return Resolution(got.text, (), "absent", f"{said}, and no abstract mentions it.")
+        writers = self._writers(text)
+        titled = [p for p in writers if p.title and states_phrase(text, p.title)]
+        if len(titled) == 1:  # "the structurally sparse lottery ticket paper": the title that states it
+            return Resolution(got.text, (titled[0].id,), "description")
+        labelled = titled or [p for p in writers if self._labels(text, p)]
+        if len(writers) >= 2 and not (labelled if framed else titled):
+            # "with magnitude pruning", "the Gaussian mechanism paper": several abstracts write it
+            # and none has it as its title (nor, for "the ... paper", as what it proposes)
+            what = f"the {text} paper" if framed else text
+            said = f"No paper in the collection is {what}: abstracts write “{text}” without proposing it"
+            lines = self.pipeline.mention_lines(text, writers)
+            return Resolution(got.text, (), "baseline", f"{said}; abstracts that mention it: {lines}")
+        found = self.resolve(ref)
+        if found.resolved and not found.message:
+            shown = [self.papers[found.paper_ids[0]]]
+        else:
+            shown = [self.papers[pid] for pid in found.paper_ids]
+        hits = [h.paper for h in self.pipeline.retriever.search(got.search).hits[:SIDE_CANDIDATES]]
+        pool = list({p.id: p for p in (*shown, *hits)}.values())
+        cov = self.pipeline.retriever.coverages(text, [p.id for p in pool])
+        stating = [p for p, c in zip(pool, cov, strict=True) if c >= DESCRIPTION_STATED]
+        if len(stating) == 1:  # "the VLM knowledge distillation paper": the one abstract that states it all
+            return Resolution(got.text, (stating[0].id,), "description")
+        if not stating or (found.resolved and found.paper_ids[0] in {p.id for p in stating}):
+            return found
+        ids = tuple(p.id for p in stating[:5])
+        return Resolution(got.text, ids, "description", f"“{got.text}” fits several papers")
+
+    def _writers(self, text: str) -> list[Paper]:
+        """The papers of the collection whose title or abstract writes ``text`` side by side
+        (:func:`rag.lexicon.states_phrase`), in collection order."""
+        words = [w[:4] for w in content_terms(text)]
+        return [
+            p for p in self.papers.values()
+            if all(w in p.text_for_index.lower() for w in words) and states_phrase(text, p.text_for_index)
+        ]
+
+    def _labels(self, text: str, paper: Paper) -> bool:
+        """Whether ``paper``'s title, or a sentence of its abstract saying what it proposes
+        (:func:`rag.evidence.roles.proposes`), states the description ``text`` side by side."""
+        if paper.title and states_phrase(text, paper.title):
+            return True
+        return any(proposes(x.text) and states_phrase(text, x.text) for x in self.pipeline.evidence.sentences(paper)[0])
 
     # --- two readings of one message -------------------------------------------------------
 
@@ -732,9 +828,15 @@ class ReferenceResolver:
             return [], False
         tried: list[Resolution] = []
         for a, b in plan.sides[:5]:
-            ra, rb = self.resolve(a), self.resolve(b)
+            ra, rb = self.side(a), self.side(b)
             if ra.resolved and rb.resolved and ra.paper_ids != rb.paper_ids:
                 return [ra, rb], True
+            if any(r.resolved for r in (ra, rb)) and any(r.how in NO_PAPER for r in (ra, rb)):
+                # "How does the mechanism with Poisson binomial noise compare with the Gaussian
+                # mechanism?": a paper set against what papers mention (or no abstract writes) is
+                # the reading; a later split ("the mechanism" | "Poisson binomial noise versus ...")
+                # is not tried
+                return [ra, rb], False
             tried = tried or [ra, rb]
         if tried:
             return tried, False

@@ -998,30 +998,3 @@ def test_a_name_typed_in_capitals_is_not_held_by_the_common_word_in_lower_case(p
     cased = [t for t in plan.search.unmatched if t.isupper()]
     got = seams.policy.absent_topic(plan.topic, seams.retriever.search(plan.topic.search), cased)
     assert got == (f"{REFUSAL} No abstract in the collection mentions {refused}." if refused else ""), got
-
-
-_PROOF = make_paper("proof", "Agents waste tokens on redundant thoughts. We train an agent to omit them. Theoretically,"
-                             " we establish that the deviation of the omission policy is upper-bounded by a KL term.")
-_APART = make_paper("apart", "We establish a new benchmark for table reasoning. Scores on it are upper-bounded by "
-                             "human agreement. A bound on annotation noise is given in the appendix.")
-
-
-@pytest.mark.parametrize(
-    ("papers", "question", "together"),
-    [
-        # every word of a short generic topic in one sentence, in its own order and form
-        ([GRAPH, TRAFFIC, _PROOF], "Which papers establish an upper bound?", True),
-        ([GRAPH, TRAFFIC, _PROOF], "any work that establishes bounds on a policy's deviation", True),
-        # the words in different sentences, or a word no sentence holds
-        ([GRAPH, TRAFFIC, _APART], "Which papers establish an upper bound on regret?", False),
-        ([GRAPH, TRAFFIC, _PROOF], "Which papers establish regret bounds?", False),
-    ],
-)
-def test_a_topic_whose_words_one_sentence_states_together_is_stated(papers, question, together):
-    # "Which papers prove an upper bound?" was refused "Nothing in the collection is close to it",
-    # naming Agent-Omit's "we prove that the deviation ... is upper-bounded by KL-divergence"
-    seams = Seams(papers)
-    plan = seams.reader.read(question)
-    assert isinstance(plan, AskPlan)
-    ev = seams.policy.topic_evidence(plan, plan.topic, seams.retriever.search(plan.topic.search))
-    assert ev.together is together, (plan.topic.text, ev)

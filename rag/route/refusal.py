@@ -68,11 +68,6 @@ NEAR_SENTENCES = 10
 NEAR_COVERAGE = 20
 """Candidates whose term coverage of a facet is checked."""
 
-TOGETHER_MIN_TERMS = 2
-"""Fewest content words of a topic that one sentence must state together to state the topic
-(:attr:`TopicEvidence.together`): one word alone ("guarantees") is a subject any sentence may
-touch in passing. Not fitted."""
-
 NEAR_SPECIFIC_SHARE = 0.5
 """Most share of the abstracts a word of the question may be in and still place a measure worded
 otherwise (:meth:`RefusalPolicy.states_near`): "model", "learning" and "data" are in more than half;
@@ -149,11 +144,6 @@ class TopicEvidence:
             with a unit or decimals ("65x", "40%", "2.33") a candidate's abstract states.
         complete: Some candidate states the topic's content words side by side, in order
             (:func:`rag.lexicon.states_phrase`: "clinical", "protein", "clinical abnormality grounding").
-        together: One sentence of a near candidate states every content word of the topic (at
-            least :data:`TOGETHER_MIN_TERMS`; term keys or the glossary's same words), in any order
-            and wording of its own: "Which papers prove an upper bound?" by "we prove that the
-            deviation of our omission policy is upper-bounded by KL-divergence" (cosine 0.31, under
-            ``set_lexical_floor``: a short generic topic embeds far from any one sentence).
     """
 
     best_sentence: float
@@ -162,7 +152,6 @@ class TopicEvidence:
     stated: bool
     rare: bool
     complete: bool = False
-    together: bool = False
 
 
 @dataclass(frozen=True)
@@ -468,19 +457,7 @@ class RefusalPolicy:
         quoted = bool(figures) and any(figures & numbers(h.paper.abstract) for h in hits[:NEAR_COVERAGE])
         # a rare name or coined term some abstract holds, however it is typed ("ALFWorld", "alfworld")
         rare = quoted or any(self.rare(w) for w in plan.rare)
-        words = content_terms(topic.text or plan.query)
-        together = len(words) >= TOGETHER_MIN_TERMS and any(self._together(words, h.paper) for h in near)
-        return TopicEvidence(best, top.dense, top.coverage, stated, rare, complete, together)
-
-    def _together(self, words: Sequence[str], paper: Paper) -> bool:
-        """Whether one sentence of ``paper``'s abstract states every one of ``words`` (term keys,
-        hyphenated parts, the glossary's same words: :func:`rag.lexicon.same_keys`)."""
-        wanted = [same_keys(w) for w in words]
-        for x in self.evidence.sentences(paper)[0]:
-            keys = {k for k, _, _ in _keys_at(x.text)}
-            if all(w & keys for w in wanted):
-                return True
-        return False
+        return TopicEvidence(best, top.dense, top.coverage, stated, rare, complete)
 
     def topic(
         self,
@@ -584,7 +561,6 @@ class RefusalPolicy:
         weak = ev.best_sentence < rs.set_refusal_floor and not (
             ev.rare
             or ev.complete
-            or ev.together
             or (ev.stated and (ev.best_sentence >= rs.set_lexical_floor or not plan.english))
         )
         if not weak:

@@ -772,6 +772,47 @@ def test_a_description_in_clauses_is_answered_alone_unless_another_paper_states_
     assert [h.paper.id for h in pipe.found(plan.topic, retrieval).chosen] == answered
 
 
+VN = "the paper that shows message passing with a virtual node can approximate graph transformers"
+
+
+@pytest.mark.parametrize(
+    ("description", "fits", "answered"),
+    [
+        # the neighbour's sentences sit closer to the clauses, but it never writes "virtual" nor
+        # "approximate": the more probable paper, which writes them, is the one described (nu59:
+        # DRew for "Which paper connects MPNNs with virtual nodes to graph transformers?")
+        (VN, {"vn": 0.50, "rewire": 0.60}, ["vn"]),
+        (VN, {"vn": 0.60, "rewire": 0.50}, ["vn"]),
+        # a description in other words than either abstract's: the words decide nothing, the clauses
+        # do (the other paper, as probable, follows as a close reading)
+        ("the work relaying messages through a phantom hub, which emulates graph attention layers",
+         {"vn": 0.50, "rewire": 0.60}, ["rewire", "vn"]),
+    ],
+)
+def test_a_description_in_clauses_is_not_given_to_a_neighbour_that_writes_less_of_it(
+    monkeypatch, description, fits, answered
+):
+    from rag.route.answer import AnswerPipeline
+    from rag.settings import Settings
+
+    papers = [
+        make_paper("vn", "We show message passing with a virtual node can approximate graph transformers."),
+        make_paper("rewire", "We rewire message passing on graphs and outperform graph transformers on long tasks."),
+    ]
+    retriever = FakeRetriever(papers)
+    reader = Reader(Catalogue(papers))
+    pipe = AnswerPipeline(retriever, FakeEvidence(papers), None, Settings(), reader=reader)  # type: ignore[arg-type]
+    plan = reader.read(description)
+    assert isinstance(plan, AskPlan) and plan.topic.number != "many"
+    retrieval = retriever.search(plan.topic.search)
+    by_id = {h.paper.id: h for h in retrieval.hits}
+    monkeypatch.setattr(pipe.membership, "members", lambda *_a, **_k: [(by_id["vn"], 0.9), (by_id["rewire"], 0.5)])
+    monkeypatch.setattr(
+        pipe.membership, "clause_fit", lambda clauses, hits: np.array([fits[h.paper.id] for h in hits])
+    )
+    assert [h.paper.id for h in pipe.found(plan.topic, retrieval).chosen] == answered
+
+
 def test_peers_are_listed_only_when_the_frame_names_the_papers_asked_for(tmp_path, monkeypatch):
     from rag.route.answer import AnswerPipeline
     from rag.settings import Settings

@@ -933,11 +933,11 @@ class AnswerPipeline:
         ("a task becomes visible only once its prerequisites are done; what can untrusted advice
         buy? lower and upper bounds") is met by one abstract clause by clause, while a neighbour
         that shares its subject words may score higher as a whole. The words decide against the
-        cosines where the description is in the abstracts' words: when the most probable paper
-        contains at least ``retrieval.coverage_floor`` of them (IDF-weighted,
-        :meth:`~rag.protocols.Retriever.coverages`: what a paper must contain to answer alone), a
-        paper that contains fewer does not replace it; a description in other words than its
-        paper's (0.21 against a neighbour's 0.24 for libdev_pp_25) is left to the cosines.
+        cosines where they can: that paper does not replace the most probable one when the most
+        probable one writes every word of the description it writes, and more
+        (:meth:`~rag.protocols.Retriever.coverages` of each word: its stem, the glossary's senses);
+        where each writes a word the other does not ("validator" against "reinforcement"), or a
+        description is in other words than either abstract's, the clauses decide.
         """
         clauses = description_clauses(topic.text)
         if len(clauses) < 2 or not scored:
@@ -949,8 +949,11 @@ class AnswerPipeline:
         first = scored[0][0]
         if best is first:
             return best
-        mine, theirs = self.retriever.coverages(topic.text, [best.paper.id, first.paper.id])
-        if mine < theirs and theirs >= self.settings.retrieval.coverage_floor:
+        pair = [best.paper.id, first.paper.id]
+        stated = [self.retriever.coverages(t, pair) for t in dict.fromkeys(content_terms(topic.text))]
+        mine = {i for i, (m, _) in enumerate(stated) if m > 0}
+        theirs = {i for i, (_, t) in enumerate(stated) if t > 0}
+        if mine < theirs:
             # the words decide against the cosines: a neighbour whose sentences sit closer to the
             # clauses but never write a word of the description that the more probable paper
             # writes is not the paper described ("connects MPNNs with virtual nodes to graph

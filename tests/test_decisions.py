@@ -748,14 +748,22 @@ LONG = "the paper recasting solver training as ranking solutions, with losses ov
 def test_a_description_in_clauses_is_answered_alone_unless_another_paper_states_them_as_well(
     monkeypatch, description, fits, answered
 ):
-    from rag.route.answer import AnswerPipeline
-    from rag.settings import Settings
-
     papers = [
         make_paper("own", "We cast solver training as ranking feasible solutions. We derive pairwise losses."),
         make_paper("near", "We smooth combinatorial solvers with noise to train predictors end to end."),
         make_paper("far", "We study regret bounds of bandits."),
     ]
+    # all probable enough to join a description's answer (retrieval.description_membership)
+    probable = {"near": 0.9, "own": 0.85, "far": 0.8}
+    assert _described_answer(monkeypatch, papers, description, probable, fits) == answered
+
+
+def _described_answer(monkeypatch, papers, description: str, probable: dict, fits: dict) -> list[str]:
+    """The ids ``found`` chooses for ``description`` over ``papers`` (fake retrieval), with the
+    membership probabilities ``probable`` and clause fits ``fits`` (paper id -> value) given."""
+    from rag.route.answer import AnswerPipeline
+    from rag.settings import Settings
+
     retriever = FakeRetriever(papers)
     reader = Reader(Catalogue(papers))
     pipe = AnswerPipeline(retriever, FakeEvidence(papers), None, Settings(), reader=reader)  # type: ignore[arg-type]
@@ -763,13 +771,12 @@ def test_a_description_in_clauses_is_answered_alone_unless_another_paper_states_
     assert isinstance(plan, AskPlan) and plan.topic.number != "many"
     retrieval = retriever.search(plan.topic.search)
     by_id = {h.paper.id: h for h in retrieval.hits}
-    # both probable enough to join a description's answer (retrieval.description_membership)
-    scored = [(by_id["near"], 0.9), (by_id["own"], 0.85), (by_id["far"], 0.8)]
+    scored = [(by_id[p], v) for p, v in probable.items()]
     monkeypatch.setattr(pipe.membership, "members", lambda *_a, **_k: scored)
     monkeypatch.setattr(
         pipe.membership, "clause_fit", lambda clauses, hits: np.array([fits[h.paper.id] for h in hits])
     )
-    assert [h.paper.id for h in pipe.found(plan.topic, retrieval).chosen] == answered
+    return [h.paper.id for h in pipe.found(plan.topic, retrieval).chosen]
 
 
 VN = "the paper that shows message passing with a virtual node can approximate graph transformers"
@@ -792,25 +799,11 @@ VN = "the paper that shows message passing with a virtual node can approximate g
 def test_a_description_in_clauses_is_not_given_to_a_neighbour_that_writes_less_of_it(
     monkeypatch, description, fits, answered
 ):
-    from rag.route.answer import AnswerPipeline
-    from rag.settings import Settings
-
     papers = [
         make_paper("vn", "We show message passing with a virtual node can approximate graph transformers."),
         make_paper("rewire", "We rewire message passing on graphs and outperform graph transformers on long tasks."),
     ]
-    retriever = FakeRetriever(papers)
-    reader = Reader(Catalogue(papers))
-    pipe = AnswerPipeline(retriever, FakeEvidence(papers), None, Settings(), reader=reader)  # type: ignore[arg-type]
-    plan = reader.read(description)
-    assert isinstance(plan, AskPlan) and plan.topic.number != "many"
-    retrieval = retriever.search(plan.topic.search)
-    by_id = {h.paper.id: h for h in retrieval.hits}
-    monkeypatch.setattr(pipe.membership, "members", lambda *_a, **_k: [(by_id["vn"], 0.9), (by_id["rewire"], 0.5)])
-    monkeypatch.setattr(
-        pipe.membership, "clause_fit", lambda clauses, hits: np.array([fits[h.paper.id] for h in hits])
-    )
-    assert [h.paper.id for h in pipe.found(plan.topic, retrieval).chosen] == answered
+    assert _described_answer(monkeypatch, papers, description, {"vn": 0.9, "rewire": 0.5}, fits) == answered
 
 
 def test_peers_are_listed_only_when_the_frame_names_the_papers_asked_for(tmp_path, monkeypatch):

@@ -1061,6 +1061,69 @@ def test_a_correction_asks_the_previous_question_of_the_paper_it_describes(conv:
     assert [c.label for c in t.citations] == ["CA-SOADD"] and "ASVSpoof" in t.answer.lead, t.answer.text
 
 
+@pytest.mark.parametrize("message", [
+    # a new user's: "what's the parameter count of the ride-hailing matching model?" said "not stated";
+    # the possessive of a description read "big", "paper's" and "model" as the topic
+    "how big is the ride-hailing paper's model?",
+    "how big is that ride-hailing paper's model?",
+    "that ride-hailing paper: how big is its model?",
+    "how many parameters does this ride-hailing method's model have?",
+])
+def test_a_detail_of_a_described_paper_is_read_through_its_possessive(conv: Conversation, message):
+    t = conv.ask(message)
+    assert [c.label for c in t.citations] == ["RAST-MoE"] and "12M-parameter" in t.answer.lead, t.answer.text
+
+
+@pytest.mark.parametrize("before", [
+    # a new user's: read "What are the audio deepfake one, what datasets does it use?"
+    "what about the audio deepfake one, what datasets does it use?",
+    "no, I meant the deepfake one: which benchmarks does it use?",
+])
+def test_a_described_paper_put_after_what_about_is_asked_its_question(conv: Conversation, before):
+    conv.ask("Summarize DANCE")
+    t = conv.ask(before)
+    assert [c.label for c in t.citations] == ["CA-SOADD"] and "ASVSpoof" in t.answer.lead, t.answer.text
+
+
+@pytest.mark.parametrize(
+    ("before", "message", "label"),
+    [
+        # a new user's: APM writes "image-text" benchmarks, SoT "text-to-image" generation
+        ("Compare APM and DANCE", "does it release code? I mean the text-to-image one", "SoT"),
+        ("Summarize HieRD", "does it release code? I mean the text-to-speech one", "MCLP"),
+        # the paper of the last answer that writes the compound is still the one meant
+        ("Compare APM and DANCE", "does it release code? I mean the graph condensation one", "DANCE"),
+        ("Compare APM and DANCE", "does it release code? I mean the multi-modal one", "APM"),
+    ],
+)
+def test_a_described_compound_means_the_paper_that_writes_it_so(conv: Conversation, before, message, label):
+    conv.ask(before)
+    t = conv.ask(message)
+    assert [c.label for c in t.citations] == [label], (message, t.answer.text)
+
+
+def test_they_after_a_question_of_its_own_about_one_paper_are_its_authors(conv: Conversation):
+    # a new user's: "which benchmarks do they use?" after "Tell me about the Koopman Q-learning paper"
+    # also asked the paper of the turn before it
+    conv.ask("Which paper detects audio deepfakes?")
+    conv.ask("does it release code?")
+    conv.ask("Tell me about PrefixRL")
+    t = conv.ask("which benchmarks do they use?")
+    assert "PrefixRL" in t.standalone and "CA-SOADD" not in t.standalone, t.standalone
+    assert not {c.label for c in t.citations} - {"PrefixRL"}, t.answer.text
+    # the other reading is offered in one line
+    offer = t.answer.text.rsplit("\n", 1)[-1]
+    assert offer.startswith("“they” read as PrefixRL") and "CA-SOADD" in offer, t.answer.text
+
+
+def test_they_after_a_paper_set_beside_another_are_both(conv: Conversation):
+    conv.ask("What does EMPG propose?")
+    conv.ask("what about Agent-Omit?")
+    t = conv.ask("which environments do they evaluate on?")
+    assert "EMPG" in t.standalone and "Agent-Omit" in t.standalone, t.standalone
+    assert "read as" not in t.answer.text, t.answer.text
+
+
 def test_which_one_after_two_one_paper_answers_chooses_between_them(conv: Conversation):
     conv.ask("summarize DANCE")
     conv.ask("and APM?")

@@ -1088,7 +1088,13 @@ def test_an_adverb_of_manner_is_no_part_of_a_topic(topic, parts):
         ("so that deepfake paper, is it evaluated on ASVspoof?", "is that deepfake paper evaluated on ASVspoof?"),
         ("the papers on RL, do they use PPO?", "do the papers on RL use PPO?"),
         ("this one, what are its limitations?", "what are this one's limitations?"),
+        # opened as a turn to another paper (a new user's "what about the audio deepfake one, ...")
+        ("what about the audio deepfake one, what data does it use?", "what data does the audio deepfake one use?"),
+        ("no, I meant the proactive one: what does it build?", "what does the proactive one build?"),
+        ("how about that ride-hailing paper - how big is its model?", "how big is that ride-hailing paper's model?"),
         # not so built
+        ("what about the first one?", None),  # the previous question again, asked of it
+        ("I mean the deepfake one", None),
         ("OK, does it use RL?", None),  # a lead word, not a paper
         ("DANCE, what does it propose?", None),  # a name put first is a reference of its own
         ("So, does it use RL?", None),

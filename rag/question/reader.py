@@ -223,11 +223,11 @@ _BOTH = _VOCABULARY["both"].words
 _POSSESSIVE = _VOCABULARY["possessive"].words
 # "the ride-hailing paper", "the paper on quantum computing", "the work that studies LLM logic".
 _DESCRIBED = re.compile(
-    rf"\bthe\s+(?P<d>(?:(?!{_V['not_description_word']})[\w$\\{{}}/-]+\s+){{1,8}}?){_V['described_noun']}(?!s)"
+    rf"\b{_V['described_determiner']}\s+(?P<d>(?:(?!{_V['not_description_word']})[\w$\\{{}}/-]+\s+){{1,8}}?){_V['described_noun']}(?!s)"
     rf"|\bthe\s+{_V['described_one']}\s+{_V['description_link']}\s+"
     rf"(?P<e>[^,;:?]+?)(?=\s*(?:[,;:?]|$|\s+{_V['description_end']}\s))"
     # "I mean the ride hailing one", "the text-to-image one with shape assembly"
-    rf"|\bthe\s+(?P<o>(?:(?!{_V['not_description_word']}|{_V['not_one_description']})[\w$\\{{}}/-]+\s+){{1,6}}?)"
+    rf"|\b{_V['described_determiner']}\s+(?P<o>(?:(?!{_V['not_description_word']}|{_V['not_one_description']})[\w$\\{{}}/-]+\s+){{1,6}}?)"
     rf"{_V['one_description']}\b(?:\s+with\s+[^,;:?.]+)?",
     re.I,
 )
@@ -509,11 +509,13 @@ def narrowed_question(query: str) -> str | None:
 
 # A paper described before the question that takes it up with a pronoun ("and the TTS one, does it
 # release code?", "that ride-hailing paper: how big is its model?"): "the/that/this" and at most
-# DISLOCATED_MAX_WORDS words before a comma, colon or dash. A name put first ("DANCE: what does it
-# propose?") needs no rewriting: the name is a reference of the message the pronoun takes up.
+# DISLOCATED_MAX_WORDS words before a comma, colon or dash, perhaps opened as a turn to another
+# paper ("what about the deepfake one, what data does it use?", "I mean the TTS one: ..."). A name
+# put first ("DANCE: what does it propose?") needs no rewriting: the name is a reference of the
+# message the pronoun takes up.
 DISLOCATED_MAX_WORDS = 6
 _DISLOCATED = re.compile(
-    rf"^\W*(?:{_V['choice_lead']}\W+)?(?P<paper>{_V['dislocated_lead']}(?:\s+[^\s,:;?!]+){{1,{DISLOCATED_MAX_WORDS}}})"
+    rf"^\W*(?:{_V['choice_lead']}\W+)?(?:(?:{_V['what_about_lead']}[\s,]+)?{_V['what_about']}\s+)?(?P<paper>{_V['dislocated_lead']}(?:\s+[^\s,:;?!]+){{1,{DISLOCATED_MAX_WORDS}}})"
     rf"\s*(?:[,:;]|\s[-–—])\s*(?P<question>{_V['dislocated_question']}\b.*)$",
     re.I | re.S,
 )
@@ -740,6 +742,17 @@ def _without(text: str, phrases: Sequence[str], instead: str = "") -> str:
     for p in phrases:
         text = re.sub(rf"(?<![\w-]){re.escape(p)}(?![\w-])", f" {instead} ", text, flags=re.I)
     # one space between words, as typed: "How long does it take to train?", not "does  it  take"
+    return re.sub(r"(?<=\S)\s{2,}(?=\S)", " ", text)
+
+
+def _without_described(text: str, described: Sequence[str]) -> str:
+    """``text`` with each description of a paper (:class:`PaperRef` of kind ``description``: "the
+    ride-hailing paper") as the pronoun it stands for, its possessive as "its": "how big is the
+    ride-hailing paper's model?" -> "how big is its model?", "the model of the TTS one" -> "the
+    model of it"."""
+    for d in described:
+        text = re.sub(rf"(?<![\w-]){re.escape(d)}(['’]s)?(?![\w-])",
+                      lambda m: " its " if m.group(1) else " it ", text, flags=re.I)
     return re.sub(r"(?<=\S)\s{2,}(?=\S)", " ", text)
 
 
@@ -1415,6 +1428,9 @@ class Reader:
         distinct = {pid for r in papers for pid in r.paper_ids} | {f"#{r.index}" for r in papers if not r.paper_ids}
         # a detail in a paper's name is none asked ("What speedup does Gating Dropout report?")
         unnamed = _without(query, [r.text for r in refs if r.kind in ("name", "id")], "it")
+        # ... and so is one in the paper's description, which the detail may follow as its
+        # possessive ("how big is the ride-hailing paper's model?" asks the model size of "its model")
+        unnamed = _without_described(unnamed, [r.text for r in refs if r.kind == "description"])
         unnamed = _without_placed(unnamed, placed) if placed else unnamed
         kind = asked_detail(unnamed)
         if kind and len(asked) == 1 and _DESCRIBING.match(query.strip()):

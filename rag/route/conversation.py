@@ -437,6 +437,8 @@ class Conversation:
             n = len(within)
             fplan = fplan.within(within, where or f"the {n} paper{'s' if n != 1 else ''} of the previous answer")
         turn = self._route(plan, fplan, t0, shown, top_k=top_k, on_token=on_token, stop=stop)
+        if asked is not None and asked.kind == "what_about" and shown:
+            turn = replace(turn, continues=True)  # "and APM?": the two papers side by side
         return replace(turn, within=within) if within else turn
 
     def _route(
@@ -610,8 +612,9 @@ class Conversation:
         ans = replace(self.renumber(ans), question=plan.asked, note=self._note(fplan, ans.note))
         if ans.refused and fplan.scope and fplan.scope not in ans.text:  # none of the list answers
             ans = replace(ans, text=ans.text.replace(REFUSAL, f"{REFUSAL} Asked within {fplan.scope}:", 1))
-        if reading.offer:
-            ans = replace(ans, text=f"{ans.text}\n\n{reading.offer}")
+        offer = reading.offer or self.resolver.pair_offer(plan, ids)
+        if offer:
+            ans = replace(ans, text=f"{ans.text}\n\n{offer}")
         about = tuple(ids) if ans.refused and not ans.citations else ()
         return Turn(plan.asked, standalone, ans, "refusal" if ans.refused else "answer", plan=plan, about=about)
 

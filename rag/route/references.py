@@ -22,6 +22,7 @@ from rag.question.phrasing import definite_words, framed_reference, own_noun, sp
 from rag.question.plan import AskPlan, ComparePlan, FollowUp, PaperRef, Plan, SummaryPlan
 from rag.question.slots import INSTANCE, YEAR
 from rag.route.compare import SIZE_FORMS
+from rag.route.refusal import WHOLE_GAP
 from rag.route.turn import History, Turn
 from rag.text import content_terms
 from rag.types import Ask, SearchQuery
@@ -244,10 +245,12 @@ class ReferenceResolver:
                     msg = f"the last answer {verb} {n} papers{first}"
                     return [], plan.spelled_out(spelled), Resolution(ref, options, "earlier turn", msg)
                 counted = any(r.kind == "plural" and r.count for r in pronouns)
-                if plural and (listing is not None or not (counted or h.one_on_one())):
+                if plural and (listing is not None or not (counted or h.paired())):
                     # "how big were those models?": exactly the papers of the previous answer (a
                     # list, or the paper it was about), not one of an older turn besides; "both",
                     # or "they" after "summarize X" and "and Y?", mean the two papers discussed
+                    # (after "summarize X" and "Tell me about Y", "they" are Y's authors: the two
+                    # are offered, :meth:`pair_offer`)
                     discussed = recent
                 else:
                     discussed = h.discussed() if plural else recent
@@ -277,6 +280,23 @@ class ReferenceResolver:
                 label = " and ".join(display_name(self.papers[p]) for p in chosen)
                 return list(dict.fromkeys(ids)), f"{plan.query.strip().rstrip('?.! ')} — {label}?", None
         return list(dict.fromkeys(ids)), plan.spelled_out(spelled), None
+
+    def pair_offer(self, plan: Plan, ids: Sequence[str]) -> str:
+        """One line offering the other reading of "they" / "their" read as the one paper of the
+        previous answer when the turn before it was about another single paper (:meth:`History.one_on_one`
+        but not :meth:`History.paired`): "“their” read as ME-DLM; for ME-DLM and CogRouter, ask: “how
+        big are ME-DLM and CogRouter's models?”". ``""`` when the message has no such pronoun, or
+        names its papers."""
+        h = self.history
+        plural = [r for r in plan.refs if r.kind == "plural" and not r.count]
+        if not plural or len(plan.refs) != len(plural) or len(ids) != 1 or h.paired() or not h.one_on_one():
+            return ""
+        pair = h.discussed()
+        if len(pair) != 2 or pair[0].paper_id != ids[0]:
+            return ""
+        names = " and ".join(display_name(self.papers[c.paper_id]) for c in pair)
+        asked = plan.spelled_out({r: names for r in plural})
+        return f"“{plural[0].text}” read as {display_name(self.papers[ids[0]])}; for {names}, ask: “{asked}”"
 
     def resolve(self, ref: str) -> Resolution:
         """Which paper a reference means: an id, ``[n]``, an earlier-turn reference, a name
@@ -315,7 +335,9 @@ class ReferenceResolver:
     def _described(self, ref: str, polar: bool) -> str:
         """The one paper a description in a question means ("the augmentation one" after a list,
         "does the ride-hailing paper release code?"), or ``""``: among the papers the latest answer
-        cited, the only one that states every word of it; else, for a yes/no question (which asks of
+        cited, the only one that states every word of it (a compound some abstract writes as one,
+        within ``WHOLE_GAP`` words, written so: "the text-to-image one" is not APM's "image-text"
+        benchmarks, :meth:`rag.route.refusal.RefusalPolicy.written`); else, for a yes/no question (which asks of
         a paper, never for a list), the paper the collection finds for it when relevant and clearly
         ahead (:meth:`_by_description`). Otherwise the description is read with the question's
         topic, which finds the paper it describes by every word the question states (``""``)."""
@@ -324,12 +346,17 @@ class ReferenceResolver:
             return ""
         recent = [c.paper_id for c in self.history.recent()]
         if recent:
-            covered = self.pipeline.retriever.coverages(got.search.text, recent)
+            phrase = got.search.text
+            covered = self.pipeline.retriever.coverages(phrase, recent)
             # a paper that states the description's words only to deny them is not described by it
-            terms = content_terms(got.search.text)
+            terms = content_terms(phrase)
+            # a compound some abstract writes as one ("text-to-image") is stated by a paper that
+            # writes it so, not by one with its words apart or turned round ("image-text" retrieval)
+            compound = self.pipeline.refusals.written(phrase, WHOLE_GAP)
             stating = [
                 p for p, c in zip(recent, covered, strict=True)
                 if c >= 1.0 and not self.pipeline.denies(self.papers[p], terms)
+                and (not compound or states_phrase(phrase, self.papers[p].text_for_index, WHOLE_GAP))
             ]
             if len(stating) == 1:
                 return stating[0]

@@ -47,6 +47,8 @@ class Turn:
         about: The papers a refused question was asked of ("the third one: what benchmarks?" ->
             PrefixRL, whose abstract does not state them): "it" and "what about X?" after it continue
             that question and that paper, though nothing was cited; ``()`` otherwise.
+        continues: The message asked the previous question again of another paper or topic ("and
+            APM?", "what about ME-DLM?"): the two papers are then set side by side (:meth:`History.paired`).
     """
 
     question: str
@@ -61,6 +63,7 @@ class Turn:
     within: tuple[str, ...] = ()
     related: Related | None = None
     about: tuple[str, ...] = ()
+    continues: bool = False
 
     @property
     def citations(self) -> list[Citation]:
@@ -311,6 +314,15 @@ class History:
         return len(papers) == 2 and all(len(ps) == 1 for ps in papers) and (
             papers[0][0].paper_id != papers[1][0].paper_id
         )
+
+    def paired(self) -> bool:
+        """Whether the latest two turns about papers set two papers side by side: each about one
+        paper (:meth:`one_on_one`), the latest asking the question before it of its paper ("summarize
+        ClimaX", "and SFNO?": :attr:`Turn.continues`). "they" then means both; after a question of its
+        own about one paper ("Tell me about the Koopman Q-learning paper"), "which benchmarks do they
+        use?" asks that paper (its authors), not an older one besides."""
+        latest = self.latest()
+        return self.one_on_one() and latest is not None and latest.continues
 
     def previous_answer(self) -> Turn | None:
         """The latest turn that answered a question and cited papers, or refused a question asked of

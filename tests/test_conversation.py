@@ -1074,6 +1074,20 @@ def test_a_detail_of_a_described_paper_is_read_through_its_possessive(conv: Conv
     assert [c.label for c in t.citations] == ["RAST-MoE"] and "12M-parameter" in t.answer.lead, t.answer.text
 
 
+@pytest.mark.parametrize(("message", "label", "yes"), [
+    ("Does the paper about ride-hailing use a mixture of experts?", "RAST-MoE", True),
+    ("Does the paper that builds a text-to-image dataset release code?", "SoT", True),
+    ("Does the paper on audio deepfakes release code?", "CA-SOADD", False),
+])
+def test_a_yes_no_question_of_a_described_paper_is_answered_yes_or_no(conv: Conversation, message, label, yes):
+    t = conv.ask(message)  # was the description's paper with its proposal sentence, no yes or no
+    assert [c.label for c in t.citations][:1] == [label] or (not yes and label in t.answer.text), t.answer.text
+    if yes:
+        assert t.answer.lead.startswith("Yes"), t.answer.text
+    else:
+        assert "does not state" in t.answer.text or t.answer.lead.startswith("No"), t.answer.text
+
+
 @pytest.mark.parametrize("before", [
     # a new user's: read "What are the audio deepfake one, what datasets does it use?"
     "what about the audio deepfake one, what datasets does it use?",

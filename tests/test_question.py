@@ -1114,6 +1114,31 @@ def test_a_paper_put_before_its_question_is_asked_of_that_paper(cat):
     assert plan.query == "does the paper on multimodal datasets use LLMs?"
 
 
+@pytest.mark.parametrize(
+    ("message", "described", "asked"),
+    [
+        # a new user's: "Does the paper that learns a multimodal policy ... release code?" read the
+        # predicate as words of the description and answered no yes/no at all
+        ("Does the paper on ride-hailing use a mixture of experts?", "the paper on ride-hailing",
+         ("mixture", "experts")),
+        ("Is the paper about audio deepfakes evaluated on ASVspoof?", "the paper about audio deepfakes", ("asvspoof",)),
+        ("Does the paper that condenses image-text pairs release code?", "the paper that condenses image-text pairs",
+         "available"),
+        # the description's own verb is inflected ("uses"): the predicate is the base form after it
+        ("Does the paper that uses graph condensation release its code?", "the paper that uses graph condensation",
+         "available"),
+    ],
+)
+def test_a_yes_no_question_about_a_described_paper_asks_its_predicate(cat, message, described, asked):
+    plan = read_question(message, cat)
+    assert isinstance(plan, AskPlan) and plan.polar, message
+    assert [r.text for r in plan.refs if r.kind == "description"] == [described], plan.refs
+    if asked == "available":
+        assert plan.polar_available, plan
+    else:
+        assert set(asked) <= set(plan.polar_terms), plan.polar_terms
+
+
 # --- a question asked within the papers the previous answer listed ------------------------------
 
 

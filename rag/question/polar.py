@@ -5,13 +5,14 @@ a sentence must state for "yes" (:func:`polar_terms`). Read by the question mode
 
 from __future__ import annotations
 
+from rag.lexicon import lemma
 from rag.question.phrasing import CODE_HOST, WORD
 from rag.text import content_terms
 from rag.vocabulary import beside
 
 __all__ = [
     "AUXILIARIES", "available_in_shorthand", "names_code", "polar", "polar_absent", "polar_available",
-    "polar_comparative", "polar_compares", "polar_terms", "reported",
+    "polar_comparative", "polar_compares", "polar_terms", "predicate_start", "reported",
 ]
 
 _VOCABULARY = beside(__file__, "polar")
@@ -19,6 +20,7 @@ AUXILIARIES = _VOCABULARY["auxiliary"].words
 _AUXILIARIES = AUXILIARIES
 _NOT_POLAR_SUBJECTS = _VOCABULARY["not_polar_subject"].words
 _JOINERS = _VOCABULARY["joiner"].words
+_PARTICIPLE_AUXILIARIES = _VOCABULARY["participle_auxiliary"].words
 _GENERIC_HEADS = _VOCABULARY["generic_head"].words
 _POLAR_GENERIC = _VOCABULARY["relating"].words
 _OUTCOME = _VOCABULARY["outcome"].words
@@ -47,6 +49,32 @@ def polar(query: str) -> bool:
     while words and words[0] in _JOINERS:
         words = words[1:]
     return len(words) >= 3 and words[0] in _AUXILIARIES and words[1] not in _NOT_POLAR_SUBJECTS
+
+
+def predicate_start(query: str, start: int) -> int | None:
+    """Where the predicate of a yes/no question begins after its subject, a paper described from
+    offset ``start`` on ("Does the paper that learns a multimodal policy as a generative model of
+    optimal trajectories | release code?", "Is the paper on ride-hailing | evaluated on real
+    data?"), or ``None`` (no yes/no question, or no predicate verb found).
+
+    The predicate opens with a verb of the vocabulary rows ``relating`` or ``availability`` in the
+    form its auxiliary takes: the base form after "does"/"can"/"will" (:func:`rag.lexicon.lemma` of
+    the word is the word: "release", not the description's own "learns"), a participle after
+    "is"/"has" (row ``participle_auxiliary``: "evaluated", "trained", "based"). A verb the rows do
+    not hold ("outperform") leaves the description as matched."""
+    if not polar(query):
+        return None
+    words = [(m.start(), m.group(0).lower()) for m in WORD.finditer(query)]
+    lead = [w for _, w in words if w not in _JOINERS]
+    participle = bool(lead) and lead[0] in _PARTICIPLE_AUXILIARIES
+    for pos, w in words:
+        if pos <= start:
+            continue
+        if _AVAILABILITY.pattern.match(query, pos):
+            return pos
+        if w in _POLAR_GENERIC and (lemma(w) != w if participle else lemma(w) == w):
+            return pos
+    return None
 
 
 def polar_terms(aspect: str) -> tuple[str, ...]:

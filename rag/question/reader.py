@@ -117,6 +117,7 @@ from rag.question.polar import (
     polar_comparative,
     polar_compares,
     polar_terms,
+    predicate_start,
 )
 from rag.question.related import asks_similar
 from rag.question.related_work import related_work_topic
@@ -327,7 +328,11 @@ def _refs(query: str, catalogue: Catalogue | None, names: NameReader | None) -> 
         add(m.start(), m.end(), PaperRef(m.group(0), "pronoun"))
     for m in _DESCRIBED.finditer(query):
         if content_terms(m.group("d") or m.group("e") or m.group("o") or ""):
-            add(m.start(), m.end(), PaperRef(m.group(0), "description"))
+            # "Does the paper on ride-hailing use RL?": the description ends where the yes/no
+            # question's predicate begins ("use RL" is asked of the paper, not a word describing it)
+            cut = predicate_start(query, m.start("e")) if m.group("e") else None
+            end = cut if cut is not None and content_terms(query[m.start("e"):cut]) and cut < m.end() else m.end()
+            add(m.start(), end, PaperRef(query[m.start():end].rstrip(), "description"))
     return sorted(out, key=lambda t: t[0])
 
 

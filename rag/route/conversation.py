@@ -437,7 +437,7 @@ class Conversation:
             n = len(within)
             fplan = fplan.within(within, where or f"the {n} paper{'s' if n != 1 else ''} of the previous answer")
         turn = self._route(plan, fplan, t0, shown, top_k=top_k, on_token=on_token, stop=stop)
-        if asked is not None and asked.kind == "what_about" and shown:
+        if asked is not None and asked.kind == "what_about":
             turn = replace(turn, continues=True)  # "and APM?": the two papers side by side
         return replace(turn, within=within) if within else turn
 

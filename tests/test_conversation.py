@@ -1074,6 +1074,17 @@ def test_a_detail_of_a_described_paper_is_read_through_its_possessive(conv: Conv
     assert [c.label for c in t.citations] == ["RAST-MoE"] and "12M-parameter" in t.answer.lead, t.answer.text
 
 
+@pytest.mark.parametrize("message", [
+    "There's a paper on detecting audio deepfakes - does it use one-class learning?",  # a new user's
+    "I remember a paper that condenses image-text pairs. Is it evaluated on Flickr30k?",
+])
+def test_a_yes_no_question_of_a_paper_a_message_describes_is_not_asked_of_the_previous(conv: Conversation, message):
+    conv.ask("Summarize ME-DLM")
+    t = conv.ask(message)
+    assert "ME-DLM" not in t.standalone and "ME-DLM" not in {c.label for c in t.citations}, t.answer.text
+    assert t.citations and t.citations[0].label in ("CA-SOADD", "APM"), t.answer.text
+
+
 @pytest.mark.parametrize(("message", "label", "yes"), [
     ("Does the paper about ride-hailing use a mixture of experts?", "RAST-MoE", True),
     ("Does the paper that builds a text-to-image dataset release code?", "SoT", True),
@@ -1136,6 +1147,15 @@ def test_they_after_a_paper_set_beside_another_are_both(conv: Conversation):
     t = conv.ask("which environments do they evaluate on?")
     assert "EMPG" in t.standalone and "Agent-Omit" in t.standalone, t.standalone
     assert "read as" not in t.answer.text, t.answer.text
+
+
+@pytest.mark.parametrize("narrowing", ["which of them use reinforcement learning?", "which ones release code?"])
+def test_narrowing_after_a_question_that_found_nothing_is_refused(conv: Conversation, narrowing):
+    # a new user's: "which of them are from 2022?" after a refusal listed 1,233 library papers
+    refused = conv.ask("Is there a paper on protein folding?")
+    assert not refused.citations, refused.answer.text
+    t = conv.ask(narrowing)
+    assert not t.citations and "found no paper" in t.answer.text, t.answer.text
 
 
 def test_which_one_after_two_one_paper_answers_chooses_between_them(conv: Conversation):

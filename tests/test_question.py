@@ -1092,7 +1092,18 @@ def test_an_adverb_of_manner_is_no_part_of_a_topic(topic, parts):
         ("what about the audio deepfake one, what data does it use?", "what data does the audio deepfake one use?"),
         ("no, I meant the proactive one: what does it build?", "what does the proactive one build?"),
         ("how about that ride-hailing paper - how big is its model?", "how big is that ride-hailing paper's model?"),
+        # a yes/no question of a paper the message says it describes (a new user's: "it" was the
+        # previous paper, ME-DLM, whatever the separator)
+        ("There's a paper on detecting audio deepfakes - does it use one-class learning?",
+         "does the paper on detecting audio deepfakes use one-class learning?"),
+        ("There's a paper on detecting audio deepfakes. Does it use one-class learning?",
+         "Does the paper on detecting audio deepfakes use one-class learning?"),
+        ("there was this graph pruning paper: does it keep hard samples?",
+         "does the graph pruning paper keep hard samples?"),
+        ("I remember a paper that condenses image-text pairs. Is it evaluated on Flickr30k?",
+         "Is the paper that condenses image-text pairs evaluated on Flickr30k?"),
         # not so built
+        ("I remember a paper that condenses image-text pairs. What is it?", None),  # read with its frame
         ("what about the first one?", None),  # the previous question again, asked of it
         ("I mean the deepfake one", None),
         ("OK, does it use RL?", None),  # a lead word, not a paper

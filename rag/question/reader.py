@@ -527,6 +527,33 @@ _DISLOCATED = re.compile(
 _TAKEN_UP = re.compile(_V["dislocated_pronoun"], re.I)
 
 
+INTRODUCED_MAX_WORDS = 10
+"""Most words of a paper described after a frame that says so ("there's a paper on graph
+condensation for text-attributed graphs, does it ...?"), before its question."""
+_INTRODUCED_QUESTION = re.compile(
+    rf"^(?P<paper>the\s+[^\s,:;?!.]+(?:\s+[^\s,:;?!.]+){{0,{INTRODUCED_MAX_WORDS}}})"
+    rf"\s*(?:[,:;.]|\s[-–—])\s*(?P<question>{_V['dislocated_question']}\b.*)$",
+    re.I | re.S,
+)
+_INTRODUCED = re.compile(rf"^\W*(?P<frame>{_V['describing_frame']})\s+(?:(?:a|an)\s+)?(?P<rest>\S.*)$", re.I | re.S)
+_INTRODUCED_NOUN = re.compile(rf"{_V['described_one']}\b", re.I)
+
+
+def _introduced(query: str) -> str:
+    """A message that opens by saying it describes a paper (vocabulary ``describing_frame``),
+    with the paper as a definite description: "There's a paper on detecting audio deepfakes - does
+    it ...?" -> "the paper on detecting audio deepfakes - does it ...?", "I also remember a paper
+    about ride-hailing: ..." -> "the paper about ride-hailing: ..."; other messages unchanged."""
+    m = _INTRODUCED.match(query)
+    if m is None:
+        return query
+    frame, rest = m.group("frame"), m.group("rest")
+    said = _INTRODUCED_NOUN.search(frame)  # "there's a paper", "there was one about": the frame names it
+    if said is not None:
+        return f"the {frame[said.start():]} {rest}"
+    return f"the {rest}"  # "I remember a paper on ...", "there was this graph pruning paper"
+
+
 def dislocated_question(query: str) -> str | None:
     """The question of a message that puts its paper first and takes it up with a pronoun, with
     the paper in the pronoun's place: "and the TTS one, does it release code?" -> "does the TTS one
@@ -535,6 +562,11 @@ def dislocated_question(query: str) -> str | None:
     when the message is not so built (the first pronoun of the question is replaced, a possessive by
     the paper's possessive)."""
     m = _DISLOCATED.match(query)
+    if m is None and (introduced := _introduced(query)) != query:
+        # "There's a paper on detecting audio deepfakes - does it use one-class learning?": asked
+        # yes or no of the paper described (a question of another kind is read with the frame)
+        m = _INTRODUCED_QUESTION.match(introduced)
+        m = m if m is not None and polar(m.group("question")) else None
     if m is None:
         return None
     paper, question = m.group("paper").strip(), m.group("question")

@@ -419,6 +419,13 @@ class Conversation:
                 # paper (was the list question retargeted, answered with any sentence of the paper)
                 within, plan = tuple(plan.named_ids), replace(checked, asked=message)
                 where = "the paper asked about" if len(within) == 1 else f"the {len(within)} papers asked about"
+        elif plan.follow is not None and plan.follow.kind == "narrow" and not self.history.last_list() \
+                and (refused := self.history.refused_search()) is not None:
+            # "which of them are from 2022?" after "no paper analyzes Adam's convergence": no list to
+            # narrow (was: the year filter over the whole library, 1,233 papers)
+            text = (f"{REFUSAL} “{message.strip()}” asks within the papers of the previous answer, but the "
+                    f"previous question, “{refused.question.strip()}”, found no paper.")
+            return self._refusal_turn(plan, text, t0, fplan)
         elif plan.follow is not None and plan.follow.kind == "narrow" and (listed := self.history.last_list()):
             # "which of them use RL?", "which ones are from 2022?": asked within the last list;
             # "which one studies ride-hailing?" chooses within a list of two or more, and after an

@@ -848,6 +848,29 @@ def test_a_paper_holding_the_words_of_a_part_apart_states_another_subject():
     assert membership.parts_apart([*alts, ("variational inference", "federated setting")], every, every) == []
 
 
+def test_a_part_written_in_the_other_order_as_a_verb_and_its_object_is_stated():
+    # "Generating 3D Molecules" and "the generation of molecules" state "molecule generation", and
+    # "Molecule generation" states "generate molecules" (the library dropped "Generating 3D Molecules for
+    # Target Protein Binding" and EDM from "equivariant networks to generate molecules", refusing it);
+    # the words in the other order in the same forms, or the second modifying another word, do not
+    side = make_paper("side", "We study molecule generation with graphs and generate molecules fast.")
+    verb = make_paper("verb", "Pockets bind drugs. We train a network generating 3D molecules for protein pockets.")
+    of = make_paper("of", "Chemistry is vast. The generation of molecules is hard, so we use flows.")
+    noun = make_paper("noun", "Chemistry is vast. Molecule generation in 3D is what our flows do.")
+    other = make_paper(
+        "other", "Molecule properties vary across many public datasets. We study the generation of text for chemists."
+    )
+    modifier = make_paper("modifier", "Chemistry is vast. We study the generation of molecule graphs.")
+    papers = [side, verb, of, noun, other, modifier]
+    membership, _ = _membership(papers)
+    every = [PaperHit(p, 1.0) for p in papers]
+    assert [h.paper.id for h in membership.parts_apart([("molecule generation",)], every, every)] == [
+        "other", "modifier"
+    ]
+    got = membership.parts_apart([("generate molecules",)], every, every)
+    assert "noun" not in [h.paper.id for h in got] and "other" in [h.paper.id for h in got]
+
+
 def test_a_part_written_side_by_side_in_another_form_of_its_words_is_stated():
     # "Differential privacy" states "differentially private" (the stems keep "privacy" and "private"
     # apart); "differential equations" and data kept "private" hold the words in other senses

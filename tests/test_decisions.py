@@ -871,6 +871,30 @@ def test_a_part_written_in_the_other_order_as_a_verb_and_its_object_is_stated():
     assert "noun" not in [h.paper.id for h in got] and "other" in [h.paper.id for h in got]
 
 
+def test_a_part_headed_by_the_fields_word_is_not_held_apart_in_another_sense():
+    # "equivariant networks" / "contrastive learning": an abstract writes the modifier before what it
+    # builds ("E(3) equivariant variational autoencoder") and the field's word elsewhere, in the same
+    # sense (the library dropped 3DLinker and GeoLDM from "equivariant models for molecule generation");
+    # a compound of two words of their own ("Bayesian optimization") still is held apart
+    written = make_paper("side", "Symmetry helps. We build equivariant networks for point clouds.")
+    vae = make_paper(
+        "vae", "Linkers join fragments. We propose an E(3) equivariant variational autoencoder. Its decoder "
+        "networks are small and fast to train on many public benchmarks."
+    )
+    ssl = make_paper("ssl", "Labels are scarce. A framework based on contrastive estimation; self-supervised learning.")
+    other = make_paper(
+        "other", "Clients differ. We infer models by Bayesian variational inference. Each client then runs an "
+        "optimization of its weights."
+    )
+    bo = make_paper("bo", "Tuning is costly. We run Bayesian optimization with contrastive learning.")
+    papers = [written, vae, ssl, other, bo]
+    membership, _ = _membership(papers)
+    every = [PaperHit(p, 1.0) for p in papers]
+    for part in ("equivariant networks", "equivariant models", "contrastive learning"):
+        assert membership.parts_apart([(part,)], every, every) == [], part
+    assert [h.paper.id for h in membership.parts_apart([("Bayesian optimization",)], every, every)] == ["other"]
+
+
 def test_a_part_written_side_by_side_in_another_form_of_its_words_is_stated():
     # "Differential privacy" states "differentially private" (the stems keep "privacy" and "private"
     # apart); "differential equations" and data kept "private" hold the words in other senses

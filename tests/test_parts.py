@@ -1055,3 +1055,21 @@ def test_a_name_typed_in_capitals_is_not_held_by_the_common_word_in_lower_case(p
     cased = [t for t in plan.search.unmatched if t.isupper()]
     got = seams.policy.absent_topic(plan.topic, seams.retriever.search(plan.topic.search), cased)
     assert got == (f"{REFUSAL} No abstract in the collection mentions {refused}." if refused else ""), got
+
+
+@pytest.mark.parametrize(
+    ("part", "headed"),
+    [
+        ("equivariant networks", True),
+        ("contrastive learning", True),
+        ("graph models", True),
+        ("graph neural networks", False),  # two words before the head: a compound of its own
+        ("Bayesian optimization", False),
+        ("neural networks", False),  # every word the field's
+        ("molecule generation", False),
+    ],
+)
+def test_a_part_of_one_word_before_the_fields_word_is_field_headed(part, headed):
+    from rag.question.parts import field_headed
+
+    assert field_headed(part) is headed

@@ -24,6 +24,7 @@ import numpy as np
 from rag.acronyms import NamedForms, states_named
 from rag.evidence.rows import contributes_items
 from rag.lexicon import abbreviation_definitions, glossary_forms, lemma, long_forms, states_phrase, stem, term_key
+from rag.question.parts import field_headed
 from rag.question.stances import head_stances
 from rag.text import Sentence, content_terms
 from rag.types import Paper, PaperHit
@@ -410,6 +411,9 @@ class Membership:
             p for alt in alternatives for p in alt
             if len(set(content_terms(p))) >= 2
             and not any(long_forms(w) for w in p.split())
+            # "equivariant networks": a head that names the field is written after the model the
+            # paper builds ("E(3) equivariant variational autoencoder"), not in another sense
+            and not field_headed(p)
             and any(self._writes(p, h.paper) for h in checked)
         }
         if not compound:

@@ -981,12 +981,15 @@ class RefusalPolicy:
 
         "differentially private optimal transport", "forecasting solar power generation": a bare
         compound (:func:`rag.question.parts.bare_compound`) of :data:`STACKED_MIN_TERMS` to
-        ``subject_max_terms`` + 2 content words that no abstract of the collection writes whole
-        (within :data:`WHOLE_GAP` words, :meth:`written`) names several things, each of which a paper
-        on it states: the fewest pieces of its words, in order, each written side by side by some
-        abstract ("differentially private" | "optimal transport"). A compound some abstract writes
-        whole is one subject ("spiking neural networks"); one with a word no abstract writes is
-        :meth:`unused_words`' to judge. Evidence decides where it splits, not a list of modifiers.
+        ``subject_max_terms`` + 2 content words that no abstract of the collection writes side by
+        side (:meth:`written`) names several things, each of which a paper on it states: the fewest
+        pieces of its words, in order, each written side by side by some abstract ("differentially
+        private" | "optimal transport"; "diffusion" | "offline reinforcement learning", which
+        MetaDiffuser writes with words between); pieces of one word each only when some abstract
+        writes the compound with at most :data:`WHOLE_GAP` words between ("LLM" | "pruning"). A
+        compound some abstract writes side by side is one subject ("spiking neural networks",
+        "music generation"); one with a word no abstract writes is :meth:`unused_words`' to judge.
+        Evidence decides where it splits, not a list of modifiers.
         Subjects joined by "and" (:func:`rag.question.parts.coordinated_subjects`: "differential
         privacy and federated learning"), each written side by side by some abstract and the whole
         by none, are stacked the same way: the papers listed state both, and a combination no paper

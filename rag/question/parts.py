@@ -26,6 +26,7 @@ __all__ = [
     "asked_parts",
     "topic_parts",
     "topic_stages",
+    "field_headed",
     "paper_description",
     "without_paper_description",
 ]
@@ -210,6 +211,17 @@ _COMPARATIVE = _VOCABULARY["comparative"].words
 _MANNER_SUFFIXES = tuple(_VOCABULARY["manner_adverb_suffix"].words)
 MANNER_MIN_LETTERS = 7
 """Shortest manner adverb (:func:`_manner`): "really" and "tally" are not read as one."""
+
+
+def field_headed(part: str) -> bool:
+    """Whether ``part`` is one word before a head that names the field (``field_word``: "equivariant
+    networks", "equivariant models", "contrastive learning"): the modifier says what the papers are
+    about, and an abstract writes it before the model or method it builds ("E(3) equivariant
+    variational autoencoder", "based on contrastive estimation"), the field's word elsewhere in
+    the same sense. Such a part holds no words another sense could put apart
+    (:meth:`rag.route.membership.Membership.parts_apart`)."""
+    terms = content_terms(part)
+    return len(terms) == 2 and terms[-1].lower() in _FIELD and terms[0].lower() not in _FIELD
 
 
 def _manner(word: str) -> bool:

@@ -23,7 +23,8 @@ import numpy as np
 
 from rag.acronyms import NamedForms, states_named
 from rag.evidence.rows import contributes_items
-from rag.lexicon import abbreviation_definitions, glossary_forms, long_forms, states_phrase, stem, term_key
+from rag.lexicon import abbreviation_definitions, glossary_forms, lemma, long_forms, states_phrase, stem, term_key
+from rag.question.parts import field_headed
 from rag.question.stances import head_stances
 from rag.text import Sentence, content_terms
 from rag.types import Paper, PaperHit
@@ -185,6 +186,44 @@ def _follows(seq: Sequence[str], want: Sequence[str], at: int) -> bool:
             return False
         k, i = k + 1, nxt
     return True
+
+
+_WORD = re.compile(r"[A-Za-z][\w-]*")
+
+
+def _reordered(part: str, text: str) -> bool:
+    """Whether ``text`` states a two-word ``part`` with its words in the other order, as a verb and
+    its object or a noun made from the verb and what it acts on: "Generating 3D Molecules" and
+    "generation of molecules" state "molecule generation"; "Molecule Generation" states "generate
+    molecules". The word ``text`` puts first is the part's head in another derivation (its lemma
+    differs, its first :data:`LOOSE_PREFIX` letters agree: "generating" for "generation") or is
+    joined to the other by "of" alone, with at most :data:`COMPOUND_GAP` content words between, and
+    the other word ends its phrase. The same words in the other order and the same forms name
+    another thing, as does a word that modifies another ("optimization of Bayesian models" is no
+    "Bayesian optimization"), and "music ... to generate stealthy AEs" keeps the
+    order of "music generation" with the verb's own object between: neither states the part."""
+    want = content_terms(part)
+    if len(want) != 2:
+        return False
+    first, second = (w.lower() for w in want)
+    tokens = [t.lower() for t in _WORD.findall(text)]
+    for i, tok in enumerate(tokens):
+        if tok[:LOOSE_PREFIX] != second[:LOOSE_PREFIX]:
+            continue
+        between: list[str] = []
+        for j in range(i + 1, len(tokens)):
+            nxt = tokens[j]
+            if nxt[:LOOSE_PREFIX] == first[:LOOSE_PREFIX]:
+                # the word ends its phrase: "Bayesian" of "optimization of Bayesian models" modifies another
+                ends = j + 1 == len(tokens) or not content_terms(tokens[j + 1])
+                converted = lemma(tok) != lemma(second) or lemma(nxt) != lemma(first) or between == ["of"]
+                if ends and converted:
+                    return True
+                break
+            between.append(nxt)
+            if len([w for w in between if content_terms(w)]) > COMPOUND_GAP:
+                break
+    return False
 
 
 class Membership:
@@ -372,6 +411,9 @@ class Membership:
             p for alt in alternatives for p in alt
             if len(set(content_terms(p))) >= 2
             and not any(long_forms(w) for w in p.split())
+            # "equivariant networks": a head that names the field is written after the model the
+            # paper builds ("E(3) equivariant variational autoencoder"), not in another sense
+            and not field_headed(p)
             and any(self._writes(p, h.paper) for h in checked)
         }
         if not compound:
@@ -389,7 +431,11 @@ class Membership:
 
         def apart(part: str, paper: Paper, keys: set[str]) -> bool:
             words = {term_key(w) for w in content_terms(part)}
-            return words <= keys and not self.states_compound(part, paper) and not loosely(part, paper)
+            texts = (paper.title or "", *(x.text for x in self.evidence.sentences(paper)[0]))
+            return (
+                words <= keys and not self.states_compound(part, paper) and not loosely(part, paper)
+                and not any(_reordered(part, t) for t in texts)
+            )
 
         out = []
         for h in hits:

@@ -23,6 +23,7 @@ decides):
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -87,6 +88,11 @@ hold when one of its words is in no abstract (:meth:`RefusalPolicy._unused_subje
 molecule generation" (4) and "drug discovery" (2) name subjects; longer parts are descriptions. Set
 by reading the combined topics of the eval files (2-4 words a part)."""
 
+UNHELD_WORD_MIN_LETTERS = 5
+"""Fewest letters of a one-word part of a combined topic that no abstract uses for the library not to
+hold the combination (:meth:`RefusalPolicy._unheld_subject`), as :meth:`RefusalPolicy.unused_words`
+counts them: shorter words may be abbreviations an abstract writes otherwise."""
+
 NAMED_PARTIAL = 3
 """Most papers a refusal of a combined topic names as closest (one per set of parts stated)."""
 
@@ -97,11 +103,12 @@ first candidates of the whole topic are papers on its dominant part ("graph neur
 and a paper that states both, is looked for with that part's own words. Set by hand: the part's
 papers are at the head of its own retrieval; five is the most a refusal names (three) and some."""
 
-STACKED_MIN_TERMS = 3
-"""Fewest content words of a bare compound read as subjects stacked when no abstract writes it
-(:meth:`RefusalPolicy.stacked`): two words ("federated learning") are one subject whose words an
-abstract may write apart; three ("differentially private optimal transport" has four) can stack a
-subject the collection names ("differentially private") on another ("optimal transport")."""
+STACKED_MIN_TERMS = 2
+"""Fewest content words of a bare compound read as subjects stacked when no abstract writes it side
+by side (:meth:`RefusalPolicy.stacked`): two ("LLM pruning", "private bandits") stack when some abstract
+writes them near one another (within :data:`WHOLE_GAP` words) and none side by side; a two-word
+subject the collection names is written side by side ("federated learning", "music generation"), and
+one whose words it holds apart only ("sign language") stays one subject."""
 
 PHRASE_SEARCH = 30
 """Papers of the lexical retrieval of a phrase whose abstracts are read for it side by side
@@ -119,9 +126,12 @@ library's combined topics (federated learning with differential privacy, mixture
 language models), not fitted."""
 
 WHOLE_GAP = 2
-"""Most content words between two neighbouring words of a stacked compound for an abstract to
-write it whole (:func:`rag.lexicon.states_phrase`): "Differentially Private Episodic Reinforcement
-Learning" writes "differentially private reinforcement learning"."""
+"""Most content words between two neighbouring words of a stacked compound for an abstract to write
+its subjects together (:func:`rag.lexicon.states_phrase`): "Differentially Private Episodic
+Reinforcement Learning" writes "differentially private" with "reinforcement learning"; MetaDiffuser's
+"diffusion planner for offline meta-RL" writes "diffusion" with "offline reinforcement learning". It
+makes one-word pieces subjects (:meth:`RefusalPolicy.stacked`); only a compound written side by side
+(no gap) is one subject."""
 
 
 
@@ -765,6 +775,31 @@ class RefusalPolicy:
             self.retriever.document_frequency(t) == 0 for t in content_terms(part)
         )
 
+    def _unheld_subject(self, part: str) -> bool:
+        """Whether ``part`` of a combined topic names a subject the collection does not hold: one
+        with a word no abstract uses (:meth:`_unused_subject`), or, in a library
+        (:data:`UNUSED_MIN_PAPERS` papers, where a phrase no abstract writes says something), one word
+        no abstract uses ("Tetris", "WebArena": a benchmark or an object, which an abstract names in
+        its words or not at all), or a subject of 2 to :data:`ABSENT_SUBJECT_MAX_TERMS` content words
+        no two neighbouring words of which any abstract writes side by side ("predict crop yield":
+        "crop yield" and "predict crop" are in none). A noun compound is written with its words
+        together ("music generation", "molecule generation"); one the collection never writes so is
+        not its subject, whatever its words mean apart ("crop" of image crops, "yield" of bounds).
+        A description keeps a pair the collection writes ("evaluate offline reinforcement learning",
+        "train LLM agents") and is the sentences' to judge."""
+        if self._unused_subject(part):
+            return True
+        if len(self.retriever.papers) < UNUSED_MIN_PAPERS:
+            return False
+        terms = content_terms(part)
+        if len(terms) == 1:
+            w = terms[0]
+            return w.isalpha() and len(w) >= UNHELD_WORD_MIN_LETTERS and not self.retriever.document_frequency(w)
+        if not bare_compound(part, ABSENT_SUBJECT_MAX_TERMS):
+            return False
+        words = [w for w in part.split() if content_terms(w)]
+        return not any(self.written(f"{a} {b}") for a, b in itertools.pairwise(words))
+
     def sentence_states(
         self,
         part: str,
@@ -946,12 +981,15 @@ class RefusalPolicy:
 
         "differentially private optimal transport", "forecasting solar power generation": a bare
         compound (:func:`rag.question.parts.bare_compound`) of :data:`STACKED_MIN_TERMS` to
-        ``subject_max_terms`` + 2 content words that no abstract of the collection writes whole
-        (within :data:`WHOLE_GAP` words, :meth:`written`) names several things, each of which a paper
-        on it states: the fewest pieces of its words, in order, each written side by side by some
-        abstract ("differentially private" | "optimal transport"). A compound some abstract writes
-        whole is one subject ("spiking neural networks"); one with a word no abstract writes is
-        :meth:`unused_words`' to judge. Evidence decides where it splits, not a list of modifiers.
+        ``subject_max_terms`` + 2 content words that no abstract of the collection writes side by
+        side (:meth:`written`) names several things, each of which a paper on it states: the fewest
+        pieces of its words, in order, each written side by side by some abstract ("differentially
+        private" | "optimal transport"; "diffusion" | "offline reinforcement learning", which
+        MetaDiffuser writes with words between); pieces of one word each only when some abstract
+        writes the compound with at most :data:`WHOLE_GAP` words between ("LLM" | "pruning"). A
+        compound some abstract writes side by side is one subject ("spiking neural networks",
+        "music generation"); one with a word no abstract writes is :meth:`unused_words`' to judge.
+        Evidence decides where it splits, not a list of modifiers.
         Subjects joined by "and" (:func:`rag.question.parts.coordinated_subjects`: "differential
         privacy and federated learning"), each written side by side by some abstract and the whole
         by none, are stacked the same way: the papers listed state both, and a combination no paper
@@ -994,9 +1032,14 @@ class RefusalPolicy:
             if not plain or not bare_compound(phrase, most) or len(content_terms(phrase)) < STACKED_MIN_TERMS:
                 out.append((alt,))
                 continue
-            if self.written(phrase, WHOLE_GAP):
+            # written side by side, it is one subject ("music generation", "spiking neural networks");
+            # written only with words between ("diffusion planner for offline RL" for "diffusion
+            # offline reinforcement learning"), the collection holds its subjects together, each a
+            # condition a paper on it states
+            if self.written(phrase):
                 out.append((alt,))
                 continue
+            together = self.written(phrase, WHOLE_GAP)
             # fewest pieces, each written side by side somewhere: best[i] = pieces of words[:i]
             best: list[list[str] | None] = [[], *([None] * len(words))]
             for i in range(1, len(words) + 1):
@@ -1010,7 +1053,11 @@ class RefusalPolicy:
             pieces = best[-1]
             # pieces of one word each ("sign" | "language" | "translation") are one subject whose
             # words the collection holds apart (the subjects check of parts), nothing stacked
-            stacks = bool(pieces) and len(pieces or ()) > 1 and any(len(content_terms(p)) > 1 for p in pieces or ())
+            # unless some abstract writes them near one another ("LLM" | "pruning" of "LLM pruning"):
+            # then the collection holds them together, as subjects
+            stacks = bool(pieces) and len(pieces or ()) > 1 and (
+                together or any(len(content_terms(p)) > 1 for p in pieces or ())
+            )
             out.append(tuple(pieces or ()) if stacks else (alt,))
         return tuple(out) if any(len(a) > 1 for a in out) else ()
 
@@ -1269,7 +1316,7 @@ class RefusalPolicy:
             return PartsCoverage(absent, [], [x for _, _, x in partial], tuple(alts))
         several = [a for a in alts if len(a) > 1]
         if not complete and several and all(
-            any(p in held for p in a) and any(p not in held and self._unused_subject(p) for p in a) for a in several
+            any(p in held for p in a) and any(p not in held and self._unheld_subject(p) for p in a) for a in several
         ):
             # in every combination a candidate states a part, and another part is a subject no
             # candidate states and a word of which no abstract uses ("GNNs for de novo molecule

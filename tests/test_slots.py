@@ -453,6 +453,8 @@ def test_a_count_is_stated_only_by_a_number_of_its_unit():
         ("ablation studies on the collection of tasks improve accuracy by 3-17%", "tasks", False),
         ("Llama-2 fine-tuned on reasoning tasks", "tasks", False),  # a number inside a name
         ("12 GPUs train the model on math tasks", "tasks", False),  # a number of another unit
+        ("shape assembly in the rendered 2D domain", "envs", False),  # a number of dimensions
+        ("we reconstruct 3-D scenes from video", "scenes", False),
     ],
 )
 def test_a_count_is_a_number_followed_closely_by_its_unit(clause, unit, counted):
@@ -1599,6 +1601,8 @@ def test_a_gain_stated_for_another_measure_leads_with_its_figure_and_says_so(tmp
         # one way only: environments do not state a count of tasks or of benchmarks
         ("How many tasks does Otter use?", "Otter is evaluated in four locomotion environments.", False),
         ("How many benchmarks does Otter use?", "Otter is evaluated on five datasets.", False),
+        # an instance noun that only modifies the counted one counts nothing
+        ("Otter num envs?", "Empirical studies on four benchmark datasets show that Otter is accurate.", False),
     ],
 )
 def test_a_count_is_stated_by_a_number_of_its_instances_in_other_words(question, sentence, stated):

@@ -31,7 +31,7 @@ from dataclasses import replace
 from rag.evidence.roles import names_benchmark
 from rag.evidence.rows import DATA_ITEMS, states_data
 from rag.evidence.senses import Senses, evidence_senses
-from rag.lexicon import glossary_forms, joined_form, same_keys, states_phrase, term_key
+from rag.lexicon import glossary_forms, joined_form, lemma, same_keys, states_phrase, term_key
 from rag.protocols import EvidenceSource
 from rag.question.slots import CONTENTS, DATA, DATA_SIZE, HARDWARE, INSTANCE, MODELS, OBJECT, SIZE
 from rag.route.lead import (
@@ -203,30 +203,33 @@ def slot_span(slot: Slot, sentence: str, senses: Senses | None = None) -> tuple[
             span = (got[0], got[1], got[2])
             # a count is a number of the unit, as far as the sentence words it ("how many Chinese
             # mobile apps": "650 Chinese mobile applications" counts them by "mobile")
-            counted = not slot.count or counts(sentence[got[0] : got[1]], present[i + n - 1])
+            # (the unit asked, so that "envs" is counted by "five ... benchmarks", not "benchmark datasets")
+            counted = not slot.count or counts(sentence[got[0] : got[1]], stated[i + n - 1][0])
             if counted and (not slot.amount or states_amount(sentence[got[0] : got[1]])):
                 return span
             if slot.amount:
                 # the terms stated again later with the amount ("a quantitative study of LLM sparsity,
                 # demonstrating that ... can induce over 99% sparsity"; "strong map learning ...,
                 # surpassing ... by 14.2 mAP"): that clause
-                later = _clause_with_amount(sentence, present[i : i + n], count=slot.count)
+                later = _clause_with_amount(sentence, present[i : i + n], count=slot.count, unit=stated[i + n - 1][0])
                 if later is not None:
                     return later
     return None
 
 
-def _clause_with_amount(sentence: str, terms: list[str], *, count: bool) -> tuple[int, int, bool] | None:
+def _clause_with_amount(
+    sentence: str, terms: list[str], *, count: bool, unit: str = ""
+) -> tuple[int, int, bool] | None:
     """The first clause of ``sentence`` that states every one of ``terms`` (:func:`_as_stated`) and
-    an amount (with ``count``, a number of the last term: :func:`counts`), grown as :func:`_grown`;
-    ``None`` when none does."""
+    an amount (with ``count``, a number of ``unit``, the unit asked, else of the last term:
+    :func:`counts`), grown as :func:`_grown`; ``None`` when none does."""
     spans = clause_spans(sentence)
     for k, (a, b) in enumerate(spans):
         clause = sentence[a:b]
         keys = {key for key, _, _ in _keys_at(clause)}
         if not all(_as_stated(t, keys, clause) for t in terms) or not states_amount(clause):
             continue
-        if count and not counts(clause, terms[-1]):
+        if count and not counts(clause, unit or terms[-1]):
             continue
         return _grown(sentence, spans, k)
     return None
@@ -456,8 +459,9 @@ def instance_keys(unit: str) -> frozenset[str]:
 COUNT_WINDOW = 4
 """Most words between a number and the unit it counts ("over 16,000 diverse manipulation tasks")."""
 _WORD = re.compile(r"\S+")
-_NAMED_NUMBER = re.compile(r"[A-Za-z]-?\d")
-"""A number inside a name ("T5", "GPT-3", "Flan-T5"): it counts nothing."""
+_NAMED_NUMBER = re.compile(r"[A-Za-z]-?\d|^\d+-?D$")
+"""A number inside a name ("T5", "GPT-3", "Flan-T5") or a number of dimensions ("the rendered 2D
+domain", "3-D scenes"): it counts nothing."""
 
 
 def counts(text: str, unit: str) -> bool:
@@ -465,17 +469,21 @@ def counts(text: str, unit: str) -> bool:
     "four"; not a number inside a name, "Flan-T5") followed within :data:`COUNT_WINDOW` words by
     the unit (as a term key: "tasks" by "task"). "ablation studies on the Flan Collection of tasks
     ... by 3-17%" counts no tasks."""
-    # "apps" by "applications" (glossary: clipped words); "envs" by "benchmarks" (_KINDS)
-    keys = {term_key(unit)} | instance_keys(unit)
+    keys = {term_key(unit)} | same_keys(unit)  # "apps" by "applications" (glossary: clipped words)
+    # "envs" by "benchmarks" (_KINDS), a plural noun only: "four benchmark datasets" counts datasets,
+    # "benchmark" there only says which
+    others = instance_keys(unit) - keys
     words = [m.group(0) for m in _WORD.finditer(text)]
     for i, w in enumerate(words):
         w = w.strip("(),;:")
         # an amount in one word ("16,000") or ending with it ("a single consumer GPU")
         pair = i > 0 and not states_amount(words[i - 1]) and states_amount(f"{words[i - 1]} {w}")
         if (states_amount(w) or pair) and not _NAMED_NUMBER.search(w):
-            after = words[i + 1 : i + 2 + COUNT_WINDOW]
-            if any(keys & {k for k, _, _ in _keys_at(a)} for a in after):
-                return True
+            for a in words[i + 1 : i + 2 + COUNT_WINDOW]:
+                found = {k for k, _, _ in _keys_at(a)}
+                plural = lemma(a.strip(".,;:()").lower()) != a.strip(".,;:()").lower()
+                if keys & found or (plural and others & found):
+                    return True
     return False
 
 

@@ -1400,3 +1400,27 @@ def test_a_question_in_two_generic_halves_is_answered_half_by_half(question, row
 def test_what_a_paper_proposes_is_quoted_from_its_own_clause(sentence, clause):
     a, b, _ = own_clause(sentence)
     assert sentence[a:b] == clause
+
+
+def test_a_part_that_finds_the_paper_is_answered_by_its_own_work_not_its_background():
+    # "Which paper builds a foundation model for weather and climate, and what data does it pretrain
+    # on?" quoted ClimaX's background on other networks ("these networks are trained using curated
+    # and homogeneous climate datasets") for the first part
+    abstract = (
+        "Existing flood forecasters are trained on single river basins and lack generality across regions. "
+        "We develop Heron, a general flood forecasting model for rivers across regions. "
+        "Heron is trained on gauge records from GRDC."
+    )
+    paper = make_paper("heron", abstract, title="Heron: flood forecasting across regions")
+    plan = Reader(Catalogue([paper])).read("Which paper builds a general flood forecasting model for rivers across "
+                                           "regions, and what data is it trained on?")
+    sentences = split_sentences(paper.abstract)
+    # the background sentence ranked first, as its words are nearest to the question
+    evidence = [Evidence("heron", x.text, x.start, x.end, 0.9 - 0.1 * i) for i, x in enumerate(sentences)]
+    s = Source(1, PaperHit(paper, 1.0), list(evidence))
+    moves = {sentences[0].start: "gap"}
+    lead = lead_line(
+        plan, [s], listing=False, named=False, matched=1, rank=lambda ask, src: list(src.evidence),
+        move=lambda e: moves.get(e.start, "contribution"),
+    )
+    assert "“We develop Heron" in lead and "Existing flood forecasters" not in lead, lead

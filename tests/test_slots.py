@@ -453,6 +453,8 @@ def test_a_count_is_stated_only_by_a_number_of_its_unit():
         ("ablation studies on the collection of tasks improve accuracy by 3-17%", "tasks", False),
         ("Llama-2 fine-tuned on reasoning tasks", "tasks", False),  # a number inside a name
         ("12 GPUs train the model on math tasks", "tasks", False),  # a number of another unit
+        ("shape assembly in the rendered 2D domain", "envs", False),  # a number of dimensions
+        ("we reconstruct 3-D scenes from video", "scenes", False),
     ],
 )
 def test_a_count_is_a_number_followed_closely_by_its_unit(clause, unit, counted):
@@ -1581,3 +1583,105 @@ def test_a_gain_stated_for_another_measure_leads_with_its_figure_and_says_so(tmp
     assert "14 points" in lead and "no figure for sample efficiency by name" in lead, lead
     lead = components.ask("How much does TideSearch raise the success rate?").text.split("\n", 1)[0]
     assert "14 points" in lead and "by name" not in lead, lead
+
+
+# --- h56c: the clause that states the slot -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "stated"),
+    [
+        # a count of environments worded as their instances ("benchmarks", "games", "domains")
+        ("Otter num envs?", "Our experiments in seven Procgen benchmarks show that Otter adapts quickly.", True),
+        ("How many environments is Otter tested in?", "Otter wins on 12 Atari games against strong baselines.", True),
+        ("how many environments does Otter use?", "We evaluate Otter across three domains: mazes and grids.", True),
+        ("How many datasets does Otter use?", "Experiments on 10 benchmarks show that Otter is accurate.", True),
+        # the instance noun without a number counts nothing
+        ("Otter num envs?", "Experiments across diverse benchmarks show that Otter adapts quickly.", False),
+        # one way only: environments do not state a count of tasks or of benchmarks
+        ("How many tasks does Otter use?", "Otter is evaluated in four locomotion environments.", False),
+        ("How many benchmarks does Otter use?", "Otter is evaluated on five datasets.", False),
+        # an instance noun that only modifies the counted one counts nothing
+        ("Otter num envs?", "Empirical studies on four benchmark datasets show that Otter is accurate.", False),
+    ],
+)
+def test_a_count_is_stated_by_a_number_of_its_instances_in_other_words(question, sentence, stated):
+    # "Prompt-DT num envs?" was refused though "five MuJoCo control benchmarks" are its environments
+    slot = measure_slot(question, ["Otter"])
+    assert slot is not None and slot.count, slot
+    assert (slot_span(slot, sentence) is not None) is stated
+
+
+def test_the_data_a_paper_names_is_quoted_before_data_it_only_words():
+    # "What data is ClimaX pretrained on?" quoted "superior performance on benchmarks for weather
+    # forecasting ..., even when pretrained at lower resolutions" before "... on climate datasets derived from CMIP6"
+    from rag.route import slot as slot_module
+    from rag.route.slot import stating_sentence
+    from store.papers import Paper
+    from tests.fakes import FakeEvidence
+
+    paper = Paper("h#1", "Heron is a flood model. Heron is trained with a masked objective on river datasets from "
+                         "GRDC. We show that Heron, even when it is trained at low resolution, is what data efficient "
+                         "forecasting needs on benchmarks for floods.", title="Heron", label="Heron")
+    ask = read_ask("What data is Heron trained on?", number="one")
+    found = stating_sentence(FakeEvidence([paper]), ask, paper)
+    assert found is not None and "GRDC" in found[0].sentence[found[1][0] : found[1][1]]
+    assert slot_module.names_own_data("on river datasets from GRDC", paper)
+    # the paper's own name, or an abbreviation the glossary spells out, names no data
+    assert not slot_module.names_own_data("Heron results in superior performance on benchmarks", paper)
+    assert not slot_module.names_own_data("LLMs trained with RL on benchmarks", paper)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "items"),
+    [
+        ("Moreover, we empirically evaluate our approach on several standard continuous control tasks and suites "
+         "including DMC, Meta-World and ManiSkill and find that with our augmentation we consistently beat the "
+         "strongest model-free baselines by a wide margin in every single setting.",
+         ["DMC", "Meta-World", "ManiSkill"]),
+        ("In extensive experiments we compare our new family of optimizers against strong tuned baselines on many "
+         "vision benchmarks such as CIFAR-10, ImageNet, and Places365 and observe consistent gains throughout training "
+         "for every one of the model sizes we tried.",
+         ["CIFAR-10", "ImageNet", "Places365"]),
+    ],
+)
+def test_a_quotation_is_not_cut_inside_a_list_of_names(sentence, items):
+    # the Koopman Q-learning lead ended at "including D4RL", dropping Metaworld and Robosuite
+    from rag.route.lead import key_clause
+
+    a, b, _ = key_clause(sentence)
+    assert all(x in sentence[a:b] for x in items), sentence[a:b]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "found"),
+    [
+        # another verb that reports a finding states "what does X find?"
+        ("We apply Heron to river basins, and demonstrate stable forecasts for a decade of simulated time.",
+         "demonstrate stable forecasts for a decade of simulated time"),
+        # an object opened as a clause runs past its comma
+        ("Finally, we observe that after pruning the attention heads, models are considerably faster.",
+         "models are considerably faster"),
+        ("We find that when data is scarce, Heron outperforms tuned baselines.", "Heron outperforms tuned baselines"),
+        # the paper's model after another reporting verb is no finding
+        ("We develop and demonstrate Heron, a flexible flood model.", None),
+    ],
+)
+def test_what_a_paper_finds_is_stated_by_any_verb_that_reports_a_finding(sentence, found):
+    # "What does the paper that learns stable dynamics on the sphere ... find?" quoted the approach
+    # ("we generalize FNOs on the sphere"), and "we find that after applying methods to deduplicate
+    # training data" stopped before what was found
+    slot = Slot("find", ("find",), form=OBJECT)
+    span = slot_span(slot, sentence)
+    if found is None:
+        assert span is None, sentence[span[0] : span[1]]
+    else:
+        assert span is not None and found in sentence[span[0] : span[1]], span
+
+
+def test_a_measure_asked_of_a_described_paper_is_refused_when_no_sentence_states_it(extractive):
+    # "SFNO speedup?" led with "stable autoregressive rollouts ... (1,460 steps)" as if it were the speedup
+    ans = extractive.ask("What speedup does the clause-literal hypergraph SAT paper report?")
+    assert ans.refused and "does not state speedup" in ans.text, ans.text
+    ans = extractive.ask("What speedup does the quantum nested expectations paper report?")
+    assert not ans.refused and "quadratic speedup" in ans.text, ans.text

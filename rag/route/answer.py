@@ -384,6 +384,15 @@ class AnswerPipeline:
             # description finds is asked of it as of a named one, not quoted from another sentence
             of_described = slot is not None and slot.form in (ENTITY, SETTING) and bool(topic.described)
             of_name = of_name or of_described
+            # "SFNO speedup?", "What speedup does the hindsight learning paper report?": a measure
+            # asked of the one paper a name its abstract writes, or a description, finds is asked of
+            # it as of a named one: said not stated when no sentence states it, not answered with a
+            # figure of another measure ("stable rollouts ... (1,460 steps)")
+            named_here = len(chosen) == 1 and (
+                bool(topic.described) or any(chosen[0].paper.id in ids for ids in plan.search.names.values())
+            )
+            measured = slot is not None and slot.amount and not (slot.form or slot.detail or plan.seeks) and named_here
+            of_name = of_name or measured
             if not refusal and len(chosen) == 1 and topic.number != "many" and (counted or of_name):
                 # "The Flan Collection: exactly how many tasks does it contain?": the paper found
                 # answers a count only with a number of its unit (rag.route.refusal.RefusalPolicy.slot).

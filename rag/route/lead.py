@@ -237,13 +237,32 @@ def _without_opener(sentence: str, spans: list[tuple[int, int]]) -> list[tuple[i
     return out
 
 
+_NAME = r"[A-Z][\w.+-]*(?:\s+[A-Z0-9][\w.+-]*){0,2}"
+_NAME_LIST_REST = re.compile(rf"(?:,\s+{_NAME})*,?\s+(?:and|or)\s+{_NAME}")
+"""The rest of a list of names after an item: ", Metaworld and Robosuite", ", ALFWorld, and Deep Search",
+", and Places365"."""
+_NAME_BEFORE = re.compile(rf"(?<![\w-]){_NAME}$")
+
+
+def _list_end(sentence: str, e: int, b: int) -> int:
+    """Where a list of names that a clause end ``e`` would cut ends ("including D4RL|, Metaworld and
+    Robosuite"): the end of its last name, when a name ends at ``e`` and the list goes on within
+    ``b``; else ``e``. A cut there would drop the items after the first, unmarked by any clause."""
+    m = _NAME_LIST_REST.match(sentence, e, b)
+    if m is None or not _NAME_BEFORE.search(sentence, 0, e):
+        return e
+    return m.end()
+
+
 def _capped(sentence: str, a: int, b: int, spans: list[tuple[int, int]]) -> tuple[int, int, bool]:
-    """``(a, b, cut)``: the span cut to :data:`MAX_LEAD_WORDS` at its last clause end (or word) inside."""
+    """``(a, b, cut)``: the span cut to :data:`MAX_LEAD_WORDS` at its last clause end (or word) inside;
+    a cut inside a list of names goes on to the list's end (:func:`_list_end`), past the cap if need be."""
     if _words(sentence[a:b]) <= MAX_LEAD_WORDS:
         return a, b, False
     ends = [e for s, e in spans if a < e < b and s >= a and _words(sentence[a:e]) <= MAX_LEAD_WORDS]
     if ends and _words(sentence[a : ends[-1]]) >= MIN_CLAUSE_WORDS:
-        return a, ends[-1], True
+        end = _list_end(sentence, ends[-1], b)
+        return a, end, end < b
     words = list(_WORDS.finditer(sentence, a, b))
     end = words[MAX_LEAD_WORDS - 1].end()
     return _trim(sentence, a, end) + (True,)
@@ -915,7 +934,7 @@ def _amount(s: Source) -> str:
 
 def _per_part(
     s: Source, plan: AskPlan, rank: Rank, stating: Stating | None = None,
-    role_row: Callable[[Source, str], Evidence | None] | None = None,
+    role_row: Callable[[Source, str], Evidence | None] | None = None, move: Move = lambda e: "unknown",
 ) -> str:
     """``**X** [n]: “…”; “…”``: for each part of a question asked in several ("What does PrefixRL
     reuse, and how much compute does it save?"), the clause of the evidence sentence that best
@@ -923,7 +942,11 @@ def _per_part(
     quoted for an earlier part is not quoted again. A part that asks a slot ("how many cognitive
     levels") is answered by the clauses that state it (``stating``), when a sentence does; a part
     that asks the problem ("what problem was ProAct-75 created to solve") by the sentence the
-    comparison table's problem row quotes (``role_row``), as the table would answer it."""
+    comparison table's problem row quotes (``role_row``), as the table would answer it. Any other
+    part is answered by a sentence of the paper's own work before one of its background or gap
+    (``move``): "Which paper builds a foundation model for weather and climate" by ClimaX's "We
+    develop and demonstrate ClimaX, ...", not by "these networks are trained using curated and
+    homogeneous climate datasets", which is about other networks."""
     quotes: list[str] = []
     used: set[int] = set()
     for part in plan.aspects:
@@ -959,6 +982,7 @@ def _per_part(
             quotes.append(quoted(row.sentence, key_clause(row.sentence)))
             continue
         ranked = rank(part, s)
+        ranked = [e for e in ranked if move(e) not in ("background", "gap")] or ranked
         amount = part.amount
         if amount:
             ranked = [e for e in ranked if number_span(e.sentence)] or ranked
@@ -1315,7 +1339,7 @@ def lead_line(
     if rank is not None and len(plan.aspects) > 1:
         # named papers, or the one paper a question found by its first part ("Which paper detects
         # audio deepfakes, and what dataset does it evaluate on?"): each part answered in turn
-        return "\n".join(_per_part(s, plan, rank, stating, role_row) for s in sources)
+        return "\n".join(_per_part(s, plan, rank, stating, role_row, move) for s in sources)
     if plan.ask.amount:
         return "\n".join(_amount(s) for s in sources)
     # What a paper does (its approach sentence) answers a question that found it by what it does

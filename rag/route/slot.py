@@ -31,16 +31,26 @@ from dataclasses import replace
 from rag.evidence.roles import names_benchmark
 from rag.evidence.rows import DATA_ITEMS, states_data
 from rag.evidence.senses import Senses, evidence_senses
-from rag.lexicon import joined_form, same_keys, states_phrase, term_key
+from rag.lexicon import glossary_forms, joined_form, lemma, same_keys, states_phrase, term_key
 from rag.protocols import EvidenceSource
 from rag.question.slots import CONTENTS, DATA, DATA_SIZE, HARDWARE, INSTANCE, MODELS, OBJECT, SIZE
-from rag.route.lead import MIN_CLAUSE_WORDS, _capped, _keys_at, clause_spans, key_clause, states_amount, term_span
+from rag.route.lead import (
+    MIN_CLAUSE_WORDS,
+    _capped,
+    _keys_at,
+    _list_end,
+    clause_spans,
+    key_clause,
+    states_amount,
+    term_span,
+)
 from rag.types import Ask, Evidence, Slot
 from rag.vocabulary import beside
 from store.papers import Paper
 
 __all__ = [
     "DATE", "DURATION_AMOUNT", "HARDWARE_STATED", "MEMORY_AMOUNT", "MODEL_SIZE", "change_clause", "counts",
+    "instance_keys", "names_own_data", "reporting_verbs",
     "greatest_size",
     "measure_head", "narrowed_time", "sizes_beside", "slot_span", "slot_strength", "states_amount", "stating_sentence",
     "unquantified_span",
@@ -162,7 +172,7 @@ def slot_span(slot: Slot, sentence: str, senses: Senses | None = None) -> tuple[
             return None
         return got[0], got[1], got[2]
     keys = {k for k, _, _ in _keys_at(sentence)}
-    stated = [(t, f) for t in slot.terms if (f := _as_stated(t, keys, sentence, senses))]
+    stated = [(t, f) for t in slot.terms if (f := _as_stated(t, keys, sentence, senses, count=slot.count))]
     present = [f for _, f in stated]
     # a time narrowed by other words ("training time") is stated only with one of them: not by a
     # benchmark's "in 21 hours", nor by "for the first time"
@@ -193,30 +203,33 @@ def slot_span(slot: Slot, sentence: str, senses: Senses | None = None) -> tuple[
             span = (got[0], got[1], got[2])
             # a count is a number of the unit, as far as the sentence words it ("how many Chinese
             # mobile apps": "650 Chinese mobile applications" counts them by "mobile")
-            counted = not slot.count or counts(sentence[got[0] : got[1]], present[i + n - 1])
+            # (the unit asked, so that "envs" is counted by "five ... benchmarks", not "benchmark datasets")
+            counted = not slot.count or counts(sentence[got[0] : got[1]], stated[i + n - 1][0])
             if counted and (not slot.amount or states_amount(sentence[got[0] : got[1]])):
                 return span
             if slot.amount:
                 # the terms stated again later with the amount ("a quantitative study of LLM sparsity,
                 # demonstrating that ... can induce over 99% sparsity"; "strong map learning ...,
                 # surpassing ... by 14.2 mAP"): that clause
-                later = _clause_with_amount(sentence, present[i : i + n], count=slot.count)
+                later = _clause_with_amount(sentence, present[i : i + n], count=slot.count, unit=stated[i + n - 1][0])
                 if later is not None:
                     return later
     return None
 
 
-def _clause_with_amount(sentence: str, terms: list[str], *, count: bool) -> tuple[int, int, bool] | None:
+def _clause_with_amount(
+    sentence: str, terms: list[str], *, count: bool, unit: str = ""
+) -> tuple[int, int, bool] | None:
     """The first clause of ``sentence`` that states every one of ``terms`` (:func:`_as_stated`) and
-    an amount (with ``count``, a number of the last term: :func:`counts`), grown as :func:`_grown`;
-    ``None`` when none does."""
+    an amount (with ``count``, a number of ``unit``, the unit asked, else of the last term:
+    :func:`counts`), grown as :func:`_grown`; ``None`` when none does."""
     spans = clause_spans(sentence)
     for k, (a, b) in enumerate(spans):
         clause = sentence[a:b]
         keys = {key for key, _, _ in _keys_at(clause)}
         if not all(_as_stated(t, keys, clause) for t in terms) or not states_amount(clause):
             continue
-        if count and not counts(clause, terms[-1]):
+        if count and not counts(clause, unit or terms[-1]):
             continue
         return _grown(sentence, spans, k)
     return None
@@ -270,7 +283,10 @@ def _with_instances(sentence: str, span: tuple[int, int, bool]) -> tuple[int, in
         last += 1
     if first > 0 and _opens(_APPOSITION_START.search(sentence[spans[first][0] : spans[first][1]])):
         first -= 1
-    return _capped(sentence, spans[first][0], spans[last][1], spans)
+    # the instances listed on past the clause ("including D4RL, Metaworld and Robosuite")
+    end = _list_end(sentence, spans[last][1], len(sentence))
+    start, stop, cut = _capped(sentence, spans[first][0], spans[last][1], spans)
+    return (start, end, False) if stop == spans[last][1] and end > stop else (start, stop, cut)
 
 
 def unquantified_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None:
@@ -333,20 +349,47 @@ def verb_form(word: str, verb: str) -> bool:
     return w in forms
 
 
+_FINDING_VERBS = _VOCABULARY["finding_verb"].words
+_NAMED_OBJECT = re.compile(r"\s+[A-Z]")
+"""An object that opens with a name ("demonstrate ClimaX", "demonstrate Heron"): another verb
+reporting a finding (:func:`reporting_verbs`) names the paper's model there, not what it finds."""
+_COMPLEMENTIZER = _VOCABULARY["complementizer"].words
+
+
+def reporting_verbs(verb: str) -> tuple[str, ...]:
+    """The verbs that state the object of ``verb``: ``verb`` itself, then, for a verb that reports
+    a finding (vocabulary ``finding_verb``: "find", "show", "demonstrate"), the others of its class
+    ("what does SFNO find?" is stated by "and demonstrate stable autoregressive rollouts")."""
+    low = verb.lower()
+    if low not in _FINDING_VERBS:
+        return (verb,)
+    return (verb, *sorted(v for v in _FINDING_VERBS if v != low))
+
+
 def _object_span(sentence: str, verb: str) -> tuple[int, int, bool] | None:
-    """The clause where ``verb`` stands as a verb of its own (:func:`verb_form`, not after a
-    determiner that makes a participle an adjective: "into a condensed core") with at least one
-    word after it in that clause, or ``None``."""
+    """The clause where ``verb`` (or a verb of its kind, :func:`reporting_verbs`) stands as a verb of
+    its own (:func:`verb_form`, not after a determiner that makes a participle an adjective: "into a
+    condensed core") with at least one word after it in that clause, or ``None``. An object opened as
+    a clause (vocabulary ``complementizer``: "we find that after applying ..., language models are
+    considerably more secure") runs to the sentence's end (capped as
+    :func:`rag.route.lead.key_clause` is)."""
     spans = clause_spans(sentence)
+    verbs = reporting_verbs(verb)
     for m in _PLAIN_WORD.finditer(sentence):
-        if not verb_form(m.group(0), verb):
+        if not any(verb_form(m.group(0), v) for v in verbs):
             continue
+        if not verb_form(m.group(0), verb) and _NAMED_OBJECT.match(sentence, m.end()):
+            continue  # "We develop and demonstrate ClimaX": the paper's model, no finding
         before = sentence[: m.start()].split()[-1:]
         if before and before[0].lower() in _ADJECTIVE_BEFORE:
             continue
         i = next((k for k, (a, b) in enumerate(spans) if a <= m.start() < b), None)
-        if i is not None and _PLAIN_WORD.search(sentence, m.end(), spans[i][1]):
-            return _grown(sentence, spans, i)
+        if i is None or not (after := _PLAIN_WORD.search(sentence, m.end(), spans[i][1])):
+            continue
+        if after.group(0).lower() in _COMPLEMENTIZER and after.start() - m.end() <= 1:
+            start = _grown(sentence, spans, i)[0]
+            return _capped(sentence, start, spans[-1][1], spans)
+        return _grown(sentence, spans, i)
     return None
 
 
@@ -364,18 +407,22 @@ def _own_word(term: str, form: str, sentence: str) -> bool:
     )
 
 
-def _as_stated(term: str, keys: set[str], sentence: str, senses: Senses | None = None) -> str:
+def _as_stated(term: str, keys: set[str], sentence: str, senses: Senses | None = None, *, count: bool = False) -> str:
     """How ``sentence`` (its term ``keys``, :func:`rag.route.lead._keys_at`) states an asked term:
     the term itself, written without its hyphen ("speed-up" by "speedup"; a hyphenated word of the
     sentence gives its joined key there), or, for a measure of speed, any word of that class
     (vocabulary ``speed_measure``: "speed-up" by "2x faster"), or a word ``senses`` say states it
-    in other words (:mod:`rag.evidence.senses`); ``""`` when it does not."""
+    in other words (:mod:`rag.evidence.senses`); ``""`` when it does not. With ``count`` (the term
+    is a counted unit), a noun that counts its instances in other words states it too
+    (:func:`instance_keys`: "envs" by "benchmarks"); the caller checks that a number counts it."""
     if term_key(term) in keys:
         return term
     joined = joined_form(term)
     if joined and term_key(joined) in keys:
         return joined
     other = same_keys(term) & keys  # a clipped word's full form ("apps": "applications")
+    if not other and count:
+        other = instance_keys(term) & keys  # "num envs": "five MuJoCo control benchmarks"
     if other:
         return next(sentence[a:b] for k, a, b in _keys_at(sentence) if k in other)
     speed = _SPEED_MEASURE.fullmatch(term) or term.lower() in _SPEED_ASKED
@@ -387,11 +434,34 @@ def _as_stated(term: str, keys: set[str], sentence: str, senses: Senses | None =
     return ""
 
 
+_KINDS = (
+    (_VOCABULARY["environment_asked"].words, _VOCABULARY["environment_instances"].words),
+    (_VOCABULARY["dataset_asked"].words, _VOCABULARY["dataset_instances"].words),
+)
+"""Nouns a question counts by (``*_asked``) with the nouns that count their instances in other
+words (``*_instances``): "how many environments?" is stated by "five MuJoCo control benchmarks",
+"how many datasets?" by "on 10 benchmarks"; one way only ("how many tasks?" is not stated by "three
+environments")."""
+
+
+def instance_keys(unit: str) -> frozenset[str]:
+    """The term keys of the nouns that count ``unit``'s instances in other words (:data:`_KINDS`:
+    "envs" -> environment, benchmark, task, domain, game), ``unit``'s own keys among them; only its own
+    keys (:func:`rag.lexicon.same_keys`) for a noun no kind names."""
+    own = same_keys(unit)
+    key = term_key(unit)
+    for asked, instances in _KINDS:
+        if unit.lower() in asked or key in {term_key(w) for w in asked}:
+            return own | {term_key(w) for w in instances}
+    return own
+
+
 COUNT_WINDOW = 4
 """Most words between a number and the unit it counts ("over 16,000 diverse manipulation tasks")."""
 _WORD = re.compile(r"\S+")
-_NAMED_NUMBER = re.compile(r"[A-Za-z]-?\d")
-"""A number inside a name ("T5", "GPT-3", "Flan-T5"): it counts nothing."""
+_NAMED_NUMBER = re.compile(r"[A-Za-z]-?\d|^\d+-?D$")
+"""A number inside a name ("T5", "GPT-3", "Flan-T5") or a number of dimensions ("the rendered 2D
+domain", "3-D scenes"): it counts nothing."""
 
 
 def counts(text: str, unit: str) -> bool:
@@ -400,15 +470,20 @@ def counts(text: str, unit: str) -> bool:
     the unit (as a term key: "tasks" by "task"). "ablation studies on the Flan Collection of tasks
     ... by 3-17%" counts no tasks."""
     keys = {term_key(unit)} | same_keys(unit)  # "apps" by "applications" (glossary: clipped words)
+    # "envs" by "benchmarks" (_KINDS), a plural noun only: "four benchmark datasets" counts datasets,
+    # "benchmark" there only says which
+    others = instance_keys(unit) - keys
     words = [m.group(0) for m in _WORD.finditer(text)]
     for i, w in enumerate(words):
         w = w.strip("(),;:")
         # an amount in one word ("16,000") or ending with it ("a single consumer GPU")
         pair = i > 0 and not states_amount(words[i - 1]) and states_amount(f"{words[i - 1]} {w}")
         if (states_amount(w) or pair) and not _NAMED_NUMBER.search(w):
-            after = words[i + 1 : i + 2 + COUNT_WINDOW]
-            if any(keys & {k for k, _, _ in _keys_at(a)} for a in after):
-                return True
+            for a in words[i + 1 : i + 2 + COUNT_WINDOW]:
+                found = {k for k, _, _ in _keys_at(a)}
+                plural = lemma(a.strip(".,;:()").lower()) != a.strip(".,;:()").lower()
+                if keys & found or (plural and others & found):
+                    return True
     return False
 
 
@@ -444,8 +519,15 @@ def slot_strength(slot: Slot, sentence: str) -> int:
     if slot.form == OBJECT:
         # "a framework that reconstructs full spatial states" states what the paper does; a
         # gerund ("We demonstrate ..., reconstructing MODIS ... fields") an instance of it
+        # the verb asked before another that reports a finding ("what does X find?": "we find that
+        # ..." before "we show that ...", :func:`reporting_verbs`)
         verb = slot.terms[0]
-        finite = any(verb_form(w, verb) and not w.lower().endswith("ing") for w in _PLAIN_WORD.findall(sentence))
+        words = _PLAIN_WORD.findall(sentence)
+        if any(verb_form(w, verb) and not w.lower().endswith("ing") for w in words):
+            return 3
+        finite = any(
+            verb_form(w, v) and not w.lower().endswith("ing") for w in words for v in reporting_verbs(verb)[1:]
+        )
         return 2 if finite else 1
     if slot.form == CONTENTS:
         # "our dataset features 91,581 step-level annotations" states what it holds; "including
@@ -520,6 +602,23 @@ def _sizes(sentence: str) -> set[str]:
     return out
 
 
+_COINED = re.compile(_MODEL_NAME)
+
+
+def names_own_data(clause: str, paper: Paper) -> bool:
+    """Whether a clause that states data (:func:`rag.evidence.rows.states_data`) names it: a coined
+    name ("CMIP6", "D4RL", "WebShop", "MODIS") other than the paper's own (its label and aliases:
+    "ClimaX" names the model) or an abbreviation the glossary spells out ("RL", "LLMs"), or a count
+    of its items (:data:`rag.evidence.rows.DATA_ITEMS`: "on 8 datasets")."""
+    own = {w.lower() for x in (paper.label, *paper.aliases) for w in re.findall(r"[\w.-]+", x or "")}
+    for m in _COINED.finditer(clause):
+        name = m.group(0).rstrip(".-")
+        if name.lower() in own or glossary_forms(name) or glossary_forms(name.removesuffix("s")):
+            continue
+        return True
+    return bool(DATA_ITEMS.search(clause))
+
+
 def stating_sentence(evidence: EvidenceSource, ask: Ask, paper: Paper) -> tuple[Evidence, tuple[int, int, bool]] | None:
     """The sentence of ``paper``'s abstract that states ``ask``'s slot best, with the clauses that
     state it (:func:`slot_span`), or ``None`` when no sentence states it.
@@ -564,6 +663,10 @@ def stating_sentence(evidence: EvidenceSource, ask: Ask, paper: Paper) -> tuple[
         )
         # "the largest model": the sentence stating the greatest size, whatever else it states
         strength = greatest_size(e.sentence) if slot.largest else slot_strength(slot, e.sentence)
+        if slot.form == DATA:
+            # data named ("on climate datasets derived from CMIP6") before data only worded
+            # ("superior performance on benchmarks for weather forecasting")
+            strength += names_own_data(e.sentence[span[0] : span[1]], paper)
         key = (moves.get(e.start) not in ("background", "gap"), figure, strength, e.score)
         if best is None or key > best[0]:
             best = (key, e, span)

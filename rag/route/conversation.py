@@ -634,6 +634,12 @@ class Conversation:
         the answer says its paper's abstract does not mention when it does not.
         ``on_token`` and ``stop``: for the LLM's paragraph."""
         pair, ok = self.resolver.pair(plan)
+        if ok:
+            # a side resolved to its paper names it: its words are no aspect ("Compare Koopman
+            # Q-learning and ODT" asks nothing of "Koopman Q-learning")
+            stated = {x for side in plan.sides for x in side}
+            aspects = self.pipeline.reader.resolved_aspects(plan, [r.ref for r in pair if r.ref in stated])
+            plan = replace(plan, aspects=aspects) if aspects != plan.aspects else plan
         if not ok:
             # Ask which paper is meant when a side is ambiguous or an earlier-turn reference fails;
             # a side that is no paper of the collection ("frontier LLM agents") makes the question

@@ -21,6 +21,7 @@ from rag.evidence.roles import (
     names_benchmark,
     names_data,
     names_data_used,
+    proposes,
     states_how,
 )
 from rag.protocols import evidence_settings
@@ -95,6 +96,7 @@ _REMEDY = re.compile(
     re.I,
 )
 _OWN = _VOCABULARY["own"].pattern
+_OWN_EVALUATION = _VOCABULARY["own_evaluation"].pattern
 DATASET_NOUN = _VOCABULARY["dataset_noun"].pattern
 """A noun that names a dataset or benchmark ("dataset", "benchmarks", "corpus", "testbed")."""
 _GAP = rf"(?:(?!{_V['usage_gap']})[\w-]+,?\s+){{0,6}}?"
@@ -268,6 +270,14 @@ def _row_score(row: Row, ev: Evidence, index: int, count: int, label: str, move:
         # the code and weights at <link>"): not how it works
         return cfg.uncued_weight * ev.score
     if row.key == "problem" and find_code_url(text):
+        return cfg.uncued_weight * ev.score
+    if row.key == "problem" and FIRST_PERSON.search(text) and _REMEDY.search(text):
+        # "We aim to address these limitations by learning a Koopman latent representation": the
+        # authors' remedy of the problem, which is their approach, whatever problem words it holds
+        return cfg.uncued_weight * ev.score
+    if row.key == "approach" and _OWN_EVALUATION.search(text) and not proposes(text):
+        # "Moreover, we empirically evaluate our method on several benchmark ... tasks": the
+        # authors testing their method state its data and results, not how it works
         return cfg.uncued_weight * ev.score
     if row.requires_own and not (_OWN.search(text) or (label and label.lower() in text.lower())):
         return 0.0

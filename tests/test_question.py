@@ -1622,7 +1622,8 @@ def test_the_words_that_ask_to_compare_split_the_sides_before_a_with_inside_one(
 
 NAMED_TITLES = [
     Paper("n#1", "Edited recordings evade detectors. We propose PhaseGuard, which detects tampered audio from "
-          "phase cues. Experiments on three corpora show gains.", title="PhaseGuard: Detecting Tampered Audio with Phase Cues",
+          "phase cues. Experiments on three corpora show gains.",
+          title="PhaseGuard: Detecting Tampered Audio with Phase Cues",
           label="PhaseGuard"),
     Paper("n#2", "Traffic graphs change hourly. We propose LoomNet, which weaves road graphs across time. "
           "Experiments on two city datasets show gains.", title="LoomNet: Weaving Road Graphs Across Time",
@@ -1651,6 +1652,9 @@ def test_a_summary_of_a_described_paper_takes_the_description_to_the_end_of_its_
     asked = read_question("Summarize the paper on tampered audio: what phase features does it compute?",
                           Catalogue(NAMED_TITLES))
     assert not isinstance(asked, SummaryPlan)  # a question past the description is asked too
+    for more in ("Summarize the paper that detects tampered audio from phase cues, including the corpora it leaves out",
+                 "tl;dr of the tampered audio work + which attacks still fool it"):
+        assert not isinstance(read_question(more, Catalogue(NAMED_TITLES)), SummaryPlan), more
 
 
 @pytest.mark.parametrize(

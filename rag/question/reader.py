@@ -1664,9 +1664,10 @@ _DEFINITE = re.compile(r"the\s", re.I)
 """A comparison side that opens as a definite description ("the prompt-based decision transformer
 for few-shot policy generalization"): its words after a name it holds still describe the paper."""
 
-_PART_END = re.compile(r"[?;:!]|\.(?:\s|$)")
-"""Where a part of a message ends after a description of its paper (a question mark, a colon, a
-semicolon, a full stop)."""
+_PART_END = re.compile(rf"[?;:!,+(]|\.(?:\s|$)|\s(?:{_V['summary_description_end']})\b", re.I)
+"""Where a description of a paper ends in a summary request: at a punctuation mark or a word that
+adds what else is asked ("..., including the technical obstacle", "+ what made it hard", "and the
+shortcoming of previous approaches")."""
 
 
 def _described_to_end(query: str, described: str) -> str:

@@ -60,3 +60,31 @@ def test_the_authors_remedy_is_no_problem_row():
     rows = select_rows(FakeEvidence([ACCENT]), ACCENT)
     assert all(not e.sentence.startswith("We seek to address") for e in rows["problem"]), rows["problem"]
     assert rows["problem"] and rows["problem"][0].sentence.startswith("Speech recognisers fail"), rows["problem"]
+
+
+ROUTING = make_paper(
+    "routing",
+    "Vehicle routing is a core step of city logistics. Learned routers have improved solution quality. However, "
+    "such learned routers suffer from long training and transfer poorly to unseen cities. To overcome these "
+    "challenges, we cast routing as sequence modelling and present RouteFormer, trained on logged routes. First, "
+    "RouteFormer can reuse logged routes to learn transferable routing policies across many cities. Second, "
+    "RouteFormer adapts to new cities in minutes.",
+)
+THEORY = make_paper(
+    "theory",
+    "The main aim of this paper is to give a convergence analysis of stochastic gradient descent for wide "
+    "graph networks. Here the loss couples node features through the adjacency matrix. We first establish a "
+    "bound on the spectrum of the kernel matrix and show that gradient flow reaches a global minimum. Our bounds "
+    "hold for any connected graph.",
+)
+
+
+def test_the_sentence_opening_the_contribution_is_the_approach_row():
+    rows = select_rows(FakeEvidence([ROUTING]), ROUTING)
+    assert rows["approach"] and rows["approach"][0].sentence.startswith("To overcome these challenges"), rows
+
+
+def test_a_paper_stating_its_aim_and_its_analysis_has_problem_and_approach_rows():
+    rows = select_rows(FakeEvidence([THEORY]), THEORY)
+    assert rows["problem"] and rows["problem"][0].sentence.startswith("The main aim of this paper"), rows
+    assert rows["approach"] and rows["approach"][0].sentence.startswith("We first establish"), rows

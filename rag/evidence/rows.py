@@ -263,7 +263,11 @@ def announced_items(opening: Evidence, sentences: Sequence[Evidence]) -> list[Ev
     return after
 
 
-def _row_score(row: Row, ev: Evidence, index: int, count: int, label: str, move: str, cfg: RowSettings) -> float:
+def _row_score(
+    row: Row, ev: Evidence, index: int, count: int, label: str, move: str, cfg: RowSettings, *, opening: bool = False
+) -> float:
+    """A sentence's score in [0, 1] for ``row``: its evidence score and the row's cues in it (``index``
+    of ``count`` sentences, its ``move`` in the abstract; ``opening``: it opens the contribution)."""
     text = strip_markup(ev.sentence)
     if row.key == "approach" and not states_how(text):
         # what the method does not need ("does not require ..."), or a resource ("... and release
@@ -310,6 +314,11 @@ def _row_score(row: Row, ev: Evidence, index: int, count: int, label: str, move:
         hits = max(hits, cfg.strong_hits)
     if row.key == "approach" and label and not label.endswith("…") and label.lower() in text.lower():
         hits += 1
+    if row.key == "approach" and opening:
+        # the sentence that opens the contribution announces the approach ("To resolve these
+        # challenges, we cast chip placement as offline RL and present ChiPFormer"; Swales's move
+        # "announcing present research"), before what it offers or shows ("First, ChiPFormer can ...")
+        hits += cfg.strong_hits
     if not hits:
         return cfg.uncued_weight * ev.score  # the semantic part alone, halved: never enough on its own
     cue = min(1.0, cfg.cue_hit * hits)
@@ -359,6 +368,7 @@ def select_rows(
     floor = cfg.min_score if min_score is None else min_score
     order = {s.start: i for i, s in enumerate(evidence.sentences(paper)[0])}
     moves = evidence.moves(paper)
+    opening = min((start for start, m in moves.items() if m == "contribution"), default=None)
     count = max(1, len(order))
     priority = ["approach", "results", "data", "problem", "limitations"]
     todo = sorted(rows, key=lambda r: priority.index(r.key) if r.key in priority else len(priority))
@@ -369,7 +379,8 @@ def select_rows(
         own = "" if paper.describes else paper.label  # a descriptive label is no name to look for
         ranked = sorted(
             (
-                (_row_score(row, e, order.get(e.start, 0), count, own, moves.get(e.start, "unknown"), cfg), e)
+                (_row_score(row, e, order.get(e.start, 0), count, own, moves.get(e.start, "unknown"), cfg,
+                            opening=e.start == opening), e)
                 for e in scored
             ),
             key=lambda t: t[0],

@@ -1623,7 +1623,7 @@ def test_the_words_that_ask_to_compare_split_the_sides_before_a_with_inside_one(
 NAMED_TITLES = [
     Paper("n#1", "Edited recordings evade detectors. We propose PhaseGuard, which detects tampered audio from "
           "phase cues. Experiments on three corpora show gains.",
-          title="PhaseGuard: Detecting Tampered Audio with Phase Cues",
+          title="PhaseGuard: Detecting Tampered Audio using Phase Cues",
           label="PhaseGuard"),
     Paper("n#2", "Traffic graphs change hourly. We propose LoomNet, which weaves road graphs across time. "
           "Experiments on two city datasets show gains.", title="LoomNet: Weaving Road Graphs Across Time",
@@ -1636,8 +1636,8 @@ NAMED_TITLES = [
     [
         # a summary is a summary however its paper is named: name, "name: title", the title's tail
         "Summarize PhaseGuard",
-        "Summarize PhaseGuard: Detecting Tampered Audio with Phase Cues",
-        "Can you summarise Detecting Tampered Audio with Phase Cues?",
+        "Summarize PhaseGuard: Detecting Tampered Audio using Phase Cues",
+        "Can you summarise Detecting Tampered Audio using Phase Cues?",
         "give me a summary of LoomNet: Weaving Road Graphs Across Time",
     ],
 )
@@ -1660,7 +1660,7 @@ def test_a_summary_of_a_described_paper_takes_the_description_to_the_end_of_its_
 @pytest.mark.parametrize(
     "question",
     [
-        "Compare PhaseGuard: Detecting Tampered Audio with Phase Cues and LoomNet: Weaving Road Graphs Across Time",
+        "Compare PhaseGuard: Detecting Tampered Audio using Phase Cues and LoomNet: Weaving Road Graphs Across Time",
         "How does LoomNet: Weaving Road Graphs Across Time differ from PhaseGuard?",
     ],
 )

@@ -1328,3 +1328,14 @@ def test_what_about_another_paper_after_a_summary_summarizes_it(conv: Conversati
     turn = conv.ask(follow_up)
     assert turn.kind == "summary" and [c.label for c in turn.citations] == ["APM"], turn.answer.text
     assert "Summary of APM" in turn.answer.text
+
+
+def test_a_baseline_written_in_other_words_is_mentioned(tmp_path, embedder):
+    # "Standard GNNs define a local message-passing mechanism" mentions "message-passing GNNs": one
+    # sentence states every word of it, apart and in another order; a name of one word must be written
+    conv = pipeline_of(tmp_path, _DESCRIBED_SIDES, embedder).conversation()
+    assert conv._states_apart("kd#1", "students of vision-language distillation")
+    assert conv._states_apart("dp#1", "mechanisms that are Gaussian")
+    assert not conv._states_apart("kd#1", "Gaussian mechanism")
+    assert not conv._states_apart("doc#1", "students of distillation")  # "teacher outputs", no student
+    assert not conv._states_apart("kd#1", "distillation")

@@ -13,7 +13,7 @@ import pytest
 from rag.index.catalogue import Catalogue
 from rag.question.comparison import comparison_sides
 from rag.question.phrasing import clean_input, facets, framed_reference, split_exclusion, split_frame
-from rag.question.plan import AskPlan
+from rag.question.plan import AskPlan, ComparePlan, SummaryPlan
 from rag.question.reader import (
     MAX_QUESTION_CHARS,
     Reader,
@@ -1660,3 +1660,78 @@ def test_the_words_that_ask_to_compare_split_the_sides_before_a_with_inside_one(
     # "How does the mechanism with Poisson binomial noise compare with the Gaussian mechanism?" was
     # split at its first "with" first, comparing two papers of a side's halves
     assert comparison_sides(question)[0] == sides
+
+
+NAMED_TITLES = [
+    Paper("n#1", "Edited recordings evade detectors. We propose PhaseGuard, which detects tampered audio from "
+          "phase cues. Experiments on three corpora show gains.",
+          title="PhaseGuard: Detecting Tampered Audio using Phase Cues",
+          label="PhaseGuard"),
+    Paper("n#2", "Traffic graphs change hourly. We propose LoomNet, which weaves road graphs across time. "
+          "Experiments on two city datasets show gains.", title="LoomNet: Weaving Road Graphs Across Time",
+          label="LoomNet"),
+]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # a summary is a summary however its paper is named: name, "name: title", the title's tail
+        "Summarize PhaseGuard",
+        "Summarize PhaseGuard: Detecting Tampered Audio using Phase Cues",
+        "Can you summarise Detecting Tampered Audio using Phase Cues?",
+        "give me a summary of LoomNet: Weaving Road Graphs Across Time",
+    ],
+)
+def test_a_summary_of_a_paper_named_with_its_title_is_a_summary(question):
+    plan = read_question(question, Catalogue(NAMED_TITLES))
+    assert isinstance(plan, SummaryPlan) and len(plan.named_ids) == 1, plan
+
+
+def test_a_summary_of_a_described_paper_takes_the_description_to_the_end_of_its_part():
+    plan = read_question("Summarize the paper that detects tampered audio from phase cues", Catalogue(NAMED_TITLES))
+    assert isinstance(plan, SummaryPlan) and plan.described == "the paper that detects tampered audio from phase cues"
+    asked = read_question("Summarize the paper on tampered audio: what phase features does it compute?",
+                          Catalogue(NAMED_TITLES))
+    assert not isinstance(asked, SummaryPlan)  # a question past the description is asked too
+    for more in ("Summarize the paper that detects tampered audio from phase cues, including the corpora it leaves out",
+                 "tl;dr of the tampered audio work + which attacks still fool it"):
+        assert not isinstance(read_question(more, Catalogue(NAMED_TITLES)), SummaryPlan), more
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Compare PhaseGuard: Detecting Tampered Audio using Phase Cues and LoomNet: Weaving Road Graphs Across Time",
+        "How does LoomNet: Weaving Road Graphs Across Time differ from PhaseGuard?",
+    ],
+)
+def test_the_titles_of_compared_papers_are_no_aspect(question):
+    plan = read_question(question, Catalogue(NAMED_TITLES))
+    assert isinstance(plan, ComparePlan) and plan.aspects == (), plan.aspects
+
+
+@pytest.mark.parametrize(
+    ("question", "heading"),
+    [
+        ("Compare PhaseGuard and LoomNet in the data they use", "data they use"),
+        ("How do PhaseGuard and LoomNet differ in how they evaluate?", "how they evaluate"),
+        ("PhaseGuard vs LoomNet on how they are tested", "how they are tested"),
+    ],
+)
+def test_an_aspect_after_the_names_is_its_heading_and_asks_its_row(question, heading):
+    plan = read_question(question, Catalogue(NAMED_TITLES))
+    assert isinstance(plan, ComparePlan) and len(plan.aspects) == 1, plan.aspects
+    assert plan.aspects[0].heading == heading and plan.aspects[0].row == "data", plan.aspects[0]
+
+
+def test_a_side_resolved_by_the_route_is_no_aspect():
+    cat = Catalogue(NAMED_TITLES)
+    reader = Reader(cat)
+    plan = reader.read("Compare Spectral Phase Guarding and LoomNet")
+    assert isinstance(plan, ComparePlan) and plan.aspects  # the reader alone cannot tell the side is a paper
+    assert reader.resolved_aspects(plan, ["Spectral Phase Guarding"]) == ()
+    asked = reader.read("Compare Spectral Phase Guarding and LoomNet in the data they use")
+    assert isinstance(asked, ComparePlan)
+    kept = reader.resolved_aspects(asked, ["Spectral Phase Guarding", "LoomNet in the data they use"])
+    assert [a.row for a in kept] == ["data"], kept  # the side that goes on past its name keeps the aspect

@@ -35,3 +35,56 @@ def test_a_study_has_an_approach_row_its_own_cued_sentence(paper, opening):
 def test_a_background_sentence_is_no_approach_row():
     paper = make_paper("bg", "Many groups study pruning of large networks. Magnitude pruning remains strong.")
     assert select_rows(FakeEvidence([paper]), paper)["approach"] == ()
+
+
+FOLDING = make_paper(
+    "folding",
+    "Protein structure predictors are slow on long chains. We propose banded attention, which skips distant "
+    "residue pairs. We extensively test the proposed method and framework on three folding benchmarks, where the "
+    "approach works on long chains.",
+)
+ACCENT = make_paper(
+    "accent",
+    "Speech recognisers fail on accented speech. We seek to address these limitations and challenges of "
+    "accented speech recognition with accent data. We propose accent tokens, which condition the acoustic "
+    "encoder on the speaker's accent. On four accented test sets, word error rate falls by 12%.",
+)
+
+
+def test_the_authors_testing_their_method_is_no_approach_row():
+    rows = select_rows(FakeEvidence([FOLDING]), FOLDING)
+    assert rows["approach"] and rows["approach"][0].sentence.startswith("We propose banded attention"), rows
+
+
+def test_the_authors_remedy_is_no_problem_row():
+    rows = select_rows(FakeEvidence([ACCENT]), ACCENT)
+    assert all(not e.sentence.startswith("We seek to address") for e in rows["problem"]), rows["problem"]
+    assert rows["problem"] and rows["problem"][0].sentence.startswith("Speech recognisers fail"), rows["problem"]
+
+
+ROUTING = make_paper(
+    "routing",
+    "Vehicle routing is a core step of city logistics. Learned routers have improved solution quality. However, "
+    "such learned routers suffer from long training and transfer poorly to unseen cities. To overcome these "
+    "challenges, we cast routing as sequence modelling and present RouteFormer, trained on logged routes. First, "
+    "RouteFormer can reuse logged routes to learn transferable routing policies across many cities. Second, "
+    "RouteFormer adapts to new cities in minutes.",
+)
+THEORY = make_paper(
+    "theory",
+    "The main aim of this paper is to give a convergence analysis of stochastic gradient descent for wide "
+    "graph networks. Here the loss couples node features through the adjacency matrix. We first establish a "
+    "bound on the spectrum of the kernel matrix and show that gradient flow reaches a global minimum. Our bounds "
+    "hold for any connected graph.",
+)
+
+
+def test_the_sentence_opening_the_contribution_is_the_approach_row():
+    rows = select_rows(FakeEvidence([ROUTING]), ROUTING)
+    assert rows["approach"] and rows["approach"][0].sentence.startswith("To overcome these challenges"), rows
+
+
+def test_a_paper_stating_its_aim_and_its_analysis_has_problem_and_approach_rows():
+    rows = select_rows(FakeEvidence([THEORY]), THEORY)
+    assert rows["problem"] and rows["problem"][0].sentence.startswith("The main aim of this paper"), rows
+    assert rows["approach"] and rows["approach"][0].sentence.startswith("We first establish"), rows

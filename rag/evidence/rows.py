@@ -21,6 +21,7 @@ from rag.evidence.roles import (
     names_benchmark,
     names_data,
     names_data_used,
+    proposes,
     states_how,
 )
 from rag.protocols import evidence_settings
@@ -95,6 +96,7 @@ _REMEDY = re.compile(
     re.I,
 )
 _OWN = _VOCABULARY["own"].pattern
+_OWN_EVALUATION = _VOCABULARY["own_evaluation"].pattern
 DATASET_NOUN = _VOCABULARY["dataset_noun"].pattern
 """A noun that names a dataset or benchmark ("dataset", "benchmarks", "corpus", "testbed")."""
 _GAP = rf"(?:(?!{_V['usage_gap']})[\w-]+,?\s+){{0,6}}?"
@@ -261,13 +263,25 @@ def announced_items(opening: Evidence, sentences: Sequence[Evidence]) -> list[Ev
     return after
 
 
-def _row_score(row: Row, ev: Evidence, index: int, count: int, label: str, move: str, cfg: RowSettings) -> float:
+def _row_score(
+    row: Row, ev: Evidence, index: int, count: int, label: str, move: str, cfg: RowSettings, *, opening: bool = False
+) -> float:
+    """A sentence's score in [0, 1] for ``row``: its evidence score and the row's cues in it (``index``
+    of ``count`` sentences, its ``move`` in the abstract; ``opening``: it opens the contribution)."""
     text = strip_markup(ev.sentence)
     if row.key == "approach" and not states_how(text):
         # what the method does not need ("does not require ..."), or a resource ("... and release
         # the code and weights at <link>"): not how it works
         return cfg.uncued_weight * ev.score
     if row.key == "problem" and find_code_url(text):
+        return cfg.uncued_weight * ev.score
+    if row.key == "problem" and FIRST_PERSON.search(text) and _REMEDY.search(text):
+        # "We aim to address these limitations by learning a Koopman latent representation": the
+        # authors' remedy of the problem, which is their approach, whatever problem words it holds
+        return cfg.uncued_weight * ev.score
+    if row.key == "approach" and _OWN_EVALUATION.search(text) and not proposes(text):
+        # "Moreover, we empirically evaluate our method on several benchmark ... tasks": the
+        # authors testing their method state its data and results, not how it works
         return cfg.uncued_weight * ev.score
     if row.requires_own and not (_OWN.search(text) or (label and label.lower() in text.lower())):
         return 0.0
@@ -300,6 +314,11 @@ def _row_score(row: Row, ev: Evidence, index: int, count: int, label: str, move:
         hits = max(hits, cfg.strong_hits)
     if row.key == "approach" and label and not label.endswith("…") and label.lower() in text.lower():
         hits += 1
+    if row.key == "approach" and opening:
+        # the sentence that opens the contribution announces the approach ("To resolve these
+        # challenges, we cast chip placement as offline RL and present ChiPFormer"; Swales's move
+        # "announcing present research"), before what it offers or shows ("First, ChiPFormer can ...")
+        hits += cfg.strong_hits
     if not hits:
         return cfg.uncued_weight * ev.score  # the semantic part alone, halved: never enough on its own
     cue = min(1.0, cfg.cue_hit * hits)
@@ -349,6 +368,7 @@ def select_rows(
     floor = cfg.min_score if min_score is None else min_score
     order = {s.start: i for i, s in enumerate(evidence.sentences(paper)[0])}
     moves = evidence.moves(paper)
+    opening = min((start for start, m in moves.items() if m == "contribution"), default=None)
     count = max(1, len(order))
     priority = ["approach", "results", "data", "problem", "limitations"]
     todo = sorted(rows, key=lambda r: priority.index(r.key) if r.key in priority else len(priority))
@@ -359,7 +379,8 @@ def select_rows(
         own = "" if paper.describes else paper.label  # a descriptive label is no name to look for
         ranked = sorted(
             (
-                (_row_score(row, e, order.get(e.start, 0), count, own, moves.get(e.start, "unknown"), cfg), e)
+                (_row_score(row, e, order.get(e.start, 0), count, own, moves.get(e.start, "unknown"), cfg,
+                            opening=e.start == opening), e)
                 for e in scored
             ),
             key=lambda t: t[0],

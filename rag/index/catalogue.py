@@ -65,6 +65,12 @@ that paper: set by hand so that a typing error or two in a 60-character title st
 ratio of about 96) while another paper's title of shared words does not (the closest pairs of
 distinct titles among 800 of the 3,098 ICML 2022-23 papers score 82 at most)."""
 
+TITLE_TAIL_WORDS = 3
+"""Fewest words of a title's tail (after its colon) read as that title written without its name
+("Sparse Transformers for Graphs" of "Exphormer: Sparse Transformers for Graphs"); a shorter tail
+("A Survey") may be many papers' words. Set by hand: the shortest tails of the 3,098 ICML 2022-23
+titles that name one method are three or four words."""
+
 TITLE_CLOSE_MIN = 70.0
 """Least rapidfuzz ratio for a title to be named as the closest to one the collection lacks; below
 it the closest title shares little more than common words and naming it would mislead (set by hand:
@@ -284,17 +290,32 @@ class Catalogue:
                 by_head[key].add(p.id)
         return {k: next(iter(ids)) for k, ids in by_head.items() if len(ids) == 1 and k not in self._titles}
 
+    @functools.cached_property
+    def _tails(self) -> dict[str, str]:
+        """Normalized tail of a title (its words after the colon, :data:`TITLE_TAIL_WORDS` or more:
+        "Transferable Chip Placement via Offline Decision Transformer" of "ChiPFormer: Transferable
+        Chip Placement via Offline Decision Transformer") -> paper id, for the tails one title alone
+        has: a title written without its name is still that paper's title."""
+        by_tail: dict[str, set[str]] = defaultdict(set)
+        for p in self.papers.values():
+            _, colon, tail = (p.title or "").partition(":")
+            key = normalize(tail)
+            if colon and len(key.split()) >= TITLE_TAIL_WORDS:
+                by_tail[key].add(p.id)
+        return {k: next(iter(ids)) for k, ids in by_tail.items() if len(ids) == 1 and k not in self._titles}
+
     def titled(self, title: str) -> tuple[str | None, str]:
-        """The paper whose title, or the head of its title before the colon (two or more words:
-        "Forget Unlearning"), is ``title`` (case and punctuation aside; for a whole title also a
-        few typing errors: rapidfuzz ratio >= :data:`TITLE_MATCH_MIN` of the normalized titles), and the
+        """The paper whose title, the head of its title before the colon (two or more words:
+        "Forget Unlearning") or its tail after it (:attr:`_tails`), is ``title`` (case and punctuation
+        aside; for a whole title or tail also a few typing errors: rapidfuzz ratio >=
+        :data:`TITLE_MATCH_MIN` of the normalized titles), and the
         closest title of the collection (when it, or its head, scores :data:`TITLE_CLOSE_MIN` or
         more): ``(paper id or None, closest title or "")``. ``(None, "")`` when no record carries a
         title."""
         key = normalize(title)
         if not self._titles or not key:
             return None, ""
-        named = {**self._heads, **self._titles}
+        named = {**self._heads, **self._tails, **self._titles}
         if key in named:
             pid = named[key]
             return pid, self.papers[pid].title or ""
@@ -302,7 +323,8 @@ class Catalogue:
         if got is None:
             return None, ""
         pid = named[got[0]]
-        if got[1] >= TITLE_MATCH_MIN and got[0] in self._titles:  # a head only as written (short: one edit is much)
+        # a head only as written (short: one edit is much); a whole title or its tail with a typing error or two
+        if got[1] >= TITLE_MATCH_MIN and (got[0] in self._titles or got[0] in self._tails):
             return pid, self.papers[pid].title or ""
         return None, (self.papers[pid].title or "") if got[1] >= TITLE_CLOSE_MIN else ""
 

@@ -44,7 +44,7 @@ from typing import TypedDict
 from rag.acronyms import NamedForms, Senses, proper_name, same_sense
 from rag.index.catalogue import Catalogue
 from rag.lexicon import directions, english_word, glossary_forms, states_phrase
-from rag.question.asks import read_ask, text_about
+from rag.question.asks import read_ask, row_named, text_about
 from rag.question.columns import read_columns
 from rag.question.comparison import TWO, against_baseline, comparison_sides, explicit_two
 from rag.question.details import DETAIL_PATTERNS, asked_detail, detail_only
@@ -142,6 +142,7 @@ from rag.text import (
 )
 from rag.types import SearchQuery
 from rag.vocabulary import beside
+from store.papers import Paper
 
 __all__ = ["MAX_QUESTION_CHARS", "Reader", "Reference", "names_link", "read_question"]
 
@@ -344,6 +345,8 @@ _CLARIFICATION = re.compile(rf"{_V['clarification']}\b[^.?!;,]*", re.I)
 it says which paper is meant (its description is a reference), nothing asked of it."""
 
 
+_HEADING_PRONOUN = _VOCABULARY["heading_pronoun"].words
+
 SHORT_ASPECT_WORDS = 6
 """Most words of an aspect shown as the heading instead of the question part that names the papers
 ("DANCE vs APM on efficiency" -> "Efficiency"), when the names stood outside it; a longer aspect is
@@ -368,7 +371,8 @@ def _aspect(query: str, refs: list[PaperRef], names: list[str], verdict: bool = 
         out = without_verdict(out)
     out = re.sub(r"\s+", " ", out).strip(" ,;:-?.")
     rest = [t for t in content_terms(out) if t not in _GENERIC]
-    return out if rest or (roles and out and question_roles(out)) else ""
+    # "in how they evaluate": words that only name a row of a comparison ask that row
+    return out if rest or row_named(out) or (roles and out and question_roles(out)) else ""
 
 
 def _artifact_kin(topic: str, artifact: Sequence[str]) -> str:
@@ -447,7 +451,15 @@ def _parts(
         shown = _PART_LEAD.sub("", part).strip(" ,;:?.-")
         # "DANCE vs APM on efficiency", "How do DANCE and APM differ in speed?": a short aspect
         # left once the names and the "compare" words go is the heading ("Efficiency").
-        short = _SHORT_ASPECT_LEAD.sub("", q)
+        # the heading keeps the words that refer back to the papers ("the data they use"); the
+        # evidence query does not need them
+        kept = _aspect(part, [r for r in refs if r.kind not in ("pronoun", "plural")], names, verdict) or q
+        lead = _SHORT_ASPECT_LEAD.match(kept)
+        short = kept[lead.end() :] if lead else kept
+        if lead and short.split()[:1] and short.split()[0].lower() in _HEADING_PRONOUN:
+            # "in how they evaluate" -> "how they evaluate", not "they evaluate"
+            asked_by = re.search(rf"{_V['heading_wh']}\W*$", kept[: lead.end()], re.I)
+            short = kept[asked_by.start() :] if asked_by else short
         said = [*names, *(r.text for r in refs)]
         named = any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", shown, re.I) for n in said if n)
         whole = short.lower() in shown.lower()  # no name was cut out of its middle
@@ -932,6 +944,34 @@ class Reader:
     def ask(self, text: str) -> Ask:
         """``text`` read as what to quote from a paper (:func:`rag.question.asks.read_ask`)."""
         return read_ask(text)
+
+    def resolved_aspects(self, plan: ComparePlan, sides: Sequence[str]) -> tuple[Ask, ...]:
+        """The aspects of the comparison ``plan`` read again once its sides resolved to papers
+        (``sides``: the text of each side that resolved, as the route resolved it): the words of a
+        side that names or describes its paper whole are no aspect ("Compare Koopman Q-learning and
+        ODT": "Koopman Q-learning" names a paper no name of the catalogue is; "the constrained
+        decision transformer for safe offline RL"). A side that refers back to the papers ("ODT in
+        the data they use") or goes on past a name the question holds without being a description
+        ("ODT on efficiency") keeps its words after the name as the aspect. ``plan.aspects`` when no
+        side adds a name."""
+        held = [r.text for r in plan.refs if r.kind in ("name", "id")]
+        back = [r.text for r in plan.refs if r.kind in ("pronoun", "plural")]
+
+        def written(name: str, side: str) -> bool:
+            return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", side, re.I) is not None
+
+        def whole(side: str) -> bool:
+            if any(written(b, side) for b in back):
+                return False
+            return not any(written(n, side) for n in held) or bool(_DEFINITE.match(side))
+
+        added = [x for x in sides if x.strip() and whole(x) and x not in held]
+        if not added:
+            return plan.aspects
+        cat = self.catalogue
+        names = [*held, *(n for r in plan.refs if r.kind in ("name", "id") and cat is not None
+                         for pid in r.paper_ids if pid in cat.papers for n in _own_names(cat[pid])), *added]
+        return self._aspects(plan.query, list(plan.refs), names, asks_better(plan.query))
 
     def aspects(self, text: str, names: Sequence[str] = ()) -> tuple[Ask, ...]:
         """What a comparison asks of each paper, as given ("which datasets does each use?"): its
@@ -1431,7 +1471,9 @@ class Reader:
         cat = self.catalogue
         names = [r.text for r in refs if r.kind == "name"]
         if cat is not None:
-            names += [n for r in refs if r.kind in ("name", "id") for pid in r.paper_ids for n in (cat[pid].label,)]
+            # a named paper's title, and its title's tail after the name ("GOAT: A Global Transformer
+            # on Large-scale Graphs"), name it too: none of their words is asked of it
+            names += [n for r in refs if r.kind in ("name", "id") for pid in r.paper_ids for n in _own_names(cat[pid])]
         names_papers = any(r.kind in ("name", "id", "number", "ordinal", "pronoun") for r in refs)
         # "which datasets did they use?", "which benchmarks do they evaluate on?": "they" are the
         # papers discussed and "which" asks what they use, not for papers (as "which papers release
@@ -1591,10 +1633,13 @@ class Reader:
             )
         # --- summaries of one paper (nothing else asked), or of the papers on a topic
         one = len(distinct) + len(described) == 1 or (not distinct and any(r.kind == "pronoun" for r in refs))
-        if summary and one and not aspect_beyond_summary(aspect):
-            desc = described[0] if described and not distinct else None
-            return SummaryPlan(**header, described=desc.text if desc else "", otherwise=base,
-                               described_topic=self.topic(split_frame(desc.text)[0]) if desc else None)
+        desc = described[0] if summary and one and described and not distinct else None
+        # "Summarize the paper that applies a decision transformer to chip placement": the
+        # description runs to the end of its part, all of it the paper's, none of it an aspect
+        whole = _described_to_end(query, desc.text) if desc is not None else ""
+        if summary and one and not aspect_beyond_summary(_aspect(query, refs, [*names, whole]) if whole else aspect):
+            return SummaryPlan(**header, described=whole, otherwise=base,
+                               described_topic=self.topic(split_frame(whole)[0]) if whole else None)
         if summary and not distinct and not described and number == "many" and topic.text:
             return SummaryPlan(**header, topic=topic, otherwise=base)
         if _NEGATED.match(topic_text) and not distinct:
@@ -1658,6 +1703,37 @@ def read_question(
 ) -> Plan:
     """Read a message into its plan with a :class:`Reader` of ``catalogue`` (tests, one-off reads)."""
     return Reader(catalogue, max_chars=max_chars).read(text, filters=filters)
+
+
+def _own_names(paper: Paper) -> list[str]:
+    """What a question may write for ``paper`` besides a name it knows: its label, its title and
+    the title's tail after the colon ("A Global Transformer on Large-scale Graphs")."""
+    title = paper.title or ""
+    tail = title.partition(":")[2].strip()
+    return [n for n in dict.fromkeys((paper.label, title, tail)) if n]
+
+
+_DEFINITE = re.compile(r"the\s", re.I)
+"""A comparison side that opens as a definite description ("the prompt-based decision transformer
+for few-shot policy generalization"): its words after a name it holds still describe the paper."""
+
+_PART_END = re.compile(rf"[?;:!,+(]|\.(?:\s|$)|\s(?:{_V['summary_description_end']})\b", re.I)
+"""Where a description of a paper ends in a summary request: at a punctuation mark or a word that
+adds what else is asked ("..., including the technical obstacle", "+ what made it hard", "and the
+shortcoming of previous approaches")."""
+
+
+def _described_to_end(query: str, described: str) -> str:
+    """The description ``described`` of ``query`` run on to the end of its part ("the paper that
+    applies a decision transformer" -> "the paper that applies a decision transformer to chip
+    placement" of "Summarize the paper that applies a decision transformer to chip placement"):
+    what a summary request writes after the paper it describes, before a new part, describes it
+    too. ``described`` unchanged when ``query`` does not write it."""
+    at = query.lower().find(described.lower())
+    if at < 0:
+        return described
+    end = _PART_END.search(query, at + len(described))
+    return query[at : end.start() if end else len(query)].strip(" ,")
 
 
 def aspect_beyond_summary(aspect: str) -> bool:

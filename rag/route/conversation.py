@@ -32,7 +32,7 @@ from dataclasses import replace
 
 from rag.citations import format_marker
 from rag.evidence.table import default_columns
-from rag.lexicon import states_phrase
+from rag.lexicon import lemma, states_phrase, stem
 from rag.llm.prose import REFUSAL
 from rag.llm.translate import translate
 from rag.question.phrasing import split_frame
@@ -554,6 +554,16 @@ class Conversation:
         said = f"No paper named {names} is in the collection{rest}."
         return replace(turn, answer=replace(turn.answer, text=f"{said}\n\n{turn.answer.text}"))
 
+    def _states_apart(self, paper_id: str, words: str) -> bool:
+        """Whether one sentence of the abstract of ``paper_id`` states every content word of ``words``
+        (two or more, any order, by lemma and stem): "Standard GNNs define a local message-passing
+        mechanism" mentions "message-passing GNNs" in other words."""
+        key = {stem(lemma(t.lower())) for t in content_terms(words)}
+        if len(key) < 2:
+            return False
+        sentences = self.pipeline.evidence.sentences(self.papers[paper_id])[0]
+        return any(key <= {stem(lemma(t.lower())) for t in content_terms(x.text)} for x in sentences)
+
     def _say_unmentioned(self, turn: Turn, against: Sequence[str]) -> Turn:
         """``turn`` (the answer about the paper a comparison set against ``against``, names papers
         mention and none owns) opening with what its abstract does not mention: "How does ProxSkip
@@ -564,7 +574,10 @@ class Conversation:
             return turn
         c = turn.citations[0]
         text = self.papers[c.paper_id].text_for_index
-        unsaid = [n for n in against if not (writes_name(text, n) or states_phrase(n, text))]
+        unsaid = [
+            n for n in against
+            if not (writes_name(text, n) or states_phrase(n, text) or self._states_apart(c.paper_id, n))
+        ]
         if not unsaid:
             return turn
         names = " or ".join(unsaid)
@@ -644,6 +657,12 @@ class Conversation:
         the answer says its paper's abstract does not mention when it does not.
         ``on_token`` and ``stop``: for the LLM's paragraph."""
         pair, ok = self.resolver.pair(plan)
+        if ok:
+            # a side resolved to its paper names it: its words are no aspect ("Compare Koopman
+            # Q-learning and ODT" asks nothing of "Koopman Q-learning")
+            stated = {x for side in plan.sides for x in side}
+            aspects = self.pipeline.reader.resolved_aspects(plan, [r.ref for r in pair if r.ref in stated])
+            plan = replace(plan, aspects=aspects) if aspects != plan.aspects else plan
         if not ok:
             # Ask which paper is meant when a side is ambiguous or an earlier-turn reference fails;
             # a side that is no paper of the collection ("frontier LLM agents") makes the question

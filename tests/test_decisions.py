@@ -388,6 +388,78 @@ def test_a_paper_sharing_a_word_of_a_compound_but_never_stating_it_is_told_apart
     assert {h.paper.id for h in membership.other_sense(["neural architecture search"], every, every)} == {"tree"}
 
 
+_AGAINST = make_paper(
+    "against",
+    "Recurrent models forget early inputs over long horizons. We propose a gated memory that writes each "
+    "input once. Experiments on long-range tasks show that it outperforms state space models and LSTMs.",
+)
+_AGAINST_ALTERNATIVE = make_paper(
+    "alternative",
+    "Normalizing flows need invertible layers. We propose a mixture of simple samplers for variational "
+    "inference that gives more reliable posteriors than black-box normalizing flows.",
+)
+_OWN_SSM = make_paper(
+    "own-ssm",
+    "Long sequences are costly for attention. We propose a diagonal state space model whose kernel is "
+    "computed in closed form, and it outperforms transformers on long-range tasks.",
+)
+_BACKGROUND_ONLY = make_paper(
+    "field-only",
+    "Normalizing flows are flexible density models. In the last few years, there has been much work on "
+    "them. In this work, we study invertible layers with a cheap Jacobian for density estimation.",
+)
+_USES_IT = make_paper(
+    "uses",
+    "Planning needs models of the world. Our agent combines uncertainty quantification over latent state "
+    "space models with an incremental planner.",
+)
+
+
+@pytest.mark.parametrize(
+    ("compound", "paper", "against"),
+    [
+        ("state space models", _AGAINST, True),  # only "outperforms state space models"
+        ("normalizing flows", _AGAINST_ALTERNATIVE, True),  # background and "than ... normalizing flows"
+        ("state space models", _OWN_SSM, False),  # "we propose a diagonal state space model"
+        ("normalizing flows", _BACKGROUND_ONLY, False),  # the field's background, its own work in other words
+        ("state space models", _USES_IT, False),  # "over" says what it works on, not a contrast
+    ],
+)
+def test_a_paper_that_writes_a_compound_only_against_its_own_work_only_mentions_it(compound, paper, against):
+    # DRew "outperforms graph Transformers", Graph ViT/MLP-Mixer is "surpassing the related Graph
+    # Transformer": they set their work against the topic; a paper that writes it only in its
+    # background and its own work in its own words (Deep Regression Unlearning) is about it
+    membership, _ = _membership([_AGAINST, _AGAINST_ALTERNATIVE, _OWN_SSM, _BACKGROUND_ONLY, _USES_IT])
+    assert membership.set_against([compound], paper) is against
+
+
+def test_a_title_that_writes_the_compound_keeps_the_paper_whatever_its_sentences_contrast():
+    titled = make_paper(
+        "titled",
+        "Graph Transformer (GT) recently has emerged as a new paradigm, outperforming message passing. "
+        "We show that message passing with a virtual node outperforms graph transformers on long-range tasks.",
+        title="On the Connection Between MPNN and Graph Transformer",
+    )
+    membership, _ = _membership([titled])
+    assert not membership.set_against(["graph transformers"], titled)
+
+
+def test_a_member_is_quoted_with_a_sentence_that_writes_the_compound_as_its_own():
+    from rag.question.asks import read_ask
+
+    paper = make_paper(
+        "inverse",
+        "Graph transformers recently emerged as a new paradigm of graph learning. In this paper, we study "
+        "how message passing with a virtual node approximates the self-attention of graph transformers. "
+        "On the empirical side, our model is a strong baseline, outperforming graph transformers on LRGB.",
+    )
+    membership, _ = _membership([paper])
+    ranked = FakeEvidence([paper]).score(read_ask("graph transformers"), paper)
+    contrast = next(e for e in ranked if "outperforming" in e.sentence)
+    assert membership.states_as_others(["graph transformers"], paper, contrast)
+    assert membership.own_quote(["graph transformers"], paper, ranked).sentence.startswith("In this paper, we study")
+
+
 @pytest.mark.parametrize("compound", ["LLM agents", "llm agents", "GNN explainers"])
 def test_a_compound_with_an_abbreviation_is_not_held_to_its_words_side_by_side(compound):
     # "agents based on Large Language Models (LLMs)", "LLMs are deployed as autonomous agents":
@@ -614,6 +686,25 @@ def test_the_sentence_quoted_for_a_topic_is_the_papers_own_not_its_background():
     assert selector.own_statement(ask, _FIELD_FIRST).sentence.startswith("We propose ClothBridge")
     # An abstract with nothing but such a sentence still has it quoted.
     assert selector.own_statement(ask, _FIELD_ONLY).sentence.startswith("Robots that fold laundry")
+
+
+def test_the_field_before_the_contribution_is_not_quoted_where_no_gap_sets_it_apart():
+    from rag.question.asks import read_ask
+
+    # no sentence states a gap ("However, ..."), so the moves are unknown; the sentences before
+    # "we propose" that do not speak in the first person still state the field (GRIT's
+    # "Graph inductive biases are crucial for Graph Transformers, and previous works ...")
+    paper = make_paper(
+        "nogap",
+        "Spiking neural networks process sparse events with little energy on neuromorphic chips. "
+        "Spiking neural networks are trained with surrogate gradients. "
+        "We propose a smoothing schedule that trains spiking neural networks from a prototype network.",
+    )
+    selector = EvidenceSelector(HashingEmbedder(2**16), [paper])
+    assert set(selector.moves(paper).values()) == {"unknown"}
+    ask = read_ask("spiking neural networks")
+    assert selector.own_statement(ask, paper).sentence.startswith("We propose a smoothing schedule")
+    assert len(selector.preamble(paper)) == 2
 
 
 def test_list_heads_say_how_sure_the_answer_is():

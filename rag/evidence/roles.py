@@ -24,10 +24,12 @@ __all__ = [
     "RESULT_LEAD",
     "abstract_moves",
     "affirmed",
+    "contribution_start",
     "names_benchmark",
     "names_data",
     "names_data_used",
     "negated_mainly",
+    "preamble",
     "proposes",
     "sentence_roles",
     "states_how",
@@ -226,6 +228,40 @@ def proposes(sentence: str) -> bool:
     return any(p.search(sentence) for p in (_STRONG_PROPOSAL, _THIS_WORK, _PROPOSAL))
 
 
+def contribution_start(sentences: list[str]) -> int | None:
+    """Index of the sentence that opens the abstract's contribution move, or ``None`` when no
+    sentence says what the paper does.
+
+    The first sentence with a strong proposal cue ("we propose", "this paper proposes"), else the
+    first that speaks of this work ("In this work", "this paper presents"), else the first with a
+    proposal cue ("we study", "here we"); the authors' own sentences right before it ("In this
+    work, we revisit ...", "We first establish ...") open the contribution with it, except one of
+    theirs that states a gap ("we show that this reliance introduces a trade-off")."""
+    p = None
+    for pat in (_STRONG_PROPOSAL, _THIS_WORK, _PROPOSAL):
+        p = next((i for i, s in enumerate(sentences) if pat.search(s)), None)
+        if p is not None:
+            break
+    if p is None:
+        return None
+    while p > 0 and FIRST_PERSON.search(sentences[p - 1]) and not _GAP_CUE.search(sentences[p - 1]):
+        p -= 1
+    return p
+
+
+def preamble(sentences: list[str]) -> list[bool]:
+    """For each sentence, whether it comes before the abstract's contribution move
+    (:func:`contribution_start`) and does not speak in the first person: a statement of the field
+    or of prior work the paper starts from ("Transformers for graph data are increasingly widely
+    studied", "Graph Transformer (GT) recently has emerged as a new paradigm"), whether or not a
+    gap can be told apart from the background (:func:`abstract_moves` then says ``unknown`` of
+    every sentence). All ``False`` when no sentence opens a contribution."""
+    p = contribution_start(sentences)
+    if p is None:
+        return [False] * len(sentences)
+    return [i < p and not FIRST_PERSON.search(s) for i, s in enumerate(sentences)]
+
+
 def abstract_moves(sentences: list[str]) -> list[str]:
     """The move each sentence of an abstract makes: ``background``, ``gap`` or ``contribution``.
 
@@ -246,18 +282,7 @@ def abstract_moves(sentences: list[str]) -> list[str]:
         One move per sentence.
     """
     n = len(sentences)
-    p = None
-    for pat in (_STRONG_PROPOSAL, _THIS_WORK, _PROPOSAL):
-        p = next((i for i, s in enumerate(sentences) if pat.search(s)), None)
-        if p is not None:
-            break
-    if not p:
-        return ["unknown"] * n
-    # The authors' own sentences right before the proposal ("In this work, we revisit ...", "We
-    # first establish ...") open the contribution; the gap is stated before them (one of theirs that
-    # states a gap, "we show that this reliance introduces a trade-off", stays in it).
-    while p > 0 and FIRST_PERSON.search(sentences[p - 1]) and not _GAP_CUE.search(sentences[p - 1]):
-        p -= 1
+    p = contribution_start(sentences)
     if not p:
         return ["unknown"] * n
     moves = ["background"] * p + ["contribution"] * (n - p)

@@ -355,6 +355,11 @@ class AnswerPipeline:
                     # ("layer-wise distillation" for "dataset distillation": Membership.other_sense)
                     candidates = retrieval.hits[: rs.candidates]
                     shared = self.membership.other_sense(compounds(topic), covered.complete, candidates)
+                    # or writes it only as what it sets its own work against (Membership.set_against)
+                    shared += [
+                        h for h in covered.complete
+                        if h not in shared and self.membership.set_against(compounds(topic), h.paper)
+                    ]
                     other |= set(shared)
                     # and a paper that holds the words of a part apart, in other senses ("Bayesian
                     # variational inference" and the clients' "optimization" for "Bayesian optimization")
@@ -551,6 +556,7 @@ class AnswerPipeline:
             on_topic = [h for h, p in scored if p >= rs.set_membership]
             chosen = [h for h in on_topic if self._releases_code(h.paper, linked=topic.link_named)]
             return Found(chosen[:limit], len(chosen), False, [], [], without_code=len(on_topic) - len(chosen))
+        shared_word: list[PaperHit] = []
         if topic.artifact:
             # "Which papers release a new speech dataset": papers stating the artifact as their own
             # contribution, among those that state the rest of the topic ("speech").
@@ -560,7 +566,7 @@ class AnswerPipeline:
             members = self.membership.contributors(topic.artifact, members)
         else:
             many = topic.number == "many"
-            shared_word: list[PaperHit] = []
+            named = compounds(topic) if many else []
             floor = rs.mention_membership if many else 0.0
             scored = self.membership.members(topic.text, topic.facets, checked, floor, many, topic.examples)
             if many and self.llm is not None and self.settings.llm.judge_borderline:
@@ -573,9 +579,14 @@ class AnswerPipeline:
                 # a compound the topic consists of ("score matching", "dataset distillation") is
                 # stated as one phrase by a paper about it, not by its head word in another sense
                 # ("induced matching", "knowledge distillation"): such a paper only mentions a word
-                other = self.membership.other_sense(compounds(topic), members, checked)
-                members = [h for h in members if h not in other]
-                shared_word = other
+                other = self.membership.other_sense(named, members, checked)
+                # ... and a paper that writes the compound only as what it sets its own work
+                # against or starts from ("outperforms graph Transformers", "Graph Transformer (GT)
+                # recently has emerged as a new paradigm") only mentions it (Membership.set_against)
+                # (named first among the mentions: they write the topic itself)
+                against = [h for h in members if h not in other and self.membership.set_against(named, h.paper)]
+                members = [h for h in members if h not in other and h not in against]
+                shared_word = [*against, *other]
             whole = bool(topic.known_names) and all(n.whole for n in topic.known_names)
             names = [n for n in topic.known_names if whole or (many and n.searched)]
             if names:
@@ -589,7 +600,12 @@ class AnswerPipeline:
                 # "machine learning" (rag.acronyms.NAMED_THING_SHARE).
                 members = [h for h in members if self.membership.states_names(names, h.paper)]
                 if whole and all(n.rare for n in names):
-                    members += [h for h in checked if h not in members and self.membership.states_names(names, h.paper)]
+                    # every paper that states the name, except one that writes it in another sense
+                    # or only set against its own work (shared_word: Membership.set_against)
+                    added = [h for h in checked if h not in members and self.membership.states_names(names, h.paper)]
+                    against = [h for h in added if h not in shared_word and self.membership.set_against(named, h.paper)]
+                    shared_word = [*against, *shared_word]
+                    members += [h for h in added if h not in shared_word]
                 scored = [(h, p) for h, p in scored if h in members or self.membership.states_names(names, h.paper)]
             by_clauses = None if many else self._described(topic, scored)
             # the one paper whose own name it is; a subject's acronym several titles spell out
@@ -647,8 +663,9 @@ class AnswerPipeline:
             # ... and one whose words are only near enough to mention the topic answers by such a
             # sentence too: "We prove that the PrefixRL objective is ... more sample efficient" and
             # "We first establish a theoretical lower bound" state "theoretical guarantees or proofs"
-            # in words of their own, as the role's cues read them, not the embedder
-            playing = [h for h in mentions if self._plays(topic.role, h.paper)]
+            # in words of their own, as the role's cues read them, not the embedder; one that writes
+            # the topic's compound in another sense or only set against its own work does not
+            playing = [h for h in mentions if h not in shared_word and self._plays(topic.role, h.paper)]
             members += [h for h in playing if h not in members]
             mentions = [h for h in mentions if h not in playing]
         if topic.stages:
@@ -1133,6 +1150,13 @@ class AnswerPipeline:
             if x is not None:
                 return Evidence(paper.id, x.text, x.start, x.end, 1.0)
         own = self.evidence.own_statement(ask, paper, qvec)
+        named = compounds(plan.topic) if plan.topic.number == "many" else []
+        if own is not None and named and self.membership.states_as_others(named, paper, own):
+            # "outperforming GT on ... LRGB" sets graph transformers against the paper's own work;
+            # a sentence of its own that writes them ("we study the inverse connection and show
+            # that MPNN with virtual node ... approximate the self-attention layer of GT") says
+            # what it does with them (Membership.own_quote)
+            own = self.membership.own_quote(named, paper, self.evidence.score(ask, paper, qvec)) or own
         names = [n for n in plan.topic.known_names if n.searched or n.whole]
         if names and (own is None or not self.membership.states_names(names, paper, own.sentence)):
             # "Which papers use the Open Pretrained Transformer models?": the sentence that states

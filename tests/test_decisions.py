@@ -707,6 +707,20 @@ def test_the_field_before_the_contribution_is_not_quoted_where_no_gap_sets_it_ap
     assert len(selector.preamble(paper)) == 2
 
 
+def test_without_a_cue_of_proposing_the_authors_first_sentence_opens_their_work():
+    from rag.evidence.roles import preamble
+
+    # "Inspired by ..., we model different states of SNN weights" proposes nothing in so many words
+    sentences = [
+        "Spiking neural networks are considered a promising alternative to artificial networks.",
+        "Recently, deep spiking networks have improved through new training strategies.",
+        "Inspired by dendritic spines, we model different states of the weights to prune them.",
+        "Spiking networks pruned this way keep their accuracy.",
+    ]
+    assert preamble(sentences) == [True, True, False, False]
+    assert preamble(["Spiking networks are efficient.", "They are hard to train."]) == [False, False]
+
+
 def test_list_heads_say_how_sure_the_answer_is():
     from rag.route.lead import about_head, mention_head
 

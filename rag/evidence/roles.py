@@ -255,8 +255,13 @@ def preamble(sentences: list[str]) -> list[bool]:
     or of prior work the paper starts from ("Transformers for graph data are increasingly widely
     studied", "Graph Transformer (GT) recently has emerged as a new paradigm"), whether or not a
     gap can be told apart from the background (:func:`abstract_moves` then says ``unknown`` of
-    every sentence). All ``False`` when no sentence opens a contribution."""
+    every sentence). Where no sentence has a cue of proposing, the authors' first sentence opens
+    their work ("Inspired by the state transition of dendritic spines ..., we model different
+    states of SNN weights" after "Spiking Neural Networks (SNNs) are considered a promising
+    alternative to ..."). All ``False`` when neither is found."""
     p = contribution_start(sentences)
+    if p is None:
+        p = next((i for i, s in enumerate(sentences) if FIRST_PERSON.search(s)), None)
     if p is None:
         return [False] * len(sentences)
     return [i < p and not FIRST_PERSON.search(s) for i, s in enumerate(sentences)]

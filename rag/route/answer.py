@@ -1163,6 +1163,24 @@ class AnswerPipeline:
             # the name ("the inference latency of OPT-175B"), not one near the words of its long form
             x = self.membership.stating(names, paper)
             if x is not None and not isinstance(x, str):
+                # of the sentences that state it, one of the paper's own work before the field's
+                # ("Symbolic regression (SR) is the problem of learning a symbolic expression ...")
+                field = self.evidence.preamble(paper) | {
+                    start for start, move in self.evidence.moves(paper).items() if move in ("background", "gap")
+                }
+                if x.start in field:
+                    # ... and where only the field states it (HieRD: "Knowledge distillation is
+                    # crucial for compressing large Vision–Language Models (VLMs)"), the paper's
+                    # own statement of the topic
+                    x = next(
+                        (
+                            y for y in self.evidence.sentences(paper)[0]
+                            if y.start not in field and self.membership.states_names(names, paper, y.text)
+                        ),
+                        None if own is not None and own.start not in field else x,
+                    )
+                if x is None:
+                    return own
                 return Evidence(paper.id, x.text, x.start, x.end, 1.0)
         return own
 

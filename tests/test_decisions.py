@@ -719,6 +719,9 @@ def test_without_a_cue_of_proposing_the_authors_first_sentence_opens_their_work(
     ]
     assert preamble(sentences) == [True, True, False, False]
     assert preamble(["Spiking networks are efficient.", "They are hard to train."]) == [False, False]
+    # a sentence that names the paper itself speaks of its own work, with or without "we"
+    aim = ["The main aim of this paper is a convergence analysis of PINNs.", "PINNs are popular.", "We prove it."]
+    assert preamble(aim) == [False, True, False]
 
 
 def test_list_heads_say_how_sure_the_answer_is():

@@ -209,6 +209,7 @@ def sentence_roles(sentence: str, move: str = "unknown") -> set[str]:
 _PROPOSAL = _VOCABULARY["proposal"].pattern
 _STRONG_PROPOSAL = re.compile(rf"{_V['strong_proposal']}|{_V['remedy_aim']}.{{0,80}}\bwe\b", re.I)
 _THIS_WORK = _VOCABULARY["this_work"].pattern
+_SELF_REFERENCE = _VOCABULARY["self_reference"].pattern
 _GAP_CUE = re.compile(rf"{_V['gap']}|^\W*while\b", re.I)
 # "Recent methods address this limitation by ..." describes earlier work's remedy, not the gap.
 _PRIOR_REMEDY = re.compile(rf"{_V['prior_remedy']}(?!.*{_V['remedy_turn']})", re.I)
@@ -251,7 +252,8 @@ def contribution_start(sentences: list[str]) -> int | None:
 
 def preamble(sentences: list[str]) -> list[bool]:
     """For each sentence, whether it comes before the abstract's contribution move
-    (:func:`contribution_start`) and does not speak in the first person: a statement of the field
+    (:func:`contribution_start`) and speaks neither in the first person nor of the paper itself
+    (``self_reference``: "The main aim of this paper is ..."): a statement of the field
     or of prior work the paper starts from ("Transformers for graph data are increasingly widely
     studied", "Graph Transformer (GT) recently has emerged as a new paradigm"), whether or not a
     gap can be told apart from the background (:func:`abstract_moves` then says ``unknown`` of
@@ -264,7 +266,7 @@ def preamble(sentences: list[str]) -> list[bool]:
         p = next((i for i, s in enumerate(sentences) if FIRST_PERSON.search(s)), None)
     if p is None:
         return [False] * len(sentences)
-    return [i < p and not FIRST_PERSON.search(s) for i, s in enumerate(sentences)]
+    return [i < p and not FIRST_PERSON.search(s) and not _SELF_REFERENCE.search(s) for i, s in enumerate(sentences)]
 
 
 def abstract_moves(sentences: list[str]) -> list[str]:

@@ -34,7 +34,15 @@ from rag.evidence.rows import LIMITATIONS, select_rows
 from rag.evidence.selector import EvidenceSelector, defines_name
 from rag.evidence.senses import evidence_senses
 from rag.index.retrieve import HybridRetriever
-from rag.lexicon import directions, english_word, glossary_forms, other_direction, states_phrase, term_key
+from rag.lexicon import (
+    directions,
+    english_word,
+    glossary_forms,
+    long_forms,
+    other_direction,
+    states_phrase,
+    term_key,
+)
 from rag.llm.clients import ChatLLM
 from rag.llm.expand import expand_topic
 from rag.llm.judge import BORDERLINE_BAND, judge_member
@@ -358,7 +366,7 @@ class AnswerPipeline:
                     # or writes it only as what it sets its own work against (Membership.set_against)
                     shared += [
                         h for h in covered.complete
-                        if h not in shared and self.membership.set_against(compounds(topic), h.paper)
+                        if h not in shared and self.membership.set_against(against_terms(topic), h.paper)
                     ]
                     other |= set(shared)
                     # and a paper that holds the words of a part apart, in other senses ("Bayesian
@@ -567,6 +575,7 @@ class AnswerPipeline:
         else:
             many = topic.number == "many"
             named = compounds(topic) if many else []
+            contrasted = against_terms(topic) if many else []
             floor = rs.mention_membership if many else 0.0
             scored = self.membership.members(topic.text, topic.facets, checked, floor, many, topic.examples)
             if many and self.llm is not None and self.settings.llm.judge_borderline:
@@ -584,7 +593,7 @@ class AnswerPipeline:
                 # against or starts from ("outperforms graph Transformers", "Graph Transformer (GT)
                 # recently has emerged as a new paradigm") only mentions it (Membership.set_against)
                 # (named first among the mentions: they write the topic itself)
-                against = [h for h in members if h not in other and self.membership.set_against(named, h.paper)]
+                against = [h for h in members if h not in other and self.membership.set_against(contrasted, h.paper)]
                 members = [h for h in members if h not in other and h not in against]
                 shared_word = [*against, *other]
             whole = bool(topic.known_names) and all(n.whole for n in topic.known_names)
@@ -603,7 +612,9 @@ class AnswerPipeline:
                     # every paper that states the name, except one that writes it in another sense
                     # or only set against its own work (shared_word: Membership.set_against)
                     added = [h for h in checked if h not in members and self.membership.states_names(names, h.paper)]
-                    against = [h for h in added if h not in shared_word and self.membership.set_against(named, h.paper)]
+                    against = [
+                        h for h in added if h not in shared_word and self.membership.set_against(contrasted, h.paper)
+                    ]
                     shared_word = [*against, *shared_word]
                     members += [h for h in added if h not in shared_word]
                 scored = [(h, p) for h, p in scored if h in members or self.membership.states_names(names, h.paper)]
@@ -1150,7 +1161,7 @@ class AnswerPipeline:
             if x is not None:
                 return Evidence(paper.id, x.text, x.start, x.end, 1.0)
         own = self.evidence.own_statement(ask, paper, qvec)
-        named = compounds(plan.topic) if plan.topic.number == "many" else []
+        named = against_terms(plan.topic) if plan.topic.number == "many" else []
         if own is not None and named and self.membership.states_as_others(named, paper, own):
             # "outperforming GT on ... LRGB" sets graph transformers against the paper's own work;
             # a sentence of its own that writes them ("we study the inverse connection and show
@@ -1465,6 +1476,19 @@ class AnswerPipeline:
             note="nothing cited",
             hits=list(hits),
         )
+
+
+def against_terms(topic: Topic) -> list[str]:
+    """The terms a listed paper may set its work against (:meth:`rag.route.membership.Membership.set_against`):
+    the topic's :func:`compounds`, or the glossary's long forms of the one abbreviation the topic
+    consists of ("SFT" -> "supervised fine-tuning"), so that "which papers use SFT" and "which
+    papers use supervised fine-tuning" put out the same papers (PrefixRL, 2x faster "than the
+    strongest baseline (SFT on off-policy data then RL)")."""
+    out = compounds(topic)
+    alone = len(topic.named) == 1 and topic.named[0].strip().lower() == topic.text.strip().lower()
+    if out or topic.facets or topic.role or not alone:
+        return out
+    return list(long_forms(topic.named[0]))
 
 
 def compounds(topic: Topic) -> list[str]:

@@ -114,6 +114,11 @@ class EvidenceSource(Protocol):
         sentence start offset."""
         ...
 
+    def preamble(self, paper: Paper) -> set[int]:
+        """Start offsets of the sentences before the abstract's contribution that do not speak in
+        the first person: the field or prior work the paper starts from."""
+        ...
+
     def gist(self, paper: Paper) -> Evidence | None:
         """The sentence that says what the paper does."""
         ...

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from rag.evidence.roles import abstract_moves
+from rag.evidence.roles import abstract_moves, preamble
 from rag.index.embed import HashingEmbedder
 from rag.protocols import Embedder
 from rag.text import Sentence, content_terms, split_sentences, tokenize
@@ -190,6 +190,11 @@ class FakeEvidence:
         """:func:`rag.evidence.roles.abstract_moves` of the sentences, by sentence start offset."""
         sents = self.sentences(paper)[0]
         return {s.start: m for s, m in zip(sents, abstract_moves([s.text for s in sents]), strict=True)}
+
+    def preamble(self, paper: Paper) -> set[int]:
+        """:func:`rag.evidence.roles.preamble` of the sentences, as start offsets."""
+        sents = self.sentences(paper)[0]
+        return {s.start for s, before in zip(sents, preamble([s.text for s in sents]), strict=True) if before}
 
     def gist(self, paper: Paper) -> Evidence | None:
         """The first sentence saying "we propose/introduce/present", else the first; score 0.0."""

@@ -388,6 +388,78 @@ def test_a_paper_sharing_a_word_of_a_compound_but_never_stating_it_is_told_apart
     assert {h.paper.id for h in membership.other_sense(["neural architecture search"], every, every)} == {"tree"}
 
 
+_AGAINST = make_paper(
+    "against",
+    "Recurrent models forget early inputs over long horizons. We propose a gated memory that writes each "
+    "input once. Experiments on long-range tasks show that it outperforms state space models and LSTMs.",
+)
+_AGAINST_ALTERNATIVE = make_paper(
+    "alternative",
+    "Normalizing flows need invertible layers. We propose a mixture of simple samplers for variational "
+    "inference that gives more reliable posteriors than black-box normalizing flows.",
+)
+_OWN_SSM = make_paper(
+    "own-ssm",
+    "Long sequences are costly for attention. We propose a diagonal state space model whose kernel is "
+    "computed in closed form, and it outperforms transformers on long-range tasks.",
+)
+_BACKGROUND_ONLY = make_paper(
+    "field-only",
+    "Normalizing flows are flexible density models. In the last few years, there has been much work on "
+    "them. In this work, we study invertible layers with a cheap Jacobian for density estimation.",
+)
+_USES_IT = make_paper(
+    "uses",
+    "Planning needs models of the world. Our agent combines uncertainty quantification over latent state "
+    "space models with an incremental planner.",
+)
+
+
+@pytest.mark.parametrize(
+    ("compound", "paper", "against"),
+    [
+        ("state space models", _AGAINST, True),  # only "outperforms state space models"
+        ("normalizing flows", _AGAINST_ALTERNATIVE, True),  # background and "than ... normalizing flows"
+        ("state space models", _OWN_SSM, False),  # "we propose a diagonal state space model"
+        ("normalizing flows", _BACKGROUND_ONLY, False),  # the field's background, its own work in other words
+        ("state space models", _USES_IT, False),  # "over" says what it works on, not a contrast
+    ],
+)
+def test_a_paper_that_writes_a_compound_only_against_its_own_work_only_mentions_it(compound, paper, against):
+    # DRew "outperforms graph Transformers", Graph ViT/MLP-Mixer is "surpassing the related Graph
+    # Transformer": they set their work against the topic; a paper that writes it only in its
+    # background and its own work in its own words (Deep Regression Unlearning) is about it
+    membership, _ = _membership([_AGAINST, _AGAINST_ALTERNATIVE, _OWN_SSM, _BACKGROUND_ONLY, _USES_IT])
+    assert membership.set_against([compound], paper) is against
+
+
+def test_a_title_that_writes_the_compound_keeps_the_paper_whatever_its_sentences_contrast():
+    titled = make_paper(
+        "titled",
+        "Graph Transformer (GT) recently has emerged as a new paradigm, outperforming message passing. "
+        "We show that message passing with a virtual node outperforms graph transformers on long-range tasks.",
+        title="On the Connection Between MPNN and Graph Transformer",
+    )
+    membership, _ = _membership([titled])
+    assert not membership.set_against(["graph transformers"], titled)
+
+
+def test_a_member_is_quoted_with_a_sentence_that_writes_the_compound_as_its_own():
+    from rag.question.asks import read_ask
+
+    paper = make_paper(
+        "inverse",
+        "Graph transformers recently emerged as a new paradigm of graph learning. In this paper, we study "
+        "how message passing with a virtual node approximates the self-attention of graph transformers. "
+        "On the empirical side, our model is a strong baseline, outperforming graph transformers on LRGB.",
+    )
+    membership, _ = _membership([paper])
+    ranked = FakeEvidence([paper]).score(read_ask("graph transformers"), paper)
+    contrast = next(e for e in ranked if "outperforming" in e.sentence)
+    assert membership.states_as_others(["graph transformers"], paper, contrast)
+    assert membership.own_quote(["graph transformers"], paper, ranked).sentence.startswith("In this paper, we study")
+
+
 @pytest.mark.parametrize("compound", ["LLM agents", "llm agents", "GNN explainers"])
 def test_a_compound_with_an_abbreviation_is_not_held_to_its_words_side_by_side(compound):
     # "agents based on Large Language Models (LLMs)", "LLMs are deployed as autonomous agents":
@@ -614,6 +686,42 @@ def test_the_sentence_quoted_for_a_topic_is_the_papers_own_not_its_background():
     assert selector.own_statement(ask, _FIELD_FIRST).sentence.startswith("We propose ClothBridge")
     # An abstract with nothing but such a sentence still has it quoted.
     assert selector.own_statement(ask, _FIELD_ONLY).sentence.startswith("Robots that fold laundry")
+
+
+def test_the_field_before_the_contribution_is_not_quoted_where_no_gap_sets_it_apart():
+    from rag.question.asks import read_ask
+
+    # no sentence states a gap ("However, ..."), so the moves are unknown; the sentences before
+    # "we propose" that do not speak in the first person still state the field (GRIT's
+    # "Graph inductive biases are crucial for Graph Transformers, and previous works ...")
+    paper = make_paper(
+        "nogap",
+        "Spiking neural networks process sparse events with little energy on neuromorphic chips. "
+        "Spiking neural networks are trained with surrogate gradients. "
+        "We propose a smoothing schedule that trains spiking neural networks from a prototype network.",
+    )
+    selector = EvidenceSelector(HashingEmbedder(2**16), [paper])
+    assert set(selector.moves(paper).values()) == {"unknown"}
+    ask = read_ask("spiking neural networks")
+    assert selector.own_statement(ask, paper).sentence.startswith("We propose a smoothing schedule")
+    assert len(selector.preamble(paper)) == 2
+
+
+def test_without_a_cue_of_proposing_the_authors_first_sentence_opens_their_work():
+    from rag.evidence.roles import preamble
+
+    # "Inspired by ..., we model different states of SNN weights" proposes nothing in so many words
+    sentences = [
+        "Spiking neural networks are considered a promising alternative to artificial networks.",
+        "Recently, deep spiking networks have improved through new training strategies.",
+        "Inspired by dendritic spines, we model different states of the weights to prune them.",
+        "Spiking networks pruned this way keep their accuracy.",
+    ]
+    assert preamble(sentences) == [True, True, False, False]
+    assert preamble(["Spiking networks are efficient.", "They are hard to train."]) == [False, False]
+    # a sentence that names the paper itself speaks of its own work, with or without "we"
+    aim = ["The main aim of this paper is a convergence analysis of PINNs.", "PINNs are popular.", "We prove it."]
+    assert preamble(aim) == [False, True, False]
 
 
 def test_list_heads_say_how_sure_the_answer_is():
@@ -911,3 +1019,23 @@ def test_a_part_written_side_by_side_in_another_form_of_its_words_is_stated():
     every = [PaperHit(p, 1.0) for p in papers]
     got = membership.parts_apart([("differentially private", "language models")], every, every)
     assert [h.paper.id for h in got] == ["other"]
+
+
+@pytest.mark.parametrize(
+    ("question", "terms"),
+    [
+        ("which papers use SFT", ["supervised fine-tuning"]),  # the abbreviation alone: its long form
+        ("Which papers use RL?", ["reinforcement learning"]),
+        ("which papers use supervised fine-tuning", ["supervised fine-tuning"]),  # the compound itself
+        ("Which papers propose graph transformers?", ["graph transformers"]),
+        ("which papers are about tts?", []),  # no long form of more than one word in the glossary
+        ("Which papers use RL to improve LLM reasoning?", []),  # an abbreviation beside other words
+    ],
+)
+def test_a_paper_is_held_to_the_same_terms_whether_the_topic_is_abbreviated_or_written_out(question, terms):
+    # "which papers use SFT" and "which papers use supervised fine-tuning" put out the same papers
+    # (PrefixRL: 2x faster "than the strongest baseline (SFT on off-policy data then RL)")
+    from rag.question.reader import read_question
+    from rag.route.answer import against_terms
+
+    assert against_terms(read_question(question).topic) == terms

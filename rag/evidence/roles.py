@@ -24,10 +24,12 @@ __all__ = [
     "RESULT_LEAD",
     "abstract_moves",
     "affirmed",
+    "contribution_start",
     "names_benchmark",
     "names_data",
     "names_data_used",
     "negated_mainly",
+    "preamble",
     "proposes",
     "sentence_roles",
     "states_how",
@@ -207,6 +209,7 @@ def sentence_roles(sentence: str, move: str = "unknown") -> set[str]:
 _PROPOSAL = _VOCABULARY["proposal"].pattern
 _STRONG_PROPOSAL = re.compile(rf"{_V['strong_proposal']}|{_V['remedy_aim']}.{{0,80}}\bwe\b", re.I)
 _THIS_WORK = _VOCABULARY["this_work"].pattern
+_SELF_REFERENCE = _VOCABULARY["self_reference"].pattern
 _GAP_CUE = re.compile(rf"{_V['gap']}|^\W*while\b", re.I)
 # "Recent methods address this limitation by ..." describes earlier work's remedy, not the gap.
 _PRIOR_REMEDY = re.compile(rf"{_V['prior_remedy']}(?!.*{_V['remedy_turn']})", re.I)
@@ -224,6 +227,46 @@ def proposes(sentence: str) -> bool:
     :func:`abstract_moves` opens the contribution with). "On a benchmark our kernel is faster" is
     a result, not a proposal."""
     return any(p.search(sentence) for p in (_STRONG_PROPOSAL, _THIS_WORK, _PROPOSAL))
+
+
+def contribution_start(sentences: list[str]) -> int | None:
+    """Index of the sentence that opens the abstract's contribution move, or ``None`` when no
+    sentence says what the paper does.
+
+    The first sentence with a strong proposal cue ("we propose", "this paper proposes"), else the
+    first that speaks of this work ("In this work", "this paper presents"), else the first with a
+    proposal cue ("we study", "here we"); the authors' own sentences right before it ("In this
+    work, we revisit ...", "We first establish ...") open the contribution with it, except one of
+    theirs that states a gap ("we show that this reliance introduces a trade-off")."""
+    p = None
+    for pat in (_STRONG_PROPOSAL, _THIS_WORK, _PROPOSAL):
+        p = next((i for i, s in enumerate(sentences) if pat.search(s)), None)
+        if p is not None:
+            break
+    if p is None:
+        return None
+    while p > 0 and FIRST_PERSON.search(sentences[p - 1]) and not _GAP_CUE.search(sentences[p - 1]):
+        p -= 1
+    return p
+
+
+def preamble(sentences: list[str]) -> list[bool]:
+    """For each sentence, whether it comes before the abstract's contribution move
+    (:func:`contribution_start`) and speaks neither in the first person nor of the paper itself
+    (``self_reference``: "The main aim of this paper is ..."): a statement of the field
+    or of prior work the paper starts from ("Transformers for graph data are increasingly widely
+    studied", "Graph Transformer (GT) recently has emerged as a new paradigm"), whether or not a
+    gap can be told apart from the background (:func:`abstract_moves` then says ``unknown`` of
+    every sentence). Where no sentence has a cue of proposing, the authors' first sentence opens
+    their work ("Inspired by the state transition of dendritic spines ..., we model different
+    states of SNN weights" after "Spiking Neural Networks (SNNs) are considered a promising
+    alternative to ..."). All ``False`` when neither is found."""
+    p = contribution_start(sentences)
+    if p is None:
+        p = next((i for i, s in enumerate(sentences) if FIRST_PERSON.search(s)), None)
+    if p is None:
+        return [False] * len(sentences)
+    return [i < p and not FIRST_PERSON.search(s) and not _SELF_REFERENCE.search(s) for i, s in enumerate(sentences)]
 
 
 def abstract_moves(sentences: list[str]) -> list[str]:
@@ -246,18 +289,7 @@ def abstract_moves(sentences: list[str]) -> list[str]:
         One move per sentence.
     """
     n = len(sentences)
-    p = None
-    for pat in (_STRONG_PROPOSAL, _THIS_WORK, _PROPOSAL):
-        p = next((i for i, s in enumerate(sentences) if pat.search(s)), None)
-        if p is not None:
-            break
-    if not p:
-        return ["unknown"] * n
-    # The authors' own sentences right before the proposal ("In this work, we revisit ...", "We
-    # first establish ...") open the contribution; the gap is stated before them (one of theirs that
-    # states a gap, "we show that this reliance introduces a trade-off", stays in it).
-    while p > 0 and FIRST_PERSON.search(sentences[p - 1]) and not _GAP_CUE.search(sentences[p - 1]):
-        p -= 1
+    p = contribution_start(sentences)
     if not p:
         return ["unknown"] * n
     moves = ["background"] * p + ["contribution"] * (n - p)

@@ -19,6 +19,7 @@ from rag.evidence.roles import (
     NAMING_VERB,
     RESULT_LEAD,
     abstract_moves,
+    preamble,
     sentence_roles,
     states_how,
 )
@@ -330,14 +331,26 @@ class EvidenceSelector:
         A sentence of the abstract's background or gap move that does not speak in the first person
         ("Large language models are increasingly deployed as autonomous agents ...") states the
         field the paper starts from, not that the paper is about the topic (Swales, 1990): it is
-        passed over for the best of the others (contribution, or moves unknown). Only when every
+        passed over for the best of the others (contribution, or moves unknown). So is a sentence
+        before the contribution that does not speak in the first person where no gap sets the
+        background apart (:func:`rag.evidence.roles.preamble`: GRIT's "Graph inductive biases are
+        crucial for Graph Transformers, and previous works incorporate them ..." before "we propose
+        the Graph Inductive bias Transformer (GRIT) --- a new Graph Transformer"). Only when every
         sentence is such a one is the best of them returned. Scores are :meth:`score`'s.
         """
         scored = self.score(ask, paper, qvec)
         moves = self.moves(paper)
-        own = [e for e in scored if not _other_work(e, moves)]
+        before = self.preamble(paper)
+        own = [e for e in scored if not _other_work(e, moves) and e.start not in before]
         best = own or scored
         return best[0] if best else None
+
+    def preamble(self, paper: Paper) -> set[int]:
+        """Start offsets of the sentences of ``paper``'s abstract that come before its contribution
+        and do not speak in the first person (:func:`rag.evidence.roles.preamble`): the field or
+        prior work the paper starts from."""
+        sents = self.sentences(paper)[0]
+        return {x.start for x, before in zip(sents, preamble([x.text for x in sents]), strict=True) if before}
 
     def elaboration(self, paper: Paper, gist: Evidence) -> list[Evidence]:
         """The sentences right after ``gist`` (the paper's proposal) that go on saying how the

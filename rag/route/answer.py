@@ -34,7 +34,15 @@ from rag.evidence.rows import LIMITATIONS, select_rows
 from rag.evidence.selector import EvidenceSelector, defines_name
 from rag.evidence.senses import evidence_senses
 from rag.index.retrieve import HybridRetriever
-from rag.lexicon import directions, english_word, glossary_forms, other_direction, states_phrase, term_key
+from rag.lexicon import (
+    directions,
+    english_word,
+    glossary_forms,
+    long_forms,
+    other_direction,
+    states_phrase,
+    term_key,
+)
 from rag.llm.clients import ChatLLM
 from rag.llm.expand import expand_topic
 from rag.llm.judge import BORDERLINE_BAND, judge_member
@@ -355,6 +363,11 @@ class AnswerPipeline:
                     # ("layer-wise distillation" for "dataset distillation": Membership.other_sense)
                     candidates = retrieval.hits[: rs.candidates]
                     shared = self.membership.other_sense(compounds(topic), covered.complete, candidates)
+                    # or writes it only as what it sets its own work against (Membership.set_against)
+                    shared += [
+                        h for h in covered.complete
+                        if h not in shared and self.membership.set_against(against_terms(topic), h.paper)
+                    ]
                     other |= set(shared)
                     # and a paper that holds the words of a part apart, in other senses ("Bayesian
                     # variational inference" and the clients' "optimization" for "Bayesian optimization")
@@ -560,6 +573,7 @@ class AnswerPipeline:
             on_topic = [h for h, p in scored if p >= rs.set_membership]
             chosen = [h for h in on_topic if self._releases_code(h.paper, linked=topic.link_named)]
             return Found(chosen[:limit], len(chosen), False, [], [], without_code=len(on_topic) - len(chosen))
+        shared_word: list[PaperHit] = []
         if topic.artifact:
             # "Which papers release a new speech dataset": papers stating the artifact as their own
             # contribution, among those that state the rest of the topic ("speech").
@@ -569,7 +583,8 @@ class AnswerPipeline:
             members = self.membership.contributors(topic.artifact, members)
         else:
             many = topic.number == "many"
-            shared_word: list[PaperHit] = []
+            named = compounds(topic) if many else []
+            contrasted = against_terms(topic) if many else []
             floor = rs.mention_membership if many else 0.0
             scored = self.membership.members(topic.text, topic.facets, checked, floor, many, topic.examples)
             if many and self.llm is not None and self.settings.llm.judge_borderline:
@@ -582,9 +597,14 @@ class AnswerPipeline:
                 # a compound the topic consists of ("score matching", "dataset distillation") is
                 # stated as one phrase by a paper about it, not by its head word in another sense
                 # ("induced matching", "knowledge distillation"): such a paper only mentions a word
-                other = self.membership.other_sense(compounds(topic), members, checked)
-                members = [h for h in members if h not in other]
-                shared_word = other
+                other = self.membership.other_sense(named, members, checked)
+                # ... and a paper that writes the compound only as what it sets its own work
+                # against or starts from ("outperforms graph Transformers", "Graph Transformer (GT)
+                # recently has emerged as a new paradigm") only mentions it (Membership.set_against)
+                # (named first among the mentions: they write the topic itself)
+                against = [h for h in members if h not in other and self.membership.set_against(contrasted, h.paper)]
+                members = [h for h in members if h not in other and h not in against]
+                shared_word = [*against, *other]
             whole = bool(topic.known_names) and all(n.whole for n in topic.known_names)
             names = [n for n in topic.known_names if whole or (many and n.searched)]
             if names:
@@ -598,7 +618,14 @@ class AnswerPipeline:
                 # "machine learning" (rag.acronyms.NAMED_THING_SHARE).
                 members = [h for h in members if self.membership.states_names(names, h.paper)]
                 if whole and all(n.rare for n in names):
-                    members += [h for h in checked if h not in members and self.membership.states_names(names, h.paper)]
+                    # every paper that states the name, except one that writes it in another sense
+                    # or only set against its own work (shared_word: Membership.set_against)
+                    added = [h for h in checked if h not in members and self.membership.states_names(names, h.paper)]
+                    against = [
+                        h for h in added if h not in shared_word and self.membership.set_against(contrasted, h.paper)
+                    ]
+                    shared_word = [*against, *shared_word]
+                    members += [h for h in added if h not in shared_word]
                 scored = [(h, p) for h, p in scored if h in members or self.membership.states_names(names, h.paper)]
             by_clauses = None if many else self._described(topic, scored)
             # the one paper whose own name it is; a subject's acronym several titles spell out
@@ -656,8 +683,9 @@ class AnswerPipeline:
             # ... and one whose words are only near enough to mention the topic answers by such a
             # sentence too: "We prove that the PrefixRL objective is ... more sample efficient" and
             # "We first establish a theoretical lower bound" state "theoretical guarantees or proofs"
-            # in words of their own, as the role's cues read them, not the embedder
-            playing = [h for h in mentions if self._plays(topic.role, h.paper)]
+            # in words of their own, as the role's cues read them, not the embedder; one that writes
+            # the topic's compound in another sense or only set against its own work does not
+            playing = [h for h in mentions if h not in shared_word and self._plays(topic.role, h.paper)]
             members += [h for h in playing if h not in members]
             mentions = [h for h in mentions if h not in playing]
         if topic.stages:
@@ -1142,12 +1170,37 @@ class AnswerPipeline:
             if x is not None:
                 return Evidence(paper.id, x.text, x.start, x.end, 1.0)
         own = self.evidence.own_statement(ask, paper, qvec)
+        named = against_terms(plan.topic) if plan.topic.number == "many" else []
+        if own is not None and named and self.membership.states_as_others(named, paper, own):
+            # "outperforming GT on ... LRGB" sets graph transformers against the paper's own work;
+            # a sentence of its own that writes them ("we study the inverse connection and show
+            # that MPNN with virtual node ... approximate the self-attention layer of GT") says
+            # what it does with them (Membership.own_quote)
+            own = self.membership.own_quote(named, paper, self.evidence.score(ask, paper, qvec)) or own
         names = [n for n in plan.topic.known_names if n.searched or n.whole]
         if names and (own is None or not self.membership.states_names(names, paper, own.sentence)):
             # "Which papers use the Open Pretrained Transformer models?": the sentence that states
             # the name ("the inference latency of OPT-175B"), not one near the words of its long form
             x = self.membership.stating(names, paper)
             if x is not None and not isinstance(x, str):
+                # of the sentences that state it, one of the paper's own work before the field's
+                # ("Symbolic regression (SR) is the problem of learning a symbolic expression ...")
+                field = self.evidence.preamble(paper) | {
+                    start for start, move in self.evidence.moves(paper).items() if move in ("background", "gap")
+                }
+                if x.start in field:
+                    # ... and where only the field states it (HieRD: "Knowledge distillation is
+                    # crucial for compressing large Vision–Language Models (VLMs)"), the paper's
+                    # own statement of the topic
+                    x = next(
+                        (
+                            y for y in self.evidence.sentences(paper)[0]
+                            if y.start not in field and self.membership.states_names(names, paper, y.text)
+                        ),
+                        None if own is not None and own.start not in field else x,
+                    )
+                if x is None:
+                    return own
                 return Evidence(paper.id, x.text, x.start, x.end, 1.0)
         return own
 
@@ -1432,6 +1485,19 @@ class AnswerPipeline:
             note="nothing cited",
             hits=list(hits),
         )
+
+
+def against_terms(topic: Topic) -> list[str]:
+    """The terms a listed paper may set its work against (:meth:`rag.route.membership.Membership.set_against`):
+    the topic's :func:`compounds`, or the glossary's long forms of the one abbreviation the topic
+    consists of ("SFT" -> "supervised fine-tuning"), so that "which papers use SFT" and "which
+    papers use supervised fine-tuning" put out the same papers (PrefixRL, 2x faster "than the
+    strongest baseline (SFT on off-policy data then RL)")."""
+    out = compounds(topic)
+    alone = len(topic.named) == 1 and topic.named[0].strip().lower() == topic.text.strip().lower()
+    if out or topic.facets or topic.role or not alone:
+        return out
+    return list(long_forms(topic.named[0]))
 
 
 def compounds(topic: Topic) -> list[str]:

@@ -22,12 +22,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rag.acronyms import NamedForms, states_named
+from rag.evidence.roles import FIRST_PERSON
 from rag.evidence.rows import contributes_items
 from rag.lexicon import abbreviation_definitions, glossary_forms, lemma, long_forms, states_phrase, stem, term_key
+from rag.llm.claims import PRIOR_WORK
 from rag.question.parts import field_headed
 from rag.question.stances import head_stances
+from rag.route.lead import STANCE_WINDOW, own_work
 from rag.text import Sentence, content_terms
-from rag.types import Paper, PaperHit
+from rag.types import Evidence, Paper, PaperHit
 from rag.vocabulary import beside
 
 if TYPE_CHECKING:
@@ -137,6 +140,8 @@ _BENCHMARK_ASKED = frozenset(stem(w.lower()) for w in _VOCABULARY["benchmark_ask
 """Stems of the artifacts to evaluate on a question may ask for: any of :data:`_DATA_ARTIFACTS`
 contributed for evaluation (:data:`_EVALUATION_PURPOSE`) is one."""
 _EVALUATION_PURPOSE = _VOCABULARY["evaluation_purpose"].pattern
+_SET_AGAINST = _VOCABULARY["set_against"].words
+"""Words that set a compound written after them against the paper's own work (:meth:`Membership._contrasted`)."""
 
 
 COMPOUND_GAP = 2
@@ -170,6 +175,10 @@ and below ("Pure Exploration in Linear Bandits" for "contextual bandits" 0.64, a
 for "graph matching" 0.60, "POUF: Prompt-Oriented Unsupervised Fine-tuning" for "prompt tuning"
 0.59). Titles far from the compound are the common case and decide nothing (their sentences do).
 Set by reading, not fitted."""
+
+
+_CLAUSE_END = re.compile(r"[,;:()]")
+"""A mark that ends the clause a contrast word reaches through ("..., and our graph transformer")."""
 
 
 def _in_compound(text: str, match: re.Match[str]) -> bool:
@@ -323,6 +332,117 @@ class Membership:
         # "graph transformers", "GFlowNets" for "generative flow networks"): the embedder judges
         vecs = self.retriever.query_vectors([term, paper.title])
         return float(vecs[0] @ vecs[1]) >= TITLE_SENSE
+
+    def set_against(self, compounds: Sequence[str], paper: Paper) -> bool:
+        """Whether ``paper`` states the compounds the topic consists of
+        (:func:`rag.route.answer.compounds`: "graph transformers") only as what it sets its own work
+        against: some sentence writes one after a contrast word (:meth:`_contrasted`), every
+        sentence that writes one (:meth:`_statements`) states it as another's (:meth:`_others`: the
+        field before the contribution, prior work, or after a contrast word), and its title writes
+        none. DRew, a rewired message-passing network that "outperforms graph Transformers and
+        multi-hop MPNNs", and Graph ViT/MLP-Mixer, "surpassing the related Graph Transformer",
+        position themselves against graph transformers; "we propose GOAT, a scalable global graph
+        transformer" and "we propose ... GRIT --- a new Graph Transformer" are about them. A paper
+        that writes no compound (found by the embedder on words of its own) is not judged here.
+
+        Args:
+            compounds: Terms of two or more content words (``"graph transformers"``).
+            paper: A member of the list.
+
+        Returns:
+            ``True`` when some sentence writes a compound against the paper's work and none as its own.
+        """
+        used = [c for c in compounds if not any(long_forms(w) for w in c.split())]
+        if not used:
+            return False
+        forms = [f for c in used for f in self._forms(c, paper)]
+        if paper.title and any(states_phrase(f, paper.title, COMPOUND_GAP) for f in forms):
+            return False
+        stating = self._statements(forms, paper)
+        # a paper that writes them only in its field's background and its own work in words of its
+        # own ("In the last few years, there have been notable developments in machine unlearning
+        # ..." before "we explore unlearning for the regression problem") is about them: one sets
+        # itself against them only where it contrasts its work with them
+        return (
+            any(self._contrasted(x.text, forms) for x in stating)
+            and all(self._others(x.text, x.start, forms, paper) for x in stating)
+        )
+
+    def own_quote(self, compounds: Sequence[str], paper: Paper, ranked: Sequence[Evidence]) -> Evidence | None:
+        """The best of ``ranked`` (``paper``'s sentences scored for the topic, best first) that
+        writes one of the ``compounds`` as the paper's own (not :meth:`_others`): "In this paper,
+        we study the inverse connection and show that MPNN with virtual node (VN) ... is powerful
+        enough to arbitrarily approximate the self-attention layer of GT" rather than "MPNN + VN is
+        a surprisingly strong baseline, outperforming GT". ``None`` when none does."""
+        used = [c for c in compounds if not any(long_forms(w) for w in c.split())]
+        forms = [f for c in used for f in self._forms(c, paper)]
+        for e in ranked if forms else ():
+            if any(states_phrase(f, e.sentence, COMPOUND_GAP) for f in forms) and not self._others(
+                e.sentence, e.start, forms, paper
+            ):
+                return e
+        return None
+
+    def states_as_others(self, compounds: Sequence[str], paper: Paper, quote: Evidence) -> bool:
+        """Whether ``quote`` (a sentence of ``paper``) writes one of the ``compounds`` only as
+        another's work (:meth:`_others`)."""
+        used = [c for c in compounds if not any(long_forms(w) for w in c.split())]
+        forms = [f for c in used for f in self._forms(c, paper)]
+        return any(states_phrase(f, quote.sentence, COMPOUND_GAP) for f in forms) and self._others(
+            quote.sentence, quote.start, forms, paper
+        )
+
+    def _forms(self, term: str, paper: Paper) -> list[str]:
+        """The forms that state ``term`` in ``paper`` (:meth:`states_compound`'s): the term, it
+        without common modifiers, the glossary's other names, an abbreviation the abstract defines for it."""
+        forms = [term, *self._without_common_modifiers(term), *glossary_forms(term)]
+        return forms + [short for short, long in abbreviation_definitions(paper.abstract) if states_phrase(term, long)]
+
+    def _statements(self, forms: Sequence[str], paper: Paper) -> list[Sentence]:
+        """The sentences of ``paper`` that write one of ``forms`` (:func:`rag.lexicon.states_phrase`,
+        at most :data:`COMPOUND_GAP` words between its words)."""
+        sents = self.evidence.sentences(paper)[0]
+        return [x for x in sents if any(states_phrase(f, x.text, COMPOUND_GAP) for f in forms)]
+
+    def _others(self, text: str, start: int, forms: Sequence[str], paper: Paper) -> bool:
+        """Whether the sentence ``text`` of ``paper`` (at offset ``start``) states ``forms`` as
+        another's, not as the paper's own work: a sentence before the contribution that does not
+        speak in the first person (:meth:`rag.evidence.selector.EvidenceSelector.preamble`: "Graph
+        Transformer (GT) recently has emerged as a new paradigm"), one about prior work that says
+        nothing of the paper's own (:data:`rag.llm.claims.PRIOR_WORK`: "Existing graph transformers
+        ..."), or one that sets them against the paper's work (:meth:`_contrasted`)."""
+        if start in self.evidence.preamble(paper):
+            return True
+        if PRIOR_WORK.search(text) and not own_work(text, paper.label) and not FIRST_PERSON.search(text):
+            return True
+        return self._contrasted(text, forms)
+
+    @staticmethod
+    def _contrasted(text: str, forms: Sequence[str]) -> bool:
+        """Whether a word that sets what follows against the paper's work (``set_against``:
+        "outperforms", "surpassing", "unlike", "than", "avoiding") stands within
+        :data:`rag.route.lead.STANCE_WINDOW` words before each place ``text`` writes one of
+        ``forms`` (:func:`rag.lexicon.states_phrase`), in the same clause: "show that it
+        outperforms graph Transformers and multi-hop MPNNs"; not "our graph transformer outperforms
+        GNNs". ``False`` when ``text`` writes none."""
+        words = [(m.group(0), m.group(0).lower().strip("()[],.;:\"'“”")) for m in re.finditer(r"\S+", text)]
+
+        def writes(i: int) -> bool:
+            return any(states_phrase(f, " ".join(w for w, _ in words[i : i + 8]), COMPOUND_GAP) for f in forms)
+
+        # the word each place it writes a form starts at
+        starts = [i for i in range(len(words)) if writes(i) and not writes(i + 1)]
+
+        def contrasted(i: int) -> bool:
+            for j in range(i - 1, max(-1, i - 1 - STANCE_WINDOW), -1):
+                raw, w = words[j]
+                if w in _SET_AGAINST:
+                    return True
+                if _CLAUSE_END.search(raw):
+                    return False
+            return False
+
+        return bool(starts) and all(contrasted(i) for i in starts)
 
     def _writes(self, term: str, paper: Paper) -> bool:
         """Whether ``paper``'s title or a sentence writes ``term`` word for word, side by side

@@ -306,7 +306,10 @@ def test_a_description_of_the_paper_meant_beats_the_pronoun(conv: Conversation, 
     # "it" alone would be the last answer's first paper; "the X one" says which paper is meant
     conv.ask("papers on LLM agents")
     t = conv.ask(message)
-    assert [c.label for c in t.citations][:1] == [paper], (message, t.answer.text)
+    # the paper described is answered about: cited, or named as not stating what is asked (FOAM
+    # states no figure for the compute it saves, as when it is named)
+    said = t.answer.refused and f"The abstract of {paper} (" in t.answer.text
+    assert [c.label for c in t.citations][:1] == [paper] or said, (message, t.answer.text)
 
 
 def test_an_ordinal_without_an_earlier_list_is_asked_back(conv: Conversation):

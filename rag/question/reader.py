@@ -1507,11 +1507,13 @@ class Reader:
         distinct = {pid for r in papers for pid in r.paper_ids} | {f"#{r.index}" for r in papers if not r.paper_ids}
         # a detail in a paper's name is none asked ("What speedup does Gating Dropout report?")
         unnamed = _without(query, [r.text for r in refs if r.kind in ("name", "id")], "it")
-        # ... and so is one in the paper's description, which the detail may follow as its
-        # possessive ("how big is the ride-hailing paper's model?" asks the model size of "its model")
-        unnamed = _without_described(unnamed, [r.text for r in refs if r.kind == "description"])
         unnamed = _without_placed(unnamed, placed) if placed else unnamed
-        kind = asked_detail(unnamed)
+        # ... and so is one in the paper's description, which the detail may follow as its
+        # possessive ("how big is the ride-hailing paper's model?" asks the model size of "its
+        # model"); the description stays for what else is read of the detail (the paper it finds)
+        kind = asked_detail(unnamed) or asked_detail(
+            _without_described(unnamed, [r.text for r in refs if r.kind == "description"])
+        )
         if kind and len(asked) == 1 and _DESCRIBING.match(query.strip()):
             kind = ""  # "I remember a paper showing that picking hyperparameters online is a pitfall"
         summary = is_summary(query)

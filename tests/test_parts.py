@@ -1073,3 +1073,45 @@ def test_a_part_of_one_word_before_the_fields_word_is_field_headed(part, headed)
     from rag.question.parts import field_headed
 
     assert field_headed(part) is headed
+
+
+# --- one paper asked for by its subjects (slow: a real store) --------------------------------------
+
+SUBJECT_PAPERS = [
+    {"id": "dpsat", "title": "Differentially Private Sharpness-Aware Training",
+     "abstract": "Training with differential privacy degrades accuracy. We propose a sharpness-aware minimization "
+                 "method for private learning across data holders: sharpness-aware minimization finds flat minima "
+                 "that suit noisy gradients. Sharpness-aware minimization improves accuracy of learning."},
+    {"id": "fedsam", "title": "Generalization Across Heterogeneous Clients",
+     "abstract": "Clients hold heterogeneous data, so a global model generalizes poorly. We propose FedFlat, "
+                 "whose clients run a sharpness aware minimization local optimizer, and a momentum variant. "
+                 "Experiments on federated learning benchmarks show better generalization."},
+    {"id": "fedavg", "title": "Communication-Efficient Federated Averaging",
+     "abstract": "Federated learning trains a model across many clients. We propose a compressed averaging scheme "
+                 "that reduces communication between clients and the server."},
+    {"id": "samtheory", "title": "Towards Understanding Sharpness-Aware Minimization",
+     "abstract": "Sharpness-aware minimization is a popular training method. We analyse why sharpness-aware "
+                 "minimization improves generalization of deep networks."},
+    {"id": "speech", "title": "Streaming Speech Recognition",
+     "abstract": "Speech recognition is slow on long recordings. We propose a streaming recognizer."},
+]
+
+
+@pytest.fixture(scope="module")
+def subjects(tmp_path_factory, embedder):
+    from conftest import pipeline_of
+
+    return pipeline_of(tmp_path_factory.mktemp("subjects_home"), SUBJECT_PAPERS, embedder)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("question", [
+    "Which paper applies sharpness-aware minimization to federated learning?",  # a new user's, on the library
+    "What does the paper on sharpness-aware minimization for federated learning propose?",
+])
+def test_one_paper_asked_for_by_its_subjects_is_the_one_that_states_both(subjects, question):
+    # the membership model puts dpsat first for the first question (it writes "sharpness-aware
+    # minimization" three times, and "learning across data holders"); the one paper that states
+    # both subjects answers, as the list of several would give it
+    answer = subjects.ask(question)
+    assert [c.paper_id for c in answer.citations][:1] == ["fedsam"], answer.text

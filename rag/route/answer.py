@@ -386,6 +386,14 @@ class AnswerPipeline:
                     named_partly = {x.hit.paper.id for x in covered.named()}
                     mentions = [h for h in mentions if h.paper.id not in named_partly]
                     mentions = [*shared, *(h for h in mentions if h not in shared)][: rs.max_mentions]
+            if not refusal and chosen and topic.number == "one" and topic.parts:
+                # "Which paper applies sharpness-aware minimization to federated learning?": of one
+                # paper asked for by its subjects, the paper that states every one of them, as the
+                # list of several would (FedSAM), before a more probable one that states one
+                # (Differentially Private Sharpness-Aware Training); never a refusal of its own
+                whole = self.refusals.parts(replace(topic, number="many"), retrieval, chosen, allowed=allowed)
+                if whole.checked and whole.complete and chosen[0] not in whole.complete:
+                    chosen = whole.complete[:1]
             slot = plan.ask.slot
             counted = slot is not None and slot.count and not plan.seeks
             # "SoT-26K train/test split?": a thing asked of a name only one abstract writes (a

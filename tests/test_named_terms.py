@@ -198,3 +198,32 @@ def test_a_name_written_in_a_link_is_still_a_name():
     # a word the prose writes in lower case stays an ordinary word
     plain = [make_paper("r", "We use a pythia of models. See https://x.org/y.", title="Pythia: models"), papers[1]]
     assert NameReader(Catalogue(plain)).match("does Pythia have any drawbacks?")[0] == {}
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        # the topic begins with what the papers do: the verb phrase names no subject
+        ("Which papers quantize neural networks?", ()),
+        ("which methods estimate causal effects?", ()),
+        ("I'm looking for work that proves regret lower bounds", ()),
+        # a topic after a relating word, or before its set noun, is a term as before
+        ("Which papers study label smoothing?", ("label smoothing",)),
+        ("papers on post-training quantization", ("post-training quantization",)),
+        ("model compression papers", ("model compression",)),
+    ],
+)
+def test_a_topic_led_by_the_papers_verb_is_no_term(question, named):
+    plan = Reader(Catalogue([])).read(question)
+    assert isinstance(plan, AskPlan)
+    assert plan.topic.named == named, plan.topic
+
+
+def test_a_predicate_verb_is_the_first_word_after_the_noun_that_names_the_papers():
+    from rag.question.phrasing import predicate
+
+    assert predicate("quantize neural networks", "Which papers quantize neural networks?") == "quantize"
+    assert predicate("proves a lower bound", "work that proves a lower bound") == "proves"
+    assert predicate("label smoothing", "Which papers study label smoothing?") == ""
+    assert predicate("model compression", "model compression papers") == ""
+    assert predicate("pruning", "Which papers pruning?") == ""  # one word: nothing left to name

@@ -388,6 +388,7 @@ def split_frame(query: str, plural_heads: bool = True) -> tuple[str, Number]:
 
 
 _PAPER_HEAD = _VOCABULARY["paper_head"].words
+_PREDICATE_SUBJECT = _VOCABULARY["predicate_subject"].words
 _NOT_FINAL = _VOCABULARY["frame_not_final"].words
 
 
@@ -479,15 +480,36 @@ three ("sharpness-aware minimization", "generative flow networks", "computationa
 design"); a longer phrase describes rather than names. Set by reading."""
 
 
-def named_terms(phrases: Iterable[str]) -> tuple[str, ...]:
+def predicate(topic: str, query: str) -> str:
+    """The verb ``topic`` begins with when it is the predicate of the papers asked for: the word
+    before the topic in ``query`` names them or is a relative pronoun (vocabulary
+    ``predicate_subject``): "Which papers detect out-of-distribution inputs?" -> "detect",
+    "work that proves a lower bound" -> "proves"; "" for a topic after a relating word ("papers on
+    OOD detection", "which papers use RL"), before its set noun ("OOD detection papers"), or not
+    found in ``query`` as written (a typing error corrected)."""
+    at = query.lower().find(topic.lower()) if topic else -1
+    before = re.findall(r"[\w'-]+", query[:at]) if at > 0 else []
+    words = topic.split()
+    return words[0] if before and before[-1].lower() in _PREDICATE_SUBJECT and len(words) > 1 else ""
+
+
+def named_terms(phrases: Iterable[str], verb: str = "") -> tuple[str, ...]:
     """The phrases that are bare terms: 1 to :data:`NAMED_TERM_WORDS` words, every one a content
     word, a generic noun at the end dropped (:func:`without_generic`): ("symbolic regression",
     "the text they generate", "edge-of-stability regime") -> ("symbolic regression",
-    "edge-of-stability"). A term names a subject; a paper whose title states it is about it."""
+    "edge-of-stability"). A term names a subject; a paper whose title states it is about it.
+
+    A phrase that begins with ``verb``, the topic's predicate (:func:`predicate`: "detect
+    out-of-distribution inputs", "quantize neural networks"), says what the papers do, in the
+    question's words: no term. The papers state it in words of their own ("out-of-distribution
+    detection", "post-training quantization"), and held to the phrase they were put out of the
+    list as mentioning another sense of its words (:meth:`rag.route.membership.Membership.other_sense`)."""
     out: list[str] = []
     for phrase in phrases:
         term = without_generic(phrase.strip(" .,;:"))
         words = term.split()
+        if verb and words and words[0].lower() == verb.lower():
+            continue
         if 0 < len(words) <= NAMED_TERM_WORDS and all(content_terms(w) for w in words):
             out.append(term)
     return tuple(dict.fromkeys(out))

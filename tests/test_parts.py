@@ -855,6 +855,20 @@ def test_a_stacked_compound_no_paper_states_whole_is_refused_naming_a_paper_for_
     assert got.refusal().startswith(REFUSAL) and "but not “" in got.refusal()
 
 
+def test_a_stacked_compound_is_cut_where_its_pieces_are_most_written_among_the_fewest_cuts():
+    # "privacy federated learning" is written too (across two sentences of the library's abstracts:
+    # "... privacy. Federated learning ..."): of the cuts in two, "differential privacy" | "federated
+    # learning" (each written by two abstracts), not "differential" | "privacy federated learning" (one)
+    dp = make_paper("dp", "Noise protects records. We study differential privacy for mean estimation.")
+    dp2 = make_paper("dp2", "Counts leak. We release histograms under differential privacy.")
+    pfl = make_paper("pfl", "Phones hold data that needs privacy. Federated learning trains a model on them.")
+    fed = make_paper("fed", "Clients keep their data. We study federated learning with compressed updates.")
+    seams = Seams([dp, dp2, pfl, fed, ANOMALY, CROP, *FILLERS])
+    plan = seams.reader.read("any work on differential privacy federated learning?")
+    assert isinstance(plan, AskPlan)
+    assert seams.policy.stacked(plan.topic) == (("differential privacy", "federated learning"),)
+
+
 def test_a_stacked_compound_a_paper_writes_whole_is_not_split():
     both = make_paper("both", "Privacy of plans matters. We compute differentially private optimal transport plans.")
     seams = Seams([*STACKED, both])

@@ -970,11 +970,21 @@ class RefusalPolicy:
         """Whether some abstract of the collection writes ``phrase`` side by side (at most ``gap``
         content words between two of its words, :func:`rag.lexicon.states_phrase`), read in the first
         :data:`PHRASE_SEARCH` papers of its lexical retrieval."""
+        return self.writers(phrase, gap, first=True) > 0
+
+    def writers(self, phrase: str, gap: int = 0, *, first: bool = False) -> int:
+        """How many of the first :data:`PHRASE_SEARCH` papers of the lexical retrieval of ``phrase``
+        write it side by side (:meth:`written`), in [0, PHRASE_SEARCH]; ``first``: stop at the first."""
         if not content_terms(phrase) or any(self.retriever.document_frequency(t) == 0 for t in content_terms(phrase)):
-            return False
+            return 0
         catalogue = self.retriever.papers
-        ranked = self.retriever.lexical(phrase, PHRASE_SEARCH)
-        return any(pid in catalogue and states_phrase(phrase, catalogue[pid].text_for_index, gap) for pid in ranked)
+        n = 0
+        for pid in self.retriever.lexical(phrase, PHRASE_SEARCH):
+            if pid in catalogue and states_phrase(phrase, catalogue[pid].text_for_index, gap):
+                n += 1
+                if first:
+                    break
+        return n
 
     def stacked(self, topic: Topic) -> tuple[tuple[str, ...], ...]:
         """The parts of a topic whose alternatives are subjects stacked in one bare compound, or ``()``.
@@ -1040,17 +1050,7 @@ class RefusalPolicy:
                 out.append((alt,))
                 continue
             together = self.written(phrase, WHOLE_GAP)
-            # fewest pieces, each written side by side somewhere: best[i] = pieces of words[:i]
-            best: list[list[str] | None] = [[], *([None] * len(words))]
-            for i in range(1, len(words) + 1):
-                for j in range(i):
-                    before = best[j]
-                    piece = " ".join(words[j:i])
-                    if before is None or not content_terms(piece):
-                        continue
-                    if (best[i] is None or len(before) + 1 < len(best[i] or ())) and self.written(piece):
-                        best[i] = [*before, piece]
-            pieces = best[-1]
+            pieces = self._fewest_pieces(words)
             # pieces of one word each ("sign" | "language" | "translation") are one subject whose
             # words the collection holds apart (the subjects check of parts), nothing stacked
             # unless some abstract writes them near one another ("LLM" | "pruning" of "LLM pruning"):
@@ -1060,6 +1060,42 @@ class RefusalPolicy:
             )
             out.append(tuple(pieces or ()) if stacks else (alt,))
         return tuple(out) if any(len(a) > 1 for a in out) else ()
+
+    def _fewest_pieces(self, words: Sequence[str]) -> list[str] | None:
+        """The fewest runs of ``words``, in order, each written side by side by some abstract
+        (:meth:`written`), or ``None`` when no such cut exists. Among cuts of as few pieces, the one
+        whose least written piece the most abstracts write (:meth:`writers`): "differential privacy"
+        | "federated learning", not "differential" | "privacy federated learning" (two sentences of
+        one abstract: "... privacy. Federated learning ..."), which named the pieces of the compound
+        wrongly ("states “differential” and “privacy federated learning”"); "prunes" | "large
+        language models", not "prunes large" | "language models". A compound has a few words
+        (``subject_max_terms`` + 2), so every cut is read."""
+        count = {
+            (j, i): self.writers(" ".join(words[j:i])) if content_terms(" ".join(words[j:i])) else 0
+            for i in range(1, len(words) + 1)
+            for j in range(i)
+        }
+        ok = {span: n > 0 for span, n in count.items()}
+        best: list[str] | None = None
+        spans: dict[str, tuple[int, int]] = {}
+
+        def key(pieces: Sequence[str]) -> tuple[int, int]:
+            return len(pieces), -min(count[spans[p]] for p in pieces)
+
+        def cuts(start: int, before: list[str]) -> None:
+            nonlocal best
+            if start == len(words):
+                if best is None or key(before) < key(best):
+                    best = list(before)
+                return
+            for end in range(start + 1, len(words) + 1):
+                if ok[(start, end)]:
+                    piece = " ".join(words[start:end])
+                    spans.setdefault(piece, (start, end))
+                    cuts(end, [*before, piece])
+
+        cuts(0, [])
+        return best
 
     def _plain_subjects(self, alts: Sequence[tuple[str, ...]]) -> bool:
         """Whether a topic of one part per alternative is checked as subjects (:meth:`parts`): in a
@@ -1271,13 +1307,16 @@ class RefusalPolicy:
                 continue
             best = max(answerable, key=lambda a: sum(stated[p] for p in a))
             said = tuple(p for p in best if stated[p])
-            if not said:
+            miss = tuple(p for p in best if not stated[p])
+            if not said or not miss:
+                # a paper that states every piece of a stacked compound the membership model did
+                # not accept is not partly about it: nothing is missing to name ("states
+                # “differential privacy” and “federated learning” but not ;")
                 continue
             sentence = ""
             if sims is not None:
                 j = texts.index(said[0])
                 sentence = strip_markup(sents[int(sims[:, j].argmax())].text)
-            miss = tuple(p for p in best if not stated[p])
             partial.append((-len(said), i, PartialPaper(h, said, miss, sentence)))
         if topic.number == "many":
             partial += self._heads_apart(texts, held, heads, pool, partial, rests, allowed)

@@ -227,3 +227,47 @@ def test_a_predicate_verb_is_the_first_word_after_the_noun_that_names_the_papers
     assert predicate("label smoothing", "Which papers study label smoothing?") == ""
     assert predicate("model compression", "model compression papers") == ""
     assert predicate("pruning", "Which papers pruning?") == ""  # one word: nothing left to name
+
+
+@pytest.mark.slow
+def test_a_rare_name_alone_is_listed_from_every_paper_retrieval_finds_not_only_the_candidates(tmp_path, embedder):
+    # "Which papers use generative flow networks?" lost two GFlowNet papers at retrieval ranks 45 and
+    # 54 (the model weighs the first retrieval.candidates): here the two that write only "GFlowNets"
+    # are put after papers on other flows, beyond the first 4 candidates the model weighs
+    from dataclasses import replace
+
+    from tests.conftest import pipeline_of
+
+    named = [
+        {"id": f"gfn{i}", "title": title, "abstract": abstract}
+        for i, (title, abstract) in enumerate([
+            ("Flows over graphs", "Generative flow networks (GFlowNets) sample objects in proportion to a reward. "
+             "We give a new training objective for generative flow networks."),
+            ("Trajectory balance", "We study generative flow networks (GFlowNets) and show that trajectory "
+             "balance trains generative flow networks faster."),
+            ("Continuous flows", "We extend generative flow networks (GFlowNets) to continuous spaces."),
+            ("Designing sequences", "We design biological sequences with GFlowNets and active learning."),
+            ("Many objectives", "We propose multi-objective GFlowNets for diverse Pareto-optimal candidates."),
+        ])
+    ]
+    others = [
+        {"id": f"other{i}", "title": title, "abstract": f"{title} is studied. We propose a method for {title.lower()}."}
+        for i, title in enumerate([
+            "Normalizing flows for density estimation", "Optical flow networks for video", "Flow matching for images",
+            "Traffic flow forecasting networks", "Network flow optimization", "Gradient flows of neural networks",
+            "Protein structure prediction", "Crop yield forecasting", "Music source separation", "Fair ranking",
+            "Causal discovery from time series", "Point cloud completion", "Handwriting recognition",
+        ])
+    ]
+    components = pipeline_of(tmp_path, [*named, *others], embedder)
+    pipeline = components.pipeline
+    plan = pipeline.read("Which papers use generative flow networks?")
+    assert isinstance(plan, AskPlan)
+    found = pipeline.retriever.search(plan.topic.search)
+    by_id = {h.paper.id: h for h in found.hits}
+    first = [by_id[p] for p in ("gfn0", "gfn1", "gfn2", "other0")]
+    later = [by_id[p] for p in ("other1", "other2", "gfn3", "other3", "gfn4") if p in by_id]
+    retrieval = replace(found, hits=[*first, *later])
+    pipeline.settings.retrieval.candidates = 4
+    got = pipeline.found(plan.topic, retrieval)
+    assert sorted(h.paper.id for h in got.chosen) == [p["id"] for p in named]

@@ -600,8 +600,10 @@ class AnswerPipeline:
             members = [h for h, p in scored if p >= rs.set_membership]
             if many:
                 # a paper whose title names the topic's term is about it, however far its
-                # sentences are from the question's description (Membership.titled)
-                members += [h for h in self.membership.titled(topic.named, checked) if h not in members]
+                # sentences are from the question's description (Membership.titled), and however
+                # far down retrieval ranks it: the candidate cap bounds what the model weighs, not
+                # what a title states (GFlowNet titles at ranks 45 and 54 of "generative flow networks")
+                members += [h for h in self.membership.titled(topic.named, hits) if h not in members]
                 # a compound the topic consists of ("score matching", "dataset distillation") is
                 # stated as one phrase by a paper about it, not by its head word in another sense
                 # ("induced matching", "knowledge distillation"): such a paper only mentions a word
@@ -627,8 +629,11 @@ class AnswerPipeline:
                 members = [h for h in members if self.membership.states_names(names, h.paper)]
                 if whole and all(n.rare for n in names):
                     # every paper that states the name, except one that writes it in another sense
-                    # or only set against its own work (shared_word: Membership.set_against)
-                    added = [h for h in checked if h not in members and self.membership.states_names(names, h.paper)]
+                    # or only set against its own work (shared_word: Membership.set_against), among
+                    # all retrieval found, not only the candidates the model weighs: "Which papers
+                    # use generative flow networks?" lost Multi-Objective GFlowNets and "Biological
+                    # Sequence Design with GFlowNets" (ranks 45 and 54), which "GFlowNet papers" lists
+                    added = [h for h in hits if h not in members and self.membership.states_names(names, h.paper)]
                     against = [
                         h for h in added if h not in shared_word and self.membership.set_against(contrasted, h.paper)
                     ]

@@ -415,10 +415,26 @@ _USES_IT = make_paper(
 )
 
 
+_PEER = make_paper(
+    "peer",
+    "Federated learning shares only gradients. We recover private images from aggregated updates with "
+    "a blind source separation method, and it outperforms prior gradient inversion attacks.",
+)
+_PEER_AVOIDED = make_paper(
+    "avoided",
+    "Protein energies are costly to minimize. We learn a sampler for energy minimization, avoiding "
+    "previous expensive differential evolution strategies.",
+)
+
+
 @pytest.mark.parametrize(
     ("compound", "paper", "against"),
     [
         ("state space models", _AGAINST, True),  # only "outperforms state space models"
+        # "outperforms prior gradient inversion attacks": the paper is one of them (the Cocktail Party
+        # Attack was put out of "gradient inversion attack papers"); avoiding previous ones is not
+        ("gradient inversion attacks", _PEER, False),
+        ("differential evolution strategies", _PEER_AVOIDED, True),
         ("normalizing flows", _AGAINST_ALTERNATIVE, True),  # background and "than ... normalizing flows"
         ("state space models", _OWN_SSM, False),  # "we propose a diagonal state space model"
         ("normalizing flows", _BACKGROUND_ONLY, False),  # the field's background, its own work in other words
@@ -429,7 +445,8 @@ def test_a_paper_that_writes_a_compound_only_against_its_own_work_only_mentions_
     # DRew "outperforms graph Transformers", Graph ViT/MLP-Mixer is "surpassing the related Graph
     # Transformer": they set their work against the topic; a paper that writes it only in its
     # background and its own work in its own words (Deep Regression Unlearning) is about it
-    membership, _ = _membership([_AGAINST, _AGAINST_ALTERNATIVE, _OWN_SSM, _BACKGROUND_ONLY, _USES_IT])
+    papers = [_AGAINST, _AGAINST_ALTERNATIVE, _OWN_SSM, _BACKGROUND_ONLY, _USES_IT, _PEER, _PEER_AVOIDED]
+    membership, _ = _membership(papers)
     assert membership.set_against([compound], paper) is against
 
 

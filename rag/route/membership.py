@@ -142,6 +142,10 @@ contributed for evaluation (:data:`_EVALUATION_PURPOSE`) is one."""
 _EVALUATION_PURPOSE = _VOCABULARY["evaluation_purpose"].pattern
 _SET_AGAINST = _VOCABULARY["set_against"].words
 """Words that set a compound written after them against the paper's own work (:meth:`Membership._contrasted`)."""
+_PEER_CONTEST = _VOCABULARY["peer_contest"].words
+_PEER_MARKER = _VOCABULARY["peer_marker"].words
+"""A peer_contest word with a peer_marker before the compound ("outperforms prior gradient inversion
+attacks") measures the paper against its own kind (:meth:`Membership._contrasted`)."""
 
 
 COMPOUND_GAP = 2
@@ -424,7 +428,9 @@ class Membership:
         :data:`rag.route.lead.STANCE_WINDOW` words before each place ``text`` writes one of
         ``forms`` (:func:`rag.lexicon.states_phrase`), in the same clause: "show that it
         outperforms graph Transformers and multi-hop MPNNs"; not "our graph transformer outperforms
-        GNNs". ``False`` when ``text`` writes none."""
+        GNNs". A peer marker between a word that measures against peers and the compound makes it
+        the paper's own kind ("CPA significantly outperforms prior gradient inversion attacks": CPA is
+        one), not what it sets itself against. ``False`` when ``text`` writes none."""
         words = [(m.group(0), m.group(0).lower().strip("()[],.;:\"'“”")) for m in re.finditer(r"\S+", text)]
 
         def writes(i: int) -> bool:
@@ -434,12 +440,14 @@ class Membership:
         starts = [i for i in range(len(words)) if writes(i) and not writes(i + 1)]
 
         def contrasted(i: int) -> bool:
+            peers = False  # a peer marker between: "outperforms prior gradient inversion attacks"
             for j in range(i - 1, max(-1, i - 1 - STANCE_WINDOW), -1):
                 raw, w = words[j]
                 if w in _SET_AGAINST:
-                    return True
+                    return not (peers and w in _PEER_CONTEST)
                 if _CLAUSE_END.search(raw):
                     return False
+                peers = peers or w in _PEER_MARKER
             return False
 
         return bool(starts) and all(contrasted(i) for i in starts)

@@ -146,6 +146,9 @@ class Ask:
             numbers.
         numbers: Sentences that state numbers answer it better ("how much", "improve", "%").
         link: It asks for code, a repository or a link.
+        available: Whether an artifact is made available, asked yes/no ("does it release code?",
+            "is its data public?"): ``"code"``, ``"data"`` or ``"models"``; ``""`` when not asked
+            (:func:`rag.question.polar.polar_available`).
         definition: It asks what a name stands for ("what does DGSA stand for").
         figures: Figures it quotes ("65x", "40%", "2.33"), as :func:`rag.text.numbers` writes them.
         entities: Names and coined terms it states (normalised, :func:`rag.text.normalize`).
@@ -165,6 +168,7 @@ class Ask:
     amount: bool = False
     numbers: bool = False
     link: bool = False
+    available: str = ""
     definition: bool = False
     figures: frozenset[str] = frozenset()
     entities: frozenset[str] = frozenset()

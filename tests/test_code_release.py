@@ -72,3 +72,34 @@ def test_a_project_page_asked_for_code_is_said_to_be_a_page_not_hidden(family):
     assert "project-handcraft.github.io" in ans.text
     silent = family.ask("Does the delayed feedback bandit paper release code?")
     assert "no sentence makes its code available" in silent.text, silent.text
+
+
+@pytest.mark.parametrize(
+    ("question", "paper", "said"),
+    [
+        # the one paper a question describes is named with what its abstract says of its code
+        ("Does the paper that proves regret bounds for linear bandits with delayed feedback release code?",
+         "silent", "The abstract of "),
+        ("Is there a paper on bandits with delayed feedback, and does it share its code?",
+         "silent", "does not say its code is available"),
+        ("Which paper prunes feed-forward layers with sparse kernels, and is its code public?",
+         "promised", "We will release all code"),
+        ("I read about retrieval agents over knowledge graphs. Is there such a paper, and is its code released?",
+         "unlinked", "Our software and data are publicly available"),
+    ],
+)
+def test_the_one_paper_a_question_describes_is_answered_with_whether_its_code_is_available(
+    family, question, paper, said
+):
+    # A new user's "Does the paper that regularizes CNNs with a variational information bottleneck
+    # ... release code?" was refused as a list ("None of the 1 papers clearly about ... makes its code
+    # available"), never naming the paper; "Is there a paper that ..., and does it release code?"
+    # named it and said nothing of its code
+    ans = family.ask(question)
+    assert not ans.refused and ans.cited_ids == [paper], ans.text
+    assert said in ans.lead, ans.lead
+
+
+def test_a_list_of_papers_on_a_topic_none_of_which_releases_code_is_still_refused(family):
+    ans = family.ask("Which papers on bandits with delayed feedback release code?")
+    assert ans.refused and "makes its code available" in ans.text, ans.text

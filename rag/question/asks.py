@@ -25,6 +25,7 @@ from rag.question.phrasing import (
     without_code_topics,
 )
 from rag.question.plan import Ask
+from rag.question.polar import polar_available
 from rag.question.roles import is_summary, question_roles
 from rag.question.slots import (
     INSTANCE,
@@ -166,6 +167,7 @@ def read_ask(
         amount=amount,
         numbers=bool(_NUMBERS.search(text)),
         link=link,
+        available=polar_available(text),
         definition=definition,
         figures=frozenset(quoted_figures(text)),
         entities=frozenset(normalize(e) for e in entities),

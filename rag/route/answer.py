@@ -137,6 +137,8 @@ class Found:
         without_code: For the papers on a topic that make their code available
             (:attr:`rag.question.plan.Topic.link_rest`): how many papers clearly about the topic
             state no code made available.
+        on_topic: For such a topic, every paper clearly about it, with or without code, most
+            probable first.
     """
 
     chosen: list[PaperHit]
@@ -146,6 +148,7 @@ class Found:
     mentions: list[PaperHit] = field(default_factory=list)
     judged: int = 0
     without_code: int = 0
+    on_topic: list[PaperHit] = field(default_factory=list)
 
 
 def _mentions(text: str, name: str) -> int:
@@ -327,7 +330,13 @@ class AnswerPipeline:
                 found.chosen, found.matched, found.at_least, found.left_out, found.mentions
             )
             judged = found.judged
-            if topic.link_rest and found.without_code:
+            if topic.link_rest and found.on_topic and self._asks_one(plan):
+                # "Does the paper that regularizes CNNs with an information bottleneck release
+                # code?", "Is there a paper that ..., and does it release code?": the one paper asked
+                # for is the most probable on its description, whose abstract says whether its code
+                # is available (the lead's yes/no), not the first that links code
+                chosen, matched = found.on_topic[:1], 1
+            elif topic.link_rest and found.without_code:
                 others = f"{found.without_code} other paper{'s' * (found.without_code != 1)}"
                 partly = f"{others} clearly about “{topic.link_rest}” state no code made available in the abstract."
                 if not chosen:
@@ -556,6 +565,16 @@ class AnswerPipeline:
         the answer to the other parts, not a refusal of the whole question."""
         return plan.detail is not None and not plan.detail.only and len(plan.aspects) > 1
 
+    @staticmethod
+    def _asks_one(plan: AskPlan) -> bool:
+        """Whether the question asks for one paper: the topic is read as one paper ("Which paper
+        ..."), the question describes one ("the paper that ..."), or it refers to what it asks for by
+        a singular pronoun ("Is there a paper that ..., and does it release code?"); never a question
+        asking for several ("Which papers ... release code?")."""
+        if plan.topic.number == "many":
+            return False
+        return plan.topic.number == "one" or any(r.kind in ("description", "pronoun") for r in plan.refs)
+
     def found(self, topic: Topic, retrieval: Retrieval, limit: int | None = None, *, peers: bool = False) -> Found:
         """:meth:`find`, with the papers that only mention the topic (:attr:`Found.mentions`).
 
@@ -580,7 +599,9 @@ class AnswerPipeline:
             scored = self.membership.members(topic.link_rest, (), checked, rs.mention_membership, True)
             on_topic = [h for h, p in scored if p >= rs.set_membership]
             chosen = [h for h in on_topic if self._releases_code(h.paper, linked=topic.link_named)]
-            return Found(chosen[:limit], len(chosen), False, [], [], without_code=len(on_topic) - len(chosen))
+            return Found(
+                chosen[:limit], len(chosen), False, [], [], without_code=len(on_topic) - len(chosen), on_topic=on_topic
+            )
         shared_word: list[PaperHit] = []
         if topic.artifact:
             # "Which papers release a new speech dataset": papers stating the artifact as their own

@@ -932,9 +932,30 @@ def _amount(s: Source) -> str:
     return f"{_name(s)} — no number in its quoted sentences; closest: {closest}"
 
 
+def _availability_part(s: Source, available: str, sentences: Sentences) -> tuple[str, int | None]:
+    """The answer to a part of a question that asks whether ``s``'s paper makes ``available``
+    (``"code"``, ``"data"``, ``"models"``) available: the sentence of its abstract that does (added to
+    its evidence), quoted, with its start offset; else that its abstract does not say so, ``None``."""
+    unsaid = f"its abstract does not say its {available} is available"
+    if not s.evidence:
+        return unsaid, None
+    pid = s.evidence[0].paper_id
+    seen = {e.start for e in s.evidence}
+    candidates = [*s.evidence, *(Evidence(pid, x.text, x.start, x.end, 0.0) for x in sentences(s.evidence[0])
+                                 if x.start not in seen)]
+    for e in candidates:
+        span = availability_span(e.sentence, available)
+        if span is not None and not span[3]:
+            if e.start not in seen:
+                s.evidence = sorted([*s.evidence, e], key=lambda x: x.start)
+            return quoted(e.sentence, span), e.start
+    return unsaid, None
+
+
 def _per_part(
     s: Source, plan: AskPlan, rank: Rank, stating: Stating | None = None,
     role_row: Callable[[Source, str], Evidence | None] | None = None, move: Move = lambda e: "unknown",
+    sentences: Sentences = lambda e: [],
 ) -> str:
     """``**X** [n]: “…”; “…”``: for each part of a question asked in several ("What does PrefixRL
     reuse, and how much compute does it save?"), the clause of the evidence sentence that best
@@ -949,7 +970,19 @@ def _per_part(
     homogeneous climate datasets", which is about other networks."""
     quotes: list[str] = []
     used: set[int] = set()
-    for part in plan.aspects:
+    # "Is there a paper that reduces arm selection to MIPS, and does it release code?": a part asking
+    # an artifact's availability is answered by the sentence that makes it available, or that none
+    # does; the other parts are answered by other sentences ("What does DDL ground, and is its code
+    # available?" does not quote the code sentence for what it grounds)
+    available = {
+        i: _availability_part(s, part.available, sentences)
+        for i, part in enumerate(plan.aspects) if part.available and len(plan.aspects) > 1
+    }
+    used.update(start for _, start in available.values() if start is not None)
+    for i, part in enumerate(plan.aspects):
+        if i in available:
+            quotes.append(available[i][0])
+            continue
         found = stating(part, s) if stating is not None and part.slot is not None else None
         if found is not None and found[0].start not in used:
             used.add(found[0].start)
@@ -981,7 +1014,9 @@ def _per_part(
                 s.evidence = sorted([*s.evidence, row], key=lambda e: e.start)
             quotes.append(quoted(row.sentence, key_clause(row.sentence)))
             continue
-        ranked = rank(part, s)
+        claimed = {start for _, start in available.values()}
+        # the artifact's sentence answers its own part
+        ranked = [e for e in rank(part, s) if e.start not in claimed]
         ranked = [e for e in ranked if move(e) not in ("background", "gap")] or ranked
         amount = part.amount
         if amount:
@@ -1339,7 +1374,7 @@ def lead_line(
     if rank is not None and len(plan.aspects) > 1:
         # named papers, or the one paper a question found by its first part ("Which paper detects
         # audio deepfakes, and what dataset does it evaluate on?"): each part answered in turn
-        return "\n".join(_per_part(s, plan, rank, stating, role_row, move) for s in sources)
+        return "\n".join(_per_part(s, plan, rank, stating, role_row, move, sentences) for s in sources)
     if plan.ask.amount:
         return "\n".join(_amount(s) for s in sources)
     # What a paper does (its approach sentence) answers a question that found it by what it does

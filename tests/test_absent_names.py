@@ -21,7 +21,7 @@ from fakes import FakeEvidence, FakeRetriever
 
 from rag.acronyms import Senses
 from rag.index.catalogue import Catalogue
-from rag.question.names import bare_name, restated_names, spelled_out, versioned_names
+from rag.question.names import bare_name, restated_names, spelled_out, typing_slip, versioned_names
 from rag.question.plan import AskPlan
 from rag.question.reader import Reader
 from rag.route.answer import AnswerPipeline
@@ -258,3 +258,33 @@ def test_a_name_restated_alone_reads_as_the_name(collection, question, alone):
 def test_a_restatement_that_says_more_than_the_name_stays(collection, question):
     plan = collection.reader.read(question)
     assert plan.topic.restated, plan.topic  # read with its restatement, as h54a's checks need
+
+
+@pytest.mark.parametrize(
+    ("typed", "word", "slip"),
+    [
+        ("forcasting", "forecasting", True),  # a letter dropped
+        ("reinforcment", "reinforcement", True),
+        ("agnets", "agents", True),  # neighbouring letters swapped
+        ("trainimg", "training", True),  # "m" struck for its neighbour "n"
+        ("splatting", "splitting", False),  # "a" and "i" are far apart: another word
+        ("pruning", "running", False),  # two edits
+        ("modal", "model", False),
+    ],
+)
+def test_a_typing_slip_is_one_letter_added_dropped_swapped_or_struck_for_a_neighbouring_key(typed, word, slip):
+    assert typing_slip(typed, word) is slip
+
+
+def test_a_dictionary_word_no_abstract_uses_is_not_read_as_another_word_one_letter_away():
+    # "Which papers use Gaussian splatting?" listed a paper on a "Gaussian splitting procedure":
+    # the real word "splatting" was corrected as a typing error; a misspelling the dictionary holds
+    # ("forcasting") still is
+    papers = [
+        make_paper("split", "We control the Gaussian splitting procedure with a Wasserstein criterion."),
+        make_paper("fore", "We study time series forecasting with transformers."),
+    ]
+    names = Collection(papers).reader.names
+    assert names is not None
+    assert names.correct("splatting") == "splatting"
+    assert names.correct("forcasting") == "forecasting"

@@ -70,6 +70,39 @@ have real words one edit away ("modal"/"model", "raining"/"training")."""
 
 
 
+_KEY_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+_KEY_AT = {c: (r, i + (0.0, 0.25, 0.75)[r]) for r, row in enumerate(_KEY_ROWS) for i, c in enumerate(row)}
+"""Where each letter sits on a QWERTY keyboard: (row, column), the rows staggered as on the keys."""
+
+
+def _adjacent_keys(a: str, b: str) -> bool:
+    """Whether letters ``a`` and ``b`` are neighbouring keys on a QWERTY keyboard ("a"/"s", "e"/"r")."""
+    if a not in _KEY_AT or b not in _KEY_AT:
+        return False
+    (ra, xa), (rb, xb) = _KEY_AT[a], _KEY_AT[b]
+    return (ra == rb and abs(xa - xb) == 1) or (abs(ra - rb) == 1 and abs(xa - xb) <= 0.75)
+
+
+def typing_slip(typed: str, word: str) -> bool:
+    """Whether ``typed`` is ``word`` with one slip of the fingers: a letter added or dropped, two
+    neighbouring letters swapped, or a letter struck for a neighbouring key (lower case).
+
+    Single insertions, deletions, transpositions and substitutions make up about 80% of typing
+    errors (Damerau, "A technique for computer detection and correction of spelling errors", CACM
+    1964), and a substitution mostly hits a neighbouring key. A real word one other substitution
+    away is another word: "splatting" (Gaussian splatting) is not a slip for "splitting"."""
+    if abs(len(typed) - len(word)) == 1:
+        short, long_ = sorted((typed, word), key=len)
+        return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+    if len(typed) != len(word):
+        return False
+    diff = [i for i, (a, b) in enumerate(zip(typed, word, strict=True)) if a != b]
+    if len(diff) == 2 and diff[1] == diff[0] + 1:
+        i = diff[0]
+        return typed[i] == word[i + 1] and typed[i + 1] == word[i]
+    return len(diff) == 1 and _adjacent_keys(typed[diff[0]], word[diff[0]])
+
+
 def _is_name(word: str) -> bool:
     """Whether one word as typed is a name: coined ("DPO", "LoRA", "StyleGAN3", "resnet50") or
     capitalised inside the question ("Mamba", "Chinchilla")."""
@@ -345,7 +378,8 @@ class NameReader:
         hyphenated ("pretraining" for "pre-training") are kept. A
         dictionary word of :data:`LONG_WORD` letters or more that no abstract uses is corrected
         when one edit away from a word they use: the dictionary also holds common misspellings
-        ("forcasting"), and long words rarely have a real word one edit away. It is kept when it is
+        ("forcasting"), and long words rarely have a real word one edit away; the edit must be a slip of
+        the fingers (:func:`typing_slip`): "splatting" is kept, not read as "splitting". It is kept when it is
         a British spelling ("summarise") or another form of a word the abstracts use, by index key
         (:func:`rag.lexicon.stem` of :func:`rag.lexicon.lemma`): "optimizer" is not "optimized"."""
         w = word.lower()
@@ -356,7 +390,10 @@ class NameReader:
         if english_word(w):
             if len(w) < LONG_WORD or american(w) != w or stem(lemma(w)) in self.catalogue.index_keys:
                 return word  # another form of a word the abstracts use ("optimizer": "optimization")
-            return self._nearest(w, 1) or word
+            near = self._nearest(w, 1)
+            # a dictionary word is a typing error only by a slip of the fingers ("forcasting"), not
+            # when it is another word one letter away ("splatting" is not "splitting")
+            return near if near and typing_slip(w, near) else word
         return self._nearest(w) or word
 
     @functools.lru_cache(maxsize=4096)  # noqa: B019 - one catalogue per process, its words never change

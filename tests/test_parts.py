@@ -4,6 +4,8 @@ topic none states whole is refused naming the closest papers (:mod:`rag.question
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rag.index.catalogue import Catalogue
@@ -1129,3 +1131,79 @@ def test_one_paper_asked_for_by_its_subjects_is_the_one_that_states_both(subject
     # both subjects answers, as the list of several would give it
     answer = subjects.ask(question)
     assert [c.paper_id for c in answer.citations][:1] == ["fedsam"], answer.text
+
+
+# --- a description of one paper whose facts only different papers state --------------------------
+
+
+def _partial(pid: str, stated: tuple[str, ...], missing: tuple[str, ...]):
+    from rag.route.refusal import PartialPaper
+    from rag.types import PaperHit
+
+    return PartialPaper(PaperHit(make_paper(pid, f"Abstract of {pid}."), 1.0), stated, missing)
+
+
+def test_a_fact_the_best_covering_paper_lacks_and_another_states_is_held_apart():
+    from rag.route.refusal import PartsCoverage
+
+    # "the paper that segments satellite images of glaciers with a diffusion model": one paper
+    # states the diffusion model, another the glaciers; no paper both
+    cov = PartsCoverage(True, [], [
+        _partial("diff", ("diffusion model segmentation",), ("satellite images of glaciers",)),
+        _partial("ice", ("satellite images of glaciers",), ("diffusion model segmentation",)),
+    ])
+    assert cov.apart(lambda p: True) == ("satellite images of glaciers",)
+    # a fact nobody else states leaves the description to the paper that states the most (the
+    # reader's words may be its own); and one that is no distinguishing fact is not held
+    alone = PartsCoverage(True, [], [_partial("diff", ("diffusion model segmentation",), ("on glaciers",))])
+    assert alone.apart(lambda p: True) == ()
+    assert cov.apart(lambda p: False) == ()
+    # some paper states every fact: nothing is apart
+    whole = replace(cov, complete=[cov.partial[0].hit])
+    assert whole.apart(lambda p: True) == ()
+
+
+@pytest.mark.parametrize(("part", "distinct"), [
+    ("tune autonomous driving policies", True),
+    ("RLHF", True),  # a name
+    ("Atari", True),
+    ("2 bits", True),  # a figure
+    ("put", False),  # a lone word a reading cut off ("decide where to put them")
+    ("decide where", False),
+    ("", False),
+])
+def test_a_distinguishing_part_has_two_terms_or_is_a_name_or_figure(part, distinct):
+    from rag.question.parts import distinguishing
+
+    assert distinguishing(part) is distinct
+
+
+def test_a_distinguishing_part_has_a_rare_term_in_a_library():
+    from rag.route.refusal import UNUSED_MIN_PAPERS
+
+    # a library: a part whose rarest word is in one abstract tells a paper apart; a clause of
+    # words many abstracts use ("avoiding the cost": each in 200) does not (DISTINCT_SHARE)
+    filler = [
+        make_paper(f"f{i}", "We study avoiding the cost of training models." if i < 200 else f"We study topic {i}.")
+        for i in range(UNUSED_MIN_PAPERS)
+    ]
+    papers = [*filler, make_paper("fake", "We detect audio deepfakes with one-class learning.")]
+    policy = RefusalPolicy(FakeRetriever(papers), FakeEvidence(papers), SETTINGS)
+    assert policy.distinguishing("detects audio deepfakes")
+    assert not policy.distinguishing("avoiding the cost")
+    # in a few dozen abstracts no part is: a word in one of them says what the collection is about
+    few = [*filler[195:230], papers[-1]]
+    assert not RefusalPolicy(FakeRetriever(few), FakeEvidence(few), SETTINGS).distinguishing("detects audio deepfakes")
+
+
+@pytest.mark.parametrize(("question", "parts"), [
+    # a sentence that opens as a question after a description is a sub-question of its own
+    ("I recall a paper that trains robots from videos of cooking. Which robots did it use?",
+     ["I recall a paper that trains robots from videos of cooking", "Which robots did it use?"]),
+    ("there was one about tabular data generation with LLMs. What dataset did it release?",
+     ["there was one about tabular data generation with LLMs", "What dataset did it release?"]),
+    # a figure's point is no sentence end
+    ("which paper reaches 3.5 BLEU on WMT", ["which paper reaches 3.5 BLEU on WMT"]),
+])
+def test_a_question_sentence_after_a_description_is_a_part_of_its_own(question, parts):
+    assert question_parts(question) == parts

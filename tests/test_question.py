@@ -1735,3 +1735,20 @@ def test_a_side_resolved_by_the_route_is_no_aspect():
     assert isinstance(asked, ComparePlan)
     kept = reader.resolved_aspects(asked, ["Spectral Phase Guarding", "LoomNet in the data they use"])
     assert [a.row for a in kept] == ["data"], kept  # the side that goes on past its name keeps the aspect
+
+
+@pytest.mark.parametrize(("message", "kept"), [
+    # context before an opening that describes one paper is the reader's situation, not a fact of it
+    ("Our lab trains speech models on tiny budgets. I think I read a paper that distills Whisper into "
+     "a 20M model. How fast was it?", "I read a paper that distills Whisper into a 20M model. How fast was it?"),
+    ("We deploy recommenders at scale, but there was a paper that caches embeddings on SSDs. What hit rate?",
+     "there was a paper that caches embeddings on SSDs. What hit rate?"),
+    # opening with the description, or asking something before it: unchanged
+    ("I recall a paper on graph pruning. It used 8 GPUs.", "I recall a paper on graph pruning. It used 8 GPUs."),
+    ("which papers use RL? I recall one on Atari", "which papers use RL? I recall one on Atari"),
+    ("Which papers study robust speech recognition?", "Which papers study robust speech recognition?"),
+])
+def test_context_before_a_described_paper_is_dropped(message, kept):
+    from rag.question.reader import described_after_context
+
+    assert described_after_context(message) == kept

@@ -567,6 +567,30 @@ def _introduced(query: str) -> str:
     return f"the {rest}"  # "I remember a paper on ...", "there was this graph pruning paper"
 
 
+_DESCRIBED_AFTER_CONTEXT = re.compile(
+    rf"(?:[.!?;]\s+|,?\s+but\s+|,\s+and\s+)(?P<d>(?:{_V['describing_hedge']}\s+)?{_V['describing_frame']})\b",
+    re.I,
+)
+
+
+def described_after_context(query: str) -> str:
+    """A message that describes one paper after sentences of context, from its description on:
+    "We're running RL on math problems and most compute goes to hard problems. I think I read a
+    paper that reuses old traces as prefixes. What speedup did it report?" -> "I think I read a
+    paper that reuses ...", "I'm serving LLMs on consumer hardware. I've heard of quantization,
+    but there's a paper that stores tensors across GPU, CPU and disk ..." -> "there's a paper that
+    ..."; the context is the reader's situation, not a fact of the paper described (vocabulary
+    ``describing_frame``, after a sentence end, "but" or ", and", with an optional
+    ``describing_hedge``: "I think"). Other messages, one that opens with its description, and one
+    that asks a question before it ("which papers use RL? I recall one on Atari"), unchanged."""
+    m = _DESCRIBED_AFTER_CONTEXT.search(query)
+    if m is None or _DESCRIBING.match(query.strip()) or "?" in query[: m.start("d")]:
+        return query  # context asks nothing; a question before it is the message's own
+    rest = query[m.start("d") :].strip()
+    hedge = re.match(rf"{_V['describing_hedge']}\s+", rest, re.I)
+    return rest[hedge.end() :] if hedge else rest
+
+
 def dislocated_question(query: str) -> str | None:
     """The question of a message that puts its paper first and takes it up with a pronoun, with
     the paper in the pronoun's place: "and the TTS one, does it release code?" -> "does the TTS one
@@ -1253,6 +1277,8 @@ class Reader:
         greeting = bool(query) and social(query)
         if not greeting:  # "hi, which papers ...", "thanks! and who wrote it?": what is asked
             query = strip_social(query)
+        if query and not greeting:  # "<context>. I think I read a paper that ...": the description on
+            query = described_after_context(query)
         resumed = dislocated_question(query) if query and not greeting else None
         if resumed is not None:  # "the TTS one, does it release code?": "does the TTS one release code?"
             return replace(self.read(resumed, filters=filters), asked=asked)

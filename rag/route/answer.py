@@ -395,14 +395,30 @@ class AnswerPipeline:
                     named_partly = {x.hit.paper.id for x in covered.named()}
                     mentions = [h for h in mentions if h.paper.id not in named_partly]
                     mentions = [*shared, *(h for h in mentions if h not in shared)][: rs.max_mentions]
-            if not refusal and chosen and topic.number == "one" and topic.parts:
+            if (
+                not refusal
+                and chosen
+                and topic.number != "many"
+                and topic.parts
+                and not judged_apart
+                and not topic.link_rest
+                and not topic.described_name
+            ):
                 # "Which paper applies sharpness-aware minimization to federated learning?": of one
                 # paper asked for by its subjects, the paper that states every one of them, as the
                 # list of several would (FedSAM), before a more probable one that states one
-                # (Differentially Private Sharpness-Aware Training); never a refusal of its own
+                # (Differentially Private Sharpness-Aware Training)
                 whole = self.refusals.parts(replace(topic, number="many"), retrieval, chosen, allowed=allowed)
-                if whole.checked and whole.complete and chosen[0] not in whole.complete:
+                if whole.checked and whole.complete and chosen[0] not in whole.complete and topic.number == "one":
                     chosen = whole.complete[:1]
+                elif whole.checked and whole.apart(self.refusals.distinguishing):
+                    # ... and a description whose facts no candidate states together, while the one
+                    # that states the most lacks a fact another paper states, describes no paper:
+                    # "detects audio deepfakes using the probability curvature of a language model"
+                    # is CA-SOADD's subject and DetectGPT's method (PartsCoverage.apart); refused,
+                    # naming the closest papers with the facts each states
+                    refusal = whole.refusal()
+                    chosen, matched, at_least, left_out, mentions = [], 0, False, [], []
             slot = plan.ask.slot
             counted = slot is not None and slot.count and not plan.seeks
             # "SoT-26K train/test split?": a thing asked of a name only one abstract writes (a

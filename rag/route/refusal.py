@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,7 +35,7 @@ from rag.lexicon import english_word, glossary_forms, glossary_instances, same_k
 from rag.llm.prose import REFUSAL
 from rag.protocols import EvidenceSource, Retriever
 from rag.question.names import MIN_CASED
-from rag.question.parts import bare_compound, coordinated_subjects, paper_description, ungraded
+from rag.question.parts import bare_compound, coordinated_subjects, distinguishing, paper_description, ungraded
 from rag.question.plan import AskPlan, Detail, Plan, Topic
 from rag.question.slots import CONTENTS, INSTANCE, OBJECT, SETTING, YEAR, detail_slot
 from rag.route.lead import _keys_at, clause_spans, key_clause, quoted
@@ -93,6 +93,13 @@ UNHELD_WORD_MIN_LETTERS = 5
 hold the combination (:meth:`RefusalPolicy._unheld_subject`), as :meth:`RefusalPolicy.unused_words`
 counts them: shorter words may be abbreviations an abstract writes otherwise."""
 
+DISTINCT_SHARE = 0.035
+"""Largest share of the abstracts holding the rarest term of a part that distinguishes a paper
+(:meth:`RefusalPolicy.distinguishing`). On the 3,136-paper library (/tmp/h57d-questions.md), the
+parts that the best-covering candidate of a description of no paper lacked and another paper
+stated have a rarest term in 1-103 abstracts ("speculative" 1, "autonomous" 29, "federated" 103);
+the one such part of a description of a paper the library holds, "avoiding the cost" of "avoiding
+the cost of matrix inversion in Shampoo" (FOAM), 123: 0.035 (110) lies between."""
 NAMED_PARTIAL = 3
 """Most papers a refusal of a combined topic names as closest (one per set of parts stated)."""
 
@@ -224,6 +231,26 @@ class PartsCoverage:
             if len(out) == NAMED_PARTIAL:
                 break
         return out
+
+    def apart(self, distinct: Callable[[str], bool]) -> tuple[str, ...]:
+        """The distinguishing parts that the candidate stating the most parts lacks and another
+        candidate states: a description of one paper whose facts the collection holds only in
+        different papers ("detects audio deepfakes" by CA-SOADD, "the probability curvature" of "a
+        language model" by DetectGPT) describes none of them.
+
+        Args:
+            distinct: Whether a part distinguishes a paper (:meth:`RefusalPolicy.distinguishing`);
+                a lone common word a reading cut off ("put", "decide where") does not.
+
+        Returns:
+            The parts in the topic's order; ``()`` when some candidate states every part of an
+            alternative, when none states any, or when no other candidate states what the first lacks.
+        """
+        if self.complete or not self.partial:
+            return ()
+        first, others = self.partial[0], self.partial[1:]
+        held = {p for x in others for p in x.stated}
+        return tuple(p for p in first.missing if p in held and distinct(p))
 
     def note(self) -> str:
         """One line naming the partial papers after an answer of the complete ones, or ``""``."""
@@ -898,6 +925,21 @@ class RefusalPolicy:
             if first[0] is None:
                 first = (lacking, int(k))
         return first
+
+    def distinguishing(self, part: str) -> bool:
+        """Whether ``part`` of a description tells its paper from others: it has two or more content
+        terms or is written as a name or a figure (:func:`rag.question.parts.distinguishing`), and
+        its rarest term is in at most ``DISTINCT_SHARE`` of the abstracts ("deepfakes", "crystal",
+        "federated"), not a clause of common words ("avoiding the cost": "avoiding" is in 123 of the
+        3,136 library abstracts); only in a library (``UNUSED_MIN_PAPERS`` abstracts or more)."""
+        terms = content_terms(part)
+        n = max(1, len(self.retriever.papers))
+        if n < UNUSED_MIN_PAPERS or not distinguishing(part) or not terms:
+            # in a few dozen abstracts a word in one of them is no sign that it is specific: on
+            # the 38 seed papers, "exploration" of "get better exploration when an LLM is rewarded
+            # by the probability it assigns" is EMPG's only, and the description is CoVRL's
+            return False
+        return min(self.retriever.document_frequency(t) for t in terms) <= DISTINCT_SHARE * n
 
     def _term(self, part: str) -> bool:
         """Whether ``part`` is a term the collection writes whole: at most ``subject_max_terms`` words,

@@ -1623,3 +1623,19 @@ def test_an_asked_x_free_word_is_stated_by_a_longer_x_free_word(sentence, negate
 def test_a_closing_word_of_availability_asks_it_only_of_an_artifact(cat, question, artifact):
     plan = read_question(question, cat)
     assert plan.polar and plan.polar_available == artifact
+
+
+@pytest.mark.parametrize(
+    ("sentence", "terms", "against"),
+    [
+        # "Does the black-box tuning paper use gradients?" was "Yes" from "In such a scenario, which we
+        # call LMaaS, the gradients of PTMs are usually unavailable"
+        ("In this setting, the logits of hosted models are often unavailable to users.", ["logits"], True),
+        ("Exact labels remain prohibitive to collect.", ["labels"], True),
+        ("We compute gradients that are exact.", ["gradients"], False),
+        ("The labels are available, and pruning is impractical.", ["labels"], False),  # another clause's subject
+    ],
+)
+def test_a_term_whose_predicate_denies_it_is_set_against_the_paper(sentence, terms, against):
+    span = term_span(sentence, terms)
+    assert span is not None and contrasted(sentence, span, terms) is against

@@ -106,6 +106,7 @@ _OPTIONS = _VOCABULARY["compared_options"].pattern
 """Words that make an asked term after them in its clause one of options the paper compares
 (:func:`compared_option`)."""
 _DENIED = _VOCABULARY["denied"].words
+_COPULA = _VOCABULARY["copula"].words
 _SET_ASIDE = _VOCABULARY["set_aside"].words
 _DIRECT = _VOCABULARY["negation_direct"].words
 _JOINER = _VOCABULARY["negated_list_joiner"].words
@@ -804,6 +805,21 @@ def contrasted_by_word(
         after = [w for start, w in words[i + 1 : i + 3] if start < hi] if cues is _CONTRAST else []
         if any(w in cues for w in before) or any(w in _DENIED for w in after):
             return True
+        if cues is _CONTRAST and _denied_predicate(sentence, words, i, hi):
+            return True
+    return False
+
+
+def _denied_predicate(sentence: str, words: Sequence[tuple[int, str]], i: int, hi: int) -> bool:
+    """Whether the term at word ``i`` is the subject of a clause whose predicate denies it: a
+    copula (``copula``) at most :data:`STANCE_WINDOW` words after it, with no clause break between,
+    and a denying word (``denied``) within two words after the copula, before offset ``hi`` ("the
+    gradients of PTMs are usually unavailable", "retraining becomes prohibitive")."""
+    for c in range(i + 1, min(len(words), i + 1 + STANCE_WINDOW)):
+        if words[c][0] >= hi or _SCOPE_BREAK.search(sentence, words[i][0], words[c][0]):
+            return False
+        if words[c][1] in _COPULA:
+            return any(w in _DENIED for start, w in words[c + 1 : c + 3] if start < hi)
     return False
 
 

@@ -1491,6 +1491,7 @@ def test_the_words_of_one_class_state_each_other_and_a_repeated_word_has_its_bas
         ("use a single model", ("single", "model"), (("single", "model"),)),  # ... unless a count says how many
         ("train on two GPUs", ("two", "gpus"), (("two", "gpus"),)),  # a count word is a term
         ("use one of the encoders", ("encoders",), ()),
+        ("retrain the model", ("retrain",), ()),  # a verb of a contrary class keeps no head after "the"
     ],
 )
 def test_a_yes_no_question_asks_the_phrases_it_writes_side_by_side(aspect, terms, compounds):

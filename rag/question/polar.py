@@ -111,9 +111,12 @@ def polar_terms(aspect: str) -> tuple[str, ...]:
         if t not in _POLAR_GENERIC | _OUTCOME | _MODAL | _RELATION
         and t.lower() not in _COMPARATIVE | _SETTING_ASIDE.words
     ]
-    # ... unless the term before it is a word of a contrary class, which says how many or what kind
-    # of the head there is: "a single model" asks a model, and "multi-turn tool invocations" is no answer
-    kept = [t for i, t in enumerate(terms) if not (i and t in _GENERIC_HEADS and not _sensed(terms[i - 1]))]
+    # ... unless the word right before it is a word of a contrary class, which says how many or what
+    # kind of the head there is: "a single model" asks a model ("multi-turn tool invocations" is no
+    # answer), "fine-tune the model" does not
+    toks = [t.removesuffix("'s").removesuffix("’s") for t in tokenize(_ADDITIVE.sub(" ", reported(aspect)))]
+    modified = {b for a, b in zip(toks, toks[1:], strict=False) if b in _GENERIC_HEADS and _sensed(a)}
+    kept = [t for i, t in enumerate(terms) if not (i and t in _GENERIC_HEADS and t not in modified)]
     return tuple(dict.fromkeys(kept))
 
 

@@ -11,6 +11,8 @@ composes it::
     counter = ["a comparable baseline is missing"]          # none may match (tested; optional)
     phrases = ["compar*", "contrast*", "versus", "vs", "in common"]
     words = '''optional long word lists, whitespace separated'''
+    contrary = ["other"]       # optional: classes whose words state the contrary of this one's
+    distinct = true            # optional: its words are no one sense, each is one of its own
 
 A row is a phrase of tokens matched as whole words, case-insensitive, with white space between:
 
@@ -136,6 +138,10 @@ class WordClass:
         bare: The same alternation without the word boundaries around the rows' outer ends, for a
             structure that sets its own ("acl" as the end of a longer word); ``{name}`` tokens in
             it keep the other class's boundaries.
+        contrary: The names of the classes of the same file whose words state the contrary of this
+            class's ("single" and "multiple"; ``[]`` for most classes).
+        distinct: Its words are each a sense of their own, not one sense ("two", "three"): a reader of
+            senses takes only its ``contrary``.
     """
 
     name: str
@@ -146,6 +152,8 @@ class WordClass:
     source: str = ""
     _pattern: re.Pattern[str] = field(default=re.compile(""), repr=False, compare=False)
     bare: str = ""
+    contrary: tuple[str, ...] = ()
+    distinct: bool = False
 
     @property
     def words(self) -> frozenset[str]:
@@ -204,6 +212,9 @@ class Vocabulary(Mapping[str, WordClass]):
                 raise ValueError(f"{self.path}: word classes refer to unknown classes or to each other: {stuck}")
             for name in ready:
                 self._build(name, pending.pop(name), sources)
+        unknown = {c for cls in self._classes.values() for c in cls.contrary} - set(self._classes)
+        if unknown:
+            raise ValueError(f"{self.path}: contrary of unknown classes {sorted(unknown)}")
 
     @staticmethod
     def _rows(spec: dict) -> tuple[str, ...]:
@@ -224,7 +235,7 @@ class Vocabulary(Mapping[str, WordClass]):
         sources[name] = source
         self._classes[name] = WordClass(
             name, str(spec["job"]), rows, tuple(spec.get("examples", ())), tuple(spec.get("counter", ())), source,
-            re.compile(source, re.I), bare,
+            re.compile(source, re.I), bare, tuple(spec.get("contrary", ())), bool(spec.get("distinct", False)),
         )
 
     def __getitem__(self, name: str) -> WordClass:

@@ -29,6 +29,7 @@ from rag.route.lead import (
     clause_spans,
     comparing_clause,
     comparison_verdict,
+    contrary_span,
     contrasted,
     denies_directly,
     key_clause,
@@ -37,6 +38,7 @@ from rag.route.lead import (
     number_span,
     own_clause,
     sets_aside,
+    states_compound,
     states_terms,
     term_span,
 )
@@ -1434,3 +1436,207 @@ def test_a_part_that_finds_the_paper_is_answered_by_its_own_work_not_its_backgro
         move=lambda e: moves.get(e.start, "contribution"),
     )
     assert "“We develop Heron" in lead and "Existing flood forecasters" not in lead, lead
+
+
+# --- a yes/no question answered by the contrary of what it asks (h57a) --------------------------
+
+
+@pytest.mark.parametrize(
+    ("term", "contrary", "opposed"),
+    [
+        ("multiple", "single", True),   # vocabulary: counts
+        ("several", "sole", True),
+        ("four", "single", True),
+        ("finetuning", "frozen", True),  # a model kept as it is against tuning it
+        ("re-trained", "training-free", True),
+        ("static", "adaptively", True),
+        ("decentralised", "centralized", True),
+        ("supervised", "unsupervised", True),  # the word's own form: a negating prefix
+        ("non-parametric", "parametric", True),
+        ("linear", "nonlinear", True),
+        ("task-agnostic", "task-specific", True),  # a hyphenated word's last part
+        ("data-dependent", "data-independent", True),
+        ("model-based", "model-free", True),
+        ("multiple", "several", False),  # one sense, no contrary
+        ("less", "unless", False),  # "un" + "less": no word of a contrary class, and "less" is a comparative
+        ("code", "decode", False),  # "de" is no negating prefix
+        ("training", "frozen", False),  # training data says nothing of a frozen model
+    ],
+)
+def test_the_contrary_of_a_word_comes_from_its_class_or_its_form(term, contrary, opposed):
+    from rag.lexicon import term_key
+    from rag.question.polar import contrary_keys
+
+    assert (term_key(contrary) in contrary_keys(term)) is opposed
+
+
+def test_the_words_of_one_class_state_each_other_and_a_repeated_word_has_its_base():
+    from rag.lexicon import term_key
+    from rag.question.polar import prefixed_base, sense_keys
+
+    assert term_key("single") in sense_keys("one") and term_key("multiple") in sense_keys("numerous")
+    assert term_key("multiple") not in sense_keys("two")  # a count is one of many, not "multiple" itself
+    assert prefixed_base("retraining") == "training" and prefixed_base("re-rank") == "rank"
+    assert prefixed_base("reuse") == "" and prefixed_base("reason") == ""
+
+
+@pytest.mark.parametrize(
+    ("aspect", "terms", "compounds"),
+    [
+        ("keep difficult examples", ("difficult", "examples"), (("difficult", "examples"),)),
+        ("use noisy labels during the second stage", ("noisy", "labels", "second", "stage"),
+         (("noisy", "labels"), ("second", "stage"))),
+        ("distill the teacher", ("distill", "teacher"), ()),  # "the" between: no phrase
+        ("need labeled data", ("labeled",), ()),  # a generic head a term implies stays implied
+        ("use a single model", ("single", "model"), (("single", "model"),)),  # ... unless a count says how many
+        ("train on two GPUs", ("two", "gpus"), (("two", "gpus"),)),  # a count word is a term
+        ("use one of the encoders", ("encoders",), ()),
+        ("retrain the model", ("retrain",), ()),  # a verb of a contrary class keeps no head after "the"
+    ],
+)
+def test_a_yes_no_question_asks_the_phrases_it_writes_side_by_side(aspect, terms, compounds):
+    from rag.question.polar import polar_compounds, polar_terms
+
+    assert polar_terms(aspect) == terms
+    assert polar_compounds(aspect) == compounds
+
+
+@pytest.mark.parametrize(
+    ("sentence", "compound", "stated"),
+    [
+        ("We drop easy examples and keep the difficult examples for training.", ("difficult", "examples"), True),
+        ("We keep examples that are difficult to classify.", ("difficult", "examples"), True),
+        ("Although scheduling is NP-hard, a greedy solution based on sample-wise gains works.", ("hard", "samples"),
+         False),
+        ("The task is hard, and our samples come from two sources.", ("hard", "samples"), False),
+    ],
+)
+def test_a_phrase_is_stated_only_with_its_words_near_each_other(sentence, compound, stated):
+    span = term_span(sentence, list(compound))
+    assert span is not None
+    assert states_compound(sentence, span, compound) is stated
+
+
+@pytest.mark.parametrize(
+    ("sentence", "terms", "compounds", "word"),
+    [
+        ("We serve a 30B model on one commodity machine with a single 24GB accelerator.", ("multiple", "accelerators"),
+         (("multiple", "accelerators"),), "single"),
+        ("Our probe reads a frozen encoder and trains only a linear head.", ("finetune", "encoder"), (), "frozen"),
+        ("It is a tuning-free schedule that needs no grid search.", ("retuning",), (), "tuning-free"),
+        ("The controller acts online as requests arrive.", ("offline", "controller"), (), "online"),
+        ("We propose a model-free policy search for robots.", ("model-based",), (), "model-free"),
+        ("Our pruning requires no additional training after compression.", ("retraining",), (), "training"),
+        ("Annotators label only a small unlabeled pool.", ("labeled", "pool"), (("labeled", "pool"),), "unlabeled"),
+        # no contrary beside the asked noun, or a contrary negated, set against the paper or not asked
+        ("We present a single framework that also runs on GPUs of any size.", ("multiple", "gpus"),
+         (("multiple", "gpus"),), None),
+        ("It does not use a single GPU but many.", ("multiple", "gpus"), (("multiple", "gpus"),), None),
+        ("Unlike frozen encoders, our encoder is tuned.", ("finetune", "encoder"), (), None),
+        ("We train the model on ImageNet.", ("retraining",), (), None),
+        ("The frozen lake dataset is new.", ("training",), (), None),
+    ],
+)
+def test_a_sentence_states_the_contrary_of_an_asked_term_in_its_place(sentence, terms, compounds, word):
+    found = contrary_span(sentence, terms, compounds)
+    assert (found and found[2]) == word, found
+    if found:
+        a, b = found[0][:2]
+        assert word in sentence[a:b]
+
+
+TINY = (
+    "Serving large models usually needs multiple accelerators. "
+    "We present TinyServe, which serves a 30B model on a single commodity GPU. "
+    "TinyServe is a training-free system and keeps the model frozen. "
+    "Experiments on three benchmarks show 3x higher throughput."
+)
+
+
+def test_a_yes_no_question_is_answered_no_by_the_papers_own_contrary():
+    # "Does FlexGen need multiple GPUs?" said "no one sentence mentions multiple and gpus together"
+    # while quoting "on a single 16GB GPU"; "Does SmoothQuant require retraining?" said "no sentence
+    # mentions retraining" beside "a training-free ... quantization solution"
+    s, sentences = _source(TINY)
+    lead = _polar(s, ("multiple", "gpus"), sentences, _move, compounds=(("multiple", "gpus"),))
+    assert lead.startswith("No: ") and "on a single commodity GPU" in lead and "(“single”, not “multiple”)" in lead
+    s, sentences = _source(TINY)
+    lead = _polar(s, ("fine-tune", "model"), sentences, _move)
+    assert lead.startswith("No: ") and "“frozen”" in lead, lead
+    s, sentences = _source(TINY)
+    lead = _polar(s, ("retraining",), sentences, _move)
+    assert lead.startswith("No: ") and "training-free" in lead, lead
+    # asked as an absence ("does it work without retraining?"): yes
+    s, sentences = _source(TINY)
+    lead = _polar(s, ("retraining",), sentences, _move, absent=True)
+    assert lead.startswith("Yes: ") and "training-free" in lead, lead
+    # the contrary only in the background ("usually needs multiple accelerators") answers no "no"
+    s, sentences = _source(TINY)
+    lead = _polar(s, ("single", "accelerators"), sentences, _move, compounds=(("single", "accelerators"),))
+    assert not lead.startswith("No"), lead
+    # nothing stated either way: not stated
+    s, sentences = _source(TINY)
+    lead = _polar(s, ("multiple", "nodes"), sentences, _move, compounds=(("multiple", "nodes"),))
+    assert "does not state this" in lead, lead
+
+
+def test_the_asked_words_stated_by_the_papers_own_work_come_before_a_contrary():
+    s, sentences = _source(
+        "Training large models is costly. We shard training across multiple GPUs, while inference runs on "
+        "a single GPU. Our method halves the cost."
+    )
+    lead = _polar(s, ("multiple", "gpus"), sentences, _move, compounds=(("multiple", "gpus"),))
+    assert lead.startswith("Yes: ") and "across multiple GPUs" in lead, lead
+
+
+def test_a_phrase_stated_only_apart_is_said_unstated():
+    # "Does the graph pruning paper keep hard samples?" answered "Yes" from "Although MWCP is
+    # NP-hard, its structure admits a principled greedy solution based on sample-wise marginal gains"
+    s, sentences = _source(
+        "Dataset pruning is expensive. We cast selection as a covering problem. Although covering is NP-hard, "
+        "a greedy rule based on sample-wise scores is near-optimal."
+    )
+    lead = _polar(s, ("hard", "samples"), sentences, _move, compounds=(("hard", "samples"),))
+    assert lead.startswith("The abstract of ") and "“hard samples” with its words together" in lead, lead
+
+
+@pytest.mark.parametrize(
+    ("sentence", "negated"),
+    [
+        ("We set a record for dense-attention-free models on text.", False),  # it states "attention-free"
+        ("Our method is not attention-free: it keeps two attention layers.", True),
+    ],
+)
+def test_an_asked_x_free_word_is_stated_by_a_longer_x_free_word(sentence, negated):
+    span = term_span(sentence, ["attention-free"])
+    assert span is not None and span[3] is negated
+
+
+@pytest.mark.parametrize(
+    ("question", "artifact"),
+    [
+        ("Does DANCE handle requests online?", ""),  # "online" closes a predicate of its own
+        ("Does APM process graphs public?", ""),
+        ("Is the APM code online?", "code"),
+        ("are the DANCE weights public", "models"),
+    ],
+)
+def test_a_closing_word_of_availability_asks_it_only_of_an_artifact(cat, question, artifact):
+    plan = read_question(question, cat)
+    assert plan.polar and plan.polar_available == artifact
+
+
+@pytest.mark.parametrize(
+    ("sentence", "terms", "against"),
+    [
+        # "Does the black-box tuning paper use gradients?" was "Yes" from "In such a scenario, which we
+        # call LMaaS, the gradients of PTMs are usually unavailable"
+        ("In this setting, the logits of hosted models are often unavailable to users.", ["logits"], True),
+        ("Exact labels remain prohibitive to collect.", ["labels"], True),
+        ("We compute gradients that are exact.", ["gradients"], False),
+        ("The labels are available, and pruning is impractical.", ["labels"], False),  # another clause's subject
+    ],
+)
+def test_a_term_whose_predicate_denies_it_is_set_against_the_paper(sentence, terms, against):
+    span = term_span(sentence, terms)
+    assert span is not None and contrasted(sentence, span, terms) is against

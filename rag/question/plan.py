@@ -473,6 +473,10 @@ class AskPlan(Plan):
         polar_absent: For ``polar``: it asks for the absence of its terms ("does L2M work without
             per-task retraining?"): a sentence that negates them answers yes
             (:func:`rag.question.polar.polar_absent`).
+        polar_compounds: For ``polar``: the runs of ``polar_terms`` that stand side by side in
+            the question, each a phrase a sentence states only with its words near each other
+            (:func:`rag.question.polar.polar_compounds`: ``(("hard", "samples"),)`` of "Does the
+            graph pruning paper keep hard samples?"); ``()`` when it asks none.
         own_limits: It asks for a paper's own limitations, not the limitation it addresses.
         limits_of: What it asks the limitations of, as typed ("model soups" of "What are the
             limitations of model soups?"; :func:`rag.question.roles.limited_subject`), ``""`` when
@@ -498,6 +502,7 @@ class AskPlan(Plan):
     polar_comparative: str = ""
     polar_available: str = ""
     polar_absent: bool = False
+    polar_compounds: tuple[tuple[str, ...], ...] = ()
     own_limits: bool = False
     limits_of: str = ""
     seeks: bool = False

@@ -5,14 +5,17 @@ a sentence must state for "yes" (:func:`polar_terms`). Read by the question mode
 
 from __future__ import annotations
 
-from rag.lexicon import lemma
+import functools
+
+from rag.lexicon import MIN_DERIVATION_BASE, english_word, joined_form, lemma, term_key
 from rag.question.phrasing import CODE_HOST, WORD
-from rag.text import content_terms
+from rag.text import STOPWORDS, content_terms, tokenize
 from rag.vocabulary import beside
 
 __all__ = [
-    "AUXILIARIES", "available_in_shorthand", "names_code", "polar", "polar_absent", "polar_available",
-    "polar_comparative", "polar_compares", "polar_terms", "predicate_start", "reported",
+    "AUXILIARIES", "available_in_shorthand", "contrary_keys", "names_code", "polar", "polar_absent", "polar_available",
+    "polar_comparative", "polar_compares", "polar_compounds", "polar_terms", "predicate_start", "prefixed_base",
+    "reported", "sense_keys",
 ]
 
 _VOCABULARY = beside(__file__, "polar")
@@ -39,6 +42,14 @@ _MODAL = _VOCABULARY["modal"].words
 _REPORTING_SUBJECT = _VOCABULARY["reporting_subject"].words
 _ABSENCE = _VOCABULARY["absence"]
 _SETTING_ASIDE = _VOCABULARY["setting_aside"]
+_CONTRARY = beside(__file__, "contrary")
+_MORPHOLOGY = ("suffix_contrary", "negating_prefix")
+_SENSES = {name: cls for name, cls in _CONTRARY.items() if name not in _MORPHOLOGY}
+_SUFFIX_PAIRS = [tuple(p.split()) for p in _CONTRARY["suffix_contrary"].phrases]
+_NEGATING_PREFIXES = sorted(_CONTRARY["negating_prefix"].words, key=len, reverse=True)
+_COUNT_WORDS = frozenset(w for c in _SENSES.values() for w in c.words if w in STOPWORDS)
+"""Count words of the contrary classes that are stop words ("one", "two", "many"): a yes/no
+question keeps them as terms before a content word ("Does FlexGen run on one GPU?")."""
 
 
 def polar(query: str) -> bool:
@@ -92,7 +103,7 @@ def polar_terms(aspect: str) -> tuple[str, ...]:
     """
     # a possessive is its noun: "the model's weights" asks "model" ("the language model API")
     # "too", "as well": the thing is asked in addition to what was asked before
-    words = [t.removesuffix("'s").removesuffix("’s") for t in content_terms(_ADDITIVE.sub(" ", reported(aspect)))]
+    words = [t.removesuffix("'s").removesuffix("’s") for t in _asked_tokens(_ADDITIVE.sub(" ", reported(aspect)))]
     # a verb of setting aside ("does APM avoid bi-level optimization?") asks the absence of its
     # object (polar_absent), which "thereby avoiding costly bi-level optimization" states
     terms = [
@@ -100,8 +111,109 @@ def polar_terms(aspect: str) -> tuple[str, ...]:
         if t not in _POLAR_GENERIC | _OUTCOME | _MODAL | _RELATION
         and t.lower() not in _COMPARATIVE | _SETTING_ASIDE.words
     ]
-    kept = [t for i, t in enumerate(terms) if not (i and t in _GENERIC_HEADS)]
+    # ... unless the word right before it is a word of a contrary class, which says how many or what
+    # kind of the head there is: "a single model" asks a model ("multi-turn tool invocations" is no
+    # answer), "fine-tune the model" does not
+    toks = [t.removesuffix("'s").removesuffix("’s") for t in tokenize(_ADDITIVE.sub(" ", reported(aspect)))]
+    modified = {b for a, b in zip(toks, toks[1:], strict=False) if b in _GENERIC_HEADS and _sensed(a)}
+    kept = [t for i, t in enumerate(terms) if not (i and t in _GENERIC_HEADS and t not in modified)]
     return tuple(dict.fromkeys(kept))
+
+
+def _sensed(term: str) -> bool:
+    """Whether ``term`` is a word of a class of the contrary vocabulary ("single", "frozen", "two")."""
+    return bool(contrary_keys(term)) and any(term_key(term) in _keys(w) for c in _SENSES.values() for w in c.words)
+
+
+def _asked_tokens(text: str) -> list[str]:
+    """:func:`rag.text.content_terms` of ``text``, with the count words of the contrary classes
+    (:data:`_COUNT_WORDS`: "one", "two", "many") kept before a content word: "on one GPU" asks
+    "one gpu", so "a single 16GB GPU" states it and "multiple GPUs" its contrary ("one of them" keeps none)."""
+    toks = tokenize(text)
+    return [
+        t for i, t in enumerate(toks)
+        if (t not in STOPWORDS and len(t) > 1)
+        or (t in _COUNT_WORDS and i + 1 < len(toks) and toks[i + 1] not in STOPWORDS)
+    ]
+
+
+def polar_compounds(aspect: str) -> tuple[tuple[str, ...], ...]:
+    """The runs of a yes/no question's terms (:func:`polar_terms`) that stand side by side in it,
+    a phrase of two or more words ("Does the graph pruning paper keep hard samples?" ->
+    ``(("hard", "samples"),)``; "Does DDL fine-tune the LVLM?" -> ``()``): a sentence states
+    such a phrase only with its words near each other in one clause, not "NP-hard, ... sample-wise"
+    (:func:`rag.route.lead.states_compound`). A generic head a term implies ("labeled data") and
+    a possessive stay inside the run; any other word (a stop word, a relating word) ends it."""
+    terms = set(polar_terms(aspect))
+    runs: list[list[str]] = [[]]
+    for t in tokenize(_ADDITIVE.sub(" ", reported(aspect))):
+        word = t.removesuffix("'s").removesuffix("’s")
+        if word in terms and word not in runs[-1]:
+            runs[-1].append(word)
+        elif not (runs[-1] and word in _GENERIC_HEADS):
+            runs.append([])  # a generic head a term implies ("labeled data") stays in the run
+    return tuple(tuple(r) for r in runs if len(r) > 1)
+
+
+def _keys(word: str) -> set[str]:
+    """The term keys of ``word`` and of its form without its one hyphen ("fine-tune", "finetune")."""
+    return {term_key(w) for w in (word, joined_form(word)) if w}
+
+
+@functools.cache
+def sense_keys(term: str) -> frozenset[str]:
+    """The term keys of the words of the class of the contrary vocabulary that holds ``term``
+    (its words name one thing): "one" is stated by "single", "several" by "multiple";
+    ``frozenset()`` for a term no class holds, or one of a ``distinct`` class ("two" is no "three")."""
+    key = term_key(term.lower())
+    return frozenset(k for c in _SENSES.values() if not c.distinct and any(key in _keys(w) for w in c.words)
+                     for w in c.words for k in _keys(w))
+
+
+@functools.cache
+def contrary_keys(term: str) -> frozenset[str]:
+    """The term keys of words that state the contrary of ``term`` (vocabulary ``contrary``):
+
+    * the words of the classes contrary to the class that holds it ("multiple" -> "single";
+      "retraining" -> "frozen", "training-free");
+    * its form with or without a negating prefix (``negating_prefix``: "labeled" <-> "unlabeled",
+      "convex" <-> "non-convex"; the rest an English word of at least
+      :data:`rag.lexicon.MIN_DERIVATION_BASE` letters and no stop word, so "unless" is no "less");
+    * its last hyphenated part swapped for its contrary (``suffix_contrary``: "model-based" <->
+      "model-free", "task-agnostic" <-> "task-specific").
+
+    ``frozenset()`` when none is known."""
+    low = term.lower()
+    key = term_key(low)
+    out: set[str] = set()
+    for c in _SENSES.values():
+        if any(key in _keys(w) for w in c.words):
+            out |= {k for other in c.contrary for w in _CONTRARY[other].words for k in _keys(w)}
+    for p in _NEGATING_PREFIXES:
+        rest = low.removeprefix(p).removeprefix("-")
+        if rest != low and len(rest) >= MIN_DERIVATION_BASE and english_word(rest):
+            out |= _keys(rest)
+        elif rest == low and len(low) >= MIN_DERIVATION_BASE and low not in STOPWORDS and english_word(low):
+            out |= _keys(f"{p}{low}") | _keys(f"{p}-{low}")
+    head, dash, last = low.rpartition("-")
+    if dash and head:
+        for a, b in _SUFFIX_PAIRS:
+            if last == a:
+                out |= _keys(f"{head}-{b}")
+            elif last == b:
+                out |= _keys(f"{head}-{a}")
+    return frozenset(out - {key})
+
+
+def prefixed_base(term: str) -> str:
+    """The word a yes/no question's term repeats with "re" ("retraining" -> "training",
+    "re-train" -> "train"; the rest an English word of at least
+    :data:`rag.lexicon.MIN_DERIVATION_BASE` letters), else ``""``: a sentence that denies the base
+    ("requires no additional training") denies the repetition, and no sentence that states the
+    base states it ("we train a model" is no retraining)."""
+    low = term.lower()
+    rest = low.removeprefix("re").removeprefix("-")
+    return rest if rest != low and len(rest) >= MIN_DERIVATION_BASE and english_word(rest) else ""
 
 
 def reported(aspect: str) -> str:
@@ -156,9 +268,24 @@ def polar_available(aspect: str) -> str:
     are no terms a sentence must hold (:func:`rag.route.lead.availability_span`).
     """
     words = [w.lower() for w in WORD.findall(aspect)]
-    if not (_AVAILABILITY.search(aspect) or (words and words[-1] in _AVAILABILITY_FINAL)):
+    final = bool(words) and words[-1] in _AVAILABILITY_FINAL and not _final_of_other(aspect)
+    if not (_AVAILABILITY.search(aspect) or final):
         return ""
     return _artifact(words)
+
+
+_ARTIFACT_NOUNS = _AVAILABLE_DATA | _AVAILABLE_MODELS | _AVAILABLE_CODE
+
+
+def _final_of_other(aspect: str) -> bool:
+    """Whether a word of availability that closes ``aspect`` (``availability_final``: "online",
+    "public") closes a predicate of other content words than artifacts and relating words: "does
+    the routing paper handle requests online?" asks how it handles requests, not whether its code
+    is online ("is the code online?", "are the model weights public?" ask that)."""
+    return any(
+        t not in _ARTIFACT_NOUNS and t not in _POLAR_GENERIC and t not in _AVAILABILITY_FINAL
+        for t in content_terms(aspect)
+    )
 
 
 def names_code(text: str) -> bool:

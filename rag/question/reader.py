@@ -117,6 +117,7 @@ from rag.question.polar import (
     polar_available,
     polar_comparative,
     polar_compares,
+    polar_compounds,
     polar_terms,
     predicate_start,
 )
@@ -1606,6 +1607,7 @@ class Reader:
             if is_polar and not available else "",
             polar_available=available if is_polar else "",
             polar_absent=is_polar and bool(asked_terms) and not available and polar_absent(aspect),
+            polar_compounds=polar_compounds(aspect) if is_polar and asked_terms and not available else (),
             own_limits=asks_own_limitations(query, names),
             limits_of=limited_subject(query),
             bare=not refs and number == "open" and not kind and not is_polar

@@ -57,6 +57,7 @@ from rag.question.slots import ENTITY, SETTING
 from rag.question.stances import opposed
 from rag.route.lead import (
     availability_span,
+    contrary_span,
     contrasted_by_word,
     denies_directly,
     key_clause,
@@ -76,7 +77,7 @@ from rag.route.refusal import NEAR_COVERAGE, RefusalPolicy, letters_digits, writ
 from rag.route.slot import sizes_beside, slot_span, stating_sentence
 from rag.route.stages import side_by_side
 from rag.settings import Settings
-from rag.text import Sentence, content_terms
+from rag.text import Sentence, content_terms, split_sentences
 from rag.types import Answer, Citation, Evidence, Paper, PaperHit, Retrieval, Timings, timed
 from store.labels import written_url
 from store.papers import has_opening_label, is_code_link, strip_markup
@@ -274,7 +275,8 @@ class AnswerPipeline:
             refusal = (
                 missing
                 or self.refusals.absent_terms(plan, retrieval, chosen_papers)
-                or ("" if unstated else self.refusals.slot(plan.ask, chosen_papers))
+                or ("" if unstated or self._states_contrary(plan, chosen_papers) else
+                    self.refusals.slot(plan.ask, chosen_papers))
             )
             by_id = {h.paper.id: h for h in retrieval.hits}
             chosen = [by_id.get(p.id) or PaperHit(p, 1.0) for p in chosen_papers]
@@ -444,7 +446,8 @@ class AnswerPipeline:
                 # answers a count only with a number of its unit (rag.route.refusal.RefusalPolicy.slot).
                 # A count inside a description of the paper sought ("work that proves a lower
                 # bound on how many samples are needed") describes it, it is not asked.
-                refusal = self.refusals.slot(plan.ask, [chosen[0].paper])
+                refusal = "" if self._states_contrary(plan, [chosen[0].paper]) else \
+                    self.refusals.slot(plan.ask, [chosen[0].paper])
             if not refusal and not chosen:
                 refusal = REFUSAL
                 if left_out:
@@ -573,6 +576,19 @@ class AnswerPipeline:
         """
         found = self.found(topic, retrieval, limit)
         return found.chosen, found.matched, found.at_least, found.left_out
+
+    @staticmethod
+    def _states_contrary(plan: AskPlan, papers: Sequence[Paper]) -> bool:
+        """Whether a yes/no question is answered "no" by a sentence of one of ``papers`` that states
+        the contrary of an asked term (:func:`rag.route.lead.contrary_span`: "Does the cramming paper
+        train on multiple GPUs?", "on a single consumer GPU"): the slot its words also read ("train
+        on" asks the data) is then no reason to refuse, the yes/no lead answers."""
+        if not plan.polar or plan.polar_available or plan.polar_compared:
+            return False
+        return any(
+            contrary_span(x.text, plan.polar_terms, plan.polar_compounds) is not None
+            for p in papers for x in split_sentences(p.abstract)
+        )
 
     @staticmethod
     def _asks_beside(plan: AskPlan) -> bool:

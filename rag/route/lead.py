@@ -38,6 +38,7 @@ from rag.lexicon import joined_form, lemma, long_forms, same_keys, states_form, 
 from rag.llm.claims import PRIOR_WORK
 from rag.llm.prose import Source
 from rag.question.plan import Ask, AskPlan
+from rag.question.polar import contrary_keys, prefixed_base, sense_keys
 from rag.text import Sentence, content_terms, numbers, states_figure
 from rag.types import Evidence
 from rag.vocabulary import beside
@@ -105,6 +106,7 @@ _OPTIONS = _VOCABULARY["compared_options"].pattern
 """Words that make an asked term after them in its clause one of options the paper compares
 (:func:`compared_option`)."""
 _DENIED = _VOCABULARY["denied"].words
+_COPULA = _VOCABULARY["copula"].words
 _SET_ASIDE = _VOCABULARY["set_aside"].words
 _DIRECT = _VOCABULARY["negation_direct"].words
 _JOINER = _VOCABULARY["negated_list_joiner"].words
@@ -317,7 +319,9 @@ def _keys_at(sentence: str) -> list[tuple[str, int, int]]:
     out = []
     for m in _TERM_TOKEN.finditer(sentence):
         tok = m.group(0).lower()
-        parts = {tok, *(p for p in tok.split("-") if len(p) > 1)}
+        pieces = tok.split("-")
+        # the parts and the compounds that end it ("dense-attention-free" states "attention-free")
+        parts = {tok, *(p for p in pieces if len(p) > 1), *("-".join(pieces[i:]) for i in range(1, len(pieces) - 1))}
         if joined := joined_form(tok):  # "speed-up" states "speedup" too
             parts.add(joined)
         parts |= {g.group(1).rstrip("-") for p in list(parts) if (g := _SIZED_NAME.match(p))}
@@ -390,12 +394,14 @@ def term_span(
         ("without", "no", "not") stands within two words before a term.
     """
     # each term with the keys that state it: its own and the glossary's same words ("parameters" for "weights")
-    alternatives = {term_key(t): same_keys(t) for t in terms}
+    # (and the words of its own class of the contrary vocabulary: "single" states "one")
+    alternatives = {term_key(t): same_keys(t) | sense_keys(t) for t in terms}
     wanted = set(alternatives)
     found = _stating(sentence, terms)
     # an acronym asked is stated where the sentence writes it out ("RL": "reinforcement-based")
     found += [(term_key(t), a, b) for t in terms for a, b in spelled_out(sentence, t)]
     stated_by = {k: w for w, keys in alternatives.items() for k in keys}
+    stated_by |= {w: w for w in alternatives}  # a term's own word states it, whatever other term it is a sense of
     present = {stated_by[k] for k, _, _ in found if k in stated_by}
     if senses is not None and not wanted <= present:  # a term stated in other words ("modifying" for "change")
         asked = [(stated_by[k], a, b) for k, a, b in found if k in stated_by]
@@ -430,7 +436,7 @@ def term_span(
             # "classifier-free" states the asked "classifier-free guidance" (or "free"); it negates
             # only the word before its hyphen ("labels" in "label-free")
             whole = {term_key(sentence[x:end].lower()), term_key("free")}
-            at = _negation_at(sentence, words, i, prefix=k not in whole)
+            at = _negation_at(sentence, words, i, prefix=k not in whole and not _free_form(k))
             if at is not None:
                 negated = True
                 # a negation before a list reaches its last items: the quotation starts at its clause
@@ -480,11 +486,130 @@ def _in_other_words(
     return out
 
 
+COMPOUND_REACH = SENSE_REACH
+"""Most words between two words of a phrase a yes/no question asks (:func:`states_compound`:
+"hard samples" is stated by "samples that are hard" and "hard negative samples", not by "NP-hard,
+... sample-wise") and between a contrary word and the asked term it stands beside
+(:func:`contrary_span`: "on a single 16GB GPU"). Not tuned: the reach of :data:`SENSE_REACH`."""
+
+
+def _places(sentence: str, term: str, senses: Senses | None = None) -> list[int]:
+    """Offsets in ``sentence`` where it states ``term``: its key, the glossary's same words and
+    the words of its own contrary class (:func:`rag.question.polar.sense_keys`), its long form,
+    and, with ``senses``, the words that state it in other words."""
+    wanted = {term_key(t) for t in (term,)} | same_keys(term) | sense_keys(term)
+    found = [x for k, x, _ in _stating(sentence, [term]) if k in wanted]
+    found += [a for a, _ in spelled_out(sentence, term)]
+    if senses is not None:
+        found += [a for a, _ in senses(term, sentence)]
+    return sorted(set(found))
+
+
+def _near(sentence: str, starts: Sequence[int], x: int, y: int) -> bool:
+    """Whether offsets ``x`` and ``y`` of ``sentence`` stand at most :data:`COMPOUND_REACH` words
+    apart (``starts``: the offsets of its words) with no clause break between them."""
+    i = max((k for k, a in enumerate(starts) if a <= x), default=0)
+    j = max((k for k, a in enumerate(starts) if a <= y), default=0)
+    return abs(i - j) <= COMPOUND_REACH and not _SCOPE_BREAK.search(sentence, min(x, y), max(x, y))
+
+
+def states_compound(
+    sentence: str, span: tuple[int, int, bool, bool], compound: Sequence[str], senses: Senses | None = None
+) -> bool:
+    """Whether ``sentence[span]`` states a phrase a yes/no question asks (its words side by side
+    in the question, :attr:`rag.question.plan.AskPlan.polar_compounds`) with its words near each
+    other in one clause (:data:`COMPOUND_REACH`): "hard samples" by "samples that are hard", not
+    by "Although MWCP is NP-hard, its structure admits ... sample-wise marginal gains", whose
+    words stand apart in other senses. A sentence that states the words only apart does not
+    state the phrase (:func:`_polar` says so)."""
+    starts = [w.start() for w in _WORDS.finditer(sentence)]
+    lo, hi = span[0], span[1]
+    places = [[x for x in _places(sentence, t, senses) if lo <= x < hi] for t in compound]
+    if not all(places):
+        return False
+    return any(all(any(_near(sentence, starts, x, y) for y in other) for other in places[1:]) for x in places[0])
+
+
+def contrary_span(
+    sentence: str, terms: Sequence[str], compounds: Sequence[Sequence[str]] = (), senses: Senses | None = None
+) -> tuple[tuple[int, int, bool, bool], str, str] | None:
+    """The clauses of ``sentence`` that state the contrary of an asked term in its place, with the
+    term and the word that states its contrary (``(span, term, word)``), or ``None``.
+
+    A word states the contrary of a term when :func:`rag.question.polar.contrary_keys` says so
+    ("single" of "multiple", "training-free" or "frozen" of "retraining", "model-free" of
+    "model-based", "unlabeled" of "labeled"), or it is the word the term repeats with "re"
+    (:func:`rag.question.polar.prefixed_base`) under a negation that denies it ("requires no
+    additional training" of "retraining"). It must not itself be negated or set against the
+    paper (:func:`contrasted_by_word`: "unlike white-box methods"), and, when the question asks
+    other terms, the sentence states them (:func:`term_span`) and the word stands within
+    :data:`COMPOUND_REACH` words of one of them, in its clause, and of each word of the phrase
+    it belongs to ("Does FlexGen need multiple GPUs?": "on a single 16GB GPU"; a "single" far
+    from any GPU answers nothing). Whether the sentence speaks of the paper itself is the caller's
+    to judge (:func:`_polar`)."""
+    words = [(w.start(), w.group(0).lower().strip("(),.;:")) for w in _WORDS.finditer(sentence)]
+    if not words:
+        return None
+    starts = [a for a, _ in words]
+    keys = _keys_at(sentence)
+
+    def index(x: int) -> int:
+        return max((i for i, a in enumerate(starts) if a <= x), default=0)
+
+    spans = clause_spans(sentence) or [(0, len(sentence))]
+    for t in terms:
+        opposed = contrary_keys(t)
+        # the contrary word as a whole ("model-free" of "model-based") is no negation of itself
+        hits = [
+            (x, end) for k, x, end in keys
+            if k in opposed and _negation_at(sentence, words, index(x), prefix=False) is None
+        ]
+        base = prefixed_base(t)
+        if base:
+            hits += [
+                (x, end) for k, x, end in keys
+                if k == term_key(base) and _negation_at(sentence, words, index(x), prefix=True) is not None
+                and denies_directly(sentence, (x, end, False, True), [base])
+            ]
+        others = [u for u in terms if u != t]
+        mates = [u for c in compounds if t in c for u in c if u != t]
+        if others and term_span(sentence, others, senses) is None:
+            continue
+        near = {u: _places(sentence, u, senses) for u in others}
+        if any(not near[u] for u in others):
+            continue
+        for x, end in sorted(set(hits)):
+            said = sentence[x:end]
+            if others and not any(_near(sentence, starts, x, y) for u in others for y in near[u]):
+                continue
+            if any(not any(_near(sentence, starts, x, y) for y in near[u]) for u in mates):
+                continue
+            # the clause of the word, with the clauses of the other terms' places nearest it
+            at = [x, *(min(near[u], key=lambda y: abs(index(y) - index(x))) for u in others)]
+            inside = [k for k, (a, b) in enumerate(spans) if any(a <= y < b for y in at)] or [0]
+            i, j = min(inside), max(inside)
+            while _words(sentence[spans[i][0] : spans[j][1]]) < MIN_CLAUSE_WORDS and (i > 0 or j < len(spans) - 1):
+                i, j = (i - 1, j) if i > 0 else (i, j + 1)
+            lo, hi = spans[i][0], spans[j][1]
+            if contrasted_by_word(sentence, (lo, hi, False, False), [said]):
+                continue
+            a, b, cut = _capped(sentence, lo, hi, spans)
+            return (a, b, cut, False), t, said
+    return None
+
+
 NEGATION_REACH = 2
 """Most words between a negation and the term it negates besides the words it reaches through
 (``negation_through``: "without the need for any"): "no retraining", "without any task labels",
 "without the need for any dataset specific fine-tuning"; not "not use any labels for the RL stage"."""
 _SCOPE_BREAK = re.compile(r"[,;:()]")
+
+
+def _free_form(key: str) -> bool:
+    """Whether term ``key`` is itself an "X-free" word ("attention-free" asked, stated by the end of
+    "dense-attention-free"): what it states, not a negation of it."""
+    # "free" alone keys as "free", at the end of a compound as "-fre" ("attention-fre", "tuningfre")
+    return key not in ("free", "fre") and key.endswith(("fre", "free"))
 
 
 def _negation_at(sentence: str, words: Sequence[tuple[int, str]], i: int, *, prefix: bool = True) -> int | None:
@@ -680,6 +805,21 @@ def contrasted_by_word(
         after = [w for start, w in words[i + 1 : i + 3] if start < hi] if cues is _CONTRAST else []
         if any(w in cues for w in before) or any(w in _DENIED for w in after):
             return True
+        if cues is _CONTRAST and _denied_predicate(sentence, words, i, hi):
+            return True
+    return False
+
+
+def _denied_predicate(sentence: str, words: Sequence[tuple[int, str]], i: int, hi: int) -> bool:
+    """Whether the term at word ``i`` is the subject of a clause whose predicate denies it: a
+    copula (``copula``) at most :data:`STANCE_WINDOW` words after it, with no clause break between,
+    and a denying word (``denied``) within two words after the copula, before offset ``hi`` ("the
+    gradients of PTMs are usually unavailable", "retraining becomes prohibitive")."""
+    for c in range(i + 1, min(len(words), i + 1 + STANCE_WINDOW)):
+        if words[c][0] >= hi or _SCOPE_BREAK.search(sentence, words[i][0], words[c][0]):
+            return False
+        if words[c][1] in _COPULA:
+            return any(w in _DENIED for start, w in words[c + 1 : c + 3] if start < hi)
     return False
 
 
@@ -714,7 +854,7 @@ def denies_directly(sentence: str, span: tuple[int, int, bool, bool], terms: Seq
             continue
         i = max(j for j, (start, _) in enumerate(words) if start <= x)
         whole = {term_key(sentence[x:end].lower()), term_key("free")}
-        m = _negation_at(sentence, words, i, prefix=k not in whole)
+        m = _negation_at(sentence, words, i, prefix=k not in whole and not _free_form(k))
         if m is None:
             continue
         # in a negated list ("without any data augmentation or auxiliary losses") the earlier items
@@ -1032,6 +1172,7 @@ def _per_part(
 def _polar(
     s: Source, terms: Sequence[str], sentences: Sentences, move: Move = lambda e: "unknown", compared: bool = False,
     available: str = "", absent: bool = False, senses: Senses | None = None, comparative: str = "",
+    compounds: Sequence[Sequence[str]] = (),
 ) -> str:
     """Yes with the stating clause, No with the clause that denies or sets aside what is asked, the
     clause with its negation, or "does not state this".
@@ -1062,7 +1203,18 @@ def _polar(
     ``absent``: the question asks for the absence of its terms ("does L2M work without per-task
     retraining?"): a sentence that negates them or sets them aside ("eliminating per-task
     retraining") answers yes; one that states them plainly says the abstract states them, not
-    their absence ("learning ... from human hand-object demonstrations")."""
+    their absence ("learning ... from human hand-object demonstrations").
+
+    ``compounds``: the phrases the question asks (:attr:`rag.question.plan.AskPlan.polar_compounds`):
+    a sentence states one only with its words near each other (:func:`states_compound`); one that
+    states them only apart ("NP-hard, ... sample-wise" for "hard samples") states nothing asked,
+    and when no other does, the abstract is said not to state the phrase.
+
+    A sentence of the paper's own work that states the contrary of an asked term in its place
+    (:func:`contrary_span`: "on a single 16GB GPU" for "multiple GPUs", "a training-free ...
+    solution" for "retraining") answers no (yes to a question that asks the absence), naming the
+    two words, unless a sentence of its own work states the asked terms themselves (that one
+    answers) or the question asks a comparison or an artifact's availability."""
     candidates = sorted(s.evidence, key=lambda e: -e.score)
     seen = {e.start for e in candidates}
     pid = s.hit.paper.id
@@ -1071,6 +1223,12 @@ def _polar(
         stating = [(e, span) for e in candidates if (span := availability_span(e.sentence, available)) is not None]
     else:
         stating = [(e, span) for e in candidates if (span := term_span(e.sentence, terms, senses)) is not None]
+    # a phrase asked is stated only with its words together ("hard samples", not "NP-hard, ... sample-wise")
+    apart = [
+        g for g in compounds if stating and not any(states_compound(e.sentence, sp, g, senses) for e, sp in stating)
+    ]
+    if compounds and not available:
+        stating = [(e, sp) for e, sp in stating if all(states_compound(e.sentence, sp, g, senses) for g in compounds)]
     if compared:  # the asked comparative first, then a figure ("one-eighth of the total diffusion steps")
         stating = sorted(
             stating, key=lambda es: (not comparison_verdict(es[0].sentence, es[1], comparative),
@@ -1133,6 +1291,10 @@ def _polar(
                 return f"{verdict.capitalize()}, though not against {shown} by name: {_name(s)} — {said}"
         if named and ranked[0][0] is not named[0][0]:
             ranked = [named[0], *ranked]
+    if not compared and not available:
+        contrary = _contrary_line(s, ranked, candidates, terms, compounds, senses, absent, framing, seen)
+        if contrary:
+            return contrary
     for e, span in ranked[:1]:
         if e.start not in seen:
             s.evidence = sorted([*s.evidence, e], key=lambda x: x.start)
@@ -1172,6 +1334,9 @@ def _polar(
             return (f"The abstract of {_name(s)} does not say its {available} is available; it links a page: "
                     f"“{strip_markup(linked.sentence)}”")
         return f"The abstract of {_name(s)} does not state this: no sentence makes its {available} available."
+    if apart and not available:
+        phrase = " ".join(_as_written(t, [e.sentence for e in candidates]) for t in apart[0])
+        return f"The abstract of {_name(s)} does not state this: no sentence states “{phrase}” with its words together."
     keys = {k for e in candidates for k, _, _ in _keys_at(e.sentence)}
     # an acronym written out ("reinforcement learning" for "rl") is mentioned, though not with the rest
     missing = [t for t in terms if term_key(t) not in keys and not any(spelled_out(e.sentence, t) for e in candidates)]
@@ -1181,6 +1346,45 @@ def _polar(
         else f"no one sentence mentions {' and '.join(terms)} together"
     )
     return f"The abstract of {_name(s)} does not state this: {what}."
+
+
+def _contrary_line(
+    s: Source, ranked: Sequence[tuple[Evidence, tuple[int, int, bool, bool]]], candidates: Sequence[Evidence],
+    terms: Sequence[str], compounds: Sequence[Sequence[str]], senses: Senses | None, absent: bool,
+    framing: Callable[[Evidence], str], seen: set[int],
+) -> str:
+    """The verdict of :func:`_polar` from a sentence that states the contrary of an asked term
+    (:func:`contrary_span`), ``""`` when none answers.
+
+    The sentence that states the asked terms answers first when it is of the paper's own work and
+    answers as asked (plainly, or with a negation or a setting aside when the question asks their
+    absence). Otherwise the first candidate (by score) of the paper's own work, neither its
+    background or gap (``framing``) nor a sentence about prior work, that states a contrary
+    answers: "No: **X** [n] — “…” (“single”, not “multiple”)", or "Yes" when the question asks the
+    absence of the term ("Does SmoothQuant work without retraining?": “training-free”). A sentence
+    that states a contrary is added to the source's evidence (``seen``: the starts already in it)."""
+    label = s.hit.paper.label
+    if ranked:
+        e, span = ranked[0]
+        answers = bool(span[3]) or contrasted(e.sentence, span, terms, senses) if absent else not (
+            span[3] or contrasted(e.sentence, span, terms, senses) or compared_option(e.sentence, span, terms)
+        )
+        if answers and not framing(e):
+            return ""
+    about_prior = [e for e in candidates if PRIOR_WORK.search(e.sentence) and not own_work(e.sentence, label)]
+    opposed = [
+        (e, found) for e in candidates
+        if not framing(e) and e not in about_prior and (found := contrary_span(e.sentence, terms, compounds, senses))
+    ]
+    if not opposed:
+        return ""
+    opposed.sort(key=lambda ef: not own_work(ef[0].sentence, label))
+    e, (span, term, word) = opposed[0]
+    if e.start not in seen:
+        s.evidence = sorted([*s.evidence, e], key=lambda x: x.start)
+    said = quoted(e.sentence, span)
+    shown = _as_written(term, [x.sentence for x in candidates])
+    return f"{'Yes' if absent else 'No'}: {_name(s)} — {said} (“{word}”, not “{shown}”)"
 
 
 def _slot_line(s: Source, stating: Stating, ask: Ask, beside: Beside | None = None) -> str:
@@ -1344,7 +1548,7 @@ def lead_line(
         return "\n".join(
             _polar(
                 s, plan.polar_terms, sentences, move, plan.polar_compared, plan.polar_available, plan.polar_absent,
-                senses, plan.polar_comparative,
+                senses, plan.polar_comparative, plan.polar_compounds,
             )
             for s in sources
         )

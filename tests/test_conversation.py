@@ -304,6 +304,19 @@ def test_them_after_a_list_then_one_paper_asks_which_to_set_beside_it(conv: Conv
     assert {p.id for p in t.candidates} <= set(ids(t1)) - set(ids(t2))
 
 
+def test_an_ordinal_after_a_comparison_or_a_summary_asks_what_was_asked_or_says_so(conv: Conversation):
+    # "Compare DocVAL and RSAgent", "and the second one?": was "and RSAgent?", answered with some
+    # sentence of it; "Summarize the first one", "and the third one?": was the list's question again
+    t1 = conv.ask("Compare DocVAL and RSAgent")
+    t = conv.ask("and the second one?")
+    assert t.kind == "clarify" and "the last answer compares" in t.answer.text, t.answer.text
+    assert conv.ask("what does the second one propose?").citations[0].paper_id == t1.citations[1].paper_id
+    listed = conv.ask("Which papers use reinforcement learning?")
+    conv.ask("Summarize the second one")
+    t = conv.ask("and the third one?")
+    assert t.kind == "summary" and ids(t) == [listed.citations[2].paper_id], (t.standalone, t.answer.text[:200])
+
+
 @pytest.mark.parametrize(
     ("message", "other"),
     [

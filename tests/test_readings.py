@@ -392,6 +392,15 @@ def test_an_ordinal_counted_in_an_older_list_says_which_list():
     assert "the last answer is about GraphFed [3], no list" in h.elsewhere("the second one")
 
 
+@pytest.mark.parametrize("message", ["and the seventeenth one?", "what does the 21st paper use?", "the 14th one?"])
+def test_an_ordinal_past_any_list_is_said_to_be_beyond_the_last_list(reader, message):
+    # was: "No abstract in the collection mentions twentieth" (the ordinal read as a topic's word)
+    refs = [r for r in reader.read(message).refs if r.kind == "ordinal"]
+    assert [r.index for r in refs] == [12], refs
+    h = _history(*"ABCDEFGHIJK")
+    assert h.listed(12) == [] and "the last answer lists 11 papers" in h.beyond(refs[0].text, (12,))
+
+
 def test_a_description_of_the_other_direction_describes_no_paper():
     from rag.lexicon import reversed_direction
 

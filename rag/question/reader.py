@@ -178,6 +178,8 @@ _NUMBER_REF = re.compile(rf"\[(\d+(?:\s*,\s*\d+)*)\]|{_V['numbered_noun']}\s+#?(
 _ORDINAL_INDEX = {
     "first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "sixth": 5, "seventh": 6, "eighth": 7, "ninth": 8,
     "tenth": 9, "eleventh": 10, "twelfth": 11, "last": -1, "former": 0, "latter": -1,
+    # past any list (a list holds up to twelve): said to be beyond it, whichever place it names
+    "past_twelfth": 12,
 }
 _ORDINALS = {word: i for name, i in _ORDINAL_INDEX.items() for word in _VOCABULARY[name].words}
 _ORDINAL_REF = re.compile(

@@ -206,13 +206,21 @@ class ReferenceResolver:
                     unlisted = unlisted or Resolution(r.text, (), "earlier turn", h.beyond(r.text, _places(plan)))
                     continue
                 pid = listed[r.index].paper_id
-                if plan.follow is not None and plan.follow.kind == "what_about" and [
-                    c.paper_id for c in recent
-                ] == [pid]:
+                if plan.follow is not None and plan.follow.kind == "what_about" and h.only_paper(pid):
                     # "and the first one?" after an answer about one paper ("Summarize DocVAL", or a
                     # question that found one): no list to pick from, and the question again of
                     # the same paper is the answer above (it was asked again, silently)
                     unlisted = unlisted or Resolution(r.text, (), "earlier turn", h.alone(r.text))
+                    continue
+                last = h.turns[-1] if h.turns else None
+                if plan.follow is not None and plan.follow.kind == "what_about" and last is not None \
+                        and last.kind == "compare":
+                    # "Compare APM and DANCE", then "and the first one?": no question to ask again of
+                    # APM alone (was: "and APM?", answered with some sentence of it)
+                    names = " and ".join(f"{c.label} {format_marker(c.number)}" for c in last.citations)
+                    said = (f"the last answer compares {names}; “{r.text}” is {display_name(self.papers[pid])}, "
+                            f"and a comparison is no question to ask of it alone: ask one of it (“summarize {r.text}”)")
+                    unlisted = unlisted or Resolution(r.text, (), "earlier turn", said)
                     continue
                 ids.append(pid)
                 spelled[r] = display_name(self.papers[pid])
@@ -725,13 +733,24 @@ class ReferenceResolver:
             return plan, ""
         if follow.kind == "what_about":
             last = self.history.turns[-1] if self.history.turns else None
+            placed = [
+                self._named(listed[r.index].paper_id)
+                for r in follow.target_refs
+                if r.kind == "ordinal" and r.index is not None and (listed := self.history.listed(r.index))
+            ]
             if (
                 last is not None and last.kind == "summary" and isinstance(last.plan, SummaryPlan)
-                and last.plan.topic is None
-                and follow.target_refs and all(r.kind == "name" for r in follow.target_refs)
+                and last.plan.topic is None and follow.target_refs
+                and (
+                    all(r.kind == "name" for r in follow.target_refs)
+                    or (len(placed) == len(follow.target_refs) == 1 and last.citations
+                        and placed[0] != self._named(last.citations[0].paper_id))
+                )
             ):
-                # "Summarize POET", then "and Moccasin?": the summary again, of the paper it names
-                shown = f"Summarize {follow.target}"
+                # "Summarize POET", then "and Moccasin?": the summary again, of the paper it names;
+                # "Summarize the first one", then "and the second one?": of the list's second (was:
+                # the list's question asked again of it)
+                shown = f"Summarize {placed[0] if placed else follow.target}"
                 return replace(self.pipeline.reader.read(shown, filters=()), asked=plan.asked), shown
             prev = self.history.previous_answer()
             if prev is None or not isinstance(prev.plan, AskPlan):
@@ -855,7 +874,7 @@ class ReferenceResolver:
         if ordinals:
             # "and the second one?"; "how about the 2nd and 4th ones?": each of them
             pids = list(dict.fromkeys(self.history.listed(i)[i].paper_id for i in ordinals))
-            if pids == [c.paper_id for c in self.history.recent()] and len(pids) == 1:
+            if len(pids) == 1 and self.history.only_paper(pids[0]):
                 return plan, ""  # the paper just answered: referred() says there is no list to pick from
             x = " and ".join(self._named(p) for p in pids)
             refs = tuple(PaperRef(self.papers[p].label, "name", (p,)) for p in pids)

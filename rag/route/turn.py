@@ -310,6 +310,18 @@ class History:
         return (f"{said}; in the list before it, of {m} papers (“{earlier.question.strip()}”), {pronoun[0]} "
                 f"{them}: ask about {pronoun[1]}")
 
+    def only_paper(self, paper_id: str) -> bool:
+        """Whether ``paper_id`` is the one paper of the latest answer and no list holds another to
+        count in ("Summarize DocVAL", or a question of the collection that found one): "and the
+        first one?" then asks the same question again of the same paper (:meth:`alone` says so). An
+        answer within a list ("which of them release code?" kept one) leaves the list it checked."""
+        latest = self.latest()
+        return (
+            latest is not None and not latest.within
+            and [c.paper_id for c in self.recent()] == [paper_id]
+            and [c.paper_id for c in self.last_list()] == [paper_id]
+        )
+
     def alone(self, text: str) -> str:
         """Why "and the first one?" after an answer about one paper ("Summarize DocVAL", or a
         question that found one) asks nothing new: that paper is the only one to count in, and the

@@ -225,6 +225,14 @@ def directions(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(dict.fromkeys(found))
 
 
+def reversed_direction(phrase: str) -> str:
+    """The directional compound ``phrase`` writes, turned round: "speech-to-text" ->
+    "text-to-speech" (whose glossary names, "TTS" and "speech synthesis", then count,
+    :func:`states_direction`); ``""`` when it writes none."""
+    m = _DIRECTION.search(phrase)
+    return f"{m.group(2)}-to-{m.group(1)}" if m else ""
+
+
 def states_direction(compound: tuple[str, str], phrase: str, text: str) -> bool:
     """Whether ``text`` states the directional compound ``compound`` (``(source, target)`` term
     keys of :func:`directions`) that ``phrase`` writes ("text-to-speech"): the compound itself, in

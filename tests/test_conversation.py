@@ -258,21 +258,80 @@ def test_a_measure_asked_alone_is_asked_of_the_paper_just_answered_when_it_state
 
 
 def test_them_after_a_short_list_means_every_paper_of_it(conv: Conversation):
-    # "compare them" after a list of three compared only the first two; "both" still means two
+    # "compare them" after a list of three compared only the first two; "both" still means two,
+    # and which two of the list is asked, naming them (was: the first two, silently)
     t1 = conv.ask("which papers are about knowledge distillation, dataset distillation or CoT distillation?")
     assert 3 <= len(t1.citations) <= 5, t1.answer.text
     t = conv.ask("compare them")
     assert t.kind == "compare" and ids(t) == ids(t1), t.answer.text
     conv.ask("which papers are about knowledge distillation, dataset distillation or CoT distillation?")
     t = conv.ask("compare both")
-    assert t.kind == "compare" and ids(t) == ids(t1)[:2], t.answer.text
+    assert t.kind == "clarify" and [p.id for p in t.candidates] == ids(t1), t.answer.text
 
 
 @pytest.mark.parametrize("message", ["compare the first two", "compare these two papers", "compare the two"])
 def test_a_counted_reference_to_earlier_papers_is_a_comparison_not_a_table(conv: Conversation, message):
-    t1 = conv.ask("Which papers use reinforcement learning?")
+    t1 = conv.ask("Which papers study federated learning?")
+    assert len(t1.citations) == 2, t1.answer.text
     t = conv.ask(message)
     assert t.kind == "compare" and ids(t) == [c.paper_id for c in t1.citations[:2]], t.answer.text
+
+
+@pytest.mark.parametrize(
+    ("first", "message"),
+    [
+        ("Which paper proposes a metric for speaking style in role-play TTS?", "compare them"),
+        ("What is DocVAL?", "how do both of them differ?"),
+        ("Which paper detects audio deepfakes?", "what datasets do both use?"),
+    ],
+)
+def test_them_after_one_paper_says_no_second_paper_was_discussed(conv: Conversation, first, message):
+    # was: the one paper answered alone ("compare CA-SOADD"), or asked of itself ("CA-SOADD of CA-SOADD")
+    t1 = conv.ask(first)
+    assert len(t1.citations) == 1, t1.answer.text
+    t = conv.ask(message)
+    assert t.kind == "clarify" and not t.citations, t.answer.text
+    assert f"discussed one paper so far, {t1.citations[0].label} [1]" in t.answer.text
+
+
+def test_them_after_a_list_then_one_paper_asks_which_to_set_beside_it(conv: Conversation):
+    # "Which papers use RL?", "What does DoPR do?", "compare them": was DoPR and the list's first
+    t1 = conv.ask("Which papers use reinforcement learning?")
+    t2 = conv.ask("What does DoPR do?")
+    t = conv.ask("compare them")
+    assert t.kind == "clarify", t.answer.text
+    assert f"about {t2.citations[0].label} [{t2.citations[0].number}] alone" in t.answer.text
+    assert {p.id for p in t.candidates} <= set(ids(t1)) - set(ids(t2))
+
+
+def test_an_ordinal_after_a_comparison_or_a_summary_asks_what_was_asked_or_says_so(conv: Conversation):
+    # "Compare DocVAL and RSAgent", "and the second one?": was "and RSAgent?", answered with some
+    # sentence of it; "Summarize the first one", "and the third one?": was the list's question again
+    t1 = conv.ask("Compare DocVAL and RSAgent")
+    t = conv.ask("and the second one?")
+    assert t.kind == "clarify" and "the last answer compares" in t.answer.text, t.answer.text
+    assert conv.ask("what does the second one propose?").citations[0].paper_id == t1.citations[1].paper_id
+    listed = conv.ask("Which papers use reinforcement learning?")
+    conv.ask("Summarize the second one")
+    t = conv.ask("and the third one?")
+    assert t.kind == "summary" and ids(t) == [listed.citations[2].paper_id], (t.standalone, t.answer.text[:200])
+
+
+@pytest.mark.parametrize(
+    ("message", "other"),
+    [
+        ("does the speech-to-text paper release code?", "text-to-speech"),
+        ("what dataset does the image-to-text paper use?", "text-to-image"),
+    ],
+)
+def test_a_paper_described_by_a_direction_no_paper_works_in_is_not_answered_by_the_other_way(
+    conv: Conversation, message, other
+):
+    # was: MCLP (text-to-speech) answered "Yes", with its code link
+    t = conv.ask(message)
+    assert not t.citations and f"works the other way ({other})" in t.answer.text, t.answer.text
+    t = conv.ask(message.replace("speech-to-text", "text-to-speech").replace("image-to-text", "text-to-image"))
+    assert t.citations and t.kind == "answer" and "the other way" not in t.answer.text, t.answer.text
 
 
 def test_a_pronoun_after_a_description_in_the_same_question_means_that_paper(conv: Conversation):

@@ -643,6 +643,7 @@ PLACES = {
     "tenth": 9,
     "eleventh": 10,
     "twelfth": 11,
+    "past_twelfth": 12,  # past any list: said to be beyond it
     "last": -1,
     "former": 0,
     "latter": -1,
@@ -669,6 +670,8 @@ def test_every_counting_row_counts_its_papers(cat, cls, word):
     assert [(r.kind, r.count, r.first) for r in refs] == [("plural", COUNTS[cls], True)]
     refs = read_question(f"what do these {word} use?", cat).refs
     assert [(r.kind, r.count, r.first) for r in refs] == [("plural", COUNTS[cls], False)]
+    refs = read_question(f"how do the final {word} compare?", cat).refs  # the list's last papers
+    assert [(r.kind, r.count, r.first, r.last) for r in refs] == [("plural", COUNTS[cls], False, True)]
 
 
 @pytest.mark.parametrize(

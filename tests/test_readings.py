@@ -285,6 +285,130 @@ def test_papers_picked_out_of_a_list_leave_ordinals_counting_in_that_list():
     assert h.listed(2) == []
 
 
+# --- a reference with too few, too many or no listed papers says so (fakes) ---------------------
+
+
+def _talk(*turns: tuple[str, tuple[Paper, ...]]) -> tuple[ReferenceResolver, Reader]:
+    """A resolver over the fake papers whose conversation answered ``turns`` (question, papers
+    cited; a question citing nothing found no paper: its plan is the reader's)."""
+    resolver, reader = _resolver(ROUTER)
+    h = History()
+    for question, papers in turns:
+        cits = [Citation(h.numbers.number(p.id), p.id, p.label, ()) for p in papers]
+        answer = Answer(question, "…", cits, refused=not cits, kind="refusal" if not cits else "answer")
+        kind = "refusal" if not cits else "answer"
+        h.turns.append(Turn(question, question, answer, kind, plan=reader.read(question)))
+    return ReferenceResolver(resolver._pipeline, h), reader
+
+
+LIST_OF_FOUR = ("Which papers work on agents, audio, hospitals or graphs?", (ROUTER, SPOOF, CLINIC, GRAPHS))
+
+
+@pytest.mark.parametrize("message", ["compare them", "how do both differ?", "compare the two of them"])
+def test_a_comparison_of_them_after_one_paper_says_only_one_was_discussed(message):
+    # was: "compare CA-SOADD", the one paper answered alone as a comparison
+    resolver, reader = _talk(("Which paper detects audio deepfakes?", (SPOOF,)))
+    pair, ok = resolver.pair(reader.read(message))
+    assert not ok and len(pair) == 1 and not pair[0].paper_ids, pair
+    assert "discussed one paper so far, SpoofGuard [1]" in pair[0].message
+
+
+@pytest.mark.parametrize("message", ["compare both", "compare these two papers"])
+def test_two_counted_among_more_listed_asks_which_naming_them(message):
+    # was: the first two of the list, silently
+    resolver, reader = _talk(LIST_OF_FOUR)
+    pair, ok = resolver.pair(reader.read(message))
+    assert not ok and pair[0].paper_ids == ("router", "spoof", "clinic", "graphs"), pair
+    assert pair[0].message == "the last answer lists 4 papers"
+    pair, ok = resolver.pair(reader.read("compare them"))  # every listed paper, up to five
+    assert ok and [r.paper_ids[0] for r in pair] == ["router", "spoof", "clinic", "graphs"]
+
+
+def test_them_after_a_list_and_one_paper_outside_it_asks_which_to_set_beside_it():
+    # "Which papers use RL?", "What does DoPR do?", "compare them": was DoPR and the list's first
+    resolver, reader = _talk(
+        ("Which papers work on agents or audio?", (ROUTER, SPOOF)), ("What is FedClinic?", (CLINIC,))
+    )
+    pair, ok = resolver.pair(reader.read("compare them"))
+    assert not ok and pair[0].paper_ids == ("router", "spoof"), pair
+    assert pair[0].message.startswith("the last answer is about FedClinic [3] alone")
+    # two answers about one paper each: the pair the conversation makes clear
+    resolver, reader = _talk(("What is FedClinic?", (CLINIC,)), ("What is GraphFed?", (GRAPHS,)))
+    pair, ok = resolver.pair(reader.read("compare both of them"))
+    assert ok and {r.paper_ids[0] for r in pair} == {"clinic", "graphs"}
+
+
+def test_both_asked_of_one_paper_says_so_and_of_four_asks_which():
+    resolver, reader = _talk(("Which paper trains across hospitals?", (CLINIC,)))
+    ids, _, unresolved = resolver.referred(reader.read("which datasets do both of them use?"))
+    # was "FedClinic of FedClinic"
+    assert ids == [] and unresolved is not None and "FedClinic [1]" in unresolved.message
+    resolver, reader = _talk(LIST_OF_FOUR)
+    ids, _, unresolved = resolver.referred(reader.read("what data do these two use?"))  # was: all four asked
+    assert ids == [] and unresolved is not None and len(unresolved.paper_ids) == 4
+
+
+@pytest.mark.parametrize(
+    ("message", "places"),
+    [
+        ("compare the last two", ["clinic", "graphs"]),
+        ("how do the final three compare?", ["spoof", "clinic", "graphs"]),
+    ],
+)
+def test_the_last_few_of_a_list_are_its_last_papers_or_said_to_be_beyond_it(message, places):
+    resolver, reader = _talk(LIST_OF_FOUR)
+    pair, ok = resolver.pair(reader.read(message))
+    assert ok and [r.paper_ids[0] for r in pair] == places, pair
+    resolver, reader = _talk(("Which papers work on agents or audio?", (ROUTER, SPOOF)))
+    pair, ok = resolver.pair(reader.read("compare the last three"))  # was: a table of papers on "last"
+    assert not ok and "the last answer lists 2 papers" in pair[0].message
+    ids, _, unresolved = resolver.referred(reader.read("the last two: what benchmarks do they use?"))
+    assert ids == ["router", "spoof"] and unresolved is None
+
+
+def test_the_first_one_after_an_answer_about_one_paper_says_there_is_no_list():
+    # "Summarize DocVAL", "and the first one?": was the same question again of DocVAL, silently
+    resolver, reader = _talk(("What is GraphFed?", (GRAPHS,)))
+    plan, shown = resolver.follow_up(reader.read("and the first one?"))
+    assert shown == ""
+    ids, _, unresolved = resolver.referred(plan)
+    assert ids == [] and unresolved is not None and "about one paper, GraphFed [1]" in unresolved.message
+    # a question of its own about that paper is answered of it
+    ids, _, unresolved = resolver.referred(reader.read("the first one: what benchmarks does it use?"))
+    assert ids == ["graphs"] and unresolved is None
+
+
+def test_an_ordinal_counted_in_an_older_list_says_which_list():
+    # a list, then a question that found no paper, or one about a paper outside it: "the third one"
+    # counts in the list, and says so (was: silently)
+    lost = ("Is there a paper on protein folding?", ())
+    h = _talk(LIST_OF_FOUR, lost)[0].history
+    said = h.elsewhere("the third one")
+    assert said.startswith("“the third one” counted in the list of 4 papers answering “Which papers work on")
+    assert "“Is there a paper on protein folding?”, found no paper" in said
+    h = _talk(LIST_OF_FOUR, ("What does GraphFed do?", (GRAPHS,)))[0].history
+    assert h.elsewhere("the second one") == ""  # an answer about a paper of the list
+    h = _talk(("Which papers work on agents or audio?", (ROUTER, SPOOF)), ("What is GraphFed?", (GRAPHS,)))[0].history
+    assert "the last answer is about GraphFed [3], no list" in h.elsewhere("the second one")
+
+
+@pytest.mark.parametrize("message", ["and the seventeenth one?", "what does the 21st paper use?", "the 14th one?"])
+def test_an_ordinal_past_any_list_is_said_to_be_beyond_the_last_list(reader, message):
+    # was: "No abstract in the collection mentions twentieth" (the ordinal read as a topic's word)
+    refs = [r for r in reader.read(message).refs if r.kind == "ordinal"]
+    assert [r.index for r in refs] == [12], refs
+    h = _history(*"ABCDEFGHIJK")
+    assert h.listed(12) == [] and "the last answer lists 11 papers" in h.beyond(refs[0].text, (12,))
+
+
+def test_a_description_of_the_other_direction_describes_no_paper():
+    from rag.lexicon import reversed_direction
+
+    assert reversed_direction("speech-to-text") == "text-to-speech"
+    assert reversed_direction("Image-to-Text captioning") == "Text-to-Image"
+    assert reversed_direction("speech recognition") == ""
+
+
 # --- long messages keep the sentences that ask ---------------------------------------------------
 
 

@@ -98,6 +98,8 @@ class PaperRef:
             "both"): how many; 0 when it does not count ("they", "their").
         first: For a counted ``plural`` reference that takes the first of a list ("the first
             three", "the top two"): True.
+        last: For a counted ``plural`` reference that takes the last of a list ("the last three",
+            "the final two"): True.
     """
 
     text: str
@@ -106,6 +108,7 @@ class PaperRef:
     index: int | None = None
     count: int = 0
     first: bool = False
+    last: bool = False
 
 
 @dataclass(frozen=True)

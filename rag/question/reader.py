@@ -180,6 +180,8 @@ _NUMBER_REF = re.compile(rf"\[(\d+(?:\s*,\s*\d+)*)\]|{_V['numbered_noun']}\s+#?(
 _ORDINAL_INDEX = {
     "first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "sixth": 5, "seventh": 6, "eighth": 7, "ninth": 8,
     "tenth": 9, "eleventh": 10, "twelfth": 11, "last": -1, "former": 0, "latter": -1,
+    # past any list (a list holds up to twelve): said to be beyond it, whichever place it names
+    "past_twelfth": 12,
 }
 _ORDINALS = {word: i for name, i in _ORDINAL_INDEX.items() for word in _VOCABULARY[name].words}
 _ORDINAL_REF = re.compile(
@@ -219,6 +221,7 @@ _PLURAL = re.compile(
 # "these two papers", "the first three", "both papers": papers already cited, counted
 _COUNTED = _VOCABULARY["counted"].pattern
 _FIRST_N = re.compile(rf"{_V['first_top']}\s+({_V['count']})", re.I)
+_LAST_N = re.compile(rf"{_V['last_bottom']}\s+({_V['count']})", re.I)
 # How many papers each class of counting words counts.
 _COUNT_OF = {"two": 2, "three": 3, "four": 4, "five": 5}
 _NUMBER_WORDS = {word: n for name, n in _COUNT_OF.items() for word in _VOCABULARY[name].words}
@@ -248,18 +251,20 @@ _SIDE_DESCRIPTION = re.compile(
 )
 
 
-def _count(text: str) -> tuple[int, bool]:
+def _count(text: str) -> tuple[int, bool, bool]:
     """How many papers a plural reference counts ("these two" 2, "both" 2, "the first three" 3;
-    "they" 0) and whether it takes the first of a list ("the first three", "the top two")."""
-    first = _FIRST_N.search(text)
-    if first:
-        word = first.group(1).lower()
-        return (int(word) if word.isdigit() else _NUMBER_WORDS[word]), True
+    "they" 0), whether it takes the first of a list ("the first three", "the top two") and
+    whether it takes the last ("the last three", "the final two")."""
+    for edge, at_start in ((_FIRST_N, True), (_LAST_N, False)):
+        got = edge.search(text)
+        if got:
+            word = got.group(1).lower()
+            return (int(word) if word.isdigit() else _NUMBER_WORDS[word]), at_start, not at_start
     counted = _COUNTED.search(text)
     if not counted:
-        return 0, False
+        return 0, False, False
     word = counted.group(0).lower()
-    return (2 if word in _BOTH else int(word) if word.isdigit() else _NUMBER_WORDS[word]), False
+    return (2 if word in _BOTH else int(word) if word.isdigit() else _NUMBER_WORDS[word]), False, False
 
 
 def _word_not_name(query: str, ref: PaperRef) -> bool:
@@ -322,8 +327,8 @@ def _refs(query: str, catalogue: Catalogue | None, names: NameReader | None) -> 
     for m in _PLURAL.finditer(query):
         if m.group(0).lower() in _BOTH and _correlative(query, m.start()):
             continue  # "papers about both federated learning and differential privacy": no paper
-        count, first = _count(m.group(0))
-        add(m.start(), m.end(), PaperRef(m.group(0), "plural", count=count, first=first))
+        count, first, last = _count(m.group(0))
+        add(m.start(), m.end(), PaperRef(m.group(0), "plural", count=count, first=first, last=last))
     expletive = [(m.start(), m.end()) for m in _EXPLETIVE_IT.finditer(query)]
     for m in _PRONOUN.finditer(query):
         if any(a <= m.start() < b for a, b in expletive):

@@ -40,6 +40,8 @@ from rag.lexicon import (
     glossary_forms,
     long_forms,
     other_direction,
+    reversed_direction,
+    states_direction,
     states_phrase,
     term_key,
 )
@@ -824,16 +826,35 @@ class AnswerPipeline:
         A title that writes a compound sharing a word with the topic's says which direction the
         paper works in (Make-An-Audio's abstract writes "text-to-image" of other work); else the
         title and every sentence of the abstract are read."""
-        out: set[PaperHit] = set()
-        for phrase in topic.directions:
-            compound = directions(phrase)[0]
-            for h in hits:
-                title = h.paper.title or ""
-                own = any({s, t} & set(compound) for s, t in directions(title))
-                texts = [title] if own else [title, *(x.text for x in self.evidence.sentences(h.paper)[0])]
-                if other_direction(compound, phrase, texts):
-                    out.add(h)
-        return out
+        return {h for phrase in topic.directions for h in hits if self._directed_otherwise(phrase, h.paper)}
+
+    def _directed_otherwise(self, phrase: str, paper: Paper) -> bool:
+        """Whether ``paper`` is about another direction than the directional compound ``phrase``
+        ("text-to-image") and never states it (:meth:`_other_direction`, for one paper)."""
+        compound = directions(phrase)[0]
+        title = paper.title or ""
+        own = any({s, t} & set(compound) for s, t in directions(title))
+        texts = [title] if own else [title, *(x.text for x in self.evidence.sentences(paper)[0])]
+        return other_direction(compound, phrase, texts)
+
+    def other_way(self, description: str, paper: Paper) -> bool:
+        """Whether ``paper`` works in another direction than a directional compound the
+        ``description`` writes ("the speech-to-text paper": MCLP, a text-to-speech paper, whose
+        words and embedding are the description's), so it is no paper described by it; ``False``
+        when the description writes no such compound (:func:`rag.lexicon.directions`)."""
+        words = [w.strip(",.;:?!()[]\"'“”") for w in description.split()]
+        for phrase in (w for w in words if directions(w)):
+            if self._directed_otherwise(phrase, paper):
+                return True
+            # the way round by another name: "speech synthesis" (DGSA) or "TTS" is text-to-speech
+            back = reversed_direction(phrase)
+            texts = [paper.title or "", *(x.text for x in self.evidence.sentences(paper)[0])]
+            asked, turned = directions(phrase)[0], directions(back)[0]
+            if not any(states_direction(asked, phrase, t) for t in texts) and any(
+                states_direction(turned, back, t) for t in texts
+            ):
+                return True
+        return False
 
     def _other_side(self, topic: Topic, hits: Sequence[PaperHit]) -> set[PaperHit]:
         """The ``hits`` that take only a side opposite the one the topic asks

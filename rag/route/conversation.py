@@ -393,6 +393,10 @@ class Conversation:
         t0 = time.perf_counter()
         fplan = filters.plan(plan.filters, self.papers)
         asked, message = plan.follow, plan.asked
+        # "the third one" after a list, then a question that found no paper or one about another
+        # paper: the list counted in is said (ordinals count in the latest list, not the latest answer)
+        placed = [r for r in plan.refs if r.kind == "ordinal" and r.index is not None and self.history.listed(r.index)]
+        counted_in = self.history.elsewhere(placed[0].text) if placed else ""
         plan, shown = self.resolver.follow_up(plan)
         if asked is not None and asked.kind in ("choose", "verdict") and not shown and self.history.turns:
             # "which one is better?" with fewer than two papers discussed (a comparison refused, a
@@ -419,12 +423,17 @@ class Conversation:
                 # paper (was the list question retargeted, answered with any sentence of the paper)
                 within, plan = tuple(plan.named_ids), replace(checked, asked=message)
                 where = "the paper asked about" if len(within) == 1 else f"the {len(within)} papers asked about"
-        elif plan.follow is not None and plan.follow.kind == "narrow" and not self.history.last_list() \
+        elif plan.follow is not None and plan.follow.kind == "narrow" \
                 and (refused := self.history.refused_search()) is not None:
             # "which of them are from 2022?" after "no paper analyzes Adam's convergence": no list to
-            # narrow (was: the year filter over the whole library, 1,233 papers)
+            # narrow (was: the year filter over the whole library, 1,233 papers), nor the list
+            # before that question, silently (as "they" after it refers to no paper)
             text = (f"{REFUSAL} “{message.strip()}” asks within the papers of the previous answer, but the "
                     f"previous question, “{refused.question.strip()}”, found no paper.")
+            if (older := self.history.counted_list()) is not None:
+                n = len(older.citations)
+                text += (f" The list before it, of {n} paper{'s' if n != 1 else ''} (“{older.question.strip()}”), "
+                         "is not narrowed: ask again right after it, or name the papers.")
             return self._refusal_turn(plan, text, t0, fplan)
         elif plan.follow is not None and plan.follow.kind == "narrow" and (listed := self.history.last_list()):
             # "which of them use RL?", "which ones are from 2022?": asked within the last list;
@@ -444,6 +453,8 @@ class Conversation:
             n = len(within)
             fplan = fplan.within(within, where or f"the {n} paper{'s' if n != 1 else ''} of the previous answer")
         turn = self._route(plan, fplan, t0, shown, top_k=top_k, on_token=on_token, stop=stop)
+        if counted_in and turn.kind != "clarify":  # said first: the page shows an answer's first line
+            turn = replace(turn, answer=replace(turn.answer, text=f"{counted_in}\n\n{turn.answer.text}"))
         if asked is not None and asked.kind == "what_about":
             turn = replace(turn, continues=True)  # "and APM?": the two papers side by side
         return replace(turn, within=within) if within else turn
@@ -690,6 +701,8 @@ class Conversation:
         mention and none is): what a paper is measured against, no paper to ask which of."""
         if side.how == "baseline":  # no paper owns it and abstracts write it (ReferenceResolver.side)
             return True
+        if side.how == "earlier turn":  # "compare them": papers of the conversation to choose among
+            return False
         named = side.how == "name" or set(content_terms(side.ref)) <= {t.lower() for t in named_entities(side.ref)}
         return named and len(side.paper_ids) > 1 and not any(
             self.pipeline.owns(self.papers[pid], side.ref) for pid in side.paper_ids if pid in self.papers
@@ -939,7 +952,8 @@ class Conversation:
             if res.paper_ids:
                 # "it" after a list of several: the list's papers, and how many it holds
                 said = f"{res.message[:1].upper()}{res.message[1:]}" if res.how == "earlier turn" else "Candidates"
-                lines.append(f"Which paper do you mean by “{res.ref}”? {said}:")
+                plural = any(r.kind == "plural" and r.text == res.ref for r in plan.refs)
+                lines.append(f"Which paper{'s' if plural else ''} do you mean by “{res.ref}”? {said}:")
                 for pid in res.paper_ids:
                     p = self.papers[pid]
                     cands.append(p)

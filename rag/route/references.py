@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from rag.citations import format_marker
 from rag.evidence.roles import proposes
-from rag.lexicon import states_phrase, term_key
+from rag.lexicon import directions, reversed_direction, states_direction, states_phrase, term_key
 from rag.question.names import bare_name, versioned_names
 from rag.question.phrasing import definite_words, framed_reference, own_noun, split_frame
 from rag.question.plan import AskPlan, ComparePlan, FollowUp, PaperRef, Plan, SummaryPlan
@@ -25,7 +25,7 @@ from rag.route.compare import SIZE_FORMS
 from rag.route.refusal import WHOLE_GAP
 from rag.route.turn import History, Turn
 from rag.text import content_terms
-from rag.types import Ask, SearchQuery
+from rag.types import Ask, Citation, SearchQuery
 from store.papers import Paper
 
 if TYPE_CHECKING:
@@ -206,6 +206,22 @@ class ReferenceResolver:
                     unlisted = unlisted or Resolution(r.text, (), "earlier turn", h.beyond(r.text, _places(plan)))
                     continue
                 pid = listed[r.index].paper_id
+                if plan.follow is not None and plan.follow.kind == "what_about" and h.only_paper(pid):
+                    # "and the first one?" after an answer about one paper ("Summarize DocVAL", or a
+                    # question that found one): no list to pick from, and the question again of
+                    # the same paper is the answer above (it was asked again, silently)
+                    unlisted = unlisted or Resolution(r.text, (), "earlier turn", h.alone(r.text))
+                    continue
+                last = h.turns[-1] if h.turns else None
+                if plan.follow is not None and plan.follow.kind == "what_about" and last is not None \
+                        and last.kind == "compare":
+                    # "Compare APM and DANCE", then "and the first one?": no question to ask again of
+                    # APM alone (was: "and APM?", answered with some sentence of it)
+                    names = " and ".join(f"{c.label} {format_marker(c.number)}" for c in last.citations)
+                    said = (f"the last answer compares {names}; “{r.text}” is {display_name(self.papers[pid])}, "
+                            f"and a comparison is no question to ask of it alone: ask one of it (“summarize {r.text}”)")
+                    unlisted = unlisted or Resolution(r.text, (), "earlier turn", said)
+                    continue
                 ids.append(pid)
                 spelled[r] = display_name(self.papers[pid])
         if unlisted is not None:  # "what about the first and the ninth?" after a list of four: said, not half answered
@@ -216,9 +232,15 @@ class ReferenceResolver:
             # the description finds, asked the rest (not every paper that releases code)
             polar = isinstance(plan, AskPlan) and plan.polar
             for r in plan.refs:
-                if r.kind == "description" and (pid := self._described(r.text, polar)):
+                if r.kind != "description":
+                    continue
+                if pid := self._described(r.text, polar):
                     ids.append(pid)
                     spelled[r] = display_name(self.papers[pid])
+                elif said := self._wrong_way(r.text):
+                    # "does the speech-to-text paper release code?" when the papers near it work the
+                    # other way (MCLP, text-to-speech, was answered): said, not answered of it
+                    return [], plan.spelled_out(spelled), Resolution(r.text, (), "description", said)
         detail_only = isinstance(plan, AskPlan) and (
             (plan.detail is not None and plan.detail.only) or _slot_only(plan)
         )
@@ -228,6 +250,20 @@ class ReferenceResolver:
             pronouns = [] if described else [r for r in plan.refs if r.kind in ("pronoun", "plural")]
             listing = h.listing()
             refused = h.refused_search()
+            edge = next((r for r in pronouns if r.kind == "plural" and (r.first or r.last) and r.count), None)
+            if edge is not None and (recent or h.counted_list() is not None):
+                # "the last three: what datasets do they use?", "the first two": those places of the
+                # latest list, or said to be beyond it (was: every paper of the list, or a paper
+                # the rest of the question found)
+                listed = h.listed(edge.count - 1)
+                if len(listed) < edge.count:
+                    msg = h.beyond(edge.text, range(edge.count) if edge.first else ())
+                    return [], plan.spelled_out(spelled), Resolution(edge.text, (), "earlier turn", msg)
+                chosen = [c.paper_id for c in (listed[: edge.count] if edge.first else listed[-edge.count :])]
+                label = " and ".join(display_name(self.papers[p]) for p in chosen)
+                for r in pronouns:
+                    spelled[r] = label
+                return list(dict.fromkeys([*ids, *chosen])), plan.spelled_out(spelled), None
             if pronouns and recent:
                 plural = any(r.kind == "plural" for r in pronouns)
                 last = h.latest()
@@ -254,6 +290,18 @@ class ReferenceResolver:
                     discussed = recent
                 else:
                     discussed = h.discussed() if plural else recent
+                count = max((r.count for r in pronouns if r.kind == "plural"), default=0)
+                if count >= 2 and len(discussed) < count:
+                    # "what datasets do both of them use?" after an answer about one paper: no second
+                    # paper ("CA-SOADD of CA-SOADD" was asked)
+                    ref = next(r.text for r in pronouns if r.kind == "plural" and r.count)
+                    return [], plan.spelled_out(spelled), Resolution(ref, (), "earlier turn", h.too_few(ref, count))
+                if count >= 2 and len(discussed) > count:
+                    # "both" after a list of four: which two is the user's to say, not the first two
+                    ref = next(r.text for r in pronouns if r.kind == "plural" and r.count)
+                    options = tuple(c.paper_id for c in discussed[:MAX_ASKED_BACK])
+                    msg = self._among(discussed, len(options))
+                    return [], plan.spelled_out(spelled), Resolution(ref, options, "earlier turn", msg)
                 many = plural and len(discussed) > 1
                 chosen = [c.paper_id for c in (discussed[:MAX_REFERRED] if many else recent[:1])]
                 ids.extend(chosen)
@@ -365,9 +413,34 @@ class ReferenceResolver:
         found = self._by_description(got.text, got.described, got.search)
         return found.paper_ids[0] if found.resolved else ""
 
+    def _wrong_way(self, ref: str) -> str:
+        """Why a description that writes a directional compound ("the speech-to-text paper")
+        describes no paper: the paper the collection finds first for it works the other way
+        (:meth:`rag.route.answer.AnswerPipeline.other_way`: MCLP, text-to-speech) and none of the
+        :data:`SIDE_CANDIDATES` it finds states the compound asked (in its words or the glossary's);
+        ``""`` otherwise (no compound, or a paper that states it)."""
+        got = self.pipeline.reader.reference(ref, fuzzy_floor=self.pipeline.settings.retrieval.name_match_min)
+        phrases = [w.strip(",.;:?!()[]\"'“”") for w in got.text.split() if directions(w)]
+        if not got.described or not phrases:
+            return ""
+        hits = self.pipeline.retriever.search(got.search).hits[:SIDE_CANDIDATES]
+        if not hits or not self.pipeline.other_way(got.text, hits[0].paper):
+            return ""
+        phrase = phrases[0]
+        compound = directions(phrase)[0]
+        for h in hits:
+            texts = [h.paper.title or "", h.paper.abstract]
+            if any(states_direction(compound, phrase, t) for t in texts):
+                return ""
+        top = hits[0].paper
+        return (f"no paper in the collection states {phrase}; the closest, {display_name(top)} ({top.id}), works the "
+                f"other way ({reversed_direction(phrase)})")
+
     def _by_description(self, ref: str, described: bool, search: SearchQuery) -> Resolution:
         rs = self.pipeline.settings.retrieval
-        hits = self.pipeline.retriever.search(search).hits
+        # "the speech-to-text paper": a paper of the other direction (text-to-speech) shares every
+        # word of it and comes first; it is no paper described so
+        hits = [h for h in self.pipeline.retriever.search(search).hits if not self.pipeline.other_way(ref, h.paper)]
         if not hits or not described:
             return Resolution(ref, (), "description", f"nothing in the collection matches “{ref}”")
         top = hits[0]
@@ -660,13 +733,24 @@ class ReferenceResolver:
             return plan, ""
         if follow.kind == "what_about":
             last = self.history.turns[-1] if self.history.turns else None
+            placed = [
+                self._named(listed[r.index].paper_id)
+                for r in follow.target_refs
+                if r.kind == "ordinal" and r.index is not None and (listed := self.history.listed(r.index))
+            ]
             if (
                 last is not None and last.kind == "summary" and isinstance(last.plan, SummaryPlan)
-                and last.plan.topic is None
-                and follow.target_refs and all(r.kind == "name" for r in follow.target_refs)
+                and last.plan.topic is None and follow.target_refs
+                and (
+                    all(r.kind == "name" for r in follow.target_refs)
+                    or (len(placed) == len(follow.target_refs) == 1 and last.citations
+                        and placed[0] != self._named(last.citations[0].paper_id))
+                )
             ):
-                # "Summarize POET", then "and Moccasin?": the summary again, of the paper it names
-                shown = f"Summarize {follow.target}"
+                # "Summarize POET", then "and Moccasin?": the summary again, of the paper it names;
+                # "Summarize the first one", then "and the second one?": of the list's second (was:
+                # the list's question asked again of it)
+                shown = f"Summarize {placed[0] if placed else follow.target}"
                 return replace(self.pipeline.reader.read(shown, filters=()), asked=plan.asked), shown
             prev = self.history.previous_answer()
             if prev is None or not isinstance(prev.plan, AskPlan):
@@ -696,6 +780,52 @@ class ReferenceResolver:
         refs = tuple(PaperRef(self.papers[c.paper_id].label, "name", (c.paper_id,)) for c in chosen)
         compare = replace(follow.plan, asked=plan.asked, query=plan.query, refs=refs, filters=plan.filters)
         return compare, f"{plan.query.strip().rstrip('?.! ')}: {', '.join(names[:-1])} or {names[-1]}?"
+
+    def _among(self, listed: Sequence[Citation], shown: int) -> str:
+        """How a question asking which papers of ``listed`` (the latest answer's) are meant names
+        them: "the last answer lists 4 papers" (and "; the first 6" when more are listed)."""
+        n = len(listed)
+        first = f"; the first {shown}" if n > shown else ""
+        return f"the last answer lists {n} papers{first}"
+
+    def _plural_pair(self, text: str, count: int, discussed: Sequence[Citation]) -> list[Resolution] | None:
+        """The papers "compare them" / "compare both" means, or what to ask back (resolutions that
+        do not resolve: the comparison is not made); ``None`` when no earlier paper is discussed
+        (the sides are read instead).
+
+        * The latest answer cites several: every one of them, up to :data:`MAX_COMPARED` ("compare
+          them" after a list of three); when "both" or "these two" counts fewer than it lists, or it
+          lists more than can be compared, which ones is asked, naming them (was: the first two).
+        * It is about one paper and the answer before was about one other (:meth:`History.one_on_one`:
+          "What is MCLP?", "What is DocVAL?"): those two.
+        * It is about one paper and older answers list others ("Which papers use RL?", then "What
+          does DoPR do?"): which one to set beside it is asked, naming them (was: the list's first,
+          silently).
+        * Only one paper was discussed: said, naming it (was: that paper answered alone as a
+          "comparison")."""
+        h = self.history
+        recent = h.recent()
+        if not discussed:
+            return None
+        if len(recent) >= 2:
+            if (count and len(recent) > count) or (not count and len(recent) > MAX_COMPARED):
+                options = tuple(c.paper_id for c in recent[:MAX_ASKED_BACK])
+                return [Resolution(text, options, "earlier turn", self._among(recent, len(options)))]
+            take = count or MAX_COMPARED
+            return [Resolution(c.label, (c.paper_id,), "earlier turn") for c in recent[:take]]
+        if len(discussed) >= 2 and h.one_on_one():
+            return [Resolution(c.label, (c.paper_id,), "earlier turn") for c in discussed[:2]]
+        if len(discussed) < 2:
+            return [Resolution(text, (), "earlier turn", h.too_few(text, count or 2))]
+        # one paper now, a list before it: which of the list to set beside it is the user's to say
+        listing = h.counted_list()
+        before = listing.citations if listing is not None else discussed
+        older = [c for c in before if c.paper_id != recent[0].paper_id]
+        options = tuple(c.paper_id for c in older[:MAX_ASKED_BACK])
+        one = f"{recent[0].label} {format_marker(recent[0].number)}"
+        more = f" (“{listing.question.strip()}”, {len(listing.citations)} papers)" if listing is not None else ""
+        msg = f"the last answer is about {one} alone; papers before it{more} to set beside it"
+        return [Resolution(text, options, "earlier turn", msg)]
 
     def _clarified(self, plan: Plan) -> tuple[Plan, str] | None:
         """The question a clarification asked about, of the paper the reply names: after "Which
@@ -744,6 +874,8 @@ class ReferenceResolver:
         if ordinals:
             # "and the second one?"; "how about the 2nd and 4th ones?": each of them
             pids = list(dict.fromkeys(self.history.listed(i)[i].paper_id for i in ordinals))
+            if len(pids) == 1 and self.history.only_paper(pids[0]):
+                return plan, ""  # the paper just answered: referred() says there is no list to pick from
             x = " and ".join(self._named(p) for p in pids)
             refs = tuple(PaperRef(self.papers[p].label, "name", (p,)) for p in pids)
         # "I mean the deepfake one", "what about the paper on causal discovery?": the paper the
@@ -837,21 +969,24 @@ class ReferenceResolver:
             members = [hit for hit, _ in self.pipeline.membership.members(topic.text, (), hits, 0.0)][:2]
             if len(members) == 2:
                 return [Resolution(topic.text, (hit.paper.id,), "description") for hit in members], True
-        first = next((r for r in plan.refs if r.kind == "plural" and r.first and r.count), None)
-        if not ids and first is not None:  # "compare the first three"; after a list of one, says so
+        first = next((r for r in plan.refs if r.kind == "plural" and (r.first or r.last) and r.count), None)
+        if not ids and first is not None:  # "compare the first three", "the last two"; after a list of one, says so
             if len(listed := h.listed(first.count - 1)) >= first.count:
-                return [Resolution(c.label, (c.paper_id,), "earlier turn") for c in listed[: first.count]], True
-            return [Resolution(first.text, (), "earlier turn", h.beyond(first.text, range(first.count)))], False
+                took = listed[: first.count] if first.first else listed[-first.count :]
+                return [Resolution(c.label, (c.paper_id,), "earlier turn") for c in took], True
+            places = range(first.count) if first.first else ()
+            return [Resolution(first.text, (), "earlier turn", h.beyond(first.text, places))], False
         discussed = h.discussed()
-        plural = [r.text.lower() for r in plan.refs if r.kind == "plural"]
-        if not ids and plural and len(discussed) >= 2:
-            # "compare them" after a list of three compares all three (up to five); "both", two
-            take = 2 if "both" in plural or len(discussed) > MAX_COMPARED else MAX_COMPARED
-            return [Resolution(c.label, (c.paper_id,), "earlier turn") for c in discussed[:take]], True
         back = [r.text.lower() for r in plan.refs if r.kind in ("pronoun", "plural") and not r.count]
-        if back and discussed and any(_asks_of(x, back) for side in plan.sides[:1] for x in side):
-            # "what did they find about RL vs SFT?": the pronoun is the subject of what a side asks,
-            # so the previous paper is asked about two things; the sides are no papers
+        # "what did they find about RL vs SFT?": the pronoun is the subject of what a side asks,
+        # so the previous paper is asked about two things; the sides are no papers
+        asks_of = bool(back and discussed and any(_asks_of(x, back) for side in plan.sides[:1] for x in side))
+        plural = [r for r in plan.refs if r.kind == "plural"]
+        if not ids and plural and not (asks_of and len(discussed) < 2):
+            told = self._plural_pair(plural[0].text, max(r.count for r in plural), discussed)
+            if told is not None:
+                return told, all(r.resolved for r in told) and len(told) >= 2
+        if asks_of:
             return [], False
         tried: list[Resolution] = []
         for a, b in plan.sides[:5]:

@@ -115,7 +115,7 @@ def _picked_by_position(turn: Turn) -> bool:
     one", "[1] and [3]" (:class:`rag.question.plan.PaperRef` ``ordinal``, ``number``, or a counted
     ``plural`` that takes the first of a list)."""
     refs = getattr(turn.plan, "refs", ()) if turn.plan is not None else ()
-    if any(r.kind in ("ordinal", "number") or (r.kind == "plural" and r.first) for r in refs):
+    if any(r.kind in ("ordinal", "number") or (r.kind == "plural" and (r.first or r.last)) for r in refs):
         return True
     # "how about the 1st and the 3rd ones?" asks the previous question again of the papers it
     # places, named in the plan it answered: papers the question names are no list of their own
@@ -255,6 +255,10 @@ class History:
         picked = {c.paper_id for c in listing[0].citations}
         return next((t for t in listing[1:] if picked < {c.paper_id for c in t.citations}), listing[0])
 
+    def counted_list(self) -> Turn | None:
+        """The turn whose papers :meth:`last_list` gives when some turn lists papers; ``None`` otherwise."""
+        return self._list_turn()
+
     def last_list(self) -> list[Citation]:
         """The list ordinals count in: the citations of the latest answer that listed papers (cited
         two or more, or answered a question of the collection with one), else of the latest answer
@@ -305,6 +309,62 @@ class History:
         m = len(earlier.citations)
         return (f"{said}; in the list before it, of {m} papers (“{earlier.question.strip()}”), {pronoun[0]} "
                 f"{them}: ask about {pronoun[1]}")
+
+    def only_paper(self, paper_id: str) -> bool:
+        """Whether ``paper_id`` is the one paper of the latest answer and no list holds another to
+        count in ("Summarize DocVAL", or a question of the collection that found one): "and the
+        first one?" then asks the same question again of the same paper (:meth:`alone` says so). An
+        answer within a list ("which of them release code?" kept one) leaves the list it checked."""
+        latest = self.latest()
+        return (
+            latest is not None and not latest.within
+            and [c.paper_id for c in self.recent()] == [paper_id]
+            and [c.paper_id for c in self.last_list()] == [paper_id]
+        )
+
+    def alone(self, text: str) -> str:
+        """Why "and the first one?" after an answer about one paper ("Summarize DocVAL", or a
+        question that found one) asks nothing new: that paper is the only one to count in, and the
+        previous question of it is the answer above."""
+        one = self.recent()[0]
+        return (f"the last answer is about one paper, {one.label} {format_marker(one.number)}, and lists no other: "
+                f"“{text}” is that paper, and the previous question of it is answered above")
+
+    def too_few(self, text: str, count: int) -> str:
+        """Why "both" / "compare them" (``count`` papers, 2 for "them") names fewer papers than it
+        counts: the conversation has discussed only one (named), or none."""
+        held = self.discussed(count)
+        if not held:
+            return f"no earlier answer is about a paper, so “{text}” refers to no paper"
+        names = " and ".join(f"{c.label} {format_marker(c.number)}" for c in held)
+        said = "one paper" if len(held) == 1 else f"{len(held)} papers"
+        return f"the conversation has discussed {said} so far, {names}, so “{text}” names no other to set beside it"
+
+    def elsewhere(self, text: str) -> str:
+        """One line saying which list an ordinal ``text`` ("the third one") counted in when the
+        latest turn lists none of it: a question that found no paper ("is there a paper on protein
+        folding?"), or an answer about a paper outside the list ("Summarize DocVAL" after "Which
+        papers use RL?"), came after the list :meth:`last_list` draws from. ``""`` when the latest
+        turn is that list, or about papers of it ("what does the second one propose?"), or no turn
+        lists papers (:meth:`beyond` then says so)."""
+        listing = self._list_turn()
+        if listing is None or not self.turns or self.turns[-1] is listing:
+            return ""
+        last = self.turns[-1]
+        own = [c.paper_id for c in self._papers_of(last)]
+        listed = [c.paper_id for c in listing.citations]
+        if own and set(own) <= set(listed):
+            return ""
+        if last.kind == "clarify" or last.within:
+            return ""  # "which of them use RL?" asked within the list: its papers are the list's
+        if own:
+            names = " and ".join(f"{c.label} {format_marker(c.number)}" for c in self._papers_of(last)[:2])
+            why = f"the last answer is about {names}, no list"
+        else:
+            why = f"the last question, “{last.question.strip()}”, found no paper"
+        n = len(listed)
+        return (f"“{text}” counted in the list of {n} paper{'s' if n != 1 else ''} answering "
+                f"“{listing.question.strip()}” ({why}).")
 
     def one_on_one(self) -> bool:
         """Whether the latest two turns about papers were each about one paper, not the same one

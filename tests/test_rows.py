@@ -141,6 +141,9 @@ def test_a_gap_sentence_and_the_anaphor_continuing_it_are_the_gap_move():
     # an anaphor after a sentence with no gap cue carries nothing: no gap, the moves stay unknown
     calm = [sents[0], "Molecule design comes in many forms.", sents[2], sents[3]]
     assert abstract_moves(calm) == ["unknown"] * 4
+    # the paper speaking of itself ("This work ...") is no anaphor of the gap before it
+    own = [sents[0], sents[1], "This work is motivated by drug discovery pipelines.", sents[3]]
+    assert abstract_moves(own)[2] != "gap"
 
 
 # The sentence that opens the contribution with "we propose" is the approach; a later one that says

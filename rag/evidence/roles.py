@@ -304,7 +304,11 @@ def abstract_moves(sentences: list[str]) -> list[str]:
         # task specification in robotics comes in various forms ...": an anaphor carries on the gap
         # stated right before it, though it holds no cue of its own
         before = sentences[i - 1] if i > 0 else ""
-        carries = ANAPHORA.search(s) and _GAP_CUE.search(before) and not _PRIOR_REMEDY.search(before)
+        # ("This work investigates ..." is the paper's own, no anaphor of the gap)
+        carries = (
+            ANAPHORA.search(s) and not FIRST_PERSON.search(s) and not _SELF_REFERENCE.search(s)
+            and _GAP_CUE.search(before) and not _PRIOR_REMEDY.search(before)
+        )
         if not (_GAP_CUE.search(s) or continued or carries):
             break
         moves[i] = "gap"

@@ -88,3 +88,75 @@ def test_a_paper_stating_its_aim_and_its_analysis_has_problem_and_approach_rows(
     rows = select_rows(FakeEvidence([THEORY]), THEORY)
     assert rows["problem"] and rows["problem"][0].sentence.startswith("The main aim of this paper"), rows
     assert rows["approach"] and rows["approach"][0].sentence.startswith("We first establish"), rows
+
+
+# A gap stated without a word of a problem: the moves of the abstract place it before the contribution
+# that answers it ("To overcome this limitation, we ..."), so it is the problem row, not "not stated".
+SLOW_SOLVER = make_paper(
+    "slow-solver",
+    "Finite element solvers have transformed structural engineering, but each design change requires "
+    "re-meshing and hours of compute. To overcome this limitation, we propose MeshFree nets, which map "
+    "loads to displacements directly. On twelve bridge designs, MeshFree nets are 300 times faster.",
+)
+PRIVACY_TAX = make_paper(
+    "privacy-tax",
+    "Federated recommenders keep ratings on phones, yet every round ships the whole item table to each "
+    "client. In this paper, we present SliceRec, which sends each client only the rows of items it rated. "
+    "SliceRec cuts upload traffic by 80% on MovieLens-1M.",
+)
+# An anaphor carries the gap on from a contrast before it, though it holds no cue of its own.
+SPECIALISTS = make_paper(
+    "specialists",
+    "Foundation models answer many language tasks from one prompt. Yet molecule design comes in many "
+    "forms, such as docking, retrosynthesis and property prediction. They are mostly treated as separate "
+    "tasks handled by dedicated models. We show that all of them can be posed as graph edits. We design "
+    "EditMol, a single graph transformer that performs these edits. EditMol beats the dedicated models on "
+    "five of six tasks.",
+)
+
+
+@pytest.mark.parametrize(
+    ("paper", "problem"),
+    [
+        (SLOW_SOLVER, "Finite element solvers have transformed"),
+        (PRIVACY_TAX, "Federated recommenders keep ratings"),
+        (SPECIALISTS, "Yet molecule design"),
+    ],
+)
+def test_the_gap_the_contribution_answers_is_the_problem_row(paper, problem):
+    rows = select_rows(FakeEvidence([paper]), paper)
+    assert any(e.sentence.startswith(problem) for e in rows["problem"]), rows["problem"]
+
+
+def test_a_gap_sentence_and_the_anaphor_continuing_it_are_the_gap_move():
+    from rag.evidence.roles import abstract_moves
+
+    sents = [
+        "Foundation models answer many language tasks from one prompt.",
+        "Yet molecule design comes in many forms, such as docking and property prediction.",
+        "They are mostly treated as separate tasks handled by dedicated models.",
+        "We design EditMol, a single graph transformer that performs these edits.",
+    ]
+    assert abstract_moves(sents) == ["background", "gap", "gap", "contribution"]
+    # an anaphor after a sentence with no gap cue carries nothing: no gap, the moves stay unknown
+    calm = [sents[0], "Molecule design comes in many forms.", sents[2], sents[3]]
+    assert abstract_moves(calm) == ["unknown"] * 4
+    # the paper speaking of itself ("This work ...") is no anaphor of the gap before it
+    own = [sents[0], sents[1], "This work is motivated by drug discovery pipelines.", sents[3]]
+    assert abstract_moves(own)[2] != "gap"
+
+
+# The sentence that opens the contribution with "we propose" is the approach; a later one that says
+# what the method and its benchmark enable is not, however many cue words it holds.
+GRASP = make_paper(
+    "grasp",
+    "Grasping deformable objects remains difficult because their shape changes under contact. We propose "
+    "SoftGrip, a tactile policy that predicts contact forces. We release a benchmark of 40 cloth items and show "
+    "that SoftGrip outperforms vision-only baselines. Our method and framework enable a new approach to "
+    "comparing gripper designs, and we present findings from quantitative results.",
+)
+
+
+def test_the_proposal_opening_the_contribution_is_the_approach_over_what_it_enables():
+    rows = select_rows(FakeEvidence([GRASP]), GRASP)
+    assert rows["approach"] and rows["approach"][0].sentence.startswith("We propose SoftGrip"), rows["approach"]

@@ -276,7 +276,8 @@ def abstract_moves(sentences: list[str]) -> list[str]:
     propose", "In this work", "To address this, we"), or at the first of the authors' own
     sentences ("we", "our") right before it. The gap is the run of sentences just
     before it that state a limitation, a contrast or a consequence of one (a sentence that
-    starts with "This"/"These"/"As a result" continues the run; one that describes earlier
+    starts with "This"/"These"/"As a result" continues the run, and one that opens so carries on a
+    gap sentence right before it though it holds no cue itself; one that describes earlier
     work's remedy, "Recent methods address this limitation by ...", ends it). Everything
     earlier is background. An abstract with no recognisable contribution sentence, or none
     before which a gap is stated, gets ``unknown`` for every sentence (the cue words then
@@ -298,7 +299,17 @@ def abstract_moves(sentences: list[str]) -> list[str]:
         s = sentences[i]
         if _PRIOR_REMEDY.search(s):
             break
-        if not (_GAP_CUE.search(s) or (i + 1 < p and moves[i + 1] == "gap" and ANAPHORA.search(sentences[i + 1]))):
+        continued = i + 1 < p and moves[i + 1] == "gap" and ANAPHORA.search(sentences[i + 1])
+        # "They are often considered different tasks and tackled by specialized models." after "Yet
+        # task specification in robotics comes in various forms ...": an anaphor carries on the gap
+        # stated right before it, though it holds no cue of its own
+        before = sentences[i - 1] if i > 0 else ""
+        # ("This work investigates ..." is the paper's own, no anaphor of the gap)
+        carries = (
+            ANAPHORA.search(s) and not FIRST_PERSON.search(s) and not _SELF_REFERENCE.search(s)
+            and _GAP_CUE.search(before) and not _PRIOR_REMEDY.search(before)
+        )
+        if not (_GAP_CUE.search(s) or continued or carries):
             break
         moves[i] = "gap"
         i -= 1

@@ -304,6 +304,12 @@ def _row_score(
         hits += cfg.strong_hits * len({m.group(0).lower() for m in row.strong.finditer(text)})
     if row.key == "results" and _NUMERIC_RESULT.search(ev.sentence):
         hits += cfg.strong_hits
+    if row.key == "problem" and move == "gap":
+        # the abstract's moves place it in the gap the contribution answers (Swales's "establishing a
+        # niche"): it states the problem whatever its words ("Diffusion models ... depend on an
+        # iterative sampling process that causes slow generation." before "To overcome this
+        # limitation, we propose consistency models")
+        hits += cfg.strong_hits
     if row.key == "data" and not states_data(text):
         return cfg.uncued_weight * ev.score  # a word for data in a method sentence is no data row
     if row.key == "data" and names_benchmark(text):
@@ -391,6 +397,13 @@ def select_rows(
             # Swales's CARS model): a sentence after its approach sentence that holds a word of a
             # problem ("... even when the latter uses expensive CLIP reranking") states a result
             ranked = [(sc, e) for sc, e in ranked if e.start < approach[0].start]
+        if row.key == "approach" and (strong := row.strong) is not None:
+            # the sentence that opens the contribution with "we propose ..." announces the approach;
+            # a later one scoring as high is what it enables or adds ("Our algorithm and benchmark
+            # enable a functional comparison for hardware designs" after "We propose DexMachina, a
+            # novel curriculum-based algorithm")
+            ranked.sort(key=lambda t: not (t[1].start == opening and t[0] >= floor
+                                           and strong.search(strip_markup(t[1].sentence))))
         pick: Evidence | None = None
         for sc, e in ranked:
             if sc < floor:

@@ -1754,3 +1754,22 @@ def test_a_ratio_is_stated_by_a_factor_a_ratio_unit_or_words(text, stated):
     from rag.route.slot import states_ratio
 
     assert states_ratio(text) is stated
+
+
+@pytest.mark.parametrize("question", ["FoldNet hardware?", "which machines does TinyServe run on?", "QCirc compute?"])
+def test_hardware_asked_in_shorthand_is_the_detail_what_hardware_asks(question):
+    # "APM hardware?" quoted "generalization performance in cross-architecture evaluation" as if it
+    # answered, where "What hardware does APM use?" said the abstract states no hardware or compute
+    from rag.question.reader import read_question
+
+    plan = read_question(question)
+    assert plan.ask.slot is not None and plan.ask.slot.form == HARDWARE and plan.ask.slot.detail, plan.ask.slot
+    assert plan.detail is not None and plan.detail.kind == "hardware or compute"
+
+
+@pytest.mark.parametrize("question", ["FoldNet hardware design?", "Which papers study hardware?"])
+def test_hardware_as_a_topic_or_with_another_noun_is_no_detail(question):
+    from rag.question.reader import read_question
+
+    plan = read_question(question)
+    assert plan.detail is None, plan.detail

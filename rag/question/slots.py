@@ -437,6 +437,10 @@ def entity_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fal
     shown = text[spans[kept[0]][0] : spans[kept[-1]][1]] if kept else " ".join(terms)
     # "what encoder": the abstract may name it by an instance ("a self-attention Mixture-of-Experts
     # encoder", "Lao"): a clause to quote, never a word whose absence says it is not stated
+    if all(t in _GENERIC_HARDWARE for t in terms):
+        # "APM hardware?", "which machines does X use?": the hardware or compute in general, as
+        # "what hardware" asks it (detail_slot): stated by any hardware named, else not stated
+        return Slot("hardware or compute", form=HARDWARE, detail=True)
     if _bare(phrase[-1]) in _SETTING_NOUN:  # "what is the eigendecomposition frequency": its value
         return Slot(shown, terms, amount=True, form=SETTING)
     return Slot(shown, terms, form=INSTANCE if terms[-1] in _BY_INSTANCE else ENTITY)

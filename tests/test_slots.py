@@ -1773,3 +1773,19 @@ def test_hardware_as_a_topic_or_with_another_noun_is_no_detail(question):
 
     plan = read_question(question)
     assert plan.detail is None, plan.detail
+
+
+@pytest.mark.parametrize(
+    ("question", "refused", "stated"),
+    [
+        # a name only one abstract writes, no sentence of it states data: not stated, not its method
+        ("What data is rMLMC evaluated on?", True, "does not state the data it uses"),
+        # one that does: its sentence
+        ("MODIS datasets?", False, "vegetation index fields across six globally distributed sites"),
+    ],
+)
+def test_the_data_asked_of_a_name_one_abstract_writes_is_stated_or_said_missing(extractive, question, refused, stated):
+    # "HDMI datasets?" led with HDMI's cascade-framework (method) sentence though its abstract names
+    # no data; the data is asked of the paper the name finds as of a named paper
+    ans = extractive.ask(question)
+    assert ans.refused is refused and stated in ans.text.split("\n")[0], ans.text

@@ -1789,3 +1789,20 @@ def test_the_data_asked_of_a_name_one_abstract_writes_is_stated_or_said_missing(
     # no data; the data is asked of the paper the name finds as of a named paper
     ans = extractive.ask(question)
     assert ans.refused is refused and stated in ans.text.split("\n")[0], ans.text
+
+
+@pytest.mark.parametrize(
+    ("question", "refused", "stated"),
+    [
+        # hardware named, but of robot hands: quoted, with the note that no compute is named
+        ("DexMachina hardware?", False, "no GPU, TPU or other compute is named"),
+        ("What hardware does DexMachina use?", False, "no GPU, TPU or other compute is named"),
+        # none named at all: not stated
+        ("APM hardware?", True, "not state hardware or compute"),
+    ],
+)
+def test_hardware_in_general_is_quoted_with_a_note_that_no_compute_is_named(extractive, question, refused, stated):
+    # "DexMachina hardware?" quoted "identifying desirable hardware capabilities" (robot hands) as if
+    # it named what DexMachina runs on
+    ans = extractive.ask(question)
+    assert ans.refused is refused and stated in ans.text.split("\n")[0], ans.text

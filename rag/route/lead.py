@@ -38,6 +38,7 @@ from rag.lexicon import joined_form, lemma, long_forms, same_keys, states_form, 
 from rag.llm.claims import PRIOR_WORK
 from rag.llm.prose import Source
 from rag.question.plan import Ask, AskPlan
+from rag.question.slots import HARDWARE
 from rag.text import Sentence, content_terms, numbers, states_figure
 from rag.types import Evidence
 from rag.vocabulary import beside
@@ -77,6 +78,7 @@ MAX_NUMBER_QUOTES = 2
 """Most evidence sentences an amount lead quotes numbers from (best first)."""
 _VOCABULARY = beside(__file__, "lead")
 _AMOUNT_PHRASE = beside(__file__, "slots")["amount_phrase"]
+_COMPUTE_STATED = beside(__file__, "slots")["compute_stated"]
 
 
 def states_amount(text: str) -> bool:
@@ -1245,6 +1247,10 @@ def _slot_line(s: Source, stating: Stating, ask: Ask, beside: Beside | None = No
         # "improves accuracy by 7.7%" for "how much does AdaDPS improve optimization performance?"):
         # the figure first, and that it is not given for the measure by name
         return f"{_name(s)} gives its {slot.change} as: {quoted(ev.sentence, span)} (no figure for {slot.name} by name)"
+    if slot is not None and slot.form == HARDWARE and not _COMPUTE_STATED.search(ev.sentence):
+        # "DexMachina hardware?": "identifying desirable hardware capabilities" (of robot hands) is
+        # hardware, but no compute: said so, not read as what it was trained or run on
+        return f"{_name(s)}: {quoted(ev.sentence, span)} (hardware in general; no GPU, TPU or other compute is named)"
     return f"{_name(s)}: {quoted(ev.sentence, span)}"
 
 

@@ -112,6 +112,10 @@ class Slot:
             states a change of that direction with one elsewhere in its own work ("thereby
             improving optimization performance" ... "improves accuracy by 7.7%") answers with that
             figure (:func:`rag.route.slot.change_clause`), not "states no figure".
+        ratio: The amount is asked as a ratio ("by what factor does APM reduce storage?", "how
+            many-fold faster"): a clause stating one ("65× storage reduction", "a more than 72 times
+            speedup", "an order of magnitude") answers before one stating another number of the
+            measure ("only two cached matrices"); with none, any amount answers as before.
     """
 
     name: str
@@ -124,6 +128,7 @@ class Slot:
     largest: bool = False
     smaller: bool = False
     change: str = ""
+    ratio: bool = False
 
 
 @dataclass(frozen=True)

@@ -102,6 +102,34 @@ def test_number_span_quotes_the_numeric_clauses_with_their_context(sentence, quo
     assert number_span("\\textbf{(2) Suboptimal.} We compress texts into a core.") is None  # a heading number
 
 
+_LONG_FIGURES = (
+    "For instance, Pallas not only beats the strongest prior planner by 11.2% on AntMaze and 4.1% on Hopper "
+    "locomotion tasks, but also transfers better to unseen settings, such as Franka stacking, by 19.6% "
+    "without any additional demonstrations."
+)
+
+
+@pytest.mark.parametrize(
+    ("near", "quoted"),
+    [
+        # the asked word's clause and the figure after it, with the clause before a short one
+        (("franka",), "but also transfers better to unseen settings, such as Franka stacking, by 19.6% "
+                      "without any additional demonstrations"),
+        # the asked figure already in the cut span: unchanged
+        (("antmaze",), None),
+        ((), None),
+    ],
+)
+def test_a_cut_number_span_keeps_the_figure_after_the_word_asked(near, quoted):
+    # "AdaptDiffuser KUKA gain?" was cut with "..." right before "by 27.9%"
+    span = number_span(_LONG_FIGURES, near)
+    assert span is not None
+    if quoted is None:
+        assert span == number_span(_LONG_FIGURES) and span[2]
+    else:
+        assert text(_LONG_FIGURES, span) == quoted
+
+
 @pytest.mark.parametrize(
     ("sentence", "term", "found"),
     [

@@ -1685,3 +1685,124 @@ def test_a_measure_asked_of_a_described_paper_is_refused_when_no_sentence_states
     assert ans.refused and "does not state speedup" in ans.text, ans.text
     ans = extractive.ask("What speedup does the quantum nested expectations paper report?")
     assert not ans.refused and "quadratic speedup" in ans.text, ans.text
+
+
+# --- an amount asked as a ratio -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "ratio"),
+    [
+        ("By what factor does Quill shrink its cache?", True),
+        ("how many times faster is Quill's decoding than the baseline?", True),
+        ("By how many times does Quill shrink the cache?", True),
+        ("By how much does Quill shrink its cache?", False),
+        ("How many tokens does Quill cache?", False),
+    ],
+)
+def test_an_amount_asked_as_a_factor_asks_a_ratio(question, ratio):
+    slot = read_ask(question, number="one").slot
+    assert slot is not None and slot.ratio is ratio, slot
+    assert not slot.count or not ratio  # "how many times": no count of "times"
+
+
+@pytest.mark.parametrize(
+    ("question", "quoted"),
+    [
+        # a number of the measure's own noun in one sentence, its ratio in another
+        ("By what factor does Quill shrink its cache?", "a 40x smaller cache"),
+        ("By what factor does Quill cut the cache?", "a 40x smaller cache"),
+        # the ratio in words
+        ("By what factor does Quill speed up decoding?", "by an order of magnitude"),
+        # asked without a ratio: the figure found first, as before
+        ("How much does Quill shrink its cache?", "two cache tables"),
+    ],
+)
+def test_an_amount_asked_as_a_ratio_is_answered_by_the_clause_stating_one(question, quoted):
+    # "By what factor does APM reduce storage?" led with "replaces checkpoint-intensive storage
+    # with only two cached matrices"; the 65x storage reduction was only in the evidence
+    from rag.route.slot import stating_sentence
+    from store.papers import Paper
+    from tests.fakes import FakeEvidence
+
+    paper = Paper("q#1", "Long-context decoding keeps a large key-value cache. We propose Quill, which keeps its cache "
+                         "in two cache tables and compresses old entries. Quill speeds up decoding by an order of "
+                         "magnitude on long inputs. On six benchmarks, Quill needs a 40x smaller cache than full "
+                         "attention at equal accuracy.", title="Quill", label="Quill")
+    ask = read_ask(question, number="one")
+    found = stating_sentence(FakeEvidence([paper]), ask, paper)
+    assert found is not None
+    e, (a, b, _) = found
+    assert quoted in e.sentence[a:b], e.sentence[a:b]
+
+
+@pytest.mark.parametrize(
+    ("text", "stated"),
+    [
+        ("reduces memory by 12$\\times$ on average", True),
+        ("a 3.5x speedup", True),
+        ("a three-fold increase of diversity", True),
+        ("needs 5-6 times as much data", True),
+        ("halves the number of steps", True),
+        ("trained on 64x64 images", False),
+        ("in order to reduce", False),
+        ("with only two cached matrices", False),
+        ("improves accuracy by 12%", False),
+    ],
+)
+def test_a_ratio_is_stated_by_a_factor_a_ratio_unit_or_words(text, stated):
+    from rag.route.slot import states_ratio
+
+    assert states_ratio(text) is stated
+
+
+@pytest.mark.parametrize("question", ["FoldNet hardware?", "which machines does TinyServe run on?", "QCirc compute?"])
+def test_hardware_asked_in_shorthand_is_the_detail_what_hardware_asks(question):
+    # "APM hardware?" quoted "generalization performance in cross-architecture evaluation" as if it
+    # answered, where "What hardware does APM use?" said the abstract states no hardware or compute
+    from rag.question.reader import read_question
+
+    plan = read_question(question)
+    assert plan.ask.slot is not None and plan.ask.slot.form == HARDWARE and plan.ask.slot.detail, plan.ask.slot
+    assert plan.detail is not None and plan.detail.kind == "hardware or compute"
+
+
+@pytest.mark.parametrize("question", ["FoldNet hardware design?", "Which papers study hardware?"])
+def test_hardware_as_a_topic_or_with_another_noun_is_no_detail(question):
+    from rag.question.reader import read_question
+
+    plan = read_question(question)
+    assert plan.detail is None, plan.detail
+
+
+@pytest.mark.parametrize(
+    ("question", "refused", "stated"),
+    [
+        # a name only one abstract writes, no sentence of it states data: not stated, not its method
+        ("What data is rMLMC evaluated on?", True, "does not state the data it uses"),
+        # one that does: its sentence
+        ("MODIS datasets?", False, "vegetation index fields across six globally distributed sites"),
+    ],
+)
+def test_the_data_asked_of_a_name_one_abstract_writes_is_stated_or_said_missing(extractive, question, refused, stated):
+    # "HDMI datasets?" led with HDMI's cascade-framework (method) sentence though its abstract names
+    # no data; the data is asked of the paper the name finds as of a named paper
+    ans = extractive.ask(question)
+    assert ans.refused is refused and stated in ans.text.split("\n")[0], ans.text
+
+
+@pytest.mark.parametrize(
+    ("question", "refused", "stated"),
+    [
+        # hardware named, but of robot hands: quoted, with the note that no compute is named
+        ("DexMachina hardware?", False, "no GPU, TPU or other compute is named"),
+        ("What hardware does DexMachina use?", False, "no GPU, TPU or other compute is named"),
+        # none named at all: not stated
+        ("APM hardware?", True, "not state hardware or compute"),
+    ],
+)
+def test_hardware_in_general_is_quoted_with_a_note_that_no_compute_is_named(extractive, question, refused, stated):
+    # "DexMachina hardware?" quoted "identifying desirable hardware capabilities" (robot hands) as if
+    # it named what DexMachina runs on
+    ans = extractive.ask(question)
+    assert ans.refused is refused and stated in ans.text.split("\n")[0], ans.text

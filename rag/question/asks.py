@@ -28,6 +28,7 @@ from rag.question.plan import Ask
 from rag.question.polar import polar_available
 from rag.question.roles import is_summary, question_roles
 from rag.question.slots import (
+    HARDWARE,
     INSTANCE,
     age_slot,
     contents_slot,
@@ -153,7 +154,9 @@ def read_ask(
             # thing itself), and a method asked is answered by the paper's approach sentence
             if thing is not None and (
                 not asked_roles
-                or ("method" not in asked_roles and (thing.form == INSTANCE or not question_roles(thing.name)))
+                # hardware ("QCirc compute?") asks the efficiency role by its own word, as "what hardware" does
+                or ("method" not in asked_roles
+                    and (thing.form in (INSTANCE, HARDWARE) or not question_roles(thing.name)))
             ):
                 slot = thing
     else:

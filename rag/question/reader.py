@@ -131,7 +131,7 @@ from rag.question.roles import (
     question_roles,
     required_role,
 )
-from rag.question.slots import ENTITY, GUESSED_SIZE, INSTANCE, age_slot, read_slot, size_compared
+from rag.question.slots import ENTITY, GUESSED_SIZE, HARDWARE, INSTANCE, age_slot, read_slot, size_compared
 from rag.question.stances import asked_stances
 from rag.question.table import asks_table, column_phrases, split_table
 from rag.text import (
@@ -1587,6 +1587,10 @@ class Reader:
                        summary=summary, names=tuple(r.text for r in refs if r.kind in ("name", "id")))
         if available and ask.slot is not None and ask.slot.form in (ENTITY, INSTANCE):
             ask = replace(ask, slot=None)  # "DANCE repo?": whether its code is available, not a word to find
+        if detail is None and ask.slot is not None and ask.slot.form == HARDWARE and ask.slot.detail:
+            # "APM hardware?", "which machines does X run on?" (rag.question.slots.entity_slot): the
+            # detail "what hardware" asks, refused as it is when no sentence names hardware
+            detail = Detail(ask.slot.name, ask.slot.name)
         if not aspect and names and _IDENTITY.match(query):
             # "What is HyperTrack?": the sentence that says what it is ("we introduce HyperTrack, a
             # large-scale dataset ..."), as "what does DGSA stand for?" asks the one that spells it out

@@ -33,6 +33,7 @@ __all__ = [
 _VOCABULARY = beside(__file__, "slots")
 _OPENER = _VOCABULARY["opener"]
 _COUNT_OPENER = _VOCABULARY["count_opener"]
+_RATIO_ASKED = _VOCABULARY["ratio_asked"]
 _DETERMINER = _VOCABULARY["determiner"].words
 _STOP = _VOCABULARY["stop"].words
 _AUXILIARY = _VOCABULARY["auxiliary"].words
@@ -236,7 +237,7 @@ def measure_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fa
         if not terms and i < len(words) and words[i].lower() in _SPEED_COMPARATIVE:
             # "how much faster does it run?" (no measure named after it): a speed-up, however the
             # abstract words it
-            return Slot("speed-up", ("speedup",), amount=True)
+            return Slot("speed-up", ("speedup",), amount=True, ratio=_RATIO_ASKED.search(text) is not None)
         bare = not [w for w in words[i:] if content_terms(w.lower()) and normalize(w).lower() not in named]
         if not terms and bare and any(m.end() == end for m in _SIZE_OPENER.finditer(text)):
             # "how big is GLaM?": a size, naming neither a model nor data
@@ -267,8 +268,11 @@ def measure_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fa
             setting = not counted and bool(phrase) and phrase[-1].lower() in _SETTING_NOUN
             # a setting is named with its noun, a generic one too ("condensation ratio", not "condensation")
             shown = [w.lower() for w in phrase if w.lower() in {*terms, *_SETTING_NOUN}] if setting else terms
-            return Slot(" ".join(cased.get(t, t) for t in shown), terms, amount=True, count=counted,
-                        form=SETTING if setting else "", change="" if counted or setting else change_asked(words))
+            # "by what factor", "how many times": a ratio of the measure, not a count of "times"
+            ratio = not setting and _RATIO_ASKED.search(text) is not None
+            return Slot(" ".join(cased.get(t, t) for t in shown), terms, amount=True, count=counted and not ratio,
+                        form=SETTING if setting else "", change="" if counted or setting else change_asked(words),
+                        ratio=ratio)
     return None
 
 
@@ -433,6 +437,10 @@ def entity_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fal
     shown = text[spans[kept[0]][0] : spans[kept[-1]][1]] if kept else " ".join(terms)
     # "what encoder": the abstract may name it by an instance ("a self-attention Mixture-of-Experts
     # encoder", "Lao"): a clause to quote, never a word whose absence says it is not stated
+    if all(t in _GENERIC_HARDWARE for t in terms):
+        # "APM hardware?", "which machines does X use?": the hardware or compute in general, as
+        # "what hardware" asks it (detail_slot): stated by any hardware named, else not stated
+        return Slot("hardware or compute", form=HARDWARE, detail=True)
     if _bare(phrase[-1]) in _SETTING_NOUN:  # "what is the eigendecomposition frequency": its value
         return Slot(shown, terms, amount=True, form=SETTING)
     return Slot(shown, terms, form=INSTANCE if terms[-1] in _BY_INSTANCE else ENTITY)

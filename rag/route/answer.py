@@ -55,7 +55,7 @@ from rag.question.filters import FILTER_KINDS
 from rag.question.parts import description_clauses
 from rag.question.plan import Ask, AskPlan, Plan, Topic
 from rag.question.reader import Reader
-from rag.question.slots import ENTITY, SETTING
+from rag.question.slots import DATA, ENTITY, SETTING
 from rag.question.stances import opposed
 from rag.route.lead import (
     availability_span,
@@ -426,8 +426,10 @@ class AnswerPipeline:
             slot = plan.ask.slot
             counted = slot is not None and slot.count and not plan.seeks
             # "SoT-26K train/test split?": a thing asked of a name only one abstract writes (a
-            # dataset, a model inside a paper) is asked of that paper, as a named one is
-            of_name = slot is not None and slot.form in (ENTITY, SETTING) and len(chosen) == 1 and any(
+            # dataset, a model inside a paper) is asked of that paper, as a named one is; so is the
+            # data it works on ("HDMI datasets?": said not stated when no sentence states data, not
+            # answered with its method sentence)
+            of_name = slot is not None and slot.form in (ENTITY, SETTING, DATA) and len(chosen) == 1 and any(
                 chosen[0].paper.id in ids for ids in plan.search.names.values()
             )
             # "What regret does the LLM routing paper prove?": a thing asked of the one paper a

@@ -39,6 +39,7 @@ from rag.llm.claims import PRIOR_WORK
 from rag.llm.prose import Source
 from rag.question.plan import Ask, AskPlan
 from rag.question.polar import contrary_keys, prefixed_base, sense_keys
+from rag.question.slots import HARDWARE
 from rag.text import Sentence, content_terms, numbers, states_figure
 from rag.types import Evidence
 from rag.vocabulary import beside
@@ -78,6 +79,7 @@ MAX_NUMBER_QUOTES = 2
 """Most evidence sentences an amount lead quotes numbers from (best first)."""
 _VOCABULARY = beside(__file__, "lead")
 _AMOUNT_PHRASE = beside(__file__, "slots")["amount_phrase"]
+_COMPUTE_STATED = beside(__file__, "slots")["compute_stated"]
 
 
 def states_amount(text: str) -> bool:
@@ -293,10 +295,16 @@ def key_clause(sentence: str) -> tuple[int, int, bool]:
     return _capped(sentence, kept[0][0], kept[-1][1], spans)
 
 
-def number_span(sentence: str) -> tuple[int, int, bool] | None:
+def number_span(sentence: str, near: Sequence[str] = ()) -> tuple[int, int, bool] | None:
     """The clauses of a sentence that state numbers, with context: from the first such clause (with
     the clause before it when it is shorter than :data:`MIN_CLAUSE_WORDS`) to the last one, cut to
-    :data:`MAX_LEAD_WORDS` words; ``None`` when the sentence states no number."""
+    :data:`MAX_LEAD_WORDS` words; ``None`` when the sentence states no number.
+
+    ``near``: words the question asks beside the amount ("KUKA" of "AdaptDiffuser KUKA gain?"). When
+    the span is cut and one of them stands in a clause it leaves out, or right before a figure it
+    leaves out, the span is the clauses from that word's to the first figure at or after it
+    ("but also adapts better to new tasks, e.g., KUKA pick-and-place, by 27.9% ..."), so that a
+    lead is never cut just before the figure asked."""
     spans = clause_spans(sentence)
     kept = _without_opener(sentence, spans) if spans else []  # a list heading's "(2)" is no number
     hits = [i for i, (a, b) in enumerate(kept) if numbers(_ENUMERATOR.sub(" ", sentence[a:b]))]
@@ -305,7 +313,20 @@ def number_span(sentence: str) -> tuple[int, int, bool] | None:
     first, last = hits[0], hits[-1]
     if _words(sentence[kept[first][0] : kept[first][1]]) < MIN_CLAUSE_WORDS and first > 0:
         first -= 1
-    return _capped(sentence, kept[first][0], kept[last][1], spans)
+    span = _capped(sentence, kept[first][0], kept[last][1], spans)
+    if span[2] and near:
+        wanted = {term_key(t) for t in near}
+        asked = [i for i, (a, b) in enumerate(kept) if wanted & {k for k, _, _ in _keys_at(sentence[a:b])}]
+        # the asked word's clause whose figure (at or after it) the cut span leaves out
+        dropped = [(i, j) for i in asked if (j := next((h for h in hits if h >= i), None)) is not None
+                   and kept[j][1] > span[1]]
+        if dropped:
+            i, j = dropped[0]
+            start = i  # with the clause before a short one ("e.g., KUKA pick-and-place,")
+            while start > 0 and _words(sentence[kept[start][0] : kept[i][1]]) < MIN_CLAUSE_WORDS:
+                start -= 1
+            return _capped(sentence, kept[start][0], kept[j][1], spans)
+    return span
 
 
 _SIZED_NAME = re.compile(r"^([a-z][a-z0-9-]{2,}?)-?\d+(?:\.\d+)?[bmk]?$")
@@ -1049,20 +1070,22 @@ def one_paper_lead(s: Source, gist: Evidence | None = None, *, named: bool = Tru
     return f"{_name(s)} — {quoted(ev.sentence, key_clause(ev.sentence))}"
 
 
-def _number_quotes(s: Source) -> str:
-    """The numeric clauses of a source's best evidence sentences, ``“…”; “…”``; ``""`` when none states a number."""
+def _number_quotes(s: Source, near: Sequence[str] = ()) -> str:
+    """The numeric clauses of a source's best evidence sentences, ``“…”; “…”``; ``""`` when none
+    states a number. ``near``: words the question asks beside the amount (:func:`number_span`)."""
     with_numbers = [e for e in sorted(s.evidence, key=lambda e: -e.score) if number_span(e.sentence)]
     parts = []
     for e in with_numbers[:MAX_NUMBER_QUOTES]:
-        span = number_span(e.sentence)
+        span = number_span(e.sentence, near)
         if span is not None:
             parts.append(quoted(e.sentence, span))
     return "; ".join(parts)
 
 
-def _amount(s: Source) -> str:
-    """``**X** [n]: “…”; “…”`` with the numeric clauses of its best evidence sentences."""
-    found = _number_quotes(s)
+def _amount(s: Source, ask: Ask | None = None) -> str:
+    """``**X** [n]: “…”; “…”`` with the numeric clauses of its best evidence sentences, around the
+    words ``ask`` asks besides the paper's name when a clause must be cut (:func:`_asked_near`)."""
+    found = _number_quotes(s, _asked_near(s, ask))
     if found:
         return f"{_name(s)}: {found}"
     ev = _best(s)
@@ -1070,6 +1093,15 @@ def _amount(s: Source) -> str:
     if not states_figure(s.hit.paper.abstract):
         return f"The abstract of {_name(s)} states no figures; closest: {closest}"
     return f"{_name(s)} — no number in its quoted sentences; closest: {closest}"
+
+
+def _asked_near(s: Source, ask: Ask | None) -> tuple[str, ...]:
+    """The content words of ``ask`` (without a phrase that only describes the paper) that are no
+    word of the paper's label or title ("kuka" of "AdaptDiffuser KUKA gain?"); ``()`` for none."""
+    if ask is None:
+        return ()
+    own = set(content_terms(f"{s.hit.paper.label} {s.hit.paper.title or ''}"))
+    return tuple(t for t in content_terms(ask.matching) if t not in own)
 
 
 def _availability_part(s: Source, available: str, sentences: Sentences) -> tuple[str, int | None]:
@@ -1419,6 +1451,10 @@ def _slot_line(s: Source, stating: Stating, ask: Ask, beside: Beside | None = No
         # "improves accuracy by 7.7%" for "how much does AdaDPS improve optimization performance?"):
         # the figure first, and that it is not given for the measure by name
         return f"{_name(s)} gives its {slot.change} as: {quoted(ev.sentence, span)} (no figure for {slot.name} by name)"
+    if slot is not None and slot.form == HARDWARE and not _COMPUTE_STATED.search(ev.sentence):
+        # "DexMachina hardware?": "identifying desirable hardware capabilities" (of robot hands) is
+        # hardware, but no compute: said so, not read as what it was trained or run on
+        return f"{_name(s)}: {quoted(ev.sentence, span)} (hardware in general; no GPU, TPU or other compute is named)"
     return f"{_name(s)}: {quoted(ev.sentence, span)}"
 
 
@@ -1580,7 +1616,7 @@ def lead_line(
         # audio deepfakes, and what dataset does it evaluate on?"): each part answered in turn
         return "\n".join(_per_part(s, plan, rank, stating, role_row, move, sentences) for s in sources)
     if plan.ask.amount:
-        return "\n".join(_amount(s) for s in sources)
+        return "\n".join(_amount(s, plan.ask) for s in sources)
     # What a paper does (its approach sentence) answers a question that found it by what it does
     # ("which paper distills ...") or asks what it does ("what does the routing paper propose?");
     # a question asking for another part (its data, results, problem), a detail ("what license ..."), a

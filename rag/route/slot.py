@@ -52,7 +52,8 @@ __all__ = [
     "DATE", "DURATION_AMOUNT", "HARDWARE_STATED", "MEMORY_AMOUNT", "MODEL_SIZE", "change_clause", "counts",
     "instance_keys", "names_own_data", "reporting_verbs",
     "greatest_size",
-    "measure_head", "narrowed_time", "sizes_beside", "slot_span", "slot_strength", "states_amount", "stating_sentence",
+    "measure_head", "narrowed_time", "sizes_beside", "slot_span", "slot_strength", "states_amount", "states_ratio",
+    "stating_sentence",
     "unquantified_span",
 ]
 
@@ -100,6 +101,24 @@ HARDWARE_STATED = _VOCABULARY["hardware_stated"].pattern
 _FORMS = {
     "model size": MODEL_SIZE, "date": DATE, DATA_SIZE: DATA_ITEMS, HARDWARE: HARDWARE_STATED, MODELS: MODELS_NAMED,
 }
+RATIO_STATED = re.compile(
+    # "65×", "4.9x", "65$\times$" as abstracts write it in LaTeX; not "64x64"
+    rf"(?<![\w.])\d+(?:\.\d+)?\s?(?:[x×X](?!\w)|\$?\s?\\times\b)"
+    rf"|(?<![\w.])(?:\d+(?:\.\d+)?|{_VOCABULARY['ratio_number'].bare})[\s-]?{_VOCABULARY['ratio_unit'].bare}\b"
+    rf"|{_VOCABULARY['ratio_phrase'].source}",
+    re.I,
+)
+"""A ratio a sentence states: a figure with a multiplication sign ("up to 65× storage reduction",
+"12.1x on PG-19"), a number with a ratio unit (vocabulary ``ratio_unit``: "a more than 72 times
+speedup", "a two-fold increase"), or a ratio in words (``ratio_phrase``: "an order of magnitude",
+"halves"): answers an amount asked as a ratio (:attr:`rag.types.Slot.ratio`)."""
+
+
+def states_ratio(text: str) -> bool:
+    """Whether ``text`` states a ratio (:data:`RATIO_STATED`)."""
+    return RATIO_STATED.search(text) is not None
+
+
 _MEMORY_MEASURE = _VOCABULARY["memory_measure"].pattern
 _SPEED_MEASURE = _VOCABULARY["speed_measure"].pattern
 _SPEED_ASKED = _VOCABULARY["speed_asked"].words
@@ -626,7 +645,8 @@ def stating_sentence(evidence: EvidenceSource, ask: Ask, paper: Paper) -> tuple[
     Best: one about the paper's own work before one of its background or gap, which states the
     field's or prior work's figures ("the largest large language models (LLMs) contain upwards of
     100B parameters" is no size of ViT-22B); then, for a measure asked with its amount, a clause
-    with a figure; then the most of the slot (:func:`slot_strength`; for "the largest model", the
+    with a figure; then, asked as a ratio (:attr:`rag.types.Slot.ratio`: "by what factor"), a clause
+    stating one (:data:`RATIO_STATED`); then the most of the slot (:func:`slot_strength`; for "the largest model", the
     greatest size stated); the better scored among equals. A measure stated without an amount
     ("substantially faster") is taken, in the paper's own work, only when no sentence states it with one.
     A thing abstracts name by its instances (:data:`rag.question.slots.INSTANCE`: "what encoder",
@@ -649,7 +669,7 @@ def stating_sentence(evidence: EvidenceSource, ask: Ask, paper: Paper) -> tuple[
     senses = evidence_senses(evidence)
     moves = evidence.moves(paper)
     scored = evidence.score(ask, paper)
-    best: tuple[tuple[bool, bool, float, float], Evidence, tuple[int, int, bool]] | None = None
+    best: tuple[tuple[bool, bool, bool, float, float], Evidence, tuple[int, int, bool]] | None = None
     instance = slot.form == INSTANCE
     for e in scored:
         if instance and moves.get(e.start) in ("background", "gap"):
@@ -661,13 +681,16 @@ def stating_sentence(evidence: EvidenceSource, ask: Ask, paper: Paper) -> tuple[
         figure = bool(ask.amount and not (slot.count or slot.detail or slot.form)) and states_amount(
             e.sentence[span[0] : span[1]]
         )
+        # asked as a ratio ("by what factor"): a clause stating one ("65× storage reduction")
+        # before one stating another number of the measure ("only two cached matrices")
+        ratio = figure and slot.ratio and states_ratio(e.sentence[span[0] : span[1]])
         # "the largest model": the sentence stating the greatest size, whatever else it states
         strength = greatest_size(e.sentence) if slot.largest else slot_strength(slot, e.sentence)
         if slot.form == DATA:
             # data named ("on climate datasets derived from CMIP6") before data only worded
             # ("superior performance on benchmarks for weather forecasting")
             strength += names_own_data(e.sentence[span[0] : span[1]], paper)
-        key = (moves.get(e.start) not in ("background", "gap"), figure, strength, e.score)
+        key = (moves.get(e.start) not in ("background", "gap"), figure, ratio, strength, e.score)
         if best is None or key > best[0]:
             best = (key, e, span)
     if best is not None:

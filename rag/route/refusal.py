@@ -95,7 +95,7 @@ counts them: shorter words may be abbreviations an abstract writes otherwise."""
 
 DISTINCT_SHARE = 0.035
 """Largest share of the abstracts holding the rarest term of a part that distinguishes a paper
-(:meth:`RefusalPolicy.distinguishing`). On the 3,136-paper library (/tmp/h57d-questions.md), the
+(:meth:`RefusalPolicy.distinguishing`). On the 3,136-paper library (the 40 descriptions written for stop 57), the
 parts that the best-covering candidate of a description of no paper lacked and another paper
 stated have a rarest term in 1-103 abstracts ("speculative" 1, "autonomous" 29, "federated" 103);
 the one such part of a description of a paper the library holds, "avoiding the cost" of "avoiding

@@ -1104,6 +1104,16 @@ def _asked_near(s: Source, ask: Ask | None) -> tuple[str, ...]:
     return tuple(t for t in content_terms(ask.matching) if t not in own)
 
 
+def _with_rest(s: Source, first: Sequence[Evidence], sentences: Sentences) -> list[Evidence]:
+    """``first`` (``s``'s evidence, in the order to try it), then the other sentences of its
+    paper's abstract as evidence of score 0, in the abstract's order."""
+    if not first:
+        return []
+    seen = {e.start for e in first}
+    rest = [Evidence(s.hit.paper.id, x.text, x.start, x.end, 0.0) for x in sentences(first[0]) if x.start not in seen]
+    return [*first, *rest]
+
+
 def _availability_part(s: Source, available: str, sentences: Sentences) -> tuple[str, int | None]:
     """The answer to a part of a question that asks whether ``s``'s paper makes ``available``
     (``"code"``, ``"data"``, ``"models"``) available: the sentence of its abstract that does (added to
@@ -1111,11 +1121,8 @@ def _availability_part(s: Source, available: str, sentences: Sentences) -> tuple
     unsaid = f"its abstract does not say its {available} is available"
     if not s.evidence:
         return unsaid, None
-    pid = s.evidence[0].paper_id
     seen = {e.start for e in s.evidence}
-    candidates = [*s.evidence, *(Evidence(pid, x.text, x.start, x.end, 0.0) for x in sentences(s.evidence[0])
-                                 if x.start not in seen)]
-    for e in candidates:
+    for e in _with_rest(s, s.evidence, sentences):
         span = availability_span(e.sentence, available)
         if span is not None and not span[3]:
             if e.start not in seen:
@@ -1151,6 +1158,7 @@ def _per_part(
         for i, part in enumerate(plan.aspects) if part.available and len(plan.aspects) > 1
     }
     used.update(start for _, start in available.values() if start is not None)
+    claimed = {start for _, start in available.values()}
     for i, part in enumerate(plan.aspects):
         if i in available:
             quotes.append(available[i][0])
@@ -1186,7 +1194,6 @@ def _per_part(
                 s.evidence = sorted([*s.evidence, row], key=lambda e: e.start)
             quotes.append(quoted(row.sentence, key_clause(row.sentence)))
             continue
-        claimed = {start for _, start in available.values()}
         # the artifact's sentence answers its own part
         ranked = [e for e in rank(part, s) if e.start not in claimed]
         ranked = [e for e in ranked if move(e) not in ("background", "gap")] or ranked
@@ -1247,10 +1254,8 @@ def _polar(
     solution" for "retraining") answers no (yes to a question that asks the absence), naming the
     two words, unless a sentence of its own work states the asked terms themselves (that one
     answers) or the question asks a comparison or an artifact's availability."""
-    candidates = sorted(s.evidence, key=lambda e: -e.score)
-    seen = {e.start for e in candidates}
-    pid = s.hit.paper.id
-    candidates += [Evidence(pid, x.text, x.start, x.end, 0.0) for x in sentences(candidates[0]) if x.start not in seen]
+    candidates = _with_rest(s, sorted(s.evidence, key=lambda e: -e.score), sentences)
+    seen = {e.start for e in s.evidence}
     if available:
         stating = [(e, span) for e in candidates if (span := availability_span(e.sentence, available)) is not None]
     else:

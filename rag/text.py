@@ -15,6 +15,7 @@ __all__ = [
     "Sentence",
     "content_terms",
     "coined_lowercase",
+    "fold_accents",
     "named_entities",
     "normalize",
     "numbers",
@@ -160,9 +161,30 @@ STOPWORDS = frozenset(
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*|\d+(?:[.,]\d+)*%?")
 
 
+def _folded(c: str) -> str:
+    """``c`` without its accents ("é" -> "e", "ö" -> "o"), or ``c`` when that is not one letter."""
+    bare = "".join(x for x in unicodedata.normalize("NFKD", c) if not unicodedata.combining(x))
+    return bare if len(bare) == 1 else c
+
+
+_FOLD = str.maketrans({c: _folded(c) for c in map(chr, range(0xC0, 0x250)) if _folded(c) != c})
+"""Latin letters with accents (Latin-1 Supplement and Latin Extended-A/B) to their bare letter."""
+
+
+def fold_accents(text: str) -> str:
+    """``text`` with accented Latin letters bare, one character for one ("Nyström" -> "Nystrom",
+    "Rényi" -> "Renyi"), so offsets into the result are offsets into ``text``.
+
+    Abstracts write names with their accents and researchers often type them without; both must
+    be the same word ("Which papers use the Nystrom method?"). Letters of other scripts are kept.
+    """
+    return text if text.isascii() else text.translate(_FOLD)
+
+
 def tokenize(text: str) -> list[str]:
-    """Lower-cased word and number tokens of ``text`` (markup removed), stop words kept."""
-    return [t.lower() for t in _TOKEN.findall(normalize(text))]
+    """Lower-cased word and number tokens of ``text`` (markup removed, accents folded:
+    :func:`fold_accents`), stop words kept."""
+    return [t.lower() for t in _TOKEN.findall(fold_accents(normalize(text)))]
 
 
 def content_terms(text: str) -> list[str]:

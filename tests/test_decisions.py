@@ -131,6 +131,25 @@ def test_in_a_library_a_topic_whose_every_alternative_holds_a_word_no_abstract_u
 
 
 @pytest.mark.parametrize(
+    "question",
+    [
+        "Quels articles combinent l'apprentissage fédéré et la confidentialité différentielle ?",
+        "Welche Arbeiten untersuchen Wasserzeichen für Sprachmodelle?",
+        "¿Qué artículos estudian la privacidad diferencial en el aprendizaje federado?",
+    ],
+)
+def test_in_a_library_words_of_another_language_are_its_language_not_a_topic_no_abstract_holds(question):
+    # nu62: "No abstract in the collection mentions welche / confidentialit" named a closest
+    # paper, a false claim about the collection; the question is in another language
+    from rag.route.refusal import NOT_ENGLISH
+
+    fillers = [make_paper(f"f{i}", f"We forecast graph signals with machine learning, study {i}.") for i in range(1000)]
+    library = Seams([*PAPERS, *fillers])
+    assert not library.plan(question).english
+    assert library.topic_refusal(question) == f"{REFUSAL} {NOT_ENGLISH}"
+
+
+@pytest.mark.parametrize(
     "question", ["Which papers study grokking?", "any work on superconductors?", "papers about tokamaks"]
 )
 def test_a_topic_of_words_no_abstract_writes_names_no_closest_paper(question):

@@ -615,6 +615,20 @@ def test_a_question_in_another_language_is_still_not_english(question):
     assert looks_non_english(question), question
 
 
+@pytest.mark.parametrize(
+    "question", ["Was schlägt DANCE vor?", "Was erreicht DANCE?", "Wie viel Genauigkeit gewinnt DANCE?"]
+)
+def test_a_question_in_another_language_asks_no_yes_or_no(cat, question):
+    # "Was schlägt DANCE vor?" is German "what", not "was ...?": read as a yes/no it answered
+    # "does not state this: no sentence mentions schl or gt or vor" (nu62)
+    plan = read_question(question, cat)
+    assert not plan.english and not plan.polar and plan.named_ids == ("a#1",)
+
+
+def test_a_yes_or_no_in_english_is_still_one(cat):
+    assert read_question("Was DANCE evaluated on 8 datasets?", cat).polar
+
+
 def test_follow_up_ordinals_need_no_noun(cat):
     refs = read_question("and the third?", cat).refs
     assert [(r.kind, r.index) for r in refs] == [("ordinal", 2)]

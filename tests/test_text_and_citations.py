@@ -615,3 +615,22 @@ def test_what_a_paper_adds_to_a_known_method_asks_for_its_method():
     for q in ("What does SparseFlow add to standard flow matching?", "what do they add over plain contrastive loss?"):
         assert "method" in question_roles(q), q
     assert "method" not in question_roles("which datasets are used?")
+
+
+def test_accented_letters_and_their_bare_forms_are_one_word():
+    # "Which papers use the Nystrom method?" listed 1 of the 7 abstracts writing "Nyström": the
+    # tokenizer cut "nystr" + "m" there and kept "nystrom" in the question
+    from rag.text import content_terms, fold_accents
+
+    assert content_terms("Rényi differential privacy, Poincaré, Fréchet") == content_terms(
+        "Renyi differential privacy, Poincare, Frechet"
+    ) == ["renyi", "differential", "privacy", "poincare", "frechet"]
+    sentence = "We use the Nyström method and a naïve Schrödinger bridge × 2."
+    folded = fold_accents(sentence)
+    assert len(folded) == len(sentence) and folded.startswith("We use the Nystrom method and a naive Schrodinger")
+    assert sentence[folded.index("Nystrom"):][:7] == "Nyström"  # offsets are the text's own
+    assert fold_accents("哪些论文 Łojasiewicz") == "哪些论文 Łojasiewicz"  # no bare letter: kept
+    from rag.route.lead import states_terms
+
+    # the lead finds the asked word where the abstract writes it with its accent, and quotes it so
+    assert states_terms("We use the Nyström approximation for kernels.", ["nystrom", "kernels"]) is not None

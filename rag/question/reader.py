@@ -1557,7 +1557,11 @@ class Reader:
         # Yes/no only about papers the question refers to: "Does any paper ..." asks for papers.
         # "CogRouter github?": a name and words of a link ask whether its code is available
         shorthand_link = available_in_shorthand(query, [r.text for r in refs if r.kind in ("name", "id")])
-        is_polar = (polar(query) or bool(shorthand_link)) and any(r.kind != "plural" or number != "many" for r in refs)
+        # a question in another language asks no yes/no the English frame reads ("Was schlägt DANCE
+        # vor?" is German "what", not "was ...?"): it is answered with the paper's main points
+        is_polar = header["english"] and (polar(query) or bool(shorthand_link)) and any(
+            r.kind != "plural" or number != "many" for r in refs
+        )
         available = (shorthand_link or polar_available(aspect)) if is_polar else ""
         # "does it release code?", "is FlexGen open source?": the artifact's availability, in any words
         asked_terms = (available,) if available else polar_terms(aspect) if is_polar else ()

@@ -1372,7 +1372,8 @@ class AnswerPipeline:
             for s in sources:
                 stated = [e for e in self.evidence.score(plan.ask, s.hit.paper) if _states_detail(plan, e)]
                 s.evidence = sorted(stated[:2], key=lambda e: e.start) or s.evidence
-        whole = plan.ask.summary or {"problem", "method"} <= plan.ask.roles
+        # a question in another language is read for its names alone: the paper is answered whole
+        whole = plan.ask.summary or {"problem", "method"} <= plan.ask.roles or not plan.english
         # A paper the question describes rather than names ("is there work on telling generated
         # graphs from real ones?") is answered with what it proposes, whole: the reader checks the
         # description against the paper's own statement of its work, which carries what a

@@ -40,7 +40,7 @@ from rag.llm.prose import Source
 from rag.question.plan import Ask, AskPlan
 from rag.question.polar import contrary_keys, prefixed_base, sense_keys
 from rag.question.slots import HARDWARE
-from rag.text import Sentence, content_terms, numbers, states_figure
+from rag.text import Sentence, content_terms, fold_accents, numbers, states_figure
 from rag.types import Evidence
 from rag.vocabulary import beside
 from store.labels import without_links
@@ -338,7 +338,7 @@ def _keys_at(sentence: str) -> list[tuple[str, int, int]]:
     """Term keys of the content tokens of a sentence with their offsets (hyphenated parts too, and
     the name of a name glued to its size: :data:`_SIZED_NAME`)."""
     out = []
-    for m in _TERM_TOKEN.finditer(sentence):
+    for m in _TERM_TOKEN.finditer(fold_accents(sentence)):
         tok = m.group(0).lower()
         pieces = tok.split("-")
         # the parts and the compounds that end it ("dense-attention-free" states "attention-free")
@@ -943,9 +943,9 @@ def _as_written(term: str, sentences: Sequence[str]) -> str:
     """``term`` as an abstract writes it ("ViT" for the asked "vit"), else as asked."""
     low = term.lower()
     for text in sentences:
-        for w in _TERM_TOKEN.finditer(text):
+        for w in _TERM_TOKEN.finditer(fold_accents(text)):
             if w.group(0).lower() == low:
-                return w.group(0)
+                return text[w.start():w.end()]
     return term
 
 
@@ -1640,6 +1640,10 @@ def lead_line(
                 s.evidence = sorted([*s.evidence, row], key=lambda e: e.start)
             lines.append(f"{_name(s)} — {quoted(row.sentence, key_clause(row.sentence))}")
         return "\n".join(lines)
+    if not plan.english:
+        # a question in another language is read for its names and its amount alone (an amount is
+        # answered above): what each paper does answers it
+        return "\n".join(one_paper_lead(s, gist(s), named=False) for s in sources)
     # a paper the question describes and asks something of ("Which commercial systems does the
     # Lao speech synthesis paper beat?"): what is asked, without the describing phrase, picks it;
     # a message that only seeks the paper it describes asks nothing else

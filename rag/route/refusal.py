@@ -563,11 +563,15 @@ class RefusalPolicy:
         cased = [t for t in plan.search.unmatched if t.isupper() and len(t) >= MIN_CASED]
         absent = self.absent_topic(topic, retrieval, cased) or self.absent_name(topic, retrieval)
         if absent:
-            return absent
+            # a question in another language holds words no English abstract writes ("welche",
+            # "confidentialité"): that is its language, not a topic the collection lacks
+            return absent if plan.english else f"{REFUSAL} {NOT_ENGLISH}"
         # a name of capitalised parts ("Kolmogorov-Arnold", not "LLaDA-style", "not-x" or "KD",
         # which abstracts may write in other forms)
         missing = [e for e in retrieval.unmatched_entities if _capitalised_compound(e)]
         alternatives = topic.facets or (topic.text,)
+        if missing and not plan.english:
+            return f"{REFUSAL} {NOT_ENGLISH}"
         if missing and all(any(e.lower() in a.lower() for e in missing) for a in alternatives):
             # "Which papers use Kolmogorov-Arnold networks?": a coined name no abstract writes,
             # however its parts stand apart in some ("Kolmogorov equations"), in every alternative
@@ -586,6 +590,8 @@ class RefusalPolicy:
             near, rests = retrieval.hits[:NEAR_SENTENCES], dict[str, np.ndarray]()
             if any(self._holds(t, near, rests) for t in topic.facets or (topic.text,)):
                 unused = []
+        if unused and not plan.english:
+            return f"{REFUSAL} {NOT_ENGLISH}"
         if unused:
             # "Which papers forecast earthquakes or aftershocks with machine learning?": each
             # alternative holds a word no abstract uses; the rest ("forecast", "machine learning")

@@ -306,3 +306,90 @@ def test_a_shorthand_topic_is_read_as_its_acronym_written_out(shorthand):
     written = reader.read("graph shortest path length papers")
     assert isinstance(written, AskPlan)
     assert written.topic.text == reader.read("graph SPL papers").topic.text  # type: ignore[union-attr]
+
+
+# --- a topic in shorthand and its long form read alike (fast) ---------------------------------------
+
+FIELD = {
+    "gcn-1": "Graph convolution networks (GCNs) pass messages between nodes. We study why deep GCNs smooth "
+    "node features until they cannot be told apart.",
+    "gcn-2": "We propose a graph rewiring step that keeps graph convolution networks expressive with depth.",
+    "gcn-3": "Graph convolution networks on molecules are trained with a new pooling operator.",
+    "pde-1": "Partial differential equations (PDEs) describe fluids. We learn a neural solver of PDEs on meshes.",
+    "pde-2": "A neural operator learns partial differential equations from a few trajectories of a fluid.",
+    "robot-1": "Policies trained in simulation fail on hardware; we narrow the sim-to-real gap of a legged robot.",
+    "robot-2": "We learn to grasp unseen objects from pixels with a real robot arm and human corrections.",
+}
+
+
+@pytest.fixture(scope="module")
+def field_reader() -> Reader:
+    papers = [make_paper(k, v) for k, v in FIELD.items()]
+    return Reader(Catalogue(papers), senses=Senses([p.text_for_index for p in papers], glossary=[]))
+
+
+@pytest.mark.parametrize(
+    ("question", "number"),
+    [
+        # a name of several words the collection defines counts as one term of a "work on" topic
+        ("I'm looking for work on the oversmoothing problem of deep graph convolution networks", "many"),
+        ("looking for work on neural solvers of partial differential equations for fluids", "many"),
+        ("any fluid PDE solver work?", "many"),  # the mass noun after the topic, quantified
+        # a description of one paper stays one: more terms than a topic has, or a clause of its own
+        ("I'm looking for work on neural solvers of partial differential equations that learn from a few "
+         "trajectories", "open"),
+        ("looking for work on pooling operators for graph convolution networks trained on small molecules", "open"),
+        ("the GCN rewiring work", "open"),  # one work, picked by its article
+    ],
+)
+def test_a_known_name_of_several_words_is_one_term_of_a_topic(field_reader, question, number):
+    plan = field_reader.read(question)
+    assert isinstance(plan, AskPlan)
+    assert plan.topic.number == number, (question, plan.topic.text)
+
+
+def test_a_topic_in_shorthand_is_judged_and_searched_written_out():
+    # acronyms the lexicon indexes under both forms ("LLM", "GNN") stay as typed in the topic (BM25
+    # finds either form), and the topic written out is what retrieval and membership read
+    papers = [make_paper(k, v) for k, v in FIELD.items()]
+    senses = Senses([p.text_for_index for p in papers], glossary=[], indexed={"gcn", "pde"})
+    reader = Reader(Catalogue(papers), senses=senses)
+    for question, typed, written in [
+        ("GCN oversmoothing papers", "GCN oversmoothing", "graph convolution networks oversmoothing"),
+        ("Which papers study PDE solvers for fluids?", "PDE solvers for fluids",
+         "partial differential equations solvers for fluids"),
+        ("I'm looking for work on oversmoothing in deep GCNs", "oversmoothing in deep GCNs",
+         "oversmoothing in deep graph convolution networks"),
+    ]:
+        plan = reader.read(question)
+        assert isinstance(plan, AskPlan)
+        assert plan.topic.text == typed
+        assert plan.topic.written.lower() == written, plan.topic.written
+        assert plan.topic.search.text.lower() == written
+    plain = reader.read("Which papers grasp unseen objects?")
+    assert isinstance(plain, AskPlan) and plain.topic.written == plain.topic.text
+
+
+@pytest.mark.parametrize(
+    ("question", "topic"),
+    [
+        ("sim2real papers", "sim-to-real"),
+        ("any work on sim2real gaps of legged robots?", "sim-to-real gaps of legged robots"),
+        ("Which papers narrow the Sim2Real gap?", "narrow the sim-to-real gap"),
+    ],
+)
+def test_a_digit_for_a_preposition_is_read_as_the_abstracts_write_it(field_reader, question, topic):
+    plan = field_reader.read(question)
+    assert isinstance(plan, AskPlan)
+    assert plan.topic.text.lower() == topic
+
+
+def test_a_digit_compound_no_abstract_writes_hyphenated_is_kept():
+    from rag.question.names import NameReader
+
+    names = NameReader(Catalogue([make_paper(k, v) for k, v in FIELD.items()]))
+    assert names.written_form("sim2real") == "sim-to-real"
+    assert names.written_form("text2image") == "text2image"  # no abstract writes "text-to-image"
+    assert names.written_form("word2vec") == "word2vec"
+    with_name = NameReader(Catalogue([make_paper("w", "We train word2vec embeddings; word-to-vec is no name.")]))
+    assert with_name.written_form("word2vec") == "word2vec"  # a name the abstracts write with the digit

@@ -85,6 +85,11 @@ def cat() -> Catalogue:
         ("I'm looking for work on LLM-based agents", "LLM-based agents", "many"),
         ("searching for work about graph coarsening", "graph coarsening", "many"),
         ("Is there work on sign language translation?", "sign language translation", "many"),
+        # ... and so does the mass noun after a bare topic with only a quantifier before it
+        ("any graph coarsening work?", "graph coarsening", "many"),
+        ("sign language translation work", "sign language translation", "many"),
+        ("the graph coarsening work", "graph coarsening", "open"),  # one work, picked by its article
+        ("what does the graph coarsening work show?", "graph coarsening", "open"),
         ("I'm looking for work that proves regret bounds for dueling bandits with adversarial feedback",
          "proves regret bounds for dueling bandits with adversarial feedback", "open"),
         ("looking for work on graphs where each node holds text that is too costly to encode",

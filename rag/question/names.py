@@ -62,6 +62,11 @@ _LOWER_VERSION = re.compile(r"(?<![\w.-])(?P<stem>[a-z]{2,})-(?P<v>\d{1,3}(?:\.\
 dictionary before it, as in "top-5" or "state-2", is no name)."""
 
 
+DIGIT_PREPOSITIONS = {"2": "to", "4": "for"}
+"""Digits typed for the preposition they sound like inside a compound ("sim2real", "text2image",
+"data4ml"): :meth:`NameReader.written_form` reads the compound as the hyphenated form the abstracts
+write ("sim-to-real"), which no abstract of the library writes with the digit."""
+_DIGIT_COMPOUND = re.compile(rf"([A-Za-z]{{2,}})([{''.join(DIGIT_PREPOSITIONS)}])([A-Za-z]{{2,}})")
 LONG_WORD = 9
 """Letters from which a dictionary word the abstracts do not use may still be a typing error (one
 edit from a word they use: "forcasting" -> "forecasting"). Shorter dictionary words are kept: many
@@ -368,6 +373,19 @@ class NameReader:
             for tok, found in matches.items()
             if max(found.values()) >= ONE_EDIT
         }
+
+    def written_form(self, word: str) -> str:
+        """``word`` as the abstracts write it when it is typed with a digit for the preposition it
+        sounds like between two words (:data:`DIGIT_PREPOSITIONS`: "sim2real" -> "sim-to-real",
+        "text2image" -> "text-to-image"), and the collection writes that hyphenated form and not the
+        typed one; ``word`` itself otherwise (a name written so, "word2vec", "seq2seq" where an
+        abstract writes it, stays)."""
+        m = _DIGIT_COMPOUND.fullmatch(word)
+        w = word.lower()
+        if m is None or w in self.catalogue.vocabulary:
+            return word
+        form = f"{m.group(1)}-{DIGIT_PREPOSITIONS[m.group(2)]}-{m.group(3)}"
+        return form if form.lower() in self.catalogue.vocabulary else word
 
     def correct(self, word: str) -> str:
         """``word`` with a typing error corrected to the collection's nearest word: one edit (a

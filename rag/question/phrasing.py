@@ -14,7 +14,7 @@ not written for.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Literal
 
 from rapidfuzz.distance import Levenshtein
@@ -57,6 +57,7 @@ __all__ = [
     "strip_social",
     "split_frame",
     "strip_injection",
+    "topic_terms",
     "trim",
     "verdict_criterion",
     "without_verdict",
@@ -188,8 +189,11 @@ CODE_HOST = _VOCABULARY["code_host"]
 LINK_NOUN = _VOCABULARY["link_noun"]
 LINK_WORD = _VOCABULARY["link_word"]
 
+_QUANTIFIERS = ("any", "all", "some")
+"""Quantifiers before a mass noun of the frame that ask for the set ("any work on X", "any X work?")."""
 BARE_TOPIC_TERMS = 4
-"""At most this many content terms, in one clause, make what follows "work on" a bare topic that asks
+"""At most this many terms (content terms; a known name of several words, "graph neural networks",
+counts once: :func:`topic_terms`), in one clause, make what follows "work on" a bare topic that asks
 for the set ("I'm looking for work on speech generation / voice synthesis": 4) rather than a
 description of one paper ("work on recovering expressive intonation in speech synthesis for
 under-resourced languages such as Lao": 9). Calibrated by reading the 29 "looking for" questions of
@@ -240,12 +244,32 @@ def without_code_topics(text: str) -> str:
     return _HOST_PRODUCT.sub(" ", CODE_COMPOUND.sub(" ", text))
 
 
-def _bare_topic(body: str) -> bool:
+def _bare_topic(body: str, names: Callable[[str], Iterable[str]] | None = None) -> bool:
     """Whether ``body`` is a topic and no description of one paper: one clause (no ``,;:()`` and no
-    :data:`CLAUSE_OPENER` word) of at most :data:`BARE_TOPIC_TERMS` content terms."""
+    :data:`CLAUSE_OPENER` word) of at most :data:`BARE_TOPIC_TERMS` terms.
+
+    A term is a content term, or a name of several words the collection knows in two forms, which
+    ``names`` gives for ``body`` (the long forms it states, :meth:`rag.acronyms.Senses.names_in`):
+    "graph neural networks" counts once, as "GNNs" does, so "work on the oversmoothing problem of
+    graph neural networks" is the bare topic "work on oversmoothing in GNNs" is (3 terms, not 5),
+    and "work on diffusion models as planners for offline reinforcement learning" asks for the set
+    its shorthand "diffusion planning for offline RL" asks for."""
     if any(c in body for c in ",;:()") or CLAUSE_OPENER.search(body):
         return False
-    return 0 < len(content_terms(body)) <= BARE_TOPIC_TERMS
+    return 0 < topic_terms(body, names) <= BARE_TOPIC_TERMS
+
+
+def topic_terms(body: str, names: Callable[[str], Iterable[str]] | None = None) -> int:
+    """How many terms ``body`` states (:func:`_bare_topic`): its distinct content terms (by lemma), a long form
+    of a known name (``names(body)``, each stated in ``body``) counted as one term, >= 0."""
+    terms = {lemma(t) for t in content_terms(body)}
+    count = len(terms)
+    for long in dict.fromkeys(names(body) if names is not None else ()):
+        words = {lemma(t) for t in content_terms(long)}
+        if len(words) > 1 and words <= terms:
+            count -= len(words) - 1
+            terms -= words
+    return count
 
 
 def _plural_noun(token: str) -> bool:
@@ -274,7 +298,9 @@ def framed_reference(ref: str) -> bool:
     return len(_TOKEN.findall(peeled)) < len(kept)
 
 
-def split_frame(query: str, plural_heads: bool = True) -> tuple[str, Number]:
+def split_frame(
+    query: str, plural_heads: bool = True, names: Callable[[str], Iterable[str]] | None = None
+) -> tuple[str, Number]:
     """The topic of a question and the number of papers its frame asks for.
 
     The frame is peeled off by vocabulary: the longest run of :data:`FRAME_WORDS` at the start
@@ -293,6 +319,9 @@ def split_frame(query: str, plural_heads: bool = True) -> tuple[str, Number]:
     asks for several papers ("Which methods fine-tune ...", "I'm looking for approaches that ...")
     unless ``plural_heads`` is off (a question naming or referring to papers: "which performs best
     among X, Y and Z?" has a verb there, "which datasets does this paper use?" asks of one paper).
+
+    ``names``: the long forms of the known names a text states, each counted as one term when a
+    mass noun's topic is judged bare (:func:`_bare_topic`); without it every word is a term.
 
     Returns:
         ``(topic, number)``; the topic is the query itself when nothing would be left.
@@ -317,7 +346,7 @@ def split_frame(query: str, plural_heads: bool = True) -> tuple[str, Number]:
             break  # "which paper studies ride-hailing": the verb, not a set of papers
         how_many = t == "many" and i and toks[i - 1][0].lower() == "how"
         # a quantifier over a mass noun asks for the set: "any work on X", "anything on X"
-        quantified = t == "anything" or (t == "work" and i and toks[i - 1][0].lower() in ("any", "all", "some"))
+        quantified = t == "anything" or (t == "work" and i and toks[i - 1][0].lower() in _QUANTIFIERS)
         if kind == "many" or t in ("list", "everything", "all", "every") or how_many or quantified:
             number = "many"
         elif kind == "one" and saw_which and number != "many":
@@ -339,6 +368,7 @@ def split_frame(query: str, plural_heads: bool = True) -> tuple[str, Number]:
         number = "open"
     start = toks[i][1] if i < len(toks) else len(text)
     j = len(toks)
+    tail_mass = False
     while j > i:
         if j - 2 >= i and _TRAILING_REFERENCE.fullmatch(f"{toks[j - 2][0]} {toks[j - 1][0]}"):
             j -= 2  # "... - is there a paper on it?": "on it" points back at the topic
@@ -349,6 +379,12 @@ def split_frame(query: str, plural_heads: bool = True) -> tuple[str, Number]:
             break  # "... neural architecture search?": after a word of the topic, its noun, not a request
         if _is_set_noun(toks[j - 1][0]) == "many":
             number = "many"
+        # "any sim2real work?", "GNN oversmoothing work": the mass noun after the topic, with no
+        # frame before it but a quantifier, asks what "any work on X" does (not "the grokking work")
+        tail_mass = tail_mass or (
+            toks[j - 1][0].lower() in _MASS_SET_NOUNS
+            and all(t.lower() in _QUANTIFIERS or not t[0].isalnum() for t, _, _ in toks[:i])
+        )
         j -= 1
     end = toks[j - 1][2] if j > i else start
     if j > i and text[start:end].count("(") > text[start:end].count(")"):
@@ -382,7 +418,7 @@ def split_frame(query: str, plural_heads: bool = True) -> tuple[str, Number]:
     if len(kept) < len(words):
         number = "many"
     body = " ".join(kept).strip(" ,;:-–—")
-    if number == "open" and mass and _bare_topic(body):
+    if number == "open" and (mass or tail_mass) and _bare_topic(body, names):
         number = "many"  # "I'm looking for work on dataset distillation" asks what "any work on" does
     return (body if content_terms(body) else query.strip(" ?.!")), number
 

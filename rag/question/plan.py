@@ -234,6 +234,13 @@ class Topic:
             algorithms (max-flow, ...) with predictions" -> "speeds up max-flow with predictions",
             :func:`rag.question.parts.examples_in_place`): a sentence close to one is close to the
             topic (:meth:`rag.route.membership.Membership.features`); ``()`` for none.
+        written: For a topic asking for several papers, the topic with the acronyms of its
+            :attr:`known_names` written out ("GNN oversmoothing" -> "graph neural network
+            oversmoothing", "prune LLMs" -> "prune large language models"; the text itself when it
+            types none, or asks for one paper): the papers are judged against it, the text as typed
+            one more reading of it (:meth:`rag.route.membership.Membership.features`), so a topic typed in
+            shorthand finds what its long form finds; the embedder places "LLM pruning" further from
+            "pruning ... massive GPT-family models" than "large language model pruning".
         described: The description of the one paper a question asks something of, its frame
             removed ("What languages does the low-resource speech synthesis paper support?" ->
             "low-resource speech synthesis"): the paper answered states every part of it when a
@@ -272,6 +279,7 @@ class Topic:
     ask: Ask = field(default_factory=lambda: Ask(""))
     search: SearchQuery = field(default_factory=lambda: SearchQuery(""))
     examples: tuple[str, ...] = ()
+    written: str = ""
     described: str = ""
     restated: tuple[Restated, ...] = ()
     versions: tuple[str, ...] = ()

@@ -37,7 +37,7 @@ modules above); ``tests/test_question.py`` checks each class with phrasings it w
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TypedDict
 
@@ -884,6 +884,21 @@ def _directions(topic: str, alternatives: Sequence[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
+def _spelled_out(text: str, names: Iterable[NamedForms], typed_lower: Iterable[str] = ()) -> str:
+    """``text`` with the acronym of each of ``names`` written as its long form, bare or plural
+    ("GNNs" -> "graph neural networks"); one typed in lower case is one of ``typed_lower``
+    (:attr:`Topic.acronyms`: "ntk")."""
+    lower = set(typed_lower)
+    for name in names:
+        long = name.long if proper_name(name.long) else name.long.lower()
+        for plural in ("s", ""):
+            typed = name.short + plural
+            flags = re.I if typed.lower() in lower else 0
+            form = long + plural if not long.endswith("s") else long
+            text = re.sub(rf"(?<![\w-]){re.escape(typed)}(?![\w-])", form, text, flags=flags)
+    return text
+
+
 def _typed_acronym(term: str) -> bool:
     """Whether a lower-case ``term`` is an acronym typed in lower case: letters only, at most
     :data:`ACRONYM_LETTERS`, no English word."""
@@ -1060,6 +1075,8 @@ class Reader:
         names = self.names
         if names is not None:  # typing errors in the topic: "reinforcment learning papers"
             text = re.sub(r"[A-Za-z]{5,}", lambda m: names.correct(m.group(0)), text)
+            # a digit for a preposition: "sim2real" as the abstracts write it, "sim-to-real"
+            text = re.sub(r"[A-Za-z]{2,}[0-9][A-Za-z]{2,}", lambda m: names.written_form(m.group(0)), text)
         t_topic, t_excl = split_exclusion(text)
         artifact: tuple[str, ...] = ()
         if number != "one" and not distinct and _CONTRIBUTES.search(query):
@@ -1082,6 +1099,16 @@ class Reader:
         also = [n.short if states_phrase(n.long, t_topic) else n.long for n in known if n.searched]
         if also:
             searched = f"{searched} ({', '.join(also)})"
+        # in a list, a field's acronym the lexicon indexes in both forms ("LLM", "GNN") is searched
+        # written out: BM25 finds either form already, the embedder places the long form nearer the
+        # abstracts' sentences ("LLM pruning" missed SparseGPT, "pruning ... massive GPT-family
+        # models"). A description of one paper keeps its words: written out, "an LLM agent that
+        # learns to skip unnecessary reasoning ..." came nearest to the sentence every LLM paper
+        # opens with ("Large language models (LLMs) are increasingly deployed as ...")
+        spelled = [n for n in known if not n.thing] if number == "many" else []
+        written = _spelled_out(t_topic, spelled, [t for t in terms if _typed_acronym(t)])
+        if written != t_topic and searched == t_topic:
+            searched = written
         if head and alternatives and len(content_terms(head)) <= _TERM_WORDS:
             # the term a description restates, as the abstracts name it: "edge-of-stability
             # regime, where ..." is stated by "on the Edge of Stability" (no "regime")
@@ -1092,6 +1119,7 @@ class Reader:
             facets=alternatives,
             parts=topic_parts(t_topic, several=number == "many"),
             examples=examples_in_place(t_topic),
+            written=written,
             restated=self._restated(t_topic),
             versions=versioned_names(t_topic),
             stages=topic_stages(t_topic),
@@ -1152,6 +1180,12 @@ class Reader:
             out.append(Restated(name, said, spelled, others if len(others) == len(defined) else ()))
         return tuple(out)
 
+    def _long_forms(self, text: str) -> list[str]:
+        """The long forms of the names ``text`` states that the collection knows in two forms
+        (:meth:`rag.acronyms.Senses.names_in`; ``[]`` without senses): a name of several words is one
+        term of a topic (:func:`rag.question.phrasing.topic_terms`)."""
+        return [n.long for n in self.senses.names_in(text)] if self.senses is not None else []
+
     def _known_names(self, topic: str, alternatives: Sequence[str] = ()) -> tuple[NamedForms, ...]:
         """The names ``topic`` states that the collection knows in two forms
         (:meth:`rag.acronyms.Senses.names_in`), those every one of its ``alternatives`` states when
@@ -1192,17 +1226,8 @@ class Reader:
         name_alone = self._name_alone(plan.topic.text)
         if name_alone != plan.topic.text and plan.topic.text in text:
             text = text.replace(plan.topic.text, name_alone, 1)  # "CLIP (Contrastive ...)": "CLIP"
-        typed_lower = set(plan.topic.acronyms)  # "ntk": typed in lower case, no English word
-        for name in plan.topic.known_names:
-            if name.thing or (name.indexed and not name.others):
-                continue
-            long = name.long if proper_name(name.long) else name.long.lower()
-            for plural in ("s", ""):
-                typed = name.short + plural
-                flags = re.I if typed.lower() in typed_lower else 0
-                form = long + plural if not long.endswith("s") else long
-                text = re.sub(rf"(?<![\w-]){re.escape(typed)}(?![\w-])", form, text, flags=flags)
-        return text
+        names = [n for n in plan.topic.known_names if not n.thing and not (n.indexed and not n.others)]
+        return _spelled_out(text, names, plan.topic.acronyms)
 
     def reference(self, text: str, *, fuzzy_floor: float = 100.0) -> Reference:
         """A reference given on its own (see :class:`Reference`); ``fuzzy_floor``: the least
@@ -1527,7 +1552,7 @@ class Reader:
         # "I remember a paper making an optimizer provably convergent": the opening only says a
         # paper is described (vocabulary describing_frame); "remember" is no word of the topic
         framed = _DESCRIBING.sub("", framed.strip(), count=1) if _DESCRIBING.match(framed.strip()) else framed
-        topic_text, number = split_frame(framed, plural_heads=not names_papers)
+        topic_text, number = split_frame(framed, plural_heads=not names_papers, names=self._long_forms)
         placed = [r.text for r in refs if r.kind in ("ordinal", "number")]
         if placed and content_terms(rest := _without_placed(topic_text, placed)):
             # "what's the fourth one's size?": the frame took "what's the", and "fourth one's" is

@@ -651,7 +651,12 @@ class AnswerPipeline:
             named = compounds(topic) if many else []
             contrasted = against_terms(topic) if many else []
             floor = rs.mention_membership if many else 0.0
-            scored = self.membership.members(topic.text, topic.facets, checked, floor, many, topic.examples)
+            # the topic with its acronyms written out is what the papers are judged against, as typed
+            # one more reading of it (Topic.written): "LLM pruning" lists what "large language model
+            # pruning" lists
+            judged_as = topic.written or topic.text
+            readings = (*topic.examples, *([topic.text] if judged_as != topic.text else []))
+            scored = self.membership.members(judged_as, topic.facets, checked, floor, many, readings)
             if many and self.llm is not None and self.settings.llm.judge_borderline:
                 scored, judged = self._judged(topic, scored)
             members = [h for h, p in scored if p >= rs.set_membership]

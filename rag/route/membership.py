@@ -603,8 +603,9 @@ class Membership:
         """The ``hits`` that share a word with a compound the topic names but state none of them
         (:meth:`states_compound`): "Topologically Faithful Image Segmentation via Induced Matching"
         for "score matching", a knowledge-distillation paper for "dataset distillation", an RL paper
-        on "tabular MDPs" for "tabular deep learning". The term's words put them close (BM25, the
-        embedder); the phrase is what names the subject.
+        on "tabular MDPs" for "tabular deep learning", "Self-Attention Mechanisms" for "linear
+        attention" (a word inside a hyphenated one is shared). The term's words put them close (BM25,
+        the embedder); the phrase is what names the subject.
 
         A compound no candidate of ``checked`` writes side by side (:meth:`_writes`) is the
         question's wording, not the collection's ("detect machine-generated text"): nothing is
@@ -629,7 +630,9 @@ class Membership:
         keys = {term_key(w) for c in used for w in content_terms(c)}
 
         def shares_word(paper: Paper) -> bool:
-            return bool(keys & {term_key(w) for w in content_terms(f"{paper.title or ''} {paper.abstract}")})
+            # a word inside a hyphenated one is shared too: "self-attention" writes "attention"
+            terms = content_terms(f"{paper.title or ''} {paper.abstract}")
+            return bool(keys & {term_key(p) for w in terms for p in (w, *compound_parts(w))})
 
         out = [h for h in hits if not any(self.states_compound(c, h.paper) for c in used) and shares_word(h.paper)]
         return out

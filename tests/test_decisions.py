@@ -453,7 +453,9 @@ def test_a_word_inside_a_hyphenated_one_is_shared_with_the_compound():
     # "Inductive Biases and Variable Creation in Self-Attention Mechanisms" writes "attention" only
     # inside "self-attention" and was kept in "linear attention" papers as found on words of its own
     linear = make_paper("linear", "Attention is slow. We propose a linear attention with random features.", title="L")
-    hyphen = make_paper("hyphen", "We study how self-attention creates sparse variables.", title="Self-Attention Biases")
+    hyphen = make_paper(
+        "hyphen", "We study how self-attention creates sparse variables.", title="Self-Attention Biases"
+    )
     unrelated = make_paper("plain", "We study how kernels create sparse variables.", title="Kernels")
     membership, _ = _membership([linear, hyphen, unrelated])
     every = [PaperHit(p, 1.0) for p in (linear, hyphen, unrelated)]

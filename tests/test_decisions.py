@@ -433,20 +433,16 @@ def test_a_title_naming_another_kind_of_the_compounds_head_is_a_sibling(term, ti
     assert sibling_title(term, title, abstract) is sibling
 
 
-def test_a_compound_without_a_common_modifier_needs_it_or_nothing_in_its_place():
-    # "gradient" is written by many abstracts, so "gradient inversion attacks" may be stated as
-    # "inversion attacks"; "model inversion attacks" puts another word in its place
-    other = make_paper("other", "Models leak data. We study model inversion attacks on face classifiers.", title="A")
-    bare = make_paper("bare", "Models leak data. Inversion attacks recover training images.", title="B")
-    written = make_paper(
-        "written", "Gradients leak data. We speed up federated inversion attacks on shared gradients.", title="C"
-    )
-    fillers = [make_paper(f"f{i}", f"Gradient descent converges in case {i}.", title=f"F{i}") for i in range(3)]
-    membership, _ = _membership([other, bare, written, *fillers])
-    assert membership._without_common_modifiers("gradient inversion attacks") == ["inversion attacks"]
-    assert not membership.states_compound("gradient inversion attacks", other)
-    assert membership.states_compound("gradient inversion attacks", bare)
-    assert membership.states_compound("gradient inversion attacks", written)
+def test_a_compound_without_a_common_modifier_is_stated_within_one_phrase():
+    # "computational" is written by many abstracts, so "computational antibody design" is stated by
+    # "Ab initio antibody design" (AbODE, a gold paper of library_own), not by its words in two phrases
+    ab_initio = make_paper("abode", "Antibodies bind antigens. We do ab initio antibody design with ODEs.", title="A")
+    apart = make_paper("apart", "Antibodies bind antigens. Antibody binding is hard; design is slow.", title="B")
+    fillers = [make_paper(f"f{i}", f"Computational cost grows in case {i}.", title=f"F{i}") for i in range(3)]
+    membership, _ = _membership([ab_initio, apart, *fillers])
+    assert membership._without_common_modifiers("computational antibody design") == ["antibody design"]
+    assert membership.states_compound("computational antibody design", ab_initio)
+    assert not membership.states_compound("computational antibody design", apart)
 
 
 def test_a_word_inside_a_hyphenated_one_is_shared_with_the_compound():

@@ -443,6 +443,12 @@ def test_a_compound_without_a_common_modifier_is_stated_within_one_phrase():
     assert membership._without_common_modifiers("computational antibody design") == ["antibody design"]
     assert membership.states_compound("computational antibody design", ab_initio)
     assert not membership.states_compound("computational antibody design", apart)
+    # ... unless the paper defines an abbreviation for the shorter term with another word in its place
+    own_kind = make_paper(
+        "own-kind", "Heuristic antibody design (HAD) is slow. We speed up HAD with search.", title="C"
+    )
+    membership, _ = _membership([ab_initio, apart, own_kind, *fillers])
+    assert not membership.states_compound("computational antibody design", own_kind)
 
 
 def test_a_word_inside_a_hyphenated_one_is_shared_with_the_compound():

@@ -421,12 +421,19 @@ class Membership:
         names another kind of it (:func:`sibling_title`). Its head word alone ("matching" in "induced
         matching of persistence barcodes") does not state it, nor its words in two phrases
         (:func:`states_in_phrase`: "learned flows to generalization and matching"). The term without
-        a common modifier states it even after another word in the modifier's place: "Ab initio
-        antibody design" (AbODE) is computational antibody design, though "Model Inversion Attacks"
-        then states "gradient inversion attacks" too; the form tells them apart no better than the
-        embedder (0.66 and 0.80 from the full terms)."""
-        forms = [term, *self._without_common_modifiers(term), *glossary_forms(term)]
-        forms += [short for short, long in abbreviation_definitions(paper.abstract) if states_phrase(term, long)]
+        a common modifier states it even after another word in the modifier's place ("Ab initio
+        antibody design", AbODE, is computational antibody design; the form tells it from "model
+        inversion attacks" for "gradient inversion attacks" no better than the embedder, 0.66 and 0.80
+        from the full terms), unless the abstract defines an abbreviation for the term with that other
+        word: Plug & Play's "Model inversion attacks (MIAs)" names its subject, another kind of attack."""
+        defined = abbreviation_definitions(paper.abstract)
+        reduced = self._without_common_modifiers(term)
+        # a paper that defines an abbreviation for the shorter term with another word in the modifier's
+        # place names its subject so: "Model inversion attacks (MIAs)" is no gradient inversion attack
+        siblings = [long for _, long in defined if not states_phrase(term, long)]
+        reduced = [r for r in reduced if not any(states_phrase(r, long) for long in siblings)]
+        forms = [term, *reduced, *glossary_forms(term)]
+        forms += [short for short, long in defined if states_phrase(term, long)]
         texts = [paper.title or "", *(x.text for x in self.evidence.sentences(paper)[0])]
         if any(states_in_phrase(f, t, COMPOUND_GAP) for f in forms for t in texts):
             return True

@@ -407,6 +407,82 @@ def test_a_paper_sharing_a_word_of_a_compound_but_never_stating_it_is_told_apart
     assert {h.paper.id for h in membership.other_sense(["neural architecture search"], every, every)} == {"tree"}
 
 
+@pytest.mark.parametrize(
+    ("compound", "sentence", "stated"),
+    [
+        # its words in two phrases, each in its own sense: a preposition, a conjunction or a comma between
+        ("policy gradient", "We learn a policy and bound the gradient of its value.", False),
+        ("score matching", "Each score, after the ranking step, is used for matching users.", False),
+        ("knowledge graphs", "Distilled knowledge from teachers improves graphs of relations.", False),
+        ("attention heads", "We pay attention to how many heads a tree needs.", False),
+        # modifiers between, a hyphen, an abbreviation defined in parentheses or a part after "with": one phrase
+        ("policy gradient", "We propose a natural actor-critic policy gradient method.", True),
+        ("score matching", "We train it with denoising score-matching.", True),
+        ("knowledge graphs", "Temporal knowledge (TK) graphs change over time.", True),
+        ("mixture of experts", "We route tokens in a sparse mixture of experts layer.", True),
+        ("sparse attention", "Sparse transformers with attention on a few tokens are fast.", True),
+    ],
+)
+def test_a_compound_is_stated_only_within_one_noun_phrase(compound, sentence, stated):
+    # GFlowNet training ("learned flows to generalization and matching") and a graph-algorithms paper
+    # ("0-1 flow, based on reductions to bipartite matching") were listed for "flow matching"
+    paper = make_paper("p", f"Models are many. {sentence}", title="A study")
+    membership, _ = _membership([paper])
+    assert membership.states_compound(compound, paper) is stated
+
+
+@pytest.mark.parametrize(
+    ("term", "title", "abstract", "sibling"),
+    [
+        ("membership inference attacks", "Attribute Inference Attacks on Tabular Models", "We infer attributes.", True),
+        ("graph neural networks", "Quantum Neural Networks Converge Slowly", "Qubits are noisy.", True),
+        ("linear bandits", "Dueling Bandits with Weak Regret", "We study duels.", True),
+        # a sub-kind whose abstract writes the missing word, every word in another order, no shared head
+        ("network pruning", "Fast Channel Pruning", "We prune channels of neural networks.", False),
+        ("graph transformers", "Transformers Meet Directed Graphs", "Directed graphs are common.", False),
+        ("generative flow networks", "GFlowNets for Design", "We design sequences.", False),
+        ("pruning", "Fast Channel Pruning", "We prune channels.", False),  # one word: nothing to lack
+    ],
+)
+def test_a_title_naming_another_kind_of_the_compounds_head_is_a_sibling(term, title, abstract, sibling):
+    # "Plug & Play Attacks: ... Model Inversion Attacks" was listed for "gradient inversion attacks"
+    # by the embedder's closeness of its title
+    from rag.route.membership import sibling_title
+
+    assert sibling_title(term, title, abstract) is sibling
+
+
+def test_a_compound_without_a_common_modifier_is_stated_within_one_phrase():
+    # "computational" is written by many abstracts, so "computational antibody design" is stated by
+    # "Ab initio antibody design" (AbODE, a gold paper of library_own), not by its words in two phrases
+    ab_initio = make_paper("abode", "Antibodies bind antigens. We do ab initio antibody design with ODEs.", title="A")
+    apart = make_paper("apart", "Antibodies bind antigens. Antibody binding is hard; design is slow.", title="B")
+    fillers = [make_paper(f"f{i}", f"Computational cost grows in case {i}.", title=f"F{i}") for i in range(3)]
+    membership, _ = _membership([ab_initio, apart, *fillers])
+    assert membership._without_common_modifiers("computational antibody design") == ["antibody design"]
+    assert membership.states_compound("computational antibody design", ab_initio)
+    assert not membership.states_compound("computational antibody design", apart)
+    # ... unless the paper defines an abbreviation for the shorter term with another word in its place
+    own_kind = make_paper(
+        "own-kind", "Heuristic antibody design (HAD) is slow. We speed up HAD with search.", title="C"
+    )
+    membership, _ = _membership([ab_initio, apart, own_kind, *fillers])
+    assert not membership.states_compound("computational antibody design", own_kind)
+
+
+def test_a_word_inside_a_hyphenated_one_is_shared_with_the_compound():
+    # "Inductive Biases and Variable Creation in Self-Attention Mechanisms" writes "attention" only
+    # inside "self-attention" and was kept in "linear attention" papers as found on words of its own
+    linear = make_paper("linear", "Attention is slow. We propose a linear attention with random features.", title="L")
+    hyphen = make_paper(
+        "hyphen", "We study how self-attention creates sparse variables.", title="Self-Attention Biases"
+    )
+    unrelated = make_paper("plain", "We study how kernels create sparse variables.", title="Kernels")
+    membership, _ = _membership([linear, hyphen, unrelated])
+    every = [PaperHit(p, 1.0) for p in (linear, hyphen, unrelated)]
+    assert {h.paper.id for h in membership.other_sense(["linear attention"], every, every)} == {"hyphen"}
+
+
 _AGAINST = make_paper(
     "against",
     "Recurrent models forget early inputs over long horizons. We propose a gated memory that writes each "

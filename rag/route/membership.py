@@ -24,7 +24,17 @@ import numpy as np
 from rag.acronyms import NamedForms, states_named
 from rag.evidence.roles import FIRST_PERSON
 from rag.evidence.rows import contributes_items
-from rag.lexicon import abbreviation_definitions, glossary_forms, lemma, long_forms, states_phrase, stem, term_key
+from rag.lexicon import (
+    abbreviation_definitions,
+    compound_parts,
+    glossary_forms,
+    lemma,
+    long_forms,
+    states_form,
+    states_phrase,
+    stem,
+    term_key,
+)
 from rag.llm.claims import PRIOR_WORK
 from rag.question.parts import field_headed
 from rag.question.stances import head_stances
@@ -146,6 +156,14 @@ _PEER_CONTEST = _VOCABULARY["peer_contest"].words
 _PEER_MARKER = _VOCABULARY["peer_marker"].words
 """A peer_contest word with a peer_marker before the compound ("outperforms prior gradient inversion
 attacks") measures the paper against its own kind (:meth:`Membership._contrasted`)."""
+_PHRASE_BREAK = _VOCABULARY["phrase_break"].words
+"""Words that end a noun phrase (``phrase_break``): a compound's words with one between are no
+phrase (:func:`phrases`)."""
+_DEFINED = re.compile(r"\s*\([A-Za-z][\w-]{0,15}\)")
+"""An abbreviation in parentheses after the words it abbreviates ("Content-addressable memory (CAM)
+networks", "neural tangent kernels (NTKs)"): inside the phrase, not a break of it."""
+_PIECE = re.compile(r"[A-Za-z0-9$\\][\w'’$^*\\{}-]*|[,;:.!?()\[\]]")
+"""A token of :func:`phrases`: a word (hyphens, apostrophes and formula marks inside) or a mark that ends a clause."""
 
 
 COMPOUND_GAP = 2
@@ -183,6 +201,82 @@ Set by reading, not fitted."""
 
 _CLAUSE_END = re.compile(r"[,;:()]")
 """A mark that ends the clause a contrast word reaches through ("..., and our graph transformer")."""
+
+
+def phrases(text: str, phrase: str = "") -> list[str]:
+    """The stretches of ``text`` that may hold one noun phrase: ``text`` cut at each mark that ends
+    a clause (",", ";", ":", ".", parentheses, brackets) and at each word of ``phrase_break`` (a
+    preposition, conjunction, article, pronoun or auxiliary) that ``phrase`` does not write itself;
+    an abbreviation in parentheses after its words stays inside ("memory (CAM) networks").
+
+    "we clarify the importance of learned flows to generalization and matching" ->
+    ``["clarify", "importance", "learned flows", "generalization", "matching"]``; with ``phrase``
+    "mixture of experts", "a sparse mixture of experts layer" stays whole.
+
+    Args:
+        text: A title or a sentence of an abstract.
+        phrase: The compound looked for, whose own words are not breaks.
+
+    Returns:
+        The stretches in order, each a space-joined string; ``[]`` for a text without words.
+    """
+    own = {w.lower() for w in phrase.split()}
+    out: list[str] = []
+    cur: list[str] = []
+    for m in _PIECE.finditer(_DEFINED.sub("", text)):
+        tok = m.group(0)
+        low = tok.lower()
+        if len(tok) == 1 and tok in ",;:.!?()[]" or (low in _PHRASE_BREAK and low not in own):
+            if cur:
+                out.append(" ".join(cur))
+            cur = []
+        else:
+            cur.append(tok)
+    if cur:
+        out.append(" ".join(cur))
+    return out
+
+
+def states_in_phrase(phrase: str, text: str, gap: int = 0) -> bool:
+    """Whether ``text`` states the compound ``phrase`` within one noun phrase (:func:`phrases`):
+    :func:`rag.lexicon.states_phrase` with at most ``gap`` content words between two of its words,
+    none of them a clause mark or a word that ends a phrase. "contextual combinatorial bandits" and
+    "Content-addressable memory (CAM) networks" state "contextual bandits" and "memory networks";
+    "learned flows to generalization and matching" (GFlowNet training) and "minimum-cost 0-1 flow,
+    based on reductions to bipartite matching" do not state "flow matching", nor "high memory
+    requirements for neural network training" "memory networks": the words stand in two phrases,
+    each in its own sense."""
+    return any(states_phrase(phrase, piece, gap) for piece in phrases(text, phrase))
+
+
+def _words(text: str) -> list[str]:
+    """The content words of ``text`` as index forms (:func:`rag.lexicon.lemma`), a hyphenated word
+    split into its parts."""
+    return [lemma(p) for t in content_terms(text) for p in (compound_parts(t) or [t]) if len(p) > 1]
+
+
+def sibling_title(term: str, title: str, abstract: str = "") -> bool:
+    """Whether ``title`` names another kind of what the compound ``term`` names: it writes the
+    term's head (its last content word, in a form that states it: :func:`rag.lexicon.states_form`),
+    and another of the term's words stands neither in the title nor in the ``abstract``. "Plug &
+    Play Attacks: Towards Robust and Flexible Model Inversion Attacks", whose abstract never writes
+    "gradient", names model inversion attacks, not "gradient inversion attacks"; "Monotonic Location
+    Attention for Length Generalization" a kind of attention other than "linear attention". The
+    embedder puts such a title close to the term (the shared head and its field); it does not name
+    the subject in other words (:data:`TITLE_SENSE`), as "Transformers Meet Directed Graphs" (every
+    word of "graph transformers") or "GFlowNets" (no word of "generative flow networks") may, or
+    "UPSCALE: Unconstrained Channel Pruning" for "network pruning", whose abstract prunes "neural
+    networks". ``False`` for a term of one word."""
+    want = _words(term)
+    if len(want) < 2:
+        return False
+    have = _words(title)
+    both = have + _words(abstract)
+
+    def written(w: str, forms: Sequence[str]) -> bool:
+        return any(stem(f) == stem(w) and states_form(w, f) for f in forms)
+
+    return written(want[-1], have) and not all(written(w, both) for w in want[:-1])
 
 
 def _in_compound(text: str, match: re.Match[str]) -> bool:
@@ -323,14 +417,27 @@ class Membership:
         distillation" by "datasets distilled", "contextual bandits" by "contextual combinatorial
         bandits"), one of the glossary's other names (:func:`rag.lexicon.glossary_forms`: "NAS"), an
         abbreviation the abstract defines for it ("neural architecture search (NAS)" lets "NAS" state
-        it), or a title the embedder puts at least :data:`TITLE_SENSE` from it. Its head word alone
-        ("matching" in "induced matching of persistence barcodes") does not state it."""
-        forms = [term, *self._without_common_modifiers(term), *glossary_forms(term)]
-        forms += [short for short, long in abbreviation_definitions(paper.abstract) if states_phrase(term, long)]
+        it), or a title the embedder puts at least :data:`TITLE_SENSE` from it, unless the title
+        names another kind of it (:func:`sibling_title`). Its head word alone ("matching" in "induced
+        matching of persistence barcodes") does not state it, nor its words in two phrases
+        (:func:`states_in_phrase`: "learned flows to generalization and matching"). The term without
+        a common modifier states it even after another word in the modifier's place ("Ab initio
+        antibody design", AbODE, is computational antibody design; the form tells it from "model
+        inversion attacks" for "gradient inversion attacks" no better than the embedder, 0.66 and 0.80
+        from the full terms), unless the abstract defines an abbreviation for the term with that other
+        word: Plug & Play's "Model inversion attacks (MIAs)" names its subject, another kind of attack."""
+        defined = abbreviation_definitions(paper.abstract)
+        reduced = self._without_common_modifiers(term)
+        # a paper that defines an abbreviation for the shorter term with another word in the modifier's
+        # place names its subject so: "Model inversion attacks (MIAs)" is no gradient inversion attack
+        siblings = [long for _, long in defined if not states_phrase(term, long)]
+        reduced = [r for r in reduced if not any(states_phrase(r, long) for long in siblings)]
+        forms = [term, *reduced, *glossary_forms(term)]
+        forms += [short for short, long in defined if states_phrase(term, long)]
         texts = [paper.title or "", *(x.text for x in self.evidence.sentences(paper)[0])]
-        if any(states_phrase(f, t, COMPOUND_GAP) for f in forms for t in texts):
+        if any(states_in_phrase(f, t, COMPOUND_GAP) for f in forms for t in texts):
             return True
-        if not paper.title:
+        if not paper.title or sibling_title(term, paper.title, paper.abstract):
             return False
         # a title may name the subject in other words ("Transformers Meet Directed Graphs" for
         # "graph transformers", "GFlowNets" for "generative flow networks"): the embedder judges
@@ -360,7 +467,7 @@ class Membership:
         if not used:
             return False
         forms = [f for c in used for f in self._forms(c, paper)]
-        if paper.title and any(states_phrase(f, paper.title, COMPOUND_GAP) for f in forms):
+        if paper.title and any(states_in_phrase(f, paper.title, COMPOUND_GAP) for f in forms):
             return False
         stating = self._statements(forms, paper)
         # a paper that writes them only in its field's background and its own work in words of its
@@ -381,7 +488,7 @@ class Membership:
         used = [c for c in compounds if not any(long_forms(w) for w in c.split())]
         forms = [f for c in used for f in self._forms(c, paper)]
         for e in ranked if forms else ():
-            if any(states_phrase(f, e.sentence, COMPOUND_GAP) for f in forms) and not self._others(
+            if any(states_in_phrase(f, e.sentence, COMPOUND_GAP) for f in forms) and not self._others(
                 e.sentence, e.start, forms, paper
             ):
                 return e
@@ -392,7 +499,7 @@ class Membership:
         another's work (:meth:`_others`)."""
         used = [c for c in compounds if not any(long_forms(w) for w in c.split())]
         forms = [f for c in used for f in self._forms(c, paper)]
-        return any(states_phrase(f, quote.sentence, COMPOUND_GAP) for f in forms) and self._others(
+        return any(states_in_phrase(f, quote.sentence, COMPOUND_GAP) for f in forms) and self._others(
             quote.sentence, quote.start, forms, paper
         )
 
@@ -406,7 +513,7 @@ class Membership:
         """The sentences of ``paper`` that write one of ``forms`` (:func:`rag.lexicon.states_phrase`,
         at most :data:`COMPOUND_GAP` words between its words)."""
         sents = self.evidence.sentences(paper)[0]
-        return [x for x in sents if any(states_phrase(f, x.text, COMPOUND_GAP) for f in forms)]
+        return [x for x in sents if any(states_in_phrase(f, x.text, COMPOUND_GAP) for f in forms)]
 
     def _others(self, text: str, start: int, forms: Sequence[str], paper: Paper) -> bool:
         """Whether the sentence ``text`` of ``paper`` (at offset ``start``) states ``forms`` as
@@ -480,8 +587,9 @@ class Membership:
         """The ``hits`` that share a word with a compound the topic names but state none of them
         (:meth:`states_compound`): "Topologically Faithful Image Segmentation via Induced Matching"
         for "score matching", a knowledge-distillation paper for "dataset distillation", an RL paper
-        on "tabular MDPs" for "tabular deep learning". The term's words put them close (BM25, the
-        embedder); the phrase is what names the subject.
+        on "tabular MDPs" for "tabular deep learning", "Self-Attention Mechanisms" for "linear
+        attention" (a word inside a hyphenated one is shared). The term's words put them close (BM25,
+        the embedder); the phrase is what names the subject.
 
         A compound no candidate of ``checked`` writes side by side (:meth:`_writes`) is the
         question's wording, not the collection's ("detect machine-generated text"): nothing is
@@ -506,7 +614,9 @@ class Membership:
         keys = {term_key(w) for c in used for w in content_terms(c)}
 
         def shares_word(paper: Paper) -> bool:
-            return bool(keys & {term_key(w) for w in content_terms(f"{paper.title or ''} {paper.abstract}")})
+            # a word inside a hyphenated one is shared too: "self-attention" writes "attention"
+            terms = content_terms(f"{paper.title or ''} {paper.abstract}")
+            return bool(keys & {term_key(p) for w in terms for p in (w, *compound_parts(w))})
 
         out = [h for h in hits if not any(self.states_compound(c, h.paper) for c in used) and shares_word(h.paper)]
         return out

@@ -67,6 +67,10 @@ from tests.test_decisions import PAPERS
         ),
         ("federated optimizers, where each client runs local steps on its own data", ()),
         ("graph kernels whose features are learned from random walks over the nodes", ()),
+        # "from" relates what a paper works on to what it works from: both are parts
+        ("causal discovery from speech recordings", (("causal discovery", "speech recordings"),)),
+        ("3D shape reconstruction from single images", (("3D shape reconstruction", "single images"),)),
+        ("learning from demonstrations", ()),  # the field's words alone are no part
     ],
 )
 def test_a_topic_is_read_as_alternatives_of_parts(topic, parts):
@@ -1152,15 +1156,15 @@ def test_a_fact_the_best_covering_paper_lacks_and_another_states_is_held_apart()
         _partial("diff", ("diffusion model segmentation",), ("satellite images of glaciers",)),
         _partial("ice", ("satellite images of glaciers",), ("diffusion model segmentation",)),
     ])
-    assert cov.apart(lambda p: True) == ("satellite images of glaciers",)
+    assert cov.apart(lambda p, q: True) == ("satellite images of glaciers",)
     # a fact nobody else states leaves the description to the paper that states the most (the
     # reader's words may be its own); and one that is no distinguishing fact is not held
     alone = PartsCoverage(True, [], [_partial("diff", ("diffusion model segmentation",), ("on glaciers",))])
-    assert alone.apart(lambda p: True) == ()
-    assert cov.apart(lambda p: False) == ()
+    assert alone.apart(lambda p, q: True) == ()
+    assert cov.apart(lambda p, q: False) == ()
     # some paper states every fact: nothing is apart
     whole = replace(cov, complete=[cov.partial[0].hit])
-    assert whole.apart(lambda p: True) == ()
+    assert whole.apart(lambda p, q: True) == ()
 
 
 @pytest.mark.parametrize(("part", "distinct"), [
@@ -1207,3 +1211,116 @@ def test_a_distinguishing_part_has_a_rare_term_in_a_library():
 ])
 def test_a_question_sentence_after_a_description_is_a_part_of_its_own(question, parts):
     assert question_parts(question) == parts
+
+
+# --- every route that answers a topic or a description holds it to its parts ------------------------
+
+
+@pytest.mark.parametrize(("question", "parts"), [
+    # the condition that the papers release code is no part a paper on the topic must state
+    ("Which papers on graph transformers for traffic forecasting release code?",
+     (("graph transformers", "traffic forecasting"),)),
+    ("papers on sparse attention over long legal documents that share their code",
+     (("sparse attention", "long legal documents"),)),
+    ("Which papers on crop yield prediction from satellites provide a GitHub link?",
+     (("crop yield prediction", "satellites"),)),
+    ("Which papers on optimal transport release code?", ()),  # one part: the membership model's
+])
+def test_a_list_of_the_papers_that_release_code_has_the_parts_of_its_topic_alone(question, parts):
+    plan = Seams([GRAPH, TRAFFIC, CROP]).reader.read(question)
+    assert isinstance(plan, AskPlan) and plan.topic.link_rest, plan.topic
+    assert plan.topic.parts == parts
+
+
+@pytest.mark.parametrize(("topic", "unlinked"), [
+    ("federated learning that release code", "federated learning"),
+    ("spiking networks for speech release their code", "spiking networks for speech"),
+    ("code generation with open-source code", "code generation with open-source code"),  # code as a topic
+])
+def test_without_link_drops_the_condition_and_the_words_it_leaves_at_the_ends(topic, unlinked):
+    from rag.question.reader import without_link
+
+    assert without_link(topic) == unlinked
+
+
+def test_the_paper_answered_for_a_description_is_the_one_held_to_its_parts():
+    from rag.route.refusal import PartialPaper, PartsCoverage
+    from rag.types import PaperHit
+
+    # "the paper that uses a graph network for symbolic regression": the answer gave the symbolic
+    # regression paper, which lacks the graph network another paper states
+    cov = PartsCoverage(True, [], [
+        _partial("graphs", ("graph network",), ("symbolic regression",)),
+        _partial("symreg", ("symbolic regression",), ("graph network",)),
+    ], (("graph network", "symbolic regression"),))
+    assert cov.apart(lambda p, q: True, "symreg") == ("graph network",)
+    # what the paper passed to the check is the answered one
+    seen: list[str] = []
+    cov.apart(lambda p, q: seen.append(q.id) or True, "symreg")
+    assert seen == ["symreg"]
+    # a paper that states only the head of a part lacks that part and the others of its alternative
+    head = PartialPaper(
+        PaperHit(make_paper("private", "We estimate privately."), 1.0), ("private estimation",), ("shapley value",),
+        part="private Shapley value estimation",
+    )
+    held = PartsCoverage(True, [], [head, _partial("gnn", ("graph networks",), ("private Shapley value estimation",))],
+                         (("private Shapley value estimation", "graph networks"),))
+    assert held.apart(lambda p, q: True, "private") == ("graph networks",)
+
+
+def test_a_subject_the_collection_writes_whole_distinguishes_whatever_its_words_share():
+    from rag.route.refusal import UNUSED_MIN_PAPERS
+
+    # a library where "graph neural networks" is in a fifth of the abstracts: a common subject, no
+    # rare word, yet a paper that writes it nowhere does not state it (evidence, not the share)
+    filler = [
+        make_paper(f"f{i}", "We train graph neural networks on molecules." if i < 700 else f"We study topic {i}.")
+        for i in range(UNUSED_MIN_PAPERS)
+    ]
+    symreg = make_paper("symreg", "We find analytical expressions with neural symbolic regression.")
+    gnnsr = make_paper("gnnsr", "Graph neural networks guide our symbolic regression search.")
+    papers = [*filler, symreg, gnnsr]
+    policy = RefusalPolicy(FakeRetriever(papers), FakeEvidence(papers), SETTINGS)
+    assert policy.distinguishing("graph neural networks", symreg)
+    assert not policy.distinguishing("graph neural networks", gnnsr)  # it writes the subject
+    assert not policy.distinguishing("graph neural networks")  # no paper to hold to it: the share decides
+    # a clause of common words is no subject ("train on the molecules": not a bare compound)
+    assert not policy.distinguishing("train on the molecules", symreg)
+
+
+LINK_PAPERS = [
+    {"id": "ibrep", "title": "Compressed Representations via the Information Bottleneck",
+     "abstract": "We learn compressed representations of images with the information bottleneck principle. "
+                 "The bottleneck keeps only the features that predict the label. "
+                 "Our code is available at https://github.com/example/ibrep."},
+    {"id": "sim2real", "title": "Domain Randomization for Sim-to-Real Transfer",
+     "abstract": "Policies trained in simulation fail on real robots. We randomize the simulator so that "
+                 "sim-to-real transfer of grasping policies succeeds. Code is available at https://github.com/example/dr."},
+    {"id": "ibsim", "title": "Bottlenecked Policies Transfer from Simulation",
+     "abstract": "We regularize robot policies with a variational information bottleneck for sim-to-real transfer. "
+                 "The bottleneck removes simulator-specific features, and the policies succeed on a real arm."},
+    {"id": "speech", "title": "Streaming Speech Recognition",
+     "abstract": "Speech recognition is slow on long recordings. We propose a streaming recognizer. "
+                 "Code: https://github.com/example/stream."},
+]
+
+
+@pytest.fixture(scope="module")
+def linked(tmp_path_factory, embedder):
+    from conftest import pipeline_of
+
+    return pipeline_of(tmp_path_factory.mktemp("linked_home"), LINK_PAPERS, embedder)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("question", [
+    "Which papers on information bottlenecks for sim-to-real transfer release code?",
+    "papers using an information bottleneck for sim-to-real transfer, with code?",
+])
+def test_a_list_of_papers_that_release_code_is_held_to_every_part_of_its_topic(linked, question):
+    # each paper with code states one part; the one that states both links no code: no paper on
+    # the topic releases code, and the refusal names it (the link route skipped the parts check
+    # and listed the information-bottleneck paper with code)
+    answer = linked.ask(question)
+    assert answer.refused and not answer.citations, answer.text
+    assert "ibsim" in answer.text and "makes its code available" in answer.text, answer.text

@@ -1566,6 +1566,10 @@ def test_a_side_that_describes_its_paper_with_words_before_the_noun_is_no_aspect
         # "links" as a verb asks no link: a dev rephrasing read as a code condition and refused
         ("Is there a neural approach to satisfiability that links clauses and their literals with hyperedges?", ""),
         ("which papers on graph transformers link a repository?", "graph transformers"),
+        # "with code" closing a list asks the code made available, as "that release code" does
+        ("papers on Hawkes processes with diffusion models, with code?", "hawkes processes diffusion models"),
+        ("any point cloud segmentation papers with their code?", "point cloud segmentation"),
+        ("Which papers evaluate LLMs with code generation benchmarks?", ""),  # code as a topic
     ],
 )
 def test_a_list_of_papers_on_a_topic_that_release_code_keeps_the_topic_apart_from_the_condition(question, rest):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 
 from rag.lexicon import MIN_DERIVATION_BASE, english_word, joined_form, lemma, term_key
-from rag.question.phrasing import CODE_HOST, WORD
+from rag.question.phrasing import CODE_HOST, WORD, without_code_topics
 from rag.text import STOPWORDS, content_terms, tokenize
 from rag.vocabulary import beside
 
@@ -269,7 +269,8 @@ def polar_available(aspect: str) -> str:
     """
     words = [w.lower() for w in WORD.findall(aspect)]
     final = bool(words) and words[-1] in _AVAILABILITY_FINAL and not _final_of_other(aspect)
-    if not (_AVAILABILITY.search(aspect) or final):
+    # "with code" asks code made available; "with code generation" names a topic
+    if not (_AVAILABILITY.search(without_code_topics(aspect)) or final):
         return ""
     return _artifact(words)
 

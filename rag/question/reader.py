@@ -432,6 +432,24 @@ def link_rest(query: str, topic: str) -> str:
     return " ".join(_link_rest_terms(topic))
 
 
+def without_link(topic: str) -> str:
+    """``topic`` without the condition that its papers make their code available: its link words
+    (:data:`_LINK`: "code", "GitHub", "repo"), its availability words (``link_topic_word``:
+    "release", "open-source") and the function words the condition leaves at the ends ("that",
+    "their"): "conformal prediction for reinforcement learning release code" -> "conformal
+    prediction for reinforcement learning". The parts a paper on it must state are this text's
+    (:func:`rag.question.parts.topic_parts`), as for the same topic asked without the condition;
+    ``topic`` unchanged when it writes "code" as a topic ("code generation")."""
+    if without_code_topics(topic) != topic:
+        return topic
+    kept = [w for w in topic.split() if not _LINK.fullmatch(w.strip(",;:.?!()")) and w.lower() not in _LINK_TOPIC]
+    while kept and not content_terms(kept[-1]):
+        kept.pop()
+    while kept and not content_terms(kept[0]):
+        kept.pop(0)
+    return " ".join(kept) if content_terms(" ".join(kept)) else topic
+
+
 def _parts(
     query: str, refs: list[PaperRef], names: list[str], verdict: bool = False, roles: bool = False
 ) -> dict[str, tuple[str, ...]]:
@@ -1117,7 +1135,8 @@ class Reader:
         return Topic(
             text=t_topic,
             facets=alternatives,
-            parts=topic_parts(t_topic, several=number == "many"),
+            # a list of the papers on a topic that release code: the topic's parts, not the condition's
+            parts=topic_parts(without_link(t_topic) if linked else t_topic, several=number == "many"),
             examples=examples_in_place(t_topic),
             written=written,
             restated=self._restated(t_topic),

@@ -75,7 +75,7 @@ from rag.route.lead import (
 )
 from rag.route.membership import Membership, more_may_match
 from rag.route.premise import contradicted_counts
-from rag.route.refusal import NEAR_COVERAGE, RefusalPolicy, letters_digits, writes_name
+from rag.route.refusal import NAMED_PARTIAL, NEAR_COVERAGE, RefusalPolicy, letters_digits, writes_name
 from rag.route.slot import sizes_beside, slot_span, stating_sentence
 from rag.route.stages import side_by_side
 from rag.settings import Settings
@@ -334,6 +334,12 @@ class AnswerPipeline:
                 found.chosen, found.matched, found.at_least, found.left_out, found.mentions
             )
             judged = found.judged
+            # a list of the papers on a topic of several parts that release code: held to the parts of
+            # the topic without the condition (rag.question.reader.without_link) as the same list
+            # without it is ("information bottlenecks for sim-to-real"), below
+            listed = bool(topic.link_rest and topic.parts) and not self._asks_one(plan)
+            no_code = f"{REFUSAL} None of the {found.without_code} papers clearly about “{topic.link_rest}” " \
+                "makes its code available in its abstract."
             if topic.link_rest and found.on_topic and self._asks_one(plan):
                 # "Does the paper that regularizes CNNs with an information bottleneck release
                 # code?", "Is there a paper that ..., and does it release code?": the one paper asked
@@ -343,9 +349,8 @@ class AnswerPipeline:
             elif topic.link_rest and found.without_code:
                 others = f"{found.without_code} other paper{'s' * (found.without_code != 1)}"
                 partly = f"{others} clearly about “{topic.link_rest}” state no code made available in the abstract."
-                if not chosen:
-                    refusal = f"{REFUSAL} None of the {found.without_code} papers clearly about “{topic.link_rest}” " \
-                        "makes its code available in its abstract."
+                if not chosen and not listed:
+                    refusal = no_code
             if not refusal and described:
                 # a detail of the paper the question describes, which states it (rag.route.refusal)
                 chosen, matched, at_least, left_out, mentions = [meant or retrieval.hits[0]], 1, False, [], []
@@ -355,13 +360,28 @@ class AnswerPipeline:
                 refusal = self.refusals.unwritten_versions(topic, chosen, retrieval)
                 writing = [h for h in chosen if all(writes_name(h.paper.text_for_index, v) for v in topic.versions)]
                 chosen, matched = writing, len(writing)
-            if not refusal and chosen and not judged_apart and not topic.link_rest:
+            # ... whose answer is those of the papers on it that state every part and release code;
+            # none on it states every part -> refused for the parts, not for code; a topic of one part
+            # is the membership model's
+            linked = {h.paper.id for h in chosen} if listed else None
+            on_topic = found.on_topic if linked is not None else chosen
+            if not refusal and on_topic and not judged_apart and not (topic.link_rest and linked is None):
                 # a topic of several parts: the papers that state every part answer; none -> refused,
                 # naming the closest papers with the part each states (rag.route.refusal)
-                covered = self.refusals.parts(topic, retrieval, chosen, seeks=plan.seeks, allowed=allowed)
-                if covered.checked and not covered.complete:
+                covered = self.refusals.parts(topic, retrieval, on_topic, seeks=plan.seeks, allowed=allowed)
+                if covered.checked and linked is not None:
+                    stating = [h for h in covered.complete if h.paper.id in linked]
+                    if covered.complete and not stating:
+                        named = "; ".join(f"{h.paper.label} ({h.paper.id})" for h in covered.complete[:NAMED_PARTIAL])
+                        refusal = f"{REFUSAL} No abstract that states {covered.wanted()} makes its code available; " \
+                            f"the papers that state it: {named}."
+                    covered = replace(covered, complete=stating)
+                elif linked is not None and not chosen:
+                    # parts not checked: no paper on it releases code (the membership model's answer)
+                    refusal = no_code
+                if not refusal and covered.checked and not covered.complete:
                     refusal = covered.refusal()
-                elif covered.checked:
+                elif not refusal and covered.checked:
                     # the parts check looks past the membership model's papers: the exclusion
                     # ("outside of agent settings") puts out those it adds as it put out members
                     out = self._excluded(topic, covered.complete)
@@ -415,7 +435,7 @@ class AnswerPipeline:
                 whole = self.refusals.parts(replace(topic, number="many"), retrieval, chosen, allowed=allowed)
                 if whole.checked and whole.complete and chosen[0] not in whole.complete and topic.number == "one":
                     chosen = whole.complete[:1]
-                elif whole.checked and whole.apart(self.refusals.distinguishing):
+                elif whole.checked and whole.apart(self.refusals.distinguishing, chosen[0].paper.id):
                     # ... and a description whose facts no candidate states together, while the one
                     # that states the most lacks a fact another paper states, describes no paper:
                     # "detects audio deepfakes using the probability curvature of a language model"

@@ -211,13 +211,17 @@ class PartsCoverage:
 
     def refusal(self) -> str:
         """The refusal when no candidate states every part, naming the closest partial papers."""
-        wanted = ", or ".join(" with ".join(f"“{p}”" for p in alt) for alt in self.parts) or "every part"
-        text = f"{REFUSAL} No abstract states {wanted}"
+        text = f"{REFUSAL} No abstract states {self.wanted()}"
         named = self.named()
         if not named:
             return text + "."
         text += "; closest: " + "; ".join(_partial_line(x, quote=True) for x in named)
         return text if text.endswith("”") else text + "."
+
+    def wanted(self) -> str:
+        """The parts checked, as a refusal names them: "“diffusion models” with “weather
+        forecasting”", alternatives joined by ", or "; "every part" when none are known."""
+        return ", or ".join(" with ".join(f"“{p}”" for p in alt) for alt in self.parts) or "every part"
 
     def named(self) -> list[PartialPaper]:
         """At most :data:`NAMED_PARTIAL` partial papers, one per set of parts stated."""
@@ -232,25 +236,36 @@ class PartsCoverage:
                 break
         return out
 
-    def apart(self, distinct: Callable[[str], bool]) -> tuple[str, ...]:
-        """The distinguishing parts that the candidate stating the most parts lacks and another
-        candidate states: a description of one paper whose facts the collection holds only in
-        different papers ("detects audio deepfakes" by CA-SOADD, "the probability curvature" of "a
-        language model" by DetectGPT) describes none of them.
+    def apart(self, distinct: Callable[[str, Paper], bool], answered: str = "") -> tuple[str, ...]:
+        """The distinguishing parts that the paper answered lacks and another candidate states: a
+        description of one paper whose facts the collection holds only in different papers ("detects
+        audio deepfakes" by CA-SOADD, "the probability curvature" of "a language model" by
+        DetectGPT; "a graph neural network" by SpeqNets and "symbolic regression" by Controllable
+        Neural Symbolic Regression) describes none of them.
 
         Args:
-            distinct: Whether a part distinguishes a paper (:meth:`RefusalPolicy.distinguishing`);
-                a lone common word a reading cut off ("put", "decide where") does not.
+            distinct: Whether a part distinguishes a paper, and the paper does not state it
+                (:meth:`RefusalPolicy.distinguishing`); a lone common word a reading cut off ("put",
+                "decide where") does not.
+            answered: The id of the paper the answer gives for the description; the candidate that
+                states the most parts when it states none (the reader's words may all be its own).
 
         Returns:
             The parts in the topic's order; ``()`` when some candidate states every part of an
-            alternative, when none states any, or when no other candidate states what the first lacks.
+            alternative, when none states any, or when no other candidate states what it lacks.
         """
         if self.complete or not self.partial:
             return ()
-        first, others = self.partial[0], self.partial[1:]
+        first = next((x for x in self.partial if x.hit.paper.id == answered), self.partial[0])
+        others = [x for x in self.partial if x is not first]
         held = {p for x in others for p in x.stated}
-        return tuple(p for p in first.missing if p in held and distinct(p))
+        missing = first.missing
+        if first.part:
+            # it states the head of a part only ("private estimation" of "private Shapley value
+            # estimation"): that part is missing, and so is every other part of its alternative
+            alt = next((a for a in self.parts if first.part in a), (first.part,))
+            missing = tuple(p for p in alt if p not in first.stated)
+        return tuple(p for p in missing if p in held and distinct(p, first.hit.paper))
 
     def note(self) -> str:
         """One line naming the partial papers after an answer of the complete ones, or ``""``."""
@@ -932,12 +947,17 @@ class RefusalPolicy:
                 first = (lacking, int(k))
         return first
 
-    def distinguishing(self, part: str) -> bool:
-        """Whether ``part`` of a description tells its paper from others: it has two or more content
-        terms or is written as a name or a figure (:func:`rag.question.parts.distinguishing`), and
-        its rarest term is in at most ``DISTINCT_SHARE`` of the abstracts ("deepfakes", "crystal",
-        "federated"), not a clause of common words ("avoiding the cost": "avoiding" is in 123 of the
-        3,136 library abstracts); only in a library (``UNUSED_MIN_PAPERS`` abstracts or more)."""
+    def distinguishing(self, part: str, paper: Paper | None = None) -> bool:
+        """Whether ``part`` of a description tells its paper from others, and ``paper`` (the paper
+        answered, which no sentence of states the part) does not state it: it has two or more
+        content terms or is written as a name or a figure (:func:`rag.question.parts.distinguishing`),
+        and either its rarest term is in at most ``DISTINCT_SHARE`` of the abstracts ("deepfakes",
+        "crystal", "federated"), not a clause of common words ("avoiding the cost": "avoiding" is in
+        123 of the 3,136 library abstracts), or it names a subject the collection writes whole
+        (:meth:`_names_subject`, :meth:`_term`: "graph neural network", "machine translation",
+        however common its words) that ``paper`` writes neither side by side nor in a form of the
+        glossary (:meth:`_states_term`): evidence, not the words' shares, says the subject is missing.
+        Only in a library (``UNUSED_MIN_PAPERS`` abstracts or more)."""
         terms = content_terms(part)
         n = max(1, len(self.retriever.papers))
         if n < UNUSED_MIN_PAPERS or not distinguishing(part) or not terms:
@@ -945,7 +965,11 @@ class RefusalPolicy:
             # the 38 seed papers, "exploration" of "get better exploration when an LLM is rewarded
             # by the probability it assigns" is EMPG's only, and the description is CoVRL's
             return False
-        return min(self.retriever.document_frequency(t) for t in terms) <= DISTINCT_SHARE * n
+        if paper is not None and self._states_term(part, paper):
+            return False
+        if min(self.retriever.document_frequency(t) for t in terms) <= DISTINCT_SHARE * n:
+            return True
+        return paper is not None and self._names_subject(part) and self._term(part)
 
     def _term(self, part: str) -> bool:
         """Whether ``part`` is a term the collection writes whole: at most ``subject_max_terms`` words,

@@ -206,6 +206,8 @@ def slot_span(slot: Slot, sentence: str, senses: Senses | None = None) -> tuple[
         spans = clause_spans(sentence)
         i = next((k for k, (a, b) in enumerate(spans) if a <= m.start() < b), None)
         return _grown(sentence, spans, i) if i is not None else (0, len(sentence), False)
+    if slot.count and head and (joined := _joined_count_span(sentence, head)) is not None:
+        return joined  # "how many sampling steps?": "fast one-step generation" counts them
     # The measure's head noun must be stated ("train time" is not stated by "trains stably", nor
     # "annotation cost" by "91,581 step-level annotations"): the other terms only narrow it.
     at = next((k for k, (t, _) in enumerate(stated) if t == head), None)
@@ -495,6 +497,8 @@ def counts(text: str, unit: str) -> bool:
     words = [m.group(0) for m in _WORD.finditer(text)]
     for i, w in enumerate(words):
         w = w.strip("(),;:")
+        if _joined_count(w, keys):
+            return True
         # an amount in one word ("16,000") or ending with it ("a single consumer GPU")
         pair = i > 0 and not states_amount(words[i - 1]) and states_amount(f"{words[i - 1]} {w}")
         if (states_amount(w) or pair) and not _NAMED_NUMBER.search(w):
@@ -504,6 +508,35 @@ def counts(text: str, unit: str) -> bool:
                 if keys & found or (plural and others & found):
                     return True
     return False
+
+
+_JOINED_ONE = _VOCABULARY["joined_count_number"].words
+
+
+def _joined_count(word: str, keys: set[str]) -> bool:
+    """Whether ``word`` is a number joined to a unit of ``keys`` by a hyphen, a count written as an
+    adjective ("one-step generation" counts steps, "a two-stage pipeline" stages, "4-layer"
+    layers; a hyphen alone: "one- and few-step" is read by the word that follows the first)."""
+    head, dash, unit = word.rpartition("-")
+    if not dash or not head or not unit:
+        return False
+    number = head.rpartition("-")[2]
+    if not (states_amount(number) or number.lower() in _JOINED_ONE) or _NAMED_NUMBER.search(word):
+        return False
+    return bool(keys & {k for k, _, _ in _keys_at(unit)})
+
+
+def _joined_count_span(sentence: str, unit: str) -> tuple[int, int, bool] | None:
+    """The clause of ``sentence`` that counts ``unit`` by a number joined to it ("They support fast
+    one-step generation by design" for "steps": :func:`_joined_count`), grown as :func:`_grown`;
+    ``None`` when no word of the sentence does."""
+    keys = {term_key(unit)} | same_keys(unit)
+    m = next((w for w in _WORD.finditer(sentence) if _joined_count(w.group(0).strip("(),;:"), keys)), None)
+    if m is None:
+        return None
+    spans = clause_spans(sentence)
+    i = next((k for k, (a, b) in enumerate(spans) if a <= m.start() < b), None)
+    return _grown(sentence, spans, i) if i is not None else (0, len(sentence), False)
 
 
 _SIZE_VALUE = re.compile(r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)\s?(?:([KMBT])\b|(thousand|million|billion|trillion)\b)")

@@ -343,6 +343,29 @@ def test_a_count_is_stated_by_a_number_joined_to_its_unit(question, sentence, st
     assert (slot_span(slot, sentence) is not None) is stated
 
 
+@pytest.mark.parametrize(
+    ("question", "sentence", "stated"),
+    [
+        # the head in other words, without the words that narrow it: not stated
+        ("What is the energy consumption of TinyServe?", "Its slow decoding limits its practical usage.", False),
+        ("what is the energy consumption of TinyServe?", "TinyServe halves GPU memory usage.", False),
+        # with a narrowing word, or the head as written: stated
+        ("What is the memory consumption of TinyServe?", "TinyServe halves GPU memory usage.", True),
+        ("What is the energy consumption of TinyServe?", "TinyServe cuts energy usage by 40%.", True),
+        ("What is the energy consumption of TinyServe?", "Its consumption of power drops by 40%.", True),
+        # a word of speed states any speed: "runtime speedup" by "10 times faster"
+        ("What is the runtime speedup of TinyServe?", "It is more than 10 times faster than its closest competitor.",
+         True),
+    ],
+)
+def test_a_narrowed_head_in_other_words_is_stated_only_with_a_narrowing_word(question, sentence, stated):
+    # "What is the energy consumption of DeepSpeed-MoE inference?" quoted "limiting their practical
+    # usage" ("consumption" and "usage" are one sense; "energy" is what was asked)
+    slot = read_ask(question, number="one", names=("TinyServe",)).slot
+    assert slot is not None and len(slot.terms) > 1, slot
+    assert (slot_span(slot, sentence) is not None) is stated
+
+
 def test_a_paper_that_states_no_data_is_refused_for_its_benchmarks_with_the_closest_clause():
     seams = Seams(PAPERS)
     plan = seams.plan("which benchmarks does QCirc use?")

@@ -197,6 +197,13 @@ def slot_span(slot: Slot, sentence: str, senses: Senses | None = None) -> tuple[
     # benchmark's "in 21 hours", nor by "for the first time"
     head = measure_head(slot.terms)
     unnarrowed = narrowed_time(slot.terms) and not any(t != head for t, _ in stated)
+    # so is a head stated only in other words (a synonym or a sense, not a word of speed): "energy
+    # consumption" is not stated by "limiting their practical usage", "memory consumption" is by
+    # "memory usage"
+    unnarrowed = unnarrowed or (
+        len(slot.terms) > 1 and any(t == head for t, _ in stated) and not any(t != head for t, _ in stated)
+        and not _written(head, keys) and not (_SPEED_MEASURE.fullmatch(head) or head.lower() in _SPEED_ASKED)
+    )
     if slot.amount and (
         (_MEMORY_MEASURE.fullmatch(slot.terms[-1]) and (m := MEMORY_AMOUNT.search(sentence)))
         or (_DURATION_MEASURE.fullmatch(slot.terms[-1]) and not unnarrowed and (m := DURATION_AMOUNT.search(sentence)))
@@ -426,6 +433,13 @@ def _own_word(term: str, form: str, sentence: str) -> bool:
         k == key and ("-" not in sentence[a:b] or term_key(sentence[a:b].replace("-", "")) == key)
         for k, a, b in _keys_at(sentence)
     )
+
+
+def _written(term: str, keys: set[str]) -> bool:
+    """Whether a sentence of term ``keys`` writes ``term`` itself, with or without its hyphen, not
+    in other words ("consumption", not its synonym "usage")."""
+    joined = joined_form(term)
+    return term_key(term) in keys or bool(joined and term_key(joined) in keys)
 
 
 def _as_stated(term: str, keys: set[str], sentence: str, senses: Senses | None = None, *, count: bool = False) -> str:

@@ -31,6 +31,7 @@ from rag.route.lead import (
     comparison_verdict,
     contrary_span,
     contrasted,
+    counts_joined,
     denies_directly,
     key_clause,
     lead_line,
@@ -1668,3 +1669,20 @@ def test_a_closing_word_of_availability_asks_it_only_of_an_artifact(cat, questio
 def test_a_term_whose_predicate_denies_it_is_set_against_the_paper(sentence, terms, against):
     span = term_span(sentence, terms)
     assert span is not None and contrasted(sentence, span, terms) is against
+
+
+@pytest.mark.parametrize(
+    ("text", "terms", "counted"),
+    [
+        ("They support fast one-step generation by design", ("sampling", "steps"), True),
+        ("a single-stage detector runs in real time", ("stages",), True),
+        ("we train a 3-layer probe", ("layers",), True),
+        ("it allows multi-step sampling", ("steps",), False),  # no number
+        ("fine-tuning Flan-T5 models", ("t5",), False),  # a number inside a name
+        ("a two-stage pipeline", ("steps",), False),  # another unit
+    ],
+)
+def test_a_number_joined_to_the_unit_asked_counts_it(text, terms, counted):
+    # "How many steps does consistency model sampling take?": the lead left the clause "existing
+    # one-step" for a clause of other figures ("ImageNet 64x64 and LSUN 256x256")
+    assert counts_joined(text, terms) is counted

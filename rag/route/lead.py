@@ -80,6 +80,32 @@ MAX_NUMBER_QUOTES = 2
 _VOCABULARY = beside(__file__, "lead")
 _AMOUNT_PHRASE = beside(__file__, "slots")["amount_phrase"]
 _COMPUTE_STATED = beside(__file__, "slots")["compute_stated"]
+_JOINED_ONE = beside(__file__, "slots")["joined_count_number"].words
+_NAMED_NUMBER = re.compile(r"[A-Za-z]-?\d")
+"""A number inside a name ("Flan-T5", "GPT-4"): no count of what follows it."""
+
+
+def joined_count(word: str, keys: set[str]) -> bool:
+    """Whether ``word`` is a number joined by a hyphen to a unit whose term key is in ``keys``, a
+    count written as an adjective ("one-step generation" counts steps, "a two-stage pipeline"
+    stages, "4-layer" layers; not "Flan-T5", nor "multi-step"). ``keys``: the unit's term keys
+    (:func:`rag.lexicon.term_key`, with its same words)."""
+    head, dash, unit = word.rpartition("-")
+    if not dash or not head or not unit:
+        return False
+    number = head.rpartition("-")[2]
+    if not (states_amount(number) or number.lower() in _JOINED_ONE) or _NAMED_NUMBER.search(word):
+        return False
+    return bool(keys & {k for k, _, _ in _keys_at(unit)})
+
+
+def counts_joined(text: str, terms: Sequence[str]) -> bool:
+    """Whether ``text`` counts the last of ``terms`` (a measure's head, last) by a number joined
+    to it (:func:`joined_count`): "existing one-step" counts the steps of "how many steps"."""
+    if not terms:
+        return False
+    keys = {term_key(terms[-1])} | same_keys(terms[-1])
+    return any(joined_count(w.strip("(),;:.\"'“”"), keys) for w in text.split())
 
 
 def states_amount(text: str) -> bool:
@@ -1449,7 +1475,10 @@ def _slot_line(s: Source, stating: Stating, ask: Ask, beside: Beside | None = No
         # an amount in words states it too ("generalizes zero-shot to two additional cities"): only
         # a clause with none gives way to the sentence's clause of figures
         more = number_span(ev.sentence)
-        span = span if states_amount(ev.sentence[span[0] : span[1]]) or more is None else more
+        clause = ev.sentence[span[0] : span[1]]
+        # "existing one-step" counts the steps asked, as a figure would
+        counted = slot is not None and (slot.count or slot.detail) and counts_joined(clause, slot.terms)
+        span = span if states_amount(clause) or counted or more is None else more
     clause = ev.sentence[span[0] : span[1]]
     if slot is not None and slot.change and slot.terms and not _names_measure(slot.terms, clause):
         # the figure of the change asked, stated for another measure (rag.route.slot.change_clause:

@@ -40,6 +40,7 @@ from rag.route.lead import (
     _keys_at,
     _list_end,
     clause_spans,
+    joined_count,
     key_clause,
     states_amount,
     term_span,
@@ -184,6 +185,8 @@ def slot_span(slot: Slot, sentence: str, senses: Senses | None = None) -> tuple[
     if not slot.terms:
         return None
     if slot.detail:  # a detail is stated by its words side by side ("learning rate", not "learning")
+        if slot.amount and len(slot.terms) == 1 and (joined := _joined_count_span(sentence, slot.terms[0])):
+            return joined  # "how many steps": "fast one-step generation" counts them
         if not states_phrase(" ".join(slot.terms), sentence):
             return None
         got = term_span(sentence, slot.terms)
@@ -511,7 +514,7 @@ def counts(text: str, unit: str) -> bool:
     words = [m.group(0) for m in _WORD.finditer(text)]
     for i, w in enumerate(words):
         w = w.strip("(),;:")
-        if _joined_count(w, keys):
+        if joined_count(w, keys):
             return True
         # an amount in one word ("16,000") or ending with it ("a single consumer GPU")
         pair = i > 0 and not states_amount(words[i - 1]) and states_amount(f"{words[i - 1]} {w}")
@@ -524,28 +527,12 @@ def counts(text: str, unit: str) -> bool:
     return False
 
 
-_JOINED_ONE = _VOCABULARY["joined_count_number"].words
-
-
-def _joined_count(word: str, keys: set[str]) -> bool:
-    """Whether ``word`` is a number joined to a unit of ``keys`` by a hyphen, a count written as an
-    adjective ("one-step generation" counts steps, "a two-stage pipeline" stages, "4-layer"
-    layers; a hyphen alone: "one- and few-step" is read by the word that follows the first)."""
-    head, dash, unit = word.rpartition("-")
-    if not dash or not head or not unit:
-        return False
-    number = head.rpartition("-")[2]
-    if not (states_amount(number) or number.lower() in _JOINED_ONE) or _NAMED_NUMBER.search(word):
-        return False
-    return bool(keys & {k for k, _, _ in _keys_at(unit)})
-
-
 def _joined_count_span(sentence: str, unit: str) -> tuple[int, int, bool] | None:
     """The clause of ``sentence`` that counts ``unit`` by a number joined to it ("They support fast
-    one-step generation by design" for "steps": :func:`_joined_count`), grown as :func:`_grown`;
+    one-step generation by design" for "steps": :func:`rag.route.lead.joined_count`), grown as :func:`_grown`;
     ``None`` when no word of the sentence does."""
     keys = {term_key(unit)} | same_keys(unit)
-    m = next((w for w in _WORD.finditer(sentence) if _joined_count(w.group(0).strip("(),;:"), keys)), None)
+    m = next((w for w in _WORD.finditer(sentence) if joined_count(w.group(0).strip("(),;:"), keys)), None)
     if m is None:
         return None
     spans = clause_spans(sentence)

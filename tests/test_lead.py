@@ -312,6 +312,13 @@ def test_a_term_the_paper_sets_aside_is_no_and_a_baseline_is_only_a_contrast(sen
         # cheaper than GPT-3?" said No of "substantially less training cost")
         ("The sparse model incurs a lower energy cost than dense variants.", "cheaper", ""),
         ("Sampling is costlier than greedy decoding.", "cheaper", "no"),
+        # a better result by a verb of outdoing ("Is AdaptDiffuser better than Diffuser?" quoted
+        # "adapts better to new tasks" as a comparison against nothing by name)
+        ("The planner surpasses the strongest search baseline by 12%.", "better", "yes"),
+        ("Our policy beats behaviour cloning on all nine tasks.", "superior", "yes"),
+        ("The planner surpasses the strongest search baseline by 12%.", "faster", ""),
+        ("The planner matches the strongest search baseline.", "better", ""),
+        ("The planner is worse than the search baseline on long horizons.", "better", "no"),
     ],
 )
 def test_a_yes_no_comparison_is_answered_by_the_comparative_its_sentence_states(sentence, comparative, verdict):

@@ -150,6 +150,8 @@ _OPPOSITE = {
 word ("slower"), not in a word of its stem ("costlier" is not stated by "training cost")."""
 _LESS = frozenset(term_key(w) for w in _VOCABULARY["comparative_less"].words)
 _STATES_LESS = _VOCABULARY["states_less"].words
+_BETTER = frozenset(term_key(w) for w in _VOCABULARY["comparative_better"].words)
+_STATES_BETTER = _VOCABULARY["states_better"].words
 SET_ASIDE_REACH = 3
 """Most words from a word of setting aside to the asked term it sets aside (:func:`sets_aside`):
 "thereby avoiding costly bi-level optimization" (2), "eliminating per-task retraining" (1); not
@@ -921,7 +923,8 @@ def comparison_verdict(sentence: str, span: tuple[int, int, bool, bool], compara
     """``"yes"`` when ``sentence[span]`` (the clauses stating the asked terms) states the asked
     ``comparative`` ("2x faster than the strongest baseline" for "faster"; "outperforms" for
     "outperform"; a smaller amount, "fewer", also by a part of the whole or a reduction,
-    ``states_less``: "using one-eighth of the total diffusion steps"), ``"no"`` when it states only
+    ``states_less``: "using one-eighth of the total diffusion steps"; a better result also by a
+    verb of outdoing, ``states_better``: "outperforms Diffuser"), ``"no"`` when it states only
     its opposite (``comparative_opposite``: "slower" for "faster"), else ``""`` (a figure of
     another kind is for the reader to judge)."""
     if not comparative:
@@ -931,6 +934,8 @@ def comparison_verdict(sentence: str, span: tuple[int, int, bool, bool], compara
     asked = term_key(comparative)
     if asked in said or (asked in _LESS and any(w in _STATES_LESS for w in written)):
         return "yes"
+    if asked in _BETTER and any(w in _STATES_BETTER for w in written):
+        return "yes"  # "better than Diffuser": "outperforms the previous art Diffuser by 20.8%"
     return "no" if _OPPOSITE.get(asked) in written else ""
 
 

@@ -1693,3 +1693,16 @@ def test_a_number_joined_to_the_unit_asked_counts_it(text, terms, counted):
     # "How many steps does consistency model sampling take?": the lead left the clause "existing
     # one-step" for a clause of other figures ("ImageNet 64x64 and LSUN 256x256")
     assert counts_joined(text, terms) is counted
+
+
+def test_a_choice_between_the_paper_and_another_option_names_the_one_its_sentence_says():
+    # "Which is faster, consistency models or diffusion models?" quoted a sentence with no verdict
+    s, sentences = _source(SWIFT)
+    lead = _polar(s, ("previous", "models"), sentences, _move, compared=True, comparative="faster",
+                  choice="previous models")
+    assert lead.startswith("**SwiftNet** [1] is faster, by the abstract: ") and "than previous models" in lead, lead
+    s, sentences = _source(
+        "We propose SlowNet, a dense graph network. SlowNet is slower than GraphSAGE but more stable on small graphs."
+    )
+    lead = _polar(s, ("graphsage",), sentences, _move, compared=True, comparative="faster", choice="GraphSAGE")
+    assert lead.startswith("GraphSAGE (not **SlowNet** [1]) is faster, by the abstract: "), lead

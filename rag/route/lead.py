@@ -1243,9 +1243,14 @@ def _polar(
     s: Source, terms: Sequence[str], sentences: Sentences, move: Move = lambda e: "unknown", compared: bool = False,
     available: str = "", absent: bool = False, senses: Senses | None = None, comparative: str = "",
     compounds: Sequence[Sequence[str]] = (),
+    choice: str = "",
 ) -> str:
     """Yes with the stating clause, No with the clause that denies or sets aside what is asked, the
     clause with its negation, or "does not state this".
+
+    ``choice``: the other option of a question that chooses between the paper and it ("Which is
+    faster, Hyena or attention?", :attr:`rag.question.plan.AskPlan.polar_choice`): the verdict of
+    the comparison names the option the sentence says ("Hyena, by its abstract: ..."), not yes or no.
 
     A clause that denies an asked term itself (:func:`denies_directly`: "does not require
     training a separate classifier", "without any retraining") or, in the paper's own work, sets
@@ -1387,6 +1392,9 @@ def _polar(
             return f"Stated as the setting of {_name(s)}: {quoted(e.sentence, span)}"
         if compared:
             verdict = comparison_verdict(e.sentence, span, comparative)
+            if verdict and choice:  # "which is faster, Hyena or attention?": the one the sentence says
+                chosen = _name(s) if verdict == "yes" else f"{choice} (not {_name(s)})"
+                return f"{chosen} is {comparative}, by the abstract: {quoted(e.sentence, span)}"
             if verdict:
                 return f"{verdict.capitalize()}: {_name(s)} — {quoted(e.sentence, span)}"
             # a figure without the comparative: the direction is the reader's to judge
@@ -1623,7 +1631,7 @@ def lead_line(
         return "\n".join(
             _polar(
                 s, plan.polar_terms, sentences, move, plan.polar_compared, plan.polar_available, plan.polar_absent,
-                senses, plan.polar_comparative, plan.polar_compounds,
+                senses, plan.polar_comparative, plan.polar_compounds, plan.polar_choice,
             )
             for s in sources
         )

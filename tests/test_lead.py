@@ -31,6 +31,7 @@ from rag.route.lead import (
     comparison_verdict,
     contrary_span,
     contrasted,
+    counts_joined,
     denies_directly,
     key_clause,
     lead_line,
@@ -311,6 +312,13 @@ def test_a_term_the_paper_sets_aside_is_no_and_a_baseline_is_only_a_contrast(sen
         # cheaper than GPT-3?" said No of "substantially less training cost")
         ("The sparse model incurs a lower energy cost than dense variants.", "cheaper", ""),
         ("Sampling is costlier than greedy decoding.", "cheaper", "no"),
+        # a better result by a verb of outdoing ("Is AdaptDiffuser better than Diffuser?" quoted
+        # "adapts better to new tasks" as a comparison against nothing by name)
+        ("The planner surpasses the strongest search baseline by 12%.", "better", "yes"),
+        ("Our policy beats behaviour cloning on all nine tasks.", "superior", "yes"),
+        ("The planner surpasses the strongest search baseline by 12%.", "faster", ""),
+        ("The planner matches the strongest search baseline.", "better", ""),
+        ("The planner is worse than the search baseline on long horizons.", "better", "no"),
     ],
 )
 def test_a_yes_no_comparison_is_answered_by_the_comparative_its_sentence_states(sentence, comparative, verdict):
@@ -1668,3 +1676,33 @@ def test_a_closing_word_of_availability_asks_it_only_of_an_artifact(cat, questio
 def test_a_term_whose_predicate_denies_it_is_set_against_the_paper(sentence, terms, against):
     span = term_span(sentence, terms)
     assert span is not None and contrasted(sentence, span, terms) is against
+
+
+@pytest.mark.parametrize(
+    ("text", "terms", "counted"),
+    [
+        ("They support fast one-step generation by design", ("sampling", "steps"), True),
+        ("a single-stage detector runs in real time", ("stages",), True),
+        ("we train a 3-layer probe", ("layers",), True),
+        ("it allows multi-step sampling", ("steps",), False),  # no number
+        ("fine-tuning Flan-T5 models", ("t5",), False),  # a number inside a name
+        ("a two-stage pipeline", ("steps",), False),  # another unit
+    ],
+)
+def test_a_number_joined_to_the_unit_asked_counts_it(text, terms, counted):
+    # "How many steps does consistency model sampling take?": the lead left the clause "existing
+    # one-step" for a clause of other figures ("ImageNet 64x64 and LSUN 256x256")
+    assert counts_joined(text, terms) is counted
+
+
+def test_a_choice_between_the_paper_and_another_option_names_the_one_its_sentence_says():
+    # "Which is faster, consistency models or diffusion models?" quoted a sentence with no verdict
+    s, sentences = _source(SWIFT)
+    lead = _polar(s, ("previous", "models"), sentences, _move, compared=True, comparative="faster",
+                  choice="previous models")
+    assert lead.startswith("**SwiftNet** [1] is faster, by the abstract: ") and "than previous models" in lead, lead
+    s, sentences = _source(
+        "We propose SlowNet, a dense graph network. SlowNet is slower than GraphSAGE but more stable on small graphs."
+    )
+    lead = _polar(s, ("graphsage",), sentences, _move, compared=True, comparative="faster", choice="GraphSAGE")
+    assert lead.startswith("GraphSAGE (not **SlowNet** [1]) is faster, by the abstract: "), lead

@@ -1007,6 +1007,27 @@ def test_a_yes_no_comparison_keeps_the_comparative_it_asks(cat):
 
 
 @pytest.mark.parametrize(
+    ("question", "comparative", "terms"),
+    [
+        ("Which is quicker, DANCE or FedAvg?", "quicker", ("fedavg",)),
+        ("which one is cheaper: DANCE or centralised training?", "cheaper", ("centralised", "training")),
+        ("Which is better on node classification, FedAvg or DANCE?", "better", ("fedavg", "node", "classification")),
+    ],
+)
+def test_a_choice_between_a_paper_and_another_option_is_its_yes_no_comparison(cat, question, comparative, terms):
+    # "Which is faster, consistency models or diffusion models?" quoted a sentence with no verdict
+    plan = read_question(question, cat)
+    assert plan.polar and plan.polar_compared and plan.polar_comparative == comparative
+    assert plan.polar_terms == terms and plan.polar_choice
+
+
+def test_a_choice_that_is_no_choice_of_one_paper_is_no_yes_no_question(cat):
+    for other in ("Which is the fastest method, DANCE or FedAvg?", "Which papers are faster than FedAvg?"):
+        assert not getattr(read_question(other, cat), "polar", False), other  # a superlative; a list
+    assert read_question("Is DANCE faster than FedAvg?", cat).polar_choice == ""  # a yes/no question
+
+
+@pytest.mark.parametrize(
     ("question", "detail"),
     [
         ("I remember a paper showing that tuning the learning rate per layer stabilises RL", None),

@@ -291,6 +291,101 @@ def test_the_models_a_paper_is_shown_on_are_stated_by_their_names(sentence, stat
     assert (slot_span(slot, sentence) is not None) is stated
 
 
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("What is Neural Operators tested on?", "Neural Operators"),
+        ("which benchmarks are Sparse Autoencoders Models evaluated on?", "Sparse Autoencoders Models"),
+        ("On what is the Diffusion Policy model evaluated?", "Diffusion Policy"),
+    ],
+)
+def test_a_noun_of_a_papers_name_is_no_noun_asked_of_its_data(question, name):
+    # "What is Consistency Models evaluated on?" was refused "does not state the models it is
+    # evaluated on": the "Models" of the paper's name read as the models asked
+    slot = read_ask(question, number="one", names=(name,)).slot
+    assert slot is not None and slot.form == DATA, slot
+    asked = read_ask("which models is Diffusion Policy evaluated on?", number="one", names=("Diffusion Policy",))
+    assert asked.slot is not None and asked.slot.name == "the models it is evaluated on"  # a noun outside the name
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("What is the latency of Graph Transformers Plus?", "Graph Transformers Plus"),
+        ("what is the throughput of Mixture Serving Engine?", "Mixture Serving Engine"),
+    ],
+)
+def test_a_papers_name_of_several_words_is_no_part_of_the_slot(question, name):
+    # "What is the NFE of consistency models?" read the paper's name as the thing asked
+    slot = read_ask(question, number="one", names=(name,)).slot
+    assert slot is not None and not set(slot.terms) & {w.lower() for w in name.split()}, slot
+    assert read_ask(question, number="one").slot is not None  # without the name, as before
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "stated"),
+    [
+        ("How many denoising steps does the sampler need?", "The sampler supports single-step denoising by design.",
+         True),
+        ("how many stages does the detector have?", "We build a one-stage detector that runs in real time.", True),
+        ("How many layers does the probe use?", "A 2-layer probe recovers the syntax tree.", True),
+        ("How many denoising steps does the sampler need?", "It allows multi-step denoising to trade compute.",
+         False),
+        ("How many denoising steps does the sampler need?", "We study one of the steps of denoising.", False),
+        ("how many stages does the detector have?", "It detects one-shot objects with a Faster-RCNN head.", False),
+    ],
+)
+def test_a_count_is_stated_by_a_number_joined_to_its_unit(question, sentence, stated):
+    # "How many sampling steps do consistency models need?" was "not stated" beside "They support
+    # fast one-step generation by design"
+    slot = read_ask(question, number="one").slot
+    assert slot is not None and slot.count, slot
+    assert (slot_span(slot, sentence) is not None) is stated
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "stated"),
+    [
+        # the head in other words, without the words that narrow it: not stated
+        ("What is the energy consumption of TinyServe?", "Its slow decoding limits its practical usage.", False),
+        ("what is the energy consumption of TinyServe?", "TinyServe halves GPU memory usage.", False),
+        # with a narrowing word, or the head as written: stated
+        ("What is the memory consumption of TinyServe?", "TinyServe halves GPU memory usage.", True),
+        ("What is the energy consumption of TinyServe?", "TinyServe cuts energy usage by 40%.", True),
+        ("What is the energy consumption of TinyServe?", "Its consumption of power drops by 40%.", True),
+        # a word of speed states any speed: "runtime speedup" by "10 times faster"
+        ("What is the runtime speedup of TinyServe?", "It is more than 10 times faster than its closest competitor.",
+         True),
+    ],
+)
+def test_a_narrowed_head_in_other_words_is_stated_only_with_a_narrowing_word(question, sentence, stated):
+    # "What is the energy consumption of DeepSpeed-MoE inference?" quoted "limiting their practical
+    # usage" ("consumption" and "usage" are one sense; "energy" is what was asked)
+    slot = read_ask(question, number="one", names=("TinyServe",)).slot
+    assert slot is not None and len(slot.terms) > 1, slot
+    assert (slot_span(slot, sentence) is not None) is stated
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "stated"),
+    [
+        ("How much does TinyServe reduce annotation cost?", "It needs 40% fewer annotations than active learning.",
+         True),
+        ("how much does TinyServe cut compute cost?", "It reduces compute by 3x at equal accuracy.", True),
+        # a count of what narrows it is no cut of it ("91,581 step-level annotations")
+        ("How much does TinyServe reduce annotation cost?", "It adds 91,581 step-level annotations.", False),
+        # a cut of another thing
+        ("How much does TinyServe reduce annotation cost?", "It needs 40% fewer GPUs than active learning.", False),
+    ],
+)
+def test_a_cut_asked_of_a_narrowed_measure_is_stated_by_a_cut_of_what_narrows_it(question, sentence, stated):
+    # "How much does DANCE cut token cost?" was "not stated" beside "with 33.42% fewer tokens per
+    # condensed node than TAG-FGL baselines"
+    slot = read_ask(question, number="one", names=("TinyServe",)).slot
+    assert slot is not None and slot.change == "cut" and len(slot.terms) > 1, slot
+    assert (slot_span(slot, sentence) is not None) is stated
+
+
 def test_a_paper_that_states_no_data_is_refused_for_its_benchmarks_with_the_closest_clause():
     seams = Seams(PAPERS)
     plan = seams.plan("which benchmarks does QCirc use?")

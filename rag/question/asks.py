@@ -35,6 +35,7 @@ from rag.question.slots import (
     data_slot,
     entity_slot,
     measure_slot,
+    names_fused,
     object_slot,
     size_compared,
 )
@@ -120,6 +121,8 @@ def read_ask(
     pieces = question_parts(text)
     parts = tuple(read_ask(p, number=number) for p in pieces) if len(pieces) > 1 else ()
     entities = named_entities(text)
+    # a paper's name of several words is no phrase of the slot ("the NFE of consistency models")
+    slot_text, names = names_fused(text, names)
     # a measure written as an acronym ("the FID of GLIDE") is the measure, not a name
     measures_apart = [e for e in [*entities, *names] if e.lower() not in MEASURE_NOUNS]
     # "DDL Dice?", "L2M num GPUs": a measure asked of a name with no question frame
@@ -136,16 +139,16 @@ def read_ask(
     link = bool(_LINK.search(without_code_topics(text)))
     definition = bool(_DEFINITION.search(text))
     if amount:
-        slot = measure_slot(text, measures_apart, shorthand=shorthand)
+        slot = measure_slot(slot_text, measures_apart, shorthand=shorthand)
     elif number != "many" and (age := age_slot(text)) is not None:
         slot = age  # "which of the two is older?": the year the records give
     elif data_only:  # "what does the JetClass dataset include?": what it holds, not the data it is tested on
-        slot = contents_slot(text) or data_slot(text)
+        slot = contents_slot(text) or data_slot(text, names)
     elif number != "many" and not parts:
-        slot = object_slot(text, entities)
+        slot = object_slot(slot_text, [*entities, *names])
         if slot is None and not (summary_asked or link or definition):
             # "what tokenizer does ME-DLM use?", "SoT-26K train/test split?": a thing asked by its noun
-            thing = entity_slot(text, measures_apart, shorthand=bool(shorthand_words(text, measures_apart)))
+            thing = entity_slot(slot_text, measures_apart, shorthand=bool(shorthand_words(text, measures_apart)))
             # a role's cue elsewhere in the question ("which optimizer does FOAM speed up?", "the
             # paper on provably efficient bandits") keeps a thing named by its instances, which only
             # chooses the clause to quote; a thing whose absence is refused needs no role asked but

@@ -478,6 +478,10 @@ class AskPlan(Plan):
         polar_comparative: For ``polar_compared``: the comparative asked, lower-cased ("fewer",
             "faster", "better"; :func:`rag.question.polar.polar_comparative`), ``""`` when none is
             written: a sentence stating it of the asked terms says yes, its opposite no.
+        polar_choice: For ``polar_compared``: the other option of a question that chooses between
+            the paper and it ("attention" of "Which is faster, Hyena or attention?",
+            :func:`rag.question.polar.choice_other`), asked as "Is Hyena faster than attention?"
+            and answered by naming the option the sentence says; ``""`` for a yes/no question.
         polar_available: For ``polar``: the artifact whose availability it asks (``"code"``,
             ``"data"``, ``"models"``: "does ClimaX release code?"), stated by a sentence in any
             words (:func:`rag.route.lead.availability_span`); ``""`` otherwise.
@@ -511,6 +515,7 @@ class AskPlan(Plan):
     polar_terms: tuple[str, ...] = ()
     polar_compared: bool = False
     polar_comparative: str = ""
+    polar_choice: str = ""
     polar_available: str = ""
     polar_absent: bool = False
     polar_compounds: tuple[tuple[str, ...], ...] = ()

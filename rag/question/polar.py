@@ -6,6 +6,8 @@ a sentence must state for "yes" (:func:`polar_terms`). Read by the question mode
 from __future__ import annotations
 
 import functools
+import re
+from collections.abc import Collection
 
 from rag.lexicon import MIN_DERIVATION_BASE, english_word, joined_form, lemma, term_key
 from rag.question.phrasing import CODE_HOST, WORD, without_code_topics
@@ -13,9 +15,9 @@ from rag.text import STOPWORDS, content_terms, tokenize
 from rag.vocabulary import beside
 
 __all__ = [
-    "AUXILIARIES", "available_in_shorthand", "contrary_keys", "names_code", "polar", "polar_absent", "polar_available",
-    "polar_comparative", "polar_compares", "polar_compounds", "polar_terms", "predicate_start", "prefixed_base",
-    "reported", "sense_keys",
+    "AUXILIARIES", "available_in_shorthand", "choice_other", "contrary_keys", "names_code", "polar", "polar_absent",
+    "polar_available", "polar_comparative", "polar_compares", "polar_compounds", "polar_terms", "predicate_start",
+    "prefixed_base", "reported", "sense_keys",
 ]
 
 _VOCABULARY = beside(__file__, "polar")
@@ -42,6 +44,12 @@ _MODAL = _VOCABULARY["modal"].words
 _REPORTING_SUBJECT = _VOCABULARY["reporting_subject"].words
 _ABSENCE = _VOCABULARY["absence"]
 _SETTING_ASIDE = _VOCABULARY["setting_aside"]
+_CHOICE = re.compile(
+    rf"^\W*(?:{_VOCABULARY['choice_opener'].source})\s+(?P<comparative>[a-z]+)\b(?P<on>\s+on\s+[^,:;?]+)?\s*[,:;-]?\s*"
+    r"(?P<a>[^,:;?]+?),?\s+or\s+(?P<b>[^,:;?]+?)\s*\??\s*$",
+    re.I,
+)
+"""A choice by a comparative between two options, read by :func:`choice_other`."""
 _CONTRARY = beside(__file__, "contrary")
 _MORPHOLOGY = ("suffix_contrary", "negating_prefix")
 _SENSES = {name: cls for name, cls in _CONTRARY.items() if name not in _MORPHOLOGY}
@@ -255,6 +263,25 @@ def polar_comparative(aspect: str) -> str:
     GPT-3?"), ``""`` when it asks none: a sentence that states the same comparative of the asked
     terms answers yes, its opposite no (:func:`rag.route.lead.comparison_verdict`)."""
     return next((w.lower() for w in WORD.findall(aspect) if w.lower() in _COMPARATIVE), "")
+
+
+def choice_other(query: str, names: Collection[str]) -> tuple[str, str]:
+    """The comparative and the other option of a question that chooses between the one paper it
+    names and something else ("Which is faster, Hyena or attention?" -> ``("faster",
+    "attention")``, vocabulary ``choice_opener`` and ``comparative``), ``("", "")`` when it is no
+    such choice (no comparative, no two options, or not exactly one of them a name in ``names``).
+    It is answered as the yes/no comparison "Is Hyena faster than attention?"."""
+    m = _CHOICE.search(query)
+    if m is None or m.group("comparative").lower() not in _COMPARATIVE:
+        return "", ""
+    named = {n.lower() for n in names}
+    options = [m.group("a").strip(), m.group("b").strip()]
+    is_name = [o.lower().removeprefix("the ") in named for o in options]
+    if is_name.count(True) != 1:
+        return "", ""
+    other = options[is_name.index(False)]
+    # "which is better on Maze2D, ...": where they are compared is asked of the other option too
+    return m.group("comparative").lower(), f"{other}{m.group('on') or ''}"
 
 
 def polar_available(aspect: str) -> str:

@@ -111,6 +111,7 @@ from rag.question.plan import (
 from rag.question.polar import (
     AUXILIARIES,
     available_in_shorthand,
+    choice_other,
     names_code,
     polar,
     polar_absent,
@@ -1606,9 +1607,14 @@ class Reader:
         is_polar = header["english"] and (polar(query) or bool(shorthand_link)) and any(
             r.kind != "plural" or number != "many" for r in refs
         )
+        # "Which is faster, Hyena or attention?": the yes/no comparison of the one paper named
+        # against the other option ("Is Hyena faster than attention?"), its verdict naming the one
+        named_texts = [r.text for r in refs if r.kind == "name"]
+        chosen, other = choice_other(query, named_texts) if header["english"] and not is_polar else ("", "")
+        is_polar = is_polar or bool(other)
         available = (shorthand_link or polar_available(aspect)) if is_polar else ""
         # "does it release code?", "is FlexGen open source?": the artifact's availability, in any words
-        asked_terms = (available,) if available else polar_terms(aspect) if is_polar else ()
+        asked_terms = (available,) if available else polar_terms(other or aspect) if is_polar else ()
         described = [r for r in refs if r.kind == "description"]
         if kind and described and not distinct:
             # a detail of the paper a description names ("how big is the model of the ride-hailing
@@ -1658,10 +1664,11 @@ class Reader:
             polar_terms=asked_terms,
             # "Is BLIP-2 better than Flamingo?", "does X outperform Y?": the sentence that sets the
             # paper against Y answers it, for the reader to judge (not "mentioned in contrast")
-            polar_compared=is_polar and bool(asked_terms) and (polar_compares(aspect) or asks_better(query))
-            and not available,
-            polar_comparative=(polar_comparative(aspect) or ("better" if asks_better(query) else ""))
+            polar_compared=is_polar and bool(asked_terms)
+            and (polar_compares(aspect) or asks_better(query) or bool(other)) and not available,
+            polar_comparative=(chosen or polar_comparative(aspect) or ("better" if asks_better(query) else ""))
             if is_polar and not available else "",
+            polar_choice=other if asked_terms else "",
             polar_available=available if is_polar else "",
             polar_absent=is_polar and bool(asked_terms) and not available and polar_absent(aspect),
             polar_compounds=polar_compounds(aspect) if is_polar and asked_terms and not available else (),

@@ -26,7 +26,7 @@ from rag.vocabulary import beside
 __all__ = [
     "CONTENTS", "DATA", "ENTITY", "GUESSED_SIZE", "HARDWARE", "INSTANCE", "MODELS", "OBJECT", "SETTING", "SIZE", "YEAR",
     "age_slot", "change_asked", "contents_slot", "data_slot", "detail_slot", "entity_slot", "measure_slot",
-    "object_slot", "read_slot",
+    "names_fused", "object_slot", "read_slot",
     "size_compared",
 ]
 
@@ -159,6 +159,31 @@ _TOOK = re.compile(rf"how\s+long\b.*?\b(?P<verb>{_VOCABULARY['duration_verb'].so
 _UNSTATED = frozenset({"authors", "review outcomes"})
 """Details no sentence of an abstract states by the words that ask them ("rejection sampling" is no
 review outcome): the records answer authors, nothing answers a review outcome."""
+
+
+def names_fused(text: str, names: Collection[str]) -> tuple[str, tuple[str, ...]]:
+    """``text`` with each name of several words written as one word, and the names with that form.
+
+    A paper's name of several words is no phrase of what is asked ("What is Consistency Models
+    evaluated on?" asks its data, not "models"; "What is the NFE of consistency models?" asks no
+    slot "consistency models"): the readers of a slot drop a name word by word, so a name whose
+    words stand apart is joined by hyphens ("Consistency-Models") and its joined form added to
+    ``names``. Names of one word, and text without a name of several words, are returned as given.
+
+    Args:
+        text: The question as asked.
+        names: The names of papers it states, as typed ("Consistency Models", "DANCE").
+
+    Returns:
+        ``(text, names)``: the text with the names joined, and ``names`` plus their joined forms.
+    """
+    joined = list(names)
+    for name in sorted({n.strip() for n in names if len(n.split()) > 1}, key=len, reverse=True):
+        at = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])", re.I)
+        if at.search(text):
+            text = at.sub(lambda m: "-".join(m.group(0).split()), text)
+            joined.append("-".join(name.split()))
+    return text, tuple(joined)
 
 
 def _phrase_after(words: list[str], i: int) -> list[str]:
@@ -333,13 +358,19 @@ def _asks_model_size(terms: tuple[str, ...], *, sized: bool, counted: bool) -> b
     return sized or bool(words & _SIZE_NOUN)
 
 
-def data_slot(text: str) -> Slot:
+def data_slot(text: str, names: Collection[str] = ()) -> Slot:
     """The slot of a question that asks a paper's data and nothing else ("PrefixRL: what
     benchmarks?", "which datasets does it evaluate on?"): named by the noun of data it asks
     ("the benchmarks it uses"; "the data it is evaluated on" when it names none), stated by any
-    sentence that states data (:data:`DATA`)."""
+    sentence that states data (:data:`DATA`). A noun of a paper's name (``names``, as typed) is
+    none asked: "What is Consistency Models evaluated on?" asks its data, not models; nor is one
+    right after a name, which it only heads ("On what is the GLaM model evaluated?")."""
+    text, names = names_fused(text, names)
+    named = {normalize(n).lower() for n in names}
     m = _DATA_ASKED.search(text)
-    if m is None and any(w.lower() in _MODEL_NOUN for w in _WORD.findall(text)):
+    words = _WORD.findall(text)
+    asked = [w for k, w in enumerate(words) if not (k and _bare(words[k - 1]) in named)]
+    if m is None and any(w.lower() in _MODEL_NOUN for w in asked):
         # "which models does SmoothQuant evaluate on?": the models it is shown on, not its data
         return Slot("the models it is evaluated on", form=MODELS)
     name = f"the {m.group(0).lower()} it uses" if m else "the data it is evaluated on"

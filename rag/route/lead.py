@@ -80,6 +80,32 @@ MAX_NUMBER_QUOTES = 2
 _VOCABULARY = beside(__file__, "lead")
 _AMOUNT_PHRASE = beside(__file__, "slots")["amount_phrase"]
 _COMPUTE_STATED = beside(__file__, "slots")["compute_stated"]
+_JOINED_ONE = beside(__file__, "slots")["joined_count_number"].words
+_NAMED_NUMBER = re.compile(r"[A-Za-z]-?\d")
+"""A number inside a name ("Flan-T5", "GPT-4"): no count of what follows it."""
+
+
+def joined_count(word: str, keys: set[str]) -> bool:
+    """Whether ``word`` is a number joined by a hyphen to a unit whose term key is in ``keys``, a
+    count written as an adjective ("one-step generation" counts steps, "a two-stage pipeline"
+    stages, "4-layer" layers; not "Flan-T5", nor "multi-step"). ``keys``: the unit's term keys
+    (:func:`rag.lexicon.term_key`, with its same words)."""
+    head, dash, unit = word.rpartition("-")
+    if not dash or not head or not unit:
+        return False
+    number = head.rpartition("-")[2]
+    if not (states_amount(number) or number.lower() in _JOINED_ONE) or _NAMED_NUMBER.search(word):
+        return False
+    return bool(keys & {k for k, _, _ in _keys_at(unit)})
+
+
+def counts_joined(text: str, terms: Sequence[str]) -> bool:
+    """Whether ``text`` counts the last of ``terms`` (a measure's head, last) by a number joined
+    to it (:func:`joined_count`): "existing one-step" counts the steps of "how many steps"."""
+    if not terms:
+        return False
+    keys = {term_key(terms[-1])} | same_keys(terms[-1])
+    return any(joined_count(w.strip("(),;:.\"'“”"), keys) for w in text.split())
 
 
 def states_amount(text: str) -> bool:
@@ -124,6 +150,8 @@ _OPPOSITE = {
 word ("slower"), not in a word of its stem ("costlier" is not stated by "training cost")."""
 _LESS = frozenset(term_key(w) for w in _VOCABULARY["comparative_less"].words)
 _STATES_LESS = _VOCABULARY["states_less"].words
+_BETTER = frozenset(term_key(w) for w in _VOCABULARY["comparative_better"].words)
+_STATES_BETTER = _VOCABULARY["states_better"].words
 SET_ASIDE_REACH = 3
 """Most words from a word of setting aside to the asked term it sets aside (:func:`sets_aside`):
 "thereby avoiding costly bi-level optimization" (2), "eliminating per-task retraining" (1); not
@@ -895,7 +923,8 @@ def comparison_verdict(sentence: str, span: tuple[int, int, bool, bool], compara
     """``"yes"`` when ``sentence[span]`` (the clauses stating the asked terms) states the asked
     ``comparative`` ("2x faster than the strongest baseline" for "faster"; "outperforms" for
     "outperform"; a smaller amount, "fewer", also by a part of the whole or a reduction,
-    ``states_less``: "using one-eighth of the total diffusion steps"), ``"no"`` when it states only
+    ``states_less``: "using one-eighth of the total diffusion steps"; a better result also by a
+    verb of outdoing, ``states_better``: "outperforms Diffuser"), ``"no"`` when it states only
     its opposite (``comparative_opposite``: "slower" for "faster"), else ``""`` (a figure of
     another kind is for the reader to judge)."""
     if not comparative:
@@ -905,6 +934,8 @@ def comparison_verdict(sentence: str, span: tuple[int, int, bool, bool], compara
     asked = term_key(comparative)
     if asked in said or (asked in _LESS and any(w in _STATES_LESS for w in written)):
         return "yes"
+    if asked in _BETTER and any(w in _STATES_BETTER for w in written):
+        return "yes"  # "better than Diffuser": "outperforms the previous art Diffuser by 20.8%"
     return "no" if _OPPOSITE.get(asked) in written else ""
 
 
@@ -1212,9 +1243,14 @@ def _polar(
     s: Source, terms: Sequence[str], sentences: Sentences, move: Move = lambda e: "unknown", compared: bool = False,
     available: str = "", absent: bool = False, senses: Senses | None = None, comparative: str = "",
     compounds: Sequence[Sequence[str]] = (),
+    choice: str = "",
 ) -> str:
     """Yes with the stating clause, No with the clause that denies or sets aside what is asked, the
     clause with its negation, or "does not state this".
+
+    ``choice``: the other option of a question that chooses between the paper and it ("Which is
+    faster, Hyena or attention?", :attr:`rag.question.plan.AskPlan.polar_choice`): the verdict of
+    the comparison names the option the sentence says ("Hyena, by its abstract: ..."), not yes or no.
 
     A clause that denies an asked term itself (:func:`denies_directly`: "does not require
     training a separate classifier", "without any retraining") or, in the paper's own work, sets
@@ -1356,6 +1392,9 @@ def _polar(
             return f"Stated as the setting of {_name(s)}: {quoted(e.sentence, span)}"
         if compared:
             verdict = comparison_verdict(e.sentence, span, comparative)
+            if verdict and choice:  # "which is faster, Hyena or attention?": the one the sentence says
+                chosen = _name(s) if verdict == "yes" else f"{choice} (not {_name(s)})"
+                return f"{chosen} is {comparative}, by the abstract: {quoted(e.sentence, span)}"
             if verdict:
                 return f"{verdict.capitalize()}: {_name(s)} — {quoted(e.sentence, span)}"
             # a figure without the comparative: the direction is the reader's to judge
@@ -1449,7 +1488,10 @@ def _slot_line(s: Source, stating: Stating, ask: Ask, beside: Beside | None = No
         # an amount in words states it too ("generalizes zero-shot to two additional cities"): only
         # a clause with none gives way to the sentence's clause of figures
         more = number_span(ev.sentence)
-        span = span if states_amount(ev.sentence[span[0] : span[1]]) or more is None else more
+        clause = ev.sentence[span[0] : span[1]]
+        # "existing one-step" counts the steps asked, as a figure would
+        counted = slot is not None and (slot.count or slot.detail) and counts_joined(clause, slot.terms)
+        span = span if states_amount(clause) or counted or more is None else more
     clause = ev.sentence[span[0] : span[1]]
     if slot is not None and slot.change and slot.terms and not _names_measure(slot.terms, clause):
         # the figure of the change asked, stated for another measure (rag.route.slot.change_clause:
@@ -1589,7 +1631,7 @@ def lead_line(
         return "\n".join(
             _polar(
                 s, plan.polar_terms, sentences, move, plan.polar_compared, plan.polar_available, plan.polar_absent,
-                senses, plan.polar_comparative, plan.polar_compounds,
+                senses, plan.polar_comparative, plan.polar_compounds, plan.polar_choice,
             )
             for s in sources
         )

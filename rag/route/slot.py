@@ -40,6 +40,8 @@ from rag.route.lead import (
     _keys_at,
     _list_end,
     clause_spans,
+    comparison_verdict,
+    joined_count,
     key_clause,
     states_amount,
     term_span,
@@ -184,6 +186,8 @@ def slot_span(slot: Slot, sentence: str, senses: Senses | None = None) -> tuple[
     if not slot.terms:
         return None
     if slot.detail:  # a detail is stated by its words side by side ("learning rate", not "learning")
+        if slot.amount and len(slot.terms) == 1 and (joined := _joined_count_span(sentence, slot.terms[0])):
+            return joined  # "how many steps": "fast one-step generation" counts them
         if not states_phrase(" ".join(slot.terms), sentence):
             return None
         got = term_span(sentence, slot.terms)
@@ -197,6 +201,13 @@ def slot_span(slot: Slot, sentence: str, senses: Senses | None = None) -> tuple[
     # benchmark's "in 21 hours", nor by "for the first time"
     head = measure_head(slot.terms)
     unnarrowed = narrowed_time(slot.terms) and not any(t != head for t, _ in stated)
+    # so is a head stated only in other words (a synonym or a sense, not a word of speed): "energy
+    # consumption" is not stated by "limiting their practical usage", "memory consumption" is by
+    # "memory usage"
+    unnarrowed = unnarrowed or (
+        len(slot.terms) > 1 and any(t == head for t, _ in stated) and not any(t != head for t, _ in stated)
+        and not _written(head, keys) and not (_SPEED_MEASURE.fullmatch(head) or head.lower() in _SPEED_ASKED)
+    )
     if slot.amount and (
         (_MEMORY_MEASURE.fullmatch(slot.terms[-1]) and (m := MEMORY_AMOUNT.search(sentence)))
         or (_DURATION_MEASURE.fullmatch(slot.terms[-1]) and not unnarrowed and (m := DURATION_AMOUNT.search(sentence)))
@@ -206,11 +217,15 @@ def slot_span(slot: Slot, sentence: str, senses: Senses | None = None) -> tuple[
         spans = clause_spans(sentence)
         i = next((k for k, (a, b) in enumerate(spans) if a <= m.start() < b), None)
         return _grown(sentence, spans, i) if i is not None else (0, len(sentence), False)
+    if slot.count and head and (joined := _joined_count_span(sentence, head)) is not None:
+        return joined  # "how many sampling steps?": "fast one-step generation" counts them
     # The measure's head noun must be stated ("train time" is not stated by "trains stably", nor
     # "annotation cost" by "91,581 step-level annotations"): the other terms only narrow it.
     at = next((k for k, (t, _) in enumerate(stated) if t == head), None)
     if not present or unnarrowed or (head and (at is None or not _own_word(head, stated[at][1], sentence))):
-        return None
+        # ... but a cut asked of it is stated by a cut of what narrows it: "how much does DANCE cut
+        # token cost?" by "with 33.42% fewer tokens per condensed node"
+        return _narrowing_cut(slot, sentence, head) if slot.amount and slot.change == "cut" else None
     # Among the terms it states, the run of clauses that states the most (the head noun last).
     for n in range(len(present), 0, -1):
         for i in range(len(present) - n + 1):
@@ -426,6 +441,13 @@ def _own_word(term: str, form: str, sentence: str) -> bool:
     )
 
 
+def _written(term: str, keys: set[str]) -> bool:
+    """Whether a sentence of term ``keys`` writes ``term`` itself, with or without its hyphen, not
+    in other words ("consumption", not its synonym "usage")."""
+    joined = joined_form(term)
+    return term_key(term) in keys or bool(joined and term_key(joined) in keys)
+
+
 def _as_stated(term: str, keys: set[str], sentence: str, senses: Senses | None = None, *, count: bool = False) -> str:
     """How ``sentence`` (its term ``keys``, :func:`rag.route.lead._keys_at`) states an asked term:
     the term itself, written without its hyphen ("speed-up" by "speedup"; a hyphenated word of the
@@ -495,6 +517,8 @@ def counts(text: str, unit: str) -> bool:
     words = [m.group(0) for m in _WORD.finditer(text)]
     for i, w in enumerate(words):
         w = w.strip("(),;:")
+        if joined_count(w, keys):
+            return True
         # an amount in one word ("16,000") or ending with it ("a single consumer GPU")
         pair = i > 0 and not states_amount(words[i - 1]) and states_amount(f"{words[i - 1]} {w}")
         if (states_amount(w) or pair) and not _NAMED_NUMBER.search(w):
@@ -504,6 +528,35 @@ def counts(text: str, unit: str) -> bool:
                 if keys & found or (plural and others & found):
                     return True
     return False
+
+
+def _narrowing_cut(slot: Slot, sentence: str, head: str) -> tuple[int, int, bool] | None:
+    """The first clause of ``sentence`` that states a cut (:func:`rag.route.lead.comparison_verdict`
+    of "fewer": "fewer", "reduces", "one-eighth of") with an amount of a term that narrows the
+    measure's ``head`` ("33.42% fewer tokens" for "token cost"), grown as :func:`_grown`; ``None``
+    when none does. A count of it alone states no cost ("91,581 step-level annotations")."""
+    narrowing = [t for t in slot.terms if t != head]
+    spans = clause_spans(sentence)
+    for k, (a, b) in enumerate(spans):
+        clause = sentence[a:b]
+        keys = {key for key, _, _ in _keys_at(clause)}
+        if any(_written(t, keys) for t in narrowing) and states_amount(clause) \
+                and comparison_verdict(sentence, (a, b, False, False), "fewer") == "yes":
+            return _grown(sentence, spans, k)
+    return None
+
+
+def _joined_count_span(sentence: str, unit: str) -> tuple[int, int, bool] | None:
+    """The clause of ``sentence`` that counts ``unit`` by a number joined to it ("They support fast
+    one-step generation by design" for "steps": :func:`rag.route.lead.joined_count`), grown as :func:`_grown`;
+    ``None`` when no word of the sentence does."""
+    keys = {term_key(unit)} | same_keys(unit)
+    m = next((w for w in _WORD.finditer(sentence) if joined_count(w.group(0).strip("(),;:"), keys)), None)
+    if m is None:
+        return None
+    spans = clause_spans(sentence)
+    i = next((k for k, (a, b) in enumerate(spans) if a <= m.start() < b), None)
+    return _grown(sentence, spans, i) if i is not None else (0, len(sentence), False)
 
 
 _SIZE_VALUE = re.compile(r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)\s?(?:([KMBT])\b|(thousand|million|billion|trillion)\b)")

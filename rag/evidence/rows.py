@@ -18,7 +18,6 @@ from rag.evidence.roles import (
     FIRST_PERSON,
     RESULT_LEAD,
     affirmed,
-    contribution_start,
     names_benchmark,
     names_data,
     names_data_used,
@@ -266,6 +265,21 @@ def announced_items(opening: Evidence, sentences: Sequence[Evidence]) -> list[Ev
     return after
 
 
+def _first_proposal(texts: Sequence[str], starts: Sequence[int]) -> int | None:
+    """The start offset of the first of an abstract's sentences (``texts``, at ``starts``) that says
+    what the paper proposes (:func:`rag.evidence.roles.proposes`) with a strong cue of the approach
+    row ("we introduce", "this paper presents") and sets no problem ("we study the problem of"), or
+    ``None``."""
+    approach = next(r for r in ROWS if r.key == "approach").strong
+    problem = next(r for r in ROWS if r.key == "problem").strong
+    for text, start in zip(texts, starts, strict=True):
+        if proposes(text) and approach is not None and approach.search(text) and not (
+            problem is not None and problem.search(text)
+        ):
+            return start
+    return None
+
+
 def asks_question(sentence: str) -> bool:
     """Whether an abstract's sentence ends by asking a question ("How do these patterns change as
     models scale?", "... the following question: Can deep-learning-based methods solve noise-free
@@ -396,14 +410,15 @@ def select_rows(
     opening = min((start for start, m in moves.items() if m == "contribution"), default=None)
     proposal = opening
     if proposal is None:
-        # no gap told apart from the background (every move "unknown"): the contribution still
-        # opens where the paper first says what it does ("We introduce Tranception, ..." before
-        # "To enable more rigorous model testing ..., we develop ProteinGym"); it is the approach
-        # when it proposes ("we introduce"), though it earns no bonus of an opening ("We study the
-        # problem of ..." stays the problem)
-        sents = evidence.sentences(paper)[0]
-        p = contribution_start([x.text for x in sents])
-        proposal = sents[p].start if p is not None else None
+        # no gap told apart from the background (every move "unknown"): the paper's proposal is
+        # still the first sentence in which it says, with a strong cue, what it proposes ("We
+        # introduce Tranception, ..." before "To enable more rigorous model testing ..., we develop
+        # ProteinGym"; "In this study, we present HETAL" before "We propose an efficient encrypted
+        # matrix multiplication algorithm"); it earns no bonus of an opening, and a sentence that
+        # sets the problem ("This work studies the combinatorial optimization problem of ...",
+        # "We study the problem of ...") is none
+        proposal = _first_proposal([strip_markup(x.text) for x in evidence.sentences(paper)[0]],
+                                   [x.start for x in evidence.sentences(paper)[0]])
     count = max(1, len(order))
     priority = ["approach", "results", "data", "problem", "limitations"]
     todo = sorted(rows, key=lambda r: priority.index(r.key) if r.key in priority else len(priority))
@@ -448,12 +463,6 @@ def select_rows(
                 if sc >= floor + margin:
                     pick = replace(e, score=round(sc, 4))
                     break
-        if pick is not None and row.key == "data" and not states_data_plainly(pick.sentence):
-            # a sentence another row quotes that states the data plainly ("+12% accuracy on
-            # Mini-Imagenet" is also the result) is the data row before one that only hints at it
-            plain = next(((sc, e) for sc, e in ranked if sc >= floor and states_data_plainly(e.sentence)), None)
-            if plain is not None:
-                pick = replace(plain[1], score=round(plain[0], 4))
         if pick is None and row.key == "approach" and min_score is None:
             # every paper does something: a study's "We investigate the downstream performance
             # achievable with ..." shares few words with the row's query; its own sentence with a

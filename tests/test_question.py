@@ -1818,3 +1818,33 @@ def test_context_before_a_described_paper_is_dropped(message, kept):
     from rag.question.reader import described_after_context
 
     assert described_after_context(message) == kept
+
+
+NAMED_IN_TITLES = [
+    Paper("w#1", "We propose Ripple, a wave-based sequence layer. Ripple runs on long inputs.",
+          title="Ripple Cascade: Towards Wave-Based Sequence Models", label="Ripple"),
+    Paper("w#2", "We propose Tideformer, a tidal attention layer. Tideformer trains on speech.",
+          title="Tideformer: Tidal Attention for Speech", label="Tideformer"),
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "row"),
+    [
+        ("Compare Ripple Cascade and Tideformer", None),  # "Cascade" belongs to the name, asks nothing
+        ("How do Ripple Cascade and Tideformer differ in the data they use?", "data"),
+        ("Ripple Cascade vs Tideformer", None),
+    ],
+)
+def test_a_comparison_side_standing_whole_in_its_papers_title_is_its_name_no_aspect(question, row):
+    plan = read_question(question, Catalogue(NAMED_IN_TITLES))
+    assert isinstance(plan, ComparePlan) and set(plan.named_ids) == {"w#1", "w#2"}, plan
+    if row is None:
+        assert not plan.aspects, plan.aspects
+    else:
+        assert [a.row for a in plan.aspects] == [row], plan.aspects
+
+
+def test_a_side_word_outside_the_title_stays_an_aspect():
+    plan = read_question("Compare Ripple and Tideformer on memory cost", Catalogue(NAMED_IN_TITLES))
+    assert isinstance(plan, ComparePlan) and plan.aspects and "memory" in plan.aspects[0].text, plan.aspects

@@ -160,3 +160,76 @@ GRASP = make_paper(
 def test_the_proposal_opening_the_contribution_is_the_approach_over_what_it_enables():
     rows = select_rows(FakeEvidence([GRASP]), GRASP)
     assert rows["approach"] and rows["approach"][0].sentence.startswith("We propose SoftGrip"), rows["approach"]
+
+
+# --- rows hold the role they name: the main proposal, a question-form aim, data named plainly -------
+
+SIDE_MODULE = make_paper(
+    "side-module",
+    "Graph transformers struggle on molecules with many rings. We propose RingFormer, which encodes each ring "
+    "as one token and attends over rings. Additionally, we propose a ring-aware tokenizer that splits "
+    "fused ring systems, which could be of independent interest. Experiments on three molecule benchmarks "
+    "show gains.",
+)
+NO_GAP = make_paper(
+    "no-gap",
+    "Recommender systems rank items for users. Ranking with many users is studied widely. We introduce "
+    "ShelfRank, a ranker that learns item shelves from co-clicks. To enable testing at scale, we develop "
+    "ShelfBench, a benchmark of ten million sessions.",
+)
+TO_THIS_END = make_paper(
+    "to-this-end",
+    "Dynamic pricing from few sales remains difficult, most of all across many related stores. To this end, "
+    "we fit a diffusion model to past demand curves and combine posterior sampling with the learned prior. "
+    "To model sparse sales, we propose a training procedure that learns from censored demand, which could be "
+    "of independent interest.",
+)
+
+
+@pytest.mark.parametrize(
+    ("paper", "approach"),
+    [
+        (SIDE_MODULE, "We propose RingFormer"),  # "Additionally, we propose a ring-aware tokenizer": a part
+        (NO_GAP, "We introduce ShelfRank"),  # no gap told apart, and a benchmark developed after it
+        (TO_THIS_END, "To this end, we fit a diffusion model"),  # a by-product "of independent interest"
+    ],
+)
+def test_a_contribution_beside_the_main_one_is_no_approach_row(paper, approach):
+    rows = select_rows(FakeEvidence([paper]), paper)
+    assert rows["approach"] and rows["approach"][0].sentence.startswith(approach), rows["approach"]
+
+
+QUESTIONS = make_paper(
+    "questions",
+    "How do vision transformers allocate attention across layers during fine-tuning? Does this allocation "
+    "depend on the pretraining data? To answer these questions, we release Lens, a suite of 40 fine-tuned "
+    "checkpoints with probing tools. We find that late layers change most.",
+)
+
+
+def test_a_research_question_the_paper_answers_is_its_problem_row():
+    rows = select_rows(FakeEvidence([QUESTIONS]), QUESTIONS)
+    assert rows["problem"] and rows["problem"][0].sentence.startswith("How do vision transformers"), rows
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "We improve meta-learning, gaining +9% accuracy on Tiny-Imagenet.",
+        "On the WILDS benchmark, the method trains in four hours.",
+        "It reaches a perplexity of 17.1 on WikiText-103.",
+    ],
+)
+def test_data_named_by_a_measure_or_before_its_noun_is_stated_plainly(sentence):
+    from rag.evidence.rows import states_data_plainly
+
+    assert states_data_plainly(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence", ["Our method focuses on ReLU networks.", "We evaluate whether the proposed loss helps."]
+)
+def test_a_name_after_on_that_no_measure_or_data_noun_marks_is_not_plain_data(sentence):
+    from rag.evidence.rows import states_data_plainly
+
+    assert not states_data_plainly(sentence)

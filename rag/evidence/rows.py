@@ -161,7 +161,9 @@ ROWS: tuple[Row, ...] = (
         "We propose a new method or framework; how the proposed approach works.",
         _VOCABULARY["approach"].pattern,
         strong=_VOCABULARY["approach_strong"].pattern,
-        against=re.compile(rf"{_PRIOR.pattern}|{RESULT_LEAD.pattern}", re.I),
+        # prior work, a result, or a contribution beside the main one ("Additionally, we propose
+        # style balancing" after "We propose test-time style shifting")
+        against=re.compile(rf"{_PRIOR.pattern}|{RESULT_LEAD.pattern}|{_V['side_contribution']}", re.I),
     ),
     Row(
         "data",
@@ -263,11 +265,35 @@ def announced_items(opening: Evidence, sentences: Sequence[Evidence]) -> list[Ev
     return after
 
 
+def _first_proposal(texts: Sequence[str], starts: Sequence[int]) -> int | None:
+    """The start offset of the first of an abstract's sentences (``texts``, at ``starts``) that says
+    what the paper proposes (:func:`rag.evidence.roles.proposes`) with a strong cue of the approach
+    row ("we introduce", "this paper presents") and sets no problem ("we study the problem of"), or
+    ``None``."""
+    approach = next(r for r in ROWS if r.key == "approach").strong
+    problem = next(r for r in ROWS if r.key == "problem").strong
+    for text, start in zip(texts, starts, strict=True):
+        if proposes(text) and approach is not None and approach.search(text) and not (
+            problem is not None and problem.search(text)
+        ):
+            return start
+    return None
+
+
+def asks_question(sentence: str) -> bool:
+    """Whether an abstract's sentence ends by asking a question ("How do these patterns change as
+    models scale?", "... the following question: Can deep-learning-based methods solve noise-free
+    inverse problems to near-perfect accuracy?"): the research question a paper sets itself."""
+    return strip_markup(sentence).rstrip().endswith("?")
+
+
 def _row_score(
-    row: Row, ev: Evidence, index: int, count: int, label: str, move: str, cfg: RowSettings, *, opening: bool = False
+    row: Row, ev: Evidence, index: int, count: int, label: str, move: str, cfg: RowSettings, *, opening: bool = False,
+    opening_at: int | None = None,
 ) -> float:
     """A sentence's score in [0, 1] for ``row``: its evidence score and the row's cues in it (``index``
-    of ``count`` sentences, its ``move`` in the abstract; ``opening``: it opens the contribution)."""
+    of ``count`` sentences, its ``move`` in the abstract; ``opening``: it opens the contribution, which
+    starts at offset ``opening_at``, ``None`` when no sentence says what the paper does)."""
     text = strip_markup(ev.sentence)
     if row.key == "approach" and not states_how(text):
         # what the method does not need ("does not require ..."), or a resource ("... and release
@@ -294,6 +320,13 @@ def _row_score(
         # that this reliance introduces a fundamental trade-off ..."), not their results (an approach
         # may still be there: "We attempt to fill this gap by providing a unified framework ...")
         return cfg.uncued_weight * ev.score
+    if row.key == "problem" and asks_question(text) and not (opening_at is not None and ev.start > opening_at):
+        # "How do large language models develop and evolve over the course of training?" before
+        # "To answer these questions, we introduce Pythia": the research question the paper
+        # answers is its problem, in whatever words, though it opens the contribution ("This work is
+        # concerned with the following question: Can deep-learning-based methods ...?")
+        cue = min(1.0, cfg.cue_hit * cfg.strong_hits)  # as strong as a gap sentence
+        return max(0.0, min(1.0, cfg.semantic_weight * ev.score + cfg.cue_weight * cue))
     if row.key == "problem" and move == "contribution":
         return cfg.uncued_weight * ev.score  # the abstract states a gap: the problem is there, not in what it does
     cued = own_clauses(text) if row.requires_own else text  # "Unlike X that cannot ...": X's limit
@@ -375,6 +408,17 @@ def select_rows(
     order = {s.start: i for i, s in enumerate(evidence.sentences(paper)[0])}
     moves = evidence.moves(paper)
     opening = min((start for start, m in moves.items() if m == "contribution"), default=None)
+    proposal = opening
+    if proposal is None:
+        # no gap told apart from the background (every move "unknown"): the paper's proposal is
+        # still the first sentence in which it says, with a strong cue, what it proposes ("We
+        # introduce Tranception, ..." before "To enable more rigorous model testing ..., we develop
+        # ProteinGym"; "In this study, we present HETAL" before "We propose an efficient encrypted
+        # matrix multiplication algorithm"); it earns no bonus of an opening, and a sentence that
+        # sets the problem ("This work studies the combinatorial optimization problem of ...",
+        # "We study the problem of ...") is none
+        proposal = _first_proposal([strip_markup(x.text) for x in evidence.sentences(paper)[0]],
+                                   [x.start for x in evidence.sentences(paper)[0]])
     count = max(1, len(order))
     priority = ["approach", "results", "data", "problem", "limitations"]
     todo = sorted(rows, key=lambda r: priority.index(r.key) if r.key in priority else len(priority))
@@ -386,7 +430,7 @@ def select_rows(
         ranked = sorted(
             (
                 (_row_score(row, e, order.get(e.start, 0), count, own, moves.get(e.start, "unknown"), cfg,
-                            opening=e.start == opening), e)
+                            opening=e.start == opening, opening_at=proposal), e)
                 for e in scored
             ),
             key=lambda t: t[0],
@@ -402,7 +446,7 @@ def select_rows(
             # a later one scoring as high is what it enables or adds ("Our algorithm and benchmark
             # enable a functional comparison for hardware designs" after "We propose DexMachina, a
             # novel curriculum-based algorithm")
-            ranked.sort(key=lambda t: not (t[1].start == opening and t[0] >= floor
+            ranked.sort(key=lambda t: not (t[1].start == proposal and t[0] >= floor
                                            and strong.search(strip_markup(t[1].sentence))))
         pick: Evidence | None = None
         for sc, e in ranked:

@@ -1717,6 +1717,7 @@ class Reader:
             names = names + [
                 x for x in (sides[0] if sides else ())
                 if _SIDE_DESCRIPTION.match(x) or x.strip() in named_entities(x) or _ONE_NAME.fullmatch(x.strip())
+                or self._titled_side(x, refs)
             ]
             return ComparePlan(
                 **header,
@@ -1741,6 +1742,23 @@ class Reader:
             instead = _NEGATED_BE.sub(r"\1 ", _NEGATION.sub("", query, count=1), count=1).strip()
             return Reply(**header, kind="negated", instead=instead)
         return base
+
+    def _titled_side(self, side: str, refs: Sequence[PaperRef]) -> bool:
+        """Whether a comparison side is a name read whole: it holds a paper's name the question
+        states and, all of it, stands in that paper's title ("Hyena Hierarchy" of "Hyena Hierarchy:
+        Towards Larger Convolutional Language Models", where "Hyena" is the name found): its other
+        words belong to the name, no aspect asked ("Compare Hyena Hierarchy and Consistency Models"
+        asked nothing of "Hierarchy")."""
+        text = side.strip(" ,;:?.!")
+        if self.catalogue is None or not content_terms(text):
+            return False
+        for r in refs:
+            if r.kind != "name" or not re.search(rf"(?<![\w-]){re.escape(r.text)}(?![\w-])", text, re.I):
+                continue
+            for pid in r.paper_ids:
+                if pid in self.catalogue.papers and states_phrase(text, self.catalogue[pid].title or ""):
+                    return True
+        return False
 
     def _within(self, named: Sequence[PaperRef], sides: Sequence[tuple[str, str]]) -> bool:
         """Whether the second side of a comparison with one named paper is something that paper's

@@ -1026,6 +1026,53 @@ def test_a_description_in_clauses_is_not_given_to_a_neighbour_that_writes_less_o
     assert _described_answer(monkeypatch, papers, description, {"vn": 0.9, "rewire": 0.5}, fits) == answered
 
 
+SINGLE = [
+    make_paper("fusion", "We propose a method that trains a diffusion model on a single image or video."),
+    make_paper("ddm", "We propose a framework that trains a diffusion model on a single image. It makes samples."),
+    make_paper("simple", "We propose a schedule that trains a diffusion model on high resolution image data."),
+    make_paper("bandit", "We propose regret bounds of bandits with delayed feedback."),
+]
+PROBABLE = {"fusion": 0.93, "simple": 0.65, "ddm": 0.6, "bandit": 0.5}  # none joins as listed (0.7)
+
+
+@pytest.mark.parametrize(
+    ("question", "probable", "also"),
+    [
+        # "ddm" states every word of the description, and its clause in a sentence: named beside
+        ("What does the paper that trains a diffusion model on a single image propose?", PROBABLE, ["ddm"]),
+        # ... in other frames
+        ("I remember a paper that trains a diffusion model on a single image", PROBABLE, ["ddm"]),
+        ("Which method does the paper that trains a diffusion model on a single image propose?", PROBABLE, ["ddm"]),
+        # far less probable than the paper answered (under description_clause_floor x 0.93)
+        ("What does the paper that trains a diffusion model on a single image propose?",
+         {**PROBABLE, "ddm": 0.3}, []),
+        # "simple" is as probable, but never states "single"; "bandit" states no clause
+        ("What does the paper that trains a diffusion model on a single image propose?",
+         {"fusion": 0.93, "simple": 0.8, "bandit": 0.7, "ddm": 0.1}, []),
+    ],
+)
+def test_a_description_another_paper_states_as_well_names_it_beside_the_answer(
+    tmp_path, monkeypatch, question, probable, also
+):
+    from rag.route.answer import AnswerPipeline
+    from rag.settings import Settings
+
+    seams = Seams(SINGLE)
+    pipe = AnswerPipeline(seams.retriever, seams.evidence, None, Settings(home=tmp_path), reader=seams.reader)
+    plan = seams.plan(question)
+    assert plan.topic.number != "many"
+    retrieval = seams.retriever.search(plan.topic.search)
+    hits = {h.paper.id: h for h in retrieval.hits}
+    scored = sorted(((hits[p], v) for p, v in probable.items()), key=lambda x: -x[1])
+    monkeypatch.setattr(pipe.membership, "members", lambda *_a, **_k: scored)
+    monkeypatch.setattr(pipe, "_described", lambda *_a: None)
+    found = pipe.found(plan.topic, retrieval)
+    assert [h.paper.id for h in found.chosen][:1] == ["fusion"]
+    assert [h.paper.id for h, _ in found.also] == also
+    # each named with a sentence of its own
+    assert all(x in h.paper.abstract for h, x in found.also)
+
+
 def test_peers_are_listed_only_when_the_frame_names_the_papers_asked_for(tmp_path, monkeypatch):
     from rag.route.answer import AnswerPipeline
     from rag.settings import Settings

@@ -971,6 +971,27 @@ def test_how_much_before_an_infinitive_asks_how_an_amount_is_decided_not_for_it(
     assert asks_quantity(question, "open") is amount, question
 
 
+@pytest.mark.parametrize(
+    ("question", "amount"),
+    [
+        # a verb reporting a finding opens the amount: it describes the paper, no amount is asked
+        ("I remember a study showing how many labelled examples are needed to match a pretrained model", False),
+        ("the paper that found how much over-parametrization removes spurious minima", False),
+        ("What does the work that measures how much memory attention layers use propose?", False),
+        ("a paper which quantifies by how much pruning hurts calibration", False),
+        ("Does the study revealing how many heads can be removed release code?", False),
+        # the request itself, or an amount asked of the paper described
+        ("show how many GPUs APM was trained on", True),
+        ("can you find how much memory FlexGen saves?", True),
+        ("the paper showing that pruning hurts calibration: how much does it hurt?", True),
+    ],
+)
+def test_an_amount_a_finding_verb_opens_describes_the_paper_and_is_not_asked(question, amount):
+    from rag.question.phrasing import asks_quantity
+
+    assert asks_quantity(question, "open") is amount, question
+
+
 def test_a_yes_no_comparison_leaves_its_comparative_out_of_the_terms(cat):
     plan = read_question("Does DANCE need fewer communication rounds?", cat)
     assert plan.polar and plan.polar_compared and "fewer" not in plan.polar_terms

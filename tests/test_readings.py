@@ -716,3 +716,69 @@ def test_a_paper_whose_abstract_writes_the_word_only_as_its_name_is_not_about_it
     # as names only; no seed abstract is about dance or foam
     t = conv.ask(message)
     assert t.answer.refused and not t.citations, t.answer.text
+
+
+# --- a compared side described so that it fits several papers -----------------------------------
+
+
+SINGLE_IMAGE = [
+    make_paper("fusion", "SinFusion trains a diffusion model on a single image or video."),
+    make_paper("ddm", "SinDDM trains a denoising diffusion model on a single image."),
+    make_paper("uni", "One transformer fits all distributions in multi-modal diffusion for a single image and text."),
+]
+
+
+@dataclass
+class _Members:
+    """Membership probabilities given per paper id (``members`` of :class:`rag.route.membership.Membership`)."""
+
+    probable: dict[str, float]
+
+    def members(self, topic, facets, hits, floor, many=False, readings=()):
+        scored = [(h, self.probable[h.paper.id]) for h in hits]
+        return sorted(scored, key=lambda x: -x[1])
+
+
+@dataclass
+class _ComparedPipeline(_Pipeline):
+    membership: _Members
+
+
+def _side_resolver(probable: dict[str, float]) -> ReferenceResolver:
+    settings = Settings()
+    catalogue = Catalogue(SINGLE_IMAGE)
+    retriever, evidence = FakeRetriever(SINGLE_IMAGE), FakeEvidence(SINGLE_IMAGE)
+    pipeline = _ComparedPipeline(
+        catalogue, Reader(catalogue), retriever, evidence, RefusalPolicy(retriever, evidence, settings.retrieval),
+        settings, _Members(probable),
+    )
+    return ReferenceResolver(_Source(pipeline), History())  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("candidates", "probable", "meant"),
+    [
+        # the other side names SinFusion: of the two left, SinDDM is the more probable and UniDiffuser
+        # is far from description_membership (0.7): the side is SinDDM
+        (("fusion", "uni", "ddm"), {"ddm": 0.34, "uni": 0.2}, ("ddm",)),
+        # one left once the named paper is out
+        (("ddm", "fusion"), {"ddm": 0.3}, ("ddm",)),
+        # two left both clearly described: still asked, without the named paper
+        (("fusion", "uni", "ddm"), {"ddm": 0.8, "uni": 0.75}, ("uni", "ddm")),
+        # the named paper is not a candidate: nothing to leave out
+        (("uni", "ddm"), {"ddm": 0.8, "uni": 0.75}, ("uni", "ddm")),
+    ],
+)
+def test_a_described_side_that_fits_several_papers_is_not_the_paper_the_other_side_names(
+    candidates, probable, meant
+):
+    from rag.route.references import Resolution
+
+    resolver = _side_resolver(probable)
+    described = Resolution("the single-image diffusion paper", candidates, "description", "fits several papers")
+    named = Resolution("SinFusion", ("fusion",), "name")
+    got = resolver._besides(described, named)
+    assert got.paper_ids == meant
+    # a side the other does not resolve to one paper, or a side already resolved, is left as it is
+    assert resolver._besides(described, Resolution("it", ("fusion", "uni"), "earlier turn")) == described
+    assert resolver._besides(named, described) == named

@@ -14,7 +14,7 @@ not written for.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Literal
 
 from rapidfuzz.distance import Levenshtein
@@ -759,6 +759,9 @@ def keep_asking(text: str, limit: int) -> tuple[str, str]:
 
 # "How <word>" asks for an amount: "how many datasets", "how much faster", "how large a gain".
 _HOW_AMOUNT = _VOCABULARY["how_amount"].words
+# ... unless a verb reporting a finding opens it: "a study showing how many labelled examples are
+# needed" describes the paper by its finding, and asks no amount of it
+_FINDING_VERB = _VOCABULARY["finding_verb"].words
 # Nouns that name a measured amount: "what accuracy", "which speedup", "what is the reduction".
 MEASURE_NOUNS = _VOCABULARY["measure_noun"].words
 # Words between "what"/"which" and the noun it asks about ("what is the", "what final").
@@ -773,7 +776,10 @@ def asks_quantity(query: str, number: Number) -> bool:
     names a measure ("what accuracy gain", "what is the storage reduction", "which speedup").
     A question asking for papers (``number == "many"``) asks for a list, not an amount, and "how
     much" before an infinitive ("How does CogRouter decide how much to think at each step?") asks
-    how a paper decides an amount, not for one.
+    how a paper decides an amount, not for one. Nor does a "how many/much" that a verb reporting a
+    finding opens (vocabulary ``finding_verb``, also before "by how much"): "I remember a study
+    showing how many labelled examples are needed", "the paper that found how much
+    over-parametrization suffices" describe a paper by what it found (:func:`reported_amount`).
     """
     if number == "many":
         return False
@@ -782,6 +788,8 @@ def asks_quantity(query: str, number: Number) -> bool:
         nxt = words[i + 1 : i + 3]
         papers = nxt[:1] == ["many"] and len(nxt) > 1 and _is_set_noun(nxt[1]) == "many"  # "how many papers"
         if w == "how" and nxt and nxt[0] in _HOW_AMOUNT and not papers and nxt[1:] != ["to"]:
+            if reported_amount(words, i):
+                continue
             return True
         if w in _WH_AMOUNT:
             j = i + 1
@@ -790,6 +798,14 @@ def asks_quantity(query: str, number: Number) -> bool:
             if any(x in MEASURE_NOUNS for x in words[j : j + 3]) and not any(_is_set_noun(x) for x in words[j : j + 1]):
                 return True
     return False
+
+
+def reported_amount(words: Sequence[str], i: int) -> bool:
+    """Whether the "how" at ``words[i]`` (lower-case words of a question) opens an amount a study
+    reports, not one asked: a verb of ``finding_verb`` ("showing", "found", "measures") stands
+    right before it, or before "by" ("quantifies by how much")."""
+    before = words[i - 2] if i >= 2 and words[i - 1] == "by" else words[i - 1] if i >= 1 else ""
+    return before in _FINDING_VERB
 
 
 _FRAME = _VOCABULARY["question_frame"].words

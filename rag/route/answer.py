@@ -99,6 +99,11 @@ a paper's abstract must state to be the one answered before a more probable pape
 every part of it ("speech synthesis" is not stated by a speech recognition paper's "speech"); set
 below 1.0 only for the rounding of the weighted sum."""
 
+ALSO_FITTING = 2
+"""Most other papers named as also fitting a description of one paper
+(:meth:`AnswerPipeline._also_fitting`); set by reading, not fitted: a description that more papers
+fit is a topic, and its list of papers is asked with "which papers"."""
+
 LABEL_MIN_TERMS = 2
 """Fewest content words of a short description of one paper that its title or own sentences are
 checked for (:meth:`AnswerPipeline._labelled`): one word ("the diffusion paper") is in too many
@@ -152,6 +157,10 @@ class Found:
     judged: int = 0
     without_code: int = 0
     on_topic: list[PaperHit] = field(default_factory=list)
+    also: list[tuple[PaperHit, str]] = field(default_factory=list)
+    """For a description of one paper, the other papers that state it about as well as the one
+    answered, each with the sentence of its own that states the description's first clause
+    (:meth:`AnswerPipeline._also_fitting`): named in one line after the answer, not cited."""
 
 
 def _mentions(text: str, name: str) -> int:
@@ -264,6 +273,7 @@ class AnswerPipeline:
         judged = 0  # borderline members the LLM judged
         expansion = ""  # the topic as the LLM put it in the abstracts' words
         described = False  # a detail asked of one paper the question describes
+        also: list[tuple[PaperHit, str]] = []  # other papers a description of one fits (Found.also)
         follow = plan.follow
         if not papers and scope and allowed and follow is not None and (follow.stated or follow.available):
             return self._within_list(plan, allowed, scope, timings, t0)
@@ -340,6 +350,7 @@ class AnswerPipeline:
             listed = bool(topic.link_rest and topic.parts) and not self._asks_one(plan)
             no_code = f"{REFUSAL} None of the {found.without_code} papers clearly about “{topic.link_rest}” " \
                 "makes its code available in its abstract."
+            also = found.also
             if topic.link_rest and found.on_topic and self._asks_one(plan):
                 # "Does the paper that regularizes CNNs with an information bottleneck release
                 # code?", "Is there a paper that ..., and does it release code?": the one paper asked
@@ -491,6 +502,7 @@ class AnswerPipeline:
         # a paper the parts check put in the answer is not also named as only mentioning the topic
         answered = {h.paper.id for h in chosen}
         mentions = [h for h in mentions if h.paper.id not in answered]
+        also = [(h, x) for h, x in also if h.paper.id not in answered]
         if not chosen:
             return self.refusal(plan.asked, REFUSAL, timings, t0, hits=retrieval.hits[: rs.top_k])
         several = not papers and (len(chosen) > 1 or plan.number == "many")
@@ -557,6 +569,8 @@ class AnswerPipeline:
             ) + "."
         if partly:
             text += f"\n\n{partly}"
+        if also:
+            text += "\n\n" + "\n".join(f"{h.paper.label} also fits the description: “{x}”" for h, x in also)
         if unstated:
             text += f"\n\n{unstated}"
         if plan.trimmed:
@@ -659,6 +673,8 @@ class AnswerPipeline:
                 chosen[:limit], len(chosen), False, [], [], without_code=len(on_topic) - len(chosen), on_topic=on_topic
             )
         shared_word: list[PaperHit] = []
+        described_scores: list[tuple[PaperHit, float]] = []  # the candidates' membership, for _also_fitting
+        denied_owner = False  # the paper is the one whose own name the description is: no other fits
         if topic.artifact:
             # "Which papers release a new speech dataset": papers stating the artifact as their own
             # contribution, among those that state the rest of the topic ("speech").
@@ -728,6 +744,8 @@ class AnswerPipeline:
             # Perspective ...") is answered as a topic
             owners = self._owners(topic, checked) if not many and topic.described_name else []
             labelled = (owners[0], 0) if len(owners) == 1 else self._labelled(topic, scored) if not many else None
+            denied_owner = len(owners) == 1
+            described_scores = [] if many else list(scored)
             if labelled is not None:
                 # "the finite-width NTK paper": the paper whose title states the description (Fast
                 # Finite Width Neural Tangent Kernel), else whose own sentences do, before a more
@@ -815,7 +833,17 @@ class AnswerPipeline:
         # A question that excludes something ("outside of agent settings") names no mentions: they
         # are not checked against the exclusion.
         mentions = [] if topic.exclusion else mentions[: rs.max_mentions]
-        return Found(members[:limit], len(members), at_least, left_out, mentions if members else [], judged)
+        # a description of one paper that another paper states about as well ("the paper that
+        # trains a diffusion model on a single image": SinFusion, and SinDDM "a framework for
+        # training a DDM on a single image"): the other is named, not silently left out
+        also = (
+            self._also_fitting(topic, described_scores, members)
+            if topic.number != "many" and members and not denied_owner
+            else []
+        )
+        found = Found(members[:limit], len(members), at_least, left_out, mentions if members else [], judged)
+        found.also = [(h, x) for h, x in also if h not in denied]
+        return found
 
     def _denied(self, topic: Topic, hits: Sequence[PaperHit]) -> set[PaperHit]:
         """The ``hits`` with a word of the topic that every sentence of their abstract stating it
@@ -1112,6 +1140,62 @@ class AnswerPipeline:
             # Transformer writes "MPNN with virtual node"; nu59)
             return first
         return best
+
+    def _also_fitting(
+        self, topic: Topic, scored: Sequence[tuple[PaperHit, float]], members: Sequence[PaperHit]
+    ) -> list[tuple[PaperHit, str]]:
+        """The other papers a description of one paper fits about as well as the answered ones
+        ``members``, each with the sentence of its own that states the description's first clause.
+
+        A candidate of ``scored`` (``(hit, membership probability)``, most probable first) fits
+        when its probability is at least ``retrieval.description_clause_floor`` x the best one's
+        (the share within which :meth:`_described` weighs a description clause by clause), its
+        abstract states every word of the description (:data:`DESCRIPTION_STATED`) and a
+        sentence of its abstract states each clause of it
+        (:func:`rag.question.parts.description_clauses` of :attr:`Topic.described`, else of the
+        topic; :meth:`rag.route.refusal.RefusalPolicy.sentence_states`: close to the clause and
+        stating its specific words, in its words or others). "the paper that trains a diffusion
+        model on a single image": SinFusion is answered (0.93), and SinDDM (0.71, "we introduce a
+        framework for training a DDM on a single image") fits as well; a neighbour that states the
+        subject but not every clause ("Identifiability of Label Noise Transition Matrix" for
+        "estimates the transition matrix for tasks with lower-quality features") does not, and
+        neither does one far less probable. At most :data:`ALSO_FITTING` papers, most probable first.
+        """
+        if not scored:
+            return []
+        text = topic.described or topic.text
+        clauses = description_clauses(text)
+        if not clauses:
+            return []
+        top = scored[0][1]
+        floor = self.settings.retrieval.description_clause_floor * top
+        near = [h for h, p in scored if p >= floor and h not in members]
+        if not near:
+            return []
+        # every word of the description stated somewhere in the abstract, as the paper answered
+        # first must (DESCRIPTION_STATED): "simple diffusion" states "diffusion" and "image" in a
+        # sentence close to "trains a diffusion model on a single image", never "single"
+        cov = self.retriever.coverages(text, [h.paper.id for h in near])
+        near = [h for h, c in zip(near, cov, strict=True) if c >= DESCRIPTION_STATED]
+        if not near:
+            return []
+        cvecs = self.retriever.query_vectors([*clauses, text])
+        self.evidence.warm([h.paper for h in near])
+        out: list[tuple[PaperHit, str]] = []
+        for h in near:
+            sents, vecs = self.evidence.sentences(h.paper)
+            if not len(sents):
+                continue
+            sims = vecs @ cvecs.T
+            if all(self.refusals.sentence_states(c, sents, vecs, sims, j, {}) for j, c in enumerate(clauses)):
+                # quoted with the sentence the answer would quote for it on this topic, else its
+                # sentence closest to the whole description
+                best = self.evidence.score(topic.ask, h.paper)
+                quote = best[0].sentence if best else sents[int(sims[:, -1].argmax())].text
+                out.append((h, strip_markup(quote)))
+            if len(out) == ALSO_FITTING:
+                break
+        return out
 
     def owns(self, paper: Paper, name: str, longs: Sequence[str] = ()) -> bool:
         """Whether ``name`` is ``paper``'s own: its label or an alias, a word of its title

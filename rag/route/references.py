@@ -25,7 +25,7 @@ from rag.route.compare import SIZE_FORMS
 from rag.route.refusal import WHOLE_GAP
 from rag.route.turn import History, Turn
 from rag.text import content_terms
-from rag.types import Ask, Citation, SearchQuery
+from rag.types import Ask, Citation, PaperHit, SearchQuery
 from store.papers import Paper
 
 if TYPE_CHECKING:
@@ -526,6 +526,31 @@ class ReferenceResolver:
         ids = tuple(p.id for p in stating[:5])
         return Resolution(got.text, ids, "description", f"“{got.text}” fits several papers")
 
+    def _besides(self, described: Resolution, other: Resolution) -> Resolution:
+        """A side a description resolves to several papers (``described``), read beside the other
+        side of the comparison, resolved to one paper (``other``): the paper named elsewhere in the
+        message is not the one described, so the candidates are the others; one left is the side,
+        and of several, the one whose membership probability on the description
+        (:meth:`rag.route.membership.Membership.members`) no other reaches within
+        ``retrieval.description_membership`` (as a description of one paper is answered alone:
+        SinDDM 0.34 before UniDiffuser 0.20 for "the single-image diffusion paper"). ``described``
+        unchanged otherwise."""
+        if described.resolved or described.how != "description" or len(described.paper_ids) < 2:
+            return described
+        if not other.resolved or other.how in NO_PAPER or other.paper_ids[0] not in described.paper_ids:
+            return described
+        left = tuple(p for p in described.paper_ids if p != other.paper_ids[0])
+        if len(left) == 1:
+            return Resolution(described.ref, left, "description")
+        got = self.pipeline.reader.reference(described.ref)
+        text = split_frame(got.text)[0].strip() or got.text
+        hits = [PaperHit(self.papers[p], 0.0) for p in left]
+        scored = self.pipeline.membership.members(text, (), hits, 0.0)
+        rs = self.pipeline.settings.retrieval
+        if scored and all(p < rs.description_membership for _, p in scored[1:]):
+            return Resolution(described.ref, (scored[0][0].paper.id,), "description")
+        return replace(described, paper_ids=left)
+
     def _writers(self, text: str) -> list[Paper]:
         """The papers of the collection whose title or abstract writes ``text`` side by side
         (:func:`rag.lexicon.states_phrase`), in collection order."""
@@ -991,6 +1016,9 @@ class ReferenceResolver:
         tried: list[Resolution] = []
         for a, b in plan.sides[:5]:
             ra, rb = self.side(a), self.side(b)
+            # "Compare the single-image diffusion paper with SinFusion": a description that fits
+            # several papers, one of them the other side's, means another one (SinDDM)
+            ra, rb = self._besides(ra, rb), self._besides(rb, ra)
             if ra.resolved and rb.resolved and ra.paper_ids != rb.paper_ids:
                 return [ra, rb], True
             if any(r.resolved for r in (ra, rb)) and any(r.how in NO_PAPER for r in (ra, rb)):

@@ -1774,3 +1774,58 @@ def test_context_before_a_described_paper_is_dropped(message, kept):
     from rag.question.reader import described_after_context
 
     assert described_after_context(message) == kept
+
+
+@pytest.mark.parametrize(("message", "kept"), [
+    # someone else's report of a paper is context and a description, as "I think I read a paper"
+    ("We compress speech models for phones. My supervisor said a paper distills Whisper into a 20M "
+     "model. How fast was it?", "My supervisor said a paper distills Whisper into a 20M model. How fast was it?"),
+    ("Our survey is nearly done; reviewer 2 claims we missed a paper that caches embeddings on SSDs. Which one?",
+     "reviewer 2 claims we missed a paper that caches embeddings on SSDs. Which one?"),
+    ("We build recommenders. I was told there is a 2022 paper on SSD caching. What hit rate?",
+     "I was told there is a 2022 paper on SSD caching. What hit rate?"),
+    # a report asked about, not a paper described: unchanged
+    ("We build recommenders. What did the reviewers say about DANCE?",
+     "We build recommenders. What did the reviewers say about DANCE?"),
+])
+def test_a_reported_description_after_context_keeps_the_description(message, kept):
+    from rag.question.reader import described_after_context
+
+    assert described_after_context(message) == kept
+
+
+@pytest.mark.parametrize(("question", "topic"), [
+    ("A friend told me a paper condenses graphs for federated learning. What does it propose?",
+     "condenses graphs for federated learning"),
+    ("During the poster session somebody mentioned a paper that distills multimodal datasets. Which one?",
+     "distills multimodal datasets"),
+    ("I've heard that a paper decides when agents should act. What benchmark does it release?",
+     "decides when agents should act"),
+])
+def test_a_reported_description_is_the_topic_without_who_reported_it(cat, question, topic):
+    # was: "friend told me a paper condenses graphs ... What does it propose" searched as the topic
+    plan = read_question(question, cat)
+    assert isinstance(plan, AskPlan) and topic in plan.topic.text, plan.topic.text
+    assert not any(w in plan.topic.text.lower() for w in ("friend", "somebody", "heard")), plan.topic.text
+
+
+@pytest.mark.parametrize("question", [
+    # "compare" in context or in a question of one paper's baselines is no request to compare papers
+    "Our lab trains generative models for health records. We tried CTGAN but it suffers from mode collapse "
+    "on categorical columns. Is there a diffusion approach for tabular data, and what does it compare against?",
+    "We benchmark speech detectors and they differ from run to run. Is there a paper on unseen attacks, "
+    "and what does it compare against?",
+    "Our deadline is close. Which paper distills multimodal datasets, and how much faster is it compared "
+    "with MTT?",
+])
+def test_a_comparison_is_read_from_the_sentence_that_asks_it(cat, question):
+    plan = read_question(question, cat)
+    assert not isinstance(plan, ComparePlan), (question, plan.sides)
+
+
+def test_context_before_a_request_to_compare_names_no_side_and_asks_nothing(cat):
+    plan = read_question("We work on federated graphs with tiny budgets. How does DANCE differ from APM?", cat)
+    assert isinstance(plan, ComparePlan) and plan.sides[0] == ("DANCE", "APM"), plan.sides
+    assert not any("budget" in a.text for a in plan.aspects), plan.aspects
+    asked = read_question("We work on federated graphs. Compare DANCE with APM. Which needs less memory?", cat)
+    assert isinstance(asked, ComparePlan) and [a.text for a in asked.aspects] == ["Which needs less memory"]

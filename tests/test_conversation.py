@@ -298,8 +298,8 @@ def test_them_after_one_paper_says_no_second_paper_was_discussed(conv: Conversat
     ("follow", "message", "kind"),
     [
         ("does the second one release code?", "contrast them", "compare"),
-        ("who wrote the first one?", "put them in a table", "table"),
-        ("what does the first one propose?", "give me a summary of them", "summary"),
+        ("what data does the second one use?", "put them in a table", "table"),
+        ("what does the first one propose?", "give me a summary of them", "answer"),
     ],
 )
 def test_them_after_a_list_and_one_of_its_papers_means_the_list(conv: Conversation, follow, message, kind):

@@ -1776,39 +1776,6 @@ def test_context_before_a_described_paper_is_dropped(message, kept):
     assert described_after_context(message) == kept
 
 
-@pytest.mark.parametrize(("message", "kept"), [
-    # someone else's report of a paper is context and a description, as "I think I read a paper"
-    ("We compress speech models for phones. My supervisor said a paper distills Whisper into a 20M "
-     "model. How fast was it?", "My supervisor said a paper distills Whisper into a 20M model. How fast was it?"),
-    ("Our survey is nearly done; reviewer 2 claims we missed a paper that caches embeddings on SSDs. Which one?",
-     "reviewer 2 claims we missed a paper that caches embeddings on SSDs. Which one?"),
-    ("We build recommenders. I was told there is a 2022 paper on SSD caching. What hit rate?",
-     "I was told there is a 2022 paper on SSD caching. What hit rate?"),
-    # a report asked about, not a paper described: unchanged
-    ("We build recommenders. What did the reviewers say about DANCE?",
-     "We build recommenders. What did the reviewers say about DANCE?"),
-])
-def test_a_reported_description_after_context_keeps_the_description(message, kept):
-    from rag.question.reader import described_after_context
-
-    assert described_after_context(message) == kept
-
-
-@pytest.mark.parametrize(("question", "topic"), [
-    ("A friend told me a paper condenses graphs for federated learning. What does it propose?",
-     "condenses graphs for federated learning"),
-    ("During the poster session somebody mentioned a paper that distills multimodal datasets. Which one?",
-     "distills multimodal datasets"),
-    ("I've heard that a paper decides when agents should act. What benchmark does it release?",
-     "decides when agents should act"),
-])
-def test_a_reported_description_is_the_topic_without_who_reported_it(cat, question, topic):
-    # was: "friend told me a paper condenses graphs ... What does it propose" searched as the topic
-    plan = read_question(question, cat)
-    assert isinstance(plan, AskPlan) and topic in plan.topic.text, plan.topic.text
-    assert not any(w in plan.topic.text.lower() for w in ("friend", "somebody", "heard")), plan.topic.text
-
-
 @pytest.mark.parametrize("question", [
     # "compare" in context or in a question of one paper's baselines is no request to compare papers
     "Our lab trains generative models for health records. We tried CTGAN but it suffers from mode collapse "

@@ -579,11 +579,6 @@ _DESCRIBED_AFTER_CONTEXT = re.compile(
 )
 
 
-_DESCRIBED_YEAR = re.compile(rf"^(\W*(?:(?:a|an|one|the|this)\s+)?)(?:19|20)\d\d\s+(?={_V['described_noun']}\b)", re.I)
-"""A year before the noun of a paper described ("a 2023 paper that ...", "one 2022 study on ..."):
-the publication date the message recalls, no word of the description."""
-
-
 def described_after_context(query: str) -> str:
     """A message that describes one paper after sentences of context, from its description on:
     "We're running RL on math problems and most compute goes to hard problems. I think I read a
@@ -1532,9 +1527,6 @@ class Reader:
         # "I remember a paper making an optimizer provably convergent": the opening only says a
         # paper is described (vocabulary describing_frame); "remember" is no word of the topic
         framed = _DESCRIBING.sub("", framed.strip(), count=1) if _DESCRIBING.match(framed.strip()) else framed
-        # "a colleague said a 2022 paper already proposed ...": the year dates the paper described,
-        # it is no word its abstract states (was refused: no abstract states "2022 paper already ...")
-        framed = _DESCRIBED_YEAR.sub(r"\1", framed, count=1)
         topic_text, number = split_frame(framed, plural_heads=not names_papers)
         placed = [r.text for r in refs if r.kind in ("ordinal", "number")]
         if placed and content_terms(rest := _without_placed(topic_text, placed)):

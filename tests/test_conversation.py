@@ -294,6 +294,25 @@ def test_them_after_one_paper_says_no_second_paper_was_discussed(conv: Conversat
     assert f"discussed one paper so far, {t1.citations[0].label} [1]" in t.answer.text
 
 
+@pytest.mark.parametrize(
+    ("follow", "message", "kind"),
+    [
+        ("does the second one release code?", "contrast them", "compare"),
+        ("what data does the second one use?", "put them in a table", "table"),
+        ("what does the first one propose?", "give me a summary of them", "answer"),
+    ],
+)
+def test_them_after_a_list_and_one_of_its_papers_means_the_list(conv: Conversation, follow, message, kind):
+    # a list of two, a question about one of them, then "compare them": was that one paper
+    # compared with itself ("Interpreted as: compare A Watermark for Large Language Models"), or a
+    # table / summary of it alone
+    t1 = conv.ask("Which papers study federated learning?")
+    assert len(t1.citations) == 2, t1.answer.text
+    assert len(conv.ask(follow).citations) == 1
+    t = conv.ask(message)
+    assert t.kind == kind and set(ids(t)) == set(ids(t1)), (t.standalone, t.answer.text[:300])
+
+
 def test_them_after_a_list_then_one_paper_asks_which_to_set_beside_it(conv: Conversation):
     # "Which papers use RL?", "What does DoPR do?", "compare them": was DoPR and the list's first
     t1 = conv.ask("Which papers use reinforcement learning?")

@@ -1869,3 +1869,25 @@ def test_a_comparison_side_standing_whole_in_its_papers_title_is_its_name_no_asp
 def test_a_side_word_outside_the_title_stays_an_aspect():
     plan = read_question("Compare Ripple and Tideformer on memory cost", Catalogue(NAMED_IN_TITLES))
     assert isinstance(plan, ComparePlan) and plan.aspects and "memory" in plan.aspects[0].text, plan.aspects
+
+
+@pytest.mark.parametrize("question", [
+    # "compare" in context or in a question of one paper's baselines is no request to compare papers
+    "Our lab trains generative models for health records. We tried CTGAN but it suffers from mode collapse "
+    "on categorical columns. Is there a diffusion approach for tabular data, and what does it compare against?",
+    "We benchmark speech detectors and they differ from run to run. Is there a paper on unseen attacks, "
+    "and what does it compare against?",
+    "Our deadline is close. Which paper distills multimodal datasets, and how much faster is it compared "
+    "with MTT?",
+])
+def test_a_comparison_is_read_from_the_sentence_that_asks_it(cat, question):
+    plan = read_question(question, cat)
+    assert not isinstance(plan, ComparePlan), (question, plan.sides)
+
+
+def test_context_before_a_request_to_compare_names_no_side_and_asks_nothing(cat):
+    plan = read_question("We work on federated graphs with tiny budgets. How does DANCE differ from APM?", cat)
+    assert isinstance(plan, ComparePlan) and plan.sides[0] == ("DANCE", "APM"), plan.sides
+    assert not any("budget" in a.text for a in plan.aspects), plan.aspects
+    asked = read_question("We work on federated graphs. Compare DANCE with APM. Which needs less memory?", cat)
+    assert isinstance(asked, ComparePlan) and [a.text for a in asked.aspects] == ["Which needs less memory"]

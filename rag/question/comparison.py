@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import re
 
+from rag.question.phrasing import asks
+from rag.text import split_sentences
 from rag.vocabulary import beside
 
-__all__ = ["TWO", "comparison_sides", "explicit_two"]
+__all__ = ["TWO", "compare_frame", "comparison_sides", "explicit_two"]
 
 _VOCABULARY = beside(__file__, "comparison")
 _V = {name: cls.source for name, cls in _VOCABULARY.items()}
@@ -46,6 +48,26 @@ _COMPARE_LINK = re.compile(rf"\s+(?:{_V['copula']}\s+)?{_V['compare_link']}\s+",
 _COMPARE_TAIL = re.compile(
     rf"\s+{_V['tail_word']}.*$|\s*[:?].*$|\s+[-–—]+\s+.*$|\s+{_V['by_their']}.*$|,?\s+in terms of\b.*$", re.I
 )
+
+
+def compare_frame(query: str, word: re.Pattern[str]) -> tuple[str, str]:
+    """The sentence of a message that holds its request to compare, and the message from it on.
+
+    The first sentence that asks and holds a word of ``word`` (the reader's ``compare_word``:
+    "compare", "vs", "differ"; else the first that holds one) names the sides; what is asked of
+    them is in it or after it. Context before it names no side and asks nothing: "Our lab trains
+    generative models for synthetic EHR data. We tried CTGAN but it suffers from mode collapse ...
+    Is there a diffusion approach for mixed-type tabular data, and what does it compare against?"
+    -> its last sentence, twice (was split at "suffers from" into two "papers" to compare).
+    ``(query, query)`` when the message is one sentence or holds no such word."""
+    sentences = split_sentences(query)
+    holding = [s for s in sentences if word.search(s.text)] if len(sentences) > 1 else []
+    # a sentence that asks (:func:`rag.question.phrasing.asks`) before one that tells: "We benchmark
+    # detectors and they differ from run to run. Is there a paper ..., and what does it compare against?"
+    frame = next((s for s in holding if asks(s.text)), holding[0] if holding else None)
+    if frame is None:
+        return query, query
+    return frame.text, query[frame.start :]
 
 
 def comparison_sides(query: str) -> list[tuple[str, str]]:

@@ -46,7 +46,7 @@ from rag.index.catalogue import Catalogue
 from rag.lexicon import directions, english_word, glossary_forms, states_phrase
 from rag.question.asks import read_ask, row_named, text_about
 from rag.question.columns import read_columns
-from rag.question.comparison import TWO, against_baseline, comparison_sides, explicit_two
+from rag.question.comparison import TWO, against_baseline, compare_frame, comparison_sides, explicit_two
 from rag.question.details import DETAIL_PATTERNS, asked_detail, detail_only
 from rag.question.filters import FILTER_KINDS, read_filters, topic_left
 from rag.question.language import looks_non_english
@@ -1683,7 +1683,8 @@ class Reader:
             desc = described[0] if described and not distinct else None
             return SimilarPlan(**header, described=desc.text if desc else "")
         # --- comparisons: two papers and a comparison word or "each"/"both"/"or"; or "compare them"
-        sides = tuple(comparison_sides(query))
+        frame, framed = compare_frame(query, _COMPARE_WORD)  # the sentence that asks to compare names its sides
+        sides = tuple(comparison_sides(frame))
         # "how does it differ from APM?": "it" is the paper of the last turn; after a name it is
         # that paper ("What does DocVAL gain, and what is it compared against?": one paper)
         first = next((r for r in refs if r.kind in ("name", "id", "number", "ordinal", "pronoun")), None)
@@ -1700,16 +1701,23 @@ class Reader:
         better = asks_better(query)
         # --- tables: "a table of ...", or a comparison across a whole set ("compare all the papers on T by X")
         table = split_table(query)
-        plural = any(r.kind == "plural" for r in refs)
         counted = any(r.kind == "plural" and r.count for r in refs)  # "the two", not "their"
         if table is not None and (asks_table(query) or not (pair or distinct or described or counted)):
             return self._table(header, table, distinct)
         alternative = bool(_ALTERNATIVE.search(query))
-        if (explicit and (pair or plural)) or number != "many" and (
+        # "they" in context before the request ("... and they differ from run to run. Is there a
+        # paper ..., and what does it compare against?") is no set of papers to compare
+        plural_asked = any(
+            r.kind == "plural" and re.search(rf"\b{re.escape(r.text)}\b", framed, re.I) for r in refs
+        )
+        if (explicit and (pair or plural_asked)) or number != "many" and (
             (two and (explicit or ranks or alternative))
             or (explicit and number == "open" and sides and not distinct and all(content_terms(x) for x in sides[0])
-                and not (pronoun and against_baseline(query)))
-            or (explicit and len(distinct) == 1 and explicit_two(query) and not self._within(papers, sides))
+                and not (pronoun and against_baseline(frame))
+                # a first "side" that asks for a paper is the question of the paper sought ("Which paper
+                # is that, and how much energy does it use compared with GPT-3?"), no paper beside another
+                and not asks_for_paper(sides[0][0]))
+            or (explicit and len(distinct) == 1 and explicit_two(frame) and not self._within(papers, sides))
         ):
             # A side that describes its paper ("the one on likelihood matching for diffusion"), is one
             # coined name ("ProAct-Helper", named in an abstract but not a paper's name) or one
@@ -1723,7 +1731,7 @@ class Reader:
                 **header,
                 sides=sides,
                 set_topic=self._set_topic(pair.group("topic").strip()) if pair else None,
-                aspects=self._aspects(query, refs, names, better),
+                aspects=self._aspects(framed, refs, names, better),
                 verdict=verdict_criterion(query) if better else "",
                 otherwise=base,
             )

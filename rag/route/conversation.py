@@ -770,8 +770,11 @@ class Conversation:
         else of its topic."""
         ids, _, unresolved = self.resolver.referred(plan)
         if plan.topic is None and all(r.kind in ("pronoun", "plural") for r in plan.refs):
-            # "put them in a table": every paper the last answer cited
-            ids = [c.paper_id for c in self.history.recent()]
+            # "put them in a table": every paper the last answer cited; after a list and an answer
+            # about one of its papers ("does the first one release code?"), the list's papers
+            plural = any(r.kind == "plural" and not r.count for r in plan.refs)
+            held = self.history.held_list() if plural else []
+            ids = [c.paper_id for c in (held or self.history.recent())]
             unresolved = None if ids else Resolution(plan.query, (), "earlier turn", "nothing was cited before")
         if unresolved is not None:
             return self._clarify(plan, [unresolved], t0, "tabulate")

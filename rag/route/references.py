@@ -19,7 +19,7 @@ from rag.evidence.roles import proposes
 from rag.lexicon import directions, reversed_direction, states_direction, states_phrase, term_key
 from rag.question.names import bare_name, versioned_names
 from rag.question.phrasing import definite_words, framed_reference, own_noun, split_frame
-from rag.question.plan import AskPlan, ComparePlan, FollowUp, PaperRef, Plan, SummaryPlan
+from rag.question.plan import AskPlan, ComparePlan, FollowUp, PaperRef, Plan, SummaryPlan, TablePlan
 from rag.question.slots import INSTANCE, YEAR
 from rag.route.compare import SIZE_FORMS
 from rag.route.refusal import WHOLE_GAP
@@ -288,6 +288,14 @@ class ReferenceResolver:
                     # (after "summarize X" and "Tell me about Y", "they" are Y's authors: the two
                     # are offered, :meth:`pair_offer`)
                     discussed = recent
+                    held = h.held_list()
+                    over_set = isinstance(plan, (ComparePlan, SummaryPlan, TablePlan)) or (
+                        isinstance(plan, AskPlan) and plan.ask.summary
+                    )
+                    if held and not counted and over_set:
+                        # "tabulate them" after a list and "what does the second one propose?": the
+                        # list's papers, not the one paper of the last answer (a table of one)
+                        discussed = held
                 else:
                     discussed = h.discussed() if plural else recent
                 count = max((r.count for r in pronouns if r.kind == "plural"), default=0)
@@ -823,9 +831,13 @@ class ReferenceResolver:
           lists more than can be compared, which ones is asked, naming them (was: the first two).
         * It is about one paper and the answer before was about one other (:meth:`History.one_on_one`:
           "What is MCLP?", "What is DocVAL?"): those two.
+        * It is about one paper of the last list, the only one asked about since (:meth:`History.held_list`:
+          "Which papers study watermarking of LLMs?", "does the first one release code?"): every
+          paper of that list, when it has at most :data:`MAX_COMPARED` (was: the first compared
+          with itself).
         * It is about one paper and older answers list others ("Which papers use RL?", then "What
-          does DoPR do?"): which one to set beside it is asked, naming them (was: the list's first,
-          silently).
+          does DoPR do?", a list longer than a comparison holds, or a paper outside the list):
+          which one to set beside it is asked, naming them (was: the list's first, silently).
         * Only one paper was discussed: said, naming it (was: that paper answered alone as a
           "comparison")."""
         h = self.history
@@ -838,6 +850,12 @@ class ReferenceResolver:
                 return [Resolution(text, options, "earlier turn", self._among(recent, len(options)))]
             take = count or MAX_COMPARED
             return [Resolution(c.label, (c.paper_id,), "earlier turn") for c in recent[:take]]
+        held = h.held_list()
+        if held and len(held) <= MAX_COMPARED and (not count or count == len(held)):
+            # "compare them" after a list and "does the first one release code?": the list the last
+            # answer picked its paper from (was: that paper compared with itself); a longer list
+            # asks which of it to set beside the paper, below
+            return [Resolution(c.label, (c.paper_id,), "earlier turn") for c in held]
         if len(discussed) >= 2 and h.one_on_one():
             return [Resolution(c.label, (c.paper_id,), "earlier turn") for c in discussed[:2]]
         if len(discussed) < 2:

@@ -310,6 +310,23 @@ class History:
         return (f"{said}; in the list before it, of {m} papers (“{earlier.question.strip()}”), {pronoun[0]} "
                 f"{them}: ask about {pronoun[1]}")
 
+    def held_list(self) -> list[Citation]:
+        """The papers "them" means in a request over a set ("compare them", "tabulate them") when
+        the latest answer is about one paper of the last list: that list's papers, in its order. After
+        "Which papers study watermarking of language models?" (two) and "does the first one release
+        code?", "compare them" compares the two, not the first with itself. ``[]`` when the latest
+        answer is the list itself, is about a paper outside it ("Summarize DocVAL" after a list of
+        RL papers: which to set beside it is the user's to say), or about several papers, or when the
+        answers since the list were about two of its papers ("what data does the second one use?",
+        "and the first one?": "them" are those two, :meth:`discussed`)."""
+        latest, listing = self.latest(), self._list_turn()
+        if latest is None or listing is None or latest is listing or len(listing.citations) < 2:
+            return []
+        after = self.turns[self.turns.index(listing) + 1 :] if listing in self.turns else []
+        own = {c.paper_id for t in after for c in self._papers_of(t)}
+        listed = [c.paper_id for c in listing.citations]
+        return list(listing.citations) if len(own) == 1 and own <= set(listed) else []
+
     def only_paper(self, paper_id: str) -> bool:
         """Whether ``paper_id`` is the one paper of the latest answer and no list holds another to
         count in ("Summarize DocVAL", or a question of the collection that found one): "and the

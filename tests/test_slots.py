@@ -333,6 +333,10 @@ def test_a_papers_name_of_several_words_is_no_part_of_the_slot(question, name):
          False),
         ("How many denoising steps does the sampler need?", "We study one of the steps of denoising.", False),
         ("how many stages does the detector have?", "It detects one-shot objects with a Faster-RCNN head.", False),
+        # a word of one before a collection of data names the kind of its items: no count of them
+        ("How many images are in the benchmark?", "We release a new single-image benchmark of scenes.", False),
+        ("how many speakers does the corpus hold?", "A one-speaker corpus of read news.", False),
+        ("How many images are in the benchmark?", "Each of its 5,000 images is single-view.", True),
     ],
 )
 def test_a_count_is_stated_by_a_number_joined_to_its_unit(question, sentence, stated):

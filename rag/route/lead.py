@@ -81,20 +81,26 @@ _VOCABULARY = beside(__file__, "lead")
 _AMOUNT_PHRASE = beside(__file__, "slots")["amount_phrase"]
 _COMPUTE_STATED = beside(__file__, "slots")["compute_stated"]
 _JOINED_ONE = beside(__file__, "slots")["joined_count_number"].words
+_JOINED_KIND = beside(__file__, "slots")["joined_count_kind"].words
 _NAMED_NUMBER = re.compile(r"[A-Za-z]-?\d")
 """A number inside a name ("Flan-T5", "GPT-4"): no count of what follows it."""
 
 
-def joined_count(word: str, keys: set[str]) -> bool:
+def joined_count(word: str, keys: set[str], after: str = "") -> bool:
     """Whether ``word`` is a number joined by a hyphen to a unit whose term key is in ``keys``, a
     count written as an adjective ("one-step generation" counts steps, "a two-stage pipeline"
     stages, "4-layer" layers; not "Flan-T5", nor "multi-step"). ``keys``: the unit's term keys
-    (:func:`rag.lexicon.term_key`, with its same words)."""
+    (:func:`rag.lexicon.term_key`, with its same words). ``after``: the word that follows; a word of
+    one before a collection of data names the kind of its items ("a single-cell dataset" holds
+    cells, not one cell: :data:`_JOINED_KIND`)."""
     head, dash, unit = word.rpartition("-")
     if not dash or not head or not unit:
         return False
     number = head.rpartition("-")[2]
-    if not (states_amount(number) or number.lower() in _JOINED_ONE) or _NAMED_NUMBER.search(word):
+    one = number.lower() in _JOINED_ONE
+    if not (states_amount(number) or one) or _NAMED_NUMBER.search(word):
+        return False
+    if one and after.strip("(),;:.\"'“”").lower() in _JOINED_KIND:
         return False
     return bool(keys & {k for k, _, _ in _keys_at(unit)})
 
@@ -105,7 +111,11 @@ def counts_joined(text: str, terms: Sequence[str]) -> bool:
     if not terms:
         return False
     keys = {term_key(terms[-1])} | same_keys(terms[-1])
-    return any(joined_count(w.strip("(),;:.\"'“”"), keys) for w in text.split())
+    words = text.split()
+    return any(
+        joined_count(w.strip("(),;:.\"'“”"), keys, words[i + 1] if i + 1 < len(words) else "")
+        for i, w in enumerate(words)
+    )
 
 
 def states_amount(text: str) -> bool:

@@ -517,7 +517,7 @@ def counts(text: str, unit: str) -> bool:
     words = [m.group(0) for m in _WORD.finditer(text)]
     for i, w in enumerate(words):
         w = w.strip("(),;:")
-        if joined_count(w, keys):
+        if joined_count(w, keys, words[i + 1] if i + 1 < len(words) else ""):
             return True
         # an amount in one word ("16,000") or ending with it ("a single consumer GPU")
         pair = i > 0 and not states_amount(words[i - 1]) and states_amount(f"{words[i - 1]} {w}")
@@ -551,7 +551,11 @@ def _joined_count_span(sentence: str, unit: str) -> tuple[int, int, bool] | None
     one-step generation by design" for "steps": :func:`rag.route.lead.joined_count`), grown as :func:`_grown`;
     ``None`` when no word of the sentence does."""
     keys = {term_key(unit)} | same_keys(unit)
-    m = next((w for w in _WORD.finditer(sentence) if joined_count(w.group(0).strip("(),;:"), keys)), None)
+    found = list(_WORD.finditer(sentence))
+    m = next((
+        w for i, w in enumerate(found)
+        if joined_count(w.group(0).strip("(),;:"), keys, found[i + 1].group(0) if i + 1 < len(found) else "")
+    ), None)
     if m is None:
         return None
     spans = clause_spans(sentence)

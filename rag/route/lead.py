@@ -1678,6 +1678,11 @@ def lead_line(
     # ("which paper distills ...") or asks what it does ("what does the routing paper propose?");
     # a question asking for another part (its data, results, problem), a detail ("what license ..."), a
     # quoted figure ("reports 65x ...") or something particular of a named paper gets the sentence that states it.
+    if named and plan.ask.definition:
+        # "What is HyperTrack?": the sentence that says what the name is ("we introduce HyperTrack, a
+        # large-scale dataset ..."), which the evidence ranks first (its definition bonus), not the
+        # approach row, which may be the study the paper presents around it
+        return "\n".join(one_paper_lead(s, gist(s), named=True) for s in sources)
     row_key = _ROLE_ROWS.get(next(iter(plan.ask.roles))) if len(plan.ask.roles) == 1 else None
     if named and role_row is not None and row_key and not (plan.detail or plan.figures or plan.ask.slot):
         # "what data does X use?", "what problem does X address?", "what is X's approach?": the

@@ -1891,3 +1891,14 @@ def test_context_before_a_request_to_compare_names_no_side_and_asks_nothing(cat)
     assert not any("budget" in a.text for a in plan.aspects), plan.aspects
     asked = read_question("We work on federated graphs. Compare DANCE with APM. Which needs less memory?", cat)
     assert isinstance(asked, ComparePlan) and [a.text for a in asked.aspects] == ["Which needs less memory"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Does DANCE use contrastive learning?", "does DANCE rely on a contrastive loss", "DANCE contrastive pretraining?"],
+)
+def test_a_method_named_contrastive_is_asked_not_a_word_of_comparing(cat, question):
+    # nu63: "Does Guided-TTS use contrastive learning?" dropped "contrastive" as a word that only
+    # asks to compare ("contrast*") and answered "Yes" from "learns to generate speech"
+    plan = read_question(question, cat)
+    assert "contrastive" in " ".join(plan.polar_terms or plan.topic.terms or (plan.ask.text,)).lower(), plan

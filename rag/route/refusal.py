@@ -59,8 +59,8 @@ __all__ = [
 NOTHING_CLOSE = f"{REFUSAL} Nothing in the collection is close to it"
 NOT_ENGLISH = (
     "The question does not seem to be in English. The abstracts are English and the offline embedding "
-    "model matches English text, so in other languages only names the abstracts state (such as DANCE or "
-    "APM) can be found: please ask in English, or name the method."
+    "model matches English text, so in other languages only names the abstracts state (a method's or a "
+    "dataset's name) can be found: please ask in English, or name the method."
 )
 RARE_SHARE = 0.1
 """Largest share of the abstracts a term may appear in and still be rare (a name-like term)."""

@@ -1603,8 +1603,9 @@ class Reader:
         # "CogRouter github?": a name and words of a link ask whether its code is available
         shorthand_link = available_in_shorthand(query, [r.text for r in refs if r.kind in ("name", "id")])
         # a question in another language asks no yes/no the English frame reads ("Was schlägt DANCE
-        # vor?" is German "what", not "was ...?"): it is answered with the paper's main points
-        is_polar = header["english"] and (polar(query) or bool(shorthand_link)) and any(
+        # vor?" is German "what", not "was ...?"): it is answered with the paper's main points; a
+        # name with words of a link ("ME-DLM github") asks its code in any language
+        is_polar = ((header["english"] and polar(query)) or bool(shorthand_link)) and any(
             r.kind != "plural" or number != "many" for r in refs
         )
         # "Which is faster, Hyena or attention?": the yes/no comparison of the one paper named

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
+
+from store.labels import LATEX_ACCENT, latex_accents
 
 __all__ = [
     "CODE_COMPOUND",
@@ -124,7 +127,8 @@ def unify_dashes(text: str) -> str:
     return _DASHES.sub("-", text)
 
 
-_MARKUP = [
+_MARKUP: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
+    (LATEX_ACCENT, lambda m: latex_accents(m.group(0))),
     (re.compile(r"\\(?:textbf|textit|emph|texttt|mathbf|mathrm|text|b|underline)\{([^{}]*)\}"), r"\1"),
     (re.compile(r"\\%"), "%"),
     (re.compile(r"\*\*|__"), ""),

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 
 from store.fieldterms import is_field_term
 from store.guard import is_instruction, neutralize_markers
 from store.keyphrase import key_phrase
 
 __all__ = [
+    "LATEX_ACCENT",
     "MAX_TITLE_CHARS",
     "choose_label",
     "typed_form",
@@ -20,6 +22,7 @@ __all__ = [
     "is_code_link",
     "is_name_token",
     "is_opening",
+    "latex_accents",
     "stated_name",
     "strip_markup",
     "title_label",
@@ -46,6 +49,39 @@ def _math_text(latex: str) -> str | None:
     return None if re.search(r"[\\^_{}]", out) else out
 
 
+_LATEX_ACCENT_MARKS = {
+    '"': "\u0308", "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u0303", "=": "\u0304",
+    "c": "\u0327", "v": "\u030c", "u": "\u0306", "H": "\u030b",
+}
+"""LaTeX accent commands and the Unicode combining mark each puts on its letter."""
+
+LATEX_ACCENT = re.compile(
+    r"\{\\(?P<m1>[\"'`^~=]|[cvuH] )\s*(?P<b1>[A-Za-z])\}"
+    r"|\\(?P<m2>[\"'`^~=cvuH])\{(?P<b2>[A-Za-z])\}"
+    r"|\\(?P<m3>[\"'`^~=])(?P<b3>[A-Za-z])"
+)
+"""A LaTeX accent command on one letter: ``{\\"o}``, ``\\"{o}``, ``\\"o``, ``\\v{C}``, ``{\\c c}``."""
+
+
+def latex_accents(text: str) -> str:
+    """``text`` with LaTeX accent commands written as the accented letter (``Nystr\\"om``,
+    ``H{\\"o}lder``, ``R\\'{e}nyi``, ``\\v{C}ech`` -> "Nyström", "Hölder", "Rényi", "Čech").
+
+    About a dozen of the 3,098 ICML 2022-23 abstracts write names this way; with the accent
+    command kept, "Nystr\\"om" was the tokens "nystr" and "om", so "the Nystrom method" did not
+    find the paper. Letters the accent cannot combine with stay as they are, unaccented.
+    """
+    if "\\" not in text:
+        return text
+
+    def letter(m: re.Match[str]) -> str:
+        i = next(i for i in (1, 2, 3) if m.group(f"m{i}"))
+        mark, base = m.group(f"m{i}").strip(), m.group(f"b{i}")
+        return unicodedata.normalize("NFC", base + _LATEX_ACCENT_MARKS[mark])
+
+    return LATEX_ACCENT.sub(letter, text)
+
+
 def strip_markup(text: str) -> str:
     """Remove LaTeX/Markdown emphasis so names read plainly.
 
@@ -59,7 +95,7 @@ def strip_markup(text: str) -> str:
     too (``[3]`` -> ``［3］``, :func:`store.guard.neutralize_markers`): they never become
     citation markers or links.
     """
-    out = text
+    out = latex_accents(text)
     for _ in range(3):  # nested commands such as \textit{\b{Co}upled}
         out = _LATEX_CMD_ARG.sub(r"\1", out)
     out = re.sub(r"\$([A-Za-z])\$", r"\1", out)

@@ -634,3 +634,17 @@ def test_accented_letters_and_their_bare_forms_are_one_word():
 
     # the lead finds the asked word where the abstract writes it with its accent, and quotes it so
     assert states_terms("We use the Nyström approximation for kernels.", ["nystrom", "kernels"]) is not None
+
+
+def test_latex_accent_commands_are_the_accented_letter():
+    # A dozen ICML 2022-23 abstracts write "Nystr\"om", "H{\"o}lder", "R\'{e}nyi": the tokens were
+    # "nystr" + "om", so "the Nystrom method" missed them; quotes showed the backslashes
+    from rag.text import content_terms
+    from store.labels import latex_accents, strip_markup
+
+    written = 'Nystr\\"om, H{\\"o}lder, R\\\'{e}nyi, \\v{C}ech, Erd\\H{o}s'
+    assert content_terms(written) == content_terms("Nystrom, Holder, Renyi, Cech, Erdos")
+    assert latex_accents(written) == strip_markup(written) == "Nyström, Hölder, Rényi, Čech, Erdős"
+    # no accent command: kept as written (a tie, a citation, a command with one argument)
+    for plain in ("Wang and Xu~\\cite{x}", "\\textbf{DANCE} reaches 5\\%", "costs \\$5"):
+        assert latex_accents(plain) == plain

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from store.guard import math_spans
-from store.labels import whole_url
+from store.labels import LATEX_ACCENT, latex_accents, whole_url
 from store.papers import strip_markup
 
 __all__ = [
@@ -69,6 +69,8 @@ class Markup:
 _ABBREVIATIONS = {"ie": "i.e.", "eg": "e.g.", "etal": "et al.", "etc": "etc."}
 
 LATEX_MARKUP: tuple[Markup, ...] = (
+    Markup("accented letter", LATEX_ACCENT, lambda m: latex_accents(m.group(0)),
+           "the Nystr\\\"om method and R\\'{e}nyi divergence", "the Nyström method and Rényi divergence"),
     Markup("tie (non-breaking space)", re.compile(r"(?<=[\w.,)])~(?=[\\A-Za-z])"), "\u00a0",
            "Wang and Xu~\\cite{WangXDX20}", "Wang and Xu\u00a0(WangXDX20)"),
     Markup("citation key", re.compile(r"\\(?:cite|citep|citet|citealp|citealt|citeauthor|citeyear)\*?"

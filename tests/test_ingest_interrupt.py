@@ -1,10 +1,12 @@
 """An ingest killed or interrupted half-way leaves a consistent store, and the next run finishes it.
 
-``paperchat ingest`` runs as a user would (a subprocess with the real embedder) on 300 ICML
-papers (``fixtures/icml300.jsonl``). It is stopped once its progress bar shows finished
-papers: with SIGKILL (no chance to clean up) and with SIGINT (Ctrl-C: one clean message, no
-traceback). The store is then inspected from a separate process: every stored paper has
-exactly its chunks, and a second run reports the finished papers as unchanged.
+``paperchat ingest`` runs as a user would (a subprocess with the real embedder) on the first 200
+of the 300 ICML papers of ``fixtures/icml300.jsonl`` (more than one batch of 128, so the bar shows
+finished papers while the second batch of 72 is still being embedded; fewer papers for the
+resumed run to embed again). It is stopped once its progress bar shows finished papers: with
+SIGKILL (no chance to clean up) and with SIGINT (Ctrl-C: one clean message, no traceback). The
+store is then inspected from a separate process: every stored paper has exactly its chunks,
+and a second run reports the finished papers as unchanged.
 """
 
 from __future__ import annotations
@@ -20,12 +22,14 @@ import textwrap
 import time
 
 import pytest
-from conftest import FIXTURES
+from conftest import FIXTURES, run_cli
 
 pytestmark = pytest.mark.slow
 EXE = [sys.executable, "-m", "ui.cli"]
-CORPUS = FIXTURES / "icml300.jsonl"
-N = 300
+SOURCE = FIXTURES / "icml300.jsonl"
+N = 200
+"""Papers ingested: the first ``N`` records of :data:`SOURCE`, more than one batch (``batch_papers``, 128)
+and a second batch long enough (72 papers) for the test to see the bar before the ingest ends."""
 _PROGRESS = re.compile(rb"(\d+)/(\d+) \[")
 
 
@@ -34,15 +38,25 @@ def env(tmp_path):
     return dict(os.environ, PAPERCHAT_HOME=str(tmp_path / "home"))
 
 
+@pytest.fixture
+def corpus(tmp_path):
+    """The first :data:`N` records of :data:`SOURCE`, as one JSONL file of the same name."""
+    lines = [line for line in SOURCE.read_text(encoding="utf-8").splitlines() if line.strip()][:N]
+    path = tmp_path / "papers" / SOURCE.name
+    path.parent.mkdir()
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
 def _sigint_default() -> None:
     # A shell starting a job in the background (`cmd &`) makes it ignore SIGINT, and children
     # inherit that; Ctrl-C at a terminal reaches a foreground process whose SIGINT is default.
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def _start_ingest(env) -> subprocess.Popen:
+def _start_ingest(env, corpus) -> subprocess.Popen:
     return subprocess.Popen(
-        [*EXE, "ingest", str(CORPUS)],
+        [*EXE, "ingest", str(corpus)],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -98,25 +112,25 @@ def _inspect(env) -> dict:
     return json.loads(out.stdout)
 
 
-def _expected_hashes() -> dict[str, str]:
+def _expected_hashes(corpus) -> dict[str, str]:
     """The content hash of each paper as ingest stores it: read and mended on the evidence of the
     collection (:func:`rag.index.ingest.read_corpus`: words a line break cut are joined)."""
     from rag.index.ingest import read_corpus
 
-    _, papers = read_corpus([CORPUS])
+    _, papers = read_corpus([corpus])
     return {p.id: p.content_hash for batch in papers for p in batch}
 
 
-def _assert_consistent(state: dict) -> None:
+def _assert_consistent(state: dict, corpus) -> None:
     assert state["incomplete"] == [], "papers stored without (all) their chunks"
     assert state["duplicate_chunks"] == 0
     assert state["counts"] == [state["papers"], state["chunks"]]
-    want = _expected_hashes()
+    want = _expected_hashes(corpus)
     assert all(want[pid] == h for pid, h in state["hashes"].items())
 
 
-def test_a_killed_ingest_resumes_where_it_stopped(env):
-    proc = _start_ingest(env)
+def test_a_killed_ingest_resumes_where_it_stopped(env, corpus):
+    proc = _start_ingest(env, corpus)
     done, _ = _wait_for_progress(proc)
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=60)
@@ -124,28 +138,30 @@ def test_a_killed_ingest_resumes_where_it_stopped(env):
     proc.stderr.close()
 
     killed = _inspect(env)
-    _assert_consistent(killed)
+    _assert_consistent(killed, corpus)
     kept = killed["papers"]
     assert done <= kept < N  # every paper the bar counted is stored; the batch in flight may be too
 
-    again = subprocess.run([*EXE, "ingest", "--quiet", str(CORPUS)], env=env, capture_output=True, text=True,
+    again = subprocess.run([*EXE, "ingest", "--quiet", str(corpus)], env=env, capture_output=True, text=True,
                            timeout=900, check=False)
     assert again.returncode == 0, again.stderr
     assert f"icml300.jsonl: found {N}, added {N - kept}, updated 0, unchanged {kept}, failed 0" in again.stdout
     final = _inspect(env)
-    _assert_consistent(final)
+    _assert_consistent(final, corpus)
     assert final["orphans"] == []  # chunks of the batch in flight were replaced when their papers were redone
-    assert final["papers"] == N and set(final["hashes"]) == set(_expected_hashes())
+    assert final["papers"] == N and set(final["hashes"]) == set(_expected_hashes(corpus))
     assert f"store: {N} papers, {final['chunks']} chunks" in again.stdout
     assert final["sources"] == ["icml300.jsonl"]
 
-    third = subprocess.run([*EXE, "ingest", "--quiet", str(CORPUS)], env=env, capture_output=True, text=True,
-                           timeout=900, check=False)
+    # a third run reports every paper unchanged; in this process (run_cli): the resumed store is what
+    # is read, and a new process would only import torch and load the embedder again
+    third = run_cli(env, "ingest", "--quiet", str(corpus))
+    assert third.returncode == 0, third.stderr
     assert f"icml300.jsonl: found {N}, added 0, updated 0, unchanged {N}, failed 0" in third.stdout
 
 
-def test_ctrl_c_prints_a_clean_message_and_keeps_finished_papers(env):
-    proc = _start_ingest(env)
+def test_ctrl_c_prints_a_clean_message_and_keeps_finished_papers(env, corpus):
+    proc = _start_ingest(env, corpus)
     done, seen = _wait_for_progress(proc)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)
@@ -156,7 +172,7 @@ def test_ctrl_c_prints_a_clean_message_and_keeps_finished_papers(env):
     assert "Interrupted" in err and "run the same command again" in err
 
     state = _inspect(env)
-    _assert_consistent(state)
+    _assert_consistent(state, corpus)
     kept = state["papers"]
     assert done <= kept < N
     # the per-file report printed on the way out counts exactly what the store holds

@@ -1222,7 +1222,7 @@ def test_a_compound_is_stated_in_either_order_within_one_noun_phrase(compound, s
     assert states_any_order(compound, sentence) is stated
 
 
-def test_a_list_on_a_compound_no_abstract_states_in_any_order_is_refused_naming_the_closest_paper():
+def test_a_list_on_a_compound_no_abstract_states_in_any_order_is_refused_naming_the_closest_paper(monkeypatch):
     # "split" and "learning" are each in some abstract (tree split rules, learning with data
     # splits), never together in one phrase, in either order: the papers its words find use them
     # in other senses. "over-smoothing" is written head first ("over-smoothing in graph neural
@@ -1231,6 +1231,7 @@ def test_a_list_on_a_compound_no_abstract_states_in_any_order_is_refused_naming_
     data = make_paper("data", "Learning with data splits is common. We study held-out splits.", title="D")
     smooth = make_paper("smooth", "We study over-smoothing in graph neural networks and learning.", title="S")
     seams = Seams([tree, data, smooth, *PAPERS])
+    monkeypatch.setattr("rag.route.refusal.UNUSED_MIN_PAPERS", 5)  # a library of 7 papers, not 1,000 fillers
     asked = ("Which papers use split learning?", "split learning papers?", "How many papers are on split learning?")
     for question in asked:
         refusal = seams.topic_refusal(question)
@@ -1240,6 +1241,9 @@ def test_a_list_on_a_compound_no_abstract_states_in_any_order_is_refused_naming_
         assert "the closest paper is" in refusal
     for question in ("Which papers study graph neural network oversmoothing?", "oversmoothing in GNNs papers?"):
         assert "together as one phrase" not in seams.topic_refusal(question), question
+    # in fewer abstracts than a library's (UNUSED_MIN_PAPERS) a compound none writes says little
+    monkeypatch.setattr("rag.route.refusal.UNUSED_MIN_PAPERS", 8)
+    assert "together as one phrase" not in seams.topic_refusal("Which papers use split learning?")
 
 
 @pytest.mark.parametrize(

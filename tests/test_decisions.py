@@ -1198,3 +1198,67 @@ def test_a_paper_is_held_to_the_same_terms_whether_the_topic_is_abbreviated_or_w
     from rag.route.answer import against_terms
 
     assert against_terms(read_question(question).topic) == terms
+
+
+@pytest.mark.parametrize(
+    ("compound", "sentence", "stated"),
+    [
+        # head first, joined by a preposition or as the object of its "-ing" form; acronyms written out
+        ("graph neural network oversmoothing", "We bound the over-smoothing of deep graph neural networks.", True),
+        ("out-of-distribution detection", "We improve the detection of out-of-distribution inputs.", True),
+        ("large language model pruning", "We study pruning large language models without retraining.", True),
+        ("diffusion model policy optimization", "We run policy optimization for diffusion models.", True),
+        ("stability edge", "Training sits at the edge of stability.", True),
+        # the same words in two phrases, in another sense, or turned round with the preposition kept
+        ("split learning", "We learn the split points of trees with data splits.", False),
+        ("split learning", "Learning with data splits is common.", False),
+        ("edge of stability", "We study the stability of the edge weights.", False),
+        ("Bayesian optimization", "We speed up the optimization of Bayesian neural networks.", False),
+    ],
+)
+def test_a_compound_is_stated_in_either_order_within_one_noun_phrase(compound, sentence, stated):
+    from rag.route.membership import states_any_order
+
+    assert states_any_order(compound, sentence) is stated
+
+
+def test_a_list_on_a_compound_no_abstract_states_in_any_order_is_refused_naming_the_closest_paper(monkeypatch):
+    # "split" and "learning" are each in some abstract (tree split rules, learning with data
+    # splits), never together in one phrase, in either order: the papers its words find use them
+    # in other senses. "over-smoothing" is written head first ("over-smoothing in graph neural
+    # networks"), so the list on "GNN oversmoothing" is no refusal of this kind.
+    tree = make_paper("tree", "Trees choose splits greedily. We learn the split points of decision trees.", title="T")
+    data = make_paper("data", "Learning with data splits is common. We study held-out splits.", title="D")
+    smooth = make_paper("smooth", "We study over-smoothing in graph neural networks and learning.", title="S")
+    seams = Seams([tree, data, smooth, *PAPERS])
+    monkeypatch.setattr("rag.route.refusal.UNUSED_MIN_PAPERS", 5)  # a library of 7 papers, not 1,000 fillers
+    asked = ("Which papers use split learning?", "split learning papers?", "How many papers are on split learning?")
+    for question in asked:
+        refusal = seams.topic_refusal(question)
+        assert refusal.startswith(
+            f"{REFUSAL} No abstract in the collection writes “split” and “learning” together as one phrase"
+        ), (question, refusal)
+        assert "the closest paper is" in refusal
+    for question in ("Which papers study graph neural network oversmoothing?", "oversmoothing in GNNs papers?"):
+        assert "together as one phrase" not in seams.topic_refusal(question), question
+    # in fewer abstracts than a library's (UNUSED_MIN_PAPERS) a compound none writes says little
+    monkeypatch.setattr("rag.route.refusal.UNUSED_MIN_PAPERS", 8)
+    assert "together as one phrase" not in seams.topic_refusal("Which papers use split learning?")
+
+
+@pytest.mark.parametrize(
+    ("topic", "compound"),
+    [
+        ("split learning", "split learning"),
+        ("the edge of stability", "edge of stability"),
+        ("GNN oversmoothing", "GNN oversmoothing"),
+        ("learning to split trees", ""),  # a description, not a subject's name
+        ("models with data splits", ""),
+        ("pruning", ""),  # one word
+        ("ResNet-50 pruning", ""),  # a digit: a version, the names check's
+    ],
+)
+def test_a_topic_is_one_bare_compound_when_only_a_preposition_joins_its_words(topic, compound):
+    from rag.question.parts import compound_topic
+
+    assert compound_topic(topic) == compound

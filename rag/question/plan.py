@@ -250,6 +250,10 @@ class Topic:
         versions: The names of a version or size the topic states ("GPT-4", "ResNet-152",
             "StyleGAN3", "Whisper-large-v3", "Mixtral 8x7B"; :func:`rag.question.names.versioned_names`):
             each names that model, not its family; an abstract must state it so.
+        compound: The topic as one bare compound ("split learning", "edge of stability", "GNN
+            oversmoothing"; :func:`rag.question.parts.compound_topic`), whose words a paper on it
+            states within one noun phrase in some order; ``""`` for a description or several words
+            joined otherwise.
         described_name: The name ``described`` consists of ("the LoRA paper" -> "LoRA",
             :func:`rag.question.names.bare_name`): the paper meant is the one whose own name it is
             (its title, its label, or the name its abstract gives its work), not one that mentions it.
@@ -284,6 +288,7 @@ class Topic:
     restated: tuple[Restated, ...] = ()
     versions: tuple[str, ...] = ()
     described_name: str = ""
+    compound: str = ""
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,7 @@ from rag.question.language import looks_non_english
 from rag.question.names import NameReader, bare_name, restated_names, restatement_alone, spelled_out, versioned_names
 from rag.question.parts import (
     asked_parts,
+    compound_topic,
     described_head,
     examples_in_place,
     question_parts,
@@ -1140,6 +1141,7 @@ class Reader:
             parts=topic_parts(without_link(t_topic) if linked else t_topic, several=number == "many"),
             examples=examples_in_place(t_topic),
             written=written,
+            compound=compound_topic(t_topic),
             restated=self._restated(t_topic),
             versions=versioned_names(t_topic),
             stages=topic_stages(t_topic),

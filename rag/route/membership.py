@@ -28,6 +28,7 @@ from rag.lexicon import (
     abbreviation_definitions,
     compound_parts,
     glossary_forms,
+    joined_form,
     lemma,
     long_forms,
     states_form,
@@ -39,14 +40,14 @@ from rag.llm.claims import PRIOR_WORK
 from rag.question.parts import field_headed
 from rag.question.stances import head_stances
 from rag.route.lead import STANCE_WINDOW, own_work
-from rag.text import Sentence, content_terms
+from rag.text import STOPWORDS, Sentence, content_terms
 from rag.types import Evidence, Paper, PaperHit
 from rag.vocabulary import beside
 
 if TYPE_CHECKING:
     from rag.protocols import EvidenceSource, Retriever
 
-__all__ = ["BIAS", "COEF", "Membership", "design", "more_may_match", "probability"]
+__all__ = ["BIAS", "COEF", "JOINERS", "Membership", "design", "more_may_match", "probability", "states_any_order"]
 
 COEF = (-0.674, 1.909, 3.006, 2.573, 2.113, 1.256, 0.13, 5.093, 0.256)
 """Weights of :func:`design`'s columns.
@@ -249,6 +250,116 @@ def states_in_phrase(phrase: str, text: str, gap: int = 0) -> bool:
     return any(states_phrase(phrase, piece, gap) for piece in phrases(text, phrase))
 
 
+JOINERS = _VOCABULARY["phrase_joiner"].words
+_JOINER = JOINERS
+"""Prepositions that join a head to its modifier inside one noun phrase (``phrase_joiner``): "of",
+"in", "for", "on" (:func:`states_any_order`)."""
+_ARTICLES = frozenset({"a", "an", "the"})
+_HYPHENED = re.compile(r"(?<![\w-])[A-Za-z]+-[A-Za-z]+(?![\w-])")
+
+
+def _unhyphened(text: str) -> str:
+    """``text`` with each word of two parts joined by one hyphen written as one word
+    (:func:`rag.lexicon.joined_form`): "over-smoothing" -> "oversmoothing", "fine-tuning" ->
+    "finetuning"; longer hyphenated words ("out-of-distribution") are kept."""
+    return _HYPHENED.sub(lambda m: joined_form(m.group(0)) or m.group(0), text)
+
+
+def _parts_of(text: str) -> list[str]:
+    """The content words of ``text`` in order, a hyphenated word split into its parts."""
+    return [p for t in content_terms(text) for p in (compound_parts(t) or [t]) if len(p) > 1]
+
+
+def _head_first(head: str, modifier: str, piece: str, gap: int) -> bool:
+    """Whether ``piece`` (one noun phrase, joiners kept: :func:`states_any_order`) writes the compound
+    "``modifier`` ``head``" head first: the head ends a stretch and the modifier ends the next,
+    joined by one of ``phrase_joiner`` ("robustness of deep neural networks", "over-smoothing in
+    graph neural networks"; a noun may follow a hyphenated modifier: "detection of
+    out-of-distribution inputs"), or the head is a verb's "-ing" form whose object the modifier is, within ``gap``
+    words ("pruning large language models", "Generating 3D Molecules")."""
+    tokens = re.findall(r"[\w'-]+", piece)
+    heads, mods = _parts_of(head), _parts_of(modifier)
+
+    def run(side: Sequence[str]) -> list[str]:
+        # the words next to the joiner up to the first function word ("Privacy in Federated
+        # Learning Using ...", "estimation on Gaussian mixture data with labels")
+        out: list[str] = []
+        for tok in side:
+            if tok.lower() in _ARTICLES and not out:
+                continue  # "exploration in the reinforcement learning setting"
+            if tok.lower() in STOPWORDS:
+                break
+            out.append(tok)
+        return out
+
+    # the head ends the words before a joiner and the modifier the words after it; a noun may follow
+    # a modifier written as one hyphenated adjective ("detection of out-of-distribution inputs"),
+    # while a word of its own before a noun modifies that noun: "the generation of molecule graphs"
+    # generates graphs, no molecule generation
+    after = 1 if "-" in modifier.split()[-1] else 0
+    for j, tok in enumerate(tokens):
+        if tok.lower() not in _JOINER:
+            continue
+        first = _parts_of(" ".join(reversed(run(tokens[:j][::-1]))))
+        second = _parts_of(" ".join(run(tokens[j + 1 :])))
+        if (
+            first and second
+            and states_phrase(head, " ".join(first[-len(heads) :]))
+            and states_phrase(modifier, " ".join(second[-(len(mods) + after) :]))
+        ):
+            return True
+    if len(heads) != 1:
+        return False
+    for i, w in enumerate(tokens):
+        gerund = w.lower().endswith("ing") and term_key(w) == term_key(heads[0])
+        if not gerund or not states_form(lemma(heads[0].lower()), lemma(w.lower())):
+            continue
+        # its object follows it, content words before it ("pruning large language models"), not
+        # a word that attaches another part ("learning with data splits") or an article ("learning
+        # the split": the verb's object, a thing, not the compound's modifier)
+        rest: list[str] = []
+        for tok in tokens[i + 1 :]:
+            if tok.lower() in STOPWORDS:
+                break
+            rest.append(tok)
+        if rest and states_phrase(modifier, " ".join(rest[: len(mods) + gap + 1]), gap):
+            return True
+    return False
+
+
+def states_any_order(term: str, text: str, gap: int = COMPOUND_GAP) -> bool:
+    """Whether ``text`` states the compound ``term`` within one noun phrase, its words in either
+    order: as :func:`states_in_phrase` does (in order, at most ``gap`` content words between two of
+    them), or head first with its modifier joined by "of", "in", "for" or "on" (``phrase_joiner``)
+    or as the object of the head's "-ing" form (:func:`_head_first`), for any cut of the compound
+    into modifier and head: "over-smoothing in graph neural networks" states "graph neural network
+    oversmoothing", "detection of out-of-distribution inputs" "out-of-distribution detection",
+    "pruning large language models" "large language model pruning", "policy optimization for
+    diffusion models" "diffusion model policy optimization". A word of two parts is read joined as
+    well ("over-smoothing", "oversmoothing"). Words in two phrases do not state it ("split points
+    chosen by learning" is no "split learning"). Acronyms are the caller's to write out
+    (:attr:`rag.question.plan.Topic.written`, :func:`rag.lexicon.glossary_forms`)."""
+    for t, x in ((term, text), (_unhyphened(term), _unhyphened(text))):
+        if states_in_phrase(t, x, gap):
+            return True
+        split = [i for i, w in enumerate(t.split()) if w.lower() in _JOINER]
+        if split:
+            # written head first already ("edge of stability"): the other order is the modifier
+            # before the head, no joiner ("stability edge"), not the words turned round with it
+            own = t.split()
+            if states_in_phrase(" ".join(own[split[0] + 1 :] + own[: split[0]]), x, gap):
+                return True
+            continue
+        words = [w for w in t.split() if content_terms(w)]
+        if len(words) < 2:
+            continue
+        for piece in phrases(x, " ".join([t, *_JOINER, *_ARTICLES])):
+            for k in range(1, len(words)):
+                if _head_first(" ".join(words[k:]), " ".join(words[:k]), piece, gap):
+                    return True
+    return False
+
+
 def _words(text: str) -> list[str]:
     """The content words of ``text`` as index forms (:func:`rag.lexicon.lemma`), a hyphenated word
     split into its parts."""
@@ -417,14 +528,16 @@ class Membership:
         distillation" by "datasets distilled", "contextual bandits" by "contextual combinatorial
         bandits"), one of the glossary's other names (:func:`rag.lexicon.glossary_forms`: "NAS"), an
         abbreviation the abstract defines for it ("neural architecture search (NAS)" lets "NAS" state
-        it), or a title the embedder puts at least :data:`TITLE_SENSE` from it, unless the title
-        names another kind of it (:func:`sibling_title`). Its head word alone ("matching" in "induced
-        matching of persistence barcodes") does not state it, nor its words in two phrases
-        (:func:`states_in_phrase`: "learned flows to generalization and matching"). The term without
-        a common modifier states it even after another word in the modifier's place ("Ab initio
-        antibody design", AbODE, is computational antibody design; the form tells it from "model
-        inversion attacks" for "gradient inversion attacks" no better than the embedder, 0.66 and 0.80
-        from the full terms), unless the abstract defines an abbreviation for the term with that other
+        it), any of these head first in one phrase (:func:`states_any_order`: "robustness of deep
+        neural networks" for "neural network robustness"), or a title the embedder puts at least
+        :data:`TITLE_SENSE` from it, unless the title names another kind of it (:func:`sibling_title`).
+        Its head word alone ("matching" in "induced matching of persistence barcodes") does not state
+        it, nor its words in two phrases (:func:`states_in_phrase`: "learned flows to generalization
+        and matching"). The term without a common modifier states it even after another word in the
+        modifier's place ("Ab initio antibody design", AbODE, is computational antibody design; the
+        form tells it from "model inversion attacks" for "gradient inversion attacks" no better than
+        the embedder, 0.66 and 0.80 from the full terms), unless the abstract defines an abbreviation
+        for the term with that other
         word: Plug & Play's "Model inversion attacks (MIAs)" names its subject, another kind of attack."""
         defined = abbreviation_definitions(paper.abstract)
         reduced = self._without_common_modifiers(term)
@@ -435,7 +548,9 @@ class Membership:
         forms = [term, *reduced, *glossary_forms(term)]
         forms += [short for short, long in defined if states_phrase(term, long)]
         texts = [paper.title or "", *(x.text for x in self.evidence.sentences(paper)[0])]
-        if any(states_in_phrase(f, t, COMPOUND_GAP) for f in forms for t in texts):
+        # in either order within one phrase: "robustness of deep neural networks" states "neural
+        # network robustness" (states_any_order)
+        if any(states_any_order(f, t, COMPOUND_GAP) for f in forms for t in texts):
             return True
         if not paper.title or sibling_title(term, paper.title, paper.abstract):
             return False

@@ -31,7 +31,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from rag.evidence.senses import evidence_senses
-from rag.lexicon import english_word, glossary_forms, glossary_instances, same_keys, states_phrase, term_key
+from rag.lexicon import (
+    english_word,
+    glossary_forms,
+    glossary_instances,
+    long_forms,
+    same_keys,
+    states_phrase,
+    term_key,
+)
 from rag.llm.prose import REFUSAL
 from rag.protocols import EvidenceSource, Retriever
 from rag.question.names import MIN_CASED
@@ -39,9 +47,10 @@ from rag.question.parts import bare_compound, coordinated_subjects, distinguishi
 from rag.question.plan import AskPlan, Detail, Plan, Topic
 from rag.question.slots import CONTENTS, INSTANCE, OBJECT, SETTING, YEAR, detail_slot
 from rag.route.lead import _keys_at, clause_spans, key_clause, quoted
+from rag.route.membership import COMMON_MODIFIER_SHARE, TITLE_SENSE, sibling_title, states_any_order
 from rag.route.slot import measure_head, narrowed_time, slot_span, states_amount, unquantified_span
 from rag.settings import RetrievalSettings
-from rag.text import Sentence, content_terms, normalize, numbers
+from rag.text import Sentence, content_terms, normalize, numbers, split_sentences
 from rag.types import Ask, PaperHit, Retrieval, SearchQuery, Slot
 from store.papers import Paper, strip_markup
 
@@ -140,6 +149,13 @@ Reinforcement Learning" writes "differentially private" with "reinforcement lear
 makes one-word pieces subjects (:meth:`RefusalPolicy.stacked`); only a compound written side by side
 (no gap) is one subject."""
 
+
+COMPOUND_SEARCH = 100
+"""Papers of the lexical retrieval of a compound (and of each of its forms) read for it in any order
+(:meth:`RefusalPolicy.unstated_compound`), besides the topic's candidates: BM25 ranks the abstracts
+that hold all its words, and those that repeat them, first. Set by hand, wider than
+:data:`PHRASE_SEARCH` because an abstract that writes the compound head first ("exploration in deep
+reinforcement learning") holds words common in the library, which many abstracts repeat."""
 
 
 def letters_digits(text: str) -> str:
@@ -577,6 +593,7 @@ class RefusalPolicy:
         # ("CLIP") is read without the question's other words, which tell that the case was chosen
         cased = [t for t in plan.search.unmatched if t.isupper() and len(t) >= MIN_CASED]
         absent = self.absent_topic(topic, retrieval, cased) or self.absent_name(topic, retrieval)
+        absent = absent or (self.unstated_compound(plan, topic, retrieval) if plan.english else "")
         if absent:
             # a question in another language holds words no English abstract writes ("welche",
             # "confidentialité"): that is its language, not a topic the collection lacks
@@ -682,6 +699,88 @@ class RefusalPolicy:
         said = self.closest_sentence([topic.text], first)
         closest = f"; the closest paper is {first.label} ({first.id})" + (f": “{said}”" if said else ".")
         return f"{REFUSAL} No abstract in the collection mentions {missing}{closest}"
+
+    def unstated_compound(self, plan: Plan, topic: Topic, retrieval: Retrieval) -> str:
+        """The refusal for a list on a bare compound no abstract states as one phrase, or ``""``.
+
+        "Which papers use split learning?", "papers on the edge of stability": the topic, asked as a
+        list (number ``many``), is one compound of 2 to :data:`ABSENT_SUBJECT_MAX_TERMS` content words
+        (prepositions of ``phrase_joiner`` may join them: "edge of stability"), each word some abstract
+        uses, and no abstract states it within one noun phrase in any order
+        (:func:`rag.route.membership.states_any_order`: "over-smoothing in graph neural networks"
+        states "GNN oversmoothing", "pruning large language models" "LLM pruning"), in any of its
+        forms (its acronyms written out, :attr:`Topic.written`; the glossary's other names and
+        instances), nor does a candidate's title name it in other words (:data:`TITLE_SENSE`,
+        "GFlowNets"). The papers its words find use them in other senses (tree "split" rules and
+        "learning"; the "stability" of training), so no list answers it: the refusal says which
+        words no abstract writes together and names the closest paper with its closest sentence.
+        A topic with parts, alternatives, a role, an artifact or a description is not one compound,
+        and a word no abstract uses is :meth:`unused_words`' to judge. Only in a library
+        (:data:`UNUSED_MIN_PAPERS` papers), as :meth:`stacked`: over the 38 seed papers, questions
+        of the dev files name compounds no abstract writes that its papers answer ("math benchmarks",
+        "math-benchmark results", stated by "GSM8K" and "mathematical reasoning").
+        """
+        # in a few dozen abstracts a compound none writes says little (UNUSED_MIN_PAPERS): over the
+        # 38 seed papers "math benchmarks", "math-benchmark results" (GSM8K, MATH) are in none as a phrase
+        if len(self.retriever.papers) < UNUSED_MIN_PAPERS:
+            return ""
+        if topic.number != "many" or topic.parts or topic.facets or topic.role or topic.artifact:
+            return ""
+        if topic.link_rest or topic.about_links or topic.stages or topic.head or topic.exclusion:
+            return ""
+        phrase = topic.compound
+        terms = content_terms(phrase)
+        if not phrase:
+            return ""
+        # English words and acronyms the glossary writes out: a name ("ALFWorld results") identifies
+        # papers that may write it beside other words ("evaluated on ALFWorld")
+        if not all(long_forms(t) or all(english_word(p) for p in t.split("-") if p) for t in terms):
+            return ""
+        if any(self.retriever.document_frequency(t) == 0 for t in terms):
+            return ""
+        words = phrase.split()
+        forms = [phrase, *([topic.written] if topic.written and topic.written != topic.text else [])]
+        for w in words:  # an acronym written out: "OOD detection" -> "out-of-distribution detection"
+            forms += [phrase.replace(w, long) for long in long_forms(w)]
+        forms += [*glossary_forms(phrase), *glossary_instances(phrase)]
+        # without leading words many abstracts write ("computational antibody design" is stated by
+        # "Ab initio antibody design", as Membership.states_compound reads it)
+        n = max(1, len(self.retriever.papers))
+        rest = list(words)
+        while len(content_terms(" ".join(rest))) > 2 and content_terms(rest[0]) and all(
+            self.retriever.document_frequency(t) >= COMMON_MODIFIER_SHARE * n for t in content_terms(rest[0])
+        ):
+            rest = rest[1:]
+            forms.append(" ".join(rest))
+        forms = list(dict.fromkeys(f for f in forms if f))
+        catalogue = self.retriever.papers
+        ids = dict.fromkeys(h.paper.id for h in retrieval.hits[: self.settings.candidates])
+        for f in forms:
+            ids.update(dict.fromkeys(self.retriever.lexical(f, COMPOUND_SEARCH)))
+        for pid in ids:
+            paper = catalogue.get(pid)
+            if paper is None:
+                continue
+            texts = [paper.title or "", *(x.text for x in split_sentences(paper.abstract))]
+            if any(states_any_order(f, t) for f in forms for t in texts):
+                return ""
+        near = [h.paper for h in retrieval.hits[:NEAR_COVERAGE] if h.paper.title]
+        if near:
+            # a title may name it in other words ("GFlowNets" for "generative flow networks")
+            vecs = self.retriever.query_vectors([topic.written or phrase, *(p.title for p in near)])
+            sims = vecs[1:] @ vecs[0]
+            if any(
+                float(c) >= TITLE_SENSE and not sibling_title(phrase, p.title, p.abstract)
+                for p, c in zip(near, sims, strict=True)
+            ):
+                return ""
+        shown = " and ".join(f"“{t}”" for t in dict.fromkeys(content_terms(phrase)))
+        said = f"{REFUSAL} No abstract in the collection writes {shown} together as one phrase, in any order"
+        if not retrieval.hits:
+            return f"{said}."
+        first = retrieval.hits[0].paper
+        quote = self.closest_sentence([topic.text], first)
+        return f"{said}; the closest paper is {first.label} ({first.id})" + (f": “{quote}”" if quote else ".")
 
     def writes(self, name: str) -> bool:
         """Whether some abstract of the collection (or its title) writes ``name``

@@ -254,7 +254,7 @@ _SELF_INTRO = re.compile(
     r"(?:(?:also|further|first|then|thus|hence|therefore|now|newly|additionally|here)\s+)?"
     r"(?:propose|introduce|present|develop|design|build|release|devise|contribute|create|construct|"
     r"proposes|introduces|presents|develops|designs|contributes)"
-    r"|\b[Bb]y\s+(?:proposing|introducing|presenting|developing|designing))\s+"
+    r"|\b[Bb]y\s+(?:proposing|introducing|presenting|developing|designing)|\band\s+(?:propose|introduce|present))\s+"
 )
 """The paper's own introduction of what it makes: "we propose", "This paper introduces"; not
 "prior work proposed" nor "we use"."""
@@ -359,9 +359,19 @@ def _spelled(acronym: str, before: str) -> int:
         parts = [p for w in tail for p in re.split(r"[-/]", w) if p and p.lower() not in _SPELL_SKIP]
         initials = "".join(p[0].upper() for p in parts)
         capitals = "".join(c for w in tail for c in w if c.isupper())
-        if len(caps) >= 2 and caps in (initials, capitals):
+        if len(caps) >= 2 and (caps in (initials, capitals) or _skips_parts(caps, initials)):
             return k
     return 0
+
+
+def _skips_parts(caps: str, initials: str) -> bool:
+    """Whether ``caps`` spells ``initials`` with a part or two of a hyphenated word left out, first
+    and last letters kept: "Dynamic One-Shot Policy Refinement" (DOSPR) for DoPR, "Structure-aware
+    Granular-Ball based Information Bottleneck" (SAGBIB) for SGB-IB."""
+    if not initials or initials[0] != caps[0] or initials[-1] != caps[-1] or len(initials) > len(caps) + 2:
+        return False
+    it = iter(initials)
+    return all(c in it for c in caps)
 
 
 def _defined_at(rest: str) -> str | None:
@@ -411,7 +421,7 @@ def _introduced_in(sentence: str) -> list[str]:
     """The names ``sentence`` introduces as the paper's own (see :func:`introduced_names`)."""
     out: list[str] = []
     for m in _SELF_INTRO.finditer(sentence):
-        if m.group(0)[:2].lower() == "by" and not _OWN.search(sentence, 0, m.start()):
+        if m.group(0)[:3].lower() in ("by ", "and") and not _OWN.search(sentence, 0, m.start()):
             continue  # "Prior work ... by designing a mechanism, called MVU": not the paper's own
         rest = sentence[m.end():]
         words = rest.split()

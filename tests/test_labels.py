@@ -240,6 +240,7 @@ def test_a_word_the_abstract_introduces_and_the_title_writes_is_an_alias():
         ("We solve it by proposing a new sampler, dubbed ZipMC, with linear cost.", ("ZipMC",)),
         ("Our method, TinyBoost, halves the memory of boosting.", ("TinyBoost",)),
         ("We present a benchmark for tabular agents (called TabArena) with 12 tasks.", ("TabArena",)),
+        ("We study drift in caches and propose Dynamic Multi-Tier Eviction (DTE) for streams.", ("DTE",)),
         # uses or compares with a name, or defines an ingredient's acronym: none is the paper's
         ("We leverage the world model to explain actions through a method called SHAP.", ()),
         ("Our method outperforms BERT and RoBERTa on GLUE.", ()),

@@ -19,6 +19,8 @@ __all__ = [
     "without_links",
     "derive_label",
     "find_code_url",
+    "introduced_names",
+    "with_introduced",
     "is_code_link",
     "is_name_token",
     "is_opening",
@@ -283,6 +285,232 @@ def derive_label(abstract: str) -> tuple[str, tuple[str, ...]]:
     return key_phrase(strip_markup(abstract)), ()
 
 
+_SELF_INTRO = re.compile(
+    r"\b(?:(?:[Ww]e|[Tt]his\s+(?:paper|work|article|study)|[Oo]ur\s+(?:paper|work|study)|[Hh]erein)\s+"
+    r"(?:(?:also|further|first|then|thus|hence|therefore|now|newly|additionally|here)\s+)?"
+    r"(?:propose|introduce|present|develop|design|build|release|devise|contribute|create|construct|"
+    r"proposes|introduces|presents|develops|designs|contributes)"
+    r"|\b[Bb]y\s+(?:proposing|introducing|presenting|developing|designing)|\band\s+(?:propose|introduce|present))\s+"
+)
+"""The paper's own introduction of what it makes: "we propose", "This paper introduces"; not
+"prior work proposed" nor "we use"."""
+_SELF_NAMING = re.compile(
+    r"\b(?:which|that)?\s*we\s+(?:call|name|term|dub|coin|refer\s+to\s+as)"
+    r"(?:\s+(?:it|this|them|these|this\s+\w+|our\s+\w+))?\s+[\"'\u201c\u2018`]*",
+    re.I,
+)
+"""The paper naming what it makes: "which we call TDT", "we term this approach X"."""
+_OWN = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Tt]his\s+(?:paper|work|article|study))\b")
+"""The paper as the subject of a sentence."""
+_NAMED = re.compile(
+    r"(?:,\s*|\s*\(\s*|\s+)(?:called|named|dubbed|termed|coined|nicknamed|referred\s+to\s+as|denoted\s+(?:as|by)|"
+    r"abbreviated\s+(?:as|to))\s+[\"'\u201c\u2018`]*"
+)
+"""A participle that names the object of the paper's introduction: "a network, named QHNet"."""
+_OUR_THING = re.compile(
+    r"\b[Oo]ur\s+(?:proposed\s+|new\s+|novel\s+)?(?:method|approach|framework|model|algorithm|system|architecture|"
+    r"agent|benchmark|dataset|technique|estimator|library|toolkit|network)\s*,?\s*(?:(?:called|named|dubbed)\s+)?"
+)
+"""What the paper calls its own method: "our method, X, ...", "our framework called X"."""
+_NAME_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*")
+_NAME_ENDS = re.compile(
+    r"\s*(?:$|[,.;:()\u2014\u2013]|-{2,}|\s-\s)|\s+(?:which|that|to|for|as|with|in|on|by|is|are|can|uses|"
+    r"builds|achieves|consists|learns|leverages|combines|exploits|relies|allows|enables|outperforms|improves|"
+    r"framework|method|model|algorithm|approach|architecture|system|benchmark|dataset|network|agent|library|"
+    r"toolkit|suite|module|family|technique|loss|objective|estimator|procedure|protocol|layer|mechanism|"
+    r"strategy|paradigm|pipeline|platform|environment|attack|defense|scheme)\b"
+)
+"""What may follow a name the paper introduces: punctuation, a clause, or the generic head it names
+("the X algorithm"); a common noun after it ("a CNN architecture", "BERT features") makes it a
+modifier, and "and"/"or" a list of things it may use."""
+_NOT_NP = frozenset(
+    "of for with to from on in into by that which based using via and or between as under over is are we "
+    "our it this their its these those than such like including against where when while whose who if whereas"
+    .split()
+)
+"""Words no noun phrase introducing a name holds before it: after them the name is something the
+paper's object is for, uses or is compared with ("a model for computer-aided design (CAD)")."""
+INTRO_PREFIX_WORDS = 6
+"""Most words between the verb that introduces and the name or long form it introduces ("we propose
+a simple yet effective algorithm, X"). Set by reading the ICML 2022-23 abstracts: longer runs were
+descriptions of what the method acts on, not the name's noun phrase."""
+
+
+def _coined(tok: str) -> bool:
+    """Whether ``tok`` is a coined name a paper can give its method: :func:`is_name_token`
+    ("QHNet", "TDT", "Graph-R1"), a lower-case coinage with a digit inside ("data2vec") or with a
+    capital after its first letters ("gMLP", "pFedGraph"); not a hyphenated modifier ("CLIP-based")
+    nor a field term ("GAN", :func:`store.fieldterms.is_field_term`)."""
+    if "-" in tok:
+        last = tok.rsplit("-", 1)[1]
+        if last.islower() and len(last) > 2 and not any(c.isdigit() for c in last):
+            return False  # "CLIP-based", "SE(3)-equivariant": a modifier, not a name
+    if is_field_term(tok):
+        return False
+    if is_name_token(tok):
+        return True
+    if re.fullmatch(r"[a-z]{2,}\d[a-z][a-z0-9]*", tok):
+        return True  # data2vec, node2vec
+    return bool(re.fullmatch(r"[a-z]{1,2}[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*", tok)) and not re.fullmatch(
+        r"[a-z][A-Z]{1,2}s?", tok
+    )  # gMLP, iMSDA, pFedGraph; not "mAP", "kNN"
+
+
+def _name_at(text: str, at: int) -> str | None:
+    """The coined name that starts ``text`` at ``at`` and is followed as a name is
+    (:data:`_NAME_ENDS`), or ``None``."""
+    m = _NAME_TOKEN.match(text, at)
+    if m is None:
+        return None
+    tok = m.group(0).rstrip(".")
+    if not _coined(tok) or not _NAME_ENDS.match(text, m.start() + len(tok)):
+        return None
+    short = re.match(r"\s*\(([A-Za-z][A-Za-z0-9-]*)\)", text[m.start() + len(tok):])
+    if short and len(short.group(1)) < len(tok) and _spelled(short.group(1), tok):
+        return None  # "AcceleratedGradient-OptimisticGradient (AG-OG)": the name is the acronym
+    return tok
+
+
+def _noun_phrase(words: list[str]) -> bool:
+    """Whether ``words`` (between an introducing verb and a name) are a noun phrase's: few, and
+    none of :data:`_NOT_NP`."""
+    if len(words) > INTRO_PREFIX_WORDS or any(w.strip(",").lower() in _NOT_NP for w in words):
+        return False
+    # a verb's -ing form with its object ("a framework generalizing the classical ...") is a clause
+    return not any(w.endswith("ing") and nxt.lower() in _OBJECT_START for w, nxt in zip(words, words[1:], strict=False))
+
+
+_OBJECT_START = frozenset("the a an its their our his her this these".split())
+_SPELL_SKIP = frozenset("of and for the a an with via in on to by from based".split())
+
+
+def _spelled(acronym: str, before: str) -> int:
+    """How many last words of ``before`` spell ``acronym`` (their initials, of each hyphenated part
+    with small words aside, or their capitals are its capital letters: "Token-and-Duration
+    Transducer" for TDT, "Graph-based Equivalence Mappings" for GEM), or ``0``."""
+    caps = "".join(c for c in acronym if c.isupper())
+    words = before.split()[-10:]
+    for k in range(1, len(words) + 1):
+        tail = [re.sub(r"^\W+|\W+$", "", w) for w in words[-k:]]
+        parts = [p for w in tail for p in re.split(r"[-/]", w) if p and p.lower() not in _SPELL_SKIP]
+        initials = "".join(p[0].upper() for p in parts)
+        capitals = "".join(c for w in tail for c in w if c.isupper())
+        if len(caps) >= 2 and (caps in (initials, capitals) or _skips_parts(caps, initials)):
+            return k
+    return 0
+
+
+def _skips_parts(caps: str, initials: str) -> bool:
+    """Whether ``caps`` spells ``initials`` with a part or two of a hyphenated word left out, first
+    and last letters kept: "Dynamic One-Shot Policy Refinement" (DOSPR) for DoPR, "Structure-aware
+    Granular-Ball based Information Bottleneck" (SAGBIB) for SGB-IB."""
+    if not initials or initials[0] != caps[0] or initials[-1] != caps[-1] or len(initials) > len(caps) + 2:
+        return False
+    it = iter(initials)
+    return all(c in it for c in caps)
+
+
+def _defined_at(rest: str) -> str | None:
+    """The acronym defined by the noun phrase opening ``rest``: "a novel Token-and-Duration
+    Transducer (TDT)" -> "TDT"; ``None`` when its long form follows a preposition or clause ("a
+    model for computer-aided design (CAD)", "based on Sharpness Aware Minimization (SAM)")."""
+    m = re.match(r"[^()]*?\(([A-Za-z][A-Za-z0-9-]*)\)", rest)
+    if m is None or not _coined(m.group(1)):
+        return None
+    words = rest[: m.start(1) - 1].split()
+    k = _spelled(m.group(1), " ".join(words))
+    return m.group(1) if k and _noun_phrase(words[: len(words) - k]) else None
+
+
+_CLAUSE = frozenset(
+    "that which where who whose we is are was were using uses use used leverage leverages leveraging employ "
+    "employs adopt adopts than such like including against e.g. i.e. compared".split()
+)
+"""Words that start another clause or a comparison: a name after them ("... that uses a method
+called SHAP") is not the name of what the paper introduces."""
+
+
+def _one_clause(words: list[str]) -> bool:
+    """Whether ``words`` stay in the clause of the introduced object (none of :data:`_CLAUSE`)."""
+    return len(words) <= 3 * INTRO_PREFIX_WORDS and not any(w.strip(",;").lower() in _CLAUSE for w in words)
+
+
+def _appositive(after: str, *, defines: bool = True) -> str | None:
+    """The name an apposition opening ``after`` gives: "X, which", "called X", "Long Form (ACR)"
+    (only when ``defines``: the apposition to a name says what kind of thing it is, "RLang, a
+    domain-specific language (DSL)", and that kind is no name)."""
+    named = _NAMED.match(after)
+    at = named.end() if named else len(after) - len(after.lstrip())
+    if not named and re.match(r"[a-z]+ing\b", after[at:]):
+        return None  # "..., extending the Nesterov accelerated gradient (NAG) method": a clause
+    name = _name_at(after, at)
+    if name and not re.match(r"\s*,\s*[A-Z]|\s+(?:and|or)\s", after[at + len(name):]):
+        return name
+    return _defined_at(after[at:]) if defines or named else None
+
+
+_APPOSITION = re.compile(r",\s*|\s*[\u2014\u2013]\s*|\s+-{1,2}\s+|-{2,3}|:\s+")
+"""Where an apposition may start: "a framework, X", "a framework -- X", "a framework: Long Form (ACR)"."""
+
+
+def _introduced_in(sentence: str) -> list[str]:
+    """The names ``sentence`` introduces as the paper's own (see :func:`introduced_names`)."""
+    out: list[str] = []
+    for m in _SELF_INTRO.finditer(sentence):
+        if m.group(0)[:3].lower() in ("by ", "and") and not _OWN.search(sentence, 0, m.start()):
+            continue  # "Prior work ... by designing a mechanism, called MVU": not the paper's own
+        rest = sentence[m.end():]
+        words = rest.split()
+        lead = 1 if words and words[0].lower() in ("the", "our") else 0
+        direct = _name_at(rest, rest.find(words[lead])) if lead < len(words) else None
+        if direct:
+            out.append(direct)  # "we present data2vec, a framework", "we propose the X algorithm"
+        elif (name := _defined_at(rest)) is not None:
+            out.append(name)  # "a novel Token-and-Duration Transducer (TDT)"
+        for gap in _APPOSITION.finditer(rest):
+            before = rest[: gap.start()].split()
+            # the object's own clause ("methods for large batch optimization, X"), not another one
+            # ("..., which uses a method called SHAP") nor a comparison
+            if not _one_clause(before):
+                break
+            if (name := _appositive(rest[gap.end():], defines=not direct)) is not None:
+                out.append(name)  # "a simple algorithm, X, that", "a network, named QHNet,"
+        for named in _NAMED.finditer(rest):
+            if _one_clause(rest[: named.start()].split()) and (name := _appositive(rest[named.start():])):
+                out.append(name)  # "a measure named TransRate", "(dubbed UniDiffuser)"
+    for pattern in (_SELF_NAMING, _OUR_THING):
+        for m in pattern.finditer(sentence):
+            if name := _name_at(sentence, m.end()):
+                out.append(name)  # "which we call TDT", "our method, X,"
+    return out
+
+
+def introduced_names(abstract: str) -> tuple[str, ...]:
+    """The coined names an abstract introduces for what the paper makes, in order: "we present
+    data2vec, a framework", "we propose a network, named QHNet", "This paper introduces a novel
+    Token-and-Duration Transducer (TDT)", "which we call X", "our method, X,". A name the paper
+    uses or compares with ("we leverage ... a method called SHAP", "outperforms BERT"), a word, an
+    ingredient's acronym ("a model for computer-aided design (CAD)") and a field term are none.
+    Sentences addressed to an assistant (:func:`store.guard.is_instruction`) give none.
+
+    These are names of the paper as its title's are: a question asking "Summarize data2vec" asks
+    for this paper, though its title's label says "A General Framework ..."."""
+    found: list[str] = []
+    for sentence in re.split(r"(?<=[.!?])\s+(?=[A-Z\\$(\[])", strip_markup(abstract)):
+        if not is_instruction(sentence):
+            found.extend(_introduced_in(sentence))
+    return tuple(dict.fromkeys(found))
+
+
+def with_introduced(label: str, aliases: tuple[str, ...], abstract: str) -> tuple[str, ...]:
+    """``aliases`` with the names ``abstract`` introduces (:func:`introduced_names`) that are not
+    ``label`` nor already among them (in any case), after them: the record's aliases when it is read,
+    and again when the index is built from records stored before (the same names, once)."""
+    have = {label.casefold(), *(a.casefold() for a in aliases)}
+    new = [n for n in introduced_names(abstract) if n.casefold() not in have]
+    return (*aliases, *new) if new else aliases
+
+
 #: Longest title (characters) shown whole as a label; calibrated on ICML 2022-23 titles, of
 #: which about nine in ten fit. A longer one is shortened at a colon or a phrase boundary.
 MAX_TITLE_CHARS = 80
@@ -328,13 +556,20 @@ def choose_label(abstract: str, title: str = "") -> tuple[str, tuple[str, ...], 
     Precedence: a name the title states before a colon (:func:`title_name`); the name the
     abstract states (:func:`stated_name`; with a title, only a coined one or one the title uses);
     the title (:func:`title_label`); a descriptive phrase of the abstract
-    (:func:`store.keyphrase.key_phrase`).
+    (:func:`store.keyphrase.key_phrase`). Every coined name the abstract introduces
+    (:func:`introduced_names`: "we propose a network, named QHNet") is an alias.
 
     Returns:
         ``(label, aliases, kind)`` with kind ``"name"``, ``"title"`` or ``"phrase"`` (a
         description, which no question matches as a name). The label is ``""`` only when the
         abstract is all instructions and there is no title.
     """
+    label, aliases, kind = _chosen_label(abstract, title)
+    return label, with_introduced(label, aliases, abstract), kind
+
+
+def _chosen_label(abstract: str, title: str) -> tuple[str, tuple[str, ...], str]:
+    """:func:`choose_label` before the names the abstract introduces are added to its aliases."""
     found = stated_name(abstract)
     named = title_name(title) or _stated_title_word(title, abstract)
     if named:

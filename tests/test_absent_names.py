@@ -193,10 +193,17 @@ def test_a_paper_found_by_the_family_of_a_version_is_not_an_answer_about_it(coll
     assert collection.policy.unwritten_versions(plan.topic, judged, retrieval) == ""
 
 
+def test_a_name_an_abstract_gives_its_work_names_the_paper(collection):
+    """"We present a sparse attention benchmark, dubbed SABench": SABench is the paper's name, as its
+    title's would be, so "the SABench paper" is that paper, not a description to search for."""
+    plan = collection.reader.read("What does the SABench paper find?")
+    assert isinstance(plan, AskPlan) and plan.topic.described_name == ""
+    assert dict(plan.topic.search.names["SABench"]) == {"bench": 1.0}
+
+
 @pytest.mark.parametrize(
     ("name", "owners"),
     [
-        ("SABench", ["bench"]),  # "dubbed SABench"
         ("FlashSparse", ["sparse"]),  # its code's repository
         ("SAE", ["sae", "sae2"]),  # a subject's acronym two titles spell out: a topic, not refused
         ("PPO", []),  # mentioned only

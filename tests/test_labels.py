@@ -2,6 +2,7 @@
 abstract; never a cut sentence, never a field term taken for a name, unique in a collection."""
 
 import json
+from dataclasses import replace
 
 import pytest
 from conftest import ROOT, SEED
@@ -12,7 +13,7 @@ from rag.route.references import display_name
 from store.distinct import distinct_labels
 from store.fieldterms import is_field_term
 from store.keyphrase import MAX_WORDS, MIN_WORDS, defined_abbreviations, key_phrase
-from store.labels import MAX_TITLE_CHARS, choose_label, title_label
+from store.labels import MAX_TITLE_CHARS, choose_label, introduced_names, title_label
 from store.papers import is_opening, make_paper, read_seed_text
 
 _ENDINGS = {"a", "an", "the", "of", "in", "on", "for", "to", "with", "by", "and", "or", "from", "that", "which"}
@@ -227,3 +228,46 @@ def test_a_word_the_abstract_introduces_and_the_title_writes_is_an_alias():
     # a word the title does not write is no alias of it
     q = make_paper("q", abstract, title="Subquadratic Operators for Long Sequences")
     assert q.aliases == ()
+
+
+@pytest.mark.parametrize(
+    ("abstract", "names"),
+    [
+        ("Caching is slow. We propose a retrieval layer, termed GraphZip, that compresses graphs.", ("GraphZip",)),
+        ("This paper presents a novel Sparse Mixture Router (SMR) for long inputs.", ("SMR",)),
+        ("We fit the density with an estimator which we call KernelFlow. It is fast.", ("KernelFlow",)),
+        ("We introduce seq2graph, a parser that outputs graphs.", ("seq2graph",)),
+        ("We solve it by proposing a new sampler, dubbed ZipMC, with linear cost.", ("ZipMC",)),
+        ("Our method, TinyBoost, halves the memory of boosting.", ("TinyBoost",)),
+        ("We present a benchmark for tabular agents (called TabArena) with 12 tasks.", ("TabArena",)),
+        ("We study drift in caches and propose Dynamic Multi-Tier Eviction (DTE) for streams.", ("DTE",)),
+        # uses or compares with a name, or defines an ingredient's acronym: none is the paper's
+        ("We leverage the world model to explain actions through a method called SHAP.", ()),
+        ("Our method outperforms BERT and RoBERTa on GLUE.", ()),
+        ("We propose a generative model for computer-aided design (CAD) programs.", ()),
+        ("We propose accelerated methods, extending the Nesterov accelerated gradient (NAG) method.", ()),
+        ("We introduce RLang, a domain-specific language (DSL) for agents.", ("RLang",)),
+        ("We propose a novel Federated Learning (FL) framework for hospitals.", ()),
+        ("Prior work improved privacy by designing a mechanism, called MinVar, that is unbiased.", ()),
+        ("We introduce a CNN-based detector for roads.", ()),
+    ],
+)
+def test_names_an_abstract_introduces_for_its_own_work(abstract, names):
+    assert introduced_names(abstract) == names
+
+
+def test_a_name_introduced_only_in_the_abstract_names_the_paper():
+    # "Summarize data2vec" listed papers: the title's name is in lower case and a later abstract
+    # writes it too; "QHNet" (", named QHNet") was a coined term found only by search
+    first = make_paper("d1", "We present data2vec, a framework that uses one learning method for speech and text.",
+                       title="data2vec: A General Framework for Self-supervised Learning")
+    later = make_paper("d2", "We increase the training efficiency of data2vec by not encoding masked tokens.",
+                       title="Efficient Self-supervised Learning with Contextualized Targets")
+    net = make_paper("q1", "We propose a SE(3)-equivariant network, named QHNet, that predicts Hamiltonians.",
+                     title="Efficient and Equivariant Graph Networks for Predicting Quantum Hamiltonian")
+    names = NameReader(Catalogue([first, later, net]))
+    assert names.named("summarize data2vec") == {"data2vec": ("d1",)}
+    assert names.named("What does QHNet predict?") == {"QHNet": ("q1",)}
+    # a record stored before names were read so gets them when the catalogue is built
+    old = replace(make_paper("q2", net.abstract, title=net.title), aliases=())
+    assert "QHNet" in Catalogue([old]).papers["q2"].aliases

@@ -12,14 +12,15 @@ import functools
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from rapidfuzz import fuzz, process
 
 from rag.index.authors import AuthorIndex
 from rag.lexicon import english_word, lemma, load_glossary, stem
-from rag.text import named_entities, normalize, normalize_case_keep
+from rag.text import coined_lowercase, named_entities, normalize, normalize_case_keep
 from store.distinct import distinct_labels
-from store.labels import title_name, typed_form, without_links
+from store.labels import title_name, typed_form, with_introduced, without_links
 from store.papers import Paper
 
 __all__ = ["TERM_SHARE", "Catalogue", "NameIndex"]
@@ -150,6 +151,12 @@ class NameIndex:
         for p in papers:
             if stated := title_names[p.id]:
                 titled[normalize(stated)].add(p.id)
+            for alias in p.aliases:
+                # a coined name the abstract introduces and the title writes ("we present data2vec"
+                # of "data2vec: A General Framework ...") is the paper's as a title's name is, though
+                # a later abstract builds on it ("the training efficiency of data2vec")
+                if p.title and (named_entities(alias) or coined_lowercase(alias)) and _bounded(alias).search(p.title):
+                    titled[normalize(alias)].add(p.id)
         for p in papers:
             stated = title_names[p.id]
             own = () if p.describes else (p.label,)
@@ -233,6 +240,14 @@ class NameIndex:
         return any(f in self.runs or f in self.terms or f in self.written_otherwise for f in forms)
 
 
+def _introducing(paper: Paper) -> Paper:
+    """``paper`` with the coined names its abstract introduces among its aliases
+    (:func:`store.labels.with_introduced`): "QHNet" of "we propose a SE(3)-equivariant network,
+    named QHNet", whose label is its title."""
+    aliases = with_introduced(paper.label, paper.aliases, paper.abstract)
+    return paper if aliases == paper.aliases else replace(paper, aliases=aliases)
+
+
 def _run_postings(texts: dict[str, str]) -> dict[str, set[str]]:
     """Every maximal ``[\\w-]`` run of each text (normalized) -> the ids of the texts holding it."""
     postings: dict[str, set[str]] = defaultdict(set)
@@ -255,7 +270,9 @@ class Catalogue:
     """
 
     def __init__(self, papers: Iterable[Paper]):
-        records = {p.id: p for p in papers}
+        # the names each abstract introduces are its aliases, for records stored before they were
+        # read so (:func:`store.labels.with_introduced`; a record read since holds them already)
+        records = {p.id: _introducing(p) for p in papers}
         self.papers: dict[str, Paper] = {p.id: p for p in distinct_labels(records.values())}
         self.names = NameIndex(list(records.values()))
         self.vocabulary: frozenset[str] = frozenset(

@@ -259,7 +259,9 @@ class NameReader:
         ordinary word here."""
         out = set()
         for w in _RUN.findall(question):
-            ordinary = not w.islower() or w in self.index.plain or w in STOPWORDS or len(w) < 3
+            # a coinage with a digit inside ("data2vec") is no ordinary word, though abstracts write it so
+            plain = w in self.index.plain and not coined_lowercase(w)
+            ordinary = not w.islower() or plain or w in STOPWORDS or len(w) < 3
             near = len(w) >= 5 and w not in self.index.runs and self._near_name(w)
             if not ordinary and (w in self.index.names or near):
                 out.add(w)

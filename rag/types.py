@@ -116,6 +116,10 @@ class Slot:
             many-fold faster"): a clause stating one ("65× storage reduction", "a more than 72 times
             speedup", "an order of magnitude") answers before one stating another number of the
             measure ("only two cached matrices"); with none, any amount answers as before.
+        unit: The unit the amount is asked in ("how big is the corpus, in tokens?", "training
+            time, in days?", "latency (ms)"), lower case, ``""`` for none: only a figure in that
+            unit states the slot ("29 NLP tasks" gives no size in tokens), or, for a unit of
+            duration or memory, a figure in any such unit (:func:`rag.route.slot.states_unit`).
     """
 
     name: str
@@ -129,6 +133,7 @@ class Slot:
     smaller: bool = False
     change: str = ""
     ratio: bool = False
+    unit: str = ""
 
 
 @dataclass(frozen=True)

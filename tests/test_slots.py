@@ -1905,3 +1905,67 @@ def test_hardware_in_general_is_quoted_with_a_note_that_no_compute_is_named(extr
     # it named what DexMachina runs on
     ans = extractive.ask(question)
     assert ans.refused is refused and stated in ans.text.split("\n")[0], ans.text
+
+
+# --- an amount asked in a unit, a count asked as a change ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "stated"),
+    [
+        # only a figure in the unit asked states it: another amount of the dataset is no size in tokens
+        ("how large is TinyServe's pretraining corpus, measured in tokens?", "It is trained on 300B tokens.", True),
+        ("how large is TinyServe's pretraining corpus, measured in tokens?", "Its corpus spans 40 languages.", False),
+        ("TinyServe decoding latency (ms)?", "It cuts decoding latency to 12 ms per token.", True),
+        ("TinyServe decoding latency (ms)?", "It cuts decoding latency by 40%.", False),
+        # a duration or a memory in any unit of its kind
+        ("TinyServe fine-tuning time, in minutes?", "Its fine-tuning time is 3 hours on one GPU.", True),
+        ("TinyServe fine-tuning time, in minutes?", "Its fine-tuning time drops by 40%.", False),
+    ],
+)
+def test_an_amount_asked_in_a_unit_is_stated_only_in_that_unit(question, sentence, stated):
+    # "how big is the corpus GLaM was pretrained on, in tokens?" was answered by "across 29 NLP tasks"
+    slot = read_ask(question, number="one", names=("TinyServe",)).slot
+    assert slot is not None and slot.unit, slot
+    assert (slot_span(slot, sentence) is not None) is stated
+
+
+def test_a_place_is_no_unit():
+    slot = read_ask("What BLEU does TinyServe reach in WMT14?", number="one", names=("TinyServe",)).slot
+    assert slot is not None and slot.unit == "", slot
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "stated"),
+    [
+        ("How many FLOPs does TinyServe save?", "It saves 38% of the FLOPs of dense decoding.", True),
+        ("how many layers does TinyServe drop?", "It drops half of the layers at 2x lower cost.", True),
+        ("how many layers does TinyServe drop?", "It drops layers adaptively.", False),
+        # no change asked: a share counts nothing
+        ("how many layers does TinyServe have?", "It keeps 38% of the layers.", False),
+    ],
+)
+def test_a_count_asked_as_a_change_is_stated_by_a_share_of_it(question, sentence, stated):
+    # "How many tensor products does QHNet cut?" was "not stated" beside "the reduction of number of
+    # tensor products by 92%"
+    slot = read_ask(question, number="one", names=("TinyServe",)).slot
+    assert slot is not None and slot.count, slot
+    assert (slot_span(slot, sentence) is not None) is stated
+
+
+@pytest.mark.parametrize(
+    ("question", "refused"),
+    [
+        ("TinyServe training wall-clock, in hours?", True),
+        ("how large is the TinyServe pretraining set, in tokens?", True),
+        ("TinyServe gpu-hrs?", True),
+        ("in what city are the TinyServe authors located?", True),
+        ("QCirc: number of qubits?", True),
+    ],
+)
+def test_a_detail_in_new_words_or_units_is_refused_when_no_sentence_states_it(question, refused):
+    seams = Seams(PAPERS)
+    plan = seams.plan(question)
+    papers = [seams.catalogue[p] for p in plan.named_ids]
+    refusal = seams.named_refusal(question) or seams.policy.slot(plan.ask, papers)
+    assert bool(refusal) is refused, (question, plan.ask.slot, plan.detail)

@@ -38,6 +38,7 @@ from rag.question.slots import (
     names_fused,
     object_slot,
     size_compared,
+    with_unit,
 )
 from rag.text import named_entities, normalize, quoted_figures
 from rag.vocabulary import beside
@@ -164,6 +165,8 @@ def read_ask(
                 slot = thing
     else:
         slot = None
+    # "how big is the corpus GLaM was pretrained on, in tokens?": an amount in that unit
+    slot = with_unit(slot, text)
     return Ask(
         text=text,
         heading=heading or text,

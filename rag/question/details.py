@@ -29,7 +29,9 @@ _VENUE = _V["venue"]
 _DETAILS = {
     # where the authors work before who they are: "which universities are the authors of X
     # affiliated with?" asks the affiliations, which no record holds
-    "affiliations": _V["affiliation"],
+    "affiliations": rf"{_V['affiliation']}|"
+    # where the authors are: "which country are the CA-SOADD authors based in?", "FlexGen authors' country?"
+    rf"\bauthors?\W*\s+(?:\w+\s+){{0,3}}?{_V['author_place']}|{_V['author_place']}\s+(?:\w+\s+){{0,3}}?(?:the\s+)?authors?\b",
     # "authors" as what is asked, not as the subject of a finding ("what do its authors discover").
     "authors": rf"{_V['author_phrase']}|{_V['who_is_the']}\s+authors?|\bauthors? of\b(?!.*{_V['finding_verb']})|"
     r"\bauthor(s|ship)?\W*$",

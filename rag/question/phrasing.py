@@ -41,6 +41,9 @@ __all__ = [
     "asks_collection",
     "asks_in_shorthand",
     "shorthand_words",
+    "UNIT_ASKED",
+    "UNIT_WORDS",
+    "without_unit",
     "asks_quantity",
     "clean_input",
     "conjoined",
@@ -812,6 +815,16 @@ _FRAME = _VOCABULARY["question_frame"].words
 _COUNT_MARK = _VOCABULARY["count_mark"]
 UNIT_ASIDE = re.compile(r"\s*\([^()]{1,12}\)")
 """A unit written in brackets after a measure ("latency (ms)", "accuracy (%)"): no word of the measure."""
+UNIT_ASKED = _VOCABULARY["unit_asked"]
+"""A unit an amount is asked in ("in tokens", "in hours of speech", "measured in GB"): no word of
+the measure either (:func:`rag.question.slots.unit_asked`)."""
+UNIT_WORDS = _VOCABULARY["unit_word"].words
+"""The units of :data:`UNIT_ASKED` (lower case)."""
+
+
+def without_unit(text: str) -> str:
+    """``text`` without the unit it asks an amount in (:data:`UNIT_ASIDE`, :data:`UNIT_ASKED`)."""
+    return UNIT_ASKED.sub("", UNIT_ASIDE.sub("", text))
 SHORTHAND_MAX_WORDS = 5
 """Most words besides the names in a measure asked in shorthand ("DexMachina real robot success
 rate?" has four): set by reading, not fitted; a longer phrase without a question frame is a topic."""
@@ -826,7 +839,7 @@ def shorthand_words(query: str, names: Iterable[str]) -> list[str]:
     named = {w.lower() for n in names for w in WORD.findall(n)}
     if not named:
         return []
-    text = UNIT_ASIDE.sub("", query).strip(" ?.!")
+    text = without_unit(query).strip(" ?.!,")
     words = [w.lower() for w in WORD.findall(text)]
     if not words or set(words) & _FRAME:
         return []
@@ -847,7 +860,7 @@ def asks_in_shorthand(query: str, names: Iterable[str]) -> bool:
     rest = shorthand_words(query, names)
     if not rest:
         return False
-    text = UNIT_ASIDE.sub("", query).strip(" ?.!")
+    text = without_unit(query).strip(" ?.!,")
     # a mark of its own ("# annotators"), not the end of a name ("C#")
     marked = any(m.start() == 0 or text[m.start() - 1].isspace() for m in _COUNT_MARK.finditer(text))
     return marked or rest[-1] in MEASURE_NOUNS

@@ -17,7 +17,7 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import replace
 
-from rag.question.phrasing import SET_NOUNS, UNIT_ASIDE
+from rag.question.phrasing import SET_NOUNS, UNIT_ASIDE, UNIT_ASKED, UNIT_WORDS, without_unit
 from rag.question.plan import Detail
 from rag.text import content_terms, normalize
 from rag.types import Slot
@@ -27,7 +27,7 @@ __all__ = [
     "CONTENTS", "DATA", "ENTITY", "GUESSED_SIZE", "HARDWARE", "INSTANCE", "MODELS", "OBJECT", "SETTING", "SIZE", "YEAR",
     "age_slot", "change_asked", "contents_slot", "data_slot", "detail_slot", "entity_slot", "measure_slot",
     "names_fused", "object_slot", "read_slot",
-    "size_compared",
+    "size_compared", "unit_asked", "with_unit",
 ]
 
 _VOCABULARY = beside(__file__, "slots")
@@ -233,8 +233,9 @@ def measure_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fa
         A :class:`Slot` with ``amount`` set and its terms (head noun last), e.g. "How much does
         PrefixRL increase the final reward?" -> terms ``("final", "reward")``.
     """
-    if shorthand:
-        text = UNIT_ASIDE.sub("", text)  # "latency (ms)": the unit is no word of the measure
+    # "wall-clock, in days", "measured in tokens": the unit is no word of the measure; nor, in
+    # shorthand, one in brackets ("latency (ms)")
+    text = without_unit(text) if shorthand else UNIT_ASKED.sub("", text)
     words = _WORD.findall(text)
     if quantities := [m.group("quantity") for m in _PARAMETER_CHOICE.finditer(text)]:
         # "which one has the most parameters?", "... the fewest params?": the model's size
@@ -296,7 +297,9 @@ def measure_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fa
             # "by what factor", "how many times": a ratio of the measure, not a count of "times"
             ratio = not setting and _RATIO_ASKED.search(text) is not None
             return Slot(" ".join(cased.get(t, t) for t in shown), terms, amount=True, count=counted and not ratio,
-                        form=SETTING if setting else "", change="" if counted or setting else change_asked(words),
+                        # a count asked with a verb of change ("how many tensor products does QHNet
+                        # cut?") keeps its direction: a share of the cut states it ("by 92%")
+                        form=SETTING if setting else "", change="" if setting else change_asked(words),
                         ratio=ratio)
     return None
 
@@ -521,6 +524,26 @@ def detail_slot(detail: Detail, *, amount: bool = False, guess: str = "") -> Slo
                 form=_FORMS.get(detail.kind, ""), value=guess, detail=True)
 
 
+def unit_asked(text: str) -> str:
+    """The unit a question asks its amount in, lower case, or ``""``: after "in" and its kin
+    (vocabulary ``unit_asked``: "how big is the corpus, in tokens?", "in hours of speech"), or in
+    brackets ("latency (ms)"), one of the units of vocabulary ``unit_word``."""
+    m = UNIT_ASKED.search(text)
+    if m is not None:
+        return m.group(0).split()[-1].lower()
+    aside = next((a.group(0).strip(" ()").lower() for a in UNIT_ASIDE.finditer(text)), "")
+    return aside if aside in UNIT_WORDS else ""
+
+
+def with_unit(slot: Slot | None, text: str) -> Slot | None:
+    """``slot`` with the unit ``text`` asks its amount in (:func:`unit_asked`, :attr:`rag.types.Slot.unit`),
+    when it asks an amount; else ``slot`` as it is."""
+    if slot is None or not slot.amount or slot.unit:
+        return slot
+    unit = unit_asked(text)
+    return replace(slot, unit=unit) if unit else slot
+
+
 def read_slot(text: str, *, amount: bool, detail: Detail | None = None, names: Collection[str] = (),
               guess: str = "") -> Slot | None:
     """The slot of a question (see the module docstring), or ``None``.
@@ -533,7 +556,7 @@ def read_slot(text: str, *, amount: bool, detail: Detail | None = None, names: C
         guess: A model size it guesses ("7B"), read by :data:`GUESSED_SIZE`.
     """
     if detail is not None:
-        return detail_slot(detail, amount=amount, guess=guess)
+        return with_unit(detail_slot(detail, amount=amount, guess=guess), text)
     if guess:
         return Slot("model size", form="model size", value=guess, detail=True)
-    return measure_slot(text, names) if amount else None
+    return with_unit(measure_slot(text, names), text) if amount else None

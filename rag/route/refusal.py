@@ -451,9 +451,11 @@ class RefusalPolicy:
             return ""
         # a count names its unit: "16000 tasks" beside "dataset" counts no images; a setting its
         # noun: "achieves ε-error with cost ..." beside "quantum" gives no horizon
-        if slot.amount and not slot.count and slot.form != SETTING and any(self.states_near(ask, p) for p in papers):
+        # ... and an amount asked in a unit ("in tokens") is stated only in it (rag.route.slot.states_unit)
+        if slot.amount and not slot.count and slot.form != SETTING and not slot.unit \
+                and any(self.states_near(ask, p) for p in papers):
             return ""
-        if any(self.states_unquantified(slot, p) for p in papers):
+        if not slot.unit and any(self.states_unquantified(slot, p) for p in papers):
             return ""  # "GNIMC recovers the underlying matrix substantially faster": a speedup, with no figure
         paper = papers[0]
         about = " and ".join(f"{p.label} ({p.id})" for p in papers)

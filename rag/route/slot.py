@@ -52,6 +52,7 @@ from store.papers import Paper
 
 __all__ = [
     "DATE", "DURATION_AMOUNT", "HARDWARE_STATED", "MEMORY_AMOUNT", "MODEL_SIZE", "change_clause", "counts",
+    "states_share", "states_unit",
     "instance_keys", "names_own_data", "reporting_verbs",
     "greatest_size",
     "measure_head", "narrowed_time", "sizes_beside", "slot_span", "slot_strength", "states_amount", "states_ratio",
@@ -143,8 +144,44 @@ def _grown(sentence: str, spans: list[tuple[int, int]], i: int) -> tuple[int, in
     return _capped(sentence, spans[j][0], spans[i][1], spans)
 
 
+_PERCENT = re.compile(r"\d\s?(?:%|\\%|percent\b)", re.I)
+
+
+def states_share(text: str) -> bool:
+    """Whether ``text`` states a share or a ratio ("by 92%", "50% less", "65×", "halves"): the amount
+    of a change asked as a count (:attr:`rag.types.Slot.change`)."""
+    return _PERCENT.search(text) is not None or states_ratio(text)
+
+
+def states_unit(text: str, unit: str) -> bool:
+    """Whether ``text`` states an amount in ``unit`` (:attr:`rag.types.Slot.unit`): a figure of
+    duration in any unit of duration for a unit of duration ("in days" by "in under 4.5 hours"),
+    likewise for memory ("in GB" by "a single 16GB GPU"), else a number of the unit itself
+    (:func:`counts`: "in tokens" by "1.2 trillion tokens", not by "29 NLP tasks")."""
+    if DURATION_AMOUNT.fullmatch(f"1 {unit}"):
+        return DURATION_AMOUNT.search(text) is not None
+    if MEMORY_AMOUNT.fullmatch(f"1 {unit}") or MEMORY_AMOUNT.fullmatch(f"1 {unit.upper()}"):
+        return MEMORY_AMOUNT.search(text) is not None
+    if unit in ("percent", "%"):
+        return _PERCENT.search(text) is not None
+    return counts(text, unit)
+
+
 def slot_span(slot: Slot, sentence: str, senses: Senses | None = None) -> tuple[int, int, bool] | None:
     """The clauses of ``sentence`` that state ``slot`` (see the module docstring), or ``None``.
+
+    A slot asked in a unit (:attr:`rag.types.Slot.unit`: "how big is the corpus, in tokens?") is
+    stated only by clauses that state an amount in it (:func:`states_unit`): "29 NLP tasks" states
+    no size in tokens, and "The abstract of X does not state ..." says so.
+    """
+    span = _slot_span(slot, sentence, senses)
+    if span is None or not slot.unit:
+        return span
+    return span if states_unit(sentence[span[0] : span[1]], slot.unit) else None
+
+
+def _slot_span(slot: Slot, sentence: str, senses: Senses | None = None) -> tuple[int, int, bool] | None:
+    """The clauses of ``sentence`` that state ``slot`` whatever the unit asked (:func:`slot_span`), or ``None``.
 
     ``senses``: a measure's term is also stated by a word that states it in other words
     (:mod:`rag.evidence.senses`); a detail ("learning rate") and a form (a date, a model size) are
@@ -168,8 +205,8 @@ def slot_span(slot: Slot, sentence: str, senses: Senses | None = None) -> tuple[
     if slot.form == OBJECT:  # "what does X omit?": the verb as a word of its own, with words after it
         return _object_span(sentence, slot.terms[0]) if slot.terms else None
     if slot.form == SIZE:  # "how big is GLaM?": a model's size, else a dataset's
-        model = slot_span(replace(slot, form="model size"), sentence)
-        return model or slot_span(replace(slot, form=DATA_SIZE), sentence)
+        model = _slot_span(replace(slot, form="model size"), sentence)
+        return model or _slot_span(replace(slot, form=DATA_SIZE), sentence)
     form = _FORMS.get(slot.form)
     if form is not None:
         found = form.finditer(sentence)
@@ -238,7 +275,11 @@ def slot_span(slot: Slot, sentence: str, senses: Senses | None = None) -> tuple[
             # a count is a number of the unit, as far as the sentence words it ("how many Chinese
             # mobile apps": "650 Chinese mobile applications" counts them by "mobile")
             # (the unit asked, so that "envs" is counted by "five ... benchmarks", not "benchmark datasets")
-            counted = not slot.count or counts(sentence[got[0] : got[1]], stated[i + n - 1][0])
+            counted = not slot.count or counts(sentence[got[0] : got[1]], stated[i + n - 1][0]) or (
+                # a count asked as a change ("how many tensor products does QHNet cut?"): a share
+                # of the change states it ("the reduction of number of tensor products by 92%")
+                bool(slot.change) and states_share(sentence[got[0] : got[1]])
+            )
             if counted and (not slot.amount or states_amount(sentence[got[0] : got[1]])):
                 return span
             if slot.amount:

@@ -550,7 +550,7 @@ def counts(text: str, unit: str) -> bool:
     """Whether ``text`` states a number of ``unit``: an amount (:func:`states_amount`: "16,000",
     "four"; not a number inside a name, "Flan-T5") followed within :data:`COUNT_WINDOW` words by
     the unit (as a term key: "tasks" by "task"). "ablation studies on the Flan Collection of tasks
-    ... by 3-17%" counts no tasks."""
+    ... by 3-17%" counts no tasks, nor does a share ("38% of the layers")."""
     keys = {term_key(unit)} | same_keys(unit)  # "apps" by "applications" (glossary: clipped words)
     # "envs" by "benchmarks" (_KINDS), a plural noun only: "four benchmark datasets" counts datasets,
     # "benchmark" there only says which
@@ -562,7 +562,9 @@ def counts(text: str, unit: str) -> bool:
             return True
         # an amount in one word ("16,000") or ending with it ("a single consumer GPU")
         pair = i > 0 and not states_amount(words[i - 1]) and states_amount(f"{words[i - 1]} {w}")
-        if (states_amount(w) or pair) and not _NAMED_NUMBER.search(w):
+        # a share is no number of the unit: "keeps 38% of the layers" counts no layers
+        share = w.endswith("%") or words[i + 1 : i + 2] in (["%"], ["percent"])
+        if (states_amount(w) or pair) and not share and not _NAMED_NUMBER.search(w):
             for a in words[i + 1 : i + 2 + COUNT_WINDOW]:
                 found = {k for k, _, _ in _keys_at(a)}
                 plural = lemma(a.strip(".,;:()").lower()) != a.strip(".,;:()").lower()

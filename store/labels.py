@@ -556,7 +556,7 @@ def choose_label(abstract: str, title: str = "") -> tuple[str, tuple[str, ...], 
     Precedence: a name the title states before a colon (:func:`title_name`); the name the
     abstract states (:func:`stated_name`; with a title, only a coined one or one the title uses);
     the title (:func:`title_label`); a descriptive phrase of the abstract
-    (:func:`store.keyphrase.key_phrase`). Every coined name the abstract introduces
+    (:func:`store.keyphrase.key_phrase`). With a title, every coined name the abstract introduces
     (:func:`introduced_names`: "we propose a network, named QHNet") is an alias.
 
     Returns:
@@ -565,7 +565,9 @@ def choose_label(abstract: str, title: str = "") -> tuple[str, tuple[str, ...], 
         abstract is all instructions and there is no title.
     """
     label, aliases, kind = _chosen_label(abstract, title)
-    return label, with_introduced(label, aliases, abstract), kind
+    # untitled, a record is named by the first artefact its abstract names (:func:`stated_name`);
+    # the others it introduces are what that paper builds or measures ("ProAct-Helper" of ProAct-75)
+    return label, (with_introduced(label, aliases, abstract) if title else aliases), kind
 
 
 def _chosen_label(abstract: str, title: str) -> tuple[str, tuple[str, ...], str]:

@@ -244,6 +244,8 @@ def _introducing(paper: Paper) -> Paper:
     """``paper`` with the coined names its abstract introduces among its aliases
     (:func:`store.labels.with_introduced`): "QHNet" of "we propose a SE(3)-equivariant network,
     named QHNet", whose label is its title."""
+    if not paper.title:  # named by its abstract's first artefact (store.labels.choose_label)
+        return paper
     aliases = with_introduced(paper.label, paper.aliases, paper.abstract)
     return paper if aliases == paper.aliases else replace(paper, aliases=aliases)
 

@@ -171,12 +171,10 @@ def states_phrase(phrase: str, text: str, gap: int = 0) -> bool:
     ``gap``: most content words allowed between two neighbouring words of the phrase (0: side by
     side; 2: "contextual bandits" is stated by "Contextual Combinatorial Bandits" and "diffusion
     models" by "diffusion language models")."""
-    words = [lemma(t) for t in _content_words(phrase)]
+    words, key = _stemmed(phrase)
     if not words:
         return False
-    key = [stem(w) for w in words]
-    forms = [lemma(t) for t in _content_words(text)]
-    seq = [stem(f) for f in forms]
+    forms, seq = _stemmed(text)
     n = len(key)
     if gap <= 0:
         return any(
@@ -294,6 +292,15 @@ DATA_KINDS = frozenset({"benchmark", "dataset", "corpus"})
 @functools.cache
 def _glossary_rows() -> tuple[tuple[str, str, str], ...]:
     return tuple(load_glossary())
+
+
+@functools.lru_cache(maxsize=100_000)
+def _stemmed(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The index forms (:func:`lemma`) of the content words of ``text`` (:func:`_content_words`) and
+    their stems, in order; cached per text, since :func:`states_phrase` reads the same sentences and
+    titles for every phrase and every candidate of a question."""
+    forms = tuple(lemma(t) for t in _content_words(text))
+    return forms, tuple(stem(f) for f in forms)
 
 
 def _content_words(text: str) -> list[str]:

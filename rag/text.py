@@ -5,6 +5,7 @@ Everything here is pure and deterministic; spans always index the original text.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Callable
@@ -137,10 +138,19 @@ _MARKUP: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
 ]
 
 
+TEXT_CACHE = 65_536
+"""Texts whose :func:`normalize` and :func:`tokenize` results are kept per process (least recently
+used dropped first): one question reads the same abstract sentences, titles and parts again at each
+stage (membership, refusal, evidence, lead), and the markup patterns cost more than the look-up. Set
+to hold every sentence of the 3,136-paper library (about 30,000) with the questions' own texts."""
+
+
+@functools.lru_cache(maxsize=TEXT_CACHE)
 def normalize(text: str) -> str:
     """Lower-case, NFKC, Unicode dashes to ``-``, LaTeX/Markdown emphasis dropped, spaces folded.
 
     This is the matching rule of the evaluation's answer-fact coverage, applied to both sides.
+    Cached per text (:data:`TEXT_CACHE`).
     """
     out = unicodedata.normalize("NFKC", text)
     for _ in range(2):
@@ -187,8 +197,14 @@ def fold_accents(text: str) -> str:
 
 def tokenize(text: str) -> list[str]:
     """Lower-cased word and number tokens of ``text`` (markup removed, accents folded:
-    :func:`fold_accents`), stop words kept."""
-    return [t.lower() for t in _TOKEN.findall(fold_accents(normalize(text)))]
+    :func:`fold_accents`), stop words kept; a new list each call, the tokens cached per text
+    (:data:`TEXT_CACHE`)."""
+    return list(_tokens(text))
+
+
+@functools.lru_cache(maxsize=TEXT_CACHE)
+def _tokens(text: str) -> tuple[str, ...]:
+    return tuple(t.lower() for t in _TOKEN.findall(fold_accents(normalize(text))))
 
 
 def content_terms(text: str) -> list[str]:

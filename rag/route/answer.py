@@ -1180,7 +1180,8 @@ class AnswerPipeline:
         if not near:
             return []
         cvecs = self.retriever.query_vectors([*clauses, text])
-        self.evidence.warm([h.paper for h in near])
+        # each paper's sentences are embedded when first read below (one call per paper, as warm
+        # does), so none past the last one looked at is embedded
         out: list[tuple[PaperHit, str]] = []
         for h in near:
             sents, vecs = self.evidence.sentences(h.paper)

@@ -14,6 +14,7 @@ leave-one-question-out estimate is in the docstring of :data:`COEF`.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Sequence
@@ -224,9 +225,7 @@ def phrases(text: str, phrase: str = "") -> list[str]:
     own = {w.lower() for w in phrase.split()}
     out: list[str] = []
     cur: list[str] = []
-    for m in _PIECE.finditer(_DEFINED.sub("", text)):
-        tok = m.group(0)
-        low = tok.lower()
+    for tok, low in _pieces(text):
         if len(tok) == 1 and tok in ",;:.!?()[]" or (low in _PHRASE_BREAK and low not in own):
             if cur:
                 out.append(" ".join(cur))
@@ -236,6 +235,14 @@ def phrases(text: str, phrase: str = "") -> list[str]:
     if cur:
         out.append(" ".join(cur))
     return out
+
+
+@functools.lru_cache(maxsize=65_536)
+def _pieces(text: str) -> tuple[tuple[str, str], ...]:
+    """The tokens of ``text`` that :func:`phrases` reads (:data:`_PIECE`, a defined abbreviation
+    taken out), each with its lower case; cached per text, as every compound and candidate of a
+    question reads the same sentences."""
+    return tuple((m.group(0), m.group(0).lower()) for m in _PIECE.finditer(_DEFINED.sub("", text)))
 
 
 def states_in_phrase(phrase: str, text: str, gap: int = 0) -> bool:

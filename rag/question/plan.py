@@ -250,6 +250,11 @@ class Topic:
         versions: The names of a version or size the topic states ("GPT-4", "ResNet-152",
             "StyleGAN3", "Whisper-large-v3", "Mixtral 8x7B"; :func:`rag.question.names.versioned_names`):
             each names that model, not its family; an abstract must state it so.
+        nominal: For a topic that begins with the verb saying what the papers do, the noun phrases
+            that name it in the collection's words ("detect out-of-distribution inputs" ->
+            "out-of-distribution input detection", "out-of-distribution detection"; "prune LLMs" ->
+            "LLM pruning"; :func:`rag.question.nominal.nominal_forms`): a title that names one is
+            about the topic, as a title naming a bare term is (:attr:`named`); ``()`` otherwise.
         described_name: The name ``described`` consists of ("the LoRA paper" -> "LoRA",
             :func:`rag.question.names.bare_name`): the paper meant is the one whose own name it is
             (its title, its label, or the name its abstract gives its work), not one that mentions it.
@@ -284,6 +289,7 @@ class Topic:
     restated: tuple[Restated, ...] = ()
     versions: tuple[str, ...] = ()
     described_name: str = ""
+    nominal: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -229,6 +229,36 @@ def test_a_predicate_verb_is_the_first_word_after_the_noun_that_names_the_papers
     assert predicate("pruning", "Which papers pruning?") == ""  # one word: nothing left to name
 
 
+_WRITTEN = (
+    "We study anomaly detection and detect anomalies in sensor streams. Speech recognition systems"
+    " recognize speech. Network sparsification sparsifies layers; planetary data. Text classification"
+    " classifies. Our analysis is analytical; prunability of weights; pruning removes weights."
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "nominal"),
+    [
+        # the verb made the noun the collection writes, after its object as a modifier
+        ("Which papers detect anomalies in time series?", ("anomaly detection",)),
+        ("Which papers sparsify transformer layers?", ("transformer layer sparsification",)),
+        ("papers classifying long documents", ("long document classification",)),
+        # a generic noun of what is acted on is left out of a second form
+        ("Which papers recognize speech inputs?", ("speech input recognition", "speech recognition")),
+        # no noun of the verb in the collection (an adjective or quality is none): no form
+        ("Which papers analyze graphs?", ("graph analysis",)),
+        ("which papers plant triggers", ()),
+        # a topic after a relating word or before its set noun names its subject already
+        ("Which papers study anomaly detection?", ()),
+        ("anomaly detection papers", ()),
+    ],
+)
+def test_a_topic_led_by_the_papers_verb_is_read_as_the_noun_phrase_that_names_it(question, nominal):
+    plan = Reader(Catalogue([make_paper("A", _WRITTEN, title="")])).read(question)
+    assert isinstance(plan, AskPlan)
+    assert plan.topic.nominal == nominal, plan.topic
+
+
 @pytest.mark.slow
 def test_a_rare_name_alone_is_listed_from_every_paper_retrieval_finds_not_only_the_candidates(tmp_path, embedder):
     # "Which papers use generative flow networks?" lost two GFlowNet papers at retrieval ranks 45 and

@@ -254,6 +254,11 @@ class Topic:
             oversmoothing"; :func:`rag.question.parts.compound_topic`), whose words a paper on it
             states within one noun phrase in some order; ``""`` for a description or several words
             joined otherwise.
+        nominal: For a topic that begins with the verb saying what the papers do, the noun phrases
+            that name it in the collection's words ("detect out-of-distribution inputs" ->
+            "out-of-distribution input detection", "out-of-distribution detection"; "prune LLMs" ->
+            "LLM pruning"; :func:`rag.question.nominal.nominal_forms`): a title that names one is
+            about the topic, as a title naming a bare term is (:attr:`named`); ``()`` otherwise.
         described_name: The name ``described`` consists of ("the LoRA paper" -> "LoRA",
             :func:`rag.question.names.bare_name`): the paper meant is the one whose own name it is
             (its title, its label, or the name its abstract gives its work), not one that mentions it.
@@ -289,6 +294,7 @@ class Topic:
     versions: tuple[str, ...] = ()
     described_name: str = ""
     compound: str = ""
+    nominal: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,7 @@ from rag.question.details import DETAIL_PATTERNS, asked_detail, detail_only
 from rag.question.filters import FILTER_KINDS, read_filters, topic_left
 from rag.question.language import looks_non_english
 from rag.question.names import NameReader, bare_name, restated_names, restatement_alone, spelled_out, versioned_names
+from rag.question.nominal import nominal_forms
 from rag.question.parts import (
     asked_parts,
     compound_topic,
@@ -1160,6 +1161,7 @@ class Reader:
             link_named=names_link(query),
             terms=tuple(terms),
             named=named_terms((t_topic, *alternatives), predicate(t_topic, query)),
+            nominal=self._nominal(t_topic, query),
             acronyms=tuple(t for t in terms if _typed_acronym(t)),
             known_names=known,
             directions=_directions(t_topic, alternatives),
@@ -1167,6 +1169,13 @@ class Reader:
             ask=read_ask(t_topic) if t_topic else read_ask(query),
             search=self.search_query(searched),
         )
+
+    def _nominal(self, topic: str, query: str) -> tuple[str, ...]:
+        """The noun phrases a topic that begins with its predicate names, in the words the
+        collection writes (:func:`rag.question.nominal.nominal_forms`; ``()`` without a catalogue)."""
+        if self.catalogue is None:
+            return ()
+        return nominal_forms(topic, predicate(topic, query), self.catalogue.vocabulary)
 
     def _name_alone(self, topic: str) -> str:
         """The name of a topic that is one name with its restatement and nothing else

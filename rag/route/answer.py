@@ -691,7 +691,9 @@ class AnswerPipeline:
             # one more reading of it (Topic.written): "LLM pruning" lists what "large language model
             # pruning" lists
             judged_as = topic.written or topic.text
-            readings = (*topic.examples, *([topic.text] if judged_as != topic.text else []))
+            # a topic that says what the papers do is read as the noun phrase that names it too
+            # (Topic.nominal): "detect out-of-distribution inputs" as "out-of-distribution detection"
+            readings = (*topic.examples, *([topic.text] if judged_as != topic.text else []), *topic.nominal)
             scored = self.membership.members(judged_as, topic.facets, checked, floor, many, readings)
             if many and self.llm is not None and self.settings.llm.judge_borderline:
                 scored, judged = self._judged(topic, scored)
@@ -701,7 +703,10 @@ class AnswerPipeline:
                 # sentences are from the question's description (Membership.titled), and however
                 # far down retrieval ranks it: the candidate cap bounds what the model weighs, not
                 # what a title states (GFlowNet titles at ranks 45 and 54 of "generative flow networks")
-                members += [h for h in self.membership.titled(topic.named, hits) if h not in members]
+                # a title that names the noun phrase a verb topic stands for is one too
+                # ("Out-of-Distribution Detection with ..." for "papers that detect out-of-distribution inputs")
+                titled = self.membership.titled((*topic.named, *topic.nominal), hits)
+                members += [h for h in titled if h not in members]
                 # a compound the topic consists of ("score matching", "dataset distillation") is
                 # stated as one phrase by a paper about it, not by its head word in another sense
                 # ("induced matching", "knowledge distillation"): such a paper only mentions a word

@@ -47,7 +47,7 @@ from rag.question.parts import bare_compound, coordinated_subjects, distinguishi
 from rag.question.plan import AskPlan, Detail, Plan, Topic
 from rag.question.slots import CONTENTS, INSTANCE, OBJECT, SETTING, YEAR, detail_slot
 from rag.route.lead import _keys_at, clause_spans, key_clause, quoted
-from rag.route.membership import COMMON_MODIFIER_SHARE, TITLE_SENSE, sibling_title, states_any_order
+from rag.route.membership import TITLE_SENSE, sibling_title, states_any_order
 from rag.route.slot import measure_head, narrowed_time, slot_span, states_amount, unquantified_span
 from rag.settings import RetrievalSettings
 from rag.text import Sentence, content_terms, normalize, numbers, split_sentences
@@ -706,8 +706,9 @@ class RefusalPolicy:
         """The refusal for a list on a bare compound no abstract states as one phrase, or ``""``.
 
         "Which papers use split learning?", "papers on the edge of stability": the topic, asked as a
-        list (number ``many``), is one compound of 2 to :data:`ABSENT_SUBJECT_MAX_TERMS` content words
-        (prepositions of ``phrase_joiner`` may join them: "edge of stability"), each word some abstract
+        list (number ``many``), is one compound of two content words (:attr:`Topic.compound`,
+        :data:`rag.question.parts.COMPOUND_MAX_TERMS`; a preposition of ``compound_joiner`` may join
+        them: "edge of stability"), each word some abstract
         uses, and no abstract states it within one noun phrase in any order
         (:func:`rag.route.membership.states_any_order`: "over-smoothing in graph neural networks"
         states "GNN oversmoothing", "pruning large language models" "LLM pruning"), in any of its
@@ -745,15 +746,6 @@ class RefusalPolicy:
         for w in words:  # an acronym written out: "OOD detection" -> "out-of-distribution detection"
             forms += [phrase.replace(w, long) for long in long_forms(w)]
         forms += [*glossary_forms(phrase), *glossary_instances(phrase)]
-        # without leading words many abstracts write ("computational antibody design" is stated by
-        # "Ab initio antibody design", as Membership.states_compound reads it)
-        n = max(1, len(self.retriever.papers))
-        rest = list(words)
-        while len(content_terms(" ".join(rest))) > 2 and content_terms(rest[0]) and all(
-            self.retriever.document_frequency(t) >= COMMON_MODIFIER_SHARE * n for t in content_terms(rest[0])
-        ):
-            rest = rest[1:]
-            forms.append(" ".join(rest))
         forms = list(dict.fromkeys(f for f in forms if f))
         catalogue = self.retriever.papers
         ids = dict.fromkeys(h.paper.id for h in retrieval.hits[: self.settings.candidates])

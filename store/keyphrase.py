@@ -26,7 +26,7 @@ from typing import Any
 from store.fieldterms import is_field_term
 from store.guard import is_instruction
 
-__all__ = ["MAX_WORDS", "MIN_WORDS", "defined_abbreviations", "key_phrase"]
+__all__ = ["FUNCTION_WORDS", "MAX_WORDS", "MIN_WORDS", "defined_abbreviations", "key_phrase"]
 
 #: Words of a descriptive label: two to six read like a topic ("Online routing problem",
 #: "Polarity-aware representation learning over clause-literal hypergraphs").
@@ -48,7 +48,9 @@ _CLAUSE_END = re.compile(
     r"showing|demonstrating|suggesting|indicating|allowing|enabling|yielding|achieving|leading|resulting|"
     r"requiring|making|giving|linking|combining|providing|including|relying|exploiting)\s",
 )
-_FUNCTION = frozenset(
+#: Words that link or frame a phrase (articles, prepositions, pronouns, auxiliaries): no label ends on one,
+#: and a coined name after one is not a name of its own (store.labels)
+FUNCTION_WORDS = frozenset(
     "a an the of in on for to with by from at into over under within across between through and or "
     "but as is are be been was were this that these those it its their our we which where who whose "
     "than then via using based upon toward towards about such how why what whether due yet also not "
@@ -118,7 +120,7 @@ def defined_abbreviations(text: str) -> dict[str, str]:
             initials = [p[0].lower() for w in cand for p in w.split("-") if p]
             firsts = [w[0].lower() for w in cand]
             if firsts == letters or initials == letters:
-                if cand[0].lower() not in _FUNCTION:
+                if cand[0].lower() not in FUNCTION_WORDS:
                     out.setdefault(abbr, " ".join(cand))
                 break
     return out
@@ -143,7 +145,7 @@ def _noun_phrase(tail: str, abbreviations: dict[str, str]) -> list[str]:
     words = [w.strip(".,;:\"'“”’") for w in _WORD.findall(clause)]
     words = [w for w in words if w]
     for i, w in enumerate(words[2:], start=2):  # "LLM outputs directly in ...": an adverb ends it
-        if w.endswith("ly") and len(w) > 4 and (i + 1 == len(words) or words[i + 1].lower() in _FUNCTION):
+        if w.endswith("ly") and len(w) > 4 and (i + 1 == len(words) or words[i + 1].lower() in FUNCTION_WORDS):
             words = words[:i]
             break
     if not words or words[0].lower() in _DEMONSTRATIVE:
@@ -169,11 +171,11 @@ def _acceptable(words: list[str]) -> bool:
     if not MIN_WORDS <= len(words) <= MAX_WORDS or not words[0][:1].isalnum():
         return False
     first, last = words[0].lower(), words[-1].lower()
-    if last in _FUNCTION or first in _FUNCTION or last in _VAGUE:
+    if last in FUNCTION_WORDS or first in FUNCTION_WORDS or last in _VAGUE:
         return False
     if last.endswith(_ADJECTIVE_ENDINGS) and last not in _NOUNS_WITH_ADJECTIVE_ENDINGS:
         return False
-    topical = [w for w in words if w.lower() not in _RESEARCH_WORDS | _VAGUE | _FUNCTION | _DETERMINERS]
+    topical = [w for w in words if w.lower() not in _RESEARCH_WORDS | _VAGUE | FUNCTION_WORDS | _DETERMINERS]
     return len(topical) >= 2 and not is_field_term(" ".join(words))
 
 
@@ -228,7 +230,7 @@ def _yake_phrases(text: str) -> list[list[str]]:
     return [
         [w.strip("'’") for w in p.split()]
         for p, _ in scored
-        if not any(w.endswith("ly") or w.lower() in _FUNCTION for w in p.split()) and _after_article(p, text)
+        if not any(w.endswith("ly") or w.lower() in FUNCTION_WORDS for w in p.split()) and _after_article(p, text)
     ]
 
 

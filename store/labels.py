@@ -9,7 +9,7 @@ import unicodedata
 
 from store.fieldterms import is_field_term
 from store.guard import is_instruction, neutralize_markers
-from store.keyphrase import key_phrase
+from store.keyphrase import FUNCTION_WORDS, key_phrase
 
 __all__ = [
     "LATEX_ACCENT",
@@ -195,6 +195,8 @@ _INTRO = re.compile(
 _PAREN_ACRONYM = re.compile(r"\(([A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)\)")
 _NAMEISH = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*$")
 _DETERMINERS = {"a", "an", "the", "two", "three", "new", "novel", "our"}
+_SELF_NOUNS = frozenset({"work", "paper", "study", "article"})
+"""What a paper calls itself ("in this work X"), as :data:`_SELF_INTRO` reads it."""
 _GENERIC_HEADS = {"framework", "approach", "method", "algorithm", "model", "benchmark", "dataset", "system", "paradigm"}
 
 
@@ -245,6 +247,20 @@ def _name_after_intro(tail: str) -> tuple[str, tuple[str, ...]] | None:
     if caps and len(caps) <= 4 and (len(caps) > 1 or len(words) > 1 and words[1].lower() in _GENERIC_HEADS):
         return " ".join(caps), tuple(aliases)
     if tail[len(clause) : len(clause) + 1] == "," and 1 < len(words) <= 4 and all(w.isalpha() for w in words):
+        named = _NAMED.search(" " + " ".join(words))
+        if named is not None:
+            # "a new approach called AdaTape, which ...": the name is what it is called
+            rest = " ".join(words)[named.end() - 1 :].split()
+            return (rest[0], tuple(aliases)) if len(rest) == 1 and is_name_token(rest[0]) else None
+        if is_name_token(words[-1]) and all(w.lower() in FUNCTION_WORDS | _SELF_NOUNS for w in words[:-1]):
+            # "we develop in this work FedFix, a novel extension of FedAvg"
+            return words[-1], tuple(aliases)
+        if any(is_name_token(w) for w in words) and any(w.lower() in FUNCTION_WORDS for w in words):
+            # a coined name inside a phrase of other words is not the paper's name: "the use of
+            # GFlowNets, algorithms for ...", "in this work FedFix, a ...", "a variant of PCG, ...";
+            # "neural FIM, ..." is (the coined names it introduces: introduced_names)
+            return None
+        # a lower-case name the paper introduces as its own ("we propose mixture proportion estimation, ...")
         return " ".join(words), tuple(aliases)
     return None
 

@@ -66,6 +66,25 @@ def test_a_field_term_is_not_a_name(intro):
     assert kind == "phrase" and "…" not in label
 
 
+@pytest.mark.parametrize(
+    ("intro", "label"),
+    [
+        ("We propose the adoption of VarNets, samplers that learn a policy.", None),
+        ("We develop in this study KernelMix, an extension of mixup.", "KernelMix"),
+        ("We propose a variant of KernelMix, which mixes fewer pairs.", None),
+        ("Here we present an analysis of ResNets, which shows depth matters.", None),
+        ("We present a new sampler termed FlowPath, which learns a policy.", "FlowPath"),
+        ("We propose a simple scheme named TapeRead, with adaptive reads.", "TapeRead"),
+    ],
+)
+def test_a_coined_name_inside_other_words_is_not_the_papers_name(intro, label):
+    # "We propose the use of GFlowNets, algorithms for ..." had labelled GFlowNet-EM "use of GFlowNets"
+    abstract = f"Latent variable models are hard to fit when posteriors are intractable. {intro} It works well."
+    title = "Sampling Latent Structures with Learned Policies"
+    chosen, _, _ = choose_label(abstract, title)
+    assert chosen == (label or title)
+
+
 def test_the_title_beats_a_phrase_from_the_abstract():
     abstract = (
         "Sequence models rely on recurrence. We propose a new simple network architecture, the Relay, "

@@ -521,6 +521,31 @@ def test_a_paper_named_outside_an_exclusion_is_still_the_paper_asked_about(cat):
     assert plan.topic.excluded_ids == (), plan.topic
 
 
+@pytest.mark.parametrize(
+    "question",
+    ["Which papers use DANCE?", "any work building on APM?", "papers that rely on Shape-of-Thought",
+     "which works compare against ProAct-75?", "list papers leveraging SoT"],
+)
+def test_a_papers_name_used_by_others_is_the_topic_of_a_list(cat, question):
+    # "Which papers use data2vec?" answered data2vec's own paper alone, not data2vec 2.0 that builds on it
+    user = Paper("a#9", "We extend DANCE and APM, use SoT prompts and compare against ProAct-75 and Shape-of-Thought.",
+                 label="Follow-up")
+    plan = read_question(question, Catalogue([*PAPERS, user]))
+    assert isinstance(plan, AskPlan) and not plan.refs, plan
+    assert plan.topic.number == "many", plan.topic
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [("Which paper proposes DANCE?", "a#1"), ("Summarize APM", "a#2"), ("What does ProAct-75 use?", "a#4"),
+     ("Which papers use DANCE for graph condensation?", "a#1"),
+     ("Which papers use DANCE?", "a#1")],  # no other abstract writes it: the paper so named
+)
+def test_a_paper_asked_by_its_name_is_still_that_paper(cat, question, named):
+    plan = read_question(question, cat)
+    assert [r.paper_ids for r in plan.refs] == [(named,)], plan
+
+
 def test_papers_that_introduce_an_artifact(cat):
     for q in ("Which papers release a new benchmark?", "new datasets introduced in these abstracts?"):
         plan = read_question(q, cat)

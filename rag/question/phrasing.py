@@ -447,6 +447,28 @@ def _trailing_frame_names_paper(tokens: list[str]) -> bool:
     return set_off and any(t in _PAPER_HEAD for t in frame)
 
 
+_USING = _VOCABULARY["using_relation"]
+
+
+def uses_as_topic(query: str, name: str) -> bool:
+    """Whether ``query`` asks for several papers (:func:`split_frame`) whose whole topic is
+    ``name``, related by a verb that says the papers use or build on it (vocabulary
+    ``using_relation``): "Which papers use data2vec?", "papers building on CLIP". Such a question
+    asks for every paper that states the name, its own paper among them; "Which papers propose
+    data2vec?" and "Summarize data2vec" ask for that paper."""
+    topic, number = split_frame(query)
+    if number != "many":
+        return False
+    key = name.casefold()
+    for m in _USING.finditer(query):
+        rest = query[m.end() :].strip(" ?.!").casefold()
+        # the name right after the verb, and all the topic is (the verb with it when the frame
+        # keeps it: "compare against ProAct-75")
+        if rest == key and topic.strip(" ?.!").casefold() in (key, query[m.start() :].strip(" ?.!").casefold()):
+            return True
+    return False
+
+
 def asks_for_paper(query: str) -> bool:
     """Whether the frame at the start of ``query`` names the paper asked for ("which paper ...",
     "is there work on ...", "any study that ..."; :data:`FRAME_WORDS` then a ``paper_head`` noun):

@@ -84,6 +84,7 @@ from rag.question.phrasing import (
     split_frame,
     strip_injection,
     strip_social,
+    uses_as_topic,
     verdict_criterion,
     verdict_only,
     without_code_topics,
@@ -1379,6 +1380,11 @@ class Reader:
             named_there = [r for i, r in located if r.kind in ("name", "id") and _within(i, excluding)]
             excluded_ids = tuple(dict.fromkeys(p for r in named_there for p in r.paper_ids))
             located = [(i, r) for i, r in located if not any(r is x for x in named_there)]
+        only = located[0][1] if len(located) == 1 else None
+        if query and only is not None and uses_as_topic(query, only.text) and self._used_by_others(only):
+            # "Which papers use data2vec?": the name is the topic, stated by its own paper and by
+            # those that use it (data2vec 2.0), not the one paper it names
+            located = []
         refs = [r for _, r in located]
         by_name = any(r.kind in ("name", "id") for r in refs)
         title = asked_title(query, summary=is_summary(query)) if cat is not None and not by_name else ""
@@ -1439,6 +1445,18 @@ class Reader:
                 and not _asks_link(query) and not topic_left(rest):
             return CollectionPlan(**header)
         return plan
+
+    def _used_by_others(self, ref: PaperRef) -> bool:
+        """Whether an abstract besides those of the papers ``ref`` names writes its name as a whole
+        word: "data2vec" in data2vec 2.0's. A name that is an English word counts only as typed
+        ("DANCE" is written by no abstract but its own; "dance" is the word)."""
+        if ref.kind != "name" or self.catalogue is None:
+            return False
+        flags = 0 if english_word(ref.text.lower()) else re.I
+        written = re.compile(rf"(?<![\w-]){re.escape(ref.text)}(?![\w-])", flags)
+        return any(
+            pid not in ref.paper_ids and written.search(p.abstract) for pid, p in self.catalogue.papers.items()
+        )
 
     def _short_title(self, query: str) -> str:
         """A short title or the head of a title the question asks of, as written: a run of

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -27,6 +28,7 @@ from rag.protocols import EvidenceSource
 from rag.question.columns import read_columns
 from rag.question.plan import AskPlan
 from rag.question.reader import Reader
+from rag.route.answer import AnswerPipeline
 from rag.route.membership import Membership
 from rag.route.refusal import NOTHING_CLOSE, RefusalPolicy
 from rag.route.table_text import cell_text
@@ -1262,3 +1264,20 @@ def test_a_topic_is_one_bare_compound_when_only_a_preposition_joins_its_words(to
     from rag.question.parts import compound_topic
 
     assert compound_topic(topic) == compound
+
+
+def test_a_listed_paper_on_a_coined_name_is_quoted_where_its_own_work_writes_the_name():
+    # "Which papers use data2vec?" quoted data2vec's paper with "Experiments on the major benchmarks ...",
+    # which does not write the name, where "we present data2vec, a framework ..." does
+    user = make_paper(
+        "user",
+        "Mixing augmentations such as KernelMix are popular. We extend KernelMix to graphs with a spectral prior. "
+        "Experiments on node classification show gains of 3 points.",
+    )
+    background_only = make_paper(
+        "bg", "Mixing augmentations such as KernelMix are popular. We propose GraphMix for node classification."
+    )
+    pipe = SimpleNamespace(evidence=FakeEvidence([user, background_only]))
+    found = AnswerPipeline._writing(pipe, "KernelMix", user)  # type: ignore[arg-type]
+    assert found is not None and found.text.startswith("We extend KernelMix")
+    assert AnswerPipeline._writing(pipe, "kernelmix", background_only) is None  # the field's sentence is not quoted

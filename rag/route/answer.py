@@ -1406,7 +1406,29 @@ class AnswerPipeline:
                 if x is None:
                     return own
                 return Evidence(paper.id, x.text, x.start, x.end, 1.0)
+        term = plan.topic.text.strip(" ?.!")
+        if plan.topic.number == "many" and own is not None and term in plan.coined and not states_phrase(
+            term, own.sentence
+        ):
+            # "Which papers build on CLIP?", "Which papers use data2vec?": the sentence that writes
+            # the name the topic is ("for the retriever, we use a pretrained CLIP"), not one near the
+            # question's other words ("we also introduce ImageNet-Captions, a version of ImageNet")
+            x = self._writing(term, paper)
+            if x is not None:
+                return Evidence(paper.id, x.text, x.start, x.end, 1.0)
         return own
+
+    def _writing(self, term: str, paper: Paper) -> Sentence | None:
+        """The first sentence of ``paper``'s own work that writes ``term``
+        (:func:`rag.lexicon.states_phrase`), not of the field it starts from (its background, gap
+        or preamble, :meth:`rag.evidence.selector.EvidenceSelector.moves`); ``None`` when none does."""
+        field = self.evidence.preamble(paper) | {
+            start for start, move in self.evidence.moves(paper).items() if move in ("background", "gap")
+        }
+        return next(
+            (y for y in self.evidence.sentences(paper)[0] if y.start not in field and states_phrase(term, y.text)),
+            None,
+        )
 
     def _sources(
         self, plan: AskPlan, chosen: list[PaperHit], *, listing: bool, named: bool = True

@@ -1174,7 +1174,7 @@ class AnswerPipeline:
         out = []
         for h in hits:
             texts = [h.paper.title or "", *(x.text for x in self.evidence.sentences(h.paper)[0])]
-            out.append(float(np.dot([self.refusals.words_stated(c, texts) for c in clauses], weights)))
+            out.append(float(np.dot(self.refusals.words_stated(clauses, texts), weights)))
         return np.array(out)
 
     def _also_fitting(

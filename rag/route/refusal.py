@@ -983,23 +983,22 @@ class RefusalPolicy:
         """
         return self.lacking(part, sentences, vectors, sims, column, rests)[0] == ()
 
-    def words_stated(self, part: str, texts: Sequence[str]) -> float:
-        """The largest share of ``part``'s content words that one of ``texts`` (an abstract's
-        sentences, its title) writes, each word weighted by its IDF over the collection
+    def words_stated(self, parts: Sequence[str], texts: Sequence[str]) -> list[float]:
+        """For each of ``parts``, the largest share of its content words that one of ``texts`` (an
+        abstract's sentences, its title) writes, each word weighted by its IDF over the collection
         (``ln(N / (1 + df))``; a word in every abstract weighs nothing): its term key or the
         glossary's (:func:`rag.lexicon.same_keys`), a hyphenated word also by its pieces, as
-        :meth:`sentence_states` reads a sentence. In [0, 1]; 0 when ``part`` has no weighed word."""
+        :meth:`sentence_states` reads a sentence. Each in [0, 1]; 0 for a part with no weighed word."""
         n = max(1, len(self.retriever.papers))
-        terms = list(dict.fromkeys(t.lower() for t in content_terms(part)))
-        weights = [max(0.0, math.log(n / (1 + self.retriever.document_frequency(t)))) for t in terms]
-        total = sum(weights)
-        if not total or not texts:
-            return 0.0
-        best = 0.0
-        for text in texts:
-            keys = {key for key, _, _ in _keys_at(text)}
-            best = max(best, sum(w for t, w in zip(terms, weights, strict=True) if _key_stated(t, keys)) / total)
-        return best
+        keys = [{key for key, _, _ in _keys_at(text)} for text in texts]
+        out = []
+        for part in parts:
+            terms = list(dict.fromkeys(t.lower() for t in content_terms(part)))
+            weights = [max(0.0, math.log(n / (1 + self.retriever.document_frequency(t)))) for t in terms]
+            total = sum(weights)
+            shares = [sum(w for t, w in zip(terms, weights, strict=True) if _key_stated(t, k)) for k in keys]
+            out.append(max(shares) / total if total and shares else 0.0)
+        return out
 
     def lacking(
         self,

@@ -61,6 +61,7 @@ class Row:
     """One training question: where it comes from, its plan's number, design matrix and labels."""
 
     collection: str
+    source: str
     question: dict
     number: str
     x: np.ndarray
@@ -95,12 +96,16 @@ def collect(home: Path, files: list[Path]) -> list[Row]:
             if topic.artifact or topic.about_links:
                 continue
             hits = pipe.retriever.search(topic.search).hits[:depth]
-            feats = pipe.membership.features(topic.text, topic.facets, hits, topic.examples)
+            # the topic and its readings as the product judges them (AnswerPipeline.found): acronyms
+            # written out, the text as typed and the noun phrase a verb topic stands for as readings
+            judged = topic.written or topic.text
+            readings = (*topic.examples, *([topic.text] if judged != topic.text else []), *topic.nominal)
+            feats = pipe.membership.features(judged, topic.facets, hits, readings)
             many = topic.number == "many"
-            x = design(feats, many, len(set(content_terms(topic.text))))
+            x = design(feats, many, len(set(content_terms(judged))))
             gold = np.array([h.paper.id in q["gold_ids"] for h in hits])
             coverage = np.array(pipe.retriever.coverages(topic.text, [h.paper.id for h in hits]))
-            rows.append(Row(str(home.name), q, topic.number, x, gold, coverage))
+            rows.append(Row(str(home.name), f.stem, q, topic.number, x, gold, coverage))
     return rows
 
 
@@ -161,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
         for i, r in enumerate(data):
             chosen = answer_set(probs[i], r.number, t, d, r.coverage, peer)
             found = (chosen & r.gold).sum()
-            cells[f"{r.collection}/{r.question['kind']}"].append(
+            cells[f"{r.source}/{r.question['kind']}"].append(
                 (found / max(chosen.sum(), 1), found / len(r.question["gold_ids"]))
             )
         line = "  ".join(

@@ -394,6 +394,23 @@ class RefusalPolicy:
         closest = f"; the closest paper is {papers[0].label} ({papers[0].id})." if papers else "."
         return f"{REFUSAL} The abstracts do not state {name}{closest}"
 
+    def compared(self, detail: Detail | None, ask: Ask | None, papers: Sequence[Paper]) -> str:
+        """The refusal for a comparison on a detail or measure that none of the compared papers
+        states ("which used more GPUs, X or Y?", "compare the learning rates of X and Y", "which
+        gets higher accuracy on GSM8K, X or Y?"), or ``""``: a comparison is answered when one paper
+        states it (its lead says the other does not). ``detail`` and ``ask``: the comparison read
+        as a question about the papers it names (:attr:`rag.question.plan.ComparePlan.otherwise`);
+        its slot is checked against every sentence of each paper, as a question of one paper is
+        (:meth:`metadata`, :meth:`slot`). A year asked ("which is older?") is the records'."""
+        if len(papers) < 2 or ask is None:
+            return ""
+        if detail is not None:
+            slot = ask.slot or detail_slot(detail)
+            if detail.kind == "publication date" or any(self.states(slot, p) for p in papers):
+                return ""
+            return self.metadata(detail, papers, asked=True, slot=slot)
+        return self.slot(ask, papers)
+
     def states_near(self, ask: Ask, paper: Paper) -> bool:
         """Whether a clause of ``paper``'s abstract states an amount beside a specific word of the
         question other than a name, a word of the paper's own title or of the measure asked ("What accuracy does X reach

@@ -123,6 +123,7 @@ from rag.question.polar import (
     polar_compounds,
     polar_terms,
     predicate_start,
+    premise_terms,
 )
 from rag.question.related import asks_similar
 from rag.question.related_work import related_work_topic
@@ -1684,6 +1685,8 @@ class Reader:
             polar_available=available if is_polar else "",
             polar_absent=is_polar and bool(asked_terms) and not available and polar_absent(aspect),
             polar_compounds=polar_compounds(aspect) if is_polar and asked_terms and not available else (),
+            # "how does CogRouter use diffusion models?": takes as stated that CogRouter uses them
+            premise=premise_terms(unnamed) if not is_polar and len(distinct) == 1 and not kind else (),
             own_limits=asks_own_limitations(query, names),
             limits_of=limited_subject(query),
             bare=not refs and number == "open" and not kind and not is_polar

@@ -46,7 +46,7 @@ from rag.question.names import MIN_CASED
 from rag.question.parts import bare_compound, coordinated_subjects, distinguishing, paper_description, ungraded
 from rag.question.plan import AskPlan, Detail, Plan, Topic
 from rag.question.slots import CONTENTS, INSTANCE, OBJECT, SETTING, YEAR, detail_slot
-from rag.route.lead import _keys_at, clause_spans, key_clause, quoted
+from rag.route.lead import _keys_at, clause_spans, key_clause, quoted, spelled_out
 from rag.route.membership import TITLE_SENSE, sibling_title, states_any_order
 from rag.route.slot import measure_head, narrowed_time, slot_span, states_amount, unquantified_span
 from rag.settings import RetrievalSettings
@@ -512,6 +512,27 @@ class RefusalPolicy:
                 continue  # stated in another form the index knows ("T2I" for "text-to-image")
             return f"{REFUSAL} The abstract of {paper.label} does not mention {ent}."
         return ""
+
+    def premise(self, plan: AskPlan, papers: Sequence[Paper]) -> str:
+        """The refusal for a question of manner or reason whose premise the one paper it names does
+        not state ("how does CogRouter use diffusion models?": no sentence of CogRouter's abstract
+        mentions diffusion), or ``""``. Each term of :attr:`AskPlan.premise` must be written by
+        some sentence of the title or abstract, as a yes/no question's terms are
+        (:func:`rag.route.lead._keys_at`; an acronym written out counts,
+        :func:`rag.route.lead.spelled_out`); one that none writes leaves the question's premise
+        unsupported, and the answer says so instead of quoting a sentence about something else."""
+        if not plan.premise or len(papers) != 1:
+            return ""
+        paper = papers[0]
+        sentences = [paper.title or "", *(x.text for x in self.evidence.sentences(paper)[0])]
+        keys = {k for x in sentences for k, _, _ in _keys_at(x)}
+        missing = [t for t in plan.premise if term_key(t) not in keys and not any(spelled_out(x, t) for x in sentences)]
+        if not missing:
+            return ""
+        asked = " ".join(plan.premise)
+        unwritten = "" if len(missing) == len(plan.premise) else f" (no sentence writes {' or '.join(missing)})"
+        return (f"{REFUSAL} The abstract of {paper.label} ({paper.id}) does not mention {asked}{unwritten}, "
+                "which the question takes as given.")
 
     # --- topics the collection is not about -------------------------------------------
 

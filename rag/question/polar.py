@@ -108,15 +108,20 @@ def premise_terms(unnamed: str) -> tuple[str, ...]:
 
     "how does it use diffusion models?" (the name taken out, "it" in its place) presupposes that
     the paper uses diffusion models: ``("diffusion",)``, read as :func:`polar_terms` reads "does it
-    use diffusion models?" (up to the first comma: "..., and what does it gain?" asks apart). Only a verb of using a thing opens a premise (vocabulary
-    ``premise_verb``: "use", "rely on", "need"); "how does it reduce memory?" asks how, in words
-    an abstract need not share, and takes nothing as given.
+    use diffusion models?" (up to the first comma: "..., and what does it gain?" asks apart).
+    Only a verb of using a thing opens a premise (vocabulary ``premise_verb``: "use", "rely on",
+    "need"); "how does it reduce memory?" asks how, in words an abstract need not share, and takes
+    nothing as given.
 
     Args:
         unnamed: The question with the names of the papers it names replaced by "it".
     """
     m = _PREMISE.match(unnamed.strip())
-    return polar_terms(m.group("clause")) if m else ()  # the verb only relates paper and thing
+    if not m:
+        return ()
+    # the verb only relates paper and thing; a count taken as given ("why did it use 16 datasets?")
+    # is checked as a count (rag.route.premise), not as a word to find
+    return tuple(t for t in polar_terms(m.group("clause")) if not any(c.isdigit() for c in t) and t not in _COUNT_WORDS)
 
 
 def polar_terms(aspect: str) -> tuple[str, ...]:

@@ -847,6 +847,16 @@ def _without(text: str, phrases: Sequence[str], instead: str = "") -> str:
     return re.sub(r"(?<=\S)\s{2,}(?=\S)", " ", text)
 
 
+def _only_topic(plan: AskPlan, query: str) -> bool:
+    """Whether a message is its topic and nothing else ("federated learning for audio deepfake
+    detection?", "differentially private neural radiance fields"): no frame was peeled off, it
+    refers to no paper and asks no detail and no yes/no. It asks for the papers on the topic as
+    "is there work on ..." does (:attr:`AskPlan.seeks`), so every part of it must be stated."""
+    if plan.refs or plan.polar or plan.detail is not None or plan.topic.number != "open":
+        return False
+    return normalize(plan.topic.text) == normalize(query.strip().rstrip("?.!").strip())
+
+
 def _without_described(text: str, described: Sequence[str]) -> str:
     """``text`` with each description of a paper (:class:`PaperRef` of kind ``description``: "the
     ride-hailing paper") as the pronoun it stands for, its possessive as "its": "how big is the
@@ -1510,7 +1520,7 @@ class Reader:
         possessive after two or more content words it can stand for ("is work on training models
         across many clients without pooling their data ..."). "What dataset does it use?" and "what
         are its limitations?" can only refer back."""
-        seeks = asks_for_paper(query)
+        seeks = asks_for_paper(query) or _only_topic(plan, query)
         plan = replace(plan, seeks=seeks)
         back = [(pos, r) for pos, r in located if r in plan.refs]
         parts = question_parts(query)

@@ -503,6 +503,10 @@ class AskPlan(Plan):
             the question, each a phrase a sentence states only with its words near each other
             (:func:`rag.question.polar.polar_compounds`: ``(("hard", "samples"),)`` of "Does the
             graph pruning paper keep hard samples?"); ``()`` when it asks none.
+        premise: The terms a question of manner or reason takes as stated of the one paper it
+            names ("how does CogRouter use diffusion models?" -> ``("diffusion",)``;
+            :func:`rag.question.polar.premise_terms`): an abstract that mentions none of them
+            does not support the question's premise; ``()`` when it takes none.
         own_limits: It asks for a paper's own limitations, not the limitation it addresses.
         limits_of: What it asks the limitations of, as typed ("model soups" of "What are the
             limitations of model soups?"; :func:`rag.question.roles.limited_subject`), ``""`` when
@@ -530,6 +534,7 @@ class AskPlan(Plan):
     polar_available: str = ""
     polar_absent: bool = False
     polar_compounds: tuple[tuple[str, ...], ...] = ()
+    premise: tuple[str, ...] = ()
     own_limits: bool = False
     limits_of: str = ""
     seeks: bool = False

@@ -17,7 +17,7 @@ from rag.vocabulary import beside
 __all__ = [
     "AUXILIARIES", "available_in_shorthand", "choice_other", "contrary_keys", "names_code", "polar", "polar_absent",
     "polar_available", "polar_comparative", "polar_compares", "polar_compounds", "polar_terms", "predicate_start",
-    "prefixed_base", "reported", "sense_keys",
+    "prefixed_base", "premise_terms", "reported", "sense_keys",
 ]
 
 _VOCABULARY = beside(__file__, "polar")
@@ -94,6 +94,34 @@ def predicate_start(query: str, start: int) -> int | None:
         if w in _POLAR_GENERIC and (lemma(w) != w if participle else lemma(w) == w):
             return pos
     return None
+
+
+_PREMISE = re.compile(
+    rf"^\W*(?:{_VOCABULARY['premise_opener'].source})\s+(?:{_VOCABULARY['premise_subject'].source})\s+"
+    rf"(?:{_VOCABULARY['premise_verb'].source})\b(?P<clause>[^,;:?]+)",
+    re.I,
+)
+
+
+def premise_terms(unnamed: str) -> tuple[str, ...]:
+    """The terms a question of manner or reason takes as stated of the paper it names, or ``()``.
+
+    "how does it use diffusion models?" (the name taken out, "it" in its place) presupposes that
+    the paper uses diffusion models: ``("diffusion",)``, read as :func:`polar_terms` reads "does it
+    use diffusion models?" (up to the first comma: "..., and what does it gain?" asks apart).
+    Only a verb of using a thing opens a premise (vocabulary ``premise_verb``: "use", "rely on",
+    "need"); "how does it reduce memory?" asks how, in words an abstract need not share, and takes
+    nothing as given.
+
+    Args:
+        unnamed: The question with the names of the papers it names replaced by "it".
+    """
+    m = _PREMISE.match(unnamed.strip())
+    if not m:
+        return ()
+    # the verb only relates paper and thing; a count taken as given ("why did it use 16 datasets?")
+    # is checked as a count (rag.route.premise), not as a word to find
+    return tuple(t for t in polar_terms(m.group("clause")) if not any(c.isdigit() for c in t) and t not in _COUNT_WORDS)
 
 
 def polar_terms(aspect: str) -> tuple[str, ...]:

@@ -124,6 +124,7 @@ from rag.question.polar import (
     polar_compounds,
     polar_terms,
     predicate_start,
+    premise_terms,
 )
 from rag.question.related import asks_similar
 from rag.question.related_work import related_work_topic
@@ -847,6 +848,16 @@ def _without(text: str, phrases: Sequence[str], instead: str = "") -> str:
     return re.sub(r"(?<=\S)\s{2,}(?=\S)", " ", text)
 
 
+def _only_topic(plan: AskPlan, query: str) -> bool:
+    """Whether a message is its topic and nothing else ("federated learning for audio deepfake
+    detection?", "differentially private neural radiance fields"): no frame was peeled off, it
+    refers to no paper and asks no detail and no yes/no. It asks for the papers on the topic as
+    "is there work on ..." does (:attr:`AskPlan.seeks`), so every part of it must be stated."""
+    if plan.refs or plan.polar or plan.detail is not None or plan.topic.number != "open":
+        return False
+    return normalize(plan.topic.text) == normalize(query.strip().rstrip("?.!").strip())
+
+
 def _without_described(text: str, described: Sequence[str]) -> str:
     """``text`` with each description of a paper (:class:`PaperRef` of kind ``description``: "the
     ride-hailing paper") as the pronoun it stands for, its possessive as "its": "how big is the
@@ -1527,7 +1538,7 @@ class Reader:
         possessive after two or more content words it can stand for ("is work on training models
         across many clients without pooling their data ..."). "What dataset does it use?" and "what
         are its limitations?" can only refer back."""
-        seeks = asks_for_paper(query)
+        seeks = asks_for_paper(query) or _only_topic(plan, query)
         plan = replace(plan, seeks=seeks)
         back = [(pos, r) for pos, r in located if r in plan.refs]
         parts = question_parts(query)
@@ -1702,6 +1713,8 @@ class Reader:
             polar_available=available if is_polar else "",
             polar_absent=is_polar and bool(asked_terms) and not available and polar_absent(aspect),
             polar_compounds=polar_compounds(aspect) if is_polar and asked_terms and not available else (),
+            # "how does CogRouter use diffusion models?": takes as stated that CogRouter uses them
+            premise=premise_terms(unnamed) if not is_polar and len(distinct) == 1 and not kind else (),
             own_limits=asks_own_limitations(query, names),
             limits_of=limited_subject(query),
             bare=not refs and number == "open" and not kind and not is_polar

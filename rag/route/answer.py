@@ -287,6 +287,7 @@ class AnswerPipeline:
             refusal = (
                 missing
                 or self.refusals.absent_terms(plan, retrieval, chosen_papers)
+                or self.refusals.premise(plan, chosen_papers)
                 or ("" if unstated or self._states_contrary(plan, chosen_papers) else
                     self.refusals.slot(plan.ask, chosen_papers))
             )

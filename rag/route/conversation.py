@@ -721,6 +721,12 @@ class Conversation:
         """The comparison turn of the papers ``ids`` (two or more, in column order); with an LLM,
         its checked paragraph in place of the lead line (:func:`rag.route.compare.prose_sources`)."""
         papers = [self.papers[pid] for pid in ids]
+        other = plan.otherwise
+        # "which used more GPUs, X or Y?": a detail or measure no compared abstract states is refused
+        # as it is of one paper, naming them (RefusalPolicy.compared)
+        unstated = self.pipeline.refusals.compared(other.detail, other.ask, papers) if other is not None else ""
+        if unstated:
+            return self._refusal_turn(plan, unstated, t0, fplan)
         t_ev = time.perf_counter()
         # "Which is better?": first whether the abstracts compare the papers at all (rag.route.head_to_head)
         h2h = head_to_head(self.pipeline.evidence, papers) if plan.verdict else None

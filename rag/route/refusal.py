@@ -47,7 +47,7 @@ from rag.question.names import MIN_CASED
 from rag.question.parts import bare_compound, coordinated_subjects, distinguishing, paper_description, ungraded
 from rag.question.plan import AskPlan, Detail, Plan, Topic
 from rag.question.slots import CONTENTS, INSTANCE, OBJECT, SETTING, YEAR, detail_slot
-from rag.route.lead import _keys_at, clause_spans, key_clause, quoted
+from rag.route.lead import _keys_at, clause_spans, key_clause, quoted, spelled_out
 from rag.route.membership import TITLE_SENSE, sibling_title, states_any_order
 from rag.route.slot import measure_head, narrowed_time, slot_span, states_amount, unquantified_span
 from rag.settings import RetrievalSettings
@@ -395,6 +395,23 @@ class RefusalPolicy:
         closest = f"; the closest paper is {papers[0].label} ({papers[0].id})." if papers else "."
         return f"{REFUSAL} The abstracts do not state {name}{closest}"
 
+    def compared(self, detail: Detail | None, ask: Ask | None, papers: Sequence[Paper]) -> str:
+        """The refusal for a comparison on a detail or measure that none of the compared papers
+        states ("which used more GPUs, X or Y?", "compare the learning rates of X and Y", "which
+        gets higher accuracy on GSM8K, X or Y?"), or ``""``: a comparison is answered when one paper
+        states it (its lead says the other does not). ``detail`` and ``ask``: the comparison read
+        as a question about the papers it names (:attr:`rag.question.plan.ComparePlan.otherwise`);
+        its slot is checked against every sentence of each paper, as a question of one paper is
+        (:meth:`metadata`, :meth:`slot`). A year asked ("which is older?") is the records'."""
+        if len(papers) < 2 or ask is None:
+            return ""
+        if detail is not None:
+            slot = ask.slot or detail_slot(detail)
+            if detail.kind == "publication date" or any(self.states(slot, p) for p in papers):
+                return ""
+            return self.metadata(detail, papers, asked=True, slot=slot)
+        return self.slot(ask, papers)
+
     def states_near(self, ask: Ask, paper: Paper) -> bool:
         """Whether a clause of ``paper``'s abstract states an amount beside a specific word of the
         question other than a name, a word of the paper's own title or of the measure asked ("What accuracy does X reach
@@ -496,6 +513,27 @@ class RefusalPolicy:
                 continue  # stated in another form the index knows ("T2I" for "text-to-image")
             return f"{REFUSAL} The abstract of {paper.label} does not mention {ent}."
         return ""
+
+    def premise(self, plan: AskPlan, papers: Sequence[Paper]) -> str:
+        """The refusal for a question of manner or reason whose premise the one paper it names does
+        not state ("how does CogRouter use diffusion models?": no sentence of CogRouter's abstract
+        mentions diffusion), or ``""``. Each term of :attr:`AskPlan.premise` must be written by
+        some sentence of the title or abstract, as a yes/no question's terms are
+        (:func:`rag.route.lead._keys_at`; an acronym written out counts,
+        :func:`rag.route.lead.spelled_out`); one that none writes leaves the question's premise
+        unsupported, and the answer says so instead of quoting a sentence about something else."""
+        if not plan.premise or len(papers) != 1:
+            return ""
+        paper = papers[0]
+        sentences = [paper.title or "", *(x.text for x in self.evidence.sentences(paper)[0])]
+        keys = {k for x in sentences for k, _, _ in _keys_at(x)}
+        missing = [t for t in plan.premise if term_key(t) not in keys and not any(spelled_out(x, t) for x in sentences)]
+        if not missing:
+            return ""
+        asked = " ".join(plan.premise)
+        unwritten = "" if len(missing) == len(plan.premise) else f" (no sentence writes {' or '.join(missing)})"
+        return (f"{REFUSAL} The abstract of {paper.label} ({paper.id}) does not mention {asked}{unwritten}, "
+                "which the question takes as given.")
 
     # --- topics the collection is not about -------------------------------------------
 

@@ -1927,3 +1927,31 @@ def test_a_method_named_contrastive_is_asked_not_a_word_of_comparing(cat, questi
     # asks to compare ("contrast*") and answered "Yes" from "learns to generate speech"
     plan = read_question(question, cat)
     assert "contrastive" in " ".join(plan.polar_terms or plan.topic.terms or (plan.ask.text,)).lower(), plan
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "I remember a paper that explains the difference between SGD and Adam in generalization",
+        "a benchmark where agents compared with humans fail at long-horizon planning",
+        "the method whose embeddings make similarities between classes and outliers visible",
+        "a study which contrasts pretraining and finetuning data by their licences",
+    ],
+)
+def test_a_comparison_word_inside_a_describing_clause_asks_to_compare_nothing(question):
+    # "a deep clustering method that places anchors ... so that similarities between clusters and
+    # outliers become visible" was asked back as a comparison ("Which paper do you mean by 'outliers
+    # become visible'?")
+    assert isinstance(read_question(question), AskPlan), question
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How does federated learning differ from split learning?",
+        "Compare the paper that distills datasets with the one that condenses graphs",
+        "the paper on robot hands vs the paper on speech synthesis: which is faster?",
+    ],
+)
+def test_a_comparison_asked_before_any_describing_clause_is_still_one(question):
+    assert isinstance(read_question(question), ComparePlan), question

@@ -272,6 +272,14 @@ def _count(text: str) -> tuple[int, bool, bool]:
     return (2 if word in _BOTH else int(word) if word.isdigit() else _NUMBER_WORDS[word]), False, False
 
 
+def _compared_in_clause(text: str) -> bool:
+    """Whether the first comparison word of ``text`` (``compare_word``) stands after a word that opens
+    a describing clause (phrasing ``clause_opener``: "a paper that explains the difference between ...")."""
+    compared = _COMPARE_WORD.search(text)
+    opener = CLAUSE_OPENER.search(text)
+    return compared is not None and opener is not None and opener.start() < compared.start()
+
+
 def _word_not_name(query: str, ref: PaperRef) -> bool:
     """Whether ``ref`` is a name the query writes in lower case that is also an English word
     (:func:`rag.lexicon.english_word`: "dance" for DANCE, "swarm" for SWARM Parallelism)."""
@@ -1757,6 +1765,11 @@ class Reader:
             (two and (explicit or ranks or alternative))
             or (explicit and number == "open" and sides and not distinct and all(content_terms(x) for x in sides[0])
                 and not (pronoun and against_baseline(frame))
+                # a comparison word in a clause that describes the one thing the message is about
+                # ("I remember a paper that explains the difference between SGD and Adam", "a
+                # clustering method that places anchors so that similarities between clusters and
+                # outliers become visible") describes it; it asks to compare nothing
+                and not (not refs and _compared_in_clause(frame))
                 # a first "side" that asks for a paper is the question of the paper sought ("Which paper
                 # is that, and how much energy does it use compared with GPT-3?"), no paper beside another
                 and not asks_for_paper(sides[0][0]))

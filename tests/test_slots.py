@@ -233,6 +233,14 @@ def test_a_measure_no_sentence_states_is_refused_with_the_closest_clause():
     assert refusal.startswith(f"{REFUSAL} The abstract of QCirc (qc) does not state the number of qubits; closest: “")
 
 
+def test_a_measure_no_compared_abstract_states_is_refused_of_both_in_the_plural():
+    seams = Seams(PAPERS)
+    plan = seams.plan("exactly how many qubits does QCirc map?")
+    refusal = seams.policy.slot(plan.ask, [seams.catalogue["qc"], seams.catalogue["fold"]])
+    said = f"{REFUSAL} The abstracts of QCirc (qc) and FoldNet (fold) do not state the number of qubits"
+    assert refusal.startswith(said), refusal
+
+
 def test_a_measure_a_sentence_states_is_not_refused():
     seams = Seams(PAPERS)
     plan = seams.plan("by how much does TinyServe reduce latency?")

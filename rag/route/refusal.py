@@ -483,7 +483,9 @@ class RefusalPolicy:
             best = ranked[0].sentence
             closest = f"; closest: {quoted(best, key_clause(best))}"
         what = f"the number of {slot.name}" if slot.count else slot.name
-        return f"{REFUSAL} The abstract of {about} does not state {what}{closest}."
+        whose = "The abstracts of" if len(papers) > 1 else "The abstract of"
+        verb = "do" if len(papers) > 1 else "does"
+        return f"{REFUSAL} {whose} {about} {verb} not state {what}{closest}."
 
     def absent_terms(self, plan: AskPlan, retrieval: Retrieval, papers: Sequence[Paper]) -> str:
         """The refusal for coined terms the named papers (or every abstract) never mention, or ``""``."""

@@ -18,8 +18,11 @@ from rag.question.plan import AskPlan, ComparePlan
 from rag.question.reader import read_question
 from rag.route.conversation import Conversation
 from rag.route.premise import contradicted_counts
+from rag.route.refusal import RefusalPolicy
+from rag.settings import RetrievalSettings
 from rag.text import counted_phrases
 from store.papers import Paper
+from tests.fakes import FakeEvidence, FakeRetriever
 
 
 @pytest.mark.parametrize(
@@ -143,3 +146,28 @@ def test_unstated_premises_and_details_compared_are_refused_and_stated_ones_answ
     # ... while a premise the abstract states, and a bare topic it holds, are answered
     assert not ask("How does CogRouter employ ACT-R theory?").refused
     assert not ask("deepfake detection for audio").refused
+
+
+@pytest.mark.parametrize(
+    ("question", "contrary"),
+    [
+        ("why does FairMix need group labels?", True),
+        ("how does FairMix use group labels to reweight?", True),
+        ("In what way does FairMix rely on a held-out set?", False),  # stated as used: answered
+    ],
+)
+def test_a_premise_the_abstract_states_only_as_done_without_is_refused_as_its_contrary(question, contrary):
+    # "why does AFR need group labels?" quoted an unrelated sentence; AFR upweights "without group labels"
+    paper = Paper(
+        "fm",
+        "Spurious features hurt minority groups. We propose FairMix, which upweights the minority group without "
+        "group labels. FairMix relies on a held-out set to tune one weight.",
+        label="FairMix",
+    )
+    plan = read_question(question, Catalogue([paper]))
+    assert isinstance(plan, AskPlan) and plan.premise, plan
+    policy = RefusalPolicy(FakeRetriever([paper]), FakeEvidence([paper]), RetrievalSettings())
+    said = policy.premise(plan, [paper])
+    assert ("states the contrary" in said and "without group labels" in said) == contrary, said
+    if not contrary:
+        assert said == "", said

@@ -96,6 +96,7 @@ def predicate_start(query: str, start: int) -> int | None:
     return None
 
 
+_PREMISE_END = _VOCABULARY["premise_end"]
 _PREMISE = re.compile(
     rf"^\W*(?:{_VOCABULARY['premise_opener'].source})\s+(?:{_VOCABULARY['premise_subject'].source})\s+"
     rf"(?:{_VOCABULARY['premise_verb'].source})\b(?P<clause>[^,;:?]+)",
@@ -121,7 +122,11 @@ def premise_terms(unnamed: str) -> tuple[str, ...]:
         return ()
     # the verb only relates paper and thing; a count taken as given ("why did it use 16 datasets?")
     # is checked as a count (rag.route.premise), not as a word to find
-    return tuple(t for t in polar_terms(m.group("clause")) if not any(c.isdigit() for c in t) and t not in _COUNT_WORDS)
+    # the object ends where its purpose or occasion begins ("use LLMs to process text": LLMs)
+    clause = m.group("clause")
+    end = _PREMISE_END.search(clause)
+    clause = clause[: end.start()] if end is not None and clause[: end.start()].strip() else clause
+    return tuple(t for t in polar_terms(clause) if not any(c.isdigit() for c in t) and t not in _COUNT_WORDS)
 
 
 def polar_terms(aspect: str) -> tuple[str, ...]:

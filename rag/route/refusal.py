@@ -47,7 +47,7 @@ from rag.question.names import MIN_CASED
 from rag.question.parts import bare_compound, coordinated_subjects, distinguishing, paper_description, ungraded
 from rag.question.plan import AskPlan, Detail, Plan, Topic
 from rag.question.slots import CONTENTS, INSTANCE, OBJECT, SETTING, YEAR, detail_slot
-from rag.route.lead import _keys_at, clause_spans, key_clause, quoted, spelled_out
+from rag.route.lead import _keys_at, clause_spans, denies_directly, key_clause, quoted, spelled_out, term_span
 from rag.route.membership import TITLE_SENSE, sibling_title, states_any_order
 from rag.route.slot import measure_head, narrowed_time, slot_span, states_amount, unquantified_span
 from rag.settings import RetrievalSettings
@@ -531,11 +531,25 @@ class RefusalPolicy:
         keys = {k for x in sentences for k, _, _ in _keys_at(x)}
         missing = [t for t in plan.premise if term_key(t) not in keys and not any(spelled_out(x, t) for x in sentences)]
         if not missing:
-            return ""
+            return self._premise_denied(plan.premise, paper)
         asked = " ".join(plan.premise)
         unwritten = "" if len(missing) == len(plan.premise) else f" (no sentence writes {' or '.join(missing)})"
         return (f"{REFUSAL} The abstract of {paper.label} ({paper.id}) does not mention {asked}{unwritten}, "
                 "which the question takes as given.")
+
+    def _premise_denied(self, terms: Sequence[str], paper: Paper) -> str:
+        """The refusal for a premise the abstract states only as what the paper does without ("why
+        does AFR need group labels?": "... without group labels"), or ``""``: every sentence that
+        states the premise's terms together (:func:`rag.route.lead.term_span`) denies them
+        (:func:`rag.route.lead.denies_directly`, as a "No" to a yes/no question needs), so the
+        question takes as given the contrary of what the abstract says."""
+        spans = [(x, term_span(x.text, terms)) for x in self.evidence.sentences(paper)[0]]
+        writing = [(x, s) for x, s in spans if s is not None]
+        if not writing or not all(denies_directly(x.text, s, terms) for x, s in writing):
+            return ""
+        x, s = writing[0]
+        return (f"{REFUSAL} The abstract of {paper.label} ({paper.id}) states the contrary of what the question "
+                f"takes as given: {quoted(x.text, s)}.")
 
     # --- topics the collection is not about -------------------------------------------
 

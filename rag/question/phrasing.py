@@ -725,6 +725,12 @@ def trim(text: str, limit: int) -> tuple[str, bool]:
 _MESSAGE_SENTENCE = re.compile(r"[^.?!\n]+(?:[.?!]+|\n|$)")
 
 
+def opens_question(text: str) -> bool:
+    """Whether ``text`` opens with a word that opens a question or request (``question_start``:
+    "which", "how", "exactly how many", "compare"): a message that does is no bare topic."""
+    return bool(_QUESTION_START.match(text.strip()))
+
+
 def asks(sentence: str) -> bool:
     """Whether a sentence of a message asks something: it ends with "?" or opens with a word that
     opens a question or request (``question_start``: "which", "how", "compare", "list", ...)."""

@@ -78,6 +78,7 @@ from rag.question.phrasing import (
     facets,
     keep_asking,
     named_terms,
+    opens_question,
     predicate,
     social,
     split_exclusion,
@@ -862,6 +863,10 @@ def _only_topic(plan: AskPlan, query: str) -> bool:
     refers to no paper and asks no detail and no yes/no. It asks for the papers on the topic as
     "is there work on ..." does (:attr:`AskPlan.seeks`), so every part of it must be stated."""
     if plan.refs or plan.polar or plan.detail is not None or plan.topic.number != "open":
+        return False
+    if plan.ask.slot is not None or opens_question(query):
+        # "exactly how many users took part in the GUI navigation dataset ...?" asks a count of the
+        # paper it describes, not for the papers on a topic
         return False
     return normalize(plan.topic.text) == normalize(query.strip().rstrip("?.!").strip())
 

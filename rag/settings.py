@@ -308,21 +308,6 @@ class RetrievalSettings(_Section):
         "(the choice made without it): 111 and 30. benchmarks/questions/library_lists.jsonl, not used: 8 of 8 "
         "either way.",
     )
-    description_clause_words: float = Field(
-        0.3,
-        ge=0.0,
-        le=1.0,
-        description="Weight of a description's own words in choosing the paper that states its clauses best "
-        "(rag.route.answer.AnswerPipeline._described): each candidate's clause fit (mean of best sentence cosines, "
-        "rag.route.membership.Membership.clause_fit) plus this x the IDF-weighted share of each clause's words one "
-        "of its sentences or its title writes (rag.route.refusal.RefusalPolicy.words_stated), averaged with the "
-        "same clause weights. Chosen over 0-1 (and description_clause_floor 0.3-0.45) on the described papers of dev, "
-        "its rephrasings, library_dev, library_own and 52 descriptions of random library papers written in other words "
-        "(181 with two or more clauses): 0 answers 174 right; 0.2-0.3 answer 176 (A Simple Guard for Learned "
-        "Optimizers for 'falls back to SGD when that is expected to reach a lower loss', which writes SGD, expected "
-        "and loss), none lost; 0.4 and more lose one of library_own. Leave one question out: 175. A floor of 0.3 "
-        "answers two more of the library and loses two (one of dev's rephrasings): kept at 0.45.",
-    )
     description_fit_share: float = Field(
         0.95,
         ge=0.0,

@@ -1001,33 +1001,6 @@ def _described_answer(monkeypatch, papers, description: str, probable: dict, fit
     return [h.paper.id for h in pipe.found(plan.topic, retrieval).chosen]
 
 
-SAMPLER = [
-    make_paper("near", "Learned samplers generate molecular conformations. We train a diffusion sampler on molecules."),
-    make_paper("meant", "We propose a sampler of molecules. It falls back to Metropolis steps when energy would rise."),
-    make_paper("far", "We study regret bounds of bandits."),
-]
-
-
-@pytest.mark.parametrize(
-    ("description", "answered"),
-    [
-        # the neighbour's sentences sit closer to the clauses as a whole, the meant paper's sentences
-        # write the clauses' own words ("Metropolis", "falls back", "energy"): it is the one described
-        ("I remember a molecule sampler that falls back to a Metropolis step, when the energy would rise", ["meant"]),
-        # in other words than either abstract's, the words decide nothing and the cosines do
-        ("a generator of shapes that hands over to an accept-reject move, once its proposals get worse", ["near"]),
-    ],
-)
-def test_a_description_in_clauses_is_answered_by_the_paper_whose_sentences_write_its_words(
-    monkeypatch, description, answered
-):
-    fits = {"near": 0.50, "meant": 0.45, "far": 0.30}
-    # both probable enough to be weighed clause by clause, neither enough to join the other
-    # (retrieval.description_clause_floor, retrieval.description_membership)
-    probable = {"near": 0.65, "meant": 0.6, "far": 0.1}
-    assert _described_answer(monkeypatch, SAMPLER, description, probable, fits) == answered
-
-
 VN = "the paper that shows message passing with a virtual node can approximate graph transformers"
 
 

@@ -1114,9 +1114,7 @@ class AnswerPipeline:
 
         Among the candidates whose membership probability is at least
         ``retrieval.description_clause_floor`` x the best one's, the paper whose sentences state
-        the clauses best (:meth:`_clause_statement`: the embedder's
-        :meth:`rag.route.membership.Membership.clause_fit` and the clauses' own words its sentences
-        write, :meth:`_clause_words`): a long description
+        the clauses best (:meth:`rag.route.membership.Membership.clause_fit`): a long description
         ("a task becomes visible only once its prerequisites are done; what can untrusted advice
         buy? lower and upper bounds") is met by one abstract clause by clause, while a neighbour
         that shares its subject words may score higher as a whole. The words decide against the
@@ -1130,9 +1128,8 @@ class AnswerPipeline:
         if len(clauses) < 2 or not scored:
             return None
         top = scored[0][1]
-        rs = self.settings.retrieval
-        near = [h for h, p in scored if p >= rs.description_clause_floor * top]
-        fit = self._clause_statement(clauses, near)
+        near = [h for h, p in scored if p >= self.settings.retrieval.description_clause_floor * top]
+        fit = self.membership.clause_fit(clauses, near)
         best = near[int(fit.argmax())]
         first = scored[0][0]
         if best is first:
@@ -1149,34 +1146,6 @@ class AnswerPipeline:
             # Transformer writes "MPNN with virtual node"; nu59)
             return first
         return best
-
-    def _clause_statement(self, clauses: Sequence[str], hits: Sequence[PaperHit]) -> np.ndarray:
-        """How well each hit states the clauses of a description of one paper: as the embedder reads
-        them (:meth:`rag.route.membership.Membership.clause_fit`) plus ``retrieval.description_clause_words``
-        x how much of them its own sentences write (:meth:`_clause_words`). ``(len(hits),)`` float."""
-        fit = self.membership.clause_fit(clauses, hits)
-        return fit + self.settings.retrieval.description_clause_words * self._clause_words(clauses, hits)
-
-    def _clause_words(self, clauses: Sequence[str], hits: Sequence[PaperHit]) -> np.ndarray:
-        """How much of each clause of a description each hit's own words state: per clause, the
-        largest IDF-weighted share of its words one sentence of the abstract, or the title, writes
-        (:meth:`rag.route.refusal.RefusalPolicy.words_stated`: term keys, the lexicon's forms and
-        glossary), averaged with the clause weights of :meth:`rag.route.membership.Membership.clause_fit`.
-        "falls back to SGD when that is expected to reach a lower loss": A Simple Guard for Learned
-        Optimizers writes "SGD", "expected" and "loss" in its sentences, a paper on learned
-        acceleration of numerical methods writes "loss" alone.
-
-        Returns:
-            ``(len(hits),)`` float in [0, 1].
-        """
-        if not hits or not clauses:
-            return np.zeros(len(hits))
-        weights = self.membership.clause_weights(clauses)
-        out = []
-        for h in hits:
-            texts = [h.paper.title or "", *(x.text for x in self.evidence.sentences(h.paper)[0])]
-            out.append(float(np.dot(self.refusals.words_stated(clauses, texts), weights)))
-        return np.array(out)
 
     def _also_fitting(
         self, topic: Topic, scored: Sequence[tuple[PaperHit, float]], members: Sequence[PaperHit]

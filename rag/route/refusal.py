@@ -24,7 +24,6 @@ decides):
 from __future__ import annotations
 
 import itertools
-import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -1036,23 +1035,6 @@ class RefusalPolicy:
             Whether one of the sentences states the part.
         """
         return self.lacking(part, sentences, vectors, sims, column, rests)[0] == ()
-
-    def words_stated(self, parts: Sequence[str], texts: Sequence[str]) -> list[float]:
-        """For each of ``parts``, the largest share of its content words that one of ``texts`` (an
-        abstract's sentences, its title) writes, each word weighted by its IDF over the collection
-        (``ln(N / (1 + df))``; a word in every abstract weighs nothing): its term key or the
-        glossary's (:func:`rag.lexicon.same_keys`), a hyphenated word also by its pieces, as
-        :meth:`sentence_states` reads a sentence. Each in [0, 1]; 0 for a part with no weighed word."""
-        n = max(1, len(self.retriever.papers))
-        keys = [{key for key, _, _ in _keys_at(text)} for text in texts]
-        out = []
-        for part in parts:
-            terms = list(dict.fromkeys(t.lower() for t in content_terms(part)))
-            weights = [max(0.0, math.log(n / (1 + self.retriever.document_frequency(t)))) for t in terms]
-            total = sum(weights)
-            shares = [sum(w for t, w in zip(terms, weights, strict=True) if _key_stated(t, k)) for k in keys]
-            out.append(max(shares) / total if total and shares else 0.0)
-        return out
 
     def lacking(
         self,

@@ -864,9 +864,11 @@ def _only_topic(plan: AskPlan, query: str) -> bool:
     "is there work on ..." does (:attr:`AskPlan.seeks`), so every part of it must be stated."""
     if plan.refs or plan.polar or plan.detail is not None or plan.topic.number != "open":
         return False
-    if plan.ask.slot is not None or opens_question(query):
+    slot = plan.ask.slot
+    if (slot is not None and (slot.count or slot.amount)) or opens_question(query):
         # "exactly how many users took part in the GUI navigation dataset ...?" asks a count of the
-        # paper it describes, not for the papers on a topic
+        # paper it describes, not for the papers on a topic ("distillation of multimodal datasets"
+        # names a kind of thing, and is one)
         return False
     return normalize(plan.topic.text) == normalize(query.strip().rstrip("?.!").strip())
 

@@ -49,7 +49,7 @@ from rag.llm.clients import ChatLLM
 from rag.llm.expand import expand_topic
 from rag.llm.judge import BORDERLINE_BAND, judge_member
 from rag.llm.prose import REFUSAL, ProseWriter, Source
-from rag.protocols import evidence_settings
+from rag.protocols import EvidenceSource, evidence_settings
 from rag.question.asks import read_ask
 from rag.question.filters import FILTER_KINDS
 from rag.question.parts import description_clauses
@@ -1390,9 +1390,7 @@ class AnswerPipeline:
             if x is not None and not isinstance(x, str):
                 # of the sentences that state it, one of the paper's own work before the field's
                 # ("Symbolic regression (SR) is the problem of learning a symbolic expression ...")
-                field = self.evidence.preamble(paper) | {
-                    start for start, move in self.evidence.moves(paper).items() if move in ("background", "gap")
-                }
+                field = _field(self.evidence, paper)
                 if x.start in field:
                     # ... and where only the field states it (HieRD: "Knowledge distillation is
                     # crucial for compressing large Vision–Language Models (VLMs)"), the paper's
@@ -1411,9 +1409,9 @@ class AnswerPipeline:
         if plan.topic.number == "many" and own is not None and term in plan.coined and not states_phrase(
             term, own.sentence
         ):
-            # "Which papers build on CLIP?", "Which papers use data2vec?": the sentence that writes
-            # the name the topic is ("for the retriever, we use a pretrained CLIP"), not one near the
-            # question's other words ("we also introduce ImageNet-Captions, a version of ImageNet")
+            # "Which papers use data2vec?": the sentence that writes the name the topic is ("we present
+            # data2vec, a framework ..."), not the one nearest the question's embedding ("Experiments
+            # on the major benchmarks of speech recognition, ...")
             x = self._writing(term, paper)
             if x is not None:
                 return Evidence(paper.id, x.text, x.start, x.end, 1.0)
@@ -1423,9 +1421,7 @@ class AnswerPipeline:
         """The first sentence of ``paper``'s own work that writes ``term``
         (:func:`rag.lexicon.states_phrase`), not of the field it starts from (its background, gap
         or preamble, :meth:`rag.evidence.selector.EvidenceSelector.moves`); ``None`` when none does."""
-        field = self.evidence.preamble(paper) | {
-            start for start, move in self.evidence.moves(paper).items() if move in ("background", "gap")
-        }
+        field = _field(self.evidence, paper)
         return next(
             (y for y in self.evidence.sentences(paper)[0] if y.start not in field and states_phrase(term, y.text)),
             None,
@@ -1748,6 +1744,13 @@ def compounds(topic: Topic) -> list[str]:
     if not topic.facets:
         return out
     return [t for t in out if topic.head and keys(t) == keys(topic.head)]
+
+
+def _field(evidence: EvidenceSource, paper: Paper) -> set[int]:
+    """Start offsets of ``paper``'s sentences about the field it starts from, not its own work: its
+    preamble and its background and gap sentences (:meth:`rag.evidence.selector.EvidenceSelector.moves`)."""
+    moves = evidence.moves(paper)
+    return evidence.preamble(paper) | {start for start, move in moves.items() if move in ("background", "gap")}
 
 
 def citation(s: Source) -> Citation:

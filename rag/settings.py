@@ -308,6 +308,46 @@ class RetrievalSettings(_Section):
         "(the choice made without it): 111 and 30. benchmarks/questions/library_lists.jsonl, not used: 8 of 8 "
         "either way.",
     )
+    description_statement_pool: int = Field(
+        30,
+        ge=2,
+        le=100,
+        description="A description of one paper in several clauses may be answered by one of this many first "
+        "candidates by retrieval that states its clauses clearly better than the paper chosen otherwise "
+        "(rag.route.answer.AnswerPipeline._stated_most; description_statement_lead). Set with the other "
+        "description_statement_* settings (see description_statement_lead).",
+    )
+    description_statement_floor: float = Field(
+        0.25,
+        ge=0.0,
+        le=1.0,
+        description="Least membership probability, as a share of the best candidate's, of a candidate that may "
+        "replace the paper chosen for a description for stating its clauses better (description_statement_lead).",
+    )
+    description_statement_words: float = Field(
+        0.5,
+        ge=0.0,
+        le=2.0,
+        description="Weight of a clause's own words in how well a sentence states it "
+        "(rag.route.answer.AnswerPipeline._clause_statement): the sentence's cosine to the clause plus this x "
+        "the IDF-weighted share of the clause's words it writes (chosen with description_statement_lead).",
+    )
+    description_statement_lead: float = Field(
+        0.175,
+        ge=0.0,
+        le=1.0,
+        description="How far ahead of the paper chosen for a description of several clauses another candidate's "
+        "statement of them must be to replace it (rag.route.answer.AnswerPipeline._stated_most). The "
+        "description_statement_* settings and rag.route.answer.WEAKEST_CLAUSE were chosen together over words "
+        "0.3-0.8, weakest clause 0-0.5, lead 0.06-0.225, pool 20-30, floor 0-0.35, offline from each candidate's "
+        "per-clause sentence cosines and word shares, on 196 described-paper questions retrieval reaches (the "
+        "described rows of dev, its rephrasings, library_dev and library_own, and 52 descriptions of random "
+        "library and seed papers written for it): 191 answered right before, 193 with these (libdev_pp_17, "
+        "own_lib_pp_02; none lost); the best setting found, 194, leads a right answer by less. With these, "
+        "another candidate leads a right answer by at most 0.153, the paper meant leads a wrong one by 0.197 at "
+        "least. Leave one question out over the whole grid (the setting closest to this one among the best on "
+        "the rest): 193, none lost.",
+    )
     description_fit_share: float = Field(
         0.95,
         ge=0.0,

@@ -980,9 +980,12 @@ def test_a_description_in_clauses_is_answered_alone_unless_another_paper_states_
     assert _described_answer(monkeypatch, papers, description, probable, fits) == answered
 
 
-def _described_answer(monkeypatch, papers, description: str, probable: dict, fits: dict) -> list[str]:
+def _described_answer(
+    monkeypatch, papers, description: str, probable: dict, fits: dict, stated: dict | None = None
+) -> list[str]:
     """The ids ``found`` chooses for ``description`` over ``papers`` (fake retrieval), with the
-    membership probabilities ``probable`` and clause fits ``fits`` (paper id -> value) given."""
+    membership probabilities ``probable``, clause fits ``fits`` and clause statements ``stated``
+    (paper id -> value; none given: every paper states the clauses alike) given."""
     from rag.route.answer import AnswerPipeline
     from rag.settings import Settings
 
@@ -998,7 +1001,57 @@ def _described_answer(monkeypatch, papers, description: str, probable: dict, fit
     monkeypatch.setattr(
         pipe.membership, "clause_fit", lambda clauses, hits: np.array([fits[h.paper.id] for h in hits])
     )
+    monkeypatch.setattr(
+        pipe, "_clause_statement", lambda clauses, hits: np.array([(stated or {}).get(h.paper.id, 0.0) for h in hits])
+    )
     return [h.paper.id for h in pipe.found(plan.topic, retrieval).chosen]
+
+
+ORBITS = [
+    make_paper("near", "We learn orbital dynamics with neural networks. Our model predicts planetary orbits."),
+    make_paper("meant", "We fit orbits from sparse telescope images. A symplectic integrator keeps energy exact."),
+    make_paper("faint", "We classify galaxies from survey images."),
+    make_paper("far", "We study regret bounds of bandits."),
+]
+
+
+@pytest.mark.parametrize(
+    ("stated", "answered"),
+    [
+        # the less probable paper states every clause clearly better (retrieval.description_statement_lead):
+        # it is answered alone, the probable neighbour that states the subject only is not listed
+        ({"near": 0.50, "meant": 0.70, "faint": 0.30, "far": 0.20}, ["meant"]),
+        # ahead by less than the lead: the paper the clause fit chose is answered
+        ({"near": 0.50, "meant": 0.53, "faint": 0.30, "far": 0.20}, ["near"]),
+        # a candidate too improbable to be weighed (retrieval.description_statement_floor) replaces nothing
+        ({"near": 0.50, "meant": 0.45, "faint": 0.30, "far": 0.90}, ["near"]),
+        # two that state the clauses about as well: both named, the one stating them best first
+        ({"near": 0.50, "meant": 0.70, "faint": 0.60, "far": 0.20}, ["meant", "faint"]),
+    ],
+)
+def test_a_description_is_answered_by_the_candidate_whose_abstract_states_its_clauses_clearly_best(
+    monkeypatch, stated, answered
+):
+    description = (
+        "I recall work fitting orbits from a handful of telescope frames, with an integrator that conserves "
+        "energy, evaluated on asteroid surveys"
+    )
+    probable = {"near": 0.9, "meant": 0.75, "faint": 0.72, "far": 0.01}
+    fits = {"near": 0.6, "meant": 0.5, "faint": 0.3, "far": 0.2}
+    # the others, probable enough to join (retrieval.description_membership), fit the clauses under
+    # the share of the answered paper's fit (retrieval.description_fit_share): they join only a paper
+    # chosen for its statement when they state the clauses within the lead of it
+    assert _described_answer(monkeypatch, ORBITS, description, probable, fits, stated) == answered
+
+
+def test_a_question_asked_of_a_thing_is_no_description_to_answer_by_its_clauses(monkeypatch):
+    # the same clauses asked of something the message names, not describing the paper it is after
+    # (Topic.describing): the candidate stating them best does not replace the one chosen
+    stated = {"near": 0.50, "meant": 0.90, "faint": 0.30, "far": 0.20}
+    probable = {"near": 0.9, "meant": 0.75, "faint": 0.72, "far": 0.01}
+    fits = {"near": 0.6, "meant": 0.5, "faint": 0.3, "far": 0.2}
+    asked = "does the integrator conserve energy, with orbits fitted from telescope frames, on asteroid surveys?"
+    assert _described_answer(monkeypatch, ORBITS, asked, probable, fits, stated)[:1] == ["near"]
 
 
 VN = "the paper that shows message passing with a virtual node can approximate graph transformers"

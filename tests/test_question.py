@@ -1572,6 +1572,22 @@ def test_a_message_typed_as_its_topic_is_bare(cat, question, bare):
 
 
 @pytest.mark.parametrize(
+    ("question", "describing"),
+    [
+        ("I'm thinking of a paper where agents drop old thoughts from their context to save tokens", True),
+        ("that work which learns where to augment time series, with a policy trained by RL", True),
+        ("which study shows that preconditioners can be refreshed rarely if damping is tuned?", True),
+        ("is the verifier in that work trained on synthetic proofs?", False),
+        ("how does the router pick a worker for each request?", False),
+    ],
+)
+def test_a_message_that_seeks_a_paper_or_asks_nothing_describes_it(cat, question, describing):
+    # the paper chosen for a description may be one further down retrieval that states its clauses
+    # clearly best (AnswerPipeline._stated_most); a question asked of a thing is no such description
+    assert read_question(question, cat).topic.describing is describing, question
+
+
+@pytest.mark.parametrize(
     ("question", "identity"),
     [
         ("What is DANCE?", True),

@@ -262,6 +262,12 @@ class Topic:
         described_name: The name ``described`` consists of ("the LoRA paper" -> "LoRA",
             :func:`rag.question.names.bare_name`): the paper meant is the one whose own name it is
             (its title, its label, or the name its abstract gives its work), not one that mentions it.
+        describing: The message describes the paper it is after: its frame names the paper asked
+            for (:attr:`AskPlan.seeks`) or it asks nothing ("I remember a paper that ...", a
+            description typed as is), rather than asking something of a thing it names ("is the
+            validator trained with reinforcement learning?"); the paper chosen for it may then be
+            one further down retrieval that states its clauses clearly best
+            (:meth:`rag.route.answer.AnswerPipeline._stated_most`).
     """
 
     text: str
@@ -295,6 +301,7 @@ class Topic:
     described_name: str = ""
     compound: str = ""
     nominal: tuple[str, ...] = ()
+    describing: bool = False
 
 
 @dataclass(frozen=True)

@@ -69,6 +69,7 @@ from rag.question.phrasing import (
     FRAME_WORDS,
     LINK_NOUN,
     LINK_WORD,
+    asks,
     asks_better,
     asks_collection,
     asks_for_paper,
@@ -1458,6 +1459,10 @@ class Reader:
         plan = replace(plan, follow=follow) if follow is not None else plan
         if follow is None and isinstance(plan, AskPlan):
             plan = self._alone(plan, query, located, header)
+            # a message that seeks a paper or asks nothing describes the paper it is after ("I remember
+            # a paper that ...", "instance-dependent regret bounds for ..."); one that asks something
+            # of a thing it names ("is the validator trained with RL?") does not (Topic.describing)
+            plan = replace(plan, topic=replace(plan.topic, describing=plan.seeks or not asks(query)))
         if excluded_ids and isinstance(plan, AskPlan) and plan.topic.exclusion:
             plan = replace(plan, topic=replace(plan.topic, excluded_ids=excluded_ids))
         # "papers by X" and nothing else asked: the author's papers, listed from the records

@@ -24,6 +24,7 @@ decides):
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -1035,6 +1036,26 @@ class RefusalPolicy:
             Whether one of the sentences states the part.
         """
         return self.lacking(part, sentences, vectors, sims, column, rests)[0] == ()
+
+    def word_shares(self, parts: Sequence[str], texts: Sequence[str]) -> np.ndarray:
+        """How much of each of ``parts`` each of ``texts`` (an abstract's sentences, its title) writes:
+        the share of the part's content words the text states, each word weighted by its IDF over
+        the collection (``ln(N / (1 + df))``; a word in every abstract weighs nothing), in its term
+        key or the glossary's (:func:`rag.lexicon.same_keys`), a hyphenated word also by its pieces,
+        as :meth:`sentence_states` reads a sentence. ``(len(texts), len(parts))`` in [0, 1]; a part
+        with no weighed word is 0 everywhere."""
+        n = max(1, len(self.retriever.papers))
+        keys = [{key for key, _, _ in _keys_at(text)} for text in texts]
+        out = np.zeros((len(texts), len(parts)))
+        for j, part in enumerate(parts):
+            terms = list(dict.fromkeys(t.lower() for t in content_terms(part)))
+            weights = [max(0.0, math.log(n / (1 + self.retriever.document_frequency(t)))) for t in terms]
+            total = sum(weights)
+            if not total:
+                continue
+            for i, k in enumerate(keys):
+                out[i, j] = sum(w for t, w in zip(terms, weights, strict=True) if _key_stated(t, k)) / total
+        return out
 
     def lacking(
         self,

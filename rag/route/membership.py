@@ -832,19 +832,6 @@ class Membership:
         own = abbreviation_definitions(paper.abstract)
         return all(states_named(text, n, own) for n in names)
 
-    def clause_weights(self, clauses: Sequence[str]) -> np.ndarray:
-        """How much each clause of a description weighs in :meth:`clause_fit`: the sum of the IDF
-        (``ln(N / (1 + df))`` over the collection's ``N`` abstracts) of its content words,
-        normalised to sum to 1 (equal weights when no word is specific). ``(len(clauses),)``."""
-        n = max(1, len(self.retriever.papers))
-        weights = np.array(
-            [
-                sum(max(0.0, math.log(n / (1 + self.retriever.document_frequency(t)))) for t in set(content_terms(c)))
-                for c in clauses
-            ]
-        )
-        return weights / weights.sum() if weights.sum() > 0 else np.full(len(clauses), 1.0 / len(clauses))
-
     def clause_fit(self, clauses: Sequence[str], hits: Sequence[PaperHit]) -> np.ndarray:
         """How well each hit's abstract states every clause of a description of one paper.
 
@@ -861,7 +848,14 @@ class Membership:
         """
         if not hits or not clauses:
             return np.zeros(len(hits))
-        weights = self.clause_weights(clauses)
+        n = max(1, len(self.retriever.papers))
+        weights = np.array(
+            [
+                sum(max(0.0, math.log(n / (1 + self.retriever.document_frequency(t)))) for t in set(content_terms(c)))
+                for c in clauses
+            ]
+        )
+        weights = weights / weights.sum() if weights.sum() > 0 else np.full(len(clauses), 1.0 / len(clauses))
         cvecs = self.retriever.query_vectors(list(clauses))
         self.evidence.warm([h.paper for h in hits])
         fit = []

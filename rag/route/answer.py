@@ -1180,9 +1180,9 @@ class AnswerPipeline:
         (:meth:`_clause_statement`), or ``None``. Looked for among the first
         ``retrieval.description_statement_pool`` candidates by retrieval whose membership probability
         is at least ``retrieval.description_statement_floor`` x the best one's: a paper ranked lower
-        as a whole whose sentences state each clause ("a new notion of suboptimality margin", "with
-        matching lower bounds") is the one described, not a more probable neighbour that states its
-        subject ("instance-dependent regret") and little of the rest. Only for a message that
+        as a whole whose sentences state each clause (a new quantity the bounds depend on, lower
+        bounds that match them) is the one described, not a more probable neighbour that states its
+        subject (regret bounds of that kind) and little of the rest. Only for a message that
         describes the paper it is after (:attr:`rag.question.plan.Topic.describing`): "is the validator
         trained with reinforcement learning?" asks of a thing, and its words (DoPR "validate[s]" with
         "training instances") are no description of DoPR. With it, the others of the pool

@@ -23,6 +23,7 @@ decides):
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -319,7 +320,7 @@ def writes_name(text: str, name: str) -> bool:
     return any("".join(words[i : i + n]) == key for n in (1, 2, 3) for i in range(len(words) - n + 1))
 
 
-def _key_stated(term: str, keys: set[str]) -> bool:
+def _key_stated(term: str, keys: set[str] | frozenset[str]) -> bool:
     """Whether the term keys of a sentence (``keys``) state ``term``: its key or the glossary's
     (:func:`rag.lexicon.same_keys`), or, for a hyphenated term ("mixture-of-experts"), each of its
     words ("a mixture of experts")."""
@@ -327,6 +328,17 @@ def _key_stated(term: str, keys: set[str]) -> bool:
         return True
     pieces = content_terms(term.replace("-", " ")) if "-" in term else []
     return bool(pieces) and all(same_keys(p) & keys for p in pieces)
+
+
+TEXT_KEYS_KEPT = 65_536
+"""Sentences whose term keys :func:`_text_keys` keeps (the 3,136-paper library has about 22,000)."""
+
+
+@functools.lru_cache(maxsize=TEXT_KEYS_KEPT)
+def _text_keys(text: str) -> frozenset[str]:
+    """The term keys of ``text`` (:func:`rag.route.lead._keys_at`), kept: an abstract's sentences are
+    read again for every description whose candidates they are among."""
+    return frozenset(key for key, _, _ in _keys_at(text))
 
 
 def _capitalised_compound(name: str) -> bool:
@@ -1045,7 +1057,7 @@ class RefusalPolicy:
         as :meth:`sentence_states` reads a sentence. ``(len(texts), len(parts))`` in [0, 1]; a part
         with no weighed word is 0 everywhere."""
         n = max(1, len(self.retriever.papers))
-        keys = [{key for key, _, _ in _keys_at(text)} for text in texts]
+        keys = [_text_keys(text) for text in texts]
         out = np.zeros((len(texts), len(parts)))
         for j, part in enumerate(parts):
             terms = list(dict.fromkeys(t.lower() for t in content_terms(part)))

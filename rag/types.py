@@ -162,6 +162,9 @@ class Ask:
         definition: It asks what a name stands for ("what does DGSA stand for").
         figures: Figures it quotes ("65x", "40%", "2.33"), as :func:`rag.text.numbers` writes them.
         entities: Names and coined terms it states (normalised, :func:`rag.text.normalize`).
+        conditions: Numbers it states besides those of its names, as :func:`rag.text.numbers` writes
+            them: the setting of what it asks ("how much faster at sequence length 64k?" -> ``{"64"}``);
+            the clause that writes one states the amount at that setting (:func:`rag.route.slot.stating_sentence`).
         parts: Its sub-questions when it asks several things ("What X, and how Y?"); ``()`` for one.
         row: The comparison row it only names ("on data" -> ``"data"``); ``""`` otherwise.
         title: The heading as a title: capitalised, with a question mark when it is a question
@@ -182,6 +185,7 @@ class Ask:
     definition: bool = False
     figures: frozenset[str] = frozenset()
     entities: frozenset[str] = frozenset()
+    conditions: frozenset[str] = frozenset()
     parts: tuple[Ask, ...] = ()
     row: str = ""
     title: str = ""

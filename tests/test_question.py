@@ -1971,3 +1971,21 @@ def test_a_comparison_word_inside_a_describing_clause_asks_to_compare_nothing(qu
 )
 def test_a_comparison_asked_before_any_describing_clause_is_still_one(question):
     assert isinstance(read_question(question), ComparePlan), question
+
+
+@pytest.mark.parametrize(
+    ("question", "terms"),
+    [
+        ("how much does Lumen improve acuracy?", ("accuracy",)),
+        ("what sucess rate does Lumen reach?", ("success", "rate")),
+    ],
+)
+def test_a_typing_error_in_what_is_asked_is_corrected_as_in_the_topic(question, terms):
+    # "how much does DANCE improve acuracy?" was refused "does not state acuracy" while quoting
+    # "improves accuracy by 2.33%": the slot is read from the corrected words, the name is kept
+    paper = make_paper("l1", "We propose Lumen. Lumen improves accuracy by 3% and reaches a 71% success rate.",
+                       title="Lumen")
+    plan = Reader(Catalogue([paper])).read(question)
+    assert isinstance(plan, AskPlan) and plan.ask.slot is not None, plan
+    assert plan.ask.slot.terms == terms, plan.ask.slot
+    assert plan.named_ids == ("l1",)

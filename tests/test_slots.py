@@ -1977,3 +1977,50 @@ def test_a_detail_in_new_words_or_units_is_refused_when_no_sentence_states_it(qu
     papers = [seams.catalogue[p] for p in plan.named_ids]
     refusal = seams.named_refusal(question) or seams.policy.slot(plan.ask, papers)
     assert bool(refusal) is refused, (question, plan.ask.slot, plan.detail)
+
+
+@pytest.mark.parametrize(
+    ("question", "quoted", "left_out"),
+    [
+        # the setting the question states picks the clause (and the sentence) at that setting
+        ("How much faster is Lumen's sampler at batch size 512?", "40x at 512", None),
+        ("What speedup does the Lumen sampler give at batch size 64?", "3x faster", "40x"),
+        ("What success rate does Lumen reach on the 20-room maze?", "71%", "54%"),
+    ],
+)
+def test_the_clause_at_the_setting_the_question_states_answers_it(question, quoted, left_out):
+    from rag.route.slot import stating_sentence
+    from store.papers import Paper
+    from tests.fakes import FakeEvidence
+
+    paper = Paper("l#3", "We propose Lumen, a sampler for sparse-reward tasks. Lumen's sampler is 3x faster than the "
+                         "baseline at batch size 64, and 40x at 512. Lumen reaches a 54% success rate on the 10-room "
+                         "maze. On the 20-room maze, its success rate is 71%.", title="Lumen", label="Lumen")
+    ask = read_ask(question, number="one", names=("Lumen",))
+    found = stating_sentence(FakeEvidence([paper]), ask, paper)
+    assert found is not None
+    e, (a, b, _) = found
+    assert quoted in e.sentence[a:b], e.sentence[a:b]
+    assert left_out is None or left_out not in e.sentence[a:b], e.sentence[a:b]
+
+
+def test_numbers_inside_names_are_no_setting_asked():
+    asked = read_ask("How many GPUs does Lumen-7B need to serve OPT-175B?", names=("Lumen-7B",))
+    assert asked.conditions == frozenset()
+    assert read_ask("what accuracy at a 4% ratio?").conditions == {"4%"}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the name of the paper that reuses failed episodes?",
+        "what's the title of the method that explores mazes with failed episodes?",
+        "What is the name of this framework?",
+    ],
+)
+def test_the_name_of_a_paper_asks_which_paper_not_a_slot(question):
+    from rag.question.slots import entity_slot
+
+    assert entity_slot(question) is None
+    # the name of a thing the paper makes is a detail of it
+    assert entity_slot("What is the name of the dataset Lumen releases?", ("Lumen",)) is not None

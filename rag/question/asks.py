@@ -40,7 +40,7 @@ from rag.question.slots import (
     size_compared,
     with_unit,
 )
-from rag.text import named_entities, normalize, quoted_figures
+from rag.text import named_entities, normalize, numbers, quoted_figures
 from rag.vocabulary import beside
 
 __all__ = ["read_ask", "row_named", "text_about", "title_of"]
@@ -85,6 +85,14 @@ def text_about(ask: Ask, names: Sequence[str]) -> str:
     for name in sorted({n for n in names if n and not n.endswith("…")}, key=len, reverse=True):
         out = re.sub(re.escape(name), " ", out, flags=re.I)
     return out
+
+
+def _without_names(text: str, names: Sequence[str]) -> str:
+    """``text`` without ``names`` (any case) and words that join letters and digits ("OPT-175B",
+    "GPT-4", "Llama-2"): what is left of its numbers is the setting it asks about."""
+    for name in sorted({n for n in names if n}, key=len, reverse=True):
+        text = re.sub(re.escape(name), " ", text, flags=re.I)
+    return re.sub(r"\S*[A-Za-z][\w.]*-[\w.-]*\d\S*", " ", text)
 
 
 def row_named(text: str) -> str:
@@ -180,6 +188,7 @@ def read_ask(
         definition=definition,
         figures=frozenset(quoted_figures(text)),
         entities=frozenset(normalize(e) for e in entities),
+        conditions=frozenset(numbers(_without_names(text, [*entities, *names]))),
         parts=parts,
         row=row_named(text),
         title=title_of(heading or text),

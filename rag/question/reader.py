@@ -1110,6 +1110,23 @@ class Reader:
         """The columns a list of phrases asks for (:func:`rag.question.columns.read_columns`)."""
         return read_columns(text)
 
+    def _corrected(self, text: str, refs: Sequence[PaperRef]) -> str:
+        """``text`` with its typing errors corrected to the collection's words
+        (:meth:`rag.question.names.NameReader.correct`, as :meth:`topic` corrects a topic), except
+        inside the names and ids it refers to by (their matching allows for errors of its own)."""
+        names = self.names
+        if names is None:
+            return text
+        kept = [
+            (m.start(), m.end()) for r in refs if r.kind in ("name", "id") for m in re.finditer(re.escape(r.text), text)
+        ]
+
+        def fix(m: re.Match[str]) -> str:
+            inside = any(a <= m.start() < b for a, b in kept)
+            return m.group(0) if inside else names.correct(m.group(0))
+
+        return re.sub(r"[A-Za-z]{5,}", fix, text)
+
     def topic(self, text: str, *, number: Number = "many", query: str = "", distinct: bool = False) -> Topic:
         """A topic, read: corrected, split from its exclusion and into its facets, with what the
         answering stages need of it (see :class:`Topic`).
@@ -1697,8 +1714,11 @@ class Reader:
         guess = GUESSED_SIZE.search(query) if referred and is_polar and not kind else None
         if guess:
             detail, is_polar = Detail("model size", guess.group(0)), False
-        # "what's the fourth one's size?" asks the size: the place in the list is no word of the ask
-        ask = read_ask(_without_placed(query, placed).strip() if placed else query, number=number, roles=roles,
+        # "what's the fourth one's size?" asks the size: the place in the list is no word of the ask;
+        # a typing error in what is asked is corrected as in the topic ("how much does DANCE improve
+        # acuracy?" asks its accuracy, which a sentence states)
+        ask = read_ask(self._corrected(_without_placed(query, placed).strip() if placed else query, refs),
+                       number=number, roles=roles,
                        summary=summary, names=tuple(r.text for r in refs if r.kind in ("name", "id")))
         if available and ask.slot is not None and ask.slot.form in (ENTITY, INSTANCE):
             ask = replace(ask, slot=None)  # "DANCE repo?": whether its code is available, not a word to find
@@ -1713,7 +1733,7 @@ class Reader:
         if detail is not None:
             # "the fourth one's size": the place in the list is no word of the measure asked
             slotted = _without_placed(query, placed) if placed else query
-            ask = replace(ask, slot=read_slot(slotted, amount=ask.amount, detail=detail,
+            ask = replace(ask, slot=read_slot(self._corrected(slotted, refs), amount=ask.amount, detail=detail,
                                               guess=guess.group(0) if guess else ""))
         base = AskPlan(
             **header,

@@ -17,7 +17,7 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import replace
 
-from rag.question.phrasing import SET_NOUNS, UNIT_ASIDE, UNIT_ASKED, UNIT_WORDS, without_unit
+from rag.question.phrasing import SET_NOUNS, UNIT_ASIDE, UNIT_ASKED, UNIT_WORDS, own_noun, without_unit
 from rag.question.plan import Detail
 from rag.text import content_terms, normalize
 from rag.types import Slot
@@ -128,6 +128,7 @@ _SETTING_NOUN = _VOCABULARY["setting_noun"].words
 _ENTITY_OPENER = _VOCABULARY["entity_opener"]
 _BY_INSTANCE = _VOCABULARY["named_by_instance"].words
 _ASPECT_NOUN = _VOCABULARY["aspect_noun"].words
+_NAMING_NOUN = _VOCABULARY["naming_noun"].words
 _NUMBER_WORD = _VOCABULARY["number_word"].words
 _COUNT_AFTER = _VOCABULARY["count_after"].words
 _ENTITY_OPENER_AT = re.compile(rf"{_ENTITY_OPENER.source}\s+", re.I)
@@ -184,6 +185,15 @@ def names_fused(text: str, names: Collection[str]) -> tuple[str, tuple[str, ...]
             text = at.sub(lambda m: "-".join(m.group(0).split()), text)
             joined.append("-".join(name.split()))
     return text, tuple(joined)
+
+
+def _names_paper(rest: Sequence[str]) -> bool:
+    """Whether ``rest`` (the words after a slot's phrase) opens with "of" and a paper noun, after
+    determiners ("of the paper that ...", "of this method", phrasing's ``own_noun``)."""
+    if not rest or rest[0].lower() != "of":
+        return False
+    after = [w for w in rest[1:3] if w.lower() not in _DETERMINER]
+    return bool(after) and own_noun(after[0])
 
 
 def _phrase_after(words: list[str], i: int) -> list[str]:
@@ -460,6 +470,10 @@ def entity_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fal
     if phrase and (phrase[0].isdigit() or phrase[0].lower() in _NUMBER_WORD):
         return None  # "which two quantities does FOAM control?": instances to name, whatever their noun
     terms = _terms(phrase, names)
+    if terms and terms[-1] in _NAMING_NOUN and _names_paper(words[end:]):
+        # "what is the name of the paper that uses virtual object controllers?": which paper,
+        # answered by the paper found (its label), not a word its abstract must write
+        return None
     if set(terms) & _SIZE_SUPERLATIVE and terms[-1] in _MODEL_NOUN:
         # "what is the largest model SmoothQuant tests?": the greatest of the sizes stated
         return Slot("size of the largest model", form="model size", amount=True, largest=True)

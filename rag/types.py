@@ -57,11 +57,16 @@ class SearchQuery:
             away, 0.6 a coined term at most ``TERM_SHARE`` of the abstracts hold
             (:mod:`rag.index.catalogue`).
         unmatched: Coined terms the text states that no paper holds, as written.
+        forms: Other forms of names the text states, each searched by BM25 on its own and fused
+            as one more ranking: a rare name of a thing whose other form the lexicon does not
+            index (an acronym of several senses: "Open Pretrained Transformer" and "OPT"), which
+            the text's other words would outweigh (:attr:`rag.acronyms.NamedForms.searched`).
     """
 
     text: str
     names: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
     unmatched: tuple[str, ...] = ()
+    forms: tuple[str, ...] = ()
 
 
 @dataclass

@@ -1324,3 +1324,26 @@ def test_a_list_of_papers_that_release_code_is_held_to_every_part_of_its_topic(l
     answer = linked.ask(question)
     assert answer.refused and not answer.citations, answer.text
     assert "ibsim" in answer.text and "makes its code available" in answer.text, answer.text
+
+
+
+def test_a_name_written_out_with_its_kind_is_one_subject():
+    # "Which papers use the Open Pretrained Transformer models?" listed 2 of the 6 papers that use
+    # OPT: the compound no abstract writes whole was split into "Open Pretrained" | "Transformer
+    # models", and the papers writing only "OPT-175B" state neither piece
+    from rag.acronyms import Senses
+    from rag.question.reader import Reader
+
+    named = [
+        make_paper("define", "We tag audio with models of the Sparse Gated Token Mixer (SGTM) family."),
+        make_paper("serve", "Serving is slow. We serve SGTM-70B on one GPU with a paged cache."),
+        make_paper("other", "We study the sparse gated token problem (SGTM) between measures."),
+        make_paper("gates", "We study sparse gated experts in translation models."),
+    ]
+    papers = [*named, *STACKED]
+    seams = Seams(papers)
+    reader = Reader(Catalogue(papers), senses=Senses([p.text_for_index for p in papers], glossary=[]))
+    plan = reader.read("Which papers use the Sparse Gated Token Mixer models?")
+    assert isinstance(plan, AskPlan)
+    assert [n.short for n in plan.topic.known_names] == ["SGTM"], plan.topic.known_names
+    assert seams.policy.stacked(plan.topic) == ()

@@ -257,7 +257,10 @@ class HybridRetriever(BaseRetriever):
                 label_names[tok] = [pid for pid, w in found.items() if w >= fs.label_match]
         k = self.settings.rrf_k
         fused: dict[str, float] = defaultdict(float)
-        for ranking in (dense, lexical):
+        # a name's other form searched on its own ("OPT" of "Open Pretrained Transformer models"):
+        # one more ranking fused, so papers writing only that form ("OPT-175B") are candidates
+        forms = [self.lexical(form, n, allowed) for form in query.forms]
+        for ranking in (dense, lexical, *forms):
             for rank, pid in enumerate(sorted(ranking, key=ranking.__getitem__, reverse=True)):
                 fused[pid] += 1.0 / (k + rank + 1)
         for pid, w in name_w.items():

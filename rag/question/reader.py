@@ -1212,7 +1212,7 @@ class Reader:
             directions=_directions(t_topic, alternatives),
             stances=asked_stances(t_topic),
             ask=read_ask(t_topic) if t_topic else read_ask(query),
-            search=self.search_query(searched),
+            search=replace(self.search_query(searched), forms=tuple(also)),
         )
 
     def _nominal(self, topic: str, query: str) -> tuple[str, ...]:

@@ -1290,6 +1290,11 @@ class RefusalPolicy:
             while words and not content_terms(words[-1]):
                 words.pop()
             phrase = " ".join(words)
+            if any(states_phrase(n.long, phrase) for n in topic.known_names):
+                # a name written out ("Open Pretrained Transformer models") is one subject, however
+                # few abstracts write its long form (most write "OPT-175B")
+                out.append((alt,))
+                continue
             plain = all(w.isalpha() or (w.replace("-", "").isalpha() and "-" not in (w[0], w[-1])) for w in words)
             if not plain or not bare_compound(phrase, most) or len(content_terms(phrase)) < STACKED_MIN_TERMS:
                 out.append((alt,))

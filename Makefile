@@ -9,7 +9,7 @@ EMBEDDED_STAMP := $(VENV)/.installed-embedded
 EMBEDDED ?= 0
 # Portable llama.cpp build: the native one uses AMX instructions some VMs advertise but forbid (SIGSEGV).
 LLAMA_CMAKE := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
-.PHONY: install run test test-fast eval eval-library bench lint docs clean
+.PHONY: install run run-library library test test-fast eval eval-library bench lint docs clean
 
 # Two stamps: the base install, and the embedded LLM on top of it. Each is redone only when its
 # files change, so `make run` after `make test` keeps the embedded model and reinstalls nothing.
@@ -49,9 +49,15 @@ eval: install
 # The 3,098 ICML 2022-23 papers of benchmarks/corpus/ with the seed papers, in their own home
 # (ingested once, about 10 minutes), and the library questions: library_dev.jsonl (the shared set)
 # and library_own.jsonl (ours, see tests/fixtures/library_own.md).
+# `make run-library` serves that library on the page as `make run` serves data/.
 LIBRARY_HOME := .paperchat-library
-eval-library: install
-	test -d $(LIBRARY_HOME)/chroma || (mkdir -p $(LIBRARY_HOME) && zcat benchmarks/corpus/icml_2022_2023.jsonl.gz > $(LIBRARY_HOME)/icml_2022_2023.jsonl && $(BIN)/paperchat --home $(LIBRARY_HOME) ingest --quiet data/ $(LIBRARY_HOME)/icml_2022_2023.jsonl)
+library: install
+	@test -d $(LIBRARY_HOME)/chroma || (echo "Indexing the 3,098 ICML 2022-23 papers with the seed papers into $(LIBRARY_HOME) (once, 10-15 minutes on two cores)..." && mkdir -p $(LIBRARY_HOME) && zcat benchmarks/corpus/icml_2022_2023.jsonl.gz > $(LIBRARY_HOME)/icml_2022_2023.jsonl && $(BIN)/paperchat --home $(LIBRARY_HOME) ingest --quiet data/ $(LIBRARY_HOME)/icml_2022_2023.jsonl)
+
+run-library: library
+	@$(BIN)/paperchat --home $(LIBRARY_HOME) ui --host 127.0.0.1 --port 7860
+
+eval-library: library
 	$(BIN)/paperchat --home $(LIBRARY_HOME) eval tests/fixtures/library_dev.jsonl tests/fixtures/library_own.jsonl --llm none
 
 bench: install

@@ -1053,6 +1053,9 @@ def test_a_measure_asked_in_shorthand_is_answered_or_said_missing_as_if_asked_in
 )
 def test_a_link_asked_in_shorthand_is_answered_as_whether_the_code_is_available(extractive, question, paper, lead):
     ans = extractive.ask(question)
+    if "does not state this" in lead:  # no sentence makes it available: refused, naming the paper
+        assert ans.refused and lead in ans.text and paper in ans.text, ans.text
+        return
     assert lead in ans.lead and [c.label for c in ans.citations] == [paper], ans.text
 
 

@@ -520,6 +520,9 @@ class AnswerPipeline:
         by_record = bool(papers) or described
         if plan.detail and plan.detail.kind == "authors" and by_record and all(h.paper.authors for h in chosen):
             return self._authors(plan, sources, retrieval, timings, t0)
+        # the year a paper is from ("what year is ClimaX from?"): from the records too
+        if plan.detail and plan.detail.year and by_record and all(h.paper.year for h in chosen):
+            return self._authors(plan, sources, retrieval, timings, t0, year=True)
         # a yes/no question of one paper, named or the one a description finds, that no sentence of
         # its abstract bears on ("does Muse use classifier-free guidance?", "DANCE repo?") is not
         # answered by the collection, as a term no abstract mentions is not ("does PrefixRL use PPO?")
@@ -1563,15 +1566,21 @@ class AnswerPipeline:
         return sources
 
     def _authors(
-        self, plan: AskPlan, sources: list[Source], retrieval: Retrieval, timings: Timings, t0: float
+        self, plan: AskPlan, sources: list[Source], retrieval: Retrieval, timings: Timings, t0: float,
+        *, year: bool = False,
     ) -> Answer:
-        """Who wrote the named papers, from their records (abstracts never say): one line each,
-        then what the paper does, quoted."""
+        """Who wrote the named papers, or (``year``) the year each is from, from their records
+        (abstracts never say): one line each, then what the paper does, quoted."""
         lines = []
         for s in sources:
-            names = ", ".join(s.hit.paper.authors)
-            year = f" ({s.hit.paper.year})" if s.hit.paper.year else ""
-            lines.append(f"{s.hit.paper.label} {format_marker(s.number)} is by {names}{year}, from its record.")
+            paper = s.hit.paper
+            if year:
+                venue = f" ({paper.venue} {paper.year})" if paper.venue else ""
+                lines.append(f"{paper.label} {format_marker(s.number)} is from {paper.year}{venue}, from its record.")
+                continue
+            names = ", ".join(paper.authors)
+            when = f" ({paper.year})" if paper.year else ""
+            lines.append(f"{paper.label} {format_marker(s.number)} is by {names}{when}, from its record.")
         text = render(sources, " ".join(lines), listing=False, matched=len(sources))
         lead = " ".join(lines)
         timings.total = time.perf_counter() - t0
@@ -1581,7 +1590,7 @@ class AnswerPipeline:
             citations=[citation(s) for s in sources],
             hits=[s.hit for s in sources] + [h for h in retrieval.hits if h not in [s.hit for s in sources]][:9],
             backend="none",
-            note="authors from the paper records (abstracts do not state them)",
+            note=f"{'years' if year else 'authors'} from the paper records (abstracts do not state them)",
             matched=len(sources),
             timings=timings,
             lead=lead,

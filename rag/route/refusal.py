@@ -380,6 +380,8 @@ class RefusalPolicy:
         what = detail.kind
         if what == "authors" and papers and all(p.authors for p in papers):
             return ""
+        if detail.year and asked and papers and all(p.year for p in papers):
+            return ""  # "what year is ClimaX from?": the records hold the year
         slot = slot or detail_slot(detail)
         if papers and all(self.states(slot, p) for p in papers):
             return ""

@@ -601,6 +601,9 @@ def test_a_description_of_one_paper_is_answered_by_that_paper_alone(components, 
 )
 def test_yes_no_lead_says_yes_only_when_a_sentence_states_it(components, question, yes):
     ans = ask(components, question)
+    if yes is False:  # no sentence bears on it: refused, saying what the abstract lacks
+        assert ans.refused and "does not state this: no sentence mentions reinforcement" in ans.text, ans.text
+        return
     assert not ans.refused
     plan = read_question(question, components.retriever.catalogue)
     assert_lead_is_grounded(ans, components, frozenset(plan.polar_terms))
@@ -610,8 +613,6 @@ def test_yes_no_lead_says_yes_only_when_a_sentence_states_it(components, questio
         assert ans.lead.startswith("Yes: ")
         quote = _QUOTE.search(ans.lead).group(1)
         assert any(quote in strip_markup(e.sentence) for c in ans.citations for e in c.evidence)  # quoted below too
-    else:
-        assert ans.lead.startswith("The abstract of ") and "does not state this" in ans.lead
 
 
 @pytest.mark.parametrize(
@@ -687,11 +688,11 @@ def test_a_yes_no_question_that_asks_an_absence_is_answered_by_the_negating_sent
 )
 def test_yes_no_availability_is_answered_by_the_sentence_that_makes_it_available(components, question, stated):
     ans = ask(components, question)
+    if stated is None:  # no sentence makes it available: refused, saying so
+        assert ans.refused and "does not state this: no sentence makes its code available" in ans.text, ans.text
+        return
     assert not ans.refused and len(ans.citations) == 1, ans.text
-    if stated is None:
-        assert ans.lead.startswith("The abstract of ") and "makes its code available" in ans.lead, ans.lead
-    else:
-        assert ans.lead.startswith("Yes: ") and stated in ans.lead, ans.lead
+    assert ans.lead.startswith("Yes: ") and stated in ans.lead, ans.lead
 
 
 @pytest.mark.parametrize(
@@ -1614,6 +1615,27 @@ def test_a_yes_no_question_is_answered_no_by_the_papers_own_contrary():
     s, sentences = _source(TINY)
     lead = _polar(s, ("multiple", "nodes"), sentences, _move, compounds=(("multiple", "nodes"),))
     assert "does not state this" in lead, lead
+
+
+def test_a_yes_no_verdict_says_whether_any_sentence_bears_on_what_is_asked():
+    # the answer pipeline refuses a yes/no question of one paper whose verdict is not stated
+    # ("does Muse use classifier-free guidance?"), as it refuses a term no abstract mentions
+    from rag.route.lead import polar_verdict
+
+    cases = [
+        (("quantization",), "", False, "no sentence mentions quantization"),  # a term the abstract lacks
+        (("code",), "code", False, "no sentence makes its code available"),  # an artifact never released
+        (("multiple", "nodes"), "", False, "nodes"),  # "multiple" stated, "nodes" nowhere
+        (("single", "gpu"), "", True, ""),  # yes
+        (("multiple", "gpus"), "", True, ""),  # no, by its contrary ("a single commodity GPU")
+        (("frozen",), "", True, ""),  # yes, as stated
+    ]
+    for terms, available, stated, what in cases:
+        s, sentences = _source(TINY)
+        phrases = (terms,) if len(terms) > 1 else ()
+        got = polar_verdict(s, terms, sentences, _move, available=available, compounds=phrases)
+        assert got.stated is stated and what in got.unstated, (terms, got)
+        assert got.stated or got.text.startswith("The abstract of ") and "does not state this" in got.text
 
 
 def test_the_asked_words_stated_by_the_papers_own_work_come_before_a_contrary():

@@ -783,6 +783,23 @@ def test_publication_dates_are_details_abstracts_do_not_state(cat):
         assert read_question(q, cat).detail.kind == "publication date", q
 
 
+@pytest.mark.parametrize(
+    ("question", "year"),
+    [
+        ("which year did APM come out?", True),
+        ("DANCE year of publication?", True),
+        ("in what year was DocVAL published", True),
+        ("when did APM go up on arXiv?", False),
+        ("what month and year was DANCE published?", False),
+        ("DANCE release date", False),
+    ],
+)
+def test_a_publication_date_asked_by_its_year_is_the_records(cat, question, year):
+    # the records hold a paper's year: "what year is ClimaX from?" was refused with "ICML 2023" in the text
+    detail = read_question(question, cat).detail
+    assert detail is not None and detail.kind == "publication date" and detail.year is year, (question, detail)
+
+
 def test_typing_errors_in_names_and_topics(cat):
     assert read_question("what does dancce condense", cat).named_ids == ("a#1",)  # one edit, lower case
     assert read_question("which papers study graph condensaton?", cat).topic.text == "graph condensation"

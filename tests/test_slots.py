@@ -241,6 +241,35 @@ def test_a_measure_no_compared_abstract_states_is_refused_of_both_in_the_plural(
     assert refusal.startswith(said), refusal
 
 
+GENNET = make_paper(
+    "gen",
+    "We propose GenNet, a one-step image generator. GenNet reaches an FID of 3.1 on CIFAR-10 and 5.9 on "
+    "ImageNet 64x64. It also runs on LSUN and FFHQ without retraining. GenNet samples 4x faster for LLMs too.",
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "unset"),
+    [
+        ("what FID does GenNet get on LSUN?", "lsun"),  # written, but only where no FID is stated
+        ("what FID does GenNet reach on FFHQ", "ffhq"),
+        ("GenNet ImageNet FID", ""),  # stated on it
+        ("how much faster does GenNet sample for OPT?", ""),  # stated for the field, named for no other
+    ],
+)
+def test_a_measure_stated_only_on_other_benchmarks_is_refused_on_the_one_asked(question, unset):
+    # "Consistency Models FID LSUN" was answered with the FID on CIFAR-10 and ImageNet 64x64
+    seams = Seams([*PAPERS, GENNET])
+    plan = seams.plan(question)
+    refusal = seams.policy.slot(plan.ask, [seams.catalogue["gen"]])
+    if unset:
+        assert refusal.startswith(f"{REFUSAL} The abstract of GenNet (gen) does not state "), refusal
+        assert f"on {unset}" in refusal, refusal
+        assert "“GenNet reaches an FID of 3.1 on CIFAR-10" in refusal, refusal
+    else:
+        assert refusal == "", refusal
+
+
 def test_a_measure_a_sentence_states_is_not_refused():
     seams = Seams(PAPERS)
     plan = seams.plan("by how much does TinyServe reduce latency?")
@@ -1053,6 +1082,9 @@ def test_a_measure_asked_in_shorthand_is_answered_or_said_missing_as_if_asked_in
 )
 def test_a_link_asked_in_shorthand_is_answered_as_whether_the_code_is_available(extractive, question, paper, lead):
     ans = extractive.ask(question)
+    if "does not state this" in lead:  # no sentence makes it available: refused, naming the paper
+        assert ans.refused and lead in ans.text and paper in ans.text, ans.text
+        return
     assert lead in ans.lead and [c.label for c in ans.citations] == [paper], ans.text
 
 

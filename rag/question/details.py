@@ -15,7 +15,7 @@ from rag.question.phrasing import FRAME_WORDS
 from rag.text import content_terms
 from rag.vocabulary import beside
 
-__all__ = ["DETAIL_PATTERNS", "MODEL_SIZE", "asked_detail", "detail_only"]
+__all__ = ["DETAIL_PATTERNS", "MODEL_SIZE", "asked_detail", "asks_year", "detail_only"]
 
 _VOCABULARY = beside(__file__, "details")
 _V = {name: cls.source for name, cls in _VOCABULARY.items()}
@@ -88,3 +88,15 @@ def asked_detail(query: str) -> str:
         if any(not _VARIABLE_BEFORE.search(query[: m.start()]) for m in pat.finditer(query)):
             return kind
     return ""
+
+
+_YEAR_ASKED = _VOCABULARY["year_asked"].words
+_FINER_DATE = _VOCABULARY["finer_date"].words
+
+
+def asks_year(phrase: str) -> bool:
+    """Whether the words that ask a publication date ask only its year ("what year is it from",
+    "publication year"; vocabulary ``year_asked``), not a finer date ("which month and year",
+    ``finer_date``): the records hold a paper's year (:attr:`store.papers.Paper.year`)."""
+    words = set(re.findall(r"[a-z]+", phrase.lower()))
+    return bool(words & _YEAR_ASKED) and not words & _FINER_DATE

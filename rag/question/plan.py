@@ -315,11 +315,14 @@ class Detail:
             them states the detail after all.
         only: Nothing else is asked ("who are the authors?"): in a conversation it is asked of the
             papers of the previous answer.
+        year: A publication date asked only by its year ("what year is ClimaX from?",
+            :func:`rag.question.details.asks_year`): the records hold it, as they hold the authors.
     """
 
     kind: str
     phrase: str = ""
     only: bool = False
+    year: bool = False
 
 
 @dataclass(frozen=True)

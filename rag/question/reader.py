@@ -47,7 +47,7 @@ from rag.lexicon import directions, english_word, glossary_forms, states_phrase
 from rag.question.asks import read_ask, row_named, text_about
 from rag.question.columns import read_columns
 from rag.question.comparison import TWO, against_baseline, compare_frame, comparison_sides, explicit_two
-from rag.question.details import DETAIL_PATTERNS, asked_detail, detail_only
+from rag.question.details import DETAIL_PATTERNS, asked_detail, asks_year, detail_only
 from rag.question.filters import FILTER_KINDS, read_filters, topic_left
 from rag.question.language import looks_non_english
 from rag.question.names import NameReader, bare_name, restated_names, restatement_alone, spelled_out, versioned_names
@@ -1708,7 +1708,9 @@ class Reader:
         detail = None
         if kind:
             phrase = DETAIL_PATTERNS[kind].search(unnamed)
-            detail = Detail(kind, normalize(phrase.group(0)) if phrase else "", detail_only(unnamed, kind))
+            words = normalize(phrase.group(0)) if phrase else ""
+            year = kind == "publication date" and asks_year(words)
+            detail = Detail(kind, words, detail_only(unnamed, kind), year=year)
         # A model size guessed of the papers named ("is APM a 7B model?"): asked, not a term to find.
         referred = distinct or any(r.kind == "pronoun" for r in refs)
         guess = GUESSED_SIZE.search(query) if referred and is_polar and not kind else None

@@ -68,6 +68,7 @@ from rag.route.lead import (
     mention_head,
     number_span,
     own_work,
+    polar_verdict,
     quoted,
     sets_aside,
     states_terms,
@@ -526,6 +527,15 @@ class AnswerPipeline:
         by_record = bool(papers) or described
         if plan.detail and plan.detail.kind == "authors" and by_record and all(h.paper.authors for h in chosen):
             return self._authors(plan, sources, retrieval, timings, t0)
+        # the year a paper is from ("what year is ClimaX from?"): from the records too
+        if plan.detail and plan.detail.year and by_record and all(h.paper.year for h in chosen):
+            return self._authors(plan, sources, retrieval, timings, t0, year=True)
+        # a yes/no question of one paper, named or the one a description finds, that no sentence of
+        # its abstract bears on ("does Muse use classifier-free guidance?", "DANCE repo?") is not
+        # answered by the collection, as a term no abstract mentions is not ("does PrefixRL use PPO?")
+        polar_named = bool(papers) or described or (plan.polar and bool(plan.topic.described) and len(chosen) == 1)
+        if not several and polar_named and (unheld := self._polar_unstated(plan, sources)):
+            return self.refusal(plan.asked, unheld, timings, t0, hits=retrieval.hits[: rs.top_k])
         t = time.perf_counter()
         if several and len(sources) > 1:
             # "which papers ...": one line per paper on why it belongs, one sentence on what they share
@@ -545,7 +555,7 @@ class AnswerPipeline:
             # a detail of the paper described is asked of it as if named, and so is a yes/no
             # question of the one paper a description finds ("Does the input perturbation paper
             # reduce training time?": its verdict, not a quotation with none)
-            named=bool(papers) or described or (plan.polar and bool(plan.topic.described) and len(chosen) == 1),
+            named=polar_named,
             matched=matched,
             at_least=at_least,
             gist=lambda s: self.evidence.gist(s.hit.paper),
@@ -625,16 +635,42 @@ class AnswerPipeline:
 
     @staticmethod
     def _states_contrary(plan: AskPlan, papers: Sequence[Paper]) -> bool:
-        """Whether a yes/no question is answered "no" by a sentence of one of ``papers`` that states
+        """Whether a yes/no question is answered by a sentence of one of ``papers``: one that states
         the contrary of an asked term (:func:`rag.route.lead.contrary_span`: "Does the cramming paper
-        train on multiple GPUs?", "on a single consumer GPU"): the slot its words also read ("train
-        on" asks the data) is then no reason to refuse, the yes/no lead answers."""
+        train on multiple GPUs?", "on a single consumer GPU": no), or one that states every asked
+        term (:func:`rag.route.lead.term_span`: "does Cramming train on a single GPU?": yes). The
+        slot its words also read ("train on" asks the data) is then no reason to refuse, the yes/no
+        lead answers."""
         if not plan.polar or plan.polar_available or plan.polar_compared:
             return False
         return any(
             contrary_span(x.text, plan.polar_terms, plan.polar_compounds) is not None
+            or (bool(plan.polar_terms) and term_span(x.text, plan.polar_terms) is not None)
             for p in papers for x in split_sentences(p.abstract)
         )
+
+    def _polar_unstated(self, plan: AskPlan, sources: Sequence[Source]) -> str:
+        """The refusal of a yes/no question of one paper whose abstract does not bear on what is
+        asked: an asked word is written nowhere in it, or no sentence makes an asked artifact
+        available (:attr:`rag.route.lead.PolarVerdict.stated`), naming the paper and what it lacks;
+        ``""`` when it bears on it, when the question asks more than the yes/no (its other parts are
+        answered) or a paper's own limitations, or asks of several papers."""
+        if not plan.polar or not plan.polar_terms or plan.own_limits or len(sources) != 1 or len(plan.aspects) > 1:
+            return ""  # "does APM have any limitations?" is answered by its limitations, whatever the words
+        s = sources[0]
+        if not s.evidence:
+            return ""
+        verdict = polar_verdict(
+            s, plan.polar_terms,
+            lambda e: self.evidence.sentences(self.catalogue[e.paper_id])[0],
+            lambda e: self.evidence.moves(self.catalogue[e.paper_id]).get(e.start, "unknown"),
+            plan.polar_compared, plan.polar_available, plan.polar_absent, evidence_senses(self.evidence),
+            plan.polar_comparative, plan.polar_compounds, plan.polar_choice,
+        )
+        if verdict.stated:
+            return ""
+        paper = s.hit.paper
+        return f"{REFUSAL} The abstract of {paper.label} ({paper.id}) does not state this: {verdict.unstated}."
 
     @staticmethod
     def _asks_beside(plan: AskPlan) -> bool:
@@ -1615,15 +1651,21 @@ class AnswerPipeline:
         return sources
 
     def _authors(
-        self, plan: AskPlan, sources: list[Source], retrieval: Retrieval, timings: Timings, t0: float
+        self, plan: AskPlan, sources: list[Source], retrieval: Retrieval, timings: Timings, t0: float,
+        *, year: bool = False,
     ) -> Answer:
-        """Who wrote the named papers, from their records (abstracts never say): one line each,
-        then what the paper does, quoted."""
+        """Who wrote the named papers, or (``year``) the year each is from, from their records
+        (abstracts never say): one line each, then what the paper does, quoted."""
         lines = []
         for s in sources:
-            names = ", ".join(s.hit.paper.authors)
-            year = f" ({s.hit.paper.year})" if s.hit.paper.year else ""
-            lines.append(f"{s.hit.paper.label} {format_marker(s.number)} is by {names}{year}, from its record.")
+            paper = s.hit.paper
+            if year:
+                venue = f" ({paper.venue} {paper.year})" if paper.venue else ""
+                lines.append(f"{paper.label} {format_marker(s.number)} is from {paper.year}{venue}, from its record.")
+                continue
+            names = ", ".join(paper.authors)
+            when = f" ({paper.year})" if paper.year else ""
+            lines.append(f"{paper.label} {format_marker(s.number)} is by {names}{when}, from its record.")
         text = render(sources, " ".join(lines), listing=False, matched=len(sources))
         lead = " ".join(lines)
         timings.total = time.perf_counter() - t0
@@ -1633,7 +1675,7 @@ class AnswerPipeline:
             citations=[citation(s) for s in sources],
             hits=[s.hit for s in sources] + [h for h in retrieval.hits if h not in [s.hit for s in sources]][:9],
             backend="none",
-            note="authors from the paper records (abstracts do not state them)",
+            note=f"{'years' if year else 'authors'} from the paper records (abstracts do not state them)",
             matched=len(sources),
             timings=timings,
             lead=lead,

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from rag.citations import format_marker
 from rag.evidence.rows import states_own_limitation
@@ -48,6 +49,7 @@ from store.papers import strip_markup
 
 __all__ = [
     "MAX_LEAD_WORDS",
+    "PolarVerdict",
     "about_head",
     "clause_spans",
     "key_clause",
@@ -57,6 +59,7 @@ __all__ = [
     "number_span",
     "one_paper_lead",
     "own_clause",
+    "polar_verdict",
     "quoted",
 ]
 
@@ -1249,12 +1252,44 @@ def _per_part(
     return f"{_name(s)}: " + "; ".join(quotes) if quotes else _amount(s)
 
 
+@dataclass(frozen=True)
+class PolarVerdict:
+    """The answer a yes/no lead gives one paper (:func:`polar_verdict`).
+
+    Attributes:
+        text: The lead line ("Yes: **X** [1] — “…”", "The abstract of **X** [1] does not state this: …").
+        stated: Whether the abstract bears on what is asked: a sentence states it, denies it, sets
+            it against the paper or links a page that may hold an asked artifact, or every asked
+            word is written, if not together ("no one sentence mentions ... together"); ``False``
+            when an asked word is written nowhere in it, or no sentence makes an asked artifact
+            available.
+        unstated: When not ``stated``, what the abstract lacks, without the paper's name ("no
+            sentence mentions tpus", "no sentence makes its code available"); else ``""``.
+    """
+
+    text: str
+    stated: bool = True
+    unstated: str = ""
+
+
 def _polar(
     s: Source, terms: Sequence[str], sentences: Sentences, move: Move = lambda e: "unknown", compared: bool = False,
     available: str = "", absent: bool = False, senses: Senses | None = None, comparative: str = "",
     compounds: Sequence[Sequence[str]] = (),
     choice: str = "",
 ) -> str:
+    """The lead line of :func:`polar_verdict`."""
+    return polar_verdict(
+        s, terms, sentences, move, compared, available, absent, senses, comparative, compounds, choice
+    ).text
+
+
+def polar_verdict(
+    s: Source, terms: Sequence[str], sentences: Sentences, move: Move = lambda e: "unknown", compared: bool = False,
+    available: str = "", absent: bool = False, senses: Senses | None = None, comparative: str = "",
+    compounds: Sequence[Sequence[str]] = (),
+    choice: str = "",
+) -> PolarVerdict:
     """Yes with the stating clause, No with the clause that denies or sets aside what is asked, the
     clause with its negation, or "does not state this".
 
@@ -1371,45 +1406,45 @@ def _polar(
                 verdict = comparison_verdict(e.sentence, span, comparative)
                 shown = " ".join(_as_written(t, [x.sentence for x in candidates]) for t in terms)
                 said = quoted(e.sentence, span)
-                return f"{verdict.capitalize()}, though not against {shown} by name: {_name(s)} — {said}"
+                return PolarVerdict(f"{verdict.capitalize()}, though not against {shown} by name: {_name(s)} — {said}")
         if named and ranked[0][0] is not named[0][0]:
             ranked = [named[0], *ranked]
     if not compared and not available:
         contrary = _contrary_line(s, ranked, candidates, terms, compounds, senses, absent, framing, seen)
         if contrary:
-            return contrary
+            return PolarVerdict(contrary)
     for e, span in ranked[:1]:
         if e.start not in seen:
             s.evidence = sorted([*s.evidence, e], key=lambda x: x.start)
         if absent:
             if span[3] or contrasted(e.sentence, span, terms, senses):
-                return f"Yes: {_name(s)} — {quoted(e.sentence, span)}"
-            return f"The abstract of {_name(s)} states it, not its absence: {quoted(e.sentence, span)}"
+                return PolarVerdict(f"Yes: {_name(s)} — {quoted(e.sentence, span)}")
+            return PolarVerdict(f"The abstract of {_name(s)} states it, not its absence: {quoted(e.sentence, span)}")
         if span[3]:
             if not compared and not available and denies_directly(e.sentence, span, terms):
-                return f"No: {_name(s)} — {quoted(e.sentence, span)}"
-            return f"Stated with a negation in {_name(s)}: {quoted(e.sentence, span)}"
+                return PolarVerdict(f"No: {_name(s)} — {quoted(e.sentence, span)}")
+            return PolarVerdict(f"Stated with a negation in {_name(s)}: {quoted(e.sentence, span)}")
         if not compared and not available and contrasted(e.sentence, span, terms, senses):
             said = quoted(e.sentence, span)
             if sets_aside(e.sentence, span, terms, senses, label):
-                return f"No: {_name(s)} — {said}"
-            return f"Not stated as what {_name(s)} does; its abstract mentions it in contrast: {said}"
+                return PolarVerdict(f"No: {_name(s)} — {said}")
+            return PolarVerdict(f"Not stated as what {_name(s)} does; its abstract mentions it in contrast: {said}")
         if not compared and not available and compared_option(e.sentence, span, terms):
-            return f"{_name(s)} compares it with other options: {quoted(e.sentence, span)}"
+            return PolarVerdict(f"{_name(s)} compares it with other options: {quoted(e.sentence, span)}")
         if framing(e) == "gap":
-            return f"Stated as the problem {_name(s)} addresses: {quoted(e.sentence, span)}"
+            return PolarVerdict(f"Stated as the problem {_name(s)} addresses: {quoted(e.sentence, span)}")
         if framing(e) == "background":
-            return f"Stated as the setting of {_name(s)}: {quoted(e.sentence, span)}"
+            return PolarVerdict(f"Stated as the setting of {_name(s)}: {quoted(e.sentence, span)}")
         if compared:
             verdict = comparison_verdict(e.sentence, span, comparative)
             if verdict and choice:  # "which is faster, Hyena or attention?": the one the sentence says
                 chosen = _name(s) if verdict == "yes" else f"{choice} (not {_name(s)})"
-                return f"{chosen} is {comparative}, by the abstract: {quoted(e.sentence, span)}"
+                return PolarVerdict(f"{chosen} is {comparative}, by the abstract: {quoted(e.sentence, span)}")
             if verdict:
-                return f"{verdict.capitalize()}: {_name(s)} — {quoted(e.sentence, span)}"
+                return PolarVerdict(f"{verdict.capitalize()}: {_name(s)} — {quoted(e.sentence, span)}")
             # a figure without the comparative: the direction is the reader's to judge
-            return f"Stated in {_name(s)} (judge the comparison from it): {quoted(e.sentence, span)}"
-        return f"Yes: {_name(s)} — {quoted(e.sentence, span)}"
+            return PolarVerdict(f"Stated in {_name(s)} (judge the comparison from it): {quoted(e.sentence, span)}")
+        return PolarVerdict(f"Yes: {_name(s)} — {quoted(e.sentence, span)}")
     if available:
         linked = next((e for e in candidates if without_links(e.sentence) != e.sentence), None)
         if linked is not None:
@@ -1417,21 +1452,28 @@ def _polar(
             # abstract links, which the reader can open, is said, not hidden behind "no sentence"
             if linked.start not in seen:
                 s.evidence = sorted([*s.evidence, linked], key=lambda x: x.start)
-            return (f"The abstract of {_name(s)} does not say its {available} is available; it links a page: "
-                    f"“{strip_markup(linked.sentence)}”")
-        return f"The abstract of {_name(s)} does not state this: no sentence makes its {available} available."
-    if apart and not available:
+            return PolarVerdict(
+                f"The abstract of {_name(s)} does not say its {available} is available; it links a page: "
+                f"“{strip_markup(linked.sentence)}”"
+            )
+        return _unstated(s, f"no sentence makes its {available} available")
+    if apart and not available:  # its words are written, only apart: the reader judges
         phrase = " ".join(_as_written(t, [e.sentence for e in candidates]) for t in apart[0])
-        return f"The abstract of {_name(s)} does not state this: no sentence states “{phrase}” with its words together."
+        return PolarVerdict(
+            f"The abstract of {_name(s)} does not state this: no sentence states “{phrase}” with its words together."
+        )
     keys = {k for e in candidates for k, _, _ in _keys_at(e.sentence)}
     # an acronym written out ("reinforcement learning" for "rl") is mentioned, though not with the rest
     missing = [t for t in terms if term_key(t) not in keys and not any(spelled_out(e.sentence, t) for e in candidates)]
-    what = (
-        f"no sentence mentions {' or '.join(missing)}"
-        if missing
-        else f"no one sentence mentions {' and '.join(terms)} together"
-    )
-    return f"The abstract of {_name(s)} does not state this: {what}."
+    if not missing:  # every term is written, only not together: the reader judges from the sentences
+        return PolarVerdict(f"The abstract of {_name(s)} does not state this: no one sentence mentions "
+                            f"{' and '.join(terms)} together.")
+    return _unstated(s, f"no sentence mentions {' or '.join(missing)}")
+
+
+def _unstated(s: Source, what: str) -> PolarVerdict:
+    """The verdict of a yes/no lead when no sentence of ``s``'s abstract bears on what is asked."""
+    return PolarVerdict(f"The abstract of {_name(s)} does not state this: {what}.", stated=False, unstated=what)
 
 
 def _contrary_line(

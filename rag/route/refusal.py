@@ -50,7 +50,14 @@ from rag.question.plan import AskPlan, Detail, Plan, Topic
 from rag.question.slots import CONTENTS, INSTANCE, OBJECT, SETTING, YEAR, detail_slot
 from rag.route.lead import _keys_at, clause_spans, denies_directly, key_clause, quoted, spelled_out, term_span
 from rag.route.membership import TITLE_SENSE, sibling_title, states_any_order
-from rag.route.slot import measure_head, narrowed_time, slot_span, states_amount, unquantified_span
+from rag.route.slot import (
+    coined_names,
+    measure_head,
+    narrowed_time,
+    slot_span,
+    states_amount,
+    unquantified_span,
+)
 from rag.settings import RetrievalSettings
 from rag.text import Sentence, content_terms, normalize, numbers, split_sentences
 from rag.types import Ask, PaperHit, Retrieval, SearchQuery, Slot
@@ -365,6 +372,57 @@ class RefusalPolicy:
 
     # --- what abstracts do not state --------------------------------------------------
 
+    @staticmethod
+    def settings_asked(ask: Ask, paper: Paper) -> tuple[str, ...]:
+        """The coined names a measure is asked on besides the measure and the paper ("LSUN" of
+        "Consistency Models FID LSUN", "COCO" of "what FID does Muse reach on COCO?"), lower case:
+        the question's entities less the slot's terms, the paper's own names and abbreviations the
+        glossary spells out ("RL", "LLMs": words of a field, not a benchmark). ``()`` when the
+        question asks no measure with an amount (a detail, a form, a count's unit)."""
+        slot = ask.slot
+        if slot is None or not slot.amount or slot.form or slot.detail or slot.count:
+            return ()
+        own = {w.lower() for x in (paper.label, *paper.aliases) for w in re.findall(r"[\w.@-]+", normalize(x or ""))}
+        own |= {normalize(x or "").lower() for x in (paper.label, *paper.aliases)}
+        terms = {t.lower() for t in slot.terms}
+        return tuple(sorted(
+            e for e in ask.entities
+            if e.lower() not in terms | own and not glossary_forms(e) and not any(t in e.lower() for t in terms)
+        ))
+
+    def _unset(self, ask: Ask, papers: Sequence[Paper]) -> str:
+        """The refusal of a measure one paper states only on other benchmarks than the one asked
+        (:meth:`settings_asked`): every clause that states the measure names other coined settings
+        and none the asked one ("FID of 3.55 on CIFAR-10 and 6.20 on ImageNet 64x64" for "FID on
+        LSUN"). "The abstract of X does not state <slot> on <benchmark>; closest: “…”", quoting the
+        clause that states the measure. ``""`` when a stating clause writes every benchmark asked,
+        or names none (a figure for the field, "1.56× speedup ... for LLMs", may hold for the one
+        asked), or the question asks of several papers."""
+        if len(papers) != 1 or ask.slot is None:
+            return ""
+        paper, slot = papers[0], ask.slot
+        asked = self.settings_asked(ask, paper)
+        if not asked:
+            return ""
+        senses = evidence_senses(self.evidence)
+        stating = [
+            (x.text, span) for x in self.evidence.sentences(paper)[0]
+            if (span := slot_span(slot, x.text, senses)) is not None
+        ]
+        unset = [e for e in asked if not any(e in normalize(t).lower() for t, _ in stating)]
+        terms = {t.lower() for t in slot.terms}
+        own = {w.lower() for x in (paper.label, *paper.aliases) for w in re.findall(r"[\w.@-]+", normalize(x or ""))}
+
+        def others(text: str, span: tuple[int, int, bool]) -> bool:
+            """Whether the stating clause names a setting besides the measure and the paper."""
+            return any(n.lower() not in terms | own for n in coined_names(text[span[0] : span[1]]))
+
+        if not unset or not stating or not all(others(t, sp) for t, sp in stating):
+            return ""
+        best, span = stating[0]
+        return (f"{REFUSAL} The abstract of {paper.label} ({paper.id}) does not state {slot.name} on "
+                f"{' or '.join(unset)}; closest: {quoted(best, span)}.")
+
     def states(self, slot: Slot, paper: Paper) -> bool:
         """Whether some sentence of ``paper``'s abstract states ``slot`` (:func:`rag.route.slot.slot_span`)."""
         senses = evidence_senses(self.evidence)  # a measure's words stated otherwise (rag.evidence.senses)
@@ -393,6 +451,8 @@ class RefusalPolicy:
         what = detail.kind
         if what == "authors" and papers and all(p.authors for p in papers):
             return ""
+        if detail.year and asked and papers and all(p.year for p in papers):
+            return ""  # "what year is ClimaX from?": the records hold the year
         slot = slot or detail_slot(detail)
         if papers and all(self.states(slot, p) for p in papers):
             return ""
@@ -471,9 +531,12 @@ class RefusalPolicy:
         # an object asked ("what does X omit?") or a thing named by its instances ("what encoder?")
         # only chooses the clause to quote (rag.question.slots.OBJECT, INSTANCE); a year is the
         # records', not the abstract's ("which of the two is older?")
-        if slot is None or slot.detail or slot.form in (OBJECT, CONTENTS, YEAR, INSTANCE) or asks_more or not papers \
-                or any(self.states(slot, p) for p in papers):
+        if slot is None or slot.detail or slot.form in (OBJECT, CONTENTS, YEAR, INSTANCE) or asks_more or not papers:
             return ""
+        if any(self.states(slot, p) for p in papers):
+            # ... stated, but asked on a benchmark no sentence stating it writes ("FID on LSUN": "FID
+            # of 3.55 on CIFAR-10 and 6.20 on ImageNet 64x64"; LSUN only among "standard benchmarks")
+            return self._unset(ask, papers)
         # a question of several parts, each asking its own measure: refused only when no part's
         # measure is stated (the whole question's phrase can straddle two parts)
         parts = [p.slot for p in ask.parts if p.slot is not None] if len(ask.parts) > 1 else []

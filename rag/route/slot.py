@@ -53,7 +53,8 @@ from rag.vocabulary import beside
 from store.papers import Paper
 
 __all__ = [
-    "DATE", "DURATION_AMOUNT", "HARDWARE_STATED", "MEMORY_AMOUNT", "MODEL_SIZE", "change_clause", "counts",
+    "DATE", "DURATION_AMOUNT", "HARDWARE_STATED", "MEMORY_AMOUNT", "MODEL_SIZE", "change_clause", "coined_names",
+    "counts",
     "states_share", "states_unit",
     "instance_keys", "names_own_data", "reporting_verbs",
     "greatest_size",
@@ -724,6 +725,18 @@ def _sizes(sentence: str) -> set[str]:
 
 
 _COINED = re.compile(_MODEL_NAME)
+
+
+def coined_names(clause: str) -> list[str]:
+    """The coined names a clause writes ("FID", "CIFAR-10", "ImageNet" of "FID of 3.55 on CIFAR-10
+    and 6.20 on ImageNet 64x64"), as written, less abbreviations the glossary spells out ("LLMs",
+    "RL": words of a field, not a benchmark or model)."""
+    out = []
+    for m in _COINED.finditer(clause):
+        name = m.group(0).rstrip(".-")
+        if not (glossary_forms(name) or glossary_forms(name.removesuffix("s"))):
+            out.append(name)
+    return out
 
 
 def names_own_data(clause: str, paper: Paper) -> bool:

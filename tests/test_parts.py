@@ -18,6 +18,7 @@ from rag.question.parts import (
     exemplified,
     question_parts,
     topic_parts,
+    word_conjuncts,
 )
 from rag.question.plan import AskPlan
 from rag.question.reader import Reader
@@ -1347,3 +1348,56 @@ def test_a_name_written_out_with_its_kind_is_one_subject():
     assert isinstance(plan, AskPlan)
     assert [n.short for n in plan.topic.known_names] == ["SGTM"], plan.topic.known_names
     assert seams.policy.stacked(plan.topic) == ()
+
+
+# --- parts held together, and kinds of thing listed with "and" ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("topic", "parts"),
+    [
+        # single words joined by "and" list the kinds of thing the papers work on: a paper on either answers
+        (
+            "graph transformers for proteins and RNA",
+            (("graph transformers", "proteins"), ("graph transformers", "RNA")),
+        ),
+        ("anomaly detectors over logs and metrics", (("anomaly detectors", "logs"), ("anomaly detectors", "metrics"))),
+        # an "and" that joins longer conjuncts, or is the whole topic, is read as before
+        ("speech and audio", ()),
+        ("diffusion models for weather forecasting", (("diffusion models", "weather forecasting"),)),
+    ],
+)
+def test_single_words_joined_by_and_in_a_part_are_alternatives(topic, parts):
+    assert topic_parts(topic) == parts
+    assert word_conjuncts("speech synthesis and recognition") == ()
+
+
+PRUNE_SPEECH = make_paper("ps", "Transformers are big. We prune transformers for speech recognition.")
+SPEECH_EDGE = make_paper("se", "Phones are small. We run speech recognition on edge devices with a new codec.")
+PRUNE_EDGE = make_paper("pe", "Devices are small. We prune transformers so that they run on edge devices.")
+
+
+def test_three_parts_each_two_of_which_a_paper_states_are_held_together_and_judged_whole():
+    question = "which papers prune transformers for speech recognition on edge devices?"
+    # each pair of parts is stated together by some paper: one subject in the reader's words, no
+    # combination held apart (membership judges it whole)
+    assert not Seams([PRUNE_SPEECH, SPEECH_EDGE, PRUNE_EDGE, CROP]).coverage(question).checked
+    # with no paper stating "prune transformers" and "edge devices" together, it is a combination
+    got = Seams([PRUNE_SPEECH, SPEECH_EDGE, CROP]).coverage(question)
+    assert got.checked and not got.complete
+
+
+ROGUE = make_paper("rogue", "Rogue waves are rare. We model rogue waves in the open ocean.")
+
+
+def test_in_a_library_a_subject_no_candidate_states_but_the_collection_writes_is_a_description():
+    question = "which papers harden gradient aggregation against rogue sybil clients?"
+    # "sybil clients" is written side by side: the subject is held, said without the reader's
+    # "rogue", so the parts describe the paper in other words (membership judges the topic whole)
+    held = make_paper("held", "Attacks are cheap. We harden gradient aggregation so that sybil clients cannot bias it.")
+    got = Seams([held, ROGUE, CROP, *FILLERS]).coverage(question)
+    assert not got.checked or got.complete
+    # no two neighbouring words of it written side by side: a subject the collection does not hold
+    apart = make_paper("apart", "Attacks are cheap. We harden gradient aggregation against sybil attacks by clients.")
+    got = Seams([apart, ROGUE, CROP, *FILLERS]).coverage(question)
+    assert got.checked and not got.complete

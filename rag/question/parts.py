@@ -26,6 +26,7 @@ __all__ = [
     "question_parts",
     "asked_parts",
     "topic_parts",
+    "word_conjuncts",
     "topic_stages",
     "field_headed",
     "paper_description",
@@ -457,7 +458,34 @@ def topic_parts(topic: str, *, several: bool = True) -> tuple[tuple[str, ...], .
         out.append(parts)
     if not any(len(p) > 1 for p in out):
         return ()
-    return tuple(tuple(dict.fromkeys(p)) for p in out if p)
+    return tuple(tuple(dict.fromkeys(p)) for parts in out if parts for p in _each_conjunct(parts))
+
+
+def word_conjuncts(part: str) -> tuple[str, ...]:
+    """The conjuncts of a part that joins single words with "and" (``subject_conjunct``): "molecules
+    and materials" -> ``("molecules", "materials")``, "the images and text" -> ``("images",
+    "text")``; ``()`` when the part joins nothing or a conjunct has more than one content word
+    ("speech synthesis and recognition", "last-layer features and classifiers at the end")."""
+    pieces = [[w for w in p.strip(" ,;").split() if content_terms(w)] for p in _SUBJECT_CONJUNCT.split(part)]
+    if len(pieces) < 2 or any(len(p) != 1 or len(content_terms(p[0])) != 1 for p in pieces):
+        return ()
+    return tuple(p[0] for p in pieces)
+
+
+def _each_conjunct(parts: Sequence[str]) -> list[tuple[str, ...]]:
+    """An alternative of several parts read once per conjunct of a part that joins single words
+    (:func:`word_conjuncts`): "learn force fields for molecules and materials" lists the kinds of
+    thing its papers work on, and a paper on either answers (a force field of molecules states it), so
+    it is ``("learn force fields", "molecules")`` or ``("learn force fields", "materials")``, not a
+    part "molecules and materials" that a paper must write whole. An alternative of one part keeps it
+    ("speech and audio" is the topic itself)."""
+    if len(parts) < 2:
+        return [tuple(dict.fromkeys(parts))]
+    out: list[tuple[str, ...]] = [()]
+    for p in parts:
+        words = word_conjuncts(p) or (p,)
+        out = [(*alt, w) for alt in out for w in words]
+    return [tuple(dict.fromkeys(alt)) for alt in out]
 
 
 _SIZE_GRADE = _VOCABULARY["size_grade"].words

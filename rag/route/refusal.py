@@ -141,6 +141,11 @@ PHRASE_SEARCH = 30
 repeat them, first. Set by hand: "optimal transport" (38 abstracts) and "differentially private"
 (84) are written side by side in the first abstracts of their own retrieval."""
 
+TOGETHER_MIN_PARTS = 3
+"""Fewest parts of an alternative that :meth:`RefusalPolicy.parts` judges held together when each two
+of them are stated together by some candidate. With two parts, a pair stated together is a complete
+paper; three is the least for which pairs say something a complete paper does not. Not tuned."""
+
 NEAR_WORD = 0.66
 """Least cosine (the embedder's, word against word) at which a word of a sentence says a word of a
 part that is a term the collection writes whole (:meth:`RefusalPolicy.lacking`): "private" says
@@ -1605,6 +1610,7 @@ class RefusalPolicy:
         partial: list[tuple[int, int, PartialPaper]] = []
         held: set[str] = set()  # parts some candidate states
         heads: dict[str, tuple[int, tuple[str, ...], str]] = {}  # part -> first candidate close to its head only
+        together: list[set[str]] = []  # the parts each candidate states
         for i, h in enumerate(pool):
             sents, vecs = self.evidence.sentences(h.paper)
             sims = vecs @ qvecs.T if len(sents) else None
@@ -1616,6 +1622,7 @@ class RefusalPolicy:
                 if lacks and t not in heads:
                     heads[t] = (i, lacks, strip_markup(sents[k].text))
             held |= {t for t in texts if stated[t]}
+            together.append({t for t in texts if stated[t]})
             # a paper found only by a part's own search answers only a combination; one the
             # membership model accepted is held to the specific parts, another to every part; the
             # parts of a stacked compound are the collection's reading of the topic, not the
@@ -1673,6 +1680,13 @@ class RefusalPolicy:
             return PartsCoverage(True, [], [x for _, _, x in partial], tuple(alts))
         if subjects:
             return PartsCoverage(absent, [], [x for _, _, x in partial], tuple(alts))
+        if absent and len(self.retriever.papers) >= UNUSED_MIN_PAPERS:
+            # a subject no candidate states, in a library, is missing from the collection when the
+            # collection does not write it (:meth:`_unheld_subject`: "predict crop yield"); one whose
+            # words it writes side by side ("Byzantine workers" of "malicious Byzantine workers") is
+            # held in other words than the reader's, which the candidates' words missed: the parts
+            # are a description, as when some part is stated by no candidate (below)
+            absent = all(any(self._unheld_subject(p) for p in named) for named in subjects_of)
         several = [a for a in alts if len(a) > 1]
         if not complete and several and all(
             any(p in held for p in a) and any(p not in held and self._unheld_subject(p) for p in a) for a in several
@@ -1682,6 +1696,19 @@ class RefusalPolicy:
             # generation or drug discovery" over the seed: graph papers, no "drug" or "molecule"
             # anywhere): the collection does not hold the combination, whatever its words match
             return PartsCoverage(True, [], [x for _, _, x in partial], tuple(alts))
+        if not complete and any(
+            len(a) >= TOGETHER_MIN_PARTS
+            and all(any({p, q} <= t for t in together) for p, q in itertools.combinations(a, 2))
+            for a in alts
+        ):
+            # an alternative of three parts or more each two of which some candidate states together
+            # ("adapt a trained model" | "distribution shift at test time" | "the unlabeled test data":
+            # EATA states the first two, DIA the last two, another test-time adaptation paper the
+            # first and the last): the collection holds its parts together, in the same papers, and
+            # only words keep each from stating all of them; no subjects held apart, so the topic is
+            # judged whole by the membership model (a combination of two subjects held apart has no
+            # such pair)
+            return PartsCoverage(False, [], [])
         if not complete and not absent and not any(all(p in anywhere for p in a) for a in alts):
             # no alternative whose every part some candidate states on its own: the parts are not
             # subjects the collection holds separately (a description in other words), so the

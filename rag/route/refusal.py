@@ -1358,9 +1358,10 @@ class RefusalPolicy:
             while words and not content_terms(words[-1]):
                 words.pop()
             phrase = " ".join(words)
-            if any(states_phrase(n.long, phrase) for n in topic.known_names):
-                # a name written out ("Open Pretrained Transformer models") is one subject, however
-                # few abstracts write its long form (most write "OPT-175B")
+            if any(n.whole and states_phrase(n.long, phrase) for n in topic.known_names):
+                # a name written out as the whole topic ("Open Pretrained Transformer models") is one
+                # subject, however few abstracts write its long form (most write "OPT-175B"); beside
+                # another subject ("Open Pretrained Transformer pruning") it is one of the pieces
                 out.append((alt,))
                 continue
             plain = all(w.isalpha() or (w.replace("-", "").isalpha() and "-" not in (w[0], w[-1])) for w in words)

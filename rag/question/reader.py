@@ -1140,7 +1140,7 @@ class Reader:
         query = query or text
         names = self.names
         if names is not None:  # typing errors in the topic: "reinforcment learning papers"
-            text = re.sub(r"[A-Za-z]{5,}", lambda m: names.correct(m.group(0)), text)
+            text = self._corrected(text, ())
             # a digit for a preposition: "sim2real" as the abstracts write it, "sim-to-real"
             text = re.sub(r"[A-Za-z]{2,}[0-9][A-Za-z]{2,}", lambda m: names.written_form(m.group(0)), text)
         t_topic, t_excl = split_exclusion(text)

@@ -862,6 +862,10 @@ def test_a_term_is_stated_by_words_of_its_sense_not_only_of_its_stem(sentence, t
         ("This does not require any retraining of the model.", "retraining", True),
         ("The detector is trained with no labelled fakes.", "fakes", True),
         ("We do not use any labels for the reinforcement learning stage.", "reinforcement", False),  # labels are
+        # the object a negated verb takes, its article no word between ("need to train a reward model?")
+        ("Our method does not require fitting a separate reward model.", "reward", True),
+        ("We do not learn a separate value function.", "value", True),
+        ("We do not train the encoder on the target domain.", "domain", False),  # a phrase of its own
         ("It needs no labels but fine-tuning on the target.", "fine-tuning", False),  # the clause turns
         ("We use no labels, and fine-tuning improves it.", "fine-tuning", False),  # a comma ends the reach
     ],

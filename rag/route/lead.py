@@ -41,7 +41,7 @@ from rag.llm.prose import Source
 from rag.question.plan import Ask, AskPlan
 from rag.question.polar import contrary_keys, prefixed_base, sense_keys
 from rag.question.slots import HARDWARE
-from rag.text import Sentence, content_terms, fold_accents, numbers, states_figure
+from rag.text import STOPWORDS, Sentence, content_terms, fold_accents, numbers, states_figure
 from rag.types import Evidence
 from rag.vocabulary import beside
 from store.labels import without_links
@@ -662,9 +662,11 @@ def contrary_span(
 
 NEGATION_REACH = 2
 """Most words between a negation and the term it negates besides the words it reaches through
-(``negation_through``: "without the need for any"): "no retraining", "without any task labels",
+(``negation_through``: "without the need for any") and articles: "no retraining", "without any task labels",
 "without the need for any dataset specific fine-tuning"; not "not use any labels for the RL stage"."""
 _SCOPE_BREAK = re.compile(r"[,;:()]")
+_ARTICLES = frozenset({"a", "an", "the"})
+"""Articles: not counted among the words between a negation and the term it reaches (:data:`NEGATION_REACH`)."""
 
 
 def _free_form(key: str) -> bool:
@@ -713,7 +715,14 @@ def _negation_at(sentence: str, words: Sequence[tuple[int, str]], i: int, *, pre
             # ("without the need to fine-tune or invert the model")
             if joined and not _verb_list(words, m, j, first) and _verb_item(sentence, words, j, i):
                 return None
-            if m == i or first - j <= NEGATION_REACH or (comma and first < i):
+            # an article inside the object the negation reaches is no word of its own: "does not
+            # require training a separate classifier" denies the classifier, as "no separate classifier";
+            # with another function word between, the term is in a phrase of its own ("not use any
+            # labels for the RL stage")
+            between = [w for _, w in words[j:first]]
+            plain = not any(w in STOPWORDS and w not in _ARTICLES for w in between)
+            reached = sum(1 for w in between if not (plain and w in _ARTICLES))
+            if m == i or reached <= NEGATION_REACH or (comma and first < i):
                 return m
             if first < i and _item_words(words[j:first]) <= MAX_ITEM_WORDS:
                 return m

@@ -1317,6 +1317,18 @@ def test_a_question_within_the_last_list_is_marked_to_be_asked_within_it(cat):
 
 
 @pytest.mark.parametrize(
+    "question", ["how many did you find?", "How many papers is that?", "how many were listed?", "how many in all?"]
+)
+def test_a_count_that_refers_to_the_last_answer_asks_the_last_question_again_for_its_count(cat, question):
+    # "how many are there?" after a list was told "Please ask a question about the papers"; "how many
+    # did you find?" searched the word "find" (new user, nu62)
+    plan = read_question(question, cat)
+    assert plan.follow is not None and plan.follow.kind == "amount", plan
+    held = read_question("how many papers are there?", cat)  # the collection's count, not the last answer's
+    assert held.follow is None and type(held).__name__ == "CollectionPlan"
+
+
+@pytest.mark.parametrize(
     "question", ["which is more recent?", "which is older?", "which paper is newer?", "which is bigger?"]
 )
 def test_which_is_with_a_comparative_of_age_or_size_is_a_choice_among_the_papers_discussed(cat, question):

@@ -1448,6 +1448,9 @@ class Reader:
                 header["title_or_topic"] = title_or_topic(query, title)
         if greeting and not any(r.kind in ("name", "id") for r in refs):  # "got it" refers to no paper
             return Reply(**header, kind="social")
+        if query and not refs and _AMOUNT_ONLY.fullmatch(query.strip(" ?.!")):
+            # "how many?", "how many papers did you find?": the previous question, for its amount
+            return Reply(**header, kind="empty", follow=FollowUp("amount"))
         held = asks_collection(query) if query and not refs else ""
         if held:  # "how many papers are there?" (count), "list all papers"
             return CollectionPlan(**header, count=held == "count")

@@ -1329,6 +1329,24 @@ def test_a_count_that_refers_to_the_last_answer_asks_the_last_question_again_for
 
 
 @pytest.mark.parametrize(
+    ("question", "filtered", "held"),
+    [
+        ("Which paper was published in 2024?", True, "list"),  # the filter's papers: none is an answer
+        ("what paper appeared in 2023?", True, "list"),
+        ("which paper?", False, ""),  # nothing asked, no filter: not the whole collection
+        ("which papers are indexed?", False, "list"),
+        ("which paper was published in 2023 on pruning?", True, ""),  # a topic is left
+    ],
+)
+def test_a_singular_set_noun_with_a_filter_asks_for_the_filters_papers(question, filtered, held):
+    from rag.question.phrasing import asks_collection
+
+    # "Which paper was published in 2024?" was told "Please ask a question about the papers" (nu62)
+    query = re.sub(r"\b(?:in|from)\s+20\d\d\b", "", question)  # the year is read off as a filter
+    assert asks_collection(query, filtered) == held, question
+
+
+@pytest.mark.parametrize(
     "question", ["which is more recent?", "which is older?", "which paper is newer?", "which is bigger?"]
 )
 def test_which_is_with_a_comparative_of_age_or_size_is_a_choice_among_the_papers_discussed(cat, question):

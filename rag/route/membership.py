@@ -48,7 +48,10 @@ from rag.vocabulary import beside
 if TYPE_CHECKING:
     from rag.protocols import EvidenceSource, Retriever
 
-__all__ = ["BIAS", "COEF", "JOINERS", "Membership", "design", "more_may_match", "probability", "states_any_order"]
+__all__ = [
+    "BIAS", "COEF", "JOINERS", "Membership", "design", "more_may_match", "probability", "states_any_order",
+    "states_as_kind",
+]
 
 COEF = (-0.674, 1.909, 3.006, 2.573, 2.113, 1.256, 0.13, 5.093, 0.256)
 """Weights of :func:`design`'s columns.
@@ -358,6 +361,44 @@ def _head_first(head: str, modifier: str, piece: str, gap: int) -> bool:
     return False
 
 
+KIND_GAP = 3
+"""Most words between "X is a" (or "X, a") and the head noun that names X's kind ("Mixup is a data
+augmentation method", "SAM, a simple first-order optimization procedure"): a modifier or two and
+a compound's first word. Set by reading."""
+_KIND_TOKEN = re.compile(r"[A-Za-z][\w'-]*|[.,;:()!?]")
+
+
+def states_as_kind(term: str, text: str) -> bool:
+    """Whether ``text`` says the first word of the two-word compound ``term`` is a kind of its
+    second: "Mixup is a data augmentation method" states "mixup augmentation", "SAM, a
+    sharpness-aware optimization procedure" "SAM optimization", "augmentations such as mixup" (the
+    head, then "such as" or "like", then the word). Words compare by index form
+    (:func:`rag.lexicon.stem` of :func:`rag.lexicon.lemma`); at most :data:`KIND_GAP` words between
+    the article and the head, none a clause mark."""
+    words = term.split()
+    if len(words) != 2:
+        return False
+    kind, head = (stem(lemma(w.lower())) for w in words)
+    toks = [t for t in _KIND_TOKEN.findall(text)]
+    keys = [stem(lemma(t.lower())) if t[0].isalpha() else t for t in toks]
+    for i, k in enumerate(keys):
+        if k == kind:  # "X is a ... H", "X, a ... H"
+            j = i + 1
+            if j < len(toks) and toks[j].lower() in ("is", "are", ","):
+                j += 1
+                if j < len(toks) and toks[j].lower() in ("a", "an"):
+                    rest = keys[j + 1 : j + 2 + KIND_GAP]
+                    stop = next((n for n, r in enumerate(rest) if not r[0].isalpha()), len(rest))
+                    if head in rest[:stop]:
+                        return True
+        if k == head:  # "H such as X", "H like X"
+            after = [t.lower() for t in toks[i + 1 : i + 3]]
+            at = 3 if after[:2] == ["such", "as"] else 2 if after[:1] == ["like"] else 0
+            if at and i + at < len(keys) and keys[i + at] == kind:
+                return True
+    return False
+
+
 def states_any_order(term: str, text: str, gap: int = COMPOUND_GAP) -> bool:
     """Whether ``text`` states the compound ``term`` within one noun phrase, its words in either
     order: as :func:`states_in_phrase` does (in order, at most ``gap`` content words between two of
@@ -368,8 +409,12 @@ def states_any_order(term: str, text: str, gap: int = COMPOUND_GAP) -> bool:
     "pruning large language models" "large language model pruning", "policy optimization for
     diffusion models" "diffusion model policy optimization". A word of two parts is read joined as
     well ("over-smoothing", "oversmoothing"). Words in two phrases do not state it ("split points
-    chosen by learning" is no "split learning"). Acronyms are the caller's to write out
-    (:attr:`rag.question.plan.Topic.written`, :func:`rag.lexicon.glossary_forms`)."""
+    chosen by learning" is no "split learning"). A text that says the first word is a kind of the
+    second states it too (:func:`states_as_kind`: "Mixup is a data augmentation method"). Acronyms
+    are the caller's to write out (:attr:`rag.question.plan.Topic.written`,
+    :func:`rag.lexicon.glossary_forms`)."""
+    if states_as_kind(term, text):
+        return True
     for t, x in ((term, text), (_unhyphened(term), _unhyphened(text))):
         if states_in_phrase(t, x, gap):
             return True

@@ -1369,6 +1369,24 @@ def test_a_yes_no_comparison_is_answered_by_the_papers_own_comparison_and_says_i
     assert not lead.startswith("Yes"), lead
 
 
+def test_a_yes_no_comparison_of_a_quantity_is_answered_only_by_a_sentence_that_states_it():
+    # "Does FOAM use less memory than Shampoo?" was "Yes, though not against memory Shampoo by name"
+    # with "FOAM reduces wall-clock time compared to standard Shampoo" (nu62): time, not memory
+    text = ("Shampoo is a strong optimizer. We propose LeanShampoo, which reduces wall-clock time compared to "
+            "standard Shampoo. LeanShampoo matches its accuracy.")
+    s, sentences = _source(text)
+    lead = _polar(s, ("memory", "shampoo"), sentences, _move, compared=True, comparative="less")
+    assert not lead.startswith("Yes"), lead
+    s, sentences = _source(text)  # the quantity the sentence does compare
+    lead = _polar(s, ("time", "shampoo"), sentences, _move, compared=True, comparative="less")
+    assert lead.startswith("Yes"), lead
+    # the object in common words may go unnamed; the quantity asked is stated
+    s, sentences = _source("Bi-level methods store long trajectories. We propose Flat, which stores two matrices, "
+                           "reducing memory consumption.")
+    lead = _polar(s, ("memory", "bi-level"), sentences, _move, compared=True, comparative="less")
+    assert lead.startswith("Yes"), lead
+
+
 def _unknown_move(e: Evidence) -> str:
     return "unknown"
 

@@ -1405,9 +1405,16 @@ def polar_verdict(
         # matching framework") or the paper's claim against other models quoted as a yes
         named = [(e, span) for e, span in ranked if not framing(e) and comparison_verdict(e.sentence, span, comparative)
                  and not compares_other(e.sentence, terms, senses)]
+        # a quantity asked in a common word ("less memory than Shampoo") must be what the sentence
+        # compares: "reduces wall-clock time compared to standard Shampoo" says nothing of memory;
+        # the object, a name ("Shampoo") or common words ("prior methods"), may go unnamed, so one
+        # of the common words asked is enough ("significantly reducing memory consumption")
+        texts = [x.sentence for x in candidates]
+        measured = [t for t in terms if _as_written(t, texts).islower()]
         if not named and comparative.lower() not in _BARE_DEGREE:
             own = next(((e, c) for e in candidates if not framing(e) and own_work(e.sentence, label)
-                        and (c := comparing_clause(e.sentence, comparative)) is not None), None)
+                        and (c := comparing_clause(e.sentence, comparative)) is not None
+                        and (not measured or any(term_span(e.sentence, [t], senses) for t in measured))), None)
             if own is not None:
                 e, span = own
                 if e.start not in seen:

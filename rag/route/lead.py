@@ -188,7 +188,9 @@ _CODE_HOST = _VOCABULARY["code_host"]
 _WORDS = re.compile(r"\S+")
 _ENUMERATOR = re.compile(r"\(\d{1,2}\)|^\d{1,2}\)")
 """A list item's number ("(1) Overhead", "2) Suboptimal"): it counts items, it states no figure."""
-_TERM_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*|\d+(?:[.,]\d+)*%?")
+_TERM_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'@][A-Za-z0-9]+)*|\d+(?:[.,]\d+)*%?")
+"""A content token of a sentence: a word with its hyphenated, apostrophe'd and "@" parts (a measure at a
+cut-off, "R@1", "TR@1", is one name, as the question reader reads it: :mod:`rag.question.slots`), or a figure."""
 
 Sentences = Callable[[Evidence], list[Sentence]]
 Move = Callable[[Evidence], str]
@@ -384,6 +386,7 @@ def _keys_at(sentence: str) -> list[tuple[str, int, int]]:
         pieces = tok.split("-")
         # the parts and the compounds that end it ("dense-attention-free" states "attention-free")
         parts = {tok, *(p for p in pieces if len(p) > 1), *("-".join(pieces[i:]) for i in range(1, len(pieces) - 1))}
+        parts |= {p.split("@", 1)[0] for p in list(parts) if "@" in p}  # "tr@1" states the measure "tr" too
         if joined := joined_form(tok):  # "speed-up" states "speedup" too
             parts.add(joined)
         parts |= {g.group(1).rstrip("-") for p in list(parts) if (g := _SIZED_NAME.match(p))}

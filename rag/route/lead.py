@@ -165,6 +165,9 @@ _LESS = frozenset(term_key(w) for w in _VOCABULARY["comparative_less"].words)
 _STATES_LESS = _VOCABULARY["states_less"].words
 _BETTER = frozenset(term_key(w) for w in _VOCABULARY["comparative_better"].words)
 _STATES_BETTER = _VOCABULARY["states_better"].words
+_FASTER = frozenset(term_key(w) for w in _VOCABULARY["comparative_faster"].words)
+_STATES_SPEEDUP = _VOCABULARY["states_speedup"].words
+_TIME_MEASURE = _VOCABULARY["time_measure"].words
 SET_ASIDE_REACH = 3
 """Most words from a word of setting aside to the asked term it sets aside (:func:`sets_aside`):
 "thereby avoiding costly bi-level optimization" (2), "eliminating per-task retraining" (1); not
@@ -940,7 +943,9 @@ def comparison_verdict(sentence: str, span: tuple[int, int, bool, bool], compara
     ``comparative`` ("2x faster than the strongest baseline" for "faster"; "outperforms" for
     "outperform"; a smaller amount, "fewer", also by a part of the whole or a reduction,
     ``states_less``: "using one-eighth of the total diffusion steps"; a better result also by a
-    verb of outdoing, ``states_better``: "outperforms Diffuser"), ``"no"`` when it states only
+    verb of outdoing, ``states_better``: "outperforms Diffuser"; a greater speed also by a speed-up,
+    ``states_speedup``, or a smaller time, ``states_less`` with ``time_measure``: "reduces
+    wall-clock time compared to standard Shampoo"), ``"no"`` when it states only
     its opposite (``comparative_opposite``: "slower" for "faster"), else ``""`` (a figure of
     another kind is for the reader to judge)."""
     if not comparative:
@@ -952,6 +957,11 @@ def comparison_verdict(sentence: str, span: tuple[int, int, bool, bool], compara
         return "yes"
     if asked in _BETTER and any(w in _STATES_BETTER for w in written):
         return "yes"  # "better than Diffuser": "outperforms the previous art Diffuser by 20.8%"
+    if asked in _FASTER and (
+        any(w in _STATES_SPEEDUP for w in written)
+        or (any(w in _STATES_LESS for w in written) and any(w in _TIME_MEASURE for w in written))
+    ):
+        return "yes"  # "faster than Shampoo": "reduces wall-clock time compared to standard Shampoo"
     return "no" if _OPPOSITE.get(asked) in written else ""
 
 

@@ -240,6 +240,15 @@ def test_a_detail_is_asked_of_a_paper_only_if_it_states_the_rest_of_the_question
     assert RefusalPolicy.describes(plan.topic, plan.detail, seams.catalogue[paper]) is describes
 
 
+def test_contact_details_are_refused_naming_the_authors_the_record_holds(seams):
+    # "email of Hyena's first author" was answered with the author list, as if it asked who wrote it
+    plan = seams.plan("Where do I find an email for the QCirc authors?")
+    assert plan.detail is not None and plan.detail.kind == "contact details"
+    refusal = seams.policy.metadata(plan.detail, [QCIRC], asked=True)
+    assert refusal.startswith(REFUSAL) and "Ada Lovelace, Alan Turing" in refusal, refusal
+    assert seams.policy.metadata(seams.plan("Who wrote QCirc?").detail, [QCIRC], asked=True) == ""  # the record answers
+
+
 def test_a_question_without_a_detail_is_not_refused_as_one(seams):
     plan = seams.plan("What does QCirc compile?")
     assert plan.detail is None

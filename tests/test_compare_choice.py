@@ -5,9 +5,11 @@ that asks them end to end is in ``tests/test_conversation.py``."""
 
 from __future__ import annotations
 
-from rag.route.compare import size_verdict, year_lead
-from rag.types import Evidence
+from rag.question.asks import read_ask
+from rag.route.compare import build_table, size_verdict, year_lead
+from rag.types import Citation, Evidence
 from store.papers import make_paper
+from tests.fakes import FakeEvidence
 
 LABELS = [("GLaM", 1), ("PaLM-E", 2)]
 
@@ -82,3 +84,24 @@ def test_over_a_list_the_papers_of_the_extreme_year_are_named_and_said_not_told_
     assert ": Guided-TTS [1] and YourTTS [3] (2022) are the oldest" in one
     three = [make_paper("a", "A.", year=2021), make_paper("b", "B.", year=2026), make_paper("c", "C.", year=2022)]
     assert ": MCLP [2] (2026) is the most recent; " in year_lead(labels[:3], three, older=False)
+
+
+def test_an_aspect_is_answered_first_by_the_papers_own_sentence_not_the_prior_work_it_starts_from():
+    # "How do HieRD and DocVAL differ in what they distill?" quoted HieRD's "Existing distillation
+    # methods typically align static global representations" before its "we propose HieRD, a
+    # Hierarchical Representation Distillation framework"
+    paper = make_paper(
+        "p",
+        "Existing pruning methods remove whole attention heads of a transformer, losing accuracy. "
+        "We propose HeadTrim, which prunes single attention weights of a transformer by their saliency.",
+    )
+    other = make_paper("q", "We present GraphFlow, which prunes message edges of a graph network.")
+    aspect = read_ask("how do they differ in what they prune in a transformer's attention?", number="many")
+    table = build_table(
+        FakeEvidence([paper, other]),
+        [paper, other],
+        lambda p, evs: Citation(1 if p.id == "p" else 2, p.id, p.label, p.title, tuple(evs)),
+        aspects=[aspect],
+    )
+    cell = table.aspect_cells[0][0]
+    assert [e.sentence.split()[0] for e in cell] == ["We", "Existing"], cell  # both kept, its own first

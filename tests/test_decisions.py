@@ -240,6 +240,15 @@ def test_a_detail_is_asked_of_a_paper_only_if_it_states_the_rest_of_the_question
     assert RefusalPolicy.describes(plan.topic, plan.detail, seams.catalogue[paper]) is describes
 
 
+def test_contact_details_are_refused_naming_the_authors_the_record_holds(seams):
+    # "email of Hyena's first author" was answered with the author list, as if it asked who wrote it
+    plan = seams.plan("Where do I find an email for the QCirc authors?")
+    assert plan.detail is not None and plan.detail.kind == "contact details"
+    refusal = seams.policy.metadata(plan.detail, [QCIRC], asked=True)
+    assert refusal.startswith(REFUSAL) and "Ada Lovelace, Alan Turing" in refusal, refusal
+    assert seams.policy.metadata(seams.plan("Who wrote QCirc?").detail, [QCIRC], asked=True) == ""  # the record answers
+
+
 def test_a_question_without_a_detail_is_not_refused_as_one(seams):
     plan = seams.plan("What does QCirc compile?")
     assert plan.detail is None
@@ -1341,3 +1350,28 @@ def test_a_listed_paper_on_a_coined_name_is_quoted_where_its_own_work_writes_the
     found = AnswerPipeline._writing(pipe, "KernelMix", user)  # type: ignore[arg-type]
     assert found is not None and found.text.startswith("We extend KernelMix")
     assert AnswerPipeline._writing(pipe, "kernelmix", background_only) is None  # the field's sentence is not quoted
+
+
+def test_which_papers_release_code_is_judged_on_every_paper_not_only_those_retrieved():
+    # "Which papers release their code?" missed Graph-R1: "Our software and data are publicly
+    # available" shares no word with the question, so retrieval never brought it to be judged
+    from rag.settings import Settings
+    from rag.types import Retrieval
+
+    papers = [
+        make_paper("linked", "We propose a router for experts. Code is available at https://github.com/example/route."),
+        make_paper("unlinked", "We train a graph retrieval agent with reinforcement learning. Our software and "
+                   "data are publicly available."),
+        make_paper("silent", "We prove regret bounds for linear bandits with delayed feedback."),
+    ]
+    retriever = FakeRetriever(papers)
+    retriever.catalogue = Catalogue(papers)  # type: ignore[attr-defined]
+    reader = Reader(retriever.catalogue)  # type: ignore[attr-defined]
+    pipe = AnswerPipeline(retriever, FakeEvidence(papers), None, Settings(), reader=reader)  # type: ignore[arg-type]
+    plan = reader.read("which works share their code?")
+    assert isinstance(plan, AskPlan) and plan.topic.about_links
+    only_linked = Retrieval([h for h in retriever.search(plan.topic.search).hits if h.paper.id == "linked"], {}, [])
+    found = pipe.found(plan.topic, pipe._with_code(only_linked, None))
+    assert [h.paper.id for h in found.chosen] == ["linked", "unlinked"]
+    # a filter still holds: a paper outside it is not added
+    assert [h.paper.id for h in pipe._with_code(only_linked, {"linked", "silent"}).hits] == ["linked"]

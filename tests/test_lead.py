@@ -319,6 +319,13 @@ def test_a_term_the_paper_sets_aside_is_no_and_a_baseline_is_only_a_contrast(sen
         ("The planner surpasses the strongest search baseline by 12%.", "faster", ""),
         ("The planner matches the strongest search baseline.", "better", ""),
         ("The planner is worse than the search baseline on long horizons.", "better", "no"),
+        # a greater speed by a speed-up or a smaller time ("Is FOAM faster than Shampoo?" quoted
+        # "reduces wall-clock time compared to standard Shampoo" as "judge the comparison from it")
+        ("The scheduler cuts end-to-end latency by 35% relative to vLLM.", "faster", "yes"),
+        ("Our solver halves the runtime of the interior-point baseline.", "quicker", "yes"),
+        ("The kernel accelerates decoding by 3x over the dense one.", "faster", "yes"),
+        ("It reduces the memory of the optimizer state by 40%.", "faster", ""),
+        ("It needs a longer time than the dense baseline.", "faster", ""),
     ],
 )
 def test_a_yes_no_comparison_is_answered_by_the_comparative_its_sentence_states(sentence, comparative, verdict):
@@ -701,8 +708,8 @@ def test_yes_no_availability_is_answered_by_the_sentence_that_makes_it_available
         # a smaller amount asked is stated by a part of the whole or a reduction: yes
         ("Does ME-DLM need fewer diffusion steps?", "Yes: ", "one-eighth of the total diffusion steps"),
         ("Does FOAM take less wall-clock time than Shampoo?", "Yes: ", "compared to standard Shampoo"),
-        # no word of the sentence states the comparative asked: quoted for the reader to judge
-        ("is FOAM quicker in wall-clock time than standard Shampoo?", "Stated in ", "compared to standard Shampoo"),
+        # a greater speed is stated by a smaller time ("reduces wall-clock time"): yes
+        ("is FOAM quicker in wall-clock time than standard Shampoo?", "Yes: ", "compared to standard Shampoo"),
         # a verb of winning is a direction too; a model named with its size glued on is named
         ("does FOAM beat standard Shampoo?", "Stated in ", "compared to standard Shampoo"),
         ("Does RSAgent outperform Seg-Zero?", "Stated in ", "improving over Seg-Zero-7B by 9%"),

@@ -438,6 +438,11 @@ def test_topic_summaries(cat):
         ("which random seeds did the SoT runs use", "hyper-parameters"),
         ("how long did it take to train SoT on SoT-26K", "hardware or compute"),
         ("how big is the agent-omit model", "model size"),
+        # how to reach the authors, asked through "author": no record holds it ("email of Hyena's
+        # first author" was answered with the author list)
+        ("what is the e-mail address of the DANCE authors?", "contact details"),
+        ("APM corresponding author's homepage?", "contact details"),
+        ("DocVAL: first author contact info?", "contact details"),
     ],
 )
 def test_details_abstracts_do_not_state_are_recognised(cat, question, what):

@@ -1,7 +1,7 @@
 """Details abstracts do not state: what a question asks for when it asks for one.
 
-Authors, affiliations, licences, dates, hardware, funding, hyper-parameters, model sizes and
-review outcomes are read from the question by the patterns of :data:`DETAIL_PATTERNS` (one
+Authors, how to contact them, affiliations, licences, dates, hardware, funding, hyper-parameters,
+model sizes and review outcomes are read from the question by the patterns of :data:`DETAIL_PATTERNS` (one
 class each, whatever the phrasing; their words are classes of ``vocabulary/details.toml``);
 :class:`rag.route.refusal.RefusalPolicy` refuses them unless the records or the abstract state
 them after all.
@@ -32,6 +32,10 @@ _DETAILS = {
     "affiliations": rf"{_V['affiliation']}|"
     # where the authors are: "which country are the CA-SOADD authors based in?", "FlexGen authors' country?"
     rf"\bauthors?\W*\s+(?:\w+\s+){{0,3}}?{_V['author_place']}|{_V['author_place']}\s+(?:\w+\s+){{0,3}}?(?:the\s+)?authors?\b",
+    # how to reach the authors before who they are: "email of Hyena's first author", "how do I contact
+    # the authors of X?", "the authors' homepage" (no record holds it; the refusal names what it holds)
+    "contact details": rf"{_V['contact']}\s+(?:\S+\s+){{0,4}}?authors?\b|"
+    rf"\bauthors?(?:['’]s?)?\s+(?:\S+\s+){{0,3}}?{_V['contact']}",
     # "authors" as what is asked, not as the subject of a finding ("what do its authors discover").
     "authors": rf"{_V['author_phrase']}|{_V['who_is_the']}\s+authors?|\bauthors? of\b(?!.*{_V['finding_verb']})|"
     r"\bauthor(s|ship)?\W*$",

@@ -309,7 +309,7 @@ class Detail:
     """A detail abstracts do not state, asked for ("who are the authors?", "what learning rate?").
 
     Attributes:
-        kind: ``authors``, ``affiliations``, ``licence``, ``publication date``, ``hardware or
+        kind: ``authors``, ``contact details``, ``affiliations``, ``licence``, ``publication date``, ``hardware or
             compute``, ``funding``, ``hyper-parameters``, ``model size`` or ``review outcomes``.
         phrase: The words that ask for it, normalised ("learning rate"); an abstract that states
             them states the detail after all.

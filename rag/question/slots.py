@@ -157,9 +157,10 @@ words: "on GPUs" names no model."""
 _GENERIC_HARDWARE = _VOCABULARY["generic_hardware"].words
 _TOOK = re.compile(rf"how\s+long\b.*?\b(?P<verb>{_VOCABULARY['duration_verb'].source})\W*$", re.I)
 """A duration asked with a verb of training ("how long did it take to fine-tune"): the verb's time."""
-_UNSTATED = frozenset({"authors", "review outcomes"})
+_UNSTATED = frozenset({"authors", "contact details", "review outcomes"})
 """Details no sentence of an abstract states by the words that ask them ("rejection sampling" is no
-review outcome): the records answer authors, nothing answers a review outcome."""
+review outcome, "contact" no author's email): the records answer authors, nothing answers a review
+outcome or how to reach the authors."""
 
 
 def names_fused(text: str, names: Collection[str]) -> tuple[str, tuple[str, ...]]:

@@ -309,6 +309,8 @@ class AnswerPipeline:
                 plan = replace(plan, topic=wider)
             topic = plan.topic
             retrieval = self.retriever.search(topic.search, allowed=allowed)
+            if topic.about_links:
+                retrieval = self._with_code(retrieval, allowed)
             timings.retrieval = time.perf_counter() - t0
             # Papers that introduce an artifact, or link their code, are judged by what they state
             # (below), not by how close a sentence comes to "a new large-scale dataset".
@@ -703,7 +705,8 @@ class AnswerPipeline:
         mentions: list[PaperHit] = []
         judged = 0
         if topic.about_links:
-            chosen = [h for h in checked if self._releases_code(h.paper, linked=topic.link_named)]
+            # every hit is judged by what it states (:meth:`_with_code` added the papers retrieval missed)
+            chosen = [h for h in hits if self._releases_code(h.paper, linked=topic.link_named)]
             chosen = chosen or [h for h in checked if h.paper.url]
             return Found(chosen[:limit], len(chosen), False, [], [])
         if topic.link_rest:
@@ -1067,6 +1070,23 @@ class AnswerPipeline:
             h for h, c in zip(hits, cov, strict=True)
             if c >= EXCLUSION_COVERAGE or any(_states_excluded(w, h.paper.text_for_index) for w in named)
         ]
+
+    def _with_code(self, retrieval: Retrieval, allowed: Collection[str] | None) -> Retrieval:
+        """``retrieval`` with every other paper (within ``allowed``) whose abstract makes its code
+        available appended after its hits: a question that asks which papers release code, and little
+        else, is answered by what the abstracts state, not by how close a sentence comes to the
+        question's few words ("Our software and data are publicly available" shares none with
+        "which papers release their code?"). The hits keep their order, the others the collection's."""
+        got = {h.paper.id for h in retrieval.hits}
+        more = [
+            PaperHit(p, 0.0)
+            for pid, p in self.catalogue.papers.items()
+            if pid not in got and (allowed is None or pid in allowed)
+            # the whole abstract first (cheap): a sentence that makes code available makes it so
+            and ((p.url and is_code_link(p.abstract, p.url)) or availability_span(p.abstract, "code") is not None)
+            and self._releases_code(p)
+        ]
+        return replace(retrieval, hits=[*retrieval.hits, *more]) if more else retrieval
 
     def _releases_code(self, paper: Paper, *, linked: bool = False) -> bool:
         """Whether ``paper`` makes its code available: a link to it in the abstract

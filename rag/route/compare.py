@@ -71,7 +71,9 @@ def _aspect_cell(evidence: EvidenceSource, part: Ask, paper: Paper) -> tuple[Evi
     ``aspect_floor`` (:class:`rag.settings.EvidenceSettings`).
 
     A background sentence may answer an aspect ("what does each distill?": "Multi-modal dataset
-    distillation condenses ..." names the paper's own subject), so none is left out here; an aspect
+    distillation condenses ..." names the paper's own subject), so none is left out here, but one
+    of the field or prior work the paper starts from (:meth:`rag.protocols.EvidenceSource.preamble`)
+    stands after the paper's own sentences; an aspect
     that names a row ("the data they use") is answered by that row instead (:func:`build_table`)."""
     if part.slot is not None and part.slot.form == YEAR:
         return ()  # "which of the two is older?": the records give the year (year_lead), no sentence
@@ -86,7 +88,11 @@ def _aspect_cell(evidence: EvidenceSource, part: Ask, paper: Paper) -> tuple[Evi
     best = evidence.score(part, paper)
     if not best or best[0].score < evidence_settings(evidence).aspect_floor:
         return ()
-    return tuple(evidence.select(part, paper, k=ASPECT_SENTENCES))
+    # the paper's own sentence for the aspect first, the field's or prior work's after it: "what do
+    # HieRD and DocVAL distill?" led HieRD's cell with "Existing distillation methods typically align
+    # static global representations", its gap, before "we propose HieRD, ... Distillation framework"
+    preamble = evidence.preamble(paper)
+    return tuple(sorted(evidence.select(part, paper, k=ASPECT_SENTENCES), key=lambda e: e.start in preamble))
 
 
 def build_table(

@@ -165,6 +165,9 @@ _LESS = frozenset(term_key(w) for w in _VOCABULARY["comparative_less"].words)
 _STATES_LESS = _VOCABULARY["states_less"].words
 _BETTER = frozenset(term_key(w) for w in _VOCABULARY["comparative_better"].words)
 _STATES_BETTER = _VOCABULARY["states_better"].words
+_FASTER = frozenset(term_key(w) for w in _VOCABULARY["comparative_faster"].words)
+_STATES_SPEEDUP = _VOCABULARY["states_speedup"].words
+_TIME_MEASURE = _VOCABULARY["time_measure"].words
 SET_ASIDE_REACH = 3
 """Most words from a word of setting aside to the asked term it sets aside (:func:`sets_aside`):
 "thereby avoiding costly bi-level optimization" (2), "eliminating per-task retraining" (1); not
@@ -188,7 +191,9 @@ _CODE_HOST = _VOCABULARY["code_host"]
 _WORDS = re.compile(r"\S+")
 _ENUMERATOR = re.compile(r"\(\d{1,2}\)|^\d{1,2}\)")
 """A list item's number ("(1) Overhead", "2) Suboptimal"): it counts items, it states no figure."""
-_TERM_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*|\d+(?:[.,]\d+)*%?")
+_TERM_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'@][A-Za-z0-9]+)*|\d+(?:[.,]\d+)*%?")
+"""A content token of a sentence: a word with its hyphenated, apostrophe'd and "@" parts (a measure at a
+cut-off, "R@1", "TR@1", is one name, as the question reader reads it: :mod:`rag.question.slots`), or a figure."""
 
 Sentences = Callable[[Evidence], list[Sentence]]
 Move = Callable[[Evidence], str]
@@ -384,6 +389,7 @@ def _keys_at(sentence: str) -> list[tuple[str, int, int]]:
         pieces = tok.split("-")
         # the parts and the compounds that end it ("dense-attention-free" states "attention-free")
         parts = {tok, *(p for p in pieces if len(p) > 1), *("-".join(pieces[i:]) for i in range(1, len(pieces) - 1))}
+        parts |= {p.split("@", 1)[0] for p in list(parts) if "@" in p}  # "tr@1" states the measure "tr" too
         if joined := joined_form(tok):  # "speed-up" states "speedup" too
             parts.add(joined)
         parts |= {g.group(1).rstrip("-") for p in list(parts) if (g := _SIZED_NAME.match(p))}
@@ -946,7 +952,9 @@ def comparison_verdict(sentence: str, span: tuple[int, int, bool, bool], compara
     ``comparative`` ("2x faster than the strongest baseline" for "faster"; "outperforms" for
     "outperform"; a smaller amount, "fewer", also by a part of the whole or a reduction,
     ``states_less``: "using one-eighth of the total diffusion steps"; a better result also by a
-    verb of outdoing, ``states_better``: "outperforms Diffuser"), ``"no"`` when it states only
+    verb of outdoing, ``states_better``: "outperforms Diffuser"; a greater speed also by a speed-up,
+    ``states_speedup``, or a smaller time, ``states_less`` with ``time_measure``: "reduces
+    wall-clock time compared to standard Shampoo"), ``"no"`` when it states only
     its opposite (``comparative_opposite``: "slower" for "faster"), else ``""`` (a figure of
     another kind is for the reader to judge)."""
     if not comparative:
@@ -958,6 +966,11 @@ def comparison_verdict(sentence: str, span: tuple[int, int, bool, bool], compara
         return "yes"
     if asked in _BETTER and any(w in _STATES_BETTER for w in written):
         return "yes"  # "better than Diffuser": "outperforms the previous art Diffuser by 20.8%"
+    if asked in _FASTER and (
+        any(w in _STATES_SPEEDUP for w in written)
+        or (any(w in _STATES_LESS for w in written) and any(w in _TIME_MEASURE for w in written))
+    ):
+        return "yes"  # "faster than Shampoo": "reduces wall-clock time compared to standard Shampoo"
     return "no" if _OPPOSITE.get(asked) in written else ""
 
 

@@ -466,6 +466,10 @@ class RefusalPolicy:
             # the records hold a year (a seed file's header "ICML 2026 Papers"), not a date
             years = "; ".join(f"{p.label} ({p.id}): {' '.join(x for x in (p.venue, str(p.year)) if x)}" for p in papers)
             return f"{REFUSAL} The abstracts do not state {name}; the records give only venue and year: {years}."
+        if asked and papers and what == "contact details" and all(p.authors for p in papers):
+            # "email of Hyena's first author": the record holds who wrote it, which is said, not how to reach them
+            held = "; ".join(f"{p.label} ({p.id}): {', '.join(p.authors)}" for p in papers)
+            return f"{REFUSAL} The abstracts do not state {name}, nor do the records, which hold the authors: {held}."
         if asked and papers:
             about = " and ".join(f"{p.label} ({p.id})" for p in papers)
             return f"{REFUSAL} The abstracts do not state {name}, nor does the record of {about}."

@@ -1433,7 +1433,9 @@ def polar_verdict(
                 if e.start not in seen:
                     s.evidence = sorted([*s.evidence, e], key=lambda x: x.start)
                 verdict = comparison_verdict(e.sentence, span, comparative)
-                shown = " ".join(_as_written(t, [x.sentence for x in candidates]) for t in terms)
+                # the object not named: the asked words the sentence does not state ("memory" it does)
+                unsaid = [t for t in terms if t not in measured or not term_span(e.sentence, [t], senses)]
+                shown = " ".join(_as_written(t, texts) for t in unsaid or terms)
                 said = quoted(e.sentence, span)
                 return PolarVerdict(f"{verdict.capitalize()}, though not against {shown} by name: {_name(s)} — {said}")
         if named and ranked[0][0] is not named[0][0]:

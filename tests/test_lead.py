@@ -38,6 +38,7 @@ from rag.route.lead import (
     names_object,
     number_span,
     own_clause,
+    polar_verdict,
     sets_aside,
     states_compound,
     states_terms,
@@ -1344,6 +1345,11 @@ def test_a_yes_no_comparison_is_answered_by_the_papers_own_comparison_and_says_i
     s, sentences = _source(SWIFT)
     lead = _polar(s, ("graphsage",), sentences, _move, compared=True, comparative="faster")
     assert lead.startswith("Yes, though not against GraphSAGE by name: ") and "training 3x" in lead, lead
+    # ... which does not answer the comparison asked: the abstract does not state it (refused, with
+    # the paper's own comparison as the closest), as "Is StyleGAN-T better than Stable Diffusion?"
+    s, sentences = _source(SWIFT)
+    verdict = polar_verdict(s, ("graphsage",), sentences, _move, compared=True, comparative="faster")
+    assert not verdict.stated and "sets it against GraphSAGE" in verdict.unstated, verdict
     # the object named after the comparison: a plain yes
     s, sentences = _source(SWIFT)
     lead = _polar(s, ("previous", "models"), sentences, _move, compared=True, comparative="faster")

@@ -953,6 +953,10 @@ def test_a_verdict_is_asked_by_the_criterion_the_question_words(question, criter
         ("What limitation does DANCE address?", False),  # the gap of earlier work
         ("what weakness of federated learning does DANCE target?", False),
         ("limitations of prior condensation methods, per DANCE", False),
+        # a name and a limitation word in shorthand
+        ("APM pitfalls?", True),
+        ("DANCE known failure cases", True),
+        ("APM storage reduction?", False),
     ],
 )
 def test_a_papers_own_limitations_are_told_from_the_limitation_it_addresses(cat, question, own):

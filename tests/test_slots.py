@@ -38,7 +38,7 @@ from rag.route.slot import DATE, MODEL_SIZE, sizes_beside, slot_span, states_amo
 from rag.types import Evidence, Slot
 from store.papers import make_paper
 from tests.fakes import FakeEvidence
-from tests.test_decisions import PAPERS, Seams
+from tests.test_decisions import FOLD, PAPERS, Seams
 
 # --- reading the slot ---------------------------------------------------------------------------
 
@@ -109,6 +109,21 @@ def test_the_size_of_a_model_is_one_slot_whatever_its_words(question, model_size
 )
 def test_the_size_of_a_dataset_is_stated_by_a_count_of_its_items(sentence, stated):
     assert (slot_span(Slot(DATA_SIZE, form=DATA_SIZE, amount=True), sentence) is not None) is stated
+
+
+@pytest.mark.parametrize(
+    ("sentence", "stated"),
+    [
+        ("TinyNet is pretrained on only 20M publicly available image-text pairs.", False),
+        ("We scale to 2B tokens of web text.", False),
+        ("Our 12M-parameter model reduces delay by 10%.", True),
+        ("a 7B model trained on 2T tokens beats larger ones", True),
+        ("The 30M parameters of the student suffice.", True),
+    ],
+)
+def test_a_count_of_data_items_is_no_model_size(sentence, stated):
+    # "OFA params?" quoted "OFA is pretrained on only 20M publicly available image-text pairs"
+    assert (slot_span(Slot("model size", form="model size"), sentence) is not None) is stated
 
 
 def test_a_question_that_names_no_measure_has_no_slot():
@@ -287,6 +302,58 @@ def test_a_measure_stated_only_on_other_benchmarks_is_refused_on_the_one_asked(q
         assert "“GenNet reaches an FID of 3.1 on CIFAR-10" in refusal, refusal
     else:
         assert refusal == "", refusal
+
+
+ADAMW = make_paper("adamw", "Training is unstable. We present StableNet, trained with AdamW and a cosine schedule.")
+PRECOND = make_paper("precond", "Shampoo preconditioning is costly. We propose LazyPre, which refreshes it rarely.")
+
+
+@pytest.mark.parametrize(
+    ("question", "paper", "refused"),
+    [
+        ("which optimiser does QCirc train with?", "qc", True),
+        ("FoldNet optimizer?", "fold", True),
+        ("what optimizer is StableNet trained with?", "adamw", False),  # an optimizer named
+        ("LazyPre optimizers?", "precond", False),  # "Shampoo"
+        ("what encoder does QCirc use?", "qc", False),  # an encoder may be named any way: never refused
+    ],
+)
+def test_an_optimizer_is_stated_by_one_named_else_refused(question, paper, refused):
+    # "OFA optimizer", "what optimizer does Monarch use?" were answered with a sentence naming none
+    seams = Seams([*PAPERS, ADAMW, PRECOND])
+    plan = seams.plan(question)
+    refusal = seams.policy.slot(plan.ask, [seams.catalogue[paper]])
+    assert bool(refusal) is refused, (question, plan.ask.slot, refusal)
+    if refused:
+        assert "does not state optimi" in refusal, refusal
+
+
+@pytest.mark.parametrize(
+    ("question", "refused"),
+    [
+        ("did they ablate the compiler in QCirc?", True),
+        ("QCirc ablations of the noise model?", True),
+        ("what ablation studies does FoldNet run?", False),
+    ],
+)
+def test_an_ablation_is_a_detail_stated_only_by_a_sentence_of_ablations(question, refused):
+    # "RIN ablation without latent self-conditioning" quoted the sentence on self-conditioning
+    fold = make_paper("fold", FOLD.abstract + " Extensive ablation studies confirm each component.")
+    seams = Seams([p if p.id != "fold" else fold for p in PAPERS])
+    assert bool(seams.named_refusal(question)) is refused, question
+
+
+@pytest.mark.parametrize(
+    ("question", "terms"),
+    [
+        ("the protein folding paper: folding accuracy?", ("folding", "accuracy")),
+        ("the quantum circuit compiler paper - compile latency", ("compile", "latency")),
+    ],
+)
+def test_a_measure_in_shorthand_after_a_papers_description_is_its_slot(question, terms):
+    # "the green tokens watermark paper: false positive rate?" asked no slot ("paper" read as a frame)
+    slot = Seams(PAPERS).plan(question).ask.slot
+    assert slot is not None and slot.amount and slot.terms == terms, slot
 
 
 def test_a_measure_a_sentence_states_is_not_refused():

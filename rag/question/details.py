@@ -1,8 +1,8 @@
 """Details abstracts do not state: what a question asks for when it asks for one.
 
-Authors, how to contact them, affiliations, licences, dates, hardware, funding, hyper-parameters,
-model sizes and review outcomes are read from the question by the patterns of :data:`DETAIL_PATTERNS` (one
-class each, whatever the phrasing; their words are classes of ``vocabulary/details.toml``);
+Authors, how to contact them, affiliations, licences, dates, hardware, funding, ablations,
+hyper-parameters, model sizes and review outcomes are read from the question by the patterns of
+:data:`DETAIL_PATTERNS` (one class each, whatever the phrasing; their words are classes of ``vocabulary/details.toml``);
 :class:`rag.route.refusal.RefusalPolicy` refuses them unless the records or the abstract state
 them after all.
 """
@@ -45,6 +45,9 @@ _DETAILS = {
     "hardware or compute": rf"{_V['hardware_phrase']}|"
     rf"\bhow long {_V['duration_aux']} \S+ (?:take )?(?:to )?{_V['train_verb']}",
     "funding": _V["funding"],
+    # "RIN ablation without self-conditioning?", "did they ablate the teacher?": stated only by a
+    # sentence that writes an ablation ("validated through extensive ablation studies")
+    "ablations": _V["ablation"],
     "hyper-parameters": _V["hyperparameter"],
     "model size": rf"{_V['model_size_phrase']}|{_V['big']} is (?:{_V['this_det']} )?(?:[\w-]+ )?model\b",
     # Peer review: acceptance or rejection at a venue, presentation tier, reviewers' scores, awards.

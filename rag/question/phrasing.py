@@ -859,8 +859,9 @@ rate?" has four): set by reading, not fitted; a longer phrase without a question
 
 
 def shorthand_words(query: str, names: Iterable[str]) -> list[str]:
-    """The words of a question asked in shorthand besides its names: a name and a short phrase with
-    no question frame ("DDL Dice?", "SoT-26K train/test split?", "ME-DLM tokenizer"), lower case;
+    """The words of a question asked in shorthand besides its names: a name (or a paper's
+    description) and a short phrase with no question frame ("DDL Dice?", "SoT-26K train/test
+    split?", "ME-DLM tokenizer", "the green tokens watermark paper: false positive rate?"), lower case;
     ``[]`` for a question with a frame (vocabulary ``question_frame``: a question word, an
     auxiliary, a verb of a request), with no name, or with more than :data:`SHORTHAND_MAX_WORDS`
     other words (a topic). A unit in brackets ("latency (ms)") is no word of it."""
@@ -869,9 +870,10 @@ def shorthand_words(query: str, names: Iterable[str]) -> list[str]:
         return []
     text = without_unit(query).strip(" ?.!,")
     words = [w.lower() for w in WORD.findall(text)]
-    if not words or set(words) & _FRAME:
-        return []
     rest = [w for w in words if w not in named]
+    # a frame word of the name's own ("paper" of "the green tokens watermark paper: FPR?") frames nothing
+    if not words or set(rest) & _FRAME:
+        return []
     return rest if len(rest) <= SHORTHAND_MAX_WORDS else []
 
 

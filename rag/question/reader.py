@@ -1724,7 +1724,11 @@ class Reader:
         # acuracy?" asks its accuracy, which a sentence states)
         ask = read_ask(self._corrected(_without_placed(query, placed).strip() if placed else query, refs),
                        number=number, roles=roles,
-                       summary=summary, names=tuple(r.text for r in refs if r.kind in ("name", "id")))
+                       summary=summary,
+                       # a paper's description names it as its name does: none of its words is the
+                       # slot, and after it a short phrase asks in shorthand ("the green tokens
+                       # watermark paper: false positive rate?" asks that rate of the paper found)
+                       names=tuple(r.text for r in refs if r.kind in ("name", "id", "description")))
         if available and ask.slot is not None and ask.slot.form in (ENTITY, INSTANCE):
             ask = replace(ask, slot=None)  # "DANCE repo?": whether its code is available, not a word to find
         if detail is None and ask.slot is not None and ask.slot.form == HARDWARE and ask.slot.detail:

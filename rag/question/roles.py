@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from rag.question.phrasing import shorthand_words
 from rag.text import content_terms
 from rag.vocabulary import beside
 
@@ -148,6 +149,10 @@ def asks_own_limitations(question: str, names: Sequence[str] = ()) -> bool:
     if _ADDRESSED.search(question):
         return False
     if _OWN_LIMITS.search(question):
+        return True
+    # a name and a limitation word in shorthand ("ViT-22B failure cases", "HieRD known caveats?")
+    said = " ".join(shorthand_words(question, names))
+    if said and any(m.end() == len(said) for m in _LIMIT.finditer(said)):
         return True
     m = _LIMITS_OF.search(question)
     own = {n.lower() for n in names} | _OWN_REFERENTS

@@ -30,7 +30,7 @@ import numpy as np
 from rag.acronyms import used_otherwise
 from rag.citations import cited_numbers, format_marker
 from rag.evidence.roles import CONTINUES, FIRST_PERSON, proposes, sentence_roles
-from rag.evidence.rows import LIMITATIONS, select_rows
+from rag.evidence.rows import LIMITATIONS, select_rows, states_own_limitation
 from rag.evidence.selector import EvidenceSelector, defines_name
 from rag.evidence.senses import evidence_senses
 from rag.index.retrieve import HybridRetriever
@@ -538,6 +538,10 @@ class AnswerPipeline:
         polar_named = bool(papers) or described or (plan.polar and bool(plan.topic.described) and len(chosen) == 1)
         if not several and polar_named and (unheld := self._polar_unstated(plan, sources)):
             return self.refusal(plan.asked, unheld, timings, t0, hits=retrieval.hits[: rs.top_k])
+        # "limitations of ChiPFormer?", "ViT-22B failure cases": an abstract that states no
+        # limitation of the paper's own work does not answer them (the gap it addresses is the closest)
+        if not several and polar_named and plan.own_limits and (unlimited := self._limits_unstated(sources)):
+            return self.refusal(plan.asked, unlimited, timings, t0, hits=retrieval.hits[: rs.top_k])
         t = time.perf_counter()
         if several and len(sources) > 1:
             # "which papers ...": one line per paper on why it belongs, one sentence on what they share
@@ -650,6 +654,26 @@ class AnswerPipeline:
             or (bool(plan.polar_terms) and term_span(x.text, plan.polar_terms) is not None)
             for p in papers for x in split_sentences(p.abstract)
         )
+
+    def _limits_unstated(self, sources: Sequence[Source]) -> str:
+        """The refusal of a question that asks one paper's own limitations when no sentence of its
+        evidence (its limitation rows, else the gap it addresses, :meth:`_sources`) states one of
+        its own work (:func:`rag.evidence.rows.states_own_limitation`, outside the gap): "The
+        abstract of X does not state a limitation of its own; closest, the limitation of earlier
+        work it addresses: “…”"; ``""`` when it states one, or several papers are asked."""
+        if len(sources) != 1 or not sources[0].evidence:
+            return ""
+        s = sources[0]
+        paper = s.hit.paper
+        moves = self.evidence.moves(paper)
+        if any(moves.get(e.start) != "gap" and states_own_limitation(e.sentence) for e in s.evidence):
+            return ""
+        said = f"{REFUSAL} The abstract of {paper.label} ({paper.id}) does not state a limitation of its own"
+        gap = next((e for e in s.evidence if moves.get(e.start) == "gap"), None)
+        if gap is None:
+            return f"{said}."
+        closest = quoted(gap.sentence, key_clause(gap.sentence))
+        return f"{said}; closest, the limitation of earlier work it addresses: {closest}."
 
     def _polar_unstated(self, plan: AskPlan, sources: Sequence[Source]) -> str:
         """The refusal of a yes/no question of one paper whose abstract does not bear on what is

@@ -1283,8 +1283,9 @@ class PolarVerdict:
         stated: Whether the abstract bears on what is asked: a sentence states it, denies it, sets
             it against the paper or links a page that may hold an asked artifact, or every asked
             word is written, if not together ("no one sentence mentions ... together"); ``False``
-            when an asked word is written nowhere in it, or no sentence makes an asked artifact
-            available.
+            when an asked word is written nowhere in it, no sentence makes an asked artifact
+            available, or a comparison asked is stated only against other objects ("Is StyleGAN-T
+            better than Stable Diffusion?": "outperforms distilled diffusion models").
         unstated: When not ``stated``, what the abstract lacks, without the paper's name ("no
             sentence mentions tpus", "no sentence makes its code available"); else ``""``.
     """
@@ -1437,7 +1438,11 @@ def polar_verdict(
                 unsaid = [t for t in terms if t not in measured or not term_span(e.sentence, [t], senses)]
                 shown = " ".join(_as_written(t, texts) for t in unsaid or terms)
                 said = quoted(e.sentence, span)
-                return PolarVerdict(f"{verdict.capitalize()}, though not against {shown} by name: {_name(s)} — {said}")
+                # ... which does not answer the comparison asked: the paper is not set against the
+                # object by name, so the question is refused with this comparison as the closest
+                return PolarVerdict(f"{verdict.capitalize()}, though not against {shown} by name: {_name(s)} — {said}",
+                                    stated=False, unstated=f"no sentence sets it against {shown}; its own "
+                                    f"comparison: {said}")
         if named and ranked[0][0] is not named[0][0]:
             ranked = [named[0], *ranked]
     if not compared and not available:

@@ -52,7 +52,9 @@ from rag.route.lead import _keys_at, clause_spans, denies_directly, key_clause, 
 from rag.route.membership import TITLE_SENSE, sibling_title, states_any_order
 from rag.route.slot import (
     coined_names,
+    instances_known,
     measure_head,
+    names_instance,
     narrowed_time,
     slot_span,
     states_amount,
@@ -537,10 +539,18 @@ class RefusalPolicy:
         slot = ask.slot
         # a question that also asks something else ("..., and which benchmarks?") is answered part by part
         asks_more = any(p.slot is None and p.title.endswith("?") for p in ask.parts)
-        # an object asked ("what does X omit?") or a thing named by its instances ("what encoder?")
-        # only chooses the clause to quote (rag.question.slots.OBJECT, INSTANCE); a year is the
-        # records', not the abstract's ("which of the two is older?")
-        if slot is None or slot.detail or slot.form in (OBJECT, CONTENTS, YEAR, INSTANCE) or asks_more or not papers:
+        if slot is None or asks_more or not papers:
+            return ""
+        if instances_known(slot):
+            # a thing abstracts name from a known few ("which optimizer?": "AdamW", "Shampoo"): an
+            # abstract that names none of them, nor writes the noun, does not state it
+            if any(self.states(slot, p) or self.names_kind(slot, p) for p in papers):
+                return ""
+            return self._unstated(ask, papers)
+        # an object asked ("what does X omit?") or another thing named by its instances ("what
+        # encoder?") only chooses the clause to quote (rag.question.slots.OBJECT, INSTANCE); a year
+        # is the records', not the abstract's ("which of the two is older?")
+        if slot.detail or slot.form in (OBJECT, CONTENTS, YEAR, INSTANCE):
             return ""
         if any(self.states(slot, p) for p in papers):
             # ... stated, but asked on a benchmark no sentence stating it writes ("FID on LSUN": "FID
@@ -559,6 +569,18 @@ class RefusalPolicy:
             return ""
         if not slot.unit and any(self.states_unquantified(slot, p) for p in papers):
             return ""  # "GNIMC recovers the underlying matrix substantially faster": a speedup, with no figure
+        return self._unstated(ask, papers)
+
+    def names_kind(self, slot: Slot, paper: Paper) -> bool:
+        """Whether a sentence of ``paper``'s abstract names an instance of the kind ``slot`` asks
+        (:func:`rag.route.slot.names_instance`: an optimizer, "trained with AdamW")."""
+        return any(names_instance(slot, x.text) for x in self.evidence.sentences(paper)[0])
+
+    def _unstated(self, ask: Ask, papers: Sequence[Paper]) -> str:
+        """"The abstract of X does not state <slot>; closest: “…”", quoting the clause of the
+        sentence of the first paper that answers the question best (:meth:`slot`)."""
+        slot = ask.slot
+        assert slot is not None
         paper = papers[0]
         about = " and ".join(f"{p.label} ({p.id})" for p in papers)
         ranked = self.evidence.score(ask, paper)

@@ -29,7 +29,7 @@ import re
 from dataclasses import replace
 
 from rag.evidence.roles import names_benchmark
-from rag.evidence.rows import DATA_ITEMS, states_data
+from rag.evidence.rows import COUNT_NOUN, DATA_ITEMS, states_data
 from rag.evidence.senses import Senses, evidence_senses
 from rag.lexicon import glossary_forms, joined_form, lemma, same_keys, states_phrase, term_key
 from rag.protocols import EvidenceSource
@@ -54,7 +54,7 @@ from store.papers import Paper
 
 __all__ = [
     "DATE", "DURATION_AMOUNT", "HARDWARE_STATED", "MEMORY_AMOUNT", "MODEL_SIZE", "change_clause", "coined_names",
-    "counts",
+    "counts", "instances_known", "names_instance",
     "states_share", "states_unit",
     "instance_keys", "names_own_data", "reporting_verbs",
     "greatest_size",
@@ -99,6 +99,13 @@ its name ("the Open Pretrained Transformer (OPT) family"): states a slot of form
 _BASELINE_NAME = re.compile(rf"{_VOCABULARY['baseline_lead'].source}\s+(?:the\s+)?(?:[\w.]+-)+$", re.I)
 """The start of a model's name a sentence compares with, right before a size inside the name
 ("improving over Seg-Zero-" of "Seg-Zero-7B")."""
+
+_COUNTS_ITEMS = re.compile(rf"\s*(?:(?![\w-]*(?:model|param))[A-Za-z][\w-]*\s+){{0,3}}?{COUNT_NOUN}(?![\w-])", re.I)
+"""What follows a size that counts a dataset's items, not a model's parameters ("20M <publicly
+available image-text pairs>", "1B <tokens>"): at most three words (none of a model or its
+parameters) before a noun of items (:data:`rag.evidence.rows.COUNT_NOUN`)."""
+_OPTIMIZER_NOUN = _VOCABULARY["optimizer_noun"].words
+_OPTIMIZER_NAMED = _VOCABULARY["optimizer_named"]
 
 HARDWARE_STATED = _VOCABULARY["hardware_stated"].pattern
 """Hardware a sentence names ("on a single consumer GPU", "8 A100s"): states a slot of form
@@ -170,6 +177,20 @@ def states_unit(text: str, unit: str) -> bool:
     return counts(text, unit)
 
 
+def instances_known(slot: Slot) -> bool:
+    """Whether ``slot`` (of form :data:`rag.question.slots.INSTANCE`) asks a kind abstracts name
+    from a known few (an optimizer, vocabulary ``optimizer_noun``), whose absence
+    :func:`names_instance` can show; an encoder or a baseline may be named any way, so no."""
+    return slot.form == INSTANCE and bool(slot.terms) and slot.terms[-1].lower() in _OPTIMIZER_NOUN
+
+
+def names_instance(slot: Slot, sentence: str) -> bool:
+    """Whether ``sentence`` names an instance of the kind ``slot`` asks, or writes its noun, when
+    :func:`instances_known` (an optimizer: "trained with AdamW", "Shampoo", "a new optimizer";
+    vocabulary ``optimizer_named``); ``False`` for any other slot."""
+    return instances_known(slot) and _OPTIMIZER_NAMED.search(sentence) is not None
+
+
 def slot_span(slot: Slot, sentence: str, senses: Senses | None = None) -> tuple[int, int, bool] | None:
     """The clauses of ``sentence`` that state ``slot`` (see the module docstring), or ``None``.
 
@@ -216,7 +237,9 @@ def _slot_span(slot: Slot, sentence: str, senses: Senses | None = None) -> tuple
         if slot.form == MODELS:  # "on WebShop and ALFWorld" names benchmarks, no models
             found = (x for x in found if not names_benchmark(x.group(0)))
         elif form is MODEL_SIZE:  # "improving over Seg-Zero-7B": the baseline's size
-            found = (x for x in found if not _BASELINE_NAME.search(sentence[: x.start()]))
+            found = (x for x in found if not _BASELINE_NAME.search(sentence[: x.start()])
+                     # "pretrained on only 20M publicly available image-text pairs": the data's size
+                     and not _COUNTS_ITEMS.match(sentence, x.end()))
         m = next(found, None)
         if m is None:
             return None

@@ -406,7 +406,9 @@ def states_as_kind(term: str, text: str) -> bool:
     if len(words) != 2:
         return False
     kind, head = (stem(lemma(w.lower())) for w in words)
-    toks = [t for t in _KIND_TOKEN.findall(text)]
+    if kind[:4] not in text.lower():  # a stem's first letters stand in every word of it: most texts end here
+        return False
+    toks = _KIND_TOKEN.findall(text)
     keys = [stem(lemma(t.lower())) if t[0].isalpha() else t for t in toks]
     for i, k in enumerate(keys):
         if k == kind:  # "X is a ... H", "X, a ... H"

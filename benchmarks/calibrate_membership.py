@@ -14,13 +14,16 @@ that does not ask for several papers (a description) its most probable candidate
 at or above ``retrieval.description_membership``; an explicit "which paper" the most probable one.
 
 Each ``--set`` names a data directory and the gold files asked of it, so the seed collection's
-dev files and the library's (3,098 ICML 2022-23 papers with the seed) are fit together.
+dev files and the library's (3,098 ICML 2022-23 papers with the seed) are fit together. Each
+``--test`` names gold files kept out of the fit (``library_own``, ``benchmarks/questions/*.jsonl``):
+they are scored by the model fit on every ``--set`` row, their rows marked "(not fit)".
 
 Usage (needs scikit-learn, ``pip install scikit-learn``)::
 
     python benchmarks/calibrate_membership.py \\
         --set .paperchat ../shared/eval/dev.jsonl ../shared/eval/dev_variants.jsonl \\
-        --set .paperchat-library ../shared/eval/library_dev.jsonl
+        --set .paperchat-library ../shared/eval/library_dev.jsonl \\
+        --test .paperchat-library tests/fixtures/library_own.jsonl benchmarks/questions/library_topics.jsonl
 
 Paste the printed coefficients into ``rag/route/membership.py`` (``COEF``/``BIAS``) and the chosen
 thresholds into ``retrieval.set_membership`` / ``retrieval.description_membership``.
@@ -137,12 +140,24 @@ def main(argv: list[str] | None = None) -> int:
         metavar=("HOME", "GOLD"),
         help="A data directory holding an indexed collection, then the gold files (JSONL) asked of it.",
     )
+    ap.add_argument(
+        "--test",
+        dest="tests",
+        nargs="+",
+        action="append",
+        default=[],
+        metavar=("HOME", "GOLD"),
+        help="A data directory, then gold files scored by the model fit on all --set rows, not fit on.",
+    )
     ap.add_argument("--c", type=float, default=1.0, help="Inverse L2 strength of the logistic regression.")
     args = ap.parse_args(argv)
 
     data: list[Row] = []
     for home, *files in args.sets:
         data += collect(Path(home), [Path(f) for f in files])
+    held_out: list[Row] = []
+    for home, *files in args.tests:
+        held_out += collect(Path(home), [Path(f) for f in files])
 
     def fit(rows: list[Row]) -> LogisticRegression:
         x = np.concatenate([r.x for r in rows])
@@ -157,13 +172,18 @@ def main(argv: list[str] | None = None) -> int:
         held = set(idx)
         model = fit([d for i, d in enumerate(data) if i not in held])
         for i in idx:
-            probs[i] = model.predict_proba(data[i].x)[:, 1]
-    print(f"{len(data)} questions ({len(groups)} groups); leave-one-question-out:")
+            probs[id(data[i])] = model.predict_proba(data[i].x)[:, 1]
+    model = fit(data)
+    for r in held_out:  # scored by the model fit on every --set row
+        r.source = f"{r.source} (not fit)"
+        probs[id(r)] = model.predict_proba(r.x)[:, 1]
+    scored = [(id(r), r) for r in (*data, *held_out)]
+    print(f"{len(data)} questions ({len(groups)} groups); leave-one-question-out, {len(held_out)} not fit on:")
     settings = [(t, d, PEERS[3]) for t in THRESHOLDS for d in DESCRIPTION_THRESHOLDS]
     settings += [(0.35, 0.7, peer) for peer in PEERS if peer != PEERS[3]]
     for t, d, peer in settings:
         cells: dict[str, list[tuple[float, float]]] = defaultdict(list)
-        for i, r in enumerate(data):
+        for i, r in scored:
             chosen = answer_set(probs[i], r.number, t, d, r.coverage, peer)
             found = (chosen & r.gold).sum()
             cells[f"{r.source}/{r.question['kind']}"].append(
@@ -174,7 +194,6 @@ def main(argv: list[str] | None = None) -> int:
             for k, v in sorted(cells.items())
         )
         print(f"  set {t:.2f} description {d:.2f} peer {peer[0]:.2f}/{peer[1]:.2f}: {line}")
-    model = fit(data)
     print(
         "coefficients", tuple(round(float(c), 3) for c in model.coef_[0]), "bias", round(float(model.intercept_[0]), 3)
     )

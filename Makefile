@@ -48,7 +48,7 @@ eval: install
 	$(BIN)/paperchat eval tests/fixtures/dev.jsonl tests/fixtures/dev_variants.jsonl tests/fixtures/dev_filters.jsonl --llm none
 
 # The 3,098 ICML 2022-23 papers of benchmarks/corpus/ with the seed papers, in their own home
-# (ingested once, about 10 minutes), and the library questions: library_dev.jsonl (the shared set)
+# (ingested once, 10-15 minutes on two cores), and the library questions: library_dev.jsonl (the shared set)
 # and library_own.jsonl (ours, see tests/fixtures/library_own.md).
 # `make run-library` serves that library on the page as `make run` serves data/.
 LIBRARY_HOME := .paperchat-library

@@ -105,3 +105,15 @@ def test_an_aspect_is_answered_first_by_the_papers_own_sentence_not_the_prior_wo
     )
     cell = table.aspect_cells[0][0]
     assert [e.sentence.split()[0] for e in cell] == ["We", "Existing"], cell  # both kept, its own first
+
+
+def test_the_key_terms_of_a_compared_paper_are_no_words_of_its_links():
+    # "SparseGPT — sparsity, ist-daslab, gpt-family": the first was the path of its GitHub link
+    from rag.route.compare import _key_terms
+    from store.papers import make_paper
+
+    paper = make_paper("p", "We prune networks by sparsity. Sparsity helps pruning. "
+                            "Code: https://github.com/ZEBRA-LAB/pruner.")
+    # a link's path is rare in the collection: its idf is high
+    terms = _key_terms(paper, lambda t: 8.0 if t == "zebra-lab" else 1.0)
+    assert terms and not any("zebra" in t for t in terms), terms

@@ -1585,6 +1585,10 @@ def test_a_yes_no_question_asks_the_phrases_it_writes_side_by_side(aspect, terms
         ("Although scheduling is NP-hard, a greedy solution based on sample-wise gains works.", ("hard", "samples"),
          False),
         ("The task is hard, and our samples come from two sources.", ("hard", "samples"), False),
+        # a short name in brackets stands in the place of the phrase it names: "Does Hiera use MAE
+        # pretraining?" was "not stated" beside "By pretraining with a strong visual pretext task (MAE)"
+        ("By pretraining with a strong denoising task (DAE), we keep accuracy.", ("dae", "pretraining"), True),
+        ("We pretrain the encoder, and a separate decoder (DAE) is added later.", ("dae", "pretrain"), False),
     ],
 )
 def test_a_phrase_is_stated_only_with_its_words_near_each_other(sentence, compound, stated):
@@ -1767,3 +1771,66 @@ def test_a_choice_between_the_paper_and_another_option_names_the_one_its_sentenc
     )
     lead = _polar(s, ("graphsage",), sentences, _move, compared=True, comparative="faster", choice="GraphSAGE")
     assert lead.startswith("GraphSAGE (not **SlowNet** [1]) is faster, by the abstract: "), lead
+
+
+# --- a yes/no question: a direct denial against a mention (m63) -------------------------------------
+
+RANKER = (
+    "Judging encoders without labels is hard for practitioners. "
+    "We present ProbeRank, a criterion that ranks encoders, even on new datasets, without requiring any annotations. "
+    "We show that ProbeRank selects hyperparameters as well as a selection method that involves "
+    "a dataset's annotations. "
+    "We hope ProbeRank helps fields that do not have the means to rely on annotations for model selection."
+)
+
+
+def test_the_papers_own_denial_answers_a_yes_no_question_before_a_mention_of_the_term():
+    # "Does RankMe need labels?" was answered "Yes" with "... domains that do not have the
+    # opportunity to rely on labels", then with "the current selection method that involve a
+    # dataset's labels"; its abstract says "without requiring any labels"
+    s, sentences = _source(RANKER)
+    lead = _polar(s, ("annotations",), sentences, lambda e: "contribution")
+    assert lead.startswith("No: ") and "without requiring any annotations" in lead, lead
+
+
+def test_a_term_after_a_negation_beyond_its_reach_is_no_plain_yes():
+    s, sentences = _source("We hope ProbeRank helps fields that do not have the means to rely on annotations at all.")
+    lead = _polar(s, ("annotations",), sentences, lambda e: "contribution")
+    assert lead.startswith("Stated with a negation in "), lead
+    # a negation in another clause does not reach it
+    s, sentences = _source("ProbeRank does not overfit, and it relies on annotations for model selection.")
+    lead = _polar(s, ("annotations",), sentences, lambda e: "contribution")
+    assert lead.startswith("Yes: "), lead
+
+
+@pytest.mark.parametrize(
+    ("text", "stated"),
+    [
+        ("After merely one GPU day of fully automatic design, it finds backbones.", True),
+        ("It trains in two weeks on 8 GPUs.", True),
+        ("Pruning takes under 4.5 hours.", True),
+        ("A 4-hour window is used.", False),
+        ("Someone sampled one of the days.", False),
+    ],
+)
+def test_a_duration_is_stated_by_a_figure_or_a_number_word_in_a_unit_of_time(text, stated):
+    # "How long does MAE-DET's search take?": "one GPU day" states a duration as "21 GPU-hours" does
+    from rag.route.slot import DURATION_AMOUNT
+
+    assert (DURATION_AMOUNT.search(text) is not None) is stated
+
+
+def test_a_detail_stated_only_of_prior_work_is_said_to_be_theirs():
+    # "How long does MAE-DET's search take?" quoted "existing NAS methods for object detection
+    # require hundreds to thousands of GPU hours of searching" as MAE-DET's answer
+    from rag.question.plan import Ask
+    from rag.route.lead import _slot_line
+    from rag.types import Slot
+
+    s, _ = _source(
+        "Existing search methods require thousands of GPU hours of searching. We propose QuickNAS, a search method."
+    )
+    first = s.evidence[0]
+    ask = Ask("how long does the search take", slot=Slot("search", ("search",), amount=True))
+    line = _slot_line(s, lambda a, src: (first, (0, len(first.sentence), False)), ask)
+    assert "states it only of prior work: " in line, line

@@ -1060,6 +1060,13 @@ def test_a_yes_no_comparison_leaves_its_comparative_out_of_the_terms(cat):
         # a verb that acts on its object asks it present
         ("Does remove noise from images", ("remove", "noise", "images"), False),
         ("does it cut memory use", ("cut", "memory"), False),
+        # "X-free" said of the paper asks the absence of X ("Is MAE-DET training-free?" was "no
+        # sentence mentions training-free" beside "without training network parameters")
+        ("is it annotation-free?", ("annotation",), True),
+        ("Is it tuning free", ("tuning",), True),
+        # before its noun it names a thing
+        ("does it use classifier-free guidance", ("classifier-free", "guidance"), False),
+        ("is it free", ("free",), False),
     ],
 )
 def test_a_verb_of_setting_aside_asks_the_absence_of_its_object(aspect, terms, absent):

@@ -15,9 +15,9 @@ from rag.text import STOPWORDS, content_terms, tokenize
 from rag.vocabulary import beside
 
 __all__ = [
-    "AUXILIARIES", "available_in_shorthand", "choice_other", "contrary_keys", "names_code", "polar", "polar_absent",
-    "polar_available", "polar_comparative", "polar_compares", "polar_compounds", "polar_terms", "predicate_start",
-    "prefixed_base", "premise_terms", "reported", "sense_keys",
+    "AUXILIARIES", "available_in_shorthand", "choice_other", "contrary_keys", "free_predicate", "names_code", "polar",
+    "polar_absent", "polar_available", "polar_comparative", "polar_compares", "polar_compounds", "polar_terms",
+    "predicate_start", "prefixed_base", "premise_terms", "reported", "sense_keys",
 ]
 
 _VOCABULARY = beside(__file__, "polar")
@@ -43,6 +43,10 @@ _CODE_HOSTS = CODE_HOST.words
 _MODAL = _VOCABULARY["modal"].words
 _REPORTING_SUBJECT = _VOCABULARY["reporting_subject"].words
 _ABSENCE = _VOCABULARY["absence"]
+_ABSENCE_SUFFIX = _VOCABULARY["absence_suffix"].words
+_FREE_PREDICATE = re.compile(
+    rf"\b(?P<thing>[A-Za-z][\w]*)(?:-|\s+)(?:{'|'.join(sorted(_ABSENCE_SUFFIX))})\W*$", re.I
+)
 _SETTING_ASIDE = _VOCABULARY["setting_aside"]
 _CHOICE = re.compile(
     rf"^\W*(?:{_VOCABULARY['choice_opener'].source})\s+(?P<comparative>[a-z]+)\b(?P<on>\s+on\s+[^,:;?]+)?\s*[,:;-]?\s*"
@@ -129,6 +133,19 @@ def premise_terms(unnamed: str) -> tuple[str, ...]:
     return tuple(t for t in polar_terms(clause) if not any(c.isdigit() for c in t) and t not in _COUNT_WORDS)
 
 
+def free_predicate(aspect: str) -> str:
+    """``aspect`` with an "X-free" (vocabulary ``absence_suffix``) that ends it as what the paper is
+    said to be ("Is MAE-DET training-free?", "is it label free") read as the absence of X ("without
+    training"), which :func:`polar_absent` and :func:`polar_terms` read as any other absence: a
+    sentence that does without X ("without training network parameters", "a training-free ...
+    method") answers yes. An "X-free" before its noun ("does it use classifier-free guidance?")
+    names a thing asked and is kept."""
+    m = _FREE_PREDICATE.search(aspect)
+    if m is None or m.group("thing").lower() in STOPWORDS:
+        return aspect
+    return f"{aspect[: m.start()]}without {m.group('thing')}"
+
+
 def polar_terms(aspect: str) -> tuple[str, ...]:
     """The content terms a yes/no question asks a paper to state: its aspect without the
     auxiliary and the words that only relate paper and thing ("use", "evaluated", "mention").
@@ -142,6 +159,7 @@ def polar_terms(aspect: str) -> tuple[str, ...]:
     place ("after", "before", "through") only relates the terms: "Does SparseGPT need retraining
     after pruning" -> ``("retraining", "pruning")``.
     """
+    aspect = free_predicate(aspect)
     # a possessive is its noun: "the model's weights" asks "model" ("the language model API")
     # "too", "as well": the thing is asked in addition to what was asked before
     words = [t.removesuffix("'s").removesuffix("’s") for t in _asked_tokens(_ADDITIVE.sub(" ", reported(aspect)))]
@@ -185,6 +203,7 @@ def polar_compounds(aspect: str) -> tuple[tuple[str, ...], ...]:
     such a phrase only with its words near each other in one clause, not "NP-hard, ... sample-wise"
     (:func:`rag.route.lead.states_compound`). A generic head a term implies ("labeled data") and
     a possessive stay inside the run; any other word (a stop word, a relating word) ends it."""
+    aspect = free_predicate(aspect)
     terms = set(polar_terms(aspect))
     runs: list[list[str]] = [[]]
     for t in tokenize(_ADDITIVE.sub(" ", reported(aspect))):
@@ -279,7 +298,7 @@ def polar_absent(aspect: str) -> bool:
     aside, vocabulary ``setting_aside``: "does APM avoid bi-level optimization?"): a sentence that
     negates it or sets it aside ("eliminating per-task retraining", "thereby avoiding costly
     bi-level optimization") answers yes."""
-    said = reported(aspect)
+    said = reported(free_predicate(aspect))
     return bool(_ABSENCE.search(said) or _SETTING_ASIDE.search(said))
 
 

@@ -24,6 +24,7 @@ from rag.route.lead import key_clause, quoted
 from rag.route.slot import MODEL_SIZE, greatest_size, slot_span, stating_sentence
 from rag.text import content_terms, named_entities, normalize
 from rag.types import Citation, Evidence, PaperHit, Slot
+from store.labels import without_links
 from store.papers import Paper, strip_markup
 
 __all__ = [
@@ -157,10 +158,11 @@ def table_markdown(table: ComparisonTable) -> str:
 
 
 def _key_terms(paper: Paper, idf: Callable[[str], float], k: int = 3) -> list[str]:
-    """The ``k`` terms of the abstract with the highest tf-idf (its name and numbers excluded)."""
+    """The ``k`` terms of the abstract with the highest tf-idf (its name, numbers and the words of
+    its links excluded: "IST-DASLab" of a GitHub link is no term of the paper)."""
     own = {normalize(n) for n in (paper.label, *paper.aliases)}
     tf: dict[str, int] = {}
-    for t in content_terms(paper.abstract):
+    for t in content_terms(without_links(paper.abstract)):
         if len(t) > 3 and not any(ch.isdigit() for ch in t) and t not in own:
             tf[t] = tf.get(t, 0) + 1
     return sorted(tf, key=lambda t: (-tf[t] * idf(t), t))[:k]

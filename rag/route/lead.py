@@ -570,7 +570,24 @@ def _places(sentence: str, term: str, senses: Senses | None = None) -> list[int]
     found += [a for a, _ in spelled_out(sentence, term)]
     if senses is not None:
         found += [a for a, _ in senses(term, sentence)]
+    found += [a for x in found if (a := _named_phrase(sentence, x)) is not None]
     return sorted(set(found))
+
+
+def _named_phrase(sentence: str, x: int) -> int | None:
+    """Where the noun phrase starts that a parenthesised short name at offset ``x`` of ``sentence``
+    names ("pretraining with a strong visual pretext task (MAE)": the offset of "strong"), else
+    ``None``: the name stands in that phrase's place, so "MAE pretraining" is stated there. The
+    phrase is the run of content words before the parenthesis, at most :data:`COMPOUND_REACH` + 2."""
+    if x == 0 or sentence[x - 1] != "(" or ")" not in sentence[x : x + 24]:
+        return None
+    before = list(_WORDS.finditer(sentence, 0, x - 1))
+    start = None
+    for w in reversed(before[-(COMPOUND_REACH + 2) :]):
+        if w.group(0).lower().strip("(),.;:") in STOPWORDS or _SCOPE_BREAK.search(w.group(0)):
+            break
+        start = w.start()
+    return start
 
 
 def _near(sentence: str, starts: Sequence[int], x: int, y: int) -> bool:
@@ -913,6 +930,36 @@ def sets_aside(
     if PRIOR_WORK.search(sentence) and not own_work(sentence, label):
         return False
     return contrasted_by_word(sentence, span, terms, senses, cues=_SET_ASIDE, reach=SET_ASIDE_REACH)
+
+
+FAR_NEGATION_REACH = 10
+"""Most words between a negation and an asked term in one clause that :func:`negated_far` looks
+back ("domains that do not have the opportunity to rely on labels": nine words); beyond
+:data:`NEGATION_REACH` the negation may deny another verb, so the clause is no plain "yes" either
+(not tuned: about the length of a clause of abstract prose before its next comma)."""
+
+
+def negated_far(sentence: str, span: tuple[int, int, bool, bool], terms: Sequence[str]) -> bool:
+    """Whether an asked term in ``sentence[span]`` stands after a negation in its own clause (no
+    clause break, no word that turns the clause, :func:`_negation_at`'s limits) at most
+    :data:`FAR_NEGATION_REACH` words back, though beyond the reach of a plain negation: "towards
+    domains that do not have the opportunity to rely on labels" neither states that the paper
+    relies on labels nor denies it, so a yes/no question quotes it as stated with a negation, after
+    a sentence that denies the term directly ("without requiring any labels")."""
+    if span[3]:
+        return False
+    wanted = {term_key(t) for t in terms}
+    words = [(w.start(), w.group(0).lower().strip("(),.;:")) for w in _WORDS.finditer(sentence)]
+    for k, x, _ in _keys_at(sentence):
+        if k not in wanted or not span[0] <= x < span[1]:
+            continue
+        i = max(j for j, (start, _) in enumerate(words) if start <= x)
+        for m in range(i - 1, max(-1, i - 1 - FAR_NEGATION_REACH), -1):
+            if words[m][1] in _SCOPE_END or _SCOPE_BREAK.search(sentence, words[m][0], words[m + 1][0]):
+                break
+            if _negates(words, m):
+                return True
+    return False
 
 
 def denies_directly(sentence: str, span: tuple[int, int, bool, bool], terms: Sequence[str]) -> bool:
@@ -1377,7 +1424,8 @@ def polar_verdict(
         )
     # A sentence that states the terms side by side as asked ("CLIP guidance") first; then one that
     # affirms them; else one that states them as one of options compared; else one that sets them
-    # against the paper; else one that negates them. Among equals, a sentence about the paper's own
+    # against the paper; else one that negates them; else one that stands after a negation
+    # in its clause beyond its reach (:func:`negated_far`). Among equals, a sentence about the paper's own
     # work ("we", "our", its label) before background.
     label = s.hit.paper.label
     first_own = min((x.start for x in sentences(candidates[0]) if own_work(x.text, label)), default=-1)
@@ -1387,7 +1435,7 @@ def polar_verdict(
         m = move(e)
         return m if m in ("gap", "background") and not (_OWN.search(e.sentence) or label in e.sentence) else ""
 
-    def rank(es: tuple[Evidence, tuple[int, int, bool, bool]]) -> tuple[int, int, int, int, int]:
+    def rank(es: tuple[Evidence, tuple[int, int, bool, bool]]) -> tuple[int, int, int, int, int, int]:
         e, span = es
         # a comparison asked ("faster than Shampoo?") is answered by the sentence that sets the
         # paper against it ("reduces wall-clock time compared to standard Shampoo")
@@ -1395,6 +1443,7 @@ def polar_verdict(
         # traces ... than scaling unfiltered data" releases data, whatever "data" is set against
         plain = not compared and not available
         stance = 3 if span[3] else 2 if plain and contrasted(e.sentence, span, terms, senses) else \
+            4 if plain and negated_far(e.sentence, span, terms) else \
             int(plain and compared_option(e.sentence, span, terms))
         own = 0 if _OWN.search(e.sentence) or label in e.sentence else 1
         # a comparison asked is answered first by a sentence that states its comparative ("Hyena
@@ -1406,7 +1455,13 @@ def polar_verdict(
         # "Does GRIT use message passing?", GRIT's "without using message passing" does (nu59); a
         # result after it without "we" is theirs ("Samples from a 3.5 billion parameter ... model")
         unplaced = int(bool(own) and move(e) == "unknown" and e.start < first_own)
-        return verdict, int(not states_together(e.sentence, terms)), int(bool(framing(e))) or unplaced, stance, own
+        # the paper's own sentence that denies an asked term itself ("allows one to assess ...
+        # without requiring any labels") says what the paper does without: it answers before a
+        # sentence that only mentions the term ("the current selection method that involve a
+        # dataset's labels", "domains that do not have the opportunity to rely on labels")
+        denial = int(not (plain and span[3] and not own and denies_directly(e.sentence, span, terms)))
+        together = int(not states_together(e.sentence, terms))
+        return verdict, together, int(bool(framing(e))) or unplaced, denial, stance, own
 
     if absent:  # a sentence that negates or sets aside what is asked absent first
         stating = sorted(stating, key=lambda es: not (es[1][3] or contrasted(es[0].sentence, es[1], terms, senses)))
@@ -1467,6 +1522,8 @@ def polar_verdict(
             return PolarVerdict(f"Not stated as what {_name(s)} does; its abstract mentions it in contrast: {said}")
         if not compared and not available and compared_option(e.sentence, span, terms):
             return PolarVerdict(f"{_name(s)} compares it with other options: {quoted(e.sentence, span)}")
+        if not compared and not available and negated_far(e.sentence, span, terms):
+            return PolarVerdict(f"Stated with a negation in {_name(s)}: {quoted(e.sentence, span)}")
         if framing(e) == "gap":
             return PolarVerdict(f"Stated as the problem {_name(s)} addresses: {quoted(e.sentence, span)}")
         if framing(e) == "background":
@@ -1581,6 +1638,11 @@ def _slot_line(s: Source, stating: Stating, ask: Ask, beside: Beside | None = No
         counted = slot is not None and (slot.count or slot.detail) and counts_joined(clause, slot.terms)
         span = span if states_amount(clause) or counted or more is None else more
     clause = ev.sentence[span[0] : span[1]]
+    if PRIOR_WORK.search(ev.sentence) and not own_work(ev.sentence, s.hit.paper.label):
+        # the only sentence that states it speaks of prior work ("existing NAS methods for object
+        # detection require hundreds to thousands of GPU hours of searching"): its figure is not
+        # the paper's, and the lead says whose it is rather than quote it as the answer
+        return f"{_name(s)} states it only of prior work: {quoted(ev.sentence, span)}"
     if slot is not None and slot.change and slot.terms and not _names_measure(slot.terms, clause):
         # the figure of the change asked, stated for another measure (rag.route.slot.change_clause:
         # "improves accuracy by 7.7%" for "how much does AdaDPS improve optimization performance?"):

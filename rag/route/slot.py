@@ -141,9 +141,15 @@ _SPEED_AFTER_RATIO = re.compile(rf"{_RATIO}(?:\s?[-–]\s?{_RATIO})?\s+{_VOCABUL
 MEMORY_AMOUNT = re.compile(rf"(?<![\w.])\d+(?:\.\d+)?\s?-?{_VOCABULARY['memory_unit'].bare}\b")
 """An amount of memory a sentence states: a figure in a memory unit ("a single 16GB GPU", "40 GiB")."""
 _DURATION_MEASURE = _VOCABULARY["duration_measure"].pattern
-DURATION_AMOUNT = re.compile(rf"(?<![\w.])\d+(?:\.\d+)?\s?{_VOCABULARY['duration_unit'].bare}\b(?!-)")
-"""An amount of time a sentence states: a figure in a unit of duration ("in under 4.5 hours", "21
-GPU-hours", "2.5h"); not an adjective of another noun ("a 4-hour window")."""
+DURATION_AMOUNT = re.compile(
+    rf"(?:(?<![\w.])\d+(?:\.\d+)?\s?|\b(?:{_VOCABULARY['duration_count'].bare})\s+)"
+    rf"(?:(?:{_VOCABULARY['duration_device'].bare})[\s-])?{_VOCABULARY['duration_unit'].bare}\b(?!-)",
+    re.I,
+)
+"""An amount of time a sentence states: a figure or a number word (vocabulary ``duration_count``)
+in a unit of duration, perhaps counted on a device (``duration_device``): "in under 4.5 hours",
+"21 GPU-hours", "2.5h", "after merely one GPU day"; not an adjective of another noun ("a 4-hour
+window")."""
 
 
 def _grown(sentence: str, spans: list[tuple[int, int]], i: int) -> tuple[int, int, bool]:

@@ -1834,3 +1834,44 @@ def test_a_detail_stated_only_of_prior_work_is_said_to_be_theirs():
     ask = Ask("how long does the search take", slot=Slot("search", ("search",), amount=True))
     line = _slot_line(s, lambda a, src: (first, (0, len(first.sentence), False)), ask)
     assert "states it only of prior work: " in line, line
+
+
+def test_a_comparative_of_quality_is_answered_by_the_papers_own_outdoing_when_no_sentence_writes_it():
+    # "Is HieRD more accurate than its baselines?" was refused ("no sentence mentions accurate")
+    # beside "HieRD consistently outperforms strong baselines" (h63b): "more effective" asks a better
+    # result (vocabulary better_quality): with no sentence writing the adjective, read "better"
+    from rag.question.polar import unqualified
+
+    assert unqualified(("effective", "baselines")) == ("baselines",)
+    assert unqualified(("robust", "baselines")) == ("robust", "baselines")  # a property, not a result
+    text = ("Link prediction is hard on sparse graphs. We propose LinkGraph, a contrastive link predictor. "
+            "LinkGraph consistently outperforms strong baselines on five benchmarks.")
+    s, sentences = _source(text)
+    lead = _polar(s, ("effective", "baselines"), sentences, _move, compared=True, comparative="more")
+    assert lead.startswith("Yes: ") and "outperforms strong baselines" in lead, lead
+    # a sentence that writes the adjective is still the one quoted
+    s, sentences = _source(text + " LinkGraph is more effective than the baselines by 2 points.")
+    lead = _polar(s, ("effective", "baselines"), sentences, _move, compared=True, comparative="more")
+    assert "by 2 points" in lead, lead
+    # a property asked ("more robust") is not stated by outdoing: as before, not stated
+    s, sentences = _source(text)
+    lead = _polar(s, ("robust", "baselines"), sentences, _move, compared=True, comparative="more")
+    assert not lead.startswith("Yes"), lead
+
+
+def test_a_yes_no_question_after_a_name_asks_no_data_slot():
+    # "Cramming: does it train on a single GPU?" was refused as "does not state the data it is
+    # evaluated on" ("train on" asks the data role): a yes/no question names what it asks
+    from rag.question.polar import polar_after_name
+    from store.papers import make_paper
+    from tests.test_decisions import PAPERS, Seams
+
+    assert polar_after_name("FlexGen: does it run on one GPU?") and polar_after_name("is it trained on TPUs?")
+    assert not polar_after_name("FlexGen: which GPU?") and not polar_after_name("Note: FlexGen GPU")
+    quick = make_paper("qn", "We propose QuickNet, a small language model trained on a single GPU in one day. "
+                       "QuickNet is evaluated on GLUE.", title="QuickNet: Small Models Fast")
+    seams = Seams([*PAPERS, quick])
+    for question in ("QuickNet: is it trained on a single GPU?", "is QuickNet trained on one GPU?"):
+        slot = seams.plan(question).ask.slot
+        assert slot is None or slot.form != "data", (question, slot)
+    assert seams.plan("QuickNet: what benchmarks?").ask.slot.form == "data"

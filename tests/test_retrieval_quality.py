@@ -86,11 +86,10 @@ def test_an_abbreviation_finds_the_papers_its_long_form_finds(extractive, short,
 def test_a_rare_proper_noun_the_question_states_keeps_its_paper(extractive):
     # FOAM's abstract names Shampoo (its baseline); the question calls FOAM "the Shampoo paper".
     ans = extractive.ask("What speedup does the Shampoo paper report?")
-    assert not ans.refused and [c.label for c in ans.citations] == ["FOAM"], ans.text
-    # FOAM's abstract gives no figure: the lead says so, then quotes the clause that states the
-    # speed-up without one ("reduces wall-clock time")
-    assert ans.text.startswith("The abstract of **FOAM** [1] states no figure for speedup; it states: “"), ans.text
-    assert "wall-clock time" in ans.text.split("\n", 1)[0], ans.text
+    # FOAM's abstract gives no figure: refused naming FOAM, quoting the clause that states the
+    # speed-up without one ("reduces wall-clock time") as the closest
+    assert ans.refused and "The abstract of FOAM (" in ans.text, ans.text
+    assert "does not state a figure for speedup" in ans.text and "wall-clock time" in ans.text, ans.text
     # A proper noun no abstract states does not rescue a question about nothing here.
     ans = extractive.ask("What accuracy does the Adam paper report?")
     assert ans.refused and not ans.citations

@@ -25,7 +25,7 @@ from rag.question.phrasing import (
     without_code_topics,
 )
 from rag.question.plan import Ask
-from rag.question.polar import polar_available
+from rag.question.polar import polar_after_name, polar_available
 from rag.question.roles import is_summary, question_roles
 from rag.question.slots import (
     HARDWARE,
@@ -143,7 +143,8 @@ def read_ask(
     asked_roles = frozenset(question_roles(text)) if roles is None else frozenset(roles)
     # a paper's data and nothing else ("what benchmarks?"): the slot is the data it uses; a list
     # of papers ("which papers use ImageNet?") asks for papers, not a slot
-    data_only = asked_roles == {"data"} and len(pieces) <= 1 and number != "many"
+    # ... asked, not a yes/no question that names what it asks ("does Cramming train on a single GPU?")
+    data_only = asked_roles == {"data"} and len(pieces) <= 1 and number != "many" and not polar_after_name(text)
     summary_asked = is_summary(text) if summary is None else summary
     link = bool(_LINK.search(without_code_topics(text)))
     definition = bool(_DEFINITION.search(text))

@@ -841,6 +841,7 @@ def reported_amount(words: Sequence[str], i: int) -> bool:
 
 _FRAME = _VOCABULARY["question_frame"].words
 _COUNT_MARK = _VOCABULARY["count_mark"]
+_SETTING_PREP = _VOCABULARY["setting_prep"].words
 UNIT_ASIDE = re.compile(r"\s*\([^()]{1,12}\)")
 """A unit written in brackets after a measure ("latency (ms)", "accuracy (%)"): no word of the measure."""
 UNIT_ASKED = _VOCABULARY["unit_asked"]
@@ -880,7 +881,9 @@ def shorthand_words(query: str, names: Iterable[str]) -> list[str]:
 def asks_in_shorthand(query: str, names: Iterable[str]) -> bool:
     """Whether a question asks a measure of a named thing in shorthand (:func:`shorthand_words`):
     a name and a noun phrase whose head names a measure ("DDL Dice?", "RAST-MoE train time",
-    "SENDAI latency (ms)?"), or a count mark before a unit ("L2M num GPUs", "ProAct-75 # annotators").
+    "SENDAI latency (ms)?"), alone or before the setting it is asked on (vocabulary
+    ``setting_prep``: "STEP accuracy on CIFAR?"), or a count mark before a unit ("L2M num GPUs",
+    "ProAct-75 # annotators").
 
     Read as "what is <name>'s <phrase>?": the slot is the phrase (:func:`rag.question.slots.measure_slot`),
     and an abstract that does not state it is said not to. A phrase whose last word names no
@@ -893,7 +896,9 @@ def asks_in_shorthand(query: str, names: Iterable[str]) -> bool:
     text = without_unit(query).strip(" ?.!,")
     # a mark of its own ("# annotators"), not the end of a name ("C#")
     marked = any(m.start() == 0 or text[m.start() - 1].isspace() for m in _COUNT_MARK.finditer(text))
-    return marked or rest[-1] in MEASURE_NOUNS
+    # "STEP accuracy on CIFAR?": the measure before the setting it is asked on
+    head = next((rest[k - 1] for k, w in enumerate(rest) if k and w in _SETTING_PREP), rest[-1])
+    return marked or rest[-1] in MEASURE_NOUNS or head in MEASURE_NOUNS
 
 
 # Nouns that name the whole collection, and words that only say it holds papers or show them.

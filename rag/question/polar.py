@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 from rag.lexicon import MIN_DERIVATION_BASE, english_word, joined_form, lemma, term_key
 from rag.question.phrasing import CODE_HOST, WORD, without_code_topics
@@ -15,9 +15,10 @@ from rag.text import STOPWORDS, content_terms, tokenize
 from rag.vocabulary import beside
 
 __all__ = [
-    "AUXILIARIES", "available_in_shorthand", "choice_other", "contrary_keys", "free_predicate", "names_code", "polar",
-    "polar_absent", "polar_available", "polar_comparative", "polar_compares", "polar_compounds", "polar_terms",
-    "predicate_start", "prefixed_base", "premise_terms", "reported", "sense_keys",
+    "AUXILIARIES", "BETTER", "available_in_shorthand", "choice_other", "contrary_keys", "free_predicate", "names_code",
+    "polar", "polar_absent", "polar_after_name", "polar_available", "polar_comparative", "polar_compares",
+    "polar_compounds", "polar_terms", "predicate_start", "prefixed_base", "premise_terms", "reported", "sense_keys",
+    "unqualified",
 ]
 
 _VOCABULARY = beside(__file__, "polar")
@@ -31,6 +32,10 @@ _POLAR_GENERIC = _VOCABULARY["relating"].words
 _OUTCOME = _VOCABULARY["outcome"].words
 _RELATION = _VOCABULARY["relation_word"].words
 _COMPARATIVE = _VOCABULARY["comparative"].words
+_QUALITY = _VOCABULARY["better_quality"].words
+BETTER = "better"
+"""How "more" before an adjective of a result's quality ("more accurate", vocabulary
+``better_quality``) is read when no sentence writes the adjective: a better result (:func:`unqualified`)."""
 _ADDITIVE = _VOCABULARY["additive"].pattern
 _AVAILABILITY = _VOCABULARY["availability"]
 _AVAILABILITY_FINAL = _VOCABULARY["availability_final"].words
@@ -72,6 +77,13 @@ def polar(query: str) -> bool:
     while words and words[0] in _JOINERS:
         words = words[1:]
     return len(words) >= 3 and words[0] in _AUXILIARIES and words[1] not in _NOT_POLAR_SUBJECTS
+
+
+def polar_after_name(query: str) -> bool:
+    """Whether a question asks yes or no (:func:`polar`), also after a name or description put first
+    and set off by a colon ("Cramming: does it train on a single GPU?")."""
+    head, colon, rest = query.partition(":")
+    return polar(query) or (bool(colon) and bool(head.strip()) and polar(rest))
 
 
 def predicate_start(query: str, start: int) -> int | None:
@@ -307,6 +319,14 @@ def polar_compares(aspect: str) -> bool:
     comparative is not a term a sentence must hold (:func:`polar_terms` leaves it out) but a
     direction a sentence states with a figure ("one-eighth of the total diffusion steps")."""
     return any(w.lower() in _COMPARATIVE for w in WORD.findall(aspect))  # "less", "more" are stop words
+
+
+def unqualified(terms: Sequence[str]) -> tuple[str, ...]:
+    """``terms`` without the adjectives of a result's quality (vocabulary ``better_quality``): what a
+    sentence of outdoing must state when no sentence writes the adjective the comparative "more"
+    goes with ("baselines" of "more accurate than its baselines": "consistently outperforms strong
+    baselines", read as :data:`BETTER`, :func:`rag.route.lead.polar_verdict`)."""
+    return tuple(t for t in terms if t.lower() not in _QUALITY)
 
 
 def polar_comparative(aspect: str) -> str:

@@ -39,7 +39,7 @@ from rag.lexicon import joined_form, lemma, long_forms, same_keys, states_form, 
 from rag.llm.claims import PRIOR_WORK
 from rag.llm.prose import Source
 from rag.question.plan import Ask, AskPlan
-from rag.question.polar import contrary_keys, prefixed_base, sense_keys
+from rag.question.polar import BETTER, contrary_keys, prefixed_base, sense_keys, unqualified
 from rag.question.slots import HARDWARE
 from rag.text import STOPWORDS, Sentence, content_terms, fold_accents, numbers, states_figure
 from rag.types import Evidence
@@ -1411,6 +1411,12 @@ def polar_verdict(
         stating = [(e, span) for e in candidates if (span := availability_span(e.sentence, available)) is not None]
     else:
         stating = [(e, span) for e in candidates if (span := term_span(e.sentence, terms, senses)) is not None]
+        plain = unqualified(terms)
+        if compared and not stating and comparative.lower() in _BARE_DEGREE and plain != tuple(terms):
+            # "is HieRD more accurate than its baselines?" where no sentence writes "accurate": a
+            # better result, which its own "consistently outperforms strong baselines" states
+            terms, comparative = plain, BETTER
+            stating = [(e, span) for e in candidates if (span := term_span(e.sentence, terms, senses)) is not None]
     # a phrase asked is stated only with its words together ("hard samples", not "NP-hard, ... sample-wise")
     apart = [
         g for g in compounds if stating and not any(states_compound(e.sentence, sp, g, senses) for e, sp in stating)

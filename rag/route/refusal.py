@@ -51,6 +51,7 @@ from rag.question.slots import CONTENTS, INSTANCE, OBJECT, SETTING, YEAR, detail
 from rag.route.lead import _keys_at, clause_spans, denies_directly, key_clause, quoted, spelled_out, term_span
 from rag.route.membership import TITLE_SENSE, sibling_title, states_any_order
 from rag.route.slot import (
+    change_clause,
     coined_names,
     instances_known,
     measure_head,
@@ -58,11 +59,12 @@ from rag.route.slot import (
     narrowed_time,
     slot_span,
     states_amount,
+    states_in_kind,
     unquantified_span,
 )
 from rag.settings import RetrievalSettings
 from rag.text import Sentence, content_terms, normalize, numbers, split_sentences
-from rag.types import Ask, PaperHit, Retrieval, SearchQuery, Slot
+from rag.types import Ask, Evidence, PaperHit, Retrieval, SearchQuery, Slot
 from store.papers import Paper, strip_markup
 
 __all__ = [
@@ -417,6 +419,11 @@ class RefusalPolicy:
             if (span := slot_span(slot, x.text, senses)) is not None
         ]
         unset = [e for e in asked if not any(e in normalize(t).lower() for t, _ in stating)]
+        # a sentence that writes the benchmark asked with an amount of the measure's kind states it
+        # in other words ("pruning time on OPT-175B": "on ... OPT-175B ..., in under 4.5 hours")
+        unset = [e for e in unset if not any(
+            e in normalize(x.text).lower() and states_in_kind(slot, x.text) for x in self.evidence.sentences(paper)[0]
+        )]
         terms = {t.lower() for t in slot.terms}
         own = {w.lower() for x in (paper.label, *paper.aliases) for w in re.findall(r"[\w.@-]+", normalize(x or ""))}
 
@@ -555,7 +562,11 @@ class RefusalPolicy:
         if any(self.states(slot, p) for p in papers):
             # ... stated, but asked on a benchmark no sentence stating it writes ("FID on LSUN": "FID
             # of 3.55 on CIFAR-10 and 6.20 on ImageNet 64x64"; LSUN only among "standard benchmarks")
-            return self._unset(ask, papers)
+            # or stated by no clause with a figure (what the lead would quote as "states no figure")
+            unset = self._unset(ask, papers)
+            if unset or len(papers) != 1 or not self._figureless(slot, papers[0]):
+                return unset
+            return self._without_figure(ask, papers[0])
         # a question of several parts, each asking its own measure: refused only when no part's
         # measure is stated (the whole question's phrase can straddle two parts)
         parts = [p.slot for p in ask.parts if p.slot is not None] if len(ask.parts) > 1 else []
@@ -568,8 +579,52 @@ class RefusalPolicy:
                 and any(self.states_near(ask, p) for p in papers):
             return ""
         if not slot.unit and any(self.states_unquantified(slot, p) for p in papers):
-            return ""  # "GNIMC recovers the underlying matrix substantially faster": a speedup, with no figure
+            # "GNIMC recovers the underlying matrix substantially faster": a speedup, with no figure;
+            # the figure asked is not stated, unless a change of the direction asked is, with one
+            # (rag.route.slot.change_clause: "improves accuracy by 7.7%"), or several papers are asked
+            return self._without_figure(ask, papers[0]) if len(papers) == 1 else ""
         return self._unstated(ask, papers)
+
+    def _figureless(self, slot: Slot, paper: Paper) -> bool:
+        """Whether ``slot`` asks a measure's figure (an amount of its terms, no count, detail or form)
+        and no clause of ``paper``'s abstract that states the measure (:func:`rag.route.slot.slot_span`)
+        states an amount: "a clear drop in accuracy" for "how big is FOCUS's accuracy drop?"."""
+        if not slot.amount or not slot.terms or slot.count or slot.detail or slot.form:
+            return False
+        senses = evidence_senses(self.evidence)
+        spans = [
+            x.text[span[0] : span[1]] for x in self.evidence.sentences(paper)[0]
+            if (span := slot_span(slot, x.text, senses)) is not None
+        ]
+        return bool(spans) and not any(states_amount(c) for c in spans)
+
+    def _without_figure(self, ask: Ask, paper: Paper) -> str:
+        """The refusal of an amount asked of one paper whose own work states the measure only without
+        a figure (:meth:`states_unquantified`): "The abstract of X does not state a figure for <slot>;
+        closest: “…”", quoting that clause ("a clear drop in accuracy"), as :meth:`_unstated` quotes
+        its closest. ``""`` when the paper states a change of the direction asked with a figure
+        (:func:`rag.route.slot.change_clause`: the lead answers with it, naming the measure it is of)."""
+        slot = ask.slot
+        assert slot is not None
+        ranked = self.evidence.score(ask, paper)
+        moves = self.evidence.moves(paper)
+        if change_clause(ask, ranked, moves) is not None:
+            return ""
+        seen = {e.start for e in ranked}
+        rest = [Evidence(paper.id, x.text, x.start, x.end, 0.0) for x in self.evidence.sentences(paper)[0]
+                if x.start not in seen]
+        said = next(
+            ((e, span) for e in [*ranked, *rest]
+             if moves.get(e.start) not in ("background", "gap") and (span := unquantified_span(slot, e.sentence))),
+            None,
+        )
+        if said is None:  # the clause that states the measure without one
+            senses = evidence_senses(self.evidence)
+            said = next(
+                ((e, span) for e in [*ranked, *rest] if (span := slot_span(slot, e.sentence, senses)) is not None), None
+            )
+        closest = f"; closest: {quoted(said[0].sentence, said[1])}" if said is not None else ""
+        return f"{REFUSAL} The abstract of {paper.label} ({paper.id}) does not state a figure for {slot.name}{closest}."
 
     def names_kind(self, slot: Slot, paper: Paper) -> bool:
         """Whether a sentence of ``paper``'s abstract names an instance of the kind ``slot`` asks

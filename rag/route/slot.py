@@ -55,7 +55,7 @@ from store.papers import Paper
 __all__ = [
     "DATE", "DURATION_AMOUNT", "HARDWARE_STATED", "MEMORY_AMOUNT", "MODEL_SIZE", "change_clause", "coined_names",
     "counts", "instances_known", "names_instance",
-    "states_share", "states_unit",
+    "states_in_kind", "states_share", "states_unit",
     "instance_keys", "names_own_data", "reporting_verbs",
     "greatest_size",
     "measure_head", "narrowed_time", "sizes_beside", "slot_span", "slot_strength", "states_amount", "states_ratio",
@@ -181,6 +181,21 @@ def states_unit(text: str, unit: str) -> bool:
     if unit in ("percent", "%"):
         return _PERCENT.search(text) is not None
     return counts(text, unit)
+
+
+def states_in_kind(slot: Slot, text: str) -> bool:
+    """Whether ``text`` states an amount of the kind of ``slot``'s measure, whatever its words: a
+    figure of duration for a time ("pruning time": "in under 4.5 hours"), of memory for a memory
+    (vocabulary ``duration_measure``, ``memory_measure``); ``False`` for any other measure, whose
+    kind no unit shows ("FID": "LSUN 256x256" states a resolution, not an FID)."""
+    head = measure_head(slot.terms)
+    if not slot.amount or not head:
+        return False
+    if _DURATION_MEASURE.fullmatch(head):
+        return DURATION_AMOUNT.search(text) is not None
+    if _MEMORY_MEASURE.fullmatch(head):
+        return MEMORY_AMOUNT.search(text) is not None
+    return False
 
 
 def instances_known(slot: Slot) -> bool:

@@ -691,7 +691,7 @@ class AnswerPipeline:
             lambda e: self.evidence.sentences(self.catalogue[e.paper_id])[0],
             lambda e: self.evidence.moves(self.catalogue[e.paper_id]).get(e.start, "unknown"),
             plan.polar_compared, plan.polar_available, plan.polar_absent, evidence_senses(self.evidence),
-            plan.polar_comparative, plan.polar_compounds, plan.polar_choice,
+            plan.polar_comparative, plan.polar_compounds, plan.polar_choice, plan.polar_against, plan.polar_relating,
         )
         if verdict.stated:
             return ""

@@ -1875,3 +1875,33 @@ def test_a_yes_no_question_after_a_name_asks_no_data_slot():
         slot = seams.plan(question).ask.slot
         assert slot is None or slot.form != "data", (question, slot)
     assert seams.plan("QuickNet: what benchmarks?").ask.slot.form == "data"
+
+
+def test_a_negation_that_reaches_the_questions_relating_verb_answers_no():
+    # "Does DetectGPT need to train a classifier?": the verb "train" relates paper and thing, and is
+    # no term; "does not require training a separate classifier" denies what is asked all the same
+    s, sentences = _source(
+        "Zero-shot detectors are rare. We propose ProbeNet, a zero-shot detector. ProbeNet does not require "
+        "fitting a dedicated regressor to any labelled pairs."
+    )
+    lead = _polar(s, ("regressor",), sentences, _move, relating=("need", "fit"))
+    assert lead.startswith("No: ") and "does not require fitting" in lead, lead
+    # without the relating verb the negation stays the reader's to judge, as before
+    s, sentences = _source(
+        "Zero-shot detectors are rare. We propose ProbeNet, a zero-shot detector. ProbeNet does not require "
+        "fitting a dedicated regressor to any labelled pairs."
+    )
+    assert _polar(s, ("regressor",), sentences, _move).startswith("Stated with a negation")
+
+
+def test_what_the_question_compares_with_is_no_mention_in_contrast():
+    # "Does FOAM reduce wall-clock time compared to Shampoo?": the sentence names Shampoo after its
+    # own "compared to", which is the comparison asked, not a baseline set against the paper
+    text = ("Second-order optimizers are costly. We propose LeanOpt, a sketched optimizer. LeanOpt lowers peak "
+            "memory compared to full K-FAC while matching its accuracy.")
+    s, sentences = _source(text)
+    lead = _polar(s, ("lowers", "peak", "memory", "k-fac"), sentences, _move, against=("k-fac",))
+    assert lead.startswith("Yes: ") and "compared to full K-FAC" in lead, lead
+    # a question that does not compare with it ("does LeanOpt use K-FAC?"): a mention in contrast, as before
+    s, sentences = _source(text)
+    assert "in contrast" in _polar(s, ("k-fac",), sentences, _move), text

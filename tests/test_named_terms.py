@@ -301,3 +301,28 @@ def test_a_rare_name_alone_is_listed_from_every_paper_retrieval_finds_not_only_t
     pipeline.settings.retrieval.candidates = 4
     got = pipeline.found(plan.topic, retrieval)
     assert sorted(h.paper.id for h in got.chosen) == [p["id"] for p in named]
+
+
+def test_a_name_typed_in_capitals_sets_aside_papers_that_write_it_in_another_case():
+    # "does FLASH beat Performer?" answered the federated optimizer "Flash" (its title matches the
+    # word in any case) and, with it set aside, BEATs (an English word of the question in capitals)
+    from rag.question.plan import Topic
+    from rag.route.answer import AnswerPipeline
+    from rag.types import SearchQuery
+
+    def hit(pid: str, title: str, abstract: str) -> PaperHit:
+        return PaperHit(make_paper(pid, abstract, title=title), 1.0)
+
+    gale = hit("gale", "Gale: Drift-Aware Client Sampling", "We propose Gale, a client sampler for federated learning.")
+    model = hit("model", "Linear-Time Attention", "The resulting model, named GALE, matches Transformers at 4x speed.")
+    winds = hit("winds", "WINDs: Audio Tokenizers", "We propose WINDs for audio. Code: https://aka.ms/winds.")
+    topic = Topic("GALE wind Performer", terms=("gale", "wind", "performer"),
+                  search=SearchQuery("GALE wind Performer", names={"GALE": {"model": 0.6}}))
+    assert AnswerPipeline._other_case(topic, [gale, model, winds], [gale, model, winds]) == {gale}
+    # a name typed in lower case, or with no candidate that writes it as typed, sets nothing aside
+    loose = Topic("gale", terms=("gale",), search=SearchQuery("gale", names={"gale": {"model": 0.6}}))
+    assert AnswerPipeline._other_case(loose, [gale, model], [gale, model]) == set()
+    assert AnswerPipeline._other_case(topic, [gale], [gale]) == set()
+    # an English word of the topic that a paper writes only as its name in capitals, plural "s"
+    # and all, and in lower case only inside a link
+    assert AnswerPipeline._named_only(None, topic, [gale, model, winds]) == {winds}  # type: ignore[arg-type]

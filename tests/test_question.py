@@ -1078,6 +1078,29 @@ def test_a_verb_of_setting_aside_asks_the_absence_of_its_object(aspect, terms, a
     assert polar_absent(aspect) is absent
 
 
+@pytest.mark.parametrize(
+    ("aspect", "against", "relating"),
+    [
+        # the terms after a word that sets the paper against them are what it is compared with
+        ("does it lower peak memory relative to K-FAC", ("k-fac",), ()),
+        ("does it converge in fewer steps versus plain SGD", ("plain", "sgd"), ()),
+        ("does it reach higher accuracy than LoRA", ("lora",), ()),
+        # the verbs relating paper and thing, which a negation of the abstract may reach
+        ("does it have to train a separate regressor", (), ("train",)),
+        ("is it evaluated on Atari", (), ("evaluated",)),
+        # nothing set against, nothing relating
+        ("does it quantize activations", (), ()),
+    ],
+)
+def test_a_yes_no_question_says_what_it_compares_with_and_how_it_relates(aspect, against, relating):
+    # "Does FOAM reduce wall-clock time compared to Shampoo?" was "mentioned in contrast";
+    # "Does DetectGPT need to train a classifier?" lost "train", so "does not require training ..." was no "No"
+    from rag.question.polar import polar_against, polar_relating
+
+    assert polar_against(aspect) == against
+    assert polar_relating(aspect) == relating
+
+
 def test_a_yes_no_comparison_keeps_the_comparative_it_asks(cat):
     # the comparative decides the verdict: "2x faster than" says yes to "faster", "slower" says no
     assert read_question("Is DANCE quicker than FedAvg?", cat).polar_comparative == "quicker"

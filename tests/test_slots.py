@@ -2199,3 +2199,35 @@ def test_a_measure_asked_on_a_benchmark_is_stated_by_an_amount_of_its_kind_besid
     assert states_in_kind(Slot("memory", ("memory",), amount=True), "It fits a 30B model on a 16GB GPU.")
     # a measure no unit shows: a resolution beside the benchmark is no FID
     assert not states_in_kind(Slot("FID", ("fid",), amount=True), "on standard benchmarks such as LSUN 256x256")
+
+
+def test_which_thing_of_a_kind_is_answered_by_the_clause_that_names_one():
+    # "which satellite sensor does SENDAI use?" quoted the proposal's "from hyper sparse sensor
+    # observations" (the noun, no sensor named), not "satellite remote sensing, reconstructing MODIS ..."
+    from rag.route.slot import stating_sentence
+    from store.papers import Paper
+
+    paper = Paper("t#1", "We present Tessera, a Fusion EngiNe that builds dense maps from sparse sensor readings. "
+                         "We demonstrate it on satellite imagery, reconstructing VIIRS surface reflectance over "
+                         "ten regions.", title="Tessera", label="Tessera")
+    for question in ("which satellite sensor does Tessera use?", "what kind of satellite sensor does Tessera rely on?"):
+        found = stating_sentence(FakeEvidence([paper]), read_ask(question, number="one"), paper)
+        assert found is not None
+        e, (a, b, _) = found
+        assert "VIIRS" in e.sentence[a:b], (question, e.sentence[a:b])
+    # no sentence names one beside a word of the kind: the clause that writes the noun, as before
+    plain = Paper("t#2", "We present Tessera, which builds dense maps from sparse sensor readings. We demonstrate it "
+                         "on VIIRS reflectance.", title="Tessera", label="Tessera")
+    found = stating_sentence(FakeEvidence([plain]), read_ask("which sensor does Tessera use?", number="one"), plain)
+    assert found is not None and "sensor readings" in found[0].sentence[found[1][0] : found[1][1]]
+
+
+def test_the_data_a_paper_is_shown_in_is_quoted_from_the_clause_that_names_its_setting():
+    # "which robotic simulator is ELLM evaluated in?" quoted "showing that ELLM-trained agents ...",
+    # the clause after "We evaluate ELLM in the Crafter game environment and the Housekeep robotic simulator"
+    sentence = ("We test Tessera in the Habitat indoor simulator and the Gibson scanned environments, showing "
+                "that its agents map rooms faster on a range of downstream tasks.")
+    ask = read_ask("which simulator is Tessera evaluated in?", number="one")
+    assert ask.slot is not None
+    span = slot_span(ask.slot, sentence)
+    assert span is not None and "Habitat" in sentence[span[0] : span[1]], span

@@ -58,7 +58,7 @@ _DATA_USED = re.compile(
     rf"{_V['validated']}\s+(?:{_V['validated_object']}\s+)?(?:\w+\s+)?{_V['validated_on']}|"
     rf"(?:{_V['used_on_verb']}\s+on|{_V['data_noun_before_name']})\s+(?:the\s+)?{_COINED}|"
     rf"{_V['validated']}[^.;]{{0,60}}?\b(?:in|on|across)\s+(?:[\w-]+,?\s+){{0,6}}{_V['evaluated_setting']}|"
-    rf"{_V['before_data_name']}\s+the\s+(?-i:[A-Z][\w-]*)\s+{_V['data_noun_after_name']}|"
+    rf"{_V['before_data_name']}\s+the\s+(?-i:[A-Z][\w-]*)\s+(?-i:[a-z][\w-]*\s+)?{_V['data_noun_after_name']}|"
     rf"{_V['measure_on']}\)?\s+(?:(?:of|by)\s+[\d.,]+%?\s+)?on\s+(?:the\s+)?(?:zero-shot\s+)?{_COINED}",
     re.I,
 )
@@ -66,8 +66,9 @@ _DATA_USED = re.compile(
 after a verb of training or testing on it ("Trained on AudioCaps") or a data noun ("the
 benchmark HumanEval"), the settings a verb of showing names ("Our empirical evaluation
 confirms these findings in simulated robotic locomotion, navigation, and manipulation settings"),
-a capitalised name between "on the" and a data noun ("On the HELM benchmark", "on the OC20
-dataset"), or a coined name after a measure and "on" ("+12% accuracy on Mini-Imagenet")."""
+a capitalised name between "on the" and a data noun, with at most one lower-case word between
+("On the HELM benchmark", "on the OC20 dataset", "in the Crafter game environment"), or a coined
+name after a measure and "on" ("+12% accuracy on Mini-Imagenet")."""
 _DATA_NAMED = re.compile(rf"{_DATA_USED.pattern}|{_V['before_data_name']}\s+(?:the\s+)?{_COINED}", re.I)
 """Data said as :data:`_DATA_USED` does, or by a coined name after a bare "on"/"in"/"across" ("on
 ImageNet-1k", "in Flickr30k"): weaker, a method's name stands there too ("focuses on ReLU nets")."""

@@ -513,6 +513,14 @@ class AskPlan(Plan):
             the question, each a phrase a sentence states only with its words near each other
             (:func:`rag.question.polar.polar_compounds`: ``(("hard", "samples"),)`` of "Does the
             graph pruning paper keep hard samples?"); ``()`` when it asks none.
+        polar_against: For ``polar``: the ``polar_terms`` the question names after a word that
+            sets the paper against them (:func:`rag.question.polar.polar_against`: ``("shampoo",)``
+            of "Does FOAM reduce wall-clock time compared to Shampoo?"): a sentence that names them
+            after its own word of contrast states the comparison asked, not a mention in contrast.
+        polar_relating: For ``polar``: the verbs relating the paper to what is asked, which are no
+            terms (:func:`rag.question.polar.polar_relating`: ``("need", "train")`` of "Does
+            DetectGPT need to train a classifier?"): a negation reaching one ("does not require
+            training a separate classifier") denies what is asked.
         premise: The terms a question of manner or reason takes as stated of the one paper it
             names ("how does CogRouter use diffusion models?" -> ``("diffusion",)``;
             :func:`rag.question.polar.premise_terms`): an abstract that mentions none of them
@@ -544,6 +552,8 @@ class AskPlan(Plan):
     polar_available: str = ""
     polar_absent: bool = False
     polar_compounds: tuple[tuple[str, ...], ...] = ()
+    polar_against: tuple[str, ...] = ()
+    polar_relating: tuple[str, ...] = ()
     premise: tuple[str, ...] = ()
     own_limits: bool = False
     limits_of: str = ""

@@ -16,9 +16,9 @@ from rag.vocabulary import beside
 
 __all__ = [
     "AUXILIARIES", "BETTER", "available_in_shorthand", "choice_other", "contrary_keys", "free_predicate", "names_code",
-    "polar", "polar_absent", "polar_after_name", "polar_available", "polar_comparative", "polar_compares",
-    "polar_compounds", "polar_terms", "predicate_start", "prefixed_base", "premise_terms", "reported", "sense_keys",
-    "unqualified",
+    "polar", "polar_absent", "polar_after_name", "polar_against", "polar_available", "polar_comparative",
+    "polar_compares", "polar_compounds", "polar_relating", "polar_terms", "predicate_start", "prefixed_base",
+    "premise_terms", "reported", "sense_keys", "unqualified",
 ]
 
 _VOCABULARY = beside(__file__, "polar")
@@ -36,6 +36,7 @@ _QUALITY = _VOCABULARY["better_quality"].words
 BETTER = "better"
 """How "more" before an adjective of a result's quality ("more accurate", vocabulary
 ``better_quality``) is read when no sentence writes the adjective: a better result (:func:`unqualified`)."""
+_AGAINST = _VOCABULARY["compared_against"].words
 _ADDITIVE = _VOCABULARY["additive"].pattern
 _AVAILABILITY = _VOCABULARY["availability"]
 _AVAILABILITY_FINAL = _VOCABULARY["availability_final"].words
@@ -206,6 +207,29 @@ def _asked_tokens(text: str) -> list[str]:
         if (t not in STOPWORDS and len(t) > 1)
         or (t in _COUNT_WORDS and i + 1 < len(toks) and toks[i + 1] not in STOPWORDS)
     ]
+
+
+def polar_against(aspect: str) -> tuple[str, ...]:
+    """The terms of a yes/no question (:func:`polar_terms`) that it names after a word that sets
+    the paper against them (vocabulary ``compared_against``): ``("shampoo",)`` of "Does FOAM
+    reduce wall-clock time compared to Shampoo?", ``()`` when it sets the paper against nothing.
+    A sentence that names them after its own word of contrast ("reduces wall-clock time compared
+    to standard Shampoo") states the comparison asked (:func:`rag.route.lead.polar_verdict`)."""
+    found = [m for m in WORD.finditer(aspect) if m.group(0).lower() in _AGAINST]
+    if not found:
+        return ()
+    after = set(polar_terms(aspect[found[0].end() :]))
+    return tuple(t for t in polar_terms(aspect) if t in after)
+
+
+def polar_relating(aspect: str) -> tuple[str, ...]:
+    """The verbs by which a yes/no question relates the paper to what it asks (vocabulary
+    ``relating``), lower-cased, each once: ``("need", "train")`` of "Does DetectGPT need to train a
+    classifier?". They are no terms a sentence must state (:func:`polar_terms` leaves them out),
+    but a negation that reaches one of them ("does not require training a separate classifier")
+    denies what is asked (:func:`rag.route.lead.denies_directly`)."""
+    words = [w.lower() for w in WORD.findall(reported(aspect))]
+    return tuple(dict.fromkeys(w for w in words if w in _POLAR_GENERIC and w not in _AUXILIARIES))
 
 
 def polar_compounds(aspect: str) -> tuple[tuple[str, ...], ...]:

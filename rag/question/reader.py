@@ -120,10 +120,12 @@ from rag.question.polar import (
     names_code,
     polar,
     polar_absent,
+    polar_against,
     polar_available,
     polar_comparative,
     polar_compares,
     polar_compounds,
+    polar_relating,
     polar_terms,
     predicate_start,
     premise_terms,
@@ -1762,6 +1764,9 @@ class Reader:
             polar_available=available if is_polar else "",
             polar_absent=is_polar and bool(asked_terms) and not available and polar_absent(aspect),
             polar_compounds=polar_compounds(aspect) if is_polar and asked_terms and not available else (),
+            polar_against=tuple(t for t in polar_against(unnamed) if t in asked_terms)
+            if is_polar and not available else (),
+            polar_relating=polar_relating(aspect) if is_polar and asked_terms and not available else (),
             # "how does CogRouter use diffusion models?": takes as stated that CogRouter uses them
             premise=premise_terms(unnamed) if not is_polar and len(distinct) == 1 and not kind else (),
             own_limits=asks_own_limitations(query, names),

@@ -52,6 +52,7 @@ from rag.llm.prose import REFUSAL, ProseWriter, Source
 from rag.protocols import EvidenceSource, evidence_settings
 from rag.question.asks import read_ask
 from rag.question.filters import FILTER_KINDS
+from rag.question.names import MIN_CASED
 from rag.question.parts import description_clauses
 from rag.question.plan import Ask, AskPlan, Plan, Topic
 from rag.question.reader import Reader
@@ -82,7 +83,7 @@ from rag.route.stages import side_by_side
 from rag.settings import Settings
 from rag.text import Sentence, content_terms, split_sentences
 from rag.types import Answer, Citation, Evidence, Paper, PaperHit, Retrieval, Timings, timed
-from store.labels import written_url
+from store.labels import without_links, written_url
 from store.papers import has_opening_label, is_code_link, strip_markup
 
 __all__ = ["EMPTY_QUESTION", "MAIN_POINTS", "REFUSAL", "AnswerPipeline", "Found", "list_lines", "main_points"]
@@ -691,7 +692,7 @@ class AnswerPipeline:
             lambda e: self.evidence.sentences(self.catalogue[e.paper_id])[0],
             lambda e: self.evidence.moves(self.catalogue[e.paper_id]).get(e.start, "unknown"),
             plan.polar_compared, plan.polar_available, plan.polar_absent, evidence_senses(self.evidence),
-            plan.polar_comparative, plan.polar_compounds, plan.polar_choice,
+            plan.polar_comparative, plan.polar_compounds, plan.polar_choice, plan.polar_against, plan.polar_relating,
         )
         if verdict.stated:
             return ""
@@ -899,6 +900,7 @@ class AnswerPipeline:
             | self._other_side(topic, [*members, *mentions])
             | self._other_sense(topic, [*members, *mentions])
             | self._named_only(topic, [*members, *mentions])
+            | self._other_case(topic, [*members, *mentions], checked)
         )
         members = [h for h in members if h not in denied]
         mentions = [h for h in mentions if h not in denied]
@@ -906,8 +908,10 @@ class AnswerPipeline:
         members = [h for h in members if h not in left_out]
         if not members and not topic.artifact and topic.number != "many" and checked:
             # The topic passed the refusal policy: a question that does not ask for a set gets the
-            # most relevant paper even when no candidate is clearly a member.
-            members = checked[:1]
+            # most relevant paper even when no candidate is clearly a member, one not set aside as
+            # a name in another sense or case ("does FLASH beat Performer?": not BEATs, nor "Flash")
+            aside = denied | self._named_only(topic, checked) | self._other_case(topic, checked, checked)
+            members = [h for h in checked if h not in aside][:1] or checked[:1]
         if topic.number == "one":
             members = members[:1]
         at_least = topic.number != "one" and more_may_match(len(members), len(checked), len(hits))
@@ -1018,7 +1022,8 @@ class AnswerPipeline:
         """The ``hits`` named by an English word of the topic in capitals (their label, an alias or
         their title writes it so) whose title and abstract never write the word in lower case:
         DANCE (federated graph learning) for "which papers are about dance?", SWARM Parallelism for
-        "papers on swarm intelligence", FOAM for "fluid foam dynamics". The letters are the topic's,
+        "papers on swarm intelligence", FOAM for "fluid foam dynamics", BEATs for "does FLASH beat
+        Performer?". The letters are the topic's,
         so term coverage and BM25 count them; the paper states a name, not the word (LORIS, which
         writes "from dances to multiple sports", does)."""
         words = {t for t in topic.terms if t.isalpha() and english_word(t)}
@@ -1027,9 +1032,34 @@ class AnswerPipeline:
             p = h.paper
             own = " ".join((p.label, *p.aliases, p.title or ""))
             for t in words:
-                if not re.search(rf"(?<![\w-]){t.upper()}(?![\w-])", own):
+                # its plural written with a lower-case "s" is the name too ("BEATs" for "beat")
+                if not re.search(rf"(?<![\w-]){t.upper()}s?(?![\w-])", own):
                     continue
-                if not re.search(rf"(?<![\w-]){t}", f"{p.title or ''} {p.abstract}"):  # "dances", "swarming"
+                # "dances", "swarming"; a link's letters are no word ("https://aka.ms/beats")
+                if not re.search(rf"(?<![\w-]){t}", without_links(f"{p.title or ''} {p.abstract}")):
+                    out.add(h)
+        return out
+
+    @staticmethod
+    def _other_case(topic: Topic, hits: Sequence[PaperHit], checked: Sequence[PaperHit]) -> set[PaperHit]:
+        """The ``hits`` that write a name the question types in capitals only in another case, when
+        a candidate writes it as typed (the names the question states, read by their case,
+        :attr:`rag.types.SearchQuery.names`): "does FLASH beat Performer?" is asked of the paper
+        that writes "The resulting model, named FLASH", not of the federated optimizer "Flash",
+        whose title the word matches in any case. A name typed in capitals of at least
+        :data:`rag.question.names.MIN_CASED` letters tells its sense by its case; with no candidate
+        that writes it so, nothing is set aside (the question may have typed it loosely)."""
+        out: set[PaperHit] = set()
+        for name, ids in topic.search.names.items():
+            letters = [c for c in name if c.isalpha()]
+            if not ids or len(letters) < MIN_CASED or not name.isupper():
+                continue
+            if not any(h.paper.id in ids for h in checked):
+                continue
+            word = rf"(?<![\w-]){re.escape(name)}s?(?![\w-])"
+            for h in hits:
+                text = f"{h.paper.title or ''} {h.paper.abstract}"
+                if h.paper.id not in ids and re.search(word, text, re.I) and not re.search(word, text):
                     out.add(h)
         return out
 

@@ -1347,10 +1347,13 @@ def _polar(
     available: str = "", absent: bool = False, senses: Senses | None = None, comparative: str = "",
     compounds: Sequence[Sequence[str]] = (),
     choice: str = "",
+    against: Sequence[str] = (),
+    relating: Sequence[str] = (),
 ) -> str:
     """The lead line of :func:`polar_verdict`."""
     return polar_verdict(
-        s, terms, sentences, move, compared, available, absent, senses, comparative, compounds, choice
+        s, terms, sentences, move, compared, available, absent, senses, comparative, compounds, choice,
+        against, relating,
     ).text
 
 
@@ -1359,6 +1362,8 @@ def polar_verdict(
     available: str = "", absent: bool = False, senses: Senses | None = None, comparative: str = "",
     compounds: Sequence[Sequence[str]] = (),
     choice: str = "",
+    against: Sequence[str] = (),
+    relating: Sequence[str] = (),
 ) -> PolarVerdict:
     """Yes with the stating clause, No with the clause that denies or sets aside what is asked, the
     clause with its negation, or "does not state this".
@@ -1404,7 +1409,19 @@ def polar_verdict(
     (:func:`contrary_span`: "on a single 16GB GPU" for "multiple GPUs", "a training-free ...
     solution" for "retraining") answers no (yes to a question that asks the absence), naming the
     two words, unless a sentence of its own work states the asked terms themselves (that one
-    answers) or the question asks a comparison or an artifact's availability."""
+    answers) or the question asks a comparison or an artifact's availability.
+
+    ``against``: the terms the question itself sets the paper against
+    (:attr:`rag.question.plan.AskPlan.polar_against`: "Shampoo" of "Does FOAM reduce wall-clock
+    time compared to Shampoo?"): a sentence that names them after its own word of contrast states
+    the comparison asked, so only the other terms make a mention one "in contrast". ``relating``:
+    the question's verbs relating paper and thing (:attr:`rag.question.plan.AskPlan.polar_relating`):
+    a negation that reaches one denies what is asked ("does not require training a separate
+    classifier" for "does it need to train a classifier?")."""
+    # the terms a word of contrast before them sets against the paper (not what the question compares with)
+    contrastable = [t for t in terms if t not in against] or list(terms)
+    # the asked terms with the question's relating verbs, which a negation denies as it denies a term
+    deniable = [*terms, *(v for v in relating if v not in terms)]
     candidates = _with_rest(s, sorted(s.evidence, key=lambda e: -e.score), sentences)
     seen = {e.start for e in s.evidence}
     if available:
@@ -1448,7 +1465,7 @@ def polar_verdict(
         # an artifact made available is stated by the release, not by its noun: "We release 95K
         # traces ... than scaling unfiltered data" releases data, whatever "data" is set against
         plain = not compared and not available
-        stance = 3 if span[3] else 2 if plain and contrasted(e.sentence, span, terms, senses) else \
+        stance = 3 if span[3] else 2 if plain and contrasted(e.sentence, span, contrastable, senses) else \
             4 if plain and negated_far(e.sentence, span, terms) else \
             int(plain and compared_option(e.sentence, span, terms))
         own = 0 if _OWN.search(e.sentence) or label in e.sentence else 1
@@ -1465,12 +1482,14 @@ def polar_verdict(
         # without requiring any labels") says what the paper does without: it answers before a
         # sentence that only mentions the term ("the current selection method that involve a
         # dataset's labels", "domains that do not have the opportunity to rely on labels")
-        denial = int(not (plain and span[3] and not own and denies_directly(e.sentence, span, terms)))
+        denial = int(not (plain and span[3] and not own and denies_directly(e.sentence, span, deniable)))
         together = int(not states_together(e.sentence, terms))
         return verdict, together, int(bool(framing(e))) or unplaced, denial, stance, own
 
     if absent:  # a sentence that negates or sets aside what is asked absent first
-        stating = sorted(stating, key=lambda es: not (es[1][3] or contrasted(es[0].sentence, es[1], terms, senses)))
+        stating = sorted(
+            stating, key=lambda es: not (es[1][3] or contrasted(es[0].sentence, es[1], contrastable, senses))
+        )
     ranked = sorted(stating, key=rank) if not absent else stating
     if compared and comparative:
         # a comparison is answered by the paper's own comparison: a sentence of its own work that
@@ -1507,21 +1526,21 @@ def polar_verdict(
         if named and ranked[0][0] is not named[0][0]:
             ranked = [named[0], *ranked]
     if not compared and not available:
-        contrary = _contrary_line(s, ranked, candidates, terms, compounds, senses, absent, framing, seen)
+        contrary = _contrary_line(s, ranked, candidates, terms, compounds, senses, absent, framing, seen, contrastable)
         if contrary:
             return PolarVerdict(contrary)
     for e, span in ranked[:1]:
         if e.start not in seen:
             s.evidence = sorted([*s.evidence, e], key=lambda x: x.start)
         if absent:
-            if span[3] or contrasted(e.sentence, span, terms, senses):
+            if span[3] or contrasted(e.sentence, span, contrastable, senses):
                 return PolarVerdict(f"Yes: {_name(s)} — {quoted(e.sentence, span)}")
             return PolarVerdict(f"The abstract of {_name(s)} states it, not its absence: {quoted(e.sentence, span)}")
         if span[3]:
-            if not compared and not available and denies_directly(e.sentence, span, terms):
+            if not compared and not available and denies_directly(e.sentence, span, deniable):
                 return PolarVerdict(f"No: {_name(s)} — {quoted(e.sentence, span)}")
             return PolarVerdict(f"Stated with a negation in {_name(s)}: {quoted(e.sentence, span)}")
-        if not compared and not available and contrasted(e.sentence, span, terms, senses):
+        if not compared and not available and contrasted(e.sentence, span, contrastable, senses):
             said = quoted(e.sentence, span)
             if sets_aside(e.sentence, span, terms, senses, label):
                 return PolarVerdict(f"No: {_name(s)} — {said}")
@@ -1578,7 +1597,7 @@ def _unstated(s: Source, what: str) -> PolarVerdict:
 def _contrary_line(
     s: Source, ranked: Sequence[tuple[Evidence, tuple[int, int, bool, bool]]], candidates: Sequence[Evidence],
     terms: Sequence[str], compounds: Sequence[Sequence[str]], senses: Senses | None, absent: bool,
-    framing: Callable[[Evidence], str], seen: set[int],
+    framing: Callable[[Evidence], str], seen: set[int], contrastable: Sequence[str] | None = None,
 ) -> str:
     """The verdict of :func:`_polar` from a sentence that states the contrary of an asked term
     (:func:`contrary_span`), ``""`` when none answers.
@@ -1589,12 +1608,15 @@ def _contrary_line(
     background or gap (``framing``) nor a sentence about prior work, that states a contrary
     answers: "No: **X** [n] — “…” (“single”, not “multiple”)", or "Yes" when the question asks the
     absence of the term ("Does SmoothQuant work without retraining?": “training-free”). A sentence
-    that states a contrary is added to the source's evidence (``seen``: the starts already in it)."""
+    that states a contrary is added to the source's evidence (``seen``: the starts already in it).
+    ``contrastable``: the terms a word of contrast sets against the paper (all ``terms`` when
+    ``None``; :func:`polar_verdict`'s ``against`` left out)."""
     label = s.hit.paper.label
+    contrastable = terms if contrastable is None else contrastable
     if ranked:
         e, span = ranked[0]
-        answers = bool(span[3]) or contrasted(e.sentence, span, terms, senses) if absent else not (
-            span[3] or contrasted(e.sentence, span, terms, senses) or compared_option(e.sentence, span, terms)
+        answers = bool(span[3]) or contrasted(e.sentence, span, contrastable, senses) if absent else not (
+            span[3] or contrasted(e.sentence, span, contrastable, senses) or compared_option(e.sentence, span, terms)
         )
         if answers and not framing(e):
             return ""
@@ -1787,7 +1809,8 @@ def lead_line(
         return "\n".join(
             _polar(
                 s, plan.polar_terms, sentences, move, plan.polar_compared, plan.polar_available, plan.polar_absent,
-                senses, plan.polar_comparative, plan.polar_compounds, plan.polar_choice,
+                senses, plan.polar_comparative, plan.polar_compounds, plan.polar_choice, plan.polar_against,
+                plan.polar_relating,
             )
             for s in sources
         )

@@ -31,9 +31,9 @@ from dataclasses import replace
 from rag.evidence.roles import names_benchmark
 from rag.evidence.rows import COUNT_NOUN, DATA_ITEMS, states_data
 from rag.evidence.senses import Senses, evidence_senses
-from rag.lexicon import glossary_forms, joined_form, lemma, same_keys, states_phrase, term_key
+from rag.lexicon import english_word, glossary_forms, joined_form, lemma, same_keys, states_phrase, term_key
 from rag.protocols import EvidenceSource
-from rag.question.slots import CONTENTS, DATA, DATA_SIZE, HARDWARE, INSTANCE, MODELS, OBJECT, SIZE
+from rag.question.slots import CONTENTS, DATA, DATA_SIZE, ENTITY, HARDWARE, INSTANCE, MODELS, OBJECT, SIZE
 from rag.route.lead import (
     MAX_LEAD_WORDS,
     MIN_CLAUSE_WORDS,
@@ -797,6 +797,63 @@ def names_own_data(clause: str, paper: Paper) -> bool:
     return bool(DATA_ITEMS.search(clause))
 
 
+INSTANCE_REACH = 6
+"""How many words at most stand between a word of the kind a question asks ("which satellite
+sensor?") and a name that is an instance of it ("satellite remote sensing, reconstructing MODIS"):
+the name is then taken as the instance asked. Set by hand: a kind and its instance stand within one
+short phrase in the abstracts read (4 words for SENDAI's MODIS); farther apart they name other things."""
+
+
+def instance_names(clause: str, paper: Paper) -> list[re.Match[str]]:
+    """The coined names of ``clause`` (:func:`coined_names`) that may be an instance of what a
+    question asks: not the paper's own name (its label and aliases), not an abbreviation the
+    glossary spells out ("RL"), and not an English word written with a capital inside it, which
+    spells out an acronym ("EfficieNt Data AssImilation" of SENDAI)."""
+    own = {w.lower() for x in (paper.label, *paper.aliases) for w in re.findall(r"[\w.-]+", x or "")}
+    out = []
+    for m in _COINED.finditer(clause):
+        name = m.group(0).rstrip(".-")
+        if name.lower() in own or glossary_forms(name) or glossary_forms(name.removesuffix("s")):
+            continue
+        if re.search(r"[a-z][A-Z]", name) and english_word(name.lower()):
+            continue
+        out.append(m)
+    return out
+
+
+def _naming_clause(
+    slot: Slot, scored: list[Evidence], moves: dict[int, str], paper: Paper
+) -> tuple[Evidence, tuple[int, int, bool]] | None:
+    """The clauses of the paper's own work that name an instance of the thing ``slot`` asks by
+    its kind ("which satellite sensor does SENDAI use?": "satellite remote sensing, reconstructing
+    MODIS ..."): a word of the slot within :data:`INSTANCE_REACH` words of a name
+    (:func:`instance_names`), in the best-scored sentence that has one; ``None`` when none does."""
+    for e in sorted(scored, key=lambda x: -x.score):
+        if moves.get(e.start) in ("background", "gap"):
+            continue
+        names = instance_names(e.sentence, paper)
+        if not names:
+            continue
+        starts = [w.start() for w in re.finditer(r"[\w-]+", e.sentence)]
+
+        def place(x: int, starts: list[int] = starts) -> int:
+            """The index of the word at offset ``x``."""
+            return sum(1 for a in starts if a < x)
+
+        asked = {term_key(t) for t in slot.terms}
+        at = [(a, b) for k, a, b in _keys_at(e.sentence) if k in asked]
+        near = [m for m in names if any(abs(place(m.start()) - place(a)) <= INSTANCE_REACH for a, _ in at)]
+        if not near:
+            continue
+        spans = clause_spans(e.sentence)
+        first = min(min(a for a, _ in at), near[0].start())
+        last = max(max(b for _, b in at), near[0].end())
+        i = next(k for k, (a, b) in enumerate(spans) if a <= first < b or first < a)
+        j = max(k for k, (a, _) in enumerate(spans) if a < last)
+        return e, _capped(e.sentence, spans[i][0], spans[j][1], spans)
+    return None
+
+
 def stating_sentence(evidence: EvidenceSource, ask: Ask, paper: Paper) -> tuple[Evidence, tuple[int, int, bool]] | None:
     """The sentence of ``paper``'s abstract that states ``ask``'s slot best, with the clauses that
     state it (:func:`slot_span`), or ``None`` when no sentence states it.
@@ -864,6 +921,14 @@ def stating_sentence(evidence: EvidenceSource, ask: Ask, paper: Paper) -> tuple[
             changed = change_clause(ask, scored, moves)
             if changed is not None:
                 return changed
+        chosen = best[1].sentence[best[2][0] : best[2][1]]
+        if slot.form in (ENTITY, INSTANCE) and not states_amount(chosen) and not instance_names(chosen, paper):
+            # "which satellite sensor?": a clause that only writes the noun ("from hyper sparse
+            # sensor observations") names none; one of the paper's own that names an instance
+            # beside a word of it ("satellite remote sensing, reconstructing MODIS ...") answers
+            named = _naming_clause(slot, scored, moves, paper)
+            if named is not None:
+                return named
         return best[1], _with_instances(best[1].sentence, best[2]) if instance else best[2]
     if instance:
         # no own-work clause writes the noun: the own-work sentence that answers the question best

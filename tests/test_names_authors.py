@@ -127,6 +127,8 @@ def test_author_names_are_read_in_the_forms_people_write_them(question, names):
         "papers by dao",  # a last name alone needs its capital
         "graphs and Wang",  # several authors bear it and nothing marks it as an author
         "What do Bayes rules say?",  # a word the abstracts use
+        "Smith et al. show what?",  # no record names a Smith
+        "the bayes et al. paper",  # a citation's name has its capital
         "What does DANCE propose?",
         "Who wrote the attention paper?",
     ],
@@ -151,6 +153,22 @@ def test_the_author_phrase_goes_and_the_topic_is_left(question, topic):
     assert stated is not None
     left = split_frame(stated.rest)[0]
     assert (left if topic_left(left) else "") == topic
+
+
+@pytest.mark.parametrize(
+    ("question", "names", "papers", "rest"),
+    [
+        # a paper cited by its first author: read even when the name is a word of the abstracts
+        ("What do Bayes et al. find?", ("Ana Bayes",), {"e"}, "What do the paper find?"),
+        ("How fast is Fu and colleagues' model?", ("Daniel Y. Fu",), {"b"}, "How fast is the model?"),
+        ("what does Daniel Fu et al.'s method study", ("Daniel Y. Fu",), {"b"}, "what does the method study"),
+        ("Dao et al report speedups", ("Tri Dao",), {"a"}, "the paper report speedups"),  # first author only
+        ("Li et al.", ("Bo Li",), {"c"}, "the paper"),  # first author of none: any author bearing it
+    ],
+)
+def test_a_paper_cited_by_its_first_author_is_their_first_authored_paper(question, names, papers, rest):
+    stated = read_authors(question, INDEX)
+    assert stated is not None and stated.names == names and stated.papers == papers and stated.rest == rest
 
 
 def test_a_stated_author_is_a_visible_filter_on_exactly_their_papers():

@@ -1957,6 +1957,12 @@ def test_a_side_resolved_by_the_route_is_no_aspect():
      "a 20M model. How fast was it?", "I read a paper that distills Whisper into a 20M model. How fast was it?"),
     ("We deploy recommenders at scale, but there was a paper that caches embeddings on SSDs. What hit rate?",
      "there was a paper that caches embeddings on SSDs. What hit rate?"),
+    # a hedge that opens the description is no word of it
+    ("I believe there was a paper that prunes graph networks. Which datasets?",
+     "there was a paper that prunes graph networks. Which datasets?"),
+    ("I'm pretty sure I saw a paper on tabular diffusion", "I saw a paper on tabular diffusion"),
+    ("I think transformers overfit. Which papers study that?",
+     "I think transformers overfit. Which papers study that?"),
     # opening with the description, or asking something before it: unchanged
     ("I recall a paper on graph pruning. It used 8 GPUs.", "I recall a paper on graph pruning. It used 8 GPUs."),
     ("which papers use RL? I recall one on Atari", "which papers use RL? I recall one on Atari"),
@@ -1966,6 +1972,17 @@ def test_context_before_a_described_paper_is_dropped(message, kept):
     from rag.question.reader import described_after_context
 
     assert described_after_context(message) == kept
+
+
+@pytest.mark.parametrize(("question", "number"), [
+    # an opening that describes one paper asks of that paper, whatever plural its words hold
+    ("I recall a paper showing that condensing federated graphs still works. What did they find?", "one"),
+    ("there was one about speech deepfakes where the detectors generalize - which attacks did they use?", "one"),
+    ("I remember papers about graph condensation", "many"),
+])
+def test_an_opening_that_describes_one_paper_asks_one(cat, question, number):
+    plan = read_question(question, cat)
+    assert plan.topic is not None and plan.topic.number == number, plan.topic
 
 
 NAMED_IN_TITLES = [

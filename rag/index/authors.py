@@ -58,7 +58,8 @@ class AuthorIndex:
 
     def __init__(self, papers: Iterable[Paper], vocabulary: Iterable[str] = ()):
         self.papers_of: dict[str, set[str]] = defaultdict(set)  # name as the records write it -> ids
-        for p in papers:
+        papers_list = list(papers)
+        for p in papers_list:
             for a in p.authors:
                 if a.strip():
                     self.papers_of[a.strip()].add(p.id)
@@ -66,6 +67,13 @@ class AuthorIndex:
         self.vocabulary = frozenset(words)
         self.forms: dict[tuple[str, ...], set[str]] = defaultdict(set)  # folded words -> names
         self.weak: dict[tuple[str, ...], set[str]] = defaultdict(set)  # forms read only if unambiguous
+        # "Ball et al.": a paper cited by its first author's last name, read whatever else the word
+        # means ("ball", "long"): folded last name -> first author's name -> ids of those papers
+        self.first_authored: dict[str, dict[str, set[str]]] = {}
+        for p in papers_list:
+            names = [a.strip() for a in p.authors if a.strip()]
+            if names and (w := words_of(names[0])):
+                self.first_authored.setdefault(w[-1], {}).setdefault(names[0], set()).add(p.id)
         for name in self.papers_of:
             w = words_of(name)
             if len(w) < 2:

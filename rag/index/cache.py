@@ -35,7 +35,7 @@ __all__ = ["FORMAT", "KEEP", "LexicalIndex", "load_or_build"]
 
 log = logging.getLogger(__name__)
 
-FORMAT = 28
+FORMAT = 29
 """Version of the kept file: raise it whenever :class:`LexicalIndex` or how it is built changes."""
 
 KEEP = 2

@@ -189,12 +189,16 @@ class HybridRetriever(BaseRetriever):
 
         A hyphenated term is weighed whole, by the rarest of its form and its parts' forms
         (an abstract may write "vision language" for "vision-language"), and is stated by its joined
-        form too ("multimodal" for "multi-modal", as the abstracts are indexed).
+        form too ("multimodal" for "multi-modal", as the abstracts are indexed). One whose pieces
+        leave a single content word ("in-context", "on-device") is stated only as itself: "context"
+        alone is no in-context learning (ContextPool was listed for "in-context learning in transformers").
         """
         n = max(1, len(self._ids))
         out = {}
         for w in content_terms(question):
             parts = tuple((stem(x), x) for x in map(lemma, (p for p in compound_parts(w) if p not in STOPWORDS)))
+            if len(parts) < 2:  # "in-context" is no "context", "on-device" no "device": one piece is another word
+                parts = ()
             joined = joined_form(w)
             forms = tuple((stem(x), x) for x in map(lemma, (w, joined) if joined else (w,)))
             if senses:  # the glossary's other words for it, compared by their term key alone

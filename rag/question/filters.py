@@ -16,7 +16,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from rag.index.authors import LONGEST_NAME, SHARED_NAME_AUTHORS, AuthorIndex, fold
+from rag.index.authors import LONGEST_NAME, SHARED_NAME_AUTHORS, AuthorIndex, fold, words_of
 from rag.question.details import asked_detail
 from rag.question.plan import StatedFilters
 from rag.text import content_terms
@@ -167,9 +167,46 @@ _AFTER = re.compile(rf"^(?:['’]s?(?!\w))?(?:\s+{_V['after_name']})?", re.I)
 _LISTING_WORDS = _VOCABULARY["listing_word"].words
 
 
+# "Ball et al.", "Philip Ball et al.'s": a paper cited by its first author (vocabulary et_al).
+_CITED = re.compile(
+    rf"(?:(?P<first>[A-Z][\w'’.-]*)\s+)?(?P<last>[A-Z][\w'’-]+)\s+(?i:{_V['et_al']})(?P<own>['’]s?(?!\w))?"
+)
+CITED_PAPER = "the paper"
+"""What a citation by first author ("Ball et al.") leaves in the question: one paper, not a list."""
+
+
+def _cited(question: str, index: AuthorIndex) -> StatedAuthors | None:
+    """A paper cited by its first author's last name ("what do Ball et al. report?"): the papers
+    whose first author bears it (written with a capital; a first name before it narrows them),
+    else the papers of any author bearing it; ``None`` when no record holds the name."""
+    for m in _CITED.finditer(question):
+        last = fold(m.group("last")).rstrip("'’")
+        named = index.first_authored.get(last, {})
+        if not named:  # not first author in the records: any author of that last name
+            named = {n: index.papers_of[n] for n in index.papers_of if words_of(n)[-1:] == (last,)}
+        start = m.start("last")
+        if m.group("first") and named:
+            first = fold(m.group("first")).rstrip(".")
+            # "Philip Ball et al.", "P. Ball et al."
+            narrowed = {n: ids for n, ids in named.items() if first in (words_of(n)[0], words_of(n)[0][:1])}
+            if narrowed:
+                named, start = narrowed, m.start("first")
+        if not named:
+            continue
+        said = "the" if m.group("own") else CITED_PAPER  # "Ball et al.'s method" -> "the method"
+        rest = re.sub(r"\s{2,}", " ", f"{question[:start].rstrip()} {said} {question[m.end():].lstrip()}").strip()
+        rest = re.sub(r"\s+([?.!,])", r"\1", rest)
+        return StatedAuthors(tuple(sorted(named)), frozenset(pid for ids in named.values() for pid in ids), rest)
+    return None
+
+
 def read_authors(question: str, index: AuthorIndex) -> StatedAuthors | None:
     """The authors ``question`` states (the first name found, with every name of that span), or
-    ``None``. Names inside a longer name of the records are not read apart."""
+    ``None``. Names inside a longer name of the records are not read apart. A paper cited by its
+    first author ("Ball et al.") is read first, as that author's first-authored papers."""
+    cited = _cited(question, index)
+    if cited is not None:
+        return cited
     found = find_authors(index, question)
     if not found:
         return None

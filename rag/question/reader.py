@@ -250,6 +250,7 @@ _DESCRIBED = re.compile(
 
 
 _DESCRIBING = _VOCABULARY["describing_frame"].pattern
+_ONE_DESCRIBED = _VOCABULARY["one_described"].pattern
 # "the one on likelihood matching", "the verifier-free RL paper that conditions on reference answers":
 # the noun of a paper, after at most a few words that qualify it, then a word that links a description
 # ... unless what follows the link asks ("the SAT GNN paper on what their hypergraphs represent")
@@ -614,6 +615,9 @@ _DESCRIBED_AFTER_CONTEXT = re.compile(
 )
 
 
+_HEDGED_OPENING = re.compile(rf"^\W*{_V['describing_hedge']}\s+(?={_V['describing_frame']})", re.I)
+
+
 def described_after_context(query: str) -> str:
     """A message that describes one paper after sentences of context, from its description on:
     "We're running RL on math problems and most compute goes to hard problems. I think I read a
@@ -622,8 +626,13 @@ def described_after_context(query: str) -> str:
     but there's a paper that stores tensors across GPU, CPU and disk ..." -> "there's a paper that
     ..."; the context is the reader's situation, not a fact of the paper described (vocabulary
     ``describing_frame``, after a sentence end, "but" or ", and", with an optional
-    ``describing_hedge``: "I think"). Other messages, one that opens with its description, and one
-    that asks a question before it ("which papers use RL? I recall one on Atari"), unchanged."""
+    ``describing_hedge``: "I think"). A message that opens with a hedge before its description
+    loses the hedge ("I think there was a paper about ..." -> "there was a paper about ..."). Other
+    messages, one that opens with its description, and one that asks a question before it ("which
+    papers use RL? I recall one on Atari"), unchanged."""
+    opening = _HEDGED_OPENING.match(query)
+    if opening is not None:  # "I think there was a paper about ...": the hedge is no word of it
+        return query[opening.end() :]
     m = _DESCRIBED_AFTER_CONTEXT.search(query)
     if m is None or _DESCRIBING.match(query.strip()) or "?" in query[: m.start("d")]:
         return query  # context asks nothing; a question before it is the message's own
@@ -1653,8 +1662,13 @@ class Reader:
         framed = asked[0] if len(asked) > 1 and not names_some and seeks_first else query
         # "I remember a paper making an optimizer provably convergent": the opening only says a
         # paper is described (vocabulary describing_frame); "remember" is no word of the topic
-        framed = _DESCRIBING.sub("", framed.strip(), count=1) if _DESCRIBING.match(framed.strip()) else framed
+        opening = _DESCRIBING.match(framed.strip())
+        framed = _DESCRIBING.sub("", framed.strip(), count=1) if opening else framed
         topic_text, number = split_frame(framed, plural_heads=not names_papers, names=self._long_forms)
+        if opening and (_ONE_DESCRIBED.search(opening.group(0)) or _ONE_DESCRIBED.match(framed.strip())):
+            # "I remember a paper showing that a random teacher still works", "there was one about
+            # ...": one paper is described, whatever plural its words hold ("works", "they")
+            number = "one"
         placed = [r.text for r in refs if r.kind in ("ordinal", "number")]
         if placed and content_terms(rest := _without_placed(topic_text, placed)):
             # "what's the fourth one's size?": the frame took "what's the", and "fourth one's" is

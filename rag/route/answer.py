@@ -441,7 +441,10 @@ class AnswerPipeline:
                     # again among those that mention it
                     named_partly = {x.hit.paper.id for x in covered.named()}
                     mentions = [h for h in mentions if h.paper.id not in named_partly]
-                    mentions = [*shared, *(h for h in mentions if h not in shared)][: rs.max_mentions]
+                    # (one that writes the compound's words only in another sense mentions it no more)
+                    unrelated = set(self.membership.other_sense(compounds(topic), [*shared, *mentions], candidates))
+                    mentions = [h for h in [*shared, *(h for h in mentions if h not in shared)] if h not in unrelated]
+                    mentions = mentions[: rs.max_mentions]
             if (
                 not refusal
                 and chosen
@@ -745,6 +748,7 @@ class AnswerPipeline:
                 chosen[:limit], len(chosen), False, [], [], without_code=len(on_topic) - len(chosen), on_topic=on_topic
             )
         shared_word: list[PaperHit] = []
+        unmentioned: set[PaperHit] = set()  # papers that share a word of the topic's compound, in another sense
         described_scores: list[tuple[PaperHit, float]] = []  # the candidates' membership, for _also_fitting
         denied_owner = False  # the paper is the one whose own name the description is: no other fits
         if topic.artifact:
@@ -790,6 +794,9 @@ class AnswerPipeline:
                 against = [h for h in members if h not in other and self.membership.set_against(contrasted, h.paper)]
                 members = [h for h in members if h not in other and h not in against]
                 shared_word = [*against, *other]
+                # a paper that writes the compound's words only in other senses ("double oracle",
+                # "double-loop" for "double descent") does not mention it either: named nowhere
+                unmentioned = set(other)
             whole = bool(topic.known_names) and all(n.whole for n in topic.known_names)
             names = [n for n in topic.known_names if whole or (many and n.searched)]
             if names:
@@ -869,7 +876,9 @@ class AnswerPipeline:
             # that mentions it).
             mentions = [h for h, p in scored if p < rs.set_membership and h not in members] if many else []
             if many:
+                unmentioned |= set(self.membership.other_sense(named, mentions, checked))
                 mentions = [*shared_word, *(h for h in mentions if h not in shared_word)]
+                mentions = [h for h in mentions if h not in unmentioned]
         if topic.role and members:
             # "formal theoretical results such as proofs or guarantees": a paper answers with a
             # sentence of its own that plays the role (rag.evidence.roles), not by words near it

@@ -229,7 +229,9 @@ def test_a_set_noun_after_a_pronoun_is_its_verb_so_the_message_asks_of_the_paper
     assert plan.topic.number != "many" and not plan.seeks and not asks_for_paper(message)
 
 
-@pytest.mark.parametrize("message", ["is there work on video?", "any work for graph pruning?", "which papers work on graphs?"])
+@pytest.mark.parametrize(
+    "message", ["is there work on video?", "any work for graph pruning?", "which papers work on graphs?"]
+)
 def test_work_after_a_frame_that_names_no_paper_still_asks_for_papers(reader, message):
     plan = _plan(reader, message)
     assert not plan.refs and plan.topic.number == "many", plan

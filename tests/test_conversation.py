@@ -251,6 +251,17 @@ def test_a_choice_by_age_is_answered_from_the_years_the_records_give(conv: Conve
     assert t.kind == "compare" and set(ids(t)) == {AGENT_OMIT, RAST_MOE}, t.answer.text
     # both seed papers are of ICML 2026: no date tells them apart, and the answer says so
     assert "the records give no finer date" in t.answer.lead and "2026" in t.answer.lead, t.answer.lead
+    # the records answered it: no "not stated in the abstract" for the age, no table shown again
+    assert "not stated in the abstract" not in t.answer.text and "| |" not in t.answer.text, t.answer.text
+
+
+def test_which_of_the_two_chooses_between_the_papers_discussed_across_turns(conv: Conversation):
+    # "which of the two runs on a single GPU?" after FlexGen, then "and SmoothQuant?" was asked of
+    # SmoothQuant alone and refused; the paper that states it here is the first one discussed
+    first = conv.ask("What does APM propose?")
+    conv.ask("and DANCE?")
+    t = conv.ask("so which of those two computes its parameters in one forward pass?")
+    assert not t.answer.refused and ids(t) == ids(first), t.answer.text
 
 
 def test_a_measure_asked_alone_is_asked_of_the_paper_just_answered_when_it_states_it(conv: Conversation):

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 import pytest
 
 from rag.index.catalogue import Catalogue
-from rag.question.phrasing import asks, asks_for_paper, keep_asking
+from rag.question.phrasing import asks, asks_for_paper, definite_words, keep_asking
 from rag.question.plan import AskPlan
 from rag.question.reader import Reader
 from rag.route.references import ReferenceResolver
@@ -216,6 +216,49 @@ def test_when_both_readings_find_the_earlier_paper_the_frame_decides_how_it_is_r
     assert plan.alone is not None and not plan.seeks
     reading = resolver.arbitrate(plan)
     assert reading.plan is plan and reading.offer == ""
+
+
+# --- follow-ups that bind to the conversation's papers (issue 32, case 1) ------------------------
+
+
+@pytest.mark.parametrize("message", ["do they work on graphs?", "does it work for video?", "does it study pruning?"])
+def test_a_set_noun_after_a_pronoun_is_its_verb_so_the_message_asks_of_the_paper(reader, message):
+    # "does it work with quantization?" after SparseGPT was "any work with quantization?": 34 papers
+    plan = _plan(reader, message)
+    assert plan.refs and plan.refs[0].kind in ("pronoun", "plural"), plan.refs
+    assert plan.topic.number != "many" and not plan.seeks and not asks_for_paper(message)
+
+
+@pytest.mark.parametrize(
+    "message", ["is there work on video?", "any work for graph pruning?", "which papers work on graphs?"]
+)
+def test_work_after_a_frame_that_names_no_paper_still_asks_for_papers(reader, message):
+    plan = _plan(reader, message)
+    assert not plan.refs and plan.topic.number == "many", plan
+
+
+@pytest.mark.parametrize(
+    ("message", "count"),
+    [
+        ("which of the two uses RL?", 2),
+        ("so which of those two papers releases code?", 2),
+        ("of these three, which is theoretical?", 3),
+        ("which of them use RL?", 0),
+        ("which of these papers prune weights?", 0),
+    ],
+)
+def test_a_question_within_the_papers_discussed_says_how_many_it_counts(reader, message, count):
+    # "which of the two runs on a single GPU?" after "and SmoothQuant?" was asked of SmoothQuant
+    # alone; the count lets the route take the two papers discussed across turns
+    plan = _plan(reader, message)
+    assert plan.follow is not None and plan.follow.kind == "narrow" and plan.follow.count == count, plan.follow
+
+
+def test_a_demonstrative_opens_a_definite_description_as_the_does():
+    # "which model generated those articles?" after DetectGPT's "fake news articles"
+    assert definite_words("where do those trajectories come from?") == ["trajectories"]
+    assert definite_words("how large are these images?") == ["images"]
+    assert definite_words("which papers use RL?") == []
 
 
 # --- ordinals beyond the list (fast: the history alone) ----------------------------------------

@@ -149,7 +149,7 @@ _DETERMINER = re.compile(_V["determiner"], re.I)
 _OWN_NOUN = re.compile(_V["own_noun"], re.I)
 _DEFINITE_WORD = re.compile(_V["definite_article"], re.I)
 _DESCRIBING = re.compile(rf"{_V['relative_pronoun']}|{_V['describing_word']}", re.I)
-_DEFINITE = re.compile(rf"{_V['definite_article']}\s+([\w-]+)", re.I)
+_DEFINITE = re.compile(rf"(?:{_V['definite_article']}|{_V['demonstrative']})\s+([\w-]+)", re.I)
 _ALTERNATIVE = re.compile(rf"(?:^|\s+){_V['alternative_word']}(?:\s+|$)", re.I)
 
 
@@ -184,6 +184,7 @@ _HEAD_DETERMINERS = _VOCABULARY["head_determiner"].words
 _TRAILING_REFERENCE = _VOCABULARY["trailing_reference"]
 _IN_COLLECTION = _VOCABULARY["in_collection"]
 _VERB_NOUNS = _VOCABULARY["verb_noun"].words
+_VERB_SUBJECTS = _VOCABULARY["verb_subject"].words
 _WH_AMOUNT = _VOCABULARY["wh_amount"].words
 _MASS_SET_NOUNS = _VOCABULARY["mass_set_noun"].words
 CLAUSE_OPENER = _VOCABULARY["clause_opener"]
@@ -347,6 +348,8 @@ def split_frame(
         kind = _is_set_noun(t)
         if t in _VERB_NOUNS and i and (_is_set_noun(toks[i - 1][0]) or toks[i - 1][0].lower() in _PAPER_HEAD):
             break  # "which paper studies ride-hailing": the verb, not a set of papers
+        if (kind or t in _MASS_SET_NOUNS) and i and toks[i - 1][0].lower() in _VERB_SUBJECTS:
+            break  # "does it work with quantization?": the verb of the paper discussed, not a set of papers
         how_many = t == "many" and i and toks[i - 1][0].lower() == "how"
         # a quantifier over a mass noun asks for the set: "any work on X", "anything on X"
         quantified = t == "anything" or (t == "work" and i and toks[i - 1][0].lower() in _QUANTIFIERS)
@@ -483,6 +486,8 @@ def asks_for_paper(query: str) -> bool:
     if _trailing_frame_names_paper(tokens):
         return True
     for i, t in enumerate(tokens):
+        if t in _PAPER_HEAD and i and tokens[i - 1] in _VERB_SUBJECTS:
+            return False  # "does it work with quantization?": the verb of the paper discussed
         if t in _PAPER_HEAD:
             # "does the method quantize the cache?" refers to a paper already discussed; "which is
             # the method that ...", "the paper on X" describe the one asked for

@@ -346,6 +346,9 @@ class FollowUp:
         available: For ``narrow``: the artifact a listed paper must make available ("which of them
             release code?", :func:`rag.question.polar.polar_available`), else ``""``.
         target_refs: The references inside ``target``.
+        count: For ``narrow``: how many papers the words that refer to them count ("which of the
+            two ...?" 2, "which of them ...?" 0): the papers discussed across turns when the last
+            answer holds fewer.
         plan: For ``of_reference``: the plan of the new question as asked of the paper; for
             ``verdict``/``choose``: the comparison to make once the papers are known.
     """
@@ -356,6 +359,7 @@ class FollowUp:
     plan: Plan | None = None
     stated: tuple[tuple[str, ...], ...] = ()
     available: str = ""
+    count: int = 0
 
 
 @dataclass(frozen=True)

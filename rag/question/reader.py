@@ -567,6 +567,17 @@ def narrowed_question(query: str) -> str | None:
     return None
 
 
+def narrowed_count(query: str) -> int:
+    """How many papers the words of a question asked within the papers discussed count ("which of
+    the two runs on a single GPU?" 2, "which of them use RL?" 0, :func:`_count`): ``0`` when it is
+    no such question or counts none."""
+    for pattern in (_NARROW_OF, _NARROW_PREP):
+        m = pattern.match(query)
+        if m is not None:
+            return _count(m.group(0))[0]
+    return 0
+
+
 # A paper described before the question that takes it up with a pronoun ("and the TTS one, does it
 # release code?", "that ride-hailing paper: how big is its model?"): "the/that/this" and at most
 # DISLOCATED_MAX_WORDS words before a comma, colon or dash, perhaps opened as a turn to another
@@ -1403,7 +1414,8 @@ class Reader:
         narrowed = narrowed_question(query) if query and not greeting else None
         if narrowed is not None:  # "which of them use RL?": "which papers use RL?" within the last list
             plan = self.read(narrowed, filters=filters)
-            return replace(plan, asked=asked, follow=plan.follow or _narrowing(plan))
+            within = plan.follow or replace(_narrowing(plan), count=narrowed_count(query))
+            return replace(plan, asked=asked, follow=within)
         cat = self.catalogue
         stated = StatedFilters()
         if query and not greeting:

@@ -417,8 +417,10 @@ class Conversation:
             prev = self.history.previous_answer()
             within = prev.within if prev is not None else ()
             checked = prev.plan if prev is not None else None
+            # ... when that check is the previous turn: after "summarize the second one", "and the
+            # third one?" keeps the summary (the previous turn's kind of ask), not the older check
             if within and plan.named_ids and isinstance(checked, AskPlan) and checked.follow is not None \
-                    and checked.follow.kind == "narrow":
+                    and checked.follow.kind == "narrow" and prev is self.history.turns[-1]:
                 # "and the second one?" after "which of them release code?": the same check of that
                 # paper (was the list question retargeted, answered with any sentence of the paper)
                 within, plan = tuple(plan.named_ids), replace(checked, asked=message)
@@ -445,6 +447,11 @@ class Conversation:
             latest = self.history.turns[-1] if self.history.turns else None
             found_one = latest is not None and latest.answer.kind == "list" and not latest.within \
                 and [c.paper_id for c in latest.citations] == [c.paper_id for c in listed]
+            count = plan.follow.count
+            if count >= 2 and len(listed) < count and len(pair := self.history.discussed(count)) == count:
+                # "which of the two runs on a single GPU?" after "and SmoothQuant?": the two papers
+                # discussed across turns, not the one paper of the last answer
+                listed, where = pair, f"the {count} papers discussed"
             if len(listed) >= 2 or not one or found_one:
                 within = tuple(c.paper_id for c in listed)
             else:
@@ -739,19 +746,32 @@ class Conversation:
         slot = plan.aspects[0].slot if asked is not None and plan.aspects else None
         lead = compare_lead([(c.label, c.number) for c in table.papers], cells, aspect=asked is not None, slot=slot)
         aged = plan.aspects[0].slot if plan.aspects else None
+        dated = ""
         if aged is not None and aged.form == YEAR:  # "which of the two is older?": the records' years
-            lead = year_lead([(c.label, c.number) for c in table.papers], papers, older=aged.smaller) or lead
+            dated = year_lead([(c.label, c.number) for c in table.papers], papers, older=aged.smaller)
+            lead = dated or lead
+        if dated:
+            # the records answered the choice: the abstracts' "not stated" for it is no answer to
+            # show beside it, and the rows the comparison just above showed are not shown again
+            table = replace(table, aspects=table.aspects[1:], aspect_cells=table.aspect_cells[1:],
+                            titles=table.titles[1:] if table.titles else table.titles)
         body = ""
         if h2h is not None:
             # "which one is faster?": the abstracts do not say which is faster (not "better")
             body += head_to_head_text(h2h, table.papers, plan.verdict) + "\n\n"
-        body += comparison_text(table, papers, self.pipeline.evidence.idf)
+        last = self.history.turns[-1] if self.history.turns else None
+        shown_above = (
+            dated and not table.aspects and last is not None and last.kind == "compare"
+            and [c.paper_id for c in last.citations] == list(ids)
+        )
+        if not shown_above:
+            body += comparison_text(table, papers, self.pipeline.evidence.idf)
         outside = self._outside(fplan, table.papers)
         if outside:
             body += f"\n\nNote: {outside} (compared because named)."
         ans = Answer(
             question=plan.asked,
-            text=lead + "\n\n" + body,
+            text=f"{lead}\n\n{body}" if body else lead,
             citations=list(table.papers),
             hits=[PaperHit(p, 1.0) for p in papers],
             backend="none",

@@ -30,3 +30,13 @@ def test_a_hyphenated_term_is_stated_by_its_pieces_only_when_each_is_a_word():
     assert icl == 1.0 and pool < 0.5, (icl, pool)  # "context" and "learning"-less pooling is no in-context learning
     assert r.coverages("on-device models", ["edge"])[0] < 0.5  # "the device" is no on-device
     assert r.coverages("vision-language models", ["vl"])[0] == 1.0  # both pieces are words: stated apart
+
+
+def test_a_hyphenated_term_whose_second_piece_is_a_function_word_is_stated_by_its_first():
+    # "RL-based finetuning" was refused beside "reinforcement-based finetuning", and "diffusion-based
+    # generative modelling" no longer covered a paper writing "diffusion ... generative modelling"
+    papers = [*PAPERS, make_paper("dm", "We train diffusion models for generative modelling.", title="DM")]
+    index = LexicalIndex.build(papers)
+    r = HybridRetriever.__new__(HybridRetriever)
+    r._ids, r._df, r._paper_terms, r._paper_words = index.ids, index.df, index.paper_terms, index.paper_words
+    assert r.coverages("diffusion-based generative modelling", ["dm"])[0] == 1.0

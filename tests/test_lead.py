@@ -1801,6 +1801,10 @@ def test_a_term_after_a_negation_beyond_its_reach_is_no_plain_yes():
     s, sentences = _source("ProbeRank does not overfit, and it relies on annotations for model selection.")
     lead = _polar(s, ("annotations",), sentences, lambda e: "contribution")
     assert lead.startswith("Yes: "), lead
+    # an "X-free" word negates its first part only: "classifier-free guidance" is guidance
+    s, sentences = _source("ProbeRank samples images with classifier-free guidance at every step.")
+    lead = _polar(s, ("guidance",), sentences, lambda e: "contribution")
+    assert lead.startswith("Yes: "), lead
 
 
 @pytest.mark.parametrize(

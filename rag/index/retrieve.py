@@ -190,14 +190,18 @@ class HybridRetriever(BaseRetriever):
         A hyphenated term is weighed whole, by the rarest of its form and its parts' forms
         (an abstract may write "vision language" for "vision-language"), and is stated by its joined
         form too ("multimodal" for "multi-modal", as the abstracts are indexed). One whose pieces
-        leave a single content word ("in-context", "on-device") is stated only as itself: "context"
-        alone is no in-context learning (ContextPool was listed for "in-context learning in transformers").
+        leave a single content word after a function word ("in-context", "on-device") is stated only
+        as itself: "context" alone is no in-context learning (ContextPool was listed for "in-context
+        learning in transformers"); "RL-based" and "diffusion-based" are stated by their first piece.
         """
         n = max(1, len(self._ids))
         out = {}
         for w in content_terms(question):
             parts = tuple((stem(x), x) for x in map(lemma, (p for p in compound_parts(w) if p not in STOPWORDS)))
-            if len(parts) < 2:  # "in-context" is no "context", "on-device" no "device": one piece is another word
+            pieces = compound_parts(w)
+            # "in-context" is no "context", "on-device" no "device": a function word before the one
+            # content piece makes another word; "diffusion-based" is still stated by "diffusion"
+            if len(parts) < 2 and len(pieces) > 1 and pieces[0] in STOPWORDS:
                 parts = ()
             joined = joined_form(w)
             forms = tuple((stem(x), x) for x in map(lemma, (w, joined) if joined else (w,)))

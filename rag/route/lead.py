@@ -957,7 +957,8 @@ def negated_far(sentence: str, span: tuple[int, int, bool, bool], terms: Sequenc
         for m in range(i - 1, max(-1, i - 1 - FAR_NEGATION_REACH), -1):
             if words[m][1] in _SCOPE_END or _SCOPE_BREAK.search(sentence, words[m][0], words[m + 1][0]):
                 break
-            if _negates(words, m):
+            # an "X-free" word negates its own first part only ("classifier-free guidance" uses guidance)
+            if _negates(words, m) and not words[m][1].endswith("-free"):
                 return True
     return False
 

@@ -939,6 +939,22 @@ back ("domains that do not have the opportunity to rely on labels": nine words);
 (not tuned: about the length of a clause of abstract prose before its next comma)."""
 
 
+def _asked_at(
+    sentence: str, span: tuple[int, int, bool, bool], terms: Sequence[str]
+) -> tuple[list[tuple[int, str]], list[tuple[int, str, int, int]]]:
+    """The words of ``sentence`` (offset, lower-cased word) and each place in ``sentence[span]``
+    where an asked term stands, as ``(word index, term key, start, end)``: what
+    :func:`negated_far` and :func:`denies_directly` read around."""
+    wanted = {term_key(t) for t in terms}
+    words = [(w.start(), w.group(0).lower().strip("(),.;:")) for w in _WORDS.finditer(sentence)]
+    places = [
+        (max(j for j, (start, _) in enumerate(words) if start <= x), k, x, end)
+        for k, x, end in _keys_at(sentence)
+        if k in wanted and span[0] <= x < span[1]
+    ]
+    return words, places
+
+
 def negated_far(sentence: str, span: tuple[int, int, bool, bool], terms: Sequence[str]) -> bool:
     """Whether an asked term in ``sentence[span]`` stands after a negation in its own clause (no
     clause break, no word that turns the clause, :func:`_negation_at`'s limits) at most
@@ -948,12 +964,8 @@ def negated_far(sentence: str, span: tuple[int, int, bool, bool], terms: Sequenc
     a sentence that denies the term directly ("without requiring any labels")."""
     if span[3]:
         return False
-    wanted = {term_key(t) for t in terms}
-    words = [(w.start(), w.group(0).lower().strip("(),.;:")) for w in _WORDS.finditer(sentence)]
-    for k, x, _ in _keys_at(sentence):
-        if k not in wanted or not span[0] <= x < span[1]:
-            continue
-        i = max(j for j, (start, _) in enumerate(words) if start <= x)
+    words, places = _asked_at(sentence, span, terms)
+    for i, _, _, _ in places:
         for m in range(i - 1, max(-1, i - 1 - FAR_NEGATION_REACH), -1):
             if words[m][1] in _SCOPE_END or _SCOPE_BREAK.search(sentence, words[m][0], words[m + 1][0]):
                 break
@@ -973,11 +985,8 @@ def denies_directly(sentence: str, span: tuple[int, int, bool, bool], terms: Seq
     (``negation_keeps``: "without sacrificing accuracy or speed") opens the list. :func:`term_span`
     finds negations within :data:`NEGATION_REACH` words; this is the stricter reading a "No" needs."""
     wanted = {term_key(t) for t in terms}
-    words = [(w.start(), w.group(0).lower().strip("(),.;:")) for w in _WORDS.finditer(sentence)]
-    for k, x, end in _keys_at(sentence):
-        if k not in wanted or not span[0] <= x < span[1]:
-            continue
-        i = max(j for j, (start, _) in enumerate(words) if start <= x)
+    words, places = _asked_at(sentence, span, terms)
+    for i, k, x, end in places:
         whole = {term_key(sentence[x:end].lower()), term_key("free")}
         m = _negation_at(sentence, words, i, prefix=k not in whole and not _free_form(k))
         if m is None:

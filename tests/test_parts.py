@@ -1201,6 +1201,24 @@ def test_a_distinguishing_part_has_a_rare_term_in_a_library():
     assert not RefusalPolicy(FakeRetriever(few), FakeEvidence(few), SETTINGS).distinguishing("detects audio deepfakes")
 
 
+def test_a_paper_that_writes_a_parts_rare_words_does_not_lack_it():
+    from rag.route.refusal import UNUSED_MIN_PAPERS
+
+    # what tells "accelerates optimal-transport solvers" apart is its rare words: a paper that
+    # writes them lacks nothing for the reader's verb; one that writes one rare word of two does
+    filler = [
+        make_paper(f"f{i}", "Our method accelerates training of large models." if i < 300 else f"We study topic {i}.")
+        for i in range(UNUSED_MIN_PAPERS)
+    ]
+    solver = make_paper("ot", "Optimal-transport solvers on point clouds run in linear time with our sketches.")
+    other = make_paper("other", "Transport of goods is planned by our agents.")
+    papers = [*filler, solver, other]
+    policy = RefusalPolicy(FakeRetriever(papers), FakeEvidence(papers), SETTINGS)
+    assert not policy.distinguishing("accelerates optimal-transport solvers", solver)
+    assert policy.distinguishing("accelerates optimal-transport solvers", other)
+    assert policy.distinguishing("accelerates optimal-transport solvers")  # no paper: its rare words decide
+
+
 @pytest.mark.parametrize(("question", "parts"), [
     # a sentence that opens as a question after a description is a sub-question of its own
     ("I recall a paper that trains robots from videos of cooking. Which robots did it use?",

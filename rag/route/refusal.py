@@ -1296,8 +1296,12 @@ class RefusalPolicy:
             return False
         if paper is not None and self._states_term(part, paper):
             return False
-        if min(self.retriever.document_frequency(t) for t in terms) <= DISTINCT_SHARE * n:
-            return True
+        rare = [t for t in terms if self.retriever.document_frequency(t) <= DISTINCT_SHARE * n]
+        if rare:
+            # what tells the part apart is its rare words: a paper that writes each of them does not
+            # lack it for the reader's other words around them ("scales Gromov-Wasserstein" of a
+            # paper on "Linear-Time Gromov Wasserstein Distances": "scales" is the reader's verb)
+            return paper is None or not all(self._states_term(t, paper) for t in rare)
         return paper is not None and self._names_subject(part) and self._term(part)
 
     def _term(self, part: str) -> bool:

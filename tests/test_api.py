@@ -150,6 +150,19 @@ def test_a_question_the_papers_do_not_answer_is_refused_with_nothing_cited(clien
     assert (done.choices[0].message.content or "").startswith(REFUSAL)
 
 
+def test_a_year_the_question_states_filters_unless_the_request_turns_it_off(client):
+    # the seed papers are of 2026: as `paperchat ask` and the page, the API takes the year stated
+    # as a filter, says so in the note, and the request's extra field turns it off
+    q = [{"role": "user", "content": "Which papers from 2025 work on speech or audio?"}]
+    stated = client.chat.completions.create(model="paperchat", messages=q)  # type: ignore[arg-type]
+    kept = client.chat.completions.create(
+        model="paperchat", messages=q, extra_body={"paperchat": {"auto": False}}  # type: ignore[arg-type]
+    )
+    said, got = stated.model_extra["paperchat"], kept.model_extra["paperchat"]
+    assert said["refused"] and 'filter: year=2025 (remove with "paperchat": {"auto": false})' in said["note"]
+    assert not got["refused"] and got["citations"] and "year=2025" not in got["note"]
+
+
 def test_models_lists_paperchat_and_other_models_are_not_found(client):
     assert [m.id for m in client.models.list()] == ["paperchat"]
     with pytest.raises(NotFoundError):

@@ -36,6 +36,8 @@ CALLS: list[tuple[str, str, dict[str, Any]]] = [
     ("no_paper", "get_paper", {"id": DANCE + "x"}),
     ("bibtex", "bibtex", {"ids": [DANCE, APM]}),
     ("refused", "ask", {"question": "What is the boiling point of water on Mars?"}),
+    ("year_stated", "ask", {"question": "Which papers from 2025 work on speech or audio?"}),
+    ("year_kept", "ask", {"question": "Which papers from 2025 work on speech or audio?", "auto_filter": False}),
 ]
 
 
@@ -101,6 +103,15 @@ def test_ask_over_mcp_equals_paperchat_ask_for_every_named_fact_question(mcp_res
         assert (got["text"], got["refused"]) == (want["text"], want["refused"]), q["qid"]
         same += 1
     assert same == len(NAMED_FACTS) == 23
+
+
+def test_a_year_the_question_states_filters_as_paperchat_ask_does(mcp_results):
+    # the seed papers are of 2026: the year stated is a filter (named in the note, as the CLI and
+    # the page name theirs) unless the client turns it off
+    out = mcp_results()
+    stated, kept = out["year_stated"].structured_content, out["year_kept"].structured_content
+    assert stated["refused"] and "filter: year=2025 (remove with auto_filter=false)" in stated["note"]
+    assert not kept["refused"] and kept["citations"] and "year=2025" not in kept["note"]
 
 
 def test_the_tools_say_what_they_guarantee(mcp_results):

@@ -50,6 +50,9 @@ __all__ = ["ChatRequest", "Conversations", "RelatedWorkRequest", "create_app", "
 KEEP_ALIVE = 10.0
 """Seconds between SSE comments while a streamed answer is being made (keeps proxies from closing)."""
 
+API_AUTO_HINT = 'remove with "paperchat": {"auto": false}'
+"""How an API client undoes an automatic filter (the request's extra field); shown in the answer's note."""
+
 
 class Message(BaseModel):
     """One message of the conversation (OpenAI's shape; ``content`` a string or text parts)."""
@@ -73,6 +76,11 @@ class PaperchatOptions(BaseModel):
     year: int | None = Field(None, ge=1900, le=2100, description="Only papers of this year.")
     venue: str = Field("", description="Only papers whose venue contains this (case-insensitive).")
     author: str = Field("", description="Only papers with an author whose name contains this.")
+    auto: bool = Field(
+        True,
+        description="Also take a year, venue or author the question states as a filter ('papers from 2022 on "
+        "...'), as `paperchat ask` and the page do; the answer's note names it.",
+    )
 
 
 class StreamOptions(BaseModel):
@@ -262,7 +270,9 @@ def create_app(library: Library, *, api_key: str = "", model: str = "paperchat",
         if not req.messages or req.messages[-1].role != "user" or not users:
             return _error(400, "The last message must be the user's question (role 'user').")
         o = req.paperchat
-        filters = Filters(year=o.year, venue=o.venue.strip(), author=o.author.strip(), auto=False)
+        filters = Filters(
+            year=o.year, venue=o.venue.strip(), author=o.author.strip(), auto=o.auto, auto_hint=API_AUTO_HINT
+        )
         cid, now = f"chatcmpl-{uuid.uuid4().hex}", int(time.time())
         stop = threading.Event()
         conv: Conversations = app.state.conversations

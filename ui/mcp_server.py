@@ -70,8 +70,18 @@ Topic = Annotated[str, Field(description="A topic or topic question, e.g. 'Which
 Columns = Annotated[list[str], Field(description="Column phrases, e.g. ['benchmark', 'main result', 'code'].")]
 
 
-def _filters(year: int | None, venue: str, author: str) -> Filters:
-    return Filters(year=year, venue=venue.strip(), author=author.strip(), auto=False)
+AutoFilter = Annotated[bool, Field(
+    description="Also take a year, venue or author the question states as a filter ('papers from 2022 on ...'), "
+    "as `paperchat ask` and the page do; the answer's note names it."
+)]
+
+MCP_AUTO_HINT = "remove with auto_filter=false"
+"""How an MCP client undoes an automatic filter; shown in the answer's note."""
+
+
+def _filters(year: int | None, venue: str, author: str, *, auto: bool = False) -> Filters:
+    """The tool's filters; ``auto``: also those the question states (:attr:`Filters.auto`)."""
+    return Filters(year=year, venue=venue.strip(), author=author.strip(), auto=auto, auto_hint=MCP_AUTO_HINT)
 
 
 def paper_uri(paper_id: str) -> str:
@@ -218,10 +228,11 @@ def build_server(library: Library | Deferred[Library]) -> MCPServer:
         year: Year = None,
         venue: Venue = "",
         author: Author = "",
+        auto_filter: AutoFilter = True,
     ) -> dict[str, Any]:
         from ui.wire import answer_json
 
-        return answer_json(loaded().ask(question, filters=_filters(year, venue, author)))
+        return answer_json(loaded().ask(question, filters=_filters(year, venue, author, auto=auto_filter)))
 
     @server.tool(
         description="Compare two or more papers (by name, id or short description) on abstract sentences: what "

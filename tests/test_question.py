@@ -428,6 +428,10 @@ def test_topic_summaries(cat):
         # where the authors work, asked through "the authors of": affiliations, not the authors
         ("which university are the authors of DANCE affiliated with?", "affiliations"),
         ("what institutions do the authors of APM belong to", "affiliations"),
+        # a company or university beside "authors": where they work ("by Google authors" was
+        # refused as "do not state authors", though the records hold the authors)
+        ("papers on speech or audio by DeepMind authors?", "affiliations"),
+        ("are the authors of HyperTrack from Stanford?", "affiliations"),
         ("What license is the DANCE code under?", "licence"),
         ("How many parameters does the APM model have?", "model size"),
         ("What learning rate does APM use?", "hyper-parameters"),
@@ -451,6 +455,7 @@ def test_details_abstracts_do_not_state_are_recognised(cat, question, what):
 
 def test_a_finding_of_the_authors_is_not_a_question_about_authors(cat):
     assert read_question("What phenomenon do the authors of DANCE discover?", cat).detail is None
+    assert read_question("Which papers evaluate on Google Research Football?", cat).detail is None
     assert read_question("What do its authors discover about rollouts in DANCE?", cat).detail is None
 
 

@@ -31,7 +31,9 @@ _DETAILS = {
     # affiliated with?" asks the affiliations, which no record holds
     "affiliations": rf"{_V['affiliation']}|"
     # where the authors are: "which country are the CA-SOADD authors based in?", "FlexGen authors' country?"
-    rf"\bauthors?\W*\s+(?:\w+\s+){{0,3}}?{_V['author_place']}|{_V['author_place']}\s+(?:\w+\s+){{0,3}}?(?:the\s+)?authors?\b",
+    rf"\bauthors?\W*\s+(?:\w+\s+){{0,3}}?{_V['author_place']}|{_V['author_place']}\s+(?:\w+\s+){{0,3}}?(?:the\s+)?authors?\b|"
+    # ... or which company or university they are from: "papers by Google authors"
+    rf"{_V['organisation']}\s+(?:\w+\s+){{0,2}}?authors?\b|\bauthors?\s+(?:\w+\s+){{0,3}}?{_V['organisation']}",
     # how to reach the authors before who they are: "email of Hyena's first author", "how do I contact
     # the authors of X?", "the authors' homepage" (no record holds it; the refusal names what it holds)
     "contact details": rf"{_V['contact']}\s+(?:\S+\s+){{0,4}}?authors?\b|"

@@ -2105,7 +2105,8 @@ TITLED = [
     ("question", "named"),
     [
         ("silent unit effect: which benchmarks?", ("r#1",)),  # opening words of a title, no other paper's
-        ("the proxy reward hacking paper - what metric?", ("r#2",)),  # its closing words
+        ("power laws for proxy reward hacking: what metric?", ("r#2",)),  # the whole title
+        ("the proxy reward hacking paper: what metric?", ()),  # closing words may be a field's
         ("which papers study proxy reward hacking?", ()),  # a question for several papers asks a topic
         ("offline value learning: what optimizer?", ()),  # words another paper also writes name none
         ("silent unit: which benchmarks?", ()),  # too few words of the title

@@ -369,9 +369,10 @@ class NameReader:
     @functools.cached_property
     def _title_leads(self) -> dict[str, list[tuple[tuple[str, ...], str, bool]]]:
         """The words of each title and of its part after the colon (an article dropped: "dormant
-        neuron phenomenon in deep reinforcement learning"), from its start or, to be written to its
-        end (``closing``), from a later word, by their first word: first word -> [(words, paper
-        id, closing)]."""
+        neuron phenomenon in deep reinforcement learning"), by their first word: first word ->
+        [(words, paper id, closing)]; ``closing`` (a run that must reach the title's end) is unused:
+        closing words are often a field's ("optimal transport maps", "private convex optimization")
+        and named the wrong paper in two library descriptions."""
         leads: dict[str, list[tuple[tuple[str, ...], str, bool]]] = {}
         for p in self.catalogue.papers.values():
             for part in (p.title or "").split(":")[:2]:
@@ -380,10 +381,6 @@ class NameReader:
                     words = words[1:]
                 if len(words) >= TITLE_RUN_WORDS:
                     leads.setdefault(words[0], []).append((words, p.id, False))
-                for j in range(1, len(words) - TITLE_RUN_WORDS + 1):
-                    # the closing words ("reward model overoptimization" of "Scaling Laws for
-                    # Reward Model Overoptimization"): named only when written to the end
-                    leads.setdefault(words[j], []).append((words[j:], p.id, True))
         return leads
 
     @functools.cached_property
@@ -393,9 +390,9 @@ class NameReader:
         return {pid: normalize(f"{p.title or ''} {p.abstract}") for pid, p in self.catalogue.papers.items()}
 
     def title_runs(self, question: str) -> dict[str, tuple[str, ...]]:
-        """The runs of ``question`` that open a title, or its part after the colon, or close it, for
+        """The runs of ``question`` that open a title, or its part after the colon, for
         :data:`TITLE_RUN_WORDS` words or more with two content terms ("dormant neuron phenomenon",
-        "deduplicating training data mitigates privacy risks", "reward model overoptimization")
+        "deduplicating training data mitigates privacy risks", "whose opinions do language models reflect")
         and that no other paper's title or abstract writes: phrase (normalised) -> the paper it
         names. A name of the paper in its title's words, as the reader takes it of a question
         asked of one paper (:class:`rag.question.reader.Reader`)."""

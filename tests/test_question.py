@@ -2097,3 +2097,26 @@ def test_a_typing_error_in_what_is_asked_is_corrected_as_in_the_topic(question, 
     assert isinstance(plan, AskPlan) and plan.ask.slot is not None, plan
     assert plan.ask.slot.terms == terms, plan.ask.slot
     assert plan.named_ids == ("l1",)
+
+
+TITLED = [
+    Paper("r#1", "We study frozen units in value networks.", title="The Silent Unit Effect in Offline Value Learning"),
+    Paper("r#2", "We fit laws of reward hacking.", title="Power Laws for Proxy Reward Hacking"),
+    Paper("r#3", "We study offline value learning with large batches.", title="Batch Offline Value Learning"),
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("silent unit effect: which benchmarks?", ("r#1",)),  # opening words of a title, no other paper's
+        ("power laws for proxy reward hacking: what metric?", ("r#2",)),  # the whole title
+        ("the proxy reward hacking paper: what metric?", ()),  # closing words may be a field's
+        ("which papers study proxy reward hacking?", ()),  # a question for several papers asks a topic
+        ("offline value learning: what optimizer?", ()),  # words another paper also writes name none
+        ("silent unit: which benchmarks?", ()),  # too few words of the title
+    ],
+)
+def test_a_run_of_one_papers_title_names_it_in_a_question_of_one_paper(question, named):
+    plan = read_question(question, Catalogue(TITLED))
+    assert plan.named_ids == named, plan.named_ids

@@ -2233,3 +2233,49 @@ def test_the_data_a_paper_is_shown_in_is_quoted_from_the_clause_that_names_its_s
     assert ask.slot is not None
     span = slot_span(ask.slot, sentence)
     assert span is not None and "Habitat" in sentence[span[0] : span[1]], span
+
+
+TIDE = make_paper(
+    "tide",
+    "Existing forecasters rely on Transformers. We propose TideNet, a recurrent forecaster. We evaluate TideNet "
+    "on numerous forecasting benchmarks, where it outperforms several strong baselines.",
+)
+GRID = make_paper(
+    "grid",
+    "Exploration is hard in sparse-reward tasks. We propose GridWalker, an exploration bonus. GridWalker is tested "
+    "on three environments such as MiniGrid and Procgen, and improves over various baselines, including RND.",
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "paper", "refused"),
+    [
+        ("TideNet: what baselines does it beat?", "tide", True),  # "several strong baselines"
+        ("which benchmarks is TideNet evaluated on?", "tide", False),  # the data slot: stated by "on ... benchmarks"
+        ("GridWalker: which environments?", "grid", False),  # "three environments such as MiniGrid and Procgen"
+        ("which baselines does GridWalker improve over?", "grid", False),  # "including RND"
+        ("which encoder does TideNet use?", "tide", False),  # the noun written nowhere: never refused
+    ],
+)
+def test_a_thing_named_by_instances_written_only_as_a_vague_group_is_refused(question, paper, refused):
+    # "ReDo: which RL algorithms?", "Master-ASR: which languages?" were answered with "a variety of
+    # algorithms and environments", "different languages", which name none
+    seams = Seams([*PAPERS, TIDE, GRID])
+    plan = seams.plan(question)
+    refusal = seams.policy.slot(plan.ask, [seams.catalogue[paper]])
+    assert bool(refusal) is refused, (question, plan.ask.slot, refusal)
+    if refused:
+        assert refusal.startswith(REFUSAL) and "names no" in refusal and "“" in refusal, refusal
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("QCirc: which optimizer?", "optimizer"),
+        ("the FoldNet paper: what tokenizer does it use?", "tokenizer"),
+        ("GridWalker: which environments did they pick?", "environments"),
+    ],
+)
+def test_a_thing_asked_after_a_heading_that_names_the_paper_is_its_slot(question, name):
+    slot = read_ask(question, number="one", names=("QCirc", "FoldNet", "GridWalker")).slot
+    assert slot is not None and slot.name == name, slot

@@ -62,6 +62,14 @@ _LOWER_VERSION = re.compile(r"(?<![\w.-])(?P<stem>[a-z]{2,})-(?P<v>\d{1,3}(?:\.\
 dictionary before it, as in "top-5" or "state-2", is no name)."""
 
 
+TITLE_RUN_WORDS = 3
+"""Fewest opening words of a title (an article aside) a question must write for them to name
+that paper ("dormant neuron phenomenon" of "The Dormant Neuron Phenomenon in Deep Reinforcement
+Learning"), when no other paper writes them: two words are often a field's ("speculative decoding",
+"reward model"). Set by hand, as :data:`rag.index.catalogue.TITLE_TAIL_WORDS` is."""
+_TITLE_ARTICLE = frozenset({"the", "a", "an", "on"})
+
+
 DIGIT_PREPOSITIONS = {"2": "to", "4": "for"}
 """Digits typed for the preposition they sound like inside a compound ("sim2real", "text2image",
 "data4ml"): :meth:`NameReader.written_form` reads the compound as the hyphenated form the abstracts
@@ -357,6 +365,59 @@ class NameReader:
                 unmatched.append(tok)
         return matches, unmatched
 
+
+    @functools.cached_property
+    def _title_leads(self) -> dict[str, list[tuple[tuple[str, ...], str, bool]]]:
+        """The words of each title and of its part after the colon (an article dropped: "dormant
+        neuron phenomenon in deep reinforcement learning"), by their first word: first word ->
+        [(words, paper id, closing)]; ``closing`` (a run that must reach the title's end) is unused:
+        closing words are often a field's ("optimal transport maps", "private convex optimization")
+        and named the wrong paper in two library descriptions."""
+        leads: dict[str, list[tuple[tuple[str, ...], str, bool]]] = {}
+        for p in self.catalogue.papers.values():
+            for part in (p.title or "").split(":")[:2]:
+                words = tuple(_RUN.findall(normalize(part)))
+                while words and words[0] in _TITLE_ARTICLE:
+                    words = words[1:]
+                if len(words) >= TITLE_RUN_WORDS:
+                    leads.setdefault(words[0], []).append((words, p.id, False))
+        return leads
+
+    @functools.cached_property
+    def _texts(self) -> dict[str, str]:
+        """Each paper's title and abstract, normalised, for :meth:`_title_runs` to tell whether
+        another paper writes a run of a title."""
+        return {pid: normalize(f"{p.title or ''} {p.abstract}") for pid, p in self.catalogue.papers.items()}
+
+    def title_runs(self, question: str) -> dict[str, tuple[str, ...]]:
+        """The runs of ``question`` that open a title, or its part after the colon, for
+        :data:`TITLE_RUN_WORDS` words or more with two content terms ("dormant neuron phenomenon",
+        "deduplicating training data mitigates privacy risks", "whose opinions do language models reflect")
+        and that no other paper's title or abstract writes: phrase (normalised) -> the paper it
+        names. A name of the paper in its title's words, as the reader takes it of a question
+        asked of one paper (:class:`rag.question.reader.Reader`)."""
+        qn = normalize(question)
+        found: dict[str, tuple[str, ...]] = {}
+        runs = list(_RUN.finditer(qn))
+        words = [m.group(0) for m in runs]
+        for i, w in enumerate(words):
+            for title, pid, closing in self._title_leads.get(w, ()):
+                k = 0
+                while k < len(title) and i + k < len(words) and words[i + k] == title[k]:
+                    k += 1
+                if closing and k < len(title):
+                    continue
+                while k and title[k - 1] in STOPWORDS:
+                    k -= 1  # "dormant neuron phenomenon in" ends at its last content word
+                if k < TITLE_RUN_WORDS or len(content_terms(" ".join(title[:k]))) < 2:
+                    continue
+                phrase = qn[runs[i].start() : runs[i + k - 1].end()]
+                pattern = re.compile(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])")
+                if any(pattern.search(t) for other, t in self._texts.items() if other != pid):
+                    continue
+                found.setdefault(phrase, ())
+                found[phrase] = tuple(dict.fromkeys((*found[phrase], pid)))
+        return {p: ids for p, ids in found.items() if len(ids) == 1}
 
     def _benchmark_not_label(self, token: str, ids: Collection[str]) -> bool:
         """Whether ``token`` names a benchmark the glossary lists ("COCO") written otherwise than the

@@ -1469,6 +1469,14 @@ class Reader:
             else:
                 header["missing_title"] = title
                 header["title_or_topic"] = title_or_topic(query, title)
+        if not title and not by_name and query and self.names is not None and split_frame(query)[1] != "many":
+            # "dormant neuron phenomenon: which environments?": the words of one paper's title no
+            # other paper writes name it in a question of one paper, as its head does (not in a
+            # question for several: "which papers study reward model overoptimization?" asks a topic)
+            for phrase, ids in self.names.title_runs(query).items():
+                at = normalize(query).find(phrase)
+                located = sorted([*located, (max(at, 0), PaperRef(phrase, "name", ids))], key=lambda t: t[0])
+            refs = [r for _, r in located]
         if greeting and not any(r.kind in ("name", "id") for r in refs):  # "got it" refers to no paper
             return Reply(**header, kind="social")
         if query and not refs and _AMOUNT_ONLY.fullmatch(query.strip(" ?.!")):

@@ -133,6 +133,9 @@ _NUMBER_WORD = _VOCABULARY["number_word"].words
 _COUNT_AFTER = _VOCABULARY["count_after"].words
 _ENTITY_OPENER_AT = re.compile(rf"{_ENTITY_OPENER.source}\s+", re.I)
 _ENTITY_COPULA_AT = re.compile(rf"{_VOCABULARY['entity_copula'].source}\s+", re.I)
+_HEADED = re.compile(rf"[^:?\u2013\u2014]{{1,80}}?(?:\s*:|\s+(?:{_VOCABULARY['head_separator'].bare}))\s+")
+"""A heading before the question asked of it ("Master-ASR: which languages does it cover?"):
+vocabulary ``head_separator``."""
 CONTENTS = "contents"
 """The form of a slot asking what a paper's dataset or artifact holds ("what does ProAct-75
 contain?", vocabulary ``content_asked``): stated by a count of its items ("Spanning 75 tasks, our
@@ -418,7 +421,9 @@ def object_slot(text: str, names: Collection[str] = ()) -> Slot | None:
     return Slot(low, (low,), form=OBJECT)
 
 
-def entity_slot(text: str, names: Collection[str] = (), *, shorthand: bool = False) -> Slot | None:
+def entity_slot(
+    text: str, names: Collection[str] = (), *, shorthand: bool = False, headed: bool = False
+) -> Slot | None:
     """The thing a question asks of a paper by its noun (:data:`ENTITY`), or ``None``.
 
     The noun phrase after a wh-opener (vocabulary ``entity_opener``: "what tokenizer does ME-DLM
@@ -431,6 +436,8 @@ def entity_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fal
         text: The question as asked.
         names: The names it states (never words of the slot).
         shorthand: The question is asked in shorthand.
+        headed: ``text`` follows a heading that names the paper ("Atari-5: which games?"): the
+            thing asked may end the question, as it is asked of the heading's paper.
 
     Returns:
         A slot of form :data:`ENTITY` with its terms (head noun last); of form :data:`INSTANCE`
@@ -438,6 +445,11 @@ def entity_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fal
         a thing, or it names an aspect (see :data:`ENTITY`).
     """
     text = text.strip()
+    head = _HEADED.match(text)
+    if head is not None and head.end() < len(text) and _ENTITY_OPENER_AT.match(text, head.end()):
+        # "Master-ASR: which languages does it cover?": the question after the heading that names
+        # the paper asks the thing, as "which languages does Master-ASR cover?" does
+        return entity_slot(text[head.end() :], names, headed=True)
     words = _WORD.findall(text)
     named = {normalize(n).lower() for n in names}
     m = _ENTITY_OPENER_AT.match(text)
@@ -466,6 +478,7 @@ def entity_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fal
     while i < len(words) and words[i].lower() in _DETERMINER and phrase and words[i] != phrase[0]:
         i += 1
     end = i + len(phrase)
+    framed = framed or (headed and end == len(words))  # "CLRS: which baselines?"
     if m is not None and not framed and not (end < len(words) and words[end].lower() in _AUXILIARY):
         return None  # "what happens when ...", "which model performs best": no thing asked of a paper
     if phrase and (phrase[0].isdigit() or phrase[0].lower() in _NUMBER_WORD):

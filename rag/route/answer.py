@@ -56,7 +56,7 @@ from rag.question.names import MIN_CASED
 from rag.question.parts import description_clauses
 from rag.question.plan import Ask, AskPlan, Plan, Topic
 from rag.question.reader import Reader
-from rag.question.slots import DATA, ENTITY, SETTING
+from rag.question.slots import DATA, ENTITY, INSTANCE, SETTING
 from rag.question.stances import opposed
 from rag.route.lead import (
     availability_span,
@@ -475,12 +475,12 @@ class AnswerPipeline:
             # dataset, a model inside a paper) is asked of that paper, as a named one is; so is the
             # data it works on ("HDMI datasets?": said not stated when no sentence states data, not
             # answered with its method sentence)
-            of_name = slot is not None and slot.form in (ENTITY, SETTING, DATA) and len(chosen) == 1 and any(
+            of_name = slot is not None and slot.form in (ENTITY, SETTING, DATA, INSTANCE) and len(chosen) == 1 and any(
                 chosen[0].paper.id in ids for ids in plan.search.names.values()
             )
             # "What regret does the LLM routing paper prove?": a thing asked of the one paper a
             # description finds is asked of it as of a named one, not quoted from another sentence
-            of_described = slot is not None and slot.form in (ENTITY, SETTING) and bool(topic.described)
+            of_described = slot is not None and slot.form in (ENTITY, SETTING, INSTANCE) and bool(topic.described)
             of_name = of_name or of_described
             # "SFNO speedup?", "What speedup does the hindsight learning paper report?": a measure
             # asked of the one paper a name its abstract writes, or a description, finds is asked of

@@ -61,6 +61,7 @@ from rag.route.slot import (
     states_amount,
     states_in_kind,
     unquantified_span,
+    vaguely_named,
 )
 from rag.settings import RetrievalSettings
 from rag.text import Sentence, content_terms, normalize, numbers, split_sentences
@@ -557,6 +558,13 @@ class RefusalPolicy:
         # an object asked ("what does X omit?") or another thing named by its instances ("what
         # encoder?") only chooses the clause to quote (rag.question.slots.OBJECT, INSTANCE); a year
         # is the records', not the abstract's ("which of the two is older?")
+        if slot.form == INSTANCE and (vague := self.named_vaguely(slot, papers)):
+            # "which environments does ReDo use?": its abstract writes them only as "a variety of
+            # algorithms and environments"; no instance is named, so none is stated
+            about = " and ".join(f"{p.label} ({p.id})" for p in papers)
+            whose = "The abstracts of" if len(papers) > 1 else "The abstract of"
+            return f"{REFUSAL} {whose} {about} name{'' if len(papers) > 1 else 's'} no {slot.name}; " \
+                f"{'they write' if len(papers) > 1 else 'it writes'} only “{vague}”."
         if slot.detail or slot.form in (OBJECT, CONTENTS, YEAR, INSTANCE):
             return ""
         if any(self.states(slot, p) for p in papers):
@@ -625,6 +633,22 @@ class RefusalPolicy:
             )
         closest = f"; closest: {quoted(said[0].sentence, said[1])}" if said is not None else ""
         return f"{REFUSAL} The abstract of {paper.label} ({paper.id}) does not state a figure for {slot.name}{closest}."
+
+    def named_vaguely(self, slot: Slot, papers: Sequence[Paper]) -> str:
+        """The phrase in which every paper of ``papers`` writes the thing ``slot`` asks (of form
+        :data:`rag.question.slots.INSTANCE`) only as a group it names no instance of
+        (:func:`rag.route.slot.vaguely_named`: "a variety of algorithms and environments"), read in
+        its own work (not its background or gap), or ``""`` when one names an instance or writes
+        the noun nowhere."""
+        said = ""
+        for paper in papers:
+            moves = self.evidence.moves(paper)
+            own = [x.text for x in self.evidence.sentences(paper)[0] if moves.get(x.start) not in ("background", "gap")]
+            vague = vaguely_named(slot, own)
+            if not vague:
+                return ""
+            said = said or vague
+        return said
 
     def names_kind(self, slot: Slot, paper: Paper) -> bool:
         """Whether a sentence of ``paper``'s abstract names an instance of the kind ``slot`` asks

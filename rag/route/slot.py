@@ -26,6 +26,7 @@ A sentence states a slot when
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 
 from rag.evidence.roles import names_benchmark
@@ -852,6 +853,64 @@ def _naming_clause(
         j = max(k for k, (a, _) in enumerate(spans) if a < last)
         return e, _capped(e.sentence, spans[i][0], spans[j][1], spans)
     return None
+
+
+VAGUE_REACH = 5
+"""How many words before a noun its quantifier may stand ("several popular algorithmic reasoning
+<baselines>": four): within one noun phrase. Set by hand on the abstracts read; a clause boundary
+(a comma, a colon, a parenthesis) ends the phrase sooner."""
+ENUMERATION_REACH = 6
+"""How many words after a noun an enumeration cue ("such as", "including") may stand and still name
+its instances ("environments with sparse rewards, such as ..."). Set by hand, as VAGUE_REACH."""
+_VAGUE = _VOCABULARY["vague_quantifier"]
+_ENUMERATION = _VOCABULARY["enumeration_cue"]
+_CLAUSE_BREAK = re.compile(r"[,;:()\[\]]")
+
+
+def _head_forms(slot: Slot) -> set[str]:
+    """The written forms of the head noun ``slot`` asks: a plural asked ("which languages?") is
+    written as that plural ("language similarity" modifies another noun); a singular ("which RL
+    algorithm?") as itself or its plural."""
+    head = slot.terms[-1].lower()
+    return {head} if head.endswith("s") else {head, f"{head}s", f"{head}es"}
+
+
+def vague_mention(slot: Slot, sentence: str) -> tuple[str, bool] | None:
+    """How ``sentence`` writes the head noun of ``slot`` (a thing named by its instances):
+    ``(phrase, vague)`` for its first mention, ``vague`` when every mention stands after a
+    quantifier that names no instance (vocabulary ``vague_quantifier``, or a bare number: "a variety
+    of algorithms and environments", "over 100 languages", "7 representative sub-scenarios"; not a
+    size, "a 30B model") within
+    :data:`VAGUE_REACH` words of its phrase and is not followed by an enumeration of them
+    (``enumeration_cue``: "environments such as Atari"); ``None`` when it does not write the noun."""
+    forms = _head_forms(slot)
+    found: list[tuple[str, bool]] = []
+    for m in re.finditer(r"[\w'’-]+", sentence):
+        if m.group(0).lower() not in forms:
+            continue
+        before = _CLAUSE_BREAK.split(sentence[: m.start()])[-1]
+        words = re.findall(r"[\w'’.-]+", before)[-VAGUE_REACH:]
+        window = " ".join(words)
+        quantified = _VAGUE.search(window) is not None or any(w.replace(",", "").isdigit() for w in words)
+        after = " ".join(re.findall(r"\S+", sentence[m.end() :])[:ENUMERATION_REACH])
+        enumerated = _ENUMERATION.search(after) is not None or sentence[m.end() :].lstrip().startswith("(")
+        found.append((f"{window} {m.group(0)}".strip(), quantified and not enumerated))
+    if not found:
+        return None
+    return found[0][0], all(v for _, v in found)
+
+
+def vaguely_named(slot: Slot, sentences: Sequence[str]) -> str:
+    """The phrase in which ``sentences`` (a paper's own work) write the thing ``slot`` asks when they
+    write it only vaguely (:func:`vague_mention`: "a variety of algorithms and environments" for
+    "which environments?"), or ``""``: when some sentence names an instance or none writes the noun,
+    an instance may be named otherwise ("on ALFWorld"), and nothing is said missing."""
+    if slot.form != INSTANCE or not slot.terms:
+        return ""
+    mentions = [x for s in sentences if (x := vague_mention(slot, s)) is not None]
+    if not mentions or not all(vague for _, vague in mentions):
+        return ""
+    return mentions[0][0]
 
 
 def stating_sentence(evidence: EvidenceSource, ask: Ask, paper: Paper) -> tuple[Evidence, tuple[int, int, bool]] | None:

@@ -125,7 +125,7 @@ def test_an_aspect_below_the_score_floor_is_answered_by_a_sentence_that_states_i
     # model API or parameters": evidence decides when the score does not reach the floor
     from rag.settings import EvidenceSettings
 
-    stating = make_paper("p", "We mark generated text. Detection needs no access to the API or parameters of the model.")
+    stating = make_paper("p", "We mark generated text. Detection needs no access to the API or parameters of a model.")
     silent = make_paper("q", "We score a passage by perturbing it and comparing the two detection scores.")
     evidence = FakeEvidence([stating, silent])
     evidence.settings = EvidenceSettings(aspect_floor=0.95)  # above every share of words here

@@ -117,3 +117,25 @@ def test_the_key_terms_of_a_compared_paper_are_no_words_of_its_links():
     # a link's path is rare in the collection: its idf is high
     terms = _key_terms(paper, lambda t: 8.0 if t == "zebra-lab" else 1.0)
     assert terms and not any("zebra" in t for t in terms), terms
+
+
+def test_an_aspect_below_the_score_floor_is_answered_by_a_sentence_that_states_its_terms():
+    # "DetectGPT vs A Watermark for Large Language Models: which one needs access to the model?"
+    # answered "not stated" for the watermark paper beside its "... without access to the language
+    # model API or parameters": evidence decides when the score does not reach the floor
+    from rag.settings import EvidenceSettings
+
+    stating = make_paper("p", "We mark generated text. Detection needs no access to the API or parameters of a model.")
+    silent = make_paper("q", "We score a passage by perturbing it and comparing the two detection scores.")
+    evidence = FakeEvidence([stating, silent])
+    evidence.settings = EvidenceSettings(aspect_floor=0.95)  # above every share of words here
+    aspect = read_ask("which of them needs access to the weights for detection?", number="many")
+    table = build_table(
+        evidence,
+        [stating, silent],
+        lambda p, evs: Citation(1 if p.id == "p" else 2, p.id, p.label, p.title, tuple(evs)),
+        aspects=[aspect],
+    )
+    cells = table.aspect_cells[0]
+    assert [e.sentence.split()[0] for e in cells[0]] == ["Detection"], cells  # "weights" by "parameters"
+    assert cells[1] == (), cells  # "detection" alone states no need of access

@@ -291,6 +291,9 @@ def test_a_word_is_stated_by_its_forms_of_the_same_sense():
         ("cut", "reduces"), ("shorten", "reducing"), ("lower", "reduced"), ("usage", "consumption"),
         ("cost", "overhead"),
         ("accurate", "accuracy"),  # "Is DANCE more accurate than ...?" was refused beside "improves accuracy" (nu62)
+        # verbs of setting an amount and of needing: "does FOAM change the damping factor
+        # dynamically?" beside "dynamically controlling both the damping factor" (nu64)
+        ("adjust", "controlling"), ("vary", "adjusted"), ("need", "requires"),
     ],
 )
 def test_a_sense_row_states_a_measure_made_smaller_or_spent_in_other_words(asked, written):

@@ -25,6 +25,7 @@ from rag.question.reader import (
     title_cased,
     title_or_topic,
 )
+from rag.text import content_terms
 from rag.vocabulary import Vocabulary
 from store.papers import Paper, make_paper
 
@@ -1307,6 +1308,12 @@ def test_a_paper_put_before_its_question_is_asked_of_that_paper(cat):
         # the description's own verb is inflected ("uses"): the predicate is the base form after it
         ("Does the paper that uses graph condensation release its code?", "the paper that uses graph condensation",
          "available"),
+        # the description goes on after "paper" with a preposition (vocabulary description_tail):
+        # "for large language models" describes the paper, no sentence must write it (nu64)
+        ("Is the speech paper about low-resource languages evaluated on Mandarin?",
+         "the speech paper about low-resource languages", ("mandarin",)),
+        ("Does the pruning paper for vision transformers require retraining?",
+         "the pruning paper for vision transformers", ("retraining",)),
     ],
 )
 def test_a_yes_no_question_about_a_described_paper_asks_its_predicate(cat, message, described, asked):
@@ -1317,6 +1324,8 @@ def test_a_yes_no_question_about_a_described_paper_asks_its_predicate(cat, messa
         assert plan.polar_available, plan
     else:
         assert set(asked) <= set(plan.polar_terms), plan.polar_terms
+        # the description's words are none of the terms asked of the paper
+        assert not set(plan.polar_terms) & set(content_terms(described)) - set(asked), plan.polar_terms
 
 
 # --- a question asked within the papers the previous answer listed ------------------------------

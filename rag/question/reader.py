@@ -43,7 +43,7 @@ from typing import TypedDict
 
 from rag.acronyms import NamedForms, Senses, proper_name, same_sense
 from rag.index.catalogue import Catalogue
-from rag.lexicon import directions, english_word, glossary_forms, states_phrase
+from rag.lexicon import directions, english_word, glossary_forms, states_phrase, term_key
 from rag.question.asks import read_ask, row_named, text_about
 from rag.question.columns import read_columns
 from rag.question.comparison import TWO, against_baseline, compare_frame, comparison_sides, explicit_two
@@ -250,6 +250,7 @@ _DESCRIBED = re.compile(
 
 
 _DESCRIBING = _VOCABULARY["describing_frame"].pattern
+_DESCRIPTION_TAIL = re.compile(rf"\s+{_V['description_tail']}\s+", re.I)
 _ONE_DESCRIBED = _VOCABULARY["one_described"].pattern
 # "the one on likelihood matching", "the verifier-free RL paper that conditions on reference answers":
 # the noun of a paper, after at most a few words that qualify it, then a word that links a description
@@ -358,6 +359,11 @@ def _refs(query: str, catalogue: Catalogue | None, names: NameReader | None) -> 
             # question's predicate begins ("use RL" is asked of the paper, not a word describing it)
             cut = predicate_start(query, m.start("e")) if m.group("e") else None
             end = cut if cut is not None and content_terms(query[m.start("e"):cut]) and cut < m.end() else m.end()
+            tail = _DESCRIPTION_TAIL.match(query, end) if m.group("d") else None
+            if tail is not None and (cut := predicate_start(query, tail.end())) is not None:
+                # "Does the watermark paper for large language models need access ...?": the words
+                # after its link up to the predicate's verb describe the paper too, none is asked
+                end = cut if content_terms(query[tail.end():cut]) else end
             add(m.start(), end, PaperRef(query[m.start():end].rstrip(), "description"))
     return sorted(out, key=lambda t: t[0])
 
@@ -1655,6 +1661,15 @@ class Reader:
             read_ask(q, number=number, heading=h) for q, h in zip(got["parts"], got["asked_parts"], strict=True)
         )
 
+    def _written(self, description: str) -> bool:
+        """Whether some abstract or title of the collection writes every content word of
+        ``description`` (as term keys: "deepfake" by "deepfakes"); ``True`` without a catalogue."""
+        if self.catalogue is None:
+            return True
+        keys = self.catalogue.index_keys
+        # a hyphenated term by its parts, as the vocabulary holds words ("ride-hailing")
+        return all(term_key(w) in keys for t in content_terms(description) for w in t.split("-") if w.isalpha())
+
     def _question(self, query: str, refs: list[PaperRef], header: _Header) -> Plan:
         """The plan of a message that asks something (see the module docstring)."""
         cat = self.catalogue
@@ -1738,12 +1753,6 @@ class Reader:
             # paper?", "... I mean the ride-hailing one"): the description finds the paper, not
             # the words of the detail ("big is the model of")
             topic_text, number = split_frame(described[0].text)[0], "one"
-        topic = self.topic(topic_text, number=number, query=query, distinct=bool(distinct))
-        if described and not distinct and number != "many":
-            # "What languages does the low-resource speech synthesis paper support?": the paper
-            # answered should state the description's every part (speech synthesis, not recognition)
-            label = split_frame(described[0].text)[0]
-            topic = replace(topic, described=label, described_name=bare_name(label))
         detail = None
         if kind:
             phrase = DETAIL_PATTERNS[kind].search(unnamed)
@@ -1765,6 +1774,21 @@ class Reader:
                        # slot, and after it a short phrase asks in shorthand ("the green tokens
                        # watermark paper: false positive rate?" asks that rate of the paper found)
                        names=tuple(r.text for r in refs if r.kind in ("name", "id", "description")))
+        if (described and not distinct and not kind and ask.slot is not None and not is_polar and number != "many"
+                and self._written(split_frame(described[0].text)[0])):
+            # so does a slot asked of it ("what dataset does the deepfake paper use?"): its words
+            # ("dataset", "use") would draw the papers that write them (D4RL's "Datasets") ahead
+            # of the one described (how many papers it finds stays the frame's: "the watermark
+            # paper" of a library may be any of several, each listed); a description with a word
+            # no abstract writes ("the weather forecasting paper" of papers on time series) is no
+            # paper's, and the whole question stays the topic its refusal measures
+            topic_text = split_frame(described[0].text)[0]
+        topic = self.topic(topic_text, number=number, query=query, distinct=bool(distinct))
+        if described and not distinct and number != "many":
+            # "What languages does the low-resource speech synthesis paper support?": the paper
+            # answered should state the description's every part (speech synthesis, not recognition)
+            label = split_frame(described[0].text)[0]
+            topic = replace(topic, described=label, described_name=bare_name(label))
         if available and ask.slot is not None and ask.slot.form in (ENTITY, INSTANCE):
             ask = replace(ask, slot=None)  # "DANCE repo?": whether its code is available, not a word to find
         if detail is None and ask.slot is not None and ask.slot.form == HARDWARE and ask.slot.detail:

@@ -16,11 +16,13 @@ from dataclasses import dataclass
 
 from rag.citations import format_marker
 from rag.evidence.rows import NOT_STATED, ROWS, Row, select_rows
+from rag.evidence.senses import evidence_senses
 from rag.llm.prose import Source, interleave
 from rag.protocols import EvidenceSource, evidence_settings
 from rag.question.plan import Ask
+from rag.question.polar import polar_terms
 from rag.question.slots import SIZE, YEAR
-from rag.route.lead import key_clause, quoted
+from rag.route.lead import key_clause, quoted, term_span
 from rag.route.slot import MODEL_SIZE, greatest_size, slot_span, stating_sentence
 from rag.text import content_terms, named_entities, normalize
 from rag.types import Citation, Evidence, PaperHit, Slot
@@ -67,6 +69,13 @@ class ComparisonTable:
         return self.cells[i][j]
 
 
+MIN_STATED_TERMS = 2
+"""Fewest terms an aspect of a comparison must ask for a sentence that states them all to answer
+it below the score floor (:func:`_aspect_cell`): one word ("which one is faster?") is met by too
+many sentences to say more than the score does (not tuned: the least that makes a predicate, a
+verb's object and what it is of)."""
+
+
 def _aspect_cell(evidence: EvidenceSource, part: Ask, paper: Paper) -> tuple[Evidence, ...]:
     """The sentences of ``paper`` that answer ``part``, or ``()`` when none reaches the evidence settings'
     ``aspect_floor`` (:class:`rag.settings.EvidenceSettings`).
@@ -87,6 +96,15 @@ def _aspect_cell(evidence: EvidenceSource, part: Ask, paper: Paper) -> tuple[Evi
         if part.slot.form in SIZE_FORMS:
             return ()
     best = evidence.score(part, paper)
+    if best and best[0].score < evidence_settings(evidence).aspect_floor and part.slot is None:
+        # evidence decides over the score: a sentence that states every term the aspect asks of
+        # the paper answers it, however few of the aspect's other words it shares ("which one
+        # needs access to the model?": "... detected ... without access to the language model API")
+        terms = polar_terms(part.text)
+        senses = evidence_senses(evidence)
+        stating = next((e for e in best if len(terms) >= MIN_STATED_TERMS
+                        and term_span(e.sentence, terms, senses) is not None), None)
+        return (stating,) if stating is not None else ()
     if not best or best[0].score < evidence_settings(evidence).aspect_floor:
         return ()
     # the paper's own sentence for the aspect first, the field's or prior work's after it: "what do

@@ -640,8 +640,8 @@ class Membership:
 
         ``written``: papers beyond the hits that write the topic's phrase
         (:attr:`rag.types.Retrieval.written`), judged by the same model beside them: each hit keeps
-        the probability it has without them; each of them is placed against the hits and the
-        others (the gap to the clearest member of all). With them, every paper's BM25 is read in the
+        its gap to the clearest of the hits, each of them is placed against the hits and the others
+        (the gap to the clearest of all). With them, every paper's BM25 is read in the
         whole collection: a topic that more papers write than BM25's first :attr:`depth` would
         otherwise score 0 for a paper that writes it as often as those ranked first (FedBR, FedDisco
         of "federated learning", which 87 papers write)."""

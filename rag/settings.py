@@ -270,7 +270,8 @@ class RetrievalSettings(_Section):
         "only retrieval's candidates are judged. 0 turns the gathering off. Set by reading the library's phrases: "
         "the largest topics asked as a phrase are written by 60-110 of its 3,136 papers ('federated learning' 87, "
         "'graph neural network' 109), while a phrase 200 or more write ('reinforcement learning', 'language "
-        "models') names a field, not a topic; judging 120 more papers costs about 0.1 s.",
+        "models') names a field, not a topic. Cost, 20 library list questions timed in one process: 1.06 times the "
+        "time without it in all, 0.35 s more for 'federated learning' (55 papers gathered).",
     )
     description_membership: float = Field(
         0.7,

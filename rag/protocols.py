@@ -9,7 +9,7 @@ implementations are :class:`store.chroma.ChromaStore`, :class:`rag.index.retriev
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
@@ -82,6 +82,11 @@ class Retriever(Protocol):
 
     def document_frequency(self, term: str) -> int:
         """Number of papers that hold ``term``."""
+        ...
+
+    def writing(self, phrase: str, most: int, allowed: Collection[str] | None = None) -> list[str] | None:
+        """Ids of the papers (of ``allowed``) whose title or abstract writes ``phrase``, its words
+        side by side; ``None`` when more than ``most`` do."""
         ...
 
 

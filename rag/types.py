@@ -77,11 +77,16 @@ class Retrieval:
         hits: Papers ranked by fused relevance, best first.
         names: Stated name -> the paper ids it matched as a label (weight >= 0.9).
         unmatched_entities: Coined terms the query states that no paper contains.
+        written: Papers beyond the first ``retrieval.candidates`` hits whose title or abstract writes
+            the topic's phrase ("federated learning"), gathered whole from the lexical index for a
+            "which papers" topic (:meth:`rag.route.answer.AnswerPipeline.gathered`); the membership
+            model judges them with the candidates.
     """
 
     hits: list[PaperHit]
     names: dict[str, list[str]]
     unmatched_entities: list[str]
+    written: list[PaperHit] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -27,12 +27,13 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import numpy as np
 
 from rag.evidence.roles import abstract_moves, preamble
 from rag.index.embed import HashingEmbedder
+from rag.lexicon import states_phrase
 from rag.protocols import Embedder
 from rag.text import Sentence, content_terms, split_sentences, tokenize
 from rag.types import Ask, Evidence, PaperHit, Retrieval, SearchQuery
@@ -129,6 +130,15 @@ class FakeRetriever:
         """The share of ``question`` in each paper of ``pids`` (unweighted: no IDF, no stemming, no
         glossary senses)."""
         return [self._share(question, pid) for pid in pids]
+
+    def writing(self, phrase: str, most: int, allowed: Collection[str] | None = None) -> list[str] | None:
+        """The papers (of ``allowed``) whose title or abstract writes ``phrase``
+        (:func:`rag.lexicon.states_phrase`), in their order; ``None`` when more than ``most`` do."""
+        out = [
+            pid for pid, p in self.papers.items()
+            if (allowed is None or pid in allowed) and states_phrase(phrase, f"{p.title or ''}. {p.abstract}")
+        ]
+        return None if len(out) > most else out
 
     def document_frequency(self, term: str) -> int:
         """How many papers' title + abstract hold every token of ``term`` (:func:`rag.text.tokenize`,

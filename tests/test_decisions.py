@@ -1375,3 +1375,57 @@ def test_which_papers_release_code_is_judged_on_every_paper_not_only_those_retri
     assert [h.paper.id for h in found.chosen] == ["linked", "unlinked"]
     # a filter still holds: a paper outside it is not added
     assert [h.paper.id for h in pipe._with_code(only_linked, {"linked", "silent"}).hits] == ["linked"]
+
+
+# --- a topic written as a phrase is gathered whole (AnswerPipeline.gathered) ----------------------
+
+_TROPICAL = [
+    make_paper(f"trop{i}", f"Tropical geometry meets {w}. We study tropical geometry of {w} networks.")
+    for i, w in enumerate(["ReLU", "piecewise", "maxout", "pooling", "linear", "deep", "shallow"])
+]
+_APART = make_paper("apart", "Geometry of tropical forests. We map forest cover with satellites.")
+_TITLED = make_paper(
+    "titled", "We bound the number of linear regions of a network.", title="Tropical Geometry of Linear Regions"
+)
+
+
+def _gathering(papers: Sequence[Paper], candidates: int, most: int) -> tuple[AnswerPipeline, Reader, FakeRetriever]:
+    from rag.settings import Settings
+
+    retriever = FakeRetriever(papers)
+    reader = Reader(Catalogue(papers))
+    settings = Settings()
+    rs = settings.retrieval.model_copy(update={"candidates": candidates, "gather_written": most})
+    settings = settings.model_copy(update={"retrieval": rs})
+    return AnswerPipeline(retriever, FakeEvidence(papers), None, settings, reader=reader), reader, retriever  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("question", ["Which papers study tropical geometry?", "any work on tropical geometry"])
+def test_every_paper_writing_the_topics_phrase_beyond_the_candidates_is_gathered(question):
+    # the fake ranks every paper; the first 5 are the candidates: the other writers of "tropical
+    # geometry" (in the title too) are gathered, not the paper that writes the words apart
+    papers = [*_TROPICAL, _APART, _TITLED]
+    pipe, reader, retriever = _gathering(papers, candidates=5, most=20)
+    plan = reader.read(question)
+    assert isinstance(plan, AskPlan) and plan.topic.number == "many"
+    retrieval = retriever.search(plan.topic.search)
+    checked = {h.paper.id for h in retrieval.hits[:5]}
+    written = {h.paper.id for h in pipe.gathered(plan.topic, retrieval, None).written}
+    assert written == {p.id for p in [*_TROPICAL, _TITLED]} - checked
+    assert "apart" not in written and not written & checked
+    # a filter bounds the gathering; a phrase more papers write than the cap is no topic to gather
+    assert {h.paper.id for h in pipe.gathered(plan.topic, retrieval, {"titled"}).written} <= {"titled"}
+    capped, _, _ = _gathering(papers, candidates=5, most=3)
+    assert capped.gathered(plan.topic, retrieval, None).written == []
+
+
+def test_gathered_papers_are_judged_beside_the_candidates_whose_gap_they_do_not_move():
+    # (the fake's BM25 reads every paper at any depth: the probabilities of the hits stay as they were)
+    membership, retriever = _membership([*MEMBERS, _TITLED])
+    hits = retriever.search(SearchQuery(TOPIC)).hits
+    alone = dict((h.paper.id, p) for h, p in membership.members(TOPIC, (), hits[:2], floor=0.0, many=True))
+    both = dict(
+        (h.paper.id, p) for h, p in membership.members(TOPIC, (), hits[:2], floor=0.0, many=True, written=hits[2:])
+    )
+    assert set(both) == {h.paper.id for h in hits}
+    assert all(math.isclose(both[k], v) for k, v in alone.items())

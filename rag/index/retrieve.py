@@ -18,10 +18,11 @@ and a fused relevance in [0, 1] that the relevance floors are calibrated on.
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,7 @@ from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 from rag.index.cache import index_terms, load_or_build
 from rag.index.catalogue import NameIndex
 from rag.index.embed import Embedder
-from rag.lexicon import compound_parts, joined_form, lemma, same_keys, states_form, stem
+from rag.lexicon import compound_parts, joined_form, lemma, same_keys, states_form, states_phrase, stem
 from rag.settings import RetrievalSettings
 from rag.text import STOPWORDS, content_terms
 from rag.types import PaperHit, Retrieval, SearchQuery
@@ -154,6 +155,41 @@ class HybridRetriever(BaseRetriever):
         if not q or self._bm25 is None:
             return np.zeros(len(self._ids))
         return self._bm25.get_scores(q)
+
+    def writing(self, phrase: str, most: int, allowed: Collection[str] | None = None) -> list[str] | None:
+        """Ids of the papers (within ``allowed``) whose title or abstract writes ``phrase``: its
+        content words side by side, in order, compared by the stems of their index forms
+        (:func:`rag.lexicon.states_phrase`: "federated learning" by "Federated Learning (FL)" and
+        "federated-learning", not by "learning ... federated"), in the store's order; ``None`` when
+        more than ``most`` do (a phrase that many papers write is no topic to gather whole).
+
+        Only the papers whose index terms hold the phrase's rarest word are read (:attr:`_postings`)."""
+        keys = [stem(lemma(w)) for w in index_terms(phrase)]
+        keys += [stem(lemma(p)) for w in index_terms(phrase) for p in compound_parts(w) if p not in STOPWORDS]
+        held = [self._postings.get(k, set()) for k in dict.fromkeys(keys)]
+        if not held:
+            return []
+        pool = min(held, key=len)
+        out = []
+        for pid in self._ids:
+            if pid not in pool or (allowed is not None and pid not in allowed):
+                continue
+            paper = self.papers[pid]
+            if states_phrase(phrase, paper.title or "") or states_phrase(phrase, paper.abstract):
+                out.append(pid)
+                if len(out) > most:
+                    return None
+        return out
+
+    @functools.cached_property
+    def _postings(self) -> dict[str, set[str]]:
+        """Index key (Snowball stem of an index form) -> the papers whose index terms hold it, built
+        on first use from :attr:`rag.index.cache.LexicalIndex.paper_terms`."""
+        out: dict[str, set[str]] = defaultdict(set)
+        for pid, terms in self._paper_terms.items():
+            for t in terms:
+                out[t].add(pid)
+        return dict(out)
 
     def document_frequency(self, term: str) -> int:
         """Number of papers whose (expanded) index terms hold ``term``, compared by Snowball stem."""

@@ -125,6 +125,11 @@ LABEL_GAP = 1
 Adaptation Benchmark" states "TTA benchmark", "Fast Finite Width Neural Tangent Kernel" states
 "finite-width NTK" (0 would do); one word lets "a frozen finite-width neural tangent kernel" and
 "the finite width NTK" both count. Set by reading 28 questions of our own (stop 54, h54a)."""
+GATHER_WORDS = 4
+"""Most content words of a topic that is no named term ("bandits with knapsacks", the "federated
+learning" of "... on federated learning release code?") for :meth:`AnswerPipeline.gathered` to read it
+as a phrase the abstracts write; a longer topic is a description, written in other words. Set by
+reading: the library's phrase topics have two to four ("multi-agent reinforcement learning")."""
 SUBJECT_MENTIONS = 2
 """Times the one paper that writes a name no paper owns must write it for the name to be its subject
 ("the SAT paper": the seed's Boolean-satisfiability paper writes SAT three times; "the LoRA paper":
@@ -312,6 +317,7 @@ class AnswerPipeline:
             retrieval = self.retriever.search(topic.search, allowed=allowed)
             if topic.about_links:
                 retrieval = self._with_code(retrieval, allowed)
+            retrieval = self.gathered(topic, retrieval, allowed)
             timings.retrieval = time.perf_counter() - t0
             # Papers that introduce an artifact, or link their code, are judged by what they state
             # (below), not by how close a sentence comes to "a new large-scale dataset".
@@ -741,8 +747,15 @@ class AnswerPipeline:
             # "Which papers on federated learning release code?": the papers clearly about the
             # topic (the membership model, as for "which papers are about federated learning?")
             # whose abstract makes their code available; the others on it are named apart
-            scored = self.membership.members(topic.link_rest, (), checked, rs.mention_membership, True)
+            scored = self.membership.members(
+                topic.link_rest, (), checked, rs.mention_membership, True, written=retrieval.written
+            )
             on_topic = [h for h, p in scored if p >= rs.set_membership]
+            if retrieval.written:
+                # a title that writes the topic's phrase names it, as for the same list without the
+                # condition (Membership.titled): "FedBR: Improving Federated Learning on ..."
+                pool = [*hits, *(h for h in retrieval.written if h not in hits)]
+                on_topic += [h for h in self.membership.titled((topic.link_rest,), pool) if h not in on_topic]
             chosen = [h for h in on_topic if self._releases_code(h.paper, linked=topic.link_named)]
             return Found(
                 chosen[:limit], len(chosen), False, [], [], without_code=len(on_topic) - len(chosen), on_topic=on_topic
@@ -770,7 +783,8 @@ class AnswerPipeline:
             # a topic that says what the papers do is read as the noun phrase that names it too
             # (Topic.nominal): "detect out-of-distribution inputs" as "out-of-distribution detection"
             readings = (*topic.examples, *([topic.text] if judged_as != topic.text else []), *topic.nominal)
-            scored = self.membership.members(judged_as, topic.facets, checked, floor, many, readings)
+            written = retrieval.written if many else []
+            scored = self.membership.members(judged_as, topic.facets, checked, floor, many, readings, written)
             if many and self.llm is not None and self.settings.llm.judge_borderline:
                 scored, judged = self._judged(topic, scored)
             members = [h for h, p in scored if p >= rs.set_membership]
@@ -781,7 +795,9 @@ class AnswerPipeline:
                 # what a title states (GFlowNet titles at ranks 45 and 54 of "generative flow networks")
                 # a title that names the noun phrase a verb topic stands for is one too
                 # ("Out-of-Distribution Detection with ..." for "papers that detect out-of-distribution inputs")
-                titled = self.membership.titled((*topic.named, *topic.nominal), hits)
+                titled = self.membership.titled(
+                    (*topic.named, *topic.nominal), [*hits, *(h for h in written if h not in hits)]
+                )
                 members += [h for h in titled if h not in members]
                 # a compound the topic consists of ("score matching", "dataset distillation") is
                 # stated as one phrase by a paper about it, not by its head word in another sense
@@ -1133,6 +1149,34 @@ class AnswerPipeline:
             h for h, c in zip(hits, cov, strict=True)
             if c >= EXCLUSION_COVERAGE or any(_states_excluded(w, h.paper.text_for_index) for w in named)
         ]
+
+    def gathered(self, topic: Topic, retrieval: Retrieval, allowed: Collection[str] | None) -> Retrieval:
+        """``retrieval`` with :attr:`rag.types.Retrieval.written`: for a topic asked as several
+        papers that is one phrase ("federated learning", "bandits with knapsacks", the topic of "...
+        on federated learning release code?"), every paper (within ``allowed``) whose title or
+        abstract writes it that is not among the ``retrieval.candidates`` the membership model
+        judges, so that a large topic is judged whole, not only the papers retrieval ranks first
+        (FedBR, ProgFed and FedDisco write "federated learning" and were not among them), and the
+        filters and the condition (code released) apply to all of it. None when more than
+        ``retrieval.gather_written`` papers write it (a field, not a topic), or the topic is no phrase
+        (one word; a description with facets; an artifact or code links, judged by what papers state)."""
+        rs = self.settings.retrieval
+        if topic.number != "many" or not rs.gather_written or topic.artifact or topic.about_links:
+            return retrieval
+        phrases = compounds(topic)
+        if not phrases and not topic.facets and not topic.role:
+            whole = topic.link_rest or topic.written or topic.text
+            phrases = [whole] if 2 <= len(content_terms(whole)) <= GATHER_WORDS else []
+        checked = {h.paper.id for h in retrieval.hits[: rs.candidates]}
+        ids: dict[str, None] = {}
+        for phrase in phrases:
+            got = self.retriever.writing(phrase, rs.gather_written, allowed)
+            ids.update(dict.fromkeys(pid for pid in got or () if pid not in checked))
+        if not ids:
+            return retrieval
+        by_id = {h.paper.id: h for h in retrieval.hits}
+        written = [by_id.get(pid) or PaperHit(self.catalogue[pid], 0.0) for pid in ids]
+        return replace(retrieval, written=written)
 
     def _with_code(self, retrieval: Retrieval, allowed: Collection[str] | None) -> Retrieval:
         """``retrieval`` with every other paper (within ``allowed``) whose abstract makes its code

@@ -590,7 +590,12 @@ class Membership:
         self.depth = depth
 
     def features(
-        self, topic: str, facets: Sequence[str], hits: Sequence[PaperHit], readings: Sequence[str] = ()
+        self,
+        topic: str,
+        facets: Sequence[str],
+        hits: Sequence[PaperHit],
+        readings: Sequence[str] = (),
+        depth: int | None = None,
     ) -> np.ndarray:
         """The ``(n, 4)`` features of :func:`probability` for each hit (see there).
 
@@ -599,12 +604,16 @@ class Membership:
         it with learned predictions" of "speeds up graph algorithms (max-flow, ...) by ..."). The
         facets list an example alone ("max-flow"), as close to a sentence on max-flow as to one on
         speeding it up with predictions; read in place it keeps the rest of the topic. BM25 and
-        coverage stay those of the topic and its facets, as the model was fit."""
+        coverage stay those of the topic and its facets, as the model was fit.
+
+        ``depth``: papers BM25 scores (default the hits or :attr:`depth`, whichever more, as the model
+        was fit: a candidate outside them scores 0); a paper gathered by the phrase it writes
+        (:attr:`rag.types.Retrieval.written`) is given its BM25 among the whole collection."""
         if not hits:
             return np.zeros((0, 4))
         qvecs = self.retriever.query_vectors(list(dict.fromkeys([topic, *facets, *readings])))
         self.evidence.warm([h.paper for h in hits])
-        n = max(len(hits), self.depth)
+        n = depth or max(len(hits), self.depth)
         lexical = [self.retriever.lexical(t, n) for t in (topic, *facets)]
         ids = [h.paper.id for h in hits]
         coverage = np.max([self.retriever.coverages(t, ids) for t in (topic, *facets)], axis=0)
@@ -624,15 +633,31 @@ class Membership:
         floor: float,
         many: bool = False,
         readings: Sequence[str] = (),
+        written: Sequence[PaperHit] = (),
     ) -> list[tuple[PaperHit, float]]:
         """The hits whose probability is at least ``floor`` in [0, 1], most probable first, with it
-        (``many``: the frame asks for several papers; ``readings``: :meth:`features`)."""
-        feats = self.features(topic, facets, hits, readings)
+        (``many``: the frame asks for several papers; ``readings``: :meth:`features`).
+
+        ``written``: papers beyond the hits that write the topic's phrase
+        (:attr:`rag.types.Retrieval.written`), judged by the same model beside them: each hit keeps
+        its gap to the clearest of the hits, each of them is placed against the hits and the others
+        (the gap to the clearest of all). With them, every paper's BM25 is read in the
+        whole collection: a topic that more papers write than BM25's first :attr:`depth` would
+        otherwise score 0 for a paper that writes it as often as those ranked first (FedBR, FedDisco
+        of "federated learning", which 87 papers write)."""
+        whole = len(self.retriever.papers) if written else None
+        feats = self.features(topic, facets, hits, readings, depth=whole)
         if not len(feats):
             return []
-        prob = probability(feats, many, len(set(content_terms(topic))))
+        terms = len(set(content_terms(topic)))
+        prob = probability(feats, many, terms)
+        pool = list(hits)
+        if written:
+            more = self.features(topic, facets, written, readings, depth=whole)
+            prob = np.concatenate([prob, probability(np.vstack([feats, more]), many, terms)[len(hits):]])
+            pool += written
         order = np.argsort(-prob, kind="stable")
-        return [(hits[i], float(prob[i])) for i in order if prob[i] >= floor]
+        return [(pool[i], float(prob[i])) for i in order if prob[i] >= floor]
 
     @staticmethod
     def titled(named: Sequence[str], hits: Sequence[PaperHit]) -> list[PaperHit]:

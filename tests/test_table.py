@@ -360,3 +360,101 @@ def test_a_size_cell_quotes_the_papers_own_model_not_the_fields():
     ranked = _own_first(field, evidence, read_ask("model size"))
     cell = _pattern_cell(field, evidence, read_ask("model size"), _SIZE, ranked)
     assert cell.value == "22B", cell
+
+
+# --- columns that ask a slot: a cell only from a clause that states it ----------------------------
+
+
+@pytest.mark.parametrize(
+    ("phrase", "terms", "form"),
+    [
+        ("throughput", ("throughput",), ""),
+        ("top-5 error", ("top-5", "error"), ""),
+        ("BLEU", ("bleu",), ""),
+        ("speed-up over FP16", ("speed-up",), ""),
+        ("bits per weight", (), "bit width"),
+        ("bitwidth", (), "bit width"),
+        ("activation precision", (), "bit width"),
+    ],
+)
+def test_a_column_that_names_a_measure_or_a_width_asks_it_as_a_slot(phrase: str, terms: tuple, form: str):
+    slot = column(phrase).slot
+    assert slot is not None and slot.terms == terms and slot.form == form, slot
+
+
+@pytest.mark.parametrize("phrase", ["headline number", "key metric", "reported gains", "main result", "benchmark"])
+def test_a_column_that_asks_any_figure_or_another_kind_has_no_slot(phrase: str):
+    assert column(phrase).slot is None
+
+
+def test_a_ratio_measure_column_asks_a_ratio():
+    # "compression rate" is compression's amount (a ratio), not a setting named "rate"
+    assert all(column(p).slot.ratio for p in ["speed-up", "compression rate", "speedup factor"])
+    assert column("compression rate").slot.terms == ("compression",)
+    assert not column("top-1 accuracy").slot.ratio
+
+
+@pytest.mark.parametrize(
+    ("sentence", "stated"),
+    [
+        ("We quantize weights to 3-bit with little loss.", True),
+        ("an INT8 kernel", True),
+        ("our W8A16 scheme", True),
+        ("with 2 bits per coordinate", True),
+        ("robust to random bit flips", False),
+        ("results on CIFAR-100", False),
+    ],
+)
+def test_a_bit_width_is_stated_by_the_forms_abstracts_write(sentence: str, stated: bool):
+    from rag.route.slot import BIT_WIDTH_STATED
+
+    assert (BIT_WIDTH_STATED.search(sentence) is not None) == stated
+
+
+@pytest.mark.parametrize(
+    ("terms", "clause", "value"),
+    [
+        (("bleu",), "It reaches 41.2 BLEU on WMT14 En-De and 3.1× lower latency", "41.2"),
+        (("latency",), "It reaches 41.2 BLEU on WMT14 En-De and 3.1× lower latency", "3.1×"),
+        (("recall",), "improving retrieval recall on NQ from 61.0% to 68.4% while", "61.0%, 68.4%"),
+        (("memory",), "a 2.5x speedup and a 40% memory reduction", "40%"),
+        (("speedup",), "a 2.5x speedup and a 40% memory reduction", "2.5x"),
+        (("perplexity",), "with negligible increase in perplexity at 50% sparsity", ""),
+    ],
+)
+def test_a_cell_value_is_the_figure_beside_its_measure_not_another_measures(terms, clause, value):
+    from rag.route.slot import stated_value
+    from rag.types import Slot
+
+    assert stated_value(Slot(" ".join(terms), terms, amount=True), clause) == value
+
+
+class _Sentences(_Moves):
+    """The fake with the paper's sentences and no background (what stating_sentence reads)."""
+
+    def sentences(self, paper):
+        return self.sentences_, None
+
+    def __init__(self, paper):
+        super().__init__(paper)
+        self.sentences_ = [type("S", (), {"text": e.sentence, "start": e.start, "end": e.end}) for e in self.sentences]
+
+    def moves(self, paper):
+        return {}
+
+
+def test_a_measure_cell_needs_its_own_figure_else_it_is_not_stated():
+    from rag.route.table_answer import column_stating
+
+    paper = make_paper(
+        "q", "We propose TinyQ, which compresses language models to 4-bit weights. TinyQ is 3.2x faster than FP16 "
+        "inference with 5x compression of the weights. It keeps accuracy with negligible loss"
+    )
+    fake = _Sentences(paper)
+    speed = column_stating(fake, column("speed-up").ask, paper)
+    assert speed is not None and speed[1] == "3.2x", speed
+    squeeze = column_stating(fake, column("compression").ask, paper)
+    assert squeeze is not None and squeeze[1] == "5x", squeeze
+    assert column_stating(fake, column("accuracy").ask, paper) is None  # no figure of accuracy
+    width = column_stating(fake, column("bits").ask, paper)
+    assert width is not None and width[1] == "4-bit", width

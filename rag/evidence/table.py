@@ -355,6 +355,12 @@ def _data_cell(paper: Paper, evidence: EvidenceSource, title: str) -> Cell:
     return Cell((best[1],)) if best and best[0] >= DATA_FLOOR else Cell()
 
 
+Stating = Callable[[Ask, Paper], "tuple[Evidence, str] | None"]
+"""Which sentence of a paper states what a column asks (its :attr:`rag.question.plan.Column.slot`),
+with the value that clause gives it, or ``None``: the check a one-paper question gets
+(:func:`rag.route.slot.stating_sentence`), given by the route that fills the table."""
+
+
 def _kind_cells(
     paper: Paper,
     evidence: EvidenceSource,
@@ -362,17 +368,26 @@ def _kind_cells(
     names: Sequence[str] = (),
     reason: Evidence | None = None,
     code: Evidence | None = None,
+    stating: Stating | None = None,
 ) -> list[Cell]:
     """The cells of one paper, in column order (``names``: the rows' names, left out of free phrases;
     ``reason``: the sentence that made the paper a row, quoted in the topic column; ``code``: the
-    sentence that makes its code available without a link, for a code column)."""
+    sentence that makes its code available without a link, for a code column; ``stating``: the
+    sentence that states a column's slot, for a column that asks one)."""
     by_row = {r.key: r for r in ROWS}
     rows = [by_row[c.kind.row] for c in columns if c.kind.key in _ROW_KINDS and c.kind.row]
     chosen = select_rows(evidence, paper, list(dict.fromkeys(rows))) if rows else {}
     out = []
     for col in columns:
         key = col.kind.key
-        if key == "name":
+        if col.slot is not None and stating is not None:
+            # a measure or setting ("speedup", "bit width"): only a clause that states it, as the
+            # one-paper question "what speedup does X report?" is answered; else not stated
+            got = stating(col.ask, paper)
+            ev = (got[0],) if got is not None else ()
+            value = got[1] if got is not None else ""
+            out.append(Cell(ev, value if value and value_supported(value, ev) else ""))
+        elif key == "name":
             out.append(_dataset_name_cell(paper, evidence) if col.about == "dataset" else _name_cell(paper, evidence))
         elif key == "code":
             out.append(_code_cell(paper, evidence, code))
@@ -423,6 +438,7 @@ def fill_table(
     at_least: bool = False,
     reasons: Mapping[str, Evidence] | None = None,
     code: Mapping[str, Evidence] | None = None,
+    stating: Stating | None = None,
 ) -> PaperTable:
     """Fill every cell of a table.
 
@@ -441,6 +457,9 @@ def fill_table(
             and data are publicly available", :meth:`rag.route.answer.AnswerPipeline.code_sentence`),
             quoted in a code column when the abstract links no code: "which papers release code?"
             and a table's code column answer alike.
+        stating: The sentence that states a column's slot and its value (:data:`Stating`), for
+            the columns that ask one ("speedup", "bit width"); ``None``: those columns are filled
+            as their kind is (any figure for a metric, the closest sentence for a free phrase).
 
     Returns:
         The table; ``abstract[start:end] == sentence`` for every evidence of every cell.
@@ -448,6 +467,6 @@ def fill_table(
     evidence.warm(list(papers))
     names = [n for p in papers if not p.describes for n in (p.label, *p.aliases) if n]
     why, said = reasons or {}, code or {}
-    cells = [tuple(_kind_cells(p, evidence, columns, names, why.get(p.id), said.get(p.id))) for p in papers]
+    cells = [tuple(_kind_cells(p, evidence, columns, names, why.get(p.id), said.get(p.id), stating)) for p in papers]
     cites = tuple(cite(p, [e for c in row for e in c.evidence]) for p, row in zip(papers, cells, strict=True))
     return PaperTable(tuple(columns), cites, tuple(cells), topic, matched or len(papers), at_least)

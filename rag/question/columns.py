@@ -14,10 +14,12 @@ from dataclasses import replace
 from rag.lexicon import term_key
 from rag.question.asks import read_ask
 from rag.question.plan import Ask, Column, ColumnKind, Topic
+from rag.question.slots import SETTING, bit_width_slot, measure_slot
 from rag.text import tokenize
+from rag.types import Slot
 from rag.vocabulary import beside
 
-__all__ = ["KINDS", "TOPIC", "column", "column_kind", "free_ask", "read_columns", "topic_column"]
+__all__ = ["KINDS", "TOPIC", "column", "column_kind", "column_slot", "free_ask", "read_columns", "topic_column"]
 
 
 _VOCABULARY = beside(__file__, "columns")
@@ -99,13 +101,46 @@ def _about(title: str, kind: ColumnKind) -> str:
     return "model" if kind.key == "size" and words & _MODEL_WORDS else ""
 
 
+_ANY_NUMBER = _keys(_VOCABULARY["any_number"].words)
+_RATIO_MEASURE = _keys(_VOCABULARY["ratio_measure"].words)
+_RATIO_WORD = _keys(_VOCABULARY["ratio_word"].words)
+
+
+def column_slot(title: str, kind: ColumnKind) -> Slot | None:
+    """The slot a column asks of each paper, read as a one-paper question's is
+    (:mod:`rag.question.slots`), or ``None``.
+
+    A bit width, in any column ("bit width", "bits", "numerical precision": form
+    :data:`rag.question.slots.BIT_WIDTH`, stated by "INT4", "W8A8", "8-bit"); a measure, in a
+    metric column that names one ("speedup", "top-1 accuracy", "word error rate", "memory
+    savings"): its terms, stated with an amount. A metric column that names no measure of its own
+    (vocabulary ``any_number``: "headline number", "key metric") asks any figure: no slot. A measure
+    abstracts state as a ratio (``ratio_measure``: "speedup", "compression", "compression ratio")
+    asks one: "117× compression" before "three compression techniques"."""
+    if (width := bit_width_slot(title)) is not None:
+        return width
+    if kind.key != "metric":
+        return None
+    slot = measure_slot(title, shorthand=True)
+    if slot is None or not slot.terms or {term_key(t) for t in slot.terms} <= _ANY_NUMBER:
+        return None
+    if {term_key(t) for t in slot.terms} & _RATIO_MEASURE:
+        # "compression ratio", "compression rate" ask compression's amount, not a setting named "ratio"
+        terms = tuple(t for t in slot.terms if term_key(t) not in _RATIO_WORD) or slot.terms
+        return replace(slot, terms=terms, form="" if slot.form == SETTING else slot.form, ratio=True)
+    return slot
+
+
 def column(phrase: str) -> Column:
     """A column from a phrase: its title, its kind (:func:`column_kind`), what it is about
-    (:func:`_about`) and what it asks of an abstract (:func:`rag.question.asks.read_ask` of the title)."""
+    (:func:`_about`), what it asks of an abstract (:func:`rag.question.asks.read_ask` of the title)
+    and the slot it asks of each paper (:func:`column_slot`)."""
     title = re.sub(r"\s+", " ", phrase).strip(" ,;:.?")
     kind = column_kind(title)
     title = title[:1].upper() + title[1:]
-    return Column(title, kind, read_ask(title), _about(title, kind))
+    slot = column_slot(title, kind)
+    ask = read_ask(title)
+    return Column(title, kind, replace(ask, slot=slot, amount=True) if slot else ask, _about(title, kind), slot)
 
 
 def topic_column(topic: str) -> Column:

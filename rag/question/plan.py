@@ -26,7 +26,7 @@ from typing import Literal
 
 from rag.acronyms import NamedForms
 from rag.text import content_terms
-from rag.types import Ask, SearchQuery
+from rag.types import Ask, SearchQuery, Slot
 
 __all__ = [
     "Ask",  # defined in rag.types (the evidence protocol takes it), re-exported here
@@ -167,12 +167,17 @@ class Column:
         about: What a ``name`` or ``size`` column is about: ``"dataset"`` (the name of the dataset
             or benchmark a paper introduces; its size in items: tasks, annotations, hours),
             ``"model"`` (a size in parameters), or ``""`` (the paper's own name).
+        slot: What a column that names a measure or setting asks of each paper, as a one-paper
+            question asks it ("speedup", "top-1 accuracy", "bit width": :func:`rag.question.columns.column_slot`):
+            its cell is only a clause that states it (:func:`rag.route.slot.stating_sentence`);
+            ``None`` for a column of another kind or one that asks any figure ("headline number").
     """
 
     title: str
     kind: ColumnKind
     ask: Ask
     about: str = ""
+    slot: Slot | None = None
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,9 @@ from rag.types import Slot
 from rag.vocabulary import beside
 
 __all__ = [
-    "CONTENTS", "DATA", "ENTITY", "GUESSED_SIZE", "HARDWARE", "INSTANCE", "MODELS", "OBJECT", "SETTING", "SIZE", "YEAR",
-    "age_slot", "change_asked", "contents_slot", "data_slot", "detail_slot", "entity_slot", "measure_slot",
+    "BIT_WIDTH", "CONTENTS", "DATA", "ENTITY", "GUESSED_SIZE", "HARDWARE", "INSTANCE", "MODELS", "OBJECT", "SETTING",
+    "SIZE", "YEAR", "age_slot", "bit_width_slot", "change_asked", "contents_slot", "data_slot", "detail_slot",
+    "entity_slot", "measure_slot",
     "names_fused", "object_slot", "read_slot",
     "size_compared", "unit_asked", "with_unit",
 ]
@@ -51,6 +52,12 @@ _SIZE_NOUN = _VOCABULARY["size_noun"].words
 _MODEL_NOUN = _VOCABULARY["model_noun"].words
 _SIZE_SUPERLATIVE = _VOCABULARY["size_superlative"].words
 _SIZE_OPENER = _VOCABULARY["size_opener"]
+_BIT_WIDTH = _VOCABULARY["bit_width"]
+BIT_WIDTH = "bit width"
+"""The form of a slot asking the bit width a paper quantizes or computes at ("what bit width does
+SmoothQuant use?", "how many bits per weight?", a table's "bit width" column; vocabulary
+``bit_width``): stated by a width as abstracts write it ("8-bit weight", "INT4", "W4A4", "FP16",
+:data:`rag.route.slot.BIT_WIDTH_STATED`), not by the words that asked it."""
 DATA_SIZE = "dataset size"
 """The slot of a question asking how large a dataset is: stated by a count of its items
 (:data:`rag.route.slot.DATA_ITEMS`), whatever words the question used for the dataset."""
@@ -250,6 +257,8 @@ def measure_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fa
     # "wall-clock, in days", "measured in tokens": the unit is no word of the measure; nor, in
     # shorthand, one in brackets ("latency (ms)")
     text = without_unit(text) if shorthand else UNIT_ASKED.sub("", text)
+    if (width := bit_width_slot(text)) is not None:  # "how many bits per weight?": a width as written
+        return width
     words = _WORD.findall(text)
     if quantities := [m.group("quantity") for m in _PARAMETER_CHOICE.finditer(text)]:
         # "which one has the most parameters?", "... the fewest params?": the model's size
@@ -316,6 +325,14 @@ def measure_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fa
                         form=SETTING if setting else "", change="" if setting else change_asked(words),
                         ratio=ratio)
     return None
+
+
+def bit_width_slot(text: str) -> Slot | None:
+    """The slot of a question or column that asks a bit width (vocabulary ``bit_width``: "what bit
+    width", "bits", "numerical precision"), of form :data:`BIT_WIDTH`; ``None`` for any other."""
+    if _BIT_WIDTH.search(text) is None:
+        return None
+    return Slot("bit width", form=BIT_WIDTH, amount=True)
 
 
 def size_compared(text: str) -> bool:
@@ -450,6 +467,8 @@ def entity_slot(
         # "Master-ASR: which languages does it cover?": the question after the heading that names
         # the paper asks the thing, as "which languages does Master-ASR cover?" does
         return entity_slot(text[head.end() :], names, headed=True)
+    if (width := bit_width_slot(text)) is not None and (shorthand or _ENTITY_OPENER_AT.match(text)):
+        return width  # "what bit width does SmoothQuant use?": "W8A8" states it
     words = _WORD.findall(text)
     named = {normalize(n).lower() for n in names}
     m = _ENTITY_OPENER_AT.match(text)

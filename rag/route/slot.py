@@ -34,7 +34,7 @@ from rag.evidence.rows import COUNT_NOUN, DATA_ITEMS, states_data
 from rag.evidence.senses import Senses, evidence_senses
 from rag.lexicon import english_word, glossary_forms, joined_form, lemma, same_keys, states_phrase, term_key
 from rag.protocols import EvidenceSource
-from rag.question.slots import CONTENTS, DATA, DATA_SIZE, ENTITY, HARDWARE, INSTANCE, MODELS, OBJECT, SIZE
+from rag.question.slots import BIT_WIDTH, CONTENTS, DATA, DATA_SIZE, ENTITY, HARDWARE, INSTANCE, MODELS, OBJECT, SIZE
 from rag.route.lead import (
     MAX_LEAD_WORDS,
     MIN_CLAUSE_WORDS,
@@ -54,8 +54,9 @@ from rag.vocabulary import beside
 from store.papers import Paper
 
 __all__ = [
-    "DATE", "DURATION_AMOUNT", "HARDWARE_STATED", "MEMORY_AMOUNT", "MODEL_SIZE", "change_clause", "coined_names",
-    "counts", "instances_known", "names_instance",
+    "BIT_WIDTH_STATED", "DATE", "DURATION_AMOUNT", "HARDWARE_STATED", "MEMORY_AMOUNT", "MODEL_SIZE", "change_clause",
+    "coined_names",
+    "LIST_REACH", "RIGHT_REACH", "VALUE_REACH", "counts", "instances_known", "names_instance", "stated_value",
     "states_in_kind", "states_share", "states_unit",
     "instance_keys", "names_own_data", "reporting_verbs",
     "greatest_size",
@@ -82,6 +83,17 @@ DATE = re.compile(
     rf"\b{_VOCABULARY['month'].bare}\.?\s+(?:\d{{1,2}},?\s+)?(?:19|20)\d\d\b|\b(?:19|20)\d\d-\d\d-\d\d\b", re.I
 )
 """A date a sentence states: a month with its year ("March 2024", "Dec. 3, 2023") or an ISO date."""
+
+BIT_WIDTH_STATED = re.compile(
+    r"(?<![\w.])\d{1,2}[\s-]?bits?\b"  # "8-bit weight", "4 bits", "2-bits"
+    r"|(?<![\w-])(?:INT|FP|BF|UINT)\d{1,2}\b"  # "INT4", "FP16", "BF16"
+    r"|(?<![\w-])W\d{1,2}A\d{1,2}\b",  # "W4A4", "W8A8": weights and activations
+)
+"""A bit width a sentence states (case-sensitive for the formats: "int4" in a word is none): a
+number of bits ("8-bit weight, 8-bit activation", "with only 8 bits"), a number format ("INT4",
+"FP16") or widths of weights and activations ("W4A4"): states a slot of form
+:data:`rag.question.slots.BIT_WIDTH` ("what bit width does the Int4 paper use?": "INT4 weight and
+activation (W4A4) quantization")."""
 
 _MODEL_NAME = r"(?-i:[A-Z][A-Za-z]*(?:[A-Z]|\d)[\w.-]*|[A-Z]{2,}[\w.-]*)"
 MODELS_NAMED = re.compile(
@@ -113,7 +125,8 @@ HARDWARE_STATED = _VOCABULARY["hardware_stated"].pattern
 :data:`rag.question.slots.HARDWARE`."""
 
 _FORMS = {
-    "model size": MODEL_SIZE, "date": DATE, DATA_SIZE: DATA_ITEMS, HARDWARE: HARDWARE_STATED, MODELS: MODELS_NAMED,
+    "model size": MODEL_SIZE, "date": DATE, BIT_WIDTH: BIT_WIDTH_STATED, DATA_SIZE: DATA_ITEMS,
+    HARDWARE: HARDWARE_STATED, MODELS: MODELS_NAMED,
 }
 RATIO_STATED = re.compile(
     # "65×", "4.9x", "65$\times$" as abstracts write it in LaTeX; not "64x64"
@@ -1063,3 +1076,83 @@ def change_clause(
             if stated.search(clause) and states_amount(clause):
                 return e, _grown(e.sentence, spans, k)
     return None
+
+
+VALUE_REACH = 3
+"""How many words at most stand between a figure and a word of the measure a table's column asks
+("up to 1.56× speedup", "FID of 3.78", "improves the accuracy by 63%") for the figure to be the
+cell's value. Set by hand on the abstracts of the table requests written for column slots: a
+measure and its figure stand within one short phrase; farther ("1.56× speedup and 2× memory
+reduction": 1.56× is four words from "memory") the figure is another measure's."""
+LIST_REACH = 4
+"""How many words at most stand between a figure taken as a cell's value and a figure after it that
+continues its list, joined by a word of vocabulary ``list_joiner`` or a comma ("FID of 3.78 for
+CIFAR-10 and 7.83 for ImageNet-64", "from 73.8% to 75.7%"): taken too; "by 2.33% at an 8%
+condensation ratio" joins no list. Set by hand as :data:`VALUE_REACH`: "for <a benchmark> and" is
+three words between."""
+_LIST_JOINER = _VOCABULARY["list_joiner"]
+_FIGURE = re.compile(r"(?<![\w.-])\d+(?:[.,]\d+)*(?:\s?(?:%|×|x\b|-fold\b|times\b|points?\b)|(?!\w))")
+_WORD_AT = re.compile(r"\S+")
+
+
+RIGHT_REACH = 6
+"""How many words at most stand between a measure a table's column asks and the first figure after
+it that gives its value ("boosts the top-1 accuracy of Mixer-S16 on ImageNet from 73.8%": five
+words), when that figure is followed by no word of its own unit (vocabulary ``figure_follower``).
+Set by hand as :data:`VALUE_REACH`: a measure's complements ("of <model> on <dataset>") stand
+between it and its figure; farther, the figure is another clause's."""
+_FIGURE_FOLLOWER = _VOCABULARY["figure_follower"]
+_NEXT_WORD = re.compile(r"\s*([A-Za-z][\w-]*)")
+
+
+def stated_value(slot: Slot, clause: str) -> str:
+    """The short value a clause that states ``slot`` (:func:`slot_span`) gives it, for a table's
+    cell, or ``""``: for a slot of a form, what states the form there ("INT4, W4A4", "530B"); for a
+    measure, its figures: one written before a word of the measure (for a speed, any word of speed:
+    "8.5× faster") within :data:`VALUE_REACH` words
+    ("up to 1.56× speedup", "83.1% top-1 accuracy"), or the first after it within
+    :data:`RIGHT_REACH` that no word of its own unit follows ("FID of 3.78 for CIFAR-10", not "2×
+    memory"), and the figures that continue their list (:data:`LIST_REACH`); when the clause
+    states the measure only in other words, every figure of the clause; none beside it: ``""``.
+
+    Args:
+        slot: What the column asks.
+        clause: The clause(s) that state it, markup stripped (the value is checked against the
+            cell's sentence by :func:`rag.evidence.table.value_supported`).
+    """
+    form = _FORMS.get(slot.form)
+    if form is not None:
+        return ", ".join(dict.fromkeys(m.group(0).strip() for m in form.finditer(clause)))
+    words = [m.start() for m in _WORD_AT.finditer(clause)]
+
+    def place(x: int) -> int:
+        return sum(1 for a in words if a <= x) - 1
+
+    wanted = {term_key(t) for t in slot.terms}
+    at = [place(a) for k, a, _ in _keys_at(clause) if k in wanted]
+    head = measure_head(slot.terms)
+    if not at and (_SPEED_MEASURE.fullmatch(head) or head.lower() in _SPEED_ASKED):
+        # a speed stated in another word of speed ("3.2x faster", "accelerates training by 3x")
+        at = [place(m.start()) for m in _SPEED_MEASURE.finditer(clause)]
+    if not at:
+        return ", ".join(dict.fromkeys(m.group(0).strip() for m in _FIGURE.finditer(clause)))
+    found = [(place(m.start()), m) for m in _FIGURE.finditer(clause)]
+
+    def bare(m: re.Match[str]) -> bool:
+        """No word of the figure's own unit follows it ("3.78 for", "73.8% to", the clause's end)."""
+        nxt = _NEXT_WORD.match(clause, m.end())
+        return nxt is None or _FIGURE_FOLLOWER.search(nxt.group(1)) is not None
+
+    taken: list[tuple[int, re.Match[str]]] = []
+    for i, m in found:  # in order: a list continues to the right of a figure taken
+        before = any(0 < a - i <= VALUE_REACH for a in at)
+        after = bare(m) and any(
+            0 < i - a <= RIGHT_REACH and not any(a < j < i for j, _ in found) for a in at
+        )
+        joined = bool(taken) and bare(m) and 0 < i - taken[-1][0] <= LIST_REACH and (
+            "," in clause[taken[-1][1].end() : m.start()]
+            or _LIST_JOINER.search(clause[taken[-1][1].end() : m.start()]) is not None
+        )
+        if before or after or joined:
+            taken.append((i, m))
+    return ", ".join(dict.fromkeys(m.group(0).strip() for _, m in taken))

@@ -12,20 +12,23 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from rag.evidence.senses import evidence_senses
 from rag.evidence.table import Cell, PaperTable, fill_table, value_supported
 from rag.llm.prose import REFUSAL
 from rag.llm.values import VALUE_WORDS, propose_values
+from rag.protocols import EvidenceSource
 from rag.question.columns import topic_column
 from rag.question.plan import Column, TablePlan
 from rag.question.reader import names_link
+from rag.route.slot import slot_span, stated_value, stating_sentence
 from rag.route.table_text import table_head, table_text
-from rag.types import Answer, Citation, Evidence, LLMUsage, PaperHit, Timings
+from rag.types import Answer, Ask, Citation, Evidence, LLMUsage, PaperHit, Timings
 from store.papers import Paper, strip_markup
 
 if TYPE_CHECKING:
     from rag.route.answer import AnswerPipeline
 
-__all__ = ["answer_table", "with_values"]
+__all__ = ["answer_table", "column_stating", "with_values"]
 
 
 def answer_table(
@@ -108,7 +111,7 @@ def answer_table(
                 code[p.id] = Evidence(p.id, x.text, x.start, x.end, 1.0)
     table = fill_table(
         pipeline.evidence, papers, columns, cite, topic=topic, matched=matched, at_least=at_least, reasons=reasons,
-        code=code,
+        code=code, stating=lambda ask, paper: column_stating(pipeline.evidence, ask, paper),
     )
     timings.evidence = time.perf_counter() - t
     note = f"table of abstract sentences (extractive): {len(papers)} rows x {len(columns)} columns"
@@ -143,6 +146,30 @@ def answer_table(
         usage=usage,
     )
     return answer, table
+
+
+def column_stating(evidence: EvidenceSource, ask: Ask, paper: Paper) -> tuple[Evidence, str] | None:
+    """The sentence of ``paper`` that states the slot a column asks (``ask.slot``: "speedup", "bit
+    width"), by the check a one-paper question gets (:func:`rag.route.slot.stating_sentence`),
+    with the value its clause gives (:func:`rag.route.slot.stated_value`); ``None`` when no
+    sentence states it (the cell: not stated).
+
+    A measure ("speedup", "accuracy") is stated only by a clause that writes it (or a word of its
+    sense: "8.5× faster") with a figure beside it, as "how much faster is X?" is answered: a clause
+    that only mentions it ("with negligible loss in accuracy", "a tailored omission reward"), or a
+    change of another measure the one-paper route falls back to ("improves performance by 12.4%"
+    for a reward), is no figure of it, and the one-paper question is refused "does not state a
+    figure for ..." alike."""
+    slot = ask.slot
+    got = stating_sentence(evidence, ask, paper)
+    if got is None or slot is None:
+        return None
+    e, (a, b, _) = got
+    if slot.form:  # a bit width, a model size: the form stated there is the value
+        return e, stated_value(slot, strip_markup(e.sentence[a:b]))
+    span = slot_span(slot, e.sentence, evidence_senses(evidence))
+    value = stated_value(slot, strip_markup(e.sentence[span[0] : span[1]])) if span is not None else ""
+    return (e, value) if value else None
 
 
 def with_values(

@@ -177,6 +177,15 @@ def test_the_clause_that_states_the_slot_is_quoted_not_the_first_number():
     assert TWO_RESULTS[a:b] == "and raises the final reward by 4x"
 
 
+@pytest.mark.parametrize("question", ["What reward gain does FooRL report?", "FooRL reward improvement?"])
+def test_a_figure_of_another_measure_does_not_state_the_one_asked(question):
+    # "the same reward 2x faster": 2x is the speed's; the reward's own figure is later in the sentence
+    slot = read_ask(question, number="one").slot
+    assert slot is not None
+    a, b, _ = slot_span(slot, TWO_RESULTS)
+    assert TWO_RESULTS[a:b] == "and raises the final reward by 4x"
+
+
 RANKED = "FooNet reaches 0.412 NDCG@10 and 0.318 HR@5 on MovieLens."
 
 

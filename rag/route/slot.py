@@ -342,6 +342,13 @@ def _slot_span(slot: Slot, sentence: str, senses: Senses | None = None) -> tuple
                 bool(slot.change) and states_share(sentence[got[0] : got[1]])
             )
             if counted and (not slot.amount or states_amount(sentence[got[0] : got[1]])):
+                if slot.amount and not slot.count and not stated_value(slot, sentence[got[0] : got[1]]):
+                    # its figure is another measure's ("reaches the same training reward 2x faster
+                    # ..., and increases the final reward by 3x": 2x is the speed's, 3x the reward's):
+                    # a later clause that gives the measure its own figure states it
+                    own = _clause_with_value(sentence, slot, present[i : i + n])
+                    if own is not None:
+                        return own
                 return span
             if slot.amount:
                 # the terms stated again later with the amount ("a quantitative study of LLM sparsity,
@@ -368,6 +375,19 @@ def _clause_with_amount(
         if count and not counts(clause, unit or terms[-1]):
             continue
         return _grown(sentence, spans, k)
+    return None
+
+
+def _clause_with_value(sentence: str, slot: Slot, terms: list[str]) -> tuple[int, int, bool] | None:
+    """The first clause of ``sentence`` that states every one of ``terms`` (:func:`_as_stated`) with a
+    figure of the measure itself (:func:`stated_value`, as a table's cell takes it), grown as
+    :func:`_grown`; ``None`` when none does."""
+    spans = clause_spans(sentence)
+    for k, (a, b) in enumerate(spans):
+        clause = sentence[a:b]
+        keys = {key for key, _, _ in _keys_at(clause)}
+        if all(_as_stated(t, keys, clause) for t in terms) and stated_value(slot, clause):
+            return _grown(sentence, spans, k)
     return None
 
 

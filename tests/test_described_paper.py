@@ -136,12 +136,17 @@ def speech(tmp_path_factory, embedder):
         # recognition paper says more about low-resource languages ("What languages does the low-resource
         # speech synthesis paper support?" answered Master-ASR in the library)
         ("Which languages does the low-resource speech synthesis paper support?", "004_7c6cb99d3d3a622c#3"),
+        # ... and the paper found is the one said to name none: Master-ASR writes only "for
+        # different languages" (h64b: an instance slot no sentence names is refused, naming the paper)
         ("what languages does the low-resource speech recognition work handle?", "icml-3c7e22c6fc18"),
     ],
 )
 def test_a_described_paper_states_every_part_of_its_description(speech, question, paper):
     ans = speech.ask(question)
-    assert not ans.refused and [c.paper_id for c in ans.citations][:1] == [paper], ans.text
+    if ans.refused:
+        assert f"The abstract of Master-ASR ({paper}) names no languages" in ans.text, ans.text
+    else:
+        assert [c.paper_id for c in ans.citations][:1] == [paper], ans.text
 
 
 TEXT_IDS = ("icml-ff1c7c807da6", "icml-5b164ec8a268", "icml-5efd7d977b3f", "icml-c63c953ee1e3")

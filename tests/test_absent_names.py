@@ -295,3 +295,24 @@ def test_a_dictionary_word_no_abstract_uses_is_not_read_as_another_word_one_lett
     assert names is not None
     assert names.correct("splatting") == "splatting"
     assert names.correct("forcasting") == "forecasting"
+
+
+def test_a_name_asked_alone_is_the_paper_whose_own_name_it_is_not_one_that_mentions_it():
+    """"What does Imagen do?" was answered with Muse, which compares itself with Imagen: a name asked
+    alone is asked as "the <name> paper" is, and a paper that only mentions it is named, not answered."""
+    from dataclasses import replace
+
+    from rag.route.answer import bare_name_asked
+
+    mention = make_paper("cmp", "Our sampler runs faster than Imagen on long prompts.")
+    collection = Collection([*PAPERS, mention])
+    plan = collection.reader.read("What does Imagen do?")
+    assert isinstance(plan, AskPlan) and bare_name_asked(plan, plan.topic) == "Imagen"
+    topic = replace(plan.topic, described_name="Imagen")
+    said = collection.pipe._unowned(topic, collection.retriever.search(plan.topic.search), framed=False)
+    assert said.startswith("The collection does not answer") and "No paper in the collection is Imagen:" in said
+    assert "(cmp): “Our sampler runs faster than Imagen" in said
+    # a name a paper owns is named (no topic is read), and words are a topic
+    for question in ("What does SABench do?", "What does pruning do?"):
+        plan = collection.reader.read(question)
+        assert not isinstance(plan, AskPlan) or plan.topic is None or bare_name_asked(plan, plan.topic) == ""

@@ -182,6 +182,16 @@ def _mentions(text: str, name: str) -> int:
     return len(re.findall(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text, re.I))
 
 
+def bare_name_asked(plan: AskPlan, topic: Topic) -> str:
+    """The name a question asks about alone ("What does Imagen do?", "what is Parti?"): its topic is
+    one cased word the reader found rare in the collection (:attr:`AskPlan.rare`) and no paper was
+    named; ``""`` otherwise (a topic of words, "diffusion models", is asked as a topic)."""
+    text = topic.text.strip()
+    if len(text.split()) != 1 or not text[:1].isupper() or topic.named != (text,) or plan.search.names:
+        return ""
+    return text if text in plan.rare else ""
+
+
 def _states_excluded(phrase: str, text: str) -> bool:
     """Whether ``text`` states an excluded ``phrase``: a compound written with hyphens as written
     ("text-to-speech", any case; not "speech-to-text" nor "text, and speech"), another phrase by its
@@ -353,6 +363,10 @@ class AnswerPipeline:
                 # "What does the LoRA paper report?": the paper whose own name it is, not one that
                 # mentions it (HyperTuning "produces soft prefixes or LoRA parameters")
                 refusal = self._unowned(topic, retrieval)
+            elif not refusal and topic.number != "many" and not plan.seeks and (name := bare_name_asked(plan, topic)):
+                # "What does Imagen do?": a name asked alone is asked as "the Imagen paper" is; Muse,
+                # which compares itself with Imagen, is no answer about it
+                refusal = self._unowned(replace(topic, described_name=name), retrieval, framed=False)
             if refusal:
                 found = Found([], 0, False)
             else:
@@ -1506,14 +1520,16 @@ class AnswerPipeline:
         longs = [n.long for n in topic.known_names if letters_digits(n.short) == letters_digits(name).removesuffix("s")]
         return [h for h in hits if self.owns(h.paper, name, longs)]
 
-    def _unowned(self, topic: Topic, retrieval: Retrieval) -> str:
+    def _unowned(self, topic: Topic, retrieval: Retrieval, *, framed: bool = True) -> str:
         """The refusal for a paper described by a name alone ("the LoRA paper", "the GPT-4
         paper") when no paper of the collection owns that name (:meth:`owns`), or ``""``: the
         papers that mention it are named with the sentence that does, not answered as if they
         were the paper. A name no paper owns that one paper alone writes, as its subject (at least
         :data:`SUBJECT_MENTIONS` times: "the SAT paper" of the one paper on Boolean satisfiability,
         which writes SAT three times), is that paper's; one mention in passing is not ("the LoRA
-        paper": HyperTuning "produces soft prefixes or LoRA parameters")."""
+        paper": HyperTuning "produces soft prefixes or LoRA parameters"). ``framed``: the question
+        asks for "the <name> paper"; otherwise it asks the name alone ("What does Imagen do?",
+        :func:`bare_name_asked`), and is refused as "No paper in the collection is Imagen"."""
         name = topic.described_name
         if self._owners(topic, retrieval.hits):
             return ""
@@ -1524,7 +1540,8 @@ class AnswerPipeline:
         if len(writers) == 1 and _mentions(writers[0].text_for_index, name) >= SUBJECT_MENTIONS:
             return ""  # "the SAT paper": the one paper that writes SAT, its subject, is the paper on SAT
         mentioning = [h.paper for h in retrieval.hits[:NEAR_COVERAGE] if writes_name(h.paper.text_for_index, name)]
-        said = f"{REFUSAL} No paper in the collection is the {name} paper: no title or name of its own work is {name}"
+        what = f"the {name} paper" if framed else name
+        said = f"{REFUSAL} No paper in the collection is {what}: no title or name of its own work is {name}"
         if not mentioning:
             return f"{said}, and no abstract mentions it."
         lines = []

@@ -26,7 +26,7 @@ A sentence states a slot when
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from rag.evidence.roles import names_benchmark
@@ -363,30 +363,31 @@ def _slot_span(slot: Slot, sentence: str, senses: Senses | None = None) -> tuple
 def _clause_with_amount(
     sentence: str, terms: list[str], *, count: bool, unit: str = ""
 ) -> tuple[int, int, bool] | None:
-    """The first clause of ``sentence`` that states every one of ``terms`` (:func:`_as_stated`) and
-    an amount (with ``count``, a number of ``unit``, the unit asked, else of the last term:
-    :func:`counts`), grown as :func:`_grown`; ``None`` when none does."""
-    spans = clause_spans(sentence)
-    for k, (a, b) in enumerate(spans):
-        clause = sentence[a:b]
-        keys = {key for key, _, _ in _keys_at(clause)}
-        if not all(_as_stated(t, keys, clause) for t in terms) or not states_amount(clause):
-            continue
-        if count and not counts(clause, unit or terms[-1]):
-            continue
-        return _grown(sentence, spans, k)
-    return None
+    """The first clause of ``sentence`` that states every one of ``terms`` and an amount (with
+    ``count``, a number of ``unit``, the unit asked, else of the last term: :func:`counts`), grown
+    as :func:`_grown`; ``None`` when none does."""
+    return _clause_stating(
+        sentence, terms, lambda c: states_amount(c) and (not count or counts(c, unit or terms[-1]))
+    )
 
 
 def _clause_with_value(sentence: str, slot: Slot, terms: list[str]) -> tuple[int, int, bool] | None:
-    """The first clause of ``sentence`` that states every one of ``terms`` (:func:`_as_stated`) with a
-    figure of the measure itself (:func:`stated_value`, as a table's cell takes it), grown as
-    :func:`_grown`; ``None`` when none does."""
+    """The first clause of ``sentence`` that states every one of ``terms`` with a figure of the
+    measure itself (:func:`stated_value`, as a table's cell takes it), grown as :func:`_grown`;
+    ``None`` when none does."""
+    return _clause_stating(sentence, terms, lambda c: bool(stated_value(slot, c)))
+
+
+def _clause_stating(
+    sentence: str, terms: list[str], holds: Callable[[str], bool]
+) -> tuple[int, int, bool] | None:
+    """The first clause of ``sentence`` that states every one of ``terms`` (:func:`_as_stated`) and
+    of which ``holds`` is true, grown as :func:`_grown`; ``None`` when none does."""
     spans = clause_spans(sentence)
     for k, (a, b) in enumerate(spans):
         clause = sentence[a:b]
         keys = {key for key, _, _ in _keys_at(clause)}
-        if all(_as_stated(t, keys, clause) for t in terms) and stated_value(slot, clause):
+        if all(_as_stated(t, keys, clause) for t in terms) and holds(clause):
             return _grown(sentence, spans, k)
     return None
 

@@ -316,3 +316,51 @@ def test_a_name_asked_alone_is_the_paper_whose_own_name_it_is_not_one_that_menti
     for question in ("What does SABench do?", "What does pruning do?"):
         plan = collection.reader.read(question)
         assert not isinstance(plan, AskPlan) or plan.topic is None or bare_name_asked(plan, plan.topic) == ""
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        # a name written as an English word, asked a detail of: heading the message or inside it
+        ("Flamingo: which few-shot benchmarks does it report?", "Flamingo"),
+        ("Gato - how many tasks does the agent handle?", "Gato"),
+        ("How many tokens was Chinchilla trained on?", "Chinchilla"),
+        ("what does Minerva score on math word problems?", "Minerva"),
+        # words the abstracts write in lower case are words ("labelling", "tagger"), not names
+        ("Labelling: how much F1 does it reach?", ""),
+        ("What does the Tagger reach?", ""),
+        # a capitalised first word asks, it names nothing; a coined name is the coined-term checks'
+        ("Which benchmarks does it report?", ""),
+        ("What F1 does CRF reach?", ""),
+        # two such names: which one is asked is not the reader's to guess
+        ("how does Flamingo fare against Gopher on captioning?", ""),
+    ],
+)
+def test_a_name_that_is_an_english_word_is_read_as_the_name_asked(collection, question, name):
+    plan = collection.reader.read(question)
+    assert isinstance(plan, AskPlan) and plan.asked_name == name
+
+
+def test_a_name_asked_with_a_detail_that_no_paper_is_is_refused_as_that_name():
+    """"Flamingo: which few-shot benchmarks does it report?" was answered by a few-shot paper, and
+    "Chinchilla: how many tokens ...?" was refused as a detail another paper does not state: a name
+    asked a detail of is checked as a name first; a paper that only mentions it is named, not
+    answered, and a paper whose own name it is still answers (no refusal for it)."""
+    from dataclasses import replace
+
+    from rag.route.answer import word_name_asked
+
+    mention = make_paper("cmp", "Our captioner beats Flamingo with fewer shots.")
+    owner = make_paper("owl", "We present Owl, a few-shot captioner.", title="Owl: Few-Shot Captioning")
+    collection = Collection([*PAPERS, mention, owner])
+    plan = collection.reader.read("Flamingo: which few-shot benchmarks does it report?")
+    assert isinstance(plan, AskPlan) and word_name_asked(plan, plan.topic) == "Flamingo"
+    topic = replace(plan.topic, described_name="Flamingo")
+    said = collection.pipe._unowned(topic, collection.retriever.search(plan.topic.search), framed=False)
+    assert "No paper in the collection is Flamingo:" in said and "(cmp): “Our captioner beats Flamingo" in said
+    # a list asks a topic, not a name
+    listed = collection.reader.read("Which papers compare with Flamingo on captioning?")
+    assert isinstance(listed, AskPlan) and word_name_asked(listed, listed.topic) == ""
+    # a paper the collection holds is named by its name, and asked as that paper
+    owned = collection.reader.read("Owl: which few-shot benchmarks does it report?")
+    assert owned.named_ids == ("owl",)

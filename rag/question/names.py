@@ -26,8 +26,8 @@ from rag.types import SearchQuery
 from rag.vocabulary import beside
 
 __all__ = [
-    "LONG_WORD", "MIN_CASED", "NameReader", "bare_name", "restated_names", "restatement_alone", "spelled_out",
-    "versioned_names"]
+    "LONG_WORD", "MIN_CASED", "NameReader", "bare_name", "heading_word", "word_names", "restated_names",
+    "restatement_alone", "spelled_out", "versioned_names"]
 
 _VOCABULARY = beside(__file__, "names")
 _RUN = re.compile(r"[\w-]+")
@@ -49,6 +49,8 @@ _RESTATED = re.compile(
 )
 _DASHED = re.compile(rf"(?P<name>{_NAME})(?:\s+(?:{_VOCABULARY['generic_word'].bare}))*\s+[-\u2013\u2014]+\s+"
                      r"(?P<said>[^,;:()?\u2013\u2014]+?)(?=\s+[-\u2013\u2014]+\s|[,;:?]|$)")
+_ASKING = re.compile(rf"{_VOCABULARY['asking_word'].bare}\b", re.I)
+"""A question word opening the words after a name and a dash: they ask of the name, not restate it."""
 _SIZED_NAME = re.compile(rf"(?<![\w-])(?P<name>[A-Z]{_NAME[8:]})\s+(?P<size>\d+(?:\.\d+)?(?:x\d+(?:\.\d+)?)?[BMT])\b")
 """A name and a model size written as a word of its own: "Mixtral 8x7B", "Llama-2 70B", "PaLM 540B"."""
 _VERSION = re.compile(r"(?P<stem>[A-Za-z]{2,})(?P<sep>-?)(?P<rest>[A-Za-z0-9][\w./-]*)")
@@ -170,6 +172,8 @@ def restated_names(topic: str) -> tuple[tuple[str, str], ...]:
     for pattern in (_RESTATED, _DASHED):
         for m in pattern.finditer(topic):
             name, said = m.group("name"), m.group("said").strip(" .-")
+            if pattern is _DASHED and _ASKING.match(said):
+                continue  # "Gato - how many tasks does it handle?": a question of the name
             if _is_name(name) and name.lower() not in STOPWORDS and content_terms(said):
                 out.append((name, said))
     return tuple(dict.fromkeys(out))
@@ -187,6 +191,31 @@ def restatement_alone(topic: str) -> tuple[str, str] | None:
     rest = _VOCABULARY["restating_word"].pattern.sub(" ", rest)
     rest = " ".join(w for w in re.findall(r"[\w-]+", rest) if w.lower() not in _GENERIC_WORDS)
     return (name, said) if not content_terms(rest) else None
+
+
+_HEADING = re.compile(r"^\W*(?P<word>[A-Z][a-z]+)\s*(?::|\s[-\u2013\u2014]+)\s+\S")
+"""A message opened by one capitalised word before a colon or a spaced dash, the rest asked of it
+("Chinchilla: how many tokens ...?", "Gato - how many tasks ...?")."""
+_WORD_NAME = re.compile(r"[A-Z][a-z]{2,}")
+"""A name written as an English word is: one capital, then lower-case letters ("Flamingo", "Hyena")."""
+
+
+def heading_word(question: str) -> str:
+    """The capitalised word ``question`` opens with when it stands before a colon or a spaced dash
+    as the thing the rest asks about ("Chinchilla: how many tokens was it trained on?" ->
+    "Chinchilla", "Gato - how many tasks?" -> "Gato"); ``""`` otherwise ("What is X?", "Summary
+    of X", "DANCE: ..." written in capitals, which :func:`rag.text.named_entities` reads)."""
+    m = _HEADING.match(question)
+    return m.group("word") if m else ""
+
+
+def word_names(words: Collection[str], plain: Collection[str]) -> list[str]:
+    """The ``words`` written as a name that is also an English word would be (one capital, then
+    lower case: "Flamingo", "Gopher"; not "DANCE", "RetNet", which the coined-term checks read)
+    whose lower-case form is none of ``plain``, the words the collection's abstracts write in lower
+    case: "Transformers" and "Speech" are words of the abstracts, "Chinchilla" is no word of them.
+    Sorted; empty when none."""
+    return sorted(w for w in words if _WORD_NAME.fullmatch(w) and w.lower() not in plain)
 
 
 def bare_name(description: str) -> str:

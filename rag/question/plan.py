@@ -387,6 +387,12 @@ class Plan:
             term no abstract of the named paper holds is refused (:mod:`rag.route.refusal`).
         rare: Words of the query that may be rare names some abstract holds (capitalised words,
             named entities, hyphenated compounds, coined terms the collection indexes).
+        asked_name: The one name the question asks about that is written as an English word with a
+            capital ("Chinchilla: how many tokens was it trained on?", "What model size does Gopher
+            have?"), which no abstract writes in lower case (:meth:`rag.question.reader.Reader.asked_name`);
+            ``""`` when there is none, or several. The route checks it as a name: when no paper of
+            the collection is it, the question is refused saying so, not answered by a paper found by
+            its other words.
         figures: Figures the query quotes ("65x", "40%"): a measured result identifies its paper.
         counts: Whole numbers the query states with what they count, ``(number, words)`` ("Why did
             DANCE use 16 TAG datasets?" -> ``(("16", "TAG datasets"),)``,
@@ -416,6 +422,7 @@ class Plan:
     english: bool = True
     coined: tuple[str, ...] = ()
     rare: tuple[str, ...] = ()
+    asked_name: str = ""
     figures: frozenset[str] = frozenset()
     counts: tuple[tuple[str, str], ...] = ()
     follow: FollowUp | None = None

@@ -50,7 +50,16 @@ from rag.question.comparison import TWO, against_baseline, compare_frame, compar
 from rag.question.details import DETAIL_PATTERNS, asked_detail, asks_year, detail_only
 from rag.question.filters import FILTER_KINDS, read_filters, topic_left
 from rag.question.language import looks_non_english
-from rag.question.names import NameReader, bare_name, restated_names, restatement_alone, spelled_out, versioned_names
+from rag.question.names import (
+    NameReader,
+    bare_name,
+    heading_word,
+    restated_names,
+    restatement_alone,
+    spelled_out,
+    versioned_names,
+    word_names,
+)
 from rag.question.nominal import nominal_forms
 from rag.question.parts import (
     asked_parts,
@@ -1024,6 +1033,7 @@ class _Header(TypedDict, total=False):
     english: bool
     coined: tuple[str, ...]
     rare: tuple[str, ...]
+    asked_name: str
     figures: frozenset[str]
     counts: tuple[tuple[str, str], ...]
     missing_title: str
@@ -1504,6 +1514,7 @@ class Reader:
         header["search"] = self.search_query(query)
         header["coined"] = self._coined(query)
         header["rare"] = self._rare(query)
+        header["asked_name"] = self.asked_name(query, header["rare"])
         header["figures"] = frozenset(quoted_figures(query))
         header["counts"] = tuple(counted_phrases(query))
         plan = self._question(query, refs, header)
@@ -1564,6 +1575,21 @@ class Reader:
 
     def _coined(self, query: str) -> tuple[str, ...]:
         return tuple(sorted(named_entities(query) | coined_lowercase(query)))
+
+    def asked_name(self, query: str, rare: Sequence[str]) -> str:
+        """The one name ``query`` asks about that is written as an English word with a capital
+        (:attr:`rag.question.plan.Plan.asked_name`): among its ``rare`` words (:meth:`_rare`) and
+        the word it opens with before a colon or dash (:func:`rag.question.names.heading_word`:
+        "Chinchilla: ..."), those no abstract of the collection writes in lower case
+        (:func:`rag.question.names.word_names`; "Chinchilla", "Flamingo", not "Transformers");
+        ``""`` when none or several (the question then names things, and the other checks of
+        names read them), or without a catalogue."""
+        if self.catalogue is None:
+            return ""
+        head = heading_word(query)
+        words = {*rare, head} - {""} - title_cased(query)
+        found = word_names(words, self.catalogue.names.plain)
+        return found[0] if len(found) == 1 else ""
 
     def _rare(self, query: str) -> tuple[str, ...]:
         cased = title_cased(query)

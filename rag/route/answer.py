@@ -192,6 +192,17 @@ def bare_name_asked(plan: AskPlan, topic: Topic) -> str:
     return text if text in plan.rare else ""
 
 
+def word_name_asked(plan: AskPlan, topic: Topic) -> str:
+    """The name written as an English word that a question about one thing asks a detail of
+    (:attr:`AskPlan.asked_name`: "Chinchilla: how many tokens was it trained on?", "What model size
+    does Gopher have?"), when the question names no paper, asks for no list ("which papers ...")
+    and for no paper ("is there a paper on ..."), and states no author; ``""`` otherwise. The
+    answer checks it as a name (:meth:`AnswerPipeline._unowned`), as it does a name asked alone."""
+    if not plan.asked_name or plan.named_ids or topic.number == "many" or plan.seeks or not plan.english:
+        return ""
+    return "" if plan.filters.authors or plan.filters.person else plan.asked_name
+
+
 def _states_excluded(phrase: str, text: str) -> bool:
     """Whether ``text`` states an excluded ``phrase``: a compound written with hyphens as written
     ("text-to-speech", any case; not "speech-to-text" nor "text, and speech"), another phrase by its
@@ -350,6 +361,13 @@ class AnswerPipeline:
                 if refused
                 else ""
             )
+            if (name := word_name_asked(plan, topic)) and (
+                unowned := self._unowned(replace(topic, described_name=name), retrieval, framed=False)
+            ):
+                # "Flamingo: which few-shot benchmarks does it report?": no paper of the collection is
+                # Flamingo, so no paper its other words find ("few-shot") answers it, and a detail is
+                # not "not stated" by a paper that is not it
+                refusal = unowned
             if (
                 refusal
                 and self._asks_beside(plan)

@@ -364,3 +364,26 @@ def test_a_name_asked_with_a_detail_that_no_paper_is_is_refused_as_that_name():
     # a paper the collection holds is named by its name, and asked as that paper
     owned = collection.reader.read("Owl: which few-shot benchmarks does it report?")
     assert owned.named_ids == ("owl",)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("question", "refused", "cited"),
+    [
+        # names written as English words that no seed paper is: refused as that name
+        ("Flamingo: which few-shot benchmarks does it report?", "No paper in the collection is Flamingo", ""),
+        ("Chinchilla - how many tokens was it trained on?", "No paper in the collection is Chinchilla", ""),
+        ("how many parameters does Gopher have?", "No paper in the collection is Gopher", ""),
+        # a name the collection holds is still answered, whatever the heading
+        ("DANCE: what accuracy gain does it report?", "", "000_6b930c46f6674b66#1"),
+        ("ReAugment - which forecasting setting does it help?", "", "004_7c6cb99d3d3a622c#7"),
+    ],
+)
+def test_a_name_asked_a_detail_is_answered_only_by_the_paper_it_is(extractive, question, refused, cited):
+    """Real retrieval over the seed papers: "Flamingo: which few-shot benchmarks ...?" was answered
+    by ReAugment ("few-shot ... forecasting"); a name no paper is is refused as that name."""
+    answer = extractive.ask(question)
+    if refused:
+        assert answer.refused and refused in answer.text
+    else:
+        assert not answer.refused and cited in [c.paper_id for c in answer.citations]

@@ -358,6 +358,9 @@ def test_a_name_asked_with_a_detail_that_no_paper_is_is_refused_as_that_name():
     topic = replace(plan.topic, described_name="Flamingo")
     said = collection.pipe._unowned(topic, collection.retriever.search(plan.topic.search), framed=False)
     assert "No paper in the collection is Flamingo:" in said and "(cmp): “Our captioner beats Flamingo" in said
+    # inside a question, a name an abstract writes is what a paper is asked about, not the thing asked
+    inside = collection.reader.read("What does the prune paper report against Flamingo?")
+    assert isinstance(inside, AskPlan) and inside.asked_name == ""
     # a list asks a topic, not a name
     listed = collection.reader.read("Which papers compare with Flamingo on captioning?")
     assert isinstance(listed, AskPlan) and word_name_asked(listed, listed.topic) == ""

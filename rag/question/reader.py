@@ -1581,14 +1581,21 @@ class Reader:
         (:attr:`rag.question.plan.Plan.asked_name`): among its ``rare`` words (:meth:`_rare`) and
         the word it opens with before a colon or dash (:func:`rag.question.names.heading_word`:
         "Chinchilla: ..."), those no abstract of the collection writes in lower case
-        (:func:`rag.question.names.word_names`; "Chinchilla", "Flamingo", not "Transformers");
+        (:func:`rag.question.names.word_names`; "Chinchilla", "Flamingo", not "Transformers"); a
+        rare word inside the question only when no abstract writes it at all ("Gopher" of "What
+        model size does Gopher have?", not "Atari" of "What does the dormant neuron paper report on
+        Atari?", where a paper is asked about the benchmark);
         ``""`` when none or several (the question then names things, and the other checks of
         names read them), or without a catalogue."""
         if self.catalogue is None:
             return ""
         head = heading_word(query)
-        words = {*rare, head} - {""} - title_cased(query)
-        found = word_names(words, self.catalogue.names.plain)
+        names = self.catalogue.names
+        # inside the question, a name some abstract writes may be what a paper is asked about ("What
+        # does the dormant neuron paper report on Atari?"), not the thing asked: only one no abstract
+        # writes is checked there; the name heading the question is the thing asked
+        inside = {w for w in rare if w.lower() not in names.runs}
+        found = word_names({*inside, head} - {""} - title_cased(query), names.plain)
         return found[0] if len(found) == 1 else ""
 
     def _rare(self, query: str) -> tuple[str, ...]:

@@ -390,3 +390,56 @@ def test_a_name_asked_a_detail_is_answered_only_by_the_paper_it_is(extractive, q
         assert answer.refused and refused in answer.text
     else:
         assert not answer.refused and cited in [c.paper_id for c in answer.citations]
+
+
+def test_a_name_typed_inside_the_slot_is_the_paper_asked_not_a_word_of_the_measure():
+    """"Imagen FID on COCO?" quoted Muse's FID (Muse only compares itself with Imagen) and "Whisper
+    WER on LibriSpeech?" a paper no one calls Whisper: a capitalised word typed right before the
+    measure, which the collection writes as no word and as the name of at most a few papers, is the
+    paper asked (:attr:`AskPlan.slot_name`), checked as a name asked alone is."""
+    mention = make_paper("cmp", "Our sampler runs faster than Imagen on long prompts, with an FID of 7.9.")
+    fids = [make_paper(f"fid{i}", f"Our GAN reaches an FID of {i}.5 on CIFAR-10.") for i in range(4)]
+    collection = Collection([*PAPERS, mention, *fids])
+    for question, name in (
+        ("Imagen FID on COCO?", "Imagen"),
+        ("Whisper WER on LibriSpeech?", "Whisper"),  # no abstract writes it
+        ("what is the Chinchilla perplexity on the Pile?", "Chinchilla"),
+    ):
+        plan = collection.reader.read(question)
+        assert isinstance(plan, AskPlan) and plan.slot_name == name, plan
+    said = collection.pipe._unowned(
+        replace_topic(collection.reader.read("Imagen FID on COCO?"), "Imagen"),
+        collection.retriever.search(collection.reader.read("Imagen FID on COCO?").topic.search),
+        framed=False,
+    )
+    assert "No paper in the collection is Imagen:" in said and "(cmp)" in said
+    # a paper's own name is a reference; a measure many abstracts name, a benchmark, a word are no name
+    for question in (
+        "SABench accuracy on long contexts?",
+        "FID score gain on COCO?",
+        "ImageNet top-1 accuracy?",
+        "Pruning time on ImageNet?",
+        "Which papers report Imagen FID?",
+    ):
+        plan = collection.reader.read(question)
+        assert not isinstance(plan, AskPlan) or plan.slot_name == "", (question, plan)
+
+
+def replace_topic(plan, name):
+    from dataclasses import replace
+
+    assert isinstance(plan, AskPlan)
+    return replace(plan.topic, described_name=name)
+
+
+@pytest.mark.slow
+def test_a_name_inside_the_slot_that_no_seed_paper_owns_is_refused_naming_who_mentions_it(extractive):
+    # "Gemini latency on WebShop?" was answered "The abstract of Online routing problem states no
+    # figure for gemini latency": Gemini is no seed paper; DGSA only beats "Gemini Pro"
+    from rag.route.conversation import Conversation
+
+    ans = Conversation(extractive.pipeline).ask("Gemini latency on WebShop?").answer
+    assert "No paper in the collection is Gemini" in ans.text and "DGSA" in ans.text, ans.text
+    assert not ans.citations
+    ans = Conversation(extractive.pipeline).ask("DANCE accuracy gain?").answer  # a paper's own name
+    assert "2.33%" in ans.lead, ans.text

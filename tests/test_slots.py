@@ -2288,3 +2288,50 @@ def test_a_thing_named_by_instances_written_only_as_a_vague_group_is_refused(que
 def test_a_thing_asked_after_a_heading_that_names_the_paper_is_its_slot(question, name):
     slot = read_ask(question, number="one", names=("QCirc", "FoldNet", "GridWalker")).slot
     assert slot is not None and slot.name == name, slot
+
+
+# --- a count stated before coordinated words, the size "of" a thing (issue 32, item 2) -------------
+
+
+@pytest.mark.parametrize(
+    ("sentence", "clause"),
+    [
+        # the count and what it counts are one clause: the commas join adjectives, they end no clause
+        ("Our agent is evaluated across 9 spatial, temporal, and semantic grounding benchmarks from two suites.",
+         "9 spatial, temporal, and semantic grounding benchmarks"),
+        ("We collect 40 indoor, outdoor or aerial navigation tasks, and we release them.",
+         "40 indoor, outdoor or aerial navigation tasks"),
+    ],
+)
+def test_a_count_before_coordinated_words_is_stated_with_what_it_counts(sentence, clause):
+    spans = [sentence[a:b] for a, b in clause_spans(sentence)]
+    assert any(clause in s for s in spans), spans
+    unit = clause.split()[-1]
+    slot = read_ask(f"How many {clause.split()[-2]} {unit} does it use?", names=()).slot
+    assert slot is not None and slot.count
+    span = slot_span(slot, sentence)
+    assert span is not None and clause.split()[0] in sentence[span[0] : span[1]], (slot, span)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "However, training and inference are slow, and we fix it.",  # an opener is no item
+        "It improves accuracy, robustness, and we show why.",  # a clause after "and we"
+    ],
+)
+def test_a_clause_after_a_list_still_ends_at_its_comma(sentence):
+    assert len(clause_spans(sentence)) == 3
+
+
+@pytest.mark.parametrize(
+    ("question", "form", "terms"),
+    [
+        ("ATLAS: size of the retrieval index?", "", ("retrieval", "index")),
+        ("what is the size of the memory bank of MemNet?", "", ("memory", "bank")),
+        ("RAST-MoE: size of the model?", "model size", ()),
+    ],
+)
+def test_the_size_of_a_thing_asks_its_amount_not_a_setting_named_size(question, form, terms):
+    slot = read_ask(question, names=("ATLAS", "MemNet", "RAST-MoE")).slot
+    assert slot is not None and slot.amount and slot.form == form and slot.terms == terms, slot

@@ -546,6 +546,11 @@ class AskPlan(Plan):
             limitations of model soups?"; :func:`rag.question.roles.limited_subject`), ``""`` when
             it names nothing: a paper whose title states it is asked its own limitations, as if named.
         seeks: Its frame names the paper asked for ("which paper ...", "is there work on ...").
+        slot_name: The name of the paper asked, typed inside the slot right before the measure
+            when the question refers to no paper ("Imagen" of "Imagen FID on COCO?",
+            :meth:`rag.question.names.NameReader.name_in_slot`); ``""`` otherwise. The route
+            checks it as a name asked alone: no paper owning it, the question is refused as "No
+            paper in the collection is Imagen", not answered by a paper that mentions it (Muse).
         bare: The message is its topic, as typed in a search box: no frame, no paper referred to,
             nothing asked of it ("differentially private federated learning", "alfworld results?");
             like an open frame, it may be answered by one paper or several.
@@ -574,6 +579,7 @@ class AskPlan(Plan):
     own_limits: bool = False
     limits_of: str = ""
     seeks: bool = False
+    slot_name: str = ""
     bare: bool = False
     alone: AskPlan | None = None
 

@@ -1864,6 +1864,10 @@ class Reader:
             limits_of=limited_subject(query),
             bare=not refs and number == "open" and not kind and not is_polar
             and topic_text.strip(" ?.!") == query.strip(" ?.!"),
+            # "Imagen FID on COCO?": the name typed before the measure is the paper asked
+            slot_name=self.names.name_in_slot(query, ask.slot.terms)
+            if self.names is not None and not refs and number != "many" and not is_polar
+            and ask.slot is not None and not ask.slot.form else "",
         )
         # --- the papers like one paper: "papers like DANCE", "more like [2]", "anything similar to it?"
         pronoun_only = not distinct and not described and any(r.kind == "pronoun" for r in refs)

@@ -220,6 +220,17 @@ def _phrase_after(words: list[str], i: int) -> list[str]:
     return out
 
 
+def _size_of(words: list[str], i: int, names: Collection[str]) -> tuple[str, ...]:
+    """The terms of the noun phrase after "of" when the phrase from ``words[i]`` is a noun of size
+    alone ("size of the retrieval database", "scale of the corpus"; vocabulary ``size_noun``): the
+    thing whose size is asked; ``()`` when no "of" follows the size noun."""
+    phrase = _phrase_after(words, i)
+    j = i + next((k for k, w in enumerate(words[i:]) if w == phrase[-1]), 0) + 1 if phrase else i
+    if j >= len(words) or words[j].lower() != "of":
+        return ()
+    return _terms(_phrase_after(words, j + 1), names)
+
+
 def _terms(phrase: list[str], names: Collection[str]) -> tuple[str, ...]:
     """The content terms of a phrase without generic measure words and names, in order."""
     named = {normalize(n).lower() for n in names}
@@ -299,9 +310,12 @@ def measure_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fa
             continue  # "what is the size of the training set": the size of what follows
         if terms and set(terms) <= _SIZE_NOUN and any(w.lower() in _MODEL_NOUN for w in words[i:]):
             return Slot("model size", form="model size", amount=True)  # "What size is the X model?"
+        of = _size_of(words, i, names) if terms and set(terms) <= _SIZE_NOUN else ()
+        if of:  # "RETRO: size of the retrieval database?": the size of what follows, asked as its amount
+            terms = of
         if terms:
             counted = any(m.end() == end for m in _COUNT_OPENER.finditer(text))
-            phrase = _phrase_after(words, i)
+            phrase = _phrase_after(words, i) if not of else list(of)
             if len(phrase) > 1 and phrase[-1].lower() in _COUNT_AFTER:
                 # "Cramming GPU count": a number of the word before it, a name or an acronym as it may be
                 terms, counted = (phrase[-2].lower().removesuffix("'s"),), True
@@ -522,6 +536,14 @@ def entity_slot(
         # "APM hardware?", "which machines does X use?": the hardware or compute in general, as
         # "what hardware" asks it (detail_slot): stated by any hardware named, else not stated
         return Slot("hardware or compute", form=HARDWARE, detail=True)
+    if set(terms) <= _SIZE_NOUN and (of := _size_of(words, i, names)):
+        # "RETRO: size of the retrieval database?": the amount of what follows, as "how big is
+        # RETRO's retrieval database?" asks it ("With a 2 trillion token database")
+        if _asks_data_size(of, sized=True, counted=False):
+            return Slot(DATA_SIZE, form=DATA_SIZE, amount=True)
+        if _asks_model_size(of, sized=True, counted=False):
+            return Slot("model size", form="model size", amount=True)
+        return Slot(" ".join(of), of, amount=True)
     if _bare(phrase[-1]) in _SETTING_NOUN:  # "what is the eigendecomposition frequency": its value
         return Slot(shown, terms, amount=True, form=SETTING)
     return Slot(shown, terms, form=INSTANCE if terms[-1] in _BY_INSTANCE else ENTITY)

@@ -381,9 +381,12 @@ class AnswerPipeline:
                 # "What does the LoRA paper report?": the paper whose own name it is, not one that
                 # mentions it (HyperTuning "produces soft prefixes or LoRA parameters")
                 refusal = self._unowned(topic, retrieval)
-            elif not refusal and topic.number != "many" and not plan.seeks and (name := bare_name_asked(plan, topic)):
+            elif not refusal and topic.number != "many" and not plan.seeks and (
+                name := bare_name_asked(plan, topic) or plan.slot_name
+            ):
                 # "What does Imagen do?": a name asked alone is asked as "the Imagen paper" is; Muse,
-                # which compares itself with Imagen, is no answer about it
+                # which compares itself with Imagen, is no answer about it; so is a name typed
+                # inside the slot ("Imagen FID on COCO?", AskPlan.slot_name)
                 refusal = self._unowned(replace(topic, described_name=name), retrieval, framed=False)
             if refusal:
                 found = Found([], 0, False)

@@ -215,16 +215,56 @@ _RESTATING = ("i.e.", "e.g.")
 """Abbreviations a comma follows without ending a clause ("output, i.e., embedding")."""
 
 
+_WORD_LIST = re.compile(
+    r"(?<![\w-])[a-z][\w-]*(?:,\s+[a-z][\w-]*)+,?\s+(?:and|or)\s+[a-z][\w-]*(?=\s+[\w(])"
+)
+"""A list of single lower-case words coordinated before the word they share ("13 <mathematical,
+symbolic, and algorithmic> reasoning tasks", "<spatial, temporal and semantic> cues"): three items
+at least, the last joined by "and" or "or"; its commas join words, they end no clause."""
+
+
+def _joined_words(sentence: str) -> set[int]:
+    """Offsets of the commas of ``sentence`` inside a list of single coordinated words
+    (:data:`_WORD_LIST`), none of whose items opens a sentence ("however, training and inference
+    are ...") or is a function word ("accuracy, robustness, and we show ...": a clause)."""
+    commas: set[int] = set()
+    for m in _WORD_LIST.finditer(sentence):
+        items = [w for w in re.findall(r"[a-z][\w-]*", m.group(0)) if w not in ("and", "or")]
+        if any(w in _OPENERS or w in STOPWORDS for w in items):  # "..., robustness, and we show ..."
+            continue
+        commas.update(m.start() + k for k, ch in enumerate(m.group(0)) if ch == ",")
+    return commas
+
+
+def coordinated_as_one(text: str) -> str:
+    """``text`` with each list of single coordinated words (:func:`_joined_words`) written as its
+    last item: they stand in one place before the word they share, so "13 mathematical, symbolic,
+    and algorithmic reasoning tasks" counts its tasks as "13 algorithmic reasoning tasks" does
+    (:func:`rag.route.slot.counts`). ``text`` unchanged when it holds no such list."""
+    commas = _joined_words(text)
+    if not commas:
+        return text
+    out, last = [], 0
+    for m in _WORD_LIST.finditer(text):
+        if m.start() + m.group(0).index(",") in commas:
+            out.append(text[last : m.start()] + m.group(0).split()[-1])
+            last = m.end()
+    return "".join(out) + text[last:]
+
+
 def clause_spans(sentence: str) -> list[tuple[int, int]]:
     """The top-level clauses of a sentence as ``(start, end)`` offsets into it.
 
-    Split after ``,`` ``;`` ``:`` (not a comma after "i.e." or "e.g."), around a spaced dash or an
+    Split after ``,`` ``;`` ``:`` (not a comma after "i.e." or "e.g.", nor one inside a list of
+    single coordinated words, :data:`_WORD_LIST`: "across 13 mathematical, symbolic, and algorithmic
+    reasoning tasks" is one clause, which states both the count and what it counts), around a spaced dash or an
     em dash (an en dash between two words or figures is a range: "3B–72B") and after an inner full
     stop, never inside brackets or ``$...$``;
     each span has its surrounding spaces and closing punctuation trimmed; ``sentence[a:b]`` is
     always an exact substring.
     """
     cuts: list[tuple[int, int]] = []  # (end of a clause, start of the next)
+    joined = _joined_words(sentence)
     depth, math = 0, False
     i, n = 0, len(sentence)
     while i < n:
@@ -239,6 +279,7 @@ def clause_spans(sentence: str) -> list[tuple[int, int]]:
             comma = ch in ",;:" and i + 1 < n and sentence[i + 1] == " "
             # "model output, i.e., embedding signals ...": the clause goes on after "i.e.,"
             comma = comma and not (ch == "," and sentence[max(0, i - 4) : i].lower() in _RESTATING)
+            comma = comma and i not in joined  # "mathematical, symbolic, and algorithmic reasoning tasks"
             # an en dash between two words or figures is a range ("3B–72B models"), not a break
             ranged = ch == "–" and 0 < i < n - 1 and sentence[i - 1].isalnum() and sentence[i + 1].isalnum()
             dash = (ch in "—–" and not ranged) or (

@@ -43,6 +43,7 @@ from rag.route.lead import (
     _list_end,
     clause_spans,
     comparison_verdict,
+    coordinated_as_one,
     joined_count,
     key_clause,
     states_amount,
@@ -631,13 +632,16 @@ domain", "3-D scenes"): it counts nothing."""
 def counts(text: str, unit: str) -> bool:
     """Whether ``text`` states a number of ``unit``: an amount (:func:`states_amount`: "16,000",
     "four"; not a number inside a name, "Flan-T5") followed within :data:`COUNT_WINDOW` words by
-    the unit (as a term key: "tasks" by "task"). "ablation studies on the Flan Collection of tasks
+    the unit (as a term key: "tasks" by "task"; a list of coordinated words counts as one,
+    :func:`rag.route.lead.coordinated_as_one`). "ablation studies on the Flan Collection of tasks
     ... by 3-17%" counts no tasks, nor does a share ("38% of the layers")."""
     keys = {term_key(unit)} | same_keys(unit)  # "apps" by "applications" (glossary: clipped words)
     # "envs" by "benchmarks" (_KINDS), a plural noun only: "four benchmark datasets" counts datasets,
     # "benchmark" there only says which
     others = instance_keys(unit) - keys
-    words = [m.group(0) for m in _WORD.finditer(text)]
+    # coordinated words before the unit stand in one place ("13 mathematical, symbolic, and
+    # algorithmic reasoning tasks")
+    words = [m.group(0) for m in _WORD.finditer(coordinated_as_one(text))]
     for i, w in enumerate(words):
         w = w.strip("(),;:")
         if joined_count(w, keys, words[i + 1] if i + 1 < len(words) else ""):

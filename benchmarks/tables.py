@@ -99,7 +99,7 @@ def dev_tables(comp, files: list[Path], exact: Exactness) -> None:
         qs = [q for q in load_gold(f) if q.kind in ("multi", "compare")]
         rows = []
         for q in qs:
-            turn = table_for(comp.pipeline, q)
+            turn = table_for(comp, q)
             exact.check(turn.paper_table)
             rows.append(score_table(q, turn))
         for kind in ("multi", "compare"):

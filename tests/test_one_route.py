@@ -38,10 +38,36 @@ from store.papers import Paper
         ("acronym, scale", [("name", ""), ("size", "model")]),
         ("what is it called, size of the network", [("name", ""), ("size", "model")]),
         ("leaderboard name and scale", [("name", "dataset"), ("size", "dataset")]),
+        # a dataset noun the paper makes its own asks the dataset it introduces, by its name; the
+        # data used, a count of a kind of item of its own, a method that is new stay what they were
+        ("released corpus, how many examples, benchmarks used",
+         [("name", "dataset"), ("size", "dataset"), ("data", "")]),
+        ("their own testbed; # of instances; number of tasks",
+         [("name", "dataset"), ("size", "dataset"), ("metric", "")]),
+        ("the newly curated collection, how much data, evaluation corpora, new method",
+         [("name", "dataset"), ("size", "dataset"), ("data", ""), ("approach", "")]),
+        # a count of data items in general is the dataset's size; "how big/large" asks a size
+        ("number of data points, how large is the model", [("size", "dataset"), ("size", "model")]),
+        ("how big is the suite, how many parameters", [("size", "dataset"), ("size", "model")]),
     ],
 )
 def test_a_name_or_size_column_is_about_what_it_or_its_table_names(columns: str, expected: list):
     assert [(c.kind.key, c.about) for c in read_columns(columns)] == expected
+
+
+def test_a_model_size_column_asks_the_slot_a_one_paper_question_asks():
+    # the same check as "what is the model size of X?": the paper's own parameter count, not a
+    # baseline's ("improving over Seg-Zero-7B")
+    slots = [c.slot for c in read_columns("parameter count, # params, how big is the network, dataset size")]
+    assert [s.form if s else None for s in slots] == ["model size", "model size", "model size", None]
+
+
+def test_a_bare_dataset_noun_in_a_table_of_papers_that_release_one_is_the_one_each_releases():
+    reader = Reader(Catalogue(PAPERS))
+    cols = reader.table("papers that curate a new dataset", ["corpus", "scale"]).columns
+    assert [(c.kind.key, c.about) for c in cols] == [("name", "dataset"), ("size", "dataset")]
+    # in a table of other papers the same noun asks what each is evaluated on
+    assert [(c.kind.key, c.about) for c in reader.table("graph learning", ["corpus"]).columns] == [("data", "")]
 
 
 def test_a_bare_size_is_about_datasets_when_the_rows_introduce_datasets():
@@ -244,6 +270,23 @@ def test_a_table_of_papers_that_release_a_dataset_quotes_what_made_each_a_row(ex
         assert row[2].stated == bool(row[2].value), (c.label, row[2])
     sizes = {c.label: row[2].value for c, row in zip(t.papers, t.cells, strict=True)}
     assert sizes.get("DocVAL") == "95K validator-verified CoT traces", sizes
+
+
+def test_dataset_and_model_columns_in_other_words_hold_what_each_abstract_states(extractive):
+    # "how many items" was a free column quoting the method sentence, "new benchmark" quoted the
+    # benchmarks DocVAL is evaluated on, "# params" gave RSAgent the 7B of the baseline it beats
+    table = Conversation(extractive.pipeline).table(
+        papers=["HyperTrack", "DocVAL", "RSAgent", "Agent-Omit"],
+        columns=["new benchmark", "how many items", "# params"],
+    ).paper_table
+    assert table is not None
+    values = {c.label: tuple(cell.value for cell in row) for c, row in zip(table.papers, table.cells, strict=True)}
+    assert values["HyperTrack"][:2] == (
+        "HyperTrack", "over 16000 real-world tasks; more than 650 Chinese mobile applications"
+    )
+    assert values["DocVAL"][1] == "95K validator-verified CoT traces"
+    assert "95K" in table.cell("000_6b930c46f6674b66#3", "new benchmark").evidence[0].sentence
+    assert values["Agent-Omit"][2] == "8B" and not any(values["RSAgent"]), values
 
 
 def test_a_table_of_named_papers_in_chat_is_the_table_of_those_papers(extractive):

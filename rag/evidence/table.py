@@ -9,7 +9,12 @@ table knows give sharper evidence than a free phrase does:
 * ``name``: the sentence that states the paper's name (:func:`store.labels.stated_name`), value the name;
 * ``code``: the sentence that states the abstract's first URL (:func:`store.labels.find_code_url`),
   value the URL;
-* ``size``: the sentence that states a parameter count ("7B", "1.5 billion parameters"), value it;
+* ``size`` of a model: the clause that states the paper's own parameter count ("7B", "1.5 billion
+  parameters"; not a baseline's "improving over Seg-Zero-7B"), as the one-paper question's slot
+  is stated (the route's ``stating``), value it; of a dataset (:func:`_dataset_size_cell`): the
+  items the dataset the paper introduces counts ("over 16000 real-world tasks");
+* ``name`` of a dataset (:func:`_dataset_name_cell`): the sentence that introduces the paper's
+  own dataset or benchmark, value its name;
 * ``hardware``: the paper's own sentence that names the devices it runs on ("a single 16GB GPU",
   "a single node"), value them; the word "hardware" alone ("hardware efficiency") names none;
 * ``metric``: the result sentence that states a number, value the numbers it states;

@@ -2429,3 +2429,16 @@ def test_details_stated_in_other_forms_are_answered_and_unstated_ones_refused(ex
         if ans.refused or not cited & set(q["gold_ids"]) or not all(f in ans.lead for f in q["answer_facts"]):
             wrong.append((q["qid"], "refused" if ans.refused else "wrong", ans.text[:160]))
     assert not wrong, wrong
+
+
+def test_a_name_in_the_description_of_the_paper_is_no_benchmark_the_measure_is_asked_on():
+    # "According to the paper that introduces ... CUDA kernels ..., what sparsity level can L1
+    # regularization induce?" was refused "does not state sparsity level on cuda"
+    seams = Seams([*PAPERS, GENNET])
+    plan = seams.plan(
+        "According to the paper that introduces a one-step generator tested on FFHQ, what FID does it reach?"
+    )
+    assert plan.ask.slot is not None
+    assert seams.policy.slot(plan.ask, [seams.catalogue["gen"]]) == ""
+    asked = seams.plan("what FID does GenNet reach on FFHQ")  # asked on it: still refused
+    assert "on ffhq" in seams.policy.slot(asked.ask, [seams.catalogue["gen"]])

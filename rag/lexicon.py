@@ -40,7 +40,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Lexicon", "abbreviation_definitions", "american", "compound_parts", "directions", "english_word", "joined_form",
-    "lemma", "glossary_forms", "load_glossary", "other_direction", "same_keys", "states_direction", "states_form",
+    "lemma", "glossary_forms", "load_glossary", "open_compounds", "other_direction", "same_keys", "states_direction",
+    "states_form",
     "states_phrase", "stem", "term_key",
 ]
 
@@ -331,6 +332,36 @@ def joined_form(token: str) -> str:
     if token.count("-") == 1 and token.replace("-", "").isalpha():
         return token.replace("-", "")
     return ""
+
+
+_OPEN_TOKEN = re.compile(r"[\w@]+(?:-[\w@]+)*")
+"""A word of a sentence, a hyphenated compound as one (its parts are not written open)."""
+
+
+def open_compounds(terms: tuple[str, ...], sentence: str) -> tuple[str, ...]:
+    """``terms`` with each hyphenated compound that ``sentence`` writes open, its parts side by side
+    in order (compared as term keys, :func:`term_key`), as those parts: "trigger-detection"
+    by "trigger detection", "step-level" by "step levels"; a compound the sentence writes with its
+    hyphen or joined ("fine-tuning", "finetuning") or not at all is kept as asked.
+
+    Args:
+        terms: A slot's terms (:attr:`rag.types.Slot.terms`), head last.
+        sentence: The sentence read.
+
+    Returns:
+        The terms, in order, each open compound replaced by its parts (so the last part is the head
+        when the compound was)."""
+    if not any("-" in t for t in terms):
+        return terms
+    keys = [term_key(m.group(0).lower()) for m in _OPEN_TOKEN.finditer(sentence)]
+    out: list[str] = []
+    for t in terms:
+        parts = [p for p in t.split("-") if p]
+        wanted = [term_key(p) for p in parts]
+        n = len(wanted)
+        written = n > 1 and any(keys[i : i + n] == wanted for i in range(len(keys) - n + 1))
+        out.extend(parts if written else [t])
+    return tuple(out)
 
 
 _VERSIONED = re.compile(r"([a-z]{4,})\d{1,3}")

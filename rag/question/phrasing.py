@@ -831,9 +831,35 @@ def asks_quantity(query: str, number: Number) -> bool:
             j = i + 1
             while j < len(words) and words[j] in _WH_FILLER:
                 j += 1
-            if any(x in MEASURE_NOUNS for x in words[j : j + 3]) and not any(_is_set_noun(x) for x in words[j : j + 1]):
+            # the last measure noun of the phrase ("what top-1 validation <accuracy>") unless it only
+            # modifies the thing asked ("what <reward> function")
+            at = max((k for k in range(j, min(j + 3, len(words))) if words[k] in MEASURE_NOUNS), default=None)
+            if at is not None and not any(_is_set_noun(x) for x in words[j : j + 1]) \
+                    and not _modifies_thing(query, words, at):
                 return True
     return False
+
+
+_MEASURE_TAIL = _VOCABULARY["measure_tail"].words
+
+
+def _modifies_thing(query: str, words: Sequence[str], at: int) -> bool:
+    """Whether the measure noun ``words[at]`` (``words``: :data:`WORD` of ``query``, lower-cased)
+    modifies the noun right after it, the head of the phrase asked: "what reward function does
+    ReAugment use?" asks a function (answered by "a model zoo-guided reward function"), not an
+    amount of reward. A measure noun after it ("what accuracy gain", "what error rate"), a word that
+    keeps its amount (vocabulary ``measure_tail``: "what sparsity level"), a word that is no content
+    noun ("what reward does ..."), a name ("the top-1 accuracy FOAM gets"), or one past anything
+    but a space ("the speed-up $\\frac...") does not."""
+    if at + 1 >= len(words):
+        return False
+    spans = [m.span() for m in WORD.finditer(query)]
+    nxt = words[at + 1]
+    return (
+        query[spans[at][1] : spans[at + 1][0]] == " " and query[spans[at + 1][0]].islower()
+        and nxt.isalpha() and nxt not in MEASURE_NOUNS and nxt not in _MEASURE_TAIL
+        and bool(content_terms(nxt)) and english_word(nxt)
+    )
 
 
 def reported_amount(words: Sequence[str], i: int) -> bool:

@@ -45,6 +45,7 @@ _SPEED_COMPARATIVE = _VOCABULARY["speed_comparative"].words
 _GAIN_ASKED = _VOCABULARY["gain_asked"].words
 _CUT_ASKED = _VOCABULARY["cut_asked"].words
 _DEGREE = _VOCABULARY["comparative_degree"].words
+_DEGREE_NOUN = _VOCABULARY["degree_noun"].words
 _DATA_NOUN = _VOCABULARY["data_noun"].words
 _DATA_SIZE_WORD = _VOCABULARY["data_size_word"].words
 _DATA_SIZE_OPENER = _VOCABULARY["data_size_opener"]
@@ -324,13 +325,18 @@ def measure_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fa
                 return Slot(DATA_SIZE, form=DATA_SIZE, amount=True)
             if _asks_model_size(terms, sized=sized, counted=counted):
                 return Slot("model size", form="model size", amount=True)
+            # "what sparsity level": how much sparsity, stated by its figure ("over 99% sparsity");
+            # the degree noun names no measure of its own ("how many levels" keeps it)
+            named_as = terms
+            if not counted and len(terms) > 1 and terms[-1] in _DEGREE_NOUN:
+                terms = terms[:-1]
             # an acronym keeps its capitals in the answer ("does not state FID")
             cased = {w.lower(): w for w in words if sum(c.isupper() for c in w) > 1}
             # "FOAM damping factor value?", "what temperature?": a setting's value, stated only
             # with an amount (SETTING); a count keeps its own check
             setting = not counted and bool(phrase) and phrase[-1].lower() in _SETTING_NOUN
             # a setting is named with its noun, a generic one too ("condensation ratio", not "condensation")
-            shown = [w.lower() for w in phrase if w.lower() in {*terms, *_SETTING_NOUN}] if setting else terms
+            shown = [w.lower() for w in phrase if w.lower() in {*terms, *_SETTING_NOUN}] if setting else named_as
             # "by what factor", "how many times": a ratio of the measure, not a count of "times"
             ratio = not setting and _RATIO_ASKED.search(text) is not None
             return Slot(" ".join(cased.get(t, t) for t in shown), terms, amount=True, count=counted and not ratio,

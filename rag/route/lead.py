@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from rag.citations import format_marker
 from rag.evidence.rows import states_own_limitation
 from rag.evidence.senses import Senses
-from rag.lexicon import joined_form, lemma, long_forms, same_keys, states_form, term_key
+from rag.lexicon import joined_form, lemma, long_forms, open_compounds, same_keys, states_form, term_key
 from rag.llm.claims import PRIOR_WORK
 from rag.llm.prose import Source
 from rag.question.plan import Ask, AskPlan
@@ -1735,9 +1735,10 @@ def _slot_line(s: Source, stating: Stating, ask: Ask, beside: Beside | None = No
 
 
 def _names_measure(terms: tuple[str, ...], clause: str) -> bool:
-    """Whether ``clause`` writes one of a measure's ``terms`` (term keys, the glossary's same words)."""
+    """Whether ``clause`` writes one of a measure's ``terms`` (term keys, the glossary's same words;
+    a compound asked with its hyphen by its parts written open, :func:`rag.lexicon.open_compounds`)."""
     keys = {k for k, _, _ in _keys_at(clause)}
-    return any(same_keys(t) & keys for t in terms)
+    return any(same_keys(t) & keys for t in open_compounds(terms, clause))
 
 
 def _limits(s: Source, move: Move) -> str:

@@ -387,17 +387,21 @@ class RefusalPolicy:
         """The coined names a measure is asked on besides the measure and the paper ("LSUN" of
         "Consistency Models FID LSUN", "COCO" of "what FID does Muse reach on COCO?"), lower case:
         the question's entities less the slot's terms, the paper's own names and abbreviations the
-        glossary spells out ("RL", "LLMs": words of a field, not a benchmark). ``()`` when the
-        question asks no measure with an amount (a detail, a form, a count's unit)."""
+        glossary spells out ("RL", "LLMs": words of a field, not a benchmark), and the names of the
+        paper's description ("CUDA" of "according to the paper that introduces ... CUDA kernels, what
+        sparsity level ...?": the paper asked, not where the measure is asked; :attr:`Ask.matching`).
+        ``()`` when the question asks no measure with an amount (a detail, a form, a count's unit)."""
         slot = ask.slot
         if slot is None or not slot.amount or slot.form or slot.detail or slot.count:
             return ()
         own = {w.lower() for x in (paper.label, *paper.aliases) for w in re.findall(r"[\w.@-]+", normalize(x or ""))}
         own |= {normalize(x or "").lower() for x in (paper.label, *paper.aliases)}
         terms = {t.lower() for t in slot.terms}
+        asked = normalize(ask.matching or ask.text).lower()
         return tuple(sorted(
             e for e in ask.entities
             if e.lower() not in terms | own and not glossary_forms(e) and not any(t in e.lower() for t in terms)
+            and e.lower() in asked
         ))
 
     def _unset(self, ask: Ask, papers: Sequence[Paper]) -> str:

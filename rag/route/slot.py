@@ -32,7 +32,16 @@ from dataclasses import replace
 from rag.evidence.roles import names_benchmark
 from rag.evidence.rows import COUNT_NOUN, DATA_ITEMS, states_data
 from rag.evidence.senses import Senses, evidence_senses
-from rag.lexicon import english_word, glossary_forms, joined_form, lemma, same_keys, states_phrase, term_key
+from rag.lexicon import (
+    english_word,
+    glossary_forms,
+    joined_form,
+    lemma,
+    open_compounds,
+    same_keys,
+    states_phrase,
+    term_key,
+)
 from rag.protocols import EvidenceSource
 from rag.question.slots import BIT_WIDTH, CONTENTS, DATA, DATA_SIZE, ENTITY, HARDWARE, INSTANCE, MODELS, OBJECT, SIZE
 from rag.route.lead import (
@@ -284,6 +293,9 @@ def _slot_span(slot: Slot, sentence: str, senses: Senses | None = None) -> tuple
         return _grown(sentence, spans, i) if i is not None else (0, len(sentence), False)
     if not slot.terms:
         return None
+    # a compound asked with its hyphen and written open ("trigger-detection mF1": "improving trigger
+    # detection mF1 by 6.21%") is stated by its parts side by side
+    slot = replace(slot, terms=open_compounds(slot.terms, sentence))
     if slot.detail:  # a detail is stated by its words side by side ("learning rate", not "learning")
         if slot.amount and len(slot.terms) == 1 and (joined := _joined_count_span(sentence, slot.terms[0])):
             return joined  # "how many steps": "fast one-step generation" counts them
@@ -321,7 +333,8 @@ def _slot_span(slot: Slot, sentence: str, senses: Senses | None = None) -> tuple
     # The measure's head noun must be stated ("train time" is not stated by "trains stably", nor
     # "annotation cost" by "91,581 step-level annotations"): the other terms only narrow it.
     at = next((k for k, (t, _) in enumerate(stated) if t == head), None)
-    if not present or unnarrowed or (head and (at is None or not _own_word(head, stated[at][1], sentence))):
+    others = [t for t, _ in stated if t != head]
+    if not present or unnarrowed or (head and (at is None or not _own_word(head, stated[at][1], sentence, others))):
         # ... but a cut asked of it is stated by a cut of what narrows it: "how much does DANCE cut
         # token cost?" by "with 33.42% fewer tokens per condensed node"
         return _narrowing_cut(slot, sentence, head) if slot.amount and slot.change == "cut" else None
@@ -551,18 +564,41 @@ def _object_span(sentence: str, verb: str) -> tuple[int, int, bool] | None:
     return None
 
 
-def _own_word(term: str, form: str, sentence: str) -> bool:
+def _own_word(term: str, form: str, sentence: str, others: Sequence[str] = ()) -> bool:
     """Whether ``sentence`` states ``term`` (as :func:`_as_stated` found it, ``form``) as a word of
     its own, not only as a part of a hyphenated compound of other words: "real-time monitoring"
-    states no training time, "wall-clock time" and "a 2x speed-up" do."""
+    states no training time, "wall-clock time" and "a 2x speed-up" do.
+
+    A compound that modifies a word stating one of ``others`` (the slot's other terms, by term key)
+    states it too: the two nouns asked the other way round ("how many annotated steps?": "91,581
+    step-level annotations"; "annotated" and "annotations" are one term key); so does a compound
+    that ends with a participle asked ("what are the pseudo-labels derived from?": "K-means-derived
+    pseudo-labels", derived from K-means), which is the compound's own head."""
     if form != term or "-" in term:
         return True  # stated in another form (a joined word, a full form, a word of speed)
     key = term_key(term)
-    # the compound itself written with its hyphen ("speed-up" for "speedup") is the word
-    return any(
-        k == key and ("-" not in sentence[a:b] or term_key(sentence[a:b].replace("-", "")) == key)
-        for k, a, b in _keys_at(sentence)
-    )
+    other_keys = {term_key(t) for t in others}
+    for k, a, b in _keys_at(sentence):
+        if k != key:
+            continue
+        # the compound itself written with its hyphen ("speed-up" for "speedup") is the word
+        if "-" not in sentence[a:b] or term_key(sentence[a:b].replace("-", "")) == key:
+            return True
+        after = _NEXT_WORD.match(sentence, b)
+        if after is not None and term_key(after.group(1).lower()) in other_keys:
+            return True
+        if _participle(term) and sentence[a:b].lower().endswith(f"-{term.lower()}"):
+            return True
+    return False
+
+
+def _participle(word: str) -> bool:
+    """Whether ``word`` is a past participle ("derived", "guided", "driven"): its dictionary form
+    (:func:`rag.lexicon.lemma`) is another word, and it ends as participles do."""
+    low = word.lower()
+    return low.endswith(("ed", "en")) and lemma(low) != low
+
+
 
 
 def _written(term: str, keys: set[str]) -> bool:

@@ -302,12 +302,12 @@ def test_a_name_asked_alone_is_the_paper_whose_own_name_it_is_not_one_that_menti
     alone is asked as "the <name> paper" is, and a paper that only mentions it is named, not answered."""
     from dataclasses import replace
 
-    from rag.route.answer import bare_name_asked
+    from rag.route.answer import name_asked
 
     mention = make_paper("cmp", "Our sampler runs faster than Imagen on long prompts.")
     collection = Collection([*PAPERS, mention])
     plan = collection.reader.read("What does Imagen do?")
-    assert isinstance(plan, AskPlan) and bare_name_asked(plan, plan.topic) == "Imagen"
+    assert isinstance(plan, AskPlan) and name_asked(plan, plan.topic) == "Imagen"
     topic = replace(plan.topic, described_name="Imagen")
     said = collection.pipe._unowned(topic, collection.retriever.search(plan.topic.search), framed=False)
     assert said.startswith("The collection does not answer") and "No paper in the collection is Imagen:" in said
@@ -315,7 +315,7 @@ def test_a_name_asked_alone_is_the_paper_whose_own_name_it_is_not_one_that_menti
     # a name a paper owns is named (no topic is read), and words are a topic
     for question in ("What does SABench do?", "What does pruning do?"):
         plan = collection.reader.read(question)
-        assert not isinstance(plan, AskPlan) or plan.topic is None or bare_name_asked(plan, plan.topic) == ""
+        assert not isinstance(plan, AskPlan) or plan.topic is None or name_asked(plan, plan.topic) == ""
 
 
 @pytest.mark.parametrize(
@@ -348,13 +348,13 @@ def test_a_name_asked_with_a_detail_that_no_paper_is_is_refused_as_that_name():
     answered, and a paper whose own name it is still answers (no refusal for it)."""
     from dataclasses import replace
 
-    from rag.route.answer import word_name_asked
+    from rag.route.answer import name_asked
 
     mention = make_paper("cmp", "Our captioner beats Flamingo with fewer shots.")
     owner = make_paper("owl", "We present Owl, a few-shot captioner.", title="Owl: Few-Shot Captioning")
     collection = Collection([*PAPERS, mention, owner])
     plan = collection.reader.read("Flamingo: which few-shot benchmarks does it report?")
-    assert isinstance(plan, AskPlan) and word_name_asked(plan, plan.topic) == "Flamingo"
+    assert isinstance(plan, AskPlan) and name_asked(plan, plan.topic) == "Flamingo"
     topic = replace(plan.topic, described_name="Flamingo")
     said = collection.pipe._unowned(topic, collection.retriever.search(plan.topic.search), framed=False)
     assert "No paper in the collection is Flamingo:" in said and "(cmp): “Our captioner beats Flamingo" in said
@@ -363,7 +363,7 @@ def test_a_name_asked_with_a_detail_that_no_paper_is_is_refused_as_that_name():
     assert isinstance(inside, AskPlan) and inside.asked_name == ""
     # a list asks a topic, not a name
     listed = collection.reader.read("Which papers compare with Flamingo on captioning?")
-    assert isinstance(listed, AskPlan) and word_name_asked(listed, listed.topic) == ""
+    assert isinstance(listed, AskPlan) and name_asked(listed, listed.topic) == ""
     # a paper the collection holds is named by its name, and asked as that paper
     owned = collection.reader.read("Owl: which few-shot benchmarks does it report?")
     assert owned.named_ids == ("owl",)
@@ -396,7 +396,7 @@ def test_a_name_typed_inside_the_slot_is_the_paper_asked_not_a_word_of_the_measu
     """"Imagen FID on COCO?" quoted Muse's FID (Muse only compares itself with Imagen) and "Whisper
     WER on LibriSpeech?" a paper no one calls Whisper: a capitalised word typed right before the
     measure, which the collection writes as no word and as the name of at most a few papers, is the
-    paper asked (:attr:`AskPlan.slot_name`), checked as a name asked alone is."""
+    paper asked (:attr:`AskPlan.asked_name`), checked as a name asked alone is."""
     mention = make_paper("cmp", "Our sampler runs faster than Imagen on long prompts, with an FID of 7.9.")
     fids = [make_paper(f"fid{i}", f"Our GAN reaches an FID of {i}.5 on CIFAR-10.") for i in range(4)]
     collection = Collection([*PAPERS, mention, *fids])
@@ -406,7 +406,7 @@ def test_a_name_typed_inside_the_slot_is_the_paper_asked_not_a_word_of_the_measu
         ("what is the Chinchilla perplexity on the Pile?", "Chinchilla"),
     ):
         plan = collection.reader.read(question)
-        assert isinstance(plan, AskPlan) and plan.slot_name == name, plan
+        assert isinstance(plan, AskPlan) and plan.asked_name == name, plan
     said = collection.pipe._unowned(
         replace_topic(collection.reader.read("Imagen FID on COCO?"), "Imagen"),
         collection.retriever.search(collection.reader.read("Imagen FID on COCO?").topic.search),
@@ -422,7 +422,7 @@ def test_a_name_typed_inside_the_slot_is_the_paper_asked_not_a_word_of_the_measu
         "Which papers report Imagen FID?",
     ):
         plan = collection.reader.read(question)
-        assert not isinstance(plan, AskPlan) or plan.slot_name == "", (question, plan)
+        assert not isinstance(plan, AskPlan) or plan.asked_name == "", (question, plan)
 
 
 def replace_topic(plan, name):

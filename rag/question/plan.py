@@ -387,12 +387,15 @@ class Plan:
             term no abstract of the named paper holds is refused (:mod:`rag.route.refusal`).
         rare: Words of the query that may be rare names some abstract holds (capitalised words,
             named entities, hyphenated compounds, coined terms the collection indexes).
-        asked_name: The one name the question asks about that is written as an English word with a
-            capital ("Chinchilla: how many tokens was it trained on?", "What model size does Gopher
-            have?"), which no abstract writes in lower case (:meth:`rag.question.reader.Reader.asked_name`);
-            ``""`` when there is none, or several. The route checks it as a name: when no paper of
-            the collection is it, the question is refused saying so, not answered by a paper found by
-            its other words.
+        asked_name: The one name the question asks about, for the route to check that a paper of
+            the collection is it (:meth:`rag.question.reader.Reader.name_asked`): a coined name no
+            abstract writes heading the topic ("Does SparseGPT prune LLMs?"), a name written as an
+            English word ("Chinchilla: how many tokens was it trained on?", "What model size does
+            Gopher have?"), a name typed inside the slot ("Imagen FID on COCO?") or asked alone
+            ("What does Imagen do?"); ``""`` when there is none, or several, and for a question that
+            names a paper or asks for a list. The route checks it as a name: when no paper of the
+            collection is it, the question is refused saying so ("No paper in the collection is
+            Imagen"), not answered by a paper found by its other words or one that mentions it.
         figures: Figures the query quotes ("65x", "40%"): a measured result identifies its paper.
         counts: Whole numbers the query states with what they count, ``(number, words)`` ("Why did
             DANCE use 16 TAG datasets?" -> ``(("16", "TAG datasets"),)``,
@@ -546,11 +549,6 @@ class AskPlan(Plan):
             limitations of model soups?"; :func:`rag.question.roles.limited_subject`), ``""`` when
             it names nothing: a paper whose title states it is asked its own limitations, as if named.
         seeks: Its frame names the paper asked for ("which paper ...", "is there work on ...").
-        slot_name: The name of the paper asked, typed inside the slot right before the measure
-            when the question refers to no paper ("Imagen" of "Imagen FID on COCO?",
-            :meth:`rag.question.names.NameReader.name_in_slot`); ``""`` otherwise. The route
-            checks it as a name asked alone: no paper owning it, the question is refused as "No
-            paper in the collection is Imagen", not answered by a paper that mentions it (Muse).
         bare: The message is its topic, as typed in a search box: no frame, no paper referred to,
             nothing asked of it ("differentially private federated learning", "alfworld results?");
             like an open frame, it may be answered by one paper or several.
@@ -579,7 +577,6 @@ class AskPlan(Plan):
     own_limits: bool = False
     limits_of: str = ""
     seeks: bool = False
-    slot_name: str = ""
     bare: bool = False
     alone: AskPlan | None = None
 

@@ -1514,7 +1514,7 @@ class Reader:
         header["search"] = self.search_query(query)
         header["coined"] = self._coined(query)
         header["rare"] = self._rare(query)
-        header["asked_name"] = self.asked_name(query, header["rare"])
+        header["asked_name"] = self.word_name(query, header["rare"])
         header["figures"] = frozenset(quoted_figures(query))
         header["counts"] = tuple(counted_phrases(query))
         plan = self._question(query, refs, header)
@@ -1531,6 +1531,8 @@ class Reader:
             # a paper that ...", "instance-dependent regret bounds for ..."); one that asks something
             # of a thing it names ("is the validator trained with RL?") does not (Topic.describing)
             plan = replace(plan, topic=replace(plan.topic, describing=plan.seeks or not asks(query)))
+        if isinstance(plan, AskPlan):
+            plan = replace(plan, asked_name=self.name_asked(plan))
         if excluded_ids and isinstance(plan, AskPlan) and plan.topic.exclusion:
             plan = replace(plan, topic=replace(plan.topic, excluded_ids=excluded_ids))
         # "papers by X" and nothing else asked: the author's papers, listed from the records
@@ -1576,7 +1578,7 @@ class Reader:
     def _coined(self, query: str) -> tuple[str, ...]:
         return tuple(sorted(named_entities(query) | coined_lowercase(query)))
 
-    def asked_name(self, query: str, rare: Sequence[str]) -> str:
+    def word_name(self, query: str, rare: Sequence[str]) -> str:
         """The one name ``query`` asks about that is written as an English word with a capital
         (:attr:`rag.question.plan.Plan.asked_name`): among its ``rare`` words (:meth:`_rare`) and
         the word it opens with before a colon or dash (:func:`rag.question.names.heading_word`:
@@ -1597,6 +1599,36 @@ class Reader:
         inside = {w for w in rare if w.lower() not in names.runs}
         found = word_names({*inside, head} - {""} - title_cased(query), names.plain)
         return found[0] if len(found) == 1 else ""
+
+    def name_asked(self, plan: AskPlan) -> str:
+        """The one name ``plan`` asks about, for the route to check that a paper of the collection
+        is it (:attr:`rag.question.plan.Plan.asked_name`), or ``""``. A question that names a
+        paper, asks for a list ("which papers ..."), states an author or is not in English asks
+        about no name, nor does one whose frame asks for a paper ("is there work on ...");
+        otherwise the name asked is, in this order:
+
+        1. a name written as an English word (:meth:`word_name`: "Flamingo: which few-shot
+           benchmarks does it report?", "What model size does Gopher have?");
+        2. a name typed inside the slot, right before the measure
+           (:meth:`rag.question.names.NameReader.name_in_slot`: "Imagen FID on COCO?");
+        3. a name asked alone: the topic is one capitalised word the collection holds as a rare
+           name, not a paper's ("What does Imagen do?").
+
+        Args:
+            plan: The question read, its frame's :attr:`~rag.question.plan.AskPlan.seeks` known;
+                its :attr:`~rag.question.plan.Plan.asked_name` holds the name of case 1 or 2.
+        """
+        if plan.named_ids or plan.topic.number == "many" or plan.seeks or not plan.english:
+            return ""
+        if plan.filters.authors or plan.filters.person:
+            return ""
+        text = plan.topic.text.strip()
+        if plan.asked_name:
+            return plan.asked_name
+        if len(text.split()) == 1 and text[:1].isupper() and plan.topic.named == (text,) \
+                and not plan.search.names and text in plan.rare:
+            return text
+        return ""
 
     def _rare(self, query: str) -> tuple[str, ...]:
         cased = title_cased(query)
@@ -1864,11 +1896,12 @@ class Reader:
             limits_of=limited_subject(query),
             bare=not refs and number == "open" and not kind and not is_polar
             and topic_text.strip(" ?.!") == query.strip(" ?.!"),
-            # "Imagen FID on COCO?": the name typed before the measure is the paper asked
-            slot_name=self.names.name_in_slot(query, ask.slot.terms)
-            if self.names is not None and not refs and number != "many" and not is_polar
-            and ask.slot is not None and not ask.slot.form else "",
         )
+        # "Imagen FID on COCO?": the name typed before the measure is the paper asked
+        slot_name = self.names.name_in_slot(query, ask.slot.terms) \
+            if self.names is not None and not refs and number != "many" and not is_polar \
+            and ask.slot is not None and not ask.slot.form else ""
+        base = replace(base, asked_name=base.asked_name or slot_name)  # checked in read (name_asked)
         # --- the papers like one paper: "papers like DANCE", "more like [2]", "anything similar to it?"
         pronoun_only = not distinct and not described and any(r.kind == "pronoun" for r in refs)
         if (len(distinct) + len(described) == 1 or pronoun_only) and asks_similar(query, [r.text for r in refs]):

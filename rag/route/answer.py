@@ -182,25 +182,16 @@ def _mentions(text: str, name: str) -> int:
     return len(re.findall(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text, re.I))
 
 
-def bare_name_asked(plan: AskPlan, topic: Topic) -> str:
-    """The name a question asks about alone ("What does Imagen do?", "what is Parti?"): its topic is
-    one cased word the reader found rare in the collection (:attr:`AskPlan.rare`) and no paper was
-    named; ``""`` otherwise (a topic of words, "diffusion models", is asked as a topic)."""
-    text = topic.text.strip()
-    if len(text.split()) != 1 or not text[:1].isupper() or topic.named != (text,) or plan.search.names:
+def name_asked(plan: AskPlan, topic: Topic) -> str:
+    """The name the question asks about (:attr:`AskPlan.asked_name`, read by
+    :meth:`rag.question.reader.Reader.name_asked`: "What does Imagen do?", "Flamingo: which few-shot
+    benchmarks does it report?", "Imagen FID on COCO?", "Does SparseGPT prune LLMs?"), when the plan
+    answered still names no paper and asks for no list (a follow-up may have retargeted it); ``""``
+    otherwise. The answer checks it as a name (:meth:`AnswerPipeline._unowned`): when no paper of
+    the collection is it, the question is refused saying so."""
+    if not plan.asked_name or plan.named_ids or topic.number == "many":
         return ""
-    return text if text in plan.rare else ""
-
-
-def word_name_asked(plan: AskPlan, topic: Topic) -> str:
-    """The name written as an English word that a question about one thing asks a detail of
-    (:attr:`AskPlan.asked_name`: "Chinchilla: how many tokens was it trained on?", "What model size
-    does Gopher have?"), when the question names no paper, asks for no list ("which papers ...")
-    and for no paper ("is there a paper on ..."), and states no author; ``""`` otherwise. The
-    answer checks it as a name (:meth:`AnswerPipeline._unowned`), as it does a name asked alone."""
-    if not plan.asked_name or plan.named_ids or topic.number == "many" or plan.seeks or not plan.english:
-        return ""
-    return "" if plan.filters.authors or plan.filters.person else plan.asked_name
+    return plan.asked_name
 
 
 def _states_excluded(phrase: str, text: str) -> bool:
@@ -361,12 +352,14 @@ class AnswerPipeline:
                 if refused
                 else ""
             )
-            if (name := word_name_asked(plan, topic)) and (
+            if (name := name_asked(plan, topic)) and (
                 unowned := self._unowned(replace(topic, described_name=name), retrieval, framed=False)
             ):
-                # "Flamingo: which few-shot benchmarks does it report?": no paper of the collection is
-                # Flamingo, so no paper its other words find ("few-shot") answers it, and a detail is
-                # not "not stated" by a paper that is not it
+                # "Flamingo: which few-shot benchmarks does it report?", "What does Imagen do?",
+                # "Imagen FID on COCO?", "Does SparseGPT prune LLMs?": no paper of the collection is
+                # the name asked, so no paper its other words find ("few-shot", "prune") answers it,
+                # nor one that only mentions it (Muse, which compares itself with Imagen), and a
+                # detail is not "not stated" by a paper that is not it
                 refusal = unowned
             if (
                 refusal
@@ -381,13 +374,6 @@ class AnswerPipeline:
                 # "What does the LoRA paper report?": the paper whose own name it is, not one that
                 # mentions it (HyperTuning "produces soft prefixes or LoRA parameters")
                 refusal = self._unowned(topic, retrieval)
-            elif not refusal and topic.number != "many" and not plan.seeks and (
-                name := bare_name_asked(plan, topic) or plan.slot_name
-            ):
-                # "What does Imagen do?": a name asked alone is asked as "the Imagen paper" is; Muse,
-                # which compares itself with Imagen, is no answer about it; so is a name typed
-                # inside the slot ("Imagen FID on COCO?", AskPlan.slot_name)
-                refusal = self._unowned(replace(topic, described_name=name), retrieval, framed=False)
             if refusal:
                 found = Found([], 0, False)
             else:
@@ -1550,7 +1536,7 @@ class AnswerPipeline:
         which writes SAT three times), is that paper's; one mention in passing is not ("the LoRA
         paper": HyperTuning "produces soft prefixes or LoRA parameters"). ``framed``: the question
         asks for "the <name> paper"; otherwise it asks the name alone ("What does Imagen do?",
-        :func:`bare_name_asked`), and is refused as "No paper in the collection is Imagen"."""
+        :func:`name_asked`), and is refused as "No paper in the collection is Imagen"."""
         name = topic.described_name
         if self._owners(topic, retrieval.hits):
             return ""

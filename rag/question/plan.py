@@ -388,8 +388,7 @@ class Plan:
         rare: Words of the query that may be rare names some abstract holds (capitalised words,
             named entities, hyphenated compounds, coined terms the collection indexes).
         asked_name: The one name the question asks about, for the route to check that a paper of
-            the collection is it (:meth:`rag.question.reader.Reader.name_asked`): a coined name no
-            abstract writes heading the topic ("Does SparseGPT prune LLMs?"), a name written as an
+            the collection is it (:meth:`rag.question.reader.Reader.name_asked`): a name written as an
             English word ("Chinchilla: how many tokens was it trained on?", "What model size does
             Gopher have?"), a name typed inside the slot ("Imagen FID on COCO?") or asked alone
             ("What does Imagen do?"); ``""`` when there is none, or several, and for a question that

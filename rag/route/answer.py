@@ -185,7 +185,7 @@ def _mentions(text: str, name: str) -> int:
 def name_asked(plan: AskPlan, topic: Topic) -> str:
     """The name the question asks about (:attr:`AskPlan.asked_name`, read by
     :meth:`rag.question.reader.Reader.name_asked`: "What does Imagen do?", "Flamingo: which few-shot
-    benchmarks does it report?", "Imagen FID on COCO?", "Does SparseGPT prune LLMs?"), when the plan
+    benchmarks does it report?", "Imagen FID on COCO?"), when the plan
     answered still names no paper and asks for no list (a follow-up may have retargeted it); ``""``
     otherwise. The answer checks it as a name (:meth:`AnswerPipeline._unowned`): when no paper of
     the collection is it, the question is refused saying so."""
@@ -356,7 +356,7 @@ class AnswerPipeline:
                 unowned := self._unowned(replace(topic, described_name=name), retrieval, framed=False)
             ):
                 # "Flamingo: which few-shot benchmarks does it report?", "What does Imagen do?",
-                # "Imagen FID on COCO?", "Does SparseGPT prune LLMs?": no paper of the collection is
+                # "Imagen FID on COCO?": no paper of the collection is
                 # the name asked, so no paper its other words find ("few-shot", "prune") answers it,
                 # nor one that only mentions it (Muse, which compares itself with Imagen), and a
                 # detail is not "not stated" by a paper that is not it

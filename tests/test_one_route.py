@@ -350,3 +350,15 @@ def test_a_paper_whose_abstract_states_no_data_is_said_not_to(extractive):
     lead = turn.answer.text.split("\n\n")[0]
     assert f"FOAM — {UNSTATED_ASPECT}" in lead
     assert "DANCE — “" in lead and "TAG datasets" in lead
+
+
+def test_a_count_of_a_datasets_items_is_answered_as_the_table_column_quotes_it(extractive):
+    # "How many examples does DocVAL's released dataset have?" said "does not state the number of
+    # examples" while the table's "how many examples" column quoted "95K validator-verified CoT traces"
+    table = Conversation(extractive.pipeline).table(papers=["DocVAL", "HyperTrack"], columns=["how many examples"])
+    assert table.paper_table is not None
+    for name, question in [("DocVAL", "How many examples does DocVAL's released dataset have?"),
+                           ("HyperTrack", "how many samples are in the HyperTrack dataset?")]:
+        answer = Conversation(extractive.pipeline).ask(question).answer
+        row = next(r for c, r in zip(table.paper_table.papers, table.paper_table.cells, strict=True) if c.label == name)
+        assert not answer.refused and row[0].value.split(";")[0].split()[0] in answer.text, (question, answer.text)

@@ -71,6 +71,12 @@ def test_an_amount_asks_the_noun_phrase_after_its_opener_or_its_verb(question, t
         ("how much memory does TinyServe need?", False),
         ("what model size does QCirc use?", False),
         ("how much does the dataset improve accuracy?", False),
+        # data items in general counted beside a dataset noun: its size, as a table column asks it
+        ("how many examples does FoldNet's released dataset have?", True),
+        ("how many samples are in the TinyServe benchmark?", True),
+        ("how many instances does the QCirc corpus hold?", True),
+        ("how many samples does FoldNet need?", False),  # no dataset: sample complexity, a count
+        ("how many tasks does the QCirc benchmark have?", False),  # a kind of item: counts tasks
     ],
 )
 def test_the_size_of_a_dataset_is_one_slot_whatever_its_words(question, data_size):

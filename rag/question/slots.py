@@ -47,6 +47,9 @@ _CUT_ASKED = _VOCABULARY["cut_asked"].words
 _DEGREE = _VOCABULARY["comparative_degree"].words
 _DEGREE_NOUN = _VOCABULARY["degree_noun"].words
 _DATA_NOUN = _VOCABULARY["data_noun"].words
+_DATA_ITEM = beside(__file__, "columns")["data_item"].words
+"""Nouns of data items in general ("examples", "samples", "instances"): counted beside a dataset
+noun, they ask the dataset's size (the one row the table's columns read, ``columns.toml``)."""
 _DATA_SIZE_WORD = _VOCABULARY["data_size_word"].words
 _DATA_SIZE_OPENER = _VOCABULARY["data_size_opener"]
 _SIZE_NOUN = _VOCABULARY["size_noun"].words
@@ -321,6 +324,11 @@ def measure_slot(text: str, names: Collection[str] = (), *, shorthand: bool = Fa
                 # "Cramming GPU count": a number of the word before it, a name or an acronym as it may be
                 terms, counted = (phrase[-2].lower().removesuffix("'s"),), True
             sized = any(m.end() == end for m in _DATA_SIZE_OPENER.finditer(text))
+            if counted and set(terms) <= _DATA_ITEM and any(w.lower() in _DATA_NOUN for w in words[i:]):
+                # "How many examples does DocVAL's released dataset have?": its items in general
+                # are the dataset's size ("95K validator-verified CoT traces"), as a table's
+                # "how many examples" column asks it; "how many tasks" keeps counting tasks
+                return Slot(DATA_SIZE, form=DATA_SIZE, amount=True)
             if _asks_data_size(terms, sized=sized, counted=counted):
                 return Slot(DATA_SIZE, form=DATA_SIZE, amount=True)
             if _asks_model_size(terms, sized=sized, counted=counted):

@@ -605,16 +605,16 @@ def test_an_object_no_sentence_states_is_not_refused():
 FIXTURE = Path(__file__).parent / "fixtures" / "slots.jsonl"
 
 
-def _questions() -> list[dict]:
-    return [json.loads(line) for line in FIXTURE.read_text().splitlines() if line.strip()]
+def _questions(path: Path = FIXTURE) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def test_details_and_measures_are_refused_or_answered_as_the_abstracts_state_them(extractive):
-    """Every question of ``fixtures/slots.jsonl``: refused when the gold is empty, else answered
-    citing the gold paper with its facts in the lead."""
+def _wrong_answers(components, questions: list[dict]) -> list[tuple[str, str, str]]:
+    """The questions not answered as their gold says: refused when the gold is empty, else answered
+    citing a gold paper with every answer fact in the lead; ``(qid, what went wrong, answer)``."""
     wrong = []
-    for q in _questions():
-        ans = extractive.ask(q["question"])
+    for q in questions:
+        ans = components.ask(q["question"])
         if not q["gold_ids"]:
             if not ans.refused or ans.citations:
                 wrong.append((q["qid"], "answered", ans.text[:160]))
@@ -622,6 +622,13 @@ def test_details_and_measures_are_refused_or_answered_as_the_abstracts_state_the
         cited = {c.paper_id for c in ans.citations}
         if ans.refused or not cited & set(q["gold_ids"]) or not all(f in ans.lead for f in q["answer_facts"]):
             wrong.append((q["qid"], "refused" if ans.refused else "wrong", ans.text[:160]))
+    return wrong
+
+
+def test_details_and_measures_are_refused_or_answered_as_the_abstracts_state_them(extractive):
+    """Every question of ``fixtures/slots.jsonl``: refused when the gold is empty, else answered
+    citing the gold paper with its facts in the lead."""
+    wrong = _wrong_answers(extractive, _questions())
     assert not wrong, wrong
 
 
@@ -2421,19 +2428,7 @@ def test_details_stated_in_other_forms_are_answered_and_unstated_ones_refused(ex
     """Every question of ``fixtures/slot_forms.jsonl`` (phrasings written against the seed papers
     in other forms than their abstracts use): refused when the gold is empty, else answered citing
     the gold paper with its facts in the lead."""
-    wrong = []
-    for line in FORMS.read_text().splitlines():
-        if not line.strip():
-            continue
-        q = json.loads(line)
-        ans = extractive.ask(q["question"])
-        if not q["gold_ids"]:
-            if not ans.refused or ans.citations:
-                wrong.append((q["qid"], "answered", ans.text[:160]))
-            continue
-        cited = {c.paper_id for c in ans.citations}
-        if ans.refused or not cited & set(q["gold_ids"]) or not all(f in ans.lead for f in q["answer_facts"]):
-            wrong.append((q["qid"], "refused" if ans.refused else "wrong", ans.text[:160]))
+    wrong = _wrong_answers(extractive, _questions(FORMS))
     assert not wrong, wrong
 
 

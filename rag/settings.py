@@ -219,8 +219,9 @@ class RetrievalSettings(_Section):
         10,
         ge=0,
         description="Most distinct content terms of a topic whose parts are each checked (rag.route.refusal."
-        "RefusalPolicy.parts); a longer topic describes one paper in its own words and is judged whole. The combined "
-        "topics of the library questions have 6-9 terms, the descriptions of one paper 11-20.",
+        "RefusalPolicy.parts); a longer topic describes one paper in its own words and is judged whole, except that "
+        "in a library the subjects its parts name are checked for being held apart (RefusalPolicy.subjects_apart). "
+        "The combined topics of the library questions have 6-9 terms, the descriptions of one paper 11-20.",
     )
     subject_max_terms: int = Field(
         3,

@@ -241,6 +241,19 @@ def test_a_frame_after_the_topic_set_off_by_punctuation_names_the_paper_asked_fo
     assert not asks_for_paper("alphafold protein folding papers")
 
 
+def test_has_anyone_done_something_asks_for_the_paper_that_did_it():
+    from rag.question.phrasing import asks_for_paper, split_frame
+
+    assert asks_for_paper("Has anyone trained knowledge graph embeddings with federated learning?")
+    assert asks_for_paper("did somebody prune LLMs without retraining?")
+    assert asks_for_paper("has anybody applied diffusion models to weather forecasting")
+    # the frame is peeled off: the topic is what was done, not who did it
+    assert split_frame("Has anyone trained knowledge graph embeddings with federated learning?")[0] == (
+        "trained knowledge graph embeddings with federated learning"
+    )
+    assert split_frame("did someone prune LLMs without retraining?")[0] == "prune LLMs without retraining"
+
+
 def test_definite_words_are_the_first_word_of_each_definite_description():
     from rag.question.phrasing import definite_words
 

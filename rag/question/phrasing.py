@@ -26,6 +26,7 @@ from store.textin import clean_text
 
 __all__ = [
     "BETTER",
+    "alternatives",
     "framed_reference",
     "CLAUSE_OPENER",
     "CODE_HOST",
@@ -608,6 +609,12 @@ def facets(topic: str) -> tuple[str, ...]:
     bounds = [(a, b, listed) for (a, listed), b in zip(starts, stops, strict=True)]
     parts = [c for a, b, listed in bounds for c in _coordinated(topic[a:b], listed)]
     return tuple(parts) if len(parts) > 1 else ()
+
+
+def alternatives(text: str) -> list[str]:
+    """``text`` cut at each word of ``alternative_word`` ("or"): "design molecules or biological
+    sequences" -> ``["design molecules", "biological sequences"]``; one piece when it has none."""
+    return [p.strip() for p in _ALTERNATIVE.split(text) if p.strip()]
 
 
 def _coordinated(piece: str, listed: bool = False) -> list[str]:

@@ -46,10 +46,11 @@ from rag.llm.prose import REFUSAL
 from rag.protocols import EvidenceSource, Retriever
 from rag.question.names import MIN_CASED
 from rag.question.parts import bare_compound, coordinated_subjects, distinguishing, paper_description, ungraded
+from rag.question.phrasing import alternatives
 from rag.question.plan import AskPlan, Detail, Plan, Topic
 from rag.question.slots import CONTENTS, INSTANCE, OBJECT, SETTING, YEAR, detail_slot
 from rag.route.lead import _keys_at, clause_spans, denies_directly, key_clause, quoted, spelled_out, term_span
-from rag.route.membership import TITLE_SENSE, sibling_title, states_any_order
+from rag.route.membership import TITLE_SENSE, Membership, phrases, sibling_title, states_any_order
 from rag.route.slot import (
     change_clause,
     coined_names,
@@ -125,6 +126,19 @@ the one such part of a description of a paper the library holds, "avoiding the c
 the cost of matrix inversion in Shampoo" (FOAM), 123: 0.035 (110) lies between."""
 NAMED_PARTIAL = 3
 """Most papers a refusal of a combined topic names as closest (one per set of parts stated)."""
+
+SUBJECTS_APART_MIN_PAPERS = UNUSED_MIN_PAPERS
+"""Least papers for :meth:`RefusalPolicy.subjects_apart` to read a long topic's subjects: in a few
+dozen abstracts a subject is often written in other words by the one paper a long question describes
+(on the seed, EMPG's "assign credit" and "outcome-based rewards" for "credit assignment for LLM
+agents with only outcome rewards: any method that ...", refused once checked), while in a library
+a phrase the collection writes is how its papers name a subject, as :meth:`RefusalPolicy.stacked`
+reads it."""
+
+SUBJECT_WORD_SHARE = 0.01
+"""Most share of the abstracts that write a word for it alone to name a subject of a long topic
+(:meth:`RefusalPolicy.long_subjects`): "GFlowNets" (9 of the 3,136 library abstracts), "watermarking",
+"Hawkes"; "clients", "privacy", "agents" are in more. Set by reading, not fitted."""
 
 PART_SEARCH = 5
 """Papers retrieved for each part of a combined topic on its own (:meth:`RefusalPolicy.parts`): the
@@ -378,6 +392,8 @@ class RefusalPolicy:
         self.retriever = retriever
         self.evidence = evidence
         self.settings = settings
+        self.compounds = Membership(retriever, evidence, settings.candidates)
+        """Reads whether a paper states a compound as one phrase (:meth:`Membership.states_compound`)."""
         self._terms: dict[str, bool] = {}  # part -> a term the collection writes whole (:meth:`_term`)
 
     # --- what abstracts do not state --------------------------------------------------
@@ -1570,6 +1586,160 @@ class RefusalPolicy:
                 return True
         return False
 
+    def long_subjects(self, topic: Topic) -> tuple[tuple[str, ...], ...]:
+        """The subjects each alternative of a topic too long for the parts check names
+        (:meth:`subjects_apart`), in order.
+
+        Of each part, its head phrase: the first stretch up to a function word, a clause mark
+        (:func:`rag.route.membership.phrases`) or a spaced dash; in it, the longest run of 2 to
+        ``subject_max_terms`` content words that some abstract writes side by side (:meth:`written`)
+        and that has a specific word (in at most ``part_generic_share`` of the abstracts), of equal
+        length the one most abstracts write (:meth:`writers`: the collection's subject, not a verb
+        before it): "trained knowledge graph embeddings" -> "knowledge graph embeddings", "federated
+        learning - keeping each device's data local" -> "federated learning". A part of one word
+        names a subject when it is rare (:data:`SUBJECT_WORD_SHARE`: "GFlowNets"). What follows the
+        head phrase ("clients that cannot share their raw data") describes it; a part of alternatives
+        ("design molecules or biological sequences") names no one subject. A run inside another
+        subject is not one more ("neural networks" of "spiking neural networks").
+
+        Returns:
+            One tuple of subjects per alternative (:attr:`rag.question.plan.Topic.parts`, else the
+            topic's text), ``()`` for a topic without text.
+        """
+        rs = self.settings
+        n = max(1, len(self.retriever.papers))
+
+        def df(t: str) -> int:
+            return self.retriever.document_frequency(t)
+
+        def head(part: str) -> str:
+            if len(alternatives(part)) > 1:
+                return ""
+            pieces = phrases(re.split(r"\s[-–—]+\s", part)[0])
+            words = [w.strip("'’") for w in pieces[0].split()] if pieces else []
+            if len(words) == 1:
+                terms = content_terms(words[0])
+                rare = len(terms) == 1 and 0 < df(terms[0]) <= SUBJECT_WORD_SHARE * n
+                return words[0] if rare and len(pieces) == 1 and words[0].isalpha() else ""
+            for k in range(min(len(words), rs.subject_max_terms), 1, -1):
+                runs = [" ".join(words[i : i + k]) for i in range(len(words) - k + 1)]
+                specific = [
+                    r for r in runs
+                    if len(content_terms(r)) == k
+                    and any(0 < df(t) <= rs.part_generic_share * n for t in content_terms(r))
+                ]
+                count = {r: self.writers(r) for r in specific}
+                best = max((r for r in specific if count[r]), key=lambda r: count[r], default="")
+                if best:
+                    return best
+            return ""
+
+        out: list[tuple[str, ...]] = []
+        for alt in topic.parts or ((topic.text,) if topic.text else ()):
+            found = [s for s in dict.fromkeys(head(p) for p in alt) if s]
+            out.append(tuple(s for s in found if not any(s != o and states_phrase(s, o) for o in found)))
+        return tuple(out)
+
+    def subjects_apart(
+        self,
+        topic: Topic,
+        retrieval: Retrieval,
+        members: Sequence[PaperHit] = (),
+        *,
+        allowed: set[str] | None = None,
+    ) -> PartsCoverage:
+        """A long topic's subjects (:meth:`long_subjects`) that the collection holds only apart.
+
+        A topic of more than ``part_max_terms`` content terms is judged whole by the membership
+        model: it may describe one paper in other words. The subjects it names are phrases the
+        collection writes, though, and when in every alternative two of them are each stated by some
+        candidate while no candidate states both, no paper is about the topic, however close each
+        is to its words ("spiking neural networks trained with federated learning - keeping each
+        device's data local while training brain-inspired models": six papers on one or the other
+        were listed). The candidates are the members, the first ``NEAR_COVERAGE`` of the topic's
+        retrieval and the first :data:`PART_SEARCH` of each subject's own; a subject is stated as
+        in :meth:`parts` (:meth:`Membership.states_compound` with term coverage ``part_coverage``,
+        or a sentence, :meth:`lacking`). Alternatives of fewer than two subjects are not judged.
+        Refusal only, in a library (:data:`SUBJECTS_APART_MIN_PAPERS`): when no alternative has two
+        subjects, when some candidate states every subject of one, when in one no two are held
+        apart, or when the most probable member states neither of the first pair (a description in
+        other words), the membership model's answer stands (``checked`` is ``False``).
+
+        Returns:
+            ``checked`` with no complete paper, the candidates that state one subject of the pair
+            as partial (most subjects first) and the pair held apart of the first alternative as
+            the parts; unchecked otherwise.
+        """
+        if len(self.retriever.papers) < SUBJECTS_APART_MIN_PAPERS:
+            return PartsCoverage(False, [], [])
+        # an alternative of fewer than two subjects ("where spike trains are read as self-exciting
+        # point processes over time", restating the topic in other words) is not judged here
+        alts = tuple(a for a in self.long_subjects(topic) if len(a) >= 2)
+        if not alts:
+            return PartsCoverage(False, [], [])
+        rs = self.settings
+        subjects = list(dict.fromkeys(s for a in alts for s in a))
+        pool: list[PaperHit] = []
+        seen: set[str] = set()
+        for h in [*members, *retrieval.hits[:NEAR_COVERAGE]]:
+            if h.paper.id not in seen:
+                seen.add(h.paper.id)
+                pool.append(h)
+        for t in subjects:
+            for h in self.retriever.search(SearchQuery(t), allowed=allowed).hits[:PART_SEARCH]:
+                if h.paper.id not in seen:
+                    seen.add(h.paper.id)
+                    pool.append(h)
+        ids = [h.paper.id for h in pool]
+        coverage = {t: self.retriever.coverages(t, ids, senses=True) for t in subjects}
+        qvecs = self.retriever.query_vectors(subjects)
+        self.evidence.warm([h.paper for h in pool])
+        rests: dict[str, np.ndarray] = {}
+        stated: list[set[str]] = []
+        sentences: list[dict[str, str]] = []
+        for i, h in enumerate(pool):
+            sents, vecs = self.evidence.sentences(h.paper)
+            sims = vecs @ qvecs.T if len(sents) else None
+            says: set[str] = set()
+            where: dict[str, str] = {}
+            for j, t in enumerate(subjects):
+                lexical = coverage[t][i] >= rs.part_coverage and (
+                    len(content_terms(t)) < 2 or self.compounds.states_compound(t, h.paper)
+                )
+                if lexical or self.lacking(t, sents, vecs, sims, j, rests)[0] == ():
+                    says.add(t)
+                    if sims is not None:
+                        where[t] = strip_markup(sents[int(sims[:, j].argmax())].text)
+            stated.append(says)
+            sentences.append(where)
+
+        def held_apart(alt: tuple[str, ...]) -> tuple[str, str] | None:
+            if any(set(alt) <= s for s in stated):
+                return None
+            return next(
+                (
+                    (a, b) for a, b in itertools.combinations(alt, 2)
+                    if any(a in s for s in stated) and any(b in s for s in stated)
+                    and not any({a, b} <= s for s in stated)
+                ),
+                None,
+            )
+
+        pairs = [held_apart(a) for a in alts]
+        pair = pairs[0]
+        if pair is None or any(p is None for p in pairs) or (members and not set(pair) & stated[0]):
+            # ... and the most probable paper states neither subject of the pair as the collection
+            # writes it: the topic may describe it in other words, the membership model's to judge
+            return PartsCoverage(False, [], [])
+        partial: list[tuple[int, int, PartialPaper]] = []
+        for i, (h, s) in enumerate(zip(pool, stated, strict=True)):
+            said = tuple(p for p in pair if p in s)
+            if said:
+                miss = tuple(p for p in pair if p not in s)
+                partial.append((-len(s), i, PartialPaper(h, said, miss, sentences[i].get(said[0], ""))))
+        partial.sort(key=lambda x: (x[0], x[1]))
+        return PartsCoverage(True, [], [x for _, _, x in partial], (pair,))
+
     def parts(
         self,
         topic: Topic,
@@ -1635,6 +1805,10 @@ class RefusalPolicy:
         asks_papers = topic.number == "many" or (seeks and topic.number == "open")
         # a topic of one part per alternative ("sign language translation"; "sign language recognition
         # or translation") is checked as subjects only: refused when it names subjects no candidate states
+        if rs.part_check and asks_papers and len(set(topic.terms)) > rs.part_max_terms:
+            # a long topic describes in its own words, judged whole; the subjects it names are still
+            # a combination the collection may hold only apart (:meth:`long_subjects`)
+            return self.subjects_apart(topic, retrieval, members, allowed=allowed)
         stacked = self.stacked(topic) if rs.part_check and asks_papers else ()
         given = topic.parts or stacked or tuple((a,) for a in topic.facets or (topic.text,) if a)
         if not rs.part_check or not asks_papers or not given or len(set(topic.terms)) > rs.part_max_terms:
@@ -1713,6 +1887,12 @@ class RefusalPolicy:
         # "dataset distillation") is stated as the term, side by side, not by its words anywhere
         # in the abstract ("distillation" of a model, trained on three "datasets")
         terms = {a[0] for a in alts if len(a) == 1 and a[0] in topic.named}
+        # a part that is a subject the collection writes side by side ("dataset distillation",
+        # "neural collapse") is stated as that phrase (Membership.states_compound: in either order,
+        # another form, an abbreviation, a title close to it), or by a sentence: its words apart
+        # are other subjects ("distill experience" into policies from "a dataset of past
+        # experiences"; a GNN search's "consistency collapse")
+        phrased = {t for t in texts if t not in terms and self._names_subject(t) and self.written(t)}
         ids = [h.paper.id for h in pool]
         # a part said with the glossary's other word for one of its words ("learning embeddings" by
         # "hyperbolic representation learning") is stated, as a sentence checked against it is
@@ -1731,6 +1911,8 @@ class RefusalPolicy:
             stated = {}
             for j, t in enumerate(texts):
                 lexical = self._states_term(t, h.paper) if t in terms else coverage[t][i] >= rs.part_coverage
+                if lexical and t in phrased:
+                    lexical = self.compounds.states_compound(t, h.paper)
                 lacks, k = (None, -1) if lexical else self.lacking(t, sents, vecs, sims, j, rests)
                 stated[t] = lexical or lacks == ()
                 if lacks and t not in heads:

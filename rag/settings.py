@@ -308,7 +308,11 @@ class RetrievalSettings(_Section):
         description="Least IDF-weighted share of the topic's terms a candidate states "
         "(rag.index.retrieve.Retriever.coverage) to join as a peer (description_peer_membership). Leave one question "
         "out: 0.40 lists runners-up of descriptions (library described-paper precision 0.789 -> 0.762), 0.60 "
-        "loses the peers (recall back to 0.784).",
+        "loses the peers (recall back to 0.784). The coverage is of the topic as a whole, not of its best-covered "
+        "alternative (a facet or an example of its class) as the membership model's feature is: that would let "
+        "Predictive Flows for Faster Ford-Fulkerson (0.31 of the topic, 1.0 of an example) join the "
+        "warm-started graph algorithms of library_dev, and nine runners-up of a described paper of library_own "
+        "(0.12-0.46 of the topic, 1.0 of a facet) with it (measured, stop 67, h67d; not kept).",
     )
     description_clause_floor: float = Field(
         0.45,

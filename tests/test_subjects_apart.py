@@ -56,8 +56,8 @@ def test_a_few_dozen_abstracts_are_no_library(collection):
             ("Hawkes processes", "generative flow networks"),
         ),
         (
-            "I'm looking for work on spiking neural networks for Hawkes process modelling, where spike trains are "
-            "read as self-exciting point processes over time",
+            "I'm looking for work on spiking neural networks for Hawkes process modelling - reading spike trains "
+            "as self-exciting point processes over time",
             ("spiking neural networks", "Hawkes"),
         ),
     ],

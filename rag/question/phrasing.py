@@ -27,6 +27,7 @@ from store.textin import clean_text
 __all__ = [
     "BETTER",
     "alternatives",
+    "before_dash",
     "framed_reference",
     "CLAUSE_OPENER",
     "CODE_HOST",
@@ -615,6 +616,15 @@ def alternatives(text: str) -> list[str]:
     """``text`` cut at each word of ``alternative_word`` ("or"): "design molecules or biological
     sequences" -> ``["design molecules", "biological sequences"]``; one piece when it has none."""
     return [p.strip() for p in _ALTERNATIVE.split(text) if p.strip()]
+
+
+def before_dash(text: str) -> str:
+    """``text`` up to its first spaced dash, which sets off a restatement or a gloss as a clause mark
+    does: "federated learning - keeping each device's data local" -> "federated learning"."""
+    return _SPACED_DASH.split(text, maxsplit=1)[0]
+
+
+_SPACED_DASH = re.compile(r"\s[-–—]+\s")
 
 
 def _coordinated(piece: str, listed: bool = False) -> list[str]:

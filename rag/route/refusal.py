@@ -46,7 +46,7 @@ from rag.llm.prose import REFUSAL
 from rag.protocols import EvidenceSource, Retriever
 from rag.question.names import MIN_CASED
 from rag.question.parts import bare_compound, coordinated_subjects, distinguishing, paper_description, ungraded
-from rag.question.phrasing import alternatives
+from rag.question.phrasing import alternatives, before_dash
 from rag.question.plan import AskPlan, Detail, Plan, Topic
 from rag.question.slots import CONTENTS, INSTANCE, OBJECT, SETTING, YEAR, detail_slot
 from rag.route.lead import _keys_at, clause_spans, denies_directly, key_clause, quoted, spelled_out, term_span
@@ -1615,7 +1615,7 @@ class RefusalPolicy:
         def head(part: str) -> str:
             if len(alternatives(part)) > 1:
                 return ""
-            pieces = phrases(re.split(r"\s[-–—]+\s", part)[0])
+            pieces = phrases(before_dash(part))
             words = [w.strip("'’") for w in pieces[0].split()] if pieces else []
             if len(words) == 1:
                 terms = content_terms(words[0])
@@ -1659,9 +1659,12 @@ class RefusalPolicy:
         were listed). The candidates are the members, the first ``NEAR_COVERAGE`` of the topic's
         retrieval and the first :data:`PART_SEARCH` of each subject's own; a subject is stated as
         in :meth:`parts` (:meth:`Membership.states_compound` with term coverage ``part_coverage``,
-        or a sentence, :meth:`lacking`). Alternatives of fewer than two subjects are not judged.
-        Refusal only, in a library (:data:`SUBJECTS_APART_MIN_PAPERS`): when no alternative has two
-        subjects, when some candidate states every subject of one, when in one no two are held
+        or a sentence, :meth:`lacking`). Refusal only, in a library
+        (:data:`SUBJECTS_APART_MIN_PAPERS`): when an alternative has fewer than two subjects (a
+        relative clause or gloss that may say in other words what one paper states: "I remember a
+        paper bringing back VAEs whose latent prior is ..., reimplemented for accelerators" was
+        refused for "bringing back" with "message passing" while its second alternative was left
+        unjudged), when some candidate states every subject of one, when in one no two are held
         apart, or when the most probable member states neither of the first pair (a description in
         other words), the membership model's answer stands (``checked`` is ``False``).
 
@@ -1673,9 +1676,9 @@ class RefusalPolicy:
         if len(self.retriever.papers) < SUBJECTS_APART_MIN_PAPERS:
             return PartsCoverage(False, [], [])
         # an alternative of fewer than two subjects ("where spike trains are read as self-exciting
-        # point processes over time", restating the topic in other words) is not judged here
-        alts = tuple(a for a in self.long_subjects(topic) if len(a) >= 2)
-        if not alts:
+        # point processes over time") may be the one the paper states, in other words: not judged
+        alts = self.long_subjects(topic)
+        if not alts or any(len(a) < 2 for a in alts):
             return PartsCoverage(False, [], [])
         rs = self.settings
         subjects = list(dict.fromkeys(s for a in alts for s in a))

@@ -28,6 +28,7 @@ from rag.protocols import evidence_settings
 from rag.question.asks import read_ask
 from rag.question.plan import Ask
 from rag.settings import RowSettings
+from rag.text import Sentence
 from rag.types import Evidence
 from rag.vocabulary import beside
 from store.labels import find_code_url
@@ -280,6 +281,23 @@ def _first_proposal(texts: Sequence[str], starts: Sequence[int]) -> int | None:
     return None
 
 
+def _named_proposal(sentences: Sequence[Sentence], label: str, opening: int) -> int:
+    """The start of the sentence that announces a paper's approach: ``opening`` (the start of its
+    contribution move) when that sentence names ``label`` (the paper's own name) or no later one
+    does; else the first sentence after it that says, with a strong cue of the approach row, that
+    the paper proposes something (:func:`rag.evidence.roles.proposes`) and names ``label``."""
+    approach = next(r for r in ROWS if r.key == "approach").strong
+    low = label.lower()
+    texts = {x.start: strip_markup(x.text) for x in sentences}
+    if low in texts.get(opening, "").lower() or approach is None:
+        return opening
+    return next(
+        (start for start, text in sorted(texts.items())
+         if start > opening and low in text.lower() and proposes(text) and approach.search(text)),
+        opening,
+    )
+
+
 def asks_question(sentence: str) -> bool:
     """Whether an abstract's sentence ends by asking a question ("How do these patterns change as
     models scale?", "... the following question: Can deep-learning-based methods solve noise-free
@@ -419,6 +437,14 @@ def select_rows(
         # "We study the problem of ...") is none
         proposal = _first_proposal([strip_markup(x.text) for x in evidence.sentences(paper)[0]],
                                    [x.start for x in evidence.sentences(paper)[0]])
+    own = "" if paper.describes else paper.label  # a descriptive label is no name to look for
+    # the sentence that announces the approach: the contribution's opening, unless the opening names
+    # no method of the paper's and a later sentence proposes it by name ("To this end, we first
+    # conduct quantitative investigations into ..." then "Based on our findings, we propose
+    # Agent-Omit, a unified training framework ...": the study leads to the proposal)
+    announce = opening
+    if opening is not None and own and not own.endswith("…"):
+        announce = _named_proposal(evidence.sentences(paper)[0], own, opening)
     count = max(1, len(order))
     priority = ["approach", "results", "data", "problem", "limitations"]
     todo = sorted(rows, key=lambda r: priority.index(r.key) if r.key in priority else len(priority))
@@ -426,11 +452,11 @@ def select_rows(
     out: dict[str, tuple[Evidence, ...]] = {}
     for row in todo:
         scored = evidence.score((asks or {}).get(row.key) or row_ask(row), paper)
-        own = "" if paper.describes else paper.label  # a descriptive label is no name to look for
         ranked = sorted(
             (
                 (_row_score(row, e, order.get(e.start, 0), count, own, moves.get(e.start, "unknown"), cfg,
-                            opening=e.start == opening, opening_at=proposal), e)
+                            opening=e.start == (announce if row.key == "approach" else opening),
+                            opening_at=proposal), e)
                 for e in scored
             ),
             key=lambda t: t[0],
@@ -446,7 +472,8 @@ def select_rows(
             # a later one scoring as high is what it enables or adds ("Our algorithm and benchmark
             # enable a functional comparison for hardware designs" after "We propose DexMachina, a
             # novel curriculum-based algorithm")
-            ranked.sort(key=lambda t: not (t[1].start == proposal and t[0] >= floor
+            announced = announce if announce != opening else proposal
+            ranked.sort(key=lambda t: not (t[1].start == announced and t[0] >= floor
                                            and strong.search(strip_markup(t[1].sentence))))
         pick: Evidence | None = None
         for sc, e in ranked:

@@ -53,6 +53,7 @@ _NUMBERS = re.compile(rf"\b{_V['number_cue']}\b", re.I)  # as before, "%" counts
 _LINK = _VOCABULARY["link_cue"].pattern
 _AMOUNT_ELSEWHERE = _VOCABULARY["amount_elsewhere"]
 _DEFINITION = _VOCABULARY["definition_cue"].pattern
+_ARTIFACT_ASKED = _VOCABULARY["artifact_asked"].pattern
 
 # An aspect that only names a row of a comparison ("on data", "their limitations", "in terms of
 # results") is that row: its cells are chosen by the row's roles and the abstract's moves.
@@ -185,7 +186,8 @@ def read_ask(
         amount=amount,
         numbers=bool(_NUMBERS.search(text)),
         link=link,
-        available=polar_available(text),
+        # "what dataset does it release?" asks the dataset, stated where the paper introduces it
+        available="" if _ARTIFACT_ASKED.match(text.strip()) else polar_available(text),
         definition=definition,
         figures=frozenset(quoted_figures(text)),
         entities=frozenset(normalize(e) for e in entities),

@@ -43,6 +43,21 @@ _PART = re.compile(
 )
 
 
+# where a message's sentence ends and another that asks begins: its description of a paper is its own
+_SENTENCE_END = re.compile(rf"(?<=[\w)])[.!?]\s+(?={_V['part_opener']}\s)|\?\s+(?=\S)", re.I)
+
+
+def _split(question: str) -> list[str]:
+    """The pieces of ``question`` at :data:`_PART`, each sentence without the words that describe
+    its paper (:func:`without_paper_description`, read per sentence: "Find the paper on dexterous
+    functional retargeting. What does it propose?" keeps its first sentence, which seeks the paper,
+    whole, not "Find ." beside the second)."""
+    sentences = [s for s in _SENTENCE_END.split(question) if s and s.strip()]
+    if len(sentences) < 2:
+        return [p.strip() for p in _PART.split(without_paper_description(question)) if p and p.strip()]
+    return [p.strip() for s in sentences for p in _PART.split(without_paper_description(s)) if p and p.strip()]
+
+
 def question_parts(question: str) -> list[str]:
     """The sub-questions of a question: "What X, and how does it Y?" -> ["What X", "how does it Y?"];
     a sentence that opens as a question after one that describes ("I remember a paper that prunes
@@ -50,8 +65,7 @@ def question_parts(question: str) -> list[str]:
 
     Parts without a content term are dropped; a one-part question gives ``[question]``.
     """
-    parts = [p.strip() for p in _PART.split(without_paper_description(question)) if p and p.strip()]
-    parts = [p for p in parts if content_terms(p)]
+    parts = [p for p in _split(question) if content_terms(p)]
     return parts or [question]
 
 
@@ -60,8 +74,7 @@ def asked_parts(question: str) -> list[str]:
     content term holds ("What does the LLM routing paper propose and how is it evaluated?" ->
     ["What  propose", "how is it evaluated?"], :func:`rag.question.roles.question_roles`): each
     half is something to answer, though neither is a word to search for."""
-    parts = [p.strip() for p in _PART.split(without_paper_description(question)) if p and p.strip()]
-    parts = [p for p in parts if content_terms(p) or question_roles(p)]
+    parts = [p for p in _split(question) if content_terms(p) or question_roles(p)]
     return parts or [question]
 
 

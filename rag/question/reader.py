@@ -499,6 +499,8 @@ def _parts(
     asked = asked_parts(query) if roles else question_parts(query)
     for part in asked:
         q = _aspect(part, refs, names, verdict, roles=roles and len(asked) > 1)
+        if not q and roles and len(asked) > 1 and _IDENTITY.match(part):
+            q = part.strip(" ,;:?.!")  # "What is HieRD, and ...?": what the named paper is, a part of its own
         if not q:
             continue
         split = re.split(r":|\s+[-–—]+\s+", part, maxsplit=1)
@@ -1722,8 +1724,19 @@ class Reader:
     def _aspects(self, query: str, refs: Sequence[PaperRef], names: Sequence[str], verdict: bool,
                  number: Number = "open", roles: bool = False) -> tuple[Ask, ...]:
         got = _parts(query, list(refs), list(names), verdict, roles)
-        return tuple(
+        asks = tuple(
             read_ask(q, number=number, heading=h) for q, h in zip(got["parts"], got["asked_parts"], strict=True)
+        )
+        if len(asks) < 2:
+            return asks
+        # "What is HieRD and what tasks is it evaluated on?": a part that asks only what a named
+        # paper is asks its approach row (the sentence that says what it proposes), as the whole
+        # question "What is HieRD?" does
+        said = {n.lower() for n in [*names, *(r.text for r in refs if r.kind in ("name", "id"))] if n}
+        return tuple(
+            replace(a, row="approach", roles=a.roles | {"method"})
+            if (m := _IDENTITY.match(a.text)) and a.text[m.end():].strip(" ?.!").lower() in said else a
+            for a in asks
         )
 
     def _written(self, description: str) -> bool:
@@ -1756,7 +1769,7 @@ class Reader:
         # "which paper studies ride-hailing, and how many parameters does its model have?": the
         # first part asks for the paper, the others ask of it ("its": the paper asked for); the
         # topic is the first part's
-        asked = question_parts(query)
+        asked = asked_parts(query)
         names_some = any(r.kind in ("name", "id", "number", "ordinal") for r in refs)
         seeks_first = asks_for_paper(asked[0]) or bool(_DESCRIBING.match(asked[0].strip()))
         framed = asked[0] if len(asked) > 1 and not names_some and seeks_first else query
@@ -1765,6 +1778,10 @@ class Reader:
         opening = _DESCRIBING.match(framed.strip())
         framed = _DESCRIBING.sub("", framed.strip(), count=1) if opening else framed
         topic_text, number = split_frame(framed, plural_heads=not names_papers, names=self._long_forms)
+        if number == "many" and framed != query and any(r.kind == "pronoun" for r in refs):
+            # "Is there work on ride-hailing dispatch? What model does it use?": a later part asks
+            # of "it", so the first seeks one paper, whatever its frame's noun ("work") says
+            number = "open"
         if opening and (_ONE_DESCRIBED.search(opening.group(0)) or _ONE_DESCRIBED.match(framed.strip())):
             # "I remember a paper showing that a random teacher still works", "there was one about
             # ...": one paper is described, whatever plural its words hold ("works", "they")

@@ -1222,6 +1222,8 @@ def _role_part(part: Ask) -> str:
     """The row key (:data:`_PART_ROWS`) of a part of a question that asks a role with no word of its
     own ("what does propose", "how is it evaluated", the paper's name removed); ``""`` for a part
     with a content word ("which benchmarks does use") or a slot, which its words answer."""
+    if part.slot is None and part.row in (*_ROW_UNSTATED, "approach"):
+        return part.row  # "what results does it report", "what do they find": words that only name the row
     if part.slot is not None or content_terms(part.text):
         return ""
     return next((key for role, key in _PART_ROWS if role in part.roles), "")

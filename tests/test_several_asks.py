@@ -137,9 +137,9 @@ def _lead(extractive, question: str) -> str:
         # "what does it report" asks results (was: only the proposal sentence)
         ("Which paper detects audio deepfakes using only real speech? What does it report?",
          ["CA-SOADD", "outperforms strong baselines"], []),
-        # "what benchmark does it release" asks what it introduces (was: "does not say its data is available")
-        ("Any paper on dexterous bimanual manipulation from human demos, and what benchmark does it release?",
-         ["DexMachina", "We release a simulation benchmark"], ["is available"]),
+        # "which dataset does it release" asks what it introduces (was: "does not say its data is available")
+        ("Which paper assembles shapes step by step for text-to-image generation; which dataset does it release?",
+         ["SoT", "SoT-26K, a large-scale dataset"], ["is available"]),
         # what a named paper is, then a second ask (was: only the second answered)
         ("What's DANCE, and on how many datasets is it evaluated?", ["we propose DANCE", "8 TAG datasets"], []),
         # a verb of finding (was: method sentences of DANCE)

@@ -543,6 +543,11 @@ class AskPlan(Plan):
             names ("how does CogRouter use diffusion models?" -> ``("diffusion",)``;
             :func:`rag.question.polar.premise_terms`): an abstract that mentions none of them
             does not support the question's premise; ``()`` when it takes none.
+        manner: The terms of the process a question of manner asks about of the one paper it
+            names ("How are SGB-IB's pseudo-labels derived?" -> ``("pseudo-labels", "derived")``;
+            :func:`rag.question.manner.manner_terms`): the sentence that states them together
+            answers, and an abstract that writes one of them nowhere does not state how; ``()``
+            for any other question.
         own_limits: It asks for a paper's own limitations, not the limitation it addresses.
         limits_of: What it asks the limitations of, as typed ("model soups" of "What are the
             limitations of model soups?"; :func:`rag.question.roles.limited_subject`), ``""`` when
@@ -573,6 +578,7 @@ class AskPlan(Plan):
     polar_against: tuple[str, ...] = ()
     polar_relating: tuple[str, ...] = ()
     premise: tuple[str, ...] = ()
+    manner: tuple[str, ...] = ()
     own_limits: bool = False
     limits_of: str = ""
     seeks: bool = False

@@ -50,6 +50,7 @@ from rag.question.comparison import TWO, against_baseline, compare_frame, compar
 from rag.question.details import DETAIL_PATTERNS, asked_detail, asks_year, detail_only
 from rag.question.filters import FILTER_KINDS, read_filters, topic_left
 from rag.question.language import looks_non_english
+from rag.question.manner import manner_terms
 from rag.question.names import (
     NameReader,
     bare_name,
@@ -1909,6 +1910,10 @@ class Reader:
             polar_relating=polar_relating(aspect) if is_polar and asked_terms and not available else (),
             # "how does CogRouter use diffusion models?": takes as stated that CogRouter uses them
             premise=premise_terms(unnamed) if not is_polar and len(distinct) == 1 and not kind else (),
+            # "How are SGB-IB's pseudo-labels derived?": the sentence that states the process answers
+            # (of the one paper a description finds too: "how does the LLM watermark choose green tokens?")
+            manner=manner_terms(self._corrected(_without_described(unnamed, [r.text for r in described]), refs))
+            if not is_polar and len(distinct) + len(described) == 1 and not kind else (),
             own_limits=asks_own_limitations(query, names),
             limits_of=limited_subject(query),
             bare=not refs and number == "open" and not kind and not is_polar

@@ -56,6 +56,7 @@ from rag.question.names import MIN_CASED
 from rag.question.parts import description_clauses
 from rag.question.plan import Ask, AskPlan, Plan, Topic
 from rag.question.reader import Reader
+from rag.question.roles import REQUIRED_ROLES
 from rag.question.slots import DATA, ENTITY, INSTANCE, SETTING
 from rag.question.stances import opposed
 from rag.route.lead import (
@@ -314,6 +315,7 @@ class AnswerPipeline:
                 missing
                 or self.refusals.absent_terms(plan, retrieval, chosen_papers)
                 or self.refusals.premise(plan, chosen_papers)
+                or self.refusals.manner(plan, chosen_papers)
                 or ("" if unstated or self._states_contrary(plan, chosen_papers) else
                     self.refusals.slot(plan.ask, chosen_papers))
             )
@@ -573,6 +575,10 @@ class AnswerPipeline:
         # limitation of the paper's own work does not answer them (the gap it addresses is the closest)
         if not several and polar_named and plan.own_limits and (unlimited := self._limits_unstated(sources)):
             return self.refusal(plan.asked, unlimited, timings, t0, hits=retrieval.hits[: rs.top_k])
+        # "What theoretical guarantee does the LLM serving routing paper prove?": an abstract with no
+        # sentence of its own work that states a proof, bound or guarantee does not answer it
+        if not several and not plan.polar and (unproved := self._role_unstated(plan, sources)):
+            return self.refusal(plan.asked, unproved, timings, t0, hits=retrieval.hits[: rs.top_k])
         t = time.perf_counter()
         if several and len(sources) > 1:
             # "which papers ...": one line per paper on why it belongs, one sentence on what they share
@@ -705,6 +711,26 @@ class AnswerPipeline:
             return f"{said}."
         closest = quoted(gap.sentence, key_clause(gap.sentence))
         return f"{said}; closest, the limitation of earlier work it addresses: {closest}."
+
+    def _role_unstated(self, plan: AskPlan, sources: Sequence[Source]) -> str:
+        """The refusal of a question that asks one paper a role every answer must state
+        (:data:`rag.question.roles.REQUIRED_ROLES`: ``theory``, "What theoretical guarantee does
+        X prove?", "what convergence guarantee does BLIP-2 prove?") when no sentence of its abstract
+        plays that role as the paper's own (:meth:`_plays`): "The abstract of X does not state a
+        theoretical result (a proof, a bound or a guarantee); closest: “…”" (its best evidence
+        sentence); ``""`` when one does, the question asks another role too, a detail, or of
+        several papers."""
+        asked = plan.ask.roles & set(REQUIRED_ROLES)
+        if len(sources) != 1 or not asked or plan.ask.roles - asked or plan.detail or not sources[0].evidence:
+            return ""
+        role = next(iter(asked))
+        paper = sources[0].hit.paper
+        if self._plays(role, paper):
+            return ""
+        closest = max(sources[0].evidence, key=lambda e: e.score)
+        said = quoted(closest.sentence, key_clause(closest.sentence))
+        return (f"{REFUSAL} The abstract of {paper.label} ({paper.id}) does not state "
+                f"{ROLE_STATED.get(role, f'a {role} of its own')}; closest: {said}.")
 
     def _polar_unstated(self, plan: AskPlan, sources: Sequence[Source]) -> str:
         """The refusal of a yes/no question of one paper whose abstract does not bear on what is

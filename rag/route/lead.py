@@ -55,6 +55,7 @@ __all__ = [
     "key_clause",
     "lead_line",
     "list_head",
+    "manner_line",
     "mention_head",
     "number_span",
     "one_paper_lead",
@@ -179,6 +180,9 @@ STANCE_WINDOW = 4
 """Words before a term searched for a contrast word: a clause's preposition phrase ("over
 autoregressive diffusion language models") puts its head noun up to four words after it."""
 _OWN = _VOCABULARY["own"].pattern
+_MANNER = _VOCABULARY["manner_marker"].pattern
+_NAMING = _VOCABULARY["kind_naming"].pattern
+_KIND_ARTICLE = _VOCABULARY["kind_article"].words
 _OBJECT_CUE = _VOCABULARY["comparison_object"].pattern
 _BARE_DEGREE = _VOCABULARY["bare_degree"].words
 _AVAILABILITY_CUE = _VOCABULARY["availability_cue"]
@@ -1633,6 +1637,9 @@ def polar_verdict(
         return PolarVerdict(
             f"The abstract of {_name(s)} does not state this: no sentence states “{phrase}” with its words together."
         )
+    if not compared and not available and not absent and (apart_line := _stated_of_named(s, candidates, terms, senses,
+                                                                                       framing, seen)):
+        return PolarVerdict(apart_line)
     keys = {k for e in candidates for k, _, _ in _keys_at(e.sentence)}
     # an acronym written out ("reinforcement learning" for "rl") is mentioned, though not with the rest
     missing = [t for t in terms if term_key(t) not in keys and not any(spelled_out(e.sentence, t) for e in candidates)]
@@ -1640,6 +1647,80 @@ def polar_verdict(
         return PolarVerdict(f"The abstract of {_name(s)} does not state this: no one sentence mentions "
                             f"{' and '.join(terms)} together.")
     return _unstated(s, f"no sentence mentions {' or '.join(missing)}")
+
+
+def _stated_of_named(
+    s: Source, candidates: Sequence[Evidence], terms: Sequence[str], senses: Senses | None,
+    framing: Callable[[Evidence], str], seen: set[int],
+) -> str:
+    """The "Yes" of a yes/no question whose proposition the abstract states of the paper by its
+    name in two sentences, or ``""``: "Does SparseGPT prune OPT-175B?" by "a new pruning method
+    called SparseGPT" (the asked "prune" in the clause that names the paper: what it is) and "We
+    can execute SparseGPT on the largest available open-source models, OPT-175B ..." (the rest of
+    the terms in a sentence that names it too).
+
+    The first sentence states some of the asked terms in the phrase that says what the paper is
+    (:func:`_kind_region`: before "called SparseGPT", after "FlexGen, a"), plainly: not negated,
+    not set against the paper (:func:`contrasted`), not its setting or problem (``framing``);
+    "SparseGPT is compatible with weight quantization approaches" says no quantizing of the
+    paper's, it does not say what the paper is. The second states every other term, plainly, in a sentence that
+    names the paper. Both are quoted, and added to the source's evidence (``seen``: the starts
+    already in it)."""
+    label = s.hit.paper.label
+    if len(terms) < 2 or not label:
+        return ""
+    named = [e for e in candidates if label in e.sentence and not framing(e)]
+
+    def plain(e: Evidence, asked: Sequence[str]) -> tuple[int, int, bool, bool] | None:
+        span = term_span(e.sentence, asked, senses)
+        if span is None or span[3] or contrasted(e.sentence, span, asked, senses):
+            return None
+        return span
+
+    for e in named:
+        region = _kind_region(e.sentence, label)
+        if region is None:
+            continue
+        lo, hi = region
+        kind = [t for t in terms if (sp := plain(e, [t])) is not None
+                and any(lo <= x < hi for k, x, _ in _keys_at(e.sentence) if k in same_keys(t) | {term_key(t)})]
+        rest = [t for t in terms if t not in kind]
+        if not kind or not rest:
+            continue
+        own = plain(e, kind)
+        found = next(((x, sp) for x in named if x.start != e.start and (sp := plain(x, rest)) is not None), None)
+        if found is None or own is None:
+            continue
+        for x in sorted((e, found[0]), key=lambda x: x.start):
+            if x.start not in seen:
+                s.evidence = sorted([*s.evidence, x], key=lambda y: y.start)
+        (a, sa), (b, sb) = sorted([(e, own), found], key=lambda x: x[0].start)
+        return f"Yes: {_name(s)} — {quoted(a.sentence, sa)} … {quoted(b.sentence, sb)}"
+    return ""
+
+
+def _kind_region(sentence: str, label: str) -> tuple[int, int] | None:
+    """The offsets of the phrase of ``sentence`` that says what the paper ``label`` is, or ``None``:
+    the clause before a naming word right before the label ("This is achieved via a new pruning
+    method called `SparseGPT`": vocabulary ``kind_naming``), or the apposition after the label and
+    a comma with an article ("We present FlexGen, a high-throughput generation engine ...":
+    ``kind_article``) to the end of its clause (:func:`clause_spans`)."""
+    at = sentence.find(label)
+    if at < 0:
+        return None
+    spans = clause_spans(sentence)
+    clause = next(((a, b) for a, b in spans if a <= at < b), (0, len(sentence)))
+    before = sentence[clause[0] : at]
+    naming = list(_NAMING.finditer(before))
+    if naming and not before[naming[-1].end() :].strip(" `*\"'“"):
+        return clause[0], clause[0] + naming[-1].start()
+    end = at + len(label)
+    rest = sentence[end:].lstrip(" `*\"'”")
+    words = _WORDS.findall(rest[1:60]) if rest.startswith(",") else []
+    if words and words[0].lower() in _KIND_ARTICLE:
+        start = len(sentence) - len(rest) + 1
+        return start, next((b for a, b in spans if a <= start < b or a >= start), len(sentence))
+    return None
 
 
 def _unstated(s: Source, what: str) -> PolarVerdict:
@@ -1687,6 +1768,69 @@ def _contrary_line(
     said = quoted(e.sentence, span)
     shown = _as_written(term, [x.sentence for x in candidates])
     return f"{'Yes' if absent else 'No'}: {_name(s)} — {said} (“{word}”, not “{shown}”)"
+
+
+def manner_line(s: Source, terms: Sequence[str], sentences: Sentences, senses: Senses | None = None) -> str:
+    """``**X** [n] — “…”``, the clauses of the sentence that states the process a question of
+    manner asks (:attr:`rag.question.plan.AskPlan.manner`: "How are SGB-IB's pseudo-labels
+    derived?" -> "... between sample features and K-means-derived pseudo-labels ..."), stating
+    every term (:func:`term_span`, in any of their forms and, with ``senses``, in other words).
+
+    Of the sentences that state them, one about the paper's own work (:func:`own_work`) answers
+    before its setting; among those one with the terms side by side as asked
+    (:func:`states_together`: "a single informative training sample", not "sample complexity
+    ... training instances"), then one that says how from its quoted clauses on (vocabulary
+    ``manner_marker``: "by", "via", "using", "-derived", "guided by"); then by the evidence
+    score, then in the abstract's order. A sentence not yet among the source's evidence is added
+    to it, so the quotation below the lead holds it too.
+
+    When only the title states every term, the process is what the paper does, and the line is
+    ``""`` (the paper's approach answers). When no sentence states every term (each is written
+    somewhere, or the question would have been refused, :meth:`rag.route.refusal.Refusals.manner`),
+    the line says the abstract does not state how: "The abstract of **X** [n] does not state how:
+    no one sentence mentions tokens and edit together." (the evidence below it is the closest)."""
+    candidates = _with_rest(s, sorted(s.evidence, key=lambda e: -e.score), sentences)
+    stating = [(i, e, span) for i, e in enumerate(candidates)
+               if (span := term_span(e.sentence, terms, senses)) is not None and not span[3]]
+    if not stating and term_span(s.hit.paper.title or "", terms, senses) is not None:
+        return ""  # the title states it ("Zero-Shot Machine-Generated Text Detection ..."): what the paper does answers
+    if not stating:
+        apart = " and ".join(terms)
+        return f"The abstract of {_name(s)} does not state how: no one sentence mentions {apart} together."
+    label = s.hit.paper.label
+
+    def rank(item: tuple[int, Evidence, tuple[int, int, bool, bool]]) -> tuple[int, int, int, int]:
+        i, e, span = item
+        return (int(not own_work(e.sentence, label)), int(not states_together(e.sentence, terms)),
+                int(not _MANNER.search(e.sentence[span[0] :])), i)
+
+    _, e, span = min(stating, key=rank)
+    if all(x.start != e.start for x in s.evidence):
+        s.evidence = sorted([*s.evidence, e], key=lambda x: x.start)
+    return f"{_name(s)} — {quoted(e.sentence, _with_manner(e.sentence, span))}"
+
+
+def _with_manner(sentence: str, span: tuple[int, int, bool, bool]) -> tuple[int, int, bool, bool]:
+    """``span`` (:func:`term_span`) grown to the clause that says how when its own clauses say
+    nothing of how (vocabulary ``manner_marker``): the clause before it when it opens with such a
+    word ("By solving a linear programming problem, it searches for efficient patterns to store
+    and access tensors"), else the clause after it when it holds one: "dynamically selects a
+    single informative training sample per batch for policy updates, guided by reward volatility
+    ..." is quoted with its "guided by" clause (cut to :data:`MAX_LEAD_WORDS` as any quotation)."""
+    a, b, _, negated = span
+    if _MANNER.search(sentence[a:b]):
+        return span
+    spans = clause_spans(sentence)
+    before = next(((x, y) for x, y in reversed(spans) if y <= a), None)
+    if before is not None and _MANNER.match(sentence, before[0]):
+        # an opening clause that says how: "By solving a linear programming problem, it searches ..."
+        lo, hi, cut = _capped(sentence, before[0], b, spans)
+        return lo, hi, cut, negated
+    after = next(((x, y) for x, y in spans if x >= b), None)
+    if after is None or not _MANNER.search(sentence[after[0] : after[1]]):
+        return span
+    lo, hi, cut = _capped(sentence, a, after[1], spans)
+    return lo, hi, cut, negated
 
 
 def _slot_line(s: Source, stating: Stating, ask: Ask, beside: Beside | None = None) -> str:
@@ -1885,6 +2029,11 @@ def lead_line(
             body = _number_quotes(s) if plan.ask.amount else ""
             lines.append(f"- {_name(s)} — {body or quoted(ev.sentence, key_clause(ev.sentence))}")
         return "\n".join(lines)
+    if plan.manner and (named or len(sources) == 1) and len(plan.aspects) <= 1:
+        # "How are SGB-IB's pseudo-labels derived?": the sentence that states the process, with how
+        lines = [manner_line(s, plan.manner, sentences, senses) for s in sources]
+        if all(lines):
+            return "\n".join(lines)
     if stating is not None and (named or len(sources) == 1) and plan.ask.slot is not None and len(plan.aspects) <= 1:
         # a named paper, or the one paper the question found ("What is the speedup of the quantum
         # algorithm for nested expectations?"): the clauses that state the slot, when some do

@@ -742,6 +742,37 @@ class RefusalPolicy:
         return (f"{REFUSAL} The abstract of {paper.label} ({paper.id}) does not mention {asked}{unwritten}, "
                 "which the question takes as given.")
 
+    def manner(self, plan: AskPlan, papers: Sequence[Paper]) -> str:
+        """The refusal for a question of manner whose process the one paper it names does not
+        state, or ``""``: "How are HyperTrack's tasks annotated?" when no sentence of its title or
+        abstract writes "annotated" in any form (:attr:`AskPlan.manner`; term keys as a yes/no
+        question's terms are found, :func:`rag.route.lead._keys_at`, an acronym written out
+        counts, :func:`rag.route.lead.spelled_out`). A sentence about other words of the paper
+        ("analyze how interaction history ... influence task completion") does not say how it does
+        what was asked; the closest sentence is the one that writes the most asked terms. A process
+        whose every word is written, if apart, is left to the answer (its lead quotes the sentence,
+        :func:`rag.route.lead.manner_line`); a question in several parts is not refused for one."""
+        if not plan.manner or len(papers) != 1 or len(plan.aspects) > 1 or plan.premise:
+            return ""
+        paper = papers[0]
+        sentences = [paper.title or "", *(x.text for x in self.evidence.sentences(paper)[0])]
+        written = [{k for k, _, _ in _keys_at(x)} for x in sentences]
+        keys = set().union(*written)
+
+        def writes(i: int, t: str) -> bool:
+            return term_key(t) in written[i] or bool(spelled_out(sentences[i], t))
+
+        missing = [t for t in plan.manner if term_key(t) not in keys and not any(spelled_out(x, t) for x in sentences)]
+        if not missing:
+            return ""
+        said = f"{REFUSAL} The abstract of {paper.label} ({paper.id}) does not state how: no sentence mentions " \
+            f"{' or '.join(missing)}"
+        counts = [sum(writes(i, t) for t in plan.manner) for i in range(1, len(sentences))]
+        if not counts or not max(counts):
+            return f"{said}."
+        closest = sentences[1 + counts.index(max(counts))]
+        return f"{said}; closest: “{strip_markup(closest)}”."
+
     def _premise_denied(self, terms: Sequence[str], paper: Paper) -> str:
         """The refusal for a premise the abstract states only as what the paper does without ("why
         does AFR need group labels?": "... without group labels"), or ``""``: every sentence that

@@ -105,10 +105,8 @@ def _verdict(abstract: str, title: str, terms: tuple[str, ...]) -> str:
 def test_a_yes_no_question_is_stated_by_what_the_paper_is_and_a_sentence_naming_it():
     got = _verdict(QUANTX, "QuantX", ("quantize", "llama-65b"))
     assert got.startswith("Yes") and "quantization method" in got and "LLaMA-65B" in got, got
-
-
-def test_a_word_beside_the_name_that_does_not_say_what_the_paper_is_states_nothing():
-    # "compatible with pruning approaches" names the paper, but does not say it prunes
+    # ... but not by a word beside the name that does not say what the paper is: "compatible with
+    # pruning approaches" names the paper, and says nothing of its pruning
     got = _verdict(QUANTX, "QuantX", ("prune", "llama-65b"))
     assert not got.startswith("Yes"), got
 

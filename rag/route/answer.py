@@ -577,7 +577,10 @@ class AnswerPipeline:
             return self.refusal(plan.asked, unlimited, timings, t0, hits=retrieval.hits[: rs.top_k])
         # "What theoretical guarantee does the LLM serving routing paper prove?": an abstract with no
         # sentence of its own work that states a proof, bound or guarantee does not answer it
-        if not several and not plan.polar and (unproved := self._role_unstated(plan, sources)):
+        # (asked of a paper the question names or describes; a topic that itself asks for theory, "theory
+        # of classifiers that ...", finds its papers by it and is not refused for one)
+        if not several and not plan.polar and (bool(papers) or bool(plan.topic.described)) \
+                and (unproved := self._role_unstated(plan, sources)):
             return self.refusal(plan.asked, unproved, timings, t0, hits=retrieval.hits[: rs.top_k])
         t = time.perf_counter()
         if several and len(sources) > 1:
@@ -719,7 +722,8 @@ class AnswerPipeline:
         plays that role as the paper's own (:meth:`_plays`): "The abstract of X does not state a
         theoretical result (a proof, a bound or a guarantee); closest: “…”" (its best evidence
         sentence); ``""`` when one does, the question asks another role too, a detail, or of
-        several papers."""
+        several papers. The caller asks it only of a paper the question names or describes ("the
+        LLM serving routing paper"), not of one a topic found."""
         asked = plan.ask.roles & set(REQUIRED_ROLES)
         if len(sources) != 1 or not asked or plan.ask.roles - asked or plan.detail or not sources[0].evidence:
             return ""

@@ -11,6 +11,7 @@ sentences say. The words are classes of ``vocabulary/manner.toml``; read by the 
 
 from __future__ import annotations
 
+from rag.lexicon import lemma
 from rag.text import STOPWORDS, tokenize
 from rag.vocabulary import beside
 
@@ -23,6 +24,9 @@ _POLAR = beside(__file__, "polar")
 _NOT_ASKED = _FRAME | _POLAR["relating"].words | _POLAR["setting_aside"].words | _POLAR["modal"].words \
     | _POLAR["relation_word"].words | _POLAR["additive"].words
 _GENERIC_HEADS = _POLAR["generic_head"].words
+_COMPARING = beside(__file__, "comparison")["compare_verb"].words
+"""Verbs that ask to compare (``comparison.toml compare_verb``): "how does SENDAI compare with
+Kalman?" asks a comparison, the comparison reader's, not the manner of comparing."""
 """Words of the clause that are no terms of the process: verbs of choosing (``frame``), and the
 words a yes/no question's terms leave out too (``polar.toml``: relating verbs "use", "built",
 verbs of setting aside "avoid", "able", "after", "also"); a generic head after another term
@@ -41,7 +45,8 @@ def manner_terms(unnamed: str) -> tuple[str, ...]:
     yes/no question (:data:`_NOT_ASKED`), and a verb of setting aside ("avoid") asks its object;
     each term once, in order, lower case. ``()`` when the question
     opens with no manner opener (vocabulary ``opener``: "how many GPUs ...", "what does it use"),
-    or asks more after a comma or a second question mark (its parts are read apart).
+    or asks more after a comma or a second question mark (its parts are read apart), or asks to
+    compare ("how does it compare with Kalman?": :data:`_COMPARING`).
 
     Args:
         unnamed: The question, its named papers replaced by "it".
@@ -55,6 +60,8 @@ def manner_terms(unnamed: str) -> tuple[str, ...]:
         return ()
     # a possessive is its noun ("it's pseudo-labels" asks "pseudo-labels")
     words = [w.removesuffix("'s").removesuffix("’s") for w in tokenize(clause)]
+    if any(lemma(w) in _COMPARING for w in words):
+        return ()
     terms = [w for w in words if w not in STOPWORDS and len(w) > 1 and w not in _NOT_ASKED]
     # a generic head after another term is implied by it ("diffusion models": "diffusion")
     kept = [t for i, t in enumerate(terms) if not (i and t in _GENERIC_HEADS)]

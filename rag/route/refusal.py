@@ -751,7 +751,9 @@ class RefusalPolicy:
         ("analyze how interaction history ... influence task completion") does not say how it does
         what was asked; the closest sentence is the one that writes the most asked terms. A process
         whose every word is written, if apart, is left to the answer (its lead quotes the sentence,
-        :func:`rag.route.lead.manner_line`); a question in several parts is not refused for one."""
+        :func:`rag.route.lead.manner_line`), and so is one of whose words some are written (the others
+        may be said in other words: "reduces wall-clock time" for "reduce the cost"); refused only when
+        the abstract writes none of them; a question in several parts is not refused for one."""
         if not plan.manner or len(papers) != 1 or len(plan.aspects) > 1 or plan.premise:
             return ""
         paper = papers[0]
@@ -764,6 +766,11 @@ class RefusalPolicy:
 
         missing = [t for t in plan.manner if term_key(t) not in keys and not any(spelled_out(x, t) for x in sentences)]
         if not missing:
+            return ""
+        if len(missing) < len(plan.manner):
+            # a process some of whose words the abstract writes may be said in the others' other words
+            # ("How does FOAM reduce the cost of Shampoo?": "FOAM reduces wall-clock time compared to
+            # standard Shampoo", no "cost" anywhere): the answer's lead judges it
             return ""
         said = f"{REFUSAL} The abstract of {paper.label} ({paper.id}) does not state how: no sentence mentions " \
             f"{' or '.join(missing)}"
@@ -1926,7 +1933,13 @@ class RefusalPolicy:
         # another form, an abbreviation, a title close to it), or by a sentence: its words apart
         # are other subjects ("distill experience" into policies from "a dataset of past
         # experiences"; a GNN search's "consistency collapse")
-        phrased = {t for t in texts if t not in terms and self._names_subject(t) and self.written(t)}
+        # (a part with an abbreviation, "LLM reasoning", is stated by its written-out forms in other
+        # words, "language model reasoning": its coverage decides, as before)
+        phrased = {
+            t for t in texts
+            if t not in terms and self._names_subject(t) and all(english_word(w) for w in content_terms(t))
+            and self.written(t)
+        }
         ids = [h.paper.id for h in pool]
         # a part said with the glossary's other word for one of its words ("learning embeddings" by
         # "hyperbolic representation learning") is stated, as a sentence checked against it is

@@ -1624,6 +1624,31 @@ class RefusalPolicy:
                 return True
         return False
 
+    def _candidate_pool(
+        self, members: Sequence[PaperHit], retrieval: Retrieval, parts: Sequence[str], allowed: set[str] | None
+    ) -> tuple[list[PaperHit], set[str]]:
+        """The candidates a topic's parts are checked against (:meth:`parts`, :meth:`subjects_apart`):
+        the members, then the first ``NEAR_COVERAGE`` of the topic's retrieval, then the first
+        :data:`PART_SEARCH` of each part's own search, each paper once.
+
+        Returns:
+            ``(pool, searched)``: the candidates in that order, and the ids found only by a part's search.
+        """
+        pool: list[PaperHit] = []
+        seen: set[str] = set()
+        for h in [*members, *retrieval.hits[:NEAR_COVERAGE]]:
+            if h.paper.id not in seen:
+                seen.add(h.paper.id)
+                pool.append(h)
+        searched: set[str] = set()
+        for t in parts:
+            for h in self.retriever.search(SearchQuery(t), allowed=allowed).hits[:PART_SEARCH]:
+                if h.paper.id not in seen:
+                    seen.add(h.paper.id)
+                    searched.add(h.paper.id)
+                    pool.append(h)
+        return pool, searched
+
     def long_subjects(self, topic: Topic) -> tuple[tuple[str, ...], ...]:
         """The subjects each alternative of a topic too long for the parts check names
         (:meth:`subjects_apart`), in order.
@@ -1720,17 +1745,7 @@ class RefusalPolicy:
             return PartsCoverage(False, [], [])
         rs = self.settings
         subjects = list(dict.fromkeys(s for a in alts for s in a))
-        pool: list[PaperHit] = []
-        seen: set[str] = set()
-        for h in [*members, *retrieval.hits[:NEAR_COVERAGE]]:
-            if h.paper.id not in seen:
-                seen.add(h.paper.id)
-                pool.append(h)
-        for t in subjects:
-            for h in self.retriever.search(SearchQuery(t), allowed=allowed).hits[:PART_SEARCH]:
-                if h.paper.id not in seen:
-                    seen.add(h.paper.id)
-                    pool.append(h)
+        pool, _ = self._candidate_pool(members, retrieval, subjects, allowed)
         ids = [h.paper.id for h in pool]
         coverage = {t: self.retriever.coverages(t, ids, senses=True) for t in subjects}
         qvecs = self.retriever.query_vectors(subjects)
@@ -1903,23 +1918,13 @@ class RefusalPolicy:
         if not (topic.parts or stacked) and not (subjects and self._plain_subjects(alts)):
             return PartsCoverage(False, [], [])
         texts = list(dict.fromkeys(p for a in alts for p in a))
-        pool: list[PaperHit] = []
-        seen: set[str] = set()
-        for h in [*members, *retrieval.hits[:NEAR_COVERAGE]]:
-            if h.paper.id not in seen:
-                seen.add(h.paper.id)
-                pool.append(h)
         # the parts of a combination searched one by one; a paper found so answers only a
         # combination (an alternative of one part, "chess" of "board games like Go, chess or Hex",
         # is the topic's retrieval's to find)
         combined = [a for a in alts if len(a) > 1]
-        searched: set[str] = set()
-        for t in dict.fromkeys(p for a in combined for p in a):
-            for h in self.retriever.search(SearchQuery(t), allowed=allowed).hits[:PART_SEARCH]:
-                if h.paper.id not in seen:
-                    seen.add(h.paper.id)
-                    searched.add(h.paper.id)
-                    pool.append(h)
+        pool, searched = self._candidate_pool(
+            members, retrieval, list(dict.fromkeys(p for a in combined for p in a)), allowed
+        )
         if not pool:
             return PartsCoverage(True, [], [], tuple(alts))
         texts = list(dict.fromkeys(p for a in (*lenient, *whole) for p in a))

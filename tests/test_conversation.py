@@ -1441,3 +1441,59 @@ def test_a_baseline_written_in_other_words_is_mentioned(tmp_path, embedder):
     assert not conv._states_apart("kd#1", "Gaussian mechanism")
     assert not conv._states_apart("doc#1", "students of distillation")  # "teacher outputs", no student
     assert not conv._states_apart("kd#1", "distillation")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which paper uses San Francisco data, and how big is its model?",
+        "What is the size of the model trained on San Francisco trajectories?",
+    ],
+)
+def test_a_place_the_abstracts_write_as_a_name_finds_its_paper(conv: Conversation, question):
+    # "San Francisco" is title case to the reader alone; the abstracts write it only capitalised
+    turn = conv.ask(question)
+    assert turn.kind != "refusal" and ids(turn)[:1] == [RAST_MOE], turn.answer.text
+    assert "12M-parameter" in turn.answer.text
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Has anyone trained spiking neural networks with federated learning?",
+        "has somebody applied federated learning to protein folding?",
+        "Is there a paper on federated learning for spiking neural networks?",
+    ],
+)
+def test_an_open_frame_joining_a_held_subject_to_one_no_abstract_writes_is_refused(conv: Conversation, question):
+    turn = conv.ask(question)
+    assert turn.kind == "refusal" and not turn.citations, turn.answer.text
+    assert "federated learning" in turn.answer.text  # the closest paper's part is named
+
+
+@pytest.mark.parametrize(
+    ("question", "paper"),
+    [
+        ("did anybody combine federated learning with reinforcement learning?", FEDERATED),
+        ("Has anyone applied reinforcement learning to ride-hailing?", RAST_MOE),
+    ],
+)
+def test_an_open_frame_joining_subjects_one_paper_holds_is_answered(conv: Conversation, question, paper):
+    turn = conv.ask(question)
+    assert turn.kind != "refusal" and ids(turn)[:1] == [paper], turn.answer.text
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("Which is more efficient, DoPR or CogRouter?", ("rollout overhead", "superior efficiency")),
+        ("which one is better, DANCE or APM?", ("improves accuracy by 2.33%", "65× storage reduction")),
+    ],
+)
+def test_the_lead_of_a_choice_without_an_aspect_quotes_what_each_reports_not_what_it_proposes(
+    conv: Conversation, question, said
+):
+    turn = conv.ask(question)
+    assert turn.kind == "compare", turn.answer.text
+    lead = turn.answer.lead
+    assert all(s in lead for s in said) and "we propose" not in lead and "we introduce" not in lead, lead

@@ -1246,6 +1246,26 @@ def test_an_adverb_of_manner_is_no_part_of_a_topic(topic, parts):
     assert topic_parts(topic) == parts
 
 
+@pytest.mark.parametrize(
+    ("topic", "parts"),
+    [
+        ("applied federated learning to protein folding", (("federated learning", "protein folding"),)),
+        (
+            "trained spiking neural networks with federated learning",
+            (("spiking neural networks", "federated learning"),),
+        ),
+        ("used diffusion models for weather forecasting", (("diffusion models", "weather forecasting"),)),
+        # one word left names no subject; a form in -ing opens a noun ("training dynamics")
+        ("trained models for speech", (("trained models", "speech"),)),
+        ("training dynamics of transformers", (("training dynamics", "transformers"),)),
+    ],
+)
+def test_a_verb_saying_what_the_papers_did_with_a_subject_is_no_part_of_it(topic, parts):
+    from rag.question.parts import topic_parts
+
+    assert topic_parts(topic) == parts
+
+
 # --- a paper put before its question and taken up by a pronoun ------------------------------------
 
 
@@ -1601,6 +1621,34 @@ def test_words_capitalised_by_a_title_cased_run_are_no_rare_names(question, case
     assert title_cased(question) >= cased and not (title_cased(question) & names)
     plan = read_question(question)
     assert not (set(plan.rare) & cased) and names <= set(plan.rare), plan.rare
+
+
+@pytest.mark.parametrize(
+    ("question", "pair"),
+    [
+        ("Which paper uses San Francisco data, and how big is its model?", "San Francisco"),
+        ("anything evaluated on New York taxi trips?", "New York"),
+        ("Summarize the Mountain View Traces paper", "Mountain View"),
+    ],
+)
+def test_a_pair_the_collection_writes_as_a_proper_name_keeps_its_case_in_a_title_cased_run(question, pair):
+    first, second = pair.split()
+    assert {first, second} <= title_cased(question)  # without the collection: title case
+    assert not {first, second} & title_cased(question, lambda words: words == pair)
+    # a pair the collection does not write as a name stays title case
+    assert {first, second} <= title_cased(question, lambda words: False)
+
+
+def test_the_catalogue_knows_a_proper_name_by_its_capitals_in_every_abstract():
+    from rag.index.catalogue import Catalogue
+
+    cat = Catalogue([
+        Paper("f#1", "On trajectory data from San Francisco, our model reduces delay.", label="P1"),
+        Paper("f#2", "Graph Neural Networks (GNNs) are popular. We study graph neural networks on graphs.", label="P2"),
+    ])
+    assert cat.proper_name("San Francisco")
+    assert not cat.proper_name("Graph Neural")  # also written in lower case
+    assert not cat.proper_name("New York")  # written nowhere
 
 
 def test_a_detail_word_inside_a_papers_name_is_no_detail_asked():

@@ -292,6 +292,23 @@ class Catalogue:
         return len(self.papers)
 
     @functools.cached_property
+    def _abstracts(self) -> str:
+        """Every abstract of the collection, one per line, as written (case kept)."""
+        return "\n".join(p.abstract for p in self.papers.values())
+
+    def proper_name(self, words: str) -> bool:
+        """Whether the collection writes ``words`` (two or more capitalised words: "San Francisco")
+        as a proper name: some abstract writes them so, with their capitals, and none in lower case.
+
+        A run of capitalised dictionary words in a question is read as title case, not as a name
+        (:func:`rag.question.reader.title_cased`: "Summarize Medieval Poetry Translation"); a run the
+        abstracts only ever write capitalised is a name there ("data from San Francisco"), as
+        "Graph Neural Networks", which abstracts also write "graph neural networks", is not. Case
+        sensitive substring search over the abstracts (a few milliseconds for 3,000 of them)."""
+        text = self._abstracts
+        return words in text and words.lower() not in text
+
+    @functools.cached_property
     def _titles(self) -> dict[str, str]:
         """Normalized title -> paper id, for the records that carry a title."""
         return {normalize(p.title): p.id for p in self.papers.values() if p.title}

@@ -295,6 +295,21 @@ def _manner(word: str) -> bool:
     return len(w) >= MANNER_MIN_LETTERS and w.isalpha() and w.endswith(_MANNER_SUFFIXES)
 
 
+_LEAD_VERB = _VOCABULARY["part_lead_verb"].words
+
+
+def _without_lead_verb(part: str) -> str:
+    """``part`` without a verb opening it that says what the papers did with its subject
+    (``part_lead_verb``: "applied federated learning" -> "federated learning", "trained spiking
+    neural networks" -> "spiking neural networks"), when two content words or more are left: the
+    subject is what an abstract states, in its own verbs ("we propose a federated learning
+    framework"). "trained models" stays: one word left names no subject."""
+    first, _, rest = part.partition(" ")
+    if first.lower() in _LEAD_VERB and len(content_terms(rest)) >= 2:
+        return rest
+    return part
+
+
 def _segments(alternative: str) -> list[str]:
     """The parts of one alternative of a topic, split at the prepositions that relate them
     ("denoising diffusion models for probabilistic weather forecasting" -> ["denoising diffusion
@@ -302,10 +317,11 @@ def _segments(alternative: str) -> list[str]:
     that joins two predicates ("medical imaging and use reinforcement learning"); parts made only
     of words that name the field ("apply deep learning") or of comparatives ("into smaller"), and
     parts that end in a pro-form referring back to the part before ("into smaller ones for speech"),
-    are dropped, and so are adverbs of manner ("transformers theoretically": "transformers")."""
+    are dropped, and so are adverbs of manner ("transformers theoretically": "transformers") and a
+    verb opening a part that says what the papers did with its subject (:func:`_without_lead_verb`)."""
     # how the papers study it ("theoretically", "empirically") is no part a paper must state
     alternative = " ".join(w for w in alternative.split() if not _manner(w))
-    pieces = [p.strip(" ,;:.-") for p in _RELATION.split(f" {alternative} ")]
+    pieces = [_without_lead_verb(p.strip(" ,;:.-")) for p in _RELATION.split(f" {alternative} ")]
     return [
         p for p in pieces
         if p and [t for t in content_terms(p) if t.lower() not in _FIELD | _COMPARATIVE]

@@ -36,8 +36,9 @@ modules above); ``tests/test_question.py`` checks each class with phrasings it w
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TypedDict
 
@@ -761,7 +762,7 @@ def title_or_topic(query: str, title: str) -> bool:
     return not any(w[:1].isupper() and w.lower() in _TITLE_FUNCTION for w in title.split()[1:])
 
 
-def title_cased(query: str) -> set[str]:
+def title_cased(query: str, proper: Callable[[str], bool] | None = None) -> set[str]:
     """The words of ``query`` capitalised only because they stand in a title-cased run: two or more
     capitalised words in a row, joined at most by lower-case title function words (class
     ``title_function_word``), each an English dictionary word written with one capital
@@ -772,19 +773,28 @@ def title_cased(query: str) -> set[str]:
     Poetry Translation" is judged as "medieval poetry translation" is, and refused when no abstract
     writes "medieval". Acronyms, coined names ("ALFWorld", "Graph-R1") and words no dictionary knows
     ("Kolmogorov") keep their case's meaning, and a word the collection's paper names use is a rare
-    name whatever its case (the catalogue's name terms)."""
-    words = list(_TITLE_WORD.finditer(query))
+    name whatever its case (the catalogue's name terms). So is a pair of neighbouring words of the
+    run that the collection writes as a proper name (``proper``:
+    :meth:`rag.index.catalogue.Catalogue.proper_name`; "Which paper uses San Francisco data?": the
+    abstracts write "San Francisco" and never "san francisco")."""
+    words = [*_TITLE_WORD.finditer(query), None]
     cased: set[str] = set()
-    run: list[str] = []
-    for w in [*(m.group(0) for m in words), ""]:
+    run: list[re.Match[str]] = []
+    for m in words:
+        w = m.group(0) if m else ""
         plain = w[:1].isupper() and w[1:].islower() and w.isalpha()
-        if plain:
-            run.append(w)
+        if m and plain:
+            run.append(m)
             continue
-        if run and w.lower() in _TITLE_FUNCTION:
+        if m and run and w.lower() in _TITLE_FUNCTION:
             continue  # "Knitting Patterns for Wool Sweaters": the run goes on past "for"
         if len(run) >= 2:
-            cased |= {x for x in run if english_word(x.lower())}
+            named = set()
+            for a, b in itertools.pairwise(run):
+                pair = query[a.start():b.end()]
+                if proper is not None and pair == f"{a.group(0)} {b.group(0)}" and proper(pair):
+                    named |= {a.group(0), b.group(0)}
+            cased |= {x.group(0) for x in run if english_word(x.group(0).lower())} - named
         run = []
     return cased
 
@@ -1634,7 +1644,7 @@ class Reader:
         return ""
 
     def _rare(self, query: str) -> tuple[str, ...]:
-        cased = title_cased(query)
+        cased = title_cased(query, self.catalogue.proper_name if self.catalogue is not None else None)
         words = {m.group(0) for m in _PROPER.finditer(query) if m.group(0) not in cased} | named_entities(query)
         words |= set(_COMPOUND_TERM.findall(query))
         if self.catalogue is not None:  # a coined term some abstract states, however it is typed ("alfworld")

@@ -2015,13 +2015,17 @@ class RefusalPolicy:
             # paper in other words: refused only when the parts of an alternative are subjects the
             # collection holds apart and no candidate states them together, or when in every
             # alternative candidates state a part and none states a subject beside it ("graph neural
-            # network inference" over "encrypted graphs"); a description none of whose parts a
-            # candidate states ("save tokens", "skip thinking and drop old observations") is
+            # network inference" over "encrypted graphs"), or one with a word no abstract uses ("has
+            # anyone trained spiking neural networks with federated learning?" over the seed: no
+            # abstract writes "spiking", :meth:`_unused_subject`); a description none of whose parts
+            # a candidate states ("save tokens", "skip thinking and drop old observations") is
             # membership's to judge whole
             pairs = list(zip(alts, subjects_of, strict=True))
             apart = any(len(a) > 1 and all(p in named and p in anywhere for p in a) for a, named in pairs)
             unheld = all(
-                any(p not in anywhere for p in named) and any(p in anywhere for p in a) for a, named in pairs
+                any(p not in anywhere and (p in named or self._unused_subject(p)) for p in a)
+                and any(p in anywhere for p in a)
+                for a, named in pairs
             )
             if complete or not (apart or unheld):
                 return PartsCoverage(False, [], [])

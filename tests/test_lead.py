@@ -324,6 +324,12 @@ def test_a_term_the_paper_sets_aside_is_no_and_a_baseline_is_only_a_contrast(sen
         ("The planner surpasses the strongest search baseline by 12%.", "faster", ""),
         ("The planner matches the strongest search baseline.", "better", ""),
         ("The planner is worse than the search baseline on long horizons.", "better", "no"),
+        # a verb of winning asked is a better result asked ("Does RSAgent outperform Seg-Zero-7B?"
+        # quoted "improving over Seg-Zero-7B by 9%" as "judge the comparison from it")
+        ("It reaches 66.5% gIoU, improving over the 7B baseline by 9%.", "outperform", "yes"),
+        ("The sparse model surpasses GPT-3 on 21 of 29 tasks.", "beat", "yes"),
+        ("Our agent improves upon the prior art on WebShop.", "surpass", "yes"),
+        ("The sparse model matches GPT-3 at a third of the energy.", "outperform", ""),
         # a greater speed by a speed-up or a smaller time ("Is FOAM faster than Shampoo?" quoted
         # "reduces wall-clock time compared to standard Shampoo" as "judge the comparison from it")
         ("The scheduler cuts end-to-end latency by 35% relative to vLLM.", "faster", "yes"),

@@ -743,6 +743,12 @@ class Conversation:
         # abstract does not state it; when no abstract states it, it says what each does.
         asked = table.aspect_cells[0] if table.aspect_cells and any(table.aspect_cells[0]) else None
         cells = asked or [table.cell("approach", c.paper_id) for c in table.papers]
+        if asked is None and h2h is not None and all(extra):
+            # "Which is more efficient, DoPR or CogRouter?": the lead of a choice with no aspect to
+            # quote is what each abstract reports of itself against the other or its key result
+            # ("reduces rollout overhead by nearly an order of magnitude"; "superior efficiency"),
+            # not what each proposes, which says nothing of the choice
+            cells = extra
         slot = plan.aspects[0].slot if asked is not None and plan.aspects else None
         lead = compare_lead([(c.label, c.number) for c in table.papers], cells, aspect=asked is not None, slot=slot)
         aged = plan.aspects[0].slot if plan.aspects else None

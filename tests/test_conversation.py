@@ -1476,6 +1476,12 @@ def test_an_open_frame_joining_a_held_subject_to_one_no_abstract_writes_is_refus
     [
         ("did anybody combine federated learning with reinforcement learning?", FEDERATED),
         ("Has anyone applied reinforcement learning to ride-hailing?", RAST_MOE),
+        # a description of three parts or more in the reader's words: no abstract writes "earlier"
+        (
+            "any paper that reuses compute from earlier rejection sampling runs in RL post-training of LLMs, "
+            "without imitating those traces?",
+            "004_7c6cb99d3d3a622c#2",
+        ),
     ],
 )
 def test_an_open_frame_joining_subjects_one_paper_holds_is_answered(conv: Conversation, question, paper):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from rag.evidence.roles import states_formal_result
 from rag.index.catalogue import Catalogue
 from rag.question.reader import Reader
 
@@ -75,3 +76,78 @@ def test_a_paper_whose_own_sentence_proves_something_is_listed_though_its_words_
     cited = {c.label for c in answer.citations}
     assert {"PrefixRL", "DoPR", "FOAM"} <= cited, answer.text
     assert not cited & THEORY_FREE, answer.text
+
+
+@pytest.mark.parametrize(
+    ("question", "alone"),
+    [
+        # the role and nothing more: every paper that states a formal result of its own answers
+        ("Which papers contain a proof?", True),
+        ("any abstracts with a theorem or a provable bound?", True),
+        ("papers that come with formal guarantees", True),
+        ("Which papers have rigorous theoretical analysis?", True),
+        # an alternative that is the role alone takes in the others, joined by "or"
+        ("any work with theoretical guarantees, e.g. sample complexity bounds or proofs of consistency?", True),
+        # a kind of result or a subject narrows the papers
+        ("which papers prove regret bounds for bandits?", False),
+        ("Which papers give convergence proofs for diffusion samplers?", False),
+        ("Which papers prove that their estimator is consistent?", False),
+        ("Which papers study theory of mind?", False),
+    ],
+)
+def test_a_topic_asking_theory_and_nothing_more_is_read_as_the_role_alone(question, alone):
+    topic = Reader(Catalogue([])).read(question).topic
+    assert topic.role == "theory"
+    assert topic.role_alone is alone
+    # ... and is searched with the words abstracts state a formal result with
+    assert (topic.search.text != topic.text) is alone
+
+
+@pytest.mark.parametrize(
+    ("sentence", "formal"),
+    [
+        ("We derive a tight upper bound on the generalization error of the student.", True),
+        ("Our method provably converges to a stationary point under mild assumptions.", True),
+        ("We prove that the estimator is minimax optimal.", True),
+        ("We give a convergence analysis of the proposed sampler.", True),
+        # words of theory that a method or a result writes, no formal result
+        ("Grounded in prospect theory, we design a reward that models loss aversion.", False),
+        ("This preserves the provenance of every prediction.", False),
+        ("Our approach yields consistent improvements over strong baselines.", False),
+        ("The decision boundary is learned from real speech only.", False),
+        ("We compute Bayes-optimal responses in the latent space.", False),
+    ],
+)
+def test_a_formal_result_is_a_proof_a_bound_or_a_guarantee_not_a_word_of_theory(sentence, formal):
+    assert states_formal_result(sentence) is formal
+
+
+THEORY = {
+    "Estimation of repeatedly nested expectations", "DoPR", "Agent-Omit", "PrefixRL", "Graph-based dataset pruning",
+    "FOAM", "Likelihood Matching",
+}
+"""The seed papers whose own sentences state a proof, a bound or a guarantee ("We first establish a
+theoretical lower bound on the sample complexity", "we provide a theoretical study of staleness
+through the complementary lenses of convergence and stability", "Standard lower bounds show this
+scaling is essentially optimal")."""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which papers contain a proof?",
+        "any abstracts with a theorem or a provable bound?",
+        "papers that come with formal guarantees",
+    ],
+)
+def test_a_topic_of_theory_alone_lists_every_paper_that_states_a_formal_result(extractive, question):
+    # "Which papers prove a theoretical result?" was refused ("Nothing in the collection is close
+    # to it", its closest paper quoted proving a bound), and "prove something" listed 3 of the 7:
+    # the papers whose words are far from the question's were not candidates
+    answer = extractive.ask(question)
+    assert not answer.refused, answer.text
+    assert {c.label for c in answer.citations} == THEORY, answer.text
+    # each quoted with the sentence that states its result, not one near the question's words
+    for c in answer.citations:
+        assert any(states_formal_result(e.sentence) for e in c.evidence), (c.label, c.evidence)

@@ -32,6 +32,7 @@ __all__ = [
     "preamble",
     "proposes",
     "sentence_roles",
+    "states_formal_result",
     "states_how",
 ]
 
@@ -176,6 +177,19 @@ def names_benchmark(sentence: str) -> bool:
     """Whether ``sentence`` names a well-known benchmark ("gains of 11.6 points on HumanEval and
     33.6 points on GSM8K"): it states the paper's data although no word says "dataset"."""
     return bool(_benchmarks().search(sentence))
+
+
+_FORMAL_RESULT = _VOCABULARY["formal_result"].pattern
+
+
+def states_formal_result(sentence: str) -> bool:
+    """Whether ``sentence`` states a formal result: a proof, a theorem, a bound, a guarantee or a
+    theoretical analysis (``formal_result``: "we prove that ...", "a theoretical lower bound on the
+    sample complexity", "non-asymptotic convergence guarantees"), not merely a word of theory that
+    a method or a result also writes ("Bayes-optimal responses", "consistent improvements",
+    "grounded in ACT-R theory"), which the ``theory`` role's cues accept. A paper is listed for its
+    theory by such a sentence of its own (:meth:`rag.route.answer.AnswerPipeline._playing`)."""
+    return bool(_FORMAL_RESULT.search(sentence))
 
 
 FIRST_PERSON = _VOCABULARY["first_person"].pattern

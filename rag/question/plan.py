@@ -198,6 +198,12 @@ class Topic:
         role: The rhetorical role every alternative of the topic asks for ("formal theoretical
             results such as proofs or guarantees" -> ``"theory"``), which a paper states in a
             sentence of that role; ``""`` otherwise (:func:`rag.question.roles.required_role`).
+        role_alone: The topic asks for its :attr:`role` and nothing more ("formal theoretical
+            results such as proofs or guarantees", "prove something", "theorems"): every paper
+            with a sentence of its own that plays the role answers, however far its words are from
+            the topic's (:func:`rag.question.roles.role_alone`,
+            :meth:`rag.route.answer.AnswerPipeline.found`); ``False`` when a kind of result or a
+            subject narrows it ("regret bounds", "convergence proofs for diffusion models").
         head: The term the topic is about when the rest describes it ("grokking, where a network
             suddenly generalizes ..." -> "grokking"); ``""`` otherwise (:func:`rag.question.parts.described_head`).
         exclusion: What the papers must not be about ("outside of agent settings" -> "agent settings").
@@ -280,6 +286,7 @@ class Topic:
     parts: tuple[tuple[str, ...], ...] = ()
     stages: tuple[str, ...] = ()
     role: str = ""
+    role_alone: bool = False
     head: str = ""
     exclusion: str = ""
     excluded: str = ""

@@ -150,6 +150,8 @@ from rag.question.roles import (
     limited_subject,
     question_roles,
     required_role,
+    role_alone,
+    role_search,
 )
 from rag.question.slots import ENTITY, GUESSED_SIZE, HARDWARE, INSTANCE, age_slot, read_slot, size_compared
 from rag.question.stances import asked_stances
@@ -1207,6 +1209,10 @@ class Reader:
         alternatives = facets(t_topic)
         known = self._known_names(t_topic, alternatives)
         searched = _artifact_kin(t_topic, artifact) if t_topic else query
+        role = required_role(alternatives or ((t_topic,) if t_topic else ()))
+        alone = role_alone(alternatives or ((t_topic,) if t_topic else ()), role)
+        if alone:  # "prove something": the papers that write a proof or a bound in any words are found
+            searched = role_search(searched, role)
         linked = "" if artifact or number == "one" or distinct else link_rest(query, t_topic)
         if linked:  # "papers on federated learning that release code": the papers on it with a link
             searched = f"{linked} code github"
@@ -1242,7 +1248,8 @@ class Reader:
             restated=self._restated(t_topic),
             versions=versioned_names(t_topic),
             stages=topic_stages(t_topic),
-            role=required_role(alternatives or ((t_topic,) if t_topic else ())),
+            role=role,
+            role_alone=alone,
             head=head,
             exclusion=t_excl,
             excluded=excluded_terms(t_excl),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from rag.lexicon import compound_parts
 from rag.question.phrasing import shorthand_words
 from rag.text import content_terms
 from rag.vocabulary import beside
@@ -20,6 +21,8 @@ __all__ = [
     "is_summary",
     "question_roles",
     "required_role",
+    "role_alone",
+    "role_search",
     "wants_more",
 ]
 
@@ -97,6 +100,46 @@ def required_role(alternatives: Sequence[str]) -> str:
         return ""
     common = set.intersection(*(question_roles(a) for a in alternatives))
     return next((r for r in REQUIRED_ROLES if r in common), "")
+
+
+_ALONE = {"theory": _VOCABULARY["theory_alone"]}
+"""Per role a topic may require, the words that ask for the role and nothing more (``theory_alone``)."""
+
+
+def role_alone(alternatives: Sequence[str], role: str) -> bool:
+    """Whether a topic that requires ``role`` (:func:`required_role`) asks for the role and nothing
+    more: some alternative is made only of words that ask for it (``theory_alone``: "formal
+    theoretical results", "prove something", "state a theorem", "come with proofs"; a hyphenated
+    word by its parts). The alternatives are joined by "or", so such an alternative takes in the
+    others ("theorems - proofs, bounds, convergence or approximation guarantees"): every paper
+    that states a result of the role of its own answers, however far its words are from the
+    topic's. A kind of result or a subject beside it ("convergence proofs", "regret bounds",
+    "prove regret bounds for bandits") narrows the papers: ``False``, as for a role of no table."""
+    words = _ALONE.get(role)
+    if words is None:
+        return False
+    for alternative in alternatives:
+        terms = [p for t in content_terms(alternative) for p in (compound_parts(t) or [t])]
+        if terms and all(t in words for t in terms):
+            return True
+    return False
+
+
+_SEARCHED = {"theory": _VOCABULARY["theory_searched"]}
+
+
+def role_search(topic: str, role: str) -> str:
+    """``topic`` with the words abstracts state a result of ``role`` with (``theory_searched``:
+    "prove", "bound", "guarantee", ...) that it does not write, for retrieval of a topic that
+    asks for the role alone (:func:`role_alone`): "prove something" finds FOAM's "a theoretical
+    study of staleness through the lenses of convergence" and a quantum algorithm's "Standard lower
+    bounds show this scaling is essentially optimal", whose words are far from the topic's.
+    ``topic`` unchanged for a role of no table."""
+    words = _SEARCHED.get(role)
+    if words is None:
+        return topic
+    have = {w.lower() for w in re.findall(r"[\w-]+", topic)}
+    return " ".join([topic, *sorted(w for w in words.words if w not in have)])
 
 
 _OWN_ACTION = re.compile(rf"^\W*what\s+{_V['do_aux']}\s+(?:{_V['pronoun']}\s+)?[a-z]+\w*\W*$", re.I)

@@ -29,7 +29,7 @@ import numpy as np
 
 from rag.acronyms import used_otherwise
 from rag.citations import cited_numbers, format_marker
-from rag.evidence.roles import CONTINUES, FIRST_PERSON, proposes, sentence_roles
+from rag.evidence.roles import CONTINUES, FIRST_PERSON, proposes, sentence_roles, states_formal_result
 from rag.evidence.rows import LIMITATIONS, select_rows, states_own_limitation
 from rag.evidence.selector import EvidenceSelector, defines_name
 from rag.evidence.senses import evidence_senses
@@ -333,9 +333,11 @@ class AnswerPipeline:
                 retrieval = self._with_code(retrieval, allowed)
             retrieval = self.gathered(topic, retrieval, allowed)
             timings.retrieval = time.perf_counter() - t0
-            # Papers that introduce an artifact, or link their code, are judged by what they state
-            # (below), not by how close a sentence comes to "a new large-scale dataset".
-            judged_apart = topic.artifact or topic.about_links
+            # Papers that introduce an artifact, or link their code, or state a result of the role a
+            # topic asks alone ("formal theoretical results", Topic.role_alone), are judged by what
+            # they state (below), not by how close a sentence comes to "a new large-scale dataset"
+            # or to "prove a theoretical result"
+            judged_apart = topic.artifact or topic.about_links or topic.role_alone
             refused = not (judged_apart and retrieval.hits)
             # A detail of a paper the question describes ("What model size was the LLM watermark
             # tested on?") is asked of the paper the description finds, not of retrieval's first.
@@ -535,6 +537,8 @@ class AnswerPipeline:
                     ) + "."
                 elif topic.artifact:  # "what dataset does X build?": no abstract presents one of its own
                     refusal += f" No abstract that matches presents a {' or '.join(topic.artifact)} of its own."
+                elif topic.role_alone:  # "Which papers prove something?": no abstract states a proof of its own
+                    refusal += f" No abstract states {ROLE_STATED.get(topic.role, f'a {topic.role}')} of its own."
                 elif retrieval.hits:
                     top = retrieval.hits[0].paper
                     refusal += f" No paper is close enough to it; the closest is {top.label} ({top.id})."
@@ -950,6 +954,18 @@ class AnswerPipeline:
             # "formal theoretical results such as proofs or guarantees": a paper answers with a
             # sentence of its own that plays the role (rag.evidence.roles), not by words near it
             members = [h for h in members if self._plays(topic.role, h.paper)]
+        if topic.role_alone:
+            # "Which papers prove something?", "formal theoretical results such as proofs or
+            # guarantees": the role itself is asked, so every candidate with a sentence of its own
+            # that plays it answers ("We first establish a theoretical lower bound on the sample
+            # complexity", DoPR), whatever the model makes of its words' distance from the topic's,
+            # except a paper that writes the topic's compound in another sense or only set against
+            # its own work
+            playing = [
+                h for h in checked if h not in members and h not in shared_word and self._plays(topic.role, h.paper)
+            ]
+            members += playing
+            mentions = [h for h in mentions if h not in playing]
         if topic.role and mentions:
             # ... and one whose words are only near enough to mention the topic answers by such a
             # sentence too: "We prove that the PrefixRL objective is ... more sample efficient" and
@@ -1143,7 +1159,10 @@ class AnswerPipeline:
         """Whether a sentence of ``paper``'s abstract plays ``role`` (``"theory"``:
         :func:`rag.evidence.roles.sentence_roles`) as the paper's own: not a background or gap
         sentence about the field ("Standard analyses give no guarantee"), unless the authors speak
-        in it ("In this work, we provide a theoretical study")."""
+        in it ("In this work, we provide a theoretical study"). Theory is played by a sentence
+        that states a formal result (:func:`rag.evidence.roles.states_formal_result`: a proof, a
+        bound, a guarantee), not by a word of theory a method or a result writes ("we can compute
+        Bayes-optimal responses", "DANCE preserves provenance", "Grounded in ACT-R theory")."""
         return self._playing(role, paper) is not None
 
     def _playing(self, role: str, paper: Paper) -> Sentence | None:
@@ -1152,8 +1171,10 @@ class AnswerPipeline:
         moves = self.evidence.moves(paper)
         for x in self.evidence.sentences(paper)[0]:
             move = moves.get(x.start, "unknown")
-            if role in sentence_roles(x.text, move) and (
-                move not in ("background", "gap") or FIRST_PERSON.search(x.text)
+            if (
+                role in sentence_roles(x.text, move)
+                and (role != "theory" or states_formal_result(x.text))
+                and (move not in ("background", "gap") or FIRST_PERSON.search(x.text))
             ):
                 return x
         return None
@@ -1665,11 +1686,18 @@ class AnswerPipeline:
 
     def _member_quote(self, plan: AskPlan, ask: Ask, paper: Paper, qvec: np.ndarray) -> Evidence | None:
         """The sentence a list quotes for ``paper``: for "papers that introduce a dataset", the
-        sentence that made it a member (:meth:`rag.route.membership.Membership.contribution`);
-        else the sentence that states the topic as the paper's own work."""
+        sentence that made it a member (:meth:`rag.route.membership.Membership.contribution`); for
+        a topic that asks a role alone ("formal theoretical results"), the sentence of its own that
+        plays it (:meth:`_playing`); else the sentence that states the topic as the paper's own work."""
         if plan.topic.artifact:
             x = self.membership.contribution(plan.topic.artifact, paper)
             if x is not None and not isinstance(x, str):
+                return Evidence(paper.id, x.text, x.start, x.end, 1.0)
+        if plan.topic.role_alone:
+            # "Which papers prove something?": the sentence of its own that states a formal result
+            # (AnswerPipeline._playing), which made it a member, not one near the topic's words
+            x = self._playing(plan.topic.role, paper)
+            if x is not None:
                 return Evidence(paper.id, x.text, x.start, x.end, 1.0)
         if plan.topic.about_links or plan.topic.link_rest:
             # "Which papers release code?": the sentence that holds its link or makes it available

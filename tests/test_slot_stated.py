@@ -171,3 +171,11 @@ def test_a_hyphenated_verb_of_setting_aside_makes_the_mention_no_yes():
                 "using replayed traces as supervision targets.")
     got = _polar(abstract, "TraceRL", "use replayed traces as supervision targets")
     assert not got.startswith("Yes"), got
+
+
+def test_a_cost_is_stated_by_the_time_it_takes():
+    abstract = ("Second-order optimizers are slow. We propose LAMB-2, which refreshes its preconditioner less "
+                "often. LAMB-2 reduces wall-clock time compared to standard Shampoo.")
+    s, sentences = _source(abstract, "LAMB-2")
+    line = manner_line(s, ("reduce", "cost", "shampoo"), lambda e: sentences)
+    assert "reduces wall-clock time compared to standard Shampoo" in line and "does not state" not in line, line

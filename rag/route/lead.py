@@ -155,6 +155,7 @@ _JOINER = _VOCABULARY["negated_list_joiner"].words
 _KEEPS = _VOCABULARY["negation_keeps"].words
 _ITEM_BREAK = _VOCABULARY["list_item_break"].words
 _VERB_OBJECT = _VOCABULARY["verb_object_opener"].words
+_STAND_IN = _VOCABULARY["stand_in"].words
 _OPPOSITE = {
     term_key(a): b.lower()
     for row in _VOCABULARY["comparative_opposite"].phrases
@@ -1640,6 +1641,9 @@ def polar_verdict(
     if not compared and not available and not absent and (apart_line := _stated_of_named(s, candidates, terms, senses,
                                                                                        framing, seen)):
         return PolarVerdict(apart_line)
+    if not compared and not available and not absent and (denied := denied_of_stand_in(
+            s, candidates, terms, compounds, deniable, senses, framing, seen)):
+        return PolarVerdict(denied)
     keys = {k for e in candidates for k, _, _ in _keys_at(e.sentence)}
     # an acronym written out ("reinforcement learning" for "rl") is mentioned, though not with the rest
     missing = [t for t in terms if term_key(t) not in keys and not any(spelled_out(e.sentence, t) for e in candidates)]
@@ -1696,6 +1700,54 @@ def _stated_of_named(
                 s.evidence = sorted([*s.evidence, x], key=lambda y: y.start)
         (a, sa), (b, sb) = sorted([(e, own), found], key=lambda x: x[0].start)
         return f"Yes: {_name(s)} — {quoted(a.sentence, sa)} … {quoted(b.sentence, sb)}"
+    return ""
+
+
+def denied_of_stand_in(
+    s: Source, candidates: Sequence[Evidence], terms: Sequence[str], compounds: Sequence[Sequence[str]],
+    deniable: Sequence[str], senses: Senses | None, framing: Callable[[Evidence], str], seen: set[int],
+) -> str:
+    """The "No" of a yes/no question whose proposition a sentence of the paper's own work denies
+    with a pronoun in the place of one of the question's noun phrases, or ``""``: "Does CA-SOADD
+    treat unseen attacks as an explicit negative class?" by "... without treating them as an
+    explicit negative class", "Are its Bayes-optimal responses selected from sampled generations?"
+    by "These are not selected from sampled generations".
+
+    The phrase left out is one of the question's runs of terms (``compounds``), a part of one, or
+    one term, the shortest first; the other terms (two at least) are stated in one clause
+    (:func:`term_span`), negated so that the negation denies them directly (:func:`denies_directly`,
+    with the question's relating verbs in ``deniable``), with a pronoun of vocabulary ``stand_in``
+    in the quoted clauses; and the phrase
+    left out is written in another sentence of the abstract (what the pronoun may stand for). The
+    lead names the substitution, so the reader judges it: “No: **X** [n] — “…” (“them” where the
+    question has “unseen attacks”)”. A sentence of the paper's background or gap (``framing``)
+    answers nothing. The quoted sentence is added to the source's evidence (``seen``)."""
+    # the shortest phrases first (the most of the proposition stated): a run's own parts too, as a
+    # verb and its object form one run ("treat unseen attacks") and the pronoun stands for the object
+    runs = sorted(
+        {tuple(g[i:j]) for g in [*compounds, *((t,) for t in terms)] for i in range(len(g))
+         for j in range(i + 1, len(g) + 1)},
+        key=lambda r: (len(r), terms.index(r[0])),
+    )
+    texts = [e.sentence for e in candidates]
+    for run in runs:
+        rest = [t for t in terms if t not in run]
+        if len(rest) < 2:
+            continue
+        for e in candidates:
+            if framing(e):
+                continue
+            span = term_span(e.sentence, rest, senses)
+            if span is None or not span[3] or not denies_directly(e.sentence, span, [*rest, *deniable]):
+                continue
+            pronoun = next((w for w in re.findall(r"[A-Za-z]+", e.sentence[span[0] : span[1]])
+                            if w.lower() in _STAND_IN), "")
+            if not pronoun or not any(x.start != e.start and term_span(x.sentence, run, senses) for x in candidates):
+                continue
+            if e.start not in seen:
+                s.evidence = sorted([*s.evidence, e], key=lambda x: x.start)
+            phrase = " ".join(_as_written(t, texts) for t in run)
+            return f"No: {_name(s)} — {quoted(e.sentence, span)} (“{pronoun}” where the question has “{phrase}”)"
     return ""
 
 
@@ -1790,14 +1842,16 @@ def manner_line(s: Source, terms: Sequence[str], sentences: Sentences, senses: S
     the line says the abstract does not state how: "The abstract of **X** [n] does not state how:
     no one sentence mentions tokens and edit together." (the evidence below it is the closest)."""
     candidates = _with_rest(s, sorted(s.evidence, key=lambda e: -e.score), sentences)
+    label = s.hit.paper.label
+    # a term written only inside the paper's name states no process ("omit" of "How does Agent-Omit
+    # decide what to omit?" is not stated by "we propose Agent-Omit"): the name is blanked out
     stating = [(i, e, span) for i, e in enumerate(candidates)
-               if (span := term_span(e.sentence, terms, senses)) is not None and not span[3]]
+               if (span := term_span(_unnamed(e.sentence, label), terms, senses)) is not None and not span[3]]
     if not stating and term_span(s.hit.paper.title or "", terms, senses) is not None:
         return ""  # the title states it ("Zero-Shot Machine-Generated Text Detection ..."): what the paper does answers
     if not stating:
         apart = " and ".join(terms)
         return f"The abstract of {_name(s)} does not state how: no one sentence mentions {apart} together."
-    label = s.hit.paper.label
 
     def rank(item: tuple[int, Evidence, tuple[int, int, bool, bool]]) -> tuple[int, int, int, int]:
         i, e, span = item
@@ -1808,6 +1862,15 @@ def manner_line(s: Source, terms: Sequence[str], sentences: Sentences, senses: S
     if all(x.start != e.start for x in s.evidence):
         s.evidence = sorted([*s.evidence, e], key=lambda x: x.start)
     return f"{_name(s)} — {quoted(e.sentence, _with_manner(e.sentence, span))}"
+
+
+def _unnamed(sentence: str, label: str) -> str:
+    """``sentence`` with each occurrence of the paper's ``label`` (three characters or more) blanked
+    out by spaces, so offsets into it are offsets into ``sentence``: "we propose Agent-Omit, a
+    unified training framework" states "omit" only where it is a word of its own."""
+    if len(label) < 3:
+        return sentence
+    return re.sub(rf"(?<![\w-]){re.escape(label)}(?![\w-])", lambda m: " " * len(m.group(0)), sentence)
 
 
 def _with_manner(sentence: str, span: tuple[int, int, bool, bool]) -> tuple[int, int, bool, bool]:

@@ -49,11 +49,21 @@ from rag.question.parts import bare_compound, coordinated_subjects, distinguishi
 from rag.question.phrasing import alternatives, before_dash
 from rag.question.plan import AskPlan, Detail, Plan, Topic
 from rag.question.slots import CONTENTS, INSTANCE, OBJECT, SETTING, YEAR, detail_slot
-from rag.route.lead import _keys_at, clause_spans, denies_directly, key_clause, quoted, spelled_out, term_span
+from rag.route.lead import (
+    _keys_at,
+    clause_spans,
+    denies_directly,
+    key_clause,
+    own_work,
+    quoted,
+    spelled_out,
+    term_span,
+)
 from rag.route.membership import TITLE_SENSE, Membership, phrases, sibling_title, states_any_order
 from rag.route.slot import (
     change_clause,
     coined_names,
+    component_span,
     instances_known,
     measure_head,
     names_instance,
@@ -459,9 +469,30 @@ class RefusalPolicy:
                 f"{' or '.join(unset)}; closest: {quoted(best, span)}.")
 
     def states(self, slot: Slot, paper: Paper) -> bool:
-        """Whether some sentence of ``paper``'s abstract states ``slot`` (:func:`rag.route.slot.slot_span`)."""
+        """Whether some sentence of ``paper``'s abstract states ``slot`` (:func:`rag.route.slot.slot_span`)
+        of the paper: a sentence of its background or of the gap it addresses that does not speak of
+        the authors' own work (:func:`rag.route.lead.own_work`) states the field's slot, not the
+        paper's. "Shampoo is attracting considerable attention for its superior performance on
+        large-scale optimization benchmarks" names no benchmark FOAM uses, and "LLMs have exhibited
+        remarkable performance on complex reasoning tasks" no data of DoPR's: both are answered
+        "does not state the benchmarks it uses; closest: ...", not led by that sentence."""
         senses = evidence_senses(self.evidence)  # a measure's words stated otherwise (rag.evidence.senses)
-        return any(slot_span(slot, x.text, senses) is not None for x in self.evidence.sentences(paper)[0])
+        moves = self.evidence.moves(paper)
+        return any(
+            slot_span(slot, x.text, senses) is not None
+            and (moves.get(x.start) not in ("background", "gap") or own_work(x.text, paper.label))
+            for x in self.evidence.sentences(paper)[0]
+        )
+
+    def names_component(self, slot: Slot, paper: Paper) -> bool:
+        """Whether a sentence of ``paper``'s own work (not its background or gap) names ``slot``'s
+        measure as a component of its method (:func:`rag.route.slot.component_span`: "a tailored
+        omission reward" for "What is the reward in Agent-Omit?")."""
+        moves = self.evidence.moves(paper)
+        return any(
+            moves.get(x.start) not in ("background", "gap") and component_span(slot, x.text) is not None
+            for x in self.evidence.sentences(paper)[0]
+        )
 
     def states_unquantified(self, slot: Slot, paper: Paper) -> bool:
         """Whether a sentence of ``paper``'s own work (not its background or the gap it addresses)
@@ -605,6 +636,10 @@ class RefusalPolicy:
         # ... and an amount asked in a unit ("in tokens") is stated only in it (rag.route.slot.states_unit)
         if slot.amount and not slot.count and slot.form != SETTING and not slot.unit \
                 and any(self.states_near(ask, p) for p in papers):
+            return ""
+        if len(papers) == 1 and self.names_component(slot, papers[0]):
+            # "What is the reward in MCLP?": no figure of it, but what it is ("we employ MCLP as a
+            # reinforcement learning reward"), which the lead quotes
             return ""
         if not slot.unit and any(self.states_unquantified(slot, p) for p in papers):
             # "GNIMC recovers the underlying matrix substantially faster": a speedup, with no figure;

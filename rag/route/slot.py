@@ -65,7 +65,7 @@ from store.papers import Paper
 
 __all__ = [
     "BIT_WIDTH_STATED", "DATE", "DURATION_AMOUNT", "HARDWARE_STATED", "MEMORY_AMOUNT", "MODEL_SIZE", "change_clause",
-    "coined_names",
+    "coined_names", "component_span",
     "LIST_REACH", "RIGHT_REACH", "VALUE_REACH", "counts", "instances_known", "names_instance", "stated_value",
     "states_in_kind", "states_share", "states_unit",
     "instance_keys", "names_own_data", "reporting_verbs",
@@ -482,6 +482,38 @@ def unquantified_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None
         return None
     said = sentence[span[0] : span[1]]
     return span if _as_stated(slot.terms[-1], {k for k, _, _ in _keys_at(said)}, said) else None
+
+
+_COMPONENT_NOUN = _VOCABULARY["component_noun"].words
+_COMPONENT_NAMED = _VOCABULARY["component_named"]
+
+
+def component_span(slot: Slot, sentence: str) -> tuple[int, int, bool] | None:
+    """The clauses of ``sentence`` that name an asked measure as a component of the method, or
+    ``None``: "What is the reward in MCLP?" asks a measure (vocabulary ``component_noun``: a
+    reward, a score, a penalty) whose figure MCLP's abstract never gives, but "we employ MCLP as a
+    reinforcement learning reward" says what its reward is (vocabulary ``component_named``: the
+    noun after an indefinite article, up to four words on). Such a clause answers the question;
+    "increases the final reward by 3x" states a figure (:func:`slot_span` finds it) and "sparse,
+    outcome-based rewards" names no component.
+
+    Only a measure asked as an amount (no count, detail or form) whose head (the last term) is a
+    component noun is named so; the caller decides which sentences may (the paper's own work).
+
+    Returns:
+        ``(start, end, cut)`` as :func:`slot_span`.
+    """
+    if not slot.amount or slot.count or slot.detail or slot.form or not slot.terms:
+        return None
+    if slot.terms[-1].lower() not in _COMPONENT_NOUN:
+        return None
+    head = term_key(slot.terms[-1])
+    named = [m for m in _COMPONENT_NAMED.finditer(sentence)
+             if term_key(m.group(0).split()[-1].lower()) == head]
+    if not named:
+        return None
+    span = slot_span(replace(slot, amount=False), sentence)
+    return span if span is not None and span[0] <= named[0].start() < span[1] else None
 
 
 _PLAIN_WORD = re.compile(r"(?<![\w-])[A-Za-z]+(?![\w-])")
@@ -1068,6 +1100,12 @@ def stating_sentence(evidence: EvidenceSource, ask: Ask, paper: Paper) -> tuple[
         # names an instance of it ("which languages?": "... voice cloning capability for Lao")
         own = next((e for e in scored if moves.get(e.start) not in ("background", "gap")), None)
         return (own, key_clause(own.sentence)) if own is not None else None
+    # a measure that names a component of the method ("What is the reward in MCLP?"), stated with
+    # no figure: the own-work clause that names it ("as a reinforcement learning reward")
+    component = next(((e, sp) for e in scored if moves.get(e.start) not in ("background", "gap")
+                      and (sp := component_span(slot, e.sentence)) is not None), None)
+    if component is not None:
+        return component
     # a measure stated without an amount ("substantially faster", "substantial throughput ...
     # benefits"): its clause in the paper's own work, not another measure's figure, unless the
     # question asks a change the paper's own work states with a figure

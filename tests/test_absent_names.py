@@ -322,6 +322,20 @@ def test_a_word_in_another_spelling_or_derivation_is_read_as_the_form_the_abstra
     assert names.correct(typed) == written
 
 
+def test_a_british_spelling_one_abstract_writes_is_read_as_the_spelling_the_others_write():
+    # the library: one abstract writes "optimisers", four write "optimizers"; "learned optimisers"
+    # found the one
+    papers = [
+        make_paper("gb", "Our learned optimisers generalise."),
+        make_paper("us", "Learned optimizers with a regularizer outperform Adam."),
+    ]
+    names = Collection(papers).reader.names
+    assert names is not None
+    assert names.correct("optimisers") == "optimizers"
+    assert names.correct("optimiser") == "optimizers"  # the form written, not "optimise", one edit away
+    assert names.correct("regularisers") == "regularizer"
+
+
 def test_a_word_the_abstracts_write_or_whose_other_spelling_they_lack_is_kept():
     papers = [make_paper("noise", "We add noise and listening tests; the advertiser raises bids. We summarise.")]
     names = Collection(papers).reader.names

@@ -39,7 +39,8 @@ if TYPE_CHECKING:
     from Stemmer import Stemmer
 
 __all__ = [
-    "Lexicon", "abbreviation_definitions", "american", "compound_parts", "directions", "english_word", "joined_form",
+    "Lexicon", "abbreviation_definitions", "american", "compound_parts", "directions", "en_verb_base", "english_word",
+    "iz_spelling", "joined_form",
     "lemma", "glossary_forms", "load_glossary", "open_compounds", "other_direction", "same_keys", "states_direction",
     "states_form",
     "states_phrase", "stem", "term_key",
@@ -119,6 +120,47 @@ def stem(term: str) -> str:
     """Snowball English (Porter2) stem of a lower-cased term (``PyStemmer``, Porter 2001):
     ``purifies`` -> ``purifi``, ``confident`` and ``confidence`` -> ``confid``."""
     return _snowball().stemWord(term)
+
+
+_IS_FORM = re.compile(r"(?P<base>[a-z]{3,})is(?P<ending>e|es|ed|ing|er|ers|ation|ations)")
+
+
+def iz_spelling(word: str) -> str:
+    """The ``-ize`` spelling of a word written with the British ``-ise``, in any of its forms:
+    "optimisers" -> "optimizers", "regularising" -> "regularizing" (``breame``'s table, which
+    :func:`american` reads, holds "optimisation" but not "optimiser"); ``""`` for a word that does
+    not end so. Only a candidate ("promise" -> "promize"): a caller takes it when the collection
+    writes it (:meth:`rag.question.names.NameReader.correct`).
+
+    Args:
+        word: A lower-case word.
+
+    Returns:
+        The ``-ize`` spelling, or ``""``.
+    """
+    m = _IS_FORM.fullmatch(word)
+    return f"{m.group('base')}iz{m.group('ending')}" if m else ""
+
+
+_EN_VERB = re.compile(r"(?P<base>[a-z]{4,}?)en(?P<ending>s|ed|ing)?")
+
+
+def en_verb_base(word: str) -> str:
+    """The word an ``-en`` verb is made from, in the verb's inflection: "smoothening" ->
+    "smoothing", "smoothen" -> "smooth", "smoothened" -> "smoothed"; ``""`` for a word that does not
+    end so. The ``-en`` verb of an adjective means the same as the adjective's own verb ("smoothen" =
+    "smooth", "roughen" = "rough"), so a question's "over-smoothening" asks what the abstracts write
+    "over-smoothing". The base is only a candidate ("listening" -> "listing"): a caller takes it when
+    the collection writes it and not the word itself (:meth:`rag.question.names.NameReader.correct`).
+
+    Args:
+        word: A lower-case word.
+
+    Returns:
+        The base with the verb's ending, or ``""``.
+    """
+    m = _EN_VERB.fullmatch(word)
+    return f"{m.group('base')}{m.group('ending') or ''}" if m else ""
 
 
 MIN_DERIVATION_BASE = 4

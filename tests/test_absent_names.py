@@ -297,6 +297,53 @@ def test_a_dictionary_word_no_abstract_uses_is_not_read_as_another_word_one_lett
     assert names.correct("forcasting") == "forecasting"
 
 
+@pytest.mark.parametrize(
+    ("typed", "written"),
+    [
+        ("optimisers", "optimizers"),  # a British inflection breame's table lacks
+        ("regulariser", "regularizer"),
+        ("quantised", "quantized"),  # a dictionary word no abstract uses
+        ("tokenisers", "tokenizer"),  # the abstracts write the singular only
+        ("smoothening", "smoothing"),  # a verb made with -en from the word the abstracts use
+        ("oversmoothening", "oversmoothing"),
+        ("smoothened", "smoothed"),
+    ],
+)
+def test_a_word_in_another_spelling_or_derivation_is_read_as_the_form_the_abstracts_write(typed, written):
+    # "papers on learned optimisers" was read as "learned optimizes" (two edits from "optimisers"),
+    # "over-smoothening of GNNs" found one paper of ten: the abstracts write "optimizers", "over-smoothing"
+    papers = [
+        make_paper("opt", "Learned optimizers with a regularizer are quantized by our tokenizer."),
+        make_paper("gnn", "Graph neural networks suffer from over-smoothing and oversmoothing by propagation."),
+        make_paper("lab", "Label smoothing: the labels are smoothed."),
+    ]
+    names = Collection(papers).reader.names
+    assert names is not None
+    assert names.correct(typed) == written
+
+
+def test_a_british_spelling_one_abstract_writes_is_read_as_the_spelling_the_others_write():
+    # the library: one abstract writes "optimisers", four write "optimizers"; "learned optimisers"
+    # found the one
+    papers = [
+        make_paper("gb", "Our learned optimisers generalise."),
+        make_paper("us", "Learned optimizers with a regularizer outperform Adam."),
+    ]
+    names = Collection(papers).reader.names
+    assert names is not None
+    assert names.correct("optimisers") == "optimizers"
+    assert names.correct("optimiser") == "optimizers"  # the form written, not "optimise", one edit away
+    assert names.correct("regularisers") == "regularizer"
+
+
+def test_a_word_the_abstracts_write_or_whose_other_spelling_they_lack_is_kept():
+    papers = [make_paper("noise", "We add noise and listening tests; the advertiser raises bids. We summarise.")]
+    names = Collection(papers).reader.names
+    assert names is not None
+    for word in ("noise", "raises", "advertiser", "listening", "summarise", "hidden", "golden"):
+        assert names.correct(word) == word  # written, or no other form of it is
+
+
 def test_a_name_asked_alone_is_the_paper_whose_own_name_it_is_not_one_that_mentions_it():
     """"What does Imagen do?" was answered with Muse, which compares itself with Imagen: a name asked
     alone is asked as "the <name> paper" is, and a paper that only mentions it is named, not answered."""

@@ -20,7 +20,7 @@ from rapidfuzz.distance import OSA
 
 from rag.acronyms import SIZE_WORDS
 from rag.index.catalogue import EXACT, ONE_EDIT, TERM, TERM_SHARE, Catalogue
-from rag.lexicon import american, english_word, glossary_benchmarks, lemma, stem
+from rag.lexicon import american, en_verb_base, english_word, glossary_benchmarks, iz_spelling, lemma, stem
 from rag.text import STOPWORDS, coined_lowercase, content_terms, named_entities, normalize
 from rag.types import SearchQuery
 from rag.vocabulary import beside
@@ -548,12 +548,28 @@ class NameReader:
         ("forcasting"), and long words rarely have a real word one edit away; the edit must be a slip of
         the fingers (:func:`typing_slip`): "splatting" is kept, not read as "splitting". It is kept when it is
         a British spelling ("summarise") or another form of a word the abstracts use, by index key
-        (:func:`rag.lexicon.stem` of :func:`rag.lexicon.lemma`): "optimizer" is not "optimized"."""
+        (:func:`rag.lexicon.stem` of :func:`rag.lexicon.lemma`): "optimizer" is not "optimized". An
+        ``-en`` verb no abstract uses is read as the word it is made from, in the same inflection,
+        when the abstracts write that (:func:`rag.lexicon.en_verb_base`: "over-smoothening" ->
+        "over-smoothing", which no edit distance reaches: two letters are missing). A British ``-ise``
+        form the dictionary of :func:`rag.lexicon.american` lacks is read as the ``-ize`` spelling the
+        abstracts write, even when one abstract writes it the British way (:func:`rag.lexicon.iz_spelling`:
+        "learned optimisers" was read as "learned optimizes" in the seed, and in the library found the
+        one paper that writes "optimisers", not the four that write "optimizers")."""
         w = word.lower()
-        if len(w) < 5 or not w.isalpha() or w in self.catalogue.vocabulary or w in self.catalogue.joined:
+        vocabulary = self.catalogue.vocabulary
+        iz = iz_spelling(w) if len(w) >= 5 and american(w) == w else ""
+        written = [f for f in (iz, iz.removesuffix("s"), f"{iz}s") if iz and f in vocabulary]
+        if written:
+            # "optimisers": the abstracts write "optimizers", in either number (the one that writes
+            # "optimisers" is indexed under its own spelling, which no other shares)
+            return written[0]
+        if len(w) < 5 or not w.isalpha() or w in vocabulary or w in self.catalogue.joined:
             return word
         if sum(c.isupper() for c in word) >= 2 or (w.endswith("s") and w[:-1] in self.catalogue.vocabulary):
             return word
+        if (base := en_verb_base(w)) and base in self.catalogue.vocabulary:
+            return base  # "smoothening": the abstracts write "smoothing" (rag.lexicon.en_verb_base)
         if english_word(w):
             if len(w) < LONG_WORD or american(w) != w or stem(lemma(w)) in self.catalogue.index_keys:
                 return word  # another form of a word the abstracts use ("optimizer": "optimization")

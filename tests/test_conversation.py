@@ -1458,20 +1458,6 @@ def test_a_place_the_abstracts_write_as_a_name_finds_its_paper(conv: Conversatio
 
 
 @pytest.mark.parametrize(
-    "question",
-    [
-        "Has anyone trained spiking neural networks with federated learning?",
-        "has somebody applied federated learning to protein folding?",
-        "Is there a paper on federated learning for spiking neural networks?",
-    ],
-)
-def test_an_open_frame_joining_a_held_subject_to_one_no_abstract_writes_is_refused(conv: Conversation, question):
-    turn = conv.ask(question)
-    assert turn.kind == "refusal" and not turn.citations, turn.answer.text
-    assert "federated learning" in turn.answer.text  # the closest paper's part is named
-
-
-@pytest.mark.parametrize(
     ("question", "paper"),
     [
         ("did anybody combine federated learning with reinforcement learning?", FEDERATED),

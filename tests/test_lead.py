@@ -723,7 +723,8 @@ def test_yes_no_availability_is_answered_by_the_sentence_that_makes_it_available
         ("is FOAM quicker in wall-clock time than standard Shampoo?", "Yes: ", "compared to standard Shampoo"),
         # a verb of winning is a direction too; a model named with its size glued on is named
         ("does FOAM beat standard Shampoo?", "Stated in ", "compared to standard Shampoo"),
-        ("Does RSAgent outperform Seg-Zero?", "Stated in ", "improving over Seg-Zero-7B by 9%"),
+        # "improving over" is a verb of outdoing: the direction asked is stated (nu67 saw "Stated in")
+        ("Does RSAgent outperform Seg-Zero?", "Yes: ", "improving over Seg-Zero-7B by 9%"),
     ],
 )
 def test_a_yes_no_comparison_is_yes_only_when_its_sentence_states_the_direction(components, question, lead, stated):

@@ -1249,15 +1249,6 @@ class RefusalPolicy:
             self.retriever.document_frequency(t) == 0 for t in content_terms(part)
         )
 
-    def _unused_word_subject(self, part: str) -> bool:
-        """:meth:`_unused_subject` by a plain word (letters only, as :meth:`unused_words` counts
-        them: "spiking" of "spiking neural networks"); a word with a hyphen or a digit may be
-        written apart or otherwise ("multi-view" for "multi-modal clustering"), and says nothing
-        by its absence."""
-        return bare_compound(part, ABSENT_SUBJECT_MAX_TERMS) and any(
-            t.isalpha() and not self.retriever.document_frequency(t) for t in content_terms(part)
-        )
-
     def _unheld_subject(self, part: str) -> bool:
         """Whether ``part`` of a combined topic names a subject the collection does not hold: one
         with a word no abstract uses (:meth:`_unused_subject`), or, in a library
@@ -2059,27 +2050,13 @@ class RefusalPolicy:
             # paper in other words: refused only when the parts of an alternative are subjects the
             # collection holds apart and no candidate states them together, or when in every
             # alternative candidates state a part and none states a subject beside it ("graph neural
-            # network inference" over "encrypted graphs"), or one with a word no abstract uses that
-            # no candidate's sentence comes within part_sentence of ("has anyone trained spiking
-            # neural networks with federated learning?" over the seed: no abstract writes "spiking",
-            # :meth:`_unused_word_subject`), in a combination of two parts: three or more describe one
-            # paper in the reader's words ("reusing compute from earlier rejection sampling in RL for
-            # LLMs without using those traces as supervised targets": no abstract writes "earlier"),
-            # as does a part a candidate's sentence comes close to ("LLM FFN layers"); a
-            # description none of whose parts a candidate states ("save tokens", "skip thinking and
-            # drop old observations") is membership's to judge whole
+            # network inference" over "encrypted graphs"); a description none of whose parts a
+            # candidate states ("save tokens", "skip thinking and drop old observations") is
+            # membership's to judge whole
             pairs = list(zip(alts, subjects_of, strict=True))
             apart = any(len(a) > 1 and all(p in named and p in anywhere for p in a) for a, named in pairs)
             unheld = all(
-                any(
-                    p not in anywhere and (
-                        p in named
-                        or (len(a) < TOGETHER_MIN_PARTS and p not in heads and self._unused_word_subject(p))
-                    )
-                    for p in a
-                )
-                and any(p in anywhere for p in a)
-                for a, named in pairs
+                any(p not in anywhere for p in named) and any(p in anywhere for p in a) for a, named in pairs
             )
             if complete or not (apart or unheld):
                 return PartsCoverage(False, [], [])
